@@ -1,0 +1,229 @@
+"""Loading rules data: the bundled catalog, fighter files, rules files and the hit-zone table.
+
+Every failure raises :class:`~brutal_sim.errors.DataError` naming the file, the field and what
+is allowed; unknown names come with close suggestions.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping, TypeVar
+
+import numpy as np
+from pydantic import BaseModel, ValidationError
+
+from .errors import DataError
+from .model import ZONE_SHORTHANDS, ZONES, Armour, Fighter, FighterSpec, Talent, Weapon
+from .options import RuleOptions
+
+M = TypeVar("M", bound=BaseModel)
+
+DATA_ROOT = resources.files("brutal_sim") / "data" / "brutal"
+
+
+def read_toml(path: Path | Any, source: str | None = None) -> dict[str, Any]:
+    """Read a TOML file; a missing or malformed file is a :class:`DataError`."""
+    source = source or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(source, None, "file not found") from None
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
+        raise DataError(source, None, f"cannot read file ({exc.__class__.__name__})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(source, None, f"not valid TOML: {exc}") from None
+
+
+def _format_loc(prefix: str, loc: tuple[Any, ...]) -> str:
+    parts = [prefix] if prefix else []
+    for p in loc:
+        if isinstance(p, int):
+            parts[-1:] = [f"{parts[-1]}[{p}]" if parts else f"[{p}]"]
+        elif p in {"str", "Weapon", "Armour", "Talent", "none"} or "function-after" in str(p):
+            continue
+        else:
+            parts.append(str(p))
+    return ".".join(parts)
+
+
+def validate(model: type[M], data: Any, source: str, prefix: str = "") -> M:
+    """Validate ``data`` as ``model``; report the first problem as a one-line :class:`DataError`."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = _format_loc(prefix, tuple(err["loc"]))
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            sub = _submodel(model, tuple(err["loc"])[:-1])
+            allowed = ", ".join(sub.model_fields) if sub else "see docs/reference.md"
+            msg = f"unknown field; allowed: {allowed}"
+        elif "input" in err and err["type"] not in {"value_error", "missing"}:
+            msg = f"{msg} (got {err['input']!r})"
+        raise DataError(source, loc or None, msg) from None
+
+
+def _submodel(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    current: Any = model
+    for p in loc:
+        if isinstance(p, int):
+            continue
+        fields = getattr(current, "model_fields", None)
+        if not fields or p not in fields:
+            return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+        ann = fields[p].annotation
+        current = next((a for a in getattr(ann, "__args__", (ann,)) if isinstance(a, type) and issubclass(a, BaseModel)), ann)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def suggest(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+    return f"{hint}known: {', '.join(sorted(known))}"
+
+
+class Catalog:
+    """The named weapons, armour, talents and fighters a fighter file may refer to."""
+
+    def __init__(self, weapons: dict[str, Weapon], armour: dict[str, Armour], talents: dict[str, Talent],
+                 fighter_files: dict[str, Any]) -> None:
+        self.weapons = weapons
+        self.armour = armour
+        self.talents = talents
+        self.fighter_files = fighter_files
+
+    @classmethod
+    def bundled(cls) -> "Catalog":
+        return _bundled_catalog()
+
+    @classmethod
+    def from_dir(cls, root: Any) -> "Catalog":
+        def table(fname: str, model: type[M]) -> dict[str, M]:
+            path = root / fname
+            raw = read_toml(path, f"catalog/{fname}")
+            out: dict[str, M] = {}
+            for key, data in raw.items():
+                if not isinstance(data, dict):
+                    raise DataError(f"catalog/{fname}", key, "expected a table")
+                out[key] = validate(model, {"name": key, **data}, f"catalog/{fname}", key)
+            return out
+
+        fighters = {p.name.removesuffix(".toml"): p for p in (root / "fighters").iterdir() if p.name.endswith(".toml")}
+        return cls(table("weapons.toml", Weapon), table("armour.toml", Armour), table("talents.toml", Talent), fighters)
+
+    # -- resolution -------------------------------------------------------------------------
+    def _lookup(self, kind: str, table: Mapping[str, M], ref: Any, model: type[M], source: str, field: str) -> M:
+        if isinstance(ref, str):
+            if ref not in table:
+                raise DataError(source, field, f"unknown {kind} {ref!r}; {suggest(ref, list(table))}")
+            return table[ref]
+        if isinstance(ref, model):
+            return ref if ref.name else ref.model_copy(update={"name": f"custom {kind}"})
+        raise DataError(source, field, f"expected a {kind} name or an inline table")
+
+    def weapon(self, ref: Any, source: str = "--weapon", field: str = "weapon") -> Weapon:
+        return self._lookup("weapon", self.weapons, ref, Weapon, source, field)
+
+    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
+        spec = validate(FighterSpec, data, source)
+        main = None if spec.main_hand is None else self.weapon(spec.main_hand, source, "main_hand")
+        off = None if spec.off_hand is None else self.weapon(spec.off_hand, source, "off_hand")
+        armour = [self._lookup("armour", self.armour, a, Armour, source, f"armour[{i}]") for i, a in enumerate(spec.armour)]
+        talents = [self._lookup("talent", self.talents, t, Talent, source, f"talents[{i}]") for i, t in enumerate(spec.talents)]
+        payload = spec.model_dump(exclude={"main_hand", "off_hand", "armour", "talents", "ruleset"})
+        payload.update(name=spec.name or default_name, main_hand=main, off_hand=off, armour=armour, talents=talents)
+        try:
+            return Fighter.model_validate(payload)
+        except ValidationError as exc:
+            raise DataError(source, None, str(exc.errors()[0]["msg"]).removeprefix("Value error, ")) from None
+
+    def fighter(self, ref: str) -> Fighter:
+        """A fighter by catalog name, or from a TOML file path."""
+        path = Path(ref)
+        if ref.endswith(".toml") or path.exists() or "/" in ref:
+            if not path.is_file():
+                raise DataError(ref, None, "fighter file not found")
+            return self.fighter_from_data(read_toml(path), ref, path.stem)
+        if ref not in self.fighter_files:
+            raise DataError("fighter", None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
+        return self.fighter_from_data(read_toml(self.fighter_files[ref], f"catalog/fighters/{ref}.toml"),
+                                      f"catalog/fighters/{ref}.toml", ref)
+
+
+@lru_cache(maxsize=1)
+def _bundled_catalog() -> Catalog:
+    return Catalog.from_dir(DATA_ROOT)
+
+
+# -- hit-zone table (B-4.9) ---------------------------------------------------------------------
+
+def zone_table_from_data(data: Mapping[str, Any], source: str) -> np.ndarray:
+    """Compile ``{die = 20, ranges = {"1-6" = "legs", ...}}`` into an int8 array: roll−1 → zone code.
+
+    A pair shorthand (``arms``, ``legs``) splits by parity: odd rolls left, even rolls right (B-4.9).
+    """
+    unknown = set(data) - {"die", "ranges", "description"}
+    if unknown:
+        raise DataError(source, sorted(unknown)[0], "unknown field; allowed: die, ranges, description")
+    die = data.get("die", 20)
+    if not isinstance(die, int) or not 2 <= die <= 100:
+        raise DataError(source, "die", f"expected an integer 2..100, got {die!r}")
+    ranges = data.get("ranges")
+    if not isinstance(ranges, dict) or not ranges:
+        raise DataError(source, "ranges", 'expected a table such as {"1-6" = "legs", "7-14" = "torso"}')
+    table = np.full(die, -1, dtype=np.int8)
+    for key, zone in ranges.items():
+        lo_s, _, hi_s = str(key).partition("-")
+        try:
+            lo, hi = int(lo_s), int(hi_s or lo_s)
+        except ValueError:
+            raise DataError(source, f"ranges.{key}", "expected a roll or a range such as '7-14'") from None
+        if not 1 <= lo <= hi <= die:
+            raise DataError(source, f"ranges.{key}", f"range must lie within 1..{die}")
+        for roll in range(lo, hi + 1):
+            if zone in ZONE_SHORTHANDS and zone != "all":
+                left, right = ZONE_SHORTHANDS[zone]
+                code = ZONES.index(left if roll % 2 else right)
+            elif zone in ZONES:
+                code = ZONES.index(zone)
+            else:
+                raise DataError(source, f"ranges.{key}", f"unknown zone {zone!r}; allowed: {', '.join(ZONES)}, arms, legs")
+            if table[roll - 1] >= 0:
+                raise DataError(source, f"ranges.{key}", f"roll {roll} is covered twice")
+            table[roll - 1] = code
+    missing = [i + 1 for i in range(die) if table[i] < 0]
+    if missing:
+        raise DataError(source, "ranges", f"rolls {missing} have no zone; every roll 1..{die} needs one")
+    return table
+
+
+def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, np.ndarray]:
+    """Resolve rule options (defaults < rules file < flags) and the hit-zone table."""
+    options = RuleOptions()
+    inline_zone: Mapping[str, Any] | None = None
+    if rules_file:
+        raw = read_toml(Path(rules_file))
+        unknown = set(raw) - {"options", "zone_table", "description"}
+        if unknown:
+            raise DataError(rules_file, sorted(unknown)[0], "unknown table; allowed: options, zone_table, description")
+        opts = raw.get("options", {})
+        if not isinstance(opts, dict):
+            raise DataError(rules_file, "options", "expected a table of option = value")
+        options = options.with_overrides(opts, rules_file)
+        inline_zone = raw.get("zone_table")
+        if inline_zone is not None:
+            table = zone_table_from_data(inline_zone, f"{rules_file}: zone_table")
+            options = options.with_overrides({"zone_table": rules_file}, rules_file)
+    options = options.with_overrides(option_flags, "--option")
+    zt = str(options["zone_table"])
+    if zt == "default":
+        table = zone_table_from_data(read_toml(DATA_ROOT / "zones.toml", "catalog/zones.toml"), "catalog/zones.toml")
+    elif inline_zone is None or zt != rules_file:
+        table = zone_table_from_data(read_toml(Path(zt), f"zone_table {zt}"), zt)
+    return options, table

@@ -1,0 +1,102 @@
+"""Compile validated fighters and rule options into the flat int arrays the kernels read."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import layout as L
+from .model import ZONES, Fighter, Weapon, parse_tactic
+from .options import RuleOptions
+
+
+def _weapon_row(row: np.ndarray, slot: int, weapon: Weapon | None) -> None:
+    base = L.P_WEAPONS + slot * L.WN
+    if weapon is None:
+        return
+    dice = weapon.dice
+    row[base + L.W_PRESENT] = 1
+    row[base + L.W_NDICE] = dice.count
+    row[base + L.W_SIDES] = dice.sides
+    row[base + L.W_BONUS] = dice.bonus
+    row[base + L.W_TYPE] = L.DAMAGE_TYPE_CODES[weapon.type]
+    row[base + L.W_PEN] = weapon.penetration
+    row[base + L.W_DUR] = weapon.durability
+    row[base + L.W_TWO_HANDED] = int(weapon.two_handed)
+    row[base + L.W_REACH] = weapon.reach
+    row[base + L.W_PARRY_BONUS] = weapon.parry_bonus
+
+
+def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None = None) -> np.ndarray:
+    """One fighter → ``int64[NF]`` (layout ``P_*``); talents are folded into the totals.
+
+    ``tactic`` and ``reaction`` override the fighter's own fields.
+    """
+    row = np.zeros(L.NF, dtype=np.int64)
+    t = f.talent_total
+    c = f.checks
+    row[L.P_MELEE] = c.melee + t("melee")
+    row[L.P_DODGE] = c.dodge + t("dodge")
+    row[L.P_ATHLETICS] = c.athletics + t("athletics")
+    row[L.P_TOUGHNESS] = c.toughness + t("toughness")
+    row[L.P_RESOLVE] = c.resolve + t("resolve")
+    row[L.P_WILLPOWER] = c.willpower + t("willpower")
+    row[L.P_ENDURANCE] = f.attributes.endurance
+    row[L.P_STRENGTH] = f.attributes.strength
+    row[L.P_AGILITY] = f.attributes.agility
+    for i, level in enumerate(f.damage_levels):
+        row[L.P_DL0 + i] = level + t("damage_levels")
+    row[L.P_INIT_MOD] = t("initiative")
+    row[L.P_INIT_TALENT] = int(t("initiative") > 0)
+    row[L.P_AMBIDEXTROUS] = int(f.has_flag("ambidexterity"))
+    row[L.P_PAIRED] = int(f.has_flag("paired_weapons"))
+    row[L.P_OA_PER_ROUND] = 1 + sum(x.flags.extra_opportunity_attacks for x in f.talents)
+    name, zone = parse_tactic(tactic or f.tactic)
+    row[L.P_TACTIC] = L.TACTIC_CODES[name]
+    row[L.P_AIM_ZONE] = zone
+    row[L.P_REACTION] = L.REACTION_CODES[reaction or f.reaction]
+    row[L.P_ATTACK_MOD] = t("attack")
+    row[L.P_PARRY_MOD] = t("parry")
+    row[L.P_DAMAGE_MOD] = t("damage")
+    row[L.P_NCELLS] = 4 + f.attributes.endurance
+    _weapon_row(row, L.SLOT_MAIN, f.main_hand)
+    _weapon_row(row, L.SLOT_OFF, f.off_hand)
+    fists = L.P_WEAPONS + L.SLOT_FISTS * L.WN
+    # B-7.7: unarmed damage d4 + strength, shock, reach 0
+    row[fists + L.W_PRESENT] = 1
+    row[fists + L.W_NDICE] = 1
+    row[fists + L.W_SIDES] = 4
+    row[fists + L.W_BONUS] = f.attributes.strength
+    row[fists + L.W_TYPE] = L.DT_SHOCK
+    row[fists + L.W_UNARMED] = 1
+    # armour: per zone the piece with the highest protection (then toughness) counts
+    for z, zone_name in enumerate(ZONES):
+        pieces = [a for a in f.armour if zone_name in a.zones]
+        if pieces:
+            best = max(pieces, key=lambda a: (a.protection, a.toughness))
+            row[L.P_ARMOUR + 2 * z] = best.protection
+            row[L.P_ARMOUR + 2 * z + 1] = best.toughness
+    return row
+
+
+def compile_pair(a: Fighter, b: Fighter, **overrides: str | None) -> np.ndarray:
+    """Two fighters → ``int64[2, NF]``; ``tactic_a``, ``reaction_b`` … override fields."""
+    return np.stack([
+        compile_fighter(a, overrides.get("tactic_a"), overrides.get("reaction_a")),
+        compile_fighter(b, overrides.get("tactic_b"), overrides.get("reaction_b")),
+    ])
+
+
+def compile_options(options: RuleOptions) -> np.ndarray:
+    """Rule options → ``int64[NO]`` (layout ``O_*``)."""
+    o = np.zeros(L.NO, dtype=np.int64)
+    o[L.O_SURPRISE] = {"none": 0, "a": 1, "b": 2}[str(options["surprise"])]
+    o[L.O_ROUND_CAP] = int(options["round_cap"])
+    o[L.O_STAND_UP_FULL] = int(options["stand_up_action"] == "full")
+    o[L.O_NEED_BASE] = int(options["attack_needs_base_difficulty"] == "true")
+    o[L.O_MARGIN_MAX] = int(options["margin_against"] == "max(base,reaction)")
+    o[L.O_ADD_STRENGTH] = int(options["melee_damage_adds_strength"] == "true")
+    o[L.O_FLOOR_EXTRA] = int(options["extra_successes_floor_damage"] == "true")
+    o[L.O_ARMOUR_MODEL] = L.ARMOUR_MODEL_CODES[str(options["armour_model"])]
+    o[L.O_PIERCE_THRESHOLD] = int(options["pierce_threshold"])
+    o[L.O_BREAK_DESTROYS] = int(options["broken_weapon"] == "destroyed")
+    return o

@@ -1,0 +1,67 @@
+"""Running kernels in fixed-size blocks: streaming counters, flat memory, any thread count."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numba
+import numpy as np
+
+from . import layout as L
+from .kernel import _run_attacks, _run_duels
+
+#: Duels per kernel call. Memory stays flat in n; results do not depend on it.
+BLOCK = 1 << 20
+
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """Everything a kernel needs: fighters ``int64[2, NF]``, options ``int64[NO]``, zone table."""
+
+    fighters: np.ndarray
+    options: np.ndarray
+    zone_table: np.ndarray
+
+    @property
+    def n_counters(self) -> int:
+        return L.n_counters(int(self.options[L.O_ROUND_CAP]))
+
+
+def _lanes(threads: int | None) -> int:
+    threads = threads or numba.config.NUMBA_NUM_THREADS
+    threads = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(threads)
+    return threads
+
+
+def run_blocks(kernel, compiled: Compiled, n: int, seed: int, threads: int | None = None,
+               block: int = BLOCK, progress: ProgressFn | None = None) -> tuple[np.ndarray, float]:
+    """Run ``kernel`` over duel indices ``0 … n−1`` in blocks; return summed counters and seconds."""
+    lanes = _lanes(threads)
+    total = np.zeros(compiled.n_counters, dtype=np.int64)
+    seed64 = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+    t0 = time.perf_counter()
+    done = 0
+    while done < n:
+        size = min(block, n - done)
+        part = kernel(compiled.fighters, compiled.options, compiled.zone_table, seed64,
+                      np.int64(done), np.int64(size), lanes, compiled.n_counters)
+        total += part.sum(axis=0)
+        done += size
+        if progress is not None:
+            progress(done, n)
+    return total, time.perf_counter() - t0
+
+
+def run_duel_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None,
+                      block: int = BLOCK, progress: ProgressFn | None = None) -> tuple[np.ndarray, float]:
+    return run_blocks(_run_duels, compiled, n, seed, threads, block, progress)
+
+
+def run_attack_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None,
+                        block: int = BLOCK) -> tuple[np.ndarray, float]:
+    return run_blocks(_run_attacks, compiled, n, seed, threads, block)

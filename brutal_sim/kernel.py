@@ -1,0 +1,854 @@
+"""The Brutal melee duel kernel (numba): arrays and scalars in, counters out.
+
+Inputs everywhere below:
+
+F : int64[2, NF]
+    Compiled fighters (layout ``P_*`` in :mod:`brutal_sim.layout`), row 0 is side a, row 1 side b.
+S : int64[2, NS]
+    Their changing state during one duel (``S_*``), reset at the start of every duel.
+opts : int64[NO]
+    Rule options (``O_*``).
+zt : int8[die]
+    Hit-zone table: ``zt[roll - 1]`` is the zone code of a roll (B-4.9).
+st : uint64[4]
+    The duel's random state (:mod:`brutal_sim.rng`).
+cnt : int64[K]
+    Counters (``C_*``), added to, never cleared.
+
+The order in which dice are drawn is part of the contract with the pure-Python reference in
+``tests/naive.py`` and is written down in ``docs/engine.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .layout import (
+    ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY, BROKEN_DEGRADED, BROKEN_DESTROYED,
+    C_ATTACKS, C_BREAKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS,
+    CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_TRACK_FULL, DT_BLAST, DT_BLUNT, DT_CUTTING, DT_FIRE,
+    DT_SHOCK, K_KNOCKDOWN, K_NORMAL, K_OPPORTUNITY, LVL_CRITICAL, LVL_HEAVY, LVL_LIGHT,
+    LVL_LIGHT_DAMAGE, LVL_MORTAL, LVL_NONE, NS, O_ADD_STRENGTH, O_ARMOUR_MODEL, O_BREAK_DESTROYS,
+    O_FLOOR_EXTRA, O_MARGIN_MAX, O_NEED_BASE, O_PIERCE_THRESHOLD, O_ROUND_CAP, O_STAND_UP_FULL,
+    O_SURPRISE, OUT_DODGED, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS, OUT_PARRIED, P_AGILITY,
+    P_AIM_ZONE, P_AMBIDEXTROUS, P_ARMOUR, P_ATHLETICS, P_ATTACK_MOD, P_DAMAGE_MOD, P_DL0,
+    P_DODGE, P_ENDURANCE, P_INIT_MOD, P_INIT_TALENT, P_MELEE, P_NCELLS, P_OA_PER_ROUND,
+    P_PAIRED, P_PARRY_MOD, P_REACTION, P_RESOLVE, P_STRENGTH, P_TACTIC, P_TOUGHNESS,
+    P_WEAPONS, R_DODGE, R_NONE, R_PARRY, S_BLEED, S_BROKEN_MAIN, S_DAZE, S_DEAD, S_FULL_PEN,
+    S_HELD_MAIN, S_HELD_OFF, S_IN_TURN, S_NO_REACT, S_OA_LEFT, S_OUT, S_PERM_STUN, S_PRONE,
+    S_STANCE, S_STUN, S_SURPRISED, S_TALLY, S_TOTAL_DEF, S_TRACK, SLOT_FISTS, SLOT_MAIN,
+    SLOT_OFF, T_AIMED, T_DEFENSIVE, T_FEINT, T_FURIOUS, T_KNOCKDOWN, T_STEP, T_TOTAL_DEFENCE,
+    W_DUR, W_NDICE, W_PARRY_BONUS, W_PEN, W_PRESENT, W_SIDES, W_BONUS, W_TWO_HANDED, W_TYPE,
+    W_UNARMED, WN, ZONE_LARM, ZONE_RARM,
+)
+from .rng import _die, _roll_2d6, _seed_duel
+
+BASE_DIFFICULTY = 8  # B-4.1 ordinary target
+ZONE_GROUP = np.array([0, 1, 2, 2, 3, 3], dtype=np.int64)
+
+# --------------------------------------------------------------------------------------------------
+# Pure helpers (no random numbers): shared by the duel kernel and the exact enumeration.
+# --------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _wb(slot):
+    """Base index of weapon ``slot`` inside a fighter row."""
+    return P_WEAPONS + slot * WN
+
+
+@njit(cache=True)
+def _wound_penalty(F, S, i):
+    """B-6.5: −1 with ЛР filled, −2 with ТР, −4 with КР; the largest applies (B-1.6). int64."""
+    n = F[i, P_NCELLS]
+    track = S[i, S_TRACK]
+    if (track >> (n - 2)) & 1:
+        return 4
+    if (track >> (n - 3)) & 1:
+        return 2
+    if (track >> (n - 4)) & 1:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _is_stunned(S, i):
+    return S[i, S_STUN] > 0 or S[i, S_PERM_STUN] > 0
+
+
+@njit(cache=True)
+def _active_penalty(F, S, i):
+    """Penalty to i's melee attack checks: wounds (B-6.5) + the largest condition (B-1.6, B-7.5).
+
+    Stunned −2, dazed −2 (only reachable by opportunity attacks), prone −4 (B-4.2).
+    """
+    cond = 0
+    if _is_stunned(S, i) or S[i, S_DAZE] > 0:
+        cond = 2
+    if S[i, S_PRONE] > 0:
+        cond = 4
+    return _wound_penalty(F, S, i) + cond
+
+
+@njit(cache=True)
+def _reaction_modifier(F, S, i, parry):
+    """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
+
+    +2 defensive stance / +4 total defence, −2 after a full action (not after total defence),
+    conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty.
+    """
+    cond = 0
+    if _is_stunned(S, i) or S[i, S_DAZE] > 0:
+        cond = 2
+    if S[i, S_PRONE] > 0:
+        prone = 4 if parry else 2
+        if prone > cond:
+            cond = prone
+    mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i)
+    if S[i, S_FULL_PEN] > 0 and S[i, S_TOTAL_DEF] == 0:
+        mod -= 2
+    return mod
+
+
+@njit(cache=True)
+def _usable(F, S, i, slot):
+    """Whether weapon ``slot`` is in hand and not destroyed (fists always are)."""
+    if slot == SLOT_FISTS:
+        return True
+    b = _wb(slot)
+    if F[i, b + W_PRESENT] == 0 or S[i, S_BROKEN_MAIN + slot] == BROKEN_DESTROYED:
+        return False
+    return S[i, S_HELD_MAIN + slot] > 0
+
+
+@njit(cache=True)
+def _attack_slot(F, S, i):
+    """Weapon i attacks with: main hand if usable, else off hand, else fists (B-7.7)."""
+    if _usable(F, S, i, SLOT_MAIN):
+        return SLOT_MAIN
+    if _usable(F, S, i, SLOT_OFF):
+        return SLOT_OFF
+    return SLOT_FISTS
+
+
+@njit(cache=True)
+def _degraded(S, i, slot):
+    return slot != SLOT_FISTS and S[i, S_BROKEN_MAIN + slot] == BROKEN_DEGRADED
+
+
+@njit(cache=True)
+def _parry_value(F, S, i, slot):
+    """Parry bonus of a weapon: its ``parry_bonus``, −2 if degraded (B-4.4)."""
+    v = F[i, _wb(slot) + W_PARRY_BONUS]
+    if _degraded(S, i, slot):
+        v -= 2
+    return v
+
+
+@njit(cache=True)
+def _parry_slot(F, S, i):
+    """Weapon i parries with: the usable one with the best parry value, main hand on ties (B-7.6)."""
+    best = SLOT_FISTS
+    for slot in (SLOT_MAIN, SLOT_OFF):
+        if _usable(F, S, i, slot):
+            if best == SLOT_FISTS or _parry_value(F, S, i, slot) > _parry_value(F, S, i, best):
+                best = slot
+    return best
+
+
+@njit(cache=True)
+def _parry_bonus_total(F, S, i, slot):
+    """Everything added to i's parry check: melee, talents, weapon, B-4.7 modifiers."""
+    return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, i, True)
+
+
+@njit(cache=True)
+def _dodge_bonus_total(F, S, i):
+    return F[i, P_DODGE] + _reaction_modifier(F, S, i, False)
+
+
+@njit(cache=True)
+def _can_react(S, i):
+    """B-4.7: furious attackers and surprised fighters cannot react; the out of the fight neither."""
+    return S[i, S_OUT] == 0 and S[i, S_NO_REACT] == 0 and S[i, S_SURPRISED] == 0
+
+
+@njit(cache=True)
+def _choose_reaction(F, S, d, kind):
+    """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE.
+
+    ``best`` takes the higher total bonus (parry on ties); unarmed defenders dodge. A knock-down
+    (B-3.9) cannot be parried, so a parrying defender dodges it.
+    """
+    if not _can_react(S, d):
+        return R_NONE
+    r = F[d, P_REACTION]
+    if r == R_NONE:
+        return R_NONE
+    can_parry = kind != K_KNOCKDOWN
+    if r == R_PARRY:
+        return R_PARRY if can_parry else R_DODGE
+    if r == R_DODGE or not can_parry:
+        return R_DODGE
+    slot = _parry_slot(F, S, d)
+    if slot == SLOT_FISTS:
+        return R_DODGE
+    if _parry_bonus_total(F, S, d, slot) >= _dodge_bonus_total(F, S, d):
+        return R_PARRY
+    return R_DODGE
+
+
+@njit(cache=True)
+def _attack_bonus(F, S, a, slot, mod):
+    """Everything added to a's attack 2d6 (B-4.2): melee, talents, action ``mod``, off hand −2
+    unless ambidextrous (B-7.6), degraded weapon −2 (B-4.4), wounds and conditions."""
+    total = F[a, P_MELEE] + F[a, P_ATTACK_MOD] + mod - _active_penalty(F, S, a)
+    if slot == SLOT_OFF and F[a, P_AMBIDEXTROUS] == 0:
+        total -= 2
+    if _degraded(S, a, slot):
+        total -= 2
+    return total
+
+
+@njit(cache=True)
+def _weapon_die(F, S, a, slot):
+    """Damage die size of a's weapon, one step lower if degraded (B-4.4)."""
+    sides = F[a, _wb(slot) + W_SIDES]
+    if _degraded(S, a, slot):
+        if sides > 12:
+            return 12
+        if sides > 4:
+            return sides - 2
+        if sides > 2:
+            return sides - 1
+    return sides
+
+
+@njit(cache=True)
+def _die_floor(sides, extra, floor_extra):
+    """B-4.11: lowest a weapon die may show: half the die on a confident hit (4+ extra), and
+    min(extra, die) when ``extra_successes_floor_damage`` is on."""
+    floor = 0
+    if extra >= 4:
+        floor = sides // 2
+    if floor_extra != 0:
+        e = extra if extra < sides else sides
+        if e > floor:
+            floor = e
+    return floor
+
+
+@njit(cache=True)
+def _zone_armoured(F, d, zone):
+    return F[d, P_ARMOUR + 2 * zone] > 0 or F[d, P_ARMOUR + 2 * zone + 1] > 0
+
+
+@njit(cache=True)
+def _needs_marker(F, opts, d, zone):
+    """Whether a hit on ``zone`` rolls the d6 penetration marker (B-4.14)."""
+    return opts[O_ARMOUR_MODEL] != ARMOUR_PROTECTION_ONLY and _zone_armoured(F, d, zone)
+
+
+@njit(cache=True)
+def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, reduce):
+    """Steps 4–5 of B-4: damage type and final damage of a hit, given its dice.
+
+    Parameters
+    ----------
+    dice_sum : int64
+        Sum of the weapon dice after floors / the critical maximum (B-4.11, B-4.12).
+    crit_die : int64
+        The critical d6 (B-4.12), 0 if not critical.
+    marker : int64
+        The d6 penetration marker (B-4.14); ignored where no marker is rolled.
+    reduce : int64
+        Subtracted at the end (bare-handed parry, B-7.7).
+
+    Returns
+    -------
+    (int64, int64)
+        Final damage ≥ 0 and the delivered damage type (``DT_*``).
+    """
+    b = _wb(slot)
+    dtype = F[a, b + W_TYPE]
+    dmg = dice_sum + F[a, b + W_BONUS] + F[a, P_DAMAGE_MOD] + crit_die
+    if opts[O_ADD_STRENGTH] != 0 and F[a, b + W_UNARMED] == 0:
+        dmg += F[a, P_STRENGTH]  # B-4.10 option
+    pen = F[a, b + W_PEN]
+    if _degraded(S, a, slot) and pen > 0:
+        pen -= 1
+    prot = F[d, P_ARMOUR + 2 * zone]
+    tough = F[d, P_ARMOUR + 2 * zone + 1]
+    if dtype == DT_FIRE:  # B-4.14: fire ignores toughness, doubles protection
+        prot *= 2
+        tough = 0
+    elif dtype == DT_BLAST:  # blast ignores toughness, halves protection
+        prot //= 2
+        tough = 0
+    if _needs_marker(F, opts, d, zone):
+        pierced = marker + pen - tough >= opts[O_PIERCE_THRESHOLD]
+        if not pierced and dtype == DT_CUTTING:
+            dtype = DT_BLUNT
+        if pierced and opts[O_ARMOUR_MODEL] == ARMOUR_MARKER_PIERCE_IGNORES:
+            prot = 0
+    final = dmg - prot - reduce
+    if final < 0:
+        final = 0
+    return final, dtype
+
+
+@njit(cache=True)
+def _wound_level(F, d, damage):
+    """B-5.1: the wound level (``LVL_*``) of one hit's final damage against d's damage levels."""
+    if damage <= 0:
+        return LVL_NONE
+    for k in range(4):
+        if damage <= F[d, P_DL0 + k]:
+            return LVL_LIGHT_DAMAGE + k
+    return LVL_MORTAL
+
+
+# --------------------------------------------------------------------------------------------------
+# Wounds and conditions (B-5, B-6, B-7)
+# --------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _knock_out(S, d, cause):
+    if S[d, S_OUT] == 0:
+        S[d, S_OUT] = cause + 1
+
+
+@njit(cache=True)
+def _record(F, S, d, level):
+    """B-6.2–B-6.4: mark a light/heavy/critical wound on d's track; a filled И is out (B-6.6)."""
+    n = F[d, P_NCELLS]
+    track = S[d, S_TRACK]
+    cell = -1
+    if level == LVL_LIGHT:
+        start = 0
+    elif level == LVL_HEAVY:
+        start = n - 3
+    else:
+        start = n - 2
+    for c in range(start, n):
+        if (track >> c) & 1 == 0:
+            cell = c
+            break
+    if cell >= 0:
+        S[d, S_TRACK] = track | (1 << cell)
+    if (S[d, S_TRACK] >> (n - 1)) & 1:
+        _knock_out(S, d, CAUSE_TRACK_FULL)
+
+
+@njit(cache=True)
+def _light_damage(F, S, d):
+    """B-5.3: tally one light damage; past endurance it becomes a light wound."""
+    S[d, S_TALLY] += 1
+    if S[d, S_TALLY] > F[d, P_ENDURANCE]:
+        S[d, S_TALLY] = 0
+        _record(F, S, d, LVL_LIGHT)
+
+
+@njit(cache=True)
+def _toughness_check(F, S, st, d, difficulty):
+    """A `toughness` check (2d6 + toughness, dazed −2 per B-7.5) against ``difficulty``."""
+    r1, r2 = _roll_2d6(st)
+    total = r1 + r2 + F[d, P_TOUGHNESS]
+    if S[d, S_DAZE] > 0:
+        total -= 2
+    return total >= difficulty
+
+
+@njit(cache=True)
+def _until_end_of_next_turn(S, d, field):
+    """Set a condition lasting until the end of d's next turn (B-2.8)."""
+    turns = 2 if S[d, S_IN_TURN] > 0 else 1
+    if S[d, field] < turns:
+        S[d, field] = turns
+
+
+@njit(cache=True)
+def _drop(F, S, d, zone):
+    """An arm wound drops what that hand holds; a two-handed weapon from either arm (B-7.1)."""
+    if zone == ZONE_RARM:
+        S[d, S_HELD_MAIN] = 0
+    elif zone == ZONE_LARM:
+        if F[d, _wb(SLOT_MAIN) + W_TWO_HANDED] > 0:
+            S[d, S_HELD_MAIN] = 0
+        else:
+            S[d, S_HELD_OFF] = 0
+
+
+@njit(cache=True)
+def _wound_effects(F, S, st, d, level, zone):
+    """B-7.1–B-7.3: immediate effects of a light/heavy/critical wound by zone.
+
+    The toughness check (if any) is rolled first, on the state before this wound's effects.
+    """
+    group = ZONE_GROUP[zone]  # 0 head, 1 torso, 2 arm, 3 leg
+    if level == LVL_LIGHT:
+        if _toughness_check(F, S, st, d, 8):
+            return
+        if group == 2:
+            _drop(F, S, d, zone)
+        elif group == 3:
+            S[d, S_PRONE] = 1
+        elif group == 1:
+            _until_end_of_next_turn(S, d, S_STUN)
+        else:
+            _until_end_of_next_turn(S, d, S_DAZE)
+        return
+    if level == LVL_HEAVY:
+        ok = _toughness_check(F, S, st, d, 12)
+        if group == 2:
+            _drop(F, S, d, zone)
+            if not ok:
+                _until_end_of_next_turn(S, d, S_STUN)
+        elif group == 3:
+            S[d, S_PRONE] = 1
+            if not ok:
+                _until_end_of_next_turn(S, d, S_STUN)
+        elif group == 1:
+            _until_end_of_next_turn(S, d, S_STUN)
+            if not ok:
+                _until_end_of_next_turn(S, d, S_DAZE)
+        else:
+            _until_end_of_next_turn(S, d, S_DAZE)
+            if not ok:
+                _knock_out(S, d, CAUSE_KNOCKED_OUT)
+        return
+    # critical
+    if group == 0:
+        _knock_out(S, d, CAUSE_KNOCKED_OUT)
+        return
+    ok = _toughness_check(F, S, st, d, 14)
+    if group == 2:
+        _drop(F, S, d, zone)
+    elif group == 3:
+        S[d, S_PRONE] = 1
+    else:
+        _until_end_of_next_turn(S, d, S_DAZE)
+    if not ok:
+        _knock_out(S, d, CAUSE_KNOCKED_OUT)
+
+
+@njit(cache=True)
+def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
+    """B-5, B-6, B-7: d takes one hit's final damage of type ``dtype`` in ``zone``.
+
+    Counts the wound (level by effect × zone group), records it (shock one level lower, B-5.2),
+    applies the effects, bleeding (cutting heavy/critical) and lasting stun (recorded critical).
+    A mortal wound puts d out at once and rolls the toughness 12 check for death (B-5.4).
+    """
+    level = _wound_level(F, d, damage)
+    cnt[C_WOUNDS + d * 24 + level * 4 + ZONE_GROUP[zone]] += 1
+    cnt[C_DAMAGE + d] += damage
+    if level == LVL_NONE:
+        return
+    if level == LVL_MORTAL:
+        if not _toughness_check(F, S, st, d, 12):
+            S[d, S_DEAD] = 1
+        _knock_out(S, d, CAUSE_MORTAL)
+        return
+    recorded = level - 1 if dtype == DT_SHOCK else level
+    if recorded == LVL_LIGHT_DAMAGE:
+        _light_damage(F, S, d)
+    elif recorded >= LVL_LIGHT:
+        _record(F, S, d, recorded)
+    if S[d, S_OUT] != 0 or level == LVL_LIGHT_DAMAGE:
+        return
+    _wound_effects(F, S, st, d, level, zone)
+    if level >= LVL_HEAVY and dtype == DT_CUTTING:
+        S[d, S_BLEED] += 1  # B-7.2, B-7.3
+    if recorded == LVL_CRITICAL:
+        S[d, S_PERM_STUN] = 1  # B-7.4
+
+
+@njit(cache=True)
+def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce):
+    """Steps 3–6 of B-4 for a hit by a on d: zone, damage dice, armour, wound.
+
+    Draws, in order: the zone die (unless aimed, ``zone >= 0``), each weapon die (none on a
+    critical hit), the critical d6, the penetration marker (armoured zones), then the wound's checks.
+    """
+    if zone < 0:
+        zone = np.int64(zt[_die(st, zt.shape[0]) - 1])
+    b = _wb(slot)
+    sides = _weapon_die(F, S, a, slot)
+    total = 0
+    if crit:
+        total = F[a, b + W_NDICE] * sides  # B-4.12
+    else:
+        floor = _die_floor(sides, extra, opts[O_FLOOR_EXTRA])
+        for _ in range(F[a, b + W_NDICE]):
+            v = _die(st, sides)
+            total += v if v > floor else floor
+    crit_die = _die(st, 6) if crit else 0
+    marker = _die(st, 6) if _needs_marker(F, opts, d, zone) else 0
+    final, dtype = _final_damage(F, S, opts, a, d, slot, zone, total, crit_die, marker, reduce)
+    _take_wound(F, S, st, cnt, d, final, dtype, zone)
+
+
+@njit(cache=True)
+def _break(S, opts, cnt, i, slot):
+    """B-4.4: i's weapon in ``slot`` breaks: degraded, or destroyed (option / second break)."""
+    cnt[C_BREAKS + i] += 1
+    if opts[O_BREAK_DESTROYS] != 0 or S[i, S_BROKEN_MAIN + slot] == BROKEN_DEGRADED:
+        S[i, S_BROKEN_MAIN + slot] = BROKEN_DESTROYED
+    else:
+        S[i, S_BROKEN_MAIN + slot] = BROKEN_DEGRADED
+
+
+@njit(cache=True)
+def _knockdown(F, S, st, a, d):
+    """B-3.9 after a knock-down hit: opposed athletics; the winner by any margin pushes and d makes
+    a hard (12) dodge [mobility] check or falls prone; d winning by 4+ puts a prone."""
+    a1, a2 = _roll_2d6(st)
+    d1, d2 = _roll_2d6(st)
+    ra = a1 + a2 + F[a, P_ATHLETICS]
+    rd = d1 + d2 + F[d, P_ATHLETICS]
+    if ra > rd:
+        m1, m2 = _roll_2d6(st)
+        if m1 + m2 + F[d, P_DODGE] < 12:
+            S[d, S_PRONE] = 1
+    elif rd - ra >= 4:
+        S[a, S_PRONE] = 1
+
+
+@njit(cache=True)
+def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
+    """One attack by a on d = 1 − a (B-4), from the attack check to the wound.
+
+    Parameters
+    ----------
+    slot : int64
+        Weapon slot (0 main, 1 off, 2 fists).
+    mod : int64
+        Action modifier (B-3), feint bonus, paired-weapon −4; opportunity −2 is passed here too.
+    zone : int64
+        Aimed zone, or −1 to roll it.
+    kind : int64
+        ``K_NORMAL``, ``K_OPPORTUNITY`` or ``K_KNOCKDOWN``.
+
+    Returns
+    -------
+    bool
+        True when a knock-down attack failed (the target then gets an opportunity attack, B-3.9).
+    """
+    d = 1 - a
+    ab = _wb(slot)
+    a1, a2 = _roll_2d6(st)
+    att = a1 + a2 + _attack_bonus(F, S, a, slot, mod)
+    base = BASE_DIFFICULTY
+    out = C_ATTACKS + a * 5
+    if opts[O_NEED_BASE] != 0 and att < base:  # B-4.3
+        cnt[out + OUT_MISS] += 1
+        return kind == K_KNOCKDOWN
+    reaction = _choose_reaction(F, S, d, kind)
+    if reaction == R_PARRY:  # B-4.4
+        ps = _parry_slot(F, S, d)
+        p1, p2 = _roll_2d6(st)
+        par = p1 + p2 + _parry_bonus_total(F, S, d, ps)
+        a_unarmed = F[a, ab + W_UNARMED] != 0
+        d_unarmed = ps == SLOT_FISTS
+        if att == par:
+            cnt[out + OUT_HARD_BLOCK] += 1
+            if a_unarmed and d_unarmed:  # B-7.7: opposed athletics, loser takes fists on an arm
+                r1, r2 = _roll_2d6(st)
+                q1, q2 = _roll_2d6(st)
+                ra = r1 + r2 + F[a, P_ATHLETICS]
+                rd = q1 + q2 + F[d, P_ATHLETICS]
+                if ra != rd:
+                    arm = ZONE_LARM if _die(st, 2) == 1 else ZONE_RARM
+                    if ra > rd:
+                        _hit(F, S, opts, zt, st, cnt, a, d, SLOT_FISTS, 0, False, arm, 0)
+                    else:
+                        _hit(F, S, opts, zt, st, cnt, d, a, SLOT_FISTS, 0, False, arm, 0)
+            elif d_unarmed:  # B-7.7: bare-handed hard block takes the full hit on the arm
+                _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, 0)
+            elif a_unarmed:  # fists met a weapon: as a parry with 0 extra successes
+                _hit(F, S, opts, zt, st, cnt, d, a, ps, 0, False, ZONE_RARM, 0)
+            else:  # B-4.4: durability test, a loss by 6+ breaks
+                r1, r2 = _roll_2d6(st)
+                q1, q2 = _roll_2d6(st)
+                ra = r1 + r2 + F[a, ab + W_DUR]
+                rd = q1 + q2 + F[d, _wb(ps) + W_DUR]
+                if rd - ra >= 6:
+                    _break(S, opts, cnt, a, slot)
+                elif ra - rd >= 6:
+                    _break(S, opts, cnt, d, ps)
+            return False
+        if att < par:
+            cnt[out + OUT_PARRIED] += 1
+            if d_unarmed and not a_unarmed:  # B-7.7: the arm takes the hit, less the parry's extra
+                _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, par - att)
+            elif a_unarmed and not d_unarmed:  # B-7.7: the weapon strikes the attacking arm
+                _hit(F, S, opts, zt, st, cnt, d, a, ps, par - att, p1 == 6 and p2 == 6, ZONE_RARM, 0)
+            return False
+        extra = att - par
+        if opts[O_MARGIN_MAX] != 0 and par < base:
+            extra = att - base
+    elif reaction == R_DODGE:  # B-4.5
+        d1, d2 = _roll_2d6(st)
+        dod = d1 + d2 + _dodge_bonus_total(F, S, d)
+        if att < dod:
+            cnt[out + OUT_DODGED] += 1
+            return kind == K_KNOCKDOWN
+        extra = att - dod
+        if opts[O_MARGIN_MAX] != 0 and dod < base:
+            extra = att - base
+    else:
+        if att < base:
+            cnt[out + OUT_MISS] += 1
+            return kind == K_KNOCKDOWN
+        extra = att - base
+    if extra < 0:
+        extra = 0
+    cnt[out + OUT_HIT] += 1
+    if kind == K_KNOCKDOWN:
+        _knockdown(F, S, st, a, d)
+        return False
+    _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, zone, 0)  # B-4.12
+    return False
+
+
+# --------------------------------------------------------------------------------------------------
+# Turns and the duel (B-2, B-3)
+# --------------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _either_out(S):
+    return S[0, S_OUT] != 0 or S[1, S_OUT] != 0
+
+
+@njit(cache=True)
+def _provoke(F, S, opts, zt, st, cnt, i):
+    """B-3.8: i provokes; the enemy makes an opportunity attack (−2) if it can."""
+    e = 1 - i
+    if not _can_react(S, e) or S[e, S_TOTAL_DEF] != 0 or S[e, S_OA_LEFT] <= 0:
+        return
+    S[e, S_OA_LEFT] -= 1
+    _attack(F, S, opts, zt, st, cnt, e, _attack_slot(F, S, e), -2, -1, K_OPPORTUNITY)
+
+
+@njit(cache=True)
+def _feint(F, S, st, i):
+    """B-3.6: opposed melee without weapon modifiers; True if i wins (the next attack gets +1)."""
+    e = 1 - i
+    a1, a2 = _roll_2d6(st)
+    d1, d2 = _roll_2d6(st)
+    ra = a1 + a2 + F[i, P_MELEE] - _active_penalty(F, S, i)
+    cond = 2 if (_is_stunned(S, e) or S[e, S_DAZE] > 0) else 0
+    rd = d1 + d2 + F[e, P_MELEE] - _wound_penalty(F, S, e) - cond
+    return ra > rd
+
+
+@njit(cache=True)
+def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
+    """The attack part of i's turn by its tactic (B-3.1–B-3.7), with ``acts`` standard actions left.
+
+    ``first_only`` stops after the first attack roll of the action (used by the single-attack
+    sampler). Returns the standard actions left.
+    """
+    e = 1 - i
+    t = F[i, P_TACTIC]
+    if t == T_TOTAL_DEFENCE:  # B-3.7: full action, +4 to parry and dodge, no attacks at all
+        if acts == 2:
+            S[i, S_TOTAL_DEF] = 1
+            S[i, S_STANCE] = 4
+            return 0
+        return acts
+    mod = 0
+    zone = -1
+    kind = K_NORMAL
+    slot = _attack_slot(F, S, i)
+    if t == T_FEINT and acts == 2:
+        if _feint(F, S, st, i):
+            mod += 1
+        acts -= 1
+    if t == T_FURIOUS and acts == 2:  # B-3.4: full action, +4, no reactions until the next turn
+        mod += 4
+        S[i, S_NO_REACT] = 1
+        S[i, S_FULL_PEN] = 1
+        acts = 0
+    else:
+        acts -= 1
+        if t == T_DEFENSIVE:  # B-3.2
+            mod -= 2
+            S[i, S_STANCE] = 2
+        elif t == T_AIMED:  # B-3.3
+            zone = F[i, P_AIM_ZONE]
+            mod -= 2 if slot == SLOT_FISTS else 4
+        elif t == T_STEP:  # B-3.5
+            mod -= 2
+        elif t == T_KNOCKDOWN and S[e, S_PRONE] == 0:  # B-3.9
+            kind = K_KNOCKDOWN
+            slot = SLOT_FISTS
+            mod -= 2
+    if kind == K_KNOCKDOWN:
+        if _attack(F, S, opts, zt, st, cnt, i, slot, mod, zone, kind) and not first_only:
+            _provoke(F, S, opts, zt, st, cnt, i)
+        return acts
+    paired = F[i, P_PAIRED] != 0 and slot == SLOT_MAIN and _usable(F, S, i, SLOT_OFF)
+    if paired:  # B-7.6: both weapons in one action, each −4 (off hand a further −2)
+        mod -= 4
+    _attack(F, S, opts, zt, st, cnt, i, slot, mod, zone, kind)
+    if paired and not first_only and not _either_out(S) and _usable(F, S, i, SLOT_OFF):
+        _attack(F, S, opts, zt, st, cnt, i, SLOT_OFF, mod, zone, kind)
+    return acts
+
+
+@njit(cache=True)
+def _ready(F, S, opts, zt, st, cnt, i, slot):
+    """B-3.10: pick up a dropped weapon (standard action, provokes B-3.8)."""
+    _provoke(F, S, opts, zt, st, cnt, i)
+    S[i, S_HELD_MAIN + slot] = 1
+
+
+@njit(cache=True)
+def _needs_ready(F, S, i, slot):
+    b = _wb(slot)
+    return (F[i, b + W_PRESENT] != 0 and S[i, S_HELD_MAIN + slot] == 0
+            and S[i, S_BROKEN_MAIN + slot] != BROKEN_DESTROYED)
+
+
+@njit(cache=True)
+def _turn(F, S, opts, zt, st, cnt, i):
+    """One turn of fighter i (B-2.4): expiries, bleeding, then a sensible fighter's actions.
+
+    Order: stand up if prone (B-3.11), ready the main weapon if dropped (B-3.10), the tactic's
+    attack, then ready a dropped off-hand item with a spare action. Dazed or surprised fighters
+    take no actions (B-7.5, B-2.3). Timed conditions run out at the end of the turn (B-2.8).
+    """
+    # effects lasting "until the start of the own next turn" (B-3.2, B-3.4, B-3.7, B-2.6)
+    S[i, S_STANCE] = 0
+    S[i, S_NO_REACT] = 0
+    S[i, S_TOTAL_DEF] = 0
+    S[i, S_FULL_PEN] = 0
+    for _ in range(S[i, S_BLEED]):  # B-7.5: one light damage per bleeding wound
+        _light_damage(F, S, i)
+    if S[i, S_OUT] != 0:
+        return
+    S[i, S_IN_TURN] = 1
+    if S[i, S_DAZE] == 0 and S[i, S_SURPRISED] == 0:
+        acts = 2
+        if S[i, S_PRONE] != 0:
+            _provoke(F, S, opts, zt, st, cnt, i)
+            S[i, S_PRONE] = 0
+            if opts[O_STAND_UP_FULL] != 0:
+                acts = 0
+                S[i, S_FULL_PEN] = 1
+            else:
+                acts -= 1
+        if acts > 0 and not _either_out(S) and _needs_ready(F, S, i, SLOT_MAIN):
+            _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
+            acts -= 1
+        if acts > 0 and not _either_out(S):
+            acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
+        if acts > 0 and not _either_out(S) and _needs_ready(F, S, i, SLOT_OFF):
+            _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
+    if S[i, S_STUN] > 0:
+        S[i, S_STUN] -= 1
+    if S[i, S_DAZE] > 0:
+        S[i, S_DAZE] -= 1
+    S[i, S_IN_TURN] = 0
+
+
+@njit(cache=True)
+def _reset(F, S):
+    for i in range(2):
+        for k in range(NS):
+            S[i, k] = 0
+        S[i, S_HELD_MAIN] = F[i, _wb(SLOT_MAIN) + W_PRESENT]
+        S[i, S_HELD_OFF] = F[i, _wb(SLOT_OFF) + W_PRESENT]
+
+
+@njit(cache=True)
+def _initiative(F, st):
+    """B-2.2: resolve checks; ties go to an initiative talent, then agility, then a reroll.
+
+    Returns the index (0 or 1) of the fighter who acts first.
+    """
+    while True:
+        a1, a2 = _roll_2d6(st)
+        b1, b2 = _roll_2d6(st)
+        ra = a1 + a2 + F[0, P_RESOLVE] + F[0, P_INIT_MOD]
+        rb = b1 + b2 + F[1, P_RESOLVE] + F[1, P_INIT_MOD]
+        if ra != rb:
+            return 0 if ra > rb else 1
+        if F[0, P_INIT_TALENT] != F[1, P_INIT_TALENT]:
+            return 0 if F[0, P_INIT_TALENT] > F[1, P_INIT_TALENT] else 1
+        if F[0, P_AGILITY] != F[1, P_AGILITY]:
+            return 0 if F[0, P_AGILITY] > F[1, P_AGILITY] else 1
+
+
+@njit(cache=True)
+def _duel(F, S, opts, zt, st, cnt):
+    """One duel (B-2.9): rounds of two turns in initiative order until one side is out or the cap."""
+    _reset(F, S)
+    first = _initiative(F, st)
+    surprise = opts[O_SURPRISE]
+    if surprise > 0:
+        S[surprise - 1, S_SURPRISED] = 1
+    for rnd in range(1, opts[O_ROUND_CAP] + 1):
+        S[0, S_OA_LEFT] = F[0, P_OA_PER_ROUND]
+        S[1, S_OA_LEFT] = F[1, P_OA_PER_ROUND]
+        for k in range(2):
+            i = first if k == 0 else 1 - first
+            _turn(F, S, opts, zt, st, cnt, i)
+            if _either_out(S):
+                loser = 0 if S[0, S_OUT] != 0 else 1
+                cnt[C_WINS + 1 - loser] += 1
+                cnt[C_CAUSE + loser * 4 + S[loser, S_OUT] - 1] += 1
+                cnt[C_DEATHS + loser] += S[loser, S_DEAD]
+                cnt[C_ROUNDS + rnd] += 1
+                return
+        S[0, S_SURPRISED] = 0
+        S[1, S_SURPRISED] = 0
+    cnt[C_DRAWS] += 1
+
+
+@njit(cache=True, parallel=True)
+def _run_duels(F, opts, zt, seed, start, n, lanes, k):
+    """Duels ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
+
+    Returns
+    -------
+    int64[lanes, k]
+        One counter row per lane; their sum does not depend on ``lanes``.
+    """
+    cnt = np.zeros((lanes, k), dtype=np.int64)
+    for lane in prange(lanes):
+        lo = start + (n * lane) // lanes
+        hi = start + (n * (lane + 1)) // lanes
+        st = np.empty(4, dtype=np.uint64)
+        S = np.empty((2, NS), dtype=np.int64)
+        row = cnt[lane]
+        for idx in range(lo, hi):
+            _seed_duel(st, seed, idx)
+            _duel(F, S, opts, zt, st, row)
+    return cnt
+
+
+@njit(cache=True, parallel=True)
+def _run_attacks(F, opts, zt, seed, start, n, lanes, k):
+    """Single attacks by side a on a fresh side b (the tactic's first attack roll), in parallel.
+
+    Returns ``int64[lanes, k]`` counters; attack outcomes at ``C_ATTACKS``, b's wounds at ``C_WOUNDS``.
+    """
+    cnt = np.zeros((lanes, k), dtype=np.int64)
+    for lane in prange(lanes):
+        lo = start + (n * lane) // lanes
+        hi = start + (n * (lane + 1)) // lanes
+        st = np.empty(4, dtype=np.uint64)
+        S = np.empty((2, NS), dtype=np.int64)
+        row = cnt[lane]
+        for idx in range(lo, hi):
+            _seed_duel(st, seed, idx)
+            _reset(F, S)
+            S[0, S_IN_TURN] = 1
+            _tactic_attack(F, S, opts, zt, st, row, 0, 2, True)
+    return cnt

@@ -1,0 +1,81 @@
+"""Int codes and array layouts shared by the compile step and the kernels.
+
+A fighter compiles to one ``int64[NF]`` row (``P_*`` indices); its changing state during a duel is
+one ``int64[NS]`` row (``S_*``); a run's counters are one ``int64[K]`` row (``C_*`` offsets, the
+rounds histogram last). Module-level ints are compile-time constants for numba.
+"""
+
+# -- codes ----------------------------------------------------------------------------------------
+ZONE_HEAD, ZONE_TORSO, ZONE_LARM, ZONE_RARM, ZONE_LLEG, ZONE_RLEG = 0, 1, 2, 3, 4, 5
+ZONE_GROUP_OF = (0, 1, 2, 2, 3, 3)  # head, torso, arm, leg
+
+DT_CUTTING, DT_BLUNT, DT_SHOCK, DT_FIRE, DT_BLAST = 0, 1, 2, 3, 4
+DAMAGE_TYPE_CODES = {"cutting": DT_CUTTING, "piercing": DT_CUTTING, "blunt": DT_BLUNT,
+                     "shock": DT_SHOCK, "fire": DT_FIRE, "blast": DT_BLAST}
+
+TACTIC_CODES = {"single": 0, "feint": 1, "defensive": 2, "furious": 3, "aimed": 4, "step": 5,
+                "knockdown": 6, "total_defence": 7}
+T_SINGLE, T_FEINT, T_DEFENSIVE, T_FURIOUS, T_AIMED, T_STEP, T_KNOCKDOWN, T_TOTAL_DEFENCE = range(8)
+REACTION_CODES = {"best": 0, "parry": 1, "dodge": 2, "none": 3}
+R_BEST, R_PARRY, R_DODGE, R_NONE = range(4)
+
+# wound levels by damage (B-5.1)
+LVL_NONE, LVL_LIGHT_DAMAGE, LVL_LIGHT, LVL_HEAVY, LVL_CRITICAL, LVL_MORTAL = range(6)
+LEVEL_NAMES = ("none", "light_damage", "light", "heavy", "critical", "mortal")
+
+# attack outcomes
+OUT_MISS, OUT_PARRIED, OUT_DODGED, OUT_HARD_BLOCK, OUT_HIT = range(5)
+OUTCOME_NAMES = ("miss", "parried", "dodged", "hard_block", "hit")
+
+# how a fighter left the fight (S_OUT values are these + 1)
+CAUSE_TRACK_FULL, CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_FLED = range(4)
+CAUSE_NAMES = ("track_full", "knocked_out", "mortal", "fled")
+
+# attack kinds
+K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN = 0, 1, 2
+
+# -- fighter parameters (int64[NF]) ---------------------------------------------------------------
+(P_MELEE, P_DODGE, P_ATHLETICS, P_TOUGHNESS, P_RESOLVE, P_WILLPOWER,
+ P_ENDURANCE, P_STRENGTH, P_AGILITY,
+ P_DL0, P_DL1, P_DL2, P_DL3,
+ P_INIT_MOD, P_INIT_TALENT, P_AMBIDEXTROUS, P_PAIRED, P_OA_PER_ROUND,
+ P_TACTIC, P_AIM_ZONE, P_REACTION,
+ P_ATTACK_MOD, P_PARRY_MOD, P_DAMAGE_MOD, P_NCELLS) = range(25)
+P_WEAPONS = 25
+# weapon fields, slot s at P_WEAPONS + s * WN (slot 0 main hand, 1 off hand, 2 fists)
+(W_PRESENT, W_NDICE, W_SIDES, W_BONUS, W_TYPE, W_PEN, W_DUR, W_TWO_HANDED, W_REACH,
+ W_PARRY_BONUS, W_UNARMED) = range(11)
+WN = 11
+SLOT_MAIN, SLOT_OFF, SLOT_FISTS = 0, 1, 2
+P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness at P_ARMOUR + 2z + 1
+NF = P_ARMOUR + 12
+
+# -- fighter state (int64[NS]) ---------------------------------------------------------------------
+(S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
+ S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
+ S_STANCE, S_NO_REACT, S_TOTAL_DEF, S_FULL_PEN, S_OA_LEFT,
+ S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT) = range(21)
+NS = 21
+BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
+
+# -- rule options (int64[NO]) ----------------------------------------------------------------------
+(O_SURPRISE, O_ROUND_CAP, O_STAND_UP_FULL, O_NEED_BASE, O_MARGIN_MAX, O_ADD_STRENGTH,
+ O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS) = range(10)
+NO = 10
+ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = 0, 1, 2
+ARMOUR_MODEL_CODES = {"marker": 0, "marker_pierce_ignores_protection": 1, "protection_only": 2}
+
+# -- counters (int64[K]) ---------------------------------------------------------------------------
+C_WINS = 0                      # [2] wins of side a, b
+C_DRAWS = 2                     # [1]
+C_CAUSE = 3                     # [2 loser][4 cause]
+C_DEATHS = 11                   # [2] mortal wounds that fail the toughness 12 check (B-5.4)
+C_ATTACKS = 13                  # [2 attacker][5 outcome]
+C_WOUNDS = 23                   # [2 taker][6 level][4 zone group]
+C_BREAKS = 71                   # [2] own weapon broken in a hard block
+C_DAMAGE = 73                   # [2 taker] sum of final damage taken
+C_ROUNDS = 75                   # [cap + 1] histogram of the round in which a duel was decided
+
+
+def n_counters(round_cap: int) -> int:
+    return C_ROUNDS + round_cap + 1

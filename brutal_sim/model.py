@@ -1,0 +1,214 @@
+"""Typed, validated rules data: weapons, armour, talents and fighters (the public TOML format).
+
+Every model forbids unknown fields so that a typo is reported, not ignored. Names of catalog items
+inside a fighter (``main_hand = "arming_sword"``) are resolved by :mod:`brutal_sim.catalog`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .dice import Dice, parse_dice
+
+#: Hit zones, in the order the kernel codes them (B-4.9).
+ZONES: tuple[str, ...] = ("head", "torso", "left_arm", "right_arm", "left_leg", "right_leg")
+ZONE_SHORTHANDS: dict[str, tuple[str, ...]] = {
+    "arms": ("left_arm", "right_arm"),
+    "legs": ("left_leg", "right_leg"),
+    "all": ZONES,
+}
+#: Zone groups used in reports: head, torso, arm, leg.
+ZONE_GROUPS: tuple[str, ...] = ("head", "torso", "arm", "leg")
+
+DAMAGE_TYPES: tuple[str, ...] = ("cutting", "piercing", "blunt", "shock", "fire", "blast")
+TACTICS: tuple[str, ...] = ("single", "feint", "defensive", "furious", "aimed", "step", "knockdown", "total_defence")
+REACTIONS: tuple[str, ...] = ("best", "parry", "dodge", "none")
+CHECKS: tuple[str, ...] = ("melee", "dodge", "athletics", "toughness", "resolve", "willpower")
+
+DamageType = Literal["cutting", "piercing", "blunt", "shock", "fire", "blast"]
+Reaction = Literal["best", "parry", "dodge", "none"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Weapon(_Strict):
+    """A melee weapon or shield (B-4.10, B-4.14, B-4.4)."""
+
+    name: str = ""
+    description: str = ""
+    damage: str = Field(description="dice expression, e.g. 'd8+1'")
+    type: DamageType = "blunt"
+    penetration: int = Field(0, ge=0, le=10)
+    durability: int = Field(0, ge=-5, le=20)
+    two_handed: bool = False
+    reach: int = Field(1, ge=0, le=6, description="metres; kept for distance rules (B-8), no effect in a 1v1 melee")
+    parry_bonus: int = Field(0, ge=-4, le=4, description="extension: a shield's bonus to parry checks made with it")
+
+    @field_validator("damage")
+    @classmethod
+    def _check_dice(cls, v: str) -> str:
+        parse_dice(v)
+        return v
+
+    @property
+    def dice(self) -> Dice:
+        return parse_dice(self.damage)
+
+
+class Armour(_Strict):
+    """A piece of armour covering some zones (B-4.14)."""
+
+    name: str = ""
+    description: str = ""
+    protection: int = Field(0, ge=0, le=20)
+    toughness: int = Field(0, ge=0, le=20)
+    zones: list[str] = Field(default_factory=list)
+
+    @field_validator("zones")
+    @classmethod
+    def _expand_zones(cls, v: list[str]) -> list[str]:
+        out: list[str] = []
+        for z in v:
+            if z in ZONE_SHORTHANDS:
+                out.extend(ZONE_SHORTHANDS[z])
+            elif z in ZONES:
+                out.append(z)
+            else:
+                raise ValueError(f"unknown zone {z!r}; allowed: {', '.join(ZONES + tuple(ZONE_SHORTHANDS))}")
+        return sorted(set(out), key=ZONES.index)
+
+
+class TalentModifiers(_Strict):
+    """Numbers a talent adds (all default 0)."""
+
+    melee: int = Field(0, ge=-10, le=10)
+    dodge: int = Field(0, ge=-10, le=10)
+    athletics: int = Field(0, ge=-10, le=10)
+    toughness: int = Field(0, ge=-10, le=10)
+    resolve: int = Field(0, ge=-10, le=10)
+    willpower: int = Field(0, ge=-10, le=10)
+    attack: int = Field(0, ge=-10, le=10, description="melee attack checks only")
+    parry: int = Field(0, ge=-10, le=10, description="parry checks only")
+    initiative: int = Field(0, ge=-10, le=10, description="initiative checks; a positive value also wins initiative ties (B-2.2)")
+    damage: int = Field(0, ge=-10, le=10, description="added to the damage of the fighter's melee hits")
+    damage_levels: int = Field(0, ge=-5, le=10, description="added to each of the fighter's damage levels (B-5.1)")
+
+
+class TalentFlags(_Strict):
+    """Switches the kernel understands."""
+
+    ambidexterity: bool = False
+    paired_weapons: bool = False
+    extra_opportunity_attacks: int = Field(0, ge=0, le=5)
+
+
+class Talent(_Strict):
+    """A named bundle of modifiers and flags."""
+
+    name: str = ""
+    description: str = ""
+    rule: str = ""
+    modifiers: TalentModifiers = TalentModifiers()
+    flags: TalentFlags = TalentFlags()
+
+
+class Checks(_Strict):
+    """Total bonus per check kind (B-1.1 GAP: stat blocks give totals)."""
+
+    melee: int = Field(0, ge=-5, le=20)
+    dodge: int = Field(0, ge=-5, le=20)
+    athletics: int = Field(0, ge=-5, le=20)
+    toughness: int = Field(0, ge=-5, le=20)
+    resolve: int = Field(0, ge=-5, le=20)
+    willpower: int = Field(0, ge=-5, le=20)
+
+
+class Attributes(_Strict):
+    endurance: int = Field(3, ge=0, le=20, description="wound track has 4 + endurance cells (B-6.1)")
+    strength: int = Field(0, ge=-5, le=20)
+    agility: int = Field(0, ge=-5, le=20)
+
+
+WeaponRef = Union[str, Weapon, None]
+ArmourRef = Union[str, Armour]
+TalentRef = Union[str, Talent]
+
+
+class FighterSpec(_Strict):
+    """A fighter as written in TOML; weapon/armour/talent names are not yet resolved."""
+
+    ruleset: Literal["brutal"] = "brutal"
+    name: str = ""
+    description: str = ""
+    checks: Checks = Checks()
+    attributes: Attributes = Attributes()
+    damage_levels: list[int] = Field(default_factory=lambda: [3, 6, 9, 15])
+    main_hand: WeaponRef = None
+    off_hand: WeaponRef = None
+    armour: list[ArmourRef] = Field(default_factory=list)
+    talents: list[TalentRef] = Field(default_factory=list)
+    tactic: str = "single"
+    reaction: Reaction = "best"
+
+    @field_validator("damage_levels")
+    @classmethod
+    def _levels(cls, v: list[int]) -> list[int]:
+        if len(v) != 4:
+            raise ValueError("needs exactly 4 levels [light damage, light, heavy, critical], e.g. [3, 6, 9, 15]")
+        if any(x < 0 for x in v) or any(b <= a for a, b in zip(v, v[1:])):
+            raise ValueError(f"levels must be non-negative and strictly increasing, got {v}")
+        return v
+
+    @field_validator("tactic")
+    @classmethod
+    def _tactic(cls, v: str) -> str:
+        parse_tactic(v)
+        return v
+
+
+def parse_tactic(text: str) -> tuple[str, int]:
+    """``"aimed:head"`` → ``("aimed", zone index)``; other tactics → ``(name, -1)``."""
+    name, _, arg = text.partition(":")
+    if name not in TACTICS:
+        raise ValueError(f"unknown tactic {text!r}; allowed: {', '.join(t if t != 'aimed' else 'aimed:<zone>' for t in TACTICS)}")
+    if name == "aimed":
+        if arg not in ZONES:
+            raise ValueError(f"aimed tactic needs a zone, e.g. 'aimed:head'; zones: {', '.join(ZONES)}")
+        return name, ZONES.index(arg)
+    if arg:
+        raise ValueError(f"tactic {name!r} takes no ':argument'")
+    return name, -1
+
+
+class Fighter(_Strict):
+    """A fighter with every reference resolved to a full object."""
+
+    name: str
+    description: str = ""
+    checks: Checks
+    attributes: Attributes
+    damage_levels: list[int]
+    main_hand: Weapon | None
+    off_hand: Weapon | None
+    armour: list[Armour]
+    talents: list[Talent]
+    tactic: str
+    reaction: Reaction
+
+    @model_validator(mode="after")
+    def _hands(self) -> "Fighter":
+        if self.main_hand is not None and self.main_hand.two_handed and self.off_hand is not None:
+            raise ValueError(f"main_hand {self.main_hand.name!r} is two-handed, so off_hand must be empty")
+        if self.off_hand is not None and self.off_hand.two_handed:
+            raise ValueError(f"off_hand {self.off_hand.name!r} is two-handed; put it in main_hand")
+        return self
+
+    def talent_total(self, key: str) -> int:
+        return sum(getattr(t.modifiers, key) for t in self.talents)
+
+    def has_flag(self, key: str) -> bool:
+        return any(getattr(t.flags, key) for t in self.talents)

@@ -1,0 +1,111 @@
+"""Rule options: every GAP of the Brutal digest is a named option a designer can flip.
+
+Options come, in increasing priority, from the defaults below, a rules TOML file
+(``[options]`` table, ``--rules FILE``) and ``--option key=value`` flags.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .errors import DataError
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option: its name, the rule it reads, its default and what is allowed."""
+
+    name: str
+    rule: str
+    default: str | int
+    choices: tuple[str, ...] = ()
+    int_range: tuple[int, int] | None = None
+    help: str = ""
+
+    def parse(self, raw: object, source: str) -> str | int:
+        """Validate ``raw`` (a TOML value or CLI text) and return the canonical value."""
+        if self.int_range is not None:
+            try:
+                if isinstance(raw, bool):
+                    raise ValueError
+                value = int(raw)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                raise DataError(source, self.name, f"expected an integer {self.int_range[0]}..{self.int_range[1]}, got {raw!r}") from None
+            lo, hi = self.int_range
+            if not lo <= value <= hi:
+                raise DataError(source, self.name, f"{value} is out of range; allowed {lo}..{hi}")
+            return value
+        text = str(raw).lower() if isinstance(raw, bool) else str(raw).strip()
+        text = text.replace(" ", "")
+        if text not in self.choices:
+            raise DataError(source, self.name, f"unknown value {raw!r}; allowed: {', '.join(self.choices)}")
+        return text
+
+    @property
+    def allowed(self) -> str:
+        if self.int_range is not None:
+            return f"{self.int_range[0]}..{self.int_range[1]}"
+        return " | ".join(self.choices)
+
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("surprise", "B-2.3", "none", ("none", "a", "b"),
+               help="which side (if any) is surprised and loses all actions and reactions in round 1"),
+    OptionSpec("round_cap", "B-2.9", 100, int_range=(1, 10000),
+               help="a fight still running after this many rounds is recorded as a draw"),
+    OptionSpec("stand_up_action", "B-3.11", "standard", ("standard", "full"),
+               help="action class of standing up (the seed does not give it)"),
+    OptionSpec("attack_needs_base_difficulty", "B-4.3", "true", ("true", "false"),
+               help="an attack result below the base difficulty (8) misses before any reaction"),
+    OptionSpec("margin_against", "B-4.6", "reaction", ("reaction", "max(base,reaction)"),
+               help="extra successes of a hit are counted against the reaction result, or against the higher of it and the base difficulty"),
+    OptionSpec("melee_damage_adds_strength", "B-4.10", "false", ("false", "true"),
+               help="add the attacker's strength to armed melee damage (unarmed damage always adds it)"),
+    OptionSpec("extra_successes_floor_damage", "B-4.11", "true", ("true", "false"),
+               help="each weapon die shows at least min(extra successes, die size); the confident-hit floor (half the die at 4+ extra) applies either way"),
+    OptionSpec("armour_model", "B-4.14", "marker", ("marker", "marker_pierce_ignores_protection", "protection_only"),
+               help="marker: d6+penetration−toughness ≥ threshold pierces, else the hit turns blunt; protection always subtracts. "
+                    "marker_pierce_ignores_protection: as marker, but a pierced armour's protection does not subtract. "
+                    "protection_only: no marker; protection subtracts and the damage type is kept"),
+    OptionSpec("pierce_threshold", "B-4.14", 4, int_range=(1, 12),
+               help="penetration-marker total (d6 + penetration − armour toughness) that pierces the armour"),
+    OptionSpec("broken_weapon", "B-4.4", "degraded", ("degraded", "destroyed"),
+               help="a weapon that loses the hard-block durability test by 6+ is degraded (−2 attack and parry, damage one die step lower, penetration −1) or destroyed"),
+    OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
+)
+
+SPECS_BY_NAME: dict[str, OptionSpec] = {s.name: s for s in OPTION_SPECS}
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The resolved options of one run (name → canonical value)."""
+
+    values: Mapping[str, str | int] = field(default_factory=lambda: {s.name: s.default for s in OPTION_SPECS})
+
+    def __getitem__(self, name: str) -> str | int:
+        return self.values[name]
+
+    def with_overrides(self, overrides: Mapping[str, object], source: str) -> "RuleOptions":
+        merged = dict(self.values)
+        for key, raw in overrides.items():
+            spec = SPECS_BY_NAME.get(key)
+            if spec is None:
+                raise DataError(source, key, f"unknown rule option; allowed: {', '.join(SPECS_BY_NAME)}")
+            merged[key] = str(raw) if key == "zone_table" else spec.parse(raw, source)
+        return RuleOptions(merged)
+
+    def as_dict(self) -> dict[str, str | int]:
+        return dict(self.values)
+
+
+def parse_option_flags(flags: list[str]) -> dict[str, str]:
+    """Turn ``["margin_against=reaction", ...]`` into a mapping; names the bad flag on error."""
+    out: dict[str, str] = {}
+    for flag in flags:
+        key, sep, value = flag.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise DataError("--option", flag, "expected key=value, e.g. --option margin_against=reaction")
+        out[key.strip()] = value.strip()
+    return out
