@@ -635,39 +635,42 @@ def _provoke(F, S, opts, zt, st, cnt, i):
 
 
 @njit(cache=True)
-def _feint(F, S, st, i):
-    """B-3.6: opposed melee without weapon modifiers; True if i wins (the next attack gets +1)."""
+def _feint_bonuses(F, S, i):
+    """B-3.6: what i and its enemy add to their 2d6 in a feint (melee without weapon modifiers)."""
     e = 1 - i
-    a1, a2 = _roll_2d6(st)
-    d1, d2 = _roll_2d6(st)
-    ra = a1 + a2 + F[i, P_MELEE] - _active_penalty(F, S, i)
     cond = 2 if (_is_stunned(S, e) or S[e, S_DAZE] > 0) else 0
-    rd = d1 + d2 + F[e, P_MELEE] - _wound_penalty(F, S, e) - cond
-    return ra > rd
+    return F[i, P_MELEE] - _active_penalty(F, S, i), F[e, P_MELEE] - _wound_penalty(F, S, e) - cond
 
 
 @njit(cache=True)
-def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
-    """The attack part of i's turn by its tactic (B-3.1–B-3.7), with ``acts`` standard actions left.
+def _feint(F, S, st, i):
+    """B-3.6: opposed melee check; True if i wins (its attack this turn then gets +1)."""
+    bi, be = _feint_bonuses(F, S, i)
+    a1, a2 = _roll_2d6(st)
+    d1, d2 = _roll_2d6(st)
+    return a1 + a2 + bi > d1 + d2 + be
 
-    ``first_only`` stops after the first attack roll of the action (used by the single-attack
-    sampler). Returns the standard actions left.
+
+@njit(cache=True)
+def _plan_attack(F, S, i, acts):
+    """The attack i's tactic makes with ``acts`` standard actions left (B-3.1–B-3.9, B-7.6).
+
+    Sets the stance flags the action brings (defensive stance, furious). No dice are drawn.
+
+    Returns
+    -------
+    (mod, zone, kind, slot, acts_left, feint, paired)
+        Action modifier, aimed zone or −1, attack kind, weapon slot, standard actions left after
+        the action, whether a feint precedes it, whether the off hand attacks too (paired weapons).
     """
     e = 1 - i
     t = F[i, P_TACTIC]
-    if t == T_TOTAL_DEFENCE:  # B-3.7: full action, +4 to parry and dodge, no attacks at all
-        if acts == 2:
-            S[i, S_TOTAL_DEF] = 1
-            S[i, S_STANCE] = 4
-            return 0
-        return acts
     mod = 0
     zone = -1
     kind = K_NORMAL
     slot = _attack_slot(F, S, i)
-    if t == T_FEINT and acts == 2:
-        if _feint(F, S, st, i):
-            mod += 1
+    feint = t == T_FEINT and acts == 2
+    if feint:
         acts -= 1
     if t == T_FURIOUS and acts == 2:  # B-3.4: full action, +4, no reactions until the next turn
         mod += 4
@@ -684,19 +687,39 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
             mod -= 2 if slot == SLOT_FISTS else 4
         elif t == T_STEP:  # B-3.5
             mod -= 2
-        elif t == T_KNOCKDOWN and S[e, S_PRONE] == 0:  # B-3.9
+        elif t == T_KNOCKDOWN and S[e, S_PRONE] == 0:  # B-3.9: unarmed, −2
             kind = K_KNOCKDOWN
             slot = SLOT_FISTS
             mod -= 2
-    if kind == K_KNOCKDOWN:
-        if _attack(F, S, opts, zt, st, cnt, i, slot, mod, zone, kind) and not first_only:
-            _provoke(F, S, opts, zt, st, cnt, i)
-        return acts
-    paired = F[i, P_PAIRED] != 0 and slot == SLOT_MAIN and _usable(F, S, i, SLOT_OFF)
+    paired = (kind == K_NORMAL and F[i, P_PAIRED] != 0 and slot == SLOT_MAIN
+              and _usable(F, S, i, SLOT_OFF))
     if paired:  # B-7.6: both weapons in one action, each −4 (off hand a further −2)
         mod -= 4
-    _attack(F, S, opts, zt, st, cnt, i, slot, mod, zone, kind)
-    if paired and not first_only and not _either_out(S) and _usable(F, S, i, SLOT_OFF):
+    return mod, zone, kind, slot, acts, feint, paired
+
+
+@njit(cache=True)
+def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
+    """The attack part of i's turn by its tactic, with ``acts`` standard actions left.
+
+    ``first_only`` stops after the first attack roll of the action (the single-attack sampler).
+    Returns the standard actions left.
+    """
+    if F[i, P_TACTIC] == T_TOTAL_DEFENCE:  # B-3.7: full action, +4 to parry and dodge, no attacks
+        if acts == 2:
+            S[i, S_TOTAL_DEF] = 1
+            S[i, S_STANCE] = 4
+            return 0
+        return acts
+    mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, i, acts)
+    if feint and _feint(F, S, st, i):
+        mod += 1
+    failed_knockdown = _attack(F, S, opts, zt, st, cnt, i, slot, mod, zone, kind)
+    if first_only:
+        return acts
+    if failed_knockdown:  # B-3.9: a failed knock-down gives the target an opportunity attack
+        _provoke(F, S, opts, zt, st, cnt, i)
+    elif paired and not _either_out(S) and _usable(F, S, i, SLOT_OFF):
         _attack(F, S, opts, zt, st, cnt, i, SLOT_OFF, mod, zone, kind)
     return acts
 

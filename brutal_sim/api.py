@@ -1,0 +1,118 @@
+"""The Python API: load fighters, run duels and single attacks.
+
+>>> from brutal_sim import api
+>>> r = api.duel("swordsman", "brute", n=100_000, seed=7)
+>>> r.to_dict()["a"]["win_rate"]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numba
+import numpy as np
+
+from . import layout as L
+from .catalog import Catalog, load_rules
+from .compile import compile_options, compile_pair
+from .engine import Compiled, ProgressFn, run_attack_counters, run_duel_counters
+from .errors import DataError
+from .exact import _enumerate_attack
+from .model import REACTIONS, Fighter, parse_tactic
+from .options import RuleOptions
+from .results import AttackResult, DuelResult
+
+FighterRef = str | Fighter
+
+
+def load_fighter(ref: FighterRef, catalog: Catalog | None = None) -> Fighter:
+    """A fighter by catalog name or TOML path (a :class:`Fighter` passes through)."""
+    if isinstance(ref, Fighter):
+        return ref
+    return (catalog or Catalog.bundled()).fighter(ref)
+
+
+def _check_overrides(tactic: str | None, reaction: str | None, flag: str) -> None:
+    if tactic is not None:
+        try:
+            parse_tactic(tactic)
+        except ValueError as exc:
+            raise DataError(f"--tactic{flag}", None, str(exc)) from None
+    if reaction is not None and reaction not in REACTIONS:
+        raise DataError(f"--reaction{flag}", None, f"unknown reaction {reaction!r}; allowed: {', '.join(REACTIONS)}")
+
+
+def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Mapping[str, str] | None = None,
+            tactic_a: str | None = None, reaction_a: str | None = None,
+            tactic_b: str | None = None, reaction_b: str | None = None) -> tuple[Fighter, Fighter, RuleOptions, Compiled]:
+    """Load, validate and compile a matchup and its rules."""
+    fa, fb = load_fighter(a), load_fighter(b)
+    _check_overrides(tactic_a, reaction_a, "-a")
+    _check_overrides(tactic_b, reaction_b, "-b")
+    opts, zone_table = load_rules(rules, options or {})
+    F = compile_pair(fa, fb, tactic_a=tactic_a, reaction_a=reaction_a, tactic_b=tactic_b, reaction_b=reaction_b)
+    return fa, fb, opts, Compiled(F, compile_options(opts), zone_table)
+
+
+def _check_n(n: int, name: str = "-n") -> None:
+    if not isinstance(n, (int, np.integer)) or n <= 0:
+        raise DataError(name, None, f"number of duels must be a positive integer, got {n!r}")
+
+
+def _check_seed(seed: int) -> None:
+    if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise DataError("--seed", None, f"seed must be an integer 0 … 2**64−1, got {seed!r}")
+
+
+def _check_threads(threads: int | None) -> None:
+    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise DataError("--threads", None, f"must be 1 … {numba.config.NUMBA_NUM_THREADS} on this machine, got {threads}")
+
+
+def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: str | None = None,
+         options: Mapping[str, str] | None = None, threads: int | None = None,
+         progress: ProgressFn | None = None, **overrides: str | None) -> DuelResult:
+    """Play ``n`` duels of ``a`` against ``b`` (B-1 … B-7) and return their counters."""
+    _check_n(n)
+    _check_seed(seed)
+    _check_threads(threads)
+    fa, fb, opts, compiled = prepare(a, b, rules, options, **overrides)
+    counters, elapsed = run_duel_counters(compiled, n, seed, threads, progress=progress)
+    return DuelResult((fa.name, fb.name), n, seed, opts.as_dict(), counters, elapsed,
+                      threads=numba.get_num_threads())
+
+
+ATTACK_TACTICS = ("single", "feint", "defensive", "furious", "aimed", "step")
+
+
+def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, rules: str | None = None,
+           options: Mapping[str, str] | None = None, threads: int | None = None,
+           tactic: str | None = None, reaction: str | None = None) -> AttackResult:
+    """Outcome distribution of one attack by ``a`` on a fresh ``b``.
+
+    Exact by enumeration when ``n`` is None, else sampled from ``n`` attacks. ``tactic`` and
+    ``reaction`` override a's ``tactic`` and b's ``reaction``. With paired weapons this is the
+    action's first (main-hand) attack; a feint's +1 is included with its probability.
+    """
+    fa, fb, opts, compiled = prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction)
+    tactic_name = tactic or fa.tactic
+    if parse_tactic(tactic_name)[0] not in ATTACK_TACTICS:
+        raise DataError("--tactic", None, f"tactic {tactic_name!r} makes no damaging attack; "
+                        f"allowed for attack: {', '.join(ATTACK_TACTICS)} (aimed as aimed:<zone>)")
+    common = dict(names=(fa.name, fb.name), options=opts.as_dict(), tactic=tactic_name,
+                  reaction=reaction or fb.reaction)
+    if n is None:
+        outcomes = np.zeros(5)
+        levels = np.zeros((6, 4))
+        damage = np.zeros(1)
+        _enumerate_attack(compiled.fighters, compiled.options, compiled.zone_table, outcomes, levels, damage)
+        return AttackResult(method="exact", outcomes=outcomes, levels=levels, mean_damage_per_attack=float(damage[0]),
+                            **common)
+    _check_n(n)
+    _check_seed(seed)
+    _check_threads(threads)
+    cnt, _ = run_attack_counters(compiled, n, seed, threads)
+    outcomes = cnt[L.C_ATTACKS:L.C_ATTACKS + 5] / n
+    levels = cnt[L.C_WOUNDS + 24:L.C_WOUNDS + 48].reshape(6, 4) / n
+    return AttackResult(method="sampled", outcomes=outcomes, levels=levels,
+                        mean_damage_per_attack=float(cnt[L.C_DAMAGE + 1]) / n, n=n, seed=seed, **common)

@@ -1,0 +1,182 @@
+"""Exact distribution of one attack by enumeration, reusing the kernel's rule functions.
+
+Every die of an attack is enumerated with its probability: the feint (if any), the attack and
+reaction 2d6, the zone die, the weapon dice (as a convolution of floored dice), the critical d6
+and the penetration marker. The rule logic (modifiers, reaction choice, armour, wound level) is the
+kernel's own ``@njit`` functions, so the enumeration and the sampler cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel import (
+    BASE_DIFFICULTY, ZONE_GROUP, _attack_bonus, _choose_reaction, _dodge_bonus_total, _feint_bonuses,
+    _final_damage, _needs_marker, _parry_bonus_total, _parry_slot, _plan_attack, _reset,
+    _die_floor, _weapon_die, _wb, _wound_level,
+)
+from .layout import (
+    NS, O_FLOOR_EXTRA, O_MARGIN_MAX, O_NEED_BASE, OUT_DODGED, P_ATHLETICS, ZONE_LARM, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS,
+    OUT_PARRIED, R_DODGE, R_PARRY, S_IN_TURN, SLOT_FISTS, W_NDICE, W_UNARMED, ZONE_RARM,
+)
+
+MAX_EXTRA = 64
+
+
+@njit(cache=True)
+def _dice_pmf(n, sides, floor):
+    """pmf of the sum of ``n`` dice of ``sides`` faces, each raised to at least ``floor``.
+
+    Returns float64[n * sides + 1] indexed by the sum.
+    """
+    pmf = np.zeros(n * sides + 1)
+    pmf[0] = 1.0
+    for _ in range(n):
+        nxt = np.zeros(n * sides + 1)
+        for s in range(pmf.shape[0]):
+            if pmf[s] == 0.0:
+                continue
+            for v in range(1, sides + 1):
+                face = v if v > floor else floor
+                if s + face < nxt.shape[0]:
+                    nxt[s + face] += pmf[s] / sides
+        pmf = nxt
+    return pmf
+
+
+@njit(cache=True)
+def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage):
+    """Add the outcome distribution of one blow landing on d (B-4 steps 3–6), weighted by ``mass``.
+
+    ``levels`` is float64[6, 4] (wound level × zone group); ``damage`` float64[1] the damage sum.
+    """
+    die = zt.shape[0]
+    sides = _weapon_die(F, S, a, slot)
+    n = F[a, _wb(slot) + W_NDICE]
+    if crit:
+        pmf = np.zeros(n * sides + 1)
+        pmf[n * sides] = 1.0
+    else:
+        pmf = _dice_pmf(n, sides, _die_floor(sides, extra, opts[O_FLOOR_EXTRA]))
+    for r in range(die):
+        if zone >= 0:
+            if r > 0:
+                break
+            z = zone
+            pz = 1.0
+        else:
+            z = np.int64(zt[r])
+            pz = 1.0 / die
+        n_marker = 6 if _needs_marker(F, opts, d, z) else 1
+        n_crit = 6 if crit else 1
+        for s in range(pmf.shape[0]):
+            if pmf[s] == 0.0:
+                continue
+            for c in range(n_crit):
+                crit_die = c + 1 if crit else 0
+                for m in range(n_marker):
+                    marker = m + 1 if n_marker == 6 else 0
+                    p = mass * pz * pmf[s] / (n_crit * n_marker)
+                    final, _ = _final_damage(F, S, opts, a, d, slot, z, s, crit_die, marker, reduce)
+                    levels[_wound_level(F, d, final), ZONE_GROUP[z]] += p
+                    damage[0] += p * final
+
+
+@njit(cache=True)
+def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
+    """Exact distribution of side a's first attack roll of its tactic against a fresh side b.
+
+    Parameters
+    ----------
+    outcomes : float64[5]
+        Filled with P(miss, parried, dodged, hard block, hit).
+    levels : float64[6, 4]
+        Filled with P(b takes a blow of wound level × zone group) — hits and bare-handed parries.
+    damage : float64[1]
+        Filled with E[final damage to b].
+    """
+    S = np.zeros((2, NS), dtype=np.int64)
+    _reset(F, S)
+    S[0, S_IN_TURN] = 1
+    mod, zone, kind, slot, _, feint, _ = _plan_attack(F, S, 0, 2)
+    p_feint = 0.0
+    if feint:
+        bi, be = _feint_bonuses(F, S, 0)
+        for x in range(36):
+            for y in range(36):
+                if x // 6 + x % 6 + 2 + bi > y // 6 + y % 6 + 2 + be:
+                    p_feint += 1.0 / 1296.0
+    reaction = _choose_reaction(F, S, 1, kind)
+    ps = _parry_slot(F, S, 1)
+    par_bonus = _parry_bonus_total(F, S, 1, ps)
+    dod_bonus = _dodge_bonus_total(F, S, 1)
+    a_unarmed = F[0, _wb(slot) + W_UNARMED] != 0
+    d_unarmed = ps == SLOT_FISTS
+    base = BASE_DIFFICULTY
+    # mass of hits by (extra successes, critical) and of bare-handed parries by reduction
+    hits = np.zeros((MAX_EXTRA, 2))
+    arm = np.zeros(MAX_EXTRA)
+    fist_block = 0.0  # fists met bare hands in a hard block: opposed athletics (B-7.7)
+    for f in range(2):
+        pf = p_feint if f == 1 else 1.0 - p_feint
+        if pf == 0.0:
+            continue
+        bonus = _attack_bonus(F, S, 0, slot, mod + f)
+        for x in range(36):
+            a1 = x // 6 + 1
+            a2 = x % 6 + 1
+            att = a1 + a2 + bonus
+            crit = 1 if (a1 == 6 and a2 == 6) else 0
+            pa = pf / 36.0
+            if opts[O_NEED_BASE] != 0 and att < base:
+                outcomes[OUT_MISS] += pa
+                continue
+            if reaction != R_PARRY and reaction != R_DODGE:
+                if att < base:
+                    outcomes[OUT_MISS] += pa
+                else:
+                    hits[min(att - base, MAX_EXTRA - 1), crit] += pa
+                continue
+            for y in range(36):
+                pr = pa / 36.0
+                if reaction == R_PARRY:
+                    res = y // 6 + y % 6 + 2 + par_bonus
+                    if att == res:
+                        outcomes[OUT_HARD_BLOCK] += pr
+                        if d_unarmed and not a_unarmed:
+                            arm[0] += pr
+                        elif d_unarmed and a_unarmed:
+                            fist_block += pr
+                        continue
+                    if att < res:
+                        outcomes[OUT_PARRIED] += pr
+                        if d_unarmed and not a_unarmed:
+                            arm[min(res - att, MAX_EXTRA - 1)] += pr
+                        continue
+                else:
+                    res = y // 6 + y % 6 + 2 + dod_bonus
+                    if att < res:
+                        outcomes[OUT_DODGED] += pr
+                        continue
+                extra = att - res
+                if opts[O_MARGIN_MAX] != 0 and res < base:
+                    extra = att - base
+                if extra < 0:
+                    extra = 0
+                hits[min(extra, MAX_EXTRA - 1), crit] += pr
+    for e in range(MAX_EXTRA):
+        for c in range(2):
+            if hits[e, c] > 0.0:
+                outcomes[OUT_HIT] += hits[e, c]
+                _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, zone, 0, hits[e, c], levels, damage)
+        if arm[e] > 0.0:
+            _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage)
+    if fist_block > 0.0:
+        p_win = 0.0
+        for x in range(36):
+            for y in range(36):
+                if x // 6 + x % 6 + F[0, P_ATHLETICS] > y // 6 + y % 6 + F[1, P_ATHLETICS]:
+                    p_win += 1.0 / 1296.0
+        for z in (ZONE_LARM, ZONE_RARM):
+            _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage)

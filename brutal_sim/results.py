@@ -1,0 +1,123 @@
+"""Results of runs: counters turned into summaries and the public JSON shapes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import layout as L
+from .stats import hist_mean, hist_quantile, wilson
+
+
+def _side(name: str, wins: int, n: int) -> dict[str, Any]:
+    lo, hi = wilson(wins, n)
+    return {"name": name, "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi]}
+
+
+@dataclass
+class DuelResult:
+    """Counters of ``n`` duels between ``names[0]`` (side a) and ``names[1]`` (side b)."""
+
+    names: tuple[str, str]
+    n: int
+    seed: int
+    options: dict[str, Any]
+    counters: np.ndarray
+    elapsed_s: float
+    threads: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # -- counters by name ------------------------------------------------------------------------
+    def wins(self, side: int) -> int:
+        return int(self.counters[L.C_WINS + side])
+
+    @property
+    def draws(self) -> int:
+        return int(self.counters[L.C_DRAWS])
+
+    @property
+    def rounds_hist(self) -> np.ndarray:
+        """Duels decided in round r (index r; index 0 unused)."""
+        return self.counters[L.C_ROUNDS:]
+
+    def defeats(self, side: int) -> dict[str, int]:
+        """How side ``side`` went down when it lost."""
+        base = L.C_CAUSE + side * 4
+        return {name: int(self.counters[base + k]) for k, name in enumerate(L.CAUSE_NAMES)}
+
+    def deaths(self, side: int) -> int:
+        return int(self.counters[L.C_DEATHS + side])
+
+    def attack_outcomes(self, side: int) -> dict[str, int]:
+        base = L.C_ATTACKS + side * 5
+        return {name: int(self.counters[base + k]) for k, name in enumerate(L.OUTCOME_NAMES)}
+
+    def wounds_taken(self, side: int) -> np.ndarray:
+        """int64[6 level, 4 zone group] of blows side ``side`` took."""
+        base = L.C_WOUNDS + side * 24
+        return self.counters[base:base + 24].reshape(6, 4)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The public JSON object of ``brutal-sim duel --json``."""
+        hist = self.rounds_hist
+        causes = {name: self.defeats(0)[name] + self.defeats(1)[name] for name in L.CAUSE_NAMES}
+        out: dict[str, Any] = {
+            "n": self.n,
+            "seed": self.seed,
+            "options": self.options,
+            "a": _side(self.names[0], self.wins(0), self.n),
+            "b": _side(self.names[1], self.wins(1), self.n),
+            "draws": self.draws,
+            "rounds": {"mean": hist_mean(hist), "p50": hist_quantile(hist, 0.5), "p90": hist_quantile(hist, 0.9)},
+            "defeat_cause": causes,
+            "elapsed_s": self.elapsed_s,
+        }
+        for side, key in ((0, "a"), (1, "b")):
+            out[key]["defeat_cause"] = self.defeats(side)
+            out[key]["deaths"] = self.deaths(side)
+            out[key]["attacks"] = self.attack_outcomes(side)
+            out[key]["weapon_breaks"] = int(self.counters[L.C_BREAKS + side])
+        out["threads"] = self.threads
+        out.update(self.extra)
+        return out
+
+
+@dataclass
+class AttackResult:
+    """Distribution of one attack by ``names[0]`` on ``names[1]``: exact or sampled."""
+
+    names: tuple[str, str]
+    method: str  # "exact" or "sampled"
+    outcomes: np.ndarray  # float64[5] P(miss, parried, dodged, hard block, hit)
+    levels: np.ndarray  # float64[6, 4] P(blow on the defender with level × zone group)
+    mean_damage_per_attack: float
+    n: int | None = None
+    seed: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    tactic: str = ""
+    reaction: str = ""
+
+    @property
+    def p_blow(self) -> float:
+        """Probability that the defender takes a blow (a hit, or a bare-handed parry)."""
+        return float(self.levels.sum())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The public JSON object of ``brutal-sim attack --json``.
+
+        ``wound_level`` and ``zone`` are conditional on the defender taking a blow; ``mean_damage``
+        is the mean final damage of such a blow.
+        """
+        pb = self.p_blow
+        norm = pb if pb > 0 else 1.0
+        out: dict[str, Any] = {f"p_{name}": float(self.outcomes[k]) for k, name in enumerate(L.OUTCOME_NAMES)}
+        out["wound_level"] = {name: float(self.levels[k].sum() / norm) for k, name in enumerate(L.LEVEL_NAMES)}
+        out["zone"] = {name: float(self.levels[:, k].sum() / norm) for k, name in enumerate(("head", "torso", "arm", "leg"))}
+        out["mean_damage"] = self.mean_damage_per_attack / norm
+        out["mean_damage_per_attack"] = self.mean_damage_per_attack
+        out.update({"attacker": self.names[0], "defender": self.names[1], "tactic": self.tactic,
+                    "reaction": self.reaction, "method": self.method, "n": self.n, "seed": self.seed,
+                    "options": self.options})
+        return out

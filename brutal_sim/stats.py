@@ -1,0 +1,37 @@
+"""Small statistics helpers: Wilson score intervals and histogram quantiles."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``k / n`` (``(0, 1)`` when ``n == 0``)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def hist_mean(hist: np.ndarray) -> float | None:
+    """Mean of values ``0 … len−1`` weighted by ``hist``; None if empty."""
+    total = int(hist.sum())
+    if total == 0:
+        return None
+    return float((np.arange(hist.size) * hist).sum() / total)
+
+
+def hist_quantile(hist: np.ndarray, q: float) -> int | None:
+    """Smallest value v with P(X ≤ v) ≥ q under the histogram; None if empty."""
+    total = int(hist.sum())
+    if total == 0:
+        return None
+    cum = np.cumsum(hist)
+    return int(np.searchsorted(cum, q * total - 1e-9 * total, side="left"))
