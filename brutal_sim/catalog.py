@@ -57,7 +57,10 @@ def validate(model: type[M], data: Any, source: str, prefix: str = "") -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = exc.errors()
+        # for "name or inline table" unions, report the inline table's problem, not "not a string"
+        specific = [e for e in errors if e["type"] not in {"string_type", "none_required", "model_type"}]
+        err = (specific or errors)[0]
         loc = _format_loc(prefix, tuple(err["loc"]))
         msg = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":

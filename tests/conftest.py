@@ -1,0 +1,69 @@
+"""Shared fixtures: the bundled catalog, default rules, and small array builders for rule tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from brutal_sim import layout as L
+from brutal_sim.catalog import Catalog, load_rules
+from brutal_sim.compile import compile_options, compile_pair
+from brutal_sim.engine import Compiled
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return Catalog.bundled()
+
+
+def compiled(a: str, b: str, options: dict | None = None, **overrides) -> Compiled:
+    cat = Catalog.bundled()
+    opts, zt = load_rules(None, options or {})
+    return Compiled(compile_pair(cat.fighter(a), cat.fighter(b), **overrides), compile_options(opts), zt)
+
+
+def blank_fighters() -> np.ndarray:
+    """Two plain fighters: all checks 0, endurance 3, levels 3/6/9/15, fists only, no armour."""
+    F = np.zeros((2, L.NF), dtype=np.int64)
+    F[:, L.P_ENDURANCE] = 3
+    F[:, L.P_NCELLS] = 7
+    F[:, L.P_DL0:L.P_DL0 + 4] = (3, 6, 9, 15)
+    F[:, L.P_OA_PER_ROUND] = 1
+    fists = L.P_WEAPONS + L.SLOT_FISTS * L.WN
+    F[:, fists + L.W_PRESENT] = 1
+    F[:, fists + L.W_NDICE] = 1
+    F[:, fists + L.W_SIDES] = 4
+    F[:, fists + L.W_TYPE] = L.DT_SHOCK
+    F[:, fists + L.W_UNARMED] = 1
+    return F
+
+
+def give_weapon(F: np.ndarray, i: int, slot: int, n: int, sides: int, bonus: int = 0, dtype: int = L.DT_CUTTING,
+                pen: int = 0, dur: int = 0, parry: int = 0, two_handed: int = 0) -> None:
+    b = L.P_WEAPONS + slot * L.WN
+    F[i, b + L.W_PRESENT] = 1
+    F[i, b + L.W_NDICE] = n
+    F[i, b + L.W_SIDES] = sides
+    F[i, b + L.W_BONUS] = bonus
+    F[i, b + L.W_TYPE] = dtype
+    F[i, b + L.W_PEN] = pen
+    F[i, b + L.W_DUR] = dur
+    F[i, b + L.W_PARRY_BONUS] = parry
+    F[i, b + L.W_TWO_HANDED] = two_handed
+
+
+def fresh_state(F: np.ndarray) -> np.ndarray:
+    from brutal_sim.kernel import _reset
+
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    _reset(F, S)
+    return S
+
+
+def default_options(**changes) -> np.ndarray:
+    opts, _ = load_rules(None, {k: str(v) for k, v in changes.items()})
+    return compile_options(opts)
+
+
+def counters(round_cap: int = 100) -> np.ndarray:
+    return np.zeros(L.n_counters(round_cap), dtype=np.int64)

@@ -1,0 +1,52 @@
+"""The exact enumeration of one attack against the sampling kernel, within 4 standard errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from brutal_sim import api
+
+N = 200_000
+MATCHUPS = [
+    ("swordsman", "brute", {}, {}),
+    ("brute", "swordsman", {}, {}),
+    ("duelist", "knight", {}, {}),
+    ("knight", "duelist", {"armour_model": "protection_only"}, {}),
+    ("militia", "brawler", {"margin_against": "max(base,reaction)"}, {}),
+    ("brawler", "brawler", {}, {"reaction": "parry"}),          # fists vs bare hands (B-7.7)
+    ("militia", "brawler", {}, {"reaction": "parry"}),          # bare-handed parry of a spear (B-7.7)
+    ("dual_blades", "knight", {"extra_successes_floor_damage": "false"}, {"tactic": "aimed:head"}),
+    ("duelist", "swordsman", {"melee_damage_adds_strength": "true"}, {"tactic": "feint"}),
+    ("knight", "militia", {"attack_needs_base_difficulty": "false"}, {"tactic": "defensive"}),
+]
+
+
+def within(exact: float, sampled: float, n: int) -> bool:
+    se = np.sqrt(max(exact * (1 - exact), 1e-12) / n)
+    return abs(exact - sampled) <= 4 * se + 1e-12
+
+
+@pytest.mark.parametrize("a,b,options,kw", MATCHUPS)
+def test_exact_matches_sampled(a, b, options, kw):
+    ex = api.attack(a, b, options=options, **kw)
+    sa = api.attack(a, b, n=N, seed=17, options=options, **kw)
+    assert ex.outcomes.sum() == pytest.approx(1.0, abs=1e-12)
+    for k in range(5):
+        assert within(ex.outcomes[k], sa.outcomes[k], N), (k, ex.outcomes, sa.outcomes)
+    for lv in range(6):
+        for z in range(4):
+            assert within(ex.levels[lv, z], sa.levels[lv, z], N), (lv, z, ex.levels, sa.levels)
+    # mean damage per attack: standard error from the sampled second moment bound (max 30 damage)
+    assert abs(ex.mean_damage_per_attack - sa.mean_damage_per_attack) < 4 * 30 / np.sqrt(N) * 0.5
+
+
+def test_aimed_attack_hits_only_the_aimed_zone():
+    r = api.attack("swordsman", "militia", tactic="aimed:head").to_dict()
+    assert r["zone"]["head"] == pytest.approx(1.0)
+
+
+def test_default_zone_table_shares():
+    # B-4.9 default: 1–6 legs, 7–14 torso, 15–18 arms, 19–20 head; militia has no reaction here
+    r = api.attack("swordsman", "militia", reaction="none").to_dict()
+    assert r["zone"] == pytest.approx({"head": 0.1, "torso": 0.4, "arm": 0.2, "leg": 0.3})

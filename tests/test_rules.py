@@ -1,0 +1,488 @@
+"""Hand-computed scenarios, one or more per rule of the Brutal digest (ids in each test name/doc).
+
+Scenarios call the kernel's rule functions on hand-built fighter arrays. Where a check decides an
+effect, the toughness is set so that the check always fails (2d6 − 5 ≤ 7) or always succeeds
+(2d6 + 20), which makes the outcome certain.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from numba import njit
+
+from brutal_sim import layout as L
+from brutal_sim.kernel import (
+    _active_penalty, _attack_bonus, _break, _choose_reaction, _die_floor, _final_damage, _initiative,
+    _light_damage, _plan_attack, _reaction_modifier, _record, _take_wound, _turn, _weapon_die,
+    _wound_level, _wound_penalty,
+)
+from brutal_sim.rng import _seed_duel
+
+from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon
+
+ALWAYS_FAIL, ALWAYS_PASS = -5, 20
+
+
+def rng(seed: int = 1, index: int = 0) -> np.ndarray:
+    st = np.empty(4, dtype=np.uint64)
+    _seed_duel(st, np.uint64(seed), np.int64(index))
+    return st
+
+
+def cells(S, i, n=7):
+    return [(S[i, L.S_TRACK] >> c) & 1 for c in range(n)]
+
+
+# -- B-5 wound levels ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("damage,level", [(0, "none"), (1, "light_damage"), (3, "light_damage"), (4, "light"),
+                                          (6, "light"), (7, "heavy"), (9, "heavy"), (10, "critical"),
+                                          (15, "critical"), (16, "mortal")])
+def test_b5_1_wound_levels_3_6_9_15(damage, level):
+    F = blank_fighters()
+    assert L.LEVEL_NAMES[_wound_level(F, 1, damage)] == level
+
+
+def test_b5_1_talent_raises_levels(catalog):
+    from brutal_sim.compile import compile_fighter
+
+    brute = compile_fighter(catalog.fighter("brute"))  # tough_as_nails: +1 to each level
+    assert list(brute[L.P_DL0:L.P_DL0 + 4]) == [4, 7, 10, 16]
+    F = np.stack([brute, brute])
+    assert L.LEVEL_NAMES[_wound_level(F, 1, 4)] == "light_damage"
+    assert L.LEVEL_NAMES[_wound_level(F, 1, 16)] == "critical"
+
+
+# -- B-6 the wound track --------------------------------------------------------------------------
+
+def test_b6_2_light_wounds_fill_from_the_left_then_b6_5_penalty():
+    F = blank_fighters()  # endurance 3: 7 cells, ЛР=3, ТР=4, КР=5, И=6 (B-6.1)
+    S = fresh_state(F)
+    for k in range(3):
+        _record(F, S, 1, L.LVL_LIGHT)
+    assert cells(S, 1) == [1, 1, 1, 0, 0, 0, 0]
+    assert _wound_penalty(F, S, 1) == 0
+    _record(F, S, 1, L.LVL_LIGHT)
+    assert cells(S, 1)[3] == 1 and _wound_penalty(F, S, 1) == 1  # ЛР filled: −1
+
+
+def test_b6_3_heavy_takes_tr_then_cells_to_its_right_and_b6_6_full_track_is_out():
+    F = blank_fighters()
+    S = fresh_state(F)
+    _record(F, S, 1, L.LVL_HEAVY)
+    assert cells(S, 1) == [0, 0, 0, 0, 1, 0, 0] and _wound_penalty(F, S, 1) == 2
+    _record(F, S, 1, L.LVL_HEAVY)
+    assert cells(S, 1) == [0, 0, 0, 0, 1, 1, 0] and _wound_penalty(F, S, 1) == 4
+    assert S[1, L.S_OUT] == 0
+    _record(F, S, 1, L.LVL_HEAVY)
+    assert cells(S, 1)[6] == 1
+    assert S[1, L.S_OUT] == L.CAUSE_TRACK_FULL + 1
+
+
+def test_b6_4_critical_takes_kr_else_i():
+    F = blank_fighters()
+    S = fresh_state(F)
+    _record(F, S, 1, L.LVL_CRITICAL)
+    assert cells(S, 1) == [0, 0, 0, 0, 0, 1, 0] and _wound_penalty(F, S, 1) == 4
+    _record(F, S, 1, L.LVL_CRITICAL)
+    assert S[1, L.S_OUT] == L.CAUSE_TRACK_FULL + 1
+
+
+def test_b5_3_light_damage_tally_exceeding_endurance_becomes_a_light_wound():
+    F = blank_fighters()  # endurance 3
+    S = fresh_state(F)
+    for _ in range(3):
+        _light_damage(F, S, 1)
+    assert S[1, L.S_TALLY] == 3 and S[1, L.S_TRACK] == 0
+    _light_damage(F, S, 1)
+    assert S[1, L.S_TALLY] == 0 and cells(S, 1)[0] == 1
+
+
+# -- B-5.2 shock, B-7 effects ---------------------------------------------------------------------
+
+def wound(damage, dtype, zone, toughness, in_turn=0, **state):
+    F = blank_fighters()
+    F[1, L.P_TOUGHNESS] = toughness
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    give_weapon(F, 1, L.SLOT_OFF, 1, 4)
+    S = fresh_state(F)
+    S[1, L.S_IN_TURN] = in_turn
+    for k, v in state.items():
+        S[1, getattr(L, k)] = v
+    cnt = counters()
+    _take_wound(F, S, rng(), cnt, 1, damage, dtype, zone)
+    return S, cnt
+
+
+def test_b5_2_shock_heavy_recorded_light_with_heavy_effects():
+    S, cnt = wound(8, L.DT_SHOCK, L.ZONE_TORSO, ALWAYS_FAIL)
+    assert cells(S, 1) == [1, 0, 0, 0, 0, 0, 0]  # recorded as a light wound
+    assert S[1, L.S_STUN] == 1 and S[1, L.S_DAZE] == 1  # heavy torso effects, failed vs 12 (B-7.2)
+    assert cnt[L.C_WOUNDS + 24 + L.LVL_HEAVY * 4 + 1] == 1  # counted by effect level, torso
+
+
+def test_b5_2_shock_light_damage_is_not_recorded():
+    S, _ = wound(2, L.DT_SHOCK, L.ZONE_TORSO, ALWAYS_FAIL)
+    assert S[1, L.S_TRACK] == 0 and S[1, L.S_TALLY] == 0
+
+
+@pytest.mark.parametrize("zone,field", [(L.ZONE_RARM, "S_HELD_MAIN"), (L.ZONE_LARM, "S_HELD_OFF"),
+                                        (L.ZONE_LLEG, "S_PRONE"), (L.ZONE_TORSO, "S_STUN"),
+                                        (L.ZONE_HEAD, "S_DAZE")])
+def test_b7_1_light_wound_effect_on_a_failed_toughness_8(zone, field):
+    S, _ = wound(5, L.DT_BLUNT, zone, ALWAYS_FAIL)
+    expected = 0 if field.startswith("S_HELD") else 1
+    assert S[1, getattr(L, field)] == expected
+    S, _ = wound(5, L.DT_BLUNT, zone, ALWAYS_PASS)
+    assert S[1, getattr(L, field)] == (1 if field.startswith("S_HELD") else 0)
+
+
+def test_b2_8_stun_in_own_turn_lasts_through_the_next_turn():
+    S, _ = wound(5, L.DT_BLUNT, L.ZONE_TORSO, ALWAYS_FAIL, in_turn=1)
+    assert S[1, L.S_STUN] == 2
+
+
+def test_b7_1_two_handed_weapon_dropped_by_either_arm():
+    F = blank_fighters()
+    F[1, L.P_TOUGHNESS] = ALWAYS_FAIL
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 12, two_handed=1)
+    S = fresh_state(F)
+    _take_wound(F, S, rng(), counters(), 1, 5, L.DT_BLUNT, L.ZONE_LARM)
+    assert S[1, L.S_HELD_MAIN] == 0
+
+
+@pytest.mark.parametrize("dtype,bleed", [(L.DT_CUTTING, 1), (L.DT_BLUNT, 0)])
+def test_b7_2_heavy_head_wound(dtype, bleed):
+    S, _ = wound(8, dtype, L.ZONE_HEAD, ALWAYS_PASS)
+    assert S[1, L.S_DAZE] == 1 and S[1, L.S_OUT] == 0 and S[1, L.S_BLEED] == bleed
+    S, _ = wound(8, dtype, L.ZONE_HEAD, ALWAYS_FAIL)
+    assert S[1, L.S_OUT] == L.CAUSE_KNOCKED_OUT + 1
+
+
+def test_b7_2_heavy_leg_wound_prone_and_stunned_on_failure():
+    S, _ = wound(8, L.DT_BLUNT, L.ZONE_RLEG, ALWAYS_PASS)
+    assert S[1, L.S_PRONE] == 1 and S[1, L.S_STUN] == 0
+    S, _ = wound(8, L.DT_BLUNT, L.ZONE_RLEG, ALWAYS_FAIL)
+    assert S[1, L.S_PRONE] == 1 and S[1, L.S_STUN] == 1
+
+
+def test_b7_3_critical_wounds_and_b7_4_lasting_stun():
+    S, _ = wound(12, L.DT_BLUNT, L.ZONE_HEAD, ALWAYS_PASS)
+    assert S[1, L.S_OUT] == L.CAUSE_KNOCKED_OUT + 1  # head: unconscious, no check
+    S, _ = wound(12, L.DT_CUTTING, L.ZONE_TORSO, ALWAYS_PASS)
+    assert S[1, L.S_OUT] == 0 and S[1, L.S_DAZE] == 1 and S[1, L.S_PERM_STUN] == 1 and S[1, L.S_BLEED] == 1
+    S, _ = wound(12, L.DT_BLUNT, L.ZONE_RARM, ALWAYS_FAIL)
+    assert S[1, L.S_HELD_MAIN] == 0 and S[1, L.S_OUT] == L.CAUSE_KNOCKED_OUT + 1
+
+
+def test_b5_4_mortal_wound_is_out_and_toughness_12_decides_death():
+    S, _ = wound(16, L.DT_CUTTING, L.ZONE_TORSO, ALWAYS_PASS)
+    assert S[1, L.S_OUT] == L.CAUSE_MORTAL + 1 and S[1, L.S_DEAD] == 0
+    S, _ = wound(16, L.DT_CUTTING, L.ZONE_TORSO, ALWAYS_FAIL)
+    assert S[1, L.S_OUT] == L.CAUSE_MORTAL + 1 and S[1, L.S_DEAD] == 1
+
+
+# -- B-4 resolving an attack -----------------------------------------------------------------------
+
+def armoured(prot=3, tough=3, pen=1, dtype=L.DT_CUTTING):
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8, bonus=0, dtype=dtype, pen=pen)
+    F[1, L.P_ARMOUR + 2 * L.ZONE_TORSO] = prot
+    F[1, L.P_ARMOUR + 2 * L.ZONE_TORSO + 1] = tough
+    return F, fresh_state(F)
+
+
+@pytest.mark.parametrize("marker,final,dtype", [(6, 5, L.DT_CUTTING), (5, 5, L.DT_BLUNT), (1, 5, L.DT_BLUNT)])
+def test_b4_14_penetration_marker(marker, final, dtype):
+    # d6 + pen 1 − toughness 3 ≥ 4 pierces only on a 6; protection 3 always subtracts: 8 − 3 = 5
+    F, S = armoured()
+    got = _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, marker, 0)
+    assert got == (final, dtype)
+
+
+def test_b4_14_armour_model_options():
+    F, S = armoured()
+    o = default_options(armour_model="marker_pierce_ignores_protection")
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 6, 0) == (8, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0) == (5, L.DT_BLUNT)
+    o = default_options(armour_model="protection_only")
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 0, 0) == (5, L.DT_CUTTING)
+    o = default_options(pierce_threshold=3)  # 5 + 1 − 3 = 3 ≥ 3 now pierces
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0) == (5, L.DT_CUTTING)
+
+
+def test_b4_14_unarmoured_zone_and_fire_and_blast():
+    F, S = armoured()
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_HEAD, 8, 0, 0, 0) == (8, L.DT_CUTTING)
+    F, S = armoured(dtype=L.DT_FIRE)  # protection doubled: 8 − 6
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0) == (2, L.DT_FIRE)
+    F, S = armoured(dtype=L.DT_BLAST)  # protection halved: 8 − 1
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0) == (7, L.DT_BLAST)
+
+
+def test_b4_10_strength_option_and_b4_12_critical_die():
+    F, S = armoured(prot=0, tough=0)
+    F[0, L.P_STRENGTH] = 3
+    o = default_options()
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0)[0] == 12
+    o = default_options(melee_damage_adds_strength="true")
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0)[0] == 15
+    # fists add strength through their own bonus (B-7.7), never twice
+    F[0, L.P_WEAPONS + L.SLOT_FISTS * L.WN + L.W_BONUS] = 3
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_FISTS, L.ZONE_TORSO, 2, 0, 0, 0)[0] == 5
+
+
+@pytest.mark.parametrize("sides,extra,floor_extra,floor", [(8, 4, 0, 4), (12, 5, 0, 6), (8, 3, 0, 0),
+                                                           (8, 3, 1, 3), (6, 9, 1, 6), (4, 4, 1, 4)])
+def test_b4_11_confident_hit_and_extra_success_floor(sides, extra, floor_extra, floor):
+    assert _die_floor(sides, extra, floor_extra) == floor
+
+
+def test_b4_4_broken_weapon_degrades_then_is_destroyed():
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8, pen=2)
+    S = fresh_state(F)
+    cnt = counters()
+    o = default_options()
+    base = _attack_bonus(F, S, 0, L.SLOT_MAIN, 0)
+    _break(S, o, cnt, 0, L.SLOT_MAIN)
+    assert S[0, L.S_BROKEN_MAIN] == L.BROKEN_DEGRADED
+    assert _weapon_die(F, S, 0, L.SLOT_MAIN) == 6  # one die step lower
+    assert _attack_bonus(F, S, 0, L.SLOT_MAIN, 0) == base - 2
+    _break(S, o, cnt, 0, L.SLOT_MAIN)
+    assert S[0, L.S_BROKEN_MAIN] == L.BROKEN_DESTROYED
+    S = fresh_state(F)
+    _break(S, default_options(broken_weapon="destroyed"), cnt, 0, L.SLOT_MAIN)
+    assert S[0, L.S_BROKEN_MAIN] == L.BROKEN_DESTROYED and cnt[L.C_BREAKS] == 3
+
+
+def test_b4_7_reaction_modifiers():
+    F = blank_fighters()
+    S = fresh_state(F)
+    assert _reaction_modifier(F, S, 1, True) == 0
+    S[1, L.S_STANCE] = 2  # defensive stance
+    assert _reaction_modifier(F, S, 1, True) == 2
+    S[1, L.S_STANCE] = 0
+    S[1, L.S_PRONE] = 1
+    assert (_reaction_modifier(F, S, 1, True), _reaction_modifier(F, S, 1, False)) == (-4, -2)
+    S[1, L.S_STUN] = 1  # conditions: the largest applies (B-1.6)
+    assert (_reaction_modifier(F, S, 1, True), _reaction_modifier(F, S, 1, False)) == (-4, -2)
+    S[1, L.S_PRONE] = 0
+    S[1, L.S_FULL_PEN] = 1  # B-2.6 −2 after a full action; a different kind, adds
+    assert _reaction_modifier(F, S, 1, False) == -4
+    _record(F, S, 1, L.LVL_HEAVY)  # −2 wound penalty adds too
+    assert _reaction_modifier(F, S, 1, False) == -6
+
+
+def test_b4_2_attack_penalties_off_hand_and_ambidexterity():
+    F = blank_fighters()
+    F[0, L.P_MELEE] = 3
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 6)
+    give_weapon(F, 0, L.SLOT_OFF, 1, 4)
+    S = fresh_state(F)
+    assert _attack_bonus(F, S, 0, L.SLOT_MAIN, 0) == 3
+    assert _attack_bonus(F, S, 0, L.SLOT_OFF, 0) == 1  # off hand −2 (B-7.6)
+    F[0, L.P_AMBIDEXTROUS] = 1
+    assert _attack_bonus(F, S, 0, L.SLOT_OFF, 0) == 3
+    S[0, L.S_PRONE] = 1
+    assert _active_penalty(F, S, 0) == 4  # prone −4 to melee attacks (B-7.5)
+
+
+def test_b4_8_reaction_choice():
+    F = blank_fighters()
+    F[1, L.P_MELEE] = 2
+    F[1, L.P_DODGE] = 3
+    S = fresh_state(F)
+    assert _choose_reaction(F, S, 1, L.K_NORMAL) == L.R_DODGE  # unarmed defenders dodge
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8, parry=1)
+    S = fresh_state(F)
+    assert _choose_reaction(F, S, 1, L.K_NORMAL) == L.R_PARRY  # 2 + 1 ≥ 3: parry on ties
+    F[1, L.P_DODGE] = 4
+    assert _choose_reaction(F, S, 1, L.K_NORMAL) == L.R_DODGE
+    F[1, L.P_REACTION] = L.R_PARRY
+    assert _choose_reaction(F, S, 1, L.K_NORMAL) == L.R_PARRY
+    assert _choose_reaction(F, S, 1, L.K_KNOCKDOWN) == L.R_DODGE  # B-3.9 knock-down cannot be parried
+    S[1, L.S_NO_REACT] = 1  # B-3.4 after a furious attack
+    assert _choose_reaction(F, S, 1, L.K_NORMAL) == L.R_NONE
+
+
+@pytest.mark.parametrize("tactic,slot,mod,zone,kind,acts_left,flag", [
+    (L.T_SINGLE, L.SLOT_MAIN, 0, -1, L.K_NORMAL, 1, None),
+    (L.T_DEFENSIVE, L.SLOT_MAIN, -2, -1, L.K_NORMAL, 1, ("S_STANCE", 2)),      # B-3.2
+    (L.T_AIMED, L.SLOT_MAIN, -4, L.ZONE_HEAD, L.K_NORMAL, 1, None),          # B-3.3
+    (L.T_FURIOUS, L.SLOT_MAIN, 4, -1, L.K_NORMAL, 0, ("S_NO_REACT", 1)),     # B-3.4
+    (L.T_STEP, L.SLOT_MAIN, -2, -1, L.K_NORMAL, 1, None),                    # B-3.5
+    (L.T_KNOCKDOWN, L.SLOT_FISTS, -2, -1, L.K_KNOCKDOWN, 1, None),           # B-3.9
+])
+def test_b3_action_modifiers(tactic, slot, mod, zone, kind, acts_left, flag):
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    F[0, L.P_TACTIC] = tactic
+    F[0, L.P_AIM_ZONE] = L.ZONE_HEAD
+    S = fresh_state(F)
+    got = _plan_attack(F, S, 0, 2)
+    assert got[:5] == (mod, zone, kind, slot, acts_left)
+    if flag:
+        assert S[0, getattr(L, flag[0])] == flag[1]
+
+
+def test_b3_3_aimed_unarmed_is_minus_2_and_b3_4_furious_needs_a_full_turn():
+    F = blank_fighters()
+    F[0, L.P_TACTIC] = L.T_AIMED
+    assert _plan_attack(F, fresh_state(F), 0, 2)[0] == -2
+    F[0, L.P_TACTIC] = L.T_FURIOUS
+    assert _plan_attack(F, fresh_state(F), 0, 1)[0] == 0  # one action left: a single attack
+
+
+def test_b3_6_feint_and_b7_6_paired_weapons():
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    give_weapon(F, 0, L.SLOT_OFF, 1, 6)
+    F[0, L.P_TACTIC] = L.T_FEINT
+    assert _plan_attack(F, fresh_state(F), 0, 2)[5] is True
+    assert _plan_attack(F, fresh_state(F), 0, 1)[5] is False
+    F[0, L.P_TACTIC] = L.T_SINGLE
+    F[0, L.P_PAIRED] = 1
+    mod, *_, paired = _plan_attack(F, fresh_state(F), 0, 2)
+    assert (mod, paired) == (-4, True)
+
+
+# -- B-2 initiative and turns ----------------------------------------------------------------------
+
+@njit
+def _first_counts(F, n):
+    st = np.empty(4, dtype=np.uint64)
+    firsts = 0
+    for i in range(n):
+        _seed_duel(st, np.uint64(3), i)
+        firsts += _initiative(F, st)
+    return firsts
+
+
+def test_b2_2_initiative_ties_go_to_talent_then_agility():
+    p_tie = sum((min(s - 1, 13 - s) / 36) ** 2 for s in range(2, 13))  # 146/1296
+    n = 200_000
+    F = blank_fighters()
+    F[1, L.P_INIT_TALENT] = 1  # b wins every tie: P(b first) = (1 − p_tie)/2 + p_tie
+    expected = (1 - p_tie) / 2 + p_tie
+    se = np.sqrt(expected * (1 - expected) / n)
+    assert abs(_first_counts(F, n) / n - expected) < 4 * se
+    F[1, L.P_INIT_TALENT] = 0
+    F[0, L.P_AGILITY] = 1  # a wins ties by agility
+    assert abs(_first_counts(F, n) / n - (1 - p_tie) / 2) < 4 * se
+    F[0, L.P_RESOLVE] = 11  # 2d6+11 ≥ 13 > 12 ≥ 2d6
+    assert _first_counts(F, 1000) == 0
+
+
+def test_b7_5_bleeding_before_the_turn():
+    F = blank_fighters()
+    F[0, L.P_ENDURANCE] = 0  # every light damage is a light wound
+    F[0, L.P_TACTIC] = L.T_TOTAL_DEFENCE
+    S = fresh_state(F)
+    S[0, L.S_BLEED] = 2
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), counters(), 0)
+    assert bin(S[0, L.S_TRACK]).count("1") == 2
+
+
+def test_b2_3_surprised_and_b7_5_dazed_fighters_do_not_act():
+    for field in ("S_SURPRISED", "S_DAZE"):
+        F = blank_fighters()
+        S = fresh_state(F)
+        S[0, getattr(L, field)] = 1
+        cnt = counters()
+        _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+        assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0
+    assert S[0, L.S_DAZE] == 0  # dazed until the end of that turn (B-2.8)
+
+
+def test_b3_11_standing_up_provokes_b3_8_opportunity_attack():
+    F = blank_fighters()
+    F[0, L.P_TACTIC] = L.T_TOTAL_DEFENCE
+    S = fresh_state(F)
+    S[0, L.S_PRONE] = 1
+    S[1, L.S_OA_LEFT] = 1
+    cnt = counters()
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert S[0, L.S_PRONE] == 0
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # b attacked once, as a reaction
+    assert S[1, L.S_OA_LEFT] == 0
+    # no opportunity attack from a fighter who attacked furiously (B-3.4) or used its one per round
+    S = fresh_state(F)
+    S[0, L.S_PRONE] = 1
+    cnt = counters()
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0
+
+
+def test_b3_10_dropped_weapon_is_readied_with_an_opportunity_attack():
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    F[0, L.P_TACTIC] = L.T_TOTAL_DEFENCE
+    S = fresh_state(F)
+    S[0, L.S_HELD_MAIN] = 0
+    S[1, L.S_OA_LEFT] = 1
+    cnt = counters()
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert S[0, L.S_HELD_MAIN] == 1
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1
+    assert S[0, L.S_TOTAL_DEF] == 0  # one action left: no total defence (a full action)
+
+
+def test_b2_9_round_cap_records_draws(tmp_path):
+    from brutal_sim import api
+
+    r = api.duel("swordsman", "knight", n=200, seed=1, options={"round_cap": "3"},
+                 tactic_a="total_defence", tactic_b="total_defence")
+    assert r.draws == 200 and r.wins(0) == 0 and r.rounds_hist.sum() == 0
+
+
+# -- exact single attacks, enumerated by hand ------------------------------------------------------
+
+TWO_D6 = [a + b for a, b in itertools.product(range(1, 7), repeat=2)]
+
+
+def test_b4_1_no_reaction_hits_on_8_or_more(catalog):
+    from brutal_sim import api
+
+    r = api.attack("militia", "militia", reaction="none").to_dict()
+    # militia melee +1: 2d6 + 1 ≥ 8 ⇔ 2d6 ≥ 7: 21/36
+    assert r["p_hit"] == pytest.approx(21 / 36, abs=1e-12)
+    assert r["p_miss"] == pytest.approx(15 / 36, abs=1e-12)
+
+
+def test_b4_4_parry_hard_block_and_b4_5_dodge_ties_hit():
+    from brutal_sim import api
+
+    # militia (melee 1) attacks; defender swordsman parries with melee 3 + shield 2 + shield_master 1 = +6
+    r = api.attack("militia", "swordsman").to_dict()
+    hit = block = parried = miss = 0
+    for x in TWO_D6:
+        att = x + 1
+        if att < 8:
+            miss += 36
+            continue
+        for y in TWO_D6:
+            par = y + 6
+            hit += att > par
+            block += att == par
+            parried += att < par
+    assert r["p_miss"] == pytest.approx(miss / 1296, abs=1e-12)
+    assert r["p_hit"] == pytest.approx(hit / 1296, abs=1e-12)
+    assert r["p_hard_block"] == pytest.approx(block / 1296, abs=1e-12)
+    assert r["p_parried"] == pytest.approx(parried / 1296, abs=1e-12)
+    # the same attack dodged (swordsman dodge +1): ties hit
+    r = api.attack("militia", "swordsman", reaction="dodge").to_dict()
+    hit = sum(36 * 0 + sum(x + 1 >= y + 1 for y in TWO_D6) for x in TWO_D6 if x + 1 >= 8)
+    assert r["p_hit"] == pytest.approx(hit / 1296, abs=1e-12)
+
+
+def test_b4_6_margin_option_changes_only_extra_successes():
+    from brutal_sim import api
+
+    a = api.attack("duelist", "militia").to_dict()
+    b = api.attack("duelist", "militia", options={"margin_against": "max(base,reaction)"}).to_dict()
+    assert a["p_hit"] == pytest.approx(b["p_hit"], abs=1e-12)
+    assert b["mean_damage"] <= a["mean_damage"] + 1e-12
