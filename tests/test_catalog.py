@@ -82,3 +82,14 @@ def test_talents_fold_into_totals(catalog):
     brawler = compile_fighter(catalog.fighter("brawler"))
     assert brawler[L.P_OA_PER_ROUND] == 2 and brawler[L.P_DAMAGE_MOD] == 1
     assert np.all(compile_fighter(catalog.fighter("brute"))[L.P_DL0:L.P_DL0 + 4] == [4, 7, 10, 16])
+
+
+def test_examples_load():
+    from pathlib import Path
+
+    from brutal_sim import api
+
+    root = Path(__file__).parent.parent / "examples"
+    _, _, opts, compiled = api.prepare(str(root / "sergeant.toml"), "knight", rules=str(root / "rules_variant.toml"))
+    assert opts["armour_model"] == "protection_only" and opts["round_cap"] == 60
+    assert list(compiled.zone_table[:4]) == [L.ZONE_LLEG, L.ZONE_RLEG] * 2
