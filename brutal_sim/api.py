@@ -18,7 +18,7 @@ from .compile import compile_options, compile_pair
 from .engine import Compiled, ProgressFn, run_attack_counters, run_duel_counters
 from .errors import DataError
 from .exact import _enumerate_attack
-from .model import REACTIONS, Fighter, parse_tactic
+from .model import Fighter
 from .options import RuleOptions
 from .results import AttackResult, DuelResult
 
@@ -32,25 +32,15 @@ def load_fighter(ref: FighterRef, catalog: Catalog | None = None) -> Fighter:
     return (catalog or Catalog.bundled()).fighter(ref)
 
 
-def _check_overrides(tactic: str | None, reaction: str | None, flag: str) -> None:
-    if tactic is not None:
-        try:
-            parse_tactic(tactic)
-        except ValueError as exc:
-            raise DataError(f"--tactic{flag}", None, str(exc)) from None
-    if reaction is not None and reaction not in REACTIONS:
-        raise DataError(f"--reaction{flag}", None, f"unknown reaction {reaction!r}; allowed: {', '.join(REACTIONS)}")
-
-
 def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Mapping[str, str] | None = None,
             tactic_a: str | None = None, reaction_a: str | None = None,
             tactic_b: str | None = None, reaction_b: str | None = None) -> tuple[Fighter, Fighter, RuleOptions, Compiled]:
     """Load, validate and compile a matchup and its rules."""
-    fa, fb = load_fighter(a), load_fighter(b)
-    _check_overrides(tactic_a, reaction_a, "-a")
-    _check_overrides(tactic_b, reaction_b, "-b")
+    catalog = Catalog.bundled()
+    fa = catalog.with_behaviour(load_fighter(a, catalog), tactic_a, reaction_a, "--tactic-a")
+    fb = catalog.with_behaviour(load_fighter(b, catalog), tactic_b, reaction_b, "--tactic-b")
     opts, zone_table = load_rules(rules, options or {})
-    F = compile_pair(fa, fb, tactic_a=tactic_a, reaction_a=reaction_a, tactic_b=tactic_b, reaction_b=reaction_b)
+    F = compile_pair(fa, fb)
     return fa, fb, opts, Compiled(F, compile_options(opts), zone_table)
 
 
@@ -82,9 +72,6 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
                       threads=numba.get_num_threads())
 
 
-ATTACK_TACTICS = ("single", "feint", "defensive", "furious", "aimed", "step")
-
-
 def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, rules: str | None = None,
            options: Mapping[str, str] | None = None, threads: int | None = None,
            tactic: str | None = None, reaction: str | None = None) -> AttackResult:
@@ -95,12 +82,12 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
     action's first (main-hand) attack; a feint's +1 is included with its probability.
     """
     fa, fb, opts, compiled = prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction)
-    tactic_name = tactic or fa.tactic
-    if parse_tactic(tactic_name)[0] not in ATTACK_TACTICS:
-        raise DataError("--tactic", None, f"tactic {tactic_name!r} makes no damaging attack; "
-                        f"allowed for attack: {', '.join(ATTACK_TACTICS)} (aimed as aimed:<zone>)")
-    common = dict(names=(fa.name, fb.name), options=opts.as_dict(), tactic=tactic_name,
-                  reaction=reaction or fb.reaction)
+    if fa.tactic.attack != "normal":
+        usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack == "normal")
+        raise DataError("--tactic", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
+                        f"({fa.tactic.attack}); allowed for attack: {usable}")
+    common = dict(names=(fa.name, fb.name), options=opts.as_dict(), tactic=fa.tactic_text,
+                  reaction=fb.reaction)
     if n is None:
         outcomes = np.zeros(5)
         levels = np.zeros((6, 4))

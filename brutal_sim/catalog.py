@@ -17,7 +17,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from .errors import DataError
-from .model import ZONE_SHORTHANDS, ZONES, Armour, Fighter, FighterSpec, Talent, Weapon
+from .model import REACTIONS, ZONE_SHORTHANDS, ZONES, Armour, Fighter, FighterSpec, Tactic, Talent, Weapon, aim_zone, split_tactic
 from .options import RuleOptions
 
 M = TypeVar("M", bound=BaseModel)
@@ -45,7 +45,7 @@ def _format_loc(prefix: str, loc: tuple[Any, ...]) -> str:
     for p in loc:
         if isinstance(p, int):
             parts[-1:] = [f"{parts[-1]}[{p}]" if parts else f"[{p}]"]
-        elif p in {"str", "Weapon", "Armour", "Talent", "none"} or "function-after" in str(p):
+        elif p in {"str", "Weapon", "Armour", "Talent", "Tactic", "none"} or "function-after" in str(p):
             continue
         else:
             parts.append(str(p))
@@ -95,10 +95,11 @@ class Catalog:
     """The named weapons, armour, talents and fighters a fighter file may refer to."""
 
     def __init__(self, weapons: dict[str, Weapon], armour: dict[str, Armour], talents: dict[str, Talent],
-                 fighter_files: dict[str, Any]) -> None:
+                 tactics: dict[str, Tactic], fighter_files: dict[str, Any]) -> None:
         self.weapons = weapons
         self.armour = armour
         self.talents = talents
+        self.tactics = tactics
         self.fighter_files = fighter_files
 
     @classmethod
@@ -118,7 +119,8 @@ class Catalog:
             return out
 
         fighters = {p.name.removesuffix(".toml"): p for p in (root / "fighters").iterdir() if p.name.endswith(".toml")}
-        return cls(table("weapons.toml", Weapon), table("armour.toml", Armour), table("talents.toml", Talent), fighters)
+        return cls(table("weapons.toml", Weapon), table("armour.toml", Armour), table("talents.toml", Talent),
+                   table("tactics.toml", Tactic), fighters)
 
     # -- resolution -------------------------------------------------------------------------
     def _lookup(self, kind: str, table: Mapping[str, M], ref: Any, model: type[M], source: str, field: str) -> M:
@@ -133,14 +135,47 @@ class Catalog:
     def weapon(self, ref: Any, source: str = "--weapon", field: str = "weapon") -> Weapon:
         return self._lookup("weapon", self.weapons, ref, Weapon, source, field)
 
+    def tactic(self, ref: Any, source: str = "--tactic", field: str = "tactic") -> tuple[Tactic, int]:
+        """A tactic by name (``"aimed:head"`` for aiming ones) or inline table → (tactic, aim zone)."""
+        if isinstance(ref, str):
+            name, arg = split_tactic(ref)
+            if name not in self.tactics:
+                raise DataError(source, field, f"unknown tactic {ref!r}; {suggest(name, list(self.tactics))}")
+            t = self.tactics[name]
+        elif isinstance(ref, Tactic):
+            t, arg = (ref if ref.name else ref.model_copy(update={"name": "custom tactic"})), ""
+            if ref.aims:
+                raise DataError(source, field, "an inline aiming tactic cannot name its zone; use a catalog tactic such as 'aimed:head'")
+        else:
+            raise DataError(source, field, "expected a tactic name or an inline table")
+        try:
+            return t, aim_zone(t, arg)
+        except ValueError as exc:
+            raise DataError(source, field, str(exc)) from None
+
+    def with_behaviour(self, f: Fighter, tactic: Any = None, reaction: str | None = None,
+                       source: str = "--tactic") -> Fighter:
+        """A copy of ``f`` with another tactic and/or reaction."""
+        update: dict[str, Any] = {}
+        if tactic is not None:
+            update["tactic"], update["aim_zone"] = self.tactic(tactic, source, "tactic")
+        if reaction is not None:
+            if reaction not in REACTIONS:
+                raise DataError(source.replace("tactic", "reaction"), "reaction",
+                                f"unknown reaction {reaction!r}; allowed: {', '.join(REACTIONS)}")
+            update["reaction"] = reaction
+        return f.model_copy(update=update)
+
     def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
         spec = validate(FighterSpec, data, source)
         main = None if spec.main_hand is None else self.weapon(spec.main_hand, source, "main_hand")
         off = None if spec.off_hand is None else self.weapon(spec.off_hand, source, "off_hand")
         armour = [self._lookup("armour", self.armour, a, Armour, source, f"armour[{i}]") for i, a in enumerate(spec.armour)]
         talents = [self._lookup("talent", self.talents, t, Talent, source, f"talents[{i}]") for i, t in enumerate(spec.talents)]
-        payload = spec.model_dump(exclude={"main_hand", "off_hand", "armour", "talents", "ruleset"})
-        payload.update(name=spec.name or default_name, main_hand=main, off_hand=off, armour=armour, talents=talents)
+        tactic, zone = self.tactic(spec.tactic, source, "tactic")
+        payload = spec.model_dump(exclude={"main_hand", "off_hand", "armour", "talents", "ruleset", "tactic"})
+        payload.update(name=spec.name or default_name, main_hand=main, off_hand=off, armour=armour, talents=talents,
+                       tactic=tactic, aim_zone=zone)
         try:
             return Fighter.model_validate(payload)
         except ValidationError as exc:

@@ -190,7 +190,7 @@ def attack(
 
 
 @app.command("list")
-def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | options")) -> None:
+def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | tactics | options")) -> None:
     """List the bundled catalog or the rule options."""
     from .catalog import Catalog
 
@@ -205,7 +205,7 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
         for key in sorted(cat.fighter_files):
             f = _guard(lambda: cat.fighter(key))
             t.add_row(key, f.name, f.main_hand.name if f.main_hand else "—", f.off_hand.name if f.off_hand else "—",
-                      ", ".join(x.name for x in f.armour) or "—", f.tactic, f.reaction)
+                      ", ".join(x.name for x in f.armour) or "—", f.tactic_text, f.reaction)
         out.print(t)
     elif what == "weapons":
         t = Table("name", "damage", "type", "pen", "dur", "two-handed", "reach", "parry")
@@ -218,13 +218,18 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
         for k, x in cat.armour.items():
             t.add_row(k, str(x.protection), str(x.toughness), ", ".join(x.zones))
         out.print(t)
+    elif what == "tactics":
+        t = Table("name", "rule", "attack", "modifier", "description")
+        for k, x in cat.tactics.items():
+            t.add_row(k + (":<zone>" if x.aims else ""), x.rule, x.attack, f"{x.attack_modifier:+d}", x.description)
+        out.print(t)
     elif what == "talents":
         t = Table("name", "rule", "description")
         for k, x in cat.talents.items():
             t.add_row(k, x.rule, x.description)
         out.print(t)
     else:
-        _fail(f"list: unknown topic {what!r}; allowed: fighters, weapons, armour, talents, options")
+        _fail(f"list: unknown topic {what!r}; allowed: fighters, weapons, armour, talents, tactics, options")
 
 
 @app.command()

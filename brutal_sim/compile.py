@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout as L
-from .model import ZONES, Fighter, Weapon, parse_tactic
+from .model import ZONES, Fighter, Tactic, Weapon
 from .options import RuleOptions
 
 
@@ -26,11 +26,30 @@ def _weapon_row(row: np.ndarray, slot: int, weapon: Weapon | None) -> None:
     row[base + L.W_PARRY_BONUS] = weapon.parry_bonus
 
 
+def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
+    row[L.P_TACTIC] = L.TACTIC_CODES.get(t.name, L.T_CUSTOM)
+    row[L.P_AIM_ZONE] = zone
+    row[L.P_T_ATTACK] = L.TACTIC_ATTACK_CODES[t.attack]
+    row[L.P_T_MOD] = t.attack_modifier
+    row[L.P_T_UNARMED_MOD] = t.attack_modifier if t.unarmed_attack_modifier is None else t.unarmed_attack_modifier
+    row[L.P_T_STANCE] = t.stance
+    row[L.P_T_FULL] = int(t.full_action)
+    row[L.P_T_FULL_PEN] = int(t.full_action if t.reaction_penalty is None else t.reaction_penalty)
+    row[L.P_T_NO_REACT] = int(t.no_reactions)
+    row[L.P_T_NO_OA] = int(t.no_opportunity_attacks)
+    row[L.P_T_FEINT] = int(t.feint_first)
+
+
 def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None = None) -> np.ndarray:
     """One fighter → ``int64[NF]`` (layout ``P_*``); talents are folded into the totals.
 
-    ``tactic`` and ``reaction`` override the fighter's own fields.
+    ``tactic`` (a bundled tactic name, ``aimed:<zone>`` style) and ``reaction`` override the
+    fighter's own fields.
     """
+    if tactic is not None or reaction is not None:
+        from .catalog import Catalog
+
+        f = Catalog.bundled().with_behaviour(f, tactic, reaction)
     row = np.zeros(L.NF, dtype=np.int64)
     t = f.talent_total
     c = f.checks
@@ -50,10 +69,8 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row[L.P_AMBIDEXTROUS] = int(f.has_flag("ambidexterity"))
     row[L.P_PAIRED] = int(f.has_flag("paired_weapons"))
     row[L.P_OA_PER_ROUND] = 1 + sum(x.flags.extra_opportunity_attacks for x in f.talents)
-    name, zone = parse_tactic(tactic or f.tactic)
-    row[L.P_TACTIC] = L.TACTIC_CODES[name]
-    row[L.P_AIM_ZONE] = zone
-    row[L.P_REACTION] = L.REACTION_CODES[reaction or f.reaction]
+    _tactic_row(row, f.tactic, f.aim_zone)
+    row[L.P_REACTION] = L.REACTION_CODES[f.reaction]
     row[L.P_ATTACK_MOD] = t("attack")
     row[L.P_PARRY_MOD] = t("parry")
     row[L.P_DAMAGE_MOD] = t("damage")

@@ -34,11 +34,12 @@ from .layout import (
     O_SURPRISE, OUT_DODGED, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS, OUT_PARRIED, P_AGILITY,
     P_AIM_ZONE, P_AMBIDEXTROUS, P_ARMOUR, P_ATHLETICS, P_ATTACK_MOD, P_DAMAGE_MOD, P_DL0,
     P_DODGE, P_ENDURANCE, P_INIT_MOD, P_INIT_TALENT, P_MELEE, P_NCELLS, P_OA_PER_ROUND,
-    P_PAIRED, P_PARRY_MOD, P_REACTION, P_RESOLVE, P_STRENGTH, P_TACTIC, P_TOUGHNESS,
+    P_PAIRED, P_PARRY_MOD, P_REACTION, P_RESOLVE, P_STRENGTH, P_TOUGHNESS,
     P_WEAPONS, R_DODGE, R_NONE, R_PARRY, S_BLEED, S_BROKEN_MAIN, S_DAZE, S_DEAD, S_FULL_PEN,
     S_HELD_MAIN, S_HELD_OFF, S_IN_TURN, S_NO_REACT, S_OA_LEFT, S_OUT, S_PERM_STUN, S_PRONE,
-    S_STANCE, S_STUN, S_SURPRISED, S_TALLY, S_TOTAL_DEF, S_TRACK, SLOT_FISTS, SLOT_MAIN,
-    SLOT_OFF, T_AIMED, T_DEFENSIVE, T_FEINT, T_FURIOUS, T_KNOCKDOWN, T_STEP, T_TOTAL_DEFENCE,
+    S_STANCE, S_STUN, S_SURPRISED, S_TALLY, S_NO_OA, S_TRACK, SLOT_FISTS, SLOT_MAIN,
+    SLOT_OFF, P_T_ATTACK, P_T_FEINT, P_T_FULL, P_T_FULL_PEN, P_T_MOD, P_T_NO_OA, P_T_NO_REACT,
+    P_T_STANCE, P_T_UNARMED_MOD, TA_KNOCKDOWN, TA_NONE,
     W_DUR, W_NDICE, W_PARRY_BONUS, W_PEN, W_PRESENT, W_SIDES, W_BONUS, W_TWO_HANDED, W_TYPE,
     W_UNARMED, WN, ZONE_LARM, ZONE_RARM,
 )
@@ -95,7 +96,7 @@ def _active_penalty(F, S, i):
 def _reaction_modifier(F, S, i, parry):
     """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
-    +2 defensive stance / +4 total defence, −2 after a full action (not after total defence),
+    The tactic's stance (+2 defensive, +4 total defence), −2 after a full action (B-2.6),
     conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty.
     """
     cond = 0
@@ -106,7 +107,7 @@ def _reaction_modifier(F, S, i, parry):
         if prone > cond:
             cond = prone
     mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i)
-    if S[i, S_FULL_PEN] > 0 and S[i, S_TOTAL_DEF] == 0:
+    if S[i, S_FULL_PEN] > 0:
         mod -= 2
     return mod
 
@@ -628,7 +629,7 @@ def _either_out(S):
 def _provoke(F, S, opts, zt, st, cnt, i):
     """B-3.8: i provokes; the enemy makes an opportunity attack (−2) if it can."""
     e = 1 - i
-    if not _can_react(S, e) or S[e, S_TOTAL_DEF] != 0 or S[e, S_OA_LEFT] <= 0:
+    if not _can_react(S, e) or S[e, S_NO_OA] != 0 or S[e, S_OA_LEFT] <= 0:
         return
     S[e, S_OA_LEFT] -= 1
     _attack(F, S, opts, zt, st, cnt, e, _attack_slot(F, S, e), -2, -1, K_OPPORTUNITY)
@@ -653,44 +654,44 @@ def _feint(F, S, st, i):
 
 @njit(cache=True)
 def _plan_attack(F, S, i, acts):
-    """The attack i's tactic makes with ``acts`` standard actions left (B-3.1–B-3.9, B-7.6).
+    """The attack i's tactic (``P_T_*``) makes with ``acts`` standard actions left (B-3, B-7.6).
 
-    Sets the stance flags the action brings (defensive stance, furious). No dice are drawn.
+    A full-action tactic with one action left makes a plain attack instead; a feint needs its own
+    action. Sets the flags the action brings until i's next turn: stance bonus, no reactions, no
+    opportunity attacks, the −2 to reactions after a full action (B-2.6). No dice are drawn.
 
     Returns
     -------
     (mod, zone, kind, slot, acts_left, feint, paired)
-        Action modifier, aimed zone or −1, attack kind, weapon slot, standard actions left after
-        the action, whether a feint precedes it, whether the off hand attacks too (paired weapons).
+        Action modifier, aimed zone or −1, attack kind (``K_*``, −1 for no attack), weapon slot,
+        standard actions left, whether a feint precedes it, whether the off hand attacks too.
     """
     e = 1 - i
-    t = F[i, P_TACTIC]
-    mod = 0
-    zone = -1
-    kind = K_NORMAL
-    slot = _attack_slot(F, S, i)
-    feint = t == T_FEINT and acts == 2
+    feint = F[i, P_T_FEINT] != 0 and acts == 2  # B-3.6
     if feint:
         acts -= 1
-    if t == T_FURIOUS and acts == 2:  # B-3.4: full action, +4, no reactions until the next turn
-        mod += 4
-        S[i, S_NO_REACT] = 1
-        S[i, S_FULL_PEN] = 1
-        acts = 0
-    else:
-        acts -= 1
-        if t == T_DEFENSIVE:  # B-3.2
-            mod -= 2
-            S[i, S_STANCE] = 2
-        elif t == T_AIMED:  # B-3.3
-            zone = F[i, P_AIM_ZONE]
-            mod -= 2 if slot == SLOT_FISTS else 4
-        elif t == T_STEP:  # B-3.5
-            mod -= 2
-        elif t == T_KNOCKDOWN and S[e, S_PRONE] == 0:  # B-3.9: unarmed, −2
-            kind = K_KNOCKDOWN
+    plain = F[i, P_T_FULL] != 0 and acts < 2  # no full action possible
+    if plain and F[i, P_T_ATTACK] == TA_NONE:
+        return 0, -1, -1, SLOT_FISTS, acts, feint, False
+    acts = 0 if F[i, P_T_FULL] != 0 and not plain else acts - 1
+    slot = _attack_slot(F, S, i)
+    kind = K_NORMAL
+    mod = 0
+    zone = -1
+    if not plain:
+        S[i, S_STANCE] = F[i, P_T_STANCE]  # B-3.2, B-3.7
+        S[i, S_NO_REACT] = F[i, P_T_NO_REACT]  # B-3.4
+        S[i, S_NO_OA] = F[i, P_T_NO_OA]  # B-3.7
+        if F[i, P_T_FULL_PEN] != 0:
+            S[i, S_FULL_PEN] = 1  # B-2.6
+        if F[i, P_T_ATTACK] == TA_NONE:
+            return 0, -1, -1, SLOT_FISTS, acts, False, False
+        zone = F[i, P_AIM_ZONE]  # B-3.3 (−1 unless the tactic aims)
+        if F[i, P_T_ATTACK] == TA_KNOCKDOWN and S[e, S_PRONE] == 0:
+            kind = K_KNOCKDOWN  # B-3.9: an unarmed attack; a prone target is attacked plainly
             slot = SLOT_FISTS
-            mod -= 2
+        if F[i, P_T_ATTACK] != TA_KNOCKDOWN or kind == K_KNOCKDOWN:
+            mod = F[i, P_T_UNARMED_MOD] if slot == SLOT_FISTS else F[i, P_T_MOD]
     paired = (kind == K_NORMAL and F[i, P_PAIRED] != 0 and slot == SLOT_MAIN
               and _usable(F, S, i, SLOT_OFF))
     if paired:  # B-7.6: both weapons in one action, each −4 (off hand a further −2)
@@ -705,13 +706,9 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
     ``first_only`` stops after the first attack roll of the action (the single-attack sampler).
     Returns the standard actions left.
     """
-    if F[i, P_TACTIC] == T_TOTAL_DEFENCE:  # B-3.7: full action, +4 to parry and dodge, no attacks
-        if acts == 2:
-            S[i, S_TOTAL_DEF] = 1
-            S[i, S_STANCE] = 4
-            return 0
-        return acts
     mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, i, acts)
+    if kind < 0:
+        return acts
     if feint and _feint(F, S, st, i):
         mod += 1
     failed_knockdown = _attack(F, S, opts, zt, st, cnt, i, slot, mod, zone, kind)
@@ -749,7 +746,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     # effects lasting "until the start of the own next turn" (B-3.2, B-3.4, B-3.7, B-2.6)
     S[i, S_STANCE] = 0
     S[i, S_NO_REACT] = 0
-    S[i, S_TOTAL_DEF] = 0
+    S[i, S_NO_OA] = 0
     S[i, S_FULL_PEN] = 0
     for _ in range(S[i, S_BLEED]):  # B-7.5: one light damage per bleeding wound
         _light_damage(F, S, i)

@@ -13,9 +13,11 @@ DT_CUTTING, DT_BLUNT, DT_SHOCK, DT_FIRE, DT_BLAST = 0, 1, 2, 3, 4
 DAMAGE_TYPE_CODES = {"cutting": DT_CUTTING, "piercing": DT_CUTTING, "blunt": DT_BLUNT,
                      "shock": DT_SHOCK, "fire": DT_FIRE, "blast": DT_BLAST}
 
+# codes of the bundled tactics' names (informational: the kernel reads the P_T_* settings)
 TACTIC_CODES = {"single": 0, "feint": 1, "defensive": 2, "furious": 3, "aimed": 4, "step": 5,
                 "knockdown": 6, "total_defence": 7}
 T_SINGLE, T_FEINT, T_DEFENSIVE, T_FURIOUS, T_AIMED, T_STEP, T_KNOCKDOWN, T_TOTAL_DEFENCE = range(8)
+T_CUSTOM = -1
 REACTION_CODES = {"best": 0, "parry": 1, "dodge": 2, "none": 3}
 R_BEST, R_PARRY, R_DODGE, R_NONE = range(4)
 
@@ -48,12 +50,17 @@ P_WEAPONS = 25
 WN = 11
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = 0, 1, 2
 P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness at P_ARMOUR + 2z + 1
-NF = P_ARMOUR + 12
+# the fighter's tactic (B-3), compiled from its Tactic data
+(P_T_ATTACK, P_T_MOD, P_T_UNARMED_MOD, P_T_STANCE, P_T_FULL, P_T_FULL_PEN, P_T_NO_REACT, P_T_NO_OA,
+ P_T_FEINT) = range(P_ARMOUR + 12, P_ARMOUR + 21)
+TA_NONE, TA_NORMAL, TA_KNOCKDOWN = 0, 1, 2
+TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN}
+NF = P_ARMOUR + 21
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
  S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
- S_STANCE, S_NO_REACT, S_TOTAL_DEF, S_FULL_PEN, S_OA_LEFT,
+ S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
  S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT) = range(21)
 NS = 21
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2

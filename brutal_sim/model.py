@@ -23,7 +23,6 @@ ZONE_SHORTHANDS: dict[str, tuple[str, ...]] = {
 ZONE_GROUPS: tuple[str, ...] = ("head", "torso", "arm", "leg")
 
 DAMAGE_TYPES: tuple[str, ...] = ("cutting", "piercing", "blunt", "shock", "fire", "blast")
-TACTICS: tuple[str, ...] = ("single", "feint", "defensive", "furious", "aimed", "step", "knockdown", "total_defence")
 REACTIONS: tuple[str, ...] = ("best", "parry", "dodge", "none")
 CHECKS: tuple[str, ...] = ("melee", "dodge", "athletics", "toughness", "resolve", "willpower")
 
@@ -116,6 +115,24 @@ class Talent(_Strict):
     flags: TalentFlags = TalentFlags()
 
 
+class Tactic(_Strict):
+    """What a fighter does with its turn (B-3): a named bundle of action settings."""
+
+    name: str = ""
+    description: str = ""
+    rule: str = ""
+    attack: Literal["normal", "knockdown", "none"] = "normal"
+    attack_modifier: int = Field(0, ge=-10, le=10)
+    unarmed_attack_modifier: int | None = Field(None, ge=-10, le=10, description="default: attack_modifier")
+    stance: int = Field(0, ge=0, le=10, description="bonus to parry and dodge until the own next turn")
+    full_action: bool = False
+    reaction_penalty: bool | None = Field(None, description="−2 to reactions until the next turn (B-2.6); default: full_action")
+    no_reactions: bool = False
+    no_opportunity_attacks: bool = False
+    feint_first: bool = False
+    aims: bool = False
+
+
 class Checks(_Strict):
     """Total bonus per check kind (B-1.1 GAP: stat blocks give totals)."""
 
@@ -136,6 +153,7 @@ class Attributes(_Strict):
 WeaponRef = Union[str, Weapon, None]
 ArmourRef = Union[str, Armour]
 TalentRef = Union[str, Talent]
+TacticRef = Union[str, Tactic]
 
 
 class FighterSpec(_Strict):
@@ -151,7 +169,7 @@ class FighterSpec(_Strict):
     off_hand: WeaponRef = None
     armour: list[ArmourRef] = Field(default_factory=list)
     talents: list[TalentRef] = Field(default_factory=list)
-    tactic: str = "single"
+    tactic: TacticRef = "single"
     reaction: Reaction = "best"
 
     @field_validator("damage_levels")
@@ -163,25 +181,23 @@ class FighterSpec(_Strict):
             raise ValueError(f"levels must be non-negative and strictly increasing, got {v}")
         return v
 
-    @field_validator("tactic")
-    @classmethod
-    def _tactic(cls, v: str) -> str:
-        parse_tactic(v)
-        return v
 
-
-def parse_tactic(text: str) -> tuple[str, int]:
-    """``"aimed:head"`` → ``("aimed", zone index)``; other tactics → ``(name, -1)``."""
+def split_tactic(text: str) -> tuple[str, str]:
+    """``"aimed:head"`` → ``("aimed", "head")``; ``"single"`` → ``("single", "")``."""
     name, _, arg = text.partition(":")
-    if name not in TACTICS:
-        raise ValueError(f"unknown tactic {text!r}; allowed: {', '.join(t if t != 'aimed' else 'aimed:<zone>' for t in TACTICS)}")
-    if name == "aimed":
+    return name.strip(), arg.strip()
+
+
+def aim_zone(tactic: Tactic, arg: str) -> int:
+    """The zone code an aiming tactic's ``:<zone>`` argument names (−1 for other tactics)."""
+    if tactic.aims:
         if arg not in ZONES:
-            raise ValueError(f"aimed tactic needs a zone, e.g. 'aimed:head'; zones: {', '.join(ZONES)}")
-        return name, ZONES.index(arg)
+            what = f"unknown zone {arg!r}" if arg else "no zone"
+            raise ValueError(f"{what} for the aiming tactic {tactic.name!r}; write '{tactic.name}:<zone>' with a zone of: {', '.join(ZONES)}")
+        return ZONES.index(arg)
     if arg:
-        raise ValueError(f"tactic {name!r} takes no ':argument'")
-    return name, -1
+        raise ValueError(f"tactic {tactic.name!r} takes no ':argument'")
+    return -1
 
 
 class Fighter(_Strict):
@@ -196,7 +212,8 @@ class Fighter(_Strict):
     off_hand: Weapon | None
     armour: list[Armour]
     talents: list[Talent]
-    tactic: str
+    tactic: Tactic
+    aim_zone: int = -1
     reaction: Reaction
 
     @model_validator(mode="after")
@@ -206,6 +223,11 @@ class Fighter(_Strict):
         if self.off_hand is not None and self.off_hand.two_handed:
             raise ValueError(f"off_hand {self.off_hand.name!r} is two-handed; put it in main_hand")
         return self
+
+    @property
+    def tactic_text(self) -> str:
+        """The tactic as written in a fighter file (``aimed:head``)."""
+        return self.tactic.name + (f":{ZONES[self.aim_zone]}" if self.aim_zone >= 0 else "")
 
     def talent_total(self, key: str) -> int:
         return sum(getattr(t.modifiers, key) for t in self.talents)

@@ -29,6 +29,8 @@ def blank_fighters() -> np.ndarray:
     F[:, L.P_NCELLS] = 7
     F[:, L.P_DL0:L.P_DL0 + 4] = (3, 6, 9, 15)
     F[:, L.P_OA_PER_ROUND] = 1
+    F[:, L.P_AIM_ZONE] = -1
+    F[:, L.P_T_ATTACK] = L.TA_NORMAL
     fists = L.P_WEAPONS + L.SLOT_FISTS * L.WN
     F[:, fists + L.W_PRESENT] = 1
     F[:, fists + L.W_NDICE] = 1
@@ -67,3 +69,11 @@ def default_options(**changes) -> np.ndarray:
 
 def counters(round_cap: int = 100) -> np.ndarray:
     return np.zeros(L.n_counters(round_cap), dtype=np.int64)
+
+
+def set_tactic(F: np.ndarray, i: int, text: str) -> None:
+    """Give fighter ``i`` a bundled tactic (``"aimed:head"`` style) in place."""
+    from brutal_sim.compile import _tactic_row
+
+    tactic, zone = Catalog.bundled().tactic(text)
+    _tactic_row(F[i], tactic, zone)

@@ -93,3 +93,22 @@ def test_examples_load():
     _, _, opts, compiled = api.prepare(str(root / "sergeant.toml"), "knight", rules=str(root / "rules_variant.toml"))
     assert opts["armour_model"] == "protection_only" and opts["round_cap"] == 60
     assert list(compiled.zone_table[:4]) == [L.ZONE_LLEG, L.ZONE_RLEG] * 2
+
+
+def test_tactics_are_data_and_inline_tactics_compile(tmp_path):
+    from brutal_sim.catalog import Catalog
+
+    cat = Catalog.bundled()
+    assert {"single", "feint", "defensive", "furious", "aimed", "step", "knockdown", "total_defence"} <= set(cat.tactics)
+    f = tmp_path / "cautious.toml"
+    f.write_text('name = "Cautious fencer"\nmain_hand = "rapier"\n'
+                 'tactic = { name = "feint_defensive", feint_first = true, attack_modifier = -2, stance = 2 }\n')
+    row = compile_fighter(cat.fighter(str(f)))
+    assert row[L.P_TACTIC] == L.T_CUSTOM
+    assert (row[L.P_T_FEINT], row[L.P_T_MOD], row[L.P_T_STANCE], row[L.P_T_FULL]) == (1, -2, 2, 0)
+    aimed = compile_fighter(cat.with_behaviour(cat.fighter("swordsman"), "aimed:left_leg"))
+    assert (aimed[L.P_AIM_ZONE], aimed[L.P_T_MOD], aimed[L.P_T_UNARMED_MOD]) == (L.ZONE_LLEG, -4, -2)
+    furious = compile_fighter(cat.fighter("brute"))
+    assert (furious[L.P_T_FULL], furious[L.P_T_FULL_PEN], furious[L.P_T_NO_REACT]) == (1, 1, 1)
+    td = compile_fighter(cat.with_behaviour(cat.fighter("brute"), "total_defence"))
+    assert (td[L.P_T_ATTACK], td[L.P_T_FULL_PEN], td[L.P_T_NO_OA], td[L.P_T_STANCE]) == (L.TA_NONE, 0, 1, 4)

@@ -96,7 +96,11 @@ BAD_FILES = [
     ('checks = { parry = 2 }\n', "checks.parry: unknown field; allowed: melee, dodge"),
     ('attributes = { endurance = 99 }\n', "attributes.endurance"),
     ('armour = [{ protection = 2, zones = ["tail"] }]\n', "armour[0].zones: unknown zone 'tail'"),
-    ('tactic = "aimed:foot"\n', "tactic: aimed tactic needs a zone"),
+    ('tactic = "aimed:foot"\n', "tactic: unknown zone 'foot' for the aiming tactic 'aimed'"),
+    ('tactic = "aimed"\n', "tactic: no zone for the aiming tactic 'aimed'"),
+    ('tactic = "single:head"\n', "tactic: tactic 'single' takes no ':argument'"),
+    ('tactic = "berserk"\n', "tactic: unknown tactic 'berserk'"),
+    ('tactic = { attack = "bite" }\n', "tactic.attack"),
     ('name = "X\n', "not valid TOML"),
     ('weapon = 3\n', "weapon: unknown field"),
     ('damage_levels = [3, 2, 9, 15]\n', "damage_levels: levels must be"),
@@ -137,7 +141,7 @@ def test_fighter_file_round_trip(tmp_path: Path):
 
 
 def test_list_topics():
-    for topic in ("fighters", "weapons", "armour", "talents", "options"):
+    for topic in ("fighters", "weapons", "armour", "talents", "tactics", "options"):
         r = run("list", topic)
         assert r.exit_code == 0
     assert "margin_against" in run("list", "options").stdout

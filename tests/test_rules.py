@@ -21,7 +21,7 @@ from brutal_sim.kernel import (
 )
 from brutal_sim.rng import _seed_duel
 
-from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon
+from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
 
 ALWAYS_FAIL, ALWAYS_PASS = -5, 20
 
@@ -310,18 +310,18 @@ def test_b4_8_reaction_choice():
 
 
 @pytest.mark.parametrize("tactic,slot,mod,zone,kind,acts_left,flag", [
-    (L.T_SINGLE, L.SLOT_MAIN, 0, -1, L.K_NORMAL, 1, None),
-    (L.T_DEFENSIVE, L.SLOT_MAIN, -2, -1, L.K_NORMAL, 1, ("S_STANCE", 2)),      # B-3.2
-    (L.T_AIMED, L.SLOT_MAIN, -4, L.ZONE_HEAD, L.K_NORMAL, 1, None),          # B-3.3
-    (L.T_FURIOUS, L.SLOT_MAIN, 4, -1, L.K_NORMAL, 0, ("S_NO_REACT", 1)),     # B-3.4
-    (L.T_STEP, L.SLOT_MAIN, -2, -1, L.K_NORMAL, 1, None),                    # B-3.5
-    (L.T_KNOCKDOWN, L.SLOT_FISTS, -2, -1, L.K_KNOCKDOWN, 1, None),           # B-3.9
+    ("single", L.SLOT_MAIN, 0, -1, L.K_NORMAL, 1, None),
+    ("defensive", L.SLOT_MAIN, -2, -1, L.K_NORMAL, 1, ("S_STANCE", 2)),      # B-3.2
+    ("aimed:head", L.SLOT_MAIN, -4, L.ZONE_HEAD, L.K_NORMAL, 1, None),      # B-3.3
+    ("furious", L.SLOT_MAIN, 4, -1, L.K_NORMAL, 0, ("S_NO_REACT", 1)),      # B-3.4
+    ("step", L.SLOT_MAIN, -2, -1, L.K_NORMAL, 1, None),                     # B-3.5
+    ("knockdown", L.SLOT_FISTS, -2, -1, L.K_KNOCKDOWN, 1, None),            # B-3.9
+    ("total_defence", L.SLOT_FISTS, 0, -1, -1, 0, ("S_STANCE", 4)),         # B-3.7
 ])
 def test_b3_action_modifiers(tactic, slot, mod, zone, kind, acts_left, flag):
     F = blank_fighters()
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
-    F[0, L.P_TACTIC] = tactic
-    F[0, L.P_AIM_ZONE] = L.ZONE_HEAD
+    set_tactic(F, 0, tactic)
     S = fresh_state(F)
     got = _plan_attack(F, S, 0, 2)
     assert got[:5] == (mod, zone, kind, slot, acts_left)
@@ -331,20 +331,26 @@ def test_b3_action_modifiers(tactic, slot, mod, zone, kind, acts_left, flag):
 
 def test_b3_3_aimed_unarmed_is_minus_2_and_b3_4_furious_needs_a_full_turn():
     F = blank_fighters()
-    F[0, L.P_TACTIC] = L.T_AIMED
-    assert _plan_attack(F, fresh_state(F), 0, 2)[0] == -2
-    F[0, L.P_TACTIC] = L.T_FURIOUS
-    assert _plan_attack(F, fresh_state(F), 0, 1)[0] == 0  # one action left: a single attack
+    set_tactic(F, 0, "aimed:torso")
+    assert _plan_attack(F, fresh_state(F), 0, 2)[:2] == (-2, L.ZONE_TORSO)
+    set_tactic(F, 0, "furious")
+    S = fresh_state(F)
+    assert _plan_attack(F, S, 0, 1)[:3] == (0, -1, L.K_NORMAL)  # one action left: a plain attack
+    assert S[0, L.S_NO_REACT] == 0
+    set_tactic(F, 0, "total_defence")
+    S = fresh_state(F)
+    assert _plan_attack(F, S, 0, 1)[2:5] == (-1, L.SLOT_FISTS, 1)  # nothing; the action stays spare
+    assert S[0, L.S_STANCE] == 0
 
 
 def test_b3_6_feint_and_b7_6_paired_weapons():
     F = blank_fighters()
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
     give_weapon(F, 0, L.SLOT_OFF, 1, 6)
-    F[0, L.P_TACTIC] = L.T_FEINT
+    set_tactic(F, 0, "feint")
     assert _plan_attack(F, fresh_state(F), 0, 2)[5] is True
     assert _plan_attack(F, fresh_state(F), 0, 1)[5] is False
-    F[0, L.P_TACTIC] = L.T_SINGLE
+    set_tactic(F, 0, "single")
     F[0, L.P_PAIRED] = 1
     mod, *_, paired = _plan_attack(F, fresh_state(F), 0, 2)
     assert (mod, paired) == (-4, True)
@@ -380,7 +386,7 @@ def test_b2_2_initiative_ties_go_to_talent_then_agility():
 def test_b7_5_bleeding_before_the_turn():
     F = blank_fighters()
     F[0, L.P_ENDURANCE] = 0  # every light damage is a light wound
-    F[0, L.P_TACTIC] = L.T_TOTAL_DEFENCE
+    set_tactic(F, 0, "total_defence")
     S = fresh_state(F)
     S[0, L.S_BLEED] = 2
     _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), counters(), 0)
@@ -400,7 +406,7 @@ def test_b2_3_surprised_and_b7_5_dazed_fighters_do_not_act():
 
 def test_b3_11_standing_up_provokes_b3_8_opportunity_attack():
     F = blank_fighters()
-    F[0, L.P_TACTIC] = L.T_TOTAL_DEFENCE
+    set_tactic(F, 0, "total_defence")
     S = fresh_state(F)
     S[0, L.S_PRONE] = 1
     S[1, L.S_OA_LEFT] = 1
@@ -420,7 +426,7 @@ def test_b3_11_standing_up_provokes_b3_8_opportunity_attack():
 def test_b3_10_dropped_weapon_is_readied_with_an_opportunity_attack():
     F = blank_fighters()
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
-    F[0, L.P_TACTIC] = L.T_TOTAL_DEFENCE
+    set_tactic(F, 0, "total_defence")
     S = fresh_state(F)
     S[0, L.S_HELD_MAIN] = 0
     S[1, L.S_OA_LEFT] = 1
@@ -428,7 +434,7 @@ def test_b3_10_dropped_weapon_is_readied_with_an_opportunity_attack():
     _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
     assert S[0, L.S_HELD_MAIN] == 1
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1
-    assert S[0, L.S_TOTAL_DEF] == 0  # one action left: no total defence (a full action)
+    assert S[0, L.S_NO_OA] == 0 and S[0, L.S_STANCE] == 0  # one action left: no total defence (a full action)
 
 
 def test_b2_9_round_cap_records_draws(tmp_path):
