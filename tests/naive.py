@@ -1,0 +1,1129 @@
+"""A slow, readable, pure-Python reference of one Brutal melee duel and of one single attack.
+
+This module re-implements, independently of :mod:`brutal_sim.kernel`, the rules of the digest
+(``/work/shared/rules/brutal.md``, rule ids ``B-…``) with the readings (GAP defaults, house
+extensions) that the kernel documents, and it draws random numbers in exactly the kernel's order
+(``docs/engine.md``), so that for the same ``(seed, duel index)`` both produce the same counters.
+No numba, no numpy in the game logic.
+
+* Random numbers: :class:`Xoshiro256StarStar`, seeded per duel by splitmix64 (see
+  :meth:`Xoshiro256StarStar.for_duel`), written with explicit ``& MASK64`` arithmetic.
+* Inputs: the compiled arrays (``compile_pair``, ``compile_options``, the zone table) are turned
+  into plain dataclasses (:class:`NaiveFighter`, :class:`NaiveTactic`, :class:`NaiveRules`) once,
+  in :func:`fighters_from_rows` / :meth:`NaiveRules.from_array`; the game logic never indexes
+  arrays.
+* Output: a :class:`DuelRecord` (readable) that :meth:`DuelRecord.counter_row` lays out like the
+  kernel's counters (``C_*`` in :mod:`brutal_sim.layout`).
+* :class:`DigestReadings` switches the places where the kernel departs from the digest to the
+  digest's reading (off by default, i.e. the kernel's behaviour).
+
+Draw order (the contract with the kernel):
+
+1. initiative: 2d6 for a, 2d6 for b; again while fully tied (B-2.2);
+2. a feint: 2d6 for the feinter, then 2d6 for the target, before its attack roll (B-3.6);
+3. each attack: attack 2d6; the reaction 2d6 (if any); then either the hard-block contests
+   (2d6 a, 2d6 b; bare fists then a d2 for the arm), or on a hit: the zone die (unless aimed),
+   each weapon die (none on a critical), the critical d6, the penetration marker d6 (armoured
+   zone, marker armour models), then the wound's toughness check (one 2d6);
+4. a knock-down hit rolls the opposed athletics (attacker, defender) and, if the attacker wins,
+   the defender's mobility 2d6 — instead of zone and damage (B-3.9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+# --------------------------------------------------------------------------------------------------
+# Random numbers: xoshiro256** seeded by splitmix64, dice by Lemire's method
+# --------------------------------------------------------------------------------------------------
+
+MASK64 = (1 << 64) - 1
+MASK32 = (1 << 32) - 1
+GAMMA = 0x9E3779B97F4A7C15
+
+
+def splitmix64_output(z: int) -> int:
+    """The splitmix64 output function of a state ``z`` that has already been advanced by GAMMA."""
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def rotate_left(x: int, k: int) -> int:
+    return ((x << k) | (x >> (64 - k))) & MASK64
+
+
+class Roll2d6(NamedTuple):
+    """A 2d6 roll (B-1.1); ``is_full_success`` is the natural 6+6 of B-1.5."""
+
+    first: int
+    second: int
+
+    @property
+    def total(self) -> int:
+        return self.first + self.second
+
+    @property
+    def is_full_success(self) -> bool:
+        return self.first == 6 and self.second == 6
+
+
+class Xoshiro256StarStar:
+    """xoshiro256** (Blackman & Vigna) over four 64-bit words, in plain Python ints."""
+
+    def __init__(self, words: list[int]) -> None:
+        self.s = [w & MASK64 for w in words]
+        self.draws = 0  # number of 64-bit outputs consumed (handy when debugging a mismatch)
+
+    @classmethod
+    def for_duel(cls, seed: int, index: int) -> "Xoshiro256StarStar":
+        """Generator of duel ``index`` in a run with ``seed``.
+
+        key = one splitmix64 step from state ``seed``; the four state words are the splitmix64
+        outputs at ``key + 4·index·GAMMA`` advanced by GAMMA before each output.
+        """
+        key = splitmix64_output((seed + GAMMA) & MASK64)
+        base = (key + index * 4 * GAMMA) & MASK64
+        words = []
+        for _ in range(4):
+            base = (base + GAMMA) & MASK64
+            words.append(splitmix64_output(base))
+        return cls(words)
+
+    def next_u64(self) -> int:
+        s0, s1, s2, s3 = self.s
+        result = (rotate_left((s1 * 5) & MASK64, 7) * 9) & MASK64
+        t = (s1 << 17) & MASK64
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = rotate_left(s3, 45)
+        self.s = [s0, s1, s2, s3]
+        self.draws += 1
+        return result
+
+    def die(self, n: int) -> int:
+        """Uniform 1..n by Lemire's multiply-and-reject on the upper 32 bits of a draw."""
+        x = self.next_u64() >> 32
+        m = x * n
+        low = m & MASK32
+        if low < n:
+            threshold = ((1 << 32) - n) % n
+            while low < threshold:
+                x = self.next_u64() >> 32
+                m = x * n
+                low = m & MASK32
+        return (m >> 32) + 1
+
+    def roll_2d6(self) -> Roll2d6:
+        """2d6 as one uniform 1..36 draw ``v``, split into ``(v // 6 + 1, v % 6 + 1)``."""
+        v = self.die(36) - 1
+        return Roll2d6(v // 6 + 1, v % 6 + 1)
+
+
+# --------------------------------------------------------------------------------------------------
+# Readable names
+# --------------------------------------------------------------------------------------------------
+
+ZONES = ("head", "torso", "left_arm", "right_arm", "left_leg", "right_leg")
+ZONE_GROUP = {"head": "head", "torso": "torso", "left_arm": "arm", "right_arm": "arm",
+              "left_leg": "leg", "right_leg": "leg"}
+ZONE_GROUPS = ("head", "torso", "arm", "leg")
+DAMAGE_TYPES = ("cutting", "blunt", "shock", "fire", "blast")  # piercing compiles to cutting
+TACTICS = ("single", "feint", "defensive", "furious", "aimed", "step", "knockdown", "total_defence")
+REACTIONS = ("best", "parry", "dodge", "none")
+ARMOUR_MODELS = ("marker", "marker_pierce_ignores_protection", "protection_only")
+DIE_STEPS = (2, 3, 4, 6, 8, 10, 12, 20)  # B-4.4: a broken weapon's die drops one step
+
+# wound levels (B-5.1), in increasing order
+NONE, LIGHT_DAMAGE, LIGHT, HEAVY, CRITICAL, MORTAL = (
+    "none", "light_damage", "light", "heavy", "critical", "mortal")
+LEVELS = (NONE, LIGHT_DAMAGE, LIGHT, HEAVY, CRITICAL, MORTAL)
+
+# attack outcomes and how a fighter leaves the fight
+MISS, PARRIED, DODGED, HARD_BLOCK, HIT = "miss", "parried", "dodged", "hard_block", "hit"
+OUTCOMES = (MISS, PARRIED, DODGED, HARD_BLOCK, HIT)
+TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED = "track_full", "knocked_out", "mortal", "fled"
+CAUSES = (TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED)
+
+MAIN, OFF, FISTS = "main", "off", "fists"
+BASE_DIFFICULTY = 8  # B-4.1 ordinary target
+
+# --------------------------------------------------------------------------------------------------
+# Fighters and rules as plain objects (converted once from the compiled arrays)
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NaiveWeapon:
+    """A weapon profile (B-4.10, B-4.14, B-4.4); fists are the unarmed weapon of B-7.7."""
+
+    n_dice: int
+    sides: int
+    bonus: int
+    damage_type: str
+    penetration: int
+    durability: int
+    two_handed: bool
+    parry_bonus: int
+    unarmed: bool
+
+
+@dataclass(frozen=True)
+class NaiveArmour:
+    """The armour covering one zone: protection and toughness (B-4.14)."""
+
+    protection: int = 0
+    toughness: int = 0
+
+    @property
+    def present(self) -> bool:
+        return self.protection > 0 or self.toughness > 0
+
+
+@dataclass(frozen=True)
+class NaiveTactic:
+    """What a fighter does with its turn (B-3), as settings (``data/brutal/tactics.toml``)."""
+
+    name: str
+    attack: str = "normal"  # normal | knockdown (B-3.9) | none
+    attack_modifier: int = 0
+    unarmed_attack_modifier: int = 0  # used when the attack is made with fists
+    stance: int = 0  # bonus to parry and dodge until the own next turn (B-3.2, B-3.7)
+    full_action: bool = False  # needs both standard actions (B-2.4)
+    reaction_penalty: bool = False  # −2 to reactions until the own next turn (B-2.6)
+    no_reactions: bool = False  # B-3.4
+    no_opportunity_attacks: bool = False  # B-3.7
+    feint_first: bool = False  # B-3.6
+    aims: bool = False  # B-3.3
+
+
+@dataclass(frozen=True)
+class NaiveFighter:
+    """A fighter's fixed numbers: check bonuses (B-1.1), damage levels (B-5.1), kit and tactic."""
+
+    melee: int
+    dodge: int
+    athletics: int
+    toughness: int
+    resolve: int
+    endurance: int
+    strength: int
+    agility: int
+    damage_levels: tuple[int, int, int, int]
+    initiative_bonus: int
+    initiative_talent: bool
+    ambidextrous: bool
+    paired_weapons: bool
+    opportunity_attacks_per_round: int
+    tactic: NaiveTactic
+    aim_zone: str | None
+    reaction: str
+    attack_talent: int
+    parry_talent: int
+    damage_talent: int
+    n_cells: int
+    main_hand: NaiveWeapon | None
+    off_hand: NaiveWeapon | None
+    fists: NaiveWeapon
+    armour: dict[str, NaiveArmour]
+
+    def weapon(self, slot: str) -> NaiveWeapon | None:
+        return {MAIN: self.main_hand, OFF: self.off_hand, FISTS: self.fists}[slot]
+
+
+def _weapon_from_row(row, base: int) -> NaiveWeapon | None:
+    from brutal_sim import layout as L
+
+    if int(row[base + L.W_PRESENT]) == 0:
+        return None
+    return NaiveWeapon(
+        n_dice=int(row[base + L.W_NDICE]),
+        sides=int(row[base + L.W_SIDES]),
+        bonus=int(row[base + L.W_BONUS]),
+        damage_type=DAMAGE_TYPES[int(row[base + L.W_TYPE])],
+        penetration=int(row[base + L.W_PEN]),
+        durability=int(row[base + L.W_DUR]),
+        two_handed=bool(row[base + L.W_TWO_HANDED]),
+        parry_bonus=int(row[base + L.W_PARRY_BONUS]),
+        unarmed=bool(row[base + L.W_UNARMED]),
+    )
+
+
+def fighter_from_row(row) -> NaiveFighter:
+    """Convert one compiled ``int64[NF]`` row into a :class:`NaiveFighter` (the only array reads)."""
+    from brutal_sim import layout as L
+
+    def w(slot: int) -> NaiveWeapon | None:
+        return _weapon_from_row(row, L.P_WEAPONS + slot * L.WN)
+
+    tactic = tactic_from_row(row)
+    fists = w(L.SLOT_FISTS)
+    assert fists is not None
+    return NaiveFighter(
+        melee=int(row[L.P_MELEE]), dodge=int(row[L.P_DODGE]), athletics=int(row[L.P_ATHLETICS]),
+        toughness=int(row[L.P_TOUGHNESS]), resolve=int(row[L.P_RESOLVE]),
+        endurance=int(row[L.P_ENDURANCE]), strength=int(row[L.P_STRENGTH]),
+        agility=int(row[L.P_AGILITY]),
+        damage_levels=tuple(int(row[L.P_DL0 + k]) for k in range(4)),  # type: ignore[arg-type]
+        initiative_bonus=int(row[L.P_INIT_MOD]), initiative_talent=bool(row[L.P_INIT_TALENT]),
+        ambidextrous=bool(row[L.P_AMBIDEXTROUS]), paired_weapons=bool(row[L.P_PAIRED]),
+        opportunity_attacks_per_round=int(row[L.P_OA_PER_ROUND]),
+        tactic=tactic,
+        aim_zone=ZONES[int(row[L.P_AIM_ZONE])] if tactic.aims else None,
+        reaction=REACTIONS[int(row[L.P_REACTION])],
+        attack_talent=int(row[L.P_ATTACK_MOD]), parry_talent=int(row[L.P_PARRY_MOD]),
+        damage_talent=int(row[L.P_DAMAGE_MOD]), n_cells=int(row[L.P_NCELLS]),
+        main_hand=w(L.SLOT_MAIN), off_hand=w(L.SLOT_OFF), fists=fists,
+        armour={z: NaiveArmour(int(row[L.P_ARMOUR + 2 * k]), int(row[L.P_ARMOUR + 2 * k + 1]))
+                for k, z in enumerate(ZONES)},
+    )
+
+
+def tactic_from_row(row) -> NaiveTactic:
+    """The tactic settings of a compiled row (the ``P_T_*`` fields)."""
+    from brutal_sim import layout as L
+
+    code = int(row[L.P_TACTIC])
+    attack_names = {c: n for n, c in L.TACTIC_ATTACK_CODES.items()}
+    return NaiveTactic(
+        name=TACTICS[code] if 0 <= code < len(TACTICS) else "custom",
+        attack=attack_names[int(row[L.P_T_ATTACK])],
+        attack_modifier=int(row[L.P_T_MOD]),
+        unarmed_attack_modifier=int(row[L.P_T_UNARMED_MOD]),
+        stance=int(row[L.P_T_STANCE]),
+        full_action=bool(row[L.P_T_FULL]),
+        reaction_penalty=bool(row[L.P_T_FULL_PEN]),
+        no_reactions=bool(row[L.P_T_NO_REACT]),
+        no_opportunity_attacks=bool(row[L.P_T_NO_OA]),
+        feint_first=bool(row[L.P_T_FEINT]),
+        aims=bool(int(row[L.P_AIM_ZONE]) >= 0),
+    )
+
+
+def fighters_from_rows(F) -> tuple[NaiveFighter, NaiveFighter]:
+    return fighter_from_row(F[0]), fighter_from_row(F[1])
+
+
+@dataclass(frozen=True)
+class NaiveRules:
+    """The rule options (the GAP switches of the digest)."""
+
+    surprised_side: int | None  # B-2.3
+    round_cap: int  # B-2.9
+    stand_up_is_full_action: bool  # B-3.11
+    attack_needs_base_difficulty: bool  # B-4.3
+    margin_against_max_of_base_and_reaction: bool  # B-4.6
+    melee_damage_adds_strength: bool  # B-4.10
+    extra_successes_floor_damage: bool  # B-4.11
+    armour_model: str  # B-4.14
+    pierce_threshold: int  # B-4.14
+    broken_weapon_destroyed: bool  # B-4.4
+
+    @classmethod
+    def from_array(cls, opts) -> "NaiveRules":
+        from brutal_sim import layout as L
+
+        surprise = int(opts[L.O_SURPRISE])
+        return cls(
+            surprised_side=None if surprise == 0 else surprise - 1,
+            round_cap=int(opts[L.O_ROUND_CAP]),
+            stand_up_is_full_action=bool(opts[L.O_STAND_UP_FULL]),
+            attack_needs_base_difficulty=bool(opts[L.O_NEED_BASE]),
+            margin_against_max_of_base_and_reaction=bool(opts[L.O_MARGIN_MAX]),
+            melee_damage_adds_strength=bool(opts[L.O_ADD_STRENGTH]),
+            extra_successes_floor_damage=bool(opts[L.O_FLOOR_EXTRA]),
+            armour_model=ARMOUR_MODELS[int(opts[L.O_ARMOUR_MODEL])],
+            pierce_threshold=int(opts[L.O_PIERCE_THRESHOLD]),
+            broken_weapon_destroyed=bool(opts[L.O_BREAK_DESTROYS]),
+        )
+
+
+def zone_table_from_array(zt) -> list[str]:
+    """Hit-zone table (B-4.9): entry ``roll - 1`` is the zone name of a d20 roll."""
+    return [ZONES[int(code)] for code in zt]
+
+
+@dataclass(frozen=True)
+class DigestReadings:
+    """Places where the kernel departs from the digest. ``False`` (default) reproduces the
+    kernel; ``True`` follows the digest (used by the xfail tests that document kernel bugs)."""
+
+    #: B-7.5 "dazed: no active actions on its turn": a fighter dazed during its own turn (by the
+    #: opportunity attack its stand-up / ready provokes, B-3.8) stops acting for the rest of the
+    #: turn. The kernel (``_turn``) checks dazed only at the start of the turn.
+    dazed_mid_turn_stops_actions: bool = False
+    #: B-6.5 / B-7.5 in B-3.9: the opposed athletics of a knock-down are checks like any other:
+    #: both sides take their wound penalty and the stunned/dazed −2, and the mobility check takes
+    #: dazed −2 (as the toughness checks do). The kernel (``_knockdown``) uses the bare bonuses.
+    knockdown_checks_take_penalties: bool = False
+
+
+KERNEL_READINGS = DigestReadings()
+
+
+# --------------------------------------------------------------------------------------------------
+# A fighter's changing state
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class FighterState:
+    """Everything about a fighter that changes during a duel."""
+
+    side: int
+    profile: NaiveFighter
+    track: list[bool] = field(default_factory=list)  # wound track cells, left to right (B-6.1)
+    light_damage_tally: int = 0  # B-5.3
+    bleeding_wounds: int = 0  # B-7.5
+    stunned_turns: int = 0  # own turn ends left while stunned (B-7.5, B-2.8)
+    dazed_turns: int = 0
+    permanently_stunned: bool = False  # B-7.4
+    prone: bool = False
+    holding: dict[str, bool] = field(default_factory=dict)  # main / off hand item in hand
+    weapon_state: dict[str, str] = field(default_factory=dict)  # intact / degraded / destroyed
+    stance_bonus: int = 0  # B-3.2 (+2) / B-3.7 (+4) to parry and dodge
+    no_reactions: bool = False  # B-3.4 furious attack
+    no_opportunity_attacks: bool = False  # B-3.7
+    full_action_penalty: bool = False  # B-2.6
+    opportunity_attacks_left: int = 0  # B-3.8
+    out_cause: str | None = None
+    dead: bool = False
+    in_own_turn: bool = False
+    surprised: bool = False  # B-2.3
+
+    def __post_init__(self) -> None:
+        p = self.profile
+        self.track = [False] * p.n_cells
+        self.holding = {MAIN: p.main_hand is not None, OFF: p.off_hand is not None}
+        self.weapon_state = {MAIN: "intact", OFF: "intact"}
+
+    # -- wound track (B-6) ------------------------------------------------------------------
+    @property
+    def wounded_out_cell(self) -> int:  # И, the rightmost cell
+        return self.profile.n_cells - 1
+
+    @property
+    def critically_wounded_cell(self) -> int:  # КР
+        return self.profile.n_cells - 2
+
+    @property
+    def heavily_wounded_cell(self) -> int:  # ТР
+        return self.profile.n_cells - 3
+
+    @property
+    def lightly_wounded_cell(self) -> int:  # ЛР
+        return self.profile.n_cells - 4
+
+    def wound_penalty(self) -> int:
+        """B-6.5: −1 with ЛР filled, −2 with ТР, −4 with КР; only the largest counts (B-1.6)."""
+        if self.track[self.critically_wounded_cell]:
+            return 4
+        if self.track[self.heavily_wounded_cell]:
+            return 2
+        if self.track[self.lightly_wounded_cell]:
+            return 1
+        return 0
+
+    # -- conditions (B-7.5) -----------------------------------------------------------------
+    @property
+    def is_out(self) -> bool:
+        return self.out_cause is not None
+
+    @property
+    def is_stunned(self) -> bool:
+        return self.stunned_turns > 0 or self.permanently_stunned
+
+    @property
+    def is_dazed(self) -> bool:
+        return self.dazed_turns > 0
+
+    def condition_penalty_to_attacks(self) -> int:
+        """B-7.5 / B-4.2: stunned −2, dazed −2, prone −4 (melee); the largest applies (B-1.6)."""
+        penalty = 2 if (self.is_stunned or self.is_dazed) else 0
+        if self.prone:
+            penalty = 4
+        return penalty
+
+    def active_check_penalty(self) -> int:
+        """Wounds (B-6.5) plus conditions (B-7.5): different kinds add (B-1.6)."""
+        return self.wound_penalty() + self.condition_penalty_to_attacks()
+
+    def reaction_modifier(self, parry: bool) -> int:
+        """B-4.7: stance bonus, −largest condition (prone −4 parry / −2 dodge, stunned, dazed −2),
+        −wound penalty, −2 after a full action (B-2.6; total defence has none, B-3.7)."""
+        condition = 2 if (self.is_stunned or self.is_dazed) else 0
+        if self.prone:
+            condition = max(condition, 4 if parry else 2)
+        modifier = self.stance_bonus - condition - self.wound_penalty()
+        if self.full_action_penalty:
+            modifier -= 2
+        return modifier
+
+    def can_react(self) -> bool:
+        """B-4.7: furious attackers (B-3.4) and surprised fighters (B-2.3) cannot react."""
+        return not self.is_out and not self.no_reactions and not self.surprised
+
+    def until_end_of_next_turn(self, condition: str) -> None:
+        """B-2.8: a condition lasting until the end of the fighter's next turn.
+
+        Inside its own turn that is the end of the *following* turn (two turn ends away).
+        """
+        turns = 2 if self.in_own_turn else 1
+        name = f"{condition}_turns"
+        setattr(self, name, max(getattr(self, name), turns))
+
+    # -- weapons ----------------------------------------------------------------------------
+    def is_usable(self, slot: str) -> bool:
+        """A weapon is usable when present, in hand and not destroyed; fists always are."""
+        if slot == FISTS:
+            return True
+        return (self.profile.weapon(slot) is not None and self.weapon_state[slot] != "destroyed"
+                and self.holding[slot])
+
+    def is_degraded(self, slot: str) -> bool:
+        return slot != FISTS and self.weapon_state[slot] == "degraded"
+
+    def attack_slot(self) -> str:
+        """Main hand if usable, else the off hand, else fists (B-7.7)."""
+        for slot in (MAIN, OFF):
+            if self.is_usable(slot):
+                return slot
+        return FISTS
+
+    def weapon_parry_value(self, slot: str) -> int:
+        """A weapon's parry bonus, −2 when broken (B-4.4)."""
+        value = self.profile.weapon(slot).parry_bonus  # type: ignore[union-attr]
+        return value - 2 if self.is_degraded(slot) else value
+
+    def parry_slot(self) -> str:
+        """The usable weapon with the best parry value (main hand on ties); else fists (B-7.6)."""
+        best = FISTS
+        for slot in (MAIN, OFF):
+            if self.is_usable(slot) and (best == FISTS or
+                                         self.weapon_parry_value(slot) > self.weapon_parry_value(best)):
+                best = slot
+        return best
+
+    def parry_bonus(self, slot: str) -> int:
+        """B-4.4: melee + parry talents + the weapon's parry value + reaction modifiers (B-4.7)."""
+        return (self.profile.melee + self.profile.parry_talent + self.weapon_parry_value(slot)
+                + self.reaction_modifier(parry=True))
+
+    def dodge_bonus(self) -> int:
+        """B-4.5: dodge + reaction modifiers (B-4.7)."""
+        return self.profile.dodge + self.reaction_modifier(parry=False)
+
+    def needs_to_ready(self, slot: str) -> bool:
+        """A dropped (not destroyed) weapon can be picked up again (B-3.10)."""
+        return (self.profile.weapon(slot) is not None and not self.holding[slot]
+                and self.weapon_state[slot] != "destroyed")
+
+    def knock_out(self, cause: str) -> None:
+        """Out of the fight (B-2.9); the first cause counts."""
+        if self.out_cause is None:
+            self.out_cause = cause
+
+
+# --------------------------------------------------------------------------------------------------
+# What a duel or an attack produced
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DuelRecord:
+    """Readable results; :meth:`counter_row` lays them out like the kernel's counters."""
+
+    winner: int | None = None  # side index; None for a draw at the round cap
+    loser_cause: str | None = None
+    loser_dead: bool = False
+    deciding_round: int | None = None
+    attacks: list[tuple[int, str]] = field(default_factory=list)  # (attacker side, outcome)
+    wounds: list[tuple[int, str, str, int]] = field(default_factory=list)  # (taker, level, zone, damage)
+    breaks: list[int] = field(default_factory=list)  # side whose own weapon broke
+    draw: bool = False
+
+    def counter_row(self, k: int) -> list[int]:
+        """The record in the layout ``C_*`` of :mod:`brutal_sim.layout` (a plain list of ints)."""
+        from brutal_sim import layout as L
+
+        row = [0] * k
+        if self.draw:
+            row[L.C_DRAWS] += 1
+        if self.winner is not None:
+            loser = 1 - self.winner
+            row[L.C_WINS + self.winner] += 1
+            row[L.C_CAUSE + 4 * loser + CAUSES.index(self.loser_cause)] += 1
+            row[L.C_DEATHS + loser] += int(self.loser_dead)
+            row[L.C_ROUNDS + self.deciding_round] += 1
+        for side, outcome in self.attacks:
+            row[L.C_ATTACKS + 5 * side + OUTCOMES.index(outcome)] += 1
+        for taker, level, zone, damage in self.wounds:
+            group = ZONE_GROUPS.index(ZONE_GROUP[zone])
+            row[L.C_WOUNDS + 24 * taker + 4 * LEVELS.index(level) + group] += 1
+            row[L.C_DAMAGE + taker] += damage
+        for side in self.breaks:
+            row[L.C_BREAKS + side] += 1
+        return row
+
+
+# --------------------------------------------------------------------------------------------------
+# The duel
+# --------------------------------------------------------------------------------------------------
+
+
+class NaiveDuel:
+    """One duel between side a (0) and side b (1), rule by rule."""
+
+    def __init__(self, fighters: tuple[NaiveFighter, NaiveFighter], rules: NaiveRules,
+                 zone_table: list[str], rng: Xoshiro256StarStar,
+                 readings: DigestReadings = KERNEL_READINGS) -> None:
+        self.rules = rules
+        self.readings = readings
+        self.zone_table = zone_table
+        self.rng = rng
+        self.fighters = [FighterState(0, fighters[0]), FighterState(1, fighters[1])]
+        self.record = DuelRecord()
+
+    def opponent(self, f: FighterState) -> FighterState:
+        return self.fighters[1 - f.side]
+
+    def someone_is_out(self) -> bool:
+        return any(f.is_out for f in self.fighters)
+
+    def can_go_on_acting(self, me: FighterState) -> bool:
+        """Nobody is out yet and (digest reading of B-7.5) ``me`` has not been dazed meanwhile."""
+        if self.someone_is_out():
+            return False
+        return not (self.readings.dazed_mid_turn_stops_actions and me.is_dazed)
+
+    # -- B-2 the fight -----------------------------------------------------------------------
+    def roll_initiative(self) -> FighterState:
+        """B-2.2: one resolve check each (a then b); ties go to an initiative talent, then the
+        higher agility, then a reroll of both."""
+        a, b = self.fighters
+        while True:
+            ra = self.rng.roll_2d6().total + a.profile.resolve + a.profile.initiative_bonus
+            rb = self.rng.roll_2d6().total + b.profile.resolve + b.profile.initiative_bonus
+            if ra != rb:
+                return a if ra > rb else b
+            if a.profile.initiative_talent != b.profile.initiative_talent:
+                return a if a.profile.initiative_talent else b
+            if a.profile.agility != b.profile.agility:
+                return a if a.profile.agility > b.profile.agility else b
+
+    def run(self) -> DuelRecord:
+        """B-2.1, B-2.9: rounds of one turn each in initiative order until someone is out; a draw
+        at the round cap. B-2.3: the surprised side loses its actions and reactions in round 1."""
+        first = self.roll_initiative()
+        order = [first, self.opponent(first)]
+        if self.rules.surprised_side is not None:
+            self.fighters[self.rules.surprised_side].surprised = True
+        for round_number in range(1, self.rules.round_cap + 1):
+            for f in self.fighters:
+                f.opportunity_attacks_left = f.profile.opportunity_attacks_per_round  # B-3.8
+            for actor in order:
+                self.take_turn(actor)
+                if self.someone_is_out():
+                    loser = next(f for f in self.fighters if f.is_out)
+                    self.record.winner = 1 - loser.side
+                    self.record.loser_cause = loser.out_cause
+                    self.record.loser_dead = loser.dead
+                    self.record.deciding_round = round_number
+                    return self.record
+            for f in self.fighters:
+                f.surprised = False
+        self.record.draw = True
+        return self.record
+
+    def take_turn(self, me: FighterState) -> None:
+        """B-2.4: one turn — expiries, bleeding (B-7.5), then: stand up if prone (B-3.11), pick up
+        a dropped main weapon (B-3.10), the tactic's attack action(s), pick up a dropped off-hand
+        item with a spare action. Dazed (B-7.5) or surprised (B-2.3) fighters take no actions.
+        Timed conditions tick at the end of the turn (B-2.8)."""
+        # "until the start of the own next turn" effects end now (B-3.2, B-3.4, B-3.7, B-2.6)
+        me.stance_bonus = 0
+        me.no_reactions = False
+        me.no_opportunity_attacks = False
+        me.full_action_penalty = False
+        for _ in range(me.bleeding_wounds):
+            self.take_light_damage(me)
+        if me.is_out:
+            return
+        me.in_own_turn = True
+        if not me.is_dazed and not me.surprised:
+            actions = 2
+            if me.prone:
+                self.stand_up(me)
+                if self.rules.stand_up_is_full_action:
+                    actions = 0
+                    me.full_action_penalty = True
+                else:
+                    actions -= 1
+            if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(MAIN):
+                self.ready_weapon(me, MAIN)
+                actions -= 1
+            if actions > 0 and self.can_go_on_acting(me):
+                actions = self.attack_actions(me, actions, first_attack_only=False)
+            if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(OFF):
+                self.ready_weapon(me, OFF)
+        if me.stunned_turns > 0:
+            me.stunned_turns -= 1
+        if me.dazed_turns > 0:
+            me.dazed_turns -= 1
+        me.in_own_turn = False
+
+    def stand_up(self, me: FighterState) -> None:
+        """B-3.11: standing up provokes an opportunity attack (B-3.8), then the fighter is up."""
+        self.provoke_opportunity_attack(me)
+        me.prone = False
+
+    def ready_weapon(self, me: FighterState, slot: str) -> None:
+        """B-3.10: picking up a dropped weapon is a manipulation: it provokes (B-3.8)."""
+        self.provoke_opportunity_attack(me)
+        me.holding[slot] = True
+
+    def provoke_opportunity_attack(self, me: FighterState) -> None:
+        """B-3.8: the enemy, if it can react, is not in total defence (B-3.7) and has one left this
+        round, attacks at −2."""
+        enemy = self.opponent(me)
+        if (not enemy.can_react() or enemy.no_opportunity_attacks
+                or enemy.opportunity_attacks_left <= 0):
+            return
+        enemy.opportunity_attacks_left -= 1
+        self.attack(enemy, enemy.attack_slot(), -2, None, "opportunity")
+
+    # -- B-3 actions ---------------------------------------------------------------------------
+    def feint(self, me: FighterState) -> bool:
+        """B-3.6: opposed melee without weapon modifiers; the feinter must win outright.
+
+        Feinter: melee − wounds − conditions; target: melee − wounds − stunned/dazed 2.
+        """
+        target = self.opponent(me)
+        mine = self.rng.roll_2d6().total + me.profile.melee - me.active_check_penalty()
+        target_condition = 2 if (target.is_stunned or target.is_dazed) else 0
+        theirs = (self.rng.roll_2d6().total + target.profile.melee - target.wound_penalty()
+                  - target_condition)
+        return mine > theirs
+
+    def adopt_tactic_stance(self, me: FighterState, tactic: NaiveTactic) -> None:
+        """The lasting part of an action (until the own next turn): defensive stance / total
+        defence bonus (B-3.2, B-3.7), no reactions (B-3.4), no opportunity attacks (B-3.7), the
+        −2 to reactions after a full action (B-2.6)."""
+        me.stance_bonus = tactic.stance
+        me.no_reactions = tactic.no_reactions
+        me.no_opportunity_attacks = tactic.no_opportunity_attacks
+        if tactic.reaction_penalty:
+            me.full_action_penalty = True
+
+    def attack_actions(self, me: FighterState, actions: int, first_attack_only: bool) -> int:
+        """The attack part of a turn by the tactic (B-3.1–B-3.7, B-3.9, B-7.6); returns the
+        standard actions left.
+
+        A full action needs both standard actions: with one left, an attacking tactic makes a plain
+        single attack (B-3.1) and a non-attacking one does nothing. A knock-down tactic attacks a
+        prone target with its weapon and no modifier. ``first_attack_only`` stops after the first attack roll (the
+        single-attack sampler).
+        """
+        enemy = self.opponent(me)
+        tactic = me.profile.tactic
+        if tactic.attack == "none":  # e.g. total defence (B-3.7)
+            if tactic.full_action and actions < 2:
+                return actions
+            self.adopt_tactic_stance(me, tactic)
+            return 0 if tactic.full_action else actions - 1
+        slot = me.attack_slot()
+        feint = tactic.feint_first and actions == 2  # B-3.6: the feint takes the first action
+        if feint:
+            actions -= 1
+        modifier = 0
+        aimed_zone = None
+        kind = "normal"
+        if tactic.full_action and actions < 2:
+            actions -= 1  # no room for the full action: a plain single attack
+        else:
+            actions = 0 if tactic.full_action else actions - 1
+            self.adopt_tactic_stance(me, tactic)
+            if tactic.aims:  # B-3.3: the attacker picks the zone
+                aimed_zone = me.profile.aim_zone
+            if tactic.attack == "knockdown" and not enemy.prone:
+                kind = "knockdown"  # B-3.9: an unarmed attack that cannot be parried
+                slot = FISTS
+            if tactic.attack != "knockdown" or kind == "knockdown":  # a prone target: plainly
+                modifier = (tactic.unarmed_attack_modifier if slot == FISTS
+                            else tactic.attack_modifier)
+        paired = (kind == "normal" and me.profile.paired_weapons and slot == MAIN
+                  and me.is_usable(OFF))
+        if paired:  # B-7.6: both weapons in one action, each at −4
+            modifier -= 4
+        if feint and self.feint(me):
+            modifier += 1
+        failed_knockdown = self.attack(me, slot, modifier, aimed_zone, kind)
+        if first_attack_only:
+            return actions
+        if failed_knockdown:  # B-3.9: a failed knock-down gives the target an opportunity attack
+            self.provoke_opportunity_attack(me)
+        elif paired and not self.someone_is_out() and me.is_usable(OFF):
+            self.attack(me, OFF, modifier, aimed_zone, kind)
+        return actions
+
+    # -- B-4 one attack -----------------------------------------------------------------------
+    def attack_bonus(self, me: FighterState, slot: str, modifier: int) -> int:
+        """B-4.2: melee + attack talents + action modifier − wounds − conditions; off hand −2
+        unless ambidextrous (B-7.6); a broken weapon −2 (B-4.4)."""
+        bonus = me.profile.melee + me.profile.attack_talent + modifier - me.active_check_penalty()
+        if slot == OFF and not me.profile.ambidextrous:
+            bonus -= 2
+        if me.is_degraded(slot):
+            bonus -= 2
+        return bonus
+
+    def choose_reaction(self, defender: FighterState, kind: str) -> str:
+        """B-4.8: the defender's tactic; ``best`` = higher total bonus (parry on ties), unarmed
+        defenders dodge; a knock-down cannot be parried (B-3.9)."""
+        if not defender.can_react():
+            return "none"
+        choice = defender.profile.reaction
+        if choice == "none":
+            return "none"
+        can_parry = kind != "knockdown"
+        if choice == "parry":
+            return "parry" if can_parry else "dodge"
+        if choice == "dodge" or not can_parry:
+            return "dodge"
+        slot = defender.parry_slot()
+        if slot == FISTS:
+            return "dodge"
+        return "parry" if defender.parry_bonus(slot) >= defender.dodge_bonus() else "dodge"
+
+    def attack(self, attacker: FighterState, slot: str, modifier: int, aimed_zone: str | None,
+               kind: str) -> bool:
+        """B-4: one attack from the check to the wound. Returns True if a knock-down attack failed
+        (missed or was dodged), which provokes an opportunity attack (B-3.9)."""
+        defender = self.opponent(attacker)
+        roll = self.rng.roll_2d6()
+        result = roll.total + self.attack_bonus(attacker, slot, modifier)
+        side = attacker.side
+        if self.rules.attack_needs_base_difficulty and result < BASE_DIFFICULTY:  # B-4.3
+            self.record.attacks.append((side, MISS))
+            return kind == "knockdown"
+        reaction = self.choose_reaction(defender, kind)
+        if reaction == "parry":
+            margin = self.resolve_parry(attacker, defender, slot, result)
+            if margin is None:
+                return False
+        elif reaction == "dodge":  # B-4.5: a tie hits with 0 extra successes
+            dodge = self.rng.roll_2d6().total + defender.dodge_bonus()
+            if result < dodge:
+                self.record.attacks.append((side, DODGED))
+                return kind == "knockdown"
+            margin = result - dodge
+            if self.rules.margin_against_max_of_base_and_reaction and dodge < BASE_DIFFICULTY:
+                margin = result - BASE_DIFFICULTY  # B-4.6 option
+        else:
+            if result < BASE_DIFFICULTY:
+                self.record.attacks.append((side, MISS))
+                return kind == "knockdown"
+            margin = result - BASE_DIFFICULTY  # B-4.6 no reaction: against the base
+        margin = max(margin, 0)
+        self.record.attacks.append((side, HIT))
+        if kind == "knockdown":
+            self.knock_down(attacker, defender)
+            return False
+        self.hit(attacker, defender, slot, margin, roll.is_full_success, aimed_zone)  # B-4.12
+        return False
+
+    def resolve_parry(self, attacker: FighterState, defender: FighterState, slot: str,
+                      result: int) -> int | None:
+        """B-4.4 parry (with B-7.7 for bare hands). Returns the hit's extra successes, or None if
+        the attack did not hit (parried / hard block; any arm hits are resolved here)."""
+        side = attacker.side
+        parry_slot = defender.parry_slot()
+        parry_roll = self.rng.roll_2d6()
+        parry = parry_roll.total + defender.parry_bonus(parry_slot)
+        attacker_unarmed = attacker.profile.weapon(slot).unarmed  # type: ignore[union-attr]
+        defender_unarmed = parry_slot == FISTS
+        if result == parry:  # hard block
+            self.record.attacks.append((side, HARD_BLOCK))
+            if attacker_unarmed and defender_unarmed:
+                # kernel extension: opposed athletics, the loser takes a fist on a random arm
+                ra = self.rng.roll_2d6().total + attacker.profile.athletics
+                rd = self.rng.roll_2d6().total + defender.profile.athletics
+                if ra != rd:
+                    arm = "left_arm" if self.rng.die(2) == 1 else "right_arm"
+                    if ra > rd:
+                        self.hit(attacker, defender, FISTS, 0, False, arm)
+                    else:
+                        self.hit(defender, attacker, FISTS, 0, False, arm)
+            elif defender_unarmed:  # B-7.7: the bare arm takes the full hit
+                self.hit(attacker, defender, slot, 0, False, "right_arm")
+            elif attacker_unarmed:  # kernel extension: the fist meets a weapon
+                self.hit(defender, attacker, parry_slot, 0, False, "right_arm")
+            else:
+                self.durability_test(attacker, slot, defender, parry_slot)
+            return None
+        if result < parry:
+            self.record.attacks.append((side, PARRIED))
+            if defender_unarmed and not attacker_unarmed:  # B-7.7: arm hit less the parry margin
+                self.hit(attacker, defender, slot, 0, False, "right_arm", reduction=parry - result)
+            elif attacker_unarmed and not defender_unarmed:  # kernel extension
+                self.hit(defender, attacker, parry_slot, parry - result,
+                         parry_roll.is_full_success, "right_arm")
+            return None
+        margin = result - parry
+        if self.rules.margin_against_max_of_base_and_reaction and parry < BASE_DIFFICULTY:
+            margin = result - BASE_DIFFICULTY  # B-4.6 option
+        return margin
+
+    def durability_test(self, attacker: FighterState, attacker_slot: str,
+                        defender: FighterState, defender_slot: str) -> None:
+        """B-4.4 hard block: opposed 2d6 + durability; a loss by 6 or more breaks the weapon."""
+        ra = self.rng.roll_2d6().total + attacker.profile.weapon(attacker_slot).durability  # type: ignore[union-attr]
+        rd = self.rng.roll_2d6().total + defender.profile.weapon(defender_slot).durability  # type: ignore[union-attr]
+        if rd - ra >= 6:
+            self.break_weapon(attacker, attacker_slot)
+        elif ra - rd >= 6:
+            self.break_weapon(defender, defender_slot)
+
+    def break_weapon(self, owner: FighterState, slot: str) -> None:
+        """B-4.4: a broken weapon is degraded, or destroyed (option, or when broken twice)."""
+        self.record.breaks.append(owner.side)
+        if self.rules.broken_weapon_destroyed or owner.weapon_state[slot] == "degraded":
+            owner.weapon_state[slot] = "destroyed"
+        else:
+            owner.weapon_state[slot] = "degraded"
+
+    def knock_down(self, attacker: FighterState, defender: FighterState) -> None:
+        """B-3.9 after a hit: opposed athletics; the attacker winning makes the defender roll a hard
+        (12) mobility [dodge] check or fall prone; the defender winning by 4+ fells the attacker."""
+        ra = self.rng.roll_2d6().total + attacker.profile.athletics
+        rd = self.rng.roll_2d6().total + defender.profile.athletics
+        if self.readings.knockdown_checks_take_penalties:
+            ra -= attacker.wound_penalty() + (2 if attacker.is_stunned or attacker.is_dazed else 0)
+            rd -= defender.wound_penalty() + (2 if defender.is_stunned or defender.is_dazed else 0)
+        if ra > rd:
+            mobility = self.rng.roll_2d6().total + defender.profile.dodge
+            if self.readings.knockdown_checks_take_penalties and defender.is_dazed:
+                mobility -= 2
+            if mobility < 12:
+                defender.prone = True
+        elif rd - ra >= 4:
+            attacker.prone = True
+
+    # -- B-4 steps 3–5: zone, damage, armour ---------------------------------------------------
+    def weapon_die(self, owner: FighterState, slot: str) -> int:
+        """Die size of a weapon, one step lower when broken (B-4.4)."""
+        sides = owner.profile.weapon(slot).sides  # type: ignore[union-attr]
+        if owner.is_degraded(slot) and sides in DIE_STEPS:
+            return DIE_STEPS[max(0, DIE_STEPS.index(sides) - 1)]
+        return sides
+
+    def die_floor(self, sides: int, margin: int) -> int:
+        """B-4.11: a confident hit (4+ extra) shows at least half the die; with the option, each
+        die also shows at least min(extra successes, die size)."""
+        floor = sides // 2 if margin >= 4 else 0
+        if self.rules.extra_successes_floor_damage:
+            floor = max(floor, min(margin, sides))
+        return floor
+
+    def marker_is_rolled(self, defender: FighterState, zone: str) -> bool:
+        """B-4.14: an armoured zone rolls the d6 penetration marker (not with protection_only)."""
+        return self.rules.armour_model != "protection_only" and defender.profile.armour[zone].present
+
+    def hit(self, attacker: FighterState, defender: FighterState, slot: str, margin: int,
+            critical: bool, zone: str | None, reduction: int = 0) -> None:
+        """B-4 steps 3–6: hit zone (B-4.9), damage dice (B-4.10–B-4.12), armour (B-4.14), wound."""
+        if zone is None:
+            zone = self.zone_table[self.rng.die(len(self.zone_table)) - 1]
+        weapon = attacker.profile.weapon(slot)
+        assert weapon is not None
+        sides = self.weapon_die(attacker, slot)
+        if critical:  # B-4.12: every die at its maximum
+            dice = weapon.n_dice * sides
+        else:
+            floor = self.die_floor(sides, margin)
+            dice = sum(max(self.rng.die(sides), floor) for _ in range(weapon.n_dice))
+        critical_die = self.rng.die(6) if critical else 0
+        marker = self.rng.die(6) if self.marker_is_rolled(defender, zone) else 0
+        damage, damage_type = self.final_damage(attacker, defender, slot, zone, dice, critical_die,
+                                                marker, reduction)
+        self.take_wound(defender, damage, damage_type, zone)
+
+    def final_damage(self, attacker: FighterState, defender: FighterState, slot: str, zone: str,
+                     dice: int, critical_die: int, marker: int, reduction: int) -> tuple[int, str]:
+        """B-4.10, B-4.14, B-4.15: damage = dice + weapon bonus + talents (+ strength option);
+        armour: marker + penetration − toughness ≥ threshold pierces, else cutting turns blunt;
+        protection subtracts (not after piercing in the pierce-ignores model); fire ×2 protection
+        and no toughness, blast ½ protection and no toughness; never below 0."""
+        weapon = attacker.profile.weapon(slot)
+        assert weapon is not None
+        damage_type = weapon.damage_type
+        damage = dice + weapon.bonus + attacker.profile.damage_talent + critical_die
+        if self.rules.melee_damage_adds_strength and not weapon.unarmed:
+            damage += attacker.profile.strength
+        penetration = weapon.penetration
+        if attacker.is_degraded(slot) and penetration > 0:
+            penetration -= 1
+        armour = defender.profile.armour[zone]
+        protection, toughness = armour.protection, armour.toughness
+        if damage_type == "fire":
+            protection, toughness = protection * 2, 0
+        elif damage_type == "blast":
+            protection, toughness = protection // 2, 0
+        if self.marker_is_rolled(defender, zone):
+            pierced = marker + penetration - toughness >= self.rules.pierce_threshold
+            if not pierced and damage_type == "cutting":
+                damage_type = "blunt"
+            if pierced and self.rules.armour_model == "marker_pierce_ignores_protection":
+                protection = 0
+        return max(0, damage - protection - reduction), damage_type
+
+    # -- B-5, B-6, B-7 wounds ----------------------------------------------------------------
+    def wound_level(self, defender: FighterState, damage: int) -> str:
+        """B-5.1: compare one hit's damage with the damage levels (3/6/9/15 for humans)."""
+        if damage <= 0:
+            return NONE
+        for level, limit in zip((LIGHT_DAMAGE, LIGHT, HEAVY, CRITICAL), defender.profile.damage_levels):
+            if damage <= limit:
+                return level
+        return MORTAL
+
+    def take_light_damage(self, me: FighterState) -> None:
+        """B-5.3: tally light damage; when the tally exceeds endurance it becomes a light wound."""
+        me.light_damage_tally += 1
+        if me.light_damage_tally > me.profile.endurance:
+            me.light_damage_tally = 0
+            self.record_wound(me, LIGHT)
+
+    def record_wound(self, me: FighterState, level: str) -> None:
+        """B-6.2 light: leftmost free cell; B-6.3 heavy: ТР, else the first free cell to its right;
+        B-6.4 critical: КР, else И. A filled И is out (B-6.6)."""
+        if level == LIGHT:
+            start = 0
+        elif level == HEAVY:
+            start = me.heavily_wounded_cell
+        else:
+            start = me.critically_wounded_cell
+        for cell in range(start, len(me.track)):
+            if not me.track[cell]:
+                me.track[cell] = True
+                break
+        if me.track[me.wounded_out_cell]:
+            me.knock_out(TRACK_FULL)
+
+    def toughness_check(self, me: FighterState, difficulty: int) -> bool:
+        """2d6 + toughness ≥ difficulty (B-1.3); dazed −2 (B-7.5)."""
+        total = self.rng.roll_2d6().total + me.profile.toughness
+        if me.is_dazed:
+            total -= 2
+        return total >= difficulty
+
+    def take_wound(self, me: FighterState, damage: int, damage_type: str, zone: str) -> None:
+        """B-5 / B-6 / B-7 for one hit: level by damage, recorded one level lower for shock (B-5.2),
+        effects of the full level, bleeding for cutting heavy/critical wounds (B-7.2, B-7.3),
+        lasting stun for a recorded critical wound (B-7.4). A mortal wound is out at once and rolls
+        the toughness 12 check for death (B-5.4)."""
+        level = self.wound_level(me, damage)
+        self.record.wounds.append((me.side, level, zone, damage))
+        if level == NONE:
+            return
+        if level == MORTAL:
+            if not self.toughness_check(me, 12):
+                me.dead = True
+            me.knock_out(MORTAL_WOUND)
+            return
+        recorded = LEVELS[LEVELS.index(level) - 1] if damage_type == "shock" else level
+        if recorded == LIGHT_DAMAGE:
+            self.take_light_damage(me)
+        elif recorded in (LIGHT, HEAVY, CRITICAL):
+            self.record_wound(me, recorded)
+        if me.is_out or level == LIGHT_DAMAGE:
+            return
+        self.wound_effects(me, level, ZONE_GROUP[zone], zone)
+        if level in (HEAVY, CRITICAL) and damage_type == "cutting":
+            me.bleeding_wounds += 1
+        if recorded == CRITICAL:
+            me.permanently_stunned = True
+
+    def drop_item(self, me: FighterState, zone: str) -> None:
+        """B-7.1: an arm wound drops what that hand holds (right = main hand); a two-handed weapon
+        is dropped by either arm."""
+        if zone == "right_arm":
+            me.holding[MAIN] = False
+        elif zone == "left_arm":
+            if me.profile.main_hand is not None and me.profile.main_hand.two_handed:
+                me.holding[MAIN] = False
+            else:
+                me.holding[OFF] = False
+
+    def wound_effects(self, me: FighterState, level: str, group: str, zone: str) -> None:
+        """B-7.1–B-7.3: immediate effects by level and zone; the check is rolled first."""
+        if level == LIGHT:  # B-7.1: toughness vs 8 or the effect
+            if self.toughness_check(me, 8):
+                return
+            if group == "arm":
+                self.drop_item(me, zone)
+            elif group == "leg":
+                me.prone = True
+            elif group == "torso":
+                me.until_end_of_next_turn("stunned")
+            else:
+                me.until_end_of_next_turn("dazed")
+        elif level == HEAVY:  # B-7.2: the effect, and toughness vs 12 or worse
+            resisted = self.toughness_check(me, 12)
+            if group == "arm":
+                self.drop_item(me, zone)
+                if not resisted:
+                    me.until_end_of_next_turn("stunned")
+            elif group == "leg":
+                me.prone = True
+                if not resisted:
+                    me.until_end_of_next_turn("stunned")
+            elif group == "torso":
+                me.until_end_of_next_turn("stunned")
+                if not resisted:
+                    me.until_end_of_next_turn("dazed")
+            else:
+                me.until_end_of_next_turn("dazed")
+                if not resisted:
+                    me.knock_out(KNOCKED_OUT)
+        else:  # B-7.3 critical: head unconscious; else the effect and toughness vs 14
+            if group == "head":
+                me.knock_out(KNOCKED_OUT)
+                return
+            resisted = self.toughness_check(me, 14)
+            if group == "arm":
+                self.drop_item(me, zone)
+            elif group == "leg":
+                me.prone = True
+            else:
+                me.until_end_of_next_turn("dazed")
+            if not resisted:
+                me.knock_out(KNOCKED_OUT)
+
+
+# --------------------------------------------------------------------------------------------------
+# Entry points
+# --------------------------------------------------------------------------------------------------
+
+
+def naive_duel(F, opts, zt, seed: int, index: int,
+               readings: DigestReadings = KERNEL_READINGS) -> DuelRecord:
+    """Duel ``index`` of a run with ``seed`` (compiled inputs converted to plain objects first)."""
+    duel = NaiveDuel(fighters_from_rows(F), NaiveRules.from_array(opts), zone_table_from_array(zt),
+                     Xoshiro256StarStar.for_duel(seed, index), readings)
+    return duel.run()
+
+
+def naive_single_attack(F, opts, zt, seed: int, index: int) -> DuelRecord:
+    """Side a's first attack roll of its tactic (inside its own turn, two actions) on a fresh b."""
+    duel = NaiveDuel(fighters_from_rows(F), NaiveRules.from_array(opts), zone_table_from_array(zt),
+                     Xoshiro256StarStar.for_duel(seed, index))
+    attacker = duel.fighters[0]
+    attacker.in_own_turn = True
+    duel.attack_actions(attacker, 2, first_attack_only=True)
+    return duel.record
