@@ -79,10 +79,17 @@ def _is_stunned(S, i):
 
 
 @njit(cache=True)
-def _active_penalty(F, S, i):
-    """Penalty to i's melee attack checks: wounds (B-6.5) + the largest condition (B-1.6, B-7.5).
+def _check_penalty(F, S, i):
+    """Penalty to i's other checks in a fight (athletics, mobility): wounds (B-6.5) and
+    stunned/dazed −2 (B-7.5)."""
+    cond = 2 if (_is_stunned(S, i) or S[i, S_DAZE] > 0) else 0
+    return _wound_penalty(F, S, i) + cond
 
-    Stunned −2, dazed −2 (only reachable by opportunity attacks), prone −4 (B-4.2).
+
+@njit(cache=True)
+def _active_penalty(F, S, i):
+    """Penalty to i's melee checks (attacks, feints): wounds (B-6.5) + the largest condition
+    (B-1.6, B-7.5): stunned −2, dazed −2 (opportunity attacks), prone −4 (B-4.2).
     """
     cond = 0
     if _is_stunned(S, i) or S[i, S_DAZE] > 0:
@@ -440,7 +447,7 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
     """B-5, B-6, B-7: d takes one hit's final damage of type ``dtype`` in ``zone``.
 
     Counts the wound (level by effect × zone group), records it (shock one level lower, B-5.2),
-    applies the effects, bleeding (cutting heavy/critical) and lasting stun (recorded critical).
+    applies the effects, bleeding (cutting heavy/critical) and lasting stun (critical).
     A mortal wound puts d out at once and rolls the toughness 12 check for death (B-5.4).
     """
     level = _wound_level(F, d, damage)
@@ -463,8 +470,8 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
     _wound_effects(F, S, st, d, level, zone)
     if level >= LVL_HEAVY and dtype == DT_CUTTING:
         S[d, S_BLEED] += 1  # B-7.2, B-7.3
-    if recorded == LVL_CRITICAL:
-        S[d, S_PERM_STUN] = 1  # B-7.4
+    if level == LVL_CRITICAL:
+        S[d, S_PERM_STUN] = 1  # B-7.4 (a shock critical takes the effects of its level, B-5.2)
 
 
 @njit(cache=True)
@@ -505,14 +512,15 @@ def _break(S, opts, cnt, i, slot):
 @njit(cache=True)
 def _knockdown(F, S, st, a, d):
     """B-3.9 after a knock-down hit: opposed athletics; the winner by any margin pushes and d makes
-    a hard (12) dodge [mobility] check or falls prone; d winning by 4+ puts a prone."""
+    a hard (12) dodge [mobility] check or falls prone; d winning by 4+ puts a prone. All three
+    checks take wound and stunned/dazed penalties (B-6.5, B-7.5)."""
     a1, a2 = _roll_2d6(st)
     d1, d2 = _roll_2d6(st)
-    ra = a1 + a2 + F[a, P_ATHLETICS]
-    rd = d1 + d2 + F[d, P_ATHLETICS]
+    ra = a1 + a2 + F[a, P_ATHLETICS] - _check_penalty(F, S, a)
+    rd = d1 + d2 + F[d, P_ATHLETICS] - _check_penalty(F, S, d)
     if ra > rd:
         m1, m2 = _roll_2d6(st)
-        if m1 + m2 + F[d, P_DODGE] < 12:
+        if m1 + m2 + F[d, P_DODGE] - _check_penalty(F, S, d) < 12:
             S[d, S_PRONE] = 1
     elif rd - ra >= 4:
         S[a, S_PRONE] = 1
@@ -637,10 +645,10 @@ def _provoke(F, S, opts, zt, st, cnt, i):
 
 @njit(cache=True)
 def _feint_bonuses(F, S, i):
-    """B-3.6: what i and its enemy add to their 2d6 in a feint (melee without weapon modifiers)."""
+    """B-3.6: what i and its enemy add to their 2d6 in a feint: melee without weapon modifiers,
+    less each side's wound and condition penalties."""
     e = 1 - i
-    cond = 2 if (_is_stunned(S, e) or S[e, S_DAZE] > 0) else 0
-    return F[i, P_MELEE] - _active_penalty(F, S, i), F[e, P_MELEE] - _wound_penalty(F, S, e) - cond
+    return F[i, P_MELEE] - _active_penalty(F, S, i), F[e, P_MELEE] - _active_penalty(F, S, e)
 
 
 @njit(cache=True)
@@ -723,9 +731,28 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
 
 @njit(cache=True)
 def _ready(F, S, opts, zt, st, cnt, i, slot):
-    """B-3.10: pick up a dropped weapon (standard action, provokes B-3.8)."""
+    """B-3.10: pick up a dropped weapon (standard action). It provokes (B-3.8); the weapon is in
+    hand unless the opportunity attack knocked it away again (−1 marks it as being picked up)."""
+    S[i, S_HELD_MAIN + slot] = -1
     _provoke(F, S, opts, zt, st, cnt, i)
-    S[i, S_HELD_MAIN + slot] = 1
+    if S[i, S_HELD_MAIN + slot] == -1:
+        S[i, S_HELD_MAIN + slot] = 1
+
+
+@njit(cache=True)
+def _stand_up(F, S, opts, zt, st, cnt, i):
+    """B-3.11: stand up. It provokes (B-3.8) while still down; the fighter is up unless the
+    opportunity attack felled it again (2 marks it as rising)."""
+    S[i, S_PRONE] = 2
+    _provoke(F, S, opts, zt, st, cnt, i)
+    if S[i, S_PRONE] == 2:
+        S[i, S_PRONE] = 0
+
+
+@njit(cache=True)
+def _can_go_on(S, i):
+    """Whether i may take its next action: nobody is out and i was not dazed meanwhile (B-7.5)."""
+    return not _either_out(S) and S[i, S_DAZE] == 0
 
 
 @njit(cache=True)
@@ -739,9 +766,11 @@ def _needs_ready(F, S, i, slot):
 def _turn(F, S, opts, zt, st, cnt, i):
     """One turn of fighter i (B-2.4): expiries, bleeding, then a sensible fighter's actions.
 
-    Order: stand up if prone (B-3.11), ready the main weapon if dropped (B-3.10), the tactic's
-    attack, then ready a dropped off-hand item with a spare action. Dazed or surprised fighters
-    take no actions (B-7.5, B-2.3). Timed conditions run out at the end of the turn (B-2.8).
+    Order: stand up while prone (B-3.11; again if the opportunity attack felled it while rising),
+    ready the main weapon if dropped (B-3.10), the tactic's attack, then ready a dropped off-hand
+    item with a spare action. Dazed or surprised fighters take no actions (B-7.5, B-2.3), also when
+    dazed by an opportunity attack during the turn. Timed conditions run out at the end of the
+    turn (B-2.8).
     """
     # effects lasting "until the start of the own next turn" (B-3.2, B-3.4, B-3.7, B-2.6)
     S[i, S_STANCE] = 0
@@ -755,20 +784,19 @@ def _turn(F, S, opts, zt, st, cnt, i):
     S[i, S_IN_TURN] = 1
     if S[i, S_DAZE] == 0 and S[i, S_SURPRISED] == 0:
         acts = 2
-        if S[i, S_PRONE] != 0:
-            _provoke(F, S, opts, zt, st, cnt, i)
-            S[i, S_PRONE] = 0
+        while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i):
+            _stand_up(F, S, opts, zt, st, cnt, i)
             if opts[O_STAND_UP_FULL] != 0:
                 acts = 0
                 S[i, S_FULL_PEN] = 1
             else:
                 acts -= 1
-        if acts > 0 and not _either_out(S) and _needs_ready(F, S, i, SLOT_MAIN):
+        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
             _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
             acts -= 1
-        if acts > 0 and not _either_out(S):
+        if acts > 0 and _can_go_on(S, i):
             acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
-        if acts > 0 and not _either_out(S) and _needs_ready(F, S, i, SLOT_OFF):
+        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
             _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1

@@ -14,8 +14,6 @@ No numba, no numpy in the game logic.
   arrays.
 * Output: a :class:`DuelRecord` (readable) that :meth:`DuelRecord.counter_row` lays out like the
   kernel's counters (``C_*`` in :mod:`brutal_sim.layout`).
-* :class:`DigestReadings` switches the places where the kernel departs from the digest to the
-  digest's reading (off by default, i.e. the kernel's behaviour).
 
 Draw order (the contract with the kernel):
 
@@ -348,22 +346,6 @@ def zone_table_from_array(zt) -> list[str]:
     return [ZONES[int(code)] for code in zt]
 
 
-@dataclass(frozen=True)
-class DigestReadings:
-    """Places where the kernel departs from the digest. ``False`` (default) reproduces the
-    kernel; ``True`` follows the digest (used by the xfail tests that document kernel bugs)."""
-
-    #: B-7.5 "dazed: no active actions on its turn": a fighter dazed during its own turn (by the
-    #: opportunity attack its stand-up / ready provokes, B-3.8) stops acting for the rest of the
-    #: turn. The kernel (``_turn``) checks dazed only at the start of the turn.
-    dazed_mid_turn_stops_actions: bool = False
-    #: B-6.5 / B-7.5 in B-3.9: the opposed athletics of a knock-down are checks like any other:
-    #: both sides take their wound penalty and the stunned/dazed −2, and the mobility check takes
-    #: dazed −2 (as the toughness checks do). The kernel (``_knockdown``) uses the bare bonuses.
-    knockdown_checks_take_penalties: bool = False
-
-
-KERNEL_READINGS = DigestReadings()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -384,7 +366,9 @@ class FighterState:
     dazed_turns: int = 0
     permanently_stunned: bool = False  # B-7.4
     prone: bool = False
+    rising: bool = False  # standing up while the opportunity attack it provoked is resolved
     holding: dict[str, bool] = field(default_factory=dict)  # main / off hand item in hand
+    picking_up: str | None = None  # the hand whose item is being readied (B-3.10)
     weapon_state: dict[str, str] = field(default_factory=dict)  # intact / degraded / destroyed
     stance_bonus: int = 0  # B-3.2 (+2) / B-3.7 (+4) to parry and dodge
     no_reactions: bool = False  # B-3.4 furious attack
@@ -448,6 +432,17 @@ class FighterState:
         if self.prone:
             penalty = 4
         return penalty
+
+    def fall(self) -> None:
+        """Knocked prone (B-7.1–7.3 leg wounds, B-3.9); a fighter rising falls back down."""
+        self.prone = True
+        self.rising = False
+
+    def lose_grip(self, hand: str) -> None:
+        """The item of ``hand`` drops (also one being picked up)."""
+        self.holding[hand] = False
+        if self.picking_up == hand:
+            self.picking_up = None
 
     def active_check_penalty(self) -> int:
         """Wounds (B-6.5) plus conditions (B-7.5): different kinds add (B-1.6)."""
@@ -581,9 +576,8 @@ class NaiveDuel:
 
     def __init__(self, fighters: tuple[NaiveFighter, NaiveFighter], rules: NaiveRules,
                  zone_table: list[str], rng: Xoshiro256StarStar,
-                 readings: DigestReadings = KERNEL_READINGS) -> None:
+                 ) -> None:
         self.rules = rules
-        self.readings = readings
         self.zone_table = zone_table
         self.rng = rng
         self.fighters = [FighterState(0, fighters[0]), FighterState(1, fighters[1])]
@@ -596,10 +590,8 @@ class NaiveDuel:
         return any(f.is_out for f in self.fighters)
 
     def can_go_on_acting(self, me: FighterState) -> bool:
-        """Nobody is out yet and (digest reading of B-7.5) ``me`` has not been dazed meanwhile."""
-        if self.someone_is_out():
-            return False
-        return not (self.readings.dazed_mid_turn_stops_actions and me.is_dazed)
+        """Nobody is out yet and ``me`` has not been dazed meanwhile (B-7.5: no active actions)."""
+        return not self.someone_is_out() and not me.is_dazed
 
     # -- B-2 the fight -----------------------------------------------------------------------
     def roll_initiative(self) -> FighterState:
@@ -657,7 +649,7 @@ class NaiveDuel:
         me.in_own_turn = True
         if not me.is_dazed and not me.surprised:
             actions = 2
-            if me.prone:
+            while actions > 0 and me.prone and self.can_go_on_acting(me):
                 self.stand_up(me)
                 if self.rules.stand_up_is_full_action:
                     actions = 0
@@ -678,14 +670,22 @@ class NaiveDuel:
         me.in_own_turn = False
 
     def stand_up(self, me: FighterState) -> None:
-        """B-3.11: standing up provokes an opportunity attack (B-3.8), then the fighter is up."""
+        """B-3.11: standing up provokes an opportunity attack (B-3.8) while the fighter is still
+        down; it is up afterwards unless that attack felled it again."""
+        me.rising = True
         self.provoke_opportunity_attack(me)
-        me.prone = False
+        if me.rising:
+            me.prone = False
+        me.rising = False
 
     def ready_weapon(self, me: FighterState, slot: str) -> None:
-        """B-3.10: picking up a dropped weapon is a manipulation: it provokes (B-3.8)."""
+        """B-3.10: picking up a dropped weapon is a manipulation: it provokes (B-3.8); the weapon
+        is in hand afterwards unless that attack knocked it away again."""
+        me.picking_up = slot
         self.provoke_opportunity_attack(me)
-        me.holding[slot] = True
+        if me.picking_up == slot:
+            me.holding[slot] = True
+        me.picking_up = None
 
     def provoke_opportunity_attack(self, me: FighterState) -> None:
         """B-3.8: the enemy, if it can react, is not in total defence (B-3.7) and has one left this
@@ -701,13 +701,11 @@ class NaiveDuel:
     def feint(self, me: FighterState) -> bool:
         """B-3.6: opposed melee without weapon modifiers; the feinter must win outright.
 
-        Feinter: melee − wounds − conditions; target: melee − wounds − stunned/dazed 2.
+        Both sides: melee − wounds − the largest condition (prone 4, stunned/dazed 2).
         """
         target = self.opponent(me)
         mine = self.rng.roll_2d6().total + me.profile.melee - me.active_check_penalty()
-        target_condition = 2 if (target.is_stunned or target.is_dazed) else 0
-        theirs = (self.rng.roll_2d6().total + target.profile.melee - target.wound_penalty()
-                  - target_condition)
+        theirs = self.rng.roll_2d6().total + target.profile.melee - target.active_check_penalty()
         return mine > theirs
 
     def adopt_tactic_stance(self, me: FighterState, tactic: NaiveTactic) -> None:
@@ -900,19 +898,17 @@ class NaiveDuel:
     def knock_down(self, attacker: FighterState, defender: FighterState) -> None:
         """B-3.9 after a hit: opposed athletics; the attacker winning makes the defender roll a hard
         (12) mobility [dodge] check or fall prone; the defender winning by 4+ fells the attacker."""
-        ra = self.rng.roll_2d6().total + attacker.profile.athletics
-        rd = self.rng.roll_2d6().total + defender.profile.athletics
-        if self.readings.knockdown_checks_take_penalties:
-            ra -= attacker.wound_penalty() + (2 if attacker.is_stunned or attacker.is_dazed else 0)
-            rd -= defender.wound_penalty() + (2 if defender.is_stunned or defender.is_dazed else 0)
+        def penalty(f: FighterState) -> int:  # B-6.5 wounds, B-7.5 stunned/dazed
+            return f.wound_penalty() + (2 if f.is_stunned or f.is_dazed else 0)
+
+        ra = self.rng.roll_2d6().total + attacker.profile.athletics - penalty(attacker)
+        rd = self.rng.roll_2d6().total + defender.profile.athletics - penalty(defender)
         if ra > rd:
-            mobility = self.rng.roll_2d6().total + defender.profile.dodge
-            if self.readings.knockdown_checks_take_penalties and defender.is_dazed:
-                mobility -= 2
+            mobility = self.rng.roll_2d6().total + defender.profile.dodge - penalty(defender)
             if mobility < 12:
-                defender.prone = True
+                defender.fall()
         elif rd - ra >= 4:
-            attacker.prone = True
+            attacker.fall()
 
     # -- B-4 steps 3–5: zone, damage, armour ---------------------------------------------------
     def weapon_die(self, owner: FighterState, slot: str) -> int:
@@ -1025,7 +1021,7 @@ class NaiveDuel:
     def take_wound(self, me: FighterState, damage: int, damage_type: str, zone: str) -> None:
         """B-5 / B-6 / B-7 for one hit: level by damage, recorded one level lower for shock (B-5.2),
         effects of the full level, bleeding for cutting heavy/critical wounds (B-7.2, B-7.3),
-        lasting stun for a recorded critical wound (B-7.4). A mortal wound is out at once and rolls
+        lasting stun for a critical wound (B-7.4). A mortal wound is out at once and rolls
         the toughness 12 check for death (B-5.4)."""
         level = self.wound_level(me, damage)
         self.record.wounds.append((me.side, level, zone, damage))
@@ -1046,19 +1042,19 @@ class NaiveDuel:
         self.wound_effects(me, level, ZONE_GROUP[zone], zone)
         if level in (HEAVY, CRITICAL) and damage_type == "cutting":
             me.bleeding_wounds += 1
-        if recorded == CRITICAL:
+        if level == CRITICAL:  # B-7.4; shock takes the effects of its level (B-5.2)
             me.permanently_stunned = True
 
     def drop_item(self, me: FighterState, zone: str) -> None:
         """B-7.1: an arm wound drops what that hand holds (right = main hand); a two-handed weapon
         is dropped by either arm."""
         if zone == "right_arm":
-            me.holding[MAIN] = False
+            me.lose_grip(MAIN)
         elif zone == "left_arm":
             if me.profile.main_hand is not None and me.profile.main_hand.two_handed:
-                me.holding[MAIN] = False
+                me.lose_grip(MAIN)
             else:
-                me.holding[OFF] = False
+                me.lose_grip(OFF)
 
     def wound_effects(self, me: FighterState, level: str, group: str, zone: str) -> None:
         """B-7.1–B-7.3: immediate effects by level and zone; the check is rolled first."""
@@ -1068,7 +1064,7 @@ class NaiveDuel:
             if group == "arm":
                 self.drop_item(me, zone)
             elif group == "leg":
-                me.prone = True
+                me.fall()
             elif group == "torso":
                 me.until_end_of_next_turn("stunned")
             else:
@@ -1080,7 +1076,7 @@ class NaiveDuel:
                 if not resisted:
                     me.until_end_of_next_turn("stunned")
             elif group == "leg":
-                me.prone = True
+                me.fall()
                 if not resisted:
                     me.until_end_of_next_turn("stunned")
             elif group == "torso":
@@ -1099,7 +1095,7 @@ class NaiveDuel:
             if group == "arm":
                 self.drop_item(me, zone)
             elif group == "leg":
-                me.prone = True
+                me.fall()
             else:
                 me.until_end_of_next_turn("dazed")
             if not resisted:
@@ -1111,11 +1107,10 @@ class NaiveDuel:
 # --------------------------------------------------------------------------------------------------
 
 
-def naive_duel(F, opts, zt, seed: int, index: int,
-               readings: DigestReadings = KERNEL_READINGS) -> DuelRecord:
+def naive_duel(F, opts, zt, seed: int, index: int) -> DuelRecord:
     """Duel ``index`` of a run with ``seed`` (compiled inputs converted to plain objects first)."""
     duel = NaiveDuel(fighters_from_rows(F), NaiveRules.from_array(opts), zone_table_from_array(zt),
-                     Xoshiro256StarStar.for_duel(seed, index), readings)
+                     Xoshiro256StarStar.for_duel(seed, index))
     return duel.run()
 
 

@@ -3,11 +3,6 @@
 For the same ``(seed, duel index)`` both must draw the same random numbers in the same order and
 produce the same counter row (layout ``C_*``), duel by duel and attack by attack. An aggregate test
 compares the naive win rate (independent seed) with a large kernel run.
-
-``READINGS`` selects how naive.py reads the places where the kernel departs from the digest
-(see ``naive.DigestReadings``). It reproduces the kernel; the ``xfail`` tests at the end
-show the digest's reading instead. When a kernel bug is fixed, set that field to ``True`` here
-and remove its ``xfail``.
 """
 
 from __future__ import annotations
@@ -25,7 +20,6 @@ from brutal_sim.catalog import Catalog, load_rules
 from brutal_sim.compile import compile_options, compile_pair
 from brutal_sim.kernel import _run_attacks, _run_duels
 
-READINGS = naive.KERNEL_READINGS
 FIGHTERS = ("militia", "swordsman", "brute", "duelist", "knight", "brawler", "dual_blades")
 SEED = 20240611
 
@@ -96,13 +90,13 @@ def diff(kern: np.ndarray, ref: list[int]) -> str:
     return ", ".join(f"{counter_name(j)}: kernel {int(kern[j])} naive {ref[j]}" for j in bad)
 
 
-def mismatches(a, b, overrides=(), options=(), n=300, seed=SEED, readings=READINGS):
+def mismatches(a, b, overrides=(), options=(), n=300, seed=SEED):
     """Duel indices ``0..n-1`` whose kernel and naive counter rows differ, with a description."""
     F, opts, zt, k = compiled(a, b, overrides, options)
     out = []
     for i in range(n):
         kern = kernel_duel(F, opts, zt, k, seed, i)
-        ref = naive.naive_duel(F, opts, zt, seed, i, readings).counter_row(k)
+        ref = naive.naive_duel(F, opts, zt, seed, i).counter_row(k)
         if kern.tolist() != ref:
             out.append(f"duel {i}: {diff(kern, ref)}")
     return out
@@ -225,7 +219,7 @@ def test_custom_zone_table_agrees(tmp_path):
     k = L.n_counters(int(opts[L.O_ROUND_CAP]))
     for i in range(200):
         kern = kernel_duel(F, opts, zt, k, SEED, i)
-        ref = naive.naive_duel(F, opts, zt, SEED, i, READINGS).counter_row(k)
+        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
         assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
 
 
@@ -258,7 +252,7 @@ def test_custom_tactic_duels_agree(a, ta, b, tb):
     k = L.n_counters(int(opts[L.O_ROUND_CAP]))
     for i in range(200):
         kern = kernel_duel(F, opts, zt, k, SEED, i)
-        ref = naive.naive_duel(F, opts, zt, SEED, i, READINGS).counter_row(k)
+        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
         assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
         kern = kernel_attack(F, opts, zt, k, SEED, i)
         ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
@@ -272,7 +266,7 @@ def test_block_of_duels_sums_naive_duels():
     kern = _run_duels(F, opts, zt, np.uint64(SEED), np.int64(start), np.int64(400), 2, k).sum(axis=0)
     total = np.zeros(k, dtype=np.int64)
     for i in range(start, start + 400):
-        total += naive.naive_duel(F, opts, zt, SEED, i, READINGS).counter_row(k)
+        total += naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
     assert kern.tolist() == total.tolist(), diff(kern, total.tolist())
 
 
@@ -318,52 +312,8 @@ def test_aggregate_win_rate(a, b):
     kern = _run_duels(F, opts, zt, np.uint64(SEED), np.int64(0), np.int64(n_kernel), 2, k).sum(axis=0)
     assert kern[L.C_WINS] + kern[L.C_WINS + 1] + kern[L.C_DRAWS] == n_kernel
     p_kernel = kern[L.C_WINS] / n_kernel
-    wins = sum(naive.naive_duel(F, opts, zt, SEED + 1, i, READINGS).winner == 0 for i in range(n_naive))
+    wins = sum(naive.naive_duel(F, opts, zt, SEED + 1, i).winner == 0 for i in range(n_naive))
     p_naive = wins / n_naive
     p = p_kernel
     se = math.sqrt(p * (1 - p) / n_naive + p * (1 - p) / n_kernel)
     assert abs(p_naive - p_kernel) <= 4 * max(se, 1e-3), (p_naive, p_kernel, se)
-
-
-# -- kernel bugs: the digest's reading (xfail until the kernel follows it) -------------------------------
-
-
-def _digest_cases(readings, cases, n):
-    """Duel indices where the digest reading changes the result, and those where the kernel
-    disagrees with the digest reading."""
-    changed, wrong = [], []
-    for a, b, overrides in cases:
-        F, opts, zt, k = compiled(a, b, overrides)
-        for i in range(n):
-            ref = naive.naive_duel(F, opts, zt, SEED, i, readings).counter_row(k)
-            if ref != naive.naive_duel(F, opts, zt, SEED, i, READINGS).counter_row(k):
-                changed.append((a, b, i))
-            kern = kernel_duel(F, opts, zt, k, SEED, i)
-            if kern.tolist() != ref:
-                wrong.append(f"{a}-{b} duel {i}: {diff(kern, ref)}")
-    return changed, wrong
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "kernel bug: B-7.5 'dazed: no active actions on its turn' is checked only at the start of the "
-    "turn (kernel._turn); a fighter dazed by the opportunity attack its own stand-up / ready "
-    "provokes still readies and attacks in that turn (kernel._active_penalty even says dazed "
-    "attacks are 'only reachable by opportunity attacks')"))
-def test_dazed_mid_turn_stops_acting():
-    readings = naive.DigestReadings(dazed_mid_turn_stops_actions=True)
-    cases = [("militia", "swordsman", ()), ("brawler", "militia", (("tactic_a", "knockdown"),))]
-    changed, wrong = _digest_cases(readings, cases, 300)
-    assert changed, "no duel exercises the rule; choose other matchups"
-    assert wrong == []
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "kernel bug: kernel._knockdown rolls the B-3.9 opposed athletics (and the mobility check) with "
-    "bare bonuses, ignoring the wound penalty 'to all active checks' (B-6.5) and stunned/dazed −2 "
-    "(B-7.5) that every other check in the kernel applies"))
-def test_knockdown_checks_take_penalties():
-    readings = naive.DigestReadings(knockdown_checks_take_penalties=True)
-    cases = [("militia", "brawler", (("tactic_a", "knockdown"), ("tactic_b", "knockdown")))]
-    changed, wrong = _digest_cases(readings, cases, 200)
-    assert changed, "no duel exercises the rule; choose other matchups"
-    assert wrong == []

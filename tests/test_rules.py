@@ -492,3 +492,47 @@ def test_b4_6_margin_option_changes_only_extra_successes():
     b = api.attack("duelist", "militia", options={"margin_against": "max(base,reaction)"}).to_dict()
     assert a["p_hit"] == pytest.approx(b["p_hit"], abs=1e-12)
     assert b["mean_damage"] <= a["mean_damage"] + 1e-12
+
+
+def _oa_setup(zone: int):
+    """Fighter a prone/disarmed on its turn; b's opportunity attack always hits ``zone`` for a
+    light wound (damage 4–5 against levels 3/6/9/15) that a's toughness always fails."""
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    F[0, L.P_TOUGHNESS] = ALWAYS_FAIL
+    F[0, L.P_REACTION] = L.R_NONE
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 2, bonus=3, dtype=L.DT_BLUNT)
+    F[1, L.P_MELEE] = 20
+    S = fresh_state(F)
+    S[1, L.S_OA_LEFT] = 1
+    zt = np.full(20, zone, dtype=np.int8)
+    return F, S, zt
+
+
+def test_b7_5_dazed_by_the_opportunity_attack_ends_the_turns_actions():
+    F, S, zt = _oa_setup(L.ZONE_HEAD)
+    S[0, L.S_PRONE] = 1
+    cnt = counters()
+    _turn(F, S, default_options(), zt, rng(), cnt, 0)
+    assert cnt[L.C_ATTACKS + 5 + L.OUT_HIT] == 1  # b's opportunity attack hit the head
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0  # a, dazed, did not attack
+    assert S[0, L.S_PRONE] == 0 and S[0, L.S_DAZE] == 1  # it did get up; dazed through its next turn
+
+
+def test_b3_11_felled_again_while_rising_stands_up_again():
+    F, S, zt = _oa_setup(L.ZONE_LLEG)
+    S[0, L.S_PRONE] = 1
+    cnt = counters()
+    _turn(F, S, default_options(), zt, rng(), cnt, 0)
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # one opportunity attack per round
+    assert S[0, L.S_PRONE] == 0  # the second attempt provoked nothing and succeeded
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0  # both actions went into standing up
+
+
+def test_b3_10_weapon_knocked_away_again_while_readying():
+    F, S, zt = _oa_setup(L.ZONE_RARM)
+    S[0, L.S_HELD_MAIN] = 0
+    cnt = counters()
+    _turn(F, S, default_options(), zt, rng(), cnt, 0)
+    assert S[0, L.S_HELD_MAIN] == 0  # dropped again by the arm wound
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1  # a attacked with its remaining action (fists)
