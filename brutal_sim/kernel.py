@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .jit import inline_rule, rule
+
 from .layout import (
     ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY, BROKEN_DEGRADED, BROKEN_DESTROYED,
     C_ATTACKS, C_BREAKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS,
@@ -53,13 +55,13 @@ ZONE_GROUP = np.array([0, 1, 2, 2, 3, 3], dtype=np.int64)
 # --------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@inline_rule
 def _wb(slot):
     """Base index of weapon ``slot`` inside a fighter row."""
     return P_WEAPONS + slot * WN
 
 
-@njit(cache=True)
+@rule
 def _wound_penalty(F, S, i):
     """B-6.5: −1 with ЛР filled, −2 with ТР, −4 with КР; the largest applies (B-1.6). int64."""
     n = F[i, P_NCELLS]
@@ -73,12 +75,12 @@ def _wound_penalty(F, S, i):
     return 0
 
 
-@njit(cache=True)
+@rule
 def _is_stunned(S, i):
     return S[i, S_STUN] > 0 or S[i, S_PERM_STUN] > 0
 
 
-@njit(cache=True)
+@rule
 def _check_penalty(F, S, i):
     """Penalty to i's other checks in a fight (athletics, mobility): wounds (B-6.5) and
     stunned/dazed −2 (B-7.5)."""
@@ -86,7 +88,7 @@ def _check_penalty(F, S, i):
     return _wound_penalty(F, S, i) + cond
 
 
-@njit(cache=True)
+@rule
 def _active_penalty(F, S, i):
     """Penalty to i's melee checks (attacks, feints): wounds (B-6.5) + the largest condition
     (B-1.6, B-7.5): stunned −2, dazed −2 (opportunity attacks), prone −4 (B-4.2).
@@ -99,7 +101,7 @@ def _active_penalty(F, S, i):
     return _wound_penalty(F, S, i) + cond
 
 
-@njit(cache=True)
+@rule
 def _reaction_modifier(F, S, i, parry):
     """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
@@ -119,7 +121,7 @@ def _reaction_modifier(F, S, i, parry):
     return mod
 
 
-@njit(cache=True)
+@rule
 def _usable(F, S, i, slot):
     """Whether weapon ``slot`` is in hand and not destroyed (fists always are)."""
     if slot == SLOT_FISTS:
@@ -130,7 +132,7 @@ def _usable(F, S, i, slot):
     return S[i, S_HELD_MAIN + slot] > 0
 
 
-@njit(cache=True)
+@rule
 def _attack_slot(F, S, i):
     """Weapon i attacks with: main hand if usable, else off hand, else fists (B-7.7)."""
     if _usable(F, S, i, SLOT_MAIN):
@@ -140,12 +142,12 @@ def _attack_slot(F, S, i):
     return SLOT_FISTS
 
 
-@njit(cache=True)
+@rule
 def _degraded(S, i, slot):
     return slot != SLOT_FISTS and S[i, S_BROKEN_MAIN + slot] == BROKEN_DEGRADED
 
 
-@njit(cache=True)
+@rule
 def _parry_value(F, S, i, slot):
     """Parry bonus of a weapon: its ``parry_bonus``, −2 if degraded (B-4.4)."""
     v = F[i, _wb(slot) + W_PARRY_BONUS]
@@ -154,7 +156,7 @@ def _parry_value(F, S, i, slot):
     return v
 
 
-@njit(cache=True)
+@rule
 def _parry_slot(F, S, i):
     """Weapon i parries with: the usable one with the best parry value, main hand on ties (B-7.6)."""
     best = SLOT_FISTS
@@ -165,24 +167,24 @@ def _parry_slot(F, S, i):
     return best
 
 
-@njit(cache=True)
+@rule
 def _parry_bonus_total(F, S, i, slot):
     """Everything added to i's parry check: melee, talents, weapon, B-4.7 modifiers."""
     return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, i, True)
 
 
-@njit(cache=True)
+@rule
 def _dodge_bonus_total(F, S, i):
     return F[i, P_DODGE] + _reaction_modifier(F, S, i, False)
 
 
-@njit(cache=True)
+@rule
 def _can_react(S, i):
     """B-4.7: furious attackers and surprised fighters cannot react; the out of the fight neither."""
     return S[i, S_OUT] == 0 and S[i, S_NO_REACT] == 0 and S[i, S_SURPRISED] == 0
 
 
-@njit(cache=True)
+@rule
 def _choose_reaction(F, S, d, kind):
     """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE.
 
@@ -207,7 +209,7 @@ def _choose_reaction(F, S, d, kind):
     return R_DODGE
 
 
-@njit(cache=True)
+@rule
 def _attack_bonus(F, S, a, slot, mod):
     """Everything added to a's attack 2d6 (B-4.2): melee, talents, action ``mod``, off hand −2
     unless ambidextrous (B-7.6), degraded weapon −2 (B-4.4), wounds and conditions."""
@@ -219,7 +221,7 @@ def _attack_bonus(F, S, a, slot, mod):
     return total
 
 
-@njit(cache=True)
+@rule
 def _weapon_die(F, S, a, slot):
     """Damage die size of a's weapon, one step lower if degraded (B-4.4)."""
     sides = F[a, _wb(slot) + W_SIDES]
@@ -233,7 +235,7 @@ def _weapon_die(F, S, a, slot):
     return sides
 
 
-@njit(cache=True)
+@rule
 def _die_floor(sides, extra, floor_extra):
     """B-4.11: lowest a weapon die may show: half the die on a confident hit (4+ extra), and
     min(extra, die) when ``extra_successes_floor_damage`` is on."""
@@ -247,18 +249,18 @@ def _die_floor(sides, extra, floor_extra):
     return floor
 
 
-@njit(cache=True)
+@rule
 def _zone_armoured(F, d, zone):
     return F[d, P_ARMOUR + 2 * zone] > 0 or F[d, P_ARMOUR + 2 * zone + 1] > 0
 
 
-@njit(cache=True)
+@rule
 def _needs_marker(F, opts, d, zone):
     """Whether a hit on ``zone`` rolls the d6 penetration marker (B-4.14)."""
     return opts[O_ARMOUR_MODEL] != ARMOUR_PROTECTION_ONLY and _zone_armoured(F, d, zone)
 
 
-@njit(cache=True)
+@rule
 def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, reduce):
     """Steps 4–5 of B-4: damage type and final damage of a hit, given its dice.
 
@@ -306,7 +308,7 @@ def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, redu
     return final, dtype
 
 
-@njit(cache=True)
+@rule
 def _wound_level(F, d, damage):
     """B-5.1: the wound level (``LVL_*``) of one hit's final damage against d's damage levels."""
     if damage <= 0:
@@ -322,13 +324,13 @@ def _wound_level(F, d, damage):
 # --------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@rule
 def _knock_out(S, d, cause):
     if S[d, S_OUT] == 0:
         S[d, S_OUT] = cause + 1
 
 
-@njit(cache=True)
+@rule
 def _record(F, S, d, level):
     """B-6.2–B-6.4: mark a light/heavy/critical wound on d's track; a filled И is out (B-6.6)."""
     n = F[d, P_NCELLS]
@@ -350,7 +352,7 @@ def _record(F, S, d, level):
         _knock_out(S, d, CAUSE_TRACK_FULL)
 
 
-@njit(cache=True)
+@rule
 def _light_damage(F, S, d):
     """B-5.3: tally one light damage; past endurance it becomes a light wound."""
     S[d, S_TALLY] += 1
@@ -359,7 +361,7 @@ def _light_damage(F, S, d):
         _record(F, S, d, LVL_LIGHT)
 
 
-@njit(cache=True)
+@rule
 def _toughness_check(F, S, st, d, difficulty):
     """A `toughness` check (2d6 + toughness, dazed −2 per B-7.5) against ``difficulty``."""
     r1, r2 = _roll_2d6(st)
@@ -369,7 +371,7 @@ def _toughness_check(F, S, st, d, difficulty):
     return total >= difficulty
 
 
-@njit(cache=True)
+@rule
 def _until_end_of_next_turn(S, d, field):
     """Set a condition lasting until the end of d's next turn (B-2.8)."""
     turns = 2 if S[d, S_IN_TURN] > 0 else 1
@@ -377,7 +379,7 @@ def _until_end_of_next_turn(S, d, field):
         S[d, field] = turns
 
 
-@njit(cache=True)
+@rule
 def _drop(F, S, d, zone):
     """An arm wound drops what that hand holds; a two-handed weapon from either arm (B-7.1)."""
     if zone == ZONE_RARM:
@@ -389,7 +391,7 @@ def _drop(F, S, d, zone):
             S[d, S_HELD_OFF] = 0
 
 
-@njit(cache=True)
+@rule
 def _wound_effects(F, S, st, d, level, zone):
     """B-7.1–B-7.3: immediate effects of a light/heavy/critical wound by zone.
 
@@ -442,7 +444,7 @@ def _wound_effects(F, S, st, d, level, zone):
         _knock_out(S, d, CAUSE_KNOCKED_OUT)
 
 
-@njit(cache=True)
+@rule
 def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
     """B-5, B-6, B-7: d takes one hit's final damage of type ``dtype`` in ``zone``.
 
@@ -474,7 +476,7 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
         S[d, S_PERM_STUN] = 1  # B-7.4 (a shock critical takes the effects of its level, B-5.2)
 
 
-@njit(cache=True)
+@rule
 def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce):
     """Steps 3–6 of B-4 for a hit by a on d: zone, damage dice, armour, wound.
 
@@ -499,7 +501,7 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce):
     _take_wound(F, S, st, cnt, d, final, dtype, zone)
 
 
-@njit(cache=True)
+@rule
 def _break(S, opts, cnt, i, slot):
     """B-4.4: i's weapon in ``slot`` breaks: degraded, or destroyed (option / second break)."""
     cnt[C_BREAKS + i] += 1
@@ -509,7 +511,7 @@ def _break(S, opts, cnt, i, slot):
         S[i, S_BROKEN_MAIN + slot] = BROKEN_DEGRADED
 
 
-@njit(cache=True)
+@rule
 def _knockdown(F, S, st, a, d):
     """B-3.9 after a knock-down hit: opposed athletics; the winner by any margin pushes and d makes
     a hard (12) dodge [mobility] check or falls prone; d winning by 4+ puts a prone. All three
@@ -526,7 +528,7 @@ def _knockdown(F, S, st, a, d):
         S[a, S_PRONE] = 1
 
 
-@njit(cache=True)
+@rule
 def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     """One attack by a on d = 1 − a (B-4), from the attack check to the wound.
 
@@ -628,12 +630,12 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
 # --------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@rule
 def _either_out(S):
     return S[0, S_OUT] != 0 or S[1, S_OUT] != 0
 
 
-@njit(cache=True)
+@rule
 def _provoke(F, S, opts, zt, st, cnt, i):
     """B-3.8: i provokes; the enemy makes an opportunity attack (−2) if it can."""
     e = 1 - i
@@ -643,7 +645,7 @@ def _provoke(F, S, opts, zt, st, cnt, i):
     _attack(F, S, opts, zt, st, cnt, e, _attack_slot(F, S, e), -2, -1, K_OPPORTUNITY)
 
 
-@njit(cache=True)
+@rule
 def _feint_bonuses(F, S, i):
     """B-3.6: what i and its enemy add to their 2d6 in a feint: melee without weapon modifiers,
     less each side's wound and condition penalties."""
@@ -651,7 +653,7 @@ def _feint_bonuses(F, S, i):
     return F[i, P_MELEE] - _active_penalty(F, S, i), F[e, P_MELEE] - _active_penalty(F, S, e)
 
 
-@njit(cache=True)
+@rule
 def _feint(F, S, st, i):
     """B-3.6: opposed melee check; True if i wins (its attack this turn then gets +1)."""
     bi, be = _feint_bonuses(F, S, i)
@@ -660,7 +662,7 @@ def _feint(F, S, st, i):
     return a1 + a2 + bi > d1 + d2 + be
 
 
-@njit(cache=True)
+@rule
 def _plan_attack(F, S, i, acts):
     """The attack i's tactic (``P_T_*``) makes with ``acts`` standard actions left (B-3, B-7.6).
 
@@ -707,7 +709,7 @@ def _plan_attack(F, S, i, acts):
     return mod, zone, kind, slot, acts, feint, paired
 
 
-@njit(cache=True)
+@rule
 def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
     """The attack part of i's turn by its tactic, with ``acts`` standard actions left.
 
@@ -729,7 +731,7 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
     return acts
 
 
-@njit(cache=True)
+@rule
 def _ready(F, S, opts, zt, st, cnt, i, slot):
     """B-3.10: pick up a dropped weapon (standard action). It provokes (B-3.8); the weapon is in
     hand unless the opportunity attack knocked it away again (−1 marks it as being picked up)."""
@@ -739,7 +741,7 @@ def _ready(F, S, opts, zt, st, cnt, i, slot):
         S[i, S_HELD_MAIN + slot] = 1
 
 
-@njit(cache=True)
+@rule
 def _stand_up(F, S, opts, zt, st, cnt, i):
     """B-3.11: stand up. It provokes (B-3.8) while still down; the fighter is up unless the
     opportunity attack felled it again (2 marks it as rising)."""
@@ -749,20 +751,20 @@ def _stand_up(F, S, opts, zt, st, cnt, i):
         S[i, S_PRONE] = 0
 
 
-@njit(cache=True)
+@rule
 def _can_go_on(S, i):
     """Whether i may take its next action: nobody is out and i was not dazed meanwhile (B-7.5)."""
     return not _either_out(S) and S[i, S_DAZE] == 0
 
 
-@njit(cache=True)
+@rule
 def _needs_ready(F, S, i, slot):
     b = _wb(slot)
     return (F[i, b + W_PRESENT] != 0 and S[i, S_HELD_MAIN + slot] == 0
             and S[i, S_BROKEN_MAIN + slot] != BROKEN_DESTROYED)
 
 
-@njit(cache=True)
+@rule
 def _turn(F, S, opts, zt, st, cnt, i):
     """One turn of fighter i (B-2.4): expiries, bleeding, then a sensible fighter's actions.
 
@@ -805,7 +807,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     S[i, S_IN_TURN] = 0
 
 
-@njit(cache=True)
+@rule
 def _reset(F, S):
     for i in range(2):
         for k in range(NS):
@@ -814,7 +816,7 @@ def _reset(F, S):
         S[i, S_HELD_OFF] = F[i, _wb(SLOT_OFF) + W_PRESENT]
 
 
-@njit(cache=True)
+@rule
 def _initiative(F, st):
     """B-2.2: resolve checks; ties go to an initiative talent, then agility, then a reroll.
 
@@ -833,7 +835,7 @@ def _initiative(F, st):
             return 0 if F[0, P_AGILITY] > F[1, P_AGILITY] else 1
 
 
-@njit(cache=True)
+@rule
 def _duel(F, S, opts, zt, st, cnt):
     """One duel (B-2.9): rounds of two turns in initiative order until one side is out or the cap."""
     _reset(F, S)

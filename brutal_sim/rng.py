@@ -13,7 +13,8 @@ All functions are ``@njit`` and take the state as a ``uint64[4]`` array.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import inline_rule, rule
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -22,7 +23,7 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 _U = np.uint64
 
 
-@njit(cache=True, inline="always")
+@inline_rule
 def _mix64(z):
     """splitmix64 output function of a uint64 ``z`` (already advanced by GAMMA)."""
     z = (z ^ (z >> _U(30))) * _M1
@@ -30,12 +31,12 @@ def _mix64(z):
     return z ^ (z >> _U(31))
 
 
-@njit(cache=True, inline="always")
+@inline_rule
 def _rotl(x, k):
     return (x << _U(k)) | (x >> _U(64 - k))
 
 
-@njit(cache=True)
+@rule
 def _seed_duel(st, seed, index):
     """Fill ``st`` (uint64[4]) with the xoshiro256** state of duel ``index`` for run ``seed``.
 
@@ -55,7 +56,7 @@ def _seed_duel(st, seed, index):
         st[j] = _mix64(base)
 
 
-@njit(cache=True, inline="always")
+@inline_rule
 def _next(st):
     """One xoshiro256** output (uint64) and the state advance."""
     s0 = st[0]
@@ -77,7 +78,7 @@ def _next(st):
     return result
 
 
-@njit(cache=True, inline="always")
+@inline_rule
 def _die(st, n):
     """Uniform integer in ``1..n`` (``n`` ≤ 2**32) from the upper 32 bits of a draw, unbiased."""
     nn = _U(n)
@@ -93,7 +94,7 @@ def _die(st, n):
     return np.int64(m >> _U(32)) + 1
 
 
-@njit(cache=True, inline="always")
+@inline_rule
 def _roll_2d6(st):
     """A 2d6 roll from one draw (a uniform 1..36): returns ``(die1, die2)``, each 1..6."""
     v = _die(st, 36) - 1
