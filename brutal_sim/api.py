@@ -13,7 +13,7 @@ import numba
 import numpy as np
 
 from . import layout as L
-from .catalog import Catalog, load_rules
+from .catalog import Catalog, check_formula, load_rules
 from .compile import compile_options, compile_pair
 from .engine import Compiled, ProgressFn, run_attack_counters, run_duel_counters
 from .errors import DataError
@@ -40,7 +40,7 @@ def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Map
     fa = catalog.with_behaviour(load_fighter(a, catalog), tactic_a, reaction_a, "--tactic-a")
     fb = catalog.with_behaviour(load_fighter(b, catalog), tactic_b, reaction_b, "--tactic-b")
     opts, zone_table = load_rules(rules, options or {})
-    F = compile_pair(fa, fb)
+    F = compile_pair(fa, fb, formula=check_formula(rules, opts))
     return fa, fb, opts, Compiled(F, compile_options(opts), zone_table)
 
 

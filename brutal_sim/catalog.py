@@ -17,7 +17,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from .errors import DataError
-from .model import REACTIONS, ZONE_SHORTHANDS, ZONES, Armour, Fighter, FighterSpec, Tactic, Talent, Weapon, aim_zone, split_tactic
+from .model import ATTRIBUTES, CHECKS, REACTIONS, ZONE_SHORTHANDS, ZONES, Armour, Fighter, FighterSpec, Tactic, Talent, Weapon, aim_zone, split_tactic
 from .options import RuleOptions
 
 M = TypeVar("M", bound=BaseModel)
@@ -241,15 +241,45 @@ def zone_table_from_data(data: Mapping[str, Any], source: str) -> np.ndarray:
     return table
 
 
+#: B-1.1 default formula of ``check_bonus = attribute_plus_skill``: check = attribute + skill.
+DEFAULT_CHECK_FORMULA: dict[str, tuple[str, ...]] = {
+    "melee": ("agility", "skill"), "dodge": ("mobility", "skill"), "athletics": ("strength", "skill"),
+    "toughness": ("fortitude", "skill"), "resolve": ("confidence", "skill"), "willpower": ("spirit", "skill"),
+}
+
+
+def check_formula(rules_file: str | None, options: RuleOptions) -> dict[str, tuple[str, ...]] | None:
+    """The check formula in force: None for ``check_bonus = total``, else the default formula
+    updated by the rules file's ``[check_formula]`` (``melee = "agility + skill"``)."""
+    if options["check_bonus"] != "attribute_plus_skill":
+        return None
+    formula = dict(DEFAULT_CHECK_FORMULA)
+    raw = read_toml(Path(rules_file)).get("check_formula", {}) if rules_file else {}
+    if not isinstance(raw, dict):
+        raise DataError(str(rules_file), "check_formula", 'expected a table such as { melee = "agility + skill" }')
+    for check, text in raw.items():
+        field = f"check_formula.{check}"
+        if check not in CHECKS:
+            raise DataError(str(rules_file), field, f"unknown check; allowed: {', '.join(CHECKS)}")
+        terms = tuple(t.strip() for t in str(text).split("+"))
+        bad = [t for t in terms if t not in ATTRIBUTES and t != "skill"]
+        if bad or not isinstance(text, str):
+            raise DataError(str(rules_file), field, f"unknown term {bad[0] if bad else text!r}; a formula adds "
+                            f"terms from: skill, {', '.join(ATTRIBUTES)}")
+        formula[check] = terms
+    return formula
+
+
 def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, np.ndarray]:
     """Resolve rule options (defaults < rules file < flags) and the hit-zone table."""
     options = RuleOptions()
     inline_zone: Mapping[str, Any] | None = None
     if rules_file:
         raw = read_toml(Path(rules_file))
-        unknown = set(raw) - {"options", "zone_table", "description"}
+        unknown = set(raw) - {"options", "zone_table", "check_formula", "description"}
         if unknown:
-            raise DataError(rules_file, sorted(unknown)[0], "unknown table; allowed: options, zone_table, description")
+            raise DataError(rules_file, sorted(unknown)[0],
+                            "unknown table; allowed: options, zone_table, check_formula, description")
         opts = raw.get("options", {})
         if not isinstance(opts, dict):
             raise DataError(rules_file, "options", "expected a table of option = value")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Mapping, Sequence
+
 import numpy as np
 
 from . import layout as L
@@ -40,11 +42,21 @@ def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
     row[L.P_T_FEINT] = int(t.feint_first)
 
 
-def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None = None) -> np.ndarray:
+def check_totals(f: Fighter, formula: Mapping[str, Sequence[str]] | None = None) -> dict[str, int]:
+    """Each check's bonus before talents (B-1.1): the stat block's total, or by ``formula`` the sum
+    of the named attributes and ``skill`` (the fighter's skill of that check)."""
+    totals = f.checks.model_dump()
+    for check, terms in (formula or {}).items():
+        totals[check] = sum(getattr(f.skills, check) if t == "skill" else getattr(f.attributes, t) for t in terms)
+    return totals
+
+
+def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None = None,
+                    formula: Mapping[str, Sequence[str]] | None = None) -> np.ndarray:
     """One fighter → ``int64[NF]`` (layout ``P_*``); talents are folded into the totals.
 
     ``tactic`` (a bundled tactic name, ``aimed:<zone>`` style) and ``reaction`` override the
-    fighter's own fields.
+    fighter's own fields; ``formula`` computes checks from attributes and skills (B-1.1).
     """
     if tactic is not None or reaction is not None:
         from .catalog import Catalog
@@ -52,13 +64,10 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
         f = Catalog.bundled().with_behaviour(f, tactic, reaction)
     row = np.zeros(L.NF, dtype=np.int64)
     t = f.talent_total
-    c = f.checks
-    row[L.P_MELEE] = c.melee + t("melee")
-    row[L.P_DODGE] = c.dodge + t("dodge")
-    row[L.P_ATHLETICS] = c.athletics + t("athletics")
-    row[L.P_TOUGHNESS] = c.toughness + t("toughness")
-    row[L.P_RESOLVE] = c.resolve + t("resolve")
-    row[L.P_WILLPOWER] = c.willpower + t("willpower")
+    c = check_totals(f, formula)
+    for check, index in (("melee", L.P_MELEE), ("dodge", L.P_DODGE), ("athletics", L.P_ATHLETICS),
+                         ("toughness", L.P_TOUGHNESS), ("resolve", L.P_RESOLVE), ("willpower", L.P_WILLPOWER)):
+        row[index] = c[check] + t(check)
     row[L.P_ENDURANCE] = f.attributes.endurance
     row[L.P_STRENGTH] = f.attributes.strength
     row[L.P_AGILITY] = f.attributes.agility
@@ -95,11 +104,12 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     return row
 
 
-def compile_pair(a: Fighter, b: Fighter, **overrides: str | None) -> np.ndarray:
+def compile_pair(a: Fighter, b: Fighter, formula: Mapping[str, Sequence[str]] | None = None,
+                 **overrides: str | None) -> np.ndarray:
     """Two fighters → ``int64[2, NF]``; ``tactic_a``, ``reaction_b`` … override fields."""
     return np.stack([
-        compile_fighter(a, overrides.get("tactic_a"), overrides.get("reaction_a")),
-        compile_fighter(b, overrides.get("tactic_b"), overrides.get("reaction_b")),
+        compile_fighter(a, overrides.get("tactic_a"), overrides.get("reaction_a"), formula),
+        compile_fighter(b, overrides.get("tactic_b"), overrides.get("reaction_b"), formula),
     ])
 
 

@@ -145,9 +145,21 @@ class Checks(_Strict):
 
 
 class Attributes(_Strict):
+    """Attributes. endurance, strength and agility are used by the rules directly; all of them can
+    enter check formulas (option ``check_bonus = attribute_plus_skill``, B-1.1)."""
+
     endurance: int = Field(3, ge=0, le=20, description="wound track has 4 + endurance cells (B-6.1)")
     strength: int = Field(0, ge=-5, le=20)
     agility: int = Field(0, ge=-5, le=20)
+    mobility: int = Field(0, ge=-5, le=20, description="Подвижность")
+    confidence: int = Field(0, ge=-5, le=20, description="Уверенность")
+    fortitude: int = Field(0, ge=-5, le=20, description="Стойкость")
+    spirit: int = Field(0, ge=-5, le=20, description="Сила духа")
+    perception: int = Field(0, ge=-5, le=20, description="Внимательность")
+
+
+#: Attribute names a check formula may use.
+ATTRIBUTES: tuple[str, ...] = tuple(Attributes.model_fields)
 
 
 WeaponRef = Union[str, Weapon, None]
@@ -165,6 +177,7 @@ class FighterSpec(_Strict):
     checks: Checks = Checks()
     attributes: Attributes = Attributes()
     damage_levels: list[int] = Field(default_factory=lambda: [3, 6, 9, 15])
+    skills: Checks = Checks()
     main_hand: WeaponRef = None
     off_hand: WeaponRef = None
     armour: list[ArmourRef] = Field(default_factory=list)
@@ -208,6 +221,7 @@ class Fighter(_Strict):
     checks: Checks
     attributes: Attributes
     damage_levels: list[int]
+    skills: Checks = Checks()
     main_hand: Weapon | None
     off_hand: Weapon | None
     armour: list[Armour]

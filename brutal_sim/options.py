@@ -50,6 +50,9 @@ class OptionSpec:
 
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("check_bonus", "B-1.1", "total", ("total", "attribute_plus_skill"),
+               help="a check adds the stat block's total (checks.*), or an attribute plus the skill of the same "
+                    "name (skills.*) by the rules file's [check_formula]"),
     OptionSpec("surprise", "B-2.3", "none", ("none", "a", "b"),
                help="which side (if any) is surprised and loses all actions and reactions in round 1"),
     OptionSpec("round_cap", "B-2.9", 100, int_range=(1, 10000),

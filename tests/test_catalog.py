@@ -112,3 +112,25 @@ def test_tactics_are_data_and_inline_tactics_compile(tmp_path):
     assert (furious[L.P_T_FULL], furious[L.P_T_FULL_PEN], furious[L.P_T_NO_REACT]) == (1, 1, 1)
     td = compile_fighter(cat.with_behaviour(cat.fighter("brute"), "total_defence"))
     assert (td[L.P_T_ATTACK], td[L.P_T_FULL_PEN], td[L.P_T_NO_OA], td[L.P_T_STANCE]) == (L.TA_NONE, 0, 1, 4)
+
+
+def test_b1_1_checks_from_attributes_and_skills(tmp_path):
+    """B-1.1 GAP: option check_bonus = attribute_plus_skill sums an attribute and a skill."""
+    from brutal_sim import api
+
+    f = tmp_path / "f.toml"
+    f.write_text('name = "Formula"\nchecks = { melee = 9 }\nskills = { melee = 2, dodge = 1, toughness = 3 }\n'
+                 'attributes = { agility = 3, mobility = 2, fortitude = 1, strength = 4, endurance = 2 }\n')
+    _, _, _, c = api.prepare(str(f), "militia")
+    assert c.fighters[0, L.P_MELEE] == 9  # default: the stat block's total
+    _, _, _, c = api.prepare(str(f), "militia", options={"check_bonus": "attribute_plus_skill"})
+    assert (c.fighters[0, L.P_MELEE], c.fighters[0, L.P_DODGE], c.fighters[0, L.P_TOUGHNESS],
+            c.fighters[0, L.P_ATHLETICS]) == (5, 3, 4, 4)
+    rules = tmp_path / "r.toml"
+    rules.write_text('[options]\ncheck_bonus = "attribute_plus_skill"\n[check_formula]\nmelee = "strength + skill"\n'
+                     'toughness = "endurance + fortitude + skill"\n')
+    _, _, _, c = api.prepare(str(f), "militia", rules=str(rules))
+    assert (c.fighters[0, L.P_MELEE], c.fighters[0, L.P_TOUGHNESS], c.fighters[0, L.P_DODGE]) == (6, 6, 3)
+    rules.write_text('[options]\ncheck_bonus = "attribute_plus_skill"\n[check_formula]\nmelee = "luck + skill"\n')
+    with pytest.raises(DataError, match="check_formula.melee: unknown term 'luck'"):
+        api.prepare(str(f), "militia", rules=str(rules))
