@@ -1,0 +1,229 @@
+"""Speed of the Brutal duel kernel against its baselines, all measured in one run.
+
+    python benchmarks/run.py            # full run (about 5 minutes on 2 cores)
+    python benchmarks/run.py --quick    # smaller samples, 10^7 instead of 10^8 for memory
+
+Measures, for three standard matchups: the kernel at 10^6+ duels on 1 thread and on all threads,
+its cold first call (compilation, in a fresh process with an empty numba cache), the pure-Python
+reference duel of the tests (``tests/naive.py``), the numpy-vectorised duel
+(``benchmarks/numpy_duel.py``), the random-number floor (the same number of draws per duel, no
+game logic), and peak memory at 10^6 and 10^8 duels. Prints a table of ratios and writes
+``benchmarks/results/<timestamp>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from brutal_sim import layout as L  # noqa: E402
+from brutal_sim.catalog import Catalog, load_rules  # noqa: E402
+from brutal_sim.compile import compile_options, compile_pair  # noqa: E402
+from brutal_sim.engine import Compiled, run_duel_counters  # noqa: E402
+from brutal_sim.rng import _die, _seed_duel  # noqa: E402
+
+MATCHUPS = [("swordsman", "brute"), ("duelist", "knight"), ("militia", "brawler")]
+
+
+def compiled(a: str, b: str) -> Compiled:
+    cat = Catalog.bundled()
+    opts, zt = load_rules(None, {})
+    return Compiled(compile_pair(cat.fighter(a), cat.fighter(b)), compile_options(opts), zt)
+
+
+@njit(cache=True, parallel=True)
+def _rng_floor(seed, n, lanes, draws_per_duel):
+    """The random-number floor: per duel, seed its generator and draw ``draws_per_duel`` dice."""
+    acc = np.zeros(lanes, dtype=np.int64)
+    for lane in prange(lanes):
+        st = np.empty(4, dtype=np.uint64)
+        lo = (n * lane) // lanes
+        hi = (n * (lane + 1)) // lanes
+        total = 0
+        for idx in range(lo, hi):
+            _seed_duel(st, seed, idx)
+            for _ in range(draws_per_duel):
+                total += _die(st, 6)
+        acc[lane] = total
+    return acc
+
+
+def best_rate(fn, n: int, repeat: int = 3) -> float:
+    """Best of ``repeat`` timings of ``fn()`` as items per second."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return n / best
+
+
+def kernel_rate(c: Compiled, n: int, threads: int) -> tuple[float, np.ndarray]:
+    counters: list[np.ndarray] = []
+
+    def go() -> None:
+        cnt, _ = run_duel_counters(c, n, seed=1, threads=threads)
+        counters.append(cnt)
+
+    return best_rate(go, n), counters[-1]
+
+
+def draws_per_duel(c: Compiled, sample: int = 2000) -> float:
+    """Random numbers (64-bit draws) one duel consumes, counted by the naive reference's generator,
+    which draws exactly what the kernel draws (tests/test_naive_agreement.py)."""
+    import naive
+
+    fighters = naive.fighters_from_rows(c.fighters)
+    rules = naive.NaiveRules.from_array(c.options)
+    zones = naive.zone_table_from_array(c.zone_table)
+    total = 0
+    for i in range(sample):
+        duel = naive.NaiveDuel(fighters, rules, zones, naive.Xoshiro256StarStar.for_duel(1, i))
+        duel.run()
+        total += duel.rng.draws
+    return total / sample
+
+
+def naive_rate(c: Compiled, n: int) -> float:
+    import naive
+
+    def go() -> None:
+        for i in range(n):
+            naive.naive_duel(c.fighters, c.options, c.zone_table, 1, i)
+
+    return best_rate(go, n, repeat=1)
+
+
+def numpy_rate(c: Compiled, n: int) -> float:
+    import numpy_duel
+
+    numpy_duel.run_numpy_duels(c.fighters, c.options, c.zone_table, 10_000, 0)  # warm-up
+    return best_rate(lambda: numpy_duel.run_numpy_duels(c.fighters, c.options, c.zone_table, n, 1), n, repeat=1)
+
+
+def floor_rate(n: int, draws: int, threads: int) -> float:
+    numba.set_num_threads(threads)
+    _rng_floor(np.uint64(1), 1000, threads, draws)
+    return best_rate(lambda: _rng_floor(np.uint64(1), n, threads, draws), n)
+
+
+_CHILD = """
+import resource, sys, time
+from brutal_sim import api
+t0 = time.perf_counter()
+api.duel("swordsman", "brute", n=int(sys.argv[1]), seed=1)
+print(time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def child(n: int, env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Run n duels in a fresh process; return (seconds, peak RSS in MiB)."""
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(n)], capture_output=True, text=True, check=True,
+                         env={**os.environ, **(env or {})})
+    seconds, rss_kib = out.stdout.split()
+    return float(seconds), int(rss_kib) / 1024
+
+
+def cold_start() -> dict[str, float]:
+    """First `api.duel` in a fresh process with an empty numba cache, then with the warm cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"NUMBA_CACHE_DIR": cache}
+        cold, _ = child(1000, env)
+        warm, _ = child(1000, env)
+    return {"cold_first_call_s": cold, "warm_first_call_s": warm}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller samples (a few minutes less)")
+    ap.add_argument("--n", type=int, default=None, help="duels per kernel measurement (default 2,000,000)")
+    args = ap.parse_args()
+    n_kernel = args.n or (1_000_000 if args.quick else 2_000_000)
+    n_naive = 300 if args.quick else 2000
+    n_numpy = 50_000 if args.quick else 200_000
+    n_big = 10**7 if args.quick else 10**8
+    all_threads = numba.config.NUMBA_NUM_THREADS
+
+    results: dict[str, object] = {
+        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": {"python": platform.python_version(), "numba": numba.__version__, "numpy": np.__version__,
+                    "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+                    "threads": all_threads},
+        "n_kernel": n_kernel, "n_naive": n_naive, "n_numpy": n_numpy,
+        "matchups": {},
+    }
+    print("compile / cache check …", flush=True)
+    results["startup"] = cold_start()
+    for a, b in MATCHUPS:
+        key = f"{a}-vs-{b}"
+        print(f"{key} …", flush=True)
+        c = compiled(a, b)
+        run_duel_counters(c, 1000, seed=0)  # load from the cache
+        one, cnt = kernel_rate(c, n_kernel, 1)
+        many, cnt_many = kernel_rate(c, n_kernel, all_threads)
+        assert np.array_equal(cnt, cnt_many), "thread count changed the result"
+        draws = draws_per_duel(c)
+        row = {
+            "kernel_1_thread": one,
+            f"kernel_{all_threads}_threads": many,
+            "naive_python": naive_rate(c, n_naive),
+            "numpy_vectorised": numpy_rate(c, n_numpy),
+            "draws_per_duel": draws,
+            "rng_floor_1_thread": floor_rate(n_kernel, int(round(draws)), 1),
+            "win_rate_a": float(cnt[L.C_WINS] / n_kernel),
+        }
+        row["ratio_kernel_vs_python"] = one / row["naive_python"]
+        row["ratio_kernel_vs_numpy"] = one / row["numpy_vectorised"]
+        row["ratio_floor_vs_kernel"] = row["rng_floor_1_thread"] / one
+        row["ratio_threads"] = many / one
+        results["matchups"][key] = row  # type: ignore[index]
+    print("peak memory …", flush=True)
+    s6, m6 = child(10**6)
+    sb, mb = child(n_big)
+    results["memory"] = {"n_small": 10**6, "peak_rss_mib_small": m6, "seconds_small": s6,
+                         "n_big": n_big, "peak_rss_mib_big": mb, "seconds_big": sb}
+    report(results)
+    out_dir = ROOT / "benchmarks" / "results"
+    out_dir.mkdir(exist_ok=True)
+    path = out_dir / f"{results['when'].replace(':', '').replace('+0000', 'Z')}.json"
+    path.write_text(json.dumps(results, indent=2))
+    print(f"\nwrote {path.relative_to(ROOT)}")
+
+
+def report(r: dict) -> None:
+    threads = r["machine"]["threads"]
+    print(f"\nduels per second (n = {r['n_kernel']:,} for the kernel; numba {r['machine']['numba']})")
+    head = (f"{'matchup':24} {'kernel 1t':>11} {'kernel ' + str(threads) + 't':>11} {'python':>9} {'numpy':>9} "
+            f"{'rng floor':>11} {'draws':>6} {'÷python':>8} {'÷numpy':>7} {'floor÷k':>8} {str(threads) + 't÷1t':>7}")
+    print(head)
+    for key, m in r["matchups"].items():
+        print(f"{key:24} {m['kernel_1_thread']:>11,.0f} {m[f'kernel_{threads}_threads']:>11,.0f} "
+              f"{m['naive_python']:>9,.0f} {m['numpy_vectorised']:>9,.0f} {m['rng_floor_1_thread']:>11,.0f} "
+              f"{m['draws_per_duel']:>6.1f} {m['ratio_kernel_vs_python']:>8.0f} {m['ratio_kernel_vs_numpy']:>7.1f} "
+              f"{m['ratio_floor_vs_kernel']:>8.2f} {m['ratio_threads']:>7.2f}")
+    s = r["startup"]
+    print(f"\nstart-up: cold first call {s['cold_first_call_s']:.1f} s (compiling), "
+          f"warm {s['warm_first_call_s']:.2f} s (numba cache)")
+    m = r["memory"]
+    print(f"peak memory: {m['peak_rss_mib_small']:.0f} MiB at {m['n_small']:,} duels, "
+          f"{m['peak_rss_mib_big']:.0f} MiB at {m['n_big']:,} duels ({m['seconds_big']:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
