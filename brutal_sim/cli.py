@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import typer
@@ -187,6 +188,59 @@ def attack(
     out.print(t)
     out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; per attack: {data['mean_damage_per_attack']:.2f}")
+
+
+@app.command()
+def report(
+    scenario: str = typer.Argument(..., help="scenario TOML file (see docs/scenarios.md)"),
+    output: str = typer.Option(..., "-o", "--output", help="the HTML file to write, e.g. reports/NAME.html"),
+    csv: Optional[str] = typer.Option(None, "--csv", help="also write the tidy frames as CSV files into DIR"),
+    n: Optional[int] = typer.Option(None, "-n", help="override the scenario's duels per cell"),
+    threads: Optional[int] = THREADS_OPT,
+) -> None:
+    """Run a scenario and write a one-file HTML report (images embedded)."""
+    from . import api
+    from .report import ReportFrames, render_report, write_atomically
+    from .scenario import load_scenario, run_scenario
+
+    sc = _guard(lambda: load_scenario(scenario, n=n))
+    _guard(lambda: api._check_threads(threads))
+    out_path = Path(output)
+    if out_path.is_dir():
+        _fail(f"-o: {output} is a folder; give a file name such as {output.rstrip('/')}/report.html")
+    _warm_up(False)
+    total = sc.total_duels
+    t0 = time.perf_counter()
+    if err.is_terminal:
+        columns = (TextColumn("{task.fields[cell]}"), BarColumn(), TextColumn("{task.fields[cells]}"),
+                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn())
+        with Progress(*columns, console=err, transient=True) as bar:
+            task = bar.add_task("report", total=total, cell="", cells="", rate="")
+
+            def progress(done: int, _total: int, label: str) -> None:
+                rate = done / max(time.perf_counter() - t0, 1e-9)
+                cells_done = done // sc.spec.n
+                bar.update(task, completed=done, cell=label[:40], rate=f"{rate:,.0f} duels/s",
+                           cells=f"cell {min(cells_done + 1, len(sc.cells))}/{len(sc.cells)}")
+
+            results = run_scenario(sc, threads, progress)
+    else:
+        def log(done: int, _total: int, label: str) -> None:
+            if done % sc.spec.n == 0:
+                rate = done / max(time.perf_counter() - t0, 1e-9)
+                err.print(f"[dim]cell {done // sc.spec.n}/{len(sc.cells)} {label}: {rate:,.0f} duels/s[/]",
+                          highlight=False)
+
+        results = run_scenario(sc, threads, log)
+    command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
+        f"brutal-sim report {scenario} -o {output}"
+    html = render_report(sc, results, command)
+    frames = ReportFrames.of(results)
+    if csv:
+        frames.to_csv(csv)
+    write_atomically(output, html)
+    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells, {total:,} duels in "
+              f"{time.perf_counter() - t0:.1f} s)" + (f"; CSV in {csv}" if csv else ""), highlight=False)
 
 
 @app.command("list")

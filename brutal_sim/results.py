@@ -28,6 +28,7 @@ class DuelResult:
     elapsed_s: float
     threads: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # matchup, variant (scenarios)
 
     # -- counters by name ------------------------------------------------------------------------
     def wins(self, side: int) -> int:

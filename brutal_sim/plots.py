@@ -1,0 +1,452 @@
+"""Figures of the result frames (:mod:`brutal_sim.frames`), for reports and notebooks.
+
+Every function takes a tidy frame and returns a :class:`matplotlib.figure.Figure` built directly,
+without pyplot: no global figure registry, no ``plt.show``, so the figures work headless, in
+Jupyter (a returned ``Figure`` displays itself) and in HTML reports (:func:`figure_to_data_uri`).
+
+>>> from brutal_sim import api, frames, plots
+>>> rs = [api.duel("swordsman", "brute", n=10_000, seed=1)]
+>>> fig = plots.win_rate_figure(frames.summary_frame(rs))  # doctest: +SKIP
+>>> open("win.png", "wb").write(plots.figure_to_png(fig))  # doctest: +SKIP
+
+Colours follow the Okabe–Ito colour-blind-safe palette; rates are shown in percent.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Hashable, Iterable
+
+import numpy as np
+import pandas as pd
+from matplotlib import colormaps
+from matplotlib import colors as mcolors
+from matplotlib import transforms as mtransforms
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from .frames import ZONE_GROUP_NAMES
+
+__all__ = ["OKABE_ITO", "LEVEL_COLOURS", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
+           "wounds_figure", "sweep_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
+
+#: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+DRAW_COLOUR = "#8C8C8C"
+#: Wound levels from harmless to mortal: grey, then Okabe–Ito yellow → orange → vermillion → purple → black.
+LEVEL_COLOURS = {"none": "#D9D9D9", "light_damage": "#F0E442", "light": "#E69F00", "heavy": "#D55E00",
+                 "critical": "#CC79A7", "mortal": "#000000"}
+LEVEL_LABELS = {"none": "no wound", "light_damage": "light damage", "light": "light wound",
+                "heavy": "heavy wound", "critical": "critical wound", "mortal": "mortal wound"}
+MATRIX_CMAP = "RdBu"  # diverging about 50 %: red loses, blue wins (ColorBrewer, colour-blind safe)
+DPI = 110
+LABEL_COLUMNS = ("matchup", "variant", "sweep", "value")
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+def percent_label(rate: float) -> str:
+    """How a rate (0 … 1) is written on the figures: ``0.3257 -> "32.6%"``."""
+    return f"{100 * rate:.1f}%"
+
+
+def _unique(values: Iterable[Hashable]) -> list:
+    """Distinct values in order of first appearance."""
+    return list(dict.fromkeys(values))
+
+
+def _label_columns(frame: pd.DataFrame) -> list[str]:
+    """The cell label columns the frame has (``sweep`` and ``value`` are optional)."""
+    return [c for c in LABEL_COLUMNS if c in frame.columns]
+
+
+def _cells(frame: pd.DataFrame) -> list[tuple[str, ...]]:
+    """The cells (matchup, variant[, sweep, value]) of a frame in order of appearance."""
+    cols = _label_columns(frame)
+    return _unique(zip(*(frame[c] for c in cols))) if len(frame) else []
+
+
+def _cell_title(frame: pd.DataFrame, cell: tuple[str, ...], with_matchup: bool = True) -> str:
+    """"Swordsman vs Brute · variant · sweep = value", leaving out empty labels."""
+    labels = dict(zip(_label_columns(frame), cell))
+    parts = [labels.get("matchup", "") if with_matchup else "", labels.get("variant", "")]
+    if labels.get("sweep"):
+        parts.append(f"{labels['sweep']} = {labels.get('value', '')}")
+    elif labels.get("value"):
+        parts.append(labels["value"])
+    return " · ".join(p for p in parts if p)
+
+
+def _in_cell(frame: pd.DataFrame, cell: tuple[str, ...]) -> pd.DataFrame:
+    mask = np.ones(len(frame), dtype=bool)
+    for col, value in zip(_label_columns(frame), cell):
+        mask &= (frame[col] == value).to_numpy()
+    return frame[mask]
+
+
+def _palette(keys: Iterable[Hashable]) -> dict:
+    """An Okabe–Ito colour for each key, in order of first appearance (cycling past eight)."""
+    return {k: OKABE_ITO[i % len(OKABE_ITO)] for i, k in enumerate(_unique(keys))}
+
+
+def _require(frame: pd.DataFrame, columns: Iterable[str], what: str) -> None:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{what}: the frame lacks the column(s) {', '.join(missing)}")
+
+
+def _ink_on(rgba: tuple[float, ...]) -> str:
+    """Black or white text, whichever reads better on a fill colour."""
+    r, g, b = rgba[:3]
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
+
+
+def _side_labels(rows: pd.DataFrame) -> list[str]:
+    """Fighter names of a cell's rows, with the side added when both sides share a name (mirror)."""
+    names = list(rows["fighter"])
+    return [f"{n} ({s})" if names.count(n) > 1 else n for n, s in zip(names, rows["side"])]
+
+
+def _style(ax: Axes, grid_axis: str = "both") -> None:
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.grid(True, axis=grid_axis, color="#E5E5E5", linewidth=0.8)
+    ax.set_axisbelow(True)
+
+
+# -- win rates ------------------------------------------------------------------------------------
+
+def win_rate_figure(summary: pd.DataFrame, title: str = "Win rates with 95 % Wilson intervals") -> Figure:
+    """Horizontal bars of each fighter's win rate (and the draw rate) per matchup / variant.
+
+    Error bars are the 95 % Wilson intervals (``ci_low`` … ``ci_high``); a fighter keeps its
+    colour across matchups; matchups are stacked top to bottom in the frame's order.
+    """
+    _require(summary, ("matchup", "variant", "fighter", "side", "measure", "estimate", "ci_low", "ci_high"),
+             "win_rate_figure")
+    rows = summary[summary["measure"].isin(["win_rate", "draw_rate"])]
+    if rows.empty:
+        raise ValueError("win_rate_figure: the summary frame has no win_rate or draw_rate rows")
+    colours: dict[str, str] = {}
+
+    ys, labels, est, lo, hi, cols, headers = [], [], [], [], [], [], []
+    y = 0.0
+    for c in _cells(rows):
+        cell = _in_cell(rows, c)
+        wins, draws = cell[cell["measure"] == "win_rate"], cell[cell["measure"] == "draw_rate"]
+        headers.append((y, _cell_title(rows, c)))
+        y += 1
+        for label, (_, r) in zip(_side_labels(wins) + ["draw"] * len(draws),
+                                 list(wins.iterrows()) + list(draws.iterrows())):
+            ys.append(y)
+            labels.append(label)
+            est.append(r["estimate"])
+            lo.append(r["ci_low"])
+            hi.append(r["ci_high"])
+            if r["measure"] == "win_rate":  # a fighter keeps its colour; mirror sides get two
+                colours.setdefault(label, OKABE_ITO[len(colours) % len(OKABE_ITO)])
+            cols.append(colours[label] if r["measure"] == "win_rate" else DRAW_COLOUR)
+            y += 1
+        y += 0.4  # gap between matchups
+    est_a, lo_a, hi_a = (100 * np.asarray(v, dtype=float) for v in (est, lo, hi))
+
+    fig = Figure(figsize=(7.5, 1.2 + 0.3 * y), layout="constrained")
+    ax = fig.add_subplot()
+    ax.barh(ys, est_a, height=0.72, color=cols, xerr=np.vstack([est_a - lo_a, hi_a - est_a]),
+            error_kw={"ecolor": "#333333", "elinewidth": 1.0, "capsize": 3}, gid="win_rate_bars")
+    for yy, e, l, h, c in zip(ys, est_a, lo_a, hi_a, cols):
+        if h <= 86:  # value right of the interval, or inside the bar when the bar is nearly full
+            ax.text(h + 1.2, yy, percent_label(e / 100), va="center", ha="left", fontsize=8.5)
+        else:
+            ax.text(l - 1.2, yy, percent_label(e / 100), va="center", ha="right", fontsize=8.5,
+                    color=_ink_on(mcolors.to_rgba(c)))
+    header_tf = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
+    for yy, text in headers:
+        ax.text(0.0, yy, text, transform=header_tf, fontweight="bold", va="center", ha="left", fontsize=9.5)
+    ax.axvline(50, color="#555555", linestyle=":", linewidth=1)
+    ax.set_yticks(ys, labels)
+    ax.tick_params(axis="y", length=0)
+    ax.set_ylim(y - 0.4, -0.7)  # top to bottom
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("win rate (%)")
+    ax.set_title(title)
+    _style(ax, "x")
+    return fig
+
+
+# -- round-robin matrix ---------------------------------------------------------------------------
+
+def _win_matrix(wins: pd.DataFrame, fighters: list[str]) -> np.ndarray:
+    """Pooled win rate of the row fighter against the column fighter (NaN where never met).
+
+    Duels of the same pair in several matchups (e.g. both side orders) pool their counts. In a
+    mirror matchup the diagonal holds side a's win rate.
+    """
+    index = {f: i for i, f in enumerate(fighters)}
+    k = np.zeros((len(fighters), len(fighters)))
+    n = np.zeros_like(k)
+    for c in _cells(wins):
+        cell = _in_cell(wins, c)
+        a, b = cell[cell["side"] == "a"], cell[cell["side"] == "b"]
+        if len(a) != 1 or len(b) != 1:
+            raise ValueError(f"matchup_matrix_figure: {_cell_title(wins, c)!r} needs one win_rate row for "
+                             f"side a and one for side b")
+        ra, rb = a.iloc[0], b.iloc[0]
+        i, j = index[ra["fighter"]], index[rb["fighter"]]
+        k[i, j] += ra["count"]
+        n[i, j] += ra["n"]
+        if i != j:
+            k[j, i] += rb["count"]
+            n[j, i] += rb["n"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, k / np.where(n > 0, n, 1), np.nan)
+
+
+def matchup_matrix_figure(summary: pd.DataFrame, variant: str | None = None,
+                          title: str = "Win rate of the row fighter against the column fighter") -> Figure:
+    """Heatmap of a round robin: the row fighter's win rate against the column fighter.
+
+    Cells are annotated in percent (:func:`percent_label`); cells of pairs that never met are
+    left blank. With several variants in the frame there is one panel per variant, unless
+    ``variant=`` picks one.
+    """
+    _require(summary, ("matchup", "variant", "fighter", "side", "measure", "count", "n"), "matchup_matrix_figure")
+    wins = summary[summary["measure"] == "win_rate"]
+    if variant is not None:
+        if variant not in set(wins["variant"]):
+            raise ValueError(f"matchup_matrix_figure: no variant {variant!r}; the frame has "
+                             f"{', '.join(map(repr, _unique(wins['variant'])))}")
+        wins = wins[wins["variant"] == variant]
+    if wins.empty:
+        raise ValueError("matchup_matrix_figure: the summary frame has no win_rate rows")
+    fighters = _unique(wins["fighter"])
+    variants = _unique(wins["variant"])
+    size = max(3.2, 0.85 * len(fighters) + 1.6)
+    label_room = 0.075 * max(len(f) for f in fighters)  # inches for the longest name
+    fig = Figure(figsize=((size - 1.0) * len(variants) + label_room + 1.6, size + label_room * 0.5),
+                 layout="constrained")
+    axes = fig.subplots(1, len(variants), squeeze=False)[0]
+    cmap = colormaps[MATRIX_CMAP].with_extremes(bad="#F2F2F2")
+    image = None
+    for p, (ax, v) in enumerate(zip(axes, variants)):
+        m = _win_matrix(wins[wins["variant"] == v], fighters)
+        image = ax.imshow(100 * m, cmap=cmap, vmin=0, vmax=100, aspect="equal")
+        for i in range(len(fighters)):
+            for j in range(len(fighters)):
+                if not np.isnan(m[i, j]):
+                    ax.text(j, i, percent_label(m[i, j]), ha="center", va="center", fontsize=9,
+                            color=_ink_on(cmap(m[i, j])), gid="cell_label")
+        ax.set_xticks(range(len(fighters)), fighters, rotation=30, ha="right", rotation_mode="anchor")
+        ax.set_yticks(range(len(fighters)), fighters)
+        ax.set_xticks(np.arange(len(fighters) + 1) - 0.5, minor=True)
+        ax.set_yticks(np.arange(len(fighters) + 1) - 0.5, minor=True)
+        ax.grid(which="minor", color="white", linewidth=2)
+        ax.tick_params(which="both", length=0)
+        ax.spines[:].set_visible(False)
+        ax.set_xlabel("opponent (column)")
+        if p == 0:
+            ax.set_ylabel("fighter (row)")
+        if len(variants) > 1 or v:
+            ax.set_title(v or "(no variant)")
+    fig.colorbar(image, ax=list(axes), label="win rate (%)", shrink=0.8)
+    fig.suptitle(title)
+    return fig
+
+
+# -- rounds to decision ---------------------------------------------------------------------------
+
+def _first_round_reaching(cell: pd.DataFrame, level: float) -> int:
+    reached = cell.loc[cell["cdf"] >= level - 1e-12, "round"]
+    return int(reached.iloc[0]) if len(reached) else int(cell["round"].max())
+
+
+def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | None = None,
+                  title: str = "Rounds to decision") -> Figure:
+    """Distribution of the round in which duels were decided, per matchup / variant.
+
+    ``kind="hist"``: one panel per matchup with bars of the share of decided duels per round and
+    the median marked; ``kind="cdf"``: one panel with a cumulative step line per matchup. The
+    x axis stops at ``max_round`` (default: where 99.5 % of every matchup's duels are decided);
+    the rare longer duels are still in the data, only outside the view.
+    """
+    _require(rounds, ("matchup", "variant", "round", "share", "cdf"), "rounds_figure")
+    if kind not in ("hist", "cdf"):
+        raise ValueError(f"rounds_figure: kind must be 'hist' or 'cdf', got {kind!r}")
+    cells = _cells(rounds)
+    if not cells:
+        raise ValueError("rounds_figure: the rounds frame is empty")
+    colours = _palette(cells)
+    if max_round is None:
+        max_round = max(_first_round_reaching(_in_cell(rounds, c), 0.995) for c in cells)
+    xlim = (0.4, max_round + 0.6)
+
+    if kind == "cdf":
+        fig = Figure(figsize=(7.5, 4.2), layout="constrained")
+        ax = fig.add_subplot()
+        for c in cells:
+            cell = _in_cell(rounds, c)
+            r, cdf = cell["round"].to_numpy(), 100 * cell["cdf"].to_numpy()
+            end = max(max_round + 1, int(r[-1]) if len(r) else 0)  # hold the last level to the right edge
+            x = np.concatenate([[0], r, [end]])
+            y = np.concatenate([[0.0], cdf, cdf[-1:] if len(cdf) else [0.0]])
+            ax.step(x, y, where="post", color=colours[c], linewidth=1.8, label=_cell_title(rounds, c))
+        ax.set_xlim(0, max_round + 0.6)
+        ax.set_ylim(0, 101)
+        ax.set_xlabel("rounds to decision (rounds)")
+        ax.set_ylabel("duels decided by then (% of decided)")
+        ax.set_title(title)
+        ax.legend(loc="lower right", frameon=False)
+        _style(ax)
+        return fig
+
+    fig = Figure(figsize=(7.5, 0.6 + 1.9 * len(cells)), layout="constrained")
+    axes = fig.subplots(len(cells), 1, sharex=True, squeeze=False)[:, 0]
+    for ax, c in zip(axes, cells):
+        cell = _in_cell(rounds, c)
+        ax.bar(cell["round"], 100 * cell["share"], width=0.85, color=colours[c])
+        median = _first_round_reaching(cell, 0.5)
+        ax.axvline(median, color="#333333", linestyle="--", linewidth=1)
+        ax.text(median, 1.0, f" median {median}", transform=mtransforms.blended_transform_factory(ax.transData,
+                ax.transAxes), va="top", ha="left", fontsize=8.5,
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1.0})
+        beyond = float(cell.loc[cell["round"] > max_round, "share"].sum())
+        if beyond > 0:
+            ax.text(1.0, 0.6, f"{percent_label(beyond)} after round {max_round}", transform=ax.transAxes,
+                    va="center", ha="right", fontsize=8, color="#555555")
+        ax.set_title(_cell_title(rounds, c), fontsize=10, loc="left")
+        ax.set_ylabel("share (%)")
+        _style(ax, "y")
+    axes[-1].set_xlim(*xlim)
+    axes[-1].set_xlabel("rounds to decision (rounds)")
+    fig.suptitle(f"{title} (share of decided duels per round)")
+    return fig
+
+
+# -- wounds ---------------------------------------------------------------------------------------
+
+def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
+                  title: str | None = None) -> Figure:
+    """Per fighter, blows per duel by hit zone (one bar per zone group) stacked by wound level.
+
+    ``direction="taken"`` counts the blows the fighter took, ``"dealt"`` those it dealt. One
+    panel per fighter of each matchup / variant (a row per matchup), sharing the y axis.
+    """
+    _require(wounds, ("matchup", "variant", "fighter", "side", "direction", "level", "zone", "per_duel"),
+             "wounds_figure")
+    if direction not in ("taken", "dealt"):
+        raise ValueError(f"wounds_figure: direction must be 'taken' or 'dealt', got {direction!r}")
+    rows = wounds[wounds["direction"] == direction]
+    panels = _unique(zip(*(rows[c] for c in _label_columns(rows)), rows["side"]))
+    if not panels:
+        raise ValueError(f"wounds_figure: no rows with direction {direction!r}")
+    levels = [lv for lv in LEVEL_COLOURS if lv in set(rows["level"])]
+    zones = [z for z in ZONE_GROUP_NAMES if z in set(rows["zone"])]
+    ncols = 1 if len(panels) == 1 else 2
+    nrows = -(-len(panels) // ncols)
+    fig = Figure(figsize=(4.0 * ncols + 1.6, 0.7 + 2.6 * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False)
+    x = np.arange(len(zones))
+    top = 0.0
+    for k, (*c, side) in enumerate(panels):
+        ax = axes[k // ncols, k % ncols]
+        cell = _in_cell(rows, tuple(c))
+        mine = cell[cell["side"] == side]
+        fighter = mine["fighter"].iloc[0]
+        others = _unique(cell.loc[cell["side"] != side, "fighter"])
+        grid = mine.pivot_table(index="level", columns="zone", values="per_duel", aggfunc="sum")
+        grid = grid.reindex(index=levels, columns=zones).fillna(0.0)
+        bottom = np.zeros(len(zones))
+        for lv in levels:
+            h = grid.loc[lv].to_numpy()
+            ax.bar(x, h, bottom=bottom, width=0.7, color=LEVEL_COLOURS[lv], edgecolor="white", linewidth=0.5,
+                   label=LEVEL_LABELS.get(lv, lv))
+            bottom += h
+        top = max(top, float(bottom.max(initial=0.0)))
+        for xx, total in zip(x, bottom):
+            ax.text(xx, total, f"{total:.2f}", ha="center", va="bottom", fontsize=8)
+        vs = ("hit by " if direction == "taken" else "hitting ") + (" / ".join(others) or "nobody")
+        rest = _cell_title(rows, tuple(c), with_matchup=False)  # variant, sweep = value
+        ax.set_title(f"{fighter}, {vs}" + (f" · {rest}" if rest else ""), fontsize=10)
+        ax.set_xticks(x, zones)
+        if k % ncols == 0:
+            ax.set_ylabel("blows per duel")
+        if k // ncols == nrows - 1 or k + ncols >= len(panels):
+            ax.set_xlabel("hit zone")
+        _style(ax, "y")
+    axes[0, 0].set_ylim(0, 1.12 * top if top > 0 else 1.0)  # shared: room for the totals
+    for k in range(len(panels), nrows * ncols):
+        axes[k // ncols, k % ncols].set_visible(False)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles[::-1], labels[::-1], loc="outside right upper", frameon=False, title="wound level")
+    fig.suptitle(title or f"Blows {direction} per duel by hit zone and wound level")
+    return fig
+
+
+# -- sweeps ---------------------------------------------------------------------------------------
+
+def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None,
+                 show_draws: bool = True) -> Figure:
+    """Win rate against a swept value, one line per fighter with a shaded 95 % Wilson band.
+
+    The swept values are the ``variant`` labels, in the order they appear in the frame, on a
+    categorical x axis labelled ``x_label``. When each sweep value holds a single matchup, lines
+    follow sides a and b (named after their fighters, joined with "/" if they change along the
+    sweep); with several matchups per value, each matchup's sides get their own lines. The draw
+    rate is added as a grey dashed line when ``show_draws`` and any duel was drawn.
+    """
+    _require(summary, ("matchup", "variant", "fighter", "side", "measure", "estimate", "ci_low", "ci_high"),
+             "sweep_figure")
+    wins = summary[summary["measure"] == "win_rate"]
+    if wins.empty:
+        raise ValueError("sweep_figure: the summary frame has no win_rate rows")
+    xs = _unique(summary["variant"])
+    xpos = {v: i for i, v in enumerate(xs)}
+    several = wins.groupby("variant")["matchup"].nunique().max() > 1
+    keys = _unique(zip(wins["matchup"], wins["side"])) if several else _unique(wins["side"])
+    colours = _palette(keys)
+
+    fig = Figure(figsize=(max(6.0, 1.0 + 0.8 * len(xs)), 4.2), layout="constrained")
+    ax = fig.add_subplot()
+    for key in keys:
+        if several:
+            s = wins[(wins["matchup"] == key[0]) & (wins["side"] == key[1])]
+        else:
+            s = wins[wins["side"] == key]
+        s = s.assign(_x=s["variant"].map(xpos)).sort_values("_x", kind="stable")
+        label = " / ".join(_unique(s["fighter"]))
+        if several:
+            label += f" ({key[0]})"
+        ax.fill_between(s["_x"], 100 * s["ci_low"], 100 * s["ci_high"], color=colours[key], alpha=0.22, linewidth=0)
+        ax.plot(s["_x"], 100 * s["estimate"], marker="o", markersize=4.5, color=colours[key], linewidth=1.8,
+                label=label)
+    draws = summary[summary["measure"] == "draw_rate"]
+    if show_draws and len(draws) and (draws["estimate"] > 0).any():
+        d = draws.groupby("variant", sort=False)["estimate"].mean()
+        ax.plot([xpos[v] for v in d.index], 100 * d.to_numpy(), color=DRAW_COLOUR, linestyle="--", marker=".",
+                label="draw")
+    ax.axhline(50, color="#555555", linestyle=":", linewidth=1)
+    ax.set_xticks(range(len(xs)), xs)
+    ax.set_xlim(-0.3, len(xs) - 0.7)
+    ax.set_ylim(0, 100)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel("win rate (%)")
+    matchups = _unique(wins["matchup"])
+    ax.set_title(title or (f"{matchups[0]}: win rate by {x_label}" if len(matchups) == 1
+                           else f"Win rate by {x_label}") + " (95 % bands)")
+    ax.legend(frameon=False, loc="best")
+    _style(ax)
+    return fig
+
+
+# -- export ---------------------------------------------------------------------------------------
+
+def figure_to_png(fig: Figure, dpi: int = DPI) -> bytes:
+    """The figure as PNG bytes (white background, tight bounding box)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white", bbox_inches="tight")
+    return buf.getvalue()
+
+
+def figure_to_data_uri(fig: Figure, dpi: int = DPI) -> str:
+    """The figure as a ``data:image/png;base64,…`` URI, for ``<img src=…>`` in HTML."""
+    return "data:image/png;base64," + base64.b64encode(figure_to_png(fig, dpi)).decode("ascii")

@@ -1,0 +1,184 @@
+"""One-file HTML reports: a scenario's results, plots, fighters and options, images embedded."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pandas as pd
+
+from . import __version__
+from .frames import rounds_frame, summary_frame, wounds_frame
+from .model import ZONES, Fighter
+from .options import OPTION_SPECS
+from .results import DuelResult
+from .scenario import Scenario
+
+
+@dataclass
+class ReportFrames:
+    """The tidy frames a report is made of (also what ``--csv`` writes)."""
+
+    summary: pd.DataFrame
+    rounds: pd.DataFrame
+    wounds: pd.DataFrame
+
+    @classmethod
+    def of(cls, results: list[DuelResult]) -> "ReportFrames":
+        return cls(summary_frame(results), rounds_frame(results), wounds_frame(results))
+
+    def to_csv(self, directory: str) -> list[Path]:
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name in ("summary", "rounds", "wounds"):
+            path = out / f"{name}.csv"
+            getattr(self, name).to_csv(path, index=False)
+            paths.append(path)
+        return paths
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}\u00a0%"
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"{100 * lo:.1f}–{100 * hi:.1f}\u00a0%"
+
+
+def _weapon_text(w: Any) -> str:
+    if w is None:
+        return "—"
+    extra = [f"pen {w.penetration}", f"dur {w.durability}"]
+    if w.two_handed:
+        extra.append("two-handed")
+    if w.parry_bonus:
+        extra.append(f"parry {w.parry_bonus:+d}")
+    return f"{w.name}: {w.damage} {w.type} ({', '.join(extra)})"
+
+
+def _stat_block(f: Fighter) -> dict[str, str]:
+    worn = []
+    for a in f.armour:
+        zones = ", ".join(a.zones) if len(a.zones) < len(ZONES) else "all"
+        worn.append(f"{a.name} {a.protection}/{a.toughness} ({zones})")
+    return {
+        "name": f.name, "description": f.description,
+        "checks": ", ".join(f"{k} {v:+d}" for k, v in f.checks.model_dump().items()),
+        "attributes": ", ".join(f"{k} {v}" for k, v in f.attributes.model_dump().items() if v or k == "endurance"),
+        "levels": " / ".join(str(x) for x in f.damage_levels),
+        "main": _weapon_text(f.main_hand), "off": _weapon_text(f.off_hand),
+        "armour": "; ".join(worn) or "—", "talents": ", ".join(t.name for t in f.talents) or "—",
+        "tactic": f.tactic_text, "reaction": f.reaction,
+    }
+
+
+def _summary_rows(results: list[DuelResult], summary: pd.DataFrame) -> list[dict[str, Any]]:
+    rows = []
+    for r in results:
+        d = r.to_dict()
+        causes = {k: v for k, v in d["defeat_cause"].items() if v}
+        total = sum(causes.values())
+        cause = ", ".join(f"{k.replace('_', ' ')} {100 * v / total:.0f}\u00a0%"
+                          for k, v in sorted(causes.items(), key=lambda kv: -kv[1])[:2]) if total else "—"
+        sweep = r.labels.get("sweep", "")
+        rows.append({
+            "matchup": r.labels.get("matchup", ""), "variant": r.labels.get("variant", ""),
+            "sweep_label": f"{sweep} = {r.labels.get('value', '')}" if sweep else "—",
+            "a": d["a"]["name"], "a_rate": d["a"]["win_rate"], "a_lo": d["a"]["ci95"][0], "a_hi": d["a"]["ci95"][1],
+            "b": d["b"]["name"], "b_rate": d["b"]["win_rate"], "b_lo": d["b"]["ci95"][0], "b_hi": d["b"]["ci95"][1],
+            "draws": d["draws"] / d["n"], "rounds_mean": d["rounds"]["mean"], "p50": d["rounds"]["p50"],
+            "p90": d["rounds"]["p90"], "cause": cause,
+        })
+    return rows
+
+
+def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
+    from . import plots
+
+    figs: list[dict[str, str]] = []
+
+    def add(fig: Any, title: str, caption: str) -> None:
+        figs.append({"uri": plots.figure_to_data_uri(fig), "title": title, "caption": caption})
+
+    plain = frames.summary[frames.summary["sweep"] == ""]
+    if not plain.empty:
+        add(plots.win_rate_figure(plain), "Win rates", "Win rate of each fighter with its 95 % Wilson interval.")
+        if scenario.spec.round_robin:
+            for variant in plain["variant"].unique():
+                add(plots.matchup_matrix_figure(plain[plain["variant"] == variant]),
+                    f"Matchup matrix ({variant})", f"Round robin, {variant}: the row fighter's win rate against "
+                    "the column fighter.")
+        rounds = frames.rounds[frames.rounds["sweep"] == ""]
+        add(plots.rounds_figure(rounds, kind="cdf"), "Rounds to decision",
+            "Share of decided duels over by each round.")
+        wounds = frames.wounds[frames.wounds["sweep"] == ""]
+        add(plots.wounds_figure(wounds, direction="taken"), "Wounds taken",
+            "Blows taken per duel by wound level and zone.")
+    sweeps = frames.summary[frames.summary["sweep"] != ""]
+    for (sweep, variant, matchup), part in sweeps.groupby(["sweep", "variant", "matchup"], sort=False):
+        data = part.assign(variant=part["value"])
+        add(plots.sweep_figure(data, x_label=sweep), f"Sweep: {sweep} ({variant})",
+            f"{sweep}, {variant}: win rate against the swept value, 95 % bands.")
+    return figs
+
+
+def _option_rows(scenario: Scenario) -> tuple[list[str], list[dict[str, Any]]]:
+    names = list(scenario.variant_options)
+    rows = []
+    for spec in OPTION_SPECS:
+        values = []
+        for v in names:
+            value = scenario.variant_options[v][spec.name]
+            values.append({"value": value, "changed": value != spec.default})
+        rows.append({"name": spec.name, "rule": spec.rule, "cells": values})
+    return names, rows
+
+
+def render_report(scenario: Scenario, results: list[DuelResult], command: str) -> str:
+    """The report's HTML (self-contained: inline CSS, images as data URIs)."""
+    frames = ReportFrames.of(results)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
+    variant_names, option_rows = _option_rows(scenario)
+    html = env.get_template("report.html.j2").render(
+        title=scenario.spec.title, notes=scenario.spec.notes.strip(), n=scenario.spec.n, seed=scenario.spec.seed,
+        when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
+        cells=scenario.cells, summary_rows=_summary_rows(results, frames.summary),
+        show_variant=len(scenario.variant_options) > 1, show_sweep=any(c.sweep for c in scenario.cells),
+        figures=_figures(scenario, frames), fighters=[_stat_block(f) for f in _fighters(scenario)],
+        variant_names=variant_names, option_rows=option_rows, source=scenario.source, command=command,
+        elapsed=sum(r.elapsed_s for r in results), pct=_pct, ci=_ci,
+    )
+    return html
+
+
+def _fighters(scenario: Scenario) -> list[Fighter]:
+    seen: dict[str, Fighter] = {}
+    for cell in scenario.cells:
+        for f in (cell.a, cell.b):
+            if not cell.sweep or f is cell.b:
+                seen.setdefault(f.name, f)
+    return list(seen.values())
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder: never half-written."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is for sharing
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

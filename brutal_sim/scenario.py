@@ -1,0 +1,268 @@
+"""Scenario files: a batch of duels (matchups, round robins, rule variants, sweeps) in one TOML.
+
+A scenario is validated completely — every fighter, option and sweep field — before anything runs.
+See ``docs/scenarios.md`` for the format and ``examples/*.toml`` for complete examples.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numba
+from pydantic import Field, field_validator
+
+from .catalog import Catalog, check_formula, load_rules, read_toml, validate
+from .compile import compile_options, compile_pair
+from .engine import Compiled, run_duel_counters
+from .errors import DataError
+from .model import Fighter, _Strict
+from .options import RuleOptions
+from .results import DuelResult
+
+
+class VariantSpec(_Strict):
+    """A rule variant: a name and the options it changes."""
+
+    name: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    description: str = ""
+
+
+class SweepSpec(_Strict):
+    """One field of one fighter over a list of values."""
+
+    name: str = ""
+    fighter: str
+    field: str = Field(description="dotted path in the fighter's data, e.g. main_hand.damage or armour.0.protection")
+    values: list[Any]
+    opponents: list[str] = Field(default_factory=list)
+
+    @field_validator("values")
+    @classmethod
+    def _some(cls, v: list[Any]) -> list[Any]:
+        if not v:
+            raise ValueError("needs at least one value")
+        return v
+
+
+class ScenarioSpec(_Strict):
+    title: str = "brutal_sim report"
+    notes: str = ""
+    n: int = Field(100_000, gt=0, le=10**9)
+    seed: int = Field(0, ge=0, lt=2**64)
+    fighters: list[str] = Field(default_factory=list)
+    round_robin: bool = False
+    matchups: list[list[str]] = Field(default_factory=list)
+    rules: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    variants: list[VariantSpec] = Field(default_factory=list)
+    sweeps: list[SweepSpec] = Field(default_factory=list)
+
+    @field_validator("matchups")
+    @classmethod
+    def _pairs(cls, v: list[list[str]]) -> list[list[str]]:
+        for pair in v:
+            if len(pair) != 2:
+                raise ValueError(f"each matchup is a pair [a, b], got {pair}")
+        return v
+
+
+@dataclass
+class Cell:
+    """One run of the scenario: a matchup under a variant (and maybe a sweep value)."""
+
+    a: Fighter
+    b: Fighter
+    variant: str
+    options: RuleOptions
+    compiled: Compiled
+    sweep: str = ""
+    value: str = ""
+
+    @property
+    def matchup(self) -> str:
+        return f"{self.a.name} vs {self.b.name}"
+
+
+@dataclass
+class Scenario:
+    """A validated scenario, expanded into cells."""
+
+    spec: ScenarioSpec
+    source: str
+    fighters: dict[str, Fighter]
+    variant_options: dict[str, RuleOptions]
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def total_duels(self) -> int:
+        return len(self.cells) * self.spec.n
+
+
+def _fighter_data(f: Fighter, catalog: Catalog) -> dict[str, Any]:
+    """A resolved fighter as fighter-file data (inline tables), ready to be edited and reloaded."""
+    data = f.model_dump(exclude={"aim_zone", "tactic"})
+    known = catalog.tactics.get(f.tactic.name)
+    data["tactic"] = f.tactic_text if known == f.tactic else f.tactic.model_dump()
+    return data
+
+
+def _set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
+    parts = path.split(".")
+    node: Any = data
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i]) or 'the list'} has "
+                                f"{len(node)} item(s); use an index 0…{len(node) - 1}")
+            key: Any = int(part)
+        elif isinstance(node, dict):
+            if part not in node:
+                raise DataError(where, "field", f"{path!r}: no field {part!r}; allowed here: {', '.join(node)}")
+            key = part
+        else:
+            raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i])} is a value, not a table")
+        if last:
+            node[key] = value
+        else:
+            if node[key] is None:
+                raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i + 1])} is empty")
+            node = node[key]
+
+
+def _value_label(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return value.get("name") or ", ".join(f"{k}={v}" for k, v in value.items())
+    return str(value)
+
+
+def load_scenario(path: str, catalog: Catalog | None = None, n: int | None = None) -> Scenario:
+    """Read, validate and expand a scenario file; every problem is a :class:`DataError`.
+
+    ``n`` overrides the file's duels per cell (quick previews).
+    """
+    catalog = catalog or Catalog.bundled()
+    raw = read_toml(Path(path))
+    spec = validate(ScenarioSpec, raw, path)
+    if n is not None:
+        if n <= 0:
+            raise DataError("-n", None, f"duels per cell must be a positive integer, got {n}")
+        spec = spec.model_copy(update={"n": n})
+    base_dir = Path(path).parent
+
+    def resolve_ref(ref: str) -> str:
+        p = base_dir / ref
+        return str(p) if (ref.endswith(".toml") and p.is_file()) else ref
+
+    fighters: dict[str, Fighter] = {}
+
+    def fighter(ref: str, where: str) -> Fighter:
+        if ref not in fighters:
+            try:
+                fighters[ref] = catalog.fighter(resolve_ref(ref))
+            except DataError as exc:
+                inner = "" if exc.source == "fighter" else f"{exc.source}: "
+                inner += f"{exc.field}: " if exc.field else ""
+                raise DataError(path, where, inner + exc.message) from None
+        return fighters[ref]
+
+    for i, ref in enumerate(spec.fighters):
+        fighter(ref, f"fighters[{i}]")
+    pairs: list[tuple[str, str]] = []
+    if spec.round_robin:
+        if len(spec.fighters) < 2:
+            raise DataError(path, "round_robin", "needs at least two fighters in 'fighters'")
+        pairs += list(itertools.combinations(spec.fighters, 2))
+    for i, (a, b) in enumerate(spec.matchups):
+        fighter(a, f"matchups[{i}][0]")
+        fighter(b, f"matchups[{i}][1]")
+        pairs.append((a, b))
+    if not pairs and not spec.sweeps:
+        raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, or sweeps")
+
+    rules = None
+    if spec.rules:
+        rules = str(base_dir / spec.rules) if (base_dir / spec.rules).is_file() else spec.rules
+    variants = spec.variants or [VariantSpec(name="default")]
+    names = [v.name for v in variants]
+    if len(set(names)) != len(names):
+        raise DataError(path, "variants", f"variant names must differ, got {names}")
+    variant_options: dict[str, RuleOptions] = {}
+    variant_rules: dict[str, tuple[RuleOptions, Any, Any]] = {}
+    for i, v in enumerate(variants):
+        merged = {**{k: str(x) for k, x in spec.options.items()}, **{k: str(x) for k, x in v.options.items()}}
+        try:
+            opts, zt = load_rules(rules, merged)
+            formula = check_formula(rules, opts)
+        except DataError as exc:
+            key = f"variants[{i}].options" if v.options else "options"
+            raise DataError(path, f"{key}.{exc.field}" if exc.field else key, exc.message) from None
+        variant_options[v.name] = opts
+        variant_rules[v.name] = (opts, zt, formula)
+
+    scenario = Scenario(spec, path, fighters, variant_options)
+
+    def add(a: Fighter, b: Fighter, vname: str, sweep: str = "", value: str = "") -> None:
+        opts, zt, formula = variant_rules[vname]
+        compiled = Compiled(compile_pair(a, b, formula=formula), compile_options(opts), zt)
+        scenario.cells.append(Cell(a, b, vname, opts, compiled, sweep, value))
+
+    for v in variants:
+        for a, b in pairs:
+            add(fighters[a], fighters[b], v.name)
+    for i, sw in enumerate(spec.sweeps):
+        where = f"sweeps[{i}]"
+        base = fighter(sw.fighter, f"{where}.fighter")
+        opponents = sw.opponents or [b for a, b in pairs if a == sw.fighter] + [a for a, b in pairs if b == sw.fighter]
+        if not opponents:
+            raise DataError(path, f"{where}.opponents", "no opponent: list opponents or add matchups with this fighter")
+        opponents = [fighter(o, f"{where}.opponents") for o in dict.fromkeys(opponents)]
+        sweep_name = sw.name or f"{sw.fighter}.{sw.field}"
+        for value in sw.values:
+            data = _fighter_data(base, catalog)
+            _set_path(data, sw.field, value, f"{path}: {where}")
+            try:
+                varied = catalog.fighter_from_data(data, f"{path}: {where} value {value!r}", base.name)
+            except DataError as exc:
+                raise DataError(exc.source, exc.field, exc.message) from None
+            for opp in opponents:
+                for v in variants:
+                    add(varied, opp, v.name, sweep_name, _value_label(value))
+    return scenario
+
+
+ProgressFn = Callable[[int, int, str], None]
+
+
+def run_scenario(scenario: Scenario, threads: int | None = None,
+                 progress: ProgressFn | None = None) -> list[DuelResult]:
+    """Run every cell; ``progress(duels done, total, cell label)`` is called as blocks finish.
+
+    All cells use the scenario's seed and duel indices 0 … n−1 (common random numbers).
+    """
+    spec = scenario.spec
+    results: list[DuelResult] = []
+    done = 0
+    total = scenario.total_duels
+    for cell in scenario.cells:
+        label = cell.matchup + (f" [{cell.variant}]" if len(scenario.variant_options) > 1 else "")
+        if cell.sweep:
+            label += f" {cell.sweep}={cell.value}"
+
+        def step(k: int, _n: int, base: int = done, label: str = label) -> None:
+            if progress:
+                progress(base + k, total, label)
+
+        counters, elapsed = run_duel_counters(cell.compiled, spec.n, spec.seed, threads, progress=step)
+        r = DuelResult((cell.a.name, cell.b.name), spec.n, spec.seed, cell.options.as_dict(), counters, elapsed,
+                       threads=numba.get_num_threads())
+        r.labels.update(matchup=cell.matchup, variant=cell.variant, sweep=cell.sweep, value=cell.value)
+        results.append(r)
+        done += spec.n
+    return results

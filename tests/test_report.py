@@ -1,0 +1,128 @@
+"""Scenario files and one-file HTML reports (issue 4)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from brutal_sim.cli import app
+from brutal_sim.errors import DataError
+from brutal_sim.frames import summary_frame
+from brutal_sim.scenario import load_scenario, run_scenario
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+runner = CliRunner()
+
+SMALL = """
+title = "Small test"
+notes = "Three fighters, a variant and a sweep."
+n = 3000
+seed = 5
+fighters = ["militia", "swordsman", "brute"]
+round_robin = true
+
+[[variants]]
+name = "default"
+
+[[variants]]
+name = "protection only"
+options = { armour_model = "protection_only" }
+
+[[sweeps]]
+name = "shield"
+fighter = "swordsman"
+field = "off_hand.parry_bonus"
+values = [0, 2, 4]
+opponents = ["brute"]
+"""
+
+
+def test_example_scenarios_load():
+    rr = load_scenario(str(EXAMPLES / "round_robin.toml"))
+    assert len(rr.cells) == 15 and rr.spec.round_robin
+    sweep = load_scenario(str(EXAMPLES / "axe_sweep.toml"))
+    assert [c.value for c in sweep.cells if c.sweep] == ["d6", "d6", "d8", "d8", "d10", "d10", "d12", "d12"]
+    assert {c.variant for c in sweep.cells} == {"marker (default)", "protection only"}
+
+
+def test_sweep_changes_the_field_and_shares_random_numbers(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(SMALL)
+    sc = load_scenario(str(f))
+    assert len(sc.cells) == 3 * 2 + 3 * 2
+    parry = [int(c.compiled.fighters[0, 25 + 11 + 9]) for c in sc.cells if c.sweep]  # off-hand parry bonus
+    assert parry == [0, 0, 2, 2, 4, 4]
+    results = run_scenario(sc)
+    frame = summary_frame(results)
+    base = frame[(frame.sweep == "") & (frame.matchup == "Swordsman vs Brute") & (frame.variant == "default")
+                 & (frame.measure == "win_rate") & (frame.side == "a")]
+    same = frame[(frame.sweep == "shield") & (frame.value == "2") & (frame.variant == "default")
+                 & (frame.measure == "win_rate") & (frame.side == "a")]
+    # the swept value equal to the catalog's (heater shield +2) replays the very same duels
+    assert base.estimate.item() == same.estimate.item()
+
+
+def test_report_is_self_contained_and_matches_the_frames(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(SMALL)
+    out = tmp_path / "out" / "report.html"
+    csv = tmp_path / "csv"
+    r = runner.invoke(app, ["report", str(f), "-o", str(out), "--csv", str(csv)])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    assert not re.search(r'(src|href)\s*=\s*"(?!data:)', html), "external reference in the report"
+    assert "<script" not in html and "<link" not in html
+    imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
+    assert "Win rates" in imgs and any(t.startswith("Matchup matrix") for t in imgs)
+    assert any(t.startswith("Sweep: shield") for t in imgs) and "Rounds to decision" in imgs
+    summary = pd.read_csv(csv / "summary.csv", keep_default_na=False)
+    wins = summary[(summary.measure == "win_rate")]
+    shown = [float(x) for x in re.findall(r'<td data-value="([0-9.e-]+)">', html)]
+    assert len(shown) == len(wins) == 2 * 12
+    assert sorted(shown) == pytest.approx(sorted(wins.estimate.tolist()), abs=1e-12)
+    for name in ("Militia spearman", "Swordsman", "Brute", "armour_model", "protection_only", "Reproduce"):
+        assert name in html
+    assert (csv / "rounds.csv").exists() and (csv / "wounds.csv").exists()
+
+
+@pytest.mark.parametrize("text,needle", [
+    ('fighters = ["militia", "brutee"]\nround_robin = true\n', "fighters[1]: unknown fighter 'brutee'; did you mean 'brute'"),
+    ('matchups = [["militia", "brute"]]\noptions = { armour = "x" }\n', "options.armour: unknown rule option"),
+    ('matchups = [["militia", "brute"]]\n[[variants]]\nname = "v"\noptions = { margin_against = "x" }\n',
+     "variants[0].options.margin_against: unknown value"),
+    ('matchups = [["militia", "brute"]]\ncolour = "red"\n', "colour: unknown field; allowed: title"),
+    ('matchups = [["militia", "brute"]]\n[[sweeps]]\nfighter = "brute"\nfield = "main_hand.sharpness"\nvalues = [1]\n',
+     "sweeps[0]: field: 'main_hand.sharpness': no field 'sharpness'; allowed here: name"),
+    ('matchups = [["militia", "brute"]]\n[[sweeps]]\nfighter = "brute"\nfield = "main_hand.damage"\nvalues = ["d7"]\n',
+     "main_hand.damage: die size"),
+    ('matchups = [["militia", "brute"]]\nn = 0\n', "n: Input should be greater than 0"),
+    ('n = 10\n', "nothing to run"),
+    ('matchups = [["militia"]]\n', "matchups"),
+])
+def test_bad_scenarios_exit_2_and_write_nothing(tmp_path, text, needle):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(f), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert str(f) in r.stderr and needle in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not out.exists() and not list(tmp_path.glob(".r.html*"))
+
+
+def test_missing_scenario_and_bad_n(tmp_path):
+    r = runner.invoke(app, ["report", str(tmp_path / "none.toml"), "-o", str(tmp_path / "r.html")])
+    assert r.exit_code == 2 and "file not found" in r.stderr
+    r = runner.invoke(app, ["report", str(EXAMPLES / "axe_sweep.toml"), "-o", str(tmp_path / "r.html"), "-n", "0"])
+    assert r.exit_code == 2 and "-n" in r.stderr
+
+
+def test_load_scenario_errors_are_data_errors(tmp_path):
+    f = tmp_path / "x.toml"
+    f.write_text('round_robin = true\nfighters = ["militia"]\n')
+    with pytest.raises(DataError, match="round_robin: needs at least two fighters"):
+        load_scenario(str(f))
