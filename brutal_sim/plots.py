@@ -42,6 +42,7 @@ LEVEL_LABELS = {"none": "no wound", "light_damage": "light damage", "light": "li
 MATRIX_CMAP = "RdBu"  # diverging about 50 %: red loses, blue wins (ColorBrewer, colour-blind safe)
 DPI = 110
 LABEL_COLUMNS = ("matchup", "variant", "sweep", "value")
+_GROUP_STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D")]  # line style, marker per group of a sweep
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ def win_rate_figure(summary: pd.DataFrame, title: str = "Win rates with 95 % Wil
                     color=_ink_on(mcolors.to_rgba(c)))
     header_tf = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
     for yy, text in headers:
-        ax.text(0.0, yy, text, transform=header_tf, fontweight="bold", va="center", ha="left", fontsize=9.5)
+        ax.text(0.008, yy, text, transform=header_tf, fontweight="bold", va="center", ha="left", fontsize=9.5)
     ax.axvline(50, color="#555555", linestyle=":", linewidth=1)
     ax.set_yticks(ys, labels)
     ax.tick_params(axis="y", length=0)
@@ -307,14 +308,14 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
         median = _first_round_reaching(cell, 0.5)
         ax.axvline(median, color="#333333", linestyle="--", linewidth=1)
         ax.text(median, 1.0, f" median {median}", transform=mtransforms.blended_transform_factory(ax.transData,
-                ax.transAxes), va="top", ha="left", fontsize=8.5,
-                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1.0})
+                ax.transAxes), va="top", ha="left", fontsize=8.5)
         beyond = float(cell.loc[cell["round"] > max_round, "share"].sum())
         if beyond > 0:
             ax.text(1.0, 0.6, f"{percent_label(beyond)} after round {max_round}", transform=ax.transAxes,
                     va="center", ha="right", fontsize=8, color="#555555")
         ax.set_title(_cell_title(rounds, c), fontsize=10, loc="left")
         ax.set_ylabel("share (%)")
+        ax.set_ylim(0, 1.2 * max(100 * float(cell["share"].max()), 1e-9))  # headroom for the median label
         _style(ax, "y")
     axes[-1].set_xlim(*xlim)
     axes[-1].set_xlabel("rounds to decision (rounds)")
@@ -366,7 +367,7 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
             ax.text(xx, total, f"{total:.2f}", ha="center", va="bottom", fontsize=8)
         vs = ("hit by " if direction == "taken" else "hitting ") + (" / ".join(others) or "nobody")
         rest = _cell_title(rows, tuple(c), with_matchup=False)  # variant, sweep = value
-        ax.set_title(f"{fighter}, {vs}" + (f" · {rest}" if rest else ""), fontsize=10)
+        ax.set_title(f"{fighter}, {vs}" + (f"\n{rest}" if rest else ""), fontsize=10)
         ax.set_xticks(x, zones)
         if k % ncols == 0:
             ax.set_ylabel("blows per duel")
@@ -384,46 +385,51 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
 
 # -- sweeps ---------------------------------------------------------------------------------------
 
-def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None,
-                 show_draws: bool = True) -> Figure:
+def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, show_draws: bool = True,
+                 x_column: str = "variant") -> Figure:
     """Win rate against a swept value, one line per fighter with a shaded 95 % Wilson band.
 
-    The swept values are the ``variant`` labels, in the order they appear in the frame, on a
-    categorical x axis labelled ``x_label``. When each sweep value holds a single matchup, lines
-    follow sides a and b (named after their fighters, joined with "/" if they change along the
-    sweep); with several matchups per value, each matchup's sides get their own lines. The draw
-    rate is added as a grey dashed line when ``show_draws`` and any duel was drawn.
+    The swept values are the labels in ``x_column`` (default ``variant``; ``value`` for a
+    scenario frame's own sweep column), in the order they appear in the frame, on a categorical
+    x axis labelled ``x_label``. When each swept value holds a single cell, lines follow sides a
+    and b (named after their fighters, joined with "/" if they change along the sweep); otherwise
+    each group of the other labels (matchup, variant, …) gets its own line style, a fighter keeping
+    its colour. The draw rate is added in grey (per group) when ``show_draws`` and any duel was
+    drawn.
     """
-    _require(summary, ("matchup", "variant", "fighter", "side", "measure", "estimate", "ci_low", "ci_high"),
+    _require(summary, (x_column, "matchup", "fighter", "side", "measure", "estimate", "ci_low", "ci_high"),
              "sweep_figure")
     wins = summary[summary["measure"] == "win_rate"]
     if wins.empty:
         raise ValueError("sweep_figure: the summary frame has no win_rate rows")
-    xs = _unique(summary["variant"])
+    xs = _unique(wins[x_column])
     xpos = {v: i for i, v in enumerate(xs)}
-    several = wins.groupby("variant")["matchup"].nunique().max() > 1
-    keys = _unique(zip(wins["matchup"], wins["side"])) if several else _unique(wins["side"])
-    colours = _palette(keys)
+    others = [c for c in _label_columns(summary) if c != x_column]
+    several = bool(others) and wins.groupby(x_column, sort=False)[others].nunique().max(axis=None) > 1
+    group_cols = [c for c in others if wins[c].nunique() > 1] if several else []
+    groups = _unique(zip(*(wins[c] for c in group_cols))) if group_cols else [()]
+    styles = dict(zip(groups, _GROUP_STYLES * (len(groups) // len(_GROUP_STYLES) + 1)))
+    colours: dict[str, str] = {}  # a fighter keeps its colour across groups; groups differ in line style
 
     fig = Figure(figsize=(max(6.0, 1.0 + 0.8 * len(xs)), 4.2), layout="constrained")
     ax = fig.add_subplot()
-    for key in keys:
-        if several:
-            s = wins[(wins["matchup"] == key[0]) & (wins["side"] == key[1])]
-        else:
-            s = wins[wins["side"] == key]
-        s = s.assign(_x=s["variant"].map(xpos)).sort_values("_x", kind="stable")
-        label = " / ".join(_unique(s["fighter"]))
-        if several:
-            label += f" ({key[0]})"
-        ax.fill_between(s["_x"], 100 * s["ci_low"], 100 * s["ci_high"], color=colours[key], alpha=0.22, linewidth=0)
-        ax.plot(s["_x"], 100 * s["estimate"], marker="o", markersize=4.5, color=colours[key], linewidth=1.8,
-                label=label)
-    draws = summary[summary["measure"] == "draw_rate"]
+    for key, s in wins.groupby([*group_cols, "side"], sort=False):
+        s = s.assign(_x=s[x_column].map(xpos)).sort_values("_x", kind="stable")
+        name = " / ".join(_unique(s["fighter"]))
+        colour = colours.setdefault(f"{name}\0{key[-1]}", OKABE_ITO[len(colours) % len(OKABE_ITO)])
+        line, marker = styles[tuple(key[:-1])]
+        label = name + (" — " + " · ".join(str(k) for k in key[:-1] if k) if group_cols else "")
+        ax.fill_between(s["_x"], 100 * s["ci_low"], 100 * s["ci_high"], color=colour, alpha=0.2, linewidth=0)
+        ax.plot(s["_x"], 100 * s["estimate"], marker=marker, markersize=4.5, color=colour, linewidth=1.8,
+                linestyle=line, label=label)
+    draws = summary[(summary["measure"] == "draw_rate") & summary[x_column].isin(xpos)]
     if show_draws and len(draws) and (draws["estimate"] > 0).any():
-        d = draws.groupby("variant", sort=False)["estimate"].mean()
-        ax.plot([xpos[v] for v in d.index], 100 * d.to_numpy(), color=DRAW_COLOUR, linestyle="--", marker=".",
-                label="draw")
+        for key, d in (draws.groupby(group_cols, sort=False) if group_cols else [((), draws)]):
+            key = key if isinstance(key, tuple) else (key,)
+            d = d.assign(_x=d[x_column].map(xpos)).sort_values("_x", kind="stable")
+            line, marker = styles.get(key, ("-", "o")) if group_cols else ("--", ".")
+            ax.plot(d["_x"], 100 * d["estimate"], color=DRAW_COLOUR, linestyle=line, marker=marker, markersize=3.5,
+                    linewidth=1.3, label="draw" + (" — " + " · ".join(str(k) for k in key if k) if group_cols else ""))
     ax.axhline(50, color="#555555", linestyle=":", linewidth=1)
     ax.set_xticks(range(len(xs)), xs)
     ax.set_xlim(-0.3, len(xs) - 0.7)
@@ -433,7 +439,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None,
     matchups = _unique(wins["matchup"])
     ax.set_title(title or (f"{matchups[0]}: win rate by {x_label}" if len(matchups) == 1
                            else f"Win rate by {x_label}") + " (95 % bands)")
-    ax.legend(frameon=False, loc="best")
+    ax.legend(frameon=False, loc="best", fontsize=9)
     _style(ax)
     return fig
 

@@ -20,6 +20,10 @@ from .results import DuelResult
 from .scenario import Scenario
 
 
+#: Reports draw the wound figure (two panels per cell) only up to this many cells; the CSV has all.
+MAX_WOUND_CELLS = 6
+
+
 @dataclass
 class ReportFrames:
     """The tidy frames a report is made of (also what ``--csv`` writes)."""
@@ -118,8 +122,10 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         add(plots.rounds_figure(rounds, kind="cdf"), "Rounds to decision",
             "Share of decided duels over by each round.")
         wounds = frames.wounds[frames.wounds["sweep"] == ""]
-        add(plots.wounds_figure(wounds, direction="taken"), "Wounds taken",
-            "Blows taken per duel by wound level and zone.")
+        cells = wounds[["matchup", "variant"]].drop_duplicates()
+        if len(cells) <= MAX_WOUND_CELLS:  # two panels per cell: beyond this the figure is a wall
+            add(plots.wounds_figure(wounds, direction="taken"), "Wounds taken",
+                "Blows taken per duel by wound level and zone.")
     sweeps = frames.summary[frames.summary["sweep"] != ""]
     for (sweep, variant, matchup), part in sweeps.groupby(["sweep", "variant", "matchup"], sort=False):
         data = part.assign(variant=part["value"])
