@@ -862,8 +862,11 @@ def _duel(F, S, opts, zt, st, cnt):
 
 
 @njit(cache=True, parallel=True)
-def _run_duels(F, opts, zt, seed, start, n, lanes, k):
-    """Duels ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
+def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks):
+    """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
+
+    Each index is a duel (``single_attacks`` false) or one attack by side a on a fresh side b,
+    the first attack roll of a's tactic (``single_attacks`` true).
 
     Returns
     -------
@@ -879,26 +882,23 @@ def _run_duels(F, opts, zt, seed, start, n, lanes, k):
         row = cnt[lane]
         for idx in range(lo, hi):
             _seed_duel(st, seed, idx)
-            _duel(F, S, opts, zt, st, row)
+            if single_attacks:
+                _reset(F, S)
+                S[0, S_IN_TURN] = 1
+                _tactic_attack(F, S, opts, zt, st, row, 0, 2, True)
+            else:
+                _duel(F, S, opts, zt, st, row)
     return cnt
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
+def _run_duels(F, opts, zt, seed, start, n, lanes, k):
+    """Duels ``start … start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters."""
+    return _run(F, opts, zt, seed, start, n, lanes, k, False)
+
+
+@njit(cache=True)
 def _run_attacks(F, opts, zt, seed, start, n, lanes, k):
-    """Single attacks by side a on a fresh side b (the tactic's first attack roll), in parallel.
-
-    Returns ``int64[lanes, k]`` counters; attack outcomes at ``C_ATTACKS``, b's wounds at ``C_WOUNDS``.
-    """
-    cnt = np.zeros((lanes, k), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
-        row = cnt[lane]
-        for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
-            _reset(F, S)
-            S[0, S_IN_TURN] = 1
-            _tactic_attack(F, S, opts, zt, st, row, 0, 2, True)
-    return cnt
+    """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters (outcomes at
+    ``C_ATTACKS``, b's wounds at ``C_WOUNDS``)."""
+    return _run(F, opts, zt, seed, start, n, lanes, k, True)
