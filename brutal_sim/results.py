@@ -60,6 +60,13 @@ class DuelResult:
         base = L.C_WOUNDS + side * 24
         return self.counters[base:base + 24].reshape(6, 4)
 
+    def frames(self) -> dict[str, Any]:
+        """This run as tidy pandas DataFrames: ``summary``, ``rounds`` and ``wounds``
+        (see :mod:`brutal_sim.frames`)."""
+        from .frames import rounds_frame, summary_frame, wounds_frame
+
+        return {"summary": summary_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self])}
+
     def to_dict(self) -> dict[str, Any]:
         """The public JSON object of ``brutal-sim duel --json``."""
         hist = self.rounds_hist

@@ -126,3 +126,16 @@ def test_load_scenario_errors_are_data_errors(tmp_path):
     f.write_text('round_robin = true\nfighters = ["militia"]\n')
     with pytest.raises(DataError, match="round_robin: needs at least two fighters"):
         load_scenario(str(f))
+
+
+def test_a_duel_result_converts_to_tidy_frames():
+    from brutal_sim import api
+
+    r = api.duel("swordsman", "brute", n=4000, seed=2)
+    frames = r.frames()
+    s = frames["summary"]
+    wins = s[s.measure == "win_rate"].set_index("side").estimate
+    assert wins["a"] == r.wins(0) / r.n and wins["b"] == r.wins(1) / r.n
+    assert frames["rounds"]["count"].sum() == r.wins(0) + r.wins(1)
+    taken = frames["wounds"].query("direction == 'taken' and side == 'a'")["count"].sum()
+    assert taken == r.wounds_taken(0).sum()
