@@ -25,11 +25,11 @@ from .results import AttackResult, DuelResult
 FighterRef = str | Fighter
 
 
-def load_fighter(ref: FighterRef, catalog: Catalog | None = None) -> Fighter:
+def load_fighter(ref: FighterRef, catalog: Catalog | None = None, role: str = "fighter") -> Fighter:
     """A fighter by catalog name or TOML path (a :class:`Fighter` passes through)."""
     if isinstance(ref, Fighter):
         return ref
-    return (catalog or Catalog.bundled()).fighter(ref)
+    return (catalog or Catalog.bundled()).fighter(ref, role)
 
 
 def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Mapping[str, str] | None = None,
@@ -37,16 +37,16 @@ def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Map
             tactic_b: str | None = None, reaction_b: str | None = None) -> tuple[Fighter, Fighter, RuleOptions, Compiled]:
     """Load, validate and compile a matchup and its rules."""
     catalog = Catalog.bundled()
-    fa = catalog.with_behaviour(load_fighter(a, catalog), tactic_a, reaction_a, "--tactic-a")
-    fb = catalog.with_behaviour(load_fighter(b, catalog), tactic_b, reaction_b, "--tactic-b")
+    fa = catalog.with_behaviour(load_fighter(a, catalog, "fighter a"), tactic_a, reaction_a, "--tactic-a")
+    fb = catalog.with_behaviour(load_fighter(b, catalog, "fighter b"), tactic_b, reaction_b, "--tactic-b")
     opts, zone_table = load_rules(rules, options or {})
     F = compile_pair(fa, fb, formula=check_formula(rules, opts))
     return fa, fb, opts, Compiled(F, compile_options(opts), zone_table)
 
 
-def _check_n(n: int, name: str = "-n") -> None:
+def _check_n(n: int, name: str = "-n", what: str = "duels") -> None:
     if not isinstance(n, (int, np.integer)) or n <= 0:
-        raise DataError(name, None, f"number of duels must be a positive integer, got {n!r}")
+        raise DataError(name, None, f"number of {what} must be a positive integer, got {n!r}")
 
 
 def _check_seed(seed: int) -> None:
@@ -69,7 +69,8 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
     fa, fb, opts, compiled = prepare(a, b, rules, options, **overrides)
     counters, elapsed = run_duel_counters(compiled, n, seed, threads, progress=progress)
     return DuelResult((fa.name, fb.name), n, seed, opts.as_dict(), counters, elapsed,
-                      threads=numba.get_num_threads())
+                      threads=numba.get_num_threads(),
+                      behaviour=tuple({"tactic": f.tactic_text, "reaction": f.reaction} for f in (fa, fb)))
 
 
 def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, rules: str | None = None,
@@ -95,7 +96,7 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
         _enumerate_attack(compiled.fighters, compiled.options, compiled.zone_table, outcomes, levels, damage)
         return AttackResult(method="exact", outcomes=outcomes, levels=levels, mean_damage_per_attack=float(damage[0]),
                             **common)
-    _check_n(n)
+    _check_n(n, what="attacks")
     _check_seed(seed)
     _check_threads(threads)
     cnt, _ = run_attack_counters(compiled, n, seed, threads)

@@ -140,7 +140,8 @@ class Catalog:
         if isinstance(ref, str):
             name, arg = split_tactic(ref)
             if name not in self.tactics:
-                raise DataError(source, field, f"unknown tactic {ref!r}; {suggest(name, list(self.tactics))}")
+                names = [k + (":<zone>" if t.aims else "") for k, t in self.tactics.items()]
+                raise DataError(source, field, f"unknown tactic {ref!r}; {suggest(name, names)}")
             t = self.tactics[name]
         elif isinstance(ref, Tactic):
             t, arg = (ref if ref.name else ref.model_copy(update={"name": "custom tactic"})), ""
@@ -181,15 +182,15 @@ class Catalog:
         except ValidationError as exc:
             raise DataError(source, None, str(exc.errors()[0]["msg"]).removeprefix("Value error, ")) from None
 
-    def fighter(self, ref: str) -> Fighter:
-        """A fighter by catalog name, or from a TOML file path."""
+    def fighter(self, ref: str, role: str = "fighter") -> Fighter:
+        """A fighter by catalog name, or from a TOML file path; ``role`` names it in errors."""
         path = Path(ref)
         if ref.endswith(".toml") or path.exists() or "/" in ref:
             if not path.is_file():
                 raise DataError(ref, None, "fighter file not found")
             return self.fighter_from_data(read_toml(path), ref, path.stem)
         if ref not in self.fighter_files:
-            raise DataError("fighter", None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
+            raise DataError(role, None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
         return self.fighter_from_data(read_toml(self.fighter_files[ref], f"catalog/fighters/{ref}.toml"),
                                       f"catalog/fighters/{ref}.toml", ref)
 
@@ -275,7 +276,7 @@ def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple
     options = RuleOptions()
     inline_zone: Mapping[str, Any] | None = None
     if rules_file:
-        raw = read_toml(Path(rules_file))
+        raw = read_toml(Path(rules_file), f"--rules {rules_file}")
         unknown = set(raw) - {"options", "zone_table", "check_formula", "description"}
         if unknown:
             raise DataError(rules_file, sorted(unknown)[0],
@@ -293,5 +294,5 @@ def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple
     if zt == "default":
         table = zone_table_from_data(read_toml(DATA_ROOT / "zones.toml", "catalog/zones.toml"), "catalog/zones.toml")
     elif inline_zone is None or zt != rules_file:
-        table = zone_table_from_data(read_toml(Path(zt), f"zone_table {zt}"), zt)
+        table = zone_table_from_data(read_toml(Path(zt), f"--option zone_table={zt}"), zt)
     return options, table

@@ -6,6 +6,7 @@ Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any, Callable, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -27,8 +29,8 @@ err = Console(stderr=True)
 
 N_OPT = typer.Option(100_000, "-n", help="number of duels")
 SEED_OPT = typer.Option(0, "--seed", help="random seed (0 … 2**64−1)")
-RULES_OPT = typer.Option(None, "--rules", help="rules TOML file ([options], [zone_table])")
-OPTION_OPT = typer.Option(None, "--option", "-o", help="rule option key=value (repeatable); see `brutal-sim list options`")
+RULES_OPT = typer.Option(None, "--rules", help="rules TOML file with \\[options], \\[zone_table], \\[check_formula]")
+OPTION_OPT = typer.Option(None, "--option", help="rule option key=value (repeatable); see `brutal-sim list options`")
 THREADS_OPT = typer.Option(None, "--threads", help="numba threads (default: all cores)")
 JSON_OPT = typer.Option(False, "--json", help="print one JSON object instead of the summary")
 
@@ -108,6 +110,8 @@ def _print_duel(d: dict[str, Any]) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
     out.print(f"[bold]{d['a']['name']}[/] (a) vs [bold]{d['b']['name']}[/] (b): {d['n']:,} duels, seed {d['seed']}, "
               f"{d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, {d['threads']} threads)", highlight=False)
+    out.print(f"tactics: a {d['a'].get('tactic', '?')} / {d['a'].get('reaction', '?')}, "
+              f"b {d['b'].get('tactic', '?')} / {d['b'].get('reaction', '?')}", highlight=False, markup=False)
     t = Table(show_edge=False, pad_edge=False)
     for col, just in (("", "left"), ("wins", "right"), ("win rate", "right"), ("95 % CI (Wilson)", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
@@ -124,7 +128,7 @@ def _print_duel(d: dict[str, Any]) -> None:
         out.print(f"Rounds to decision: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}")
     t = Table(title="How the losers went down", show_edge=False, pad_edge=False, title_justify="left")
     t.add_column("loser")
-    for name in ("track full [И]", "knocked out", "mortal wound", "fled", "died"):
+    for name in ("track full", "knocked out", "mortal wound", "fled", "of them died"):
         t.add_column(name, justify="right")
     for key in ("a", "b"):
         s = d[key]
@@ -132,12 +136,18 @@ def _print_duel(d: dict[str, Any]) -> None:
         cells = [f"{v:,} ({100 * v / losses:.0f} %)" for v in s["defeat_cause"].values()]
         t.add_row(s["name"], *cells, f"{s['deaths']:,}")
     out.print(t)
-    changed = {k: v for k, v in d["options"].items() if v != next(s.default for s in OPTION_SPECS if s.name == k)}
-    opts = ", ".join(f"{k}={v}" for k, v in d["options"].items())
-    out.print(f"[dim]options: {opts}[/]", highlight=False)
+    _print_options(d["options"])
+
+
+def _print_options(options: dict[str, Any]) -> None:
+    """Echo the rule options used, the changed ones highlighted."""
+    defaults = {s.name: s.default for s in OPTION_SPECS}
+    changed = {k: v for k, v in options.items() if v != defaults.get(k)}
+    out.print("options: " + ", ".join(f"{k}={v}" for k, v in options.items()), highlight=False, markup=False,
+              style="dim")
     if changed:
-        out.print("[bold]changed from the defaults:[/] " + ", ".join(f"{k}={v}" for k, v in changed.items()),
-                  highlight=False)
+        out.print("changed from the defaults: " + ", ".join(f"{k}={v}" for k, v in changed.items()),
+                  highlight=False, markup=False, style="bold")
 
 
 @app.command()
@@ -188,6 +198,7 @@ def attack(
     out.print(t)
     out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; per attack: {data['mean_damage_per_attack']:.2f}")
+    _print_options(data["options"])
 
 
 @app.command()
@@ -205,9 +216,9 @@ def report(
 
     sc = _guard(lambda: load_scenario(scenario, n=n))
     _guard(lambda: api._check_threads(threads))
-    out_path = Path(output)
-    if out_path.is_dir():
-        _fail(f"-o: {output} is a folder; give a file name such as {output.rstrip('/')}/report.html")
+    _check_writable_file("-o", output)
+    if csv:
+        _check_writable_dir("--csv", csv)
     _warm_up(False)
     total = sc.total_duels
     t0 = time.perf_counter()
@@ -220,7 +231,7 @@ def report(
             def progress(done: int, _total: int, label: str) -> None:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
                 cells_done = done // sc.spec.n
-                bar.update(task, completed=done, cell=label[:40], rate=f"{rate:,.0f} duels/s",
+                bar.update(task, completed=done, cell=escape(label[:48]), rate=f"{rate:,.0f} duels/s",
                            cells=f"cell {min(cells_done + 1, len(sc.cells))}/{len(sc.cells)}")
 
             results = run_scenario(sc, threads, progress)
@@ -228,19 +239,41 @@ def report(
         def log(done: int, _total: int, label: str) -> None:
             if done % sc.spec.n == 0:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
-                err.print(f"[dim]cell {done // sc.spec.n}/{len(sc.cells)} {label}: {rate:,.0f} duels/s[/]",
-                          highlight=False)
+                err.print(f"cell {done // sc.spec.n}/{len(sc.cells)} {label}: {rate:,.0f} duels/s",
+                          highlight=False, markup=False, style="dim")
 
         results = run_scenario(sc, threads, log)
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
         f"brutal-sim report {scenario} -o {output}"
     html = render_report(sc, results, command)
     frames = ReportFrames.of(results)
-    if csv:
-        frames.to_csv(csv)
-    write_atomically(output, html)
+    try:
+        write_atomically(output, html)
+        if csv:
+            frames.to_csv(csv)
+    except OSError as exc:
+        _fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
     err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells, {total:,} duels in "
               f"{time.perf_counter() - t0:.1f} s)" + (f"; CSV in {csv}" if csv else ""), highlight=False)
+
+
+def _check_writable_dir(flag: str, path: str) -> None:
+    """Create ``path`` if needed and make sure a file can be written in it, before any work."""
+    p = Path(path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        probe = p / f".brutal-sim-write-test-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        _fail(f"{flag}: cannot write into {path}: {exc.strerror or exc}")
+
+
+def _check_writable_file(flag: str, path: str) -> None:
+    p = Path(path)
+    if p.is_dir():
+        _fail(f"{flag}: {path} is a folder; give a file name such as {path.rstrip('/')}/report.html")
+    _check_writable_dir(flag, str(p.parent))
 
 
 @app.command("list")

@@ -47,6 +47,11 @@ class Weapon(_Strict):
     reach: int = Field(1, ge=0, le=6, description="metres; kept for distance rules (B-8), no effect in a 1v1 melee")
     parry_bonus: int = Field(0, ge=-4, le=4, description="extension: a shield's bonus to parry checks made with it")
 
+    @field_validator("damage", mode="before")
+    @classmethod
+    def _number_is_dice(cls, v: object) -> object:
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
     @field_validator("damage")
     @classmethod
     def _check_dice(cls, v: str) -> str:
@@ -65,7 +70,7 @@ class Armour(_Strict):
     description: str = ""
     protection: int = Field(0, ge=0, le=20)
     toughness: int = Field(0, ge=0, le=20)
-    zones: list[str] = Field(default_factory=list)
+    zones: list[str] = Field(min_length=1, description="zones covered; at least one")
 
     @field_validator("zones")
     @classmethod

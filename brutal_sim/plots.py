@@ -153,7 +153,7 @@ def win_rate_figure(summary: pd.DataFrame, title: str = "Win rates with 95 % Wil
 
     fig = Figure(figsize=(7.5, 1.2 + 0.3 * y), layout="constrained")
     ax = fig.add_subplot()
-    ax.barh(ys, est_a, height=0.72, color=cols, xerr=np.vstack([est_a - lo_a, hi_a - est_a]),
+    ax.barh(ys, est_a, height=0.72, color=cols, xerr=np.clip(np.vstack([est_a - lo_a, hi_a - est_a]), 0, None),
             error_kw={"ecolor": "#333333", "elinewidth": 1.0, "capsize": 3}, gid="win_rate_bars")
     for yy, e, l, h, c in zip(ys, est_a, lo_a, hi_a, cols):
         if h <= 86:  # value right of the interval, or inside the bar when the bar is nearly full

@@ -29,6 +29,7 @@ class DuelResult:
     threads: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)  # matchup, variant (scenarios)
+    behaviour: tuple[dict[str, str], dict[str, str]] | None = None  # each side's tactic and reaction
 
     # -- counters by name ------------------------------------------------------------------------
     def wins(self, side: int) -> int:
@@ -87,6 +88,7 @@ class DuelResult:
             out[key]["deaths"] = self.deaths(side)
             out[key]["attacks"] = self.attack_outcomes(side)
             out[key]["weapon_breaks"] = int(self.counters[L.C_BREAKS + side])
+            out[key].update(self.behaviour[side] if self.behaviour else {})
         out["threads"] = self.threads
         out.update(self.extra)
         return out

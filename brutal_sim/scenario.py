@@ -66,7 +66,7 @@ class ScenarioSpec(_Strict):
     def _pairs(cls, v: list[list[str]]) -> list[list[str]]:
         for pair in v:
             if len(pair) != 2:
-                raise ValueError(f"each matchup is a pair [a, b], got {pair}")
+                raise ValueError(f"each matchup is a pair of two fighters, got {pair}")
         return v
 
 
@@ -189,6 +189,9 @@ def load_scenario(path: str, catalog: Catalog | None = None, n: int | None = Non
     rules = None
     if spec.rules:
         rules = str(base_dir / spec.rules) if (base_dir / spec.rules).is_file() else spec.rules
+        if not Path(rules).is_file():
+            raise DataError(path, "rules", f"rules file {spec.rules!r} not found (looked beside the scenario "
+                            "and in the current folder)")
     variants = spec.variants or [VariantSpec(name="default")]
     names = [v.name for v in variants]
     if len(set(names)) != len(names):

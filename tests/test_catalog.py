@@ -134,3 +134,15 @@ def test_b1_1_checks_from_attributes_and_skills(tmp_path):
     rules.write_text('[options]\ncheck_bonus = "attribute_plus_skill"\n[check_formula]\nmelee = "luck + skill"\n')
     with pytest.raises(DataError, match="check_formula.melee: unknown term 'luck'"):
         api.prepare(str(f), "militia", rules=str(rules))
+
+
+def test_armour_needs_zones_and_damage_may_be_a_number(tmp_path):
+    from brutal_sim.catalog import Catalog
+
+    cat = Catalog.bundled()
+    f = tmp_path / "f.toml"
+    f.write_text('armour = [{ protection = 5 }]\n')
+    with pytest.raises(DataError, match=r"armour\[0\].zones"):
+        cat.fighter(str(f))
+    f.write_text('main_hand = { damage = 5, type = "blunt" }\n')
+    assert cat.fighter(str(f)).main_hand.dice == Dice(0, 1, 5)

@@ -139,3 +139,34 @@ def test_a_duel_result_converts_to_tidy_frames():
     assert frames["rounds"]["count"].sum() == r.wins(0) + r.wins(1)
     taken = frames["wounds"].query("direction == 'taken' and side == 'a'")["count"].sum()
     assert taken == r.wounds_taken(0).sum()
+
+
+def test_small_previews_and_zero_counts_render(tmp_path):
+    """Rows with a count of 0 (draws) have exact interval ends and plot without negative bars."""
+    from brutal_sim.stats import wilson
+
+    assert wilson(0, 1000) == (0.0, pytest.approx(0.00383, abs=1e-5)) and wilson(0, 1000)[0] == 0.0
+    assert wilson(1000, 1000)[1] == 1.0
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(EXAMPLES / "axe_sweep.toml"), "-o", str(out), "-n", "1000"])
+    assert r.exit_code == 0, r.output
+    assert out.exists()
+
+
+@pytest.mark.parametrize("flag", ["-o", "--csv"])
+def test_unwritable_outputs_fail_before_running(tmp_path, flag):
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    args = ["report", str(EXAMPLES / "axe_sweep.toml"), "-n", "10"]
+    args += ["-o", str(blocker / "r.html")] if flag == "-o" else ["-o", str(tmp_path / "r.html"), "--csv", str(blocker)]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and f"{flag}: cannot write into" in r.stderr
+    assert "cell 1/" not in r.stderr  # nothing ran
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_scenario_with_missing_rules_file(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text('matchups = [["militia", "brute"]]\nrules = "nosuch.toml"\n')
+    with pytest.raises(DataError, match="rules: rules file 'nosuch.toml' not found"):
+        load_scenario(str(f))
