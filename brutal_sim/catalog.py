@@ -72,17 +72,25 @@ def validate(model: type[M], data: Any, source: str, prefix: str = "") -> M:
         raise DataError(source, loc or None, msg) from None
 
 
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The pydantic model inside an annotation such as ``list[str | Talent]``."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
 def _submodel(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
-    current: Any = model
+    """The model that owns the field at ``loc`` (to list its allowed fields)."""
+    current: type[BaseModel] | None = model
     for p in loc:
-        if isinstance(p, int):
-            continue
-        fields = getattr(current, "model_fields", None)
-        if not fields or p not in fields:
-            return current if isinstance(current, type) and issubclass(current, BaseModel) else None
-        ann = fields[p].annotation
-        current = next((a for a in getattr(ann, "__args__", (ann,)) if isinstance(a, type) and issubclass(a, BaseModel)), ann)
-    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+        if current is None or isinstance(p, int) or p not in current.model_fields:
+            continue  # list indices and union tags such as 'Talent'
+        current = _model_in(current.model_fields[p].annotation)
+    return current
 
 
 def suggest(name: str, known: list[str]) -> str:
