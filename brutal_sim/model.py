@@ -6,7 +6,7 @@ inside a fighter (``main_hand = "arming_sword"``) are resolved by :mod:`brutal_s
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -242,6 +242,64 @@ class Fighter(_Strict):
         if self.off_hand is not None and self.off_hand.two_handed:
             raise ValueError(f"off_hand {self.off_hand.name!r} is two-handed; put it in main_hand")
         return self
+
+    # -- variants for notebooks: each returns a new, validated fighter (see brutal_sim.variants) --
+    def vary(self, **changes: Any) -> "Fighter":
+        """Change fields by path, written with ``__`` for dots: ``f.vary(main_hand__damage="d10")``."""
+        from .variants import with_changes
+
+        return with_changes(self, {k.replace("__", "."): v for k, v in changes.items()})
+
+    def with_weapon(self, hand: str = "main_hand", weapon: Any = None, **fields: Any) -> "Fighter":
+        """Another weapon in ``hand`` (a catalog name or inline table), and/or changed fields of it:
+        ``f.with_weapon(damage="d10")``, ``f.with_weapon("off_hand", "buckler")``."""
+        from .variants import with_changes
+
+        changes: dict[str, Any] = {} if weapon is None else {hand: weapon}
+        if fields:
+            if weapon is not None and isinstance(weapon, str):
+                from .catalog import Catalog
+
+                changes[hand] = Catalog.bundled().weapon(weapon, "with_weapon", hand).model_dump()
+            changes.update({f"{hand}.{k}": v for k, v in fields.items()})
+        return with_changes(self, changes, where="with_weapon")
+
+    def with_talent(self, *talents: Any) -> "Fighter":
+        """The fighter with more talents (catalog names or inline tables)."""
+        from .variants import fighter_data, with_changes
+
+        current = fighter_data(self)["talents"]
+        return with_changes(self, {"talents": current + list(talents)}, where="with_talent")
+
+    def without_talent(self, name: str) -> "Fighter":
+        from .variants import fighter_data, with_changes
+
+        current = fighter_data(self)["talents"]
+        if not any(t["name"] == name for t in current):
+            from .errors import DataError
+
+            raise DataError("without_talent", name, f"{self.name} has no such talent; it has: "
+                            f"{', '.join(t['name'] for t in current) or 'none'}")
+        return with_changes(self, {"talents": [t for t in current if t["name"] != name]}, where="without_talent")
+
+    def with_checks(self, **checks: int) -> "Fighter":
+        """``f.with_checks(melee=5)``."""
+        from .variants import with_changes
+
+        return with_changes(self, {f"checks.{k}": v for k, v in checks.items()}, where="with_checks")
+
+    def with_attributes(self, **attributes: int) -> "Fighter":
+        from .variants import with_changes
+
+        return with_changes(self, {f"attributes.{k}": v for k, v in attributes.items()}, where="with_attributes")
+
+    def with_tactic(self, tactic: Any, reaction: str | None = None) -> "Fighter":
+        from .catalog import Catalog
+
+        return Catalog.bundled().with_behaviour(self, tactic, reaction, "with_tactic")
+
+    def named(self, name: str) -> "Fighter":
+        return self.model_copy(update={"name": name})
 
     @property
     def tactic_text(self) -> str:

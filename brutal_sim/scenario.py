@@ -21,6 +21,7 @@ from .errors import DataError
 from .model import Fighter, _Strict
 from .options import RuleOptions
 from .results import DuelResult
+from .variants import vary
 
 
 class VariantSpec(_Strict):
@@ -100,38 +101,6 @@ class Scenario:
     @property
     def total_duels(self) -> int:
         return len(self.cells) * self.spec.n
-
-
-def _fighter_data(f: Fighter, catalog: Catalog) -> dict[str, Any]:
-    """A resolved fighter as fighter-file data (inline tables), ready to be edited and reloaded."""
-    data = f.model_dump(exclude={"aim_zone", "tactic"})
-    known = catalog.tactics.get(f.tactic.name)
-    data["tactic"] = f.tactic_text if known == f.tactic else f.tactic.model_dump()
-    return data
-
-
-def _set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
-    parts = path.split(".")
-    node: Any = data
-    for i, part in enumerate(parts):
-        last = i == len(parts) - 1
-        if isinstance(node, list):
-            if not part.isdigit() or int(part) >= len(node):
-                raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i]) or 'the list'} has "
-                                f"{len(node)} item(s); use an index 0…{len(node) - 1}")
-            key: Any = int(part)
-        elif isinstance(node, dict):
-            if part not in node:
-                raise DataError(where, "field", f"{path!r}: no field {part!r}; allowed here: {', '.join(node)}")
-            key = part
-        else:
-            raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i])} is a value, not a table")
-        if last:
-            node[key] = value
-        else:
-            if node[key] is None:
-                raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i + 1])} is empty")
-            node = node[key]
 
 
 def _value_label(value: Any) -> str:
@@ -228,12 +197,7 @@ def load_scenario(path: str, catalog: Catalog | None = None, n: int | None = Non
         opponents = [fighter(o, f"{where}.opponents") for o in dict.fromkeys(opponents)]
         sweep_name = sw.name or f"{sw.fighter}.{sw.field}"
         for value in sw.values:
-            data = _fighter_data(base, catalog)
-            _set_path(data, sw.field, value, f"{path}: {where}")
-            try:
-                varied = catalog.fighter_from_data(data, f"{path}: {where} value {value!r}", base.name)
-            except DataError as exc:
-                raise DataError(exc.source, exc.field, exc.message) from None
+            varied = vary(base, sw.field, value, catalog, where=f"{path}: {where}")
             for opp in opponents:
                 for v in variants:
                     add(varied, opp, v.name, sweep_name, _value_label(value))

@@ -1,0 +1,175 @@
+"""Designer workflows: the tactic matrix of a matchup, and auto-balancing one numeric field.
+
+Every run in one workflow uses the same seed and duel indices (common random numbers), so that
+differences between the cells are not blurred by independent sampling noise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import api
+from .catalog import Catalog
+from .errors import DataError
+from .model import Fighter
+from .stats import wilson
+from .variants import vary
+
+#: Tactics a matrix plays by default (aimed at the head as the aimed representative).
+DEFAULT_TACTICS = ("single", "feint", "defensive", "furious", "step", "aimed:head", "knockdown", "total_defence")
+
+
+@dataclass
+class TacticMatrix:
+    """Side a's win rate for every pair (a's choice, b's choice)."""
+
+    a: str
+    b: str
+    choices_a: list[str]
+    choices_b: list[str]
+    wins_a: np.ndarray  # int64[len(choices_a), len(choices_b)]
+    wins_b: np.ndarray
+    n: int
+
+    @property
+    def rate_a(self) -> np.ndarray:
+        return self.wins_a / self.n
+
+    @property
+    def rate_b(self) -> np.ndarray:
+        return self.wins_b / self.n
+
+    def frame(self) -> pd.DataFrame:
+        """Tidy: choice_a, choice_b, win_rate_a, ci_low, ci_high, win_rate_b, draw_rate."""
+        rows = []
+        for i, ca in enumerate(self.choices_a):
+            for j, cb in enumerate(self.choices_b):
+                lo, hi = wilson(int(self.wins_a[i, j]), self.n)
+                rows.append({"choice_a": ca, "choice_b": cb, "win_rate_a": self.rate_a[i, j], "ci_low": lo,
+                             "ci_high": hi, "win_rate_b": self.rate_b[i, j],
+                             "draw_rate": 1 - self.rate_a[i, j] - self.rate_b[i, j]})
+        return pd.DataFrame(rows)
+
+    def best_response_b(self) -> dict[str, str]:
+        """For each choice of a, b's choice that maximises b's win rate."""
+        return {ca: self.choices_b[int(np.argmax(self.rate_b[i]))] for i, ca in enumerate(self.choices_a)}
+
+    def best_response_a(self) -> dict[str, str]:
+        """For each choice of b, a's choice that maximises a's win rate."""
+        return {cb: self.choices_a[int(np.argmax(self.rate_a[:, j]))] for j, cb in enumerate(self.choices_b)}
+
+    def maximin_a(self) -> tuple[str, float]:
+        """a's choice whose worst case (b's best response) is best, and that worst-case win rate."""
+        worst = self.rate_a.min(axis=1)
+        i = int(np.argmax(worst))
+        return self.choices_a[i], float(worst[i])
+
+    def maximin_b(self) -> tuple[str, float]:
+        worst = self.rate_b.min(axis=0)
+        j = int(np.argmax(worst))
+        return self.choices_b[j], float(worst[j])
+
+    def _repr_html_(self) -> str:
+        table = pd.DataFrame(100 * self.rate_a, index=self.choices_a, columns=self.choices_b).round(1)
+        ma, va = self.maximin_a()
+        mb, vb = self.maximin_b()
+        return (f"<p><b>{self.a}</b> (rows) win rate % against <b>{self.b}</b> (columns), n = {self.n:,} per cell. "
+                f"Maximin: {self.a} {ma} ({100 * va:.1f} %), {self.b} {mb} ({100 * vb:.1f} %).</p>" + table.to_html())
+
+
+def _choices(fighter: Fighter, tactics: Sequence[str] | None, reactions: bool) -> list[tuple[str, str | None]]:
+    names = list(tactics or DEFAULT_TACTICS)
+    if not reactions:
+        return [(t, None) for t in names]
+    return [(t, r) for t in names for r in ("parry", "dodge")]
+
+
+def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str] | None = None,
+                  tactics_b: Sequence[str] | None = None, reactions: bool = False, n: int = 20_000, seed: int = 0,
+                  options: Mapping[str, str] | None = None, rules: str | None = None) -> TacticMatrix:
+    """Play every pair of tactics (and, with ``reactions``, of parry/dodge) of a and b."""
+    fa, fb = api.load_fighter(a), api.load_fighter(b)
+    ca, cb = _choices(fa, tactics_a, reactions), _choices(fb, tactics_b, reactions)
+    wins_a = np.zeros((len(ca), len(cb)), dtype=np.int64)
+    wins_b = np.zeros_like(wins_a)
+    for i, (ta, ra) in enumerate(ca):
+        for j, (tb, rb) in enumerate(cb):
+            r = api.duel(fa, fb, n=n, seed=seed, options=options, rules=rules, tactic_a=ta, reaction_a=ra,
+                         tactic_b=tb, reaction_b=rb)
+            wins_a[i, j], wins_b[i, j] = r.wins(0), r.wins(1)
+    label = (lambda t, r: t if r is None else f"{t}/{r}")
+    return TacticMatrix(fa.name, fb.name, [label(*c) for c in ca], [label(*c) for c in cb], wins_a, wins_b, n)
+
+
+@dataclass
+class Balance:
+    """The value of one field that brings a fighter's win rate closest to a target."""
+
+    field: str
+    fighter: str
+    opponent: str
+    target: float
+    n: int
+    tried: dict[Any, tuple[float, float, float]] = field(default_factory=dict)  # value → (rate, lo, hi)
+    best: Any = None
+    bracket: tuple[Any, Any] | None = None
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame([{"value": v, "win_rate": r, "ci_low": lo, "ci_high": hi}
+                             for v, (r, lo, hi) in self.tried.items()])
+
+    def _repr_html_(self) -> str:
+        r, lo, hi = self.tried[self.best]
+        return (f"<p>{self.fighter} vs {self.opponent}: <b>{self.field} = {self.best}</b> gives a win rate of "
+                f"{100 * r:.1f} % (95 % CI {100 * lo:.1f}–{100 * hi:.1f} %), target {100 * self.target:.0f} %; "
+                f"bracketing values: {self.bracket}.</p>" + self.frame().to_html(index=False))
+
+
+def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values: Sequence[Any],
+            target: float = 0.5, n: int = 50_000, seed: int = 0, options: Mapping[str, str] | None = None,
+            rules: str | None = None) -> Balance:
+    """Find the value of ``field`` (a fighter path, e.g. ``main_hand.damage.bonus``, ``checks.melee``,
+    ``armour.0.protection``, ``damage_levels.2``) among the ordered ``values`` that brings
+    ``fighter``'s win rate against ``opponent`` closest to ``target``.
+
+    Assumes the win rate moves monotonically along ``values`` and bisects; ``bracket`` holds the two
+    neighbouring values whose win rates lie on either side of the target (None if the target is
+    outside the range tried, then ``best`` is the nearer end).
+    """
+    if not 0 < target < 1:
+        raise DataError("balance", "target", f"must be a win rate strictly between 0 and 1, got {target}")
+    values = list(values)
+    if len(values) < 2:
+        raise DataError("balance", "values", "needs at least two values to search between")
+    f, opp = api.load_fighter(fighter), api.load_fighter(opponent)
+    catalog = Catalog.bundled()
+    result = Balance(field, f.name, opp.name, target, n)
+
+    def rate(k: int) -> float:
+        v = values[k]
+        if v not in result.tried:
+            varied = vary(f, field, v, catalog, where="balance")
+            r = api.duel(varied, opp, n=n, seed=seed, options=options, rules=rules)
+            lo, hi = wilson(r.wins(0), n)
+            result.tried[v] = (r.wins(0) / n, lo, hi)
+        return result.tried[v][0]
+
+    lo_k, hi_k = 0, len(values) - 1
+    r_lo, r_hi = rate(lo_k), rate(hi_k)
+    increasing = r_hi >= r_lo
+    inside = min(r_lo, r_hi) <= target <= max(r_lo, r_hi)
+    if inside:
+        while hi_k - lo_k > 1:
+            mid = (lo_k + hi_k) // 2
+            below = rate(mid) < target
+            if below == increasing:
+                lo_k = mid
+            else:
+                hi_k = mid
+        result.bracket = (values[lo_k], values[hi_k])
+    result.best = min(result.tried, key=lambda v: abs(result.tried[v][0] - target))
+    return result

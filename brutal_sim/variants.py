@@ -1,0 +1,80 @@
+"""Fighter variants without editing files: change one field by its path, or a weapon, talent, check.
+
+Paths are written as in a fighter file, with catalog items expanded: ``main_hand.damage``,
+``main_hand.penetration``, ``off_hand.parry_bonus``, ``armour.0.protection``, ``checks.melee``,
+``attributes.endurance``, ``damage_levels.3``, ``talents``, ``tactic``. ``<hand>.damage.bonus``
+changes only the bonus of a weapon's dice (``d8+1`` → ``d8+3``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .catalog import Catalog
+from .dice import Dice, parse_dice
+from .errors import DataError
+from .model import Fighter
+
+
+def fighter_data(f: Fighter, catalog: Catalog | None = None) -> dict[str, Any]:
+    """A resolved fighter as fighter-file data (inline tables), ready to be edited and reloaded."""
+    catalog = catalog or Catalog.bundled()
+    data = f.model_dump(exclude={"aim_zone", "tactic"})
+    known = catalog.tactics.get(f.tactic.name)
+    data["tactic"] = f.tactic_text if known == f.tactic else f.tactic.model_dump()
+    return data
+
+
+def set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
+    """Set ``data[path]`` (dotted, list items by index); unknown paths name what exists there."""
+    parts = path.split(".")
+    if len(parts) >= 2 and parts[-2:] == ["damage", "bonus"]:
+        weapon = data
+        for part in parts[:-2]:
+            weapon = weapon.get(part) if isinstance(weapon, dict) else None  # type: ignore[assignment]
+            if weapon is None:
+                raise DataError(where, "field", f"{path!r}: {part!r} is empty or not a weapon")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise DataError(where, "field", f"{path!r}: the damage bonus must be an integer, got {value!r}")
+        dice = parse_dice(str(weapon["damage"]))
+        weapon["damage"] = str(Dice(dice.count, dice.sides, value))
+        return
+    node: Any = data
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i]) or 'the list'} has "
+                                f"{len(node)} item(s); use an index 0…{len(node) - 1}")
+            key: Any = int(part)
+        elif isinstance(node, dict):
+            if part not in node:
+                raise DataError(where, "field", f"{path!r}: no field {part!r}; allowed here: {', '.join(node)}")
+            key = part
+        else:
+            raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i])} is a value, not a table")
+        if last:
+            node[key] = value
+        else:
+            if node[key] is None:
+                raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i + 1])} is empty")
+            node = node[key]
+
+
+def vary(f: Fighter, path: str, value: Any, catalog: Catalog | None = None, where: str = "variant") -> Fighter:
+    """A copy of ``f`` with the field at ``path`` set to ``value``, validated like a fighter file."""
+    catalog = catalog or Catalog.bundled()
+    data = fighter_data(f, catalog)
+    set_path(data, path, value, where)
+    return catalog.fighter_from_data(data, f"{where} {path}={value!r}", f.name)
+
+
+def with_changes(f: Fighter, changes: dict[str, Any], catalog: Catalog | None = None,
+                 where: str = "variant") -> Fighter:
+    """Several :func:`vary` steps at once: ``{"main_hand.damage": "d10", "checks.melee": 5}``."""
+    catalog = catalog or Catalog.bundled()
+    data = fighter_data(f, catalog)
+    for path, value in changes.items():
+        set_path(data, path, value, where)
+    shown = ", ".join(f"{k}={v!r}" for k, v in changes.items())
+    return catalog.fighter_from_data(data, f"{where} {shown}", f.name)
