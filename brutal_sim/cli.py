@@ -246,7 +246,7 @@ def report(
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
         f"brutal-sim report {scenario} -o {output}"
     html = render_report(sc, results, command)
-    frames = ReportFrames.of(results)
+    frames = ReportFrames.of(results, sc.differences)
     try:
         write_atomically(output, html)
         if csv:

@@ -10,7 +10,7 @@ import numba
 import numpy as np
 
 from . import layout as L
-from .kernel import _run_attacks, _run_duels
+from .kernel import _run_attacks, _run_duels, _run_paired
 
 #: Duels per kernel call. Memory stays flat in n; results do not depend on it.
 BLOCK = 1 << 20
@@ -65,3 +65,35 @@ def run_duel_counters(compiled: Compiled, n: int, seed: int, threads: int | None
 def run_attack_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None,
                         block: int = BLOCK) -> tuple[np.ndarray, float]:
     return run_blocks(_run_attacks, compiled, n, seed, threads, block)
+
+
+def run_paired_counters(cells: list[Compiled], n: int, seed: int, threads: int | None = None, block: int = BLOCK,
+                        progress: ProgressFn | None = None) -> tuple[list[np.ndarray], np.ndarray, float]:
+    """Play duels ``0 … n−1`` under each configuration with the same random numbers (common random
+    numbers). Returns each configuration's counters (the same as a separate run would give), the
+    joint outcome counts ``int64[m−1, 3, 3]`` of neighbouring configurations, and the seconds.
+
+    All cells must share the round cap and the hit-zone table.
+    """
+    if len({c.n_counters for c in cells}) != 1 or any(not np.array_equal(c.zone_table, cells[0].zone_table)
+                                                        for c in cells):
+        raise ValueError("paired cells must share the round cap and the zone table")
+    lanes = _lanes(threads)
+    m = len(cells)
+    Fs = np.ascontiguousarray(np.stack([c.fighters for c in cells]))
+    optss = np.ascontiguousarray(np.stack([c.options for c in cells]))
+    k = cells[0].n_counters
+    totals = np.zeros((m, k), dtype=np.int64)
+    joint = np.zeros((max(m - 1, 1), 3, 3), dtype=np.int64)
+    seed64 = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+    t0 = time.perf_counter()
+    done = 0
+    while done < n:
+        size = min(block, n - done)
+        cnt, jt = _run_paired(Fs, optss, cells[0].zone_table, seed64, np.int64(done), np.int64(size), lanes, k)
+        totals += cnt.sum(axis=0)
+        joint += jt.sum(axis=0)
+        done += size
+        if progress is not None:
+            progress(done, n)
+    return list(totals), joint[: m - 1], time.perf_counter() - t0

@@ -110,3 +110,38 @@ def wounds_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
 def win_rates(summary: pd.DataFrame) -> pd.DataFrame:
     """The ``win_rate`` rows of a summary frame."""
     return summary[summary["measure"] == "win_rate"].reset_index(drop=True)
+
+
+def paired_differences(results: list[DuelResult], joint: np.ndarray, by: str) -> pd.DataFrame:
+    """Differences of win rates between neighbouring runs played with common random numbers.
+
+    ``results[j]`` and ``results[j+1]`` replayed the same duel indices with the same seed;
+    ``joint[j]`` (int64[3, 3]) counts their joint outcomes (0 a won, 1 b won, 2 draw). The paired
+    95 % interval of a difference uses the per-duel variance of the change; ``halfwidth_independent``
+    is what two independent runs of the same size would give, and ``variance_ratio`` their ratio
+    (how many times more duels independent runs would need for the same precision).
+
+    ``by`` names the label that changes between neighbours (``value`` or ``variant``). Columns:
+    matchup, variant, sweep, from, to, fighter, side, measure, difference, ci_low, ci_high,
+    halfwidth_independent, variance_ratio, n.
+    """
+    rows: list[dict] = []
+    for j in range(len(results) - 1):
+        r0, r1, J = results[j], results[j + 1], joint[j]
+        n = r0.n
+        for side, key in ((0, "a"), (1, "b")):
+            p0 = J[side, :].sum() / n
+            p1 = J[:, side].sum() / n
+            d = p1 - p0
+            changed = (J[side, :].sum() + J[:, side].sum() - 2 * J[side, side]) / n  # E[(X1 - X0)^2]
+            var_paired = max(changed - d * d, 0.0) / n
+            var_indep = (p0 * (1 - p0) + p1 * (1 - p1)) / n
+            half = 1.959963984540054 * np.sqrt(var_paired)
+            labels = _labels(r1)
+            rows.append({**labels, "from": r0.labels.get(by, ""), "to": r1.labels.get(by, ""),
+                         "fighter": r1.names[side], "side": key, "measure": "win_rate", "difference": d,
+                         "ci_low": d - half, "ci_high": d + half,
+                         "halfwidth_independent": 1.959963984540054 * np.sqrt(var_indep),
+                         "variance_ratio": var_indep / var_paired if var_paired > 0 else np.inf, "n": n})
+    return pd.DataFrame(rows, columns=[*LABELS, "from", "to", "fighter", "side", "measure", "difference", "ci_low",
+                                       "ci_high", "halfwidth_independent", "variance_ratio", "n"])

@@ -837,7 +837,10 @@ def _initiative(F, st):
 
 @rule
 def _duel(F, S, opts, zt, st, cnt):
-    """One duel (B-2.9): rounds of two turns in initiative order until one side is out or the cap."""
+    """One duel (B-2.9): rounds of two turns in initiative order until one side is out or the cap.
+
+    Returns 0 if side a won, 1 if side b won, 2 for a draw.
+    """
     _reset(F, S)
     first = _initiative(F, st)
     surprise = opts[O_SURPRISE]
@@ -855,10 +858,11 @@ def _duel(F, S, opts, zt, st, cnt):
                 cnt[C_CAUSE + loser * 4 + S[loser, S_OUT] - 1] += 1
                 cnt[C_DEATHS + loser] += S[loser, S_DEAD]
                 cnt[C_ROUNDS + rnd] += 1
-                return
+                return 1 - loser
         S[0, S_SURPRISED] = 0
         S[1, S_SURPRISED] = 0
     cnt[C_DRAWS] += 1
+    return 2
 
 
 @njit(cache=True, parallel=True)
@@ -902,3 +906,40 @@ def _run_attacks(F, opts, zt, seed, start, n, lanes, k):
     """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters (outcomes at
     ``C_ATTACKS``, b's wounds at ``C_WOUNDS``)."""
     return _run(F, opts, zt, seed, start, n, lanes, k, True)
+
+
+@njit(cache=True, parallel=True)
+def _run_paired(Fs, optss, zt, seed, start, n, lanes, k):
+    """Common random numbers: duel index ``idx`` is played under each of ``m`` configurations with
+    the same random stream, and the joint outcome of neighbouring configurations is counted.
+
+    Parameters
+    ----------
+    Fs : int64[m, 2, NF]
+        The fighters of each configuration.
+    optss : int64[m, NO]
+        The options of each configuration (one zone table ``zt`` for all).
+
+    Returns
+    -------
+    (int64[lanes, m, k], int64[lanes, max(m - 1, 1), 3, 3])
+        Counters per lane and configuration; and for each neighbouring pair (j, j+1) the count of
+        duels with outcome x under j and y under j+1 (0 a won, 1 b won, 2 draw).
+    """
+    m = Fs.shape[0]
+    cnt = np.zeros((lanes, m, k), dtype=np.int64)
+    joint = np.zeros((lanes, max(m - 1, 1), 3, 3), dtype=np.int64)
+    for lane in prange(lanes):
+        lo = start + (n * lane) // lanes
+        hi = start + (n * (lane + 1)) // lanes
+        st = np.empty(4, dtype=np.uint64)
+        S = np.empty((2, NS), dtype=np.int64)
+        for idx in range(lo, hi):
+            previous = -1
+            for j in range(m):
+                _seed_duel(st, seed, idx)
+                outcome = _duel(Fs[j], S, optss[j], zt, st, cnt[lane, j])
+                if j > 0:
+                    joint[lane, j - 1, previous, outcome] += 1
+                previous = outcome
+    return cnt, joint

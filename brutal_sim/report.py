@@ -31,18 +31,22 @@ class ReportFrames:
     summary: pd.DataFrame
     rounds: pd.DataFrame
     wounds: pd.DataFrame
+    differences: pd.DataFrame | None = None
 
     @classmethod
-    def of(cls, results: list[DuelResult]) -> "ReportFrames":
-        return cls(summary_frame(results), rounds_frame(results), wounds_frame(results))
+    def of(cls, results: list[DuelResult], differences: pd.DataFrame | None = None) -> "ReportFrames":
+        return cls(summary_frame(results), rounds_frame(results), wounds_frame(results), differences)
 
     def to_csv(self, directory: str) -> list[Path]:
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         paths = []
-        for name in ("summary", "rounds", "wounds"):
+        for name in ("summary", "rounds", "wounds", "differences"):
+            frame = getattr(self, name)
+            if frame is None:
+                continue
             path = out / f"{name}.csv"
-            getattr(self, name).to_csv(path, index=False)
+            frame.to_csv(path, index=False)
             paths.append(path)
         return paths
 
@@ -102,6 +106,21 @@ def _summary_rows(results: list[DuelResult], summary: pd.DataFrame) -> list[dict
     return rows
 
 
+def _difference_rows(diff: pd.DataFrame | None) -> list[dict[str, Any]]:
+    """Side a's paired win-rate differences between neighbouring cells."""
+    if diff is None:
+        return []
+    rows = []
+    for _, d in diff[diff["side"] == "a"].iterrows():
+        rows.append({"matchup": d["matchup"], "variant": d["variant"] if d["sweep"] else "", "sweep": d["sweep"],
+                     "change": f"{d['from']} → {d['to']}", "fighter": d["fighter"],
+                     "difference": f"{100 * d['difference']:+.1f}\u00a0pp",
+                     "ci": f"{100 * d['ci_low']:+.1f} … {100 * d['ci_high']:+.1f}",
+                     "independent": f"±{100 * d['halfwidth_independent']:.1f}",
+                     "ratio": f"{d['variance_ratio']:.1f}×"})
+    return rows
+
+
 def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
     from . import plots
 
@@ -148,7 +167,7 @@ def _option_rows(scenario: Scenario) -> tuple[list[str], list[dict[str, Any]]]:
 
 def render_report(scenario: Scenario, results: list[DuelResult], command: str) -> str:
     """The report's HTML (self-contained: inline CSS, images as data URIs)."""
-    frames = ReportFrames.of(results)
+    frames = ReportFrames.of(results, scenario.differences)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     variant_names, option_rows = _option_rows(scenario)
@@ -160,6 +179,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str) -
         figures=_figures(scenario, frames), fighters=[_stat_block(f) for f in _fighters(scenario)],
         variant_names=variant_names, option_rows=option_rows, source=scenario.source, command=command,
         elapsed=sum(r.elapsed_s for r in results), pct=_pct, ci=_ci,
+        difference_rows=_difference_rows(frames.differences),
     )
     return html
 

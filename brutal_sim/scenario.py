@@ -12,14 +12,16 @@ from pathlib import Path
 from typing import Any, Callable
 
 import numba
+import pandas as pd
 from pydantic import Field, field_validator
 
 from .catalog import Catalog, check_formula, load_rules, read_toml, validate
 from .compile import compile_options, compile_pair
-from .engine import Compiled, run_duel_counters
+from .engine import Compiled, run_paired_counters
 from .errors import DataError
 from .model import Fighter, _Strict
 from .options import RuleOptions
+from .frames import paired_differences
 from .results import DuelResult
 from .variants import vary
 
@@ -97,6 +99,7 @@ class Scenario:
     fighters: dict[str, Fighter]
     variant_options: dict[str, RuleOptions]
     cells: list[Cell] = field(default_factory=list)
+    differences: pd.DataFrame | None = None  # paired differences of neighbours, after a run
 
     @property
     def total_duels(self) -> int:
@@ -207,29 +210,61 @@ def load_scenario(path: str, catalog: Catalog | None = None, n: int | None = Non
 ProgressFn = Callable[[int, int, str], None]
 
 
+def _groups(scenario: Scenario) -> list[tuple[list[int], str]]:
+    """Cells to replay together with common random numbers, and the label that changes along each:
+    a sweep's values (same matchup and variant), or the variants of a plain matchup."""
+    groups: dict[tuple, list[int]] = {}
+    for i, c in enumerate(scenario.cells):
+        key = ("value", c.sweep, c.variant, c.b.name) if c.sweep else ("variant", c.a.name, c.b.name)
+        groups.setdefault(key, []).append(i)
+    out = []
+    for key, members in groups.items():
+        tables = {scenario.cells[i].compiled.zone_table.tobytes() for i in members}
+        caps = {scenario.cells[i].compiled.n_counters for i in members}
+        if len(tables) == 1 and len(caps) == 1:
+            out.append((members, key[0]))
+        else:  # a zone table or round cap differs: no pairing, each cell on its own
+            out.extend(([i], key[0]) for i in members)
+    return out
+
+
+def _label(scenario: Scenario, cell: Cell) -> str:
+    label = cell.matchup + (f" [{cell.variant}]" if len(scenario.variant_options) > 1 else "")
+    return label + (f" {cell.sweep}={cell.value}" if cell.sweep else "")
+
+
 def run_scenario(scenario: Scenario, threads: int | None = None,
                  progress: ProgressFn | None = None) -> list[DuelResult]:
-    """Run every cell; ``progress(duels done, total, cell label)`` is called as blocks finish.
+    """Run every cell; ``progress(duels done, total, label)`` is called as blocks finish.
 
-    All cells use the scenario's seed and duel indices 0 … n−1 (common random numbers).
+    All cells use the scenario's seed and duel indices 0 … n−1 (common random numbers). Cells that
+    differ only by a sweep value, or only by the rule variant, are replayed together, and the
+    paired differences between neighbours are left in ``scenario.differences``.
     """
     spec = scenario.spec
-    results: list[DuelResult] = []
+    results: dict[int, DuelResult] = {}
+    differences = []
     done = 0
     total = scenario.total_duels
-    for cell in scenario.cells:
-        label = cell.matchup + (f" [{cell.variant}]" if len(scenario.variant_options) > 1 else "")
-        if cell.sweep:
-            label += f" {cell.sweep}={cell.value}"
+    for members, by in _groups(scenario):
+        cells = [scenario.cells[i] for i in members]
+        label = _label(scenario, cells[0]) + (f" … ({len(cells)} cells)" if len(cells) > 1 else "")
 
-        def step(k: int, _n: int, base: int = done, label: str = label) -> None:
+        def step(k: int, _n: int, base: int = done, m: int = len(cells), label: str = label) -> None:
             if progress:
-                progress(base + k, total, label)
+                progress(base + k * m, total, label)
 
-        counters, elapsed = run_duel_counters(cell.compiled, spec.n, spec.seed, threads, progress=step)
-        r = DuelResult((cell.a.name, cell.b.name), spec.n, spec.seed, cell.options.as_dict(), counters, elapsed,
-                       threads=numba.get_num_threads())
-        r.labels.update(matchup=cell.matchup, variant=cell.variant, sweep=cell.sweep, value=cell.value)
-        results.append(r)
-        done += spec.n
-    return results
+        counters, joint, elapsed = run_paired_counters([c.compiled for c in cells], spec.n, spec.seed, threads,
+                                                       progress=step)
+        group = []
+        for i, cell, cnt in zip(members, cells, counters):
+            r = DuelResult((cell.a.name, cell.b.name), spec.n, spec.seed, cell.options.as_dict(), cnt,
+                           elapsed / len(cells), threads=numba.get_num_threads())
+            r.labels.update(matchup=cell.matchup, variant=cell.variant, sweep=cell.sweep, value=cell.value)
+            results[i] = r
+            group.append(r)
+        if len(group) > 1:
+            differences.append(paired_differences(group, joint, by))
+        done += spec.n * len(cells)
+    scenario.differences = pd.concat(differences, ignore_index=True) if differences else None
+    return [results[i] for i in range(len(scenario.cells))]
