@@ -61,6 +61,18 @@ class DuelResult:
         base = L.C_WOUNDS + side * 24
         return self.counters[base:base + 24].reshape(6, 4)
 
+    def _repr_html_(self) -> str:
+        """A small table in Jupyter: win rates with intervals, draws, rounds."""
+        d = self.to_dict()
+        rows = "".join(
+            f"<tr><td>{d[k]['name']}</td><td>{d[k]['wins']:,}</td><td>{100 * d[k]['win_rate']:.2f} %</td>"
+            f"<td>{100 * d[k]['ci95'][0]:.2f} – {100 * d[k]['ci95'][1]:.2f} %</td></tr>" for k in ("a", "b"))
+        r = d["rounds"]
+        rounds = "no duel decided" if r["mean"] is None else f"mean {r['mean']:.2f}, median {r['p50']}, p90 {r['p90']}"
+        return (f"<table><tr><th>{self.n:,} duels, seed {self.seed}</th><th>wins</th><th>win rate</th>"
+                f"<th>95 % CI</th></tr>{rows}<tr><td>draws</td><td>{self.draws:,}</td>"
+                f"<td>{100 * self.draws / self.n:.2f} %</td><td></td></tr></table><p>rounds to decision: {rounds}</p>")
+
     def frames(self) -> dict[str, Any]:
         """This run as tidy pandas DataFrames: ``summary``, ``rounds`` and ``wounds``
         (see :mod:`brutal_sim.frames`)."""
@@ -108,6 +120,15 @@ class AttackResult:
     options: dict[str, Any] = field(default_factory=dict)
     tactic: str = ""
     reaction: str = ""
+
+    def _repr_html_(self) -> str:
+        d = self.to_dict()
+        cells = "".join(f"<tr><td>{k.replace('_', ' ')}</td><td>{100 * d['p_' + k]:.2f} %</td></tr>"
+                        for k in L.OUTCOME_NAMES)
+        levels = ", ".join(f"{k.replace('_', ' ')} {100 * v:.1f} %" for k, v in d["wound_level"].items() if v)
+        return (f"<p>{d['attacker']} ({d['tactic']}) attacks {d['defender']} (reaction {d['reaction']}), "
+                f"{d['method']}</p><table>{cells}</table><p>a blow lands as: {levels}; mean damage "
+                f"{d['mean_damage']:.2f}</p>")
 
     @property
     def p_blow(self) -> float:

@@ -61,3 +61,11 @@ def test_balance_bad_input():
         balance("brute", "swordsman", "checks.melee", values=[1, 2], target=1.5)
     with pytest.raises(DataError, match="no field 'melle'"):
         balance("brute", "swordsman", "checks.melle", values=[1, 2], n=100)
+
+
+def test_results_show_as_small_tables_in_jupyter():
+    r = api.duel("swordsman", "brute", n=2000, seed=1)
+    html = r._repr_html_()
+    assert html.startswith("<table>") and "Swordsman" in html and f"{r.wins(0):,}" in html
+    a = api.attack("brute", "swordsman")._repr_html_()
+    assert "hard block" in a and "<table>" in a
