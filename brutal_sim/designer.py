@@ -6,6 +6,7 @@ differences between the cells are not blurred by independent sampling noise.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -173,3 +174,73 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
         result.bracket = (values[lo_k], values[hi_k])
     result.best = min(result.tried, key=lambda v: abs(result.tried[v][0] - target))
     return result
+
+
+@dataclass
+class Sweep:
+    """A sweep of one field: a result per value, and the paired differences of neighbours."""
+
+    results: list[Any]
+    differences: pd.DataFrame
+
+    def summary(self) -> pd.DataFrame:
+        from .frames import summary_frame
+
+        return summary_frame(self.results)
+
+    def figure(self, x_label: str | None = None) -> Any:
+        from .plots import sweep_figure
+
+        s = self.summary()
+        return sweep_figure(s, x_label=x_label or s["sweep"].iloc[0], x_column="value")
+
+    def _repr_html_(self) -> str:
+        s = self.summary()
+        w = s[(s.measure == "win_rate") & (s.side == "a")][["value", "fighter", "estimate", "ci_low", "ci_high"]]
+        d = self.differences[self.differences.side == "a"][["from", "to", "difference", "ci_low", "ci_high",
+                                                             "variance_ratio"]]
+        return "<p>win rate of side a by value</p>" + w.to_html(index=False) + \
+            "<p>paired differences of neighbours</p>" + d.to_html(index=False)
+
+
+def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values: Sequence[Any], n: int = 50_000,
+          seed: int = 0, options: Mapping[str, str] | None = None, rules: str | None = None,
+          threads: int | None = None) -> Sweep:
+    """Play ``fighter`` with ``field`` set to each of ``values`` against ``opponent``, all values on
+    the same duels (common random numbers), with the paired differences of neighbouring values."""
+    from .catalog import check_formula, load_rules
+    from .compile import compile_options, compile_pair
+    from .engine import Compiled, run_paired_counters
+    from .frames import paired_differences
+    from .results import DuelResult
+
+    api._check_n(n)
+    f, opp = api.load_fighter(fighter), api.load_fighter(opponent)
+    opts, zt = load_rules(rules, options or {})
+    formula = check_formula(rules, opts)
+    catalog = Catalog.bundled()
+    varied = [vary(f, field, v, catalog, where="sweep") for v in values]
+    cells = [Compiled(compile_pair(v, opp, formula=formula), compile_options(opts), zt) for v in varied]
+    counters, joint, elapsed = run_paired_counters(cells, n, seed, threads)
+    results = []
+    for v, fv, cnt in zip(values, varied, counters):
+        r = DuelResult((fv.name, opp.name), n, seed, opts.as_dict(), cnt, elapsed / len(values))
+        r.labels.update(matchup=f"{fv.name} vs {opp.name}", variant="", sweep=field, value=str(v))
+        results.append(r)
+    return Sweep(results, paired_differences(results, joint, "value"))
+
+
+def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int = 0,
+                options: Mapping[str, str] | None = None, rules: str | None = None,
+                threads: int | None = None) -> list[Any]:
+    """Every pair of ``fighters`` once (a vs b); results labelled for frames and the matchup matrix
+    (``plots.matchup_matrix_figure(frames.summary_frame(results))``)."""
+    loaded = [api.load_fighter(f) for f in fighters]
+    if len(loaded) < 2:
+        raise DataError("round_robin", "fighters", "needs at least two fighters")
+    results = []
+    for fa, fb in itertools.combinations(loaded, 2):
+        r = api.duel(fa, fb, n=n, seed=seed, options=options, rules=rules, threads=threads)
+        r.labels.update(matchup=f"{fa.name} vs {fb.name}", variant="")
+        results.append(r)
+    return results

@@ -69,3 +69,22 @@ def test_results_show_as_small_tables_in_jupyter():
     assert html.startswith("<table>") and "Swordsman" in html and f"{r.wins(0):,}" in html
     a = api.attack("brute", "swordsman")._repr_html_()
     assert "hard block" in a and "<table>" in a
+
+
+def test_sweep_and_round_robin_from_python():
+    from brutal_sim.designer import round_robin, sweep
+    from brutal_sim.frames import summary_frame
+    from brutal_sim.plots import matchup_matrix_figure
+
+    s = sweep("brute", "swordsman", "main_hand.damage", ["d8", "d10", "d12"], n=5000, seed=4)
+    rates = [r.wins(0) / r.n for r in s.results]
+    assert rates[0] < rates[1] < rates[2]
+    same = api.duel("brute", "swordsman", n=5000, seed=4)  # d12 is the brute's own axe
+    assert np.array_equal(s.results[2].counters, same.counters)
+    d = s.differences[s.differences.side == "a"]
+    assert d.difference.tolist() == pytest.approx([rates[1] - rates[0], rates[2] - rates[1]])
+    assert s.figure().axes and "<table" in s._repr_html_()
+    rr = round_robin(["militia", "swordsman", "brute"], n=2000, seed=1)
+    assert [r.labels["matchup"] for r in rr] == ["Militia spearman vs Swordsman", "Militia spearman vs Brute",
+                                                 "Swordsman vs Brute"]
+    assert matchup_matrix_figure(summary_frame(rr)).axes
