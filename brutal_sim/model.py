@@ -269,6 +269,13 @@ class Fighter(_Strict):
         from .variants import fighter_data, with_changes
 
         current = fighter_data(self)["talents"]
+        have = {t["name"] for t in current}
+        for t in talents:
+            name = t if isinstance(t, str) else getattr(t, "name", None) or (t.get("name") if isinstance(t, dict) else None)
+            if name in have:
+                from .errors import DataError
+
+                raise DataError("with_talent", name, f"{self.name} already has this talent (talents do not stack)")
         return with_changes(self, {"talents": current + list(talents)}, where="with_talent")
 
     def without_talent(self, name: str) -> "Fighter":

@@ -88,3 +88,8 @@ def test_sweep_and_round_robin_from_python():
     assert [r.labels["matchup"] for r in rr] == ["Militia spearman vs Swordsman", "Militia spearman vs Brute",
                                                  "Swordsman vs Brute"]
     assert matchup_matrix_figure(summary_frame(rr)).axes
+
+
+def test_with_talent_refuses_a_talent_the_fighter_has():
+    with pytest.raises(DataError, match="already has this talent"):
+        api.load_fighter("swordsman").with_talent("shield_master")
