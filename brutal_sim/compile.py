@@ -84,6 +84,7 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row[L.P_PARRY_MOD] = t("parry")
     row[L.P_DAMAGE_MOD] = t("damage")
     row[L.P_NCELLS] = 4 + f.attributes.endurance
+    row[L.P_FEAR] = f.fear
     _weapon_row(row, L.SLOT_MAIN, f.main_hand)
     _weapon_row(row, L.SLOT_OFF, f.off_hand)
     fists = L.P_WEAPONS + L.SLOT_FISTS * L.WN
@@ -126,4 +127,5 @@ def compile_options(options: RuleOptions) -> np.ndarray:
     o[L.O_ARMOUR_MODEL] = L.ARMOUR_MODEL_CODES[str(options["armour_model"])]
     o[L.O_PIERCE_THRESHOLD] = int(options["pierce_threshold"])
     o[L.O_BREAK_DESTROYS] = int(options["broken_weapon"] == "destroyed")
+    o[L.O_CRAMPED] = int(options["cramped_space"] == "true")
     return o

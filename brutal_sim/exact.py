@@ -17,7 +17,7 @@ from .kernel import (
     _die_floor, _weapon_die, _wb, _wound_level,
 )
 from .layout import (
-    NS, O_FLOOR_EXTRA, O_MARGIN_MAX, O_NEED_BASE, OUT_DODGED, P_ATHLETICS, ZONE_LARM, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS,
+    NS, O_CRAMPED, O_FLOOR_EXTRA, O_MARGIN_MAX, O_NEED_BASE, OUT_DODGED, P_ATHLETICS, ZONE_LARM, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS,
     OUT_PARRIED, R_DODGE, R_PARRY, S_IN_TURN, SLOT_FISTS, W_NDICE, W_UNARMED, ZONE_RARM,
 )
 
@@ -114,6 +114,7 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     a_unarmed = F[0, _wb(slot) + W_UNARMED] != 0
     d_unarmed = ps == SLOT_FISTS
     base = BASE_DIFFICULTY
+    cramped = opts[O_CRAMPED] != 0
     # mass of hits by (extra successes, critical) and of bare-handed parries by reduction
     hits = np.zeros((MAX_EXTRA, 2))
     arm = np.zeros(MAX_EXTRA)
@@ -129,6 +130,9 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
             att = a1 + a2 + bonus
             crit = 1 if (a1 == 6 and a2 == 6) else 0
             pa = pf / 36.0
+            if cramped and not a_unarmed and a1 == 1 and a2 == 1:  # B-7.9: voided
+                outcomes[OUT_MISS] += pa
+                continue
             if opts[O_NEED_BASE] != 0 and att < base:
                 outcomes[OUT_MISS] += pa
                 continue
@@ -140,6 +144,12 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
                 continue
             for y in range(36):
                 pr = pa / 36.0
+                if reaction == R_PARRY and cramped and not d_unarmed and y == 0:  # B-7.9: parry voided
+                    if att < base:
+                        outcomes[OUT_MISS] += pr
+                    else:
+                        hits[min(att - base, MAX_EXTRA - 1), crit] += pr
+                    continue
                 if reaction == R_PARRY:
                     res = y // 6 + y % 6 + 2 + par_bonus
                     if att == res:

@@ -27,6 +27,7 @@ from numba import njit, prange
 from .jit import inline_rule, rule
 
 from .layout import (
+    CAUSE_FLED, O_CRAMPED, P_FEAR, P_WILLPOWER, S_FRIGHTENED,
     ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY, BROKEN_DEGRADED, BROKEN_DESTROYED,
     C_ATTACKS, C_BREAKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS,
     CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_TRACK_FULL, DT_BLAST, DT_BLUNT, DT_CUTTING, DT_FIRE,
@@ -554,13 +555,23 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     att = a1 + a2 + _attack_bonus(F, S, a, slot, mod)
     base = BASE_DIFFICULTY
     out = C_ATTACKS + a * 5
+    cramped = opts[O_CRAMPED] != 0
+    if cramped and slot != SLOT_FISTS and a1 == 1 and a2 == 1:  # B-7.9: the attack did not happen
+        cnt[out + OUT_MISS] += 1
+        return False
     if opts[O_NEED_BASE] != 0 and att < base:  # B-4.3
         cnt[out + OUT_MISS] += 1
         return kind == K_KNOCKDOWN
     reaction = _choose_reaction(F, S, d, kind)
+    ps = SLOT_FISTS
+    p1 = 0
+    p2 = 0
     if reaction == R_PARRY:  # B-4.4
         ps = _parry_slot(F, S, d)
         p1, p2 = _roll_2d6(st)
+        if cramped and ps != SLOT_FISTS and p1 == 1 and p2 == 1:
+            reaction = R_NONE  # B-7.9: the parry did not happen
+    if reaction == R_PARRY:
         par = p1 + p2 + _parry_bonus_total(F, S, d, ps)
         a_unarmed = F[a, ab + W_UNARMED] != 0
         d_unarmed = ps == SLOT_FISTS
@@ -610,7 +621,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
         extra = att - dod
         if opts[O_MARGIN_MAX] != 0 and dod < base:
             extra = att - base
-    else:
+    if reaction == R_NONE:
         if att < base:
             cnt[out + OUT_MISS] += 1
             return kind == K_KNOCKDOWN
@@ -774,6 +785,14 @@ def _turn(F, S, opts, zt, st, cnt, i):
     dazed by an opportunity attack during the turn. Timed conditions run out at the end of the
     turn (B-2.8).
     """
+    if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
+        r1, r2 = _roll_2d6(st)
+        if r1 + r2 + F[i, P_WILLPOWER] < _fear_difficulty(F, 1 - i):
+            _knock_out(S, i, CAUSE_FLED)  # panic: flees
+            return
+        S[i, S_FRIGHTENED] = 0
+        S[i, S_DAZE] = 0
+        _until_end_of_next_turn(S, i, S_STUN)  # stunned until the end of this turn
     # effects lasting "until the start of the own next turn" (B-3.2, B-3.4, B-3.7, B-2.6)
     S[i, S_STANCE] = 0
     S[i, S_NO_REACT] = 0
@@ -805,6 +824,25 @@ def _turn(F, S, opts, zt, st, cnt, i):
     if S[i, S_DAZE] > 0:
         S[i, S_DAZE] -= 1
     S[i, S_IN_TURN] = 0
+
+
+@rule
+def _fear_difficulty(F, e):
+    """B-7.10: difficulty of the willpower check against e's fear rating 1–5: 8/10/12/14/16."""
+    return 6 + 2 * F[e, P_FEAR]
+
+
+@rule
+def _fear(F, S, st):
+    """B-7.10 at the start: facing a fearsome enemy, a then b check willpower; a failure dazes until
+    the second check before the fighter's next turn (``_turn``)."""
+    for i in range(2):
+        e = 1 - i
+        if F[e, P_FEAR] > 0:
+            r1, r2 = _roll_2d6(st)
+            if r1 + r2 + F[i, P_WILLPOWER] < _fear_difficulty(F, e):
+                S[i, S_FRIGHTENED] = 1
+                S[i, S_DAZE] = 1
 
 
 @rule
@@ -846,6 +884,7 @@ def _duel(F, S, opts, zt, st, cnt):
     surprise = opts[O_SURPRISE]
     if surprise > 0:
         S[surprise - 1, S_SURPRISED] = 1
+    _fear(F, S, st)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         S[0, S_OA_LEFT] = F[0, P_OA_PER_ROUND]
         S[1, S_OA_LEFT] = F[1, P_OA_PER_ROUND]

@@ -55,20 +55,21 @@ P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness 
  P_T_FEINT) = range(P_ARMOUR + 12, P_ARMOUR + 21)
 TA_NONE, TA_NORMAL, TA_KNOCKDOWN = 0, 1, 2
 TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN}
-NF = P_ARMOUR + 21
+P_FEAR = P_ARMOUR + 21  # fear rating this fighter inflicts (B-7.10), 0 none
+NF = P_ARMOUR + 22
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
  S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
  S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
- S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT) = range(21)
-NS = 21
+ S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED) = range(22)
+NS = 22
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 
 # -- rule options (int64[NO]) ----------------------------------------------------------------------
 (O_SURPRISE, O_ROUND_CAP, O_STAND_UP_FULL, O_NEED_BASE, O_MARGIN_MAX, O_ADD_STRENGTH,
- O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS) = range(10)
-NO = 10
+ O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED) = range(11)
+NO = 11
 ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = 0, 1, 2
 ARMOUR_MODEL_CODES = {"marker": 0, "marker_pierce_ignores_protection": 1, "protection_only": 2}
 

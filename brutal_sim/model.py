@@ -189,6 +189,7 @@ class FighterSpec(_Strict):
     talents: list[TalentRef] = Field(default_factory=list)
     tactic: TacticRef = "single"
     reaction: Reaction = "best"
+    fear: int = Field(0, ge=0, le=5, description="fear rating this fighter inflicts (B-7.10), 0 none")
 
     @field_validator("damage_levels")
     @classmethod
@@ -234,6 +235,7 @@ class Fighter(_Strict):
     tactic: Tactic
     aim_zone: int = -1
     reaction: Reaction
+    fear: int = 0
 
     @model_validator(mode="after")
     def _hands(self) -> "Fighter":

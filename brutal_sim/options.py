@@ -75,6 +75,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="penetration-marker total (d6 + penetration − armour toughness) that pierces the armour"),
     OptionSpec("broken_weapon", "B-4.4", "degraded", ("degraded", "destroyed"),
                help="a weapon that loses the hard-block durability test by 6+ is degraded (−2 attack and parry, damage one die step lower, penetration −1) or destroyed"),
+    OptionSpec("cramped_space", "B-7.9", "false", ("false", "true"),
+               help="solid obstacles within reach: a natural 1+1 on an armed attack or parry voids that action "
+                    "(a stuck weapon is not modelled)"),
     OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 

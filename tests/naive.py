@@ -146,6 +146,7 @@ LEVELS = (NONE, LIGHT_DAMAGE, LIGHT, HEAVY, CRITICAL, MORTAL)
 MISS, PARRIED, DODGED, HARD_BLOCK, HIT = "miss", "parried", "dodged", "hard_block", "hit"
 OUTCOMES = (MISS, PARRIED, DODGED, HARD_BLOCK, HIT)
 TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED = "track_full", "knocked_out", "mortal", "fled"
+PARRY_VOIDED = "voided"  # B-7.9: a parry that never happened
 CAUSES = (TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED)
 
 MAIN, OFF, FISTS = "main", "off", "fists"
@@ -209,6 +210,8 @@ class NaiveFighter:
     athletics: int
     toughness: int
     resolve: int
+    willpower: int
+    fear: int  # the fear rating this fighter inflicts (B-7.10), 0 none
     endurance: int
     strength: int
     agility: int
@@ -265,6 +268,7 @@ def fighter_from_row(row) -> NaiveFighter:
     return NaiveFighter(
         melee=int(row[L.P_MELEE]), dodge=int(row[L.P_DODGE]), athletics=int(row[L.P_ATHLETICS]),
         toughness=int(row[L.P_TOUGHNESS]), resolve=int(row[L.P_RESOLVE]),
+        willpower=int(row[L.P_WILLPOWER]), fear=int(row[L.P_FEAR]),
         endurance=int(row[L.P_ENDURANCE]), strength=int(row[L.P_STRENGTH]),
         agility=int(row[L.P_AGILITY]),
         damage_levels=tuple(int(row[L.P_DL0 + k]) for k in range(4)),  # type: ignore[arg-type]
@@ -321,6 +325,7 @@ class NaiveRules:
     armour_model: str  # B-4.14
     pierce_threshold: int  # B-4.14
     broken_weapon_destroyed: bool  # B-4.4
+    cramped_space: bool  # B-7.9
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -338,6 +343,7 @@ class NaiveRules:
             armour_model=ARMOUR_MODELS[int(opts[L.O_ARMOUR_MODEL])],
             pierce_threshold=int(opts[L.O_PIERCE_THRESHOLD]),
             broken_weapon_destroyed=bool(opts[L.O_BREAK_DESTROYS]),
+            cramped_space=bool(opts[L.O_CRAMPED]),
         )
 
 
@@ -379,6 +385,7 @@ class FighterState:
     dead: bool = False
     in_own_turn: bool = False
     surprised: bool = False  # B-2.3
+    frightened: bool = False  # B-7.10: failed the first fear check, awaits the second
 
     def __post_init__(self) -> None:
         p = self.profile
@@ -615,6 +622,7 @@ class NaiveDuel:
         order = [first, self.opponent(first)]
         if self.rules.surprised_side is not None:
             self.fighters[self.rules.surprised_side].surprised = True
+        self.face_fear()
         for round_number in range(1, self.rules.round_cap + 1):
             for f in self.fighters:
                 f.opportunity_attacks_left = f.profile.opportunity_attacks_per_round  # B-3.8
@@ -632,11 +640,39 @@ class NaiveDuel:
         self.record.draw = True
         return self.record
 
+    def fear_difficulty(self, frightening: FighterState) -> int:
+        """B-7.10: fear rating 1–5 → difficulty 8/10/12/14/16."""
+        return 6 + 2 * frightening.profile.fear
+
+    def face_fear(self) -> None:
+        """B-7.10 at the start of the fight: facing a fearsome enemy, a then b check willpower; a
+        failure dazes the fighter until its second check, before its next turn."""
+        for me in self.fighters:
+            enemy = self.opponent(me)
+            if enemy.profile.fear > 0:
+                if self.rng.roll_2d6().total + me.profile.willpower < self.fear_difficulty(enemy):
+                    me.frightened = True
+                    me.dazed_turns = 1
+
+    def second_fear_check(self, me: FighterState) -> None:
+        """B-7.10 before the frightened fighter's turn: success → stunned until the end of this
+        turn (no longer dazed); failure → panic: it flees, out of the fight."""
+        if self.rng.roll_2d6().total + me.profile.willpower < self.fear_difficulty(self.opponent(me)):
+            me.knock_out(FLED)
+            return
+        me.frightened = False
+        me.dazed_turns = 0
+        me.until_end_of_next_turn("stunned")
+
     def take_turn(self, me: FighterState) -> None:
         """B-2.4: one turn — expiries, bleeding (B-7.5), then: stand up if prone (B-3.11), pick up
         a dropped main weapon (B-3.10), the tactic's attack action(s), pick up a dropped off-hand
         item with a spare action. Dazed (B-7.5) or surprised (B-2.3) fighters take no actions.
         Timed conditions tick at the end of the turn (B-2.8)."""
+        if me.frightened:
+            self.second_fear_check(me)
+            if me.is_out:
+                return
         # "until the start of the own next turn" effects end now (B-3.2, B-3.4, B-3.7, B-2.6)
         me.stance_bonus = 0
         me.no_reactions = False
@@ -806,13 +842,18 @@ class NaiveDuel:
         roll = self.rng.roll_2d6()
         result = roll.total + self.attack_bonus(attacker, slot, modifier)
         side = attacker.side
+        if self.cramped_voids(roll, attacker, slot):  # B-7.9: as if the attack never happened
+            self.record.attacks.append((side, MISS))
+            return False
         if self.rules.attack_needs_base_difficulty and result < BASE_DIFFICULTY:  # B-4.3
             self.record.attacks.append((side, MISS))
             return kind == "knockdown"
         reaction = self.choose_reaction(defender, kind)
         if reaction == "parry":
             margin = self.resolve_parry(attacker, defender, slot, result)
-            if margin is None:
+            if margin is PARRY_VOIDED:
+                reaction = "none"
+            elif margin is None:
                 return False
         elif reaction == "dodge":  # B-4.5: a tie hits with 0 extra successes
             dodge = self.rng.roll_2d6().total + defender.dodge_bonus()
@@ -822,7 +863,7 @@ class NaiveDuel:
             margin = result - dodge
             if self.rules.margin_against_max_of_base_and_reaction and dodge < BASE_DIFFICULTY:
                 margin = result - BASE_DIFFICULTY  # B-4.6 option
-        else:
+        if reaction not in ("parry", "dodge"):
             if result < BASE_DIFFICULTY:
                 self.record.attacks.append((side, MISS))
                 return kind == "knockdown"
@@ -835,6 +876,11 @@ class NaiveDuel:
         self.hit(attacker, defender, slot, margin, roll.is_full_success, aimed_zone)  # B-4.12
         return False
 
+    def cramped_voids(self, roll: Roll2d6, fighter: FighterState, slot: str) -> bool:
+        """B-7.9: in cramped space a natural 1+1 on an armed attack or parry voids the action."""
+        return (self.rules.cramped_space and roll.first == 1 and roll.second == 1
+                and not fighter.profile.weapon(slot).unarmed)  # type: ignore[union-attr]
+
     def resolve_parry(self, attacker: FighterState, defender: FighterState, slot: str,
                       result: int) -> int | None:
         """B-4.4 parry (with B-7.7 for bare hands). Returns the hit's extra successes, or None if
@@ -842,6 +888,8 @@ class NaiveDuel:
         side = attacker.side
         parry_slot = defender.parry_slot()
         parry_roll = self.rng.roll_2d6()
+        if self.cramped_voids(parry_roll, defender, parry_slot):  # B-7.9: as if there was no parry
+            return PARRY_VOIDED
         parry = parry_roll.total + defender.parry_bonus(parry_slot)
         attacker_unarmed = attacker.profile.weapon(slot).unarmed  # type: ignore[union-attr]
         defender_unarmed = parry_slot == FISTS

@@ -19,6 +19,8 @@ MATCHUPS = [
     ("dual_blades", "knight", {"extra_successes_floor_damage": "false"}, {"tactic": "aimed:head"}),
     ("duelist", "swordsman", {"melee_damage_adds_strength": "true"}, {"tactic": "feint"}),
     ("knight", "militia", {"attack_needs_base_difficulty": "false"}, {"tactic": "defensive"}),
+    ("swordsman", "duelist", {"cramped_space": "true"}, {}),   # B-7.9 voided attacks and parries
+    ("brawler", "swordsman", {"cramped_space": "true"}, {}),   # fists are never voided
 ]
 
 

@@ -167,6 +167,8 @@ TACTIC_CASES = [
     ("dual_blades", "swordsman", (("tactic_a", "feint"),)),  # feint + paired
     ("brawler", "knight", (("tactic_a", "knockdown"),)),
     ("militia", "brawler", (("tactic_a", "knockdown"), ("tactic_b", "knockdown"))),
+    ("militia", "ghoul", ()),            # B-7.10 fear: the militia checks willpower vs 12
+    ("ghoul", "swordsman", (("tactic_a", "single"),)),
     ("swordsman", "brute", (("tactic_a", "total_defence"),)),
     ("militia", "duelist", (("tactic_a", "furious"), ("tactic_b", "step"))),
     ("dual_blades", "brawler", (("tactic_a", "step"), ("reaction_b", "none"))),
@@ -196,6 +198,7 @@ OPTION_CASES = [
     {"surprise": "a"},
     {"surprise": "b"},
     {"round_cap": 3},  # many draws
+    {"cramped_space": "true"},
 ]
 OPTION_MATCHUPS = [("swordsman", "knight"), ("brute", "militia"), ("dual_blades", "duelist")]
 
@@ -289,8 +292,9 @@ ATTACK_CASES = [
 
 @pytest.mark.parametrize("a,b,overrides", ATTACK_CASES,
                          ids=[f"{a}-{b}-" + "-".join(v for _, v in o) for a, b, o in ATTACK_CASES])
-@pytest.mark.parametrize("options", [(), (("armour_model", "protection_only"), ("broken_weapon", "destroyed"))],
-                         ids=["default", "protection_only"])
+@pytest.mark.parametrize("options", [(), (("armour_model", "protection_only"), ("broken_weapon", "destroyed")),
+                                     (("cramped_space", "true"),)],
+                         ids=["default", "protection_only", "cramped"])
 def test_single_attacks_agree(a, b, overrides, options):
     F, opts, zt, k = compiled(a, b, overrides, options)
     for i in range(400):

@@ -536,3 +536,64 @@ def test_b3_10_weapon_knocked_away_again_while_readying():
     _turn(F, S, default_options(), zt, rng(), cnt, 0)
     assert S[0, L.S_HELD_MAIN] == 0  # dropped again by the arm wound
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1  # a attacked with its remaining action (fists)
+
+
+# -- B-7.9 cramped space, B-7.10 fear ---------------------------------------------------------------
+
+def test_b7_9_cramped_parry_on_1_1_is_void():
+    """Swordsman parries militia's spear at +6; in cramped space a natural 1+1 parry never happened
+    (the attack then only needs the base difficulty 8)."""
+    from brutal_sim import api
+
+    r = api.attack("militia", "swordsman", options={"cramped_space": "true"}).to_dict()
+    pairs = list(itertools.product(range(1, 7), repeat=2))
+    hit = 0
+    for a1, a2 in pairs:
+        att = a1 + a2 + 1
+        if att < 8:
+            continue
+        for p1, p2 in pairs:
+            hit += (p1 == 1 and p2 == 1) or att > p1 + p2 + 6
+    assert r["p_hit"] == pytest.approx(hit / 1296, abs=1e-12)
+    base = api.attack("militia", "swordsman").to_dict()
+    assert r["p_hit"] > base["p_hit"]
+
+
+def test_b7_9_cramped_armed_attack_on_1_1_is_void_but_not_fists():
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    F[0, L.P_MELEE] = 20  # every roll hits … except a voided 1+1
+    F[1, L.P_REACTION] = L.R_NONE
+    from brutal_sim.kernel import _attack
+
+    o = default_options(cramped_space="true")
+    zt = np.zeros(20, dtype=np.int8)
+    voided = hits = 0
+    for i in range(3000):
+        S = fresh_state(F)
+        cnt = counters()
+        _attack(F, S, o, zt, rng(9, i), cnt, 0, L.SLOT_MAIN, 0, -1, L.K_NORMAL)
+        voided += cnt[L.C_ATTACKS + L.OUT_MISS]
+        hits += cnt[L.C_ATTACKS + L.OUT_HIT]
+        S = fresh_state(F)
+        cnt = counters()
+        _attack(F, S, o, zt, rng(9, i), cnt, 0, L.SLOT_FISTS, 0, -1, L.K_NORMAL)
+        assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1  # fists are no weapon: never voided
+    p = 1 / 36
+    assert abs(voided / 3000 - p) < 4 * np.sqrt(p * (1 - p) / 3000) and voided + hits == 3000
+
+
+def test_b7_10_fear_dazes_then_panics():
+    """Militia (willpower 0) facing the ghoul's fear 3 (difficulty 12) fails each check with 35/36;
+    the ghoul only defends, so the militia flees at its first turn with probability (35/36)²."""
+    from brutal_sim import api
+
+    n = 20_000
+    r = api.duel("militia", "ghoul", n=n, seed=5, tactic_b="total_defence")
+    p = (35 / 36) ** 2
+    fled = r.defeats(0)["fled"]
+    assert abs(fled / n - p) < 4 * np.sqrt(p * (1 - p) / n)
+    steady = api.load_fighter("militia").with_checks(willpower=10)  # 2d6 + 10 ≥ 12 always
+    r = api.duel(steady, "ghoul", n=2000, seed=5, tactic_b="total_defence")
+    assert r.defeats(0)["fled"] == 0
+    assert r.to_dict()["defeat_cause"]["fled"] == 0
