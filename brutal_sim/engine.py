@@ -38,23 +38,34 @@ def _lanes(threads: int | None) -> int:
     return threads
 
 
+def _in_blocks(n: int, block: int, run: Callable[[int, int], None], progress: ProgressFn | None) -> float:
+    """Call ``run(start, size)`` over ``0 … n−1`` in blocks of at most ``block``; return the seconds."""
+    t0 = time.perf_counter()
+    done = 0
+    while done < n:
+        size = min(block, n - done)
+        run(done, size)
+        done += size
+        if progress is not None:
+            progress(done, n)
+    return time.perf_counter() - t0
+
+
+def _seed64(seed: int) -> np.uint64:
+    return np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
+
+
 def run_blocks(kernel, compiled: Compiled, n: int, seed: int, threads: int | None = None,
                block: int = BLOCK, progress: ProgressFn | None = None) -> tuple[np.ndarray, float]:
     """Run ``kernel`` over duel indices ``0 … n−1`` in blocks; return summed counters and seconds."""
     lanes = _lanes(threads)
     total = np.zeros(compiled.n_counters, dtype=np.int64)
-    seed64 = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
-    t0 = time.perf_counter()
-    done = 0
-    while done < n:
-        size = min(block, n - done)
-        part = kernel(compiled.fighters, compiled.options, compiled.zone_table, seed64,
-                      np.int64(done), np.int64(size), lanes, compiled.n_counters)
-        total += part.sum(axis=0)
-        done += size
-        if progress is not None:
-            progress(done, n)
-    return total, time.perf_counter() - t0
+
+    def run(start: int, size: int) -> None:
+        total[:] += kernel(compiled.fighters, compiled.options, compiled.zone_table, _seed64(seed),
+                           np.int64(start), np.int64(size), lanes, compiled.n_counters).sum(axis=0)
+
+    return total, _in_blocks(n, block, run, progress)
 
 
 def run_duel_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None,
@@ -85,15 +96,12 @@ def run_paired_counters(cells: list[Compiled], n: int, seed: int, threads: int |
     k = cells[0].n_counters
     totals = np.zeros((m, k), dtype=np.int64)
     joint = np.zeros((max(m - 1, 1), 3, 3), dtype=np.int64)
-    seed64 = np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
-    t0 = time.perf_counter()
-    done = 0
-    while done < n:
-        size = min(block, n - done)
-        cnt, jt = _run_paired(Fs, optss, cells[0].zone_table, seed64, np.int64(done), np.int64(size), lanes, k)
-        totals += cnt.sum(axis=0)
-        joint += jt.sum(axis=0)
-        done += size
-        if progress is not None:
-            progress(done, n)
-    return list(totals), joint[: m - 1], time.perf_counter() - t0
+
+    def run(start: int, size: int) -> None:
+        cnt, jt = _run_paired(Fs, optss, cells[0].zone_table, _seed64(seed), np.int64(start), np.int64(size),
+                              lanes, k)
+        totals[:] += cnt.sum(axis=0)
+        joint[:] += jt.sum(axis=0)
+
+    seconds = _in_blocks(n, block, run, progress)
+    return list(totals), joint[: m - 1], seconds
