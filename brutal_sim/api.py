@@ -61,16 +61,23 @@ def _check_threads(threads: int | None) -> None:
 
 def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: str | None = None,
          options: Mapping[str, str] | None = None, threads: int | None = None,
-         progress: ProgressFn | None = None, **overrides: str | None) -> DuelResult:
-    """Play ``n`` duels of ``a`` against ``b`` (B-1 … B-7) and return their counters."""
+         progress: ProgressFn | None = None, labels: Mapping[str, str] | None = None,
+         **overrides: str | None) -> DuelResult:
+    """Play ``n`` duels of ``a`` against ``b`` (B-1 … B-7) and return their counters.
+
+    ``labels`` (``matchup``, ``variant``, ``sweep``, ``value``) name the run in tidy frames and plots;
+    the matchup defaults to "A vs B".
+    """
     _check_n(n)
     _check_seed(seed)
     _check_threads(threads)
     fa, fb, opts, compiled = prepare(a, b, rules, options, **overrides)
     counters, elapsed = run_duel_counters(compiled, n, seed, threads, progress=progress)
-    return DuelResult((fa.name, fb.name), n, seed, opts.as_dict(), counters, elapsed,
-                      threads=numba.get_num_threads(),
-                      behaviour=tuple({"tactic": f.tactic_text, "reaction": f.reaction} for f in (fa, fb)))
+    result = DuelResult((fa.name, fb.name), n, seed, opts.as_dict(), counters, elapsed,
+                        threads=numba.get_num_threads(),
+                        behaviour=tuple({"tactic": f.tactic_text, "reaction": f.reaction} for f in (fa, fb)))
+    result.labels.update({"matchup": f"{fa.name} vs {fb.name}", **(labels or {})})
+    return result
 
 
 def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, rules: str | None = None,

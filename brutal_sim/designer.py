@@ -192,7 +192,7 @@ class Sweep:
         from .plots import sweep_figure
 
         s = self.summary()
-        return sweep_figure(s, x_label=x_label or s["sweep"].iloc[0], x_column="value")
+        return sweep_figure(s, x_label=x_label or s["sweep"].iloc[0])
 
     def _repr_html_(self) -> str:
         s = self.summary()

@@ -386,17 +386,19 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
 # -- sweeps ---------------------------------------------------------------------------------------
 
 def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, show_draws: bool = True,
-                 x_column: str = "variant") -> Figure:
+                 x_column: str | None = None) -> Figure:
     """Win rate against a swept value, one line per fighter with a shaded 95 % Wilson band.
 
-    The swept values are the labels in ``x_column`` (default ``variant``; ``value`` for a
-    scenario frame's own sweep column), in the order they appear in the frame, on a categorical
+    The swept values are the labels in ``x_column`` (default: ``value`` when the frame comes from a
+    sweep — its ``value`` column is filled — else ``variant``), in the order they appear in the frame, on a categorical
     x axis labelled ``x_label``. When each swept value holds a single cell, lines follow sides a
     and b (named after their fighters, joined with "/" if they change along the sweep); otherwise
     each group of the other labels (matchup, variant, …) gets its own line style, a fighter keeping
     its colour. The draw rate is added in grey (per group) when ``show_draws`` and any duel was
     drawn.
     """
+    if x_column is None:
+        x_column = "value" if "value" in summary and (summary["value"].astype(str) != "").any() else "variant"
     _require(summary, (x_column, "matchup", "fighter", "side", "measure", "estimate", "ci_low", "ci_high"),
              "sweep_figure")
     wins = summary[summary["measure"] == "win_rate"]

@@ -93,3 +93,15 @@ def test_sweep_and_round_robin_from_python():
 def test_with_talent_refuses_a_talent_the_fighter_has():
     with pytest.raises(DataError, match="already has this talent"):
         api.load_fighter("swordsman").with_talent("shield_master")
+
+
+def test_duel_labels_name_runs_in_frames():
+    from brutal_sim.frames import summary_frame
+    from brutal_sim.plots import sweep_figure
+
+    rs = [api.duel(api.load_fighter("brute").with_weapon(damage=d), "swordsman", n=2000, seed=1,
+                   labels={"sweep": "axe", "value": d}) for d in ("d8", "d12")]
+    s = summary_frame(rs)
+    assert set(s.value) == {"d8", "d12"} and set(s.matchup) == {"Brute vs Swordsman"}
+    fig = sweep_figure(s, x_label="axe damage")  # picks the value column by itself
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["d8", "d12"]
