@@ -86,7 +86,7 @@ def _stat_block(f: Fighter) -> dict[str, str]:
     }
 
 
-def _summary_rows(results: list[DuelResult], summary: pd.DataFrame) -> list[dict[str, Any]]:
+def _summary_rows(results: list[DuelResult]) -> list[dict[str, Any]]:
     rows = []
     for r in results:
         d = r.to_dict()
@@ -174,7 +174,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str) -
     html = env.get_template("report.html.j2").render(
         title=scenario.spec.title, notes=scenario.spec.notes.strip(), n=scenario.spec.n, seed=scenario.spec.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
-        cells=scenario.cells, summary_rows=_summary_rows(results, frames.summary),
+        cells=scenario.cells, summary_rows=_summary_rows(results),
         show_variant=len(scenario.variant_options) > 1, show_sweep=any(c.sweep for c in scenario.cells),
         figures=_figures(scenario, frames), fighters=[_stat_block(f) for f in _fighters(scenario)],
         variant_names=variant_names, option_rows=option_rows, source=scenario.source, command=command,

@@ -415,12 +415,20 @@ def test_b3_11_standing_up_provokes_b3_8_opportunity_attack():
     assert S[0, L.S_PRONE] == 0
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # b attacked once, as a reaction
     assert S[1, L.S_OA_LEFT] == 0
-    # no opportunity attack from a fighter who attacked furiously (B-3.4) or used its one per round
+    # no opportunity attack from a fighter who used its one per round …
     S = fresh_state(F)
     S[0, L.S_PRONE] = 1
     cnt = counters()
     _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0
+    # … or who attacked furiously (B-3.4: no reactions until its next turn)
+    S = fresh_state(F)
+    S[0, L.S_PRONE] = 1
+    S[1, L.S_OA_LEFT] = 1
+    S[1, L.S_NO_REACT] = 1
+    cnt = counters()
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0 and S[1, L.S_OA_LEFT] == 1
 
 
 def test_b3_10_dropped_weapon_is_readied_with_an_opportunity_attack():
