@@ -709,7 +709,7 @@ EXTRA_CASES = (
 
 def _compiled(a, b, options=None, **overrides):
     from brutal_sim.api import prepare
-    return prepare(a, b, options=options or {}, **overrides)[3]
+    return prepare(a, b, options=options or {}, **overrides)[1].compiled
 
 
 def check_extra(n_numpy=100_000, n_kernel=400_000, seed=77, tol=4.0):
@@ -722,7 +722,7 @@ def check_extra(n_numpy=100_000, n_kernel=400_000, seed=77, tol=4.0):
         comp = _compiled(a, b, options, **over)
         kc, _ = run_duel_counters(comp, n_kernel, seed)
         ks = _summary(kc, n_kernel)
-        ns = run_numpy_duels(comp.fighters, comp.options, comp.zone_table, n_numpy, seed)
+        ns = run_numpy_duels(comp.fighters, comp.options, comp.tables[0], n_numpy, seed)
         zs = []
         for key in ("wins_a", "wins_b", "draws"):
             pp = (ns[key] + ks[key]) / (n_numpy + n_kernel)
@@ -777,7 +777,7 @@ def check_against_kernel(n_numpy=200_000, n_kernel=1_000_000, seed=2024, tol=4.0
         kc, kt = run_duel_counters(comp, n_kernel, seed + 1)
         k1c, k1t = run_duel_counters(comp, 200_000, seed + 2, threads=1)
         ks = _summary(kc, n_kernel, kt)
-        ns = run_numpy_duels(comp.fighters, comp.options, comp.zone_table, n_numpy, seed)
+        ns = run_numpy_duels(comp.fighters, comp.options, comp.tables[0], n_numpy, seed)
         row = {"matchup": f"{a} vs {b}", "numpy_duels_per_s": n_numpy / ns["elapsed_s"],
                "kernel_duels_per_s_1thread": 200_000 / k1t,
                "kernel_duels_per_s_all": n_kernel / kt}
@@ -852,7 +852,7 @@ def bench(n_numpy=200_000, n_kernel=1_000_000, repeats=3, seed=3):
         run_duel_counters(comp, 1000, seed, threads=1)  # JIT warm-up
         best_np = best_k = 0.0
         for r in range(repeats):
-            res = run_numpy_duels(comp.fighters, comp.options, comp.zone_table, n_numpy, seed + r)
+            res = run_numpy_duels(comp.fighters, comp.options, comp.tables[0], n_numpy, seed + r)
             best_np = max(best_np, n_numpy / res["elapsed_s"])
             _, t = run_duel_counters(comp, n_kernel, seed + r, threads=1)
             best_k = max(best_k, n_kernel / t)
@@ -884,7 +884,7 @@ def main(argv=None):
         bench()
         return 0
     comp = _compiled(args.a, args.b)
-    r = run_numpy_duels(comp.fighters, comp.options, comp.zone_table, args.n, args.seed)
+    r = run_numpy_duels(comp.fighters, comp.options, comp.tables[0], args.n, args.seed)
     print(f"{args.a} vs {args.b}: wins_a {r['wins_a'] / args.n:.4f}  wins_b {r['wins_b'] / args.n:.4f}  "
           f"draws {r['draws'] / args.n:.4f}  mean rounds {r['mean_rounds']:.3f}  "
           f"{args.n / r['elapsed_s']:,.0f} duels/s")

@@ -35,7 +35,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from brutal_sim import layout as L  # noqa: E402
 from brutal_sim.catalog import Catalog, load_rules  # noqa: E402
 from brutal_sim.compile import compile_options, compile_pair  # noqa: E402
-from brutal_sim.engine import Compiled, run_duel_counters  # noqa: E402
+from brutal_sim.engine import run_duel_counters  # noqa: E402
+from brutal_sim.ruleset import Compiled  # noqa: E402
+from brutal_sim.rulesets.brutal import compiled as brutal_compiled  # noqa: E402
 from brutal_sim.rng import _die, _seed_duel  # noqa: E402
 
 MATCHUPS = [("swordsman", "brute"), ("duelist", "knight"), ("militia", "brawler")]
@@ -44,7 +46,7 @@ MATCHUPS = [("swordsman", "brute"), ("duelist", "knight"), ("militia", "brawler"
 def compiled(a: str, b: str) -> Compiled:
     cat = Catalog.bundled()
     opts, zt = load_rules(None, {})
-    return Compiled(compile_pair(cat.fighter(a), cat.fighter(b)), compile_options(opts), zt)
+    return brutal_compiled(compile_pair(cat.fighter(a), cat.fighter(b)), compile_options(opts), zt)
 
 
 @njit(cache=True, parallel=True)
@@ -91,7 +93,7 @@ def draws_per_duel(c: Compiled, sample: int = 2000) -> float:
 
     fighters = naive.fighters_from_rows(c.fighters)
     rules = naive.NaiveRules.from_array(c.options)
-    zones = naive.zone_table_from_array(c.zone_table)
+    zones = naive.zone_table_from_array(c.tables[0])
     total = 0
     for i in range(sample):
         duel = naive.NaiveDuel(fighters, rules, zones, naive.Xoshiro256StarStar.for_duel(1, i))
@@ -105,7 +107,7 @@ def naive_rate(c: Compiled, n: int) -> float:
 
     def go() -> None:
         for i in range(n):
-            naive.naive_duel(c.fighters, c.options, c.zone_table, 1, i)
+            naive.naive_duel(c.fighters, c.options, c.tables[0], 1, i)
 
     return best_rate(go, n, repeat=1)
 
@@ -113,8 +115,8 @@ def naive_rate(c: Compiled, n: int) -> float:
 def numpy_rate(c: Compiled, n: int) -> float:
     import numpy_duel
 
-    numpy_duel.run_numpy_duels(c.fighters, c.options, c.zone_table, 10_000, 0)  # warm-up
-    return best_rate(lambda: numpy_duel.run_numpy_duels(c.fighters, c.options, c.zone_table, n, 1), n, repeat=1)
+    numpy_duel.run_numpy_duels(c.fighters, c.options, c.tables[0], 10_000, 0)  # warm-up
+    return best_rate(lambda: numpy_duel.run_numpy_duels(c.fighters, c.options, c.tables[0], n, 1), n, repeat=1)
 
 
 def floor_rate(n: int, draws: int, threads: int) -> float:

@@ -1,47 +1,38 @@
-"""The Python API: load fighters, run duels and single attacks.
+"""The Python API: load fighters, run duels and single attacks under any registered ruleset.
 
 >>> from brutal_sim import api
 >>> r = api.duel("swordsman", "brute", n=100_000, seed=7)
 >>> r.to_dict()["a"]["win_rate"]  # doctest: +SKIP
+>>> api.duel("orc", "goblin", ruleset="wfrp2e")  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 import numba
 import numpy as np
 
-from . import layout as L
-from .catalog import Catalog, check_formula, load_rules
-from .compile import compile_options, compile_pair
-from .engine import Compiled, ProgressFn, run_attack_counters, run_duel_counters
+from .engine import ProgressFn, run_attack_counters, run_duel_counters
 from .errors import DataError
-from .exact import _enumerate_attack
-from .model import Fighter
-from .options import RuleOptions
+from .ruleset import Prepared, Ruleset, resolve_ruleset
 from .results import AttackResult, DuelResult
 
-FighterRef = str | Fighter
+FighterRef = Any  # a catalog name, a TOML path or a ruleset's fighter object
 
 
-def load_fighter(ref: FighterRef, catalog: Catalog | None = None, role: str = "fighter") -> Fighter:
-    """A fighter by catalog name or TOML path (a :class:`Fighter` passes through)."""
-    if isinstance(ref, Fighter):
-        return ref
-    return (catalog or Catalog.bundled()).fighter(ref, role)
+def load_fighter(ref: FighterRef, ruleset: str | None = None, role: str = "fighter") -> Any:
+    """A fighter by catalog name or TOML path (a fighter object passes through)."""
+    return resolve_ruleset([ref], ruleset).load_fighter(ref, role)
 
 
 def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Mapping[str, str] | None = None,
             tactic_a: str | None = None, reaction_a: str | None = None,
-            tactic_b: str | None = None, reaction_b: str | None = None) -> tuple[Fighter, Fighter, RuleOptions, Compiled]:
-    """Load, validate and compile a matchup and its rules."""
-    catalog = Catalog.bundled()
-    fa = catalog.with_behaviour(load_fighter(a, catalog, "fighter a"), tactic_a, reaction_a, "--tactic-a")
-    fb = catalog.with_behaviour(load_fighter(b, catalog, "fighter b"), tactic_b, reaction_b, "--tactic-b")
-    opts, zone_table = load_rules(rules, options or {})
-    F = compile_pair(fa, fb, formula=check_formula(rules, opts))
-    return fa, fb, opts, Compiled(F, compile_options(opts), zone_table)
+            tactic_b: str | None = None, reaction_b: str | None = None,
+            ruleset: str | None = None) -> tuple[Ruleset, Prepared]:
+    """Resolve the ruleset, then load, validate and compile a matchup and its rules."""
+    rs = resolve_ruleset([a, b], ruleset)
+    return rs, rs.prepare(a, b, rules, options, tactic_a, reaction_a, tactic_b, reaction_b)
 
 
 def _check_n(n: int, name: str = "-n", what: str = "duels") -> None:
@@ -62,52 +53,55 @@ def _check_threads(threads: int | None) -> None:
 def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: str | None = None,
          options: Mapping[str, str] | None = None, threads: int | None = None,
          progress: ProgressFn | None = None, labels: Mapping[str, str] | None = None,
-         **overrides: str | None) -> DuelResult:
-    """Play ``n`` duels of ``a`` against ``b`` (B-1 … B-7) and return their counters.
+         ruleset: str | None = None, **overrides: str | None) -> DuelResult:
+    """Play ``n`` duels of ``a`` against ``b`` and return their counters.
 
-    ``labels`` (``matchup``, ``variant``, ``sweep``, ``value``) name the run in tidy frames and plots;
-    the matchup defaults to "A vs B".
+    ``ruleset`` picks the rules (default: from the fighter files, else Brutal). ``labels``
+    (``matchup``, ``variant``, ``sweep``, ``value``) name the run in tidy frames and plots; the
+    matchup defaults to "A vs B".
     """
     _check_n(n)
     _check_seed(seed)
     _check_threads(threads)
-    fa, fb, opts, compiled = prepare(a, b, rules, options, **overrides)
-    counters, elapsed = run_duel_counters(compiled, n, seed, threads, progress=progress)
-    result = DuelResult((fa.name, fb.name), n, seed, opts.as_dict(), counters, elapsed,
-                        threads=numba.get_num_threads(),
-                        behaviour=tuple({"tactic": f.tactic_text, "reaction": f.reaction} for f in (fa, fb)))
-    result.labels.update({"matchup": f"{fa.name} vs {fb.name}", **(labels or {})})
+    rs, p = prepare(a, b, rules, options, ruleset=ruleset, **overrides)
+    counters, elapsed = run_duel_counters(p.compiled, n, seed, threads, progress=progress)
+    return result_of(rs, p, counters, n, seed, elapsed, labels)
+
+
+def result_of(rs: Ruleset, p: Prepared, counters: np.ndarray, n: int, seed: int, elapsed: float,
+              labels: Mapping[str, str] | None = None) -> DuelResult:
+    """Wrap a prepared matchup's counters as a :class:`DuelResult`."""
+    result = DuelResult((p.a.name, p.b.name), n, seed, p.options.as_dict(), counters, elapsed,
+                        threads=numba.get_num_threads(), behaviour=(rs.behaviour(p.a), rs.behaviour(p.b)),
+                        layout=rs.counters, ruleset=rs.name)
+    result.labels.update({"matchup": f"{p.a.name} vs {p.b.name}", **(labels or {})})
     return result
 
 
 def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, rules: str | None = None,
            options: Mapping[str, str] | None = None, threads: int | None = None,
-           tactic: str | None = None, reaction: str | None = None) -> AttackResult:
+           tactic: str | None = None, reaction: str | None = None, ruleset: str | None = None) -> AttackResult:
     """Outcome distribution of one attack by ``a`` on a fresh ``b``.
 
     Exact by enumeration when ``n`` is None, else sampled from ``n`` attacks. ``tactic`` and
-    ``reaction`` override a's ``tactic`` and b's ``reaction``. With paired weapons this is the
-    action's first (main-hand) attack; a feint's +1 is included with its probability.
+    ``reaction`` override a's tactic and b's reaction. (Brutal: with paired weapons this is the
+    action's first (main-hand) attack; a feint's +1 is included with its probability.)
     """
-    fa, fb, opts, compiled = prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction)
-    if fa.tactic.attack != "normal":
-        usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack == "normal")
-        raise DataError("--tactic", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
-                        f"({fa.tactic.attack}); allowed for attack: {usable}")
-    common = dict(names=(fa.name, fb.name), options=opts.as_dict(), tactic=fa.tactic_text,
-                  reaction=fb.reaction)
+    rs, p = prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset)
+    rs.check_attack(p)
+    common = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
+                  reaction=rs.behaviour(p.b)["reaction"], layout=rs.counters, ruleset=rs.name)
     if n is None:
-        outcomes = np.zeros(5)
-        levels = np.zeros((6, 4))
-        damage = np.zeros(1)
-        _enumerate_attack(compiled.fighters, compiled.options, compiled.zone_table, outcomes, levels, damage)
-        return AttackResult(method="exact", outcomes=outcomes, levels=levels, mean_damage_per_attack=float(damage[0]),
-                            **common)
+        exact = rs.enumerate_attack(p.compiled)
+        return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,
+                            mean_damage_per_attack=exact.mean_damage, **common)
     _check_n(n, what="attacks")
     _check_seed(seed)
     _check_threads(threads)
-    cnt, _ = run_attack_counters(compiled, n, seed, threads)
-    outcomes = cnt[L.C_ATTACKS:L.C_ATTACKS + 5] / n
-    levels = cnt[L.C_WOUNDS + 24:L.C_WOUNDS + 48].reshape(6, 4) / n
+    cnt, _ = run_attack_counters(p.compiled, n, seed, threads)
+    c = rs.counters
+    outcomes = cnt[c.attack:c.attack + len(c.outcomes)] / n
+    b_wounds = c.wound + c.wound_size
+    levels = cnt[b_wounds:b_wounds + c.wound_size].reshape(len(c.levels), len(c.zones)) / n
     return AttackResult(method="sampled", outcomes=outcomes, levels=levels,
-                        mean_damage_per_attack=float(cnt[L.C_DAMAGE + 1]) / n, n=n, seed=seed, **common)
+                        mean_damage_per_attack=float(cnt[c.damage + 1]) / n, n=n, seed=seed, **common)

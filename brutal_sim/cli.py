@@ -20,7 +20,7 @@ from rich.table import Table
 
 from . import __version__
 from .errors import DataError
-from .options import OPTION_SPECS, parse_option_flags
+from .options import parse_option_flags
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Monte-Carlo balance analysis for the Brutal combat rules.")
@@ -33,6 +33,8 @@ RULES_OPT = typer.Option(None, "--rules", help="rules TOML file with \\[options]
 OPTION_OPT = typer.Option(None, "--option", help="rule option key=value (repeatable); see `brutal-sim list options`")
 THREADS_OPT = typer.Option(None, "--threads", help="numba threads (default: all cores)")
 JSON_OPT = typer.Option(False, "--json", help="print one JSON object instead of the summary")
+RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (default: from the fighter files, else "
+                           "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 
 
 def _fail(message: str) -> None:
@@ -47,13 +49,10 @@ def _guard(fn: Callable[[], Any]) -> Any:
         _fail(str(exc))
 
 
-def _warm_up(json_mode: bool, kind: str = "duel") -> None:
+def _warm_up(json_mode: bool, ruleset: Any, kind: str = "duel") -> None:
     """Compile (or load from the cache) the kernels, telling the user when that takes long."""
     t0 = time.perf_counter()
-    from . import api  # noqa: F401  (imports numba and the kernels)
-    from .warmup import warm_up
-
-    warm_up(kind)
+    ruleset.warm_up(kind)
     took = time.perf_counter() - t0
     if took > 2.0 and not json_mode:
         err.print(f"[dim]compiled the numba kernels in {took:.1f} s (cached: later runs start fast)[/]")
@@ -77,15 +76,16 @@ def duel(
     tactic_b: Optional[str] = typer.Option(None, "--tactic-b", help="override b's tactic"),
     reaction_a: Optional[str] = typer.Option(None, "--reaction-a", help="override a's reaction"),
     reaction_b: Optional[str] = typer.Option(None, "--reaction-b", help="override b's reaction"),
+    ruleset: Optional[str] = RULESET_OPT,
 ) -> None:
     """Play N duels between two fighters and summarise win rates, rounds and defeat causes."""
     flags = _guard(lambda: parse_option_flags(option or []))
     from . import api
 
     # validate everything before compiling anything
-    _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads),
-                    api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b)))
-    _warm_up(json_out)
+    _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads)))
+    rs, _ = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset))
+    _warm_up(json_out, rs)
     show_bar = not json_out and err.is_terminal and n >= 2_000_000
     if show_bar:
         with Progress(TextColumn("duels"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
@@ -94,19 +94,19 @@ def duel(
             result = _guard(lambda: api.duel(a, b, n=n, seed=seed, rules=rules, options=flags, threads=threads,
                                              progress=lambda done, total: bar.update(task, completed=done),
                                              tactic_a=tactic_a, tactic_b=tactic_b, reaction_a=reaction_a,
-                                             reaction_b=reaction_b))
+                                             reaction_b=reaction_b, ruleset=rs.name))
     else:
         result = _guard(lambda: api.duel(a, b, n=n, seed=seed, rules=rules, options=flags, threads=threads,
                                          tactic_a=tactic_a, tactic_b=tactic_b, reaction_a=reaction_a,
-                                         reaction_b=reaction_b))
+                                         reaction_b=reaction_b, ruleset=rs.name))
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))
         return
-    _print_duel(data)
+    _print_duel(data, rs)
 
 
-def _print_duel(d: dict[str, Any]) -> None:
+def _print_duel(d: dict[str, Any], rs: Any) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
     out.print(f"[bold]{d['a']['name']}[/] (a) vs [bold]{d['b']['name']}[/] (b): {d['n']:,} duels, seed {d['seed']}, "
               f"{d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, {d['threads']} threads)", highlight=False)
@@ -128,7 +128,7 @@ def _print_duel(d: dict[str, Any]) -> None:
         out.print(f"Rounds to decision: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}")
     t = Table(title="How the losers went down", show_edge=False, pad_edge=False, title_justify="left")
     t.add_column("loser")
-    for name in ("track full", "knocked out", "mortal wound", "fled", "of them died"):
+    for name in (*(rs.counters.describe(c) for c in rs.counters.causes), "of them died"):
         t.add_column(name, justify="right")
     for key in ("a", "b"):
         s = d[key]
@@ -136,14 +136,14 @@ def _print_duel(d: dict[str, Any]) -> None:
         cells = [f"{v:,} ({100 * v / losses:.0f} %)" for v in s["defeat_cause"].values()]
         t.add_row(s["name"], *cells, f"{s['deaths']:,}")
     out.print(t)
-    _print_options(d["options"])
+    _print_options(d["options"], rs)
 
 
-def _print_options(options: dict[str, Any]) -> None:
-    """Echo the rule options used, the changed ones highlighted."""
-    defaults = {s.name: s.default for s in OPTION_SPECS}
+def _print_options(options: dict[str, Any], rs: Any) -> None:
+    """Echo the ruleset and the rule options used, the changed ones highlighted."""
+    defaults = rs.option_defaults()
     changed = {k: v for k, v in options.items() if v != defaults.get(k)}
-    out.print("options: " + ", ".join(f"{k}={v}" for k, v in options.items()), highlight=False, markup=False,
+    out.print(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items()), highlight=False, markup=False,
               style="dim")
     if changed:
         out.print("changed from the defaults: " + ", ".join(f"{k}={v}" for k, v in changed.items()),
@@ -163,6 +163,7 @@ def attack(
     tactic: Optional[str] = typer.Option(None, "--tactic", help="override the attacker's tactic"),
     reaction: Optional[str] = typer.Option(None, "--reaction", help="override the defender's reaction"),
     json_out: bool = JSON_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
 ) -> None:
     """Outcome distribution of one attack: miss/parried/dodged/hard block/hit, wound level, zone."""
     flags = _guard(lambda: parse_option_flags(option or []))
@@ -172,10 +173,10 @@ def attack(
         n = 1_000_000
     if n is not None:
         _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads)))
-    _guard(lambda: api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction))
-    _warm_up(json_out, "attack")
+    rs, _ = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset))
+    _warm_up(json_out, rs, "attack")
     result = _guard(lambda: api.attack(a, b, n=n, seed=seed, rules=rules, options=flags, threads=threads,
-                                       tactic=tactic, reaction=reaction))
+                                       tactic=tactic, reaction=reaction, ruleset=rs.name))
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))
@@ -186,19 +187,19 @@ def attack(
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("outcome")
     t.add_column("probability", justify="right")
-    for k in ("miss", "parried", "dodged", "hard_block", "hit"):
-        t.add_row(k.replace("_", " "), _pct(data[f"p_{k}"]))
+    for k in rs.counters.outcomes:
+        t.add_row(rs.counters.describe(k), _pct(data[f"p_{k}"]))
     out.print(t)
-    t = Table(title="A blow that lands (hit or bare-handed parry)", show_edge=False, pad_edge=False,
+    t = Table(title="A blow that lands", show_edge=False, pad_edge=False,
               title_justify="left")
     t.add_column("wound level")
     t.add_column("share", justify="right")
     for k, v in data["wound_level"].items():
-        t.add_row(k.replace("_", " "), _pct(v))
+        t.add_row(rs.counters.describe(k), _pct(v))
     out.print(t)
     out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; per attack: {data['mean_damage_per_attack']:.2f}")
-    _print_options(data["options"])
+    _print_options(data["options"], rs)
 
 
 @app.command()
@@ -219,7 +220,9 @@ def report(
     _check_writable_file("-o", output)
     if csv:
         _check_writable_dir("--csv", csv)
-    _warm_up(False)
+    from .ruleset import get_ruleset
+
+    _warm_up(False, get_ruleset("brutal"))
     total = sc.total_duels
     t0 = time.perf_counter()
     if err.is_terminal:
@@ -277,46 +280,36 @@ def _check_writable_file(flag: str, path: str) -> None:
 
 
 @app.command("list")
-def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | tactics | options")) -> None:
-    """List the bundled catalog or the rule options."""
-    from .catalog import Catalog
+def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | tactics | options | "
+                                                      "rulesets (topics depend on the ruleset)"),
+          ruleset: str = typer.Option("brutal", "--ruleset", help="whose catalog to list")) -> None:
+    """List a ruleset's bundled catalog, its rule options, or the rulesets."""
+    from .ruleset import get_ruleset, ruleset_names
 
-    cat = _guard(Catalog.bundled)
+    if what == "rulesets":
+        t = Table("ruleset", "title", "fighters")
+        for name in ruleset_names():
+            r = _guard(lambda: get_ruleset(name))
+            t.add_row(name, r.title, ", ".join(r.fighter_names()))
+        out.print(t)
+        return
+    rs = _guard(lambda: get_ruleset(ruleset))
     if what == "options":
         t = Table("option", "rule", "default", "allowed", "meaning", show_lines=False)
-        for s in OPTION_SPECS:
-            t.add_row(s.name, s.rule, str(s.default), s.allowed if s.name != "zone_table" else "default | PATH", s.help)
+        for s in rs.option_specs:
+            allowed = s.allowed or "default | PATH"
+            t.add_row(s.name, s.rule, str(s.default), allowed, s.help)
         out.print(t)
-    elif what == "fighters":
-        t = Table("name", "fighter", "main hand", "off hand", "armour", "tactic", "reaction")
-        for key in sorted(cat.fighter_files):
-            f = _guard(lambda: cat.fighter(key))
-            t.add_row(key, f.name, f.main_hand.name if f.main_hand else "—", f.off_hand.name if f.off_hand else "—",
-                      ", ".join(x.name for x in f.armour) or "—", f.tactic_text, f.reaction)
-        out.print(t)
-    elif what == "weapons":
-        t = Table("name", "damage", "type", "pen", "dur", "two-handed", "reach", "parry")
-        for k, w in cat.weapons.items():
-            t.add_row(k, w.damage, w.type, str(w.penetration), str(w.durability), "yes" if w.two_handed else "",
-                      str(w.reach), f"{w.parry_bonus:+d}" if w.parry_bonus else "")
-        out.print(t)
-    elif what == "armour":
-        t = Table("name", "protection", "toughness", "zones")
-        for k, x in cat.armour.items():
-            t.add_row(k, str(x.protection), str(x.toughness), ", ".join(x.zones))
-        out.print(t)
-    elif what == "tactics":
-        t = Table("name", "rule", "attack", "modifier", "description")
-        for k, x in cat.tactics.items():
-            t.add_row(k + (":<zone>" if x.aims else ""), x.rule, x.attack, f"{x.attack_modifier:+d}", x.description)
-        out.print(t)
-    elif what == "talents":
-        t = Table("name", "rule", "description")
-        for k, x in cat.talents.items():
-            t.add_row(k, x.rule, x.description)
-        out.print(t)
-    else:
-        _fail(f"list: unknown topic {what!r}; allowed: fighters, weapons, armour, talents, tactics, options")
+        return
+    listings = _guard(rs.listings)
+    if what not in listings:
+        _fail(f"list: unknown topic {what!r} for the {rs.name} ruleset; allowed: "
+              f"{', '.join([*listings, 'options', 'rulesets'])}")
+    table = listings[what]
+    t = Table(*table.columns)
+    for row in table.rows:
+        t.add_row(*row)
+    out.print(t)
 
 
 @app.command()

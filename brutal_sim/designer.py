@@ -210,7 +210,8 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
     the same duels (common random numbers), with the paired differences of neighbouring values."""
     from .catalog import check_formula, load_rules
     from .compile import compile_options, compile_pair
-    from .engine import Compiled, run_paired_counters
+    from .engine import run_paired_counters
+    from .rulesets.brutal import compiled as brutal_compiled
     from .frames import paired_differences
     from .results import DuelResult
 
@@ -220,7 +221,7 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
     formula = check_formula(rules, opts)
     catalog = Catalog.bundled()
     varied = [vary(f, field, v, catalog, where="sweep") for v in values]
-    cells = [Compiled(compile_pair(v, opp, formula=formula), compile_options(opts), zt) for v in varied]
+    cells = [brutal_compiled(compile_pair(v, opp, formula=formula), compile_options(opts), zt) for v in varied]
     counters, joint, elapsed = run_paired_counters(cells, n, seed, threads)
     results = []
     for v, fv, cnt in zip(values, varied, counters):

@@ -3,32 +3,17 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 import numba
 import numpy as np
 
-from . import layout as L
-from .kernel import _run_attacks, _run_duels, _run_paired
+from .ruleset import Compiled
 
 #: Duels per kernel call. Memory stays flat in n; results do not depend on it.
 BLOCK = 1 << 20
 
 ProgressFn = Callable[[int, int], None]
-
-
-@dataclass(frozen=True)
-class Compiled:
-    """Everything a kernel needs: fighters ``int64[2, NF]``, options ``int64[NO]``, zone table."""
-
-    fighters: np.ndarray
-    options: np.ndarray
-    zone_table: np.ndarray
-
-    @property
-    def n_counters(self) -> int:
-        return L.n_counters(int(self.options[L.O_ROUND_CAP]))
 
 
 def _lanes(threads: int | None) -> int:
@@ -62,20 +47,20 @@ def run_blocks(kernel, compiled: Compiled, n: int, seed: int, threads: int | Non
     total = np.zeros(compiled.n_counters, dtype=np.int64)
 
     def run(start: int, size: int) -> None:
-        total[:] += kernel(compiled.fighters, compiled.options, compiled.zone_table, _seed64(seed),
-                           np.int64(start), np.int64(size), lanes, compiled.n_counters).sum(axis=0)
+        total[:] += kernel(*compiled.args(), _seed64(seed), np.int64(start), np.int64(size), lanes,
+                           compiled.n_counters).sum(axis=0)
 
     return total, _in_blocks(n, block, run, progress)
 
 
 def run_duel_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None,
                       block: int = BLOCK, progress: ProgressFn | None = None) -> tuple[np.ndarray, float]:
-    return run_blocks(_run_duels, compiled, n, seed, threads, block, progress)
+    return run_blocks(compiled.kernels.duels, compiled, n, seed, threads, block, progress)
 
 
 def run_attack_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None,
                         block: int = BLOCK) -> tuple[np.ndarray, float]:
-    return run_blocks(_run_attacks, compiled, n, seed, threads, block)
+    return run_blocks(compiled.kernels.attacks, compiled, n, seed, threads, block)
 
 
 def run_paired_counters(cells: list[Compiled], n: int, seed: int, threads: int | None = None, block: int = BLOCK,
@@ -84,11 +69,12 @@ def run_paired_counters(cells: list[Compiled], n: int, seed: int, threads: int |
     numbers). Returns each configuration's counters (the same as a separate run would give), the
     joint outcome counts ``int64[m−1, 3, 3]`` of neighbouring configurations, and the seconds.
 
-    All cells must share the round cap and the hit-zone table.
+    All cells must share the ruleset (kernels), the round cap and the tables (e.g. the hit-zone table).
     """
-    if len({c.n_counters for c in cells}) != 1 or any(not np.array_equal(c.zone_table, cells[0].zone_table)
-                                                        for c in cells):
-        raise ValueError("paired cells must share the round cap and the zone table")
+    first = cells[0]
+    if any(c.kernels != first.kernels or c.n_counters != first.n_counters or len(c.tables) != len(first.tables)
+           or not all(np.array_equal(x, y) for x, y in zip(c.tables, first.tables)) for c in cells):
+        raise ValueError("paired cells must share the ruleset, the round cap and the tables")
     lanes = _lanes(threads)
     m = len(cells)
     Fs = np.ascontiguousarray(np.stack([c.fighters for c in cells]))
@@ -98,8 +84,8 @@ def run_paired_counters(cells: list[Compiled], n: int, seed: int, threads: int |
     joint = np.zeros((max(m - 1, 1), 3, 3), dtype=np.int64)
 
     def run(start: int, size: int) -> None:
-        cnt, jt = _run_paired(Fs, optss, cells[0].zone_table, _seed64(seed), np.int64(start), np.int64(size),
-                              lanes, k)
+        cnt, jt = first.kernels.paired(Fs, optss, *first.tables, _seed64(seed), np.int64(start), np.int64(size),
+                                       lanes, k)
         totals[:] += cnt.sum(axis=0)
         joint[:] += jt.sum(axis=0)
 

@@ -12,11 +12,10 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from . import layout as L
 from .results import DuelResult
 from .stats import hist_mean, hist_quantile, wilson
 
-ZONE_GROUP_NAMES = ("head", "torso", "arm", "leg")
+ZONE_GROUP_NAMES = ("head", "torso", "arm", "leg")  # Brutal's zone groups (results carry their ruleset's)
 
 
 LABELS = ["matchup", "variant", "sweep", "value"]
@@ -86,7 +85,8 @@ def rounds_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
 
 
 def wounds_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
-    """Blows by wound level × zone group, taken and dealt by each fighter (B-5.1, B-4.9).
+    """Blows by wound level × zone group, taken and dealt by each fighter (Brutal: B-5.1, B-4.9;
+    other rulesets name their own levels and zones).
 
     Columns: matchup, variant, fighter, side, direction (taken | dealt), level, zone, count,
     per_duel (mean count per duel), share (of that fighter's blows in that direction).
@@ -97,8 +97,8 @@ def wounds_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
             for direction, source in (("taken", side), ("dealt", 1 - side)):
                 grid = r.wounds_taken(source)
                 total = max(int(grid.sum()), 1)
-                for lv, level in enumerate(L.LEVEL_NAMES):
-                    for z, zone in enumerate(ZONE_GROUP_NAMES):
+                for lv, level in enumerate(r.c.levels):
+                    for z, zone in enumerate(r.c.zones):
                         k = int(grid[lv, z])
                         rows.append({**_labels(r), "fighter": r.names[side], "side": key, "direction": direction,
                                      "level": level, "zone": zone, "count": k, "per_duel": k / r.n,

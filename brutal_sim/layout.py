@@ -5,6 +5,8 @@ one ``int64[NS]`` row (``S_*``); a run's counters are one ``int64[K]`` row (``C_
 rounds histogram last). Module-level ints are compile-time constants for numba.
 """
 
+from .counters import CounterLayout
+
 # -- codes ----------------------------------------------------------------------------------------
 ZONE_HEAD, ZONE_TORSO, ZONE_LARM, ZONE_RARM, ZONE_LLEG, ZONE_RLEG = 0, 1, 2, 3, 4, 5
 ZONE_GROUP_OF = (0, 1, 2, 2, 3, 3)  # head, torso, arm, leg
@@ -73,17 +75,23 @@ NO = 11
 ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = 0, 1, 2
 ARMOUR_MODEL_CODES = {"marker": 0, "marker_pierce_ignores_protection": 1, "protection_only": 2}
 
-# -- counters (int64[K]) ---------------------------------------------------------------------------
-C_WINS = 0                      # [2] wins of side a, b
-C_DRAWS = 2                     # [1]
-C_CAUSE = 3                     # [2 loser][4 cause]
-C_DEATHS = 11                   # [2] mortal wounds that fail the toughness 12 check (B-5.4)
-C_ATTACKS = 13                  # [2 attacker][5 outcome]
-C_WOUNDS = 23                   # [2 taker][6 level][4 zone group]
-C_BREAKS = 71                   # [2] own weapon broken in a hard block
-C_DAMAGE = 73                   # [2 taker] sum of final damage taken
-C_ROUNDS = 75                   # [cap + 1] histogram of the round in which a duel was decided
+# -- counters (int64[K]): the shared header of brutal_sim.counters ---------------------------------
+COUNTERS = CounterLayout(
+    causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=("head", "torso", "arm", "leg"),
+    special="weapon_breaks",
+    descriptions=(("track_full", "track full"), ("knocked_out", "knocked out"), ("mortal", "mortal wound"),
+                  ("hard_block", "hard block"), ("light_damage", "light damage"),
+                  ("weapon_breaks", "own weapon broken in a hard block")))
+C_WINS = COUNTERS.wins          # [2] wins of side a, b
+C_DRAWS = COUNTERS.draws        # [1]
+C_CAUSE = COUNTERS.cause        # [2 loser][4 cause]
+C_DEATHS = COUNTERS.death       # [2] mortal wounds that fail the toughness 12 check (B-5.4)
+C_ATTACKS = COUNTERS.attack     # [2 attacker][5 outcome]
+C_WOUNDS = COUNTERS.wound       # [2 taker][6 level][4 zone group]
+C_BREAKS = COUNTERS.special_at  # [2] own weapon broken in a hard block
+C_DAMAGE = COUNTERS.damage      # [2 taker] sum of final damage taken
+C_ROUNDS = COUNTERS.rounds      # [cap + 1] histogram of the round in which a duel was decided
 
 
 def n_counters(round_cap: int) -> int:
-    return C_ROUNDS + round_cap + 1
+    return COUNTERS.size(round_cap)

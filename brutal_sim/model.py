@@ -6,7 +6,7 @@ inside a fighter (``main_hand = "arming_sword"``) are resolved by :mod:`brutal_s
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -222,6 +222,7 @@ def aim_zone(tactic: Tactic, arg: str) -> int:
 class Fighter(_Strict):
     """A fighter with every reference resolved to a full object."""
 
+    ruleset: ClassVar[str] = "brutal"
     name: str
     description: str = ""
     checks: Checks

@@ -1,4 +1,5 @@
-"""Rule options: every GAP of the Brutal digest is a named option a designer can flip.
+"""Rule options: every GAP of a digest is a named option a designer can flip (Brutal's below;
+other rulesets declare their own :class:`OptionSpec` tuples).
 
 Options come, in increasing priority, from the defaults below, a rules TOML file
 (``[options]`` table, ``--rules FILE``) and ``--option key=value`` flags.
@@ -81,26 +82,32 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 
-SPECS_BY_NAME: dict[str, OptionSpec] = {s.name: s for s in OPTION_SPECS}
-
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """The resolved options of one run (name → canonical value)."""
+    """The resolved options of one run (name → canonical value) under a ruleset's option specs
+    (Brutal's by default). Options whose spec has neither choices nor a range (file paths such as
+    ``zone_table``) keep their text."""
 
     values: Mapping[str, str | int] = field(default_factory=lambda: {s.name: s.default for s in OPTION_SPECS})
+    specs: tuple[OptionSpec, ...] = OPTION_SPECS
+
+    @classmethod
+    def defaults(cls, specs: tuple[OptionSpec, ...]) -> "RuleOptions":
+        return cls({s.name: s.default for s in specs}, specs)
 
     def __getitem__(self, name: str) -> str | int:
         return self.values[name]
 
     def with_overrides(self, overrides: Mapping[str, object], source: str) -> "RuleOptions":
+        by_name = {s.name: s for s in self.specs}
         merged = dict(self.values)
         for key, raw in overrides.items():
-            spec = SPECS_BY_NAME.get(key)
+            spec = by_name.get(key)
             if spec is None:
-                raise DataError(source, key, f"unknown rule option; allowed: {', '.join(SPECS_BY_NAME)}")
-            merged[key] = str(raw) if key == "zone_table" else spec.parse(raw, source)
-        return RuleOptions(merged)
+                raise DataError(source, key, f"unknown rule option; allowed: {', '.join(by_name)}")
+            merged[key] = str(raw) if not spec.choices and spec.int_range is None else spec.parse(raw, source)
+        return RuleOptions(merged, self.specs)
 
     def as_dict(self) -> dict[str, str | int]:
         return dict(self.values)

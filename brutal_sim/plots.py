@@ -26,7 +26,6 @@ from matplotlib import transforms as mtransforms
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from .frames import ZONE_GROUP_NAMES
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
            "wounds_figure", "sweep_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
@@ -50,6 +49,15 @@ _GROUP_STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D")]  # line style
 def percent_label(rate: float) -> str:
     """How a rate (0 … 1) is written on the figures: ``0.3257 -> "32.6%"``."""
     return f"{100 * rate:.1f}%"
+
+
+def _level_colours(levels: list[str]) -> dict[str, str]:
+    """Brutal's level colours by name; other rulesets' levels take the same ramp by position."""
+    ramp = list(LEVEL_COLOURS.values())
+    if all(lv in LEVEL_COLOURS for lv in levels):
+        return {lv: LEVEL_COLOURS[lv] for lv in levels}
+    picks = np.linspace(0, len(ramp) - 1, num=len(levels)).round().astype(int) if levels else []
+    return {lv: ramp[i] for lv, i in zip(levels, picks)}
 
 
 def _unique(values: Iterable[Hashable]) -> list:
@@ -340,8 +348,9 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
     panels = _unique(zip(*(rows[c] for c in _label_columns(rows)), rows["side"]))
     if not panels:
         raise ValueError(f"wounds_figure: no rows with direction {direction!r}")
-    levels = [lv for lv in LEVEL_COLOURS if lv in set(rows["level"])]
-    zones = [z for z in ZONE_GROUP_NAMES if z in set(rows["zone"])]
+    levels = _unique(rows["level"])  # the ruleset's order, harmless to worst
+    zones = _unique(rows["zone"])
+    colours = _level_colours(levels)
     ncols = 1 if len(panels) == 1 else 2
     nrows = -(-len(panels) // ncols)
     fig = Figure(figsize=(4.0 * ncols + 1.6, 0.7 + 2.6 * nrows), layout="constrained")
@@ -359,7 +368,7 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
         bottom = np.zeros(len(zones))
         for lv in levels:
             h = grid.loc[lv].to_numpy()
-            ax.bar(x, h, bottom=bottom, width=0.7, color=LEVEL_COLOURS[lv], edgecolor="white", linewidth=0.5,
+            ax.bar(x, h, bottom=bottom, width=0.7, color=colours[lv], edgecolor="white", linewidth=0.5,
                    label=LEVEL_LABELS.get(lv, lv))
             bottom += h
         top = max(top, float(bottom.max(initial=0.0)))

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from . import layout as L
+from .counters import CounterLayout
 from .stats import hist_mean, hist_quantile, wilson
 
 
@@ -30,36 +30,56 @@ class DuelResult:
     extra: dict[str, Any] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)  # matchup, variant (scenarios)
     behaviour: tuple[dict[str, str], dict[str, str]] | None = None  # each side's tactic and reaction
+    layout: CounterLayout | None = None  # the ruleset's counter names (None: Brutal's)
+    ruleset: str = "brutal"
+
+    def __post_init__(self) -> None:
+        if self.layout is None:
+            from .layout import COUNTERS
+
+            self.layout = COUNTERS
+
+    @property
+    def c(self) -> CounterLayout:
+        assert self.layout is not None
+        return self.layout
 
     # -- counters by name ------------------------------------------------------------------------
     def wins(self, side: int) -> int:
-        return int(self.counters[L.C_WINS + side])
+        return int(self.counters[self.c.wins + side])
 
     @property
     def draws(self) -> int:
-        return int(self.counters[L.C_DRAWS])
+        return int(self.counters[self.c.draws])
 
     @property
     def rounds_hist(self) -> np.ndarray:
         """Duels decided in round r (index r; index 0 unused)."""
-        return self.counters[L.C_ROUNDS:]
+        return self.counters[self.c.rounds:]
 
     def defeats(self, side: int) -> dict[str, int]:
         """How side ``side`` went down when it lost."""
-        base = L.C_CAUSE + side * 4
-        return {name: int(self.counters[base + k]) for k, name in enumerate(L.CAUSE_NAMES)}
+        names = self.c.causes
+        base = self.c.cause + side * len(names)
+        return {name: int(self.counters[base + k]) for k, name in enumerate(names)}
 
     def deaths(self, side: int) -> int:
-        return int(self.counters[L.C_DEATHS + side])
+        return int(self.counters[self.c.death + side])
 
     def attack_outcomes(self, side: int) -> dict[str, int]:
-        base = L.C_ATTACKS + side * 5
-        return {name: int(self.counters[base + k]) for k, name in enumerate(L.OUTCOME_NAMES)}
+        names = self.c.outcomes
+        base = self.c.attack + side * len(names)
+        return {name: int(self.counters[base + k]) for k, name in enumerate(names)}
 
     def wounds_taken(self, side: int) -> np.ndarray:
-        """int64[6 level, 4 zone group] of blows side ``side`` took."""
-        base = L.C_WOUNDS + side * 24
-        return self.counters[base:base + 24].reshape(6, 4)
+        """int64[n levels, n zone groups] of blows side ``side`` took."""
+        size = self.c.wound_size
+        base = self.c.wound + side * size
+        return self.counters[base:base + size].reshape(len(self.c.levels), len(self.c.zones))
+
+    def special(self, side: int) -> int:
+        """The ruleset's own per-side count (Brutal: weapons broken in hard blocks)."""
+        return int(self.counters[self.c.special_at + side])
 
     def _repr_html_(self) -> str:
         """A small table in Jupyter: win rates with intervals, draws, rounds."""
@@ -83,8 +103,9 @@ class DuelResult:
     def to_dict(self) -> dict[str, Any]:
         """The public JSON object of ``brutal-sim duel --json``."""
         hist = self.rounds_hist
-        causes = {name: self.defeats(0)[name] + self.defeats(1)[name] for name in L.CAUSE_NAMES}
+        causes = {name: self.defeats(0)[name] + self.defeats(1)[name] for name in self.c.causes}
         out: dict[str, Any] = {
+            "ruleset": self.ruleset,
             "n": self.n,
             "seed": self.seed,
             "options": self.options,
@@ -99,7 +120,7 @@ class DuelResult:
             out[key]["defeat_cause"] = self.defeats(side)
             out[key]["deaths"] = self.deaths(side)
             out[key]["attacks"] = self.attack_outcomes(side)
-            out[key]["weapon_breaks"] = int(self.counters[L.C_BREAKS + side])
+            out[key][self.c.special] = self.special(side)
             out[key].update(self.behaviour[side] if self.behaviour else {})
         out["threads"] = self.threads
         out.update(self.extra)
@@ -120,11 +141,19 @@ class AttackResult:
     options: dict[str, Any] = field(default_factory=dict)
     tactic: str = ""
     reaction: str = ""
+    layout: CounterLayout | None = None  # the ruleset's counter names (None: Brutal's)
+    ruleset: str = "brutal"
+
+    def __post_init__(self) -> None:
+        if self.layout is None:
+            from .layout import COUNTERS
+
+            self.layout = COUNTERS
 
     def _repr_html_(self) -> str:
         d = self.to_dict()
         cells = "".join(f"<tr><td>{k.replace('_', ' ')}</td><td>{100 * d['p_' + k]:.2f} %</td></tr>"
-                        for k in L.OUTCOME_NAMES)
+                        for k in self.layout.outcomes)  # type: ignore[union-attr]
         levels = ", ".join(f"{k.replace('_', ' ')} {100 * v:.1f} %" for k, v in d["wound_level"].items() if v)
         return (f"<p>{d['attacker']} ({d['tactic']}) attacks {d['defender']} (reaction {d['reaction']}), "
                 f"{d['method']}</p><table>{cells}</table><p>a blow lands as: {levels}; mean damage "
@@ -143,9 +172,12 @@ class AttackResult:
         """
         pb = self.p_blow
         norm = pb if pb > 0 else 1.0
-        out: dict[str, Any] = {f"p_{name}": float(self.outcomes[k]) for k, name in enumerate(L.OUTCOME_NAMES)}
-        out["wound_level"] = {name: float(self.levels[k].sum() / norm) for k, name in enumerate(L.LEVEL_NAMES)}
-        out["zone"] = {name: float(self.levels[:, k].sum() / norm) for k, name in enumerate(("head", "torso", "arm", "leg"))}
+        c = self.layout
+        assert c is not None
+        out: dict[str, Any] = {"ruleset": self.ruleset}
+        out.update({f"p_{name}": float(self.outcomes[k]) for k, name in enumerate(c.outcomes)})
+        out["wound_level"] = {name: float(self.levels[k].sum() / norm) for k, name in enumerate(c.levels)}
+        out["zone"] = {name: float(self.levels[:, k].sum() / norm) for k, name in enumerate(c.zones)}
         out["mean_damage"] = self.mean_damage_per_attack / norm
         out["mean_damage_per_attack"] = self.mean_damage_per_attack
         out.update({"attacker": self.names[0], "defender": self.names[1], "tactic": self.tactic,

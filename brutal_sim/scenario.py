@@ -17,7 +17,9 @@ from pydantic import Field, field_validator
 
 from .catalog import Catalog, check_formula, load_rules, read_toml, validate
 from .compile import compile_options, compile_pair
-from .engine import Compiled, run_paired_counters
+from .engine import run_paired_counters
+from .ruleset import Compiled
+from .rulesets.brutal import compiled as brutal_compiled
 from .errors import DataError
 from .model import Fighter, _Strict
 from .options import RuleOptions
@@ -185,7 +187,7 @@ def load_scenario(path: str, catalog: Catalog | None = None, n: int | None = Non
 
     def add(a: Fighter, b: Fighter, vname: str, sweep: str = "", value: str = "") -> None:
         opts, zt, formula = variant_rules[vname]
-        compiled = Compiled(compile_pair(a, b, formula=formula), compile_options(opts), zt)
+        compiled = brutal_compiled(compile_pair(a, b, formula=formula), compile_options(opts), zt)
         scenario.cells.append(Cell(a, b, vname, opts, compiled, sweep, value))
 
     for v in variants:
@@ -219,7 +221,7 @@ def _groups(scenario: Scenario) -> list[tuple[list[int], str]]:
         groups.setdefault(key, []).append(i)
     out = []
     for key, members in groups.items():
-        tables = {scenario.cells[i].compiled.zone_table.tobytes() for i in members}
+        tables = {scenario.cells[i].compiled.tables[0].tobytes() for i in members}
         caps = {scenario.cells[i].compiled.n_counters for i in members}
         if len(tables) == 1 and len(caps) == 1:
             out.append((members, key[0]))

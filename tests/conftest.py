@@ -8,7 +8,8 @@ import pytest
 from brutal_sim import layout as L
 from brutal_sim.catalog import Catalog, load_rules
 from brutal_sim.compile import compile_options, compile_pair
-from brutal_sim.engine import Compiled
+from brutal_sim.ruleset import Compiled
+from brutal_sim.rulesets.brutal import compiled as brutal_compiled
 
 
 @pytest.fixture(scope="session")
@@ -19,7 +20,7 @@ def catalog() -> Catalog:
 def compiled(a: str, b: str, options: dict | None = None, **overrides) -> Compiled:
     cat = Catalog.bundled()
     opts, zt = load_rules(None, options or {})
-    return Compiled(compile_pair(cat.fighter(a), cat.fighter(b), **overrides), compile_options(opts), zt)
+    return brutal_compiled(compile_pair(cat.fighter(a), cat.fighter(b), **overrides), compile_options(opts), zt)
 
 
 def blank_fighters() -> np.ndarray:

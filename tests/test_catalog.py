@@ -90,9 +90,10 @@ def test_examples_load():
     from brutal_sim import api
 
     root = Path(__file__).parent.parent / "examples"
-    _, _, opts, compiled = api.prepare(str(root / "sergeant.toml"), "knight", rules=str(root / "rules_variant.toml"))
+    p = api.prepare(str(root / "sergeant.toml"), "knight", rules=str(root / "rules_variant.toml"))[1]
+    opts, compiled = p.options, p.compiled
     assert opts["armour_model"] == "protection_only" and opts["round_cap"] == 60
-    assert list(compiled.zone_table[:4]) == [L.ZONE_LLEG, L.ZONE_RLEG] * 2
+    assert list(compiled.tables[0][:4]) == [L.ZONE_LLEG, L.ZONE_RLEG] * 2
 
 
 def test_tactics_are_data_and_inline_tactics_compile(tmp_path):
@@ -121,15 +122,15 @@ def test_b1_1_checks_from_attributes_and_skills(tmp_path):
     f = tmp_path / "f.toml"
     f.write_text('name = "Formula"\nchecks = { melee = 9 }\nskills = { melee = 2, dodge = 1, toughness = 3 }\n'
                  'attributes = { agility = 3, mobility = 2, fortitude = 1, strength = 4, endurance = 2 }\n')
-    _, _, _, c = api.prepare(str(f), "militia")
+    c = api.prepare(str(f), "militia")[1].compiled
     assert c.fighters[0, L.P_MELEE] == 9  # default: the stat block's total
-    _, _, _, c = api.prepare(str(f), "militia", options={"check_bonus": "attribute_plus_skill"})
+    c = api.prepare(str(f), "militia", options={"check_bonus": "attribute_plus_skill"})[1].compiled
     assert (c.fighters[0, L.P_MELEE], c.fighters[0, L.P_DODGE], c.fighters[0, L.P_TOUGHNESS],
             c.fighters[0, L.P_ATHLETICS]) == (5, 3, 4, 4)
     rules = tmp_path / "r.toml"
     rules.write_text('[options]\ncheck_bonus = "attribute_plus_skill"\n[check_formula]\nmelee = "strength + skill"\n'
                      'toughness = "endurance + fortitude + skill"\n')
-    _, _, _, c = api.prepare(str(f), "militia", rules=str(rules))
+    c = api.prepare(str(f), "militia", rules=str(rules))[1].compiled
     assert (c.fighters[0, L.P_MELEE], c.fighters[0, L.P_TOUGHNESS], c.fighters[0, L.P_DODGE]) == (6, 6, 3)
     rules.write_text('[options]\ncheck_bonus = "attribute_plus_skill"\n[check_formula]\nmelee = "luck + skill"\n')
     with pytest.raises(DataError, match="check_formula.melee: unknown term 'luck'"):

@@ -1,0 +1,218 @@
+"""What a ruleset is, and which rulesets there are.
+
+A ruleset is a module under :mod:`brutal_sim.rulesets` exposing ``RULESET``, an instance of a
+:class:`Ruleset` subclass. It brings its own data schema and bundled catalog, rule options, compile
+step, ``@njit`` kernels (:class:`Kernels`), counter names (:class:`~brutal_sim.counters.CounterLayout`)
+and exact single-attack enumeration. Everything downstream — the block engine, results, frames,
+plots, reports, the CLI — is shared and reads a ruleset only through this interface.
+
+Which ruleset a run uses (:func:`resolve_ruleset`): ``--ruleset`` / ``ruleset=`` if given, else the
+``ruleset`` key of a fighter file, else the one ruleset whose catalog has both fighters, preferring
+Brutal when several do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from .counters import CounterLayout
+from .errors import DataError
+from .options import OptionSpec, RuleOptions
+
+#: registered rulesets: name → module (imported on first use)
+RULESET_MODULES: dict[str, str] = {
+    "brutal": "brutal_sim.rulesets.brutal",
+}
+DEFAULT_RULESET = "brutal"
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """A ruleset's compiled drivers. Each takes ``(fighters, options, *tables, seed, start, n,
+    lanes, k)`` and returns ``int64[lanes, k]`` counters of the indices ``start … start+n−1``:
+
+    - ``duels``: one duel per index;
+    - ``attacks``: one attack by side a on a fresh side b per index;
+    - ``paired``: takes ``fighters`` ``int64[m, 2, NF]`` and ``options`` ``int64[m, NO]`` and plays
+      every index under the m configurations with the same random numbers; returns
+      ``(int64[lanes, m, k], int64[lanes, max(m−1, 1), 3, 3])`` (joint outcomes of neighbours:
+      0 a won, 1 b won, 2 draw).
+    """
+
+    duels: Callable[..., np.ndarray]
+    attacks: Callable[..., np.ndarray]
+    paired: Callable[..., tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """Everything a kernel needs: fighters ``int64[2, NF]``, options ``int64[NO]``, the ruleset's
+    read-only tables (e.g. Brutal's hit-zone table), its kernels and the counter row length."""
+
+    fighters: np.ndarray
+    options: np.ndarray
+    tables: tuple[np.ndarray, ...]
+    kernels: Kernels
+    n_counters: int
+
+    def args(self) -> tuple[np.ndarray, ...]:
+        """The leading kernel arguments: fighters, options, tables."""
+        return (self.fighters, self.options, *self.tables)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A validated, compiled matchup: the fighters (the ruleset's own model objects), the resolved
+    options and the compiled arrays."""
+
+    a: Any
+    b: Any
+    options: RuleOptions
+    compiled: Compiled
+
+
+@dataclass(frozen=True)
+class ExactAttack:
+    """An exactly enumerated single attack: ``outcomes`` ``float64[n outcomes]``, ``levels``
+    ``float64[n levels, n zones]`` (probability of a blow of that level in that zone group) and the
+    mean final damage per attack."""
+
+    outcomes: np.ndarray
+    levels: np.ndarray
+    mean_damage: float
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A catalog table for ``brutal-sim list``: column names and rows of text."""
+
+    columns: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+
+
+class Ruleset(ABC):
+    """The interface a ruleset module implements (see the module docstring)."""
+
+    #: short name used by ``--ruleset`` and the ``ruleset`` key of files
+    name: str
+    #: human title, e.g. "Brutal (2d6, wound track)"
+    title: str
+    #: names of the counter blocks
+    counters: CounterLayout
+    #: every rule option of the ruleset (GAPs of its digest among them)
+    option_specs: tuple[OptionSpec, ...]
+    #: what ``--rules FILE`` may contain besides ``[options]`` (for messages)
+    rules_file_tables: tuple[str, ...] = ("options", "description")
+
+    # -- data ---------------------------------------------------------------------------------
+    @abstractmethod
+    def fighter_names(self) -> list[str]:
+        """Names of the bundled fighters."""
+
+    @abstractmethod
+    def load_fighter(self, ref: Any, role: str = "fighter") -> Any:
+        """A fighter by catalog name or TOML path (a fighter object passes through)."""
+
+    @abstractmethod
+    def listings(self) -> dict[str, Listing]:
+        """The catalog tables ``brutal-sim list TOPIC`` shows (``fighters`` first)."""
+
+    # -- compile ------------------------------------------------------------------------------
+    @abstractmethod
+    def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
+                tactic_a: str | None = None, reaction_a: str | None = None,
+                tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
+        """Load, validate and compile a matchup under the rules file and option flags."""
+
+    @abstractmethod
+    def behaviour(self, fighter: Any) -> dict[str, str]:
+        """The fighter's tactic and reaction as text (``{"tactic": …, "reaction": …}``)."""
+
+    @abstractmethod
+    def check_attack(self, prepared: Prepared) -> None:
+        """Raise :class:`DataError` if side a's tactic makes no attack that ``attack`` can measure."""
+
+    @abstractmethod
+    def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
+        """Exact distribution of one attack by side a on a fresh side b."""
+
+    @abstractmethod
+    def warm_up(self, kind: str = "duel") -> None:
+        """Compile (or load from the cache) the kernels of ``kind`` (``duel`` or ``attack``)."""
+
+    # -- shared -------------------------------------------------------------------------------
+    def default_options(self) -> RuleOptions:
+        return RuleOptions.defaults(self.option_specs)
+
+    def option_defaults(self) -> dict[str, str | int]:
+        return {s.name: s.default for s in self.option_specs}
+
+
+def ruleset_names() -> list[str]:
+    return list(RULESET_MODULES)
+
+
+def get_ruleset(name: str, source: str = "--ruleset") -> Ruleset:
+    """The registered ruleset ``name``; an unknown name is a :class:`DataError`."""
+    if name not in RULESET_MODULES:
+        raise DataError(source, None, f"unknown ruleset {name!r}; allowed: {', '.join(RULESET_MODULES)}")
+    return importlib.import_module(RULESET_MODULES[name]).RULESET
+
+
+def _file_ruleset(ref: str) -> str | None:
+    """The ``ruleset`` key of a fighter file (None for catalog names and files without it)."""
+    path = Path(ref)
+    if not (ref.endswith(".toml") and path.is_file()):
+        return None
+    try:
+        value = tomllib.loads(path.read_text(encoding="utf-8")).get("ruleset")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None  # the ruleset's own loader reports the problem with its file name
+    if value is None:
+        return None
+    if value not in RULESET_MODULES:
+        raise DataError(ref, "ruleset", f"unknown ruleset {value!r}; allowed: {', '.join(RULESET_MODULES)}")
+    return str(value)
+
+
+def resolve_ruleset(refs: Sequence[Any], explicit: str | None = None) -> Ruleset:
+    """The ruleset of a run over fighters ``refs`` (names, paths or fighter objects).
+
+    ``explicit`` wins; fighter files naming different rulesets are an error; catalog names pick
+    the ruleset whose catalog has them all (Brutal first).
+    """
+    if explicit is not None:
+        ruleset = get_ruleset(explicit)
+    else:
+        named = {r: _file_ruleset(r) for r in refs if isinstance(r, str)}
+        objects = {getattr(r, "ruleset", None) for r in refs if not isinstance(r, str)} - {None}
+        found = {v for v in named.values() if v} | objects
+        if len(found) > 1:
+            raise DataError(", ".join(str(r) for r in refs), "ruleset",
+                            f"the fighters belong to different rulesets ({', '.join(sorted(found))}); "
+                            "a duel needs one")
+        if found:
+            ruleset = get_ruleset(found.pop())
+        else:
+            names = [r for r in refs if isinstance(r, str) and named.get(r) is None and not r.endswith(".toml")]
+            ruleset = get_ruleset(_ruleset_of_names(names))
+    for ref in refs:
+        kind = getattr(ref, "ruleset", None)
+        if not isinstance(ref, str) and kind is not None and kind != ruleset.name:
+            raise DataError(str(getattr(ref, "name", ref)), "ruleset",
+                            f"is a {kind} fighter; this run uses the {ruleset.name} ruleset")
+    return ruleset
+
+
+def _ruleset_of_names(names: list[str]) -> str:
+    if not names:
+        return DEFAULT_RULESET
+    candidates = [n for n in RULESET_MODULES if set(names) <= set(get_ruleset(n).fighter_names())]
+    return candidates[0] if candidates else DEFAULT_RULESET

@@ -1,0 +1,106 @@
+"""The Brutal ruleset (2d6 checks, wound track; digest ``docs/rules/brutal.md``, rules B-1 … B-7).
+
+Its parts live in the package's original modules: data schema :mod:`brutal_sim.model`, catalog
+and rules files :mod:`brutal_sim.catalog`, options :data:`brutal_sim.options.OPTION_SPECS`,
+compile step :mod:`brutal_sim.compile`, array layout :mod:`brutal_sim.layout`, kernels
+:mod:`brutal_sim.kernel`, exact enumeration :mod:`brutal_sim.exact`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from .. import layout as L
+from ..catalog import Catalog, check_formula, load_rules
+from ..compile import compile_options, compile_pair
+from ..errors import DataError
+from ..kernel import _run_attacks, _run_duels, _run_paired
+from ..model import Fighter
+from ..options import OPTION_SPECS
+from ..ruleset import Compiled, ExactAttack, Kernels, Listing, Prepared, Ruleset
+
+KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
+
+
+def compiled(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) -> Compiled:
+    """Brutal arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]`` and
+    the hit-zone table ``int8[die]``."""
+    return Compiled(fighters, options, (zone_table,), KERNELS, L.n_counters(int(options[L.O_ROUND_CAP])))
+
+
+class BrutalRuleset(Ruleset):
+    name = "brutal"
+    title = "Brutal (2d6 checks, wound track)"
+    counters = L.COUNTERS
+    option_specs = OPTION_SPECS
+    rules_file_tables = ("options", "zone_table", "check_formula", "description")
+
+    def fighter_names(self) -> list[str]:
+        return sorted(Catalog.bundled().fighter_files)
+
+    def load_fighter(self, ref: Any, role: str = "fighter") -> Fighter:
+        if isinstance(ref, Fighter):
+            return ref
+        return Catalog.bundled().fighter(ref, role)
+
+    def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
+                tactic_a: str | None = None, reaction_a: str | None = None,
+                tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
+        catalog = Catalog.bundled()
+        fa = catalog.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
+        fb = catalog.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
+        opts, zone_table = load_rules(rules, options or {})
+        F = compile_pair(fa, fb, formula=check_formula(rules, opts))
+        return Prepared(fa, fb, opts, compiled(F, compile_options(opts), zone_table))
+
+    def behaviour(self, fighter: Fighter) -> dict[str, str]:
+        return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}
+
+    def check_attack(self, prepared: Prepared) -> None:
+        tactic = prepared.a.tactic
+        if tactic.attack != "normal":
+            usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack == "normal")
+            raise DataError("--tactic", None, f"tactic {tactic.name!r} makes no damaging attack "
+                            f"({tactic.attack}); allowed for attack: {usable}")
+
+    def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
+        from ..exact import _enumerate_attack
+
+        c = self.counters
+        outcomes = np.zeros(len(c.outcomes))
+        levels = np.zeros((len(c.levels), len(c.zones)))
+        damage = np.zeros(1)
+        _enumerate_attack(*compiled.args(), outcomes, levels, damage)
+        return ExactAttack(outcomes, levels, float(damage[0]))
+
+    def warm_up(self, kind: str = "duel") -> None:
+        from ..warmup import warm_up
+
+        warm_up(kind)
+
+    def listings(self) -> dict[str, Listing]:
+        cat = Catalog.bundled()
+        fighters = []
+        for key in sorted(cat.fighter_files):
+            f = cat.fighter(key)
+            fighters.append((key, f.name, f.main_hand.name if f.main_hand else "—",
+                             f.off_hand.name if f.off_hand else "—", ", ".join(x.name for x in f.armour) or "—",
+                             f.tactic_text, f.reaction))
+        return {
+            "fighters": Listing(("name", "fighter", "main hand", "off hand", "armour", "tactic", "reaction"), fighters),
+            "weapons": Listing(("name", "damage", "type", "pen", "dur", "two-handed", "reach", "parry"), [
+                (k, w.damage, w.type, str(w.penetration), str(w.durability), "yes" if w.two_handed else "",
+                 str(w.reach), f"{w.parry_bonus:+d}" if w.parry_bonus else "") for k, w in cat.weapons.items()]),
+            "armour": Listing(("name", "protection", "toughness", "zones"), [
+                (k, str(x.protection), str(x.toughness), ", ".join(x.zones)) for k, x in cat.armour.items()]),
+            "talents": Listing(("name", "rule", "description"), [
+                (k, x.rule, x.description) for k, x in cat.talents.items()]),
+            "tactics": Listing(("name", "rule", "attack", "modifier", "description"), [
+                (k + (":<zone>" if x.aims else ""), x.rule, x.attack, f"{x.attack_modifier:+d}", x.description)
+                for k, x in cat.tactics.items()]),
+        }
+
+
+RULESET = BrutalRuleset()
