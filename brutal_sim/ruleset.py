@@ -121,6 +121,15 @@ class Ruleset(ABC):
         """A fighter by catalog name or TOML path (a fighter object passes through)."""
 
     @abstractmethod
+    def fighter_data(self, fighter: Any) -> dict[str, Any]:
+        """A loaded fighter as fighter-file data (catalog items expanded to inline tables), ready to
+        be edited by :func:`brutal_sim.variants.set_path` and reloaded."""
+
+    @abstractmethod
+    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Any:
+        """Validate fighter-file data (``source`` names it in errors) into a fighter object."""
+
+    @abstractmethod
     def listings(self) -> dict[str, Listing]:
         """The catalog tables ``brutal-sim list TOPIC`` shows (``fighters`` first)."""
 

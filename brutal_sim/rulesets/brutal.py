@@ -45,6 +45,14 @@ class BrutalRuleset(Ruleset):
             return ref
         return Catalog.bundled().fighter(ref, role)
 
+    def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
+        from ..variants import fighter_data
+
+        return fighter_data(fighter)
+
+    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
+        return Catalog.bundled().fighter_from_data(data, source, default_name)
+
     def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
                 tactic_a: str | None = None, reaction_a: str | None = None,
                 tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
