@@ -14,6 +14,8 @@ block                 shape                            meaning
 ``wounds``            [2 taker][n levels][n zones]     blows taken by level × zone group
 ``special``           [2]                              one ruleset-specific count per side
 ``damage``            [2 taker]                        sum of final damage taken
+``one_blow``          [2 loser]                        losses to the only blow that harmed the
+                                                       loser in the whole duel (not fled)
 ``rounds``            [round cap + 1]                  round in which a duel was decided (last)
 ====================  ===============================  ======================================
 """
@@ -73,8 +75,12 @@ class CounterLayout:
         return self.special_at + 2
 
     @property
-    def rounds(self) -> int:
+    def one_blow(self) -> int:
         return self.damage + 2
+
+    @property
+    def rounds(self) -> int:
+        return self.one_blow + 2
 
     def size(self, round_cap: int) -> int:
         """Length of the counter row for a round cap."""

@@ -39,7 +39,9 @@ def summary_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
 
     Columns: matchup, variant, fighter, side, measure, estimate, ci_low, ci_high, count, n.
     Measures: ``win_rate``; ``loss_<cause>`` (share of all duels lost that way); ``death_rate``;
-    for the matchup (fighter ""): ``draw_rate``, ``rounds_mean`` (with a normal 95 % interval),
+    ``one_blow_loss_rate`` (share of all duels lost to the only blow that harmed the loser);
+    for the matchup (fighter ""): ``draw_rate``, ``one_blow_share`` (of decided duels, those ended
+    by a single harmful blow), ``rounds_mean`` (with a normal 95 % interval),
     ``rounds_p50``, ``rounds_p90``.
     """
     rows: list[dict] = []
@@ -50,7 +52,10 @@ def summary_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
             for cause, k in r.defeats(side).items():
                 rows.append(_rate_row(r, name, key, f"loss_{cause}", k, r.n))
             rows.append(_rate_row(r, name, key, "death_rate", r.deaths(side), r.n))
+            rows.append(_rate_row(r, name, key, "one_blow_loss_rate", r.one_blow(side), r.n))
         rows.append(_rate_row(r, "", "", "draw_rate", r.draws, r.n))
+        decided = r.wins(0) + r.wins(1)
+        rows.append(_rate_row(r, "", "", "one_blow_share", r.one_blow(0) + r.one_blow(1), decided))
         hist = r.rounds_hist
         decided = int(hist.sum())
         mean = hist_mean(hist)

@@ -27,9 +27,9 @@ from numba import njit, prange
 from .jit import inline_rule, rule
 
 from .layout import (
-    CAUSE_FLED, O_CRAMPED, P_FEAR, P_WILLPOWER, S_FRIGHTENED,
+    CAUSE_FLED, O_CRAMPED, P_FEAR, P_WILLPOWER, S_FRIGHTENED, S_HARMED,
     ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY, BROKEN_DEGRADED, BROKEN_DESTROYED,
-    C_ATTACKS, C_BREAKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS,
+    C_ATTACKS, C_BREAKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_ONE_BLOW, C_ROUNDS, C_WINS, C_WOUNDS,
     CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_TRACK_FULL, DT_BLAST, DT_BLUNT, DT_CUTTING, DT_FIRE,
     DT_SHOCK, K_KNOCKDOWN, K_NORMAL, K_OPPORTUNITY, LVL_CRITICAL, LVL_HEAVY, LVL_LIGHT,
     LVL_LIGHT_DAMAGE, LVL_MORTAL, LVL_NONE, NS, O_ADD_STRENGTH, O_ARMOUR_MODEL, O_BREAK_DESTROYS,
@@ -458,6 +458,7 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
     cnt[C_DAMAGE + d] += damage
     if level == LVL_NONE:
         return
+    S[d, S_HARMED] += 1
     if level == LVL_MORTAL:
         if not _toughness_check(F, S, st, d, 12):
             S[d, S_DEAD] = 1
@@ -897,6 +898,8 @@ def _duel(F, S, opts, zt, st, cnt):
                 cnt[C_CAUSE + loser * 4 + S[loser, S_OUT] - 1] += 1
                 cnt[C_DEATHS + loser] += S[loser, S_DEAD]
                 cnt[C_ROUNDS + rnd] += 1
+                if S[loser, S_HARMED] == 1 and S[loser, S_OUT] - 1 != CAUSE_FLED:
+                    cnt[C_ONE_BLOW + loser] += 1
                 return 1 - loser
         S[0, S_SURPRISED] = 0
         S[1, S_SURPRISED] = 0

@@ -64,8 +64,8 @@ NF = P_ARMOUR + 22
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
  S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
  S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
- S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED) = range(22)
-NS = 22
+ S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED, S_HARMED) = range(23)
+NS = 23  # S_HARMED: blows taken with a wound level above none
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 
 # -- rule options (int64[NO]) ----------------------------------------------------------------------
@@ -90,6 +90,7 @@ C_ATTACKS = COUNTERS.attack     # [2 attacker][5 outcome]
 C_WOUNDS = COUNTERS.wound       # [2 taker][6 level][4 zone group]
 C_BREAKS = COUNTERS.special_at  # [2] own weapon broken in a hard block
 C_DAMAGE = COUNTERS.damage      # [2 taker] sum of final damage taken
+C_ONE_BLOW = COUNTERS.one_blow  # [2 loser] lost to the only harmful blow it took (not fled)
 C_ROUNDS = COUNTERS.rounds      # [cap + 1] histogram of the round in which a duel was decided
 
 

@@ -77,6 +77,10 @@ class DuelResult:
         base = self.c.wound + side * size
         return self.counters[base:base + size].reshape(len(self.c.levels), len(self.c.zones))
 
+    def one_blow(self, side: int) -> int:
+        """Duels side ``side`` lost to the only blow that harmed it (not by fleeing)."""
+        return int(self.counters[self.c.one_blow + side])
+
     def special(self, side: int) -> int:
         """The ruleset's own per-side count (Brutal: weapons broken in hard blocks)."""
         return int(self.counters[self.c.special_at + side])
@@ -114,11 +118,13 @@ class DuelResult:
             "draws": self.draws,
             "rounds": {"mean": hist_mean(hist), "p50": hist_quantile(hist, 0.5), "p90": hist_quantile(hist, 0.9)},
             "defeat_cause": causes,
+            "one_blow_share": (self.one_blow(0) + self.one_blow(1)) / max(self.wins(0) + self.wins(1), 1),
             "elapsed_s": self.elapsed_s,
         }
         for side, key in ((0, "a"), (1, "b")):
             out[key]["defeat_cause"] = self.defeats(side)
             out[key]["deaths"] = self.deaths(side)
+            out[key]["one_blow_losses"] = self.one_blow(side)
             out[key]["attacks"] = self.attack_outcomes(side)
             out[key][self.c.special] = self.special(side)
             out[key].update(self.behaviour[side] if self.behaviour else {})

@@ -562,6 +562,9 @@ class DuelRecord:
             row[L.C_CAUSE + 4 * loser + CAUSES.index(self.loser_cause)] += 1
             row[L.C_DEATHS + loser] += int(self.loser_dead)
             row[L.C_ROUNDS + self.deciding_round] += 1
+            harmful = [w for w in self.wounds if w[0] == loser and w[1] != "none"]
+            if len(harmful) == 1 and self.loser_cause != "fled":
+                row[L.C_ONE_BLOW + loser] += 1
         for side, outcome in self.attacks:
             row[L.C_ATTACKS + 5 * side + OUTCOMES.index(outcome)] += 1
         for taker, level, zone, damage in self.wounds:

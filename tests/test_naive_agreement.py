@@ -80,8 +80,10 @@ def counter_name(j: int) -> str:
         return f"wounds[{side[r // 24]}][{naive.LEVELS[r % 24 // 4]}][{naive.ZONE_GROUPS[r % 4]}]"
     if j < L.C_DAMAGE:
         return f"breaks[{side[j - L.C_BREAKS]}]"
-    if j < L.C_ROUNDS:
+    if j < L.C_ONE_BLOW:
         return f"damage[{side[j - L.C_DAMAGE]}]"
+    if j < L.C_ROUNDS:
+        return f"one_blow[{side[j - L.C_ONE_BLOW]}]"
     return f"rounds[{j - L.C_ROUNDS}]"
 
 

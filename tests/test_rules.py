@@ -605,3 +605,19 @@ def test_b7_10_fear_dazes_then_panics():
     r = api.duel(steady, "ghoul", n=2000, seed=5, tactic_b="total_defence")
     assert r.defeats(0)["fled"] == 0
     assert r.to_dict()["defeat_cause"]["fled"] == 0
+
+
+def test_one_blow_counter_counts_losses_to_a_single_harmful_blow():
+    """The shared ``one_blow`` counter: with damage far above the mortal level every harmful blow is
+    mortal (B-5.4), so every decided duel ends on the loser's only harmful blow; fleeing (B-7.10)
+    never counts."""
+    from brutal_sim import api
+
+    killer = api.load_fighter("swordsman").with_weapon(damage="d6+60")
+    r = api.duel(killer, killer.named("Other killer"), n=3000, seed=3)
+    decided = r.wins(0) + r.wins(1)
+    assert decided > 2900
+    assert r.one_blow(0) + r.one_blow(1) == decided
+    assert r.to_dict()["one_blow_share"] == 1.0
+    r = api.duel("militia", "ghoul", n=3000, seed=5, tactic_b="total_defence")
+    assert r.defeats(0)["fled"] > 2500 and r.one_blow(0) == 0
