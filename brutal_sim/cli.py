@@ -220,9 +220,8 @@ def report(
     _check_writable_file("-o", output)
     if csv:
         _check_writable_dir("--csv", csv)
-    from .ruleset import get_ruleset
-
-    _warm_up(False, get_ruleset("brutal"))
+    for rs in sc.rulesets:
+        _warm_up(False, rs)
     total = sc.total_duels
     t0 = time.perf_counter()
     if err.is_terminal:

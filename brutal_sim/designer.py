@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 
 from . import api
-from .catalog import Catalog
 from .errors import DataError
-from .model import Fighter
+from .ruleset import resolve_ruleset
 from .stats import wilson
 from .variants import vary
 
@@ -82,7 +81,7 @@ class TacticMatrix:
                 f"Maximin: {self.a} {ma} ({100 * va:.1f} %), {self.b} {mb} ({100 * vb:.1f} %).</p>" + table.to_html())
 
 
-def _choices(fighter: Fighter, tactics: Sequence[str] | None, reactions: bool) -> list[tuple[str, str | None]]:
+def _choices(fighter: Any, tactics: Sequence[str] | None, reactions: bool) -> list[tuple[str, str | None]]:
     names = list(tactics or DEFAULT_TACTICS)
     if not reactions:
         return [(t, None) for t in names]
@@ -91,16 +90,21 @@ def _choices(fighter: Fighter, tactics: Sequence[str] | None, reactions: bool) -
 
 def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str] | None = None,
                   tactics_b: Sequence[str] | None = None, reactions: bool = False, n: int = 20_000, seed: int = 0,
-                  options: Mapping[str, str] | None = None, rules: str | None = None) -> TacticMatrix:
-    """Play every pair of tactics (and, with ``reactions``, of parry/dodge) of a and b."""
-    fa, fb = api.load_fighter(a), api.load_fighter(b)
+                  options: Mapping[str, str] | None = None, rules: str | None = None,
+                  ruleset: str | None = None) -> TacticMatrix:
+    """Play every pair of tactics (and, with ``reactions``, of parry/dodge) of a and b.
+
+    The default tactic lists are Brutal's; for other rulesets pass ``tactics_a`` / ``tactics_b``.
+    """
+    rs = resolve_ruleset([a, b], ruleset)
+    fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
     ca, cb = _choices(fa, tactics_a, reactions), _choices(fb, tactics_b, reactions)
     wins_a = np.zeros((len(ca), len(cb)), dtype=np.int64)
     wins_b = np.zeros_like(wins_a)
     for i, (ta, ra) in enumerate(ca):
         for j, (tb, rb) in enumerate(cb):
             r = api.duel(fa, fb, n=n, seed=seed, options=options, rules=rules, tactic_a=ta, reaction_a=ra,
-                         tactic_b=tb, reaction_b=rb)
+                         tactic_b=tb, reaction_b=rb, ruleset=rs.name)
             wins_a[i, j], wins_b[i, j] = r.wins(0), r.wins(1)
     label = (lambda t, r: t if r is None else f"{t}/{r}")
     return TacticMatrix(fa.name, fb.name, [label(*c) for c in ca], [label(*c) for c in cb], wins_a, wins_b, n)
@@ -132,7 +136,7 @@ class Balance:
 
 def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values: Sequence[Any],
             target: float = 0.5, n: int = 50_000, seed: int = 0, options: Mapping[str, str] | None = None,
-            rules: str | None = None) -> Balance:
+            rules: str | None = None, ruleset: str | None = None) -> Balance:
     """Find the value of ``field`` (a fighter path, e.g. ``main_hand.damage.bonus``, ``checks.melee``,
     ``armour.0.protection``, ``damage_levels.2``) among the ordered ``values`` that brings
     ``fighter``'s win rate against ``opponent`` closest to ``target``.
@@ -146,15 +150,15 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
     values = list(values)
     if len(values) < 2:
         raise DataError("balance", "values", "needs at least two values to search between")
-    f, opp = api.load_fighter(fighter), api.load_fighter(opponent)
-    catalog = Catalog.bundled()
+    rs = resolve_ruleset([fighter, opponent], ruleset)
+    f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
     result = Balance(field, f.name, opp.name, target, n)
 
     def rate(k: int) -> float:
         v = values[k]
         if v not in result.tried:
-            varied = vary(f, field, v, catalog, where="balance")
-            r = api.duel(varied, opp, n=n, seed=seed, options=options, rules=rules)
+            varied = vary(f, field, v, where="balance")
+            r = api.duel(varied, opp, n=n, seed=seed, options=options, rules=rules, ruleset=rs.name)
             lo, hi = wilson(r.wins(0), n)
             result.tried[v] = (r.wins(0) / n, lo, hi)
         return result.tried[v][0]
@@ -205,43 +209,36 @@ class Sweep:
 
 def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values: Sequence[Any], n: int = 50_000,
           seed: int = 0, options: Mapping[str, str] | None = None, rules: str | None = None,
-          threads: int | None = None) -> Sweep:
+          threads: int | None = None, ruleset: str | None = None) -> Sweep:
     """Play ``fighter`` with ``field`` set to each of ``values`` against ``opponent``, all values on
     the same duels (common random numbers), with the paired differences of neighbouring values."""
-    from .catalog import check_formula, load_rules
-    from .compile import compile_options, compile_pair
     from .engine import run_paired_counters
-    from .rulesets.brutal import compiled as brutal_compiled
     from .frames import paired_differences
-    from .results import DuelResult
 
     api._check_n(n)
-    f, opp = api.load_fighter(fighter), api.load_fighter(opponent)
-    opts, zt = load_rules(rules, options or {})
-    formula = check_formula(rules, opts)
-    catalog = Catalog.bundled()
-    varied = [vary(f, field, v, catalog, where="sweep") for v in values]
-    cells = [brutal_compiled(compile_pair(v, opp, formula=formula), compile_options(opts), zt) for v in varied]
-    counters, joint, elapsed = run_paired_counters(cells, n, seed, threads)
+    rs = resolve_ruleset([fighter, opponent], ruleset)
+    f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
+    prepared = [rs.prepare(vary(f, field, v, where="sweep"), opp, rules, options) for v in values]
+    counters, joint, elapsed = run_paired_counters([p.compiled for p in prepared], n, seed, threads)
     results = []
-    for v, fv, cnt in zip(values, varied, counters):
-        r = DuelResult((fv.name, opp.name), n, seed, opts.as_dict(), cnt, elapsed / len(values))
-        r.labels.update(matchup=f"{fv.name} vs {opp.name}", variant="", sweep=field, value=str(v))
-        results.append(r)
+    for v, p, cnt in zip(values, prepared, counters):
+        results.append(api.result_of(rs, p, cnt, n, seed, elapsed / len(values),
+                                     {"variant": "", "sweep": field, "value": str(v)}))
     return Sweep(results, paired_differences(results, joint, "value"))
 
 
 def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int = 0,
                 options: Mapping[str, str] | None = None, rules: str | None = None,
-                threads: int | None = None) -> list[Any]:
+                threads: int | None = None, ruleset: str | None = None) -> list[Any]:
     """Every pair of ``fighters`` once (a vs b); results labelled for frames and the matchup matrix
     (``plots.matchup_matrix_figure(frames.summary_frame(results))``)."""
-    loaded = [api.load_fighter(f) for f in fighters]
+    rs = resolve_ruleset(list(fighters), ruleset)
+    loaded = [rs.load_fighter(f) for f in fighters]
     if len(loaded) < 2:
         raise DataError("round_robin", "fighters", "needs at least two fighters")
     results = []
     for fa, fb in itertools.combinations(loaded, 2):
-        r = api.duel(fa, fb, n=n, seed=seed, options=options, rules=rules, threads=threads)
+        r = api.duel(fa, fb, n=n, seed=seed, options=options, rules=rules, threads=threads, ruleset=rs.name)
         r.labels.update(matchup=f"{fa.name} vs {fb.name}", variant="")
         results.append(r)
     return results

@@ -14,8 +14,6 @@ import pandas as pd
 
 from . import __version__
 from .frames import rounds_frame, summary_frame, wounds_frame
-from .model import ZONES, Fighter
-from .options import OPTION_SPECS
 from .results import DuelResult
 from .scenario import Scenario
 
@@ -57,33 +55,6 @@ def _pct(x: float) -> str:
 
 def _ci(lo: float, hi: float) -> str:
     return f"{100 * lo:.1f}–{100 * hi:.1f}\u00a0%"
-
-
-def _weapon_text(w: Any) -> str:
-    if w is None:
-        return "—"
-    extra = [f"pen {w.penetration}", f"dur {w.durability}"]
-    if w.two_handed:
-        extra.append("two-handed")
-    if w.parry_bonus:
-        extra.append(f"parry {w.parry_bonus:+d}")
-    return f"{w.name}: {w.damage} {w.type} ({', '.join(extra)})"
-
-
-def _stat_block(f: Fighter) -> dict[str, str]:
-    worn = []
-    for a in f.armour:
-        zones = ", ".join(a.zones) if len(a.zones) < len(ZONES) else "all"
-        worn.append(f"{a.name} {a.protection}/{a.toughness} ({zones})")
-    return {
-        "name": f.name, "description": f.description,
-        "checks": ", ".join(f"{k} {v:+d}" for k, v in f.checks.model_dump().items()),
-        "attributes": ", ".join(f"{k} {v}" for k, v in f.attributes.model_dump().items() if v or k == "endurance"),
-        "levels": " / ".join(str(x) for x in f.damage_levels),
-        "main": _weapon_text(f.main_hand), "off": _weapon_text(f.off_hand),
-        "armour": "; ".join(worn) or "—", "talents": ", ".join(t.name for t in f.talents) or "—",
-        "tactic": f.tactic_text, "reaction": f.reaction,
-    }
 
 
 def _summary_rows(results: list[DuelResult]) -> list[dict[str, Any]]:
@@ -153,16 +124,20 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
     return figs
 
 
-def _option_rows(scenario: Scenario) -> tuple[list[str], list[dict[str, Any]]]:
-    names = list(scenario.variant_options)
-    rows = []
-    for spec in OPTION_SPECS:
-        values = []
-        for v in names:
-            value = scenario.variant_options[v][spec.name]
-            values.append({"value": value, "changed": value != spec.default})
-        rows.append({"name": spec.name, "rule": spec.rule, "cells": values})
-    return names, rows
+def _option_sections(scenario: Scenario) -> list[dict[str, Any]]:
+    """One options table per ruleset: a row per option, a column per variant of that ruleset."""
+    sections = []
+    for rs in scenario.rulesets:
+        names = [v for v, r in scenario.variant_rulesets.items() if r is rs]
+        rows = []
+        for spec in rs.option_specs:
+            values = []
+            for v in names:
+                value = scenario.variant_options[v][spec.name]
+                values.append({"value": value, "changed": value != spec.default})
+            rows.append({"name": spec.name, "rule": spec.rule, "cells": values})
+        sections.append({"title": rs.title, "variants": names, "rows": rows})
+    return sections
 
 
 def render_report(scenario: Scenario, results: list[DuelResult], command: str) -> str:
@@ -170,26 +145,27 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str) -
     frames = ReportFrames.of(results, scenario.differences)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
-    variant_names, option_rows = _option_rows(scenario)
     html = env.get_template("report.html.j2").render(
         title=scenario.spec.title, notes=scenario.spec.notes.strip(), n=scenario.spec.n, seed=scenario.spec.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         cells=scenario.cells, summary_rows=_summary_rows(results),
         show_variant=len(scenario.variant_options) > 1, show_sweep=any(c.sweep for c in scenario.cells),
-        figures=_figures(scenario, frames), fighters=[_stat_block(f) for f in _fighters(scenario)],
-        variant_names=variant_names, option_rows=option_rows, source=scenario.source, command=command,
+        figures=_figures(scenario, frames), fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
+        option_sections=_option_sections(scenario), source=scenario.source, command=command,
         elapsed=sum(r.elapsed_s for r in results), pct=_pct, ci=_ci,
         difference_rows=_difference_rows(frames.differences),
     )
     return html
 
 
-def _fighters(scenario: Scenario) -> list[Fighter]:
-    seen: dict[str, Fighter] = {}
+def _fighters(scenario: Scenario) -> list[dict[str, Any]]:
+    """Stat blocks of the scenario's fighters (a swept fighter's base only), per ruleset."""
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
     for cell in scenario.cells:
         for f in (cell.a, cell.b):
-            if not cell.sweep or f is cell.b:
-                seen.setdefault(f.name, f)
+            if (not cell.sweep or f is cell.b) and (cell.ruleset.name, f.name) not in seen:
+                seen[cell.ruleset.name, f.name] = {"name": f.name, "ruleset": cell.ruleset.name,
+                                                   "rows": cell.ruleset.stat_block(f)}
     return list(seen.values())
 
 

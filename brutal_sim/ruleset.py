@@ -157,11 +157,31 @@ class Ruleset(ABC):
         """Compile (or load from the cache) the kernels of ``kind`` (``duel`` or ``attack``)."""
 
     # -- shared -------------------------------------------------------------------------------
+    def stat_block(self, fighter: Any) -> list[tuple[str, str]]:
+        """(label, text) rows describing a fighter in reports. This default lists the fighter-file
+        fields; rulesets override it with a terser block."""
+        rows = []
+        for key, value in self.fighter_data(fighter).items():
+            if key != "name":
+                rows.append((key.replace("_", " "), _text(value)))
+        return rows
+
     def default_options(self) -> RuleOptions:
         return RuleOptions.defaults(self.option_specs)
 
     def option_defaults(self) -> dict[str, str | int]:
         return {s.name: s.default for s in self.option_specs}
+
+
+def _text(value: Any) -> str:
+    """A fighter-file value as short text: tables by their name or as k v pairs, lists joined."""
+    if value is None or value == [] or value == "":
+        return "—"
+    if isinstance(value, dict):
+        return str(value["name"]) if value.get("name") else ", ".join(f"{k} {_text(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return "; ".join(_text(v) for v in value)
+    return str(value)
 
 
 def ruleset_names() -> list[str]:

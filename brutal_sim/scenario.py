@@ -11,20 +11,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import numba
 import pandas as pd
 from pydantic import Field, field_validator
 
-from .catalog import Catalog, check_formula, load_rules, read_toml, validate
-from .compile import compile_options, compile_pair
+from .api import result_of
+from .catalog import read_toml, validate
 from .engine import run_paired_counters
-from .ruleset import Compiled
-from .rulesets.brutal import compiled as brutal_compiled
 from .errors import DataError
-from .model import Fighter, _Strict
-from .options import RuleOptions
 from .frames import paired_differences
+from .model import _Strict
+from .options import RuleOptions
 from .results import DuelResult
+from .ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
 from .variants import vary
 
 
@@ -58,10 +56,12 @@ class ScenarioSpec(_Strict):
     notes: str = ""
     n: int = Field(100_000, gt=0, le=10**9)
     seed: int = Field(0, ge=0, lt=2**64)
+    ruleset: str | None = None
+    rulesets: list[str] = Field(default_factory=list)
     fighters: list[str] = Field(default_factory=list)
     round_robin: bool = False
     matchups: list[list[str]] = Field(default_factory=list)
-    rules: str | None = None
+    rules: str | dict[str, str] | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     variants: list[VariantSpec] = Field(default_factory=list)
     sweeps: list[SweepSpec] = Field(default_factory=list)
@@ -77,15 +77,29 @@ class ScenarioSpec(_Strict):
 
 @dataclass
 class Cell:
-    """One run of the scenario: a matchup under a variant (and maybe a sweep value)."""
+    """One run of the scenario: a matchup under a ruleset and variant (and maybe a sweep value)."""
 
-    a: Fighter
-    b: Fighter
+    ruleset: Ruleset
+    prepared: Prepared
     variant: str
-    options: RuleOptions
-    compiled: Compiled
     sweep: str = ""
     value: str = ""
+
+    @property
+    def a(self) -> Any:
+        return self.prepared.a
+
+    @property
+    def b(self) -> Any:
+        return self.prepared.b
+
+    @property
+    def options(self) -> RuleOptions:
+        return self.prepared.options
+
+    @property
+    def compiled(self) -> Compiled:
+        return self.prepared.compiled
 
     @property
     def matchup(self) -> str:
@@ -94,18 +108,26 @@ class Cell:
 
 @dataclass
 class Scenario:
-    """A validated scenario, expanded into cells."""
+    """A validated scenario, expanded into cells.
+
+    ``variant_options`` maps each variant label to its options; in a cross-system comparison
+    (``rulesets = [...]``) the labels are the ruleset names.
+    """
 
     spec: ScenarioSpec
     source: str
-    fighters: dict[str, Fighter]
     variant_options: dict[str, RuleOptions]
+    variant_rulesets: dict[str, Ruleset]
     cells: list[Cell] = field(default_factory=list)
     differences: pd.DataFrame | None = None  # paired differences of neighbours, after a run
 
     @property
     def total_duels(self) -> int:
         return len(self.cells) * self.spec.n
+
+    @property
+    def rulesets(self) -> list[Ruleset]:
+        return list({rs.name: rs for rs in self.variant_rulesets.values()}.values())
 
 
 def _value_label(value: Any) -> str:
@@ -116,12 +138,17 @@ def _value_label(value: Any) -> str:
     return str(value)
 
 
-def load_scenario(path: str, catalog: Catalog | None = None, n: int | None = None) -> Scenario:
+def _nested(exc: DataError) -> str:
+    """A loader's error re-told inside the scenario's own message."""
+    inner = "" if exc.source in {"fighter", "fighter a", "fighter b"} else f"{exc.source}: "
+    return inner + (f"{exc.field}: " if exc.field else "") + exc.message
+
+
+def load_scenario(path: str, n: int | None = None) -> Scenario:
     """Read, validate and expand a scenario file; every problem is a :class:`DataError`.
 
     ``n`` overrides the file's duels per cell (quick previews).
     """
-    catalog = catalog or Catalog.bundled()
     raw = read_toml(Path(path))
     spec = validate(ScenarioSpec, raw, path)
     if n is not None:
@@ -134,79 +161,127 @@ def load_scenario(path: str, catalog: Catalog | None = None, n: int | None = Non
         p = base_dir / ref
         return str(p) if (ref.endswith(".toml") and p.is_file()) else ref
 
-    fighters: dict[str, Fighter] = {}
+    def resolve_file(ref: str, key: str) -> str:
+        found = str(base_dir / ref) if (base_dir / ref).is_file() else ref
+        if not Path(found).is_file():
+            raise DataError(path, key, f"rules file {ref!r} not found (looked beside the scenario and in the "
+                            "current folder)")
+        return found
 
-    def fighter(ref: str, where: str) -> Fighter:
-        if ref not in fighters:
-            try:
-                fighters[ref] = catalog.fighter(resolve_ref(ref))
-            except DataError as exc:
-                inner = "" if exc.source == "fighter" else f"{exc.source}: "
-                inner += f"{exc.field}: " if exc.field else ""
-                raise DataError(path, where, inner + exc.message) from None
-        return fighters[ref]
-
-    for i, ref in enumerate(spec.fighters):
-        fighter(ref, f"fighters[{i}]")
     pairs: list[tuple[str, str]] = []
     if spec.round_robin:
         if len(spec.fighters) < 2:
             raise DataError(path, "round_robin", "needs at least two fighters in 'fighters'")
         pairs += list(itertools.combinations(spec.fighters, 2))
-    for i, (a, b) in enumerate(spec.matchups):
-        fighter(a, f"matchups[{i}][0]")
-        fighter(b, f"matchups[{i}][1]")
-        pairs.append((a, b))
+    pairs += [(a, b) for a, b in spec.matchups]
     if not pairs and not spec.sweeps:
         raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, or sweeps")
+    refs = [resolve_ref(r) for r in [*spec.fighters, *itertools.chain(*spec.matchups),
+                                     *(sw.fighter for sw in spec.sweeps)]]
 
-    rules = None
-    if spec.rules:
-        rules = str(base_dir / spec.rules) if (base_dir / spec.rules).is_file() else spec.rules
-        if not Path(rules).is_file():
-            raise DataError(path, "rules", f"rules file {spec.rules!r} not found (looked beside the scenario "
-                            "and in the current folder)")
-    variants = spec.variants or [VariantSpec(name="default")]
-    names = [v.name for v in variants]
-    if len(set(names)) != len(names):
-        raise DataError(path, "variants", f"variant names must differ, got {names}")
-    variant_options: dict[str, RuleOptions] = {}
-    variant_rules: dict[str, tuple[RuleOptions, Any, Any]] = {}
-    for i, v in enumerate(variants):
-        merged = {**{k: str(x) for k, x in spec.options.items()}, **{k: str(x) for k, x in v.options.items()}}
+    # which rulesets, and each one's rules file and options: (label, ruleset, rules, options, where)
+    runs: list[tuple[str, Ruleset, str | None, dict[str, str], str]] = []
+    if spec.rulesets:
+        if spec.ruleset:
+            raise DataError(path, "ruleset", "give either ruleset (one) or rulesets (a cross-system comparison)")
+        if spec.variants or spec.sweeps:
+            raise DataError(path, "rulesets", "a cross-system comparison runs matchups or a round robin under each "
+                            "ruleset; variants and sweeps belong in one-ruleset scenarios")
+        if len(set(spec.rulesets)) != len(spec.rulesets):
+            raise DataError(path, "rulesets", f"each ruleset once, got {spec.rulesets}")
+        for key, table in (("options", spec.options), ("rules", spec.rules if isinstance(spec.rules, dict) else {})):
+            for name, value in table.items():
+                if name not in spec.rulesets or (key == "options" and not isinstance(value, dict)):
+                    raise DataError(path, f"{key}.{name}", f"with rulesets = [...], {key} is a table per ruleset, "
+                                    f"e.g. [{key}.{spec.rulesets[0]}]; allowed: {', '.join(spec.rulesets)}")
+        if isinstance(spec.rules, str):
+            raise DataError(path, "rules", "with rulesets = [...], rules is a table of files per ruleset, "
+                            f'e.g. rules = {{ {spec.rulesets[0]} = "FILE" }}')
+        for name in spec.rulesets:
+            rs = _ruleset(name, path, "rulesets")
+            rules = spec.rules.get(name) if isinstance(spec.rules, dict) else None
+            rules = resolve_file(rules, f"rules.{name}") if rules else None
+            runs.append((name, rs, rules, {k: str(x) for k, x in spec.options.get(name, {}).items()},
+                         f"options.{name}"))
+    else:
+        if isinstance(spec.rules, dict):
+            raise DataError(path, "rules", "expected the path of one rules file")
         try:
-            opts, zt = load_rules(rules, merged)
-            formula = check_formula(rules, opts)
+            rs = _ruleset(spec.ruleset, path, "ruleset") if spec.ruleset else resolve_ruleset(refs)
         except DataError as exc:
-            key = f"variants[{i}].options" if v.options else "options"
-            raise DataError(path, f"{key}.{exc.field}" if exc.field else key, exc.message) from None
-        variant_options[v.name] = opts
-        variant_rules[v.name] = (opts, zt, formula)
+            raise DataError(path, "ruleset", _nested(exc)) from None
+        rules = resolve_file(spec.rules, "rules") if spec.rules else None
+        variants = spec.variants or [VariantSpec(name="default")]
+        names = [v.name for v in variants]
+        if len(set(names)) != len(names):
+            raise DataError(path, "variants", f"variant names must differ, got {names}")
+        for i, v in enumerate(variants):
+            merged = {**{k: str(x) for k, x in spec.options.items()}, **{k: str(x) for k, x in v.options.items()}}
+            runs.append((v.name, rs, rules, merged, f"variants[{i}].options" if v.options else "options"))
 
-    scenario = Scenario(spec, path, fighters, variant_options)
+    fighters: dict[tuple[str, str], Any] = {}
 
-    def add(a: Fighter, b: Fighter, vname: str, sweep: str = "", value: str = "") -> None:
-        opts, zt, formula = variant_rules[vname]
-        compiled = brutal_compiled(compile_pair(a, b, formula=formula), compile_options(opts), zt)
-        scenario.cells.append(Cell(a, b, vname, opts, compiled, sweep, value))
+    def fighter(rs: Ruleset, ref: str, where: str) -> Any:
+        if (rs.name, ref) not in fighters:
+            try:
+                fighters[rs.name, ref] = rs.load_fighter(resolve_ref(ref))
+            except DataError as exc:
+                raise DataError(path, where, _nested(exc)) from None
+            if fighters[rs.name, ref].ruleset != rs.name:
+                raise DataError(path, where, f"{ref} is a {fighters[rs.name, ref].ruleset} fighter; this "
+                                f"scenario runs it under {rs.name}")
+        return fighters[rs.name, ref]
 
-    for v in variants:
+    scenario = Scenario(spec, path, {}, {})
+
+    def add(label: str, rs: Ruleset, rules: str | None, options: dict[str, str], where: str, a: Any, b: Any,
+            sweep: str = "", value: str = "") -> None:
+        try:
+            prepared = rs.prepare(a, b, rules, options)
+        except DataError as exc:
+            field_ = f"{where}.{exc.field}" if exc.field and exc.source == "--option" else where
+            raise DataError(path, field_, exc.message if exc.source == "--option" else _nested(exc)) from None
+        scenario.variant_options.setdefault(label, prepared.options)
+        scenario.variant_rulesets.setdefault(label, rs)
+        scenario.cells.append(Cell(rs, prepared, label, sweep, value))
+
+    for label, rs, rules, options, where in runs:
+        for i, ref in enumerate(spec.fighters):
+            fighter(rs, ref, f"fighters[{i}]")
+        for i, (a, b) in enumerate(spec.matchups):
+            fighter(rs, a, f"matchups[{i}][0]")
+            fighter(rs, b, f"matchups[{i}][1]")
         for a, b in pairs:
-            add(fighters[a], fighters[b], v.name)
+            add(label, rs, rules, options, where, fighter(rs, a, "matchups"), fighter(rs, b, "matchups"))
+    if spec.sweeps:
+        _add_sweeps(spec, path, runs, pairs, fighter, add)
+    return scenario
+
+
+def _ruleset(name: str, path: str, key: str) -> Ruleset:
+    try:
+        return get_ruleset(name, path)
+    except DataError as exc:
+        raise DataError(path, key, exc.message) from None
+
+
+def _add_sweeps(spec: ScenarioSpec, path: str, runs: list, pairs: list[tuple[str, str]],
+                fighter: Callable[..., Any], add: Callable[..., None]) -> None:
+    """Cells of each sweep: every value against each opponent under each variant."""
     for i, sw in enumerate(spec.sweeps):
         where = f"sweeps[{i}]"
-        base = fighter(sw.fighter, f"{where}.fighter")
         opponents = sw.opponents or [b for a, b in pairs if a == sw.fighter] + [a for a, b in pairs if b == sw.fighter]
         if not opponents:
             raise DataError(path, f"{where}.opponents", "no opponent: list opponents or add matchups with this fighter")
-        opponents = [fighter(o, f"{where}.opponents") for o in dict.fromkeys(opponents)]
         sweep_name = sw.name or f"{sw.fighter}.{sw.field}"
+        rs = runs[0][1]
+        base = fighter(rs, sw.fighter, f"{where}.fighter")
+        opps = [fighter(rs, o, f"{where}.opponents") for o in dict.fromkeys(opponents)]
         for value in sw.values:
-            varied = vary(base, sw.field, value, catalog, where=f"{path}: {where}")
-            for opp in opponents:
-                for v in variants:
-                    add(varied, opp, v.name, sweep_name, _value_label(value))
-    return scenario
+            varied = vary(base, sw.field, value, where=f"{path}: {where}")
+            for opp in opps:
+                for label, _, rules, options, vwhere in runs:
+                    add(label, rs, rules, options, vwhere, varied, opp, sweep_name, _value_label(value))
 
 
 ProgressFn = Callable[[int, int, str], None]
@@ -217,15 +292,15 @@ def _groups(scenario: Scenario) -> list[tuple[list[int], str]]:
     a sweep's values (same matchup and variant), or the variants of a plain matchup."""
     groups: dict[tuple, list[int]] = {}
     for i, c in enumerate(scenario.cells):
-        key = ("value", c.sweep, c.variant, c.b.name) if c.sweep else ("variant", c.a.name, c.b.name)
+        key = ("value", c.sweep, c.variant, c.b.name) if c.sweep else ("variant", c.ruleset.name, c.a.name, c.b.name)
         groups.setdefault(key, []).append(i)
     out = []
     for key, members in groups.items():
-        tables = {scenario.cells[i].compiled.tables[0].tobytes() for i in members}
+        tables = {b"".join(t.tobytes() for t in scenario.cells[i].compiled.tables) for i in members}
         caps = {scenario.cells[i].compiled.n_counters for i in members}
         if len(tables) == 1 and len(caps) == 1:
             out.append((members, key[0]))
-        else:  # a zone table or round cap differs: no pairing, each cell on its own
+        else:  # a table (e.g. Brutal's zone table) or the round cap differs: each cell on its own
             out.extend(([i], key[0]) for i in members)
     return out
 
@@ -260,9 +335,8 @@ def run_scenario(scenario: Scenario, threads: int | None = None,
                                                        progress=step)
         group = []
         for i, cell, cnt in zip(members, cells, counters):
-            r = DuelResult((cell.a.name, cell.b.name), spec.n, spec.seed, cell.options.as_dict(), cnt,
-                           elapsed / len(cells), threads=numba.get_num_threads())
-            r.labels.update(matchup=cell.matchup, variant=cell.variant, sweep=cell.sweep, value=cell.value)
+            r = result_of(cell.ruleset, cell.prepared, cnt, spec.n, spec.seed, elapsed / len(cells),
+                          {"variant": cell.variant, "sweep": cell.sweep, "value": cell.value})
             results[i] = r
             group.append(r)
         if len(group) > 1:

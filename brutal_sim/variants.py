@@ -1,6 +1,7 @@
 """Fighter variants without editing files: change one field by its path, or a weapon, talent, check.
 
-Paths are written as in a fighter file, with catalog items expanded: ``main_hand.damage``,
+Works for any ruleset's fighters (through :meth:`Ruleset.fighter_data` / ``fighter_from_data``).
+Paths are written as in a fighter file, with catalog items expanded (Brutal examples): ``main_hand.damage``,
 ``main_hand.penetration``, ``off_hand.parry_bonus``, ``armour.0.protection``, ``checks.melee``,
 ``attributes.endurance``, ``damage_levels.3``, ``talents``, ``tactic``. ``<hand>.damage.bonus``
 changes only the bonus of a weapon's dice (``d8+1`` → ``d8+3``).
@@ -17,7 +18,7 @@ from .model import Fighter
 
 
 def fighter_data(f: Fighter, catalog: Catalog | None = None) -> dict[str, Any]:
-    """A resolved fighter as fighter-file data (inline tables), ready to be edited and reloaded."""
+    """A resolved Brutal fighter as fighter-file data (inline tables), ready to be edited and reloaded."""
     catalog = catalog or Catalog.bundled()
     data = f.model_dump(exclude={"aim_zone", "tactic"})
     known = catalog.tactics.get(f.tactic.name)
@@ -61,20 +62,19 @@ def set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
             node = node[key]
 
 
-def vary(f: Fighter, path: str, value: Any, catalog: Catalog | None = None, where: str = "variant") -> Fighter:
-    """A copy of ``f`` with the field at ``path`` set to ``value``, validated like a fighter file."""
-    catalog = catalog or Catalog.bundled()
-    data = fighter_data(f, catalog)
-    set_path(data, path, value, where)
-    return catalog.fighter_from_data(data, f"{where} {path}={value!r}", f.name)
+def vary(f: Any, path: str, value: Any, where: str = "variant") -> Any:
+    """A copy of fighter ``f`` (any ruleset) with the field at ``path`` set to ``value``, validated
+    like a fighter file."""
+    return with_changes(f, {path: value}, where)
 
 
-def with_changes(f: Fighter, changes: dict[str, Any], catalog: Catalog | None = None,
-                 where: str = "variant") -> Fighter:
+def with_changes(f: Any, changes: dict[str, Any], where: str = "variant") -> Any:
     """Several :func:`vary` steps at once: ``{"main_hand.damage": "d10", "checks.melee": 5}``."""
-    catalog = catalog or Catalog.bundled()
-    data = fighter_data(f, catalog)
+    from .ruleset import get_ruleset
+
+    ruleset = get_ruleset(getattr(f, "ruleset", "brutal"))
+    data = ruleset.fighter_data(f)
     for path, value in changes.items():
         set_path(data, path, value, where)
     shown = ", ".join(f"{k}={v!r}" for k, v in changes.items())
-    return catalog.fighter_from_data(data, f"{where} {shown}", f.name)
+    return ruleset.fighter_from_data(data, f"{where} {shown}", f.name)

@@ -17,7 +17,7 @@ from ..catalog import Catalog, check_formula, load_rules
 from ..compile import compile_options, compile_pair
 from ..errors import DataError
 from ..kernel import _run_attacks, _run_duels, _run_paired
-from ..model import Fighter
+from ..model import ZONES, Fighter, Weapon
 from ..options import OPTION_SPECS
 from ..ruleset import Compiled, ExactAttack, Kernels, Listing, Prepared, Ruleset
 
@@ -28,6 +28,17 @@ def compiled(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) 
     """Brutal arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]`` and
     the hit-zone table ``int8[die]``."""
     return Compiled(fighters, options, (zone_table,), KERNELS, L.n_counters(int(options[L.O_ROUND_CAP])))
+
+
+def _weapon_text(w: Weapon | None) -> str:
+    if w is None:
+        return "—"
+    extra = [f"pen {w.penetration}", f"dur {w.durability}"]
+    if w.two_handed:
+        extra.append("two-handed")
+    if w.parry_bonus:
+        extra.append(f"parry {w.parry_bonus:+d}")
+    return f"{w.name}: {w.damage} {w.type} ({', '.join(extra)})"
 
 
 class BrutalRuleset(Ruleset):
@@ -87,6 +98,21 @@ class BrutalRuleset(Ruleset):
         from ..warmup import warm_up
 
         warm_up(kind)
+
+    def stat_block(self, f: Fighter) -> list[tuple[str, str]]:
+        worn = []
+        for a in f.armour:
+            zones = ", ".join(a.zones) if len(a.zones) < len(ZONES) else "all"
+            worn.append(f"{a.name} {a.protection}/{a.toughness} ({zones})")
+        return [
+            ("description", f.description or "—"),
+            ("checks", ", ".join(f"{k} {v:+d}" for k, v in f.checks.model_dump().items())),
+            ("attributes", ", ".join(f"{k} {v}" for k, v in f.attributes.model_dump().items() if v or k == "endurance")),
+            ("damage levels", " / ".join(str(x) for x in f.damage_levels)),
+            ("main hand", _weapon_text(f.main_hand)), ("off hand", _weapon_text(f.off_hand)),
+            ("armour", "; ".join(worn) or "—"), ("talents", ", ".join(t.name for t in f.talents) or "—"),
+            ("tactic / reaction", f"{f.tactic_text} / {f.reaction}"),
+        ]
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()
