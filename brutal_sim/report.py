@@ -72,7 +72,7 @@ def _summary_rows(results: list[DuelResult]) -> list[dict[str, Any]]:
             "a": d["a"]["name"], "a_rate": d["a"]["win_rate"], "a_lo": d["a"]["ci95"][0], "a_hi": d["a"]["ci95"][1],
             "b": d["b"]["name"], "b_rate": d["b"]["win_rate"], "b_lo": d["b"]["ci95"][0], "b_hi": d["b"]["ci95"][1],
             "draws": d["draws"] / d["n"], "rounds_mean": d["rounds"]["mean"], "p50": d["rounds"]["p50"],
-            "p90": d["rounds"]["p90"], "cause": cause,
+            "p90": d["rounds"]["p90"], "one_blow": d["one_blow_share"], "cause": cause,
         })
     return rows
 
@@ -149,7 +149,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str) -
         title=scenario.spec.title, notes=scenario.spec.notes.strip(), n=scenario.spec.n, seed=scenario.spec.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         cells=scenario.cells, summary_rows=_summary_rows(results),
-        show_variant=len(scenario.variant_options) > 1, show_sweep=any(c.sweep for c in scenario.cells),
+        show_variant=len(scenario.variant_options) > 1, variant_header="ruleset" if scenario.spec.rulesets else "variant", show_sweep=any(c.sweep for c in scenario.cells),
         figures=_figures(scenario, frames), fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
         option_sections=_option_sections(scenario), source=scenario.source, command=command,
         elapsed=sum(r.elapsed_s for r in results), pct=_pct, ci=_ci,
