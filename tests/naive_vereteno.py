@@ -26,7 +26,6 @@ from brutal_sim.rulesets.vereteno.model import Fighter, Trauma
 
 KIND_COST = {"quick": 1, "standard": 2, "power": 3}
 KIND_DICE = {"quick": -2, "standard": 0, "power": 2}
-FALLBACK = {"power": "standard", "standard": "quick", "quick": "none"}
 UNARMED = {"modifier": 0, "initiative": 0, "damage": 1, "crit": 0, "light": False, "heavy": False,
            "two_handed": False, "piercing": False}
 
@@ -326,13 +325,17 @@ class Game:
                 return 0 if da > db else 1
 
     def plan(self, s: Side) -> str:
-        kind = s.f.tactic.attack
-        while kind != "none":
+        """The tactic's kind, then cheaper kinds, then costlier ones: the first the weapon allows
+        whose cost leaves the tactic's reserve."""
+        order = ["quick", "standard", "power"]
+        if s.f.tactic.attack == "none":
+            return "none"
+        at = order.index(s.f.tactic.attack)
+        for kind in [*reversed(order[:at + 1]), *order[at + 1:]]:
             allowed = not (kind == "quick" and s.weapon["heavy"]) and \
                 not (kind == "power" and (not s.armed or s.weapon["light"]))
             if allowed and s.ap - KIND_COST[kind] >= s.f.tactic.keep:
                 return kind
-            kind = FALLBACK[kind]
         return "none"
 
     def turn(self, i: int) -> None:

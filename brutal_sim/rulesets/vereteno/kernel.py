@@ -138,16 +138,19 @@ def _allowed(F, S, i, kind):
 def _plan(F, S, i):
     """V-7.1: the next attack kind of fighter ``i``'s tactic, or ``K_NONE``.
 
-    The tactic's kind, else the cheaper kinds its weapon allows (power → standard → quick), the
-    first whose AP cost leaves at least the tactic's reserve (``P_T_KEEP``).
+    The first kind the weapon allows (V-3.2, V-3.3) whose AP cost leaves at least the tactic's
+    reserve (``P_T_KEEP``), trying the tactic's kind, then the cheaper kinds (power → standard →
+    quick), then the costlier ones (a heavy weapon under a quick tactic strikes standard).
     """
     ap = S[i, S_AP]
     keep = F[i, P_T_KEEP]
-    kind = F[i, P_T_KIND]
-    while kind > K_NONE:
+    pref = F[i, P_T_KIND]
+    if pref == K_NONE:
+        return K_NONE
+    for step in range(K_POWER):
+        kind = pref - step if step < pref else step + 1
         if _allowed(F, S, i, kind) and ap - KIND_COST[kind] >= keep:
             return kind
-        kind -= 1
     return K_NONE
 
 
