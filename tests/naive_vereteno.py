@@ -280,6 +280,7 @@ class Game:
                 s = (s + 1) // 2
             elif r < 0:
                 s -= r
+        counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
         if s > 0:
             outcome = "hit"
             extra, crit, policy = s - 1, a.weapon["crit"], a.f.attack_spending
@@ -296,7 +297,7 @@ class Game:
             outcome = "miss" if rolled == 0 else "defended" if react == "defend" else "dodged"
         self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
         if counter or d_traumas:
-            self.blow(d, a, d.weapon["damage"] if counter else 0, d_traumas, False, 0)
+            self.blow(d, a, counter_damage, d_traumas, False, 0)
 
     # -- V-2 rounds and turns ----------------------------------------------------------------------
     def refill(self, s: Side) -> None:

@@ -30,7 +30,7 @@ from numba import njit, prange
 from ...jit import inline_rule, rule
 from ...rng import _die, _seed_duel
 from .layout import (
-    AS_DAMAGE_ONLY, AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS,
+    AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS,
     C_DEGRADED, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS, CAUSE_DEATH, CAUSE_HEALTH, CAUSE_TRAUMA_OUT, CAUSE_WILL,
     DESP_APP, DESP_FVTT, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, LVL_NONE, LVL_OUT, LVL_SCRATCH,
     LVL_TRAUMA, LVL_WOUND, NS, O_AP_REFILL, O_ARMOUR_ONES, O_DESPERATION, O_DODGE_MODIFIER, O_INIT_ROLL,
@@ -468,7 +468,11 @@ def _strain(S, i):
 
 @rule
 def _attack(F, S, opts, tt, st, cnt, a, kind):
-    """V-4: one melee attack of ``kind`` by ``a`` on ``d``: reaction, checks, effects, counter."""
+    """V-4: one melee attack of ``kind`` by ``a`` on ``d``: reaction, checks, effects, counter.
+
+    The attack's effects on ``d`` resolve first, then the defence's counter and traumas on ``a``
+    (simultaneous, V-4.3: they use the weapon ``d`` defended with even if the attack disarmed it).
+    """
     d = 1 - a
     react = _choose_reaction(F, S, opts, a, d, kind)
     if react != R_NONE:
@@ -484,13 +488,14 @@ def _attack(F, S, opts, tt, st, cnt, a, kind):
         _strain(S, d)
     outcome, s, counter, d_traumas, d_init = _resolve(F, S, a, d, react, sa, r)
     S[d, S_INIT_BONUS] += d_init
+    counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with
     if s > 0:
         damage, traumas, disarm, will = _spend(F, S, a, d, s)
         if _blow(F, S, opts, tt, st, cnt, a, d, damage, traumas, disarm, will):
             outcome = OUT_ARMOUR_STOPPED
     cnt[C_ATTACKS + a * 5 + outcome] += 1
     if counter != 0 or d_traumas != 0:
-        _blow(F, S, opts, tt, st, cnt, d, a, _weapon(F, S, d, W_DAMAGE) * counter, d_traumas, 0, 0)
+        _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)
 
 
 @rule
