@@ -1,7 +1,7 @@
 """Exact distribution of one Vereteno attack, reusing the kernel's rule functions.
 
-d20 pools enumerate by convolution of the per-die success counts (V-1.3); a desperate roll
-(V-1.4) by its ≤ 2 dice; the armour roll (V-5.4) by the joint count of its successes and 1s.
+Checks (V-1.3) and armour rolls (V-5.4) come from one convolution, die by die, of the joint count
+of successes and 1s; a desperate roll (V-1.4) from the category counts of its ≤ 2 dice.
 Reaction choice, pools, the reaction's effect, the attacker's spending, the armour reduction and
 the blow level are the kernel's own ``@njit`` functions, so enumeration and sampler cannot drift.
 """
@@ -20,54 +20,15 @@ from .layout import (
     R_DEFEND, R_DODGE, R_NONE, S_AP, T_DEAD, T_OUT,
 )
 
-#: V-1.3 per-die categories: 20, 17–19, 2–16, 1 (successes of the last come from ``one_value``)
+#: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
 _FACES = np.array([1.0, 3.0, 15.0, 1.0]) / 20.0
 
 
 @njit(cache=True)
-def _check_pmf(pool, opts):
-    """Exact distribution of ``kernel._check(st, pool, opts)``.
-
-    Returns
-    -------
-    (float64[4m + 1], int64)
-        Probabilities of the net totals ``lo … 2m`` and ``lo = −2m`` (m = max(dice, 2)).
-    """
-    one = opts[O_ONE_VALUE]
-    values = np.array([2, 1, 0, one], dtype=np.int64)
-    mode = opts[O_DESPERATION]
-    n = pool if pool > 0 else _desperate_dice(mode, pool)
-    m = max(n, 2)
-    lo = -2 * m
-    pmf = np.zeros(4 * m + 1)
-    pmf[-lo] = 1.0
-    if pool > 0:
-        for _ in range(n):
-            nxt = np.zeros(4 * m + 1)
-            for v in range(pmf.shape[0]):
-                if pmf[v] != 0.0:
-                    for c in range(4):
-                        nxt[v + values[c]] += pmf[v] * _FACES[c]
-            pmf = nxt
-        return pmf, lo
-    if n == 0:
-        return pmf, lo
-    pmf[-lo] = 0.0
-    for c1 in range(4):
-        for c2 in range(4 if n == 2 else 1):
-            p = _FACES[c1] * (_FACES[c2] if n == 2 else 1.0)
-            n20 = (c1 == 0) + (n == 2 and c2 == 0)
-            n1 = (c1 == 3) + (n == 2 and c2 == 3)
-            net = values[c1] + (values[c2] if n == 2 else 0)
-            pmf[_desperate(mode, n, n20, n1, net) - lo] += p
-    return pmf, lo
-
-
-@njit(cache=True)
-def _reduction_pmf(n, opts):
-    """Exact distribution of the damage an armour roll of ``n`` d20 removes (V-5.4):
-    float64[2n + 1] indexed by the reduction."""
-    joint = np.zeros((2 * n + 1, n + 1))  # successes × 1s
+def _joint_pmf(n):
+    """Joint distribution of (successes from 17–20, number of 1s) of ``n`` d20:
+    float64[2n + 1, n + 1], by convolution die by die."""
+    joint = np.zeros((2 * n + 1, n + 1))
     joint[0, 0] = 1.0
     for _ in range(n):
         nxt = np.zeros((2 * n + 1, n + 1))
@@ -80,6 +41,58 @@ def _reduction_pmf(n, opts):
                     nxt[s, o] += p * _FACES[2]
                     nxt[s, o + 1] += p * _FACES[3]
         joint = nxt
+    return joint
+
+
+@njit(cache=True)
+def _check_pmf(pool, opts):
+    """Exact distribution of ``kernel._check(st, pool, opts)`` (V-1.3, V-1.4).
+
+    Returns
+    -------
+    (float64[4m + 1], int64)
+        Probabilities of the net totals ``lo … 2m`` and ``lo = −2m`` (m = max(dice, 2)).
+    """
+    one = opts[O_ONE_VALUE]
+    mode = opts[O_DESPERATION]
+    n = pool if pool > 0 else _desperate_dice(mode, pool)
+    m = max(n, 2)
+    lo = -2 * m
+    pmf = np.zeros(4 * m + 1)
+    if pool > 0:
+        joint = _joint_pmf(n)
+        for s in range(2 * n + 1):
+            for o in range(n + 1):
+                pmf[s + o * one - lo] += joint[s, o]
+    elif n == 0:
+        pmf[-lo] = 1.0
+    else:  # V-1.4: the total needs the count of 20s too; enumerate the dice by category counts
+        for n20 in range(n + 1):
+            for n1 in range(n + 1 - n20):
+                for n17 in range(n + 1 - n20 - n1):
+                    net = 2 * n20 + n17 + n1 * one
+                    pmf[_desperate(mode, n, n20, n1, net) - lo] += _split(n, n20, n17, n - n20 - n1 - n17, n1)
+    return pmf, lo
+
+
+@njit(cache=True)
+def _split(n, n20, n17, n_mid, n1):
+    """Multinomial probability of ``n`` d20 showing ``n20`` 20s, ``n17`` 17–19s, ``n_mid`` 2–16s
+    and ``n1`` 1s."""
+    ways = 1.0
+    k = 0
+    for count in (n20, n17, n_mid, n1):
+        for j in range(count):
+            k += 1
+            ways = ways * k / (j + 1)
+    return ways * _FACES[0] ** n20 * _FACES[1] ** n17 * _FACES[2] ** n_mid * _FACES[3] ** n1
+
+
+@njit(cache=True)
+def _reduction_pmf(n, opts):
+    """Exact distribution of the damage an armour roll of ``n`` d20 removes (V-5.4):
+    float64[2n + 1] indexed by the reduction."""
+    joint = _joint_pmf(n)
     out = np.zeros(2 * n + 1)
     for s in range(2 * n + 1):
         for o in range(n + 1):

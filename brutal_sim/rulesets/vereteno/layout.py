@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from ...counters import CounterLayout
 
-# -- attack kinds (V-3.1–V-3.3) and their AP cost and pool modifier --------------------------------
+# -- attack kinds (V-3.1–V-3.3); their AP cost and pool modifier are the kernel's KIND_* arrays ----
 K_NONE, K_QUICK, K_STANDARD, K_POWER = 0, 1, 2, 3
 KIND_CODES = {"none": K_NONE, "quick": K_QUICK, "standard": K_STANDARD, "power": K_POWER}
-KIND_COST = (0, 1, 2, 3)        # V-2.2: quick 1, standard 2, extended 3
-KIND_MODIFIER = (0, -2, 0, 2)   # V-3.2 −2d20, V-3.3 +2d20
 
 # -- reactions (V-7.2) and spending policies (V-7.3, V-7.4) ----------------------------------------
 R_BEST, R_DEFEND, R_DODGE, R_NONE = range(4)
