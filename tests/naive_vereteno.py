@@ -53,6 +53,7 @@ class Side:
     shield: int = 0
     out: str | None = None
     dead: bool = False
+    stealth: str = "none"  # V-2.5: the pending stealth bonus of the surprising side
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -154,7 +155,7 @@ class Game:
     def attack_pool(self, a: Side, d: Side, kind: str) -> int:
         f = a.f
         return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
-                + (2 if d.prone else 0))
+                + (2 if d.prone else 0) + (3 if a.stealth == "dice" else 0))
 
     def defence_pool(self, d: Side) -> int:
         return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee
@@ -249,6 +250,7 @@ class Game:
         if react != "none":
             d.ap -= 1
         successes = self.check(self.attack_pool(a, d, kind))
+        a.stealth = "none"
         if a.strain:
             a.lose_health(a.strain)
         r = 0
@@ -358,6 +360,10 @@ class Game:
         if s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed):
             s.ap -= cost
             s.dropped = False
+        if s.stealth == "extra_attack":
+            self.attack(i, "standard")
+            if any(x.out is not None for x in self.sides):
+                return
         while (kind := self.plan(s)) != "none":
             s.ap -= KIND_COST[kind]
             self.attack(i, kind)
@@ -365,6 +371,8 @@ class Game:
                 return
 
     def duel(self) -> Record:
+        if self.o["surprise"] != "none":
+            self.sides["ab".index(self.o["surprise"])].stealth = self.o["stealth_attack"]
         self.roll_initiative(True)
         for rnd in range(1, int(self.o["round_cap"]) + 1):
             if rnd > 1 and self.o["init_roll"] == "every_round":

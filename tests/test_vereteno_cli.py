@@ -93,6 +93,7 @@ def test_fighter_file_selects_the_ruleset(tmp_path: Path):
     (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--reaction-b", "parry"), "allowed: best, defend"),
     (("attack", "swordsman", "brute", "--ruleset", "vereteno", "--tactic", "turtle"), "makes no attack"),
     (("list", "talents", "--ruleset", "vereteno"), "unknown topic 'talents'"),
+    (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--option", "stealth_attack=dice"), "set surprise"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     r = run(*args)

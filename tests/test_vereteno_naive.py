@@ -49,7 +49,8 @@ CASES = [
      {"armour_ones": "net", "armour_piercing_dice": "3", "shield": "ignore", "shock_timing": "next_turn",
       "pickup": "pickup_and_ready", "dodge_modifier": "weapon_plus_attack_type", "desperation": "app",
       "surprise": "b", "surprise_init": "keep_highest"}),
-    ("knight", "swordsman", {"weapon": "club"}, {"tactic": "power"}, {"surprise": "a"}),
+    ("knight", "swordsman", {"weapon": "club"}, {"tactic": "power"}, {"surprise": "a", "stealth_attack": "dice"}),
+    ("militia", "duelist", {}, {"tactic": "quick3"}, {"surprise": "a", "stealth_attack": "extra_attack"}),
 ]
 
 

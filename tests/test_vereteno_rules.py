@@ -346,3 +346,17 @@ def test_v5_level_names():
     assert K._level(False, 1, 1, False) == L.LVL_TRAUMA
     assert K._level(False, 2, 0, False) == L.LVL_WOUND
     assert K._level(False, 1, 0, False) == L.LVL_SCRATCH
+
+
+def test_v2_5_stealth_attack():
+    F, S = pair("swordsman", "brute")
+    S[0, L.S_STEALTH] = L.STEALTH_DICE
+    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 8 + 3
+    # a turtle that surprises with extra_attack still makes one free standard attack, once
+    F[:, L.P_T_KIND], F[:, L.P_T_KEEP] = L.K_NONE, 3
+    for surprise, want in (("none", 0), ("a", 1)):
+        o = opts(round_cap="3", surprise=surprise, stealth_attack="extra_attack" if surprise != "none" else "none")
+        cnt = K._run_duels(F, o, traumas(), np.uint64(1), np.int64(0), np.int64(200), 1, L.n_counters(3)).sum(axis=0)
+        a_attacks = cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum()
+        assert a_attacks == 200 * want
+        assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0

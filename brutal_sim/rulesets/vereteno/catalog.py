@@ -140,4 +140,8 @@ def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> RuleO
         if not isinstance(opts, dict):
             raise DataError(rules_file, "options", "expected a table of option = value")
         options = options.with_overrides(opts, rules_file)
-    return options.with_overrides(option_flags, "--option")
+    options = options.with_overrides(option_flags, "--option")
+    if options["stealth_attack"] != "none" and options["surprise"] == "none":
+        raise DataError("--option", "stealth_attack", "a stealth attack needs the side that surprises: "
+                        "set surprise = a | b")
+    return options

@@ -30,19 +30,19 @@ from numba import njit, prange
 from ...jit import inline_rule, rule
 from ...rng import _die, _seed_duel
 from .layout import (
-    AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS,
-    C_DEGRADED, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS, CAUSE_DEATH, CAUSE_HEALTH, CAUSE_TRAUMA_OUT, CAUSE_WILL,
-    DESP_APP, DESP_FVTT, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, LVL_NONE, LVL_OUT, LVL_SCRATCH,
-    LVL_TRAUMA, LVL_WOUND, NS, O_AP_REFILL, O_ARMOUR_ONES, O_DESPERATION, O_DODGE_MODIFIER, O_INIT_ROLL,
-    O_INIT_WEAPON_TERM, O_ONE_VALUE, O_PICKUP_AP, O_PIERCING_DICE, O_ROUND_CAP, O_SHIELD, O_SHOCK_TIMING,
-    O_SURPRISE, O_SURPRISE_INIT, OUT_ARMOUR_STOPPED, OUT_DEFENDED, OUT_DODGED, OUT_HIT, OUT_MISS, P_AGIL_SKILL,
-    P_AGILITY, P_AP, P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_BODY, P_DEFENCE_SPENDING,
-    P_HEALTH, P_MELEE, P_REACTION, P_SHIELD_CLASS, P_T_KEEP, P_T_KIND, P_WEAPONS, P_WILL, R_BEST, R_DEFEND,
-    R_DODGE, R_NONE, S_AP, S_AP_DEBT, S_ARMOUR, S_BLEED, S_DEAD, S_DMG_TURN, S_DMGCHK, S_DROPPED, S_HEALTH,
-    S_INIT_BONUS, S_INIT_ROLL, S_NO2H, S_OUT, S_PEN_AGIL, S_PEN_MELEE, S_PRONE, S_SHIELD, S_WILL,
-    SHIELD_ARMOUR_POOL, SLOT_UNARMED, SLOT_WEAPON, T_BLEED, T_DEAD, T_DMG_TURN, T_DMGCHK, T_DROP, T_NO2H,
-    T_OUT, T_PEN_AGIL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_CRIT, W_DAMAGE, W_HEAVY, W_INIT, W_LIGHT, W_MOD,
-    W_PIERCING, W_PRESENT, W_TWO_HANDED, WN,
+    AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, CAUSE_DEATH, CAUSE_HEALTH, CAUSE_TRAUMA_OUT, CAUSE_WILL,
+    C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DEGRADED, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS, DESP_APP,
+    DESP_FVTT, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, K_STANDARD, LVL_NONE, LVL_OUT, LVL_SCRATCH,
+    LVL_TRAUMA, LVL_WOUND, NS, OUT_ARMOUR_STOPPED, OUT_DEFENDED, OUT_DODGED, OUT_HIT, OUT_MISS, O_AP_REFILL,
+    O_ARMOUR_ONES, O_DESPERATION, O_DODGE_MODIFIER, O_INIT_ROLL, O_INIT_WEAPON_TERM, O_ONE_VALUE, O_PICKUP_AP,
+    O_PIERCING_DICE, O_ROUND_CAP, O_SHIELD, O_SHOCK_TIMING, O_STEALTH_ATTACK, O_SURPRISE, O_SURPRISE_INIT,
+    P_AGILITY, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_BODY,
+    P_DEFENCE_SPENDING, P_HEALTH, P_MELEE, P_REACTION, P_SHIELD_CLASS, P_T_KEEP, P_T_KIND, P_WEAPONS, P_WILL,
+    R_BEST, R_DEFEND, R_DODGE, R_NONE, SHIELD_ARMOUR_POOL, SLOT_UNARMED, SLOT_WEAPON, STEALTH_DICE,
+    STEALTH_EXTRA_ATTACK, S_AP, S_AP_DEBT, S_ARMOUR, S_BLEED, S_DEAD, S_DMGCHK, S_DMG_TURN, S_DROPPED,
+    S_HEALTH, S_INIT_BONUS, S_INIT_ROLL, S_NO2H, S_OUT, S_PEN_AGIL, S_PEN_MELEE, S_PRONE, S_SHIELD, S_STEALTH,
+    S_WILL, T_BLEED, T_DEAD, T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT, T_PEN_AGIL, T_PEN_MELEE, T_PRONE,
+    T_SHOCK, WN, W_CRIT, W_DAMAGE, W_HEAVY, W_INIT, W_LIGHT, W_MOD, W_PIERCING, W_PRESENT, W_TWO_HANDED,
 )
 
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
@@ -156,11 +156,13 @@ def _plan(F, S, i):
 
 @rule
 def _attack_pool(F, S, a, d, kind):
-    """V-3.1–3.3, V-6.4, V-6.7: Телосложение + Ближний бой + weapon modifier + attack kind −
-    melee penalties, +2 against a prone target (int64, may be ≤ 0)."""
+    """V-3.1–3.3, V-6.4, V-6.7, V-2.5: Телосложение + Ближний бой + weapon modifier + attack kind −
+    melee penalties, +2 against a prone target, +3 on a stealth attack (int64, may be ≤ 0)."""
     pool = F[a, P_BODY] + F[a, P_MELEE] + _weapon(F, S, a, W_MOD) + KIND_MODIFIER[kind] - S[a, S_PEN_MELEE]
     if S[d, S_PRONE] != 0:
         pool += 2
+    if S[a, S_STEALTH] == STEALTH_DICE:
+        pool += 3
     return pool
 
 
@@ -478,6 +480,7 @@ def _attack(F, S, opts, tt, st, cnt, a, kind):
     if react != R_NONE:
         S[d, S_AP] -= 1
     sa = _check(st, _attack_pool(F, S, a, d, kind), opts)
+    S[a, S_STEALTH] = 0  # V-2.5: the stealth bonus is the first attacking action's
     _strain(S, a)
     r = 0
     if react == R_DEFEND:
@@ -517,8 +520,8 @@ def _refill(F, S, i):
 
 @rule
 def _turn(F, S, opts, tt, st, cnt, i):
-    """V-2.3, V-6.5, V-6.7, V-3.9, V-7.1: fighter ``i``'s turn: (refill), bleeding, standing up,
-    recovering a dropped weapon, then attacks by its tactic."""
+    """V-2.3, V-6.5, V-6.7, V-3.9, V-2.5, V-7.1: fighter ``i``'s turn: (refill), bleeding,
+    standing up, recovering a dropped weapon, a free stealth attack, then attacks by its tactic."""
     if opts[O_AP_REFILL] != 0:
         _refill(F, S, i)
     bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
@@ -537,6 +540,10 @@ def _turn(F, S, opts, tt, st, cnt, i):
         if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
             S[i, S_AP] -= opts[O_PICKUP_AP]
             S[i, S_DROPPED] = 0
+    if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
+        _attack(F, S, opts, tt, st, cnt, i, K_STANDARD)
+        if _either_out(S):
+            return
     while True:
         kind = _plan(F, S, i)
         if kind == K_NONE:
@@ -615,6 +622,8 @@ def _duel(F, S, opts, tt, st, cnt):
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
     _reset(F, S)
+    if opts[O_SURPRISE] > 0:
+        S[opts[O_SURPRISE] - 1, S_STEALTH] = opts[O_STEALTH_ATTACK]
     _roll_initiative(F, S, opts, st, True)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         if rnd > 1 and opts[O_INIT_ROLL] != 0:

@@ -25,6 +25,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="the side that catches the other off guard (gets +2d20 to initiative)"),
     OptionSpec("surprise_init", "V-2.5", "add", ("add", "keep_highest"),
                help="surprise initiative: add two more d20 to the sum, or roll 3d20 and keep the highest"),
+    OptionSpec("stealth_attack", "V-2.5", "none", ("none", "extra_attack", "dice"),
+               help="the surprising side's stealth approach succeeded: its first attacking action brings a free "
+                    "extra standard attack, or +3 dice to its first attack (needs surprise = a | b)"),
     OptionSpec("round_cap", "V-2.6", 100, int_range=(1, 10000),
                help="a fight still running after this many rounds is recorded as a draw"),
     OptionSpec("dodge_modifier", "V-4.4", "weapon", ("weapon", "weapon_plus_attack_type"),
@@ -53,6 +56,7 @@ _CODES: dict[str, dict[str, int]] = {
     "init_roll": {"once_per_fight": 0, "every_round": 1},
     "surprise": {"none": 0, "a": 1, "b": 2},
     "surprise_init": {"add": 0, "keep_highest": 1},
+    "stealth_attack": {"none": L.STEALTH_NONE, "extra_attack": L.STEALTH_EXTRA_ATTACK, "dice": L.STEALTH_DICE},
     "dodge_modifier": {"weapon": 0, "weapon_plus_attack_type": 1},
     "shield": {"adds_class_to_armour_pool": L.SHIELD_ARMOUR_POOL, "ignore": L.SHIELD_IGNORE,
                "cover_like": L.SHIELD_IGNORE},
@@ -65,7 +69,8 @@ _SLOTS = {"one_value": L.O_ONE_VALUE, "desperation": L.O_DESPERATION, "ap_refill
           "init_weapon_term": L.O_INIT_WEAPON_TERM, "init_roll": L.O_INIT_ROLL, "surprise": L.O_SURPRISE,
           "surprise_init": L.O_SURPRISE_INIT, "round_cap": L.O_ROUND_CAP, "dodge_modifier": L.O_DODGE_MODIFIER,
           "shield": L.O_SHIELD, "armour_ones": L.O_ARMOUR_ONES, "shock_timing": L.O_SHOCK_TIMING,
-          "pickup": L.O_PICKUP_AP, "armour_piercing_dice": L.O_PIERCING_DICE}
+          "pickup": L.O_PICKUP_AP, "armour_piercing_dice": L.O_PIERCING_DICE,
+          "stealth_attack": L.O_STEALTH_ATTACK}
 
 
 def default_options() -> RuleOptions:
