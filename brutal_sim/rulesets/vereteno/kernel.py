@@ -503,6 +503,7 @@ def _attack(F, S, opts, tt, st, cnt, a, kind):
 
 @rule
 def _either_out(S):
+    """V-6.1: is either side out of the fight (bool)?"""
     return S[0, S_OUT] != 0 or S[1, S_OUT] != 0
 
 
@@ -556,6 +557,8 @@ def _turn(F, S, opts, tt, st, cnt, i):
 
 @rule
 def _reset(F, S):
+    """Fresh state ``S`` int64[2, NS] for a duel: full Health, Will (V-5.1) and AP (V-2.1), armour
+    and shield at their class (V-5.4), no conditions."""
     for i in range(2):
         for k in range(NS):
             S[i, k] = 0
