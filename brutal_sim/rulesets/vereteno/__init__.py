@@ -1,0 +1,127 @@
+"""«Звёздное Веретено» melee duels (d20 pools, action points; digest ``docs/rules/vereteno.md``,
+rules V-1 … V-8).
+
+Parts: data schema :mod:`.model`, catalog and rules files :mod:`.catalog`, options
+:mod:`.options`, array layout :mod:`.layout`, compile step :mod:`.compile`, kernels
+:mod:`.kernel`, exact enumeration :mod:`.exact`. Reference: ``docs/reference-vereteno.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ...errors import DataError
+from ...ruleset import Compiled, ExactAttack, Kernels, Listing, Prepared, Ruleset
+from . import layout as L
+from .catalog import Catalog, fighter_data, load_rules
+from .compile import compile_pair, compile_traumas
+from .kernel import _run_attacks, _run_duels, _run_paired
+from .model import Fighter
+from .options import OPTION_SPECS, compile_options
+
+KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
+
+
+def compiled(fighters: np.ndarray, options: np.ndarray, traumas: np.ndarray) -> Compiled:
+    """Vereteno arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]``
+    and the trauma table ``int64[36, NT]``."""
+    return Compiled(fighters, options, (traumas,), KERNELS, L.n_counters(int(options[L.O_ROUND_CAP])))
+
+
+def _signed(v: int) -> str:
+    return f"{v:+d}"
+
+
+class VeretenoRuleset(Ruleset):
+    name = "vereteno"
+    title = "Звёздное Веретено (d20 pools, action points)"
+    counters = L.COUNTERS
+    option_specs = OPTION_SPECS
+
+    def fighter_names(self) -> list[str]:
+        return sorted(Catalog.bundled().fighter_files)
+
+    def load_fighter(self, ref: Any, role: str = "fighter") -> Fighter:
+        if isinstance(ref, Fighter):
+            return ref
+        if not isinstance(ref, str):
+            raise DataError(role, None, f"expected a fighter name or TOML path, got {type(ref).__name__}")
+        return Catalog.bundled().fighter(ref, role)
+
+    def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
+        return fighter_data(fighter)
+
+    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
+        return Catalog.bundled().fighter_from_data(data, source, default_name)
+
+    def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
+                tactic_a: str | None = None, reaction_a: str | None = None,
+                tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
+        cat = Catalog.bundled()
+        fa = cat.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
+        fb = cat.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
+        opts = load_rules(rules, options or {})
+        return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), compile_traumas(cat.traumas)))
+
+    def behaviour(self, fighter: Fighter) -> dict[str, str]:
+        return {"tactic": fighter.tactic.name, "reaction": fighter.reaction}
+
+    def check_attack(self, prepared: Prepared) -> None:
+        from .kernel import _plan
+
+        F = prepared.compiled.fighters
+        S = np.zeros((2, L.NS), dtype=np.int64)
+        S[0, L.S_AP] = F[0, L.P_AP]
+        if _plan(F, S, 0) == L.K_NONE:
+            usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")
+            raise DataError("--tactic", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
+                            f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; allowed for attack: {usable}")
+
+    def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
+        from .exact import _enumerate_attack
+
+        c = self.counters
+        outcomes = np.zeros(len(c.outcomes))
+        levels = np.zeros((len(c.levels), len(c.zones)))
+        damage = np.zeros(1)
+        _enumerate_attack(*compiled.args(), outcomes, levels, damage)
+        return ExactAttack(outcomes, levels, float(damage[0]))
+
+    def warm_up(self, kind: str = "duel") -> None:
+        p = self.prepare("swordsman", "brute", options={"round_cap": "1"})
+        k = p.compiled.n_counters
+        if kind == "duel":
+            _run_duels(*p.compiled.args(), np.uint64(0), np.int64(0), np.int64(1), 1, k)
+        else:
+            _run_attacks(*p.compiled.args(), np.uint64(0), np.int64(0), np.int64(1), 1, k)
+            self.enumerate_attack(p.compiled)
+
+    def listings(self) -> dict[str, Listing]:
+        cat = Catalog.bundled()
+        fighters = []
+        for key in sorted(cat.fighter_files):
+            f = cat.fighter(key)
+            a, s = f.attributes, f.skills
+            fighters.append((key, f.name, f"{a.physique}/{a.agility}/{a.intellect}/{a.empathy}",
+                             f"{s.melee}/{s.nimbleness}", f"{f.health}/{f.will}",
+                             f.weapon.name if f.weapon else "unarmed", f.armour.name if f.armour else "—",
+                             f.shield.name if f.shield else "—", f.tactic.name, f.reaction))
+        return {
+            "fighters": Listing(("name", "fighter", "phys/agi/int/emp", "melee/nimble", "health/will", "weapon",
+                                 "armour", "shield", "tactic", "reaction"), fighters),
+            "weapons": Listing(("name", "Russian", "mod", "init", "damage", "crit", "two-handed", "properties"), [
+                (k, w.name_ru, _signed(w.modifier), _signed(w.initiative), str(w.damage), str(w.crit or "—"),
+                 "yes" if w.two_handed else "", ", ".join(w.properties)) for k, w in cat.weapons.items()]),
+            "armour": Listing(("name", "Russian", "weight", "class", "quality"), [
+                (k, x.name_ru, x.weight, str(x.protection), str(x.quality)) for k, x in cat.armour.items()]
+                + [(k, x.name_ru, "shield", str(x.protection), "0") for k, x in cat.shields.items()]),
+            "tactics": Listing(("name", "rule", "attack", "keep AP", "description"), [
+                (k, t.rule, t.attack, str(t.keep), t.description) for k, t in cat.tactics.items()]),
+            "traumas": Listing(("d66", "trauma", "death", "combat codes"), [
+                (k, t.name, t.death, t.codes) for k, t in cat.traumas.items()]),
+        }
+
+
+RULESET = VeretenoRuleset()

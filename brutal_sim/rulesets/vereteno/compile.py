@@ -1,0 +1,71 @@
+"""Validated Vereteno models → the kernels' int64 arrays (layout :mod:`.layout`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import layout as L
+from .model import Fighter, Trauma, Weapon
+
+
+def _weapon(row: np.ndarray, slot: int, w: Weapon | None) -> None:
+    base = L.P_WEAPONS + slot * L.WN
+    if w is None:
+        return
+    row[base + L.W_PRESENT] = 1
+    row[base + L.W_MOD] = w.modifier
+    row[base + L.W_INIT] = w.initiative
+    row[base + L.W_DAMAGE] = w.damage
+    row[base + L.W_CRIT] = w.crit
+    row[base + L.W_LIGHT] = "light" in w.properties
+    row[base + L.W_HEAVY] = "heavy" in w.properties
+    row[base + L.W_TWO_HANDED] = w.two_handed
+    row[base + L.W_PIERCING] = "armour_piercing" in w.properties
+
+
+def compile_fighter(f: Fighter) -> np.ndarray:
+    """One fighter → ``int64[NF]``."""
+    row = np.zeros(L.NF, dtype=np.int64)
+    row[L.P_BODY] = f.attributes.physique
+    row[L.P_AGILITY] = f.attributes.agility
+    row[L.P_MELEE] = f.skills.melee
+    row[L.P_AGIL_SKILL] = f.skills.nimbleness
+    row[L.P_HEALTH] = f.health
+    row[L.P_WILL] = f.will
+    row[L.P_AP] = f.action_points
+    row[L.P_ARMOUR_CLASS] = f.armour.protection if f.armour else 0
+    row[L.P_ARMOUR_QUALITY] = f.armour.quality if f.armour else 0
+    row[L.P_SHIELD_CLASS] = f.shield.protection if f.shield else 0
+    row[L.P_T_KIND] = L.KIND_CODES[f.tactic.attack]
+    row[L.P_T_KEEP] = f.tactic.keep
+    row[L.P_REACTION] = L.REACTION_CODES[f.reaction]
+    row[L.P_ATTACK_SPENDING] = L.ATTACK_SPENDING_CODES[f.attack_spending]
+    row[L.P_DEFENCE_SPENDING] = L.DEFENCE_SPENDING_CODES[f.defence_spending]
+    _weapon(row, L.SLOT_WEAPON, f.weapon)
+    unarmed = L.P_WEAPONS + L.SLOT_UNARMED * L.WN
+    for field, value in L.UNARMED_PROFILE.items():
+        row[unarmed + field] = value
+    return row
+
+
+def compile_pair(a: Fighter, b: Fighter) -> np.ndarray:
+    """Side a and side b → ``int64[2, NF]``."""
+    return np.ascontiguousarray(np.stack([compile_fighter(a), compile_fighter(b)]))
+
+
+def compile_traumas(traumas: dict[str, Trauma]) -> np.ndarray:
+    """The d66 table (keys 11 … 66 in order) → ``int64[36, NT]`` of combat codes (``T_*``)."""
+    table = np.zeros((36, L.NT), dtype=np.int64)
+    for r, t in enumerate(traumas.values()):
+        table[r, L.T_SHOCK] = t.shock
+        table[r, L.T_DROP] = t.drop
+        table[r, L.T_PRONE] = t.prone
+        table[r, L.T_PEN_MELEE] = t.penalties.melee
+        table[r, L.T_PEN_AGIL] = t.penalties.agil
+        table[r, L.T_DMGCHK] = t.dmgchk
+        table[r, L.T_OUT] = t.ko or t.para
+        table[r, L.T_BLEED] = t.bleed
+        table[r, L.T_DMG_TURN] = t.dmg_turn
+        table[r, L.T_NO2H] = t.no2h
+        table[r, L.T_DEAD] = t.dead
+    return table

@@ -1,0 +1,159 @@
+"""Exact distribution of one Vereteno attack, reusing the kernel's rule functions.
+
+Checks (V-1.3) and armour rolls (V-5.4) come from one convolution, die by die, of the joint count
+of successes and 1s; a desperate roll (V-1.4) from the category counts of its ≤ 2 dice.
+Reaction choice, pools, the reaction's effect, the attacker's spending, the armour reduction and
+the blow level are the kernel's own ``@njit`` functions, so enumeration and sampler cannot drift.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel import (
+    KIND_COST, _armour_dice, _armour_reduction, _attack_pool, _choose_reaction, _defence_pool,
+    _desperate, _desperate_dice, _dodge_pool, _level, _plan, _reset, _resolve, _spend,
+)
+from .layout import (
+    K_NONE, LVL_NONE, NS, O_DESPERATION, O_ONE_VALUE, OUT_ARMOUR_STOPPED, OUT_HIT, P_HEALTH, P_WILL,
+    R_DEFEND, R_DODGE, R_NONE, S_AP, T_DEAD, T_OUT,
+)
+
+#: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
+_FACES = np.array([1.0, 3.0, 15.0, 1.0]) / 20.0
+
+
+@njit(cache=True)
+def _joint_pmf(n):
+    """Joint distribution of (successes from 17–20, number of 1s) of ``n`` d20:
+    float64[2n + 1, n + 1], by convolution die by die."""
+    joint = np.zeros((2 * n + 1, n + 1))
+    joint[0, 0] = 1.0
+    for _ in range(n):
+        nxt = np.zeros((2 * n + 1, n + 1))
+        for s in range(2 * n + 1):
+            for o in range(n + 1):
+                p = joint[s, o]
+                if p != 0.0:
+                    nxt[s + 2, o] += p * _FACES[0]
+                    nxt[s + 1, o] += p * _FACES[1]
+                    nxt[s, o] += p * _FACES[2]
+                    nxt[s, o + 1] += p * _FACES[3]
+        joint = nxt
+    return joint
+
+
+@njit(cache=True)
+def _check_pmf(pool, opts):
+    """Exact distribution of ``kernel._check(st, pool, opts)`` (V-1.3, V-1.4).
+
+    Returns
+    -------
+    (float64[4m + 1], int64)
+        Probabilities of the net totals ``lo … 2m`` and ``lo = −2m`` (m = max(dice, 2)).
+    """
+    one = opts[O_ONE_VALUE]
+    mode = opts[O_DESPERATION]
+    n = pool if pool > 0 else _desperate_dice(mode, pool)
+    m = max(n, 2)
+    lo = -2 * m
+    pmf = np.zeros(4 * m + 1)
+    if pool > 0:
+        joint = _joint_pmf(n)
+        for s in range(2 * n + 1):
+            for o in range(n + 1):
+                pmf[s + o * one - lo] += joint[s, o]
+    elif n == 0:
+        pmf[-lo] = 1.0
+    else:  # V-1.4: the total needs the count of 20s too; enumerate the dice by category counts
+        for n20 in range(n + 1):
+            for n1 in range(n + 1 - n20):
+                for n17 in range(n + 1 - n20 - n1):
+                    net = 2 * n20 + n17 + n1 * one
+                    pmf[_desperate(mode, n, n20, n1, net) - lo] += _split(n, n20, n17, n - n20 - n1 - n17, n1)
+    return pmf, lo
+
+
+@njit(cache=True)
+def _split(n, n20, n17, n_mid, n1):
+    """Multinomial probability of ``n`` d20 showing ``n20`` 20s, ``n17`` 17–19s, ``n_mid`` 2–16s
+    and ``n1`` 1s."""
+    ways = 1.0
+    k = 0
+    for count in (n20, n17, n_mid, n1):
+        for j in range(count):
+            k += 1
+            ways = ways * k / (j + 1)
+    return ways * _FACES[0] ** n20 * _FACES[1] ** n17 * _FACES[2] ** n_mid * _FACES[3] ** n1
+
+
+@njit(cache=True)
+def _reduction_pmf(n, opts):
+    """Exact distribution of the damage an armour roll of ``n`` d20 removes (V-5.4):
+    float64[2n + 1] indexed by the reduction."""
+    joint = _joint_pmf(n)
+    out = np.zeros(2 * n + 1)
+    for s in range(2 * n + 1):
+        for o in range(n + 1):
+            if joint[s, o] != 0.0:
+                out[_armour_reduction(opts, s, o)] += joint[s, o]
+    return out
+
+
+@njit(cache=True)
+def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
+    """Add the exact outcome distribution of side a's first attack on a fresh side b.
+
+    ``outcomes`` float64[5] (``OUT_*``), ``levels`` float64[5, 1] (``LVL_*`` × zone ``body``),
+    ``damage`` float64[1] (mean final damage per attack).
+    """
+    S = np.empty((2, NS), dtype=np.int64)
+    _reset(F, S)
+    kind = _plan(F, S, 0)
+    if kind == K_NONE:
+        return
+    S[0, S_AP] -= KIND_COST[kind]
+    react = _choose_reaction(F, S, opts, 0, 1, kind)
+    if react != R_NONE:
+        S[1, S_AP] -= 1
+    pa, loa = _check_pmf(_attack_pool(F, S, 0, 1, kind), opts)
+    if react == R_DEFEND:
+        pr, lor = _check_pmf(_defence_pool(F, S, 1), opts)
+    elif react == R_DODGE:
+        pr, lor = _check_pmf(_dodge_pool(F, S, opts, 0, 1, kind), opts)
+    else:
+        pr, lor = np.ones(1), 0
+    q = 0.0  # V-8.4: chance that one trauma ends the fight (KO, PARA, DEAD)
+    for row in range(tt.shape[0]):
+        if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
+            q += 1.0 / tt.shape[0]
+    na, ns = _armour_dice(F, S, opts, 0, 1)
+    red = _reduction_pmf(na + ns, opts)
+    for i in range(pa.shape[0]):
+        for j in range(pr.shape[0]):
+            p = pa[i] * pr[j]
+            if p == 0.0:
+                continue
+            outcome, s, counter, d_traumas, d_init = _resolve(F, S, 0, 1, react, i + loa, j + lor)
+            if s <= 0:
+                outcomes[outcome] += p
+                continue
+            dmg, traumas, disarm, will = _spend(F, S, 0, 1, s)
+            for x in range(red.shape[0]):
+                px = p * red[x]
+                if px == 0.0:
+                    continue
+                final = max(dmg - x, 0)
+                if final == 0:
+                    outcomes[OUT_ARMOUR_STOPPED] += px
+                    levels[LVL_NONE, 0] += px
+                    continue
+                outcomes[OUT_HIT] += px
+                damage[0] += final * px
+                if F[1, P_HEALTH] - final <= 0 or F[1, P_WILL] - will <= 0:
+                    p_out = 1.0
+                else:
+                    p_out = 1.0 - (1.0 - q) ** traumas
+                levels[_level(False, final, traumas, True), 0] += px * p_out
+                levels[_level(False, final, traumas, False), 0] += px * (1.0 - p_out)

@@ -1,0 +1,89 @@
+"""Int codes and array layouts of the Vereteno ruleset (compile step ↔ kernels).
+
+A fighter compiles to one ``int64[NF]`` row (``P_*``), its changing state in a duel is one
+``int64[NS]`` row (``S_*``), the options one ``int64[NO]`` row (``O_*``); counters follow the
+shared :class:`~brutal_sim.counters.CounterLayout` with the names below. Module-level ints are
+compile-time constants for numba.
+"""
+
+from __future__ import annotations
+
+from ...counters import CounterLayout
+
+# -- attack kinds (V-3.1–V-3.3); their AP cost and pool modifier are the kernel's KIND_* arrays ----
+K_NONE, K_QUICK, K_STANDARD, K_POWER = 0, 1, 2, 3
+KIND_CODES = {"none": K_NONE, "quick": K_QUICK, "standard": K_STANDARD, "power": K_POWER}
+
+# -- reactions (V-7.2) and spending policies (V-7.3, V-7.4) ----------------------------------------
+R_BEST, R_DEFEND, R_DODGE, R_NONE = range(4)
+REACTION_CODES = {"best": R_BEST, "defend": R_DEFEND, "dodge": R_DODGE, "none": R_NONE}
+AS_TRAUMA_FIRST, AS_DAMAGE_ONLY, AS_DISARM_FIRST, AS_INTIMIDATE = range(4)
+ATTACK_SPENDING_CODES = {"trauma_first": AS_TRAUMA_FIRST, "damage_only": AS_DAMAGE_ONLY,
+                         "disarm_first": AS_DISARM_FIRST, "intimidate": AS_INTIMIDATE}
+DS_BLOCK_FIRST, DS_COUNTER_FIRST = range(2)
+DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COUNTER_FIRST}
+
+# -- fighter parameters (int64[NF]) ----------------------------------------------------------------
+(P_BODY, P_AGILITY, P_MELEE, P_AGIL_SKILL, P_HEALTH, P_WILL, P_AP,
+ P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_SHIELD_CLASS,
+ P_T_KIND, P_T_KEEP, P_REACTION, P_ATTACK_SPENDING, P_DEFENCE_SPENDING) = range(15)
+P_WEAPONS = 15
+# weapon fields, slot s at P_WEAPONS + s * WN (slot 0 the weapon in hand, slot 1 bare hands)
+W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = range(9)
+WN = 9
+SLOT_WEAPON, SLOT_UNARMED = 0, 1
+NF = P_WEAPONS + 2 * WN
+#: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
+UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
+
+# -- fighter state (int64[NS]) ---------------------------------------------------------------------
+(S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS, S_PRONE, S_DROPPED, S_NO2H,
+ S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK, S_ARMOUR, S_SHIELD, S_OUT, S_DEAD,
+ S_STEALTH) = range(19)
+NS = 19
+
+# -- rule options (int64[NO]) ----------------------------------------------------------------------
+(O_ONE_VALUE, O_DESPERATION, O_AP_REFILL, O_INIT_WEAPON_TERM, O_INIT_ROLL, O_SURPRISE,
+ O_SURPRISE_INIT, O_ROUND_CAP, O_DODGE_MODIFIER, O_SHIELD, O_ARMOUR_ONES, O_SHOCK_TIMING,
+ O_PICKUP_AP, O_PIERCING_DICE, O_STEALTH_ATTACK) = range(15)
+NO = 15
+STEALTH_NONE, STEALTH_EXTRA_ATTACK, STEALTH_DICE = range(3)
+DESP_FVTT, DESP_YZE, DESP_APP = range(3)
+SHIELD_ARMOUR_POOL, SHIELD_IGNORE = range(2)
+
+# -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
+(T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,
+ T_NO2H, T_DEAD) = range(11)
+NT = 11
+
+# -- counters --------------------------------------------------------------------------------------
+CAUSE_HEALTH, CAUSE_WILL, CAUSE_TRAUMA_OUT, CAUSE_DEATH = range(4)
+CAUSE_NAMES = ("health", "will", "trauma_out", "death")
+OUT_MISS, OUT_DEFENDED, OUT_DODGED, OUT_ARMOUR_STOPPED, OUT_HIT = range(5)
+OUTCOME_NAMES = ("miss", "defended", "dodged", "armour_stopped", "hit")
+LVL_NONE, LVL_SCRATCH, LVL_WOUND, LVL_TRAUMA, LVL_OUT = range(5)
+LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
+
+COUNTERS = CounterLayout(
+    causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=("body",),
+    special="armour_degraded",
+    descriptions=(
+        ("health", "Health ≤ 0"), ("will", "Will ≤ 0"), ("trauma_out", "trauma: unconscious/paralysed"),
+        ("death", "trauma: dead"), ("defended", "blocked by a defence"),
+        ("armour_stopped", "armour stopped all damage"),
+        ("none", "no damage (armour)"), ("scratch", "1 damage"), ("wound", "2+ damage"),
+        ("trauma", "trauma, still fighting"), ("out", "put out of the fight"),
+        ("armour_degraded", "armour/shield class lost to rolled 1s")))
+C_WINS = COUNTERS.wins
+C_DRAWS = COUNTERS.draws
+C_CAUSE = COUNTERS.cause          # [2 loser][4 cause]
+C_DEATHS = COUNTERS.death         # [2] losers killed by a DEAD trauma
+C_ATTACKS = COUNTERS.attack       # [2 attacker][5 outcome]
+C_WOUNDS = COUNTERS.wound         # [2 taker][5 level][1 zone]
+C_DEGRADED = COUNTERS.special_at  # [2] armour + shield class points lost
+C_DAMAGE = COUNTERS.damage        # [2 taker] sum of Health damage from blows
+C_ROUNDS = COUNTERS.rounds        # [cap + 1]
+
+
+def n_counters(round_cap: int) -> int:
+    return COUNTERS.size(round_cap)

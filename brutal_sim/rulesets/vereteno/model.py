@@ -1,0 +1,208 @@
+"""Typed, validated Vereteno data: weapons, armour, shields, tactics, traumas and fighters.
+
+Every model forbids unknown fields. Catalog names inside a fighter file (``weapon = "sword"``)
+are resolved by :mod:`.catalog`. Rule ids refer to ``docs/rules/vereteno.md``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+#: V-5.7 weapon properties. ``light``/``heavy`` restrict attack kinds; the others have no rule text
+#: or no effect in a point-blank duel (``long``); ``energy`` (fuel cell, V-3.2) is not modelled.
+PROPERTIES: tuple[str, ...] = ("light", "heavy", "long", "small", "armour_piercing", "broad_blade", "flexible",
+                               "incendiary")
+NOT_MODELLED_PROPERTIES = {"energy": "the fuel-cell swap after 3 quick attacks (V-3.2) is not modelled"}
+REACTIONS: tuple[str, ...] = ("best", "defend", "dodge", "none")
+ATTACK_SPENDING: tuple[str, ...] = ("trauma_first", "damage_only", "disarm_first", "intimidate")
+DEFENCE_SPENDING: tuple[str, ...] = ("block_first", "counter_first")
+#: V-8.4 skill keys of trauma penalties; only ``melee`` and ``agil`` act in a duel (V-6.4)
+PENALTY_SKILLS: tuple[str, ...] = ("melee", "agil", "shoot", "stealth", "str", "perc", "infl", "prof")
+
+Reaction = Literal["best", "defend", "dodge", "none"]
+AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate"]
+DefenceSpending = Literal["block_first", "counter_first"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Weapon(_Strict):
+    """A melee weapon (V-8.2): pool modifier, initiative, damage, critical value, properties."""
+
+    name: str = ""
+    name_ru: str = ""
+    description: str = ""
+    modifier: int = Field(0, ge=-5, le=5, description="dice added to attack and defence pools [Мод.]")
+    initiative: int = Field(0, ge=-10, le=10, description="initiative term [Иниц.]")
+    damage: int = Field(1, ge=1, le=20, description="base damage [Урон]")
+    crit: int = Field(0, ge=0, le=10, description="successes per trauma/disarm [Крит.]; 0 stands for '—' (none)")
+    two_handed: bool = False
+    properties: list[str] = []
+
+    @field_validator("properties")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        for p in v:
+            if p in NOT_MODELLED_PROPERTIES:
+                raise ValueError(f"property {p!r} is not modelled: {NOT_MODELLED_PROPERTIES[p]}")
+            if p not in PROPERTIES:
+                raise ValueError(f"unknown property {p!r}; allowed: {', '.join(PROPERTIES)}")
+        if "light" in v and "heavy" in v:
+            raise ValueError("a weapon cannot be both light and heavy")
+        return v
+
+
+class Armour(_Strict):
+    """Body armour (V-8.3): protection class and quality make the armour pool (V-5.4)."""
+
+    name: str = ""
+    name_ru: str = ""
+    description: str = ""
+    weight: Literal["light", "medium", "heavy"] = "light"
+    protection: int = Field(0, ge=0, le=20, description="protection class [класс защиты]")
+    quality: int = Field(0, ge=0, le=10, description="quality [качество]; the app's list gives none (0)")
+
+
+class Shield(_Strict):
+    """A shield (V-8.3, V-4.7): its class joins the armour pool while held (option ``shield``)."""
+
+    name: str = ""
+    name_ru: str = ""
+    description: str = ""
+    protection: int = Field(0, ge=0, le=20)
+
+
+class Tactic(_Strict):
+    """V-7.1 AP budget: the preferred attack kind and the AP kept for reactions.
+
+    In its turn the fighter repeats the preferred kind (falling back to cheaper kinds its weapon
+    allows: power → standard → quick) while the cost leaves at least ``keep`` AP.
+    """
+
+    name: str = ""
+    rule: str = "V-7.1"
+    description: str = ""
+    attack: Literal["power", "standard", "quick", "none"] = "standard"
+    keep: int = Field(1, ge=0, le=10)
+
+
+class Penalties(_Strict):
+    """Dice removed from checks of a skill for the rest of the fight (V-6.4); all keys of V-8.4."""
+
+    melee: int = Field(0, ge=0, le=10)
+    agil: int = Field(0, ge=0, le=10)
+    shoot: int = Field(0, ge=0, le=10)
+    stealth: int = Field(0, ge=0, le=10)
+    str: int = Field(0, ge=0, le=10)
+    perc: int = Field(0, ge=0, le=10)
+    infl: int = Field(0, ge=0, le=10)
+    prof: int = Field(0, ge=0, le=10)
+
+
+class Trauma(_Strict):
+    """One row of the d66 trauma table (V-8.4) with its combat codes (V-6)."""
+
+    name: str = ""
+    name_ru: str = ""
+    death: Literal["N", "Y", "Y-1"] = "N"
+    deadline: str = "—"
+    shock: int = Field(0, ge=0, le=10)
+    drop: bool = False
+    prone: bool = False
+    penalties: Penalties = Penalties()
+    dmgchk: bool = False
+    halfspd: bool = False
+    ko: bool = False
+    para: bool = False
+    bleed: int = Field(0, ge=0, le=10)
+    dmg_turn: bool = False
+    no2h: bool = False
+    dead: bool = False
+    heal: str = "—"
+    note: str = ""
+
+    @property
+    def puts_out(self) -> bool:
+        """KO, PARA or DEAD end a duel at once (V-6.1)."""
+        return self.ko or self.para or self.dead
+
+    @property
+    def codes(self) -> str:
+        parts = [f"SHOCK({self.shock})" if self.shock else "", "DROP" if self.drop else "", "PRONE" if self.prone else "",
+                 ", ".join(f"PEN({k}, −{v})" for k, v in self.penalties.model_dump().items() if v),
+                 "DMGCHK" if self.dmgchk else "", "HALFSPD" if self.halfspd else "", "KO" if self.ko else "",
+                 "PARA" if self.para else "", f"BLEED({self.bleed})" if self.bleed else "",
+                 "DMG_TURN" if self.dmg_turn else "", "NO2H" if self.no2h else "", "DEAD" if self.dead else ""]
+        return "; ".join(p for p in parts if p) or "—"
+
+
+class Attributes(_Strict):
+    """Attributes [характеристики]: Телосложение, Ловкость, Интеллект, Эмпатия."""
+
+    physique: int = Field(ge=1, le=10, description="Телосложение")
+    agility: int = Field(ge=1, le=10, description="Ловкость")
+    intellect: int = Field(ge=1, le=10, description="Интеллект")
+    empathy: int = Field(ge=1, le=10, description="Эмпатия")
+
+
+class Skills(_Strict):
+    """The skills a melee duel uses: Ближний бой (melee) and Проворство (nimbleness)."""
+
+    melee: int = Field(0, ge=0, le=10, description="Ближний бой")
+    nimbleness: int = Field(0, ge=0, le=10, description="Проворство")
+
+
+class FighterSpec(_Strict):
+    """A fighter file as written: catalog items by name or inline tables."""
+
+    ruleset: Literal["vereteno"] = "vereteno"
+    name: str = ""
+    description: str = ""
+    attributes: Attributes
+    skills: Skills = Skills()
+    weapon: str | Weapon | None = None
+    armour: str | Armour | None = None
+    shield: str | Shield | None = None
+    action_points: int = Field(3, ge=1, le=10, description="V-2.1: 3 for player characters")
+    tactic: str | Tactic = "std_guard"
+    reaction: Reaction = "best"
+    attack_spending: AttackSpending = "trauma_first"
+    defence_spending: DefenceSpending = "block_first"
+
+
+class Fighter(_Strict):
+    """A fighter with every reference resolved."""
+
+    ruleset: ClassVar[str] = "vereteno"
+    name: str
+    description: str = ""
+    attributes: Attributes
+    skills: Skills
+    weapon: Weapon | None
+    armour: Armour | None
+    shield: Shield | None
+    action_points: int = 3
+    tactic: Tactic
+    reaction: Reaction
+    attack_spending: AttackSpending
+    defence_spending: DefenceSpending
+
+    @model_validator(mode="after")
+    def _hands(self) -> "Fighter":
+        if self.weapon is not None and self.weapon.two_handed and self.shield is not None:
+            raise ValueError(f"weapon {self.weapon.name!r} is two-handed, so shield must be empty")
+        return self
+
+    @property
+    def health(self) -> int:
+        """V-5.1: Health = Телосложение + Ловкость."""
+        return self.attributes.physique + self.attributes.agility
+
+    @property
+    def will(self) -> int:
+        """V-5.1: Will = Интеллект + Эмпатия."""
+        return self.attributes.intellect + self.attributes.empathy

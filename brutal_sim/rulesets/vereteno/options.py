@@ -1,0 +1,86 @@
+"""Vereteno rule options: every GAP of ``docs/rules/vereteno.md`` with its rule id and default,
+and their compilation to the kernels' ``int64[NO]`` row."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...options import OptionSpec, RuleOptions
+from . import layout as L
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("one_value", "V-1.3", "-2", ("-2", "-1"),
+               help="successes a rolled 1 counts (app, yze: −2; fvtt: −1)"),
+    OptionSpec("desperation", "V-1.4", "fvtt", ("fvtt", "yze", "app"),
+               help="pool ≤ 0: fvtt rolls 1d20 (pool 0) or 2d20 (pool < 0), 1 success only if every die is 20, "
+                    "else at most 0; yze rolls 2d20 normally and needs 2 successes for 1; app rolls nothing (0)"),
+    OptionSpec("ap_refill", "V-2.3", "round_start", ("round_start", "turn_start"),
+               help="action points refill at the start of each round (reactions before one's turn eat that "
+                    "round's pool) or at the start of one's own turn"),
+    OptionSpec("init_weapon_term", "V-2.4", "initiative", ("initiative", "modifier"),
+               help="initiative adds the weapon's initiative value (seed) or its attack modifier (fvtt)"),
+    OptionSpec("init_roll", "V-2.4", "once_per_fight", ("once_per_fight", "every_round"),
+               help="initiative d20 rolled once and kept, or rolled every round; +2 bonuses apply from the next round"),
+    OptionSpec("surprise", "V-2.5", "none", ("none", "a", "b"),
+               help="the side that catches the other off guard (gets +2d20 to initiative)"),
+    OptionSpec("surprise_init", "V-2.5", "add", ("add", "keep_highest"),
+               help="surprise initiative: add two more d20 to the sum, or roll 3d20 and keep the highest"),
+    OptionSpec("stealth_attack", "V-2.5", "none", ("none", "extra_attack", "dice"),
+               help="the surprising side's stealth approach succeeded: its first attacking action brings a free "
+                    "extra standard attack, or +3 dice to its first attack (needs surprise = a | b)"),
+    OptionSpec("round_cap", "V-2.6", 100, int_range=(1, 10000),
+               help="a fight still running after this many rounds is recorded as a draw"),
+    OptionSpec("dodge_modifier", "V-4.4", "weapon", ("weapon", "weapon_plus_attack_type"),
+               help="a dodge removes the attacker's weapon modifier as dice, or also the attack kind's modifier"),
+    OptionSpec("shield", "V-4.7", "adds_class_to_armour_pool", ("adds_class_to_armour_pool", "ignore", "cover_like"),
+               help="a held shield adds its class to the armour roll; ignore; cover_like (ranged only: no melee effect)"),
+    OptionSpec("armour_ones", "V-5.4", "separate", ("separate", "net"),
+               help="1s on the armour roll only degrade the armour, or also count against its successes (one_value)"),
+    OptionSpec("shock_timing", "V-6.3", "now", ("now", "next_turn"),
+               help="shock takes AP off the current pool at once (overflow next round) or all off the next refill"),
+    OptionSpec("pickup", "V-3.9", "pick_up", ("pick_up", "pickup_and_ready"),
+               help="recovering a dropped weapon costs 1 AP (pick up) or 2 AP (pick up, then ready)"),
+    OptionSpec("armour_piercing_dice", "V-5.7", 0, int_range=(0, 10),
+               help="armour dice an armour-piercing weapon removes from the target's armour roll (source: no rule text)"),
+    OptionSpec("prayer", "V-1.6", "off", ("off",),
+               help="rerolls for Will (app, yze) are not modelled"),
+    OptionSpec("npc_reactions", "V-3.17", "free", ("free",),
+               help="both duellists react freely; Chernobog tokens are not modelled"),
+)
+
+_CODES: dict[str, dict[str, int]] = {
+    "one_value": {"-2": -2, "-1": -1},
+    "desperation": {"fvtt": L.DESP_FVTT, "yze": L.DESP_YZE, "app": L.DESP_APP},
+    "ap_refill": {"round_start": 0, "turn_start": 1},
+    "init_weapon_term": {"initiative": 0, "modifier": 1},
+    "init_roll": {"once_per_fight": 0, "every_round": 1},
+    "surprise": {"none": 0, "a": 1, "b": 2},
+    "surprise_init": {"add": 0, "keep_highest": 1},
+    "stealth_attack": {"none": L.STEALTH_NONE, "extra_attack": L.STEALTH_EXTRA_ATTACK, "dice": L.STEALTH_DICE},
+    "dodge_modifier": {"weapon": 0, "weapon_plus_attack_type": 1},
+    "shield": {"adds_class_to_armour_pool": L.SHIELD_ARMOUR_POOL, "ignore": L.SHIELD_IGNORE,
+               "cover_like": L.SHIELD_IGNORE},
+    "armour_ones": {"separate": 0, "net": 1},
+    "shock_timing": {"now": 0, "next_turn": 1},
+    "pickup": {"pick_up": 1, "pickup_and_ready": 2},
+}
+
+_SLOTS = {"one_value": L.O_ONE_VALUE, "desperation": L.O_DESPERATION, "ap_refill": L.O_AP_REFILL,
+          "init_weapon_term": L.O_INIT_WEAPON_TERM, "init_roll": L.O_INIT_ROLL, "surprise": L.O_SURPRISE,
+          "surprise_init": L.O_SURPRISE_INIT, "round_cap": L.O_ROUND_CAP, "dodge_modifier": L.O_DODGE_MODIFIER,
+          "shield": L.O_SHIELD, "armour_ones": L.O_ARMOUR_ONES, "shock_timing": L.O_SHOCK_TIMING,
+          "pickup": L.O_PICKUP_AP, "armour_piercing_dice": L.O_PIERCING_DICE,
+          "stealth_attack": L.O_STEALTH_ATTACK}
+
+
+def default_options() -> RuleOptions:
+    return RuleOptions.defaults(OPTION_SPECS)
+
+
+def compile_options(options: RuleOptions) -> np.ndarray:
+    """Resolved options → ``int64[NO]`` (``O_*`` of :mod:`.layout`)."""
+    row = np.zeros(L.NO, dtype=np.int64)
+    for name, slot in _SLOTS.items():
+        value = options[name]
+        row[slot] = _CODES[name][str(value)] if name in _CODES else int(value)
+    return row
