@@ -38,9 +38,10 @@ def load_options(rules: str | None, flags: Mapping[str, str]) -> RuleOptions:
     opts = RuleOptions.defaults(OPTION_SPECS)
     if rules:
         raw = read_toml(Path(rules), f"--rules {rules}")
-        unknown = set(raw) - {"options", "description", "ruleset"}
+        unknown = set(raw) - set(WfrpRuleset.rules_file_tables)
         if unknown:
-            raise DataError(rules, sorted(unknown)[0], "unknown table; allowed: options, description")
+            raise DataError(rules, sorted(unknown)[0],
+                            f"unknown table; allowed: {', '.join(WfrpRuleset.rules_file_tables)}")
         table = raw.get("options", {})
         if not isinstance(table, dict):
             raise DataError(rules, "options", "expected a table of option = value")
@@ -53,6 +54,7 @@ class WfrpRuleset(Ruleset):
     title = "WFRP 2nd edition (d100 melee duels)"
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
+    rules_file_tables = ("options", "description", "ruleset")
 
     def fighter_names(self) -> list[str]:
         return sorted(WfrpCatalog.bundled().fighter_files)
