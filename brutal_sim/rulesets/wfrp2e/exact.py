@@ -1,6 +1,6 @@
 """Exact distribution of one attack by side a on a fresh side b, by enumeration of every die.
 
-The same situation as the sampler (``_single_attack``): b in the stances its tactic takes, a's
+The same situation as the sampler (``_attack_setup``): b in the stances its tactic takes, a's
 first attack of its turn. Enumerated: the feint's opposed test (its rerolls as a geometric sum),
 the to-hit d100 and its fortune reroll, the reaction d100 and its reroll, the damage d10 (2d10
 for Impact), the Ulric's Fury chain (to depth ``FURY_DEPTH``, the rest is below 1e-20) and the
@@ -13,13 +13,13 @@ import numpy as np
 from numba import njit
 
 from .kernel import (
-    LOCATION_ZONE, _absorbed, _attack_slot, _attack_target, _choose_reaction, _crit_effect, _damage_bonus,
-    _dodge_target, _effect_takes_out, _fortune_allows, _fury_needs_test, _location, _model_takes_out,
-    _opposed_result, _parry_target, _plan, _quality, _reset, _succeeds, _wf, _wound_level,
+    LOCATION_ZONE, _absorbed, _attack_setup, _attack_slot, _attack_target, _choose_reaction, _crit_effect,
+    _damage_bonus, _dodge_target, _effect_takes_out, _feint_targets, _fortune_allows, _fury_needs_test, _location,
+    _model_takes_out, _opposed_result, _parry_target, _quality, _succeeds, _wf, _wound_level,
 )
 from .layout import (
-    CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, G_ENGAGED, LVL_NONE, NS, O_CRIT_MODEL, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED,
-    P_WS, REACT_NONE, REACT_PARRY, S_FORTUNE, S_PEN_WS, S_W, W_IMPACT, W_PRECISE,
+    CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, LVL_NONE, NS, O_CRIT_MODEL, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED,
+    REACT_NONE, REACT_PARRY, S_FORTUNE, S_W, W_IMPACT, W_PRECISE,
 )
 
 FURY_DEPTH = 20
@@ -82,18 +82,14 @@ def _enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     """Fill ``outcomes`` float64[4] (miss, parried, dodged, hit), ``levels`` float64[5, 4] (level ×
     zone of the hit on b) and ``damage`` float64[1] (mean final damage per attack)."""
     S = np.zeros((3, NS), dtype=np.int64)
-    _reset(F, S, opts)
-    engaged = S[2, G_ENGAGED]
-    S[2, G_ENGAGED] = 1
-    _plan(F, S, opts, 1, 2)  # b's stances
-    S[2, G_ENGAGED] = engaged
-    attacks, mod, feint = _plan(F, S, opts, 0, 2)
+    attacks, mod, feint = _attack_setup(F, S, opts)
     if attacks == 0:
         outcomes[OUT_MISS] = 1.0
         return
     p_feint = 0.0
     if feint:
-        p_feint = _p_opposed(opts, F[0, P_WS] - S[0, S_PEN_WS], F[1, P_WS] - S[1, S_PEN_WS])
+        t_init, t_def = _feint_targets(F, S, opts, 0)
+        p_feint = _p_opposed(opts, t_init, t_def)
     slot = _attack_slot(F, S, 0)
     target = _attack_target(F, S, opts, 0, slot, mod)
     p_first = _p_success(opts, target)

@@ -580,10 +580,18 @@ def _plan(F, S, opts, i, halves):
 
 
 @rule
-def _feint(F, S, opts, st, i):
-    """W-3.9: the opposed WS test of a feint (W-1.4). True if i wins."""
+def _feint_targets(F, S, opts, i):
+    """W-3.9: the targets of the feint's opposed WS test (W-1.4): i's and its foe's WS with their
+    critical-effect penalties (capped, W-1.6)."""
     e = 1 - i
-    return _opposed(opts, st, F[i, P_WS] + _capped(opts, -S[i, S_PEN_WS]), F[e, P_WS] + _capped(opts, -S[e, S_PEN_WS]))
+    return F[i, P_WS] + _capped(opts, -S[i, S_PEN_WS]), F[e, P_WS] + _capped(opts, -S[e, S_PEN_WS])
+
+
+@rule
+def _feint(F, S, opts, st, i):
+    """W-3.9: the opposed WS test of a feint. True if i wins."""
+    t_init, t_def = _feint_targets(F, S, opts, i)
+    return _opposed(opts, st, t_init, t_def)
 
 
 @rule
@@ -695,16 +703,22 @@ def _duel(F, S, opts, grid, fx, st, cnt):
 
 
 @rule
-def _single_attack(F, S, opts, grid, fx, st, cnt):
-    """One attack by side a on a fresh side b, as measured by ``attack``: b stands in the stances
-    its tactic takes when engaged, then a's first attack of its turn (a feint, aim or charge
-    included)."""
+def _attack_setup(F, S, opts):
+    """The situation ``attack`` measures: fresh fighters, side b in the stances its tactic takes when
+    engaged, side a's plan for its turn. Returns a's (attacks, modifier, feint) of :func:`_plan`."""
     _reset(F, S, opts)
     engaged = S[2, G_ENGAGED]
     S[2, G_ENGAGED] = 1
     _plan(F, S, opts, 1, 2)
     S[2, G_ENGAGED] = engaged
-    attacks, mod, feint = _plan(F, S, opts, 0, 2)
+    return _plan(F, S, opts, 0, 2)
+
+
+@rule
+def _single_attack(F, S, opts, grid, fx, st, cnt):
+    """One attack by side a on a fresh side b (:func:`_attack_setup`): a's first attack of its turn,
+    a feint, aim or charge included."""
+    attacks, mod, feint = _attack_setup(F, S, opts)
     if attacks > 0:
         _attack(F, S, opts, grid, fx, st, cnt, 0, mod, feint and _feint(F, S, opts, st, 0))
 
