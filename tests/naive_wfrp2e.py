@@ -252,8 +252,9 @@ class Duel:
         preferred = on_reaction == (self.rules.fortune == "reaction_first")
         return who.fortune >= (1 if preferred else 2)
 
-    def test(self, who: Combatant, target: int, on_reaction: bool) -> tuple[bool, int]:
-        allowed = self.may_spend(who, on_reaction)
+    def test(self, who: Combatant, target: int, on_reaction: bool, may_reroll: bool = True) -> tuple[bool, int]:
+        """A d100 test; a failure is rerolled with a fortune point when the policy allows (W-6.5)."""
+        allowed = may_reroll and self.may_spend(who, on_reaction)
         roll = self.d100()
         if self.passes(roll, target) or not allowed:
             return self.passes(roll, target), roll
@@ -368,7 +369,7 @@ class Duel:
                 else:
                     d.dodged_this_round = True
                     t = self.dodge_target(d, weapon)
-                if self.test(d, t, on_reaction=True)[0]:
+                if self.test(d, t, on_reaction=True, may_reroll=cost == 0)[0]:  # one point per test
                     outcome = "parried" if kind == "parry" else "dodged"
         self.rec.outcomes[ai][("miss", "parried", "dodged", "hit").index(outcome)] += 1
         if outcome != "hit":

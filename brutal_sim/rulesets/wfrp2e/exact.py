@@ -103,7 +103,7 @@ def _enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
             S[1, S_FORTUNE] -= 1
         t = _parry_target(F, S, opts, 1, 0, slot) if kind == REACT_PARRY else _dodge_target(F, S, opts, 1, 0, slot)
         p = _p_success(opts, t)
-        if _fortune_allows(opts, S, 1, True):
+        if not paid and _fortune_allows(opts, S, 1, True):
             p = 1.0 - (1.0 - p) * (1.0 - p)
         p_block = (1.0 - p_feint) * p
     loc_mass = np.zeros(6)

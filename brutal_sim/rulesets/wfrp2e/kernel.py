@@ -486,7 +486,8 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
 
 @rule
 def _react(F, S, opts, st, d, a, a_slot):
-    """W-4.3 – W-4.6: d's parry or dodge against a's hit. Returns the outcome (``OUT_*``)."""
+    """W-4.3 – W-4.6: d's parry or dodge against a's hit; a failed test is rerolled with a fortune
+    point unless the reaction itself was bought with one (W-6.5). Returns the outcome (``OUT_*``)."""
     kind, paid = _choose_reaction(F, S, opts, d, a, a_slot)
     if kind == REACT_NONE:
         return OUT_HIT
@@ -499,7 +500,8 @@ def _react(F, S, opts, st, d, a, a_slot):
     else:
         S[d, S_DODGE_USED] = 1
         target = _dodge_target(F, S, opts, d, a, a_slot)
-    ok, _ = _test(S, opts, st, d, target, _fortune_allows(opts, S, d, True))
+    # W-6.5: at most one fortune point per test — a bought reaction is not rerolled
+    ok, _ = _test(S, opts, st, d, target, not paid and _fortune_allows(opts, S, d, True))
     if ok:
         return OUT_PARRIED if kind == REACT_PARRY else OUT_DODGED
     return OUT_HIT
