@@ -63,6 +63,14 @@ def test_custom_fighters_agree():
     _check(prepared(a, b, crit_model="table", crit_table="example"), n=250)
 
 
+@pytest.mark.parametrize("scope", ["per_attack", "per_round"])
+def test_fortune_bought_reactions_agree(scope):
+    """W-6.5 extra parries and dodges: three swift attacks a round against one parry and one dodge."""
+    a = fighter(ws=55, a=3, tactic="swift", main_hand="hand_weapon", fortune=1)
+    b = fighter(ws=45, dodge=45, w=20, main_hand="hand_weapon", off_hand="shield", fortune=4, reaction="best")
+    _check(prepared(a, b, parry_dodge_choice=scope), n=120)
+
+
 def test_block_of_duels_is_the_sum_of_naive_duels():
     p = prepared("swordsman", "duelist")
     F, o, grid, fx = p.compiled.args()

@@ -337,3 +337,70 @@ def test_w9_3_talent_options():
     mighty = fighter(ws=100, s=30, main_hand="hand_weapon", talents=["strike_mighty_blow"])
     plain = exact(mighty, b).mean_damage_per_attack
     assert exact(mighty, b, strike_mighty_blow="plus1").mean_damage_per_attack == pytest.approx(plain + 1)
+
+
+# -- W-4.12 Tiring, W-3.11/W-3.12 turn upkeep, W-6.1 stun, W-5.5 helpless ---------------------------
+
+def test_w4_12_tiring_impact_and_fast_only_in_round_1():
+    from brutal_sim.rulesets.wfrp2e.kernel import _quality
+
+    tiring = {"damage": 0, "qualities": ["impact", "fast", "tiring"]}
+    for option, later in (("first_round", False), ("ignore", True)):
+        p = prepared(fighter(main_hand=tiring), fighter(), tiring=option)
+        S = state(p)
+        F, o = p.compiled.fighters, p.compiled.options
+        for field in (L.W_IMPACT, L.W_FAST):
+            S[2, L.G_ROUND] = 1
+            assert _quality(F, S, o, 0, L.SLOT_MAIN, field)
+            S[2, L.G_ROUND] = 2
+            assert _quality(F, S, o, 0, L.SLOT_MAIN, field) == later
+    # the attack measure is a first-round attack: the Fast −10 applies to the parry
+    a = fighter(ws=100, main_hand=tiring)
+    assert exact(a, fighter(ws=40, main_hand="hand_weapon")).to_dict()["p_parried"] == pytest.approx(0.30)
+
+
+def _turn_of_a(p, S):
+    from brutal_sim.rulesets.wfrp2e.kernel import _turn
+
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    st = np.empty(4, dtype=np.uint64)
+    _seed_duel(st, np.uint64(1), 0)
+    _turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, 0)
+    return int(cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum())
+
+
+def test_w3_11_w3_12_w6_1_turn_upkeep():
+    """Ready a dropped weapon and stand up: a half action each; a stunned fighter loses its turn."""
+    p = prepared(fighter(ws=40, main_hand="hand_weapon", off_hand="shield"), fighter())
+    S = state(p)
+    S[0, L.S_HELD_MAIN] = 0
+    assert _turn_of_a(p, S) == 1 and S[0, L.S_HELD_MAIN] == 1  # ready + a standard attack
+    S = state(p)
+    S[0, L.S_HELD_MAIN] = 0
+    S[0, L.S_PRONE] = 1
+    assert _turn_of_a(p, S) == 0 and S[0, L.S_HELD_MAIN] == 1 and S[0, L.S_PRONE] == 0
+    S = state(p)
+    S[0, L.S_STUN] = 2
+    assert _turn_of_a(p, S) == 0 and S[0, L.S_STUN] == 1
+    assert _turn_of_a(p, S) == 0 and S[0, L.S_STUN] == 0
+    assert _turn_of_a(p, S) == 1
+
+
+@pytest.mark.parametrize("code,cause,deadly", [("HELPLESS", L.CAUSE_HELPLESS, False), ("OUT", L.CAUSE_CRITICAL, False),
+                                               ("DEATH", L.CAUSE_CRITICAL, True), ("STUN(1)", None, False)])
+def test_w5_5_table_outcomes_in_duels(tmp_path, code, cause, deadly):
+    """A table whose every effect is ``code``: the losers' cause and deaths follow it (W-5.5, W-5.6)."""
+    f = tmp_path / "crit.toml"
+    f.write_text('[crit_grid]\ncolumns = [1]\nbands = [{ rolls = "01-00", effects = [1] }]\n'
+                 + "".join(f'[crit_effects.{z}]\n1 = "{code}"\n' for z in L.ZONE_NAMES))
+    a = fighter(ws=60, s=50, main_hand="great_weapon", tactic="berserk", fate=1)
+    b = fighter(ws=40, w=6, main_hand="hand_weapon", tactic="berserk", fate=0)
+    p = prepared(a, b, crit_model="table", crit_table=str(f), round_cap=30)
+    cnt, _ = run_duel_counters(p.compiled, 2000, seed=9)
+    losses = cnt[L.C_CAUSE:L.C_CAUSE + 2 * L.N_CAUSES].reshape(2, L.N_CAUSES)
+    if cause is None:  # nobody ever leaves the fight
+        assert cnt[L.C_DRAWS] == 2000
+        return
+    assert losses.sum() == 2000 - cnt[L.C_DRAWS] and losses[:, cause].sum() == losses.sum()
+    assert cnt[L.C_DEATHS + 1] == (losses[1].sum() if deadly else 0)
+    assert cnt[L.C_DEATHS + 0] == 0  # side a has a fate point
