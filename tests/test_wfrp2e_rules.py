@@ -288,11 +288,12 @@ def test_w5_4_table_seed_example():
     """Head, critical value +7, d100 85 → effect 7, knocked out (the example table keeps the seed's case)."""
     grid, fx = load_crit_table("example")
     p = prepared(fighter(), fighter(), crit_model="table", crit_table="example")
-    assert _crit_effect(p.compiled.options, grid, 7, 85) == 7
+    assert np.array_equal(p.compiled.tables[0], grid) and np.array_equal(p.compiled.tables[1], fx)
+    assert _crit_effect(grid, 7, 85) == 7
     assert fx[L.ZONE_HEAD, 7, L.FX_OUT] == 1
     # a value above the last column uses the last column; below the first, the first
-    assert _crit_effect(p.compiled.options, grid, 25, 100) == 10
-    assert _crit_effect(p.compiled.options, grid, 1, 1) == 1
+    assert _crit_effect(grid, 25, 100) == 10
+    assert _crit_effect(grid, 1, 1) == 1
 
 
 def test_w5_4_table_effects_apply():

@@ -140,5 +140,5 @@ def _enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
                 levels[_wound_level(0, True, _model_takes_out(opts, value)), zone] += q
                 continue
             for roll in range(1, 101):
-                out = _effect_takes_out(fx, zone, _crit_effect(opts, grid, value, roll))
+                out = _effect_takes_out(fx, zone, _crit_effect(grid, value, roll))
                 levels[_wound_level(0, True, out), zone] += q / 100.0

@@ -389,7 +389,7 @@ def _damage_roll(F, S, opts, st, a, slot, target):
 
 
 @rule
-def _crit_effect(opts, grid, value, roll):
+def _crit_effect(grid, value, roll):
     """W-5.4 table: the effect number of a critical value and a d100 roll."""
     col = value if value < CRIT_COLUMNS else CRIT_COLUMNS - 1
     return grid[roll - 1, col]
@@ -479,7 +479,7 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
                 if _model_takes_out(opts, value):
                     _deadly(F, S, d)
             else:
-                _apply_effect(F, S, fx, d, loc, _crit_effect(opts, grid, value, _die(st, 100)))
+                _apply_effect(F, S, fx, d, loc, _crit_effect(grid, value, _die(st, 100)))
             level = _wound_level(0, True, S[d, S_OUT] != 0)
     cnt[C_WOUNDS + d * N_LEVELS * N_ZONES + level * N_ZONES + zone] += 1
 
