@@ -15,10 +15,9 @@ from .layout import REACTION_NAMES, TACTIC_NAMES
 Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",
                   "pummelling", "special"]
 WeaponGroup = Literal["basic", "fencing", "flail", "parry", "two_handed", "cavalry"]
-Tactic = Literal["guarded", "swift", "berserk", "cautious", "turtle", "feinter"]
-Reaction = Literal["dodge_first", "parry_first", "best", "none"]
-assert TACTIC_NAMES == Tactic.__args__ and REACTION_NAMES == Reaction.__args__  # type: ignore[attr-defined]
-TALENT_OPTIONS = ("", "strike_mighty_blow", "street_fighting")
+#: the W-8 policies and the reactions, one list with the kernel codes (``layout.py``)
+Tactic = Literal[TACTIC_NAMES]  # type: ignore[valid-type]
+Reaction = Literal[REACTION_NAMES]  # type: ignore[valid-type]
 
 
 class _Strict(BaseModel):
