@@ -38,7 +38,7 @@ RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (defau
 
 
 def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 

@@ -29,6 +29,7 @@ from .options import OptionSpec, RuleOptions
 #: registered rulesets: name → module (imported on first use)
 RULESET_MODULES: dict[str, str] = {
     "brutal": "brutal_sim.rulesets.brutal",
+    "wfrp2e": "brutal_sim.rulesets.wfrp2e",
     "vereteno": "brutal_sim.rulesets.vereteno",
 }
 DEFAULT_RULESET = "brutal"

@@ -1,0 +1,1 @@
+"""Ruleset modules (see :mod:`brutal_sim.ruleset` and docs/rulesets.md)."""

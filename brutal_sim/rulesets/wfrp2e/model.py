@@ -1,0 +1,156 @@
+"""Typed, validated WFRP 2e data: weapons (W-9.1), armour (W-9.2), talents (W-9.3) and fighters.
+
+Every model forbids unknown fields. Catalog names inside a fighter file (``main_hand = "hand_weapon"``)
+are resolved by :mod:`brutal_sim.rulesets.wfrp2e.catalog`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .layout import REACTION_NAMES, TACTIC_NAMES
+
+Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",
+                  "pummelling", "special"]
+WeaponGroup = Literal["basic", "fencing", "flail", "parry", "two_handed", "cavalry"]
+#: the W-8 policies and the reactions, one list with the kernel codes (``layout.py``)
+Tactic = Literal[TACTIC_NAMES]  # type: ignore[valid-type]
+Reaction = Literal[REACTION_NAMES]  # type: ignore[valid-type]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Weapon(_Strict):
+    """A melee weapon, shield or parrying item (W-9.1). Damage is SB + ``damage`` (W-4.7)."""
+
+    name: str = ""
+    description: str = ""
+    group: WeaponGroup = "basic"
+    damage: int = Field(0, ge=-6, le=6, description="added to the wielder's SB")
+    qualities: list[Quality] = Field(default_factory=list)
+    two_handed: bool = False
+    off_hand: bool = Field(False, description="W-4.10: may be carried in the off hand")
+    main_with_off_hand: bool = Field(False, description="W-4.10: may be wielded in the main hand next to an "
+                                                        "off-hand item")
+
+    def has(self, quality: str) -> bool:
+        return quality in self.qualities
+
+
+class Armour(_Strict):
+    """An armour piece: armour points by location (W-9.2); pieces worn together add up."""
+
+    name: str = ""
+    description: str = ""
+    head: int = Field(0, ge=0, le=10)
+    arms: int = Field(0, ge=0, le=10)
+    body: int = Field(0, ge=0, le=10)
+    legs: int = Field(0, ge=0, le=10)
+    ag_penalty: int = Field(0, ge=0, le=30, description="taken off Ag tests (dodge, initiative)")
+
+
+class Talent(_Strict):
+    """A talent: its rule id and the rule option that switches its effect on (empty: no effect in a duel)."""
+
+    name: str = ""
+    description: str = ""
+    rule: str = "W-9.3"
+    option: Literal["", "strike_mighty_blow", "street_fighting"] = ""
+
+
+WeaponRef = Union[str, Weapon, None]
+ArmourRef = Union[str, Armour]
+
+
+class _Profile(_Strict):
+    """The fields a fighter file and a resolved fighter share."""
+
+    name: str = ""
+    description: str = ""
+    ws: int = Field(ge=0, le=100, description="Weapon Skill")
+    bs: int = Field(0, ge=0, le=100, description="Ballistic Skill (not used in melee)")
+    s: int = Field(ge=0, le=100, description="Strength")
+    t: int = Field(ge=0, le=100, description="Toughness")
+    ag: int = Field(ge=0, le=100, description="Agility")
+    a: int = Field(1, ge=1, le=10, description="Attacks")
+    w: int = Field(ge=1, le=100, description="Wounds")
+    sb: int | None = Field(None, ge=0, le=10, description="Strength Bonus; default the tens digit of S (W-1.3)")
+    tb: int | None = Field(None, ge=0, le=10, description="Toughness Bonus; default the tens digit of T (W-1.3)")
+    dodge: int | None = Field(None, ge=0, le=150, description="Dodge Blow target; absent: no Dodge Blow (W-4.4)")
+    fate: int = Field(0, ge=0, le=10, description="Fate points (W-5.6)")
+    fortune: int | None = Field(None, ge=0, le=10, description="Fortune points; default = fate (W-6.5)")
+    talents: list[str] = Field(default_factory=list)
+    tactic: Tactic = "guarded"
+    reaction: Reaction = "dodge_first"
+    flee_at: int | None = Field(None, ge=0, le=100, description="flees (W-3.16) at the start of its turn when "
+                                                               "its Wounds are at most this")
+
+
+class FighterSpec(_Profile):
+    """A fighter file as written: weapons and armour by catalog name or inline table."""
+
+    ruleset: Literal["wfrp2e"] | None = None
+    main_hand: WeaponRef = None
+    off_hand: WeaponRef = None
+    armour: list[ArmourRef] = Field(default_factory=list)
+
+
+class Fighter(_Profile):
+    """A resolved fighter (catalog items looked up). ``None`` hands fight unarmed (W-4.9)."""
+
+    ruleset: ClassVar[str] = "wfrp2e"
+    main_hand: Weapon | None = None
+    off_hand: Weapon | None = None
+    armour: list[Armour] = Field(default_factory=list)
+    talent_items: list[Talent] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _two_weapons(self) -> "Fighter":
+        """W-4.10: which items may be carried together."""
+        main, off = self.main_hand, self.off_hand
+        if off is None:
+            return self
+        if not off.off_hand:
+            raise ValueError(f"off_hand: {off.name!r} cannot be carried in the off hand (W-4.10); off-hand items: "
+                             "buckler, dagger, hand weapon, main gauche, shield, sword-breaker")
+        if main is not None and main.two_handed:
+            raise ValueError(f"main_hand: {main.name!r} is two-handed; it leaves no hand for {off.name!r}")
+        if main is not None and not main.main_with_off_hand:
+            raise ValueError(f"main_hand: {main.name!r} cannot be used with an off-hand item (W-4.10); allowed: "
+                             "dagger, flail, foil, hand weapon, morning star, rapier")
+        return self
+
+    @property
+    def strength_bonus(self) -> int:
+        return self.sb if self.sb is not None else self.s // 10
+
+    @property
+    def toughness_bonus(self) -> int:
+        return self.tb if self.tb is not None else self.t // 10
+
+    @property
+    def fortune_points(self) -> int:
+        return self.fortune if self.fortune is not None else self.fate
+
+    def armour_points(self) -> dict[str, int]:
+        """Armour points by zone, the pieces added up (W-9.2)."""
+        return {zone: sum(getattr(x, attr) for x in self.armour)
+                for zone, attr in (("head", "head"), ("body", "body"), ("arm", "arms"), ("leg", "legs"))}
+
+    @property
+    def ag_penalty(self) -> int:
+        """The largest Ag penalty of the worn pieces (W-9.2; penalties do not stack — a reading)."""
+        return max((x.ag_penalty for x in self.armour), default=0)
+
+    def talent_option(self, option: str) -> bool:
+        return any(t.option == option for t in self.talent_items)
+
+    def as_data(self) -> dict[str, Any]:
+        """Fighter-file data with catalog items expanded to inline tables."""
+        data = self.model_dump(exclude={"talent_items"})
+        data["ruleset"] = "wfrp2e"
+        return data
