@@ -108,6 +108,8 @@ class Record:
             row[c.cause + loser * len(c.causes) + c.causes.index(self.cause)] = 1
             row[c.death + loser] = int(self.died)
             row[c.rounds + self.round] = 1
+            harmful = sum(n for name, n in self.wounds[loser].items() if name != "none")
+            row[c.one_blow + loser] = int(harmful == 1)
         for side in range(2):
             for name, n in self.attacks[side].items():
                 row[c.attack + side * len(c.outcomes) + c.outcomes.index(name)] += n

@@ -202,6 +202,8 @@ class Record:
             row[c.cause + self.loser * len(c.causes) + c.causes.index(self.cause)] = 1
             row[c.death + self.loser] = int(self.died)
             row[c.rounds + self.round] = 1
+            harmful = sum(self.hits[self.loser][lv][z] for lv in range(1, 5) for z in range(4))
+            row[c.one_blow + self.loser] = int(harmful == 1 and self.cause != "fled")
         for side in range(2):
             for k2 in range(4):
                 row[c.attack + side * 4 + k2] = self.outcomes[side][k2]

@@ -108,3 +108,19 @@ def test_scenario_rulesets_label_cells_by_ruleset(tmp_path):
     assert (r.counters == direct.counters).all()  # same seed, same duel indices
     s = summary_frame([r])
     assert set(s["variant"]) == {"brutal"} and "one_blow_share" in set(s["measure"])
+
+
+def test_one_blow_in_wfrp2e_with_sudden_death():
+    """W-5.3/W-5.4 sudden death: damage above the remaining Wounds is a critical that takes the
+    fighter out. With S 99 (SB 9) every hit deals at least 1 + 9 − TB 3 − AP 3 = 4 > Wounds 1, so
+    every hit is such a critical and every decided duel ends on the loser's only harmful blow."""
+    rs = get_ruleset("wfrp2e")
+    from brutal_sim.variants import vary
+
+    from brutal_sim.variants import with_changes
+
+    killer = with_changes(rs.load_fighter("swordsman"), {"w": 1, "s": 99})
+    r = api.duel(killer, vary(killer, "name", "Other"), n=4000, seed=9)
+    assert r.ruleset == "wfrp2e"
+    decided = r.wins(0) + r.wins(1)
+    assert decided > 3900 and r.one_blow(0) + r.one_blow(1) == decided

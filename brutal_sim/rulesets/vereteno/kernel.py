@@ -31,7 +31,7 @@ from ...jit import inline_rule, rule
 from ...rng import _die, _seed_duel
 from .layout import (
     AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, CAUSE_DEATH, CAUSE_HEALTH, CAUSE_TRAUMA_OUT, CAUSE_WILL,
-    C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DEGRADED, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS, DESP_APP,
+    C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DEGRADED, C_DRAWS, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WINS, C_WOUNDS, DESP_APP,
     DESP_FVTT, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, K_STANDARD, LVL_NONE, LVL_OUT, LVL_SCRATCH,
     LVL_TRAUMA, LVL_WOUND, NS, OUT_ARMOUR_STOPPED, OUT_DEFENDED, OUT_DODGED, OUT_HIT, OUT_MISS, O_AP_REFILL,
     O_ARMOUR_ONES, O_DESPERATION, O_DODGE_MODIFIER, O_INIT_ROLL, O_INIT_WEAPON_TERM, O_ONE_VALUE, O_PICKUP_AP,
@@ -457,7 +457,10 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
     if S[tgt, S_WILL] <= 0:
         _mark_out(S, tgt, CAUSE_WILL)
     out = S[tgt, S_OUT] != 0 and not was_out
-    cnt[C_WOUNDS + tgt * N_LEVELS + _level(stopped, final, applied, out)] += 1
+    level = _level(stopped, final, applied, out)
+    cnt[C_WOUNDS + tgt * N_LEVELS + level] += 1
+    if level != LVL_NONE:
+        S[tgt, S_HARMED] += 1
     return 1 if stopped else 0
 
 
@@ -615,6 +618,8 @@ def _finish(S, cnt, rnd):
     cnt[C_CAUSE + loser * 4 + S[loser, S_OUT] - 1] += 1
     cnt[C_DEATHS + loser] += S[loser, S_DEAD]
     cnt[C_ROUNDS + rnd] += 1
+    if S[loser, S_HARMED] == 1:
+        cnt[C_ONE_BLOW + loser] += 1
     return 1 - loser
 
 

@@ -39,8 +39,8 @@ UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS, S_PRONE, S_DROPPED, S_NO2H,
  S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK, S_ARMOUR, S_SHIELD, S_OUT, S_DEAD,
- S_STEALTH) = range(19)
-NS = 19
+ S_STEALTH, S_HARMED) = range(20)
+NS = 20  # S_HARMED: blows taken with a level above none (for the shared one_blow counter)
 
 # -- rule options (int64[NO]) ----------------------------------------------------------------------
 (O_ONE_VALUE, O_DESPERATION, O_AP_REFILL, O_INIT_WEAPON_TERM, O_INIT_ROLL, O_SURPRISE,
@@ -82,6 +82,7 @@ C_ATTACKS = COUNTERS.attack       # [2 attacker][5 outcome]
 C_WOUNDS = COUNTERS.wound         # [2 taker][5 level][1 zone]
 C_DEGRADED = COUNTERS.special_at  # [2] armour + shield class points lost
 C_DAMAGE = COUNTERS.damage        # [2 taker] sum of Health damage from blows
+C_ONE_BLOW = COUNTERS.one_blow    # [2 loser] lost to the only blow above level none
 C_ROUNDS = COUNTERS.rounds        # [cap + 1]
 
 

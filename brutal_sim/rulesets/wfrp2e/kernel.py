@@ -32,7 +32,7 @@ from numba import njit, prange
 from ...jit import rule
 from ...rng import _die, _seed_duel
 from .layout import (
-    C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_FURY, C_ROUNDS, C_WINS, C_WOUNDS, CAUSE_CRITICAL,
+    C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_FURY, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WINS, C_WOUNDS, CAUSE_CRITICAL,
     CAUSE_FLED, CAUSE_HELPLESS, CHARGE_DISTANCE, CRIT_COLUMNS, CRIT_SUDDEN_DEATH, CRIT_THRESHOLD,
     FORTUNE_ATTACK_FIRST, FORTUNE_NEVER, FURY_EACH, FURY_FIRST_ONLY, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT,
     FX_PEN_AG, FX_PEN_WS, FX_PRONE, FX_STUN, G_ENGAGED, G_ROUND, LOC_LARM, LVL_CRITICAL, LVL_HEAVILY,
@@ -482,6 +482,8 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
                 _apply_effect(F, S, fx, d, loc, _crit_effect(grid, value, _die(st, 100)))
             level = _wound_level(0, True, S[d, S_OUT] != 0)
     cnt[C_WOUNDS + d * N_LEVELS * N_ZONES + level * N_ZONES + zone] += 1
+    if level != LVL_NONE:
+        S[d, S_HARMED] += 1
 
 
 @rule
@@ -697,6 +699,8 @@ def _duel(F, S, opts, grid, fx, st, cnt):
                 cnt[C_CAUSE + loser * N_CAUSES + S[loser, S_OUT] - 1] += 1
                 cnt[C_DEATHS + loser] += S[loser, S_DEAD]
                 cnt[C_ROUNDS + rnd] += 1
+                if S[loser, S_HARMED] == 1 and S[loser, S_OUT] - 1 != CAUSE_FLED:
+                    cnt[C_ONE_BLOW + loser] += 1
                 return 1 - loser
         S[0, S_SURPRISED] = 0
         S[1, S_SURPRISED] = 0

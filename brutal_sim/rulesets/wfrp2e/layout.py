@@ -43,6 +43,7 @@ C_ATTACKS = COUNTERS.attack
 C_WOUNDS = COUNTERS.wound
 C_FURY = COUNTERS.special_at
 C_DAMAGE = COUNTERS.damage
+C_ONE_BLOW = COUNTERS.one_blow
 C_ROUNDS = COUNTERS.rounds
 N_CAUSES = len(CAUSE_NAMES)
 N_OUTCOMES = len(OUTCOME_NAMES)
@@ -77,8 +78,8 @@ QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise":
 
 # -- fighter state (int64[3, NS]; rows 0, 1) ----------------------------------------------------------
 (S_W, S_FORTUNE, S_STUN, S_PRONE, S_HELD_MAIN, S_HELD_OFF, S_PARRY_STANCE, S_DEF_STANCE, S_CAUTIOUS,
- S_NO_REACT, S_PARRY_USED, S_DODGE_USED, S_SURPRISED, S_OUT, S_DEAD, S_PEN_WS, S_PEN_AG) = range(17)
-NS = 17
+ S_NO_REACT, S_PARRY_USED, S_DODGE_USED, S_SURPRISED, S_OUT, S_DEAD, S_PEN_WS, S_PEN_AG, S_HARMED) = range(18)
+NS = 18  # S_HARMED: hits taken with a level above none (for the shared one_blow counter)
 # duel-wide values (row 2)
 G_ROUND, G_ENGAGED = 0, 1
 
