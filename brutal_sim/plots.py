@@ -27,7 +27,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 
-__all__ = ["OKABE_ITO", "LEVEL_COLOURS", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
+__all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
            "wounds_figure", "sweep_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
@@ -180,6 +180,52 @@ def win_rate_figure(summary: pd.DataFrame, title: str = "Win rates with 95 % Wil
     ax.set_xlabel("win rate (%)")
     ax.set_title(title)
     _style(ax, "x")
+    return fig
+
+
+# -- lethality side by side -----------------------------------------------------------------------
+
+LETHALITY_PANELS = (("win_rate", "side a's win rate (%)", 100.0), ("rounds_mean", "mean rounds to decision", 1.0),
+                    ("one_blow_share", "decided by one blow (%)", 100.0))
+
+
+def lethality_figure(summary: pd.DataFrame, title: str = "Lethality side by side") -> Figure:
+    """Per matchup, one bar per variant (in a cross-system comparison: per ruleset) in three panels:
+    side a's win rate, the mean rounds to decision and the share of decided duels ended by a single
+    harmful blow, each with its 95 % interval.
+    """
+    _require(summary, ("matchup", "variant", "side", "measure", "estimate", "ci_low", "ci_high"), "lethality_figure")
+    rows = summary[((summary["measure"] == "win_rate") & (summary["side"] == "a"))
+                   | summary["measure"].isin(["rounds_mean", "one_blow_share"])]
+    if rows.empty:
+        raise ValueError("lethality_figure: the summary frame has no win_rate, rounds_mean or one_blow_share rows")
+    matchups, variants = _unique(rows["matchup"]), _unique(rows["variant"])
+    colours = _palette(variants)
+    height = 0.8 / max(len(variants), 1)
+    fig = Figure(figsize=(11.0, 1.3 + 0.32 * len(matchups) * len(variants) + 0.3 * len(matchups)),
+                 layout="constrained")
+    axes = fig.subplots(1, len(LETHALITY_PANELS), sharey=True)
+    for ax, (measure, label, scale) in zip(axes, LETHALITY_PANELS):
+        part = rows[rows["measure"] == measure]
+        for k, variant in enumerate(variants):
+            mine = part[part["variant"] == variant].set_index("matchup").reindex(matchups)
+            y = np.arange(len(matchups)) + (k - (len(variants) - 1) / 2) * height
+            est = scale * mine["estimate"].to_numpy(dtype=float)
+            err = np.clip(np.vstack([est - scale * mine["ci_low"].to_numpy(dtype=float),
+                                     scale * mine["ci_high"].to_numpy(dtype=float) - est]), 0, None)
+            ax.barh(y, est, height=0.92 * height, color=colours[variant], label=variant,
+                    xerr=np.nan_to_num(err), error_kw={"ecolor": "#333333", "elinewidth": 0.8, "capsize": 2})
+        if measure == "win_rate":
+            ax.axvline(50, color="#555555", linestyle=":", linewidth=1)
+            ax.set_xlim(0, 100)
+        ax.set_xlabel(label)
+        _style(ax, "x")
+    axes[0].set_yticks(np.arange(len(matchups)), matchups)
+    axes[0].set_ylim(len(matchups) - 0.5, -0.5)
+    axes[0].tick_params(axis="y", length=0)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(variants), frameon=False)
+    fig.suptitle(title)
     return fig
 
 

@@ -101,6 +101,10 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         figs.append({"uri": plots.figure_to_data_uri(fig), "title": title, "caption": caption})
 
     plain = frames.summary[frames.summary["sweep"] == ""]
+    if not plain.empty and scenario.spec.rulesets:
+        add(plots.lethality_figure(plain, "Lethality by ruleset"), "Lethality by ruleset",
+            "Per matchup and ruleset: side a's win rate, the mean rounds to decision and the share of decided "
+            "duels in which the loser went down to the only blow that harmed it; 95 % intervals.")
     if not plain.empty:
         add(plots.win_rate_figure(plain), "Win rates", "Win rate of each fighter with its 95 % Wilson interval.")
         if scenario.spec.round_robin:

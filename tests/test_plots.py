@@ -276,3 +276,24 @@ def test_importing_plots_does_not_import_pyplot():
     code = "import sys, brutal_sim.plots; print('matplotlib.pyplot' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_lethality_figure_bars_are_the_frame_numbers():
+    rs = []
+    for ruleset in ("brutal", "wfrp2e", "vereteno"):
+        for a, b in (("swordsman", "brute"), ("duelist", "knight")):
+            r = api.duel(a, b, n=2000, seed=4, ruleset=ruleset, labels={"variant": ruleset})
+            rs.append(r)
+    s = summary_frame(rs)
+    fig = plots.lethality_figure(s)
+    assert isinstance(fig, Figure)
+    panels = [ax for ax in fig.axes if ax.containers]
+    assert len(panels) == 3
+    for ax, (measure, _, scale) in zip(panels, plots.LETHALITY_PANELS):
+        bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+        assert [c.get_label() for c in bars] == ["brutal", "wfrp2e", "vereteno"]
+        for c in bars:
+            rows = s[(s.variant == c.get_label()) & (s.measure == measure) & ((s.side == "a") | (s.side == ""))]
+            assert [p.get_width() for p in c.patches] == pytest.approx(list(scale * rows.estimate), abs=1e-9)
+    with pytest.raises(ValueError, match="lethality_figure"):
+        plots.lethality_figure(s[s.measure == "death_rate"])

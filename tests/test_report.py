@@ -170,3 +170,28 @@ def test_scenario_with_missing_rules_file(tmp_path):
     f.write_text('matchups = [["militia", "brute"]]\nrules = "nosuch.toml"\n')
     with pytest.raises(DataError, match="rules: rules file 'nosuch.toml' not found"):
         load_scenario(str(f))
+
+
+def test_cross_system_report(tmp_path):
+    """Issue 7 §4 / issue 8 §4: one scenario runs matched archetypes under every ruleset and reports
+    lethality side by side; each cell equals a direct run of that ruleset with the same seed."""
+    from brutal_sim import api
+
+    out = tmp_path / "cross.html"
+    csv = tmp_path / "csv"
+    r = runner.invoke(app, ["report", str(EXAMPLES / "cross_system.toml"), "-o", str(out), "--csv", str(csv),
+                            "-n", "3000"])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
+    assert "Lethality by ruleset" in imgs
+    assert sum(t.startswith("Matchup matrix") for t in imgs) == 3  # one per ruleset
+    assert len(re.findall(r'<table id="options', html)) == 3 and "<th class=\"l\">ruleset</th>" in html
+    summary = pd.read_csv(csv / "summary.csv", keep_default_na=False)
+    assert set(summary.variant) == {"brutal", "wfrp2e", "vereteno"}
+    assert len(summary[summary.measure == "one_blow_share"]) == 3 * 6
+    for ruleset in ("wfrp2e", "vereteno"):
+        direct = api.duel("swordsman", "brute", n=3000, seed=2026, ruleset=ruleset)
+        row = summary[(summary.variant == ruleset) & (summary.matchup == "Swordsman vs Brute")
+                      & (summary.measure == "win_rate") & (summary.side == "a")]
+        assert int(row["count"].iloc[0]) == direct.wins(0)
