@@ -99,8 +99,67 @@ def suggest(name: str, known: list[str]) -> str:
     return f"{hint}known: {', '.join(sorted(known))}"
 
 
-class Catalog:
-    """The named weapons, armour, talents and fighters a fighter file may refer to."""
+def read_named_tables(root: Any, fname: str, model: type[M], source: str, named: bool = True) -> dict[str, M]:
+    """A catalog file of named tables (``[arming_sword]`` …) validated as ``model``; each table's
+    key becomes its ``name`` unless ``named`` is false or the table names itself."""
+    out: dict[str, M] = {}
+    for key, data in read_toml(root / fname, source).items():
+        if not isinstance(data, dict):
+            raise DataError(source, key, "expected a table")
+        out[key] = validate(model, {"name": key, **data} if named and "name" not in data else data, source, key)
+    return out
+
+
+def fighter_files_in(root: Any) -> dict[str, Any]:
+    """The bundled fighter files of a catalog folder: name → path of ``fighters/NAME.toml``."""
+    return {p.name.removesuffix(".toml"): p for p in (root / "fighters").iterdir() if p.name.endswith(".toml")}
+
+
+def validated_fighter(model: type[M], payload: dict[str, Any], source: str) -> M:
+    """The resolved fighter model; a cross-field problem (a validator's ValueError) is one line."""
+    try:
+        return model.model_validate(payload)
+    except ValidationError as exc:
+        raise DataError(source, None, str(exc.errors()[0]["msg"]).removeprefix("Value error, ")) from None
+
+
+class BaseCatalog:
+    """What every ruleset's catalog shares: named items looked up with suggestions, and fighters by
+    catalog name or by TOML path. Subclasses set ``fighter_files`` and ``source_prefix`` and
+    implement :meth:`fighter_from_data`."""
+
+    fighter_files: dict[str, Any]
+    #: how bundled files are named in messages, e.g. ``catalog/wfrp2e``
+    source_prefix = "catalog"
+
+    def _lookup(self, kind: str, table: Mapping[str, M], ref: Any, model: type[M], source: str, field: str) -> M:
+        """An item by name (with suggestions when unknown) or an inline table already validated."""
+        if isinstance(ref, str):
+            if ref not in table:
+                raise DataError(source, field, f"unknown {kind} {ref!r}; {suggest(ref, list(table))}")
+            return table[ref]
+        if isinstance(ref, model):
+            return ref if ref.name else ref.model_copy(update={"name": f"custom {kind}"})
+        raise DataError(source, field, f"expected a {kind} name or an inline table")
+
+    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Any:
+        raise NotImplementedError
+
+    def fighter(self, ref: str, role: str = "fighter") -> Any:
+        """A fighter by catalog name, or from a TOML file path; ``role`` names it in errors."""
+        path = Path(ref)
+        if ref.endswith(".toml") or path.exists() or "/" in ref:
+            if not path.is_file():
+                raise DataError(ref, None, "fighter file not found")
+            return self.fighter_from_data(read_toml(path), ref, path.stem)
+        if ref not in self.fighter_files:
+            raise DataError(role, None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
+        source = f"{self.source_prefix}/fighters/{ref}.toml"
+        return self.fighter_from_data(read_toml(self.fighter_files[ref], source), source, ref)
+
+
+class Catalog(BaseCatalog):
+    """The named weapons, armour, talents and fighters a Brutal fighter file may refer to."""
 
     def __init__(self, weapons: dict[str, Weapon], armour: dict[str, Armour], talents: dict[str, Talent],
                  tactics: dict[str, Tactic], fighter_files: dict[str, Any]) -> None:
@@ -117,29 +176,12 @@ class Catalog:
     @classmethod
     def from_dir(cls, root: Any) -> "Catalog":
         def table(fname: str, model: type[M]) -> dict[str, M]:
-            path = root / fname
-            raw = read_toml(path, f"catalog/{fname}")
-            out: dict[str, M] = {}
-            for key, data in raw.items():
-                if not isinstance(data, dict):
-                    raise DataError(f"catalog/{fname}", key, "expected a table")
-                out[key] = validate(model, {"name": key, **data}, f"catalog/{fname}", key)
-            return out
+            return read_named_tables(root, fname, model, f"catalog/{fname}")
 
-        fighters = {p.name.removesuffix(".toml"): p for p in (root / "fighters").iterdir() if p.name.endswith(".toml")}
         return cls(table("weapons.toml", Weapon), table("armour.toml", Armour), table("talents.toml", Talent),
-                   table("tactics.toml", Tactic), fighters)
+                   table("tactics.toml", Tactic), fighter_files_in(root))
 
     # -- resolution -------------------------------------------------------------------------
-    def _lookup(self, kind: str, table: Mapping[str, M], ref: Any, model: type[M], source: str, field: str) -> M:
-        if isinstance(ref, str):
-            if ref not in table:
-                raise DataError(source, field, f"unknown {kind} {ref!r}; {suggest(ref, list(table))}")
-            return table[ref]
-        if isinstance(ref, model):
-            return ref if ref.name else ref.model_copy(update={"name": f"custom {kind}"})
-        raise DataError(source, field, f"expected a {kind} name or an inline table")
-
     def weapon(self, ref: Any, source: str = "--weapon", field: str = "weapon") -> Weapon:
         return self._lookup("weapon", self.weapons, ref, Weapon, source, field)
 
@@ -185,22 +227,7 @@ class Catalog:
         payload = spec.model_dump(exclude={"main_hand", "off_hand", "armour", "talents", "ruleset", "tactic"})
         payload.update(name=spec.name or default_name, main_hand=main, off_hand=off, armour=armour, talents=talents,
                        tactic=tactic, aim_zone=zone)
-        try:
-            return Fighter.model_validate(payload)
-        except ValidationError as exc:
-            raise DataError(source, None, str(exc.errors()[0]["msg"]).removeprefix("Value error, ")) from None
-
-    def fighter(self, ref: str, role: str = "fighter") -> Fighter:
-        """A fighter by catalog name, or from a TOML file path; ``role`` names it in errors."""
-        path = Path(ref)
-        if ref.endswith(".toml") or path.exists() or "/" in ref:
-            if not path.is_file():
-                raise DataError(ref, None, "fighter file not found")
-            return self.fighter_from_data(read_toml(path), ref, path.stem)
-        if ref not in self.fighter_files:
-            raise DataError(role, None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
-        return self.fighter_from_data(read_toml(self.fighter_files[ref], f"catalog/fighters/{ref}.toml"),
-                                      f"catalog/fighters/{ref}.toml", ref)
+        return validated_fighter(Fighter, payload, source)
 
 
 @lru_cache(maxsize=1)
@@ -257,6 +284,24 @@ DEFAULT_CHECK_FORMULA: dict[str, tuple[str, ...]] = {
 }
 
 
+def read_rules_file(rules_file: str | None, options: RuleOptions, flags: Mapping[str, str],
+                    tables: tuple[str, ...] = ("options", "description")) -> tuple[RuleOptions, dict[str, Any]]:
+    """Options resolved as defaults (``options``) < the rules file's ``[options]`` < ``--option``
+    flags, and the rules file's raw tables (``{}`` without a file). ``tables`` are the top-level
+    tables the ruleset allows in a rules file."""
+    raw: dict[str, Any] = {}
+    if rules_file:
+        raw = read_toml(Path(rules_file), f"--rules {rules_file}")
+        unknown = set(raw) - set(tables)
+        if unknown:
+            raise DataError(rules_file, sorted(unknown)[0], f"unknown table; allowed: {', '.join(tables)}")
+        table = raw.get("options", {})
+        if not isinstance(table, dict):
+            raise DataError(rules_file, "options", "expected a table of option = value")
+        options = options.with_overrides(table, rules_file)
+    return options.with_overrides(flags, "--option"), raw
+
+
 def check_formula(rules_file: str | None, options: RuleOptions) -> dict[str, tuple[str, ...]] | None:
     """The check formula in force: None for ``check_bonus = total``, else the default formula
     updated by the rules file's ``[check_formula]`` (``melee = "agility + skill"``)."""
@@ -281,23 +326,13 @@ def check_formula(rules_file: str | None, options: RuleOptions) -> dict[str, tup
 
 def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, np.ndarray]:
     """Resolve rule options (defaults < rules file < flags) and the hit-zone table."""
-    options = RuleOptions()
-    inline_zone: Mapping[str, Any] | None = None
-    if rules_file:
-        raw = read_toml(Path(rules_file), f"--rules {rules_file}")
-        unknown = set(raw) - {"options", "zone_table", "check_formula", "description"}
-        if unknown:
-            raise DataError(rules_file, sorted(unknown)[0],
-                            "unknown table; allowed: options, zone_table, check_formula, description")
-        opts = raw.get("options", {})
-        if not isinstance(opts, dict):
-            raise DataError(rules_file, "options", "expected a table of option = value")
-        options = options.with_overrides(opts, rules_file)
-        inline_zone = raw.get("zone_table")
-        if inline_zone is not None:
-            table = zone_table_from_data(inline_zone, f"{rules_file}: zone_table")
-            options = options.with_overrides({"zone_table": rules_file}, rules_file)
-    options = options.with_overrides(option_flags, "--option")
+    options, raw = read_rules_file(rules_file, RuleOptions(), option_flags,
+                                   ("options", "zone_table", "check_formula", "description"))
+    inline_zone: Mapping[str, Any] | None = raw.get("zone_table")
+    if inline_zone is not None:
+        table = zone_table_from_data(inline_zone, f"{rules_file}: zone_table")
+        if "zone_table" not in option_flags:  # the file's own zone table, unless a flag names another
+            options = options.with_overrides({"zone_table": rules_file}, str(rules_file))
     zt = str(options["zone_table"])
     if zt == "default":
         table = zone_table_from_data(read_toml(DATA_ROOT / "zones.toml", "catalog/zones.toml"), "catalog/zones.toml")

@@ -110,26 +110,39 @@ class Ruleset(ABC):
     counters: CounterLayout
     #: every rule option of the ruleset (GAPs of its digest among them)
     option_specs: tuple[OptionSpec, ...]
-    #: what ``--rules FILE`` may contain besides ``[options]`` (for messages)
+    #: the top-level tables a ``--rules FILE`` may contain
     rules_file_tables: tuple[str, ...] = ("options", "description")
+    #: the ruleset's fighter model (objects of it pass through :meth:`load_fighter`)
+    fighter_type: type
+    #: a bundled matchup whose compilation warms the kernels up (:meth:`warm_up`)
+    warm_up_pair: tuple[str, str] = ("swordsman", "brute")
 
     # -- data ---------------------------------------------------------------------------------
     @abstractmethod
+    def catalog(self) -> Any:
+        """The bundled catalog (a :class:`brutal_sim.catalog.BaseCatalog`)."""
+
     def fighter_names(self) -> list[str]:
         """Names of the bundled fighters."""
+        return sorted(self.catalog().fighter_files)
 
-    @abstractmethod
     def load_fighter(self, ref: Any, role: str = "fighter") -> Any:
         """A fighter by catalog name or TOML path (a fighter object passes through)."""
+        if isinstance(ref, self.fighter_type):
+            return ref
+        if not isinstance(ref, str):
+            raise DataError(role, None, f"expected a fighter name, a TOML path or a {self.name} fighter, "
+                            f"got {type(ref).__name__}")
+        return self.catalog().fighter(ref, role)
 
     @abstractmethod
     def fighter_data(self, fighter: Any) -> dict[str, Any]:
         """A loaded fighter as fighter-file data (catalog items expanded to inline tables), ready to
         be edited by :func:`brutal_sim.variants.set_path` and reloaded."""
 
-    @abstractmethod
     def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Any:
         """Validate fighter-file data (``source`` names it in errors) into a fighter object."""
+        return self.catalog().fighter_from_data(data, source, default_name)
 
     @abstractmethod
     def listings(self) -> dict[str, Listing]:
@@ -151,12 +164,30 @@ class Ruleset(ABC):
         """Raise :class:`DataError` if side a's tactic makes no attack that ``attack`` can measure."""
 
     @abstractmethod
+    def exact_kernel(self) -> Callable[..., None]:
+        """The ``@njit`` enumeration ``(fighters, options, *tables, outcomes float64[n outcomes],
+        levels float64[n levels, n zones], damage float64[1])`` that adds the exact probabilities of
+        one attack by side a on a fresh side b (and its mean final damage)."""
+
     def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
         """Exact distribution of one attack by side a on a fresh side b."""
+        c = self.counters
+        outcomes = np.zeros(len(c.outcomes))
+        levels = np.zeros((len(c.levels), len(c.zones)))
+        damage = np.zeros(1)
+        self.exact_kernel()(*compiled.args(), outcomes, levels, damage)
+        return ExactAttack(outcomes, levels, float(damage[0]))
 
-    @abstractmethod
     def warm_up(self, kind: str = "duel") -> None:
-        """Compile (or load from the cache) the kernels of ``kind`` (``duel`` or ``attack``)."""
+        """Compile (or load from numba's cache) the kernels of ``kind`` (``duel`` or ``attack``) by
+        running them once on :attr:`warm_up_pair`."""
+        c = self.prepare(*self.warm_up_pair, options={"round_cap": "1"}).compiled
+        args = (*c.args(), np.uint64(0), np.int64(0), np.int64(1), 1, c.n_counters)
+        if kind == "duel":
+            c.kernels.duels(*args)
+        else:
+            c.kernels.attacks(*args)
+            self.enumerate_attack(c)
 
     # -- shared -------------------------------------------------------------------------------
     def stat_block(self, fighter: Any) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from ..errors import DataError
 from ..kernel import _run_attacks, _run_duels, _run_paired
 from ..model import ZONES, Fighter, Weapon
 from ..options import OPTION_SPECS
-from ..ruleset import Compiled, ExactAttack, Kernels, Listing, Prepared, Ruleset
+from ..ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 
 KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
 
@@ -47,22 +47,15 @@ class BrutalRuleset(Ruleset):
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
     rules_file_tables = ("options", "zone_table", "check_formula", "description")
+    fighter_type = Fighter
 
-    def fighter_names(self) -> list[str]:
-        return sorted(Catalog.bundled().fighter_files)
-
-    def load_fighter(self, ref: Any, role: str = "fighter") -> Fighter:
-        if isinstance(ref, Fighter):
-            return ref
-        return Catalog.bundled().fighter(ref, role)
+    def catalog(self) -> Catalog:
+        return Catalog.bundled()
 
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
         from ..variants import fighter_data
 
         return fighter_data(fighter)
-
-    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
-        return Catalog.bundled().fighter_from_data(data, source, default_name)
 
     def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
                 tactic_a: str | None = None, reaction_a: str | None = None,
@@ -84,20 +77,10 @@ class BrutalRuleset(Ruleset):
             raise DataError("--tactic", None, f"tactic {tactic.name!r} makes no damaging attack "
                             f"({tactic.attack}); allowed for attack: {usable}")
 
-    def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
+    def exact_kernel(self) -> Any:
         from ..exact import _enumerate_attack
 
-        c = self.counters
-        outcomes = np.zeros(len(c.outcomes))
-        levels = np.zeros((len(c.levels), len(c.zones)))
-        damage = np.zeros(1)
-        _enumerate_attack(*compiled.args(), outcomes, levels, damage)
-        return ExactAttack(outcomes, levels, float(damage[0]))
-
-    def warm_up(self, kind: str = "duel") -> None:
-        from ..warmup import warm_up
-
-        warm_up(kind)
+        return _enumerate_attack
 
     def stat_block(self, f: Fighter) -> list[tuple[str, str]]:
         worn = []

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...errors import DataError
-from ...ruleset import Compiled, ExactAttack, Kernels, Listing, Prepared, Ruleset
+from ...ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import Catalog, fighter_data, load_rules
 from .compile import compile_pair, compile_traumas
@@ -39,22 +39,13 @@ class VeretenoRuleset(Ruleset):
     title = "Звёздное Веретено (d20 pools, action points)"
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
+    fighter_type = Fighter
 
-    def fighter_names(self) -> list[str]:
-        return sorted(Catalog.bundled().fighter_files)
-
-    def load_fighter(self, ref: Any, role: str = "fighter") -> Fighter:
-        if isinstance(ref, Fighter):
-            return ref
-        if not isinstance(ref, str):
-            raise DataError(role, None, f"expected a fighter name or TOML path, got {type(ref).__name__}")
-        return Catalog.bundled().fighter(ref, role)
+    def catalog(self) -> Catalog:
+        return Catalog.bundled()
 
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
         return fighter_data(fighter)
-
-    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
-        return Catalog.bundled().fighter_from_data(data, source, default_name)
 
     def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
                 tactic_a: str | None = None, reaction_a: str | None = None,
@@ -79,24 +70,10 @@ class VeretenoRuleset(Ruleset):
             raise DataError("--tactic", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
                             f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; allowed for attack: {usable}")
 
-    def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
+    def exact_kernel(self) -> Any:
         from .exact import _enumerate_attack
 
-        c = self.counters
-        outcomes = np.zeros(len(c.outcomes))
-        levels = np.zeros((len(c.levels), len(c.zones)))
-        damage = np.zeros(1)
-        _enumerate_attack(*compiled.args(), outcomes, levels, damage)
-        return ExactAttack(outcomes, levels, float(damage[0]))
-
-    def warm_up(self, kind: str = "duel") -> None:
-        p = self.prepare("swordsman", "brute", options={"round_cap": "1"})
-        k = p.compiled.n_counters
-        if kind == "duel":
-            _run_duels(*p.compiled.args(), np.uint64(0), np.int64(0), np.int64(1), 1, k)
-        else:
-            _run_attacks(*p.compiled.args(), np.uint64(0), np.int64(0), np.int64(1), 1, k)
-            self.enumerate_attack(p.compiled)
+        return _enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

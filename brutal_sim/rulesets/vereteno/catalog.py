@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any, Mapping, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from ...catalog import read_toml, suggest, validate
+from ...catalog import BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, validate, validated_fighter
 from ...errors import DataError
 from ...options import RuleOptions
 from .model import REACTIONS, Armour, Fighter, FighterSpec, Shield, Tactic, Trauma, Weapon
@@ -26,8 +25,10 @@ DATA_ROOT = resources.files("brutal_sim") / "data" / "vereteno"
 D66 = tuple(f"{t}{u}" for t in range(1, 7) for u in range(1, 7))
 
 
-class Catalog:
+class Catalog(BaseCatalog):
     """Named weapons, armour, shields, tactics, the trauma table and the bundled fighter files."""
+
+    source_prefix = "catalog/vereteno"
 
     def __init__(self, weapons: dict[str, Weapon], armour: dict[str, Armour], shields: dict[str, Shield],
                  tactics: dict[str, Tactic], traumas: dict[str, Trauma], fighter_files: dict[str, Any]) -> None:
@@ -45,31 +46,16 @@ class Catalog:
     @classmethod
     def from_dir(cls, root: Any) -> "Catalog":
         def table(fname: str, model: type[M], named: bool = True) -> dict[str, M]:
-            source = f"catalog/vereteno/{fname}"
-            out: dict[str, M] = {}
-            for key, data in read_toml(root / fname, source).items():
-                if not isinstance(data, dict):
-                    raise DataError(source, key, "expected a table")
-                out[key] = validate(model, {"name": key, **data} if named and "name" not in data else data, source, key)
-            return out
+            return read_named_tables(root, fname, model, f"{cls.source_prefix}/{fname}", named)
 
         traumas = table("traumas.toml", Trauma, named=False)
         if sorted(traumas) != list(D66):
             missing = sorted(set(D66) - set(traumas)) or sorted(set(traumas) - set(D66))
             raise DataError("catalog/vereteno/traumas.toml", missing[0], "the d66 table needs exactly the keys 11 … 66")
-        fighters = {p.name.removesuffix(".toml"): p for p in (root / "fighters").iterdir() if p.name.endswith(".toml")}
         return cls(table("weapons.toml", Weapon), table("armour.toml", Armour), table("shields.toml", Shield),
-                   table("tactics.toml", Tactic), {k: traumas[k] for k in D66}, fighters)
+                   table("tactics.toml", Tactic), {k: traumas[k] for k in D66}, fighter_files_in(root))
 
     # -- resolution -------------------------------------------------------------------------
-    def _lookup(self, kind: str, table: Mapping[str, M], ref: Any, model: type[M], source: str, field: str) -> M:
-        if isinstance(ref, str):
-            if ref not in table:
-                raise DataError(source, field, f"unknown {kind} {ref!r}; {suggest(ref, list(table))}")
-            return table[ref]
-        if isinstance(ref, model):
-            return ref if ref.name else ref.model_copy(update={"name": f"custom {kind}"})
-        raise DataError(source, field, f"expected a {kind} name or an inline table")
 
     def tactic(self, ref: Any, source: str = "--tactic", field: str = "tactic") -> Tactic:
         return self._lookup("tactic", self.tactics, ref, Tactic, source, field)
@@ -94,22 +80,7 @@ class Catalog:
         payload = spec.model_dump(exclude={"ruleset", "weapon", "armour", "shield", "tactic"})
         payload.update(name=spec.name or default_name, weapon=weapon, armour=armour, shield=shield,
                        tactic=self.tactic(spec.tactic, source, "tactic"))
-        try:
-            return Fighter.model_validate(payload)
-        except ValidationError as exc:
-            raise DataError(source, None, str(exc.errors()[0]["msg"]).removeprefix("Value error, ")) from None
-
-    def fighter(self, ref: str, role: str = "fighter") -> Fighter:
-        """A fighter by catalog name, or from a TOML file path; ``role`` names it in errors."""
-        path = Path(ref)
-        if ref.endswith(".toml") or path.exists() or "/" in ref:
-            if not path.is_file():
-                raise DataError(ref, None, "fighter file not found")
-            return self.fighter_from_data(read_toml(path), ref, path.stem)
-        if ref not in self.fighter_files:
-            raise DataError(role, None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
-        source = f"catalog/vereteno/fighters/{ref}.toml"
-        return self.fighter_from_data(read_toml(self.fighter_files[ref], source), source, ref)
+        return validated_fighter(Fighter, payload, source)
 
 
 @lru_cache(maxsize=1)
@@ -130,17 +101,7 @@ def fighter_data(f: Fighter) -> dict[str, Any]:
 
 def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> RuleOptions:
     """Resolve rule options: defaults < the rules file's ``[options]`` < ``--option`` flags."""
-    options = default_options()
-    if rules_file:
-        raw = read_toml(Path(rules_file), f"--rules {rules_file}")
-        unknown = set(raw) - {"options", "description"}
-        if unknown:
-            raise DataError(rules_file, sorted(unknown)[0], "unknown table; allowed: options, description")
-        opts = raw.get("options", {})
-        if not isinstance(opts, dict):
-            raise DataError(rules_file, "options", "expected a table of option = value")
-        options = options.with_overrides(opts, rules_file)
-    options = options.with_overrides(option_flags, "--option")
+    options = read_rules_file(rules_file, default_options(), option_flags)[0]
     if options["stealth_attack"] != "none" and options["surprise"] == "none":
         raise DataError("--option", "stealth_attack", "a stealth attack needs the side that surprises: "
                         "set surprise = a | b")

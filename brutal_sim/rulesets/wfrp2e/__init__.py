@@ -8,15 +8,14 @@ duel and attack kernels), :mod:`.exact` (exact single-attack enumeration).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
-from ...catalog import read_toml
+from ...catalog import read_rules_file
 from ...errors import DataError
 from ...options import RuleOptions
-from ...ruleset import Compiled, ExactAttack, Kernels, Listing, Prepared, Ruleset
+from ...ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import WfrpCatalog
 from .compile import compile_options, compile_pair, crit_tables
@@ -35,18 +34,7 @@ def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effect
 
 def load_options(rules: str | None, flags: Mapping[str, str]) -> RuleOptions:
     """Defaults < the rules file's ``[options]`` < ``--option`` flags."""
-    opts = RuleOptions.defaults(OPTION_SPECS)
-    if rules:
-        raw = read_toml(Path(rules), f"--rules {rules}")
-        unknown = set(raw) - set(WfrpRuleset.rules_file_tables)
-        if unknown:
-            raise DataError(rules, sorted(unknown)[0],
-                            f"unknown table; allowed: {', '.join(WfrpRuleset.rules_file_tables)}")
-        table = raw.get("options", {})
-        if not isinstance(table, dict):
-            raise DataError(rules, "options", "expected a table of option = value")
-        opts = opts.with_overrides(table, rules)
-    return opts.with_overrides(flags, "--option")
+    return read_rules_file(rules, RuleOptions.defaults(OPTION_SPECS), flags, WfrpRuleset.rules_file_tables)[0]
 
 
 class WfrpRuleset(Ruleset):
@@ -55,22 +43,14 @@ class WfrpRuleset(Ruleset):
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
     rules_file_tables = ("options", "description", "ruleset")
+    fighter_type = Fighter
+    warm_up_pair = ("orc", "goblin")
 
-    def fighter_names(self) -> list[str]:
-        return sorted(WfrpCatalog.bundled().fighter_files)
-
-    def load_fighter(self, ref: Any, role: str = "fighter") -> Fighter:
-        if isinstance(ref, Fighter):
-            return ref
-        if not isinstance(ref, str):
-            raise DataError(role, None, f"expected a fighter name, a TOML path or a WFRP fighter, got {ref!r}")
-        return WfrpCatalog.bundled().fighter(ref, role)
+    def catalog(self) -> WfrpCatalog:
+        return WfrpCatalog.bundled()
 
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
         return fighter.as_data()
-
-    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
-        return WfrpCatalog.bundled().fighter_from_data(data, source, default_name)
 
     def _with_behaviour(self, f: Fighter, tactic: str | None, reaction: str | None, flag: str) -> Fighter:
         update: dict[str, str] = {}
@@ -102,25 +82,10 @@ class WfrpRuleset(Ruleset):
             usable = ", ".join(t for t in L.TACTIC_NAMES if t != "turtle")
             raise DataError("--tactic", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
 
-    def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
+    def exact_kernel(self) -> Any:
         from .exact import _enumerate_attack
 
-        c = self.counters
-        outcomes = np.zeros(len(c.outcomes))
-        levels = np.zeros((len(c.levels), len(c.zones)))
-        damage = np.zeros(1)
-        _enumerate_attack(*compiled.args(), outcomes, levels, damage)
-        return ExactAttack(outcomes, levels, float(damage[0]))
-
-    def warm_up(self, kind: str = "duel") -> None:
-        p = self.prepare("orc", "goblin")
-        k = p.compiled.n_counters
-        args = (*p.compiled.args(), np.uint64(0), np.int64(0), np.int64(1), 1, k)
-        if kind == "duel":
-            _run_duels(*args)
-        else:
-            _run_attacks(*args)
-            self.enumerate_attack(p.compiled)
+        return _enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
         cat = WfrpCatalog.bundled()
