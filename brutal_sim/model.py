@@ -30,11 +30,13 @@ DamageType = Literal["cutting", "piercing", "blunt", "shock", "fire", "blast"]
 Reaction = Literal["best", "parry", "dodge", "none"]
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
+    """Base of every data model of every ruleset: unknown fields are errors, objects are frozen."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Weapon(_Strict):
+class Weapon(StrictModel):
     """A melee weapon or shield (B-4.10, B-4.14, B-4.4)."""
 
     name: str = ""
@@ -63,7 +65,7 @@ class Weapon(_Strict):
         return parse_dice(self.damage)
 
 
-class Armour(_Strict):
+class Armour(StrictModel):
     """A piece of armour covering some zones (B-4.14)."""
 
     name: str = ""
@@ -86,7 +88,7 @@ class Armour(_Strict):
         return sorted(set(out), key=ZONES.index)
 
 
-class TalentModifiers(_Strict):
+class TalentModifiers(StrictModel):
     """Numbers a talent adds (all default 0)."""
 
     melee: int = Field(0, ge=-10, le=10)
@@ -102,7 +104,7 @@ class TalentModifiers(_Strict):
     damage_levels: int = Field(0, ge=-5, le=10, description="added to each of the fighter's damage levels (B-5.1)")
 
 
-class TalentFlags(_Strict):
+class TalentFlags(StrictModel):
     """Switches the kernel understands."""
 
     ambidexterity: bool = False
@@ -110,7 +112,7 @@ class TalentFlags(_Strict):
     extra_opportunity_attacks: int = Field(0, ge=0, le=5)
 
 
-class Talent(_Strict):
+class Talent(StrictModel):
     """A named bundle of modifiers and flags."""
 
     name: str = ""
@@ -120,7 +122,7 @@ class Talent(_Strict):
     flags: TalentFlags = TalentFlags()
 
 
-class Tactic(_Strict):
+class Tactic(StrictModel):
     """What a fighter does with its turn (B-3): a named bundle of action settings."""
 
     name: str = ""
@@ -138,7 +140,7 @@ class Tactic(_Strict):
     aims: bool = False
 
 
-class Checks(_Strict):
+class Checks(StrictModel):
     """Total bonus per check kind (B-1.1 GAP: stat blocks give totals)."""
 
     melee: int = Field(0, ge=-5, le=20)
@@ -149,7 +151,7 @@ class Checks(_Strict):
     willpower: int = Field(0, ge=-5, le=20)
 
 
-class Attributes(_Strict):
+class Attributes(StrictModel):
     """Attributes. endurance, strength and agility are used by the rules directly; all of them can
     enter check formulas (option ``check_bonus = attribute_plus_skill``, B-1.1)."""
 
@@ -173,7 +175,7 @@ TalentRef = Union[str, Talent]
 TacticRef = Union[str, Tactic]
 
 
-class FighterSpec(_Strict):
+class FighterSpec(StrictModel):
     """A fighter as written in TOML; weapon/armour/talent names are not yet resolved."""
 
     ruleset: Literal["brutal"] = "brutal"
@@ -219,7 +221,7 @@ def aim_zone(tactic: Tactic, arg: str) -> int:
     return -1
 
 
-class Fighter(_Strict):
+class Fighter(StrictModel):
     """A fighter with every reference resolved to a full object."""
 
     ruleset: ClassVar[str] = "brutal"

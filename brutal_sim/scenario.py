@@ -19,14 +19,14 @@ from .catalog import read_toml, validate
 from .engine import run_paired_counters
 from .errors import DataError
 from .frames import paired_differences
-from .model import _Strict
+from .model import StrictModel
 from .options import RuleOptions
 from .results import DuelResult
 from .ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
 from .variants import vary
 
 
-class VariantSpec(_Strict):
+class VariantSpec(StrictModel):
     """A rule variant: a name and the options it changes."""
 
     name: str
@@ -34,7 +34,7 @@ class VariantSpec(_Strict):
     description: str = ""
 
 
-class SweepSpec(_Strict):
+class SweepSpec(StrictModel):
     """One field of one fighter over a list of values."""
 
     name: str = ""
@@ -51,7 +51,7 @@ class SweepSpec(_Strict):
         return v
 
 
-class ScenarioSpec(_Strict):
+class ScenarioSpec(StrictModel):
     title: str = "brutal_sim report"
     notes: str = ""
     n: int = Field(100_000, gt=0, le=10**9)

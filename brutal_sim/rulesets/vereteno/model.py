@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from ...model import StrictModel
 
 #: V-5.7 weapon properties. ``light``/``heavy`` restrict attack kinds; the others have no rule text
 #: or no effect in a point-blank duel (``long``); ``energy`` (fuel cell, V-3.2) is not modelled.
@@ -26,11 +28,7 @@ AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimid
 DefenceSpending = Literal["block_first", "counter_first"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Weapon(_Strict):
+class Weapon(StrictModel):
     """A melee weapon (V-8.2): pool modifier, initiative, damage, critical value, properties."""
 
     name: str = ""
@@ -56,7 +54,7 @@ class Weapon(_Strict):
         return v
 
 
-class Armour(_Strict):
+class Armour(StrictModel):
     """Body armour (V-8.3): protection class and quality make the armour pool (V-5.4)."""
 
     name: str = ""
@@ -67,7 +65,7 @@ class Armour(_Strict):
     quality: int = Field(0, ge=0, le=10, description="quality [качество]; the app's list gives none (0)")
 
 
-class Shield(_Strict):
+class Shield(StrictModel):
     """A shield (V-8.3, V-4.7): its class joins the armour pool while held (option ``shield``)."""
 
     name: str = ""
@@ -76,7 +74,7 @@ class Shield(_Strict):
     protection: int = Field(0, ge=0, le=20)
 
 
-class Tactic(_Strict):
+class Tactic(StrictModel):
     """V-7.1 AP budget: the preferred attack kind and the AP kept for reactions.
 
     In its turn the fighter repeats the preferred kind (falling back to cheaper kinds its weapon
@@ -90,7 +88,7 @@ class Tactic(_Strict):
     keep: int = Field(1, ge=0, le=10)
 
 
-class Penalties(_Strict):
+class Penalties(StrictModel):
     """Dice removed from checks of a skill for the rest of the fight (V-6.4); all keys of V-8.4."""
 
     melee: int = Field(0, ge=0, le=10)
@@ -103,7 +101,7 @@ class Penalties(_Strict):
     prof: int = Field(0, ge=0, le=10)
 
 
-class Trauma(_Strict):
+class Trauma(StrictModel):
     """One row of the d66 trauma table (V-8.4) with its combat codes (V-6)."""
 
     name: str = ""
@@ -140,7 +138,7 @@ class Trauma(_Strict):
         return "; ".join(p for p in parts if p) or "—"
 
 
-class Attributes(_Strict):
+class Attributes(StrictModel):
     """Attributes [характеристики]: Телосложение, Ловкость, Интеллект, Эмпатия."""
 
     physique: int = Field(ge=1, le=10, description="Телосложение")
@@ -149,14 +147,14 @@ class Attributes(_Strict):
     empathy: int = Field(ge=1, le=10, description="Эмпатия")
 
 
-class Skills(_Strict):
+class Skills(StrictModel):
     """The skills a melee duel uses: Ближний бой (melee) and Проворство (nimbleness)."""
 
     melee: int = Field(0, ge=0, le=10, description="Ближний бой")
     nimbleness: int = Field(0, ge=0, le=10, description="Проворство")
 
 
-class FighterSpec(_Strict):
+class FighterSpec(StrictModel):
     """A fighter file as written: catalog items by name or inline tables."""
 
     ruleset: Literal["vereteno"] = "vereteno"
@@ -174,7 +172,7 @@ class FighterSpec(_Strict):
     defence_spending: DefenceSpending = "block_first"
 
 
-class Fighter(_Strict):
+class Fighter(StrictModel):
     """A fighter with every reference resolved."""
 
     ruleset: ClassVar[str] = "vereteno"

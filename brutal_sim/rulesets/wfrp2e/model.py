@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from ...model import StrictModel
 
 from .layout import REACTION_NAMES, TACTIC_NAMES
 
@@ -20,11 +22,7 @@ Tactic = Literal[TACTIC_NAMES]  # type: ignore[valid-type]
 Reaction = Literal[REACTION_NAMES]  # type: ignore[valid-type]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Weapon(_Strict):
+class Weapon(StrictModel):
     """A melee weapon, shield or parrying item (W-9.1). Damage is SB + ``damage`` (W-4.7)."""
 
     name: str = ""
@@ -41,7 +39,7 @@ class Weapon(_Strict):
         return quality in self.qualities
 
 
-class Armour(_Strict):
+class Armour(StrictModel):
     """An armour piece: armour points by location (W-9.2); pieces worn together add up."""
 
     name: str = ""
@@ -53,7 +51,7 @@ class Armour(_Strict):
     ag_penalty: int = Field(0, ge=0, le=30, description="taken off Ag tests (dodge, initiative)")
 
 
-class Talent(_Strict):
+class Talent(StrictModel):
     """A talent: its rule id and the rule option that switches its effect on (empty: no effect in a duel)."""
 
     name: str = ""
@@ -66,7 +64,7 @@ WeaponRef = Union[str, Weapon, None]
 ArmourRef = Union[str, Armour]
 
 
-class _Profile(_Strict):
+class _Profile(StrictModel):
     """The fields a fighter file and a resolved fighter share."""
 
     name: str = ""
