@@ -142,14 +142,14 @@ def open_executor(spec: str | ClusterSpec | None, threads: int | None = None,
     with _quiet():
         if target.local:
             cluster = distributed.LocalCluster(n_workers=target.workers or os.cpu_count() or 1, threads_per_worker=1,
-                                               processes=True, dashboard_address=None, silence_logs=logging.ERROR)
+                                               processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
             threads = threads or 1
         else:
             try:
                 client = distributed.Client(target.address, timeout=CONNECT_TIMEOUT)
-            except (OSError, TimeoutError) as exc:
-                raise ClusterError(f"cannot reach the Dask scheduler at {target.address} within "
+            except Exception as exc:  # refused, timed out, or something else answering (garbage handshake)
+                raise ClusterError(f"cannot reach a Dask scheduler at {target.address} within "
                                    f"{CONNECT_TIMEOUT:.0f} s ({type(exc).__name__}); is `dask scheduler` running "
                                    "there?") from None
             try:
