@@ -67,10 +67,10 @@ def _warm_up(json_mode: bool, ruleset: Any, kind: str = "duel") -> None:
 def _executor(cluster: Any, threads: int | None, json_mode: bool = False) -> Iterator[Any]:
     """The executor of ``--cluster`` (already parsed), closed on exit; any :class:`DataError`
     inside the block (an unreachable scheduler, a cluster failing mid-run) → one line, exit 2."""
-    from .cluster import open_executor
+    from .cluster import open_executor, quiet
 
     try:
-        with open_executor(cluster, threads) as ex:
+        with quiet(), open_executor(cluster, threads) as ex:  # Dask's own log lines would bury ours
             if cluster is not None and not json_mode:
                 err.print(f"[dim]{escape(ex.describe())}[/]", highlight=False)
             yield ex

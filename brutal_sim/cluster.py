@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import uuid
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
@@ -98,8 +99,9 @@ class DaskExecutor(Executor):
         try:
             for future in distributed.as_completed(futures):
                 yield futures[future], future.result()
-        except (OSError, TimeoutError, distributed.KilledWorker) as exc:
-            raise ClusterError(f"the Dask cluster failed during the run: {type(exc).__name__}: {exc}") from exc
+        except (OSError, TimeoutError, CancelledError, distributed.KilledWorker) as exc:  # lost scheduler, …
+            detail = " ".join(str(exc).split())  # one line
+            raise ClusterError(f"the Dask cluster failed during the run: {type(exc).__name__}: {detail}") from exc
         finally:
             self.client.cancel(list(futures))
 
@@ -112,15 +114,19 @@ class DaskExecutor(Executor):
 
 
 @contextlib.contextmanager
-def _quiet(level: int = logging.CRITICAL) -> Iterator[None]:
-    """Silence distributed's loggers (connection retries, shutdown chatter) inside the block."""
-    logger = logging.getLogger("distributed")
-    old = logger.level
-    logger.setLevel(level)
+def quiet(level: int = logging.CRITICAL) -> Iterator[None]:
+    """Silence distributed's loggers (connection retries, reconnect tracebacks, shutdown chatter)
+    inside the block; Dask's logging configuration gives several of them their own level."""
+    names = ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]
+    loggers = [logging.getLogger(n) for n in names]
+    old = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(level)
     try:
         yield
     finally:
-        logger.setLevel(old)
+        for lg, lvl in zip(loggers, old):
+            lg.setLevel(lvl)
 
 
 @contextlib.contextmanager
@@ -139,7 +145,7 @@ def open_executor(spec: str | ClusterSpec | None, threads: int | None = None,
         return
     distributed = _distributed()
     cluster = None
-    with _quiet():
+    with quiet():
         if target.local:
             cluster = distributed.LocalCluster(n_workers=target.workers or os.cpu_count() or 1, threads_per_worker=1,
                                                processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
@@ -162,7 +168,7 @@ def open_executor(spec: str | ClusterSpec | None, threads: int | None = None,
     try:
         yield DaskExecutor(client, threads, chunk)
     finally:
-        with _quiet():
+        with quiet():
             client.close()
             if cluster is not None:
                 cluster.close()
