@@ -1,13 +1,14 @@
 """Speed-up of a Dask cluster of 2 worker processes over 1, and cold vs warm chunk times.
 
     pip install -e ".[cluster]"
-    python benchmarks/cluster.py            # runs of 8 chunks of 2^20 duels, best of 3 (about 4 minutes on 2 cores)
-    python benchmarks/cluster.py --quick    # runs of 4 chunks, best of 2 (about 1.5 minutes)
+    python benchmarks/cluster.py                        # runs of 4 chunks of 2^20 duels, best of 6 (about 3 minutes on 2 cores)
+    python benchmarks/cluster.py --chunks 8 --rounds 3  # longer runs, fewer rounds
 
 Plays swordsman vs brute in chunks of ``brutal_sim.executor.CHUNK`` duels on local Dask clusters of
 1 and of 2 worker processes (``LocalCluster``, one task thread and one numba thread each), and for
 reference in-process on 1 and on 2 numba threads. The configurations take turns, round after
-round, and each keeps its best round (the machines are shared: others' load comes and goes).
+round, and each keeps its best round (the machines are shared: others' load comes and goes; the
+load average is recorded before every round).
 
 Cold against warm: on the freshly started 2-worker cluster, chunks of 10^4 duels first, whose
 first chunk on each worker includes importing the kernels and loading them from numba's on-disk
@@ -64,9 +65,11 @@ def cold_and_warm(executor: Executor, workers: int, chunk: int = 10_000, per_wor
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="runs of 4 chunks, best of 2")
+    parser.add_argument("--chunks", type=int, default=4, help="chunks of 2^20 duels per run (default 4)")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds; each configuration keeps its best (default 6)")
     args = parser.parse_args()
-    n, rounds = (4 * CHUNK, 2) if args.quick else (8 * CHUNK, 3)
+    n, rounds = args.chunks * CHUNK, args.rounds
+    loads = []
     load_before = os.getloadavg()
     with contextlib.ExitStack() as stack:
         started, executors = {}, {}
@@ -84,6 +87,7 @@ def main() -> None:
         walls: dict[str, list[float]] = {name: [] for name in executors}
         counters = []
         for _ in range(rounds):
+            loads.append(round(os.getloadavg()[0], 2))
             for name, ex in executors.items():
                 r = timed(ex, n)
                 walls[name].append(round(r.wall, 3))
@@ -97,6 +101,7 @@ def main() -> None:
                     "python": platform.python_version(), "numba": numba.__version__},
         "matchup": MATCHUP, "n": n, "chunk": CHUNK, "seed": SEED, "rounds": rounds,
         "load_average_1_5_15_min": {"before": load_before, "after": os.getloadavg()},
+        "load_average_1_min_per_round": loads,
         "same_counters_everywhere": same, "cluster_start_s": started, "cold_vs_warm": cold,
         "wall_s": walls, "best_duels_per_s": {name: round(n / b) for name, b in best.items()},
         "speedup_2_workers_over_1": round(one / two, 2),
