@@ -12,7 +12,8 @@ load average is recorded before every round).
 
 Cold against warm: on the freshly started 2-worker cluster, chunks of 10^4 duels first, whose
 first chunk on each worker includes importing the kernels and loading them from numba's on-disk
-cache; later chunks show that nothing is recompiled. Checks that every run gives the same
+cache; later chunks show that nothing is recompiled. The share of each run's wall time that the
+workers spent inside the kernel shows what the cluster itself costs, whatever the machine's load. Checks that every run gives the same
 counters, prints a table and writes ``benchmarks/results/cluster-<UTC time>.json``. Timings only:
 no assertion on speed.
 """
@@ -85,16 +86,21 @@ def main() -> None:
             executors[f"in-process, {threads} numba thread{'s' * (threads > 1)}"] = LocalExecutor(threads)
         timed(LocalExecutor(), CHUNK // 16)  # load the kernels in this process too
         walls: dict[str, list[float]] = {name: [] for name in executors}
+        busy: dict[str, list[float]] = {name: [] for name in executors if name.startswith("Dask")}
         counters = []
         for _ in range(rounds):
             loads.append(round(os.getloadavg()[0], 2))
             for name, ex in executors.items():
                 r = timed(ex, n)
                 walls[name].append(round(r.wall, 3))
+                if name in busy:  # the share of the run each worker spent inside the kernel
+                    workers = len({ch.pid for ch in r.chunks})
+                    busy[name].append(round(sum(ch.seconds for ch in r.chunks) / (workers * r.wall), 3))
                 counters.append(r.totals[0][0])
     same = all(np.array_equal(c, counters[0]) for c in counters)
     best = {name: min(w) for name, w in walls.items()}
     one, two = best["Dask, 1 worker × 1 thread"], best["Dask, 2 workers × 1 thread"]
+    per_round = [a / b for a, b in zip(walls["Dask, 1 worker × 1 thread"], walls["Dask, 2 workers × 1 thread"])]
     result = {
         "when": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H%M%SZ"),
         "machine": {"cpus": numba.config.NUMBA_NUM_THREADS, "platform": platform.platform(),
@@ -103,8 +109,10 @@ def main() -> None:
         "load_average_1_5_15_min": {"before": load_before, "after": os.getloadavg()},
         "load_average_1_min_per_round": loads,
         "same_counters_everywhere": same, "cluster_start_s": started, "cold_vs_warm": cold,
-        "wall_s": walls, "best_duels_per_s": {name: round(n / b) for name, b in best.items()},
+        "wall_s": walls, "workers_busy_share": busy, "best_duels_per_s": {name: round(n / b) for name, b in best.items()},
         "speedup_2_workers_over_1": round(one / two, 2),
+        "speedup_per_round": [round(x, 2) for x in per_round],
+        "speedup_median_of_rounds": round(statistics.median(per_round), 2),
     }
     print(f"{MATCHUP[0]} vs {MATCHUP[1]}: {n:,} duels in {n // CHUNK} chunks of {CHUNK:,}, best of {rounds}; "
           f"same counters everywhere: {same}")
@@ -112,8 +120,11 @@ def main() -> None:
     print("|---|---|---|---|")
     for name, w in walls.items():
         print(f"| {name} | {best[name]} | {n / best[name]:,.0f} | {', '.join(map(str, w))} |")
-    print(f"speed-up, 2 workers over 1: {one / two:.2f}×; cluster start {started} s; "
+    print(f"speed-up, 2 workers over 1: {one / two:.2f}× (best against best), "
+          f"{statistics.median(per_round):.2f}× (median of the rounds' ratios); cluster start {started} s; "
           f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}")
+    print("share of the wall time the workers spent in the kernel (the rest is Dask and waiting): " +
+          "; ".join(f"{name}: median {statistics.median(b):.3f}" for name, b in busy.items()))
     print(f"fresh workers, chunks of {cold['chunk']:,}: first chunk {cold['first_chunk_s']} s, "
           f"later chunks median {cold['later_chunk_median_s']} s")
     out = ROOT / "benchmarks" / "results" / f"cluster-{result['when']}.json"
