@@ -11,7 +11,6 @@ import os
 import pickle
 import signal
 import sys
-from pathlib import Path
 from typing import Iterator
 
 import numpy as np
@@ -70,7 +69,7 @@ def test_api_duel_and_sampled_attack_take_a_client(client):
         api.duel("swordsman", "brute", n=10, client=client, executor=LocalExecutor())
 
 
-def test_paired_sweep_and_round_robin_on_the_cluster(client):
+def test_paired_sweep_round_robin_and_tactic_matrix_on_the_cluster(client):
     args = ("brute", "swordsman", "main_hand.damage", ["d6", "d8", "d10"])
     local = designer.sweep(*args, n=12_000, seed=4)
     remote = designer.sweep(*args, n=12_000, seed=4, executor=dask(client, 5000))
@@ -80,6 +79,10 @@ def test_paired_sweep_and_round_robin_on_the_cluster(client):
     rr_remote = designer.round_robin(["militia", "swordsman", "brute"], n=5000, seed=2, executor=dask(client, 2000))
     assert [r.labels for r in rr_local] == [r.labels for r in rr_remote]
     assert all(np.array_equal(a.counters, b.counters) for a, b in zip(rr_local, rr_remote))
+    tm = dict(tactics_a=["single", "furious"], tactics_b=["single", "defensive"], n=3000, seed=6)
+    tm_local = designer.tactic_matrix("duelist", "brute", **tm)
+    tm_remote = designer.tactic_matrix("duelist", "brute", **tm, executor=dask(client, 1000))
+    assert np.array_equal(tm_local.wins_a, tm_remote.wins_a) and np.array_equal(tm_local.wins_b, tm_remote.wins_b)
 
 
 def test_scenario_on_the_cluster_equals_the_local_run(client):
