@@ -1,7 +1,7 @@
 """Speed-up of a Dask cluster of 2 worker processes over 1, and cold vs warm chunk times.
 
     pip install -e ".[cluster]"
-    python benchmarks/cluster.py                        # runs of 4 chunks of 2^20 duels, best of 6 (about 3 minutes on 2 cores)
+    python benchmarks/cluster.py                        # runs of 2 chunks of 2^20 duels, 15 rounds (about 4 minutes on 2 cores)
     python benchmarks/cluster.py --chunks 8 --rounds 3  # longer runs, fewer rounds
 
 Plays swordsman vs brute in chunks of ``brutal_sim.executor.CHUNK`` duels on local Dask clusters of
@@ -66,8 +66,8 @@ def cold_and_warm(executor: Executor, workers: int, chunk: int = 10_000, per_wor
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--chunks", type=int, default=4, help="chunks of 2^20 duels per run (default 4)")
-    parser.add_argument("--rounds", type=int, default=6, help="rounds; each configuration keeps its best (default 6)")
+    parser.add_argument("--chunks", type=int, default=2, help="chunks of 2^20 duels per run (default 2)")
+    parser.add_argument("--rounds", type=int, default=15, help="rounds; each configuration keeps its best (default 15)")
     args = parser.parse_args()
     n, rounds = args.chunks * CHUNK, args.rounds
     loads = []
