@@ -8,12 +8,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numba
 import numpy as np
 
-from .engine import ProgressFn, run_attack_counters, run_duel_counters
+from .engine import ProgressFn, duel_work, run, run_attack_counters, run_duel_counters
+from .executor import Executor, resolve
 from .errors import DataError
 from .ruleset import Prepared, Ruleset, resolve_ruleset
 from .results import AttackResult, DuelResult
@@ -53,19 +54,37 @@ def _check_threads(threads: int | None) -> None:
 def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: str | None = None,
          options: Mapping[str, str] | None = None, threads: int | None = None,
          progress: ProgressFn | None = None, labels: Mapping[str, str] | None = None,
-         ruleset: str | None = None, **overrides: str | None) -> DuelResult:
+         ruleset: str | None = None, executor: Executor | None = None, client: Any = None,
+         **overrides: str | None) -> DuelResult:
     """Play ``n`` duels of ``a`` against ``b`` and return their counters.
 
     ``ruleset`` picks the rules (default: from the fighter files, else Brutal). ``labels``
     (``matchup``, ``variant``, ``sweep``, ``value``) name the run in tidy frames and plots; the
-    matchup defaults to "A vs B".
+    matchup defaults to "A vs B". ``client`` (a ``distributed.Client``) or ``executor`` (a
+    :class:`~brutal_sim.executor.Executor`) run the duels elsewhere, e.g. on a Dask cluster, with
+    the same counters (``docs/cluster.md``).
     """
     _check_n(n)
     _check_seed(seed)
     _check_threads(threads)
     rs, p = prepare(a, b, rules, options, ruleset=ruleset, **overrides)
-    counters, elapsed = run_duel_counters(p.compiled, n, seed, threads, progress=progress)
+    counters, elapsed = run_duel_counters(p.compiled, n, seed, threads, progress=progress,
+                                          executor=resolve(executor, client, threads))
     return result_of(rs, p, counters, n, seed, elapsed, labels)
+
+
+def duels(prepared: Sequence[tuple[Ruleset, Prepared]], n: int, seed: int = 0, threads: int | None = None,
+          progress: ProgressFn | None = None, labels: Sequence[Mapping[str, str]] | None = None,
+          executor: Executor | None = None, client: Any = None) -> list[DuelResult]:
+    """Play ``n`` duels of each prepared matchup (from :func:`prepare`), all handed to the executor
+    at once so that a cluster runs them side by side; ``progress(duels done, total)``."""
+    _check_n(n)
+    _check_seed(seed)
+    _check_threads(threads)
+    r = run([duel_work(p.compiled.kernels.duels, p.compiled, seed) for _, p in prepared], n, threads,
+            progress=progress, executor=resolve(executor, client, threads))
+    return [result_of(rs, p, totals[0], n, seed, seconds, (labels or {})[i] if labels else None)
+            for i, ((rs, p), totals, seconds) in enumerate(zip(prepared, r.totals, r.seconds))]
 
 
 def result_of(rs: Ruleset, p: Prepared, counters: np.ndarray, n: int, seed: int, elapsed: float,
@@ -80,10 +99,12 @@ def result_of(rs: Ruleset, p: Prepared, counters: np.ndarray, n: int, seed: int,
 
 def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, rules: str | None = None,
            options: Mapping[str, str] | None = None, threads: int | None = None,
-           tactic: str | None = None, reaction: str | None = None, ruleset: str | None = None) -> AttackResult:
+           tactic: str | None = None, reaction: str | None = None, ruleset: str | None = None,
+           executor: Executor | None = None, client: Any = None) -> AttackResult:
     """Outcome distribution of one attack by ``a`` on a fresh ``b``.
 
-    Exact by enumeration when ``n`` is None, else sampled from ``n`` attacks. ``tactic`` and
+    Exact by enumeration when ``n`` is None, else sampled from ``n`` attacks (on ``client`` /
+    ``executor`` if given, as in :func:`duel`). ``tactic`` and
     ``reaction`` override a's tactic and b's reaction. (Brutal: with paired weapons this is the
     action's first (main-hand) attack; a feint's +1 is included with its probability.)
     """
@@ -98,7 +119,7 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
     _check_n(n, what="attacks")
     _check_seed(seed)
     _check_threads(threads)
-    cnt, _ = run_attack_counters(p.compiled, n, seed, threads)
+    cnt, _ = run_attack_counters(p.compiled, n, seed, threads, executor=resolve(executor, client, threads))
     c = rs.counters
     outcomes = cnt[c.attack:c.attack + len(c.outcomes)] / n
     b_wounds = c.wound + c.wound_size

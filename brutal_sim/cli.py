@@ -9,8 +9,9 @@ import json
 import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import typer
 from rich.console import Console
@@ -33,6 +34,10 @@ RULES_OPT = typer.Option(None, "--rules", help="rules TOML file with \\[options]
 OPTION_OPT = typer.Option(None, "--option", help="rule option key=value (repeatable); see `brutal-sim list options`")
 THREADS_OPT = typer.Option(None, "--threads", help="numba threads (default: all cores)")
 JSON_OPT = typer.Option(False, "--json", help="print one JSON object instead of the summary")
+CLUSTER_OPT = typer.Option(None, "--cluster", envvar="BRUTAL_SIM_CLUSTER", show_envvar=True,
+                           help="run the chunks on Dask: tcp://HOST:PORT (a running scheduler), local (a local "
+                           "cluster, one worker per core) or local:N; needs pip install 'brutal-sim[cluster]'; "
+                           "see docs/cluster.md")
 RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (default: from the fighter files, else "
                            "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 
@@ -58,6 +63,21 @@ def _warm_up(json_mode: bool, ruleset: Any, kind: str = "duel") -> None:
         err.print(f"[dim]compiled the numba kernels in {took:.1f} s (cached: later runs start fast)[/]")
 
 
+@contextmanager
+def _executor(cluster: Any, threads: int | None, json_mode: bool = False) -> Iterator[Any]:
+    """The executor of ``--cluster`` (already parsed), closed on exit; any :class:`DataError`
+    inside the block (an unreachable scheduler, a cluster failing mid-run) → one line, exit 2."""
+    from .cluster import open_executor, quiet
+
+    try:
+        with quiet(), open_executor(cluster, threads) as ex:  # Dask's own log lines would bury ours
+            if cluster is not None and not json_mode:
+                err.print(f"[dim]{escape(ex.describe())}[/]", highlight=False)
+            yield ex
+    except DataError as exc:
+        _fail(str(exc))
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:6.2f} %"
 
@@ -77,28 +97,34 @@ def duel(
     reaction_a: Optional[str] = typer.Option(None, "--reaction-a", help="override a's reaction"),
     reaction_b: Optional[str] = typer.Option(None, "--reaction-b", help="override b's reaction"),
     ruleset: Optional[str] = RULESET_OPT,
+    cluster: Optional[str] = CLUSTER_OPT,
 ) -> None:
     """Play N duels between two fighters and summarise win rates, rounds and defeat causes."""
     flags = _guard(lambda: parse_option_flags(option or []))
     from . import api
+    from .cluster import parse
 
     # validate everything before compiling anything
     _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads)))
+    target = _guard(lambda: parse(cluster))
     rs, _ = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset))
-    _warm_up(json_out, rs)
+    if target is None:  # on a cluster, the workers load the kernels
+        _warm_up(json_out, rs)
     show_bar = not json_out and err.is_terminal and n >= 2_000_000
-    if show_bar:
-        with Progress(TextColumn("duels"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                      TimeRemainingColumn(), console=err, transient=True) as bar:
-            task = bar.add_task("duels", total=n)
-            result = _guard(lambda: api.duel(a, b, n=n, seed=seed, rules=rules, options=flags, threads=threads,
-                                             progress=lambda done, total: bar.update(task, completed=done),
-                                             tactic_a=tactic_a, tactic_b=tactic_b, reaction_a=reaction_a,
-                                             reaction_b=reaction_b, ruleset=rs.name))
-    else:
-        result = _guard(lambda: api.duel(a, b, n=n, seed=seed, rules=rules, options=flags, threads=threads,
-                                         tactic_a=tactic_a, tactic_b=tactic_b, reaction_a=reaction_a,
-                                         reaction_b=reaction_b, ruleset=rs.name))
+    with _executor(target, threads, json_out) as ex:
+        def play(progress: Callable[[int, int], None] | None = None) -> Any:
+            return _guard(lambda: api.duel(a, b, n=n, seed=seed, rules=rules, options=flags, threads=threads,
+                                           progress=progress, tactic_a=tactic_a, tactic_b=tactic_b,
+                                           reaction_a=reaction_a, reaction_b=reaction_b, ruleset=rs.name,
+                                           executor=ex))
+
+        if show_bar:
+            with Progress(TextColumn("duels"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                          TimeRemainingColumn(), console=err, transient=True) as bar:
+                task = bar.add_task("duels", total=n)
+                result = play(lambda done, total: bar.update(task, completed=done))
+        else:
+            result = play()
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))
@@ -209,19 +235,44 @@ def report(
     csv: Optional[str] = typer.Option(None, "--csv", help="also write the tidy frames as CSV files into DIR"),
     n: Optional[int] = typer.Option(None, "-n", help="override the scenario's duels per cell"),
     threads: Optional[int] = THREADS_OPT,
+    cluster: Optional[str] = CLUSTER_OPT,
 ) -> None:
     """Run a scenario and write a one-file HTML report (images embedded)."""
     from . import api
+    from .cluster import parse
     from .report import ReportFrames, render_report, write_atomically
-    from .scenario import load_scenario, run_scenario
+    from .scenario import load_scenario
 
     sc = _guard(lambda: load_scenario(scenario, n=n))
     _guard(lambda: api._check_threads(threads))
-    _check_writable_file("-o", output)
-    if csv:
-        _check_writable_dir("--csv", csv)
-    for rs in sc.rulesets:
-        _warm_up(False, rs)
+    target = _guard(lambda: parse(cluster))
+    with _executor(target, threads) as ex:  # connect before touching the output paths
+        _check_writable_file("-o", output)
+        if csv:
+            _check_writable_dir("--csv", csv)
+        if target is None:  # on a cluster, the workers load the kernels
+            for rs in sc.rulesets:
+                _warm_up(False, rs)
+        results = _run_report(sc, threads, ex)
+    total = sc.total_duels
+    command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
+        f"brutal-sim report {scenario} -o {output}"
+    html = render_report(sc, results, command)
+    frames = ReportFrames.of(results, sc.differences)
+    try:
+        write_atomically(output, html)
+        if csv:
+            frames.to_csv(csv)
+    except OSError as exc:
+        _fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
+    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells, {total:,} duels in "
+              f"{sum(r.elapsed_s for r in results):.1f} s)" + (f"; CSV in {csv}" if csv else ""), highlight=False)
+
+
+def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
+    """Run a scenario's cells with a progress bar (or log lines when stderr is not a terminal)."""
+    from .scenario import run_scenario
+
     total = sc.total_duels
     t0 = time.perf_counter()
     if err.is_terminal:
@@ -236,7 +287,7 @@ def report(
                 bar.update(task, completed=done, cell=escape(label[:48]), rate=f"{rate:,.0f} duels/s",
                            cells=f"cell {min(cells_done + 1, len(sc.cells))}/{len(sc.cells)}")
 
-            results = run_scenario(sc, threads, progress)
+            return run_scenario(sc, threads, progress, executor=executor)
     else:
         def log(done: int, _total: int, label: str) -> None:
             if done % sc.spec.n == 0:
@@ -244,19 +295,7 @@ def report(
                 err.print(f"cell {done // sc.spec.n}/{len(sc.cells)} {label}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
 
-        results = run_scenario(sc, threads, log)
-    command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
-        f"brutal-sim report {scenario} -o {output}"
-    html = render_report(sc, results, command)
-    frames = ReportFrames.of(results, sc.differences)
-    try:
-        write_atomically(output, html)
-        if csv:
-            frames.to_csv(csv)
-    except OSError as exc:
-        _fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
-    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells, {total:,} duels in "
-              f"{time.perf_counter() - t0:.1f} s)" + (f"; CSV in {csv}" if csv else ""), highlight=False)
+        return run_scenario(sc, threads, log, executor=executor)
 
 
 def _check_writable_dir(flag: str, path: str) -> None:

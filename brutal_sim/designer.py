@@ -15,6 +15,7 @@ import pandas as pd
 
 from . import api
 from .errors import DataError
+from .executor import Executor, resolve
 from .ruleset import resolve_ruleset
 from .stats import wilson
 from .variants import vary
@@ -91,21 +92,21 @@ def _choices(fighter: Any, tactics: Sequence[str] | None, reactions: bool) -> li
 def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str] | None = None,
                   tactics_b: Sequence[str] | None = None, reactions: bool = False, n: int = 20_000, seed: int = 0,
                   options: Mapping[str, str] | None = None, rules: str | None = None,
-                  ruleset: str | None = None) -> TacticMatrix:
-    """Play every pair of tactics (and, with ``reactions``, of parry/dodge) of a and b.
+                  ruleset: str | None = None, executor: Executor | None = None, client: Any = None) -> TacticMatrix:
+    """Play every pair of tactics (and, with ``reactions``, of parry/dodge) of a and b (all cells
+    at once on ``client`` / ``executor`` if given: ``docs/cluster.md``).
 
     The default tactic lists are Brutal's; for other rulesets pass ``tactics_a`` / ``tactics_b``.
     """
     rs = resolve_ruleset([a, b], ruleset)
     fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
     ca, cb = _choices(fa, tactics_a, reactions), _choices(fb, tactics_b, reactions)
+    pairs = [(i, j) for i in range(len(ca)) for j in range(len(cb))]
+    prepared = [(rs, rs.prepare(fa, fb, rules, options, ca[i][0], ca[i][1], cb[j][0], cb[j][1])) for i, j in pairs]
     wins_a = np.zeros((len(ca), len(cb)), dtype=np.int64)
     wins_b = np.zeros_like(wins_a)
-    for i, (ta, ra) in enumerate(ca):
-        for j, (tb, rb) in enumerate(cb):
-            r = api.duel(fa, fb, n=n, seed=seed, options=options, rules=rules, tactic_a=ta, reaction_a=ra,
-                         tactic_b=tb, reaction_b=rb, ruleset=rs.name)
-            wins_a[i, j], wins_b[i, j] = r.wins(0), r.wins(1)
+    for (i, j), r in zip(pairs, api.duels(prepared, n, seed, executor=executor, client=client)):
+        wins_a[i, j], wins_b[i, j] = r.wins(0), r.wins(1)
     label = (lambda t, r: t if r is None else f"{t}/{r}")
     return TacticMatrix(fa.name, fb.name, [label(*c) for c in ca], [label(*c) for c in cb], wins_a, wins_b, n)
 
@@ -136,14 +137,16 @@ class Balance:
 
 def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values: Sequence[Any],
             target: float = 0.5, n: int = 50_000, seed: int = 0, options: Mapping[str, str] | None = None,
-            rules: str | None = None, ruleset: str | None = None) -> Balance:
+            rules: str | None = None, ruleset: str | None = None, executor: Executor | None = None,
+            client: Any = None) -> Balance:
     """Find the value of ``field`` (a fighter path, e.g. ``main_hand.damage.bonus``, ``checks.melee``,
     ``armour.0.protection``, ``damage_levels.2``) among the ordered ``values`` that brings
     ``fighter``'s win rate against ``opponent`` closest to ``target``.
 
     Assumes the win rate moves monotonically along ``values`` and bisects; ``bracket`` holds the two
     neighbouring values whose win rates lie on either side of the target (None if the target is
-    outside the range tried, then ``best`` is the nearer end).
+    outside the range tried, then ``best`` is the nearer end). ``client`` / ``executor`` as in
+    :func:`sweep`.
     """
     if not 0 < target < 1:
         raise DataError("balance", "target", f"must be a win rate strictly between 0 and 1, got {target}")
@@ -158,7 +161,8 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
         v = values[k]
         if v not in result.tried:
             varied = vary(f, field, v, where="balance")
-            r = api.duel(varied, opp, n=n, seed=seed, options=options, rules=rules, ruleset=rs.name)
+            r = api.duel(varied, opp, n=n, seed=seed, options=options, rules=rules, ruleset=rs.name,
+                         executor=executor, client=client)
             lo, hi = wilson(r.wins(0), n)
             result.tried[v] = (r.wins(0) / n, lo, hi)
         return result.tried[v][0]
@@ -209,9 +213,13 @@ class Sweep:
 
 def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values: Sequence[Any], n: int = 50_000,
           seed: int = 0, options: Mapping[str, str] | None = None, rules: str | None = None,
-          threads: int | None = None, ruleset: str | None = None) -> Sweep:
+          threads: int | None = None, ruleset: str | None = None, executor: Executor | None = None,
+          client: Any = None) -> Sweep:
     """Play ``fighter`` with ``field`` set to each of ``values`` against ``opponent``, all values on
-    the same duels (common random numbers), with the paired differences of neighbouring values."""
+    the same duels (common random numbers), with the paired differences of neighbouring values.
+
+    ``client`` (a ``distributed.Client``) or ``executor`` run the duels elsewhere, e.g. on a Dask
+    cluster, with the same counters (``docs/cluster.md``)."""
     from .engine import run_paired_counters
     from .frames import paired_differences
 
@@ -219,7 +227,8 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
     rs = resolve_ruleset([fighter, opponent], ruleset)
     f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
     prepared = [rs.prepare(vary(f, field, v, where="sweep"), opp, rules, options) for v in values]
-    counters, joint, elapsed = run_paired_counters([p.compiled for p in prepared], n, seed, threads)
+    counters, joint, elapsed = run_paired_counters([p.compiled for p in prepared], n, seed, threads,
+                                                   executor=resolve(executor, client, threads))
     results = []
     for v, p, cnt in zip(values, prepared, counters):
         results.append(api.result_of(rs, p, cnt, n, seed, elapsed / len(values),
@@ -229,16 +238,16 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
 
 def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int = 0,
                 options: Mapping[str, str] | None = None, rules: str | None = None,
-                threads: int | None = None, ruleset: str | None = None) -> list[Any]:
+                threads: int | None = None, ruleset: str | None = None, executor: Executor | None = None,
+                client: Any = None) -> list[Any]:
     """Every pair of ``fighters`` once (a vs b); results labelled for frames and the matchup matrix
-    (``plots.matchup_matrix_figure(frames.summary_frame(results))``)."""
+    (``plots.matchup_matrix_figure(frames.summary_frame(results))``). All pairs are handed to the
+    executor at once (``client`` / ``executor`` as in :func:`sweep`)."""
     rs = resolve_ruleset(list(fighters), ruleset)
     loaded = [rs.load_fighter(f) for f in fighters]
     if len(loaded) < 2:
         raise DataError("round_robin", "fighters", "needs at least two fighters")
-    results = []
-    for fa, fb in itertools.combinations(loaded, 2):
-        r = api.duel(fa, fb, n=n, seed=seed, options=options, rules=rules, threads=threads, ruleset=rs.name)
-        r.labels.update(matchup=f"{fa.name} vs {fb.name}", variant="")
-        results.append(r)
-    return results
+    pairs = list(itertools.combinations(loaded, 2))
+    prepared = [(rs, rs.prepare(fa, fb, rules, options)) for fa, fb in pairs]
+    labels = [{"matchup": f"{fa.name} vs {fb.name}", "variant": ""} for fa, fb in pairs]
+    return api.duels(prepared, n, seed, threads, labels=labels, executor=executor, client=client)

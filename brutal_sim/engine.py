@@ -1,73 +1,29 @@
-"""Running kernels in fixed-size blocks: streaming counters, flat memory, any thread count."""
+"""Running kernels in fixed-size blocks: streaming counters, flat memory, any thread count, any
+executor (in-process by default, or a Dask cluster: :mod:`brutal_sim.executor`)."""
 
 from __future__ import annotations
 
-import time
-from typing import Callable
+from typing import Callable, Sequence
 
-import numba
 import numpy as np
 
+from .executor import CHUNK, Executor, LocalExecutor, Run, Work, run_works
 from .ruleset import Compiled
 
-#: Duels per kernel call. Memory stays flat in n; results do not depend on it.
-BLOCK = 1 << 20
+#: Duels per kernel call (a chunk). Memory stays flat in n; results do not depend on it.
+BLOCK = CHUNK
 
 ProgressFn = Callable[[int, int], None]
 
 
-def _lanes(threads: int | None) -> int:
-    threads = threads or numba.config.NUMBA_NUM_THREADS
-    threads = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
-    numba.set_num_threads(threads)
-    return threads
+def duel_work(kernel: Callable[..., np.ndarray], compiled: Compiled, seed: int) -> Work:
+    """One configuration's kernel (``compiled.kernels.duels`` or ``.attacks``) as a :class:`Work`."""
+    return Work(kernel, compiled.args(), seed, compiled.n_counters)
 
 
-def _in_blocks(n: int, block: int, run: Callable[[int, int], None], progress: ProgressFn | None) -> float:
-    """Call ``run(start, size)`` over ``0 … n−1`` in blocks of at most ``block``; return the seconds."""
-    t0 = time.perf_counter()
-    done = 0
-    while done < n:
-        size = min(block, n - done)
-        run(done, size)
-        done += size
-        if progress is not None:
-            progress(done, n)
-    return time.perf_counter() - t0
-
-
-def _seed64(seed: int) -> np.uint64:
-    return np.uint64(seed & 0xFFFFFFFFFFFFFFFF)
-
-
-def run_blocks(kernel, compiled: Compiled, n: int, seed: int, threads: int | None = None,
-               block: int = BLOCK, progress: ProgressFn | None = None) -> tuple[np.ndarray, float]:
-    """Run ``kernel`` over duel indices ``0 … n−1`` in blocks; return summed counters and seconds."""
-    lanes = _lanes(threads)
-    total = np.zeros(compiled.n_counters, dtype=np.int64)
-
-    def run(start: int, size: int) -> None:
-        total[:] += kernel(*compiled.args(), _seed64(seed), np.int64(start), np.int64(size), lanes,
-                           compiled.n_counters).sum(axis=0)
-
-    return total, _in_blocks(n, block, run, progress)
-
-
-def run_duel_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None,
-                      block: int = BLOCK, progress: ProgressFn | None = None) -> tuple[np.ndarray, float]:
-    return run_blocks(compiled.kernels.duels, compiled, n, seed, threads, block, progress)
-
-
-def run_attack_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None,
-                        block: int = BLOCK) -> tuple[np.ndarray, float]:
-    return run_blocks(compiled.kernels.attacks, compiled, n, seed, threads, block)
-
-
-def run_paired_counters(cells: list[Compiled], n: int, seed: int, threads: int | None = None, block: int = BLOCK,
-                        progress: ProgressFn | None = None) -> tuple[list[np.ndarray], np.ndarray, float]:
-    """Play duels ``0 … n−1`` under each configuration with the same random numbers (common random
-    numbers). Returns each configuration's counters (the same as a separate run would give), the
-    joint outcome counts ``int64[m−1, 3, 3]`` of neighbouring configurations, and the seconds.
+def paired_work(cells: Sequence[Compiled], seed: int) -> Work:
+    """The configurations ``cells`` replayed on the same duels (common random numbers) as one
+    :class:`Work`: its chunks give counters ``int64[m, k]`` and joint outcomes ``int64[max(m−1, 1), 3, 3]``.
 
     All cells must share the ruleset (kernels), the round cap and the tables (e.g. the hit-zone table).
     """
@@ -75,19 +31,55 @@ def run_paired_counters(cells: list[Compiled], n: int, seed: int, threads: int |
     if any(c.kernels != first.kernels or c.n_counters != first.n_counters or len(c.tables) != len(first.tables)
            or not all(np.array_equal(x, y) for x, y in zip(c.tables, first.tables)) for c in cells):
         raise ValueError("paired cells must share the ruleset, the round cap and the tables")
-    lanes = _lanes(threads)
-    m = len(cells)
     Fs = np.ascontiguousarray(np.stack([c.fighters for c in cells]))
     optss = np.ascontiguousarray(np.stack([c.options for c in cells]))
-    k = cells[0].n_counters
-    totals = np.zeros((m, k), dtype=np.int64)
-    joint = np.zeros((max(m - 1, 1), 3, 3), dtype=np.int64)
+    return Work(first.kernels.paired, (Fs, optss, *first.tables), seed, first.n_counters)
 
-    def run(start: int, size: int) -> None:
-        cnt, jt = first.kernels.paired(Fs, optss, *first.tables, _seed64(seed), np.int64(start), np.int64(size),
-                                       lanes, k)
-        totals[:] += cnt.sum(axis=0)
-        joint[:] += jt.sum(axis=0)
 
-    seconds = _in_blocks(n, block, run, progress)
-    return list(totals), joint[: m - 1], seconds
+def run(works: Sequence[Work], n: int, threads: int | None = None, block: int | None = None,
+        progress: ProgressFn | None = None, executor: Executor | None = None) -> Run:
+    """Run duel indices ``0 … n−1`` of each work on ``executor`` (default: in-process on ``threads``
+    numba threads) in chunks of ``block`` (default: the executor's, ``BLOCK``);
+    ``progress(indices done, total)`` is called as chunks complete."""
+    total = n * len(works)
+    done = 0
+
+    def step(_work: int, size: int) -> None:
+        nonlocal done
+        done += size
+        if progress is not None:
+            progress(done, total)
+
+    return run_works(works, n, executor or LocalExecutor(threads), block, step)
+
+
+def run_blocks(kernel: Callable[..., np.ndarray], compiled: Compiled, n: int, seed: int, threads: int | None = None,
+               block: int | None = None, progress: ProgressFn | None = None,
+               executor: Executor | None = None) -> tuple[np.ndarray, float]:
+    """Run ``kernel`` over duel indices ``0 … n−1`` in blocks; return summed counters and seconds."""
+    r = run([duel_work(kernel, compiled, seed)], n, threads, block, progress, executor)
+    return r.totals[0][0], r.wall
+
+
+def run_duel_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None, block: int | None = None,
+                      progress: ProgressFn | None = None, executor: Executor | None = None) -> tuple[np.ndarray, float]:
+    return run_blocks(compiled.kernels.duels, compiled, n, seed, threads, block, progress, executor)
+
+
+def run_attack_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None, block: int | None = None,
+                        executor: Executor | None = None) -> tuple[np.ndarray, float]:
+    return run_blocks(compiled.kernels.attacks, compiled, n, seed, threads, block, executor=executor)
+
+
+def run_paired_counters(cells: list[Compiled], n: int, seed: int, threads: int | None = None,
+                        block: int | None = None, progress: ProgressFn | None = None,
+                        executor: Executor | None = None) -> tuple[list[np.ndarray], np.ndarray, float]:
+    """Play duels ``0 … n−1`` under each configuration with the same random numbers (common random
+    numbers). Returns each configuration's counters (the same as a separate run would give), the
+    joint outcome counts ``int64[m−1, 3, 3]`` of neighbouring configurations, and the seconds.
+
+    All cells must share the ruleset (kernels), the round cap and the tables (e.g. the hit-zone table).
+    """
+    r = run([paired_work(cells, seed)], n, threads, block, progress, executor)
+    totals, joint = r.totals[0]
+    return list(totals), joint[: len(cells) - 1], r.wall

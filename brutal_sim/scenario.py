@@ -16,7 +16,8 @@ from pydantic import Field, field_validator
 
 from .api import result_of
 from .catalog import read_toml, validate
-from .engine import run_paired_counters
+from .engine import paired_work
+from .executor import Executor, resolve, run_works
 from .errors import DataError
 from .frames import paired_differences
 from .model import StrictModel
@@ -310,29 +311,36 @@ def _label(scenario: Scenario, cell: Cell) -> str:
     return label + (f" {cell.sweep}={cell.value}" if cell.sweep else "")
 
 
-def run_scenario(scenario: Scenario, threads: int | None = None,
-                 progress: ProgressFn | None = None) -> list[DuelResult]:
+def run_scenario(scenario: Scenario, threads: int | None = None, progress: ProgressFn | None = None,
+                 executor: Executor | None = None, client: Any = None) -> list[DuelResult]:
     """Run every cell; ``progress(duels done, total, label)`` is called as blocks finish.
 
     All cells use the scenario's seed and duel indices 0 … n−1 (common random numbers). Cells that
     differ only by a sweep value, or only by the rule variant, are replayed together, and the
-    paired differences between neighbours are left in ``scenario.differences``.
+    paired differences between neighbours are left in ``scenario.differences``. All groups are
+    handed to the executor at once: ``client`` (a ``distributed.Client``) or ``executor`` run them
+    side by side on a Dask cluster, with the same counters (``docs/cluster.md``).
     """
     spec = scenario.spec
     results: dict[int, DuelResult] = {}
     differences = []
     done = 0
     total = scenario.total_duels
-    for members, by in _groups(scenario):
+    groups = _groups(scenario)
+    labels = [_label(scenario, scenario.cells[m[0]]) + (f" … ({len(m)} cells)" if len(m) > 1 else "")
+              for m, _ in groups]
+    works = [paired_work([scenario.cells[i].compiled for i in members], spec.seed) for members, _ in groups]
+
+    def step(work: int, size: int) -> None:
+        nonlocal done
+        done += size * len(groups[work][0])
+        if progress:
+            progress(done, total, labels[work])
+
+    ran = run_works(works, spec.n, resolve(executor, client, threads), on_chunk=step)
+    for (members, by), (counters, joint), elapsed in zip(groups, ran.totals, ran.seconds):
         cells = [scenario.cells[i] for i in members]
-        label = _label(scenario, cells[0]) + (f" … ({len(cells)} cells)" if len(cells) > 1 else "")
-
-        def step(k: int, _n: int, base: int = done, m: int = len(cells), label: str = label) -> None:
-            if progress:
-                progress(base + k * m, total, label)
-
-        counters, joint, elapsed = run_paired_counters([c.compiled for c in cells], spec.n, spec.seed, threads,
-                                                       progress=step)
+        joint = joint[: len(cells) - 1]
         group = []
         for i, cell, cnt in zip(members, cells, counters):
             r = result_of(cell.ruleset, cell.prepared, cnt, spec.n, spec.seed, elapsed / len(cells),
@@ -341,6 +349,5 @@ def run_scenario(scenario: Scenario, threads: int | None = None,
             group.append(r)
         if len(group) > 1:
             differences.append(paired_differences(group, joint, by))
-        done += spec.n * len(cells)
     scenario.differences = pd.concat(differences, ignore_index=True) if differences else None
     return [results[i] for i in range(len(scenario.cells))]
