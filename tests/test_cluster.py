@@ -203,3 +203,20 @@ def test_a_worker_killed_mid_run_has_its_chunks_recomputed(client):
     assert np.array_equal(r.totals[0][0], local)
     client.wait_for_workers(2, timeout=60)  # the nanny restarts the lost worker
     assert victim not in client.run(os.getpid).values()
+
+
+@pytest.mark.parametrize("ruleset, a, b", [("wfrp2e", "orc", "goblin"), ("vereteno", "swordsman", "brute")])
+def test_every_ruleset_runs_on_the_cluster(client, ruleset, a, b):
+    """The workers import each ruleset's kernels by name; counters equal the local run."""
+    local = api.duel(a, b, n=12_000, seed=4, ruleset=ruleset)
+    remote = api.duel(a, b, n=12_000, seed=4, ruleset=ruleset, executor=dask(client, 3000))
+    assert remote.ruleset == ruleset and np.array_equal(local.counters, remote.counters)
+
+
+def test_cross_system_scenario_on_the_cluster(client):
+    sc_local = load_scenario(str(EXAMPLES / "cross_system.toml"), n=2000)
+    sc_remote = load_scenario(str(EXAMPLES / "cross_system.toml"), n=2000)
+    local = run_scenario(sc_local)
+    remote = run_scenario(sc_remote, executor=dask(client, 700))
+    assert [r.ruleset for r in remote] == [r.ruleset for r in local]
+    assert all(np.array_equal(x.counters, y.counters) for x, y in zip(local, remote))
