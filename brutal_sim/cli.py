@@ -128,12 +128,16 @@ def _print_duel(d: dict[str, Any]) -> None:
         out.print(f"Rounds to decision: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}")
     t = Table(title="How the losers went down", show_edge=False, pad_edge=False, title_justify="left")
     t.add_column("loser")
-    for name in ("track full", "knocked out", "mortal wound", "fled", "of them died"):
-        t.add_column(name, justify="right")
+    # the wound causes always, fear and exhaustion only when they ended a duel
+    shown = [c for c in d["defeat_cause"] if c in ("track_full", "knocked_out", "mortal") or d["defeat_cause"][c]]
+    headers = {"mortal": "mortal wound"}
+    for name in shown:
+        t.add_column(headers.get(name, name.replace("_", " ")), justify="right")
+    t.add_column("of them died", justify="right")
     for key in ("a", "b"):
         s = d[key]
         losses = max(1, sum(s["defeat_cause"].values()))
-        cells = [f"{v:,} ({100 * v / losses:.0f} %)" for v in s["defeat_cause"].values()]
+        cells = [f"{s['defeat_cause'][c]:,} ({100 * s['defeat_cause'][c] / losses:.0f} %)" for c in shown]
         t.add_row(s["name"], *cells, f"{s['deaths']:,}")
     out.print(t)
     _print_options(d["options"])

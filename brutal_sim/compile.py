@@ -85,6 +85,7 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row[L.P_DAMAGE_MOD] = t("damage")
     row[L.P_NCELLS] = 4 + f.attributes.endurance
     row[L.P_FEAR] = f.fear
+    row[L.P_FATIGUE0] = f.fatigue
     _weapon_row(row, L.SLOT_MAIN, f.main_hand)
     _weapon_row(row, L.SLOT_OFF, f.off_hand)
     fists = L.P_WEAPONS + L.SLOT_FISTS * L.WN
@@ -128,4 +129,5 @@ def compile_options(options: RuleOptions) -> np.ndarray:
     o[L.O_PIERCE_THRESHOLD] = int(options["pierce_threshold"])
     o[L.O_BREAK_DESTROYS] = int(options["broken_weapon"] == "destroyed")
     o[L.O_CRAMPED] = int(options["cramped_space"] == "true")
+    o[L.O_EXERTION] = L.EXERTION_CODES[str(options["exertion_fatigue"])]
     return o

@@ -13,7 +13,7 @@ from numba import njit
 
 from .kernel import (
     BASE_DIFFICULTY, ZONE_GROUP, _attack_bonus, _choose_reaction, _dodge_bonus_total, _feint_bonuses,
-    _final_damage, _needs_marker, _parry_bonus_total, _parry_slot, _plan_attack, _reset,
+    _fatigue_penalty, _final_damage, _needs_marker, _parry_bonus_total, _parry_slot, _plan_attack, _reset,
     _die_floor, _weapon_die, _wb, _wound_level,
 )
 from .layout import (
@@ -184,9 +184,11 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
             _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage)
     if fist_block > 0.0:
         p_win = 0.0
+        ath_a = F[0, P_ATHLETICS] - _fatigue_penalty(F, S, 0)  # B-7.8
+        ath_d = F[1, P_ATHLETICS] - _fatigue_penalty(F, S, 1)
         for x in range(36):
             for y in range(36):
-                if x // 6 + x % 6 + F[0, P_ATHLETICS] > y // 6 + y % 6 + F[1, P_ATHLETICS]:
+                if x // 6 + x % 6 + ath_a > y // 6 + y % 6 + ath_d:
                     p_win += 1.0 / 1296.0
         for z in (ZONE_LARM, ZONE_RARM):
             _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage)

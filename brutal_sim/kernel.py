@@ -27,7 +27,8 @@ from numba import njit, prange
 from .jit import inline_rule, rule
 
 from .layout import (
-    CAUSE_FLED, O_CRAMPED, P_FEAR, P_WILLPOWER, S_FRIGHTENED,
+    CAUSE_EXHAUSTED, EXERTION_AFTER_ENDURANCE, EXERTION_OFF, NCAUSES, O_EXERTION, P_FATIGUE0,
+    S_FATIGUE, S_TURNS, CAUSE_FLED, O_CRAMPED, P_FEAR, P_WILLPOWER, S_FRIGHTENED,
     ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY, BROKEN_DEGRADED, BROKEN_DESTROYED,
     C_ATTACKS, C_BREAKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_ROUNDS, C_WINS, C_WOUNDS,
     CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_TRACK_FULL, DT_BLAST, DT_BLUNT, DT_CUTTING, DT_FIRE,
@@ -77,29 +78,48 @@ def _wound_penalty(F, S, i):
 
 
 @rule
+def _fatigue_penalty_of(level, endurance):
+    """B-7.8: penalty to all checks with ``level`` fatigue levels: tired (1+) −1, exhausted
+    (more than endurance) −2, depleted (more than twice endurance) −4. int64."""
+    if level <= 0:
+        return 0
+    if level > 2 * endurance:
+        return 4
+    if level > endurance:
+        return 2
+    return 1
+
+
+@rule
+def _fatigue_penalty(F, S, i):
+    """B-7.8: i's fatigue penalty to all its checks (a kind of its own, adds to the others, B-1.6)."""
+    return _fatigue_penalty_of(S[i, S_FATIGUE], F[i, P_ENDURANCE])
+
+
+@rule
 def _is_stunned(S, i):
     return S[i, S_STUN] > 0 or S[i, S_PERM_STUN] > 0
 
 
 @rule
 def _check_penalty(F, S, i):
-    """Penalty to i's other checks in a fight (athletics, mobility): wounds (B-6.5) and
-    stunned/dazed −2 (B-7.5)."""
+    """Penalty to i's other checks in a fight (athletics, mobility): wounds (B-6.5),
+    stunned/dazed −2 (B-7.5) and fatigue (B-7.8)."""
     cond = 2 if (_is_stunned(S, i) or S[i, S_DAZE] > 0) else 0
-    return _wound_penalty(F, S, i) + cond
+    return _wound_penalty(F, S, i) + cond + _fatigue_penalty(F, S, i)
 
 
 @rule
 def _active_penalty(F, S, i):
     """Penalty to i's melee checks (attacks, feints): wounds (B-6.5) + the largest condition
-    (B-1.6, B-7.5): stunned −2, dazed −2 (opportunity attacks), prone −4 (B-4.2).
+    (B-1.6, B-7.5): stunned −2, dazed −2 (opportunity attacks), prone −4 (B-4.2) + fatigue (B-7.8).
     """
     cond = 0
     if _is_stunned(S, i) or S[i, S_DAZE] > 0:
         cond = 2
     if S[i, S_PRONE] > 0:
         cond = 4
-    return _wound_penalty(F, S, i) + cond
+    return _wound_penalty(F, S, i) + cond + _fatigue_penalty(F, S, i)
 
 
 @rule
@@ -107,7 +127,8 @@ def _reaction_modifier(F, S, i, parry):
     """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
     The tactic's stance (+2 defensive, +4 total defence), −2 after a full action (B-2.6),
-    conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty.
+    conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty,
+    fatigue (B-7.8).
     """
     cond = 0
     if _is_stunned(S, i) or S[i, S_DAZE] > 0:
@@ -116,7 +137,7 @@ def _reaction_modifier(F, S, i, parry):
         prone = 4 if parry else 2
         if prone > cond:
             cond = prone
-    mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i)
+    mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i)
     if S[i, S_FULL_PEN] > 0:
         mod -= 2
     return mod
@@ -363,13 +384,38 @@ def _light_damage(F, S, d):
 
 
 @rule
-def _toughness_check(F, S, st, d, difficulty):
-    """A `toughness` check (2d6 + toughness, dazed −2 per B-7.5) against ``difficulty``."""
+def _passive_check(F, S, st, d, check, difficulty):
+    """A check of d's bonus ``F[d, check]`` (2d6 + bonus, dazed −2 per B-7.5, fatigue per B-7.8)
+    against ``difficulty``: toughness after wounds, willpower against exhaustion. One 2d6."""
     r1, r2 = _roll_2d6(st)
-    total = r1 + r2 + F[d, P_TOUGHNESS]
+    total = r1 + r2 + F[d, check] - _fatigue_penalty(F, S, d)
     if S[d, S_DAZE] > 0:
         total -= 2
     return total >= difficulty
+
+
+@rule
+def _toughness_check(F, S, st, d, difficulty):
+    """A `toughness` check against ``difficulty`` (B-5.4, B-7.1–7.3)."""
+    return _passive_check(F, S, st, d, P_TOUGHNESS, difficulty)
+
+
+@rule
+def _gain_fatigue(F, S, st, d, levels):
+    """B-7.8: d gains ``levels`` fatigue levels, one at a time. Each level beyond endurance (a level
+    of exhaustion) calls for a hard (12) willpower check (one 2d6, with the new level's penalty) or
+    d falls unconscious; beyond three times endurance d dies of exhaustion. Either is out
+    (``CAUSE_EXHAUSTED``)."""
+    end = F[d, P_ENDURANCE]
+    for _ in range(levels):
+        if S[d, S_OUT] != 0:
+            return
+        S[d, S_FATIGUE] += 1
+        if S[d, S_FATIGUE] > 3 * end:
+            S[d, S_DEAD] = 1
+            _knock_out(S, d, CAUSE_EXHAUSTED)
+        elif S[d, S_FATIGUE] > end and not _passive_check(F, S, st, d, P_WILLPOWER, 12):
+            _knock_out(S, d, CAUSE_EXHAUSTED)
 
 
 @rule
@@ -450,7 +496,8 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
     """B-5, B-6, B-7: d takes one hit's final damage of type ``dtype`` in ``zone``.
 
     Counts the wound (level by effect × zone group), records it (shock one level lower, B-5.2),
-    applies the effects, bleeding (cutting heavy/critical) and lasting stun (critical).
+    applies the effects, bleeding (cutting heavy/critical), lasting stun (critical) and the fatigue
+    of a fire wound (B-7.8).
     A mortal wound puts d out at once and rolls the toughness 12 check for death (B-5.4).
     """
     level = _wound_level(F, d, damage)
@@ -475,6 +522,8 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
         S[d, S_BLEED] += 1  # B-7.2, B-7.3
     if level == LVL_CRITICAL:
         S[d, S_PERM_STUN] = 1  # B-7.4 (a shock critical takes the effects of its level, B-5.2)
+    if dtype == DT_FIRE:  # B-7.8: a fire wound brings 1 / 2 / 4 fatigue levels
+        _gain_fatigue(F, S, st, d, 1 << (level - LVL_LIGHT))
 
 
 @rule
@@ -580,8 +629,8 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
             if a_unarmed and d_unarmed:  # B-7.7: opposed athletics, loser takes fists on an arm
                 r1, r2 = _roll_2d6(st)
                 q1, q2 = _roll_2d6(st)
-                ra = r1 + r2 + F[a, P_ATHLETICS]
-                rd = q1 + q2 + F[d, P_ATHLETICS]
+                ra = r1 + r2 + F[a, P_ATHLETICS] - _fatigue_penalty(F, S, a)
+                rd = q1 + q2 + F[d, P_ATHLETICS] - _fatigue_penalty(F, S, d)
                 if ra != rd:
                     arm = ZONE_LARM if _die(st, 2) == 1 else ZONE_RARM
                     if ra > rd:
@@ -777,7 +826,8 @@ def _needs_ready(F, S, i, slot):
 
 @rule
 def _turn(F, S, opts, zt, st, cnt, i):
-    """One turn of fighter i (B-2.4): expiries, bleeding, then a sensible fighter's actions.
+    """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, then a sensible fighter's
+    actions.
 
     Order: stand up while prone (B-3.11; again if the opportunity attack felled it while rising),
     ready the main weapon if dropped (B-3.10), the tactic's attack, then ready a dropped off-hand
@@ -785,9 +835,10 @@ def _turn(F, S, opts, zt, st, cnt, i):
     dazed by an opportunity attack during the turn. Timed conditions run out at the end of the
     turn (B-2.8).
     """
+    S[i, S_TURNS] += 1
     if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
         r1, r2 = _roll_2d6(st)
-        if r1 + r2 + F[i, P_WILLPOWER] < _fear_difficulty(F, 1 - i):
+        if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(F, 1 - i):
             _knock_out(S, i, CAUSE_FLED)  # panic: flees
             return
         S[i, S_FRIGHTENED] = 0
@@ -800,6 +851,8 @@ def _turn(F, S, opts, zt, st, cnt, i):
     S[i, S_FULL_PEN] = 0
     for _ in range(S[i, S_BLEED]):  # B-7.5: one light damage per bleeding wound
         _light_damage(F, S, i)
+    if _exertion_due(F, S, opts, i):  # B-7.8 option: the exertion of fighting
+        _gain_fatigue(F, S, st, i, 1)
     if S[i, S_OUT] != 0:
         return
     S[i, S_IN_TURN] = 1
@@ -827,6 +880,20 @@ def _turn(F, S, opts, zt, st, cnt, i):
 
 
 @rule
+def _exertion_due(F, S, opts, i):
+    """B-7.8 option ``exertion_fatigue``: whether i's current turn (``S_TURNS``, counted from 1)
+    brings a fatigue level: after the first ``endurance`` turns, or every ``endurance``-th turn
+    (every turn at endurance 0)."""
+    mode = opts[O_EXERTION]
+    if mode == EXERTION_OFF:
+        return False
+    end = F[i, P_ENDURANCE]
+    if mode == EXERTION_AFTER_ENDURANCE:
+        return S[i, S_TURNS] > end
+    return S[i, S_TURNS] % max(end, 1) == 0
+
+
+@rule
 def _fear_difficulty(F, e):
     """B-7.10: difficulty of the willpower check against e's fear rating 1–5: 8/10/12/14/16."""
     return 6 + 2 * F[e, P_FEAR]
@@ -840,7 +907,7 @@ def _fear(F, S, st):
         e = 1 - i
         if F[e, P_FEAR] > 0:
             r1, r2 = _roll_2d6(st)
-            if r1 + r2 + F[i, P_WILLPOWER] < _fear_difficulty(F, e):
+            if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(F, e):
                 S[i, S_FRIGHTENED] = 1
                 S[i, S_DAZE] = 1
 
@@ -852,19 +919,21 @@ def _reset(F, S):
             S[i, k] = 0
         S[i, S_HELD_MAIN] = F[i, _wb(SLOT_MAIN) + W_PRESENT]
         S[i, S_HELD_OFF] = F[i, _wb(SLOT_OFF) + W_PRESENT]
+        S[i, S_FATIGUE] = F[i, P_FATIGUE0]  # B-7.8
 
 
 @rule
 def _initiative(F, st):
-    """B-2.2: resolve checks; ties go to an initiative talent, then agility, then a reroll.
+    """B-2.2: resolve checks (less the starting fatigue's penalty, B-7.8); ties go to an
+    initiative talent, then agility, then a reroll.
 
     Returns the index (0 or 1) of the fighter who acts first.
     """
     while True:
         a1, a2 = _roll_2d6(st)
         b1, b2 = _roll_2d6(st)
-        ra = a1 + a2 + F[0, P_RESOLVE] + F[0, P_INIT_MOD]
-        rb = b1 + b2 + F[1, P_RESOLVE] + F[1, P_INIT_MOD]
+        ra = a1 + a2 + F[0, P_RESOLVE] + F[0, P_INIT_MOD] - _fatigue_penalty_of(F[0, P_FATIGUE0], F[0, P_ENDURANCE])
+        rb = b1 + b2 + F[1, P_RESOLVE] + F[1, P_INIT_MOD] - _fatigue_penalty_of(F[1, P_FATIGUE0], F[1, P_ENDURANCE])
         if ra != rb:
             return 0 if ra > rb else 1
         if F[0, P_INIT_TALENT] != F[1, P_INIT_TALENT]:
@@ -894,7 +963,7 @@ def _duel(F, S, opts, zt, st, cnt):
             if _either_out(S):
                 loser = 0 if S[0, S_OUT] != 0 else 1
                 cnt[C_WINS + 1 - loser] += 1
-                cnt[C_CAUSE + loser * 4 + S[loser, S_OUT] - 1] += 1
+                cnt[C_CAUSE + loser * NCAUSES + S[loser, S_OUT] - 1] += 1
                 cnt[C_DEATHS + loser] += S[loser, S_DEAD]
                 cnt[C_ROUNDS + rnd] += 1
                 return 1 - loser

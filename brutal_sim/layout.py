@@ -30,8 +30,9 @@ OUT_MISS, OUT_PARRIED, OUT_DODGED, OUT_HARD_BLOCK, OUT_HIT = range(5)
 OUTCOME_NAMES = ("miss", "parried", "dodged", "hard_block", "hit")
 
 # how a fighter left the fight (S_OUT values are these + 1)
-CAUSE_TRACK_FULL, CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_FLED = range(4)
-CAUSE_NAMES = ("track_full", "knocked_out", "mortal", "fled")
+CAUSE_TRACK_FULL, CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_FLED, CAUSE_EXHAUSTED = range(5)
+CAUSE_NAMES = ("track_full", "knocked_out", "mortal", "fled", "exhausted")
+NCAUSES = 5
 
 # attack kinds
 K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN = 0, 1, 2
@@ -56,33 +57,39 @@ P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness 
 TA_NONE, TA_NORMAL, TA_KNOCKDOWN = 0, 1, 2
 TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN}
 P_FEAR = P_ARMOUR + 21  # fear rating this fighter inflicts (B-7.10), 0 none
-NF = P_ARMOUR + 22
+P_FATIGUE0 = P_ARMOUR + 22  # fatigue levels at the start of the fight (B-7.8)
+NF = P_ARMOUR + 23
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
  S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
  S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
- S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED) = range(22)
-NS = 22
+ S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED,
+ S_FATIGUE, S_TURNS) = range(24)
+NS = 24
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 
 # -- rule options (int64[NO]) ----------------------------------------------------------------------
 (O_SURPRISE, O_ROUND_CAP, O_STAND_UP_FULL, O_NEED_BASE, O_MARGIN_MAX, O_ADD_STRENGTH,
- O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED) = range(11)
-NO = 11
+ O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED,
+ O_EXERTION) = range(12)
+NO = 12
+EXERTION_OFF, EXERTION_AFTER_ENDURANCE, EXERTION_EVERY_ENDURANCE = 0, 1, 2
+EXERTION_CODES = {"off": EXERTION_OFF, "per_round_after_endurance": EXERTION_AFTER_ENDURANCE,
+                  "every_endurance_rounds": EXERTION_EVERY_ENDURANCE}
 ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = 0, 1, 2
 ARMOUR_MODEL_CODES = {"marker": 0, "marker_pierce_ignores_protection": 1, "protection_only": 2}
 
 # -- counters (int64[K]) ---------------------------------------------------------------------------
 C_WINS = 0                      # [2] wins of side a, b
 C_DRAWS = 2                     # [1]
-C_CAUSE = 3                     # [2 loser][4 cause]
-C_DEATHS = 11                   # [2] mortal wounds that fail the toughness 12 check (B-5.4)
-C_ATTACKS = 13                  # [2 attacker][5 outcome]
-C_WOUNDS = 23                   # [2 taker][6 level][4 zone group]
-C_BREAKS = 71                   # [2] own weapon broken in a hard block
-C_DAMAGE = 73                   # [2 taker] sum of final damage taken
-C_ROUNDS = 75                   # [cap + 1] histogram of the round in which a duel was decided
+C_CAUSE = 3                     # [2 loser][NCAUSES cause]
+C_DEATHS = C_CAUSE + 2 * NCAUSES  # [2] deaths: failed toughness 12 after a mortal wound (B-5.4), exhaustion (B-7.8)
+C_ATTACKS = C_DEATHS + 2        # [2 attacker][5 outcome]
+C_WOUNDS = C_ATTACKS + 10       # [2 taker][6 level][4 zone group]
+C_BREAKS = C_WOUNDS + 48        # [2] own weapon broken in a hard block
+C_DAMAGE = C_BREAKS + 2         # [2 taker] sum of final damage taken
+C_ROUNDS = C_DAMAGE + 2         # [cap + 1] histogram of the round in which a duel was decided
 
 
 def n_counters(round_cap: int) -> int:

@@ -173,6 +173,13 @@ TalentRef = Union[str, Talent]
 TacticRef = Union[str, Tactic]
 
 
+def _check_fatigue(fatigue: int, endurance: int) -> None:
+    """B-7.8: more than three times endurance in fatigue levels is death by exhaustion."""
+    if fatigue > 3 * endurance:
+        raise ValueError(f"fatigue: {fatigue} levels exceed 3 × endurance ({3 * endurance}); such a fighter "
+                         f"has died of exhaustion (B-7.8); allowed 0..{3 * endurance}")
+
+
 class FighterSpec(_Strict):
     """A fighter as written in TOML; weapon/armour/talent names are not yet resolved."""
 
@@ -190,6 +197,12 @@ class FighterSpec(_Strict):
     tactic: TacticRef = "single"
     reaction: Reaction = "best"
     fear: int = Field(0, ge=0, le=5, description="fear rating this fighter inflicts (B-7.10), 0 none")
+    fatigue: int = Field(0, ge=0, le=60, description="fatigue levels at the start of the fight (B-7.8), at most 3 × endurance")
+
+    @model_validator(mode="after")
+    def _fatigue_alive(self) -> "FighterSpec":
+        _check_fatigue(self.fatigue, self.attributes.endurance)
+        return self
 
     @field_validator("damage_levels")
     @classmethod
@@ -236,9 +249,11 @@ class Fighter(_Strict):
     aim_zone: int = -1
     reaction: Reaction
     fear: int = 0
+    fatigue: int = 0
 
     @model_validator(mode="after")
     def _hands(self) -> "Fighter":
+        _check_fatigue(self.fatigue, self.attributes.endurance)
         if self.main_hand is not None and self.main_hand.two_handed and self.off_hand is not None:
             raise ValueError(f"main_hand {self.main_hand.name!r} is two-handed, so off_hand must be empty")
         if self.off_hand is not None and self.off_hand.two_handed:

@@ -46,7 +46,7 @@ class DuelResult:
 
     def defeats(self, side: int) -> dict[str, int]:
         """How side ``side`` went down when it lost."""
-        base = L.C_CAUSE + side * 4
+        base = L.C_CAUSE + side * L.NCAUSES
         return {name: int(self.counters[base + k]) for k, name in enumerate(L.CAUSE_NAMES)}
 
     def deaths(self, side: int) -> int:

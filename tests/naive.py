@@ -145,9 +145,11 @@ LEVELS = (NONE, LIGHT_DAMAGE, LIGHT, HEAVY, CRITICAL, MORTAL)
 # attack outcomes and how a fighter leaves the fight
 MISS, PARRIED, DODGED, HARD_BLOCK, HIT = "miss", "parried", "dodged", "hard_block", "hit"
 OUTCOMES = (MISS, PARRIED, DODGED, HARD_BLOCK, HIT)
-TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED = "track_full", "knocked_out", "mortal", "fled"
+TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED, EXHAUSTED = (
+    "track_full", "knocked_out", "mortal", "fled", "exhausted")
 PARRY_VOIDED = "voided"  # B-7.9: a parry that never happened
-CAUSES = (TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED)
+CAUSES = (TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED, EXHAUSTED)
+FIRE_WOUND_FATIGUE = {"light": 1, "heavy": 2, "critical": 4}  # B-7.8
 
 MAIN, OFF, FISTS = "main", "off", "fists"
 BASE_DIFFICULTY = 8  # B-4.1 ordinary target
@@ -212,6 +214,7 @@ class NaiveFighter:
     resolve: int
     willpower: int
     fear: int  # the fear rating this fighter inflicts (B-7.10), 0 none
+    starting_fatigue: int  # fatigue levels at the start of the fight (B-7.8)
     endurance: int
     strength: int
     agility: int
@@ -269,6 +272,7 @@ def fighter_from_row(row) -> NaiveFighter:
         melee=int(row[L.P_MELEE]), dodge=int(row[L.P_DODGE]), athletics=int(row[L.P_ATHLETICS]),
         toughness=int(row[L.P_TOUGHNESS]), resolve=int(row[L.P_RESOLVE]),
         willpower=int(row[L.P_WILLPOWER]), fear=int(row[L.P_FEAR]),
+        starting_fatigue=int(row[L.P_FATIGUE0]),
         endurance=int(row[L.P_ENDURANCE]), strength=int(row[L.P_STRENGTH]),
         agility=int(row[L.P_AGILITY]),
         damage_levels=tuple(int(row[L.P_DL0 + k]) for k in range(4)),  # type: ignore[arg-type]
@@ -326,6 +330,7 @@ class NaiveRules:
     pierce_threshold: int  # B-4.14
     broken_weapon_destroyed: bool  # B-4.4
     cramped_space: bool  # B-7.9
+    exertion_fatigue: str  # B-7.8: off | per_round_after_endurance | every_endurance_rounds
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -344,6 +349,7 @@ class NaiveRules:
             pierce_threshold=int(opts[L.O_PIERCE_THRESHOLD]),
             broken_weapon_destroyed=bool(opts[L.O_BREAK_DESTROYS]),
             cramped_space=bool(opts[L.O_CRAMPED]),
+            exertion_fatigue={c: n for n, c in L.EXERTION_CODES.items()}[int(opts[L.O_EXERTION])],
         )
 
 
@@ -352,6 +358,15 @@ def zone_table_from_array(zt) -> list[str]:
     return [ZONES[int(code)] for code in zt]
 
 
+
+
+def starting_fatigue_penalty(levels: int, endurance: int) -> int:
+    """B-7.8: the penalty of ``levels`` fatigue levels for a fighter of ``endurance``."""
+    if levels > 2 * endurance:
+        return 4
+    if levels > endurance:
+        return 2
+    return 1 if levels > 0 else 0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -386,12 +401,15 @@ class FighterState:
     in_own_turn: bool = False
     surprised: bool = False  # B-2.3
     frightened: bool = False  # B-7.10: failed the first fear check, awaits the second
+    fatigue: int = 0  # fatigue levels (B-7.8)
+    turns_begun: int = 0  # own turns begun (the exertion option of B-7.8 counts them)
 
     def __post_init__(self) -> None:
         p = self.profile
         self.track = [False] * p.n_cells
         self.holding = {MAIN: p.main_hand is not None, OFF: p.off_hand is not None}
         self.weapon_state = {MAIN: "intact", OFF: "intact"}
+        self.fatigue = p.starting_fatigue
 
     # -- wound track (B-6) ------------------------------------------------------------------
     @property
@@ -419,6 +437,11 @@ class FighterState:
         if self.track[self.lightly_wounded_cell]:
             return 1
         return 0
+
+    def fatigue_penalty(self) -> int:
+        """B-7.8: to ALL checks — tired (1+ levels) −1, exhausted (more than endurance) −2,
+        depleted (more than twice endurance) −4."""
+        return starting_fatigue_penalty(self.fatigue, self.profile.endurance)
 
     # -- conditions (B-7.5) -----------------------------------------------------------------
     @property
@@ -452,8 +475,8 @@ class FighterState:
             self.picking_up = None
 
     def active_check_penalty(self) -> int:
-        """Wounds (B-6.5) plus conditions (B-7.5): different kinds add (B-1.6)."""
-        return self.wound_penalty() + self.condition_penalty_to_attacks()
+        """Wounds (B-6.5) plus conditions (B-7.5) plus fatigue (B-7.8): different kinds add (B-1.6)."""
+        return self.wound_penalty() + self.condition_penalty_to_attacks() + self.fatigue_penalty()
 
     def reaction_modifier(self, parry: bool) -> int:
         """B-4.7: stance bonus, −largest condition (prone −4 parry / −2 dodge, stunned, dazed −2),
@@ -461,7 +484,7 @@ class FighterState:
         condition = 2 if (self.is_stunned or self.is_dazed) else 0
         if self.prone:
             condition = max(condition, 4 if parry else 2)
-        modifier = self.stance_bonus - condition - self.wound_penalty()
+        modifier = self.stance_bonus - condition - self.wound_penalty() - self.fatigue_penalty()
         if self.full_action_penalty:
             modifier -= 2
         return modifier
@@ -559,7 +582,7 @@ class DuelRecord:
         if self.winner is not None:
             loser = 1 - self.winner
             row[L.C_WINS + self.winner] += 1
-            row[L.C_CAUSE + 4 * loser + CAUSES.index(self.loser_cause)] += 1
+            row[L.C_CAUSE + L.NCAUSES * loser + CAUSES.index(self.loser_cause)] += 1
             row[L.C_DEATHS + loser] += int(self.loser_dead)
             row[L.C_ROUNDS + self.deciding_round] += 1
         for side, outcome in self.attacks:
@@ -606,8 +629,8 @@ class NaiveDuel:
         higher agility, then a reroll of both."""
         a, b = self.fighters
         while True:
-            ra = self.rng.roll_2d6().total + a.profile.resolve + a.profile.initiative_bonus
-            rb = self.rng.roll_2d6().total + b.profile.resolve + b.profile.initiative_bonus
+            ra = self.rng.roll_2d6().total + a.profile.resolve + a.profile.initiative_bonus - a.fatigue_penalty()
+            rb = self.rng.roll_2d6().total + b.profile.resolve + b.profile.initiative_bonus - b.fatigue_penalty()
             if ra != rb:
                 return a if ra > rb else b
             if a.profile.initiative_talent != b.profile.initiative_talent:
@@ -650,14 +673,16 @@ class NaiveDuel:
         for me in self.fighters:
             enemy = self.opponent(me)
             if enemy.profile.fear > 0:
-                if self.rng.roll_2d6().total + me.profile.willpower < self.fear_difficulty(enemy):
+                if (self.rng.roll_2d6().total + me.profile.willpower - me.fatigue_penalty()
+                        < self.fear_difficulty(enemy)):
                     me.frightened = True
                     me.dazed_turns = 1
 
     def second_fear_check(self, me: FighterState) -> None:
         """B-7.10 before the frightened fighter's turn: success → stunned until the end of this
         turn (no longer dazed); failure → panic: it flees, out of the fight."""
-        if self.rng.roll_2d6().total + me.profile.willpower < self.fear_difficulty(self.opponent(me)):
+        if (self.rng.roll_2d6().total + me.profile.willpower - me.fatigue_penalty()
+                < self.fear_difficulty(self.opponent(me))):
             me.knock_out(FLED)
             return
         me.frightened = False
@@ -668,7 +693,9 @@ class NaiveDuel:
         """B-2.4: one turn — expiries, bleeding (B-7.5), then: stand up if prone (B-3.11), pick up
         a dropped main weapon (B-3.10), the tactic's attack action(s), pick up a dropped off-hand
         item with a spare action. Dazed (B-7.5) or surprised (B-2.3) fighters take no actions.
-        Timed conditions tick at the end of the turn (B-2.8)."""
+        Timed conditions tick at the end of the turn (B-2.8). With the exertion option a fatigue
+        level comes after the bleeding (B-7.8)."""
+        me.turns_begun += 1
         if me.frightened:
             self.second_fear_check(me)
             if me.is_out:
@@ -680,6 +707,8 @@ class NaiveDuel:
         me.full_action_penalty = False
         for _ in range(me.bleeding_wounds):
             self.take_light_damage(me)
+        if self.exertion_tires(me):
+            self.gain_fatigue(me, 1)
         if me.is_out:
             return
         me.in_own_turn = True
@@ -704,6 +733,28 @@ class NaiveDuel:
         if me.dazed_turns > 0:
             me.dazed_turns -= 1
         me.in_own_turn = False
+
+    def exertion_tires(self, me: FighterState) -> bool:
+        """B-7.8 option: does this turn's exertion bring a fatigue level?"""
+        endurance = me.profile.endurance
+        if self.rules.exertion_fatigue == "per_round_after_endurance":
+            return me.turns_begun > endurance
+        if self.rules.exertion_fatigue == "every_endurance_rounds":
+            return me.turns_begun % max(endurance, 1) == 0
+        return False
+
+    def gain_fatigue(self, me: FighterState, levels: int) -> None:
+        """B-7.8: levels come one by one; past three times endurance the fighter dies; each level
+        past endurance asks for a hard (12) willpower check, a failure is unconsciousness."""
+        for _ in range(levels):
+            if me.is_out:
+                return
+            me.fatigue += 1
+            if me.fatigue > 3 * me.profile.endurance:
+                me.dead = True
+                me.knock_out(EXHAUSTED)
+            elif me.fatigue > me.profile.endurance and not self.passive_check(me, me.profile.willpower, 12):
+                me.knock_out(EXHAUSTED)
 
     def stand_up(self, me: FighterState) -> None:
         """B-3.11: standing up provokes an opportunity attack (B-3.8) while the fighter is still
@@ -897,8 +948,8 @@ class NaiveDuel:
             self.record.attacks.append((side, HARD_BLOCK))
             if attacker_unarmed and defender_unarmed:
                 # kernel extension: opposed athletics, the loser takes a fist on a random arm
-                ra = self.rng.roll_2d6().total + attacker.profile.athletics
-                rd = self.rng.roll_2d6().total + defender.profile.athletics
+                ra = self.rng.roll_2d6().total + attacker.profile.athletics - attacker.fatigue_penalty()
+                rd = self.rng.roll_2d6().total + defender.profile.athletics - defender.fatigue_penalty()
                 if ra != rd:
                     arm = "left_arm" if self.rng.die(2) == 1 else "right_arm"
                     if ra > rd:
@@ -946,8 +997,8 @@ class NaiveDuel:
     def knock_down(self, attacker: FighterState, defender: FighterState) -> None:
         """B-3.9 after a hit: opposed athletics; the attacker winning makes the defender roll a hard
         (12) mobility [dodge] check or fall prone; the defender winning by 4+ fells the attacker."""
-        def penalty(f: FighterState) -> int:  # B-6.5 wounds, B-7.5 stunned/dazed
-            return f.wound_penalty() + (2 if f.is_stunned or f.is_dazed else 0)
+        def penalty(f: FighterState) -> int:  # B-6.5 wounds, B-7.5 stunned/dazed, B-7.8 fatigue
+            return f.wound_penalty() + (2 if f.is_stunned or f.is_dazed else 0) + f.fatigue_penalty()
 
         ra = self.rng.roll_2d6().total + attacker.profile.athletics - penalty(attacker)
         rd = self.rng.roll_2d6().total + defender.profile.athletics - penalty(defender)
@@ -1060,8 +1111,11 @@ class NaiveDuel:
             me.knock_out(TRACK_FULL)
 
     def toughness_check(self, me: FighterState, difficulty: int) -> bool:
-        """2d6 + toughness ≥ difficulty (B-1.3); dazed −2 (B-7.5)."""
-        total = self.rng.roll_2d6().total + me.profile.toughness
+        return self.passive_check(me, me.profile.toughness, difficulty)
+
+    def passive_check(self, me: FighterState, bonus: int, difficulty: int) -> bool:
+        """2d6 + bonus ≥ difficulty (B-1.3); dazed −2 (B-7.5); fatigue (B-7.8)."""
+        total = self.rng.roll_2d6().total + bonus - me.fatigue_penalty()
         if me.is_dazed:
             total -= 2
         return total >= difficulty
@@ -1092,6 +1146,8 @@ class NaiveDuel:
             me.bleeding_wounds += 1
         if level == CRITICAL:  # B-7.4; shock takes the effects of its level (B-5.2)
             me.permanently_stunned = True
+        if damage_type == "fire":  # B-7.8: fire wounds tire
+            self.gain_fatigue(me, FIRE_WOUND_FATIGUE[level])
 
     def drop_item(self, me: FighterState, zone: str) -> None:
         """B-7.1: an arm wound drops what that hand holds (right = main hand); a two-handed weapon

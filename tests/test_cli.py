@@ -26,7 +26,7 @@ def test_duel_json_keys():
     assert {"n", "seed", "options", "a", "b", "draws", "rounds", "defeat_cause", "elapsed_s"} <= set(d)
     assert set(d["a"]) >= {"name", "wins", "win_rate", "ci95"}
     assert set(d["rounds"]) == {"mean", "p50", "p90"}
-    assert set(d["defeat_cause"]) == {"track_full", "knocked_out", "mortal", "fled"}
+    assert set(d["defeat_cause"]) == {"track_full", "knocked_out", "mortal", "fled", "exhausted"}
     assert d["options"]["round_cap"] == 50 and d["n"] == 20000 and d["seed"] == 7
     assert d["a"]["wins"] + d["b"]["wins"] + d["draws"] == 20000
     assert sum(d["defeat_cause"].values()) == d["a"]["wins"] + d["b"]["wins"]

@@ -69,7 +69,7 @@ def counter_name(j: int) -> str:
         return "draws"
     if j < L.C_DEATHS:
         r = j - L.C_CAUSE
-        return f"cause[{side[r // 4]}][{naive.CAUSES[r % 4]}]"
+        return f"cause[{side[r // L.NCAUSES]}][{naive.CAUSES[r % L.NCAUSES]}]"
     if j < L.C_ATTACKS:
         return f"deaths[{side[j - L.C_DEATHS]}]"
     if j < L.C_WOUNDS:
@@ -199,6 +199,8 @@ OPTION_CASES = [
     {"surprise": "b"},
     {"round_cap": 3},  # many draws
     {"cramped_space": "true"},
+    {"exertion_fatigue": "per_round_after_endurance"},
+    {"exertion_fatigue": "every_endurance_rounds"},
 ]
 OPTION_MATCHUPS = [("swordsman", "knight"), ("brute", "militia"), ("dual_blades", "duelist")]
 
@@ -260,6 +262,29 @@ def test_custom_tactic_duels_agree(a, ta, b, tb):
         kern = kernel_attack(F, opts, zt, k, SEED, i)
         ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
         assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
+
+
+@pytest.mark.parametrize("exertion", ["off", "per_round_after_endurance"])
+def test_fatigue_and_fire_duels_agree(exertion):
+    """B-7.8: starting fatigue, fire wounds (1/2/4 levels), exhaustion checks and death by
+    exhaustion; a torchbearer of endurance 1 against a tired militia, and the single attacks."""
+    cat = Catalog.bundled()
+    torch = cat.fighter("militia").vary(main_hand="torch", fatigue=1, **{"attributes.endurance": 1})
+    tired = cat.fighter("swordsman").vary(fatigue=2, **{"checks.willpower": 2})
+    rules, zt = load_rules(None, {"exertion_fatigue": exertion})
+    opts = compile_options(rules)
+    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    exhausted = 0
+    for F in (compile_pair(torch, tired), compile_pair(tired, torch, tactic_a="furious")):
+        for i in range(250):
+            kern = kernel_duel(F, opts, zt, k, SEED, i)
+            ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+            assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
+            exhausted += sum(kern[L.C_CAUSE + s * L.NCAUSES + L.CAUSE_EXHAUSTED] for s in range(2))
+            kern = kernel_attack(F, opts, zt, k, SEED, i)
+            ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
+            assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
+    assert exhausted > 0  # the exhaustion path was exercised
 
 
 def test_block_of_duels_sums_naive_duels():

@@ -605,3 +605,123 @@ def test_b7_10_fear_dazes_then_panics():
     r = api.duel(steady, "ghoul", n=2000, seed=5, tactic_b="total_defence")
     assert r.defeats(0)["fled"] == 0
     assert r.to_dict()["defeat_cause"]["fled"] == 0
+
+
+# -- B-7.8 fatigue ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("levels,penalty", [(0, 0), (1, 1), (3, 1), (4, 2), (6, 2), (7, 4), (9, 4)])
+def test_b7_8_fatigue_penalty_tired_exhausted_depleted(levels, penalty):
+    """Endurance 3: 1+ levels tired −1, more than 3 exhausted −2, more than 6 depleted −4."""
+    from brutal_sim.kernel import _fatigue_penalty
+
+    F = blank_fighters()
+    S = fresh_state(F)
+    S[1, L.S_FATIGUE] = levels
+    assert _fatigue_penalty(F, S, 1) == penalty
+
+
+def test_b7_8_fatigue_applies_to_all_checks_and_adds_to_wounds():
+    """Exhausted (4 levels, endurance 3): −2 to attacks, parry, dodge, athletics; a filled ЛР adds its
+    −1 (different kinds add, B-1.6)."""
+    from brutal_sim.kernel import _check_penalty
+
+    F = blank_fighters()
+    S = fresh_state(F)
+    fresh = (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, 0, True),
+             _reaction_modifier(F, S, 0, False), _check_penalty(F, S, 0))
+    S[0, L.S_FATIGUE] = 4
+    assert (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, 0, True),
+            _reaction_modifier(F, S, 0, False), _check_penalty(F, S, 0)) == (
+        fresh[0] - 2, fresh[1] - 2, fresh[2] - 2, fresh[3] + 2)
+    _record(F, S, 0, L.LVL_HEAVY)  # ТР filled: −2 wounds
+    assert _active_penalty(F, S, 0) == 4
+
+
+def test_b7_8_fatigue_applies_to_toughness_checks():
+    """Toughness 6 passes a light wound's check (vs 8) on 2d6 ≥ 2 always; depleted (−4) it needs
+    2d6 ≥ 6: the effect (torso: stunned) then follows with P = 10/36."""
+    F = blank_fighters()
+    F[1, L.P_TOUGHNESS] = 6
+    stunned = 0
+    n = 4000
+    for i in range(n):
+        S = fresh_state(F)
+        S[1, L.S_FATIGUE] = 7
+        _take_wound(F, S, rng(3, i), counters(), 1, 5, L.DT_CUTTING, L.ZONE_TORSO)
+        stunned += S[1, L.S_STUN] > 0
+    p = 10 / 36
+    assert abs(stunned / n - p) < 4 * np.sqrt(p * (1 - p) / n)
+
+
+@pytest.mark.parametrize("damage,gained", [(2, 0), (5, 1), (8, 2), (12, 4)])
+def test_b7_8_fire_wounds_bring_1_2_4_fatigue_levels(damage, gained):
+    """Light / heavy / critical fire wounds: 1 / 2 / 4 levels; light damage none; cutting none."""
+    F = blank_fighters()
+    F[1, L.P_TOUGHNESS] = ALWAYS_PASS
+    F[1, L.P_WILLPOWER] = ALWAYS_PASS
+    F[1, L.P_ENDURANCE] = 4  # 8 cells; 4 levels is still tired, no exhaustion check
+    F[1, L.P_NCELLS] = 8
+    S = fresh_state(F)
+    _take_wound(F, S, rng(), counters(), 1, damage, L.DT_FIRE, L.ZONE_LLEG)
+    assert S[1, L.S_FATIGUE] == gained and S[1, L.S_OUT] == 0
+    S = fresh_state(F)
+    _take_wound(F, S, rng(), counters(), 1, damage, L.DT_CUTTING, L.ZONE_LLEG)
+    assert S[1, L.S_FATIGUE] == 0
+
+
+def test_b7_8_exhaustion_check_and_death_by_exhaustion():
+    """Endurance 1: the 2nd level is exhaustion — willpower vs 12 with −2 (2d6 − 5 − 2 always fails:
+    unconscious, out); a fighter who always passes dies at the 4th level (more than 3 × 1)."""
+    from brutal_sim.kernel import _gain_fatigue
+
+    F = blank_fighters()
+    F[1, L.P_ENDURANCE] = 1
+    F[1, L.P_WILLPOWER] = ALWAYS_FAIL
+    S = fresh_state(F)
+    _gain_fatigue(F, S, rng(), 1, 1)
+    assert S[1, L.S_OUT] == 0  # tired only: no check
+    _gain_fatigue(F, S, rng(), 1, 1)
+    assert S[1, L.S_OUT] == L.CAUSE_EXHAUSTED + 1 and S[1, L.S_DEAD] == 0
+    F[1, L.P_WILLPOWER] = 14  # 2d6 + 14 − 4 ≥ 12 always, even depleted
+    S = fresh_state(F)
+    _gain_fatigue(F, S, rng(), 1, 3)
+    assert S[1, L.S_OUT] == 0 and S[1, L.S_FATIGUE] == 3
+    _gain_fatigue(F, S, rng(), 1, 5)
+    assert S[1, L.S_FATIGUE] == 4 and S[1, L.S_OUT] == L.CAUSE_EXHAUSTED + 1 and S[1, L.S_DEAD] == 1
+
+
+@pytest.mark.parametrize("mode,round_decided", [("per_round_after_endurance", 9), ("every_endurance_rounds", 14),
+                                                ("off", None)])
+def test_b7_8_exertion_fatigue_option(mode, round_decided):
+    """Two steadfast (willpower 20) fighters in total defence. Endurance 3 vs 2: after the first
+    <endurance> turns a level per turn kills b (7 levels > 3 × 2) in turn 2 + 7 = 9 (a would need
+    13); every <endurance>-th turn kills b at turn 2 × 7 = 14 (a at 30); off: a draw at the cap."""
+    from brutal_sim import api
+
+    a = api.load_fighter("militia").vary(**{"checks.willpower": 20, "attributes.endurance": 3})
+    b = api.load_fighter("militia").vary(**{"checks.willpower": 20, "attributes.endurance": 2})
+    r = api.duel(a, b, n=200, seed=4, tactic_a="total_defence", tactic_b="total_defence",
+                 options={"exertion_fatigue": mode, "round_cap": 40})
+    d = r.to_dict()
+    if round_decided is None:
+        assert d["draws"] == 200
+        return
+    assert d["a"]["wins"] == 200 and d["b"]["defeat_cause"]["exhausted"] == 200 and d["b"]["deaths"] == 200
+    assert int(np.nonzero(r.rounds_hist)[0][0]) == round_decided == d["rounds"]["p50"]
+
+
+def test_b7_8_starting_fatigue_lowers_initiative_and_is_validated():
+    """A fighter starting tired (−1) loses ties it would otherwise reach; more than 3 × endurance
+    levels is refused with a DataError naming the field."""
+    from brutal_sim import api
+    from brutal_sim.errors import DataError
+
+    F = blank_fighters()
+    F[1, L.P_FATIGUE0] = 1
+    F[0, L.P_RESOLVE] = 0
+    F[1, L.P_RESOLVE] = 1  # b's +1 is cancelled by the −1: equal odds, ties rerolled
+    n = 4000
+    p = _first_counts(F, n) / n
+    assert abs(p - 0.5) < 4 * np.sqrt(0.25 / n)
+    with pytest.raises(DataError, match="fatigue"):
+        api.load_fighter("militia").vary(fatigue=10)
