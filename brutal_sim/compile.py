@@ -40,6 +40,7 @@ def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
     row[L.P_T_NO_REACT] = int(t.no_reactions)
     row[L.P_T_NO_OA] = int(t.no_opportunity_attacks)
     row[L.P_T_FEINT] = int(t.feint_first)
+    row[L.P_T_GRAPPLE_ACTION] = L.GRAPPLE_ACTION_CODES[t.grapple_action]
 
 
 def check_totals(f: Fighter, formula: Mapping[str, Sequence[str]] | None = None) -> dict[str, int]:

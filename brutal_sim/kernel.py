@@ -27,6 +27,8 @@ from numba import njit, prange
 from .jit import inline_rule, rule
 
 from .layout import (
+    G_CONTROLS, G_HELD, G_NONE, GA_THROW, K_GRAPPLE, P_T_GRAPPLE_ACTION, S_GRAPPLE, TA_GRAPPLE,
+    TA_NORMAL, W_REACH, ZONE_TORSO,
     CAUSE_EXHAUSTED, EXERTION_AFTER_ENDURANCE, EXERTION_OFF, NCAUSES, O_EXERTION, P_FATIGUE0,
     S_FATIGUE, S_TURNS, CAUSE_FLED, O_CRAMPED, P_FEAR, P_WILLPOWER, S_FRIGHTENED,
     ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY, BROKEN_DEGRADED, BROKEN_DESTROYED,
@@ -202,8 +204,10 @@ def _dodge_bonus_total(F, S, i):
 
 @rule
 def _can_react(S, i):
-    """B-4.7: furious attackers and surprised fighters cannot react; the out of the fight neither."""
-    return S[i, S_OUT] == 0 and S[i, S_NO_REACT] == 0 and S[i, S_SURPRISED] == 0
+    """B-4.7: furious attackers and surprised fighters cannot react; the out of the fight neither;
+    in a duel, nor can a fighter in a grapple (B-3.12: its reactions are only against others)."""
+    return (S[i, S_OUT] == 0 and S[i, S_NO_REACT] == 0 and S[i, S_SURPRISED] == 0
+            and S[i, S_GRAPPLE] == G_NONE)
 
 
 @rule
@@ -591,7 +595,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     zone : int64
         Aimed zone, or −1 to roll it.
     kind : int64
-        ``K_NORMAL``, ``K_OPPORTUNITY`` or ``K_KNOCKDOWN``.
+        ``K_NORMAL``, ``K_OPPORTUNITY``, ``K_KNOCKDOWN`` or ``K_GRAPPLE``.
 
     Returns
     -------
@@ -681,6 +685,10 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     if kind == K_KNOCKDOWN:
         _knockdown(F, S, st, a, d)
         return False
+    if kind == K_GRAPPLE:  # B-3.12: no damage; a controls the grapple
+        S[a, S_GRAPPLE] = G_CONTROLS
+        S[d, S_GRAPPLE] = G_HELD
+        return False
     _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, zone, 0)  # B-4.12
     return False
 
@@ -760,7 +768,10 @@ def _plan_attack(F, S, i, acts):
         if F[i, P_T_ATTACK] == TA_KNOCKDOWN and S[e, S_PRONE] == 0:
             kind = K_KNOCKDOWN  # B-3.9: an unarmed attack; a prone target is attacked plainly
             slot = SLOT_FISTS
-        if F[i, P_T_ATTACK] != TA_KNOCKDOWN or kind == K_KNOCKDOWN:
+        elif F[i, P_T_ATTACK] == TA_GRAPPLE and _free_hands(F, S, i) > 0:
+            kind = K_GRAPPLE  # B-3.12: an unarmed attack; with both hands full, a plain attack
+            slot = SLOT_FISTS
+        if F[i, P_T_ATTACK] == TA_NORMAL or kind != K_NORMAL:
             mod = F[i, P_T_UNARMED_MOD] if slot == SLOT_FISTS else F[i, P_T_MOD]
     paired = (kind == K_NORMAL and F[i, P_PAIRED] != 0 and slot == SLOT_MAIN
               and _usable(F, S, i, SLOT_OFF))
@@ -825,15 +836,139 @@ def _needs_ready(F, S, i, slot):
 
 
 @rule
+def _actions(F, S, opts, zt, st, cnt, i, acts):
+    """A sensible fighter's ``acts`` standard actions outside a grapple (B-2.4): stand up while prone
+    (B-3.11; again if the opportunity attack felled it while rising), ready the main weapon if
+    dropped (B-3.10), the tactic's attack, then ready a dropped off-hand item with a spare action.
+    A fighter dazed meanwhile stops (B-7.5)."""
+    while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i):
+        _stand_up(F, S, opts, zt, st, cnt, i)
+        if opts[O_STAND_UP_FULL] != 0:
+            acts = 0
+            S[i, S_FULL_PEN] = 1
+        else:
+            acts -= 1
+    if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
+        _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
+        acts -= 1
+    if acts > 0 and _can_go_on(S, i):
+        acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
+    if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
+        _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
+
+
+# --------------------------------------------------------------------------------------------------
+# Grapple (B-3.12, seed lines 146–173 and 260–272)
+# --------------------------------------------------------------------------------------------------
+
+
+@rule
+def _free_hands(F, S, i):
+    """Hands of i holding nothing (0–2): a usable item in a hand occupies it, a two-handed one both."""
+    held = 0
+    if _usable(F, S, i, SLOT_MAIN):
+        held += 2 if F[i, _wb(SLOT_MAIN) + W_TWO_HANDED] != 0 else 1
+    if _usable(F, S, i, SLOT_OFF):
+        held += 1
+    return 2 - held if held < 2 else 0
+
+
+@rule
+def _release(S):
+    """The grapple ends for both."""
+    S[0, S_GRAPPLE] = G_NONE
+    S[1, S_GRAPPLE] = G_NONE
+
+
+@rule
+def _grapple_bonus(F, S, i, slip):
+    """What i adds to its 2d6 in a grapple contest: athletics, −4 with an item in a hand; or for
+    slipping out (``slip``) mobility [our ``dodge``]; less wounds, stunned/dazed and fatigue."""
+    if slip:
+        return F[i, P_DODGE] - _check_penalty(F, S, i)
+    b = F[i, P_ATHLETICS] - _check_penalty(F, S, i)
+    if _free_hands(F, S, i) < 2:
+        b -= 4
+    return b
+
+
+@rule
+def _grapple_contest(F, S, st, i, slip):
+    """Opposed check of i (athletics, or mobility when ``slip``) against 1 − i's athletics: 2d6 for
+    i, then 2d6 for the other. Returns i's margin; i must win outright (a tie fails)."""
+    r1, r2 = _roll_2d6(st)
+    q1, q2 = _roll_2d6(st)
+    return r1 + r2 + _grapple_bonus(F, S, i, slip) - (q1 + q2 + _grapple_bonus(F, S, 1 - i, False))
+
+
+@rule
+def _grapple_slot(F, S, i):
+    """Weapon i strikes with in a grapple: a usable reach-0 item (main hand first), else fists."""
+    for slot in (SLOT_MAIN, SLOT_OFF):
+        if _usable(F, S, i, slot) and F[i, _wb(slot) + W_REACH] == 0:
+            return slot
+    return SLOT_FISTS
+
+
+@rule
+def _grapple_hold(F, S, opts, zt, st, cnt, i):
+    """B-3.12: the full action of i controlling a grapple (B-2.6: −2 to reactions after it).
+
+    Both prone: rise (opposed athletics; a win stands both up). A ``throw`` tactic, with both hands
+    free and both standing: opposed athletics; a win fells the victim (d4+2 shock to the torso,
+    armour ignored, at 2+ extra successes) and i lets go, standing. Otherwise strike: a single attack
+    with a reach-0 item or fists, which the victim cannot parry or dodge.
+    """
+    e = 1 - i
+    S[i, S_FULL_PEN] = 1
+    if S[i, S_PRONE] != 0 and S[e, S_PRONE] != 0:
+        if _grapple_contest(F, S, st, i, False) > 0:
+            S[i, S_PRONE] = 0
+            S[e, S_PRONE] = 0
+        return
+    if (F[i, P_T_GRAPPLE_ACTION] == GA_THROW and _free_hands(F, S, i) == 2
+            and S[i, S_PRONE] == 0 and S[e, S_PRONE] == 0):
+        margin = _grapple_contest(F, S, st, i, False)
+        if margin > 0:
+            S[e, S_PRONE] = 1
+            _release(S)
+            if margin >= 2:
+                _take_wound(F, S, st, cnt, e, _die(st, 4) + 2, DT_SHOCK, ZONE_TORSO)
+        return
+    _attack(F, S, opts, zt, st, cnt, i, _grapple_slot(F, S, i), 0, -1, K_NORMAL)
+
+
+@rule
+def _grapple_escape(F, S, opts, zt, st, cnt, i):
+    """B-3.12: the full action of i held in a grapple (B-2.6: −2 to reactions after it).
+
+    Bare-handed: take over (opposed athletics; a win reverses the roles and i at once takes a
+    controlling action). Otherwise break free by force (athletics) or slip out (mobility against
+    athletics), whichever bonus is higher (force on ties); a win ends the grapple and i takes one
+    more standard action.
+    """
+    S[i, S_FULL_PEN] = 1
+    if _free_hands(F, S, i) == 2:
+        if _grapple_contest(F, S, st, i, False) > 0:
+            S[i, S_GRAPPLE] = G_CONTROLS
+            S[1 - i, S_GRAPPLE] = G_HELD
+            _grapple_hold(F, S, opts, zt, st, cnt, i)
+        return
+    slip = _grapple_bonus(F, S, i, True) > _grapple_bonus(F, S, i, False)
+    if _grapple_contest(F, S, st, i, slip) > 0:
+        _release(S)
+        _actions(F, S, opts, zt, st, cnt, i, 1)
+
+
+@rule
 def _turn(F, S, opts, zt, st, cnt, i):
     """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, then a sensible fighter's
     actions.
 
-    Order: stand up while prone (B-3.11; again if the opportunity attack felled it while rising),
-    ready the main weapon if dropped (B-3.10), the tactic's attack, then ready a dropped off-hand
-    item with a spare action. Dazed or surprised fighters take no actions (B-7.5, B-2.3), also when
-    dazed by an opportunity attack during the turn. Timed conditions run out at the end of the
-    turn (B-2.8).
+    Actions: ``_actions`` with two standard actions, or in a grapple the controller's or the
+    victim's full action (B-3.12). Dazed or surprised fighters take no actions (B-7.5, B-2.3), also
+    when dazed by an opportunity attack during the turn; a controller who cannot act lets go.
+    Timed conditions run out at the end of the turn (B-2.8).
     """
     S[i, S_TURNS] += 1
     if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
@@ -856,22 +991,16 @@ def _turn(F, S, opts, zt, st, cnt, i):
     if S[i, S_OUT] != 0:
         return
     S[i, S_IN_TURN] = 1
-    if S[i, S_DAZE] == 0 and S[i, S_SURPRISED] == 0:
-        acts = 2
-        while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i):
-            _stand_up(F, S, opts, zt, st, cnt, i)
-            if opts[O_STAND_UP_FULL] != 0:
-                acts = 0
-                S[i, S_FULL_PEN] = 1
-            else:
-                acts -= 1
-        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
-            _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
-            acts -= 1
-        if acts > 0 and _can_go_on(S, i):
-            acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
-        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
-            _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
+    acting = S[i, S_DAZE] == 0 and S[i, S_SURPRISED] == 0
+    if S[i, S_GRAPPLE] == G_CONTROLS and not acting:
+        _release(S)  # B-3.12: no controlling action this turn, the grapple ends
+    if acting:
+        if S[i, S_GRAPPLE] == G_CONTROLS:
+            _grapple_hold(F, S, opts, zt, st, cnt, i)
+        elif S[i, S_GRAPPLE] == G_HELD:
+            _grapple_escape(F, S, opts, zt, st, cnt, i)
+        else:
+            _actions(F, S, opts, zt, st, cnt, i, 2)
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1
     if S[i, S_DAZE] > 0:

@@ -35,7 +35,7 @@ CAUSE_NAMES = ("track_full", "knocked_out", "mortal", "fled", "exhausted")
 NCAUSES = 5
 
 # attack kinds
-K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN = 0, 1, 2
+K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN, K_GRAPPLE = 0, 1, 2, 3
 
 # -- fighter parameters (int64[NF]) ---------------------------------------------------------------
 (P_MELEE, P_DODGE, P_ATHLETICS, P_TOUGHNESS, P_RESOLVE, P_WILLPOWER,
@@ -54,19 +54,24 @@ P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness 
 # the fighter's tactic (B-3), compiled from its Tactic data
 (P_T_ATTACK, P_T_MOD, P_T_UNARMED_MOD, P_T_STANCE, P_T_FULL, P_T_FULL_PEN, P_T_NO_REACT, P_T_NO_OA,
  P_T_FEINT) = range(P_ARMOUR + 12, P_ARMOUR + 21)
-TA_NONE, TA_NORMAL, TA_KNOCKDOWN = 0, 1, 2
-TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN}
+TA_NONE, TA_NORMAL, TA_KNOCKDOWN, TA_GRAPPLE = 0, 1, 2, 3
+TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN, "grapple": TA_GRAPPLE}
+# what a fighter controlling a grapple does with its full action (B-3.12)
+GA_DAMAGE, GA_THROW = 0, 1
+GRAPPLE_ACTION_CODES = {"damage": GA_DAMAGE, "throw": GA_THROW}
 P_FEAR = P_ARMOUR + 21  # fear rating this fighter inflicts (B-7.10), 0 none
 P_FATIGUE0 = P_ARMOUR + 22  # fatigue levels at the start of the fight (B-7.8)
-NF = P_ARMOUR + 23
+P_T_GRAPPLE_ACTION = P_ARMOUR + 23  # GA_* (B-3.12)
+NF = P_ARMOUR + 24
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
  S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
  S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
  S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED,
- S_FATIGUE, S_TURNS) = range(24)
-NS = 24
+ S_FATIGUE, S_TURNS, S_GRAPPLE) = range(25)
+NS = 25
+G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 
 # -- rule options (int64[NO]) ----------------------------------------------------------------------

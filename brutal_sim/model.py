@@ -126,7 +126,7 @@ class Tactic(_Strict):
     name: str = ""
     description: str = ""
     rule: str = ""
-    attack: Literal["normal", "knockdown", "none"] = "normal"
+    attack: Literal["normal", "knockdown", "grapple", "none"] = "normal"
     attack_modifier: int = Field(0, ge=-10, le=10)
     unarmed_attack_modifier: int | None = Field(None, ge=-10, le=10, description="default: attack_modifier")
     stance: int = Field(0, ge=0, le=10, description="bonus to parry and dodge until the own next turn")
@@ -136,6 +136,8 @@ class Tactic(_Strict):
     no_opportunity_attacks: bool = False
     feint_first: bool = False
     aims: bool = False
+    grapple_action: Literal["damage", "throw"] = Field(
+        "damage", description="full action of a fighter controlling a grapple (B-3.12): strike, or throw and release")
 
 
 class Checks(_Strict):

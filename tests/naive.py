@@ -172,6 +172,7 @@ class NaiveWeapon:
     two_handed: bool
     parry_bonus: int
     unarmed: bool
+    reach: int = 1
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,7 @@ class NaiveTactic:
     """What a fighter does with its turn (B-3), as settings (``data/brutal/tactics.toml``)."""
 
     name: str
-    attack: str = "normal"  # normal | knockdown (B-3.9) | none
+    attack: str = "normal"  # normal | knockdown (B-3.9) | grapple (B-3.12) | none
     attack_modifier: int = 0
     unarmed_attack_modifier: int = 0  # used when the attack is made with fists
     stance: int = 0  # bonus to parry and dodge until the own next turn (B-3.2, B-3.7)
@@ -201,6 +202,7 @@ class NaiveTactic:
     no_opportunity_attacks: bool = False  # B-3.7
     feint_first: bool = False  # B-3.6
     aims: bool = False  # B-3.3
+    grapple_action: str = "damage"  # B-3.12: damage | throw
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,7 @@ def _weapon_from_row(row, base: int) -> NaiveWeapon | None:
         two_handed=bool(row[base + L.W_TWO_HANDED]),
         parry_bonus=int(row[base + L.W_PARRY_BONUS]),
         unarmed=bool(row[base + L.W_UNARMED]),
+        reach=int(row[base + L.W_REACH]),
     )
 
 
@@ -308,6 +311,7 @@ def tactic_from_row(row) -> NaiveTactic:
         no_opportunity_attacks=bool(row[L.P_T_NO_OA]),
         feint_first=bool(row[L.P_T_FEINT]),
         aims=bool(int(row[L.P_AIM_ZONE]) >= 0),
+        grapple_action={c: n for n, c in L.GRAPPLE_ACTION_CODES.items()}[int(row[L.P_T_GRAPPLE_ACTION])],
     )
 
 
@@ -403,6 +407,7 @@ class FighterState:
     frightened: bool = False  # B-7.10: failed the first fear check, awaits the second
     fatigue: int = 0  # fatigue levels (B-7.8)
     turns_begun: int = 0  # own turns begun (the exertion option of B-7.8 counts them)
+    grapple: str | None = None  # B-3.12: "controls" or "held"
 
     def __post_init__(self) -> None:
         p = self.profile
@@ -490,8 +495,9 @@ class FighterState:
         return modifier
 
     def can_react(self) -> bool:
-        """B-4.7: furious attackers (B-3.4) and surprised fighters (B-2.3) cannot react."""
-        return not self.is_out and not self.no_reactions and not self.surprised
+        """B-4.7: furious attackers (B-3.4) and surprised fighters (B-2.3) cannot react; nor can
+        grapplers against each other (B-3.12), which in a duel is always."""
+        return not self.is_out and not self.no_reactions and not self.surprised and self.grapple is None
 
     def until_end_of_next_turn(self, condition: str) -> None:
         """B-2.8: a condition lasting until the end of the fighter's next turn.
@@ -547,6 +553,15 @@ class FighterState:
         """A dropped (not destroyed) weapon can be picked up again (B-3.10)."""
         return (self.profile.weapon(slot) is not None and not self.holding[slot]
                 and self.weapon_state[slot] != "destroyed")
+
+    def free_hands(self) -> int:
+        """B-3.12: hands holding nothing; a two-handed weapon fills both."""
+        held = 0
+        if self.is_usable(MAIN):
+            held += 2 if self.profile.main_hand.two_handed else 1  # type: ignore[union-attr]
+        if self.is_usable(OFF):
+            held += 1
+        return max(0, 2 - held)
 
     def knock_out(self, cause: str) -> None:
         """Out of the fight (B-2.9); the first cause counts."""
@@ -712,27 +727,95 @@ class NaiveDuel:
         if me.is_out:
             return
         me.in_own_turn = True
-        if not me.is_dazed and not me.surprised:
-            actions = 2
-            while actions > 0 and me.prone and self.can_go_on_acting(me):
-                self.stand_up(me)
-                if self.rules.stand_up_is_full_action:
-                    actions = 0
-                    me.full_action_penalty = True
-                else:
-                    actions -= 1
-            if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(MAIN):
-                self.ready_weapon(me, MAIN)
-                actions -= 1
-            if actions > 0 and self.can_go_on_acting(me):
-                actions = self.attack_actions(me, actions, first_attack_only=False)
-            if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(OFF):
-                self.ready_weapon(me, OFF)
+        can_act = not me.is_dazed and not me.surprised
+        if me.grapple == "controls" and not can_act:
+            self.release()  # B-3.12: no controlling action, no grapple
+        if can_act:
+            if me.grapple == "controls":
+                self.grapple_hold(me)
+            elif me.grapple == "held":
+                self.grapple_escape(me)
+            else:
+                self.standard_actions(me, 2)
         if me.stunned_turns > 0:
             me.stunned_turns -= 1
         if me.dazed_turns > 0:
             me.dazed_turns -= 1
         me.in_own_turn = False
+
+    def standard_actions(self, me: FighterState, actions: int) -> None:
+        """Outside a grapple: stand up if prone (B-3.11), pick up a dropped main weapon (B-3.10),
+        the tactic's attack action(s), pick up a dropped off-hand item with a spare action."""
+        while actions > 0 and me.prone and self.can_go_on_acting(me):
+            self.stand_up(me)
+            if self.rules.stand_up_is_full_action:
+                actions = 0
+                me.full_action_penalty = True
+            else:
+                actions -= 1
+        if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(MAIN):
+            self.ready_weapon(me, MAIN)
+            actions -= 1
+        if actions > 0 and self.can_go_on_acting(me):
+            actions = self.attack_actions(me, actions, first_attack_only=False)
+        if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(OFF):
+            self.ready_weapon(me, OFF)
+
+    # -- B-3.12 grapple ----------------------------------------------------------------------------
+    def release(self) -> None:
+        for f in self.fighters:
+            f.grapple = None
+
+    def grapple_check(self, me: FighterState, mobility: bool = False) -> int:
+        """A grapple check's bonus: athletics (−4 with an item in a hand) or, slipping out,
+        mobility [dodge]; less wounds, stunned/dazed and fatigue (as in a knock-down)."""
+        penalty = me.wound_penalty() + (2 if me.is_stunned or me.is_dazed else 0) + me.fatigue_penalty()
+        if mobility:
+            return me.profile.dodge - penalty
+        return me.profile.athletics - penalty - (4 if me.free_hands() < 2 else 0)
+
+    def grapple_contest(self, me: FighterState, mobility: bool = False) -> int:
+        """Opposed check of ``me`` (athletics or mobility) against the other's athletics; the
+        margin of ``me`` (it must be above 0 to win)."""
+        mine = self.rng.roll_2d6().total + self.grapple_check(me, mobility)
+        theirs = self.rng.roll_2d6().total + self.grapple_check(self.opponent(me))
+        return mine - theirs
+
+    def grapple_hold(self, me: FighterState) -> None:
+        """Controller's full action: rise when both are down, throw (a throwing tactic, both
+        hands free, both standing), else a blow with a reach-0 item or fists (no reaction)."""
+        victim = self.opponent(me)
+        me.full_action_penalty = True  # B-2.6
+        if me.prone and victim.prone:
+            if self.grapple_contest(me) > 0:
+                me.prone = victim.prone = False
+            return
+        if (me.profile.tactic.grapple_action == "throw" and me.free_hands() == 2
+                and not me.prone and not victim.prone):
+            margin = self.grapple_contest(me)
+            if margin > 0:
+                victim.fall()
+                self.release()
+                if margin >= 2:  # the fall: d4+2 shock to the torso, armour ignored
+                    self.take_wound(victim, self.rng.die(4) + 2, "shock", "torso")
+            return
+        slot = next((s for s in (MAIN, OFF) if me.is_usable(s) and me.profile.weapon(s).reach == 0), FISTS)
+        self.attack(me, slot, 0, None, "normal")
+
+    def grapple_escape(self, me: FighterState) -> None:
+        """Victim's full action: bare-handed it takes over (then acts as controller at once);
+        otherwise it breaks free (athletics) or slips out (mobility), whichever is higher, and
+        then has one standard action."""
+        me.full_action_penalty = True
+        if me.free_hands() == 2:
+            if self.grapple_contest(me) > 0:
+                me.grapple, self.opponent(me).grapple = "controls", "held"
+                self.grapple_hold(me)
+            return
+        slip = self.grapple_check(me, mobility=True) > self.grapple_check(me)
+        if self.grapple_contest(me, mobility=slip) > 0:
+            self.release()
+            self.standard_actions(me, 1)
 
     def exertion_tires(self, me: FighterState) -> bool:
         """B-7.8 option: does this turn's exertion bring a fatigue level?"""
@@ -838,7 +921,10 @@ class NaiveDuel:
             if tactic.attack == "knockdown" and not enemy.prone:
                 kind = "knockdown"  # B-3.9: an unarmed attack that cannot be parried
                 slot = FISTS
-            if tactic.attack != "knockdown" or kind == "knockdown":  # a prone target: plainly
+            elif tactic.attack == "grapple" and me.free_hands() > 0:
+                kind = "grapple"  # B-3.12: an unarmed attack at −2
+                slot = FISTS
+            if tactic.attack == "normal" or kind != "normal":  # else a plain attack
                 modifier = (tactic.unarmed_attack_modifier if slot == FISTS
                             else tactic.attack_modifier)
         paired = (kind == "normal" and me.profile.paired_weapons and slot == MAIN
@@ -923,6 +1009,9 @@ class NaiveDuel:
         self.record.attacks.append((side, HIT))
         if kind == "knockdown":
             self.knock_down(attacker, defender)
+            return False
+        if kind == "grapple":  # B-3.12: no damage, the attacker controls the grapple
+            attacker.grapple, defender.grapple = "controls", "held"
             return False
         self.hit(attacker, defender, slot, margin, roll.is_full_success, aimed_zone)  # B-4.12
         return False

@@ -176,6 +176,12 @@ TACTIC_CASES = [
     ("brawler", "swordsman", (("reaction_a", "parry"),)),  # bare-handed parries (B-7.7)
     ("brawler", "brawler", (("reaction_a", "parry"), ("reaction_b", "parry"))),  # fist hard blocks
     ("knight", "militia", (("reaction_a", "parry"), ("reaction_b", "none"), ("tactic_b", "aimed:left_arm"))),
+    # B-3.12 grapple: holds and strikes, throws, take-overs, armed victims breaking free or slipping out
+    ("brawler", "swordsman", (("tactic_a", "grapple"),)),
+    ("brawler", "brawler", (("tactic_a", "grapple_throw"), ("tactic_b", "grapple"))),
+    ("duelist", "knight", (("tactic_a", "grapple"), ("tactic_b", "furious"))),  # both hands full: plain attacks
+    ("ghoul", "brawler", (("tactic_a", "grapple"), ("tactic_b", "knockdown"))),  # one hand free (−4 athletics), claws reach 0
+    ("brute", "militia", (("tactic_a", "grapple_throw"),)),                      # two-handed: plain attacks
 ]
 
 
@@ -312,6 +318,8 @@ ATTACK_CASES = [
     ("swordsman", "brawler", (("tactic_a", "defensive"), ("reaction_b", "parry"))),
     ("knight", "brute", (("tactic_a", "total_defence"),)),  # no attack at all
     ("brute", "knight", (("tactic_a", "step"), ("reaction_b", "none"))),
+    ("brawler", "swordsman", (("tactic_a", "grapple"),)),  # B-3.12: parried by a sword, the arm is hit
+    ("dual_blades", "militia", (("tactic_a", "grapple"),)),  # both hands full: a plain paired attack
 ]
 
 

@@ -725,3 +725,146 @@ def test_b7_8_starting_fatigue_lowers_initiative_and_is_validated():
     assert abs(p - 0.5) < 4 * np.sqrt(0.25 / n)
     with pytest.raises(DataError, match="fatigue"):
         api.load_fighter("militia").vary(fatigue=10)
+
+
+# -- B-3.12 grapple -----------------------------------------------------------------------------------
+
+def _grapple_pair():
+    """a controls b; both bare-handed, checks 0."""
+    F = blank_fighters()
+    S = fresh_state(F)
+    S[0, L.S_GRAPPLE] = L.G_CONTROLS
+    S[1, L.S_GRAPPLE] = L.G_HELD
+    return F, S
+
+
+def test_b3_12_grapple_attack_is_unarmed_at_minus_2_and_needs_a_free_hand():
+    F = blank_fighters()
+    set_tactic(F, 0, "grapple")
+    S = fresh_state(F)
+    mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, 0, 2)
+    assert (mod, kind, slot, acts) == (-2, L.K_GRAPPLE, L.SLOT_FISTS, 1)
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)  # one hand free: still a grapple
+    S = fresh_state(F)
+    assert _plan_attack(F, S, 0, 2)[2] == L.K_GRAPPLE
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 10, two_handed=1)  # both hands full: a plain weapon attack
+    S = fresh_state(F)
+    mod, zone, kind, slot, *_ = _plan_attack(F, S, 0, 2)
+    assert (mod, kind, slot) == (0, L.K_NORMAL, L.SLOT_MAIN)
+
+
+def test_b3_12_a_grapple_hit_deals_no_damage_and_starts_the_grapple():
+    from brutal_sim.kernel import _attack
+
+    F = blank_fighters()
+    F[0, L.P_MELEE] = 20
+    F[1, L.P_REACTION] = L.R_NONE
+    S = fresh_state(F)
+    cnt = counters()
+    _attack(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0, L.SLOT_FISTS, -2, -1, L.K_GRAPPLE)
+    assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1 and cnt[L.C_DAMAGE + 1] == 0
+    assert (S[0, L.S_GRAPPLE], S[1, L.S_GRAPPLE]) == (L.G_CONTROLS, L.G_HELD)
+    # in the grapple neither side reacts to the other (nor makes opportunity attacks)
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    F[1, L.P_REACTION] = L.R_BEST
+    assert _choose_reaction(F, S, 1, L.K_NORMAL) == L.R_NONE
+    assert _choose_reaction(F, S, 0, L.K_NORMAL) == L.R_NONE
+
+
+def test_b3_12_controller_strikes_with_a_reach_0_weapon_or_fists_and_no_reaction():
+    """Melee 20 always hits; the victim's sword cannot parry in the grapple. A sword (reach 1) is
+    not used: fists; a dagger (reach 0) is."""
+    from brutal_sim.kernel import _grapple_hold, _grapple_slot
+
+    F, S = _grapple_pair()
+    F[0, L.P_MELEE] = 20
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    F[0, L.P_WEAPONS + L.W_REACH] = 1
+    S = fresh_state(F)
+    S[0, L.S_GRAPPLE], S[1, L.S_GRAPPLE] = L.G_CONTROLS, L.G_HELD
+    assert _grapple_slot(F, S, 0) == L.SLOT_FISTS
+    F[0, L.P_WEAPONS + L.W_REACH] = 0
+    assert _grapple_slot(F, S, 0) == L.SLOT_MAIN
+    cnt = counters()
+    _grapple_hold(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1 and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
+    assert S[0, L.S_GRAPPLE] == L.G_CONTROLS and S[0, L.S_FULL_PEN] == 1  # a full action (B-2.6)
+
+
+@pytest.mark.parametrize("athletics,prone,hurt", [(20, 1, 1), (-5, 0, 0)])
+def test_b3_12_throw_fells_hurts_at_2_extra_and_lets_go(athletics, prone, hurt):
+    """Athletics 20 vs 0 wins by 2+: the victim is prone, takes d4+2 shock in the torso (armour
+    ignored) and the controller lets go; athletics −5 never wins: nothing happens, the hold stays."""
+    from brutal_sim.kernel import _grapple_hold
+
+    F, S = _grapple_pair()
+    set_tactic(F, 0, "grapple_throw")
+    F[0, L.P_ATHLETICS] = athletics
+    F[1, L.P_ARMOUR + 2 * L.ZONE_TORSO] = 10  # protection 10 would stop d4+2: it is ignored
+    cnt = counters()
+    _grapple_hold(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert S[1, L.S_PRONE] == prone
+    assert cnt[L.C_WOUNDS + 24 + 4 * L.LVL_NONE:L.C_WOUNDS + 48].reshape(6, 4)[:, 1].sum() == hurt
+    assert 3 * hurt <= cnt[L.C_DAMAGE + 1] <= 6 * hurt
+    assert S[0, L.S_GRAPPLE] == (L.G_NONE if prone else L.G_CONTROLS)
+
+
+def test_b3_12_item_in_hand_is_minus_4_to_grapple_athletics():
+    from brutal_sim.kernel import _grapple_bonus
+
+    F, S = _grapple_pair()
+    F[1, L.P_ATHLETICS] = 3
+    F[1, L.P_DODGE] = 1
+    assert _grapple_bonus(F, S, 1, False) == 3
+    give_weapon(F, 1, L.SLOT_OFF, 1, 4)
+    S[1, L.S_HELD_OFF] = 1
+    assert _grapple_bonus(F, S, 1, False) == -1 and _grapple_bonus(F, S, 1, True) == 1
+
+
+def test_b3_12_armed_victim_slips_out_then_has_one_standard_action():
+    """Mobility 20 > athletics − 4: the victim slips out (always wins) and attacks once."""
+    from brutal_sim.kernel import _grapple_escape
+
+    F, S = _grapple_pair()
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    S[1, L.S_HELD_MAIN] = 1
+    F[1, L.P_DODGE] = 20
+    cnt = counters()
+    _grapple_escape(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1)
+    assert S[0, L.S_GRAPPLE] == L.G_NONE and S[1, L.S_GRAPPLE] == L.G_NONE
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1
+
+
+def test_b3_12_bare_handed_victim_takes_over_and_acts_at_once():
+    from brutal_sim.kernel import _grapple_escape
+
+    F, S = _grapple_pair()
+    F[1, L.P_ATHLETICS] = 20
+    cnt = counters()
+    _grapple_escape(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1)
+    assert (S[1, L.S_GRAPPLE], S[0, L.S_GRAPPLE]) == (L.G_CONTROLS, L.G_HELD)
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # its controlling blow
+
+
+def test_b3_12_dazed_controller_lets_go():
+    F, S = _grapple_pair()
+    S[0, L.S_DAZE] = 1
+    cnt = counters()
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert S[0, L.S_GRAPPLE] == L.G_NONE and S[1, L.S_GRAPPLE] == L.G_NONE
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 10].sum() == 0
+
+
+def test_b3_12_grapple_hold_vs_base_8_monte_carlo():
+    """Held and striking with fists (melee 0) against base 8 and no reaction: P(hit) = 15/36 per turn."""
+    from brutal_sim.kernel import _grapple_hold
+
+    n, hits = 6000, 0
+    for i in range(n):
+        F, S = _grapple_pair()
+        cnt = counters()
+        _grapple_hold(F, S, default_options(), np.zeros(20, np.int8), rng(11, i), cnt, 0)
+        hits += cnt[L.C_ATTACKS + L.OUT_HIT]
+    p = 15 / 36
+    assert abs(hits / n - p) < 4 * np.sqrt(p * (1 - p) / n)
