@@ -131,4 +131,5 @@ def compile_options(options: RuleOptions) -> np.ndarray:
     o[L.O_BREAK_DESTROYS] = int(options["broken_weapon"] == "destroyed")
     o[L.O_CRAMPED] = int(options["cramped_space"] == "true")
     o[L.O_EXERTION] = L.EXERTION_CODES[str(options["exertion_fatigue"])]
+    o[L.O_GRAPPLE_HANDS] = 2 if options["grapple_hands"] == "both_free" else 1
     return o

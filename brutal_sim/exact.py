@@ -99,7 +99,7 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     S = np.zeros((2, NS), dtype=np.int64)
     _reset(F, S)
     S[0, S_IN_TURN] = 1
-    mod, zone, kind, slot, _, feint, _ = _plan_attack(F, S, 0, 2)
+    mod, zone, kind, slot, _, feint, _ = _plan_attack(F, S, opts, 0, 2)
     p_feint = 0.0
     if feint:
         bi, be = _feint_bonuses(F, S, 0)

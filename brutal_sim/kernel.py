@@ -27,7 +27,7 @@ from numba import njit, prange
 from .jit import inline_rule, rule
 
 from .layout import (
-    G_CONTROLS, G_HELD, G_NONE, GA_THROW, K_GRAPPLE, P_T_GRAPPLE_ACTION, S_GRAPPLE, TA_GRAPPLE,
+    O_GRAPPLE_HANDS, G_CONTROLS, G_HELD, G_NONE, GA_THROW, K_GRAPPLE, P_T_GRAPPLE_ACTION, S_GRAPPLE, TA_GRAPPLE,
     TA_NORMAL, W_REACH, ZONE_TORSO,
     CAUSE_EXHAUSTED, EXERTION_AFTER_ENDURANCE, EXERTION_OFF, NCAUSES, O_EXERTION, P_FATIGUE0,
     S_FATIGUE, S_TURNS, CAUSE_FLED, O_CRAMPED, P_FEAR, P_WILLPOWER, S_FRIGHTENED,
@@ -731,7 +731,7 @@ def _feint(F, S, st, i):
 
 
 @rule
-def _plan_attack(F, S, i, acts):
+def _plan_attack(F, S, opts, i, acts):
     """The attack i's tactic (``P_T_*``) makes with ``acts`` standard actions left (B-3, B-7.6).
 
     A full-action tactic with one action left makes a plain attack instead; a feint needs its own
@@ -768,8 +768,8 @@ def _plan_attack(F, S, i, acts):
         if F[i, P_T_ATTACK] == TA_KNOCKDOWN and S[e, S_PRONE] == 0:
             kind = K_KNOCKDOWN  # B-3.9: an unarmed attack; a prone target is attacked plainly
             slot = SLOT_FISTS
-        elif F[i, P_T_ATTACK] == TA_GRAPPLE and _free_hands(F, S, i) > 0:
-            kind = K_GRAPPLE  # B-3.12: an unarmed attack; with both hands full, a plain attack
+        elif F[i, P_T_ATTACK] == TA_GRAPPLE and _free_hands(F, S, i) >= opts[O_GRAPPLE_HANDS]:
+            kind = K_GRAPPLE  # B-3.12: an unarmed attack; without the free hands, a plain attack
             slot = SLOT_FISTS
         if F[i, P_T_ATTACK] == TA_NORMAL or kind != K_NORMAL:
             mod = F[i, P_T_UNARMED_MOD] if slot == SLOT_FISTS else F[i, P_T_MOD]
@@ -787,7 +787,7 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
     ``first_only`` stops after the first attack roll of the action (the single-attack sampler).
     Returns the standard actions left.
     """
-    mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, i, acts)
+    mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, opts, i, acts)
     if kind < 0:
         return acts
     if feint and _feint(F, S, st, i):

@@ -82,6 +82,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="fatigue from the exertion of fighting (the seed names exertion as a source but gives no rate): off; "
                     "per_round_after_endurance: one level before each own turn after the first <endurance> turns; "
                     "every_endurance_rounds: one level before every <endurance>-th own turn (every turn at endurance 0)"),
+    OptionSpec("grapple_hands", "B-3.12", "one_free", ("one_free", "both_free"),
+               help="free hands a grapple attack needs: the seed calls it an unarmed attack but only forbids "
+                    "controlling with both hands occupied; without them the grapple tactic attacks plainly"),
     OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 

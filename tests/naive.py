@@ -335,6 +335,7 @@ class NaiveRules:
     broken_weapon_destroyed: bool  # B-4.4
     cramped_space: bool  # B-7.9
     exertion_fatigue: str  # B-7.8: off | per_round_after_endurance | every_endurance_rounds
+    grapple_free_hands: int  # B-3.12: free hands a grapple attack needs (1 or 2)
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -354,6 +355,7 @@ class NaiveRules:
             broken_weapon_destroyed=bool(opts[L.O_BREAK_DESTROYS]),
             cramped_space=bool(opts[L.O_CRAMPED]),
             exertion_fatigue={c: n for n, c in L.EXERTION_CODES.items()}[int(opts[L.O_EXERTION])],
+            grapple_free_hands=int(opts[L.O_GRAPPLE_HANDS]),
         )
 
 
@@ -921,7 +923,7 @@ class NaiveDuel:
             if tactic.attack == "knockdown" and not enemy.prone:
                 kind = "knockdown"  # B-3.9: an unarmed attack that cannot be parried
                 slot = FISTS
-            elif tactic.attack == "grapple" and me.free_hands() > 0:
+            elif tactic.attack == "grapple" and me.free_hands() >= self.rules.grapple_free_hands:
                 kind = "grapple"  # B-3.12: an unarmed attack at −2
                 slot = FISTS
             if tactic.attack == "normal" or kind != "normal":  # else a plain attack

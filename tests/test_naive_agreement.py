@@ -181,6 +181,7 @@ TACTIC_CASES = [
     ("brawler", "brawler", (("tactic_a", "grapple_throw"), ("tactic_b", "grapple"))),
     ("duelist", "knight", (("tactic_a", "grapple"), ("tactic_b", "furious"))),  # both hands full: plain attacks
     ("ghoul", "brawler", (("tactic_a", "grapple"), ("tactic_b", "knockdown"))),  # one hand free (−4 athletics), claws reach 0
+    ("swordsman", "brawler", (("tactic_a", "grapple"), ("tactic_b", "grapple"))),  # sword and shield: plain attacks
     ("brute", "militia", (("tactic_a", "grapple_throw"),)),                      # two-handed: plain attacks
 ]
 
@@ -207,6 +208,7 @@ OPTION_CASES = [
     {"cramped_space": "true"},
     {"exertion_fatigue": "per_round_after_endurance"},
     {"exertion_fatigue": "every_endurance_rounds"},
+    {"grapple_hands": "both_free"},
 ]
 OPTION_MATCHUPS = [("swordsman", "knight"), ("brute", "militia"), ("dual_blades", "duelist")]
 

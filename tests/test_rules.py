@@ -323,7 +323,7 @@ def test_b3_action_modifiers(tactic, slot, mod, zone, kind, acts_left, flag):
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
     set_tactic(F, 0, tactic)
     S = fresh_state(F)
-    got = _plan_attack(F, S, 0, 2)
+    got = _plan_attack(F, S, default_options(), 0, 2)
     assert got[:5] == (mod, zone, kind, slot, acts_left)
     if flag:
         assert S[0, getattr(L, flag[0])] == flag[1]
@@ -332,14 +332,14 @@ def test_b3_action_modifiers(tactic, slot, mod, zone, kind, acts_left, flag):
 def test_b3_3_aimed_unarmed_is_minus_2_and_b3_4_furious_needs_a_full_turn():
     F = blank_fighters()
     set_tactic(F, 0, "aimed:torso")
-    assert _plan_attack(F, fresh_state(F), 0, 2)[:2] == (-2, L.ZONE_TORSO)
+    assert _plan_attack(F, fresh_state(F), default_options(), 0, 2)[:2] == (-2, L.ZONE_TORSO)
     set_tactic(F, 0, "furious")
     S = fresh_state(F)
-    assert _plan_attack(F, S, 0, 1)[:3] == (0, -1, L.K_NORMAL)  # one action left: a plain attack
+    assert _plan_attack(F, S, default_options(), 0, 1)[:3] == (0, -1, L.K_NORMAL)  # one action left: a plain attack
     assert S[0, L.S_NO_REACT] == 0
     set_tactic(F, 0, "total_defence")
     S = fresh_state(F)
-    assert _plan_attack(F, S, 0, 1)[2:5] == (-1, L.SLOT_FISTS, 1)  # nothing; the action stays spare
+    assert _plan_attack(F, S, default_options(), 0, 1)[2:5] == (-1, L.SLOT_FISTS, 1)  # nothing; the action stays spare
     assert S[0, L.S_STANCE] == 0
 
 
@@ -348,11 +348,11 @@ def test_b3_6_feint_and_b7_6_paired_weapons():
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
     give_weapon(F, 0, L.SLOT_OFF, 1, 6)
     set_tactic(F, 0, "feint")
-    assert _plan_attack(F, fresh_state(F), 0, 2)[5] is True
-    assert _plan_attack(F, fresh_state(F), 0, 1)[5] is False
+    assert _plan_attack(F, fresh_state(F), default_options(), 0, 2)[5] is True
+    assert _plan_attack(F, fresh_state(F), default_options(), 0, 1)[5] is False
     set_tactic(F, 0, "single")
     F[0, L.P_PAIRED] = 1
-    mod, *_, paired = _plan_attack(F, fresh_state(F), 0, 2)
+    mod, *_, paired = _plan_attack(F, fresh_state(F), default_options(), 0, 2)
     assert (mod, paired) == (-4, True)
 
 
@@ -742,14 +742,16 @@ def test_b3_12_grapple_attack_is_unarmed_at_minus_2_and_needs_a_free_hand():
     F = blank_fighters()
     set_tactic(F, 0, "grapple")
     S = fresh_state(F)
-    mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, 0, 2)
+    mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, default_options(), 0, 2)
     assert (mod, kind, slot, acts) == (-2, L.K_GRAPPLE, L.SLOT_FISTS, 1)
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)  # one hand free: still a grapple
     S = fresh_state(F)
-    assert _plan_attack(F, S, 0, 2)[2] == L.K_GRAPPLE
+    assert _plan_attack(F, S, default_options(), 0, 2)[2] == L.K_GRAPPLE
+    # option grapple_hands = both_free: an unarmed attack in the strict sense, the sword attacks
+    assert _plan_attack(F, S, default_options(grapple_hands="both_free"), 0, 2)[1:4] == (-1, L.K_NORMAL, L.SLOT_MAIN)
     give_weapon(F, 0, L.SLOT_MAIN, 1, 10, two_handed=1)  # both hands full: a plain weapon attack
     S = fresh_state(F)
-    mod, zone, kind, slot, *_ = _plan_attack(F, S, 0, 2)
+    mod, zone, kind, slot, *_ = _plan_attack(F, S, default_options(), 0, 2)
     assert (mod, kind, slot) == (0, L.K_NORMAL, L.SLOT_MAIN)
 
 
