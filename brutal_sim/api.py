@@ -87,10 +87,20 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
 
     Exact by enumeration when ``n`` is None, else sampled from ``n`` attacks. ``tactic`` and
     ``reaction`` override a's ``tactic`` and b's ``reaction``. With paired weapons this is the
-    action's first (main-hand) attack; a feint's +1 is included with its probability.
+    action's first (main-hand) attack; a feint's +1 is included with its probability. A shooter
+    (B-8) aims (+1) and shoots from ``start_distance`` (fired in melee at 0).
     """
     fa, fb, opts, compiled = prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction)
-    if fa.tactic.attack != "normal":
+    distance = int(opts["start_distance"])
+    shooter = fa.main_hand is not None and fa.main_hand.ranges is not None
+    if shooter and distance > fa.main_hand.ranges[2]:  # type: ignore[index, union-attr]
+        raise DataError("--option", "start_distance", f"{distance} m is beyond the long range of "
+                        f"{fa.main_hand.name or 'the weapon'} ({fa.main_hand.ranges[2]} m); "  # type: ignore[index, union-attr]
+                        f"allowed 0..{fa.main_hand.ranges[2]} for a single shot")  # type: ignore[index, union-attr]
+    if not shooter and distance > 0:
+        raise DataError("--option", "start_distance", f"{fa.name} has no ranged weapon: its single attack "
+                        "is made engaged; allowed 0 (duels close the distance)")
+    if not shooter and fa.tactic.attack != "normal":
         usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack == "normal")
         raise DataError("--tactic", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
                         f"({fa.tactic.attack}); allowed for attack: {usable}")

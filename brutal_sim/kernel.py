@@ -27,6 +27,8 @@ from numba import njit, prange
 from .jit import inline_rule, rule
 
 from .layout import (
+    O_START_DIST, P_MOVEMENT, P_RANGED, P_T_KITE, P_T_RANGED, P_T_RUN, S_DIST, S_MOVING, S_NO_RUN,
+    S_RELOAD, W_LONG, W_MEDIUM, W_RELOAD, W_SHORT,
     O_GRAPPLE_HANDS, G_CONTROLS, G_HELD, G_NONE, GA_THROW, K_GRAPPLE, P_T_GRAPPLE_ACTION, S_GRAPPLE, TA_GRAPPLE,
     TA_NORMAL, W_REACH, ZONE_TORSO,
     CAUSE_EXHAUSTED, EXERTION_AFTER_ENDURANCE, EXERTION_OFF, NCAUSES, O_EXERTION, P_FATIGUE0,
@@ -157,9 +159,22 @@ def _usable(F, S, i, slot):
 
 
 @rule
+def _is_ranged(F, i, slot):
+    """Whether i's weapon in ``slot`` is a ranged weapon (B-8: it has range bands)."""
+    return slot != SLOT_FISTS and F[i, _wb(slot) + W_LONG] > 0
+
+
+@rule
+def _shooter(F, S, i):
+    """Whether i holds a usable ranged weapon in its main hand (B-8)."""
+    return _is_ranged(F, i, SLOT_MAIN) and _usable(F, S, i, SLOT_MAIN)
+
+
+@rule
 def _attack_slot(F, S, i):
-    """Weapon i attacks with: main hand if usable, else off hand, else fists (B-7.7)."""
-    if _usable(F, S, i, SLOT_MAIN):
+    """Weapon i attacks with: main hand if usable (a ranged one only when loaded, B-8), else off
+    hand, else fists (B-7.7)."""
+    if _usable(F, S, i, SLOT_MAIN) and (not _is_ranged(F, i, SLOT_MAIN) or S[i, S_RELOAD] == 0):
         return SLOT_MAIN
     if _usable(F, S, i, SLOT_OFF):
         return SLOT_OFF
@@ -238,8 +253,11 @@ def _choose_reaction(F, S, d, kind):
 @rule
 def _attack_bonus(F, S, a, slot, mod):
     """Everything added to a's attack 2d6 (B-4.2): melee, talents, action ``mod``, off hand −2
-    unless ambidextrous (B-7.6), degraded weapon −2 (B-4.4), wounds and conditions."""
+    unless ambidextrous (B-7.6), degraded weapon −2 (B-4.4), wounds and conditions; a ranged
+    weapon fired in melee −2, two-handed −4 (B-8)."""
     total = F[a, P_MELEE] + F[a, P_ATTACK_MOD] + mod - _active_penalty(F, S, a)
+    if _is_ranged(F, a, slot):
+        total -= 4 if F[a, _wb(slot) + W_TWO_HANDED] != 0 else 2
     if slot == SLOT_OFF and F[a, P_AMBIDEXTROUS] == 0:
         total -= 2
     if _degraded(S, a, slot):
@@ -287,7 +305,7 @@ def _needs_marker(F, opts, d, zone):
 
 
 @rule
-def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, reduce):
+def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, reduce, band):
     """Steps 4–5 of B-4: damage type and final damage of a hit, given its dice.
 
     Parameters
@@ -300,6 +318,8 @@ def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, redu
         The d6 penetration marker (B-4.14); ignored where no marker is rolled.
     reduce : int64
         Subtracted at the end (bare-handed parry, B-7.7).
+    band : int64
+        Range band of a shot (B-8): damage and penetration −band, not below 0. 0 in melee.
 
     Returns
     -------
@@ -314,6 +334,8 @@ def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, redu
     pen = F[a, b + W_PEN]
     if _degraded(S, a, slot) and pen > 0:
         pen -= 1
+    if band > 0:  # B-8 medium / long range: penetration −1 / −2, not below 0
+        pen = pen - band if pen > band else 0
     prot = F[d, P_ARMOUR + 2 * zone]
     tough = F[d, P_ARMOUR + 2 * zone + 1]
     if dtype == DT_FIRE:  # B-4.14: fire ignores toughness, doubles protection
@@ -328,7 +350,7 @@ def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, redu
             dtype = DT_BLUNT
         if pierced and opts[O_ARMOUR_MODEL] == ARMOUR_MARKER_PIERCE_IGNORES:
             prot = 0
-    final = dmg - prot - reduce
+    final = dmg - band - prot - reduce  # the band's −1/−2 stops at 0 before armour: same total
     if final < 0:
         final = 0
     return final, dtype
@@ -526,14 +548,18 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
         S[d, S_BLEED] += 1  # B-7.2, B-7.3
     if level == LVL_CRITICAL:
         S[d, S_PERM_STUN] = 1  # B-7.4 (a shock critical takes the effects of its level, B-5.2)
+    if level >= LVL_HEAVY:
+        S[d, S_NO_RUN] = 1  # B-7.4: no running until treated
     if dtype == DT_FIRE:  # B-7.8: a fire wound brings 1 / 2 / 4 fatigue levels
         _gain_fatigue(F, S, st, d, 1 << (level - LVL_LIGHT))
 
 
 @rule
-def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce):
+def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
     """Steps 3–6 of B-4 for a hit by a on d: zone, damage dice, armour, wound.
 
+    ``band`` is −1 for a melee blow (the extra-success floor of B-4.11 may apply), or the range
+    band 0/1/2 of a shot (B-8: only the confident-hit floor; damage and penetration −band).
     Draws, in order: the zone die (unless aimed, ``zone >= 0``), each weapon die (none on a
     critical hit), the critical d6, the penetration marker (armoured zones), then the wound's checks.
     """
@@ -545,13 +571,13 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce):
     if crit:
         total = F[a, b + W_NDICE] * sides  # B-4.12
     else:
-        floor = _die_floor(sides, extra, opts[O_FLOOR_EXTRA])
+        floor = _die_floor(sides, extra, opts[O_FLOOR_EXTRA] if band < 0 else 0)
         for _ in range(F[a, b + W_NDICE]):
             v = _die(st, sides)
             total += v if v > floor else floor
     crit_die = _die(st, 6) if crit else 0
     marker = _die(st, 6) if _needs_marker(F, opts, d, zone) else 0
-    final, dtype = _final_damage(F, S, opts, a, d, slot, zone, total, crit_die, marker, reduce)
+    final, dtype = _final_damage(F, S, opts, a, d, slot, zone, total, crit_die, marker, reduce, max(band, 0))
     _take_wound(F, S, st, cnt, d, final, dtype, zone)
 
 
@@ -606,6 +632,9 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     ab = _wb(slot)
     a1, a2 = _roll_2d6(st)
     att = a1 + a2 + _attack_bonus(F, S, a, slot, mod)
+    shot = _is_ranged(F, a, slot)
+    if shot:  # B-8: a ranged weapon fired in melee; it needs reloading
+        S[a, S_RELOAD] = F[a, ab + W_RELOAD]
     base = BASE_DIFFICULTY
     out = C_ATTACKS + a * 5
     cramped = opts[O_CRAMPED] != 0
@@ -638,13 +667,14 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
                 if ra != rd:
                     arm = ZONE_LARM if _die(st, 2) == 1 else ZONE_RARM
                     if ra > rd:
-                        _hit(F, S, opts, zt, st, cnt, a, d, SLOT_FISTS, 0, False, arm, 0)
+                        _hit(F, S, opts, zt, st, cnt, a, d, SLOT_FISTS, 0, False, arm, 0, -1)
                     else:
-                        _hit(F, S, opts, zt, st, cnt, d, a, SLOT_FISTS, 0, False, arm, 0)
+                        _hit(F, S, opts, zt, st, cnt, d, a, SLOT_FISTS, 0, False, arm, 0, -1)
             elif d_unarmed:  # B-7.7: bare-handed hard block takes the full hit on the arm
-                _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, 0)
+                if not shot:  # B-8: a bare-handed parry of a shot in melee strikes the weapon
+                    _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, 0, -1)
             elif a_unarmed:  # fists met a weapon: as a parry with 0 extra successes
-                _hit(F, S, opts, zt, st, cnt, d, a, ps, 0, False, ZONE_RARM, 0)
+                _hit(F, S, opts, zt, st, cnt, d, a, ps, 0, False, ZONE_RARM, 0, -1)
             else:  # B-4.4: durability test, a loss by 6+ breaks
                 r1, r2 = _roll_2d6(st)
                 q1, q2 = _roll_2d6(st)
@@ -657,10 +687,10 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
             return False
         if att < par:
             cnt[out + OUT_PARRIED] += 1
-            if d_unarmed and not a_unarmed:  # B-7.7: the arm takes the hit, less the parry's extra
-                _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, par - att)
+            if d_unarmed and not a_unarmed and not shot:  # B-7.7: the arm takes the hit, less the parry's extra
+                _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, par - att, -1)
             elif a_unarmed and not d_unarmed:  # B-7.7: the weapon strikes the attacking arm
-                _hit(F, S, opts, zt, st, cnt, d, a, ps, par - att, p1 == 6 and p2 == 6, ZONE_RARM, 0)
+                _hit(F, S, opts, zt, st, cnt, d, a, ps, par - att, p1 == 6 and p2 == 6, ZONE_RARM, 0, -1)
             return False
         extra = att - par
         if opts[O_MARGIN_MAX] != 0 and par < base:
@@ -689,7 +719,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
         S[a, S_GRAPPLE] = G_CONTROLS
         S[d, S_GRAPPLE] = G_HELD
         return False
-    _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, zone, 0)  # B-4.12
+    _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, zone, 0, -1)  # B-4.12
     return False
 
 
@@ -705,9 +735,10 @@ def _either_out(S):
 
 @rule
 def _provoke(F, S, opts, zt, st, cnt, i):
-    """B-3.8: i provokes; the enemy makes an opportunity attack (−2) if it can."""
+    """B-3.8: i provokes; the enemy, if engaged with i (distance 0, B-8), makes an opportunity
+    attack (−2) if it can."""
     e = 1 - i
-    if not _can_react(S, e) or S[e, S_NO_OA] != 0 or S[e, S_OA_LEFT] <= 0:
+    if S[i, S_DIST] != 0 or not _can_react(S, e) or S[e, S_NO_OA] != 0 or S[e, S_OA_LEFT] <= 0:
         return
     S[e, S_OA_LEFT] -= 1
     _attack(F, S, opts, zt, st, cnt, e, _attack_slot(F, S, e), -2, -1, K_OPPORTUNITY)
@@ -728,6 +759,17 @@ def _feint(F, S, st, i):
     a1, a2 = _roll_2d6(st)
     d1, d2 = _roll_2d6(st)
     return a1 + a2 + bi > d1 + d2 + be
+
+
+@rule
+def _adopt_stance(F, S, i):
+    """What i's tactic action leaves until i's next turn: stance bonus (B-3.2, B-3.7), no reactions
+    (B-3.4), no opportunity attacks (B-3.7), −2 to reactions after a full action (B-2.6)."""
+    S[i, S_STANCE] = F[i, P_T_STANCE]
+    S[i, S_NO_REACT] = F[i, P_T_NO_REACT]
+    S[i, S_NO_OA] = F[i, P_T_NO_OA]
+    if F[i, P_T_FULL_PEN] != 0:
+        S[i, S_FULL_PEN] = 1
 
 
 @rule
@@ -757,11 +799,7 @@ def _plan_attack(F, S, opts, i, acts):
     mod = 0
     zone = -1
     if not plain:
-        S[i, S_STANCE] = F[i, P_T_STANCE]  # B-3.2, B-3.7
-        S[i, S_NO_REACT] = F[i, P_T_NO_REACT]  # B-3.4
-        S[i, S_NO_OA] = F[i, P_T_NO_OA]  # B-3.7
-        if F[i, P_T_FULL_PEN] != 0:
-            S[i, S_FULL_PEN] = 1  # B-2.6
+        _adopt_stance(F, S, i)
         if F[i, P_T_ATTACK] == TA_NONE:
             return 0, -1, -1, SLOT_FISTS, acts, False, False
         zone = F[i, P_AIM_ZONE]  # B-3.3 (−1 unless the tactic aims)
@@ -839,8 +877,9 @@ def _needs_ready(F, S, i, slot):
 def _actions(F, S, opts, zt, st, cnt, i, acts):
     """A sensible fighter's ``acts`` standard actions outside a grapple (B-2.4): stand up while prone
     (B-3.11; again if the opportunity attack felled it while rising), ready the main weapon if
-    dropped (B-3.10), the tactic's attack, then ready a dropped off-hand item with a spare action.
-    A fighter dazed meanwhile stops (B-7.5)."""
+    dropped (B-3.10), then a shooter's actions (B-8), or else close in if apart (B-8) and the
+    tactic's attack if engaged, then ready a dropped off-hand item with a spare action. A fighter
+    dazed meanwhile stops (B-7.5)."""
     while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i):
         _stand_up(F, S, opts, zt, st, cnt, i)
         if opts[O_STAND_UP_FULL] != 0:
@@ -851,10 +890,189 @@ def _actions(F, S, opts, zt, st, cnt, i, acts):
     if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
         _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
         acts -= 1
-    if acts > 0 and _can_go_on(S, i):
-        acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
+    if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i):
+        acts = _shooter_actions(F, S, opts, zt, st, cnt, i, acts)
+    else:
+        if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
+            acts = _close_in(F, S, i, acts)
+        if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0:
+            acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
     if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
         _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
+
+
+# --------------------------------------------------------------------------------------------------
+# Distance and ranged combat (B-8)
+# --------------------------------------------------------------------------------------------------
+
+
+@inline_rule
+def _set_dist(S, metres):
+    """The distance between the two fighters (metres, 0 engaged), kept in both state rows."""
+    S[0, S_DIST] = metres
+    S[1, S_DIST] = metres
+
+
+@rule
+def _close_in(F, S, i, acts):
+    """B-8: i, apart from its enemy, closes in with ``acts`` standard actions; returns those left.
+
+    A run (full action: four moves, a moving target without reactions until i's next turn, B-2.6)
+    when two moves cannot reach, the tactic runs (``run``) and no heavy wound forbids it (B-7.4);
+    otherwise moves (standard actions) of ``movement`` metres until engaged.
+    """
+    mov = F[i, P_MOVEMENT]
+    if acts == 2 and F[i, P_T_RUN] != 0 and S[i, S_DIST] > 2 * mov and S[i, S_NO_RUN] == 0:
+        _set_dist(S, max(S[i, S_DIST] - 4 * mov, 0))
+        S[i, S_MOVING] = 1
+        S[i, S_NO_REACT] = 1
+        S[i, S_FULL_PEN] = 1
+        return 0
+    while acts > 0 and S[i, S_DIST] > 0 and mov > 0:
+        _set_dist(S, max(S[i, S_DIST] - mov, 0))
+        acts -= 1
+    return acts
+
+
+@rule
+def _shot_band(F, i, dist):
+    """B-8: range band of i's main-hand weapon at ``dist``: 0 short, 1 medium, 2 long."""
+    b = _wb(SLOT_MAIN)
+    if dist <= F[i, b + W_SHORT]:
+        return 0
+    if dist <= F[i, b + W_MEDIUM]:
+        return 1
+    return 2
+
+
+@rule
+def _shot_bonus(F, S, a, mod):
+    """Everything added to a's 2d6 for a shot at its enemy (B-8, B-4.2): ranged, ``mod``, the range
+    band (medium −2, long −4), point blank +2 / close +1 (≤ 3 m / ≤ 10 m; ≤ 1 m / ≤ 3 m for a weapon
+    whose long range is ≤ 10 m) unless the target is moving, a degraded weapon −2, wounds,
+    stunned/dazed and fatigue (prone is a melee penalty only, B-7.5)."""
+    d = 1 - a
+    dist = S[a, S_DIST]
+    total = F[a, P_RANGED] + mod - 2 * _shot_band(F, a, dist) - _check_penalty(F, S, a)
+    if _degraded(S, a, SLOT_MAIN):
+        total -= 2
+    if S[d, S_MOVING] == 0:
+        short_weapon = F[a, _wb(SLOT_MAIN) + W_LONG] <= 10
+        if dist <= (1 if short_weapon else 3):
+            total += 2
+        elif dist <= (3 if short_weapon else 10):
+            total += 1
+    return total
+
+
+@rule
+def _shot_difficulty(S, d):
+    """B-4.1: base difficulty of a shot at d: 8, a moving target 12; prone +2."""
+    diff = 12 if S[d, S_MOVING] != 0 else BASE_DIFFICULTY
+    if S[d, S_PRONE] != 0:
+        diff += 2
+    return diff
+
+
+@rule
+def _can_dodge_shot(F, S, d):
+    """B-8: d may dodge a shot if it can react (not running, furious, surprised, out) and reacts at
+    all (``parry`` and ``best`` fighters dodge shots)."""
+    return _can_react(S, d) and F[d, P_REACTION] != R_NONE
+
+
+@rule
+def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
+    """B-8: a shot by a at its enemy d from ``S_DIST`` metres (within the long range).
+
+    Draws the attack 2d6; below the difficulty (8, moving 12, prone +2) it misses. Otherwise d may
+    dodge: 2d6 + dodge (B-4.7 modifiers) against 10; a success raises the difficulty by 2 + its
+    extra successes. A hit has attack − difficulty extra successes and deals the weapon's damage
+    less the band (``_hit`` with ``band``). The weapon then needs ``reload`` actions.
+    """
+    d = 1 - a
+    band = _shot_band(F, a, S[a, S_DIST])
+    a1, a2 = _roll_2d6(st)
+    att = a1 + a2 + _shot_bonus(F, S, a, mod)
+    S[a, S_RELOAD] = F[a, _wb(SLOT_MAIN) + W_RELOAD]
+    diff = _shot_difficulty(S, d)
+    out = C_ATTACKS + a * 5
+    if att < diff:
+        cnt[out + OUT_MISS] += 1
+        return
+    if _can_dodge_shot(F, S, d):
+        d1, d2 = _roll_2d6(st)
+        dodge = d1 + d2 + _dodge_bonus_total(F, S, d)
+        if dodge >= 10:
+            diff += 2 + dodge - 10
+            if att < diff:
+                cnt[out + OUT_DODGED] += 1
+                return
+    cnt[out + OUT_HIT] += 1
+    _hit(F, S, opts, zt, st, cnt, a, d, SLOT_MAIN, att - diff, a1 == 6 and a2 == 6, zone, 0, band)
+
+
+@rule
+def _shot_plan(F, S, i):
+    """B-8: modifier and aimed zone of i's shot: a ``ranged`` tactic lends its modifier, zone and
+    stance (B-3.2, B-3.3); any other shoots plainly (0, −1)."""
+    if F[i, P_T_RANGED] == 0:
+        return 0, -1
+    _adopt_stance(F, S, i)
+    return F[i, P_T_MOD], F[i, P_AIM_ZONE]
+
+
+@rule
+def _shot_action(F, S, opts, zt, st, cnt, i, acts):
+    """B-8: a loaded shooter's aim and shot with ``acts`` standard actions; returns those left.
+
+    Beyond the long range it first moves closer (a move, never into melee). With two actions left
+    it aims (+1; none against a moving target within 10 m). Engaged (distance 0) the shot is fired
+    in melee (``_attack``: melee check, −2/−4, parry allowed); apart it is ``_shoot``.
+    """
+    e = 1 - i
+    if S[i, S_DIST] > F[i, _wb(SLOT_MAIN) + W_LONG]:
+        _set_dist(S, max(S[i, S_DIST] - F[i, P_MOVEMENT], 1))
+        acts -= 1
+    if acts <= 0 or S[i, S_DIST] > F[i, _wb(SLOT_MAIN) + W_LONG]:
+        return acts
+    aim = 0
+    if acts == 2:
+        acts -= 1
+        if S[e, S_MOVING] == 0 or S[i, S_DIST] > 10:
+            aim = 1
+    mod, zone = _shot_plan(F, S, i)
+    if S[i, S_DIST] == 0:
+        _attack(F, S, opts, zt, st, cnt, i, SLOT_MAIN, mod + aim, zone, K_NORMAL)
+    else:
+        _shoot(F, S, opts, zt, st, cnt, i, mod + aim, zone)
+    return acts - 1
+
+
+@rule
+def _shooter_actions(F, S, opts, zt, st, cnt, i, acts):
+    """B-8: the turn of i with a usable ranged weapon in its main hand; returns actions left.
+
+    A ``kite`` tactic first steps back (a move; from melee it provokes, B-3.8) when the enemy is
+    engaged or within its one move. Then reload (a standard action each; engaged, each provokes),
+    then, loaded, ``_shot_action``.
+    """
+    e = 1 - i
+    mov = F[i, P_MOVEMENT]
+    if F[i, P_T_KITE] != 0 and mov > 0 and S[i, S_DIST] <= F[e, P_MOVEMENT]:
+        _provoke(F, S, opts, zt, st, cnt, i)  # only when engaged
+        acts -= 1
+        if not _can_go_on(S, i):
+            return acts
+        _set_dist(S, S[i, S_DIST] + mov)
+    while acts > 0 and S[i, S_RELOAD] > 0 and _can_go_on(S, i) and _shooter(F, S, i):
+        _provoke(F, S, opts, zt, st, cnt, i)  # B-3.8 manipulation (only when engaged)
+        acts -= 1
+        if _shooter(F, S, i):
+            S[i, S_RELOAD] -= 1
+    if acts > 0 and S[i, S_RELOAD] == 0 and _can_go_on(S, i) and _shooter(F, S, i):
+        acts = _shot_action(F, S, opts, zt, st, cnt, i, acts)
+    return acts
 
 
 # --------------------------------------------------------------------------------------------------
@@ -984,6 +1202,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     S[i, S_NO_REACT] = 0
     S[i, S_NO_OA] = 0
     S[i, S_FULL_PEN] = 0
+    S[i, S_MOVING] = 0  # B-8: a runner is a moving target until its next turn
     for _ in range(S[i, S_BLEED]):  # B-7.5: one light damage per bleeding wound
         _light_damage(F, S, i)
     if _exertion_due(F, S, opts, i):  # B-7.8 option: the exertion of fighting
@@ -1078,6 +1297,7 @@ def _duel(F, S, opts, zt, st, cnt):
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
     _reset(F, S)
+    _set_dist(S, opts[O_START_DIST])  # B-8
     first = _initiative(F, st)
     surprise = opts[O_SURPRISE]
     if surprise > 0:
@@ -1107,7 +1327,8 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks):
     """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
 
     Each index is a duel (``single_attacks`` false) or one attack by side a on a fresh side b,
-    the first attack roll of a's tactic (``single_attacks`` true).
+    the first attack roll of a's tactic (``single_attacks`` true; a shooter aims and shoots from
+    the start distance, engaged at 0).
 
     Returns
     -------
@@ -1126,7 +1347,11 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks):
             if single_attacks:
                 _reset(F, S)
                 S[0, S_IN_TURN] = 1
-                _tactic_attack(F, S, opts, zt, st, row, 0, 2, True)
+                if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
+                    _set_dist(S, opts[O_START_DIST])
+                    _shot_action(F, S, opts, zt, st, row, 0, 2)
+                else:
+                    _tactic_attack(F, S, opts, zt, st, row, 0, 2, True)
             else:
                 _duel(F, S, opts, zt, st, row)
     return cnt

@@ -24,7 +24,7 @@ ZONE_GROUPS: tuple[str, ...] = ("head", "torso", "arm", "leg")
 
 DAMAGE_TYPES: tuple[str, ...] = ("cutting", "piercing", "blunt", "shock", "fire", "blast")
 REACTIONS: tuple[str, ...] = ("best", "parry", "dodge", "none")
-CHECKS: tuple[str, ...] = ("melee", "dodge", "athletics", "toughness", "resolve", "willpower")
+CHECKS: tuple[str, ...] = ("melee", "ranged", "dodge", "athletics", "toughness", "resolve", "willpower")
 
 DamageType = Literal["cutting", "piercing", "blunt", "shock", "fire", "blast"]
 Reaction = Literal["best", "parry", "dodge", "none"]
@@ -46,6 +46,25 @@ class Weapon(_Strict):
     two_handed: bool = False
     reach: int = Field(1, ge=0, le=6, description="metres; kept for distance rules (B-8), no effect in a 1v1 melee")
     parry_bonus: int = Field(0, ge=-4, le=4, description="extension: a shield's bonus to parry checks made with it")
+    ranges: list[int] | None = Field(None, description="ranged weapon (B-8): short/medium/long range in metres")
+    reload: int = Field(0, ge=0, le=10, description="standard actions to reload after a shot (B-8); 0 never needs it")
+
+    @field_validator("ranges")
+    @classmethod
+    def _ranges(cls, v: list[int] | None) -> list[int] | None:
+        if v is not None and (len(v) != 3 or v[0] < 1 or any(b <= a for a, b in zip(v, v[1:]))):
+            raise ValueError(f"needs 3 increasing ranges in metres [short, medium, long], e.g. [20, 40, 80]; got {v}")
+        return v
+
+    @model_validator(mode="after")
+    def _reload_needs_ranges(self) -> "Weapon":
+        if self.reload and self.ranges is None:
+            raise ValueError("reload: only a ranged weapon (with ranges) reloads")
+        return self
+
+    @property
+    def is_ranged(self) -> bool:
+        return self.ranges is not None
 
     @field_validator("damage", mode="before")
     @classmethod
@@ -90,6 +109,7 @@ class TalentModifiers(_Strict):
     """Numbers a talent adds (all default 0)."""
 
     melee: int = Field(0, ge=-10, le=10)
+    ranged: int = Field(0, ge=-10, le=10)
     dodge: int = Field(0, ge=-10, le=10)
     athletics: int = Field(0, ge=-10, le=10)
     toughness: int = Field(0, ge=-10, le=10)
@@ -138,12 +158,23 @@ class Tactic(_Strict):
     aims: bool = False
     grapple_action: Literal["damage", "throw"] = Field(
         "damage", description="full action of a fighter controlling a grapple (B-3.12): strike, or throw and release")
+    ranged: bool = Field(False, description="the action can be a shot (B-8): its modifier, zone and stance apply to shots")
+    kite: bool = Field(False, description="a shooter first steps back from an enemy that could strike it next turn (B-8)")
+    run: bool = Field(True, description="closing in, run when two moves cannot reach the enemy (B-8)")
+
+    @model_validator(mode="after")
+    def _shots_are_standard(self) -> "Tactic":
+        if self.ranged and (self.full_action or self.attack != "normal" or self.feint_first):
+            raise ValueError("ranged: a shot is a standard action with a normal attack; "
+                             "it cannot be a full action, a knock-down, a grapple or follow a feint")
+        return self
 
 
 class Checks(_Strict):
     """Total bonus per check kind (B-1.1 GAP: stat blocks give totals)."""
 
     melee: int = Field(0, ge=-5, le=20)
+    ranged: int = Field(0, ge=-5, le=20)
     dodge: int = Field(0, ge=-5, le=20)
     athletics: int = Field(0, ge=-5, le=20)
     toughness: int = Field(0, ge=-5, le=20)
@@ -200,6 +231,7 @@ class FighterSpec(_Strict):
     reaction: Reaction = "best"
     fear: int = Field(0, ge=0, le=5, description="fear rating this fighter inflicts (B-7.10), 0 none")
     fatigue: int = Field(0, ge=0, le=60, description="fatigue levels at the start of the fight (B-7.8), at most 3 × endurance")
+    movement: int = Field(5, ge=0, le=30, description="metres per move action [Движение] (B-8); a run covers four times it")
 
     @model_validator(mode="after")
     def _fatigue_alive(self) -> "FighterSpec":
@@ -252,9 +284,12 @@ class Fighter(_Strict):
     reaction: Reaction
     fear: int = 0
     fatigue: int = 0
+    movement: int = 5
 
     @model_validator(mode="after")
     def _hands(self) -> "Fighter":
+        if self.off_hand is not None and self.off_hand.is_ranged:
+            raise ValueError(f"off_hand {self.off_hand.name!r} is a ranged weapon; a shooter holds it in main_hand")
         _check_fatigue(self.fatigue, self.attributes.endurance)
         if self.main_hand is not None and self.main_hand.two_handed and self.off_hand is not None:
             raise ValueError(f"main_hand {self.main_hand.name!r} is two-handed, so off_hand must be empty")

@@ -85,6 +85,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("grapple_hands", "B-3.12", "one_free", ("one_free", "both_free"),
                help="free hands a grapple attack needs: the seed calls it an unarmed attack but only forbids "
                     "controlling with both hands occupied; without them the grapple tactic attacks plainly"),
+    OptionSpec("start_distance", "B-8", 0, int_range=(0, 500),
+               help="metres between the fighters at the start (the seed gives no duel setup); 0: engaged in melee"),
     OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 

@@ -173,6 +173,12 @@ class NaiveWeapon:
     parry_bonus: int
     unarmed: bool
     reach: int = 1
+    ranges: tuple[int, int, int] | None = None  # B-8: short / medium / long range in metres
+    reload: int = 0  # B-8: standard actions to reload after a shot
+
+    @property
+    def is_ranged(self) -> bool:
+        return self.ranges is not None
 
 
 @dataclass(frozen=True)
@@ -203,6 +209,9 @@ class NaiveTactic:
     feint_first: bool = False  # B-3.6
     aims: bool = False  # B-3.3
     grapple_action: str = "damage"  # B-3.12: damage | throw
+    ranged: bool = False  # B-8: modifier, zone and stance apply to shots
+    kite: bool = False  # B-8: a shooter steps back first
+    run: bool = True  # B-8: closing in, run when two moves cannot reach
 
 
 @dataclass(frozen=True)
@@ -210,6 +219,7 @@ class NaiveFighter:
     """A fighter's fixed numbers: check bonuses (B-1.1), damage levels (B-5.1), kit and tactic."""
 
     melee: int
+    ranged: int  # B-8
     dodge: int
     athletics: int
     toughness: int
@@ -218,6 +228,7 @@ class NaiveFighter:
     fear: int  # the fear rating this fighter inflicts (B-7.10), 0 none
     starting_fatigue: int  # fatigue levels at the start of the fight (B-7.8)
     endurance: int
+    movement: int  # metres per move (B-8)
     strength: int
     agility: int
     damage_levels: tuple[int, int, int, int]
@@ -258,6 +269,9 @@ def _weapon_from_row(row, base: int) -> NaiveWeapon | None:
         parry_bonus=int(row[base + L.W_PARRY_BONUS]),
         unarmed=bool(row[base + L.W_UNARMED]),
         reach=int(row[base + L.W_REACH]),
+        ranges=(tuple(int(row[base + k]) for k in (L.W_SHORT, L.W_MEDIUM, L.W_LONG))  # type: ignore[arg-type]
+                if int(row[base + L.W_LONG]) > 0 else None),
+        reload=int(row[base + L.W_RELOAD]),
     )
 
 
@@ -272,7 +286,8 @@ def fighter_from_row(row) -> NaiveFighter:
     fists = w(L.SLOT_FISTS)
     assert fists is not None
     return NaiveFighter(
-        melee=int(row[L.P_MELEE]), dodge=int(row[L.P_DODGE]), athletics=int(row[L.P_ATHLETICS]),
+        melee=int(row[L.P_MELEE]), ranged=int(row[L.P_RANGED]), movement=int(row[L.P_MOVEMENT]),
+        dodge=int(row[L.P_DODGE]), athletics=int(row[L.P_ATHLETICS]),
         toughness=int(row[L.P_TOUGHNESS]), resolve=int(row[L.P_RESOLVE]),
         willpower=int(row[L.P_WILLPOWER]), fear=int(row[L.P_FEAR]),
         starting_fatigue=int(row[L.P_FATIGUE0]),
@@ -312,6 +327,7 @@ def tactic_from_row(row) -> NaiveTactic:
         feint_first=bool(row[L.P_T_FEINT]),
         aims=bool(int(row[L.P_AIM_ZONE]) >= 0),
         grapple_action={c: n for n, c in L.GRAPPLE_ACTION_CODES.items()}[int(row[L.P_T_GRAPPLE_ACTION])],
+        ranged=bool(row[L.P_T_RANGED]), kite=bool(row[L.P_T_KITE]), run=bool(row[L.P_T_RUN]),
     )
 
 
@@ -336,6 +352,7 @@ class NaiveRules:
     cramped_space: bool  # B-7.9
     exertion_fatigue: str  # B-7.8: off | per_round_after_endurance | every_endurance_rounds
     grapple_free_hands: int  # B-3.12: free hands a grapple attack needs (1 or 2)
+    start_distance: int  # B-8: metres apart at the start, 0 engaged
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -356,6 +373,7 @@ class NaiveRules:
             cramped_space=bool(opts[L.O_CRAMPED]),
             exertion_fatigue={c: n for n, c in L.EXERTION_CODES.items()}[int(opts[L.O_EXERTION])],
             grapple_free_hands=int(opts[L.O_GRAPPLE_HANDS]),
+            start_distance=int(opts[L.O_START_DIST]),
         )
 
 
@@ -410,6 +428,9 @@ class FighterState:
     fatigue: int = 0  # fatigue levels (B-7.8)
     turns_begun: int = 0  # own turns begun (the exertion option of B-7.8 counts them)
     grapple: str | None = None  # B-3.12: "controls" or "held"
+    reload_left: int = 0  # B-8: reload actions still needed (0: loaded)
+    moving: bool = False  # B-8: ran this turn, a moving target until its next turn
+    cannot_run: bool = False  # B-7.4: after a heavy or critical wound
 
     def __post_init__(self) -> None:
         p = self.profile
@@ -522,11 +543,17 @@ class FighterState:
         return slot != FISTS and self.weapon_state[slot] == "degraded"
 
     def attack_slot(self) -> str:
-        """Main hand if usable, else the off hand, else fists (B-7.7)."""
-        for slot in (MAIN, OFF):
-            if self.is_usable(slot):
-                return slot
+        """Main hand if usable (a ranged weapon only when loaded, B-8), else the off hand, else
+        fists (B-7.7)."""
+        if self.is_usable(MAIN) and (not self.profile.main_hand.is_ranged or self.reload_left == 0):  # type: ignore[union-attr]
+            return MAIN
+        if self.is_usable(OFF):
+            return OFF
         return FISTS
+
+    def is_shooter(self) -> bool:
+        """B-8: a usable ranged weapon in the main hand."""
+        return self.is_usable(MAIN) and self.profile.main_hand.is_ranged  # type: ignore[union-attr]
 
     def weapon_parry_value(self, slot: str) -> int:
         """A weapon's parry bonus, −2 when broken (B-4.4)."""
@@ -629,6 +656,7 @@ class NaiveDuel:
         self.rng = rng
         self.fighters = [FighterState(0, fighters[0]), FighterState(1, fighters[1])]
         self.record = DuelRecord()
+        self.distance = rules.start_distance  # B-8: metres apart, 0 engaged
 
     def opponent(self, f: FighterState) -> FighterState:
         return self.fighters[1 - f.side]
@@ -722,6 +750,7 @@ class NaiveDuel:
         me.no_reactions = False
         me.no_opportunity_attacks = False
         me.full_action_penalty = False
+        me.moving = False
         for _ in range(me.bleeding_wounds):
             self.take_light_damage(me)
         if self.exertion_tires(me):
@@ -758,10 +787,108 @@ class NaiveDuel:
         if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(MAIN):
             self.ready_weapon(me, MAIN)
             actions -= 1
-        if actions > 0 and self.can_go_on_acting(me):
-            actions = self.attack_actions(me, actions, first_attack_only=False)
+        if actions > 0 and self.can_go_on_acting(me) and me.is_shooter():
+            actions = self.shooter_actions(me, actions)
+        else:
+            if actions > 0 and self.can_go_on_acting(me) and self.distance > 0:
+                actions = self.close_in(me, actions)
+            if actions > 0 and self.can_go_on_acting(me) and self.distance == 0:
+                actions = self.attack_actions(me, actions, first_attack_only=False)
         if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(OFF):
             self.ready_weapon(me, OFF)
+
+    # -- B-8 distance and shooting ------------------------------------------------------------------
+    def close_in(self, me: FighterState, actions: int) -> int:
+        """Run (four moves, full action, moving target, no reactions) when two moves are not
+        enough, the tactic runs and no heavy wound forbids it; else move until engaged."""
+        step = me.profile.movement
+        if actions == 2 and me.profile.tactic.run and self.distance > 2 * step and not me.cannot_run:
+            self.distance = max(self.distance - 4 * step, 0)
+            me.moving = me.no_reactions = me.full_action_penalty = True
+            return 0
+        while actions > 0 and self.distance > 0 and step > 0:
+            self.distance = max(self.distance - step, 0)
+            actions -= 1
+        return actions
+
+    def shooter_actions(self, me: FighterState, actions: int) -> int:
+        """Kite (step back when the enemy is engaged or within its one move; provokes from
+        melee), reload (each action provokes when engaged), then aim and shoot."""
+        enemy = self.opponent(me)
+        if me.profile.tactic.kite and me.profile.movement > 0 and self.distance <= enemy.profile.movement:
+            self.provoke_opportunity_attack(me)
+            actions -= 1
+            if not self.can_go_on_acting(me):
+                return actions
+            self.distance += me.profile.movement
+        while actions > 0 and me.reload_left > 0 and self.can_go_on_acting(me) and me.is_shooter():
+            self.provoke_opportunity_attack(me)
+            actions -= 1
+            if me.is_shooter():
+                me.reload_left -= 1
+        if actions > 0 and me.reload_left == 0 and self.can_go_on_acting(me) and me.is_shooter():
+            actions = self.shot_action(me, actions)
+        return actions
+
+    def shot_action(self, me: FighterState, actions: int) -> int:
+        """Move closer when beyond the long range; aim with two actions (+1, not against a moving
+        target within 10 m); shoot — in melee as a melee-check attack, else a shot."""
+        weapon = me.profile.main_hand
+        enemy = self.opponent(me)
+        if self.distance > weapon.ranges[2]:
+            self.distance = max(self.distance - me.profile.movement, 1)
+            actions -= 1
+        if actions <= 0 or self.distance > weapon.ranges[2]:
+            return actions
+        aim = 0
+        if actions == 2:
+            actions -= 1
+            aim = 0 if (enemy.moving and self.distance <= 10) else 1
+        tactic = me.profile.tactic
+        modifier, zone = 0, None
+        if tactic.ranged:
+            self.adopt_tactic_stance(me, tactic)
+            modifier, zone = tactic.attack_modifier, me.profile.aim_zone
+        if self.distance == 0:
+            self.attack(me, MAIN, modifier + aim, zone, "normal")
+        else:
+            self.shoot(me, modifier + aim, zone)
+        return actions - 1
+
+    def shoot(self, me: FighterState, modifier: int, zone: str | None) -> None:
+        """B-8 shot: ranged + modifier + band (0/−2/−4) + point blank / close (+2/+1, not at a moving
+        target) − degraded 2 − wounds − stunned/dazed − fatigue, against 8 (moving 12, prone +2);
+        a dodge vs 10 raises the difficulty by 2 + its extra successes."""
+        target = self.opponent(me)
+        weapon = me.profile.main_hand
+        short, medium, long_ = weapon.ranges
+        band = 0 if self.distance <= short else 1 if self.distance <= medium else 2
+        bonus = me.profile.ranged + modifier - 2 * band - self.check_penalty(me)
+        if me.is_degraded(MAIN):
+            bonus -= 2
+        if not target.moving:
+            point_blank, close = (1, 3) if long_ <= 10 else (3, 10)
+            bonus += 2 if self.distance <= point_blank else 1 if self.distance <= close else 0
+        roll = self.rng.roll_2d6()
+        result = roll.total + bonus
+        me.reload_left = weapon.reload
+        difficulty = (12 if target.moving else BASE_DIFFICULTY) + (2 if target.prone else 0)
+        if result < difficulty:
+            self.record.attacks.append((me.side, MISS))
+            return
+        if target.can_react() and target.profile.reaction != "none":
+            dodge = self.rng.roll_2d6().total + target.dodge_bonus()
+            if dodge >= 10:
+                difficulty += 2 + dodge - 10
+                if result < difficulty:
+                    self.record.attacks.append((me.side, DODGED))
+                    return
+        self.record.attacks.append((me.side, HIT))
+        self.hit(me, target, MAIN, result - difficulty, roll.is_full_success, zone, band=band)
+
+    def check_penalty(self, me: FighterState) -> int:
+        """Wounds + stunned/dazed 2 + fatigue: the penalty of checks other than melee."""
+        return me.wound_penalty() + (2 if me.is_stunned or me.is_dazed else 0) + me.fatigue_penalty()
 
     # -- B-3.12 grapple ----------------------------------------------------------------------------
     def release(self) -> None:
@@ -863,7 +990,7 @@ class NaiveDuel:
         """B-3.8: the enemy, if it can react, is not in total defence (B-3.7) and has one left this
         round, attacks at −2."""
         enemy = self.opponent(me)
-        if (not enemy.can_react() or enemy.no_opportunity_attacks
+        if (self.distance != 0 or not enemy.can_react() or enemy.no_opportunity_attacks
                 or enemy.opportunity_attacks_left <= 0):
             return
         enemy.opportunity_attacks_left -= 1
@@ -953,6 +1080,9 @@ class NaiveDuel:
             bonus -= 2
         if me.is_degraded(slot):
             bonus -= 2
+        weapon = me.profile.weapon(slot)
+        if weapon.is_ranged:  # B-8: fired in melee
+            bonus -= 4 if weapon.two_handed else 2
         return bonus
 
     def choose_reaction(self, defender: FighterState, kind: str) -> str:
@@ -981,6 +1111,8 @@ class NaiveDuel:
         roll = self.rng.roll_2d6()
         result = roll.total + self.attack_bonus(attacker, slot, modifier)
         side = attacker.side
+        if attacker.profile.weapon(slot).is_ranged:  # B-8: the shot empties the weapon
+            attacker.reload_left = attacker.profile.weapon(slot).reload
         if self.cramped_voids(roll, attacker, slot):  # B-7.9: as if the attack never happened
             self.record.attacks.append((side, MISS))
             return False
@@ -1047,7 +1179,9 @@ class NaiveDuel:
                         self.hit(attacker, defender, FISTS, 0, False, arm)
                     else:
                         self.hit(defender, attacker, FISTS, 0, False, arm)
-            elif defender_unarmed:  # B-7.7: the bare arm takes the full hit
+            elif defender_unarmed:  # B-7.7: the bare arm takes the full hit (not from a shot, B-8)
+                if attacker.profile.weapon(slot).is_ranged:
+                    return None
                 self.hit(attacker, defender, slot, 0, False, "right_arm")
             elif attacker_unarmed:  # kernel extension: the fist meets a weapon
                 self.hit(defender, attacker, parry_slot, 0, False, "right_arm")
@@ -1056,7 +1190,7 @@ class NaiveDuel:
             return None
         if result < parry:
             self.record.attacks.append((side, PARRIED))
-            if defender_unarmed and not attacker_unarmed:  # B-7.7: arm hit less the parry margin
+            if defender_unarmed and not attacker_unarmed and not attacker.profile.weapon(slot).is_ranged:
                 self.hit(attacker, defender, slot, 0, False, "right_arm", reduction=parry - result)
             elif attacker_unarmed and not defender_unarmed:  # kernel extension
                 self.hit(defender, attacker, parry_slot, parry - result,
@@ -1121,8 +1255,10 @@ class NaiveDuel:
         return self.rules.armour_model != "protection_only" and defender.profile.armour[zone].present
 
     def hit(self, attacker: FighterState, defender: FighterState, slot: str, margin: int,
-            critical: bool, zone: str | None, reduction: int = 0) -> None:
-        """B-4 steps 3–6: hit zone (B-4.9), damage dice (B-4.10–B-4.12), armour (B-4.14), wound."""
+            critical: bool, zone: str | None, reduction: int = 0, band: int | None = None) -> None:
+        """B-4 steps 3–6: hit zone (B-4.9), damage dice (B-4.10–B-4.12), armour (B-4.14), wound.
+        A shot (``band`` 0/1/2, B-8) has no extra-success floor and loses band damage and
+        penetration."""
         if zone is None:
             zone = self.zone_table[self.rng.die(len(self.zone_table)) - 1]
         weapon = attacker.profile.weapon(slot)
@@ -1131,16 +1267,17 @@ class NaiveDuel:
         if critical:  # B-4.12: every die at its maximum
             dice = weapon.n_dice * sides
         else:
-            floor = self.die_floor(sides, margin)
+            floor = self.die_floor(sides, margin) if band is None else (sides // 2 if margin >= 4 else 0)
             dice = sum(max(self.rng.die(sides), floor) for _ in range(weapon.n_dice))
         critical_die = self.rng.die(6) if critical else 0
         marker = self.rng.die(6) if self.marker_is_rolled(defender, zone) else 0
         damage, damage_type = self.final_damage(attacker, defender, slot, zone, dice, critical_die,
-                                                marker, reduction)
+                                                marker, reduction, band or 0)
         self.take_wound(defender, damage, damage_type, zone)
 
     def final_damage(self, attacker: FighterState, defender: FighterState, slot: str, zone: str,
-                     dice: int, critical_die: int, marker: int, reduction: int) -> tuple[int, str]:
+                     dice: int, critical_die: int, marker: int, reduction: int,
+                     band: int = 0) -> tuple[int, str]:
         """B-4.10, B-4.14, B-4.15: damage = dice + weapon bonus + talents (+ strength option);
         armour: marker + penetration − toughness ≥ threshold pierces, else cutting turns blunt;
         protection subtracts (not after piercing in the pierce-ignores model); fire ×2 protection
@@ -1154,6 +1291,8 @@ class NaiveDuel:
         penetration = weapon.penetration
         if attacker.is_degraded(slot) and penetration > 0:
             penetration -= 1
+        penetration = max(0, penetration - band)  # B-8 range band
+        damage = max(0, damage - band)
         armour = defender.profile.armour[zone]
         protection, toughness = armour.protection, armour.toughness
         if damage_type == "fire":
@@ -1237,6 +1376,8 @@ class NaiveDuel:
             me.bleeding_wounds += 1
         if level == CRITICAL:  # B-7.4; shock takes the effects of its level (B-5.2)
             me.permanently_stunned = True
+        if level in (HEAVY, CRITICAL):  # B-7.4: no running
+            me.cannot_run = True
         if damage_type == "fire":  # B-7.8: fire wounds tire
             self.gain_fatigue(me, FIRE_WOUND_FATIGUE[level])
 
@@ -1315,5 +1456,9 @@ def naive_single_attack(F, opts, zt, seed: int, index: int) -> DuelRecord:
                      Xoshiro256StarStar.for_duel(seed, index))
     attacker = duel.fighters[0]
     attacker.in_own_turn = True
-    duel.attack_actions(attacker, 2, first_attack_only=True)
+    if attacker.is_shooter():  # B-8: aim and shoot from the start distance
+        duel.shot_action(attacker, 2)
+    else:
+        duel.distance = 0
+        duel.attack_actions(attacker, 2, first_attack_only=True)
     return duel.record

@@ -93,7 +93,7 @@ BAD_FILES = [
     ('name = "X"\nmain_hand = "arming_swrd"\n', "main_hand: unknown weapon 'arming_swrd'; did you mean 'arming_sword'"),
     ('main_hand = { damage = "d8++1" }\n', "main_hand.damage: malformed dice expression"),
     ('checks = { melee = "high" }\n', "checks.melee"),
-    ('checks = { parry = 2 }\n', "checks.parry: unknown field; allowed: melee, dodge"),
+    ('checks = { parry = 2 }\n', "checks.parry: unknown field; allowed: melee, ranged, dodge"),
     ('attributes = { endurance = 99 }\n', "attributes.endurance"),
     ('armour = [{ protection = 2, zones = ["tail"] }]\n', "armour[0].zones: unknown zone 'tail'"),
     ('tactic = "aimed:foot"\n', "tactic: unknown zone 'foot' for the aiming tactic 'aimed'"),

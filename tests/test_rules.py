@@ -199,40 +199,40 @@ def armoured(prot=3, tough=3, pen=1, dtype=L.DT_CUTTING):
 def test_b4_14_penetration_marker(marker, final, dtype):
     # d6 + pen 1 − toughness 3 ≥ 4 pierces only on a 6; protection 3 always subtracts: 8 − 3 = 5
     F, S = armoured()
-    got = _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, marker, 0)
+    got = _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, marker, 0, 0)
     assert got == (final, dtype)
 
 
 def test_b4_14_armour_model_options():
     F, S = armoured()
     o = default_options(armour_model="marker_pierce_ignores_protection")
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 6, 0) == (8, L.DT_CUTTING)
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0) == (5, L.DT_BLUNT)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 6, 0, 0) == (8, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0, 0) == (5, L.DT_BLUNT)
     o = default_options(armour_model="protection_only")
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 0, 0) == (5, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 0, 0, 0) == (5, L.DT_CUTTING)
     o = default_options(pierce_threshold=3)  # 5 + 1 − 3 = 3 ≥ 3 now pierces
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0) == (5, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0, 0) == (5, L.DT_CUTTING)
 
 
 def test_b4_14_unarmoured_zone_and_fire_and_blast():
     F, S = armoured()
-    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_HEAD, 8, 0, 0, 0) == (8, L.DT_CUTTING)
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_HEAD, 8, 0, 0, 0, 0) == (8, L.DT_CUTTING)
     F, S = armoured(dtype=L.DT_FIRE)  # protection doubled: 8 − 6
-    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0) == (2, L.DT_FIRE)
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0, 0) == (2, L.DT_FIRE)
     F, S = armoured(dtype=L.DT_BLAST)  # protection halved: 8 − 1
-    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0) == (7, L.DT_BLAST)
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0, 0) == (7, L.DT_BLAST)
 
 
 def test_b4_10_strength_option_and_b4_12_critical_die():
     F, S = armoured(prot=0, tough=0)
     F[0, L.P_STRENGTH] = 3
     o = default_options()
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0)[0] == 12
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0, 0)[0] == 12
     o = default_options(melee_damage_adds_strength="true")
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0)[0] == 15
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0, 0)[0] == 15
     # fists add strength through their own bonus (B-7.7), never twice
     F[0, L.P_WEAPONS + L.SLOT_FISTS * L.WN + L.W_BONUS] = 3
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_FISTS, L.ZONE_TORSO, 2, 0, 0, 0)[0] == 5
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_FISTS, L.ZONE_TORSO, 2, 0, 0, 0, 0)[0] == 5
 
 
 @pytest.mark.parametrize("sides,extra,floor_extra,floor", [(8, 4, 0, 4), (12, 5, 0, 6), (8, 3, 0, 0),
