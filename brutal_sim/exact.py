@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from .kernel import (
-    BASE_DIFFICULTY, ZONE_GROUP, _attack_bonus, _choose_reaction, _dodge_bonus_total, _feint_bonuses,
+    ZONE_GROUP, _attack_bonus, _base_difficulty, _choose_reaction, _dodge_bonus_total, _feint_bonuses,
     _fatigue_penalty, _final_damage, _needs_marker, _parry_bonus_total, _parry_slot, _plan_attack, _reset,
     _die_floor, _weapon_die, _wb, _wound_level, _can_dodge_shot, _set_dist, _shooter, _shot_band,
     _shot_bonus, _shot_difficulty, _shot_plan,
@@ -158,7 +158,7 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     dod_bonus = _dodge_bonus_total(F, S, 1)
     a_unarmed = F[0, _wb(slot) + W_UNARMED] != 0
     d_unarmed = ps == SLOT_FISTS
-    base = BASE_DIFFICULTY
+    base = _base_difficulty(S, 1)
     cramped = opts[O_CRAMPED] != 0
     # mass of hits by (extra successes, critical) and of bare-handed parries by reduction
     hits = np.zeros((MAX_EXTRA, 2))

@@ -218,6 +218,12 @@ def _dodge_bonus_total(F, S, i):
 
 
 @rule
+def _base_difficulty(S, d):
+    """B-4.1: base difficulty to hit d: 8 for an ordinary target, 12 for a moving one (it ran, B-8)."""
+    return 12 if S[d, S_MOVING] != 0 else BASE_DIFFICULTY
+
+
+@rule
 def _can_react(S, i):
     """B-4.7: furious attackers and surprised fighters cannot react; the out of the fight neither;
     in a duel, nor can a fighter in a grapple (B-3.12: its reactions are only against others)."""
@@ -635,7 +641,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     shot = _is_ranged(F, a, slot)
     if shot:  # B-8: a ranged weapon fired in melee; it needs reloading
         S[a, S_RELOAD] = F[a, ab + W_RELOAD]
-    base = BASE_DIFFICULTY
+    base = _base_difficulty(S, d)
     out = C_ATTACKS + a * 5
     cramped = opts[O_CRAMPED] != 0
     if cramped and slot != SLOT_FISTS and a1 == 1 and a2 == 1:  # B-7.9: the attack did not happen
@@ -968,7 +974,7 @@ def _shot_bonus(F, S, a, mod):
 @rule
 def _shot_difficulty(S, d):
     """B-4.1: base difficulty of a shot at d: 8, a moving target 12; prone +2."""
-    diff = 12 if S[d, S_MOVING] != 0 else BASE_DIFFICULTY
+    diff = _base_difficulty(S, d)
     if S[d, S_PRONE] != 0:
         diff += 2
     return diff

@@ -53,7 +53,7 @@ class Weapon(_Strict):
     @classmethod
     def _ranges(cls, v: list[int] | None) -> list[int] | None:
         if v is not None and (len(v) != 3 or v[0] < 1 or any(b <= a for a, b in zip(v, v[1:]))):
-            raise ValueError(f"needs 3 increasing ranges in metres [short, medium, long], e.g. [20, 40, 80]; got {v}")
+            raise ValueError(f"needs 3 increasing ranges in metres (short, medium, long), e.g. [20, 40, 80]; got {v}")
         return v
 
     @model_validator(mode="after")

@@ -872,7 +872,7 @@ class NaiveDuel:
         roll = self.rng.roll_2d6()
         result = roll.total + bonus
         me.reload_left = weapon.reload
-        difficulty = (12 if target.moving else BASE_DIFFICULTY) + (2 if target.prone else 0)
+        difficulty = self.base_difficulty(target) + (2 if target.prone else 0)
         if result < difficulty:
             self.record.attacks.append((me.side, MISS))
             return
@@ -885,6 +885,10 @@ class NaiveDuel:
                     return
         self.record.attacks.append((me.side, HIT))
         self.hit(me, target, MAIN, result - difficulty, roll.is_full_success, zone, band=band)
+
+    def base_difficulty(self, target: FighterState) -> int:
+        """B-4.1: 8 for an ordinary target, 12 for a moving one (it ran, B-8)."""
+        return 12 if target.moving else BASE_DIFFICULTY
 
     def check_penalty(self, me: FighterState) -> int:
         """Wounds + stunned/dazed 2 + fatigue: the penalty of checks other than melee."""
@@ -1116,7 +1120,8 @@ class NaiveDuel:
         if self.cramped_voids(roll, attacker, slot):  # B-7.9: as if the attack never happened
             self.record.attacks.append((side, MISS))
             return False
-        if self.rules.attack_needs_base_difficulty and result < BASE_DIFFICULTY:  # B-4.3
+        base = self.base_difficulty(defender)
+        if self.rules.attack_needs_base_difficulty and result < base:  # B-4.3
             self.record.attacks.append((side, MISS))
             return kind == "knockdown"
         reaction = self.choose_reaction(defender, kind)
@@ -1132,13 +1137,13 @@ class NaiveDuel:
                 self.record.attacks.append((side, DODGED))
                 return kind == "knockdown"
             margin = result - dodge
-            if self.rules.margin_against_max_of_base_and_reaction and dodge < BASE_DIFFICULTY:
-                margin = result - BASE_DIFFICULTY  # B-4.6 option
+            if self.rules.margin_against_max_of_base_and_reaction and dodge < base:
+                margin = result - base  # B-4.6 option
         if reaction not in ("parry", "dodge"):
-            if result < BASE_DIFFICULTY:
+            if result < base:
                 self.record.attacks.append((side, MISS))
                 return kind == "knockdown"
-            margin = result - BASE_DIFFICULTY  # B-4.6 no reaction: against the base
+            margin = result - base  # B-4.6 no reaction: against the base
         margin = max(margin, 0)
         self.record.attacks.append((side, HIT))
         if kind == "knockdown":
@@ -1197,8 +1202,9 @@ class NaiveDuel:
                          parry_roll.is_full_success, "right_arm")
             return None
         margin = result - parry
-        if self.rules.margin_against_max_of_base_and_reaction and parry < BASE_DIFFICULTY:
-            margin = result - BASE_DIFFICULTY  # B-4.6 option
+        base = self.base_difficulty(defender)
+        if self.rules.margin_against_max_of_base_and_reaction and parry < base:
+            margin = result - base  # B-4.6 option
         return margin
 
     def durability_test(self, attacker: FighterState, attacker_slot: str,

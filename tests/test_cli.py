@@ -32,6 +32,21 @@ def test_duel_json_keys():
     assert sum(d["defeat_cause"].values()) == d["a"]["wins"] + d["b"]["wins"]
 
 
+def test_crossbowman_vs_swordsman_runs_engaged_and_from_a_distance():
+    """B-8 from the command line: at 0 m the crossbow is fired in melee; from 40 m it shoots first
+    and the swordsman must close in, which helps the crossbowman."""
+    rates = []
+    for extra in ((), ("--option", "start_distance=40")):
+        r = run("duel", "crossbowman", "swordsman", "-n", "20000", "--seed", "2", "--json", *extra)
+        assert r.exit_code == 0, r.output
+        d = json.loads(r.stdout)
+        assert d["a"]["attacks"]["hit"] > 0
+        rates.append(d["a"]["win_rate"])
+    assert rates[1] > rates[0]
+    r = run("attack", "crossbowman", "swordsman", "--option", "start_distance=200")
+    assert r.exit_code == 2 and "start_distance" in r.stderr and "long range" in r.stderr
+
+
 def test_duel_same_seed_same_numbers_across_threads():
     outs = []
     for threads in ("1", "2"):

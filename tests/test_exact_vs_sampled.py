@@ -25,6 +25,10 @@ MATCHUPS = [
     ("brawler", "swordsman", {"cramped_space": "true"}, {}),   # fists are never voided
     (TIRED_BRAWLER, "brawler", {}, {"reaction": "parry"}),     # B-7.8 in the attack and the fist contest
     ("swordsman", EXHAUSTED_KNIGHT, {}, {}),                   # B-7.8 in the parry
+    ("crossbowman", "swordsman", {"start_distance": 40}, {}),  # B-8 medium range, dodged shots
+    ("crossbowman", "knight", {"start_distance": 100}, {"tactic": "aimed:head"}),  # long range, aimed
+    ("crossbowman", "militia", {"start_distance": 2}, {"tactic": "defensive"}),    # point blank
+    ("crossbowman", "brawler", {}, {"reaction": "parry"}),     # fired in melee, bare-handed parry
 ]
 
 

@@ -295,6 +295,46 @@ def test_fatigue_and_fire_duels_agree(exertion):
     assert exhausted > 0  # the exhaustion path was exercised
 
 
+RANGED_CASES = [
+    # B-8: shots with bands and dodges, runs and moving targets, reloading, firing in melee
+    ("crossbowman", "swordsman", (), {"start_distance": 40}),
+    ("crossbowman", "swordsman", (), {}),                                           # engaged from the start
+    ("crossbowman", "brawler", (("tactic_a", "kite"), ("tactic_b", "advance")), {"start_distance": 12}),
+    ("swordsman", "crossbowman", (("tactic_b", "kite"),), {"start_distance": 150}),  # beyond long range
+    ("crossbowman", "crossbowman", (("tactic_a", "aimed:head"), ("tactic_b", "defensive")), {"start_distance": 70}),
+    ("crossbowman", "brawler", (("tactic_b", "grapple"),), {"start_distance": 3}),
+    ("brute", "knight", (), {"start_distance": 9}),                                  # two walkers
+    ("crossbowman", "ghoul", (), {"start_distance": 30, "exertion_fatigue": "every_endurance_rounds"}),
+]
+
+
+@pytest.mark.parametrize("a,b,overrides,options", RANGED_CASES,
+                         ids=[f"{a}-{b}-" + "-".join(v for _, v in o) + "-" + "-".join(f"{k}={v}" for k, v in p.items())
+                              for a, b, o, p in RANGED_CASES])
+def test_ranged_duels_and_shots_agree(a, b, overrides, options):
+    F, opts, zt, k = compiled(a, b, overrides, tuple(sorted((key, str(v)) for key, v in options.items())))
+    for i in range(200):
+        kern = kernel_duel(F, opts, zt, k, SEED, i)
+        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
+        kern = kernel_attack(F, opts, zt, k, SEED, i)
+        ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
+        assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
+
+
+def test_short_bow_without_reload_agrees():
+    """A ranged weapon that never reloads (short bow): it aims and shoots every turn."""
+    cat = Catalog.bundled()
+    archer = cat.fighter("crossbowman").vary(main_hand="short_bow", name="Archer")
+    rules, zt = load_rules(None, {"start_distance": "50"})
+    F, opts = compile_pair(archer, cat.fighter("knight")), compile_options(rules)
+    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    for i in range(200):
+        kern = kernel_duel(F, opts, zt, k, SEED, i)
+        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
+
+
 def test_block_of_duels_sums_naive_duels():
     """One kernel call over 400 duels in 2 lanes equals the sum of the naive duels."""
     F, opts, zt, k = compiled("swordsman", "brute")

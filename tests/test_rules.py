@@ -870,3 +870,206 @@ def test_b3_12_grapple_hold_vs_base_8_monte_carlo():
         hits += cnt[L.C_ATTACKS + L.OUT_HIT]
     p = 15 / 36
     assert abs(hits / n - p) < 4 * np.sqrt(p * (1 - p) / n)
+
+
+# -- B-8 distance and ranged combat -----------------------------------------------------------------
+
+def _shooter_pair(ranges=(30, 60, 120), reload=2, two_handed=1):
+    """a holds a ranged weapon (d10 piercing, pen 3) in its main hand; b is bare-handed."""
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 10, pen=3, two_handed=two_handed)
+    b = L.P_WEAPONS + L.SLOT_MAIN * L.WN
+    F[0, b + L.W_SHORT], F[0, b + L.W_MEDIUM], F[0, b + L.W_LONG] = ranges
+    F[0, b + L.W_RELOAD] = reload
+    F[:, L.P_MOVEMENT] = 5
+    F[:, L.P_T_RUN] = 1
+    return F
+
+
+@pytest.mark.parametrize("dist,moving,bonus", [(2, 0, 2), (3, 0, 2), (10, 0, 1), (20, 0, 0), (40, 0, -2),
+                                               (100, 0, -4), (2, 1, 0), (10, 1, 0)])
+def test_b8_range_bands_point_blank_and_close(dist, moving, bonus):
+    """Crossbow 30/60/120: ≤ 3 m +2, ≤ 10 m +1 (not at a moving target), medium −2, long −4."""
+    from brutal_sim.kernel import _set_dist, _shot_bonus
+
+    F = _shooter_pair()
+    S = fresh_state(F)
+    _set_dist(S, dist)
+    S[1, L.S_MOVING] = moving
+    assert _shot_bonus(F, S, 0, 0) == bonus
+
+
+@pytest.mark.parametrize("dist,bonus", [(1, 2), (3, 1), (4, 0), (6, -2)])
+def test_b8_short_weapon_point_blank_is_1_m_and_close_3_m(dist, bonus):
+    """A weapon whose range is ≤ 10 m (here 4/8/10): point blank ≤ 1 m, close ≤ 3 m."""
+    from brutal_sim.kernel import _set_dist, _shot_bonus
+
+    F = _shooter_pair(ranges=(4, 8, 10))
+    S = fresh_state(F)
+    _set_dist(S, dist)
+    assert _shot_bonus(F, S, 0, 0) == bonus
+
+
+def test_b8_b4_1_shot_difficulty_moving_12_prone_plus_2_and_melee_base():
+    from brutal_sim.kernel import _base_difficulty, _shot_difficulty
+
+    F = _shooter_pair()
+    S = fresh_state(F)
+    assert _shot_difficulty(S, 1) == 8
+    S[1, L.S_PRONE] = 1
+    assert _shot_difficulty(S, 1) == 10 and _base_difficulty(S, 1) == 8  # prone: ranged only
+    S[1, L.S_MOVING] = 1
+    assert _shot_difficulty(S, 1) == 14 and _base_difficulty(S, 1) == 12  # a runner, also in melee
+
+
+def test_b8_medium_and_long_range_cut_damage_and_penetration():
+    """Band 1: damage −1, penetration 3 → 2; band 2 on penetration 1: 0 (not below). A marker of 2
+    pierces toughness 0 at threshold 4 with penetration 2, not with 1."""
+    F = _shooter_pair()
+    S = fresh_state(F)
+    o = default_options()
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 0, 0, 1) == (7, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 1, 0, 0, 0, 2) == (0, L.DT_CUTTING)
+    F[1, L.P_ARMOUR + 2 * L.ZONE_TORSO] = 1  # protection 1
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 2, 0, 1) == (6, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 2, 0, 2) == (5, L.DT_BLUNT)
+
+
+def test_b8_shots_have_no_extra_success_floor():
+    """B-4.11: extra successes floor the die of a melee blow, not of a shot (3 extra: no floor)."""
+    from brutal_sim.kernel import _hit
+
+    F = _shooter_pair()
+    F[1, L.P_DL0:L.P_DL0 + 4] = (100, 101, 102, 103)  # nothing but light damage
+    lows = {}
+    for band in (-1, 0):
+        lows[band] = min(
+            _hit_damage(F, band, i) for i in range(300))
+    assert lows[-1] == 3 and lows[0] == 1
+
+
+def _hit_damage(F, band, i):
+    from brutal_sim.kernel import _hit
+
+    S = fresh_state(F)
+    cnt = counters()
+    _hit(F, S, default_options(), np.zeros(20, np.int8), rng(5, i), cnt, 0, 1, L.SLOT_MAIN, 3, False,
+         L.ZONE_TORSO, 0, band)
+    return cnt[L.C_DAMAGE + 1]
+
+
+def test_b8_dodging_a_shot_raises_the_difficulty_exactly():
+    """Crossbowman (ranged 3) aims (+1) and shoots at 20 m (short, no close bonus) at the militia
+    (dodge 1): a hit needs 2d6 + 4 ≥ 8; the dodge 2d6 + 1 ≥ 10 raises it to 8 + 2 + extra."""
+    from brutal_sim import api
+
+    pairs = list(itertools.product(range(1, 7), repeat=2))
+    hit = dodged = 0
+    for a1, a2 in pairs:
+        att = a1 + a2 + 4
+        if att < 8:
+            continue
+        for d1, d2 in pairs:
+            dodge = d1 + d2 + 1
+            diff = 8 + 2 + dodge - 10 if dodge >= 10 else 8
+            hit += att >= diff
+            dodged += att < diff
+    r = api.attack("crossbowman", "militia", options={"start_distance": 20}).to_dict()
+    assert r["p_hit"] == pytest.approx(hit / 1296, abs=1e-12)
+    assert r["p_dodged"] == pytest.approx(dodged / 1296, abs=1e-12)
+    assert r["p_parried"] == 0 and r["p_hard_block"] == 0
+
+
+def test_b8_firing_in_melee_minus_4_two_handed_parryable_bare_hands_unhurt():
+    """Engaged: the melee check, −4 with a two-handed weapon (−2 one-handed); a bare-handed parry
+    meets the weapon, not the bolt: the parrying arm is not hit. The shot empties the weapon."""
+    from brutal_sim.kernel import _attack
+
+    F = _shooter_pair()
+    S = fresh_state(F)
+    assert _attack_bonus(F, S, 0, L.SLOT_MAIN, 0) == -4
+    F1 = _shooter_pair(two_handed=0)
+    assert _attack_bonus(F1, fresh_state(F1), 0, L.SLOT_MAIN, 0) == -2
+    F[1, L.P_MELEE] = 20
+    F[1, L.P_REACTION] = L.R_PARRY
+    cnt = counters()
+    _attack(F, S, default_options(attack_needs_base_difficulty="false"), np.zeros(20, np.int8), rng(), cnt, 0,
+            L.SLOT_MAIN, 0, -1, L.K_NORMAL)
+    assert cnt[L.C_ATTACKS + L.OUT_PARRIED] == 1 and cnt[L.C_WOUNDS + 24:L.C_WOUNDS + 48].sum() == 0
+    assert S[0, L.S_RELOAD] == 2
+
+
+def test_b8_reload_takes_actions_and_provokes_only_when_engaged():
+    from brutal_sim.kernel import _set_dist, _shooter_actions
+
+    F = _shooter_pair()
+    F[1, L.P_MELEE] = 20
+    for dist, opportunity in ((0, 1), (20, 0)):
+        S = fresh_state(F)
+        _set_dist(S, dist)
+        S[0, L.S_RELOAD] = 2
+        S[1, L.S_OA_LEFT] = 1
+        cnt = counters()
+        left = _shooter_actions(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0, 2)
+        assert left == 0 and S[0, L.S_RELOAD] == 0  # two actions spanning, no shot
+        assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == opportunity
+        assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0
+
+
+@pytest.mark.parametrize("dist,run,after,acts,moving", [(4, 1, 0, 1, 0), (9, 1, 0, 0, 0), (10, 1, 0, 0, 0),
+                                                        (30, 1, 10, 0, 1), (30, 0, 20, 0, 0), (11, 1, 0, 0, 1)])
+def test_b8_closing_in_moves_or_runs(dist, run, after, acts, moving):
+    """Movement 5: one move engages at 4 m and leaves an action; two moves reach 10 m; beyond, a
+    run covers 20 m (a moving target without reactions) unless the tactic walks (``advance``)."""
+    from brutal_sim.kernel import _close_in, _set_dist
+
+    F = _shooter_pair()
+    F[1, L.P_T_RUN] = run
+    S = fresh_state(F)
+    _set_dist(S, dist)
+    assert _close_in(F, S, 1, 2) == acts
+    assert S[0, L.S_DIST] == S[1, L.S_DIST] == after
+    assert S[1, L.S_MOVING] == moving and S[1, L.S_NO_REACT] == moving
+
+
+def test_b7_4_heavy_wound_forbids_running():
+    from brutal_sim.kernel import _close_in, _set_dist
+
+    F = _shooter_pair()
+    F[1, L.P_TOUGHNESS] = ALWAYS_PASS
+    S = fresh_state(F)
+    _take_wound(F, S, rng(), counters(), 1, 8, L.DT_BLUNT, L.ZONE_LLEG)
+    S[1, L.S_PRONE] = 0
+    _set_dist(S, 30)
+    assert _close_in(F, S, 1, 2) == 0 and S[1, L.S_DIST] == 20 and S[1, L.S_MOVING] == 0
+
+
+def test_b8_kite_steps_back_from_melee_with_an_opportunity_attack_then_shoots():
+    from brutal_sim.kernel import _shooter_actions
+
+    F = _shooter_pair()
+    F[0, L.P_T_KITE] = 1
+    S = fresh_state(F)
+    S[1, L.S_OA_LEFT] = 1
+    cnt = counters()
+    _shooter_actions(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0, 2)
+    assert S[0, L.S_DIST] == 5  # one move away
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # b's opportunity attack (B-3.8)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1 and S[0, L.S_RELOAD] == 2  # then a shot
+
+
+def test_b8_data_errors_name_the_field():
+    from brutal_sim import api
+    from brutal_sim.errors import DataError
+
+    with pytest.raises(DataError, match="ranges"):
+        api.load_fighter("militia").with_weapon(damage="d8", ranges=[30, 20, 10])
+    with pytest.raises(DataError, match="reload"):
+        api.load_fighter("militia").with_weapon(reload=2)
+    with pytest.raises(DataError, match="ranged weapon"):
+        api.load_fighter("swordsman").vary(off_hand="crossbow", main_hand="dagger")
+    from brutal_sim.catalog import validate
+    from brutal_sim.model import Tactic
+
+    with pytest.raises(DataError, match="ranged: a shot is a standard action"):
+        validate(Tactic, {"name": "volley", "ranged": True, "full_action": True}, "tactics.toml", "volley")
