@@ -299,10 +299,11 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
                       ", ".join(x.name for x in f.armour) or "—", f.tactic_text, f.reaction)
         out.print(t)
     elif what == "weapons":
-        t = Table("name", "damage", "type", "pen", "dur", "two-handed", "reach", "parry")
+        t = Table("name", "damage", "type", "pen", "dur", "two-handed", "reach", "parry", "ranges", "reload")
         for k, w in cat.weapons.items():
             t.add_row(k, w.damage, w.type, str(w.penetration), str(w.durability), "yes" if w.two_handed else "",
-                      str(w.reach), f"{w.parry_bonus:+d}" if w.parry_bonus else "")
+                      str(w.reach), f"{w.parry_bonus:+d}" if w.parry_bonus else "",
+                      "/".join(map(str, w.ranges)) if w.ranges else "", str(w.reload) if w.reload else "")
         out.print(t)
     elif what == "armour":
         t = Table("name", "protection", "toughness", "zones")

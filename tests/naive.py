@@ -24,7 +24,13 @@ Draw order (the contract with the kernel):
    each weapon die (none on a critical), the critical d6, the penetration marker d6 (armoured
    zone, marker armour models), then the wound's toughness check (one 2d6);
 4. a knock-down hit rolls the opposed athletics (attacker, defender) and, if the attacker wins,
-   the defender's mobility 2d6 — instead of zone and damage (B-3.9).
+   the defender's mobility 2d6 — instead of zone and damage (B-3.9);
+5. fear (B-7.10): a then b at the start, the second check before the frightened fighter's turn;
+6. fatigue (B-7.8): each level beyond endurance (exertion before the turn, after bleeding; fire
+   wounds after the wound's effects) rolls the willpower 2d6;
+7. grapple (B-3.12): contests roll the active fighter's 2d6, then the other's; a throw's fall a d4;
+8. a shot apart (B-8): attack 2d6, then the target's dodge 2d6 if the attack reaches the
+   difficulty, then the blow as in 3.
 """
 
 from __future__ import annotations
@@ -891,7 +897,8 @@ class NaiveDuel:
         return 12 if target.moving else BASE_DIFFICULTY
 
     def check_penalty(self, me: FighterState) -> int:
-        """Wounds + stunned/dazed 2 + fatigue: the penalty of checks other than melee."""
+        """B-6.5 wounds + B-7.5 stunned/dazed 2 + B-7.8 fatigue: the penalty of the fighter's checks
+        other than melee attacks and reactions (athletics, mobility, shots)."""
         return me.wound_penalty() + (2 if me.is_stunned or me.is_dazed else 0) + me.fatigue_penalty()
 
     # -- B-3.12 grapple ----------------------------------------------------------------------------
@@ -902,7 +909,7 @@ class NaiveDuel:
     def grapple_check(self, me: FighterState, mobility: bool = False) -> int:
         """A grapple check's bonus: athletics (−4 with an item in a hand) or, slipping out,
         mobility [dodge]; less wounds, stunned/dazed and fatigue (as in a knock-down)."""
-        penalty = me.wound_penalty() + (2 if me.is_stunned or me.is_dazed else 0) + me.fatigue_penalty()
+        penalty = self.check_penalty(me)
         if mobility:
             return me.profile.dodge - penalty
         return me.profile.athletics - penalty - (4 if me.free_hands() < 2 else 0)
@@ -1228,13 +1235,10 @@ class NaiveDuel:
     def knock_down(self, attacker: FighterState, defender: FighterState) -> None:
         """B-3.9 after a hit: opposed athletics; the attacker winning makes the defender roll a hard
         (12) mobility [dodge] check or fall prone; the defender winning by 4+ fells the attacker."""
-        def penalty(f: FighterState) -> int:  # B-6.5 wounds, B-7.5 stunned/dazed, B-7.8 fatigue
-            return f.wound_penalty() + (2 if f.is_stunned or f.is_dazed else 0) + f.fatigue_penalty()
-
-        ra = self.rng.roll_2d6().total + attacker.profile.athletics - penalty(attacker)
-        rd = self.rng.roll_2d6().total + defender.profile.athletics - penalty(defender)
+        ra = self.rng.roll_2d6().total + attacker.profile.athletics - self.check_penalty(attacker)
+        rd = self.rng.roll_2d6().total + defender.profile.athletics - self.check_penalty(defender)
         if ra > rd:
-            mobility = self.rng.roll_2d6().total + defender.profile.dodge - penalty(defender)
+            mobility = self.rng.roll_2d6().total + defender.profile.dodge - self.check_penalty(defender)
             if mobility < 12:
                 defender.fall()
         elif rd - ra >= 4:
