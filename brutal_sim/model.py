@@ -44,7 +44,7 @@ class Weapon(_Strict):
     penetration: int = Field(0, ge=0, le=10)
     durability: int = Field(0, ge=-5, le=20)
     two_handed: bool = False
-    reach: int = Field(1, ge=0, le=6, description="metres; kept for distance rules (B-8), no effect in a 1v1 melee")
+    reach: int = Field(1, ge=0, le=6, description="metres; only reach-0 weapons strike inside a grapple (B-3.12)")
     parry_bonus: int = Field(0, ge=-4, le=4, description="extension: a shield's bonus to parry checks made with it")
     ranges: list[int] | None = Field(None, description="ranged weapon (B-8): short/medium/long range in metres")
     reload: int = Field(0, ge=0, le=10, description="standard actions to reload after a shot (B-8); 0 never needs it")

@@ -936,15 +936,11 @@ def test_b8_medium_and_long_range_cut_damage_and_penetration():
 
 
 def test_b8_shots_have_no_extra_success_floor():
-    """B-4.11: extra successes floor the die of a melee blow, not of a shot (3 extra: no floor)."""
-    from brutal_sim.kernel import _hit
-
+    """B-4.11: extra successes floor the die of a melee blow, not of a shot (3 extra: the d10 shows
+    at least 3 in melee, any face on a shot)."""
     F = _shooter_pair()
     F[1, L.P_DL0:L.P_DL0 + 4] = (100, 101, 102, 103)  # nothing but light damage
-    lows = {}
-    for band in (-1, 0):
-        lows[band] = min(
-            _hit_damage(F, band, i) for i in range(300))
+    lows = {band: min(_hit_damage(F, band, i) for i in range(300)) for band in (-1, 0)}
     assert lows[-1] == 3 and lows[0] == 1
 
 
