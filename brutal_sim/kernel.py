@@ -879,34 +879,6 @@ def _needs_ready(F, S, i, slot):
             and S[i, S_BROKEN_MAIN + slot] != BROKEN_DESTROYED)
 
 
-@rule
-def _actions(F, S, opts, zt, st, cnt, i, acts):
-    """A sensible fighter's ``acts`` standard actions outside a grapple (B-2.4): stand up while prone
-    (B-3.11; again if the opportunity attack felled it while rising), ready the main weapon if
-    dropped (B-3.10), then a shooter's actions (B-8), or else close in if apart (B-8) and the
-    tactic's attack if engaged, then ready a dropped off-hand item with a spare action. A fighter
-    dazed meanwhile stops (B-7.5)."""
-    while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i):
-        _stand_up(F, S, opts, zt, st, cnt, i)
-        if opts[O_STAND_UP_FULL] != 0:
-            acts = 0
-            S[i, S_FULL_PEN] = 1
-        else:
-            acts -= 1
-    if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
-        _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
-        acts -= 1
-    if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i):
-        acts = _shooter_actions(F, S, opts, zt, st, cnt, i, acts)
-    else:
-        if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
-            acts = _close_in(F, S, i, acts)
-        if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0:
-            acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
-    if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
-        _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
-
-
 # --------------------------------------------------------------------------------------------------
 # Distance and ranged combat (B-8)
 # --------------------------------------------------------------------------------------------------
@@ -1170,18 +1142,24 @@ def _grapple_escape(F, S, opts, zt, st, cnt, i):
     controlling action). Otherwise break free by force (athletics) or slip out (mobility against
     athletics), whichever bonus is higher (force on ties); a win ends the grapple and i takes one
     more standard action.
+
+    Returns
+    -------
+    int64
+        The standard actions i has left after it (1 after breaking free, else 0); ``_turn`` takes
+        them, and i's controlling action after a take-over.
     """
     S[i, S_FULL_PEN] = 1
     if _free_hands(F, S, i) == 2:
         if _grapple_contest(F, S, st, i, False) > 0:
             S[i, S_GRAPPLE] = G_CONTROLS
             S[1 - i, S_GRAPPLE] = G_HELD
-            _grapple_hold(F, S, opts, zt, st, cnt, i)
-        return
+        return 0
     slip = _grapple_bonus(F, S, i, True) > _grapple_bonus(F, S, i, False)
     if _grapple_contest(F, S, st, i, slip) > 0:
         _release(S)
-        _actions(F, S, opts, zt, st, cnt, i, 1)
+        return 1
+    return 0
 
 
 @rule
@@ -1189,10 +1167,14 @@ def _turn(F, S, opts, zt, st, cnt, i):
     """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, then a sensible fighter's
     actions.
 
-    Actions: ``_actions`` with two standard actions, or in a grapple the controller's or the
-    victim's full action (B-3.12). Dazed or surprised fighters take no actions (B-7.5, B-2.3), also
-    when dazed by an opportunity attack during the turn; a controller who cannot act lets go.
-    Timed conditions run out at the end of the turn (B-2.8).
+    In a grapple (B-3.12) the controller's full action, or the held fighter's (after breaking free
+    one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
+    again if the opportunity attack felled it while rising), ready the main weapon if dropped
+    (B-3.10), then a shooter's actions (B-8), or else close in if apart (B-8) and the tactic's
+    attack if engaged, then ready a dropped off-hand item with a spare action. Dazed or surprised
+    fighters take no actions (B-7.5, B-2.3), also when dazed by an opportunity attack during the
+    turn; a controller who cannot act lets go. Timed conditions run out at the end of the turn
+    (B-2.8). (The actions stay in this function: a separate one cost the 1v1 kernel 8 % speed.)
     """
     S[i, S_TURNS] += 1
     if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
@@ -1220,12 +1202,31 @@ def _turn(F, S, opts, zt, st, cnt, i):
     if S[i, S_GRAPPLE] == G_CONTROLS and not acting:
         _release(S)  # B-3.12: no controlling action this turn, the grapple ends
     if acting:
-        if S[i, S_GRAPPLE] == G_CONTROLS:
+        acts = 2
+        if S[i, S_GRAPPLE] == G_HELD:
+            acts = _grapple_escape(F, S, opts, zt, st, cnt, i)
+        if S[i, S_GRAPPLE] == G_CONTROLS:  # also at once after a take-over
             _grapple_hold(F, S, opts, zt, st, cnt, i)
-        elif S[i, S_GRAPPLE] == G_HELD:
-            _grapple_escape(F, S, opts, zt, st, cnt, i)
+            acts = 0
+        while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i):
+            _stand_up(F, S, opts, zt, st, cnt, i)
+            if opts[O_STAND_UP_FULL] != 0:
+                acts = 0
+                S[i, S_FULL_PEN] = 1
+            else:
+                acts -= 1
+        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
+            _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
+            acts -= 1
+        if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i):
+            acts = _shooter_actions(F, S, opts, zt, st, cnt, i, acts)
         else:
-            _actions(F, S, opts, zt, st, cnt, i, 2)
+            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
+                acts = _close_in(F, S, i, acts)
+            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0:
+                acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
+        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
+            _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1
     if S[i, S_DAZE] > 0:

@@ -833,18 +833,21 @@ def test_b3_12_armed_victim_slips_out_then_has_one_standard_action():
     S[1, L.S_HELD_MAIN] = 1
     F[1, L.P_DODGE] = 20
     cnt = counters()
-    _grapple_escape(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1)
+    assert _grapple_escape(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1) == 1  # one action left
     assert S[0, L.S_GRAPPLE] == L.G_NONE and S[1, L.S_GRAPPLE] == L.G_NONE
-    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1
+    F, S = _grapple_pair()  # the whole turn: slip out, then the attack
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    S[1, L.S_HELD_MAIN] = 1
+    F[1, L.P_DODGE] = 20
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1)
+    assert S[1, L.S_GRAPPLE] == L.G_NONE and cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1
 
 
 def test_b3_12_bare_handed_victim_takes_over_and_acts_at_once():
-    from brutal_sim.kernel import _grapple_escape
-
     F, S = _grapple_pair()
     F[1, L.P_ATHLETICS] = 20
     cnt = counters()
-    _grapple_escape(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1)
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1)
     assert (S[1, L.S_GRAPPLE], S[0, L.S_GRAPPLE]) == (L.G_CONTROLS, L.G_HELD)
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # its controlling blow
 
