@@ -185,8 +185,10 @@ def attack(
         print(json.dumps(data))
         return
     how = "exact enumeration" if data["method"] == "exact" else f"{data['n']:,} sampled attacks, seed {data['seed']}"
+    distance = int(data["options"].get("start_distance", 0))
+    where = f" from {distance} m (B-8: shots are only dodged)" if distance else ""
     out.print(f"[bold]{data['attacker']}[/] attacks ({data['tactic']}) [bold]{data['defender']}[/] "
-              f"(reaction {data['reaction']}): {how}", highlight=False)
+              f"(reaction {data['reaction']}){where}: {how}", highlight=False)
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("outcome")
     t.add_column("probability", justify="right")
