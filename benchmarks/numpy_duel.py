@@ -642,7 +642,7 @@ class _Chunk:
                     loser = np.where(o0[done] != 0, 0, 1)
                     cause = self.out[loser, dn] - 1
                     c[L.C_WINS:L.C_WINS + 2] += np.bincount(1 - loser, minlength=2)
-                    c[L.C_CAUSE:L.C_CAUSE + 8] += np.bincount(loser * 4 + cause, minlength=8)
+                    c[L.C_CAUSE:L.C_CAUSE + 2 * L.NCAUSES] += np.bincount(loser * L.NCAUSES + cause, minlength=2 * L.NCAUSES)
                     c[L.C_DEATHS:L.C_DEATHS + 2] += np.bincount(loser, weights=self.dead[loser, dn],
                                                                 minlength=2).astype(np.int64)
                     c[L.C_ROUNDS + rnd] += dn.size
@@ -795,7 +795,7 @@ def check_against_kernel(n_numpy=200_000, n_kernel=1_000_000, seed=2024, tol=4.0
         # informational: causes and deaths per duel, attack outcome shares
         for side in range(2):
             for ci, cname in enumerate(L.CAUSE_NAMES[:3]):
-                j = L.C_CAUSE + side * 4 + ci
+                j = L.C_CAUSE + side * L.NCAUSES + ci
                 p1, p2 = ns["counters"][j] / n_numpy, kc[j] / n_kernel
                 pp = (ns["counters"][j] + kc[j]) / (n_numpy + n_kernel)
                 se = math.sqrt(pp * (1 - pp) * (1 / n_numpy + 1 / n_kernel))

@@ -279,7 +279,7 @@ def zone_table_from_data(data: Mapping[str, Any], source: str) -> np.ndarray:
 
 #: B-1.1 default formula of ``check_bonus = attribute_plus_skill``: check = attribute + skill.
 DEFAULT_CHECK_FORMULA: dict[str, tuple[str, ...]] = {
-    "melee": ("agility", "skill"), "dodge": ("mobility", "skill"), "athletics": ("strength", "skill"),
+    "melee": ("agility", "skill"), "ranged": ("agility", "skill"), "dodge": ("mobility", "skill"), "athletics": ("strength", "skill"),
     "toughness": ("fortitude", "skill"), "resolve": ("confidence", "skill"), "willpower": ("spirit", "skill"),
 }
 

@@ -154,12 +154,16 @@ def _print_duel(d: dict[str, Any], rs: Any) -> None:
         out.print(f"Rounds to decision: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}")
     t = Table(title="How the losers went down", show_edge=False, pad_edge=False, title_justify="left")
     t.add_column("loser")
-    for name in (*(rs.counters.describe(c) for c in rs.counters.causes), "of them died"):
-        t.add_column(name, justify="right")
+    # every cause that ended a duel (all of them when none did)
+    causes = list(d["defeat_cause"])
+    shown = [c for c in causes if d["defeat_cause"][c]] or causes
+    for name in shown:
+        t.add_column(rs.counters.describe(name), justify="right")
+    t.add_column("of them died", justify="right")
     for key in ("a", "b"):
         s = d[key]
         losses = max(1, sum(s["defeat_cause"].values()))
-        cells = [f"{v:,} ({100 * v / losses:.0f} %)" for v in s["defeat_cause"].values()]
+        cells = [f"{s['defeat_cause'][c]:,} ({100 * s['defeat_cause'][c] / losses:.0f} %)" for c in shown]
         t.add_row(s["name"], *cells, f"{s['deaths']:,}")
     out.print(t)
     _print_options(d["options"], rs)
@@ -208,8 +212,10 @@ def attack(
         print(json.dumps(data))
         return
     how = "exact enumeration" if data["method"] == "exact" else f"{data['n']:,} sampled attacks, seed {data['seed']}"
+    distance = int(data["options"].get("start_distance", 0))
+    where = f" from {distance} m" if distance else ""
     out.print(f"[bold]{data['attacker']}[/] attacks ({data['tactic']}) [bold]{data['defender']}[/] "
-              f"(reaction {data['reaction']}): {how}", highlight=False)
+              f"(reaction {data['reaction']}){where}: {how}", highlight=False)
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("outcome")
     t.add_column("probability", justify="right")

@@ -26,6 +26,9 @@ def _weapon_row(row: np.ndarray, slot: int, weapon: Weapon | None) -> None:
     row[base + L.W_TWO_HANDED] = int(weapon.two_handed)
     row[base + L.W_REACH] = weapon.reach
     row[base + L.W_PARRY_BONUS] = weapon.parry_bonus
+    if weapon.ranges is not None:
+        row[base + L.W_SHORT], row[base + L.W_MEDIUM], row[base + L.W_LONG] = weapon.ranges
+        row[base + L.W_RELOAD] = weapon.reload
 
 
 def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
@@ -40,6 +43,10 @@ def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
     row[L.P_T_NO_REACT] = int(t.no_reactions)
     row[L.P_T_NO_OA] = int(t.no_opportunity_attacks)
     row[L.P_T_FEINT] = int(t.feint_first)
+    row[L.P_T_GRAPPLE_ACTION] = L.GRAPPLE_ACTION_CODES[t.grapple_action]
+    row[L.P_T_RANGED] = int(t.ranged)
+    row[L.P_T_KITE] = int(t.kite)
+    row[L.P_T_RUN] = int(t.run)
 
 
 def check_totals(f: Fighter, formula: Mapping[str, Sequence[str]] | None = None) -> dict[str, int]:
@@ -65,7 +72,7 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row = np.zeros(L.NF, dtype=np.int64)
     t = f.talent_total
     c = check_totals(f, formula)
-    for check, index in (("melee", L.P_MELEE), ("dodge", L.P_DODGE), ("athletics", L.P_ATHLETICS),
+    for check, index in (("melee", L.P_MELEE), ("ranged", L.P_RANGED), ("dodge", L.P_DODGE), ("athletics", L.P_ATHLETICS),
                          ("toughness", L.P_TOUGHNESS), ("resolve", L.P_RESOLVE), ("willpower", L.P_WILLPOWER)):
         row[index] = c[check] + t(check)
     row[L.P_ENDURANCE] = f.attributes.endurance
@@ -85,6 +92,8 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row[L.P_DAMAGE_MOD] = t("damage")
     row[L.P_NCELLS] = 4 + f.attributes.endurance
     row[L.P_FEAR] = f.fear
+    row[L.P_FATIGUE0] = f.fatigue
+    row[L.P_MOVEMENT] = f.movement
     _weapon_row(row, L.SLOT_MAIN, f.main_hand)
     _weapon_row(row, L.SLOT_OFF, f.off_hand)
     fists = L.P_WEAPONS + L.SLOT_FISTS * L.WN
@@ -128,4 +137,7 @@ def compile_options(options: RuleOptions) -> np.ndarray:
     o[L.O_PIERCE_THRESHOLD] = int(options["pierce_threshold"])
     o[L.O_BREAK_DESTROYS] = int(options["broken_weapon"] == "destroyed")
     o[L.O_CRAMPED] = int(options["cramped_space"] == "true")
+    o[L.O_EXERTION] = L.EXERTION_CODES[str(options["exertion_fatigue"])]
+    o[L.O_GRAPPLE_HANDS] = 2 if options["grapple_hands"] == "both_free" else 1
+    o[L.O_START_DIST] = int(options["start_distance"])
     return o

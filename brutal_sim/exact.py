@@ -12,12 +12,14 @@ import numpy as np
 from numba import njit
 
 from .kernel import (
-    BASE_DIFFICULTY, ZONE_GROUP, _attack_bonus, _choose_reaction, _dodge_bonus_total, _feint_bonuses,
-    _final_damage, _needs_marker, _parry_bonus_total, _parry_slot, _plan_attack, _reset,
-    _die_floor, _weapon_die, _wb, _wound_level,
+    ZONE_GROUP, _attack_bonus, _base_difficulty, _choose_reaction, _dodge_bonus_total, _feint_bonuses,
+    _fatigue_penalty, _final_damage, _needs_marker, _parry_bonus_total, _parry_slot, _plan_attack, _reset,
+    _die_floor, _weapon_die, _wb, _wound_level, _can_dodge_shot, _set_dist, _shooter, _shot_band,
+    _shot_bonus, _shot_difficulty, _shot_plan,
 )
 from .layout import (
-    NS, O_CRAMPED, O_FLOOR_EXTRA, O_MARGIN_MAX, O_NEED_BASE, OUT_DODGED, P_ATHLETICS, ZONE_LARM, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS,
+    K_NORMAL, O_START_DIST, SLOT_MAIN,
+    NS, S_DIST, O_CRAMPED, O_FLOOR_EXTRA, O_MARGIN_MAX, O_NEED_BASE, OUT_DODGED, P_ATHLETICS, ZONE_LARM, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS,
     OUT_PARRIED, R_DODGE, R_PARRY, S_IN_TURN, SLOT_FISTS, W_NDICE, W_UNARMED, ZONE_RARM,
 )
 
@@ -46,7 +48,7 @@ def _dice_pmf(n, sides, floor):
 
 
 @njit(cache=True)
-def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage):
+def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage, band):
     """Add the outcome distribution of one blow landing on d (B-4 steps 3–6), weighted by ``mass``.
 
     ``levels`` is float64[6, 4] (wound level × zone group); ``damage`` float64[1] the damage sum.
@@ -58,7 +60,7 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
         pmf = np.zeros(n * sides + 1)
         pmf[n * sides] = 1.0
     else:
-        pmf = _dice_pmf(n, sides, _die_floor(sides, extra, opts[O_FLOOR_EXTRA]))
+        pmf = _dice_pmf(n, sides, _die_floor(sides, extra, opts[O_FLOOR_EXTRA] if band < 0 else 0))
     for r in range(die):
         if zone >= 0:
             if r > 0:
@@ -78,9 +80,42 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
                 for m in range(n_marker):
                     marker = m + 1 if n_marker == 6 else 0
                     p = mass * pz * pmf[s] / (n_crit * n_marker)
-                    final, _ = _final_damage(F, S, opts, a, d, slot, z, s, crit_die, marker, reduce)
+                    final, _ = _final_damage(F, S, opts, a, d, slot, z, s, crit_die, marker, reduce, max(band, 0))
                     levels[_wound_level(F, d, final), ZONE_GROUP[z]] += p
                     damage[0] += p * final
+
+
+@njit(cache=True)
+def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
+    """Exact distribution of side a's shot from the start distance (B-8): attack 2d6 against the
+    difficulty, b's dodge 2d6 against 10 raising it, then the blow less the range band."""
+    band = _shot_band(F, 0, S[0, S_DIST])
+    bonus = _shot_bonus(F, S, 0, mod)
+    diff0 = _shot_difficulty(S, 1)
+    reacts = _can_dodge_shot(F, S, 1)
+    dod_bonus = _dodge_bonus_total(F, S, 1)
+    hits = np.zeros((MAX_EXTRA, 2))
+    for x in range(36):
+        att = x // 6 + x % 6 + 2 + bonus
+        crit = 1 if x == 35 else 0
+        if att < diff0:
+            outcomes[OUT_MISS] += 1.0 / 36.0
+            continue
+        if not reacts:
+            hits[min(att - diff0, MAX_EXTRA - 1), crit] += 1.0 / 36.0
+            continue
+        for y in range(36):
+            dodge = y // 6 + y % 6 + 2 + dod_bonus
+            diff = diff0 + 2 + dodge - 10 if dodge >= 10 else diff0
+            if att < diff:
+                outcomes[OUT_DODGED] += 1.0 / 1296.0
+            else:
+                hits[min(att - diff, MAX_EXTRA - 1), crit] += 1.0 / 1296.0
+    for e in range(MAX_EXTRA):
+        for c in range(2):
+            if hits[e, c] > 0.0:
+                outcomes[OUT_HIT] += hits[e, c]
+                _blow(F, S, opts, zt, 0, 1, SLOT_MAIN, e, c == 1, zone, 0, hits[e, c], levels, damage, band)
 
 
 @njit(cache=True)
@@ -99,7 +134,17 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     S = np.zeros((2, NS), dtype=np.int64)
     _reset(F, S)
     S[0, S_IN_TURN] = 1
-    mod, zone, kind, slot, _, feint, _ = _plan_attack(F, S, 0, 2)
+    shot = _shooter(F, S, 0)
+    if shot:  # B-8: aim (+1) and shoot from the start distance; engaged, fired in melee
+        _set_dist(S, opts[O_START_DIST])
+        mod, zone = _shot_plan(F, S, 0)
+        mod += 1
+        if S[0, S_DIST] > 0:
+            _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage)
+            return
+        kind, slot, feint = K_NORMAL, SLOT_MAIN, False
+    else:
+        mod, zone, kind, slot, _, feint, _ = _plan_attack(F, S, opts, 0, 2)
     p_feint = 0.0
     if feint:
         bi, be = _feint_bonuses(F, S, 0)
@@ -113,7 +158,7 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     dod_bonus = _dodge_bonus_total(F, S, 1)
     a_unarmed = F[0, _wb(slot) + W_UNARMED] != 0
     d_unarmed = ps == SLOT_FISTS
-    base = BASE_DIFFICULTY
+    base = _base_difficulty(S, 1)
     cramped = opts[O_CRAMPED] != 0
     # mass of hits by (extra successes, critical) and of bare-handed parries by reduction
     hits = np.zeros((MAX_EXTRA, 2))
@@ -154,14 +199,14 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
                     res = y // 6 + y % 6 + 2 + par_bonus
                     if att == res:
                         outcomes[OUT_HARD_BLOCK] += pr
-                        if d_unarmed and not a_unarmed:
+                        if d_unarmed and not a_unarmed and not shot:
                             arm[0] += pr
                         elif d_unarmed and a_unarmed:
                             fist_block += pr
                         continue
                     if att < res:
                         outcomes[OUT_PARRIED] += pr
-                        if d_unarmed and not a_unarmed:
+                        if d_unarmed and not a_unarmed and not shot:
                             arm[min(res - att, MAX_EXTRA - 1)] += pr
                         continue
                 else:
@@ -179,14 +224,16 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
         for c in range(2):
             if hits[e, c] > 0.0:
                 outcomes[OUT_HIT] += hits[e, c]
-                _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, zone, 0, hits[e, c], levels, damage)
+                _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, zone, 0, hits[e, c], levels, damage, -1)
         if arm[e] > 0.0:
-            _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage)
+            _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage, -1)
     if fist_block > 0.0:
         p_win = 0.0
+        ath_a = F[0, P_ATHLETICS] - _fatigue_penalty(F, S, 0)  # B-7.8
+        ath_d = F[1, P_ATHLETICS] - _fatigue_penalty(F, S, 1)
         for x in range(36):
             for y in range(36):
-                if x // 6 + x % 6 + F[0, P_ATHLETICS] > y // 6 + y % 6 + F[1, P_ATHLETICS]:
+                if x // 6 + x % 6 + ath_a > y // 6 + y % 6 + ath_d:
                     p_win += 1.0 / 1296.0
         for z in (ZONE_LARM, ZONE_RARM):
-            _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage)
+            _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage, -1)

@@ -32,11 +32,12 @@ OUT_MISS, OUT_PARRIED, OUT_DODGED, OUT_HARD_BLOCK, OUT_HIT = range(5)
 OUTCOME_NAMES = ("miss", "parried", "dodged", "hard_block", "hit")
 
 # how a fighter left the fight (S_OUT values are these + 1)
-CAUSE_TRACK_FULL, CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_FLED = range(4)
-CAUSE_NAMES = ("track_full", "knocked_out", "mortal", "fled")
+CAUSE_TRACK_FULL, CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_FLED, CAUSE_EXHAUSTED = range(5)
+CAUSE_NAMES = ("track_full", "knocked_out", "mortal", "fled", "exhausted")
+NCAUSES = len(CAUSE_NAMES)
 
 # attack kinds
-K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN = 0, 1, 2
+K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN, K_GRAPPLE = 0, 1, 2, 3
 
 # -- fighter parameters (int64[NF]) ---------------------------------------------------------------
 (P_MELEE, P_DODGE, P_ATHLETICS, P_TOUGHNESS, P_RESOLVE, P_WILLPOWER,
@@ -44,34 +45,48 @@ K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN = 0, 1, 2
  P_DL0, P_DL1, P_DL2, P_DL3,
  P_INIT_MOD, P_INIT_TALENT, P_AMBIDEXTROUS, P_PAIRED, P_OA_PER_ROUND,
  P_TACTIC, P_AIM_ZONE, P_REACTION,
- P_ATTACK_MOD, P_PARRY_MOD, P_DAMAGE_MOD, P_NCELLS) = range(25)
-P_WEAPONS = 25
+ P_ATTACK_MOD, P_PARRY_MOD, P_DAMAGE_MOD, P_NCELLS, P_RANGED, P_MOVEMENT) = range(27)
+P_WEAPONS = 27
 # weapon fields, slot s at P_WEAPONS + s * WN (slot 0 main hand, 1 off hand, 2 fists)
 (W_PRESENT, W_NDICE, W_SIDES, W_BONUS, W_TYPE, W_PEN, W_DUR, W_TWO_HANDED, W_REACH,
- W_PARRY_BONUS, W_UNARMED) = range(11)
-WN = 11
+ W_PARRY_BONUS, W_UNARMED, W_SHORT, W_MEDIUM, W_LONG, W_RELOAD) = range(15)
+WN = 15  # W_LONG > 0 marks a ranged weapon (B-8): range bands in metres, reload in standard actions
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = 0, 1, 2
 P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness at P_ARMOUR + 2z + 1
 # the fighter's tactic (B-3), compiled from its Tactic data
 (P_T_ATTACK, P_T_MOD, P_T_UNARMED_MOD, P_T_STANCE, P_T_FULL, P_T_FULL_PEN, P_T_NO_REACT, P_T_NO_OA,
  P_T_FEINT) = range(P_ARMOUR + 12, P_ARMOUR + 21)
-TA_NONE, TA_NORMAL, TA_KNOCKDOWN = 0, 1, 2
-TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN}
+TA_NONE, TA_NORMAL, TA_KNOCKDOWN, TA_GRAPPLE = 0, 1, 2, 3
+TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN, "grapple": TA_GRAPPLE}
+# what a fighter controlling a grapple does with its full action (B-3.12)
+GA_DAMAGE, GA_THROW = 0, 1
+GRAPPLE_ACTION_CODES = {"damage": GA_DAMAGE, "throw": GA_THROW}
 P_FEAR = P_ARMOUR + 21  # fear rating this fighter inflicts (B-7.10), 0 none
-NF = P_ARMOUR + 22
+P_FATIGUE0 = P_ARMOUR + 22  # fatigue levels at the start of the fight (B-7.8)
+P_T_GRAPPLE_ACTION = P_ARMOUR + 23  # GA_* (B-3.12)
+P_T_RANGED = P_ARMOUR + 24  # the tactic's action can be a shot: its modifier, zone and stance apply (B-8)
+P_T_KITE = P_ARMOUR + 25    # a shooter steps back from an enemy who could strike next turn (B-8)
+P_T_RUN = P_ARMOUR + 26     # a melee fighter runs to close a distance two moves cannot (B-8)
+NF = P_ARMOUR + 27
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
  S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
  S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
- S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED, S_HARMED) = range(23)
-NS = 23  # S_HARMED: blows taken with a wound level above none
+ S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED,
+ S_FATIGUE, S_TURNS, S_GRAPPLE, S_DIST, S_RELOAD, S_MOVING, S_NO_RUN, S_HARMED) = range(30)
+NS = 30  # S_DIST (metres apart, 0 engaged) is kept equal in both rows; S_HARMED: blows above level none
+G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 
 # -- rule options (int64[NO]) ----------------------------------------------------------------------
 (O_SURPRISE, O_ROUND_CAP, O_STAND_UP_FULL, O_NEED_BASE, O_MARGIN_MAX, O_ADD_STRENGTH,
- O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED) = range(11)
-NO = 11
+ O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED,
+ O_EXERTION, O_GRAPPLE_HANDS, O_START_DIST) = range(14)
+NO = 14
+EXERTION_OFF, EXERTION_AFTER_ENDURANCE, EXERTION_EVERY_ENDURANCE = 0, 1, 2
+EXERTION_CODES = {"off": EXERTION_OFF, "per_round_after_endurance": EXERTION_AFTER_ENDURANCE,
+                  "every_endurance_rounds": EXERTION_EVERY_ENDURANCE}
 ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = 0, 1, 2
 ARMOUR_MODEL_CODES = {"marker": 0, "marker_pierce_ignores_protection": 1, "protection_only": 2}
 
@@ -81,11 +96,11 @@ COUNTERS = CounterLayout(
     special="weapon_breaks",
     descriptions=(("track_full", "track full"), ("knocked_out", "knocked out"), ("mortal", "mortal wound"),
                   ("hard_block", "hard block"), ("light_damage", "light damage"),
-                  ("weapon_breaks", "own weapon broken in a hard block")))
+                  ("weapon_breaks", "own weapon broken in a hard block"), ("exhausted", "exhausted (B-7.8)")))
 C_WINS = COUNTERS.wins          # [2] wins of side a, b
 C_DRAWS = COUNTERS.draws        # [1]
-C_CAUSE = COUNTERS.cause        # [2 loser][4 cause]
-C_DEATHS = COUNTERS.death       # [2] mortal wounds that fail the toughness 12 check (B-5.4)
+C_CAUSE = COUNTERS.cause        # [2 loser][NCAUSES cause]
+C_DEATHS = COUNTERS.death       # [2] deaths: failed toughness 12 after a mortal wound (B-5.4), exhaustion (B-7.8)
 C_ATTACKS = COUNTERS.attack     # [2 attacker][5 outcome]
 C_WOUNDS = COUNTERS.wound       # [2 taker][6 level][4 zone group]
 C_BREAKS = COUNTERS.special_at  # [2] own weapon broken in a hard block

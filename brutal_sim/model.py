@@ -24,7 +24,7 @@ ZONE_GROUPS: tuple[str, ...] = ("head", "torso", "arm", "leg")
 
 DAMAGE_TYPES: tuple[str, ...] = ("cutting", "piercing", "blunt", "shock", "fire", "blast")
 REACTIONS: tuple[str, ...] = ("best", "parry", "dodge", "none")
-CHECKS: tuple[str, ...] = ("melee", "dodge", "athletics", "toughness", "resolve", "willpower")
+CHECKS: tuple[str, ...] = ("melee", "ranged", "dodge", "athletics", "toughness", "resolve", "willpower")
 
 DamageType = Literal["cutting", "piercing", "blunt", "shock", "fire", "blast"]
 Reaction = Literal["best", "parry", "dodge", "none"]
@@ -46,8 +46,27 @@ class Weapon(StrictModel):
     penetration: int = Field(0, ge=0, le=10)
     durability: int = Field(0, ge=-5, le=20)
     two_handed: bool = False
-    reach: int = Field(1, ge=0, le=6, description="metres; kept for distance rules (B-8), no effect in a 1v1 melee")
+    reach: int = Field(1, ge=0, le=6, description="metres; only reach-0 weapons strike inside a grapple (B-3.12)")
     parry_bonus: int = Field(0, ge=-4, le=4, description="extension: a shield's bonus to parry checks made with it")
+    ranges: list[int] | None = Field(None, description="ranged weapon (B-8): short/medium/long range in metres")
+    reload: int = Field(0, ge=0, le=10, description="standard actions to reload after a shot (B-8); 0 never needs it")
+
+    @field_validator("ranges")
+    @classmethod
+    def _ranges(cls, v: list[int] | None) -> list[int] | None:
+        if v is not None and (len(v) != 3 or v[0] < 1 or any(b <= a for a, b in zip(v, v[1:]))):
+            raise ValueError(f"needs 3 increasing ranges in metres (short, medium, long), e.g. [20, 40, 80]; got {v}")
+        return v
+
+    @model_validator(mode="after")
+    def _reload_needs_ranges(self) -> "Weapon":
+        if self.reload and self.ranges is None:
+            raise ValueError("reload: only a ranged weapon (with ranges) reloads")
+        return self
+
+    @property
+    def is_ranged(self) -> bool:
+        return self.ranges is not None
 
     @field_validator("damage", mode="before")
     @classmethod
@@ -92,6 +111,7 @@ class TalentModifiers(StrictModel):
     """Numbers a talent adds (all default 0)."""
 
     melee: int = Field(0, ge=-10, le=10)
+    ranged: int = Field(0, ge=-10, le=10)
     dodge: int = Field(0, ge=-10, le=10)
     athletics: int = Field(0, ge=-10, le=10)
     toughness: int = Field(0, ge=-10, le=10)
@@ -128,7 +148,7 @@ class Tactic(StrictModel):
     name: str = ""
     description: str = ""
     rule: str = ""
-    attack: Literal["normal", "knockdown", "none"] = "normal"
+    attack: Literal["normal", "knockdown", "grapple", "none"] = "normal"
     attack_modifier: int = Field(0, ge=-10, le=10)
     unarmed_attack_modifier: int | None = Field(None, ge=-10, le=10, description="default: attack_modifier")
     stance: int = Field(0, ge=0, le=10, description="bonus to parry and dodge until the own next turn")
@@ -138,12 +158,25 @@ class Tactic(StrictModel):
     no_opportunity_attacks: bool = False
     feint_first: bool = False
     aims: bool = False
+    grapple_action: Literal["damage", "throw"] = Field(
+        "damage", description="full action of a fighter controlling a grapple (B-3.12): strike, or throw and release")
+    ranged: bool = Field(False, description="the action can be a shot (B-8): its modifier, zone and stance apply to shots")
+    kite: bool = Field(False, description="a shooter first steps back from an enemy that could strike it next turn (B-8)")
+    run: bool = Field(True, description="closing in, run when two moves cannot reach the enemy (B-8)")
+
+    @model_validator(mode="after")
+    def _shots_are_standard(self) -> "Tactic":
+        if self.ranged and (self.full_action or self.attack != "normal" or self.feint_first):
+            raise ValueError("ranged: a shot is a standard action with a normal attack; "
+                             "it cannot be a full action, a knock-down, a grapple or follow a feint")
+        return self
 
 
 class Checks(StrictModel):
     """Total bonus per check kind (B-1.1 GAP: stat blocks give totals)."""
 
     melee: int = Field(0, ge=-5, le=20)
+    ranged: int = Field(0, ge=-5, le=20)
     dodge: int = Field(0, ge=-5, le=20)
     athletics: int = Field(0, ge=-5, le=20)
     toughness: int = Field(0, ge=-5, le=20)
@@ -175,6 +208,13 @@ TalentRef = Union[str, Talent]
 TacticRef = Union[str, Tactic]
 
 
+def _check_fatigue(fatigue: int, endurance: int) -> None:
+    """B-7.8: more than three times endurance in fatigue levels is death by exhaustion."""
+    if fatigue > 3 * endurance:
+        raise ValueError(f"fatigue: {fatigue} levels exceed 3 × endurance ({3 * endurance}); such a fighter "
+                         f"has died of exhaustion (B-7.8); allowed 0..{3 * endurance}")
+
+
 class FighterSpec(StrictModel):
     """A fighter as written in TOML; weapon/armour/talent names are not yet resolved."""
 
@@ -192,6 +232,13 @@ class FighterSpec(StrictModel):
     tactic: TacticRef = "single"
     reaction: Reaction = "best"
     fear: int = Field(0, ge=0, le=5, description="fear rating this fighter inflicts (B-7.10), 0 none")
+    fatigue: int = Field(0, ge=0, le=60, description="fatigue levels at the start of the fight (B-7.8), at most 3 × endurance")
+    movement: int = Field(5, ge=0, le=30, description="metres per move action [Движение] (B-8); a run covers four times it")
+
+    @model_validator(mode="after")
+    def _fatigue_alive(self) -> "FighterSpec":
+        _check_fatigue(self.fatigue, self.attributes.endurance)
+        return self
 
     @field_validator("damage_levels")
     @classmethod
@@ -239,9 +286,14 @@ class Fighter(StrictModel):
     aim_zone: int = -1
     reaction: Reaction
     fear: int = 0
+    fatigue: int = 0
+    movement: int = 5
 
     @model_validator(mode="after")
     def _hands(self) -> "Fighter":
+        if self.off_hand is not None and self.off_hand.is_ranged:
+            raise ValueError(f"off_hand {self.off_hand.name!r} is a ranged weapon; a shooter holds it in main_hand")
+        _check_fatigue(self.fatigue, self.attributes.endurance)
         if self.main_hand is not None and self.main_hand.two_handed and self.off_hand is not None:
             raise ValueError(f"main_hand {self.main_hand.name!r} is two-handed, so off_hand must be empty")
         if self.off_hand is not None and self.off_hand.two_handed:

@@ -79,6 +79,15 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("cramped_space", "B-7.9", "false", ("false", "true"),
                help="solid obstacles within reach: a natural 1+1 on an armed attack or parry voids that action "
                     "(a stuck weapon is not modelled)"),
+    OptionSpec("exertion_fatigue", "B-7.8", "off", ("off", "per_round_after_endurance", "every_endurance_rounds"),
+               help="fatigue from the exertion of fighting (the seed names exertion as a source but gives no rate): off; "
+                    "per_round_after_endurance: one level before each own turn after the first <endurance> turns; "
+                    "every_endurance_rounds: one level before every <endurance>-th own turn (every turn at endurance 0)"),
+    OptionSpec("grapple_hands", "B-3.12", "one_free", ("one_free", "both_free"),
+               help="free hands a grapple attack needs: the seed calls it an unarmed attack but only forbids "
+                    "controlling with both hands occupied; without them the grapple tactic attacks plainly"),
+    OptionSpec("start_distance", "B-8", 0, int_range=(0, 500),
+               help="metres between the fighters at the start (the seed gives no duel setup); 0: engaged in melee"),
     OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 

@@ -24,7 +24,13 @@ Draw order (the contract with the kernel):
    each weapon die (none on a critical), the critical d6, the penetration marker d6 (armoured
    zone, marker armour models), then the wound's toughness check (one 2d6);
 4. a knock-down hit rolls the opposed athletics (attacker, defender) and, if the attacker wins,
-   the defender's mobility 2d6 — instead of zone and damage (B-3.9).
+   the defender's mobility 2d6 — instead of zone and damage (B-3.9);
+5. fear (B-7.10): a then b at the start, the second check before the frightened fighter's turn;
+6. fatigue (B-7.8): each level beyond endurance (exertion before the turn, after bleeding; fire
+   wounds after the wound's effects) rolls the willpower 2d6;
+7. grapple (B-3.12): contests roll the active fighter's 2d6, then the other's; a throw's fall a d4;
+8. a shot apart (B-8): attack 2d6, then the target's dodge 2d6 if the attack reaches the
+   difficulty, then the blow as in 3.
 """
 
 from __future__ import annotations
@@ -145,9 +151,11 @@ LEVELS = (NONE, LIGHT_DAMAGE, LIGHT, HEAVY, CRITICAL, MORTAL)
 # attack outcomes and how a fighter leaves the fight
 MISS, PARRIED, DODGED, HARD_BLOCK, HIT = "miss", "parried", "dodged", "hard_block", "hit"
 OUTCOMES = (MISS, PARRIED, DODGED, HARD_BLOCK, HIT)
-TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED = "track_full", "knocked_out", "mortal", "fled"
+TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED, EXHAUSTED = (
+    "track_full", "knocked_out", "mortal", "fled", "exhausted")
 PARRY_VOIDED = "voided"  # B-7.9: a parry that never happened
-CAUSES = (TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED)
+CAUSES = (TRACK_FULL, KNOCKED_OUT, MORTAL_WOUND, FLED, EXHAUSTED)
+FIRE_WOUND_FATIGUE = {"light": 1, "heavy": 2, "critical": 4}  # B-7.8
 
 MAIN, OFF, FISTS = "main", "off", "fists"
 BASE_DIFFICULTY = 8  # B-4.1 ordinary target
@@ -170,6 +178,13 @@ class NaiveWeapon:
     two_handed: bool
     parry_bonus: int
     unarmed: bool
+    reach: int = 1
+    ranges: tuple[int, int, int] | None = None  # B-8: short / medium / long range in metres
+    reload: int = 0  # B-8: standard actions to reload after a shot
+
+    @property
+    def is_ranged(self) -> bool:
+        return self.ranges is not None
 
 
 @dataclass(frozen=True)
@@ -189,7 +204,7 @@ class NaiveTactic:
     """What a fighter does with its turn (B-3), as settings (``data/brutal/tactics.toml``)."""
 
     name: str
-    attack: str = "normal"  # normal | knockdown (B-3.9) | none
+    attack: str = "normal"  # normal | knockdown (B-3.9) | grapple (B-3.12) | none
     attack_modifier: int = 0
     unarmed_attack_modifier: int = 0  # used when the attack is made with fists
     stance: int = 0  # bonus to parry and dodge until the own next turn (B-3.2, B-3.7)
@@ -199,6 +214,10 @@ class NaiveTactic:
     no_opportunity_attacks: bool = False  # B-3.7
     feint_first: bool = False  # B-3.6
     aims: bool = False  # B-3.3
+    grapple_action: str = "damage"  # B-3.12: damage | throw
+    ranged: bool = False  # B-8: modifier, zone and stance apply to shots
+    kite: bool = False  # B-8: a shooter steps back first
+    run: bool = True  # B-8: closing in, run when two moves cannot reach
 
 
 @dataclass(frozen=True)
@@ -206,13 +225,16 @@ class NaiveFighter:
     """A fighter's fixed numbers: check bonuses (B-1.1), damage levels (B-5.1), kit and tactic."""
 
     melee: int
+    ranged: int  # B-8
     dodge: int
     athletics: int
     toughness: int
     resolve: int
     willpower: int
     fear: int  # the fear rating this fighter inflicts (B-7.10), 0 none
+    starting_fatigue: int  # fatigue levels at the start of the fight (B-7.8)
     endurance: int
+    movement: int  # metres per move (B-8)
     strength: int
     agility: int
     damage_levels: tuple[int, int, int, int]
@@ -252,6 +274,10 @@ def _weapon_from_row(row, base: int) -> NaiveWeapon | None:
         two_handed=bool(row[base + L.W_TWO_HANDED]),
         parry_bonus=int(row[base + L.W_PARRY_BONUS]),
         unarmed=bool(row[base + L.W_UNARMED]),
+        reach=int(row[base + L.W_REACH]),
+        ranges=(tuple(int(row[base + k]) for k in (L.W_SHORT, L.W_MEDIUM, L.W_LONG))  # type: ignore[arg-type]
+                if int(row[base + L.W_LONG]) > 0 else None),
+        reload=int(row[base + L.W_RELOAD]),
     )
 
 
@@ -266,9 +292,11 @@ def fighter_from_row(row) -> NaiveFighter:
     fists = w(L.SLOT_FISTS)
     assert fists is not None
     return NaiveFighter(
-        melee=int(row[L.P_MELEE]), dodge=int(row[L.P_DODGE]), athletics=int(row[L.P_ATHLETICS]),
+        melee=int(row[L.P_MELEE]), ranged=int(row[L.P_RANGED]), movement=int(row[L.P_MOVEMENT]),
+        dodge=int(row[L.P_DODGE]), athletics=int(row[L.P_ATHLETICS]),
         toughness=int(row[L.P_TOUGHNESS]), resolve=int(row[L.P_RESOLVE]),
         willpower=int(row[L.P_WILLPOWER]), fear=int(row[L.P_FEAR]),
+        starting_fatigue=int(row[L.P_FATIGUE0]),
         endurance=int(row[L.P_ENDURANCE]), strength=int(row[L.P_STRENGTH]),
         agility=int(row[L.P_AGILITY]),
         damage_levels=tuple(int(row[L.P_DL0 + k]) for k in range(4)),  # type: ignore[arg-type]
@@ -304,6 +332,8 @@ def tactic_from_row(row) -> NaiveTactic:
         no_opportunity_attacks=bool(row[L.P_T_NO_OA]),
         feint_first=bool(row[L.P_T_FEINT]),
         aims=bool(int(row[L.P_AIM_ZONE]) >= 0),
+        grapple_action={c: n for n, c in L.GRAPPLE_ACTION_CODES.items()}[int(row[L.P_T_GRAPPLE_ACTION])],
+        ranged=bool(row[L.P_T_RANGED]), kite=bool(row[L.P_T_KITE]), run=bool(row[L.P_T_RUN]),
     )
 
 
@@ -326,6 +356,9 @@ class NaiveRules:
     pierce_threshold: int  # B-4.14
     broken_weapon_destroyed: bool  # B-4.4
     cramped_space: bool  # B-7.9
+    exertion_fatigue: str  # B-7.8: off | per_round_after_endurance | every_endurance_rounds
+    grapple_free_hands: int  # B-3.12: free hands a grapple attack needs (1 or 2)
+    start_distance: int  # B-8: metres apart at the start, 0 engaged
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -344,6 +377,9 @@ class NaiveRules:
             pierce_threshold=int(opts[L.O_PIERCE_THRESHOLD]),
             broken_weapon_destroyed=bool(opts[L.O_BREAK_DESTROYS]),
             cramped_space=bool(opts[L.O_CRAMPED]),
+            exertion_fatigue={c: n for n, c in L.EXERTION_CODES.items()}[int(opts[L.O_EXERTION])],
+            grapple_free_hands=int(opts[L.O_GRAPPLE_HANDS]),
+            start_distance=int(opts[L.O_START_DIST]),
         )
 
 
@@ -352,6 +388,15 @@ def zone_table_from_array(zt) -> list[str]:
     return [ZONES[int(code)] for code in zt]
 
 
+
+
+def starting_fatigue_penalty(levels: int, endurance: int) -> int:
+    """B-7.8: the penalty of ``levels`` fatigue levels for a fighter of ``endurance``."""
+    if levels > 2 * endurance:
+        return 4
+    if levels > endurance:
+        return 2
+    return 1 if levels > 0 else 0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -386,12 +431,19 @@ class FighterState:
     in_own_turn: bool = False
     surprised: bool = False  # B-2.3
     frightened: bool = False  # B-7.10: failed the first fear check, awaits the second
+    fatigue: int = 0  # fatigue levels (B-7.8)
+    turns_begun: int = 0  # own turns begun (the exertion option of B-7.8 counts them)
+    grapple: str | None = None  # B-3.12: "controls" or "held"
+    reload_left: int = 0  # B-8: reload actions still needed (0: loaded)
+    moving: bool = False  # B-8: ran this turn, a moving target until its next turn
+    cannot_run: bool = False  # B-7.4: after a heavy or critical wound
 
     def __post_init__(self) -> None:
         p = self.profile
         self.track = [False] * p.n_cells
         self.holding = {MAIN: p.main_hand is not None, OFF: p.off_hand is not None}
         self.weapon_state = {MAIN: "intact", OFF: "intact"}
+        self.fatigue = p.starting_fatigue
 
     # -- wound track (B-6) ------------------------------------------------------------------
     @property
@@ -419,6 +471,11 @@ class FighterState:
         if self.track[self.lightly_wounded_cell]:
             return 1
         return 0
+
+    def fatigue_penalty(self) -> int:
+        """B-7.8: to ALL checks — tired (1+ levels) −1, exhausted (more than endurance) −2,
+        depleted (more than twice endurance) −4."""
+        return starting_fatigue_penalty(self.fatigue, self.profile.endurance)
 
     # -- conditions (B-7.5) -----------------------------------------------------------------
     @property
@@ -452,8 +509,8 @@ class FighterState:
             self.picking_up = None
 
     def active_check_penalty(self) -> int:
-        """Wounds (B-6.5) plus conditions (B-7.5): different kinds add (B-1.6)."""
-        return self.wound_penalty() + self.condition_penalty_to_attacks()
+        """Wounds (B-6.5) plus conditions (B-7.5) plus fatigue (B-7.8): different kinds add (B-1.6)."""
+        return self.wound_penalty() + self.condition_penalty_to_attacks() + self.fatigue_penalty()
 
     def reaction_modifier(self, parry: bool) -> int:
         """B-4.7: stance bonus, −largest condition (prone −4 parry / −2 dodge, stunned, dazed −2),
@@ -461,14 +518,15 @@ class FighterState:
         condition = 2 if (self.is_stunned or self.is_dazed) else 0
         if self.prone:
             condition = max(condition, 4 if parry else 2)
-        modifier = self.stance_bonus - condition - self.wound_penalty()
+        modifier = self.stance_bonus - condition - self.wound_penalty() - self.fatigue_penalty()
         if self.full_action_penalty:
             modifier -= 2
         return modifier
 
     def can_react(self) -> bool:
-        """B-4.7: furious attackers (B-3.4) and surprised fighters (B-2.3) cannot react."""
-        return not self.is_out and not self.no_reactions and not self.surprised
+        """B-4.7: furious attackers (B-3.4) and surprised fighters (B-2.3) cannot react; nor can
+        grapplers against each other (B-3.12), which in a duel is always."""
+        return not self.is_out and not self.no_reactions and not self.surprised and self.grapple is None
 
     def until_end_of_next_turn(self, condition: str) -> None:
         """B-2.8: a condition lasting until the end of the fighter's next turn.
@@ -491,11 +549,17 @@ class FighterState:
         return slot != FISTS and self.weapon_state[slot] == "degraded"
 
     def attack_slot(self) -> str:
-        """Main hand if usable, else the off hand, else fists (B-7.7)."""
-        for slot in (MAIN, OFF):
-            if self.is_usable(slot):
-                return slot
+        """Main hand if usable (a ranged weapon only when loaded, B-8), else the off hand, else
+        fists (B-7.7)."""
+        if self.is_usable(MAIN) and (not self.profile.main_hand.is_ranged or self.reload_left == 0):  # type: ignore[union-attr]
+            return MAIN
+        if self.is_usable(OFF):
+            return OFF
         return FISTS
+
+    def is_shooter(self) -> bool:
+        """B-8: a usable ranged weapon in the main hand."""
+        return self.is_usable(MAIN) and self.profile.main_hand.is_ranged  # type: ignore[union-attr]
 
     def weapon_parry_value(self, slot: str) -> int:
         """A weapon's parry bonus, −2 when broken (B-4.4)."""
@@ -524,6 +588,15 @@ class FighterState:
         """A dropped (not destroyed) weapon can be picked up again (B-3.10)."""
         return (self.profile.weapon(slot) is not None and not self.holding[slot]
                 and self.weapon_state[slot] != "destroyed")
+
+    def free_hands(self) -> int:
+        """B-3.12: hands holding nothing; a two-handed weapon fills both."""
+        held = 0
+        if self.is_usable(MAIN):
+            held += 2 if self.profile.main_hand.two_handed else 1  # type: ignore[union-attr]
+        if self.is_usable(OFF):
+            held += 1
+        return max(0, 2 - held)
 
     def knock_out(self, cause: str) -> None:
         """Out of the fight (B-2.9); the first cause counts."""
@@ -559,7 +632,7 @@ class DuelRecord:
         if self.winner is not None:
             loser = 1 - self.winner
             row[L.C_WINS + self.winner] += 1
-            row[L.C_CAUSE + 4 * loser + CAUSES.index(self.loser_cause)] += 1
+            row[L.C_CAUSE + L.NCAUSES * loser + CAUSES.index(self.loser_cause)] += 1
             row[L.C_DEATHS + loser] += int(self.loser_dead)
             row[L.C_ROUNDS + self.deciding_round] += 1
             harmful = [w for w in self.wounds if w[0] == loser and w[1] != "none"]
@@ -592,6 +665,7 @@ class NaiveDuel:
         self.rng = rng
         self.fighters = [FighterState(0, fighters[0]), FighterState(1, fighters[1])]
         self.record = DuelRecord()
+        self.distance = rules.start_distance  # B-8: metres apart, 0 engaged
 
     def opponent(self, f: FighterState) -> FighterState:
         return self.fighters[1 - f.side]
@@ -609,8 +683,8 @@ class NaiveDuel:
         higher agility, then a reroll of both."""
         a, b = self.fighters
         while True:
-            ra = self.rng.roll_2d6().total + a.profile.resolve + a.profile.initiative_bonus
-            rb = self.rng.roll_2d6().total + b.profile.resolve + b.profile.initiative_bonus
+            ra = self.rng.roll_2d6().total + a.profile.resolve + a.profile.initiative_bonus - a.fatigue_penalty()
+            rb = self.rng.roll_2d6().total + b.profile.resolve + b.profile.initiative_bonus - b.fatigue_penalty()
             if ra != rb:
                 return a if ra > rb else b
             if a.profile.initiative_talent != b.profile.initiative_talent:
@@ -653,14 +727,16 @@ class NaiveDuel:
         for me in self.fighters:
             enemy = self.opponent(me)
             if enemy.profile.fear > 0:
-                if self.rng.roll_2d6().total + me.profile.willpower < self.fear_difficulty(enemy):
+                if (self.rng.roll_2d6().total + me.profile.willpower - me.fatigue_penalty()
+                        < self.fear_difficulty(enemy)):
                     me.frightened = True
                     me.dazed_turns = 1
 
     def second_fear_check(self, me: FighterState) -> None:
         """B-7.10 before the frightened fighter's turn: success → stunned until the end of this
         turn (no longer dazed); failure → panic: it flees, out of the fight."""
-        if self.rng.roll_2d6().total + me.profile.willpower < self.fear_difficulty(self.opponent(me)):
+        if (self.rng.roll_2d6().total + me.profile.willpower - me.fatigue_penalty()
+                < self.fear_difficulty(self.opponent(me))):
             me.knock_out(FLED)
             return
         me.frightened = False
@@ -671,7 +747,9 @@ class NaiveDuel:
         """B-2.4: one turn — expiries, bleeding (B-7.5), then: stand up if prone (B-3.11), pick up
         a dropped main weapon (B-3.10), the tactic's attack action(s), pick up a dropped off-hand
         item with a spare action. Dazed (B-7.5) or surprised (B-2.3) fighters take no actions.
-        Timed conditions tick at the end of the turn (B-2.8)."""
+        Timed conditions tick at the end of the turn (B-2.8). With the exertion option a fatigue
+        level comes after the bleeding (B-7.8)."""
+        me.turns_begun += 1
         if me.frightened:
             self.second_fear_check(me)
             if me.is_out:
@@ -681,32 +759,228 @@ class NaiveDuel:
         me.no_reactions = False
         me.no_opportunity_attacks = False
         me.full_action_penalty = False
+        me.moving = False
         for _ in range(me.bleeding_wounds):
             self.take_light_damage(me)
+        if self.exertion_tires(me):
+            self.gain_fatigue(me, 1)
         if me.is_out:
             return
         me.in_own_turn = True
-        if not me.is_dazed and not me.surprised:
-            actions = 2
-            while actions > 0 and me.prone and self.can_go_on_acting(me):
-                self.stand_up(me)
-                if self.rules.stand_up_is_full_action:
-                    actions = 0
-                    me.full_action_penalty = True
-                else:
-                    actions -= 1
-            if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(MAIN):
-                self.ready_weapon(me, MAIN)
-                actions -= 1
-            if actions > 0 and self.can_go_on_acting(me):
-                actions = self.attack_actions(me, actions, first_attack_only=False)
-            if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(OFF):
-                self.ready_weapon(me, OFF)
+        can_act = not me.is_dazed and not me.surprised
+        if me.grapple == "controls" and not can_act:
+            self.release()  # B-3.12: no controlling action, no grapple
+        if can_act:
+            if me.grapple == "controls":
+                self.grapple_hold(me)
+            elif me.grapple == "held":
+                self.grapple_escape(me)
+            else:
+                self.standard_actions(me, 2)
         if me.stunned_turns > 0:
             me.stunned_turns -= 1
         if me.dazed_turns > 0:
             me.dazed_turns -= 1
         me.in_own_turn = False
+
+    def standard_actions(self, me: FighterState, actions: int) -> None:
+        """Outside a grapple: stand up if prone (B-3.11), pick up a dropped main weapon (B-3.10),
+        the tactic's attack action(s), pick up a dropped off-hand item with a spare action."""
+        while actions > 0 and me.prone and self.can_go_on_acting(me):
+            self.stand_up(me)
+            if self.rules.stand_up_is_full_action:
+                actions = 0
+                me.full_action_penalty = True
+            else:
+                actions -= 1
+        if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(MAIN):
+            self.ready_weapon(me, MAIN)
+            actions -= 1
+        if actions > 0 and self.can_go_on_acting(me) and me.is_shooter():
+            actions = self.shooter_actions(me, actions)
+        else:
+            if actions > 0 and self.can_go_on_acting(me) and self.distance > 0:
+                actions = self.close_in(me, actions)
+            if actions > 0 and self.can_go_on_acting(me) and self.distance == 0:
+                actions = self.attack_actions(me, actions, first_attack_only=False)
+        if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(OFF):
+            self.ready_weapon(me, OFF)
+
+    # -- B-8 distance and shooting ------------------------------------------------------------------
+    def close_in(self, me: FighterState, actions: int) -> int:
+        """Run (four moves, full action, moving target, no reactions) when two moves are not
+        enough, the tactic runs and no heavy wound forbids it; else move until engaged."""
+        step = me.profile.movement
+        if actions == 2 and me.profile.tactic.run and self.distance > 2 * step and not me.cannot_run:
+            self.distance = max(self.distance - 4 * step, 0)
+            me.moving = me.no_reactions = me.full_action_penalty = True
+            return 0
+        while actions > 0 and self.distance > 0 and step > 0:
+            self.distance = max(self.distance - step, 0)
+            actions -= 1
+        return actions
+
+    def shooter_actions(self, me: FighterState, actions: int) -> int:
+        """Kite (step back when the enemy is engaged or within its one move; provokes from
+        melee), reload (each action provokes when engaged), then aim and shoot."""
+        enemy = self.opponent(me)
+        if me.profile.tactic.kite and me.profile.movement > 0 and self.distance <= enemy.profile.movement:
+            self.provoke_opportunity_attack(me)
+            actions -= 1
+            if not self.can_go_on_acting(me):
+                return actions
+            self.distance += me.profile.movement
+        while actions > 0 and me.reload_left > 0 and self.can_go_on_acting(me) and me.is_shooter():
+            self.provoke_opportunity_attack(me)
+            actions -= 1
+            if me.is_shooter():
+                me.reload_left -= 1
+        if actions > 0 and me.reload_left == 0 and self.can_go_on_acting(me) and me.is_shooter():
+            actions = self.shot_action(me, actions)
+        return actions
+
+    def shot_action(self, me: FighterState, actions: int) -> int:
+        """Move closer when beyond the long range; aim with two actions (+1, not against a moving
+        target within 10 m); shoot — in melee as a melee-check attack, else a shot."""
+        weapon = me.profile.main_hand
+        enemy = self.opponent(me)
+        if self.distance > weapon.ranges[2]:
+            self.distance = max(self.distance - me.profile.movement, 1)
+            actions -= 1
+        if actions <= 0 or self.distance > weapon.ranges[2]:
+            return actions
+        aim = 0
+        if actions == 2:
+            actions -= 1
+            aim = 0 if (enemy.moving and self.distance <= 10) else 1
+        tactic = me.profile.tactic
+        modifier, zone = 0, None
+        if tactic.ranged:
+            self.adopt_tactic_stance(me, tactic)
+            modifier, zone = tactic.attack_modifier, me.profile.aim_zone
+        if self.distance == 0:
+            self.attack(me, MAIN, modifier + aim, zone, "normal")
+        else:
+            self.shoot(me, modifier + aim, zone)
+        return actions - 1
+
+    def shoot(self, me: FighterState, modifier: int, zone: str | None) -> None:
+        """B-8 shot: ranged + modifier + band (0/−2/−4) + point blank / close (+2/+1, not at a moving
+        target) − degraded 2 − wounds − stunned/dazed − fatigue, against 8 (moving 12, prone +2);
+        a dodge vs 10 raises the difficulty by 2 + its extra successes."""
+        target = self.opponent(me)
+        weapon = me.profile.main_hand
+        short, medium, long_ = weapon.ranges
+        band = 0 if self.distance <= short else 1 if self.distance <= medium else 2
+        bonus = me.profile.ranged + modifier - 2 * band - self.check_penalty(me)
+        if me.is_degraded(MAIN):
+            bonus -= 2
+        if not target.moving:
+            point_blank, close = (1, 3) if long_ <= 10 else (3, 10)
+            bonus += 2 if self.distance <= point_blank else 1 if self.distance <= close else 0
+        roll = self.rng.roll_2d6()
+        result = roll.total + bonus
+        me.reload_left = weapon.reload
+        difficulty = self.base_difficulty(target) + (2 if target.prone else 0)
+        if result < difficulty:
+            self.record.attacks.append((me.side, MISS))
+            return
+        if target.can_react() and target.profile.reaction != "none":
+            dodge = self.rng.roll_2d6().total + target.dodge_bonus()
+            if dodge >= 10:
+                difficulty += 2 + dodge - 10
+                if result < difficulty:
+                    self.record.attacks.append((me.side, DODGED))
+                    return
+        self.record.attacks.append((me.side, HIT))
+        self.hit(me, target, MAIN, result - difficulty, roll.is_full_success, zone, band=band)
+
+    def base_difficulty(self, target: FighterState) -> int:
+        """B-4.1: 8 for an ordinary target, 12 for a moving one (it ran, B-8)."""
+        return 12 if target.moving else BASE_DIFFICULTY
+
+    def check_penalty(self, me: FighterState) -> int:
+        """B-6.5 wounds + B-7.5 stunned/dazed 2 + B-7.8 fatigue: the penalty of the fighter's checks
+        other than melee attacks and reactions (athletics, mobility, shots)."""
+        return me.wound_penalty() + (2 if me.is_stunned or me.is_dazed else 0) + me.fatigue_penalty()
+
+    # -- B-3.12 grapple ----------------------------------------------------------------------------
+    def release(self) -> None:
+        for f in self.fighters:
+            f.grapple = None
+
+    def grapple_check(self, me: FighterState, mobility: bool = False) -> int:
+        """A grapple check's bonus: athletics (−4 with an item in a hand) or, slipping out,
+        mobility [dodge]; less wounds, stunned/dazed and fatigue (as in a knock-down)."""
+        penalty = self.check_penalty(me)
+        if mobility:
+            return me.profile.dodge - penalty
+        return me.profile.athletics - penalty - (4 if me.free_hands() < 2 else 0)
+
+    def grapple_contest(self, me: FighterState, mobility: bool = False) -> int:
+        """Opposed check of ``me`` (athletics or mobility) against the other's athletics; the
+        margin of ``me`` (it must be above 0 to win)."""
+        mine = self.rng.roll_2d6().total + self.grapple_check(me, mobility)
+        theirs = self.rng.roll_2d6().total + self.grapple_check(self.opponent(me))
+        return mine - theirs
+
+    def grapple_hold(self, me: FighterState) -> None:
+        """Controller's full action: rise when both are down, throw (a throwing tactic, both
+        hands free, both standing), else a blow with a reach-0 item or fists (no reaction)."""
+        victim = self.opponent(me)
+        me.full_action_penalty = True  # B-2.6
+        if me.prone and victim.prone:
+            if self.grapple_contest(me) > 0:
+                me.prone = victim.prone = False
+            return
+        if (me.profile.tactic.grapple_action == "throw" and me.free_hands() == 2
+                and not me.prone and not victim.prone):
+            margin = self.grapple_contest(me)
+            if margin > 0:
+                victim.fall()
+                self.release()
+                if margin >= 2:  # the fall: d4+2 shock to the torso, armour ignored
+                    self.take_wound(victim, self.rng.die(4) + 2, "shock", "torso")
+            return
+        slot = next((s for s in (MAIN, OFF) if me.is_usable(s) and me.profile.weapon(s).reach == 0), FISTS)
+        self.attack(me, slot, 0, None, "normal")
+
+    def grapple_escape(self, me: FighterState) -> None:
+        """Victim's full action: bare-handed it takes over (then acts as controller at once);
+        otherwise it breaks free (athletics) or slips out (mobility), whichever is higher, and
+        then has one standard action."""
+        me.full_action_penalty = True
+        if me.free_hands() == 2:
+            if self.grapple_contest(me) > 0:
+                me.grapple, self.opponent(me).grapple = "controls", "held"
+                self.grapple_hold(me)
+            return
+        slip = self.grapple_check(me, mobility=True) > self.grapple_check(me)
+        if self.grapple_contest(me, mobility=slip) > 0:
+            self.release()
+            self.standard_actions(me, 1)
+
+    def exertion_tires(self, me: FighterState) -> bool:
+        """B-7.8 option: does this turn's exertion bring a fatigue level?"""
+        endurance = me.profile.endurance
+        if self.rules.exertion_fatigue == "per_round_after_endurance":
+            return me.turns_begun > endurance
+        if self.rules.exertion_fatigue == "every_endurance_rounds":
+            return me.turns_begun % max(endurance, 1) == 0
+        return False
+
+    def gain_fatigue(self, me: FighterState, levels: int) -> None:
+        """B-7.8: levels come one by one; past three times endurance the fighter dies; each level
+        past endurance asks for a hard (12) willpower check, a failure is unconsciousness."""
+        for _ in range(levels):
+            if me.is_out:
+                return
+            me.fatigue += 1
+            if me.fatigue > 3 * me.profile.endurance:
+                me.dead = True
+                me.knock_out(EXHAUSTED)
+            elif me.fatigue > me.profile.endurance and not self.passive_check(me, me.profile.willpower, 12):
+                me.knock_out(EXHAUSTED)
 
     def stand_up(self, me: FighterState) -> None:
         """B-3.11: standing up provokes an opportunity attack (B-3.8) while the fighter is still
@@ -730,7 +1004,7 @@ class NaiveDuel:
         """B-3.8: the enemy, if it can react, is not in total defence (B-3.7) and has one left this
         round, attacks at −2."""
         enemy = self.opponent(me)
-        if (not enemy.can_react() or enemy.no_opportunity_attacks
+        if (self.distance != 0 or not enemy.can_react() or enemy.no_opportunity_attacks
                 or enemy.opportunity_attacks_left <= 0):
             return
         enemy.opportunity_attacks_left -= 1
@@ -790,7 +1064,10 @@ class NaiveDuel:
             if tactic.attack == "knockdown" and not enemy.prone:
                 kind = "knockdown"  # B-3.9: an unarmed attack that cannot be parried
                 slot = FISTS
-            if tactic.attack != "knockdown" or kind == "knockdown":  # a prone target: plainly
+            elif tactic.attack == "grapple" and me.free_hands() >= self.rules.grapple_free_hands:
+                kind = "grapple"  # B-3.12: an unarmed attack at −2
+                slot = FISTS
+            if tactic.attack == "normal" or kind != "normal":  # else a plain attack
                 modifier = (tactic.unarmed_attack_modifier if slot == FISTS
                             else tactic.attack_modifier)
         paired = (kind == "normal" and me.profile.paired_weapons and slot == MAIN
@@ -817,6 +1094,9 @@ class NaiveDuel:
             bonus -= 2
         if me.is_degraded(slot):
             bonus -= 2
+        weapon = me.profile.weapon(slot)
+        if weapon.is_ranged:  # B-8: fired in melee
+            bonus -= 4 if weapon.two_handed else 2
         return bonus
 
     def choose_reaction(self, defender: FighterState, kind: str) -> str:
@@ -845,10 +1125,13 @@ class NaiveDuel:
         roll = self.rng.roll_2d6()
         result = roll.total + self.attack_bonus(attacker, slot, modifier)
         side = attacker.side
+        if attacker.profile.weapon(slot).is_ranged:  # B-8: the shot empties the weapon
+            attacker.reload_left = attacker.profile.weapon(slot).reload
         if self.cramped_voids(roll, attacker, slot):  # B-7.9: as if the attack never happened
             self.record.attacks.append((side, MISS))
             return False
-        if self.rules.attack_needs_base_difficulty and result < BASE_DIFFICULTY:  # B-4.3
+        base = self.base_difficulty(defender)
+        if self.rules.attack_needs_base_difficulty and result < base:  # B-4.3
             self.record.attacks.append((side, MISS))
             return kind == "knockdown"
         reaction = self.choose_reaction(defender, kind)
@@ -864,17 +1147,20 @@ class NaiveDuel:
                 self.record.attacks.append((side, DODGED))
                 return kind == "knockdown"
             margin = result - dodge
-            if self.rules.margin_against_max_of_base_and_reaction and dodge < BASE_DIFFICULTY:
-                margin = result - BASE_DIFFICULTY  # B-4.6 option
+            if self.rules.margin_against_max_of_base_and_reaction and dodge < base:
+                margin = result - base  # B-4.6 option
         if reaction not in ("parry", "dodge"):
-            if result < BASE_DIFFICULTY:
+            if result < base:
                 self.record.attacks.append((side, MISS))
                 return kind == "knockdown"
-            margin = result - BASE_DIFFICULTY  # B-4.6 no reaction: against the base
+            margin = result - base  # B-4.6 no reaction: against the base
         margin = max(margin, 0)
         self.record.attacks.append((side, HIT))
         if kind == "knockdown":
             self.knock_down(attacker, defender)
+            return False
+        if kind == "grapple":  # B-3.12: no damage, the attacker controls the grapple
+            attacker.grapple, defender.grapple = "controls", "held"
             return False
         self.hit(attacker, defender, slot, margin, roll.is_full_success, aimed_zone)  # B-4.12
         return False
@@ -900,15 +1186,17 @@ class NaiveDuel:
             self.record.attacks.append((side, HARD_BLOCK))
             if attacker_unarmed and defender_unarmed:
                 # kernel extension: opposed athletics, the loser takes a fist on a random arm
-                ra = self.rng.roll_2d6().total + attacker.profile.athletics
-                rd = self.rng.roll_2d6().total + defender.profile.athletics
+                ra = self.rng.roll_2d6().total + attacker.profile.athletics - attacker.fatigue_penalty()
+                rd = self.rng.roll_2d6().total + defender.profile.athletics - defender.fatigue_penalty()
                 if ra != rd:
                     arm = "left_arm" if self.rng.die(2) == 1 else "right_arm"
                     if ra > rd:
                         self.hit(attacker, defender, FISTS, 0, False, arm)
                     else:
                         self.hit(defender, attacker, FISTS, 0, False, arm)
-            elif defender_unarmed:  # B-7.7: the bare arm takes the full hit
+            elif defender_unarmed:  # B-7.7: the bare arm takes the full hit (not from a shot, B-8)
+                if attacker.profile.weapon(slot).is_ranged:
+                    return None
                 self.hit(attacker, defender, slot, 0, False, "right_arm")
             elif attacker_unarmed:  # kernel extension: the fist meets a weapon
                 self.hit(defender, attacker, parry_slot, 0, False, "right_arm")
@@ -917,15 +1205,16 @@ class NaiveDuel:
             return None
         if result < parry:
             self.record.attacks.append((side, PARRIED))
-            if defender_unarmed and not attacker_unarmed:  # B-7.7: arm hit less the parry margin
+            if defender_unarmed and not attacker_unarmed and not attacker.profile.weapon(slot).is_ranged:
                 self.hit(attacker, defender, slot, 0, False, "right_arm", reduction=parry - result)
             elif attacker_unarmed and not defender_unarmed:  # kernel extension
                 self.hit(defender, attacker, parry_slot, parry - result,
                          parry_roll.is_full_success, "right_arm")
             return None
         margin = result - parry
-        if self.rules.margin_against_max_of_base_and_reaction and parry < BASE_DIFFICULTY:
-            margin = result - BASE_DIFFICULTY  # B-4.6 option
+        base = self.base_difficulty(defender)
+        if self.rules.margin_against_max_of_base_and_reaction and parry < base:
+            margin = result - base  # B-4.6 option
         return margin
 
     def durability_test(self, attacker: FighterState, attacker_slot: str,
@@ -949,13 +1238,10 @@ class NaiveDuel:
     def knock_down(self, attacker: FighterState, defender: FighterState) -> None:
         """B-3.9 after a hit: opposed athletics; the attacker winning makes the defender roll a hard
         (12) mobility [dodge] check or fall prone; the defender winning by 4+ fells the attacker."""
-        def penalty(f: FighterState) -> int:  # B-6.5 wounds, B-7.5 stunned/dazed
-            return f.wound_penalty() + (2 if f.is_stunned or f.is_dazed else 0)
-
-        ra = self.rng.roll_2d6().total + attacker.profile.athletics - penalty(attacker)
-        rd = self.rng.roll_2d6().total + defender.profile.athletics - penalty(defender)
+        ra = self.rng.roll_2d6().total + attacker.profile.athletics - self.check_penalty(attacker)
+        rd = self.rng.roll_2d6().total + defender.profile.athletics - self.check_penalty(defender)
         if ra > rd:
-            mobility = self.rng.roll_2d6().total + defender.profile.dodge - penalty(defender)
+            mobility = self.rng.roll_2d6().total + defender.profile.dodge - self.check_penalty(defender)
             if mobility < 12:
                 defender.fall()
         elif rd - ra >= 4:
@@ -982,8 +1268,10 @@ class NaiveDuel:
         return self.rules.armour_model != "protection_only" and defender.profile.armour[zone].present
 
     def hit(self, attacker: FighterState, defender: FighterState, slot: str, margin: int,
-            critical: bool, zone: str | None, reduction: int = 0) -> None:
-        """B-4 steps 3–6: hit zone (B-4.9), damage dice (B-4.10–B-4.12), armour (B-4.14), wound."""
+            critical: bool, zone: str | None, reduction: int = 0, band: int | None = None) -> None:
+        """B-4 steps 3–6: hit zone (B-4.9), damage dice (B-4.10–B-4.12), armour (B-4.14), wound.
+        A shot (``band`` 0/1/2, B-8) has no extra-success floor and loses band damage and
+        penetration."""
         if zone is None:
             zone = self.zone_table[self.rng.die(len(self.zone_table)) - 1]
         weapon = attacker.profile.weapon(slot)
@@ -992,16 +1280,17 @@ class NaiveDuel:
         if critical:  # B-4.12: every die at its maximum
             dice = weapon.n_dice * sides
         else:
-            floor = self.die_floor(sides, margin)
+            floor = self.die_floor(sides, margin) if band is None else (sides // 2 if margin >= 4 else 0)
             dice = sum(max(self.rng.die(sides), floor) for _ in range(weapon.n_dice))
         critical_die = self.rng.die(6) if critical else 0
         marker = self.rng.die(6) if self.marker_is_rolled(defender, zone) else 0
         damage, damage_type = self.final_damage(attacker, defender, slot, zone, dice, critical_die,
-                                                marker, reduction)
+                                                marker, reduction, band or 0)
         self.take_wound(defender, damage, damage_type, zone)
 
     def final_damage(self, attacker: FighterState, defender: FighterState, slot: str, zone: str,
-                     dice: int, critical_die: int, marker: int, reduction: int) -> tuple[int, str]:
+                     dice: int, critical_die: int, marker: int, reduction: int,
+                     band: int = 0) -> tuple[int, str]:
         """B-4.10, B-4.14, B-4.15: damage = dice + weapon bonus + talents (+ strength option);
         armour: marker + penetration − toughness ≥ threshold pierces, else cutting turns blunt;
         protection subtracts (not after piercing in the pierce-ignores model); fire ×2 protection
@@ -1015,6 +1304,8 @@ class NaiveDuel:
         penetration = weapon.penetration
         if attacker.is_degraded(slot) and penetration > 0:
             penetration -= 1
+        penetration = max(0, penetration - band)  # B-8 range band
+        damage = max(0, damage - band)
         armour = defender.profile.armour[zone]
         protection, toughness = armour.protection, armour.toughness
         if damage_type == "fire":
@@ -1063,8 +1354,11 @@ class NaiveDuel:
             me.knock_out(TRACK_FULL)
 
     def toughness_check(self, me: FighterState, difficulty: int) -> bool:
-        """2d6 + toughness ≥ difficulty (B-1.3); dazed −2 (B-7.5)."""
-        total = self.rng.roll_2d6().total + me.profile.toughness
+        return self.passive_check(me, me.profile.toughness, difficulty)
+
+    def passive_check(self, me: FighterState, bonus: int, difficulty: int) -> bool:
+        """2d6 + bonus ≥ difficulty (B-1.3); dazed −2 (B-7.5); fatigue (B-7.8)."""
+        total = self.rng.roll_2d6().total + bonus - me.fatigue_penalty()
         if me.is_dazed:
             total -= 2
         return total >= difficulty
@@ -1095,6 +1389,10 @@ class NaiveDuel:
             me.bleeding_wounds += 1
         if level == CRITICAL:  # B-7.4; shock takes the effects of its level (B-5.2)
             me.permanently_stunned = True
+        if level in (HEAVY, CRITICAL):  # B-7.4: no running
+            me.cannot_run = True
+        if damage_type == "fire":  # B-7.8: fire wounds tire
+            self.gain_fatigue(me, FIRE_WOUND_FATIGUE[level])
 
     def drop_item(self, me: FighterState, zone: str) -> None:
         """B-7.1: an arm wound drops what that hand holds (right = main hand); a two-handed weapon
@@ -1171,5 +1469,9 @@ def naive_single_attack(F, opts, zt, seed: int, index: int) -> DuelRecord:
                      Xoshiro256StarStar.for_duel(seed, index))
     attacker = duel.fighters[0]
     attacker.in_own_turn = True
-    duel.attack_actions(attacker, 2, first_attack_only=True)
+    if attacker.is_shooter():  # B-8: aim and shoot from the start distance
+        duel.shot_action(attacker, 2)
+    else:
+        duel.distance = 0
+        duel.attack_actions(attacker, 2, first_attack_only=True)
     return duel.record

@@ -26,10 +26,25 @@ def test_duel_json_keys():
     assert {"n", "seed", "options", "a", "b", "draws", "rounds", "defeat_cause", "elapsed_s"} <= set(d)
     assert set(d["a"]) >= {"name", "wins", "win_rate", "ci95"}
     assert set(d["rounds"]) == {"mean", "p50", "p90"}
-    assert set(d["defeat_cause"]) == {"track_full", "knocked_out", "mortal", "fled"}
+    assert set(d["defeat_cause"]) == {"track_full", "knocked_out", "mortal", "fled", "exhausted"}
     assert d["options"]["round_cap"] == 50 and d["n"] == 20000 and d["seed"] == 7
     assert d["a"]["wins"] + d["b"]["wins"] + d["draws"] == 20000
     assert sum(d["defeat_cause"].values()) == d["a"]["wins"] + d["b"]["wins"]
+
+
+def test_crossbowman_vs_swordsman_runs_engaged_and_from_a_distance():
+    """B-8 from the command line: at 0 m the crossbow is fired in melee; from 40 m it shoots first
+    and the swordsman must close in, which helps the crossbowman."""
+    rates = []
+    for extra in ((), ("--option", "start_distance=40")):
+        r = run("duel", "crossbowman", "swordsman", "-n", "20000", "--seed", "2", "--json", *extra)
+        assert r.exit_code == 0, r.output
+        d = json.loads(r.stdout)
+        assert d["a"]["attacks"]["hit"] > 0
+        rates.append(d["a"]["win_rate"])
+    assert rates[1] > rates[0]
+    r = run("attack", "crossbowman", "swordsman", "--option", "start_distance=200")
+    assert r.exit_code == 2 and "start_distance" in r.stderr and "long range" in r.stderr
 
 
 def test_duel_same_seed_same_numbers_across_threads():
@@ -93,7 +108,7 @@ BAD_FILES = [
     ('name = "X"\nmain_hand = "arming_swrd"\n', "main_hand: unknown weapon 'arming_swrd'; did you mean 'arming_sword'"),
     ('main_hand = { damage = "d8++1" }\n', "main_hand.damage: malformed dice expression"),
     ('checks = { melee = "high" }\n', "checks.melee"),
-    ('checks = { parry = 2 }\n', "checks.parry: unknown field; allowed: melee, dodge"),
+    ('checks = { parry = 2 }\n', "checks.parry: unknown field; allowed: melee, ranged, dodge"),
     ('attributes = { endurance = 99 }\n', "attributes.endurance"),
     ('armour = [{ protection = 2, zones = ["tail"] }]\n', "armour[0].zones: unknown zone 'tail'"),
     ('tactic = "aimed:foot"\n', "tactic: unknown zone 'foot' for the aiming tactic 'aimed'"),

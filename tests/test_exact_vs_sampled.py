@@ -8,6 +8,8 @@ import pytest
 from brutal_sim import api
 
 N = 200_000
+TIRED_BRAWLER = api.load_fighter("brawler").vary(fatigue=2)           # B-7.8 tired: −1 to all checks
+EXHAUSTED_KNIGHT = api.load_fighter("knight").vary(fatigue=4)         # endurance 3: exhausted, −2
 MATCHUPS = [
     ("swordsman", "brute", {}, {}),
     ("brute", "swordsman", {}, {}),
@@ -21,6 +23,12 @@ MATCHUPS = [
     ("knight", "militia", {"attack_needs_base_difficulty": "false"}, {"tactic": "defensive"}),
     ("swordsman", "duelist", {"cramped_space": "true"}, {}),   # B-7.9 voided attacks and parries
     ("brawler", "swordsman", {"cramped_space": "true"}, {}),   # fists are never voided
+    (TIRED_BRAWLER, "brawler", {}, {"reaction": "parry"}),     # B-7.8 in the attack and the fist contest
+    ("swordsman", EXHAUSTED_KNIGHT, {}, {}),                   # B-7.8 in the parry
+    ("crossbowman", "swordsman", {"start_distance": 40}, {}),  # B-8 medium range, dodged shots
+    ("crossbowman", "knight", {"start_distance": 100}, {"tactic": "aimed:head"}),  # long range, aimed
+    ("crossbowman", "militia", {"start_distance": 2}, {"tactic": "defensive"}),    # point blank
+    ("crossbowman", "brawler", {}, {"reaction": "parry"}),     # fired in melee, bare-handed parry
 ]
 
 
@@ -29,7 +37,7 @@ def within(exact: float, sampled: float, n: int) -> bool:
     return abs(exact - sampled) <= 4 * se + 1e-12
 
 
-@pytest.mark.parametrize("a,b,options,kw", MATCHUPS)
+@pytest.mark.parametrize("a,b,options,kw", MATCHUPS, ids=lambda v: getattr(v, "name", None))
 def test_exact_matches_sampled(a, b, options, kw):
     ex = api.attack(a, b, options=options, **kw)
     sa = api.attack(a, b, n=N, seed=17, options=options, **kw)

@@ -69,7 +69,7 @@ def counter_name(j: int) -> str:
         return "draws"
     if j < L.C_DEATHS:
         r = j - L.C_CAUSE
-        return f"cause[{side[r // 4]}][{naive.CAUSES[r % 4]}]"
+        return f"cause[{side[r // L.NCAUSES]}][{naive.CAUSES[r % L.NCAUSES]}]"
     if j < L.C_ATTACKS:
         return f"deaths[{side[j - L.C_DEATHS]}]"
     if j < L.C_WOUNDS:
@@ -178,6 +178,13 @@ TACTIC_CASES = [
     ("brawler", "swordsman", (("reaction_a", "parry"),)),  # bare-handed parries (B-7.7)
     ("brawler", "brawler", (("reaction_a", "parry"), ("reaction_b", "parry"))),  # fist hard blocks
     ("knight", "militia", (("reaction_a", "parry"), ("reaction_b", "none"), ("tactic_b", "aimed:left_arm"))),
+    # B-3.12 grapple: holds and strikes, throws, take-overs, armed victims breaking free or slipping out
+    ("brawler", "swordsman", (("tactic_a", "grapple"),)),
+    ("brawler", "brawler", (("tactic_a", "grapple_throw"), ("tactic_b", "grapple"))),
+    ("duelist", "knight", (("tactic_a", "grapple"), ("tactic_b", "furious"))),  # both hands full: plain attacks
+    ("ghoul", "brawler", (("tactic_a", "grapple"), ("tactic_b", "knockdown"))),  # one hand free (−4 athletics), claws reach 0
+    ("swordsman", "brawler", (("tactic_a", "grapple"), ("tactic_b", "grapple"))),  # sword and shield: plain attacks
+    ("brute", "militia", (("tactic_a", "grapple_throw"),)),                      # two-handed: plain attacks
 ]
 
 
@@ -201,6 +208,9 @@ OPTION_CASES = [
     {"surprise": "b"},
     {"round_cap": 3},  # many draws
     {"cramped_space": "true"},
+    {"exertion_fatigue": "per_round_after_endurance"},
+    {"exertion_fatigue": "every_endurance_rounds"},
+    {"grapple_hands": "both_free"},
 ]
 OPTION_MATCHUPS = [("swordsman", "knight"), ("brute", "militia"), ("dual_blades", "duelist")]
 
@@ -264,6 +274,69 @@ def test_custom_tactic_duels_agree(a, ta, b, tb):
         assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
 
 
+@pytest.mark.parametrize("exertion", ["off", "per_round_after_endurance"])
+def test_fatigue_and_fire_duels_agree(exertion):
+    """B-7.8: starting fatigue, fire wounds (1/2/4 levels), exhaustion checks and death by
+    exhaustion; a torchbearer of endurance 1 against a tired militia, and the single attacks."""
+    cat = Catalog.bundled()
+    torch = cat.fighter("militia").vary(main_hand="torch", fatigue=1, **{"attributes.endurance": 1})
+    tired = cat.fighter("swordsman").vary(fatigue=2, **{"checks.willpower": 2})
+    rules, zt = load_rules(None, {"exertion_fatigue": exertion})
+    opts = compile_options(rules)
+    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    exhausted = 0
+    for F in (compile_pair(torch, tired), compile_pair(tired, torch, tactic_a="furious")):
+        for i in range(250):
+            kern = kernel_duel(F, opts, zt, k, SEED, i)
+            ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+            assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
+            exhausted += sum(kern[L.C_CAUSE + s * L.NCAUSES + L.CAUSE_EXHAUSTED] for s in range(2))
+            kern = kernel_attack(F, opts, zt, k, SEED, i)
+            ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
+            assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
+    assert exhausted > 0  # the exhaustion path was exercised
+
+
+RANGED_CASES = [
+    # B-8: shots with bands and dodges, runs and moving targets, reloading, firing in melee
+    ("crossbowman", "swordsman", (), {"start_distance": 40}),
+    ("crossbowman", "swordsman", (), {}),                                           # engaged from the start
+    ("crossbowman", "brawler", (("tactic_a", "kite"), ("tactic_b", "advance")), {"start_distance": 12}),
+    ("swordsman", "crossbowman", (("tactic_b", "kite"),), {"start_distance": 150}),  # beyond long range
+    ("crossbowman", "crossbowman", (("tactic_a", "aimed:head"), ("tactic_b", "defensive")), {"start_distance": 70}),
+    ("crossbowman", "brawler", (("tactic_b", "grapple"),), {"start_distance": 3}),
+    ("brute", "knight", (), {"start_distance": 9}),                                  # two walkers
+    ("crossbowman", "ghoul", (), {"start_distance": 30, "exertion_fatigue": "every_endurance_rounds"}),
+]
+
+
+@pytest.mark.parametrize("a,b,overrides,options", RANGED_CASES,
+                         ids=[f"{a}-{b}-" + "-".join(v for _, v in o) + "-" + "-".join(f"{k}={v}" for k, v in p.items())
+                              for a, b, o, p in RANGED_CASES])
+def test_ranged_duels_and_shots_agree(a, b, overrides, options):
+    F, opts, zt, k = compiled(a, b, overrides, tuple(sorted((key, str(v)) for key, v in options.items())))
+    for i in range(200):
+        kern = kernel_duel(F, opts, zt, k, SEED, i)
+        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
+        kern = kernel_attack(F, opts, zt, k, SEED, i)
+        ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
+        assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
+
+
+def test_short_bow_without_reload_agrees():
+    """A ranged weapon that never reloads (short bow): it aims and shoots every turn."""
+    cat = Catalog.bundled()
+    archer = cat.fighter("crossbowman").vary(main_hand="short_bow", name="Archer")
+    rules, zt = load_rules(None, {"start_distance": "50"})
+    F, opts = compile_pair(archer, cat.fighter("knight")), compile_options(rules)
+    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    for i in range(200):
+        kern = kernel_duel(F, opts, zt, k, SEED, i)
+        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
+
+
 def test_block_of_duels_sums_naive_duels():
     """One kernel call over 400 duels in 2 lanes equals the sum of the naive duels."""
     F, opts, zt, k = compiled("swordsman", "brute")
@@ -289,6 +362,8 @@ ATTACK_CASES = [
     ("swordsman", "brawler", (("tactic_a", "defensive"), ("reaction_b", "parry"))),
     ("knight", "brute", (("tactic_a", "total_defence"),)),  # no attack at all
     ("brute", "knight", (("tactic_a", "step"), ("reaction_b", "none"))),
+    ("brawler", "swordsman", (("tactic_a", "grapple"),)),  # B-3.12: parried by a sword, the arm is hit
+    ("dual_blades", "militia", (("tactic_a", "grapple"),)),  # both hands full: a plain paired attack
 ]
 
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from brutal_sim import layout as L
 from brutal_sim.cli import app
 from brutal_sim.errors import DataError
 from brutal_sim.frames import summary_frame
@@ -54,7 +55,7 @@ def test_sweep_changes_the_field_and_shares_random_numbers(tmp_path):
     f.write_text(SMALL)
     sc = load_scenario(str(f))
     assert len(sc.cells) == 3 * 2 + 3 * 2
-    parry = [int(c.compiled.fighters[0, 25 + 11 + 9]) for c in sc.cells if c.sweep]  # off-hand parry bonus
+    parry = [int(c.compiled.fighters[0, L.P_WEAPONS + L.SLOT_OFF * L.WN + L.W_PARRY_BONUS]) for c in sc.cells if c.sweep]
     assert parry == [0, 0, 2, 2, 4, 4]
     results = run_scenario(sc)
     frame = summary_frame(results)

@@ -199,40 +199,40 @@ def armoured(prot=3, tough=3, pen=1, dtype=L.DT_CUTTING):
 def test_b4_14_penetration_marker(marker, final, dtype):
     # d6 + pen 1 − toughness 3 ≥ 4 pierces only on a 6; protection 3 always subtracts: 8 − 3 = 5
     F, S = armoured()
-    got = _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, marker, 0)
+    got = _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, marker, 0, 0)
     assert got == (final, dtype)
 
 
 def test_b4_14_armour_model_options():
     F, S = armoured()
     o = default_options(armour_model="marker_pierce_ignores_protection")
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 6, 0) == (8, L.DT_CUTTING)
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0) == (5, L.DT_BLUNT)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 6, 0, 0) == (8, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0, 0) == (5, L.DT_BLUNT)
     o = default_options(armour_model="protection_only")
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 0, 0) == (5, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 0, 0, 0) == (5, L.DT_CUTTING)
     o = default_options(pierce_threshold=3)  # 5 + 1 − 3 = 3 ≥ 3 now pierces
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0) == (5, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 5, 0, 0) == (5, L.DT_CUTTING)
 
 
 def test_b4_14_unarmoured_zone_and_fire_and_blast():
     F, S = armoured()
-    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_HEAD, 8, 0, 0, 0) == (8, L.DT_CUTTING)
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_HEAD, 8, 0, 0, 0, 0) == (8, L.DT_CUTTING)
     F, S = armoured(dtype=L.DT_FIRE)  # protection doubled: 8 − 6
-    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0) == (2, L.DT_FIRE)
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0, 0) == (2, L.DT_FIRE)
     F, S = armoured(dtype=L.DT_BLAST)  # protection halved: 8 − 1
-    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0) == (7, L.DT_BLAST)
+    assert _final_damage(F, S, default_options(), 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 1, 0, 0) == (7, L.DT_BLAST)
 
 
 def test_b4_10_strength_option_and_b4_12_critical_die():
     F, S = armoured(prot=0, tough=0)
     F[0, L.P_STRENGTH] = 3
     o = default_options()
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0)[0] == 12
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0, 0)[0] == 12
     o = default_options(melee_damage_adds_strength="true")
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0)[0] == 15
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 4, 0, 0, 0)[0] == 15
     # fists add strength through their own bonus (B-7.7), never twice
     F[0, L.P_WEAPONS + L.SLOT_FISTS * L.WN + L.W_BONUS] = 3
-    assert _final_damage(F, S, o, 0, 1, L.SLOT_FISTS, L.ZONE_TORSO, 2, 0, 0, 0)[0] == 5
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_FISTS, L.ZONE_TORSO, 2, 0, 0, 0, 0)[0] == 5
 
 
 @pytest.mark.parametrize("sides,extra,floor_extra,floor", [(8, 4, 0, 4), (12, 5, 0, 6), (8, 3, 0, 0),
@@ -323,7 +323,7 @@ def test_b3_action_modifiers(tactic, slot, mod, zone, kind, acts_left, flag):
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
     set_tactic(F, 0, tactic)
     S = fresh_state(F)
-    got = _plan_attack(F, S, 0, 2)
+    got = _plan_attack(F, S, default_options(), 0, 2)
     assert got[:5] == (mod, zone, kind, slot, acts_left)
     if flag:
         assert S[0, getattr(L, flag[0])] == flag[1]
@@ -332,14 +332,14 @@ def test_b3_action_modifiers(tactic, slot, mod, zone, kind, acts_left, flag):
 def test_b3_3_aimed_unarmed_is_minus_2_and_b3_4_furious_needs_a_full_turn():
     F = blank_fighters()
     set_tactic(F, 0, "aimed:torso")
-    assert _plan_attack(F, fresh_state(F), 0, 2)[:2] == (-2, L.ZONE_TORSO)
+    assert _plan_attack(F, fresh_state(F), default_options(), 0, 2)[:2] == (-2, L.ZONE_TORSO)
     set_tactic(F, 0, "furious")
     S = fresh_state(F)
-    assert _plan_attack(F, S, 0, 1)[:3] == (0, -1, L.K_NORMAL)  # one action left: a plain attack
+    assert _plan_attack(F, S, default_options(), 0, 1)[:3] == (0, -1, L.K_NORMAL)  # one action left: a plain attack
     assert S[0, L.S_NO_REACT] == 0
     set_tactic(F, 0, "total_defence")
     S = fresh_state(F)
-    assert _plan_attack(F, S, 0, 1)[2:5] == (-1, L.SLOT_FISTS, 1)  # nothing; the action stays spare
+    assert _plan_attack(F, S, default_options(), 0, 1)[2:5] == (-1, L.SLOT_FISTS, 1)  # nothing; the action stays spare
     assert S[0, L.S_STANCE] == 0
 
 
@@ -348,11 +348,11 @@ def test_b3_6_feint_and_b7_6_paired_weapons():
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
     give_weapon(F, 0, L.SLOT_OFF, 1, 6)
     set_tactic(F, 0, "feint")
-    assert _plan_attack(F, fresh_state(F), 0, 2)[5] is True
-    assert _plan_attack(F, fresh_state(F), 0, 1)[5] is False
+    assert _plan_attack(F, fresh_state(F), default_options(), 0, 2)[5] is True
+    assert _plan_attack(F, fresh_state(F), default_options(), 0, 1)[5] is False
     set_tactic(F, 0, "single")
     F[0, L.P_PAIRED] = 1
-    mod, *_, paired = _plan_attack(F, fresh_state(F), 0, 2)
+    mod, *_, paired = _plan_attack(F, fresh_state(F), default_options(), 0, 2)
     assert (mod, paired) == (-4, True)
 
 
@@ -621,3 +621,470 @@ def test_one_blow_counter_counts_losses_to_a_single_harmful_blow():
     assert r.to_dict()["one_blow_share"] == 1.0
     r = api.duel("militia", "ghoul", n=3000, seed=5, tactic_b="total_defence")
     assert r.defeats(0)["fled"] > 2500 and r.one_blow(0) == 0
+
+
+# -- B-7.8 fatigue ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("levels,penalty", [(0, 0), (1, 1), (3, 1), (4, 2), (6, 2), (7, 4), (9, 4)])
+def test_b7_8_fatigue_penalty_tired_exhausted_depleted(levels, penalty):
+    """Endurance 3: 1+ levels tired −1, more than 3 exhausted −2, more than 6 depleted −4."""
+    from brutal_sim.kernel import _fatigue_penalty
+
+    F = blank_fighters()
+    S = fresh_state(F)
+    S[1, L.S_FATIGUE] = levels
+    assert _fatigue_penalty(F, S, 1) == penalty
+
+
+def test_b7_8_fatigue_applies_to_all_checks_and_adds_to_wounds():
+    """Exhausted (4 levels, endurance 3): −2 to attacks, parry, dodge, athletics; a filled ЛР adds its
+    −1 (different kinds add, B-1.6)."""
+    from brutal_sim.kernel import _check_penalty
+
+    F = blank_fighters()
+    S = fresh_state(F)
+    fresh = (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, 0, True),
+             _reaction_modifier(F, S, 0, False), _check_penalty(F, S, 0))
+    S[0, L.S_FATIGUE] = 4
+    assert (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, 0, True),
+            _reaction_modifier(F, S, 0, False), _check_penalty(F, S, 0)) == (
+        fresh[0] - 2, fresh[1] - 2, fresh[2] - 2, fresh[3] + 2)
+    _record(F, S, 0, L.LVL_HEAVY)  # ТР filled: −2 wounds
+    assert _active_penalty(F, S, 0) == 4
+
+
+def test_b7_8_fatigue_applies_to_toughness_checks():
+    """Toughness 6 passes a light wound's check (vs 8) on 2d6 ≥ 2 always; depleted (−4) it needs
+    2d6 ≥ 6: the effect (torso: stunned) then follows with P = 10/36."""
+    F = blank_fighters()
+    F[1, L.P_TOUGHNESS] = 6
+    stunned = 0
+    n = 4000
+    for i in range(n):
+        S = fresh_state(F)
+        S[1, L.S_FATIGUE] = 7
+        _take_wound(F, S, rng(3, i), counters(), 1, 5, L.DT_CUTTING, L.ZONE_TORSO)
+        stunned += S[1, L.S_STUN] > 0
+    p = 10 / 36
+    assert abs(stunned / n - p) < 4 * np.sqrt(p * (1 - p) / n)
+
+
+@pytest.mark.parametrize("damage,gained", [(2, 0), (5, 1), (8, 2), (12, 4)])
+def test_b7_8_fire_wounds_bring_1_2_4_fatigue_levels(damage, gained):
+    """Light / heavy / critical fire wounds: 1 / 2 / 4 levels; light damage none; cutting none."""
+    F = blank_fighters()
+    F[1, L.P_TOUGHNESS] = ALWAYS_PASS
+    F[1, L.P_WILLPOWER] = ALWAYS_PASS
+    F[1, L.P_ENDURANCE] = 4  # 8 cells; 4 levels is still tired, no exhaustion check
+    F[1, L.P_NCELLS] = 8
+    S = fresh_state(F)
+    _take_wound(F, S, rng(), counters(), 1, damage, L.DT_FIRE, L.ZONE_LLEG)
+    assert S[1, L.S_FATIGUE] == gained and S[1, L.S_OUT] == 0
+    S = fresh_state(F)
+    _take_wound(F, S, rng(), counters(), 1, damage, L.DT_CUTTING, L.ZONE_LLEG)
+    assert S[1, L.S_FATIGUE] == 0
+
+
+def test_b7_8_exhaustion_check_and_death_by_exhaustion():
+    """Endurance 1: the 2nd level is exhaustion — willpower vs 12 with −2 (2d6 − 5 − 2 always fails:
+    unconscious, out); a fighter who always passes dies at the 4th level (more than 3 × 1)."""
+    from brutal_sim.kernel import _gain_fatigue
+
+    F = blank_fighters()
+    F[1, L.P_ENDURANCE] = 1
+    F[1, L.P_WILLPOWER] = ALWAYS_FAIL
+    S = fresh_state(F)
+    _gain_fatigue(F, S, rng(), 1, 1)
+    assert S[1, L.S_OUT] == 0  # tired only: no check
+    _gain_fatigue(F, S, rng(), 1, 1)
+    assert S[1, L.S_OUT] == L.CAUSE_EXHAUSTED + 1 and S[1, L.S_DEAD] == 0
+    F[1, L.P_WILLPOWER] = 14  # 2d6 + 14 − 4 ≥ 12 always, even depleted
+    S = fresh_state(F)
+    _gain_fatigue(F, S, rng(), 1, 3)
+    assert S[1, L.S_OUT] == 0 and S[1, L.S_FATIGUE] == 3
+    _gain_fatigue(F, S, rng(), 1, 5)
+    assert S[1, L.S_FATIGUE] == 4 and S[1, L.S_OUT] == L.CAUSE_EXHAUSTED + 1 and S[1, L.S_DEAD] == 1
+
+
+@pytest.mark.parametrize("mode,round_decided", [("per_round_after_endurance", 9), ("every_endurance_rounds", 14),
+                                                ("off", None)])
+def test_b7_8_exertion_fatigue_option(mode, round_decided):
+    """Two steadfast (willpower 20) fighters in total defence. Endurance 3 vs 2: after the first
+    <endurance> turns a level per turn kills b (7 levels > 3 × 2) in turn 2 + 7 = 9 (a would need
+    13); every <endurance>-th turn kills b at turn 2 × 7 = 14 (a at 30); off: a draw at the cap."""
+    from brutal_sim import api
+
+    a = api.load_fighter("militia").vary(**{"checks.willpower": 20, "attributes.endurance": 3})
+    b = api.load_fighter("militia").vary(**{"checks.willpower": 20, "attributes.endurance": 2})
+    r = api.duel(a, b, n=200, seed=4, tactic_a="total_defence", tactic_b="total_defence",
+                 options={"exertion_fatigue": mode, "round_cap": 40})
+    d = r.to_dict()
+    if round_decided is None:
+        assert d["draws"] == 200
+        return
+    assert d["a"]["wins"] == 200 and d["b"]["defeat_cause"]["exhausted"] == 200 and d["b"]["deaths"] == 200
+    assert int(np.nonzero(r.rounds_hist)[0][0]) == round_decided == d["rounds"]["p50"]
+
+
+def test_b7_8_starting_fatigue_lowers_initiative_and_is_validated():
+    """A fighter starting tired (−1) loses ties it would otherwise reach; more than 3 × endurance
+    levels is refused with a DataError naming the field."""
+    from brutal_sim import api
+    from brutal_sim.errors import DataError
+
+    F = blank_fighters()
+    F[1, L.P_FATIGUE0] = 1
+    F[0, L.P_RESOLVE] = 0
+    F[1, L.P_RESOLVE] = 1  # b's +1 is cancelled by the −1: equal odds, ties rerolled
+    n = 4000
+    p = _first_counts(F, n) / n
+    assert abs(p - 0.5) < 4 * np.sqrt(0.25 / n)
+    with pytest.raises(DataError, match="fatigue"):
+        api.load_fighter("militia").vary(fatigue=10)
+
+
+# -- B-3.12 grapple -----------------------------------------------------------------------------------
+
+def _grapple_pair():
+    """a controls b; both bare-handed, checks 0."""
+    F = blank_fighters()
+    S = fresh_state(F)
+    S[0, L.S_GRAPPLE] = L.G_CONTROLS
+    S[1, L.S_GRAPPLE] = L.G_HELD
+    return F, S
+
+
+def test_b3_12_grapple_attack_is_unarmed_at_minus_2_and_needs_a_free_hand():
+    F = blank_fighters()
+    set_tactic(F, 0, "grapple")
+    S = fresh_state(F)
+    mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, default_options(), 0, 2)
+    assert (mod, kind, slot, acts) == (-2, L.K_GRAPPLE, L.SLOT_FISTS, 1)
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)  # one hand free: still a grapple
+    S = fresh_state(F)
+    assert _plan_attack(F, S, default_options(), 0, 2)[2] == L.K_GRAPPLE
+    # option grapple_hands = both_free: an unarmed attack in the strict sense, the sword attacks
+    assert _plan_attack(F, S, default_options(grapple_hands="both_free"), 0, 2)[1:4] == (-1, L.K_NORMAL, L.SLOT_MAIN)
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 10, two_handed=1)  # both hands full: a plain weapon attack
+    S = fresh_state(F)
+    mod, zone, kind, slot, *_ = _plan_attack(F, S, default_options(), 0, 2)
+    assert (mod, kind, slot) == (0, L.K_NORMAL, L.SLOT_MAIN)
+
+
+def test_b3_12_a_grapple_hit_deals_no_damage_and_starts_the_grapple():
+    from brutal_sim.kernel import _attack
+
+    F = blank_fighters()
+    F[0, L.P_MELEE] = 20
+    F[1, L.P_REACTION] = L.R_NONE
+    S = fresh_state(F)
+    cnt = counters()
+    _attack(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0, L.SLOT_FISTS, -2, -1, L.K_GRAPPLE)
+    assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1 and cnt[L.C_DAMAGE + 1] == 0
+    assert (S[0, L.S_GRAPPLE], S[1, L.S_GRAPPLE]) == (L.G_CONTROLS, L.G_HELD)
+    # in the grapple neither side reacts to the other (nor makes opportunity attacks)
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    F[1, L.P_REACTION] = L.R_BEST
+    assert _choose_reaction(F, S, 1, L.K_NORMAL) == L.R_NONE
+    assert _choose_reaction(F, S, 0, L.K_NORMAL) == L.R_NONE
+
+
+def test_b3_12_controller_strikes_with_a_reach_0_weapon_or_fists_and_no_reaction():
+    """Melee 20 always hits; the victim's sword cannot parry in the grapple. A sword (reach 1) is
+    not used: fists; a dagger (reach 0) is."""
+    from brutal_sim.kernel import _grapple_hold, _grapple_slot
+
+    F, S = _grapple_pair()
+    F[0, L.P_MELEE] = 20
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    F[0, L.P_WEAPONS + L.W_REACH] = 1
+    S = fresh_state(F)
+    S[0, L.S_GRAPPLE], S[1, L.S_GRAPPLE] = L.G_CONTROLS, L.G_HELD
+    assert _grapple_slot(F, S, 0) == L.SLOT_FISTS
+    F[0, L.P_WEAPONS + L.W_REACH] = 0
+    assert _grapple_slot(F, S, 0) == L.SLOT_MAIN
+    cnt = counters()
+    _grapple_hold(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1 and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
+    assert S[0, L.S_GRAPPLE] == L.G_CONTROLS and S[0, L.S_FULL_PEN] == 1  # a full action (B-2.6)
+
+
+@pytest.mark.parametrize("athletics,prone,hurt", [(20, 1, 1), (-5, 0, 0)])
+def test_b3_12_throw_fells_hurts_at_2_extra_and_lets_go(athletics, prone, hurt):
+    """Athletics 20 vs 0 wins by 2+: the victim is prone, takes d4+2 shock in the torso (armour
+    ignored) and the controller lets go; athletics −5 never wins: nothing happens, the hold stays."""
+    from brutal_sim.kernel import _grapple_hold
+
+    F, S = _grapple_pair()
+    set_tactic(F, 0, "grapple_throw")
+    F[0, L.P_ATHLETICS] = athletics
+    F[1, L.P_ARMOUR + 2 * L.ZONE_TORSO] = 10  # protection 10 would stop d4+2: it is ignored
+    cnt = counters()
+    _grapple_hold(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert S[1, L.S_PRONE] == prone
+    assert cnt[L.C_WOUNDS + 24 + 4 * L.LVL_NONE:L.C_WOUNDS + 48].reshape(6, 4)[:, 1].sum() == hurt
+    assert 3 * hurt <= cnt[L.C_DAMAGE + 1] <= 6 * hurt
+    assert S[0, L.S_GRAPPLE] == (L.G_NONE if prone else L.G_CONTROLS)
+
+
+def test_b3_12_item_in_hand_is_minus_4_to_grapple_athletics():
+    from brutal_sim.kernel import _grapple_bonus
+
+    F, S = _grapple_pair()
+    F[1, L.P_ATHLETICS] = 3
+    F[1, L.P_DODGE] = 1
+    assert _grapple_bonus(F, S, 1, False) == 3
+    give_weapon(F, 1, L.SLOT_OFF, 1, 4)
+    S[1, L.S_HELD_OFF] = 1
+    assert _grapple_bonus(F, S, 1, False) == -1 and _grapple_bonus(F, S, 1, True) == 1
+
+
+def test_b3_12_armed_victim_slips_out_then_has_one_standard_action():
+    """Mobility 20 > athletics − 4: the victim slips out (always wins) and attacks once."""
+    from brutal_sim.kernel import _grapple_escape
+
+    F, S = _grapple_pair()
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    S[1, L.S_HELD_MAIN] = 1
+    F[1, L.P_DODGE] = 20
+    cnt = counters()
+    assert _grapple_escape(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1) == 1  # one action left
+    assert S[0, L.S_GRAPPLE] == L.G_NONE and S[1, L.S_GRAPPLE] == L.G_NONE
+    F, S = _grapple_pair()  # the whole turn: slip out, then the attack
+    give_weapon(F, 1, L.SLOT_MAIN, 1, 8)
+    S[1, L.S_HELD_MAIN] = 1
+    F[1, L.P_DODGE] = 20
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1)
+    assert S[1, L.S_GRAPPLE] == L.G_NONE and cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1
+
+
+def test_b3_12_bare_handed_victim_takes_over_and_acts_at_once():
+    F, S = _grapple_pair()
+    F[1, L.P_ATHLETICS] = 20
+    cnt = counters()
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 1)
+    assert (S[1, L.S_GRAPPLE], S[0, L.S_GRAPPLE]) == (L.G_CONTROLS, L.G_HELD)
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # its controlling blow
+
+
+def test_b3_12_dazed_controller_lets_go():
+    F, S = _grapple_pair()
+    S[0, L.S_DAZE] = 1
+    cnt = counters()
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert S[0, L.S_GRAPPLE] == L.G_NONE and S[1, L.S_GRAPPLE] == L.G_NONE
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 10].sum() == 0
+
+
+def test_b3_12_grapple_hold_vs_base_8_monte_carlo():
+    """Held and striking with fists (melee 0) against base 8 and no reaction: P(hit) = 15/36 per turn."""
+    from brutal_sim.kernel import _grapple_hold
+
+    n, hits = 6000, 0
+    for i in range(n):
+        F, S = _grapple_pair()
+        cnt = counters()
+        _grapple_hold(F, S, default_options(), np.zeros(20, np.int8), rng(11, i), cnt, 0)
+        hits += cnt[L.C_ATTACKS + L.OUT_HIT]
+    p = 15 / 36
+    assert abs(hits / n - p) < 4 * np.sqrt(p * (1 - p) / n)
+
+
+# -- B-8 distance and ranged combat -----------------------------------------------------------------
+
+def _shooter_pair(ranges=(30, 60, 120), reload=2, two_handed=1):
+    """a holds a ranged weapon (d10 piercing, pen 3) in its main hand; b is bare-handed."""
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 10, pen=3, two_handed=two_handed)
+    b = L.P_WEAPONS + L.SLOT_MAIN * L.WN
+    F[0, b + L.W_SHORT], F[0, b + L.W_MEDIUM], F[0, b + L.W_LONG] = ranges
+    F[0, b + L.W_RELOAD] = reload
+    F[:, L.P_MOVEMENT] = 5
+    F[:, L.P_T_RUN] = 1
+    return F
+
+
+@pytest.mark.parametrize("dist,moving,bonus", [(2, 0, 2), (3, 0, 2), (10, 0, 1), (20, 0, 0), (40, 0, -2),
+                                               (100, 0, -4), (2, 1, 0), (10, 1, 0)])
+def test_b8_range_bands_point_blank_and_close(dist, moving, bonus):
+    """Crossbow 30/60/120: ≤ 3 m +2, ≤ 10 m +1 (not at a moving target), medium −2, long −4."""
+    from brutal_sim.kernel import _set_dist, _shot_bonus
+
+    F = _shooter_pair()
+    S = fresh_state(F)
+    _set_dist(S, dist)
+    S[1, L.S_MOVING] = moving
+    assert _shot_bonus(F, S, 0, 0) == bonus
+
+
+@pytest.mark.parametrize("dist,bonus", [(1, 2), (3, 1), (4, 0), (6, -2)])
+def test_b8_short_weapon_point_blank_is_1_m_and_close_3_m(dist, bonus):
+    """A weapon whose range is ≤ 10 m (here 4/8/10): point blank ≤ 1 m, close ≤ 3 m."""
+    from brutal_sim.kernel import _set_dist, _shot_bonus
+
+    F = _shooter_pair(ranges=(4, 8, 10))
+    S = fresh_state(F)
+    _set_dist(S, dist)
+    assert _shot_bonus(F, S, 0, 0) == bonus
+
+
+def test_b8_b4_1_shot_difficulty_moving_12_prone_plus_2_and_melee_base():
+    from brutal_sim.kernel import _base_difficulty, _shot_difficulty
+
+    F = _shooter_pair()
+    S = fresh_state(F)
+    assert _shot_difficulty(S, 1) == 8
+    S[1, L.S_PRONE] = 1
+    assert _shot_difficulty(S, 1) == 10 and _base_difficulty(S, 1) == 8  # prone: ranged only
+    S[1, L.S_MOVING] = 1
+    assert _shot_difficulty(S, 1) == 14 and _base_difficulty(S, 1) == 12  # a runner, also in melee
+
+
+def test_b8_medium_and_long_range_cut_damage_and_penetration():
+    """Band 1: damage −1, penetration 3 → 2; band 2 on penetration 1: 0 (not below). A marker of 2
+    pierces toughness 0 at threshold 4 with penetration 2, not with 1."""
+    F = _shooter_pair()
+    S = fresh_state(F)
+    o = default_options()
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 0, 0, 1) == (7, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 1, 0, 0, 0, 2) == (0, L.DT_CUTTING)
+    F[1, L.P_ARMOUR + 2 * L.ZONE_TORSO] = 1  # protection 1
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 2, 0, 1) == (6, L.DT_CUTTING)
+    assert _final_damage(F, S, o, 0, 1, L.SLOT_MAIN, L.ZONE_TORSO, 8, 0, 2, 0, 2) == (5, L.DT_BLUNT)
+
+
+def test_b8_shots_have_no_extra_success_floor():
+    """B-4.11: extra successes floor the die of a melee blow, not of a shot (3 extra: the d10 shows
+    at least 3 in melee, any face on a shot)."""
+    F = _shooter_pair()
+    F[1, L.P_DL0:L.P_DL0 + 4] = (100, 101, 102, 103)  # nothing but light damage
+    lows = {band: min(_hit_damage(F, band, i) for i in range(300)) for band in (-1, 0)}
+    assert lows[-1] == 3 and lows[0] == 1
+
+
+def _hit_damage(F, band, i):
+    from brutal_sim.kernel import _hit
+
+    S = fresh_state(F)
+    cnt = counters()
+    _hit(F, S, default_options(), np.zeros(20, np.int8), rng(5, i), cnt, 0, 1, L.SLOT_MAIN, 3, False,
+         L.ZONE_TORSO, 0, band)
+    return cnt[L.C_DAMAGE + 1]
+
+
+def test_b8_dodging_a_shot_raises_the_difficulty_exactly():
+    """Crossbowman (ranged 3) aims (+1) and shoots at 20 m (short, no close bonus) at the militia
+    (dodge 1): a hit needs 2d6 + 4 ≥ 8; the dodge 2d6 + 1 ≥ 10 raises it to 8 + 2 + extra."""
+    from brutal_sim import api
+
+    pairs = list(itertools.product(range(1, 7), repeat=2))
+    hit = dodged = 0
+    for a1, a2 in pairs:
+        att = a1 + a2 + 4
+        if att < 8:
+            continue
+        for d1, d2 in pairs:
+            dodge = d1 + d2 + 1
+            diff = 8 + 2 + dodge - 10 if dodge >= 10 else 8
+            hit += att >= diff
+            dodged += att < diff
+    r = api.attack("crossbowman", "militia", options={"start_distance": 20}).to_dict()
+    assert r["p_hit"] == pytest.approx(hit / 1296, abs=1e-12)
+    assert r["p_dodged"] == pytest.approx(dodged / 1296, abs=1e-12)
+    assert r["p_parried"] == 0 and r["p_hard_block"] == 0
+
+
+def test_b8_firing_in_melee_minus_4_two_handed_parryable_bare_hands_unhurt():
+    """Engaged: the melee check, −4 with a two-handed weapon (−2 one-handed); a bare-handed parry
+    meets the weapon, not the bolt: the parrying arm is not hit. The shot empties the weapon."""
+    from brutal_sim.kernel import _attack
+
+    F = _shooter_pair()
+    S = fresh_state(F)
+    assert _attack_bonus(F, S, 0, L.SLOT_MAIN, 0) == -4
+    F1 = _shooter_pair(two_handed=0)
+    assert _attack_bonus(F1, fresh_state(F1), 0, L.SLOT_MAIN, 0) == -2
+    F[1, L.P_MELEE] = 20
+    F[1, L.P_REACTION] = L.R_PARRY
+    cnt = counters()
+    _attack(F, S, default_options(attack_needs_base_difficulty="false"), np.zeros(20, np.int8), rng(), cnt, 0,
+            L.SLOT_MAIN, 0, -1, L.K_NORMAL)
+    assert cnt[L.C_ATTACKS + L.OUT_PARRIED] == 1 and cnt[L.C_WOUNDS + 24:L.C_WOUNDS + 48].sum() == 0
+    assert S[0, L.S_RELOAD] == 2
+
+
+def test_b8_reload_takes_actions_and_provokes_only_when_engaged():
+    from brutal_sim.kernel import _set_dist, _shooter_actions
+
+    F = _shooter_pair()
+    F[1, L.P_MELEE] = 20
+    for dist, opportunity in ((0, 1), (20, 0)):
+        S = fresh_state(F)
+        _set_dist(S, dist)
+        S[0, L.S_RELOAD] = 2
+        S[1, L.S_OA_LEFT] = 1
+        cnt = counters()
+        left = _shooter_actions(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0, 2)
+        assert left == 0 and S[0, L.S_RELOAD] == 0  # two actions spanning, no shot
+        assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == opportunity
+        assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0
+
+
+@pytest.mark.parametrize("dist,run,after,acts,moving", [(4, 1, 0, 1, 0), (9, 1, 0, 0, 0), (10, 1, 0, 0, 0),
+                                                        (30, 1, 10, 0, 1), (30, 0, 20, 0, 0), (11, 1, 0, 0, 1)])
+def test_b8_closing_in_moves_or_runs(dist, run, after, acts, moving):
+    """Movement 5: one move engages at 4 m and leaves an action; two moves reach 10 m; beyond, a
+    run covers 20 m (a moving target without reactions) unless the tactic walks (``advance``)."""
+    from brutal_sim.kernel import _close_in, _set_dist
+
+    F = _shooter_pair()
+    F[1, L.P_T_RUN] = run
+    S = fresh_state(F)
+    _set_dist(S, dist)
+    assert _close_in(F, S, 1, 2) == acts
+    assert S[0, L.S_DIST] == S[1, L.S_DIST] == after
+    assert S[1, L.S_MOVING] == moving and S[1, L.S_NO_REACT] == moving
+
+
+def test_b7_4_heavy_wound_forbids_running():
+    from brutal_sim.kernel import _close_in, _set_dist
+
+    F = _shooter_pair()
+    F[1, L.P_TOUGHNESS] = ALWAYS_PASS
+    S = fresh_state(F)
+    _take_wound(F, S, rng(), counters(), 1, 8, L.DT_BLUNT, L.ZONE_LLEG)
+    S[1, L.S_PRONE] = 0
+    _set_dist(S, 30)
+    assert _close_in(F, S, 1, 2) == 0 and S[1, L.S_DIST] == 20 and S[1, L.S_MOVING] == 0
+
+
+def test_b8_kite_steps_back_from_melee_with_an_opportunity_attack_then_shoots():
+    from brutal_sim.kernel import _shooter_actions
+
+    F = _shooter_pair()
+    F[0, L.P_T_KITE] = 1
+    S = fresh_state(F)
+    S[1, L.S_OA_LEFT] = 1
+    cnt = counters()
+    _shooter_actions(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0, 2)
+    assert S[0, L.S_DIST] == 5  # one move away
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # b's opportunity attack (B-3.8)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1 and S[0, L.S_RELOAD] == 2  # then a shot
+
+
+def test_b8_data_errors_name_the_field():
+    from brutal_sim import api
+    from brutal_sim.errors import DataError
+
+    with pytest.raises(DataError, match="ranges"):
+        api.load_fighter("militia").with_weapon(damage="d8", ranges=[30, 20, 10])
+    with pytest.raises(DataError, match="reload"):
+        api.load_fighter("militia").with_weapon(reload=2)
+    with pytest.raises(DataError, match="ranged weapon"):
+        api.load_fighter("swordsman").vary(off_hand="crossbow", main_hand="dagger")
+    from brutal_sim.catalog import validate
+    from brutal_sim.model import Tactic
+
+    with pytest.raises(DataError, match="ranged: a shot is a standard action"):
+        validate(Tactic, {"name": "volley", "ranged": True, "full_action": True}, "tactics.toml", "volley")

@@ -71,11 +71,23 @@ class BrutalRuleset(Ruleset):
         return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}
 
     def check_attack(self, prepared: Prepared) -> None:
-        tactic = prepared.a.tactic
-        if tactic.attack != "normal":
+        """``attack`` measures one melee attack, or one shot (B-8: aimed, +1) from ``start_distance``
+        (fired in melee at 0)."""
+        fa = prepared.a
+        distance = int(prepared.options["start_distance"])
+        weapon = fa.main_hand
+        shooter = weapon is not None and weapon.ranges is not None
+        if shooter and distance > weapon.ranges[2]:  # type: ignore[index, union-attr]
+            raise DataError("--option", "start_distance", f"{distance} m is beyond the long range of "
+                            f"{weapon.name or 'the weapon'} ({weapon.ranges[2]} m); "  # type: ignore[index, union-attr]
+                            f"allowed 0..{weapon.ranges[2]} for a single shot")  # type: ignore[index, union-attr]
+        if not shooter and distance > 0:
+            raise DataError("--option", "start_distance", f"{fa.name} has no ranged weapon: its single attack "
+                            "is made engaged; allowed 0 (duels close the distance)")
+        if not shooter and fa.tactic.attack != "normal":
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack == "normal")
-            raise DataError("--tactic", None, f"tactic {tactic.name!r} makes no damaging attack "
-                            f"({tactic.attack}); allowed for attack: {usable}")
+            raise DataError("--tactic", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
+                            f"({fa.tactic.attack}); allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:
         from ..exact import _enumerate_attack
@@ -107,9 +119,12 @@ class BrutalRuleset(Ruleset):
                              f.tactic_text, f.reaction))
         return {
             "fighters": Listing(("name", "fighter", "main hand", "off hand", "armour", "tactic", "reaction"), fighters),
-            "weapons": Listing(("name", "damage", "type", "pen", "dur", "two-handed", "reach", "parry"), [
+            "weapons": Listing(("name", "damage", "type", "pen", "dur", "two-handed", "reach", "parry", "ranges",
+                                "reload"), [
                 (k, w.damage, w.type, str(w.penetration), str(w.durability), "yes" if w.two_handed else "",
-                 str(w.reach), f"{w.parry_bonus:+d}" if w.parry_bonus else "") for k, w in cat.weapons.items()]),
+                 str(w.reach), f"{w.parry_bonus:+d}" if w.parry_bonus else "",
+                 "/".join(map(str, w.ranges)) if w.ranges else "", str(w.reload) if w.reload else "")
+                for k, w in cat.weapons.items()]),
             "armour": Listing(("name", "protection", "toughness", "zones"), [
                 (k, str(x.protection), str(x.toughness), ", ".join(x.zones)) for k, x in cat.armour.items()]),
             "talents": Listing(("name", "rule", "description"), [
