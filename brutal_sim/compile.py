@@ -47,6 +47,7 @@ def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
     row[L.P_T_RANGED] = int(t.ranged)
     row[L.P_T_KITE] = int(t.kite)
     row[L.P_T_RUN] = int(t.run)
+    row[L.P_T_DROP] = int(t.drop_ranged)
 
 
 def check_totals(f: Fighter, formula: Mapping[str, Sequence[str]] | None = None) -> dict[str, int]:

@@ -15,10 +15,10 @@ from .kernel import (
     ZONE_GROUP, _attack_bonus, _base_difficulty, _choose_reaction, _dodge_bonus_total, _feint_bonuses,
     _fatigue_penalty, _final_damage, _needs_marker, _parry_bonus_total, _parry_slot, _plan_attack, _reset,
     _die_floor, _weapon_die, _wb, _wound_level, _can_dodge_shot, _set_dist, _shooter, _shot_band,
-    _shot_bonus, _shot_difficulty, _shot_plan,
+    _shot_bonus, _shot_difficulty, _shot_plan, _lets_go_of_ranged,
 )
 from .layout import (
-    K_NORMAL, O_START_DIST, SLOT_MAIN,
+    K_NORMAL, O_START_DIST, SLOT_MAIN, S_HELD_MAIN,
     NS, S_DIST, O_CRAMPED, O_FLOOR_EXTRA, O_MARGIN_MAX, O_NEED_BASE, OUT_DODGED, P_ATHLETICS, ZONE_LARM, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS,
     OUT_PARRIED, R_DODGE, R_PARRY, S_IN_TURN, SLOT_FISTS, W_NDICE, W_UNARMED, ZONE_RARM,
 )
@@ -134,9 +134,12 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     S = np.zeros((2, NS), dtype=np.int64)
     _reset(F, S)
     S[0, S_IN_TURN] = 1
-    shot = _shooter(F, S, 0)
-    if shot:  # B-8: aim (+1) and shoot from the start distance; engaged, fired in melee
+    if _shooter(F, S, 0):  # B-8: from the start distance
         _set_dist(S, opts[O_START_DIST])
+        if _lets_go_of_ranged(F, S, 0):
+            S[0, S_HELD_MAIN] = 0
+    shot = _shooter(F, S, 0)
+    if shot:  # B-8: aim (+1) and shoot; engaged, fired in melee
         mod, zone = _shot_plan(F, S, 0)
         mod += 1
         if S[0, S_DIST] > 0:

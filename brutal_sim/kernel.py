@@ -27,7 +27,7 @@ from numba import njit, prange
 from .jit import inline_rule, rule
 
 from .layout import (
-    O_START_DIST, P_MOVEMENT, P_RANGED, P_T_KITE, P_T_RANGED, P_T_RUN, S_DIST, S_MOVING, S_NO_RUN,
+    P_T_DROP, O_START_DIST, P_MOVEMENT, P_RANGED, P_T_KITE, P_T_RANGED, P_T_RUN, S_DIST, S_MOVING, S_NO_RUN,
     S_RELOAD, W_LONG, W_MEDIUM, W_RELOAD, W_SHORT,
     O_GRAPPLE_HANDS, G_CONTROLS, G_HELD, G_NONE, GA_THROW, K_GRAPPLE, P_T_GRAPPLE_ACTION, S_GRAPPLE, TA_GRAPPLE,
     TA_NORMAL, W_REACH, ZONE_TORSO,
@@ -875,9 +875,12 @@ def _can_go_on(S, i):
 
 @rule
 def _needs_ready(F, S, i, slot):
+    """A dropped, not destroyed item i picks up (B-3.10) — not a ranged weapon its tactic lets go of
+    in melee (``drop_ranged``, B-8)."""
     b = _wb(slot)
     return (F[i, b + W_PRESENT] != 0 and S[i, S_HELD_MAIN + slot] == 0
-            and S[i, S_BROKEN_MAIN + slot] != BROKEN_DESTROYED)
+            and S[i, S_BROKEN_MAIN + slot] != BROKEN_DESTROYED
+            and not (slot == SLOT_MAIN and _lets_go_of_ranged(F, S, i)))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -890,6 +893,12 @@ def _set_dist(S, metres):
     """The distance between the two fighters (metres, 0 engaged), kept in both state rows."""
     S[0, S_DIST] = metres
     S[1, S_DIST] = metres
+
+
+@rule
+def _lets_go_of_ranged(F, S, i):
+    """B-8 tactic ``drop_ranged``: engaged, i does without its ranged main-hand weapon."""
+    return F[i, P_T_DROP] != 0 and S[i, S_DIST] == 0 and _is_ranged(F, i, SLOT_MAIN)
 
 
 @rule
@@ -1219,6 +1228,8 @@ def _turn(F, S, opts, zt, st, cnt, i):
         if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
             _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
             acts -= 1
+        if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i) and _lets_go_of_ranged(F, S, i):
+            S[i, S_HELD_MAIN] = 0  # B-8 drop_ranged: dropping it is a free action
         if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i):
             acts = _shooter_actions(F, S, opts, zt, st, cnt, i, acts)
         else:
@@ -1359,6 +1370,9 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks):
                 S[0, S_IN_TURN] = 1
                 if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
                     _set_dist(S, opts[O_START_DIST])
+                    if _lets_go_of_ranged(F, S, 0):
+                        S[0, S_HELD_MAIN] = 0
+                if _shooter(F, S, 0):
                     _shot_action(F, S, opts, zt, st, row, 0, 2)
                 else:
                     _tactic_attack(F, S, opts, zt, st, row, 0, 2, True)

@@ -67,7 +67,8 @@ P_T_GRAPPLE_ACTION = P_ARMOUR + 23  # GA_* (B-3.12)
 P_T_RANGED = P_ARMOUR + 24  # the tactic's action can be a shot: its modifier, zone and stance apply (B-8)
 P_T_KITE = P_ARMOUR + 25    # a shooter steps back from an enemy who could strike next turn (B-8)
 P_T_RUN = P_ARMOUR + 26     # a melee fighter runs to close a distance two moves cannot (B-8)
-NF = P_ARMOUR + 27
+P_T_DROP = P_ARMOUR + 27    # engaged, a shooter drops its ranged weapon and fights on (B-8)
+NF = P_ARMOUR + 28
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,

@@ -163,6 +163,8 @@ class Tactic(StrictModel):
     ranged: bool = Field(False, description="the action can be a shot (B-8): its modifier, zone and stance apply to shots")
     kite: bool = Field(False, description="a shooter first steps back from an enemy that could strike it next turn (B-8)")
     run: bool = Field(True, description="closing in, run when two moves cannot reach the enemy (B-8)")
+    drop_ranged: bool = Field(False, description="engaged, a shooter drops its ranged weapon (a free action) and "
+                                                 "fights with its off-hand item or fists (B-8)")
 
     @model_validator(mode="after")
     def _shots_are_standard(self) -> "Tactic":

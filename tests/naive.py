@@ -218,6 +218,7 @@ class NaiveTactic:
     ranged: bool = False  # B-8: modifier, zone and stance apply to shots
     kite: bool = False  # B-8: a shooter steps back first
     run: bool = True  # B-8: closing in, run when two moves cannot reach
+    drop_ranged: bool = False  # B-8: engaged, a shooter drops its ranged weapon
 
 
 @dataclass(frozen=True)
@@ -334,6 +335,7 @@ def tactic_from_row(row) -> NaiveTactic:
         aims=bool(int(row[L.P_AIM_ZONE]) >= 0),
         grapple_action={c: n for n, c in L.GRAPPLE_ACTION_CODES.items()}[int(row[L.P_T_GRAPPLE_ACTION])],
         ranged=bool(row[L.P_T_RANGED]), kite=bool(row[L.P_T_KITE]), run=bool(row[L.P_T_RUN]),
+        drop_ranged=bool(row[L.P_T_DROP]),
     )
 
 
@@ -793,9 +795,11 @@ class NaiveDuel:
                 me.full_action_penalty = True
             else:
                 actions -= 1
-        if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(MAIN):
+        if actions > 0 and self.can_go_on_acting(me) and self.will_ready(me, MAIN):
             self.ready_weapon(me, MAIN)
             actions -= 1
+        if actions > 0 and self.can_go_on_acting(me) and me.is_shooter() and self.lets_go_of_ranged(me):
+            me.holding[MAIN] = False  # a free action
         if actions > 0 and self.can_go_on_acting(me) and me.is_shooter():
             actions = self.shooter_actions(me, actions)
         else:
@@ -803,10 +807,19 @@ class NaiveDuel:
                 actions = self.close_in(me, actions)
             if actions > 0 and self.can_go_on_acting(me) and self.distance == 0:
                 actions = self.attack_actions(me, actions, first_attack_only=False)
-        if actions > 0 and self.can_go_on_acting(me) and me.needs_to_ready(OFF):
+        if actions > 0 and self.can_go_on_acting(me) and self.will_ready(me, OFF):
             self.ready_weapon(me, OFF)
 
     # -- B-8 distance and shooting ------------------------------------------------------------------
+    def lets_go_of_ranged(self, me: FighterState) -> bool:
+        """Tactic ``drop_ranged``: engaged, the shooter does without its ranged weapon."""
+        return (me.profile.tactic.drop_ranged and self.distance == 0
+                and me.profile.main_hand is not None and me.profile.main_hand.is_ranged)
+
+    def will_ready(self, me: FighterState, slot: str) -> bool:
+        """B-3.10: pick up a dropped item — not a ranged weapon let go of in melee (B-8)."""
+        return me.needs_to_ready(slot) and not (slot == MAIN and self.lets_go_of_ranged(me))
+
     def close_in(self, me: FighterState, actions: int) -> int:
         """Run (four moves, full action, moving target, no reactions) when two moves are not
         enough, the tactic runs and no heavy wound forbids it; else move until engaged."""
@@ -1469,6 +1482,8 @@ def naive_single_attack(F, opts, zt, seed: int, index: int) -> DuelRecord:
                      Xoshiro256StarStar.for_duel(seed, index))
     attacker = duel.fighters[0]
     attacker.in_own_turn = True
+    if attacker.is_shooter() and duel.lets_go_of_ranged(attacker):  # engaged, lets go (B-8)
+        attacker.holding[MAIN] = False
     if attacker.is_shooter():  # B-8: aim and shoot from the start distance
         duel.shot_action(attacker, 2)
     else:

@@ -29,6 +29,7 @@ MATCHUPS = [
     ("crossbowman", "knight", {"start_distance": 100}, {"tactic": "aimed:head"}),  # long range, aimed
     ("crossbowman", "militia", {"start_distance": 2}, {"tactic": "defensive"}),    # point blank
     ("crossbowman", "brawler", {}, {"reaction": "parry"}),     # fired in melee, bare-handed parry
+    ("crossbowman", "militia", {}, {"tactic": "shoot_until_engaged"}),  # engaged: drops it, fists
 ]
 
 

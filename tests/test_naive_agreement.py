@@ -307,6 +307,8 @@ RANGED_CASES = [
     ("crossbowman", "brawler", (("tactic_b", "grapple"),), {"start_distance": 3}),
     ("brute", "knight", (), {"start_distance": 9}),                                  # two walkers
     ("crossbowman", "ghoul", (), {"start_distance": 30, "exertion_fatigue": "every_endurance_rounds"}),
+    ("crossbowman", "swordsman", (("tactic_a", "shoot_until_engaged"),), {"start_distance": 25}),  # then fists
+    ("crossbowman", "brawler", (("tactic_a", "shoot_until_engaged"),), {}),         # lets go at once
 ]
 
 

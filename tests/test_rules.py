@@ -1088,3 +1088,21 @@ def test_b8_data_errors_name_the_field():
 
     with pytest.raises(DataError, match="ranged: a shot is a standard action"):
         validate(Tactic, {"name": "volley", "ranged": True, "full_action": True}, "tactics.toml", "volley")
+
+
+def test_b8_shoot_until_engaged_drops_the_ranged_weapon_and_keeps_it_down():
+    """Tactic ``shoot_until_engaged`` (drop_ranged): engaged, the crossbow is dropped (a free
+    action) and the fighter strikes with fists in the same turn; it is not picked up in melee."""
+    from brutal_sim.kernel import _needs_ready, _set_dist
+
+    F = _shooter_pair()
+    set_tactic(F, 0, "shoot_until_engaged")
+    F[0, L.P_MELEE] = 20
+    S = fresh_state(F)
+    cnt = counters()
+    _turn(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0)
+    assert S[0, L.S_HELD_MAIN] == 0 and S[0, L.S_RELOAD] == 0
+    assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1 and cnt[L.C_DAMAGE + 1] <= 4  # a fist (d4 + 0)
+    assert not _needs_ready(F, S, 0, L.SLOT_MAIN)
+    _set_dist(S, 10)
+    assert _needs_ready(F, S, 0, L.SLOT_MAIN)  # apart again, it would pick it up
