@@ -8,7 +8,7 @@ import numpy as np
 
 from . import layout as L
 from .model import ZONES, Fighter, Tactic, Weapon
-from .options import RuleOptions
+from .options import RuleOptions, option_row
 
 
 def _weapon_row(row: np.ndarray, slot: int, weapon: Weapon | None) -> None:
@@ -124,21 +124,17 @@ def compile_pair(a: Fighter, b: Fighter, formula: Mapping[str, Sequence[str]] | 
     ])
 
 
+#: where each Brutal option goes in the kernels' option row (``check_bonus`` and ``zone_table`` act
+#: in the compile step instead)
+OPTION_SLOTS = {"surprise": L.O_SURPRISE, "round_cap": L.O_ROUND_CAP, "stand_up_action": L.O_STAND_UP_FULL,
+                "attack_needs_base_difficulty": L.O_NEED_BASE, "margin_against": L.O_MARGIN_MAX,
+                "melee_damage_adds_strength": L.O_ADD_STRENGTH, "extra_successes_floor_damage": L.O_FLOOR_EXTRA,
+                "armour_model": L.O_ARMOUR_MODEL, "pierce_threshold": L.O_PIERCE_THRESHOLD,
+                "broken_weapon": L.O_BREAK_DESTROYS, "cramped_space": L.O_CRAMPED,
+                "exertion_fatigue": L.O_EXERTION, "grapple_hands": L.O_GRAPPLE_HANDS,
+                "start_distance": L.O_START_DIST}
+
+
 def compile_options(options: RuleOptions) -> np.ndarray:
     """Rule options → ``int64[NO]`` (layout ``O_*``)."""
-    o = np.zeros(L.NO, dtype=np.int64)
-    o[L.O_SURPRISE] = {"none": 0, "a": 1, "b": 2}[str(options["surprise"])]
-    o[L.O_ROUND_CAP] = int(options["round_cap"])
-    o[L.O_STAND_UP_FULL] = int(options["stand_up_action"] == "full")
-    o[L.O_NEED_BASE] = int(options["attack_needs_base_difficulty"] == "true")
-    o[L.O_MARGIN_MAX] = int(options["margin_against"] == "max(base,reaction)")
-    o[L.O_ADD_STRENGTH] = int(options["melee_damage_adds_strength"] == "true")
-    o[L.O_FLOOR_EXTRA] = int(options["extra_successes_floor_damage"] == "true")
-    o[L.O_ARMOUR_MODEL] = L.ARMOUR_MODEL_CODES[str(options["armour_model"])]
-    o[L.O_PIERCE_THRESHOLD] = int(options["pierce_threshold"])
-    o[L.O_BREAK_DESTROYS] = int(options["broken_weapon"] == "destroyed")
-    o[L.O_CRAMPED] = int(options["cramped_space"] == "true")
-    o[L.O_EXERTION] = L.EXERTION_CODES[str(options["exertion_fatigue"])]
-    o[L.O_GRAPPLE_HANDS] = 2 if options["grapple_hands"] == "both_free" else 1
-    o[L.O_START_DIST] = int(options["start_distance"])
-    return o
+    return option_row(options, OPTION_SLOTS, L.NO)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+import numpy as np
+
 from .errors import DataError
 
 
@@ -23,6 +25,15 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     int_range: tuple[int, int] | None = None
     help: str = ""
+    #: the kernel's code of each choice (default: the choice's position)
+    codes: tuple[int, ...] = ()
+
+    def code(self, value: str | int) -> int:
+        """The int a kernel sees for a resolved value: integers as they are, a choice by its code."""
+        if self.int_range is not None:
+            return int(value)
+        k = self.choices.index(str(value))
+        return self.codes[k] if self.codes else k
 
     def parse(self, raw: object, source: str) -> str | int:
         """Validate ``raw`` (a TOML value or CLI text) and return the canonical value."""
@@ -60,13 +71,13 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="a fight still running after this many rounds is recorded as a draw"),
     OptionSpec("stand_up_action", "B-3.11", "standard", ("standard", "full"),
                help="action class of standing up (the seed does not give it)"),
-    OptionSpec("attack_needs_base_difficulty", "B-4.3", "true", ("true", "false"),
+    OptionSpec("attack_needs_base_difficulty", "B-4.3", "true", ("true", "false"), codes=(1, 0),
                help="an attack result below the base difficulty (8) misses before any reaction"),
     OptionSpec("margin_against", "B-4.6", "reaction", ("reaction", "max(base,reaction)"),
                help="extra successes of a hit are counted against the reaction result, or against the higher of it and the base difficulty"),
     OptionSpec("melee_damage_adds_strength", "B-4.10", "false", ("false", "true"),
                help="add the attacker's strength to armed melee damage (unarmed damage always adds it)"),
-    OptionSpec("extra_successes_floor_damage", "B-4.11", "true", ("true", "false"),
+    OptionSpec("extra_successes_floor_damage", "B-4.11", "true", ("true", "false"), codes=(1, 0),
                help="each weapon die shows at least min(extra successes, die size); the confident-hit floor (half the die at 4+ extra) applies either way"),
     OptionSpec("armour_model", "B-4.14", "marker", ("marker", "marker_pierce_ignores_protection", "protection_only"),
                help="marker: d6+penetration−toughness ≥ threshold pierces, else the hit turns blunt; protection always subtracts. "
@@ -83,7 +94,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="fatigue from the exertion of fighting (the seed names exertion as a source but gives no rate): off; "
                     "per_round_after_endurance: one level before each own turn after the first <endurance> turns; "
                     "every_endurance_rounds: one level before every <endurance>-th own turn (every turn at endurance 0)"),
-    OptionSpec("grapple_hands", "B-3.12", "one_free", ("one_free", "both_free"),
+    OptionSpec("grapple_hands", "B-3.12", "one_free", ("one_free", "both_free"), codes=(1, 2),
                help="free hands a grapple attack needs: the seed calls it an unarmed attack but only forbids "
                     "controlling with both hands occupied; without them the grapple tactic attacks plainly"),
     OptionSpec("start_distance", "B-8", 0, int_range=(0, 500),
@@ -120,6 +131,15 @@ class RuleOptions:
 
     def as_dict(self) -> dict[str, str | int]:
         return dict(self.values)
+
+
+def option_row(options: RuleOptions, slots: Mapping[str, int], size: int) -> np.ndarray:
+    """Resolved options → the kernels' ``int64[size]`` row: each option's code at its slot."""
+    specs = {s.name: s for s in options.specs}
+    row = np.zeros(size, dtype=np.int64)
+    for name, slot in slots.items():
+        row[slot] = specs[name].code(options[name])
+    return row
 
 
 def parse_option_flags(flags: list[str]) -> dict[str, str]:

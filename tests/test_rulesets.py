@@ -124,3 +124,16 @@ def test_one_blow_in_wfrp2e_with_sudden_death():
     assert r.ruleset == "wfrp2e"
     decided = r.wins(0) + r.wins(1)
     assert decided > 3900 and r.one_blow(0) + r.one_blow(1) == decided
+
+
+def test_option_codes_and_rows():
+    """An option's kernel code: integers as given, choices by position or by their declared codes;
+    ``option_row`` puts each at its slot."""
+    from brutal_sim.options import OptionSpec, RuleOptions, option_row
+
+    flag = OptionSpec("x", "T-1", "true", ("true", "false"), codes=(1, 0))
+    mode = OptionSpec("m", "T-2", "a", ("a", "b", "c"))
+    cap = OptionSpec("n", "T-3", 5, int_range=(1, 9))
+    assert (flag.code("true"), flag.code("false"), mode.code("c"), cap.code(7)) == (1, 0, 2, 7)
+    opts = RuleOptions.defaults((flag, mode, cap)).with_overrides({"m": "b", "n": "3"}, "test")
+    assert option_row(opts, {"x": 2, "m": 0, "n": 1}, 4).tolist() == [1, 3, 1, 0]

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...options import OptionSpec, RuleOptions
+from ...options import OptionSpec, RuleOptions, option_row
 from . import layout as L
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("one_value", "V-1.3", "-2", ("-2", "-1"),
+    OptionSpec("one_value", "V-1.3", "-2", ("-2", "-1"), codes=(-2, -1),
                help="successes a rolled 1 counts (app, yze: −2; fvtt: −1)"),
-    OptionSpec("desperation", "V-1.4", "fvtt", ("fvtt", "yze", "app"),
+    OptionSpec("desperation", "V-1.4", "fvtt", ("fvtt", "yze", "app"), codes=(L.DESP_FVTT, L.DESP_YZE, L.DESP_APP),
                help="pool ≤ 0: fvtt rolls 1d20 (pool 0) or 2d20 (pool < 0), 1 success only if every die is 20, "
                     "else at most 0; yze rolls 2d20 normally and needs 2 successes for 1; app rolls nothing (0)"),
     OptionSpec("ap_refill", "V-2.3", "round_start", ("round_start", "turn_start"),
@@ -26,6 +26,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("surprise_init", "V-2.5", "add", ("add", "keep_highest"),
                help="surprise initiative: add two more d20 to the sum, or roll 3d20 and keep the highest"),
     OptionSpec("stealth_attack", "V-2.5", "none", ("none", "extra_attack", "dice"),
+               codes=(L.STEALTH_NONE, L.STEALTH_EXTRA_ATTACK, L.STEALTH_DICE),
                help="the surprising side's stealth approach succeeded: its first attacking action brings a free "
                     "extra standard attack, or +3 dice to its first attack (needs surprise = a | b)"),
     OptionSpec("round_cap", "V-2.6", 100, int_range=(1, 10000),
@@ -33,12 +34,13 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("dodge_modifier", "V-4.4", "weapon", ("weapon", "weapon_plus_attack_type"),
                help="a dodge removes the attacker's weapon modifier as dice, or also the attack kind's modifier"),
     OptionSpec("shield", "V-4.7", "adds_class_to_armour_pool", ("adds_class_to_armour_pool", "ignore", "cover_like"),
+               codes=(L.SHIELD_ARMOUR_POOL, L.SHIELD_IGNORE, L.SHIELD_IGNORE),
                help="a held shield adds its class to the armour roll; ignore; cover_like (ranged only: no melee effect)"),
     OptionSpec("armour_ones", "V-5.4", "separate", ("separate", "net"),
                help="1s on the armour roll only degrade the armour, or also count against its successes (one_value)"),
     OptionSpec("shock_timing", "V-6.3", "now", ("now", "next_turn"),
                help="shock takes AP off the current pool at once (overflow next round) or all off the next refill"),
-    OptionSpec("pickup", "V-3.9", "pick_up", ("pick_up", "pickup_and_ready"),
+    OptionSpec("pickup", "V-3.9", "pick_up", ("pick_up", "pickup_and_ready"), codes=(1, 2),
                help="recovering a dropped weapon costs 1 AP (pick up) or 2 AP (pick up, then ready)"),
     OptionSpec("armour_piercing_dice", "V-5.7", 0, int_range=(0, 10),
                help="armour dice an armour-piercing weapon removes from the target's armour roll (source: no rule text)"),
@@ -47,23 +49,6 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("npc_reactions", "V-3.17", "free", ("free",),
                help="both duellists react freely; Chernobog tokens are not modelled"),
 )
-
-_CODES: dict[str, dict[str, int]] = {
-    "one_value": {"-2": -2, "-1": -1},
-    "desperation": {"fvtt": L.DESP_FVTT, "yze": L.DESP_YZE, "app": L.DESP_APP},
-    "ap_refill": {"round_start": 0, "turn_start": 1},
-    "init_weapon_term": {"initiative": 0, "modifier": 1},
-    "init_roll": {"once_per_fight": 0, "every_round": 1},
-    "surprise": {"none": 0, "a": 1, "b": 2},
-    "surprise_init": {"add": 0, "keep_highest": 1},
-    "stealth_attack": {"none": L.STEALTH_NONE, "extra_attack": L.STEALTH_EXTRA_ATTACK, "dice": L.STEALTH_DICE},
-    "dodge_modifier": {"weapon": 0, "weapon_plus_attack_type": 1},
-    "shield": {"adds_class_to_armour_pool": L.SHIELD_ARMOUR_POOL, "ignore": L.SHIELD_IGNORE,
-               "cover_like": L.SHIELD_IGNORE},
-    "armour_ones": {"separate": 0, "net": 1},
-    "shock_timing": {"now": 0, "next_turn": 1},
-    "pickup": {"pick_up": 1, "pickup_and_ready": 2},
-}
 
 _SLOTS = {"one_value": L.O_ONE_VALUE, "desperation": L.O_DESPERATION, "ap_refill": L.O_AP_REFILL,
           "init_weapon_term": L.O_INIT_WEAPON_TERM, "init_roll": L.O_INIT_ROLL, "surprise": L.O_SURPRISE,
@@ -79,8 +64,4 @@ def default_options() -> RuleOptions:
 
 def compile_options(options: RuleOptions) -> np.ndarray:
     """Resolved options → ``int64[NO]`` (``O_*`` of :mod:`.layout`)."""
-    row = np.zeros(L.NO, dtype=np.int64)
-    for name, slot in _SLOTS.items():
-        value = options[name]
-        row[slot] = _CODES[name][str(value)] if name in _CODES else int(value)
-    return row
+    return option_row(options, _SLOTS, L.NO)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...options import RuleOptions
+from ...options import RuleOptions, option_row
 from . import layout as L
 from .crit import empty_tables, load_crit_table
 from .model import Fighter, Weapon
@@ -55,29 +55,20 @@ def compile_pair(a: Fighter, b: Fighter) -> np.ndarray:
     return np.ascontiguousarray(np.stack([compile_fighter(a), compile_fighter(b)]))
 
 
+#: where each option goes in the kernels' option row (``crit_table`` is loaded by :func:`crit_tables`)
+OPTION_SLOTS = {"round_cap": L.O_ROUND_CAP, "initiative_roll": L.O_INIT_EVERY_ROUND, "surprise": L.O_SURPRISE,
+                "opposed": L.O_OPPOSED, "auto_results": L.O_AUTO, "modifier_cap": L.O_MODIFIER_CAP,
+                "defensive_stance": L.O_DEF_STANCE_FULL, "parry_dodge_choice": L.O_SCOPE_ROUND,
+                "balanced_offhand": L.O_BALANCED_OFFHAND, "fury_confirm": L.O_FURY,
+                "tiring": L.O_TIRING_IGNORE, "crit_model": L.O_CRIT_MODEL, "crit_threshold": L.O_CRIT_THRESHOLD,
+                "prone_bonus": L.O_PRONE_BONUS, "fortune": L.O_FORTUNE,
+                "fortune_extra_reaction": L.O_FORTUNE_REROLL_ONLY, "strike_mighty_blow": L.O_MIGHTY_BLOW,
+                "street_fighting": L.O_STREET_FIGHTING, "start_distance": L.O_START_DISTANCE}
+
+
 def compile_options(o: RuleOptions) -> np.ndarray:
     """Resolved options as ``int64[NO]`` (``O_*``)."""
-    v = np.zeros(L.NO, dtype=np.int64)
-    v[L.O_ROUND_CAP] = int(o["round_cap"])
-    v[L.O_INIT_EVERY_ROUND] = int(o["initiative_roll"] == "every_round")
-    v[L.O_SURPRISE] = ("none", "a", "b").index(str(o["surprise"]))
-    v[L.O_OPPOSED] = L.OPPOSED_CODES.index(str(o["opposed"]))
-    v[L.O_AUTO] = int(o["auto_results"] != "none")
-    v[L.O_MODIFIER_CAP] = int(o["modifier_cap"])
-    v[L.O_DEF_STANCE_FULL] = int(o["defensive_stance"] == "full")
-    v[L.O_SCOPE_ROUND] = int(o["parry_dodge_choice"] == "per_round")
-    v[L.O_BALANCED_OFFHAND] = int(o["balanced_offhand"] == "true")
-    v[L.O_FURY] = L.FURY_CODES.index(str(o["fury_confirm"]))
-    v[L.O_TIRING_IGNORE] = int(o["tiring"] == "ignore")
-    v[L.O_CRIT_MODEL] = L.CRIT_CODES.index(str(o["crit_model"]))
-    v[L.O_CRIT_THRESHOLD] = int(o["crit_threshold"])
-    v[L.O_PRONE_BONUS] = int(o["prone_bonus"])
-    v[L.O_FORTUNE] = L.FORTUNE_CODES.index(str(o["fortune"]))
-    v[L.O_FORTUNE_REROLL_ONLY] = int(o["fortune_extra_reaction"] == "reroll_only")
-    v[L.O_MIGHTY_BLOW] = int(o["strike_mighty_blow"] == "plus1")
-    v[L.O_STREET_FIGHTING] = int(o["street_fighting"] == "on")
-    v[L.O_START_DISTANCE] = int(o["start_distance"])
-    return v
+    return option_row(o, OPTION_SLOTS, L.NO)
 
 
 def crit_tables(o: RuleOptions) -> tuple[np.ndarray, np.ndarray]:

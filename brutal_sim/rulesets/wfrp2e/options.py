@@ -26,7 +26,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("parry_dodge_choice", "W-4.6", "per_attack", ("per_attack", "per_round"),
                help="per_attack: parry one attack and dodge another in a round; per_round: once one is used the "
                     "other is unavailable until the next round"),
-    OptionSpec("balanced_offhand", "W-4.10", "true", ("true", "false"),
+    OptionSpec("balanced_offhand", "W-4.10", "true", ("true", "false"), codes=(1, 0),
                help="a Balanced off-hand item attacks without the −20 WS of the off hand"),
     OptionSpec("fury_confirm", "W-4.11", "each", FURY_CODES,
                help="Ulric's Fury: each further 10 needs a new to-hit test (seed example), first_only (one "
