@@ -43,7 +43,7 @@ from .layout import (
     P_AIM_ZONE, P_AMBIDEXTROUS, P_ARMOUR, P_ATHLETICS, P_ATTACK_MOD, P_DAMAGE_MOD, P_DL0,
     P_DODGE, P_ENDURANCE, P_INIT_MOD, P_INIT_TALENT, P_MELEE, P_NCELLS, P_OA_PER_ROUND,
     P_PAIRED, P_PARRY_MOD, P_REACTION, P_RESOLVE, P_STRENGTH, P_TOUGHNESS,
-    P_WEAPONS, R_BEST, R_DODGE, R_NONE, R_PARRY, S_BLEED, S_BROKEN_MAIN, S_DAZE, S_DEAD, S_FULL_PEN,
+    P_WEAPONS, R_DODGE, R_NONE, R_PARRY, S_BLEED, S_BROKEN_MAIN, S_DAZE, S_DEAD, S_FULL_PEN,
     S_HELD_MAIN, S_HELD_OFF, S_IN_TURN, S_NO_REACT, S_OA_LEFT, S_OUT, S_PERM_STUN, S_PRONE,
     S_STANCE, S_STUN, S_SURPRISED, S_TALLY, S_NO_OA, S_TRACK, SLOT_FISTS, SLOT_MAIN,
     SLOT_OFF, P_T_ATTACK, P_T_FEINT, P_T_FULL, P_T_FULL_PEN, P_T_MOD, P_T_NO_OA, P_T_NO_REACT,
@@ -127,35 +127,24 @@ def _active_penalty(F, S, i):
 
 
 @rule
-def _reaction_modifiers(F, S, i):
-    """B-4.7 modifiers to i's parry and to its dodge, weapon bonuses excluded: ``(int64, int64)``.
+def _reaction_modifier(F, S, i, parry):
+    """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
     The tactic's stance (+2 defensive, +4 total defence), −2 after a full action (B-2.6),
     conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty,
-    fatigue (B-7.8). Both at once: they share everything but the prone penalty.
+    fatigue (B-7.8).
     """
     cond = 0
     if _is_stunned(S, i) or S[i, S_DAZE] > 0:
         cond = 2
-    cond_parry = cond
-    cond_dodge = cond
     if S[i, S_PRONE] > 0:
-        if cond_parry < 4:
-            cond_parry = 4
-        if cond_dodge < 2:
-            cond_dodge = 2
-    mod = S[i, S_STANCE] - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i)
+        prone = 4 if parry else 2
+        if prone > cond:
+            cond = prone
+    mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i)
     if S[i, S_FULL_PEN] > 0:
         mod -= 2
-    return mod - cond_parry, mod - cond_dodge
-
-
-@rule
-def _reaction_modifier(F, S, i, parry):
-    """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64
-    (see ``_reaction_modifiers``)."""
-    pmod, dmod = _reaction_modifiers(F, S, i)
-    return pmod if parry else dmod
+    return mod
 
 
 @rule
@@ -243,38 +232,28 @@ def _can_react(S, i):
 
 
 @rule
-def _reaction_plan(F, S, d, kind):
-    """B-4.8: the defender's reaction to an attack, with the bonuses it was chosen by.
+def _choose_reaction(F, S, d, kind):
+    """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE.
 
     ``best`` takes the higher total bonus (parry on ties); unarmed defenders dodge. A knock-down
-    (B-3.9) cannot be parried, so a parrying defender dodges it. No dice are drawn.
-
-    Returns
-    -------
-    (reaction, slot, parry, dodge) : (int64, int64, int64, int64)
-        ``R_PARRY``, ``R_DODGE`` or ``R_NONE``; the weapon slot d would parry with; d's total
-        parry bonus with it (``_parry_bonus_total``) and total dodge bonus (``_dodge_bonus_total``),
-        computed once for the choice and the roll (0 where the reaction cannot use them).
+    (B-3.9) cannot be parried, so a parrying defender dodges it.
     """
     if not _can_react(S, d):
-        return R_NONE, SLOT_FISTS, 0, 0
+        return R_NONE
     r = F[d, P_REACTION]
     if r == R_NONE:
-        return R_NONE, SLOT_FISTS, 0, 0
-    pmod, dmod = _reaction_modifiers(F, S, d)
-    dodge = F[d, P_DODGE] + dmod
-    if (r == R_PARRY or r == R_BEST) and kind != K_KNOCKDOWN:
-        slot = _parry_slot(F, S, d)
-        parry = F[d, P_MELEE] + F[d, P_PARRY_MOD] + _parry_value(F, S, d, slot) + pmod
-        if r == R_PARRY or (slot != SLOT_FISTS and parry >= dodge):
-            return R_PARRY, slot, parry, dodge
-    return R_DODGE, SLOT_FISTS, 0, dodge
-
-
-@rule
-def _choose_reaction(F, S, d, kind):
-    """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE (``_reaction_plan``)."""
-    return _reaction_plan(F, S, d, kind)[0]
+        return R_NONE
+    can_parry = kind != K_KNOCKDOWN
+    if r == R_PARRY:
+        return R_PARRY if can_parry else R_DODGE
+    if r == R_DODGE or not can_parry:
+        return R_DODGE
+    slot = _parry_slot(F, S, d)
+    if slot == SLOT_FISTS:
+        return R_DODGE
+    if _parry_bonus_total(F, S, d, slot) >= _dodge_bonus_total(F, S, d):
+        return R_PARRY
+    return R_DODGE
 
 
 @rule
@@ -672,15 +651,17 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     if opts[O_NEED_BASE] != 0 and att < base:  # B-4.3
         cnt[out + OUT_MISS] += 1
         return kind == K_KNOCKDOWN
-    reaction, ps, par_bonus, dod_bonus = _reaction_plan(F, S, d, kind)
+    reaction = _choose_reaction(F, S, d, kind)
+    ps = SLOT_FISTS
     p1 = 0
     p2 = 0
     if reaction == R_PARRY:  # B-4.4
+        ps = _parry_slot(F, S, d)
         p1, p2 = _roll_2d6(st)
         if cramped and ps != SLOT_FISTS and p1 == 1 and p2 == 1:
             reaction = R_NONE  # B-7.9: the parry did not happen
     if reaction == R_PARRY:
-        par = p1 + p2 + par_bonus
+        par = p1 + p2 + _parry_bonus_total(F, S, d, ps)
         a_unarmed = F[a, ab + W_UNARMED] != 0
         d_unarmed = ps == SLOT_FISTS
         if att == par:
@@ -723,7 +704,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
             extra = att - base
     elif reaction == R_DODGE:  # B-4.5
         d1, d2 = _roll_2d6(st)
-        dod = d1 + d2 + dod_bonus
+        dod = d1 + d2 + _dodge_bonus_total(F, S, d)
         if att < dod:
             cnt[out + OUT_DODGED] += 1
             return kind == K_KNOCKDOWN
