@@ -34,7 +34,7 @@ from .layout import (
     CAUSE_EXHAUSTED, EXERTION_AFTER_ENDURANCE, EXERTION_OFF, NCAUSES, O_EXERTION, P_FATIGUE0,
     S_FATIGUE, S_TURNS, CAUSE_FLED, O_CRAMPED, P_FEAR, P_WILLPOWER, S_FRIGHTENED, S_HARMED,
     ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY, BROKEN_DEGRADED, BROKEN_DESTROYED,
-    C_ATTACKS, C_BREAKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_ONE_BLOW, C_ROUNDS, C_WINS, C_WOUNDS,
+    C_ATTACKS, C_BREAKS, C_DAMAGE, C_DRAWS, C_ONE_BLOW, C_ROUNDS, C_WOUNDS,
     CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_TRACK_FULL, DT_BLAST, DT_BLUNT, DT_CUTTING, DT_FIRE,
     DT_SHOCK, K_KNOCKDOWN, K_NORMAL, K_OPPORTUNITY, LVL_CRITICAL, LVL_HEAVY, LVL_LIGHT,
     LVL_LIGHT_DAMAGE, LVL_MORTAL, LVL_NONE, NS, O_ADD_STRENGTH, O_ARMOUR_MODEL, O_BREAK_DESTROYS,
@@ -51,6 +51,7 @@ from .layout import (
     W_DUR, W_NDICE, W_PARRY_BONUS, W_PEN, W_PRESENT, W_SIDES, W_BONUS, W_TWO_HANDED, W_TYPE,
     W_UNARMED, WN, ZONE_LARM, ZONE_RARM,
 )
+from .tally import _count_decision
 from .rng import _die, _roll_2d6, _seed_duel
 
 BASE_DIFFICULTY = 8  # B-4.1 ordinary target
@@ -1330,12 +1331,9 @@ def _duel(F, S, opts, zt, st, cnt):
             _turn(F, S, opts, zt, st, cnt, i)
             if _either_out(S):
                 loser = 0 if S[0, S_OUT] != 0 else 1
-                cnt[C_WINS + 1 - loser] += 1
-                cnt[C_CAUSE + loser * NCAUSES + S[loser, S_OUT] - 1] += 1
-                cnt[C_DEATHS + loser] += S[loser, S_DEAD]
-                cnt[C_ROUNDS + rnd] += 1
-                if S[loser, S_HARMED] == 1 and S[loser, S_OUT] - 1 != CAUSE_FLED:
-                    cnt[C_ONE_BLOW + loser] += 1
+                cause = S[loser, S_OUT] - 1
+                _count_decision(cnt, loser, cause, S[loser, S_DEAD], S[loser, S_HARMED] == 1 and cause != CAUSE_FLED,
+                                rnd, NCAUSES, C_ONE_BLOW, C_ROUNDS)
                 return 1 - loser
         S[0, S_SURPRISED] = 0
         S[1, S_SURPRISED] = 0

@@ -28,10 +28,12 @@ import numpy as np
 from numba import njit, prange
 
 from ...jit import inline_rule, rule
+from ...tally import _count_decision
 from ...rng import _die, _seed_duel
 from .layout import (
+    N_CAUSES,
     AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, CAUSE_DEATH, CAUSE_HEALTH, CAUSE_TRAUMA_OUT, CAUSE_WILL,
-    C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DEGRADED, C_DRAWS, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WINS, C_WOUNDS, DESP_APP,
+    C_ATTACKS, C_DAMAGE, C_DEGRADED, C_DRAWS, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WOUNDS, DESP_APP,
     DESP_FVTT, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, K_STANDARD, LVL_NONE, LVL_OUT, LVL_SCRATCH,
     LVL_TRAUMA, LVL_WOUND, NS, OUT_ARMOUR_STOPPED, OUT_DEFENDED, OUT_DODGED, OUT_HIT, OUT_MISS, O_AP_REFILL,
     O_ARMOUR_ONES, O_DESPERATION, O_DODGE_MODIFIER, O_INIT_ROLL, O_INIT_WEAPON_TERM, O_ONE_VALUE, O_PICKUP_AP,
@@ -614,12 +616,8 @@ def _finish(S, cnt, rnd):
         cnt[C_DRAWS] += 1
         return 2
     loser = 0 if S[0, S_OUT] != 0 else 1
-    cnt[C_WINS + 1 - loser] += 1
-    cnt[C_CAUSE + loser * 4 + S[loser, S_OUT] - 1] += 1
-    cnt[C_DEATHS + loser] += S[loser, S_DEAD]
-    cnt[C_ROUNDS + rnd] += 1
-    if S[loser, S_HARMED] == 1:
-        cnt[C_ONE_BLOW + loser] += 1
+    _count_decision(cnt, loser, S[loser, S_OUT] - 1, S[loser, S_DEAD], S[loser, S_HARMED] == 1, rnd,
+                    N_CAUSES, C_ONE_BLOW, C_ROUNDS)
     return 1 - loser
 
 

@@ -59,6 +59,7 @@ NT = 11
 # -- counters --------------------------------------------------------------------------------------
 CAUSE_HEALTH, CAUSE_WILL, CAUSE_TRAUMA_OUT, CAUSE_DEATH = range(4)
 CAUSE_NAMES = ("health", "will", "trauma_out", "death")
+N_CAUSES = len(CAUSE_NAMES)
 OUT_MISS, OUT_DEFENDED, OUT_DODGED, OUT_ARMOUR_STOPPED, OUT_HIT = range(5)
 OUTCOME_NAMES = ("miss", "defended", "dodged", "armour_stopped", "hit")
 LVL_NONE, LVL_SCRATCH, LVL_WOUND, LVL_TRAUMA, LVL_OUT = range(5)

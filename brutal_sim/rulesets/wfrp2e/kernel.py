@@ -30,9 +30,10 @@ import numpy as np
 from numba import njit, prange
 
 from ...jit import rule
+from ...tally import _count_decision
 from ...rng import _die, _seed_duel
 from .layout import (
-    C_ATTACKS, C_CAUSE, C_DAMAGE, C_DEATHS, C_DRAWS, C_FURY, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WINS, C_WOUNDS, CAUSE_CRITICAL,
+    C_ATTACKS, C_DAMAGE, C_DRAWS, C_FURY, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WOUNDS, CAUSE_CRITICAL,
     CAUSE_FLED, CAUSE_HELPLESS, CHARGE_DISTANCE, CRIT_COLUMNS, CRIT_SUDDEN_DEATH, CRIT_THRESHOLD,
     FORTUNE_ATTACK_FIRST, FORTUNE_NEVER, FURY_EACH, FURY_FIRST_ONLY, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT,
     FX_PEN_AG, FX_PEN_WS, FX_PRONE, FX_STUN, G_ENGAGED, G_ROUND, LOC_LARM, LVL_CRITICAL, LVL_HEAVILY,
@@ -695,12 +696,9 @@ def _duel(F, S, opts, grid, fx, st, cnt):
             _turn(F, S, opts, grid, fx, st, cnt, i)
             if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
                 loser = 0 if S[0, S_OUT] != 0 else 1
-                cnt[C_WINS + 1 - loser] += 1
-                cnt[C_CAUSE + loser * N_CAUSES + S[loser, S_OUT] - 1] += 1
-                cnt[C_DEATHS + loser] += S[loser, S_DEAD]
-                cnt[C_ROUNDS + rnd] += 1
-                if S[loser, S_HARMED] == 1 and S[loser, S_OUT] - 1 != CAUSE_FLED:
-                    cnt[C_ONE_BLOW + loser] += 1
+                cause = S[loser, S_OUT] - 1
+                _count_decision(cnt, loser, cause, S[loser, S_DEAD], S[loser, S_HARMED] == 1 and cause != CAUSE_FLED,
+                                rnd, N_CAUSES, C_ONE_BLOW, C_ROUNDS)
                 return 1 - loser
         S[0, S_SURPRISED] = 0
         S[1, S_SURPRISED] = 0
