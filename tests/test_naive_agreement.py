@@ -87,6 +87,21 @@ def counter_name(j: int) -> str:
     return f"rounds[{j - L.C_ROUNDS}]"
 
 
+def assert_agree(F, opts, zt, k, i: int, duel: bool = True, attack: bool = True) -> np.ndarray | None:
+    """Kernel and naive reference give the same counter row for duel ``i`` and for single attack
+    ``i``; returns the kernel's duel row (None without ``duel``)."""
+    kern = None
+    if duel:
+        kern = kernel_duel(F, opts, zt, k, SEED, i)
+        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
+    if attack:
+        row = kernel_attack(F, opts, zt, k, SEED, i)
+        ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
+        assert row.tolist() == ref, f"attack {i}: {diff(row, ref)}"
+    return kern
+
+
 def diff(kern: np.ndarray, ref: list[int]) -> str:
     bad = [j for j in range(len(ref)) if int(kern[j]) != ref[j]]
     return ", ".join(f"{counter_name(j)}: kernel {int(kern[j])} naive {ref[j]}" for j in bad)
@@ -266,12 +281,7 @@ def test_custom_tactic_duels_agree(a, ta, b, tb):
     F, opts = compile_pair(fa, fb), compile_options(rules)
     k = L.n_counters(int(opts[L.O_ROUND_CAP]))
     for i in range(200):
-        kern = kernel_duel(F, opts, zt, k, SEED, i)
-        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
-        assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
-        kern = kernel_attack(F, opts, zt, k, SEED, i)
-        ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
-        assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
+        assert_agree(F, opts, zt, k, i)
 
 
 @pytest.mark.parametrize("exertion", ["off", "per_round_after_endurance"])
@@ -287,13 +297,8 @@ def test_fatigue_and_fire_duels_agree(exertion):
     exhausted = 0
     for F in (compile_pair(torch, tired), compile_pair(tired, torch, tactic_a="furious")):
         for i in range(250):
-            kern = kernel_duel(F, opts, zt, k, SEED, i)
-            ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
-            assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
+            kern = assert_agree(F, opts, zt, k, i)
             exhausted += sum(kern[L.C_CAUSE + s * L.NCAUSES + L.CAUSE_EXHAUSTED] for s in range(2))
-            kern = kernel_attack(F, opts, zt, k, SEED, i)
-            ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
-            assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
     assert exhausted > 0  # the exhaustion path was exercised
 
 
@@ -318,12 +323,7 @@ RANGED_CASES = [
 def test_ranged_duels_and_shots_agree(a, b, overrides, options):
     F, opts, zt, k = compiled(a, b, overrides, tuple(sorted((key, str(v)) for key, v in options.items())))
     for i in range(200):
-        kern = kernel_duel(F, opts, zt, k, SEED, i)
-        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
-        assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
-        kern = kernel_attack(F, opts, zt, k, SEED, i)
-        ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
-        assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
+        assert_agree(F, opts, zt, k, i)
 
 
 def test_short_bow_without_reload_agrees():
@@ -377,9 +377,7 @@ ATTACK_CASES = [
 def test_single_attacks_agree(a, b, overrides, options):
     F, opts, zt, k = compiled(a, b, overrides, options)
     for i in range(400):
-        kern = kernel_attack(F, opts, zt, k, SEED, i)
-        ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
-        assert kern.tolist() == ref, f"attack {i}: {diff(kern, ref)}"
+        assert_agree(F, opts, zt, k, i, duel=False)
 
 
 # -- aggregate -------------------------------------------------------------------------------------------
