@@ -144,6 +144,10 @@ class _Chunk:
         return (self.out[0, idx] != 0) | (self.out[1, idx] != 0)
 
     # -- wounds (B-5, B-6, B-7) ------------------------------------------------------------------
+    def can_go_on(self, i, idx):
+        """Whether i may take its next action: nobody is out and i was not dazed meanwhile (B-7.5)."""
+        return ~self.either_out(idx) & (self.daze[i, idx] == 0)
+
     def knock_out(self, d, idx, cause):
         o = self.out[d, idx]
         self.out[d, idx] = np.where(o == 0, cause + 1, o)
@@ -578,17 +582,17 @@ class _Chunk:
                     acts[pr] -= 1
             m = (acts > 0) & self.needs_ready(i, act, MAIN)
             if m.any():                                             # B-3.10
-                m &= ~self.either_out(act)
+                m &= self.can_go_on(i, act)
                 sub = act[m]
                 self.provoke(i, sub)
                 self.held[i, MAIN, sub] = 1
                 acts[m] -= 1
-            m = (acts > 0) & ~self.either_out(act)
+            m = (acts > 0) & self.can_go_on(i, act)
             if m.any():
                 acts[m] = self.tactic_attack(i, act[m], acts[m])
             m = (acts > 0) & self.needs_ready(i, act, OFF)
             if m.any():
-                m &= ~self.either_out(act)
+                m &= self.can_go_on(i, act)
                 sub = act[m]
                 self.provoke(i, sub)
                 self.held[i, OFF, sub] = 1
