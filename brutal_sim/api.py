@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 import numba
 import numpy as np
 
-from .engine import ProgressFn, duel_work, run, run_attack_counters, run_duel_counters
+from .engine import ProgressFn, duel_work, run, run_attack_counters
 from .executor import Executor, resolve
 from .errors import DataError
 from .ruleset import Prepared, Ruleset, resolve_ruleset
@@ -67,10 +67,8 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
     _check_n(n)
     _check_seed(seed)
     _check_threads(threads)
-    rs, p = prepare(a, b, rules, options, ruleset=ruleset, **overrides)
-    counters, elapsed = run_duel_counters(p.compiled, n, seed, threads, progress=progress,
-                                          executor=resolve(executor, client, threads))
-    return result_of(rs, p, counters, n, seed, elapsed, labels)
+    matchup = prepare(a, b, rules, options, ruleset=ruleset, **overrides)
+    return duels([matchup], n, seed, threads, progress, [labels] if labels else None, executor, client)[0]
 
 
 def duels(prepared: Sequence[tuple[Ruleset, Prepared]], n: int, seed: int = 0, threads: int | None = None,
@@ -83,7 +81,7 @@ def duels(prepared: Sequence[tuple[Ruleset, Prepared]], n: int, seed: int = 0, t
     _check_threads(threads)
     r = run([duel_work(p.compiled.kernels.duels, p.compiled, seed) for _, p in prepared], n, threads,
             progress=progress, executor=resolve(executor, client, threads))
-    return [result_of(rs, p, totals[0], n, seed, seconds, (labels or {})[i] if labels else None)
+    return [result_of(rs, p, totals[0], n, seed, seconds, labels[i] if labels else None)
             for i, ((rs, p), totals, seconds) in enumerate(zip(prepared, r.totals, r.seconds))]
 
 

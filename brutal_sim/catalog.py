@@ -324,10 +324,13 @@ def check_formula(rules_file: str | None, options: RuleOptions) -> dict[str, tup
     return formula
 
 
+#: the top-level tables a Brutal rules file may contain
+RULES_FILE_TABLES = ("options", "zone_table", "check_formula", "description")
+
+
 def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, np.ndarray]:
     """Resolve rule options (defaults < rules file < flags) and the hit-zone table."""
-    options, raw = read_rules_file(rules_file, RuleOptions(), option_flags,
-                                   ("options", "zone_table", "check_formula", "description"))
+    options, raw = read_rules_file(rules_file, RuleOptions(), option_flags, RULES_FILE_TABLES)
     inline_zone: Mapping[str, Any] | None = raw.get("zone_table")
     if inline_zone is not None:
         table = zone_table_from_data(inline_zone, f"{rules_file}: zone_table")

@@ -107,16 +107,14 @@ def duel(
     # validate everything before compiling anything
     _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads)))
     target = _guard(lambda: parse(cluster))
-    rs, _ = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset))
+    matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset))
+    rs = matchup[0]
     if target is None:  # on a cluster, the workers load the kernels
         _warm_up(json_out, rs)
     show_bar = not json_out and err.is_terminal and n >= 2_000_000
     with _executor(target, threads, json_out) as ex:
         def play(progress: Callable[[int, int], None] | None = None) -> Any:
-            return _guard(lambda: api.duel(a, b, n=n, seed=seed, rules=rules, options=flags, threads=threads,
-                                           progress=progress, tactic_a=tactic_a, tactic_b=tactic_b,
-                                           reaction_a=reaction_a, reaction_b=reaction_b, ruleset=rs.name,
-                                           executor=ex))
+            return _guard(lambda: api.duels([matchup], n, seed, threads, progress, executor=ex)[0])
 
         if show_bar:
             with Progress(TextColumn("duels"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .. import layout as L
-from ..catalog import Catalog, check_formula, load_rules
+from ..catalog import RULES_FILE_TABLES, Catalog, check_formula, load_rules
 from ..compile import compile_options, compile_pair
 from ..errors import DataError
 from ..kernel import _run_attacks, _run_duels, _run_paired
@@ -46,7 +46,7 @@ class BrutalRuleset(Ruleset):
     title = "Brutal (2d6 checks, wound track)"
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
-    rules_file_tables = ("options", "zone_table", "check_formula", "description")
+    rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
 
     def catalog(self) -> Catalog:
