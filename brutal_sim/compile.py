@@ -95,6 +95,7 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row[L.P_FEAR] = f.fear
     row[L.P_FATIGUE0] = f.fatigue
     row[L.P_MOVEMENT] = f.movement
+    row[L.P_TARGETING] = L.TARGETING_CODES[f.targeting]
     _weapon_row(row, L.SLOT_MAIN, f.main_hand)
     _weapon_row(row, L.SLOT_OFF, f.off_hand)
     fists = L.P_WEAPONS + L.SLOT_FISTS * L.WN
@@ -118,10 +119,22 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
 def compile_pair(a: Fighter, b: Fighter, formula: Mapping[str, Sequence[str]] | None = None,
                  **overrides: str | None) -> np.ndarray:
     """Two fighters → ``int64[2, NF]``; ``tactic_a``, ``reaction_b`` … override fields."""
-    return np.stack([
-        compile_fighter(a, overrides.get("tactic_a"), overrides.get("reaction_a"), formula),
-        compile_fighter(b, overrides.get("tactic_b"), overrides.get("reaction_b"), formula),
-    ])
+    return compile_sides([a], [b], formula, **overrides)
+
+
+def compile_sides(side_a: Sequence[Fighter], side_b: Sequence[Fighter],
+                  formula: Mapping[str, Sequence[str]] | None = None, **overrides: str | None) -> np.ndarray:
+    """Two sides → ``int64[N, NF]``: side a's fighters in order, then side b's, each row with its
+    side and place in the line (``P_SIDE``, ``P_RANK``, docs/groups.md). ``tactic_a``,
+    ``reaction_b`` … override the fields of every fighter of that side."""
+    rows = []
+    for side, (key, fighters) in enumerate((("a", side_a), ("b", side_b))):
+        for rank, f in enumerate(fighters):
+            row = compile_fighter(f, overrides.get(f"tactic_{key}"), overrides.get(f"reaction_{key}"), formula)
+            row[L.P_SIDE] = side
+            row[L.P_RANK] = rank
+            rows.append(row)
+    return np.stack(rows)
 
 
 #: where each Brutal option goes in the kernels' option row (``check_bonus`` and ``zone_table`` act
@@ -132,7 +145,8 @@ OPTION_SLOTS = {"surprise": L.O_SURPRISE, "round_cap": L.O_ROUND_CAP, "stand_up_
                 "armour_model": L.O_ARMOUR_MODEL, "pierce_threshold": L.O_PIERCE_THRESHOLD,
                 "broken_weapon": L.O_BREAK_DESTROYS, "cramped_space": L.O_CRAMPED,
                 "exertion_fatigue": L.O_EXERTION, "grapple_hands": L.O_GRAPPLE_HANDS,
-                "start_distance": L.O_START_DIST}
+                "start_distance": L.O_START_DIST,
+                "outnumbered": L.O_OUTNUMBERED, "attack_limit": L.O_ATTACK_LIMIT}
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -68,7 +68,13 @@ P_T_RANGED = P_ARMOUR + 24  # the tactic's action can be a shot: its modifier, z
 P_T_KITE = P_ARMOUR + 25    # a shooter steps back from an enemy who could strike next turn (B-8)
 P_T_RUN = P_ARMOUR + 26     # a melee fighter runs to close a distance two moves cannot (B-8)
 P_T_DROP = P_ARMOUR + 27    # engaged, a shooter drops its ranged weapon and fights on (B-8)
-NF = P_ARMOUR + 28
+# place in a group fight (docs/groups.md): side 0/1, place in the side's line 0…5, targeting policy
+P_SIDE = P_ARMOUR + 28
+P_RANK = P_ARMOUR + 29
+P_TARGETING = P_ARMOUR + 30
+TG_SPREAD, TG_WEAKEST, TG_NEAREST = 0, 1, 2
+TARGETING_CODES = {"spread": TG_SPREAD, "weakest": TG_WEAKEST, "nearest": TG_NEAREST}
+NF = P_ARMOUR + 31
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
@@ -76,7 +82,10 @@ NF = P_ARMOUR + 28
  S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
  S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED,
  S_FATIGUE, S_TURNS, S_GRAPPLE, S_DIST, S_RELOAD, S_MOVING, S_NO_RUN, S_HARMED) = range(30)
-NS = 30  # S_DIST (metres apart, 0 engaged) is kept equal in both rows; S_HARMED: blows above level none
+# group fights (docs/groups.md): the foe's row (−1 none), enemies in the fight whose foe this is, the
+# order of going out (1 first), final damage dealt and taken
+S_FOE, S_ENGAGERS, S_OUT_SEQ, S_DEALT, S_TAKEN = range(30, 35)
+NS = 35  # S_DIST (metres apart, 0 engaged) is kept equal in both rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 
@@ -84,7 +93,9 @@ BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 (O_SURPRISE, O_ROUND_CAP, O_STAND_UP_FULL, O_NEED_BASE, O_MARGIN_MAX, O_ADD_STRENGTH,
  O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED,
  O_EXERTION, O_GRAPPLE_HANDS, O_START_DIST) = range(14)
-NO = 14
+O_OUTNUMBERED, O_ATTACK_LIMIT = 14, 15  # B-4.7 in group fights (docs/groups.md)
+NO = 16
+OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, OUTNUMBERED_NONE = 0, 1, 2
 EXERTION_OFF, EXERTION_AFTER_ENDURANCE, EXERTION_EVERY_ENDURANCE = 0, 1, 2
 EXERTION_CODES = {"off": EXERTION_OFF, "per_round_after_endurance": EXERTION_AFTER_ENDURANCE,
                   "every_endurance_rounds": EXERTION_EVERY_ENDURANCE}
@@ -112,3 +123,20 @@ C_ROUNDS = COUNTERS.rounds      # [cap + 1] histogram of the round in which a du
 
 def n_counters(round_cap: int) -> int:
     return COUNTERS.size(round_cap)
+
+
+# -- the group block after the header in group fights (docs/groups.md) -----------------------------
+MAX_SIDE = 6  # fighters per side (B-4.7: at most six can attack one fighter)
+G_SURVIVORS = 0  # [2 side][MAX_SIDE + 1] fights ending with that many of the side still in
+G_FIGHTERS = 2 * (MAX_SIDE + 1)  # [N][G_PER_FIGHTER] per fighter row:
+G_OUT, G_DEAD, G_STANDING, G_DEALT, G_TAKEN = 0, NCAUSES, NCAUSES + 1, NCAUSES + 2, NCAUSES + 3
+G_PER_FIGHTER = NCAUSES + 4  # out by cause [NCAUSES], dead, standing at the end, damage dealt, taken
+
+
+def group_block_size(n_fighters: int) -> int:
+    return G_FIGHTERS + n_fighters * G_PER_FIGHTER
+
+
+def n_fight_counters(round_cap: int, n_fighters: int) -> int:
+    """Length of a group fight's counter row: the header, then the group block."""
+    return n_counters(round_cap) + group_block_size(n_fighters)

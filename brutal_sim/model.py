@@ -28,6 +28,7 @@ CHECKS: tuple[str, ...] = ("melee", "ranged", "dodge", "athletics", "toughness",
 
 DamageType = Literal["cutting", "piercing", "blunt", "shock", "fire", "blast"]
 Reaction = Literal["best", "parry", "dodge", "none"]
+Targeting = Literal["spread", "weakest", "nearest"]  # group fights, docs/groups.md
 
 
 class StrictModel(BaseModel):
@@ -236,6 +237,7 @@ class FighterSpec(StrictModel):
     fear: int = Field(0, ge=0, le=5, description="fear rating this fighter inflicts (B-7.10), 0 none")
     fatigue: int = Field(0, ge=0, le=60, description="fatigue levels at the start of the fight (B-7.8), at most 3 × endurance")
     movement: int = Field(5, ge=0, le=30, description="metres per move action [Движение] (B-8); a run covers four times it")
+    targeting: Targeting = Field("spread", description="whom it attacks in a group fight (docs/groups.md)")
 
     @model_validator(mode="after")
     def _fatigue_alive(self) -> "FighterSpec":
@@ -290,6 +292,7 @@ class Fighter(StrictModel):
     fear: int = 0
     fatigue: int = 0
     movement: int = 5
+    targeting: Targeting = "spread"
 
     @model_validator(mode="after")
     def _hands(self) -> "Fighter":

@@ -99,6 +99,11 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "controlling with both hands occupied; without them the grapple tactic attacks plainly"),
     OptionSpec("start_distance", "B-8", 0, int_range=(0, 500),
                help="metres between the fighters at the start (the seed gives no duel setup); 0: engaged in melee"),
+    OptionSpec("outnumbered", "B-4.7", "by_count", ("by_count", "one_side", "none"),
+               help="group fights: reaction penalty of a defender with c engagers (the seed's situations need a map): "
+                    "by_count: c = 2 −1, 3 −2 (flanked), 4+ −4 (surrounded); one_side: c ≥ 2 −1; none"),
+    OptionSpec("attack_limit", "B-4.7", "open", ("open", "front", "corner", "corridor"), codes=(6, 3, 2, 1),
+               help="group fights: most enemies engaging one fighter: open field 6, front 3, corner 2, corridor 1"),
     OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 
