@@ -4,11 +4,12 @@
 >>> r = api.duel("swordsman", "brute", n=100_000, seed=7)
 >>> r.to_dict()["a"]["win_rate"]  # doctest: +SKIP
 >>> api.duel("orc", "goblin", ruleset="wfrp2e")  # doctest: +SKIP
+>>> api.fight(["knight"], ["militia*3"], n=10_000).to_dict()["a"]["win_rate"]  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numba
 import numpy as np
@@ -18,6 +19,11 @@ from .executor import Executor, resolve
 from .errors import DataError
 from .ruleset import Prepared, Ruleset, resolve_ruleset
 from .results import AttackResult, DuelResult
+from .sides import expand_side
+
+if TYPE_CHECKING:
+    from .fights import FightResult
+    from .ruleset import PreparedFight
 
 FighterRef = Any  # a catalog name, a TOML path or a ruleset's fighter object
 
@@ -125,3 +131,62 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
     levels = cnt[b_wounds:b_wounds + c.wound_size].reshape(len(c.levels), len(c.zones)) / n
     return AttackResult(method="sampled", outcomes=outcomes, levels=levels,
                         mean_damage_per_attack=float(cnt[c.damage + 1]) / n, n=n, seed=seed, **common)
+
+
+# -- group fights (Brutal, docs/groups.md) ---------------------------------------------------------
+
+def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
+                  options: Mapping[str, str] | None = None, source: str = "fight") -> "PreparedFight":
+    """Load, validate and compile a group fight (Brutal). A side is a list of fighter references
+    (names, TOML paths, fighter objects; ``"militia*3"`` repeats one) or a single reference; each
+    side holds 1 … 6 fighters. Bad sides or options are a :class:`DataError`."""
+    from .rulesets.brutal import RULESET
+
+    a = expand_side(side_a, source, "side a")
+    b = expand_side(side_b, source, "side b")
+    return RULESET.prepare_fight(a, b, rules, options)
+
+
+def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str | None = None,
+          options: Mapping[str, str] | None = None, threads: int | None = None,
+          executor: Executor | None = None, client: Any = None, progress: ProgressFn | None = None,
+          labels: Mapping[str, str] | None = None) -> "FightResult":
+    """Play ``n`` group fights of ``side_a`` against ``side_b`` (Brutal, docs/groups.md).
+
+    >>> r = fight(["knight"], ["militia*3"], n=10_000, seed=1)  # doctest: +SKIP
+    >>> r.to_dict()["fighters"][0]["standing_rate"]  # doctest: +SKIP
+
+    Sides as in :func:`prepare_fight`; ``options`` are rule options (``outnumbered``,
+    ``attack_limit`` …), ``executor`` / ``client`` as in :func:`duel`.
+    """
+    _check_n(n, what="fights")
+    _check_seed(seed)
+    _check_threads(threads)
+    prepared = prepare_fight(side_a, side_b, rules, options)
+    return fights([prepared], n, seed, threads, progress, [labels] if labels else None, executor, client)[0]
+
+
+def fights(prepared: Sequence["PreparedFight"], n: int, seed: int = 0, threads: int | None = None,
+           progress: ProgressFn | None = None, labels: Sequence[Mapping[str, str]] | None = None,
+           executor: Executor | None = None, client: Any = None) -> list["FightResult"]:
+    """Play ``n`` fights of each prepared group fight (from :func:`prepare_fight`), all handed to the
+    executor at once; fight ``i`` of every configuration uses the same random numbers."""
+    _check_n(n, what="fights")
+    _check_seed(seed)
+    _check_threads(threads)
+    r = run([duel_work(p.compiled.kernels.duels, p.compiled, seed) for p in prepared], n, threads,
+            progress=progress, executor=resolve(executor, client, threads))
+    return [fight_result_of(p, totals[0], n, seed, seconds, labels[i] if labels else None)
+            for i, (p, totals, seconds) in enumerate(zip(prepared, r.totals, r.seconds))]
+
+
+def fight_result_of(p: "PreparedFight", counters: np.ndarray, n: int, seed: int, elapsed: float,
+                    labels: Mapping[str, str] | None = None) -> "FightResult":
+    """Wrap a prepared group fight's counters as a :class:`~brutal_sim.fights.FightResult`."""
+    from .fights import FightResult
+    from .rulesets.brutal import RULESET
+
+    behaviour = tuple({**RULESET.behaviour(f), "targeting": f.targeting} for f in (*p.a, *p.b))
+    return FightResult((tuple(f.name for f in p.a), tuple(f.name for f in p.b)), n, seed, p.options.as_dict(),
+                       counters, elapsed, threads=numba.get_num_threads(), labels=dict(labels or {}),
+                       behaviour=behaviour, layout=RULESET.counters, ruleset=RULESET.name)

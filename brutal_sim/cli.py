@@ -1,4 +1,4 @@
-"""The ``brutal-sim`` command line: ``duel``, ``attack`` and ``list``.
+"""The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``report`` and ``list``.
 
 Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
 """
@@ -176,6 +176,101 @@ def _print_options(options: dict[str, Any], rs: Any) -> None:
     if changed:
         out.print("changed from the defaults: " + ", ".join(f"{k}={v}" for k, v in changed.items()),
                   highlight=False, markup=False, style="bold")
+
+
+@app.command()
+def fight(
+    fighters: list[str] = typer.Argument(..., help="side a's fighters, then vs, then side b's: catalog names or "
+                                         "TOML files, NAME*N repeats one (e.g. knight vs militia*3); 1 … 6 a side"),
+    n: int = typer.Option(100_000, "-n", help="number of fights"),
+    seed: int = SEED_OPT,
+    rules: Optional[str] = RULES_OPT,
+    option: Optional[list[str]] = OPTION_OPT,
+    threads: Optional[int] = THREADS_OPT,
+    json_out: bool = JSON_OPT,
+    cluster: Optional[str] = CLUSTER_OPT,
+) -> None:
+    """Play N group fights (Brutal, 1 … 6 fighters a side; docs/groups.md): side win rates, rounds,
+    survivors and each fighter's fate."""
+    flags = _guard(lambda: parse_option_flags(option or []))
+    from . import api
+    from .cluster import parse
+    from .rulesets.brutal import RULESET
+    from .sides import split_sides
+
+    side_a, side_b = _guard(lambda: split_sides(fighters))
+    _guard(lambda: (api._check_n(n, what="fights"), api._check_seed(seed), api._check_threads(threads)))
+    target = _guard(lambda: parse(cluster))
+    prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags))
+    if target is None:
+        _warm_up(json_out, RULESET)  # group fights run the duel kernel
+    show_bar = not json_out and err.is_terminal and n >= 1_000_000
+    with _executor(target, threads, json_out) as ex:
+        def play(progress: Callable[[int, int], None] | None = None) -> Any:
+            return _guard(lambda: api.fights([prepared], n, seed, threads, progress, executor=ex)[0])
+
+        if show_bar:
+            with Progress(TextColumn("fights"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                          TimeRemainingColumn(), console=err, transient=True) as bar:
+                task = bar.add_task("fights", total=n)
+                result = play(lambda done, total: bar.update(task, completed=done))
+        else:
+            result = play()
+    data = result.to_dict()
+    if json_out:
+        print(json.dumps(data))
+        return
+    _print_fight(data, RULESET)
+
+
+def _print_fight(d: dict[str, Any], rs: Any) -> None:
+    rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
+    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b): {d['n']:,} fights, "
+              f"seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} fights/s, {d['threads']} threads)",
+              highlight=False)
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("side", "left"), ("wins", "right"), ("win rate", "right"), ("95 % CI (Wilson)", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for key in ("a", "b"):
+        s = d[key]
+        t.add_row(f"{s['name']} ({key})", f"{s['wins']:,}", _pct(s["win_rate"]),
+                  f"{100 * s['ci95'][0]:.2f} – {100 * s['ci95'][1]:.2f} %")
+    t.add_row("draws", f"{d['draws']:,}", _pct(d["draw_rate"]),
+              f"{100 * d['draw_ci95'][0]:.2f} – {100 * d['draw_ci95'][1]:.2f} %")
+    out.print(t)
+    r = d["rounds"]
+    if r["mean"] is None:
+        out.print("Rounds to decision: no fight was decided")
+    else:
+        out.print(f"Rounds to decision: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}")
+    size = max(len(d["a"]["fighters"]), len(d["b"]["fighters"]))
+    t = Table(title="Still in at the end (share of fights)", show_edge=False, pad_edge=False, title_justify="left")
+    t.add_column("side")
+    for k in range(size + 1):
+        t.add_column(str(k), justify="right")
+    t.add_column("mean", justify="right")
+    for key in ("a", "b"):
+        s = d[key]
+        cells = [_pct(c / d["n"]).strip() for c in s["survivors"]]
+        t.add_row(s["name"], *cells, *[""] * (size + 1 - len(cells)), f"{s['survivors_mean']:.2f}")
+    out.print(t)
+    causes = list(rs.counters.causes)
+    shown = [c for c in causes if any(f["out"][c] for f in d["fighters"])] or causes
+    t = Table(title="Fighters (share of fights)", show_edge=False, pad_edge=False, title_justify="left")
+    t.add_column("fighter")
+    t.add_column("side")
+    t.add_column("tactic / targeting")
+    for name in shown:
+        t.add_column(f"out: {rs.counters.describe(name)}", justify="right")
+    for col in ("died", "standing", "damage dealt", "damage taken"):
+        t.add_column(col, justify="right")
+    for f in d["fighters"]:
+        t.add_row(f["label"], f["side"], f"{f.get('tactic', '?')} / {f.get('targeting', '?')}",
+                  *[_pct(f["out_rate"][c]).strip() for c in shown], _pct(f["death_rate"]).strip(),
+                  _pct(f["standing_rate"]).strip(), f"{f['damage_dealt_mean']:.2f}", f"{f['damage_taken_mean']:.2f}")
+    out.print(t)
+    out.print("damage: mean final damage per fight", style="dim", highlight=False)
+    _print_options(d["options"], rs)
 
 
 @app.command()

@@ -7,12 +7,15 @@ and group naturally.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 import pandas as pd
 
-from .results import DuelResult
+from .results import DuelResult, HeaderCounters
+
+if TYPE_CHECKING:
+    from .fights import FightResult
 from .stats import hist_mean, hist_quantile, wilson
 
 ZONE_GROUP_NAMES = ("head", "torso", "arm", "leg")  # Brutal's zone groups (results carry their ruleset's)
@@ -21,20 +24,20 @@ ZONE_GROUP_NAMES = ("head", "torso", "arm", "leg")  # Brutal's zone groups (resu
 LABELS = ["matchup", "variant", "sweep", "value"]
 
 
-def _labels(r: DuelResult) -> dict[str, str]:
+def _labels(r: HeaderCounters) -> dict[str, str]:
     """Cell labels: the matchup, the rule variant, and for sweeps the sweep's name and value."""
     return {"matchup": r.labels.get("matchup", f"{r.names[0]} vs {r.names[1]}"),
             "variant": r.labels.get("variant", ""), "sweep": r.labels.get("sweep", ""),
             "value": r.labels.get("value", "")}
 
 
-def _rate_row(r: DuelResult, fighter: str, side: str, measure: str, k: int, n: int) -> dict:
+def _rate_row(r: HeaderCounters, fighter: str, side: str, measure: str, k: int, n: int) -> dict:
     lo, hi = wilson(k, n)
     return {**_labels(r), "fighter": fighter, "side": side, "measure": measure,
             "estimate": k / n if n else np.nan, "ci_low": lo, "ci_high": hi, "count": k, "n": n}
 
 
-def summary_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
+def summary_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     """Win rates, draws, defeat causes and deaths with 95 % Wilson intervals, rounds to decision.
 
     Columns: matchup, variant, fighter, side, measure, estimate, ci_low, ci_high, count, n.
@@ -71,7 +74,7 @@ def summary_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
                                        "count", "n"])
 
 
-def rounds_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
+def rounds_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     """Distribution of the round in which duels were decided.
 
     Columns: matchup, variant, round, count, share (of decided duels), cdf.
@@ -89,7 +92,7 @@ def rounds_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def wounds_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
+def wounds_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     """Blows by wound level × zone group, taken and dealt by each fighter (Brutal: B-5.1, B-4.9;
     other rulesets name their own levels and zones).
 
@@ -110,6 +113,77 @@ def wounds_frame(results: Iterable[DuelResult]) -> pd.DataFrame:
                                      "share": k / total})
     return pd.DataFrame(rows, columns=[*LABELS, "fighter", "side", "direction", "level", "zone", "count",
                                        "per_duel", "share"])
+
+
+# -- group fights (docs/groups.md) -----------------------------------------------------------------
+
+def fight_summary_frame(results: Iterable["FightResult"]) -> pd.DataFrame:
+    """The summary of group fights: :func:`summary_frame`'s rows per side (``fighter`` is the side's
+    name, e.g. "Militia ×3"; the loss causes, deaths and one-blow losses describe the deciding
+    takedown, B-2.9) plus ``survivors_mean`` per side (mean fighters of the side still in at the
+    end, with a normal 95 % interval; ``n`` the side's size in ``count``)."""
+    results = list(results)
+    rows: list[dict] = []
+    for r in results:
+        for side, key in ((0, "a"), (1, "b")):
+            hist = r.survivors(side)
+            k = np.arange(hist.size)
+            mean = float((k * hist).sum() / r.n)
+            var = float(((k - mean) ** 2 * hist).sum() / max(r.n - 1, 1))
+            half = 1.959963984540054 * np.sqrt(var / r.n)
+            rows.append({**_labels(r), "fighter": r.names[side], "side": key, "measure": "survivors_mean",
+                         "estimate": mean, "ci_low": mean - half, "ci_high": mean + half,
+                         "count": len(r.sides[side]), "n": r.n})
+    return pd.concat([summary_frame(results), pd.DataFrame(rows)], ignore_index=True) if rows else summary_frame([])
+
+
+FIGHTER_COLUMNS = [*LABELS, "fighter", "name", "side", "rank", "measure", "estimate", "ci_low", "ci_high", "count", "n"]
+
+
+def fighters_frame(results: Iterable["FightResult"]) -> pd.DataFrame:
+    """Per fighter of group fights: how often it went out (by cause), died, stood at the end, and
+    the mean final damage it dealt and took per fight.
+
+    Columns: matchup, variant, sweep, value, fighter (a distinct label, e.g. "Militia b2"), name,
+    side, rank (0-based place in its side's line), measure, estimate, ci_low, ci_high, count, n.
+    Measures: ``out_<cause>``, ``out_rate`` (any cause), ``death_rate``, ``standing_rate`` (Wilson
+    95 % intervals; ``out_rate`` + ``standing_rate`` = 1), ``damage_dealt_mean``,
+    ``damage_taken_mean`` (per fight; no interval: the counters keep sums only).
+    """
+    rows: list[dict] = []
+    for r in results:
+        for row, ((name, key, rank), label) in enumerate(zip(r.fighters, r.fighter_labels)):
+            def rate(measure: str, k: int) -> None:
+                rows.append({**_rate_row(r, label, key, measure, k, r.n), "name": name, "rank": rank})
+
+            out = r.fighter_out(row)
+            for cause, k in out.items():
+                rate(f"out_{cause}", k)
+            rate("out_rate", sum(out.values()))
+            rate("death_rate", r.fighter_deaths(row))
+            rate("standing_rate", r.fighter_standing(row))
+            for measure, total in (("damage_dealt_mean", r.damage_dealt(row)),
+                                   ("damage_taken_mean", r.fighter_damage_taken(row))):
+                rows.append({**_labels(r), "fighter": label, "name": name, "side": key, "rank": rank,
+                             "measure": measure, "estimate": total / r.n, "ci_low": np.nan, "ci_high": np.nan,
+                             "count": total, "n": r.n})
+    return pd.DataFrame(rows, columns=FIGHTER_COLUMNS)
+
+
+def survivors_frame(results: Iterable["FightResult"]) -> pd.DataFrame:
+    """How many of each side were still in when group fights ended (decided or drawn).
+
+    Columns: matchup, variant, sweep, value, fighter (the side's name), side, survivors
+    (0 … the side's size), count, share (of all fights), ci_low, ci_high (Wilson 95 %).
+    """
+    rows: list[dict] = []
+    for r in results:
+        for side, key in ((0, "a"), (1, "b")):
+            for k, count in enumerate(r.survivors(side)):
+                lo, hi = wilson(int(count), r.n)
+                rows.append({**_labels(r), "fighter": r.names[side], "side": key, "survivors": k,
+                             "count": int(count), "share": int(count) / r.n, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows, columns=[*LABELS, "fighter", "side", "survivors", "count", "share", "ci_low", "ci_high"])
 
 
 def win_rates(summary: pd.DataFrame) -> pd.DataFrame:
