@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
-           "wounds_figure", "sweep_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
+           "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -498,6 +498,85 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
                            else f"Win rate by {x_label}") + " (95 % bands)")
     ax.legend(frameon=False, loc="best", fontsize=9)
     _style(ax)
+    return fig
+
+
+# -- group fights ---------------------------------------------------------------------------------
+
+#: How a fighter ended a group fight: standing (bluish green), or out by cause (B-2.9, B-5, B-7).
+FATE_COLOURS = {"standing": "#009E73", "track_full": "#D55E00", "knocked_out": "#E69F00", "mortal": "#000000",
+                "fled": "#56B4E9", "exhausted": "#CC79A7"}
+FATE_LABELS = {"standing": "standing at the end", "track_full": "out: track full", "knocked_out": "out: knocked out",
+               "mortal": "out: mortal wound", "fled": "out: fled", "exhausted": "out: exhausted"}
+
+
+def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "Group fights") -> Figure:
+    """Per group fight (a row of two panels): left, the share of fights ending with k of each side
+    still in; right, each fighter's fate in percent of fights — out by cause, or standing at the end.
+
+    Takes :func:`brutal_sim.frames.survivors_frame` and :func:`brutal_sim.frames.fighters_frame`.
+    """
+    _require(survivors, ("matchup", "variant", "fighter", "side", "survivors", "share"), "fight_figure")
+    _require(fighters, ("matchup", "variant", "fighter", "side", "measure", "estimate"), "fight_figure")
+    cells = _cells(survivors)
+    if not cells:
+        raise ValueError("fight_figure: the survivors frame is empty")
+    fate_rows = fighters[fighters["measure"].str.startswith("out_") & (fighters["measure"] != "out_rate")]
+    causes = _unique(m[4:] for m in fate_rows["measure"])
+    fates = ["standing", *causes]
+    most = max(len(_unique(_in_cell(fighters, c)["fighter"])) for c in cells)
+    fig = Figure(figsize=(10.5, 0.8 + max(2.6, 0.42 * most + 1.2) * len(cells)), layout="constrained")
+    axes = fig.subplots(len(cells), 2, squeeze=False, gridspec_kw={"width_ratios": [1, 1.5]})
+    for row, c in enumerate(cells):
+        left, right = axes[row]
+        surv = _in_cell(survivors, c)
+        sides = _unique(zip(surv["side"], surv["fighter"]))
+        width = 0.8 / max(len(sides), 1)
+        top = int(surv["survivors"].max())
+        for k, (side, name) in enumerate(sides):
+            part = surv[surv["side"] == side]
+            x = part["survivors"].to_numpy() + (k - (len(sides) - 1) / 2) * width
+            ax_bars = left.bar(x, 100 * part["share"].to_numpy(), width=width * 0.95, color=OKABE_ITO[k],
+                               label=f"{name} ({side})")
+            left.bar_label(ax_bars, labels=[f"{100 * v:.0f}" if v >= 0.005 else "" for v in part["share"]],
+                           fontsize=7.5, padding=1)
+        left.set_xticks(range(top + 1))
+        left.set_xlabel("fighters of the side still in at the end")
+        left.set_ylabel("share of fights (%)")
+        left.set_ylim(0, 110)
+        left.set_title(_cell_title(survivors, c), fontsize=10, loc="left")
+        left.legend(frameon=False, fontsize=8.5, loc="upper center")
+        _style(left, "y")
+
+        cell = _in_cell(fighters, c)
+        labels = _unique(cell["fighter"])
+        est = cell.set_index(["fighter", "measure"])["estimate"]
+        sides_of = dict(zip(cell["fighter"], cell["side"]))
+        ys = np.arange(len(labels))
+        left_edge = np.zeros(len(labels))
+        for fate in fates:
+            measure = "standing_rate" if fate == "standing" else f"out_{fate}"
+            w = np.array([100 * float(est.get((f, measure), 0.0)) for f in labels])
+            right.barh(ys, w, left=left_edge, height=0.7, color=FATE_COLOURS.get(fate, DRAW_COLOUR),
+                       edgecolor="white", linewidth=0.5, label=FATE_LABELS.get(fate, fate.replace("_", " ")))
+            for y, l, ww in zip(ys, left_edge, w):
+                if ww >= 8:
+                    colour = mcolors.to_rgba(FATE_COLOURS.get(fate, DRAW_COLOUR))
+                    right.text(l + ww / 2, y, f"{ww:.0f}", ha="center", va="center", fontsize=7.5,
+                               color=_ink_on(colour))
+            left_edge += w
+        right.set_yticks(ys, labels)
+        for tick, f in zip(right.get_yticklabels(), labels):
+            tick.set_color("#0072B2" if sides_of[f] == "a" else "#9A5B00")
+        right.set_ylim(len(labels) - 0.5, -0.5)
+        right.set_xlim(0, 100)
+        right.set_xlabel("share of fights (%)")
+        right.set_title("each fighter's fate (names: side a blue, side b orange)", fontsize=10, loc="left")
+        right.tick_params(axis="y", length=0)
+        _style(right, "x")
+    handles, names = axes[0, 1].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside right upper", frameon=False, fontsize=8.5)
+    fig.suptitle(title)
     return fig
 
 
