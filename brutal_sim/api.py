@@ -19,6 +19,7 @@ from .executor import Executor, resolve
 from .errors import DataError
 from .ruleset import Prepared, Ruleset, resolve_ruleset
 from .results import AttackResult, DuelResult
+from .layout import TARGETING_CODES
 from .sides import expand_side
 
 if TYPE_CHECKING:
@@ -136,19 +137,31 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
 # -- group fights (Brutal, docs/groups.md) ---------------------------------------------------------
 
 def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
-                  options: Mapping[str, str] | None = None, source: str = "fight") -> "PreparedFight":
+                  options: Mapping[str, str] | None = None, targeting_a: str | None = None,
+                  targeting_b: str | None = None, source: str = "fight") -> "PreparedFight":
     """Load, validate and compile a group fight (Brutal). A side is a list of fighter references
     (names, TOML paths, fighter objects; ``"militia*3"`` repeats one) or a single reference; each
-    side holds 1 … 6 fighters. Bad sides or options are a :class:`DataError`."""
+    side holds 1 … 6 fighters. ``targeting_a`` / ``targeting_b`` override the targeting policy of
+    every fighter of that side (docs/groups.md). Bad sides or options are a :class:`DataError`
+    naming ``source``."""
     from .rulesets.brutal import RULESET
 
-    a = expand_side(side_a, source, "side a")
-    b = expand_side(side_b, source, "side b")
-    return RULESET.prepare_fight(a, b, rules, options)
+    sides = []
+    for key, refs, targeting in (("a", side_a, targeting_a), ("b", side_b, targeting_b)):
+        side = expand_side(refs, source, f"side {key}")
+        if targeting is not None:
+            if targeting not in TARGETING_CODES:
+                raise DataError(source, f"targeting_{key}", f"unknown targeting {targeting!r}; allowed: "
+                                f"{', '.join(TARGETING_CODES)}")
+            side = [RULESET.load_fighter(ref, f"side {key}").model_copy(update={"targeting": targeting})
+                    for ref in side]
+        sides.append(side)
+    return RULESET.prepare_fight(sides[0], sides[1], rules, options)
 
 
 def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str | None = None,
           options: Mapping[str, str] | None = None, threads: int | None = None,
+          targeting_a: str | None = None, targeting_b: str | None = None,
           executor: Executor | None = None, client: Any = None, progress: ProgressFn | None = None,
           labels: Mapping[str, str] | None = None) -> "FightResult":
     """Play ``n`` group fights of ``side_a`` against ``side_b`` (Brutal, docs/groups.md).
@@ -157,12 +170,13 @@ def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str 
     >>> r.to_dict()["fighters"][0]["standing_rate"]  # doctest: +SKIP
 
     Sides as in :func:`prepare_fight`; ``options`` are rule options (``outnumbered``,
-    ``attack_limit`` …), ``executor`` / ``client`` as in :func:`duel`.
+    ``attack_limit`` …), ``targeting_a`` / ``targeting_b`` override a side's targeting policy,
+    ``executor`` / ``client`` as in :func:`duel`.
     """
     _check_n(n, what="fights")
     _check_seed(seed)
     _check_threads(threads)
-    prepared = prepare_fight(side_a, side_b, rules, options)
+    prepared = prepare_fight(side_a, side_b, rules, options, targeting_a, targeting_b)
     return fights([prepared], n, seed, threads, progress, [labels] if labels else None, executor, client)[0]
 
 

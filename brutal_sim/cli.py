@@ -188,6 +188,9 @@ def fight(
     option: Optional[list[str]] = OPTION_OPT,
     threads: Optional[int] = THREADS_OPT,
     json_out: bool = JSON_OPT,
+    targeting_a: Optional[str] = typer.Option(None, "--targeting-a", help="override the targeting of every fighter "
+                                              "of side a: spread | weakest | nearest"),
+    targeting_b: Optional[str] = typer.Option(None, "--targeting-b", help="the same for side b"),
     cluster: Optional[str] = CLUSTER_OPT,
 ) -> None:
     """Play N group fights (Brutal, 1 … 6 fighters a side; docs/groups.md): side win rates, rounds,
@@ -201,7 +204,7 @@ def fight(
     side_a, side_b = _guard(lambda: split_sides(fighters))
     _guard(lambda: (api._check_n(n, what="fights"), api._check_seed(seed), api._check_threads(threads)))
     target = _guard(lambda: parse(cluster))
-    prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags))
+    prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b))
     if target is None:
         _warm_up(json_out, RULESET)  # group fights run the duel kernel
     show_bar = not json_out and err.is_terminal and n >= 1_000_000
@@ -357,15 +360,17 @@ def report(
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
         f"brutal-sim report {scenario} -o {output}"
     html = render_report(sc, results, command)
-    frames = ReportFrames.of(results, sc.differences)
+    frames = ReportFrames.of(results, sc.differences, sc.fight_results)
     try:
         write_atomically(output, html)
         if csv:
             frames.to_csv(csv)
     except OSError as exc:
         _fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
-    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells, {total:,} duels in "
-              f"{sum(r.elapsed_s for r in results):.1f} s)" + (f"; CSV in {csv}" if csv else ""), highlight=False)
+    fights = f" and {len(sc.fights)} group fights" if sc.fights else ""
+    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells{fights}, {total:,} duels in "
+              f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + (f"; CSV in {csv}" if csv else ""),
+              highlight=False)
 
 
 def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
@@ -384,14 +389,14 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
                 cells_done = done // sc.spec.n
                 bar.update(task, completed=done, cell=escape(label[:48]), rate=f"{rate:,.0f} duels/s",
-                           cells=f"cell {min(cells_done + 1, len(sc.cells))}/{len(sc.cells)}")
+                           cells=f"cell {min(cells_done + 1, sc.n_runs)}/{sc.n_runs}")
 
             return run_scenario(sc, threads, progress, executor=executor)
     else:
         def log(done: int, _total: int, label: str) -> None:
             if done % sc.spec.n == 0:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
-                err.print(f"cell {done // sc.spec.n}/{len(sc.cells)} {label}: {rate:,.0f} duels/s",
+                err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {label}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
 
         return run_scenario(sc, threads, log, executor=executor)

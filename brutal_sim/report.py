@@ -13,13 +13,17 @@ import jinja2
 import pandas as pd
 
 from . import __version__
-from .frames import rounds_frame, summary_frame, wounds_frame
+from . import layout as L
+from .fights import FightResult
+from .frames import fight_summary_frame, fighters_frame, rounds_frame, summary_frame, survivors_frame, wounds_frame
 from .results import DuelResult
 from .scenario import Scenario
 
 
 #: Reports draw the wound figure (two panels per cell) only up to this many cells; the CSV has all.
 MAX_WOUND_CELLS = 6
+#: … and the group-fight figure (a row of two panels per fight) up to this many fights.
+MAX_FIGHT_CELLS = 8
 
 
 @dataclass
@@ -30,16 +34,25 @@ class ReportFrames:
     rounds: pd.DataFrame
     wounds: pd.DataFrame
     differences: pd.DataFrame | None = None
+    fight_summary: pd.DataFrame | None = None  # group fights (None: the scenario has none)
+    fighters: pd.DataFrame | None = None
+    survivors: pd.DataFrame | None = None
 
     @classmethod
-    def of(cls, results: list[DuelResult], differences: pd.DataFrame | None = None) -> "ReportFrames":
-        return cls(summary_frame(results), rounds_frame(results), wounds_frame(results), differences)
+    def of(cls, results: list[DuelResult], differences: pd.DataFrame | None = None,
+           fights: list[FightResult] | None = None) -> "ReportFrames":
+        frames = cls(summary_frame(results), rounds_frame(results), wounds_frame(results), differences)
+        if fights:
+            frames.fight_summary = fight_summary_frame(fights)
+            frames.fighters = fighters_frame(fights)
+            frames.survivors = survivors_frame(fights)
+        return frames
 
     def to_csv(self, directory: str) -> list[Path]:
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         paths = []
-        for name in ("summary", "rounds", "wounds", "differences"):
+        for name in ("summary", "rounds", "wounds", "differences", "fight_summary", "fighters", "survivors"):
             frame = getattr(self, name)
             if frame is None:
                 continue
@@ -120,6 +133,12 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         if len(cells) <= MAX_WOUND_CELLS:  # two panels per cell: beyond this the figure is a wall
             add(plots.wounds_figure(wounds, direction="taken"), "Wounds taken",
                 "Blows taken per duel by wound level and zone.")
+    if frames.survivors is not None and frames.fighters is not None:
+        n_fights = len(frames.survivors[["matchup", "variant", "value"]].drop_duplicates())
+        if n_fights <= MAX_FIGHT_CELLS:
+            add(plots.fight_figure(frames.survivors, frames.fighters), "Group fights",
+                "Per group fight: left, the share of fights that ended with that many fighters of each side still "
+                "in; right, each fighter's fate in percent of fights (out by cause, or standing at the end).")
     sweeps = frames.summary[frames.summary["sweep"] != ""]
     for (sweep, variant, matchup), part in sweeps.groupby(["sweep", "variant", "matchup"], sort=False):
         data = part.assign(variant=part["value"])
@@ -144,9 +163,24 @@ def _option_sections(scenario: Scenario) -> list[dict[str, Any]]:
     return sections
 
 
-def render_report(scenario: Scenario, results: list[DuelResult], command: str) -> str:
-    """The report's HTML (self-contained: inline CSS, images as data URIs)."""
-    frames = ReportFrames.of(results, scenario.differences)
+def _fight_rows(fights: list[FightResult], scenario: Scenario) -> list[dict[str, Any]]:
+    """A row per group fight: side win rates, draws, rounds and the mean still in at the end."""
+    rows = []
+    for r in fights:
+        d = r.to_dict()
+        rows.append({"matchup": r.labels.get("matchup", ""), "variant": r.labels.get("variant", ""),
+                     "changed": r.labels.get("value", "") or "—", "sides": [d["a"], d["b"]],
+                     "draws": d["draw_rate"], "rounds_mean": d["rounds"]["mean"], "p90": d["rounds"]["p90"],
+                     "fighters": d["fighters"]})
+    return rows
+
+
+def render_report(scenario: Scenario, results: list[DuelResult], command: str,
+                  fights: list[FightResult] | None = None) -> str:
+    """The report's HTML (self-contained: inline CSS, images as data URIs). ``fights`` default to
+    the scenario's group-fight results (``scenario.fight_results``, filled by a run)."""
+    fights = scenario.fight_results if fights is None else fights
+    frames = ReportFrames.of(results, scenario.differences, fights)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     html = env.get_template("report.html.j2").render(
@@ -156,8 +190,9 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str) -
         show_variant=len(scenario.variant_options) > 1, variant_header="ruleset" if scenario.spec.rulesets else "variant", show_sweep=any(c.sweep for c in scenario.cells),
         figures=_figures(scenario, frames), fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
         option_sections=_option_sections(scenario), source=scenario.source, command=command,
-        elapsed=sum(r.elapsed_s for r in results), pct=_pct, ci=_ci,
-        difference_rows=_difference_rows(frames.differences),
+        elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
+        difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights, scenario),
+        n_fights=len(scenario.fights), causes=[(c, L.COUNTERS.describe(c)) for c in L.COUNTERS.causes],
     )
     return html
 
@@ -165,11 +200,14 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str) -
 def _fighters(scenario: Scenario) -> list[dict[str, Any]]:
     """Stat blocks of the scenario's fighters (a swept fighter's base only), per ruleset."""
     seen: dict[tuple[str, str], dict[str, Any]] = {}
-    for cell in scenario.cells:
-        for f in (cell.a, cell.b):
-            if (not cell.sweep or f is cell.b) and (cell.ruleset.name, f.name) not in seen:
-                seen[cell.ruleset.name, f.name] = {"name": f.name, "ruleset": cell.ruleset.name,
-                                                   "rows": cell.ruleset.stat_block(f)}
+    shown = [(cell.ruleset, f) for cell in scenario.cells for f in (cell.a, cell.b) if not cell.sweep or f is cell.b]
+    shown += [(rs, f) for fc in scenario.fights for rs in [scenario.variant_rulesets[fc.variant]] for f in fc.fighters]
+    for rs, f in shown:
+        if (rs.name, f.name) not in seen:
+            rows = rs.stat_block(f)
+            if getattr(f, "targeting", "spread") != "spread":
+                rows = [*rows, ("targeting", f.targeting)]
+            seen[rs.name, f.name] = {"name": f.name, "ruleset": rs.name, "rows": rows}
     return list(seen.values())
 
 

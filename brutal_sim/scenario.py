@@ -1,4 +1,5 @@
-"""Scenario files: a batch of duels (matchups, round robins, rule variants, sweeps) in one TOML.
+"""Scenario files: a batch of duels (matchups, round robins, rule variants, sweeps) and group
+fights (``[[fights]]``, Brutal) in one TOML.
 
 A scenario is validated completely — every fighter, option and sweep field — before anything runs.
 See ``docs/scenarios.md`` for the format and ``examples/*.toml`` for complete examples.
@@ -14,9 +15,9 @@ from typing import Any, Callable
 import pandas as pd
 from pydantic import Field, field_validator
 
-from .api import result_of
-from .catalog import read_toml, validate
-from .engine import paired_work
+from .api import fight_result_of, result_of
+from .catalog import load_rules, read_toml, validate
+from .engine import duel_work, paired_work
 from .executor import Executor, resolve, run_works
 from .errors import DataError
 from .frames import paired_differences
@@ -52,6 +53,18 @@ class SweepSpec(StrictModel):
         return v
 
 
+class FightSpec(StrictModel):
+    """A group fight (Brutal, docs/groups.md): two sides of 1 … 6 fighters (``"militia*3"`` repeats
+    one), played under each variant; ``options`` change the rules of this fight only."""
+
+    a: list[str] = Field(description="side a: fighter names or TOML files, NAME*N repeats one")
+    b: list[str] = Field(description="side b")
+    label: str = ""
+    options: dict[str, Any] = Field(default_factory=dict)
+    targeting_a: str | None = Field(None, description="override side a's targeting: spread | weakest | nearest")
+    targeting_b: str | None = None
+
+
 class ScenarioSpec(StrictModel):
     title: str = "brutal_sim report"
     notes: str = ""
@@ -66,6 +79,7 @@ class ScenarioSpec(StrictModel):
     options: dict[str, Any] = Field(default_factory=dict)
     variants: list[VariantSpec] = Field(default_factory=list)
     sweeps: list[SweepSpec] = Field(default_factory=list)
+    fights: list[FightSpec] = Field(default_factory=list)
 
     @field_validator("matchups")
     @classmethod
@@ -108,6 +122,20 @@ class Cell:
 
 
 @dataclass
+class FightCell:
+    """One group fight of the scenario under one variant."""
+
+    prepared: Any  # a brutal_sim.ruleset.PreparedFight
+    variant: str
+    label: str
+    changed: str = ""  # the fight's own options, as text
+
+    @property
+    def fighters(self) -> list[Any]:
+        return [*self.prepared.a, *self.prepared.b]
+
+
+@dataclass
 class Scenario:
     """A validated scenario, expanded into cells.
 
@@ -121,10 +149,18 @@ class Scenario:
     variant_rulesets: dict[str, Ruleset]
     cells: list[Cell] = field(default_factory=list)
     differences: pd.DataFrame | None = None  # paired differences of neighbours, after a run
+    fights: list[FightCell] = field(default_factory=list)
+    fight_results: list[Any] = field(default_factory=list)  # FightResult per fight cell, after a run
+
+    @property
+    def n_runs(self) -> int:
+        """Duel cells and group-fight cells."""
+        return len(self.cells) + len(self.fights)
 
     @property
     def total_duels(self) -> int:
-        return len(self.cells) * self.spec.n
+        """Duels and group fights to play."""
+        return self.n_runs * self.spec.n
 
     @property
     def rulesets(self) -> list[Ruleset]:
@@ -175,8 +211,9 @@ def load_scenario(path: str, n: int | None = None) -> Scenario:
             raise DataError(path, "round_robin", "needs at least two fighters in 'fighters'")
         pairs += list(itertools.combinations(spec.fighters, 2))
     pairs += [(a, b) for a, b in spec.matchups]
-    if not pairs and not spec.sweeps:
-        raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, or sweeps")
+    if not pairs and not spec.sweeps and not spec.fights:
+        raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, sweeps "
+                        "or [[fights]]")
     refs = [resolve_ref(r) for r in [*spec.fighters, *itertools.chain(*spec.matchups),
                                      *(sw.fighter for sw in spec.sweeps)]]
 
@@ -256,7 +293,47 @@ def load_scenario(path: str, n: int | None = None) -> Scenario:
             add(label, rs, rules, options, where, fighter(rs, a, "matchups"), fighter(rs, b, "matchups"))
     if spec.sweeps:
         _add_sweeps(spec, path, runs, pairs, fighter, add)
+    if spec.fights:
+        _add_fights(scenario, runs, resolve_ref, resolve_file)
     return scenario
+
+
+def _side_ref(ref: str, resolve_ref: Callable[[str], str]) -> str:
+    """A fight's fighter reference with a TOML path resolved beside the scenario (``*N`` kept)."""
+    name, star, count = ref.rpartition("*")
+    return resolve_ref(name) + star + count if star else resolve_ref(ref)
+
+
+def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str],
+                resolve_file: Callable[[str, str], str]) -> None:
+    """Cells of the ``[[fights]]``: each fight under each variant (Brutal only)."""
+    from .api import prepare_fight
+    from .sides import side_name
+
+    spec, path = scenario.spec, scenario.source
+    if spec.rulesets or runs[0][1].name != "brutal":
+        ruleset = ", ".join(spec.rulesets) if spec.rulesets else runs[0][1].name
+        raise DataError(path, "fights", f"group fights are Brutal only; this scenario runs {ruleset}")
+    for i, fs in enumerate(spec.fights):
+        where = f"fights[{i}]"
+        sides = [[_side_ref(r, resolve_ref) for r in refs] for refs in (fs.a, fs.b)]
+        own = {k: str(x) for k, x in fs.options.items()}
+        for label, rs, rules, options, vwhere in runs:
+            try:
+                prepared = prepare_fight(sides[0], sides[1], rules, {**options, **own}, fs.targeting_a,
+                                         fs.targeting_b, source=where)
+            except DataError as exc:
+                if exc.source == "--option":  # an option of the fight or of the variant
+                    field_ = f"{where}.options.{exc.field}" if exc.field in own else f"{vwhere}.{exc.field}"
+                    raise DataError(path, field_, exc.message) from None
+                field_ = f"{where}.{exc.field}" if exc.source == where else where
+                raise DataError(path, field_, _nested(exc) if exc.source != where else exc.message) from None
+            matchup = fs.label or f"{side_name([f.name for f in prepared.a])} vs {side_name([f.name for f in prepared.b])}"
+            changed = ", ".join(f"{k}={v}" for k, v in own.items())
+            if label not in scenario.variant_options:  # the variant's options, without the fight's own
+                scenario.variant_options[label] = load_rules(rules, options)[0]
+                scenario.variant_rulesets[label] = rs
+            scenario.fights.append(FightCell(prepared, label, matchup, changed))
 
 
 def _ruleset(name: str, path: str, key: str) -> Ruleset:
@@ -315,6 +392,9 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
                  executor: Executor | None = None, client: Any = None) -> list[DuelResult]:
     """Run every cell; ``progress(duels done, total, label)`` is called as blocks finish.
 
+    Group fights (``[[fights]]``) are played alongside; their
+    :class:`~brutal_sim.fights.FightResult` objects are left in ``scenario.fight_results``.
+
     All cells use the scenario's seed and duel indices 0 … n−1 (common random numbers). Cells that
     differ only by a sweep value, or only by the rule variant, are replayed together, and the
     paired differences between neighbours are left in ``scenario.differences``. All groups are
@@ -329,11 +409,14 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     groups = _groups(scenario)
     labels = [_label(scenario, scenario.cells[m[0]]) + (f" … ({len(m)} cells)" if len(m) > 1 else "")
               for m, _ in groups]
+    labels += [f"{fc.label} [{fc.variant}]" if len(scenario.variant_options) > 1 else fc.label
+               for fc in scenario.fights]
     works = [paired_work([scenario.cells[i].compiled for i in members], spec.seed) for members, _ in groups]
+    works += [duel_work(fc.prepared.compiled.kernels.duels, fc.prepared.compiled, spec.seed) for fc in scenario.fights]
 
     def step(work: int, size: int) -> None:
         nonlocal done
-        done += size * len(groups[work][0])
+        done += size * (len(groups[work][0]) if work < len(groups) else 1)
         if progress:
             progress(done, total, labels[work])
 
@@ -350,4 +433,8 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
         if len(group) > 1:
             differences.append(paired_differences(group, joint, by))
     scenario.differences = pd.concat(differences, ignore_index=True) if differences else None
+    scenario.fight_results = [
+        fight_result_of(fc.prepared, totals[0], spec.n, spec.seed, elapsed,
+                        {"matchup": fc.label, "variant": fc.variant, "sweep": "", "value": fc.changed})
+        for fc, totals, elapsed in zip(scenario.fights, ran.totals[len(groups):], ran.seconds[len(groups):])]
     return [results[i] for i in range(len(scenario.cells))]
