@@ -308,7 +308,7 @@ def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str
                 resolve_file: Callable[[str, str], str]) -> None:
     """Cells of the ``[[fights]]``: each fight under each variant (Brutal only)."""
     from .api import prepare_fight
-    from .sides import side_name
+    from .sides import expand_side, side_name
 
     spec, path = scenario.spec, scenario.source
     if spec.rulesets or runs[0][1].name != "brutal":
@@ -316,7 +316,8 @@ def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str
         raise DataError(path, "fights", f"group fights are Brutal only; this scenario runs {ruleset}")
     for i, fs in enumerate(spec.fights):
         where = f"fights[{i}]"
-        sides = [[_side_ref(r, resolve_ref) for r in refs] for refs in (fs.a, fs.b)]
+        sides = [expand_side([_side_ref(r, resolve_ref) for r in refs], path, f"{where}.{key}")
+                 for key, refs in (("a", fs.a), ("b", fs.b))]
         own = {k: str(x) for k, x in fs.options.items()}
         for label, rs, rules, options, vwhere in runs:
             try:
