@@ -259,20 +259,23 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
     out.print(t)
     causes = list(rs.counters.causes)
     shown = [c for c in causes if any(f["out"][c] for f in d["fighters"])] or causes
-    t = Table(title="Fighters (share of fights)", show_edge=False, pad_edge=False, title_justify="left")
-    t.add_column("fighter")
-    t.add_column("side")
-    t.add_column("tactic / targeting")
+    t = Table(title="Fighters (share of fights; damage: mean final damage per fight)", show_edge=False,
+              pad_edge=False, title_justify="left")
+    for col in ("fighter", "place", "tactic/target"):
+        t.add_column(col)
     for name in shown:
         t.add_column(f"out: {rs.counters.describe(name)}", justify="right")
-    for col in ("died", "standing", "damage dealt", "damage taken"):
+    for col in ("died", "standing", "dealt", "taken"):
         t.add_column(col, justify="right")
+
+    def short(x: float) -> str:
+        return f"{100 * x:.1f}%"
+
     for f in d["fighters"]:
-        t.add_row(f["label"], f["side"], f"{f.get('tactic', '?')} / {f.get('targeting', '?')}",
-                  *[_pct(f["out_rate"][c]).strip() for c in shown], _pct(f["death_rate"]).strip(),
-                  _pct(f["standing_rate"]).strip(), f"{f['damage_dealt_mean']:.2f}", f"{f['damage_taken_mean']:.2f}")
+        t.add_row(f["name"], f"{f['side']}{f['rank'] + 1}", f"{f.get('tactic', '?')}/{f.get('targeting', '?')}",
+                  *[short(f["out_rate"][c]) for c in shown], short(f["death_rate"]), short(f["standing_rate"]),
+                  f"{f['damage_dealt_mean']:.2f}", f"{f['damage_taken_mean']:.2f}")
     out.print(t)
-    out.print("damage: mean final damage per fight", style="dim", highlight=False)
     _print_options(d["options"], rs)
 
 

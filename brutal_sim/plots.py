@@ -525,10 +525,13 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
     causes = _unique(m[4:] for m in fate_rows["measure"])
     fates = ["standing", *causes]
     most = max(len(_unique(_in_cell(fighters, c)["fighter"])) for c in cells)
-    fig = Figure(figsize=(10.5, 0.8 + max(2.6, 0.42 * most + 1.2) * len(cells)), layout="constrained")
-    axes = fig.subplots(len(cells), 2, squeeze=False, gridspec_kw={"width_ratios": [1, 1.5]})
+    fig = Figure(figsize=(10.5, 0.6 + max(2.8, 0.42 * most + 1.5) * len(cells)), layout="constrained")
+    rows = fig.subfigures(len(cells), 1, squeeze=False)[:, 0]
+    first_right = None
     for row, c in enumerate(cells):
-        left, right = axes[row]
+        left, right = rows[row].subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.5]})
+        first_right = first_right or right
+        rows[row].suptitle(_cell_title(survivors, c), x=0.01, ha="left", fontweight="bold", fontsize=10.5)
         surv = _in_cell(survivors, c)
         sides = _unique(zip(surv["side"], surv["fighter"]))
         width = 0.8 / max(len(sides), 1)
@@ -536,15 +539,15 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
         for k, (side, name) in enumerate(sides):
             part = surv[surv["side"] == side]
             x = part["survivors"].to_numpy() + (k - (len(sides) - 1) / 2) * width
-            ax_bars = left.bar(x, 100 * part["share"].to_numpy(), width=width * 0.95, color=OKABE_ITO[k],
-                               label=f"{name} ({side})")
-            left.bar_label(ax_bars, labels=[f"{100 * v:.0f}" if v >= 0.005 else "" for v in part["share"]],
+            bars = left.bar(x, 100 * part["share"].to_numpy(), width=width * 0.95, color=OKABE_ITO[k],
+                            label=f"{name} ({side})")
+            left.bar_label(bars, labels=[f"{100 * v:.0f}" if v >= 0.005 else "" for v in part["share"]],
                            fontsize=7.5, padding=1)
         left.set_xticks(range(top + 1))
         left.set_xlabel("fighters of the side still in at the end")
         left.set_ylabel("share of fights (%)")
-        left.set_ylim(0, 110)
-        left.set_title(_cell_title(survivors, c), fontsize=10, loc="left")
+        left.set_ylim(0, 115)
+        left.set_title("survivors", fontsize=9.5, loc="left")
         left.legend(frameon=False, fontsize=8.5, loc="upper center")
         _style(left, "y")
 
@@ -571,10 +574,10 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
         right.set_ylim(len(labels) - 0.5, -0.5)
         right.set_xlim(0, 100)
         right.set_xlabel("share of fights (%)")
-        right.set_title("each fighter's fate (names: side a blue, side b orange)", fontsize=10, loc="left")
+        right.set_title("each fighter's fate (side a blue, side b orange)", fontsize=9.5, loc="left")
         right.tick_params(axis="y", length=0)
         _style(right, "x")
-    handles, names = axes[0, 1].get_legend_handles_labels()
+    handles, names = first_right.get_legend_handles_labels()
     fig.legend(handles, names, loc="outside right upper", frameon=False, fontsize=8.5)
     fig.suptitle(title)
     return fig

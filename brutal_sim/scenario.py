@@ -436,6 +436,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     scenario.differences = pd.concat(differences, ignore_index=True) if differences else None
     scenario.fight_results = [
         fight_result_of(fc.prepared, totals[0], spec.n, spec.seed, elapsed,
-                        {"matchup": fc.label, "variant": fc.variant, "sweep": "", "value": fc.changed})
+                        {"matchup": fc.label, "variant": fc.variant if len(scenario.variant_options) > 1 else "",
+                         "sweep": "", "value": fc.changed})
         for fc, totals, elapsed in zip(scenario.fights, ran.totals[len(groups):], ran.seconds[len(groups):])]
     return [results[i] for i in range(len(scenario.cells))]
