@@ -294,7 +294,7 @@ def load_scenario(path: str, n: int | None = None) -> Scenario:
     if spec.sweeps:
         _add_sweeps(spec, path, runs, pairs, fighter, add)
     if spec.fights:
-        _add_fights(scenario, runs, resolve_ref, resolve_file)
+        _add_fights(scenario, runs, resolve_ref)
     return scenario
 
 
@@ -304,8 +304,7 @@ def _side_ref(ref: str, resolve_ref: Callable[[str], str]) -> str:
     return resolve_ref(name) + star + count if star else resolve_ref(ref)
 
 
-def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str],
-                resolve_file: Callable[[str, str], str]) -> None:
+def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str]) -> None:
     """Cells of the ``[[fights]]``: each fight under each variant (Brutal only)."""
     from .api import prepare_fight
     from .sides import expand_side, side_name
@@ -314,10 +313,10 @@ def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str
     if spec.rulesets or runs[0][1].name != "brutal":
         ruleset = ", ".join(spec.rulesets) if spec.rulesets else runs[0][1].name
         raise DataError(path, "fights", f"group fights are Brutal only; this scenario runs {ruleset}")
-    for i, fs in enumerate(spec.fights):
+    expanded = [[expand_side([_side_ref(r, resolve_ref) for r in refs], path, f"fights[{i}].{key}")
+                 for key, refs in (("a", fs.a), ("b", fs.b))] for i, fs in enumerate(spec.fights)]
+    for i, (fs, sides) in enumerate(zip(spec.fights, expanded)):
         where = f"fights[{i}]"
-        sides = [expand_side([_side_ref(r, resolve_ref) for r in refs], path, f"{where}.{key}")
-                 for key, refs in (("a", fs.a), ("b", fs.b))]
         own = {k: str(x) for k, x in fs.options.items()}
         for label, rs, rules, options, vwhere in runs:
             try:

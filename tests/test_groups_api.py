@@ -190,3 +190,176 @@ def test_fight_command_bad_numbers_exit_2():
                            (["--option", "outnumbered=often"], "allowed: by_count, one_side, none")):
         r = runner.invoke(app, ["fight", "knight", "vs", "militia", *extra])
         assert r.exit_code == 2 and message in r.stderr, r.output
+
+
+# -- scenarios ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, where, message", [
+    ('[[fights]]\na = ["knight"]\n', "fights[0].b", "Field required"),
+    ('[[fights]]\na = ["knight"]\nb = ["militia"]\nc = ["brute"]\n', "fights[0].c", ""),
+    ('[[fights]]\na = ["knight"]\nb = ["militia*7"]\n', "fights[0].b", "whole number 1 … 6, got '7'"),
+    ('[[fights]]\na = ["knight"]\nb = ["militia*4", "brute*3"]\n', "fights[0].b", "7 fighters on one side"),
+    ('[[fights]]\na = []\nb = ["militia"]\n', "fights[0].a", "the side is empty"),
+    ('[[fights]]\na = ["knight"]\nb = ["militia"]\n[[fights]]\na = ["knight"]\nb = ["militia*x"]\n',
+     "fights[1].b", "got 'x'"),
+    ('ruleset = "wfrp2e"\nmatchups = [["orc", "goblin"]]\n[[fights]]\na = ["orc"]\nb = ["goblin"]\n',
+     "fights", "group fights are Brutal only; this scenario runs wfrp2e"),
+    ('rulesets = ["brutal", "wfrp2e"]\nmatchups = [["swordsman", "brute"]]\n[[fights]]\na = ["knight"]\nb = ["militia"]\n',
+     "fights", "group fights are Brutal only"),
+])
+def test_scenario_fight_errors_name_the_key(tmp_path, body, where, message):
+    from brutal_sim.scenario import load_scenario
+
+    f = tmp_path / "s.toml"
+    f.write_text(body)
+    with pytest.raises(DataError) as exc:
+        load_scenario(str(f))
+    assert str(exc.value).startswith(f"{f}: {where}") and message in str(exc.value)
+
+
+def test_scenario_of_fights_only_is_not_empty(tmp_path):
+    from brutal_sim.scenario import load_scenario
+
+    f = tmp_path / "s.toml"
+    f.write_text("n = 10\n")
+    with pytest.raises(DataError, match=r"nothing to run: .*\[\[fights\]\]"):
+        load_scenario(str(f))
+
+
+# -- end to end: the group-fight kernel ------------------------------------------------------------
+
+def check_identities(r: FightResult) -> None:
+    """What holds fight by fight, so exactly in the sums (docs/groups.md)."""
+    n = r.n
+    assert r.wins(0) + r.wins(1) + r.draws == n
+    for side in (0, 1):
+        assert r.survivors(side).sum() == n
+        rows = [i for i, (_, key, _) in enumerate(r.fighters) if key == "ab"[side]]
+        standing = sum(r.fighter_standing(i) for i in rows)
+        assert standing == int((np.arange(len(rows) + 1) * r.survivors(side)).sum())
+        assert sum(r.fighter_damage_taken(i) for i in rows) == r.damage_taken(side)
+        other = [i for i in range(r.n_fighters) if i not in rows]
+        assert sum(r.damage_dealt(i) for i in other) == r.damage_taken(side)
+    assert r.survivors(0)[0] == r.wins(1)  # side a all out ⇔ side b won (side a is checked first)
+    assert r.survivors(1)[0] >= r.wins(0)
+    for i in range(r.n_fighters):
+        out = r.fighter_out(i)
+        assert sum(out.values()) + r.fighter_standing(i) == n
+        assert r.fighter_deaths(i) <= out["mortal"] + out["exhausted"]
+    # the loser's last fighter went out in every decided fight, with the header's cause
+    for side in (0, 1):
+        rows = [i for i, (_, key, _) in enumerate(r.fighters) if key == "ab"[side]]
+        for cause, k in r.defeats(side).items():
+            assert k <= sum(r.fighter_out(i)[cause] for i in rows)
+        assert sum(r.defeats(side).values()) == r.wins(1 - side)
+
+
+def test_api_fight_knight_against_three_militia():
+    from brutal_sim import api
+
+    r = api.fight(["knight"], ["militia*3"], n=4000, seed=5)
+    check_identities(r)
+    assert r.names == ("Knight", "Militia spearman ×3") and r.n_fighters == 4
+    assert r.fighter_labels == ["Knight", "Militia spearman b1", "Militia spearman b2", "Militia spearman b3"]
+    d = r.to_dict()
+    assert set(d) >= {"kind", "ruleset", "n", "seed", "options", "a", "b", "draws", "draw_rate", "draw_ci95", "rounds",
+                      "defeat_cause", "one_blow_share", "fighters", "elapsed_s", "threads"}
+    assert set(d["a"]) >= {"name", "fighters", "wins", "win_rate", "ci95", "defeat_cause", "deaths", "attacks",
+                           "wounds_taken", "damage_taken", "weapon_breaks", "survivors", "survivors_mean"}
+    assert d["options"]["outnumbered"] == "by_count" and d["options"]["attack_limit"] == "open"
+    assert [f["targeting"] for f in d["fighters"]] == ["spread"] * 4
+    assert len(d["b"]["survivors"]) == 4 and len(d["a"]["survivors"]) == 2
+    # the knight attacks; the militia attack him: both sides' attacks are counted
+    assert sum(d["a"]["attacks"].values()) > 0 and sum(d["b"]["attacks"].values()) > sum(d["a"]["attacks"].values())
+    # same numbers on any number of threads, and with the targeting override only the policy changes
+    again = api.fight(["knight"], ["militia", "militia", "militia"], n=4000, seed=5, threads=1)
+    assert np.array_equal(again.counters, r.counters)
+    weakest = api.fight("knight", "militia*3", n=4000, seed=5, targeting_b="weakest")
+    assert [f["targeting"] for f in weakest.to_dict()["fighters"]] == ["spread"] + ["weakest"] * 3
+    check_identities(weakest)
+
+
+def test_one_against_one_is_the_duel():
+    """docs/groups.md: with one fighter a side every rule reduces to the duel's, with the same dice."""
+    from brutal_sim import api
+
+    fight = api.fight(["swordsman"], ["brute"], n=3000, seed=7)
+    duel = api.duel("swordsman", "brute", n=3000, seed=7)
+    assert np.array_equal(fight.counters[:fight.header_end], duel.counters)
+    check_identities(fight)
+    assert fight.fighter_standing(0) == fight.survivors(0)[1] == duel.wins(0) + duel.draws
+
+
+def test_fight_options_reach_the_kernel():
+    """B-4.7: with attack_limit = corridor only one militia at a time engages the knight, and no
+    outnumbered penalty can apply; both help him against three."""
+    from brutal_sim import api
+
+    n = 4000
+    base = api.fight(["knight"], ["militia*3"], n=n, seed=9)
+    corridor = api.fight(["knight"], ["militia*3"], n=n, seed=9, options={"attack_limit": "corridor"})
+    check_identities(corridor)
+    p0, p1 = base.wins(0) / n, corridor.wins(0) / n
+    se = np.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / n)
+    assert p1 - p0 > 4 * se, (p0, p1)
+
+
+def test_fight_command_end_to_end(tmp_path):
+    r = runner.invoke(app, ["fight", "knight", "vs", "militia*3", "-n", "2000", "--seed", "3", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["kind"] == "fight" and d["n"] == 2000 and d["b"]["fighters"] == ["Militia spearman"] * 3
+    assert d["a"]["wins"] + d["b"]["wins"] + d["draws"] == 2000
+    r = runner.invoke(app, ["fight", "swordsman", "militia", "vs", "brute", "-n", "2000", "--option",
+                            "outnumbered=none"])
+    assert r.exit_code == 0, r.output
+    for text in ("Swordsman + Militia spearman (a)", "Brute (b)", "win rate", "Rounds to decision",
+                 "Still in at the end", "Fighters", "standing", "outnumbered=none", "changed from the defaults"):
+        assert text in r.stdout, text
+    grappler = tmp_path / "grappler.toml"
+    grappler.write_text('name = "Grappler"\ntactic = "grapple"\n')
+    for words, message in (
+            (["knight", "vs", "knigt"], "knigt"),
+            (["knight", "vs", str(grappler)], "grapple"),
+            (["knight", "vs", "militia", "--option", "start_distance=5"], "start_distance"),
+            (["knight", "vs", "militia", "--targeting-b", "closest"], "allowed: spread, weakest, nearest"),
+            (["knight", "vs", "militia", "--option", "outnumbered=often"], "allowed: by_count, one_side, none")):
+        r = runner.invoke(app, ["fight", *words, "-n", "10"])
+        assert r.exit_code == 2 and message in r.stderr, (words, r.output)
+        assert "Traceback" not in r.output and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_report_with_group_fights(tmp_path):
+    from brutal_sim.scenario import load_scenario
+
+    sc = load_scenario(str(EXAMPLES / "group_fights.toml"))
+    assert len(sc.cells) == 1 and len(sc.fights) == 7
+    assert [fc.changed for fc in sc.fights[:4]] == ["", "outnumbered=one_side", "outnumbered=none",
+                                                    "attack_limit=corridor"]
+    assert [f.targeting for f in sc.fights[5].prepared.a] == ["weakest", "weakest"]
+    f = tmp_path / "s.toml"
+    f.write_text('title = "Fights"\nn = 1500\nseed = 2\nmatchups = [["knight", "militia"]]\n'
+                 '[[fights]]\na = ["knight"]\nb = ["militia*3"]\n'
+                 '[[fights]]\nlabel = "Two pairs"\na = ["swordsman", "militia"]\nb = ["brute", "militia"]\n'
+                 'options = { outnumbered = "none" }\n')
+    out, csv = tmp_path / "r.html", tmp_path / "csv"
+    r = runner.invoke(app, ["report", str(f), "-o", str(out), "--csv", str(csv)])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    assert "<h2>Group fights</h2>" in html and 'id="fights"' in html and 'id="fight-fighters"' in html
+    assert "Two pairs" in html and "outnumbered=none" in html and "Knight vs Militia spearman ×3" in html
+    assert 'alt="Group fights"' in html and '<table id="summary">' in html
+    assert not re.findall(r'(?:src|href)="(?!data:)', html)  # self-contained
+    for name in ("fight_summary", "fighters", "survivors", "summary"):
+        assert (csv / f"{name}.csv").is_file()
+    import pandas as pd
+
+    fighters = pd.read_csv(csv / "fighters.csv", keep_default_na=False)
+    assert set(fighters["matchup"]) == {"Knight vs Militia spearman ×3", "Two pairs"}
+    assert set(fighters[fighters["matchup"] == "Two pairs"]["value"]) == {"outnumbered=none"}
+    # a scenario of fights only
+    f.write_text('n = 500\n[[fights]]\na = ["knight"]\nb = ["militia*2"]\n')
+    r = runner.invoke(app, ["report", str(f), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    assert "<h2>Group fights</h2>" in html and '<table id="summary">' not in html
