@@ -329,7 +329,13 @@ def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str
                 field_ = f"{where}.{exc.field}" if exc.source == where else where
                 raise DataError(path, field_, _nested(exc) if exc.source != where else exc.message) from None
             matchup = fs.label or f"{side_name([f.name for f in prepared.a])} vs {side_name([f.name for f in prepared.b])}"
-            changed = ", ".join(f"{k}={v}" for k, v in own.items())
+            targeting = {f"targeting_{k}": t for k, t in (("a", fs.targeting_a), ("b", fs.targeting_b)) if t}
+            changed = ", ".join(f"{k}={v}" for k, v in {**own, **targeting}.items())
+            twin = next((j for j, fc in enumerate(scenario.fights)
+                         if (fc.label, fc.variant, fc.changed) == (matchup, label, changed)), None)
+            if twin is not None:
+                raise DataError(path, where, f"the same fight as fights[{twin // len(runs)}] ({matchup}); give "
+                                "one of them a label, or other options")
             if label not in scenario.variant_options:  # the variant's options, without the fight's own
                 scenario.variant_options[label] = load_rules(rules, options)[0]
                 scenario.variant_rulesets[label] = rs

@@ -337,6 +337,7 @@ def test_report_with_group_fights(tmp_path):
     assert [fc.changed for fc in sc.fights[:4]] == ["", "outnumbered=one_side", "outnumbered=none",
                                                     "attack_limit=corridor"]
     assert [f.targeting for f in sc.fights[5].prepared.a] == ["weakest", "weakest"]
+    assert sc.fights[5].changed == "targeting_a=weakest"
     f = tmp_path / "s.toml"
     f.write_text('title = "Fights"\nn = 1500\nseed = 2\nmatchups = [["knight", "militia"]]\n'
                  '[[fights]]\na = ["knight"]\nb = ["militia*3"]\n'
@@ -357,6 +358,10 @@ def test_report_with_group_fights(tmp_path):
     fighters = pd.read_csv(csv / "fighters.csv", keep_default_na=False)
     assert set(fighters["matchup"]) == {"Knight vs Militia spearman ×3", "Two pairs"}
     assert set(fighters[fighters["matchup"] == "Two pairs"]["value"]) == {"outnumbered=none"}
+    f.write_text('n = 10\n[[fights]]\na = ["knight"]\nb = ["militia*3"]\n[[fights]]\na = ["knight"]\n'
+                 'b = ["militia", "militia*2"]\n')
+    with pytest.raises(DataError, match=r"fights\[1\]: the same fight as fights\[0\]"):
+        load_scenario(str(f))
     # a scenario of fights only
     f.write_text('n = 500\n[[fights]]\na = ["knight"]\nb = ["militia*2"]\n')
     r = runner.invoke(app, ["report", str(f), "-o", str(out)])
