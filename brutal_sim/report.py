@@ -97,7 +97,7 @@ def _difference_rows(diff: pd.DataFrame | None) -> list[dict[str, Any]]:
     rows = []
     for _, d in diff[diff["side"] == "a"].iterrows():
         rows.append({"matchup": d["matchup"], "variant": d["variant"] if d["sweep"] else "", "sweep": d["sweep"],
-                     "change": f"{d['from']} → {d['to']}", "fighter": d["fighter"],
+                     "change": f"{d['from'] or 'default'} → {d['to'] or 'default'}", "fighter": d["fighter"],
                      "difference": f"{100 * d['difference']:+.1f}\u00a0pp",
                      "ci": f"{100 * d['ci_low']:+.1f} … {100 * d['ci_high']:+.1f}",
                      "independent": f"±{100 * d['halfwidth_independent']:.1f}",

@@ -17,7 +17,7 @@ from pydantic import Field, field_validator
 
 from .api import fight_result_of, result_of
 from .catalog import load_rules, read_toml, validate
-from .engine import duel_work, paired_work
+from .engine import paired_work
 from .executor import Executor, resolve, run_works
 from .errors import DataError
 from .frames import paired_differences
@@ -378,10 +378,26 @@ def _groups(scenario: Scenario) -> list[tuple[list[int], str]]:
     for i, c in enumerate(scenario.cells):
         key = ("value", c.sweep, c.variant, c.b.name) if c.sweep else ("variant", c.ruleset.name, c.a.name, c.b.name)
         groups.setdefault(key, []).append(i)
+    return _pairable(groups, [c.compiled for c in scenario.cells])
+
+
+def _fight_groups(scenario: Scenario) -> list[tuple[list[int], str]]:
+    """Group fights to replay together: the same sides under one variant, differing by the fight's
+    own options or targeting (the ``value`` label)."""
+    groups: dict[tuple, list[int]] = {}
+    for i, fc in enumerate(scenario.fights):
+        names = tuple(f.name for f in fc.prepared.a), tuple(f.name for f in fc.prepared.b)
+        groups.setdefault(("value", *names, fc.variant), []).append(i)
+    return _pairable(groups, [fc.prepared.compiled for fc in scenario.fights])
+
+
+def _pairable(groups: dict[tuple, list[int]], compiled: list[Compiled]) -> list[tuple[list[int], str]]:
+    """The groups (key: the changing label first) whose members share the tables and the round cap;
+    members of other groups run on their own."""
     out = []
     for key, members in groups.items():
-        tables = {b"".join(t.tobytes() for t in scenario.cells[i].compiled.tables) for i in members}
-        caps = {scenario.cells[i].compiled.n_counters for i in members}
+        tables = {b"".join(t.tobytes() for t in compiled[i].tables) for i in members}
+        caps = {compiled[i].n_counters for i in members}
         if len(tables) == 1 and len(caps) == 1:
             out.append((members, key[0]))
         else:  # a table (e.g. Brutal's zone table) or the round cap differs: each cell on its own
@@ -399,7 +415,9 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     """Run every cell; ``progress(duels done, total, label)`` is called as blocks finish.
 
     Group fights (``[[fights]]``) are played alongside; their
-    :class:`~brutal_sim.fights.FightResult` objects are left in ``scenario.fight_results``.
+    :class:`~brutal_sim.fights.FightResult` objects are left in ``scenario.fight_results``. Fights of
+    the same sides under one variant are replayed together too (their own options or targeting
+    change along the group).
 
     All cells use the scenario's seed and duel indices 0 … n−1 (common random numbers). Cells that
     differ only by a sweep value, or only by the rule variant, are replayed together, and the
@@ -409,39 +427,48 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     """
     spec = scenario.spec
     results: dict[int, DuelResult] = {}
+    fight_results: dict[int, Any] = {}
     differences = []
     done = 0
     total = scenario.total_duels
     groups = _groups(scenario)
+    fight_groups = _fight_groups(scenario)
+    several = len(scenario.variant_options) > 1
     labels = [_label(scenario, scenario.cells[m[0]]) + (f" … ({len(m)} cells)" if len(m) > 1 else "")
               for m, _ in groups]
-    labels += [f"{fc.label} [{fc.variant}]" if len(scenario.variant_options) > 1 else fc.label
-               for fc in scenario.fights]
+    labels += [scenario.fights[m[0]].label + (f" [{scenario.fights[m[0]].variant}]" if several else "")
+               + (f" … ({len(m)} fights)" if len(m) > 1 else "") for m, _ in fight_groups]
     works = [paired_work([scenario.cells[i].compiled for i in members], spec.seed) for members, _ in groups]
-    works += [duel_work(fc.prepared.compiled.kernels.duels, fc.prepared.compiled, spec.seed) for fc in scenario.fights]
+    works += [paired_work([scenario.fights[i].prepared.compiled for i in members], spec.seed)
+              for members, _ in fight_groups]
+    sizes = [len(members) for members, _ in [*groups, *fight_groups]]
 
     def step(work: int, size: int) -> None:
         nonlocal done
-        done += size * (len(groups[work][0]) if work < len(groups) else 1)
+        done += size * sizes[work]
         if progress:
             progress(done, total, labels[work])
 
     ran = run_works(works, spec.n, resolve(executor, client, threads), on_chunk=step)
-    for (members, by), (counters, joint), elapsed in zip(groups, ran.totals, ran.seconds):
-        cells = [scenario.cells[i] for i in members]
-        joint = joint[: len(cells) - 1]
+    for g, ((members, by), (counters, joint), elapsed) in enumerate(zip([*groups, *fight_groups], ran.totals,
+                                                                         ran.seconds)):
+        joint = joint[: len(members) - 1]
         group = []
-        for i, cell, cnt in zip(members, cells, counters):
-            r = result_of(cell.ruleset, cell.prepared, cnt, spec.n, spec.seed, elapsed / len(cells),
-                          {"variant": cell.variant, "sweep": cell.sweep, "value": cell.value})
-            results[i] = r
+        for i, cnt in zip(members, counters):
+            if g < len(groups):
+                cell = scenario.cells[i]
+                r = result_of(cell.ruleset, cell.prepared, cnt, spec.n, spec.seed, elapsed / len(members),
+                              {"variant": cell.variant, "sweep": cell.sweep, "value": cell.value})
+                results[i] = r
+            else:
+                fc = scenario.fights[i]
+                r = fight_result_of(fc.prepared, cnt, spec.n, spec.seed, elapsed / len(members),
+                                    {"matchup": fc.label, "variant": fc.variant if several else "", "sweep": "",
+                                     "value": fc.changed})
+                fight_results[i] = r
             group.append(r)
         if len(group) > 1:
             differences.append(paired_differences(group, joint, by))
     scenario.differences = pd.concat(differences, ignore_index=True) if differences else None
-    scenario.fight_results = [
-        fight_result_of(fc.prepared, totals[0], spec.n, spec.seed, elapsed,
-                        {"matchup": fc.label, "variant": fc.variant if len(scenario.variant_options) > 1 else "",
-                         "sweep": "", "value": fc.changed})
-        for fc, totals, elapsed in zip(scenario.fights, ran.totals[len(groups):], ran.seconds[len(groups):])]
+    scenario.fight_results = [fight_results[i] for i in range(len(scenario.fights))]
     return [results[i] for i in range(len(scenario.cells))]
