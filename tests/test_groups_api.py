@@ -368,3 +368,24 @@ def test_report_with_group_fights(tmp_path):
     assert r.exit_code == 0, r.output
     html = out.read_text()
     assert "<h2>Group fights</h2>" in html and '<table id="summary">' not in html
+
+
+def test_scenario_fights_replayed_together_match_separate_runs(tmp_path):
+    """Fights of the same sides are played on common random numbers: each one's counters are those
+    of a separate run, and their paired difference is in scenario.differences."""
+    from brutal_sim import api
+    from brutal_sim.scenario import load_scenario, run_scenario
+
+    f = tmp_path / "s.toml"
+    f.write_text('n = 1500\nseed = 4\n[[fights]]\na = ["knight"]\nb = ["militia*3"]\n'
+                 '[[fights]]\na = ["knight"]\nb = ["militia*3"]\noptions = { outnumbered = "none" }\n')
+    sc = load_scenario(str(f))
+    assert run_scenario(sc) == []
+    alone = api.fight(["knight"], ["militia*3"], n=1500, seed=4, options={"outnumbered": "none"})
+    assert np.array_equal(sc.fight_results[1].counters, alone.counters)
+    d = sc.differences
+    row = d[(d["side"] == "a") & (d["measure"] == "win_rate")].iloc[0]
+    assert (row["from"], row["to"], row["fighter"]) == ("", "outnumbered=none", "Knight")
+    r0, r1 = sc.fight_results
+    assert row["difference"] == pytest.approx((r1.wins(0) - r0.wins(0)) / 1500)
+    assert row["ci_low"] <= row["difference"] <= row["ci_high"]
