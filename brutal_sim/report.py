@@ -163,7 +163,7 @@ def _option_sections(scenario: Scenario) -> list[dict[str, Any]]:
     return sections
 
 
-def _fight_rows(fights: list[FightResult], scenario: Scenario) -> list[dict[str, Any]]:
+def _fight_rows(fights: list[FightResult]) -> list[dict[str, Any]]:
     """A row per group fight: side win rates, draws, rounds and the mean still in at the end."""
     rows = []
     for r in fights:
@@ -191,7 +191,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         figures=_figures(scenario, frames), fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
         option_sections=_option_sections(scenario), source=scenario.source, command=command,
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
-        difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights, scenario),
+        difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights),
         n_fights=len(scenario.fights), causes=[(c, L.COUNTERS.describe(c)) for c in L.COUNTERS.causes],
     )
     return html
