@@ -333,6 +333,8 @@ COVER_CASES = [
      {"cover_b": "three_quarters", "cover_zones_b": "vertical_left", "cover_a": "quarter"}),
     ("crossbowman", "swordsman", (), {"start_distance": 40, "cover_a": "half", "cover_b": "quarter",
                                       "indirect_cover_b": 40, "indirect_cover_penalty_b": "dense"}),
+    ("crossbowman", "militia", (("tactic_a", "kite"),), {"start_distance": 20, "indirect_cover_b": 45,
+                                                        "indirect_cover_penalty_b": "sparse", "cover_b": "quarter"}),
     ("crossbowman", "crossbowman", (("tactic_a", "aimed:head"),),
      {"start_distance": 30, "indirect_cover_a": 100, "cover_b": "half", "cover_zones_b": "vertical_right"}),
     ("swordsman", "crossbowman", (("tactic_a", "charge"),), {"start_distance": 18}),
