@@ -258,3 +258,28 @@ def test_cli_bad_cover_option_exits_2():
     res = CliRunner().invoke(app, ["attack", "swordsman", "militia", "--option", "cover_b=most"])
     assert res.exit_code == 2
     assert "cover_b" in res.output
+
+
+def test_charge_knockdown_gets_two_athletics():
+    """Seed line 208 (B-3.9 inside a charge): the attacker's athletics +2. With the defender's
+    mobility hopeless (dodge −20) it falls whenever 2d6 + A (+2) > 2d6 + D; sampled within 4σ of the
+    exact share."""
+    from brutal_sim.kernel import _knockdown
+    from brutal_sim.rng import _seed_duel
+
+    F = np.zeros((2, L.NF), dtype=np.int64)
+    F[:, L.P_NCELLS] = 7
+    F[0, L.P_ATHLETICS], F[1, L.P_ATHLETICS], F[1, L.P_DODGE] = 1, 2, -20
+    st = np.empty(4, dtype=np.uint64)
+    n = 20_000
+    for charging, bonus in ((0, 0), (1, 2)):
+        exact = sum(1 for x in range(2, 13) for y in range(2, 13)
+                    if x + 1 + bonus > y + 2 for _ in range(min(x - 1, 13 - x) * min(y - 1, 13 - y))) / 1296
+        prone = 0
+        for i in range(n):
+            S = np.zeros((2, L.NS), dtype=np.int64)
+            S[0, L.S_CHARGING] = charging
+            _seed_duel(st, np.uint64(99), np.int64(i))
+            _knockdown(F, S, st, 0, 1)
+            prone += int(S[1, L.S_PRONE])
+        assert within(exact, prone / n, n), (charging, exact, prone / n)
