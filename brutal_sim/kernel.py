@@ -571,8 +571,9 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
 
     ``band`` is −1 for a melee blow (the extra-success floor of B-4.11 may apply), or the range
     band 0/1/2 of a shot (B-8: only the confident-hit floor; damage and penetration −band).
-    Draws, in order: the zone die (unless aimed, ``zone >= 0``), each weapon die (none on a
-    critical hit), the critical d6, the penetration marker (armoured zones), then the wound's checks.
+    Draws, in order: the zone die (unless aimed, ``zone >= 0``; drawn again while d's explicit cover
+    hides the roll, B-8), each weapon die (none on a critical hit), the critical d6, the penetration
+    marker (armoured zones), then the wound's checks.
     """
     if zone < 0:
         zone = _roll_zone(F, opts, zt, st, d)  # B-4.9, re-rolled behind explicit cover (B-8)
@@ -977,10 +978,12 @@ def _can_dodge_shot(F, S, d):
 def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
     """B-8: a shot by a at its enemy d from ``S_DIST`` metres (within the long range).
 
-    Draws the attack 2d6; below the difficulty (8, moving 12, prone +2) it misses. Otherwise d may
-    dodge: 2d6 + dodge (B-4.7 modifiers) against 10; a success raises the difficulty by 2 + its
-    extra successes. A hit has attack − difficulty extra successes and deals the weapon's damage
-    less the band (``_hit`` with ``band``). The weapon then needs ``reload`` actions.
+    Draws the attack 2d6 (less the cover penalties, ``_shot_cover_penalty``); below the difficulty
+    (8, moving 12, prone +2) it misses. Otherwise d may dodge: 2d6 + dodge (B-4.7 modifiers)
+    against 10; a success raises the difficulty by 2 + its extra successes. A shot still hitting d
+    in indirect cover draws the d100 that may deflect it (a miss). A hit has attack − difficulty
+    extra successes and deals the weapon's damage less the band (``_hit`` with ``band``). The weapon
+    then needs ``reload`` actions.
     """
     d = 1 - a
     band = _shot_band(F, a, S[a, S_DIST])
@@ -1315,7 +1318,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     In a grapple (B-3.12) the controller's full action, or the held fighter's (after breaking free
     one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
     again if the opportunity attack felled it while rising), ready the main weapon if dropped
-    (B-3.10), then a shooter's actions (B-8), or else close in if apart (B-8) and the tactic's
+    (B-3.10), then a shooter's actions (B-8), or else charge or close in if apart (B-8) and the tactic's
     attack if engaged, then ready a dropped off-hand item with a spare action. Dazed or surprised
     fighters take no actions (B-7.5, B-2.3), also when dazed by an opportunity attack during the
     turn; a controller who cannot act lets go. Timed conditions run out at the end of the turn
