@@ -56,8 +56,23 @@ def _guard(fn: Callable[[], Any]) -> Any:
 
 def _warm_up(json_mode: bool, ruleset: Any, kind: str = "duel") -> None:
     """Compile (or load from the cache) the kernels, telling the user when that takes long."""
+    _compile_notice(json_mode, lambda: ruleset.warm_up(kind))
+
+
+def _warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None:
+    """Compile (or load from the cache) the group-fight kernel (``paired``: the one scenarios use)
+    by playing one fight."""
+    from .engine import run_duel_counters, run_paired_counters
+
+    if paired:
+        _compile_notice(json_mode, lambda: run_paired_counters([prepared.compiled], 1, 0, threads=1))
+    else:
+        _compile_notice(json_mode, lambda: run_duel_counters(prepared.compiled, 1, 0, threads=1))
+
+
+def _compile_notice(json_mode: bool, compile_kernels: Callable[[], Any]) -> None:
     t0 = time.perf_counter()
-    ruleset.warm_up(kind)
+    compile_kernels()
     took = time.perf_counter() - t0
     if took > 2.0 and not json_mode:
         err.print(f"[dim]compiled the numba kernels in {took:.1f} s (cached: later runs start fast)[/]")
@@ -206,7 +221,7 @@ def fight(
     target = _guard(lambda: parse(cluster))
     prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b))
     if target is None:
-        _warm_up(json_out, RULESET)  # group fights run the duel kernel
+        _warm_up_fight(json_out, prepared)
     show_bar = not json_out and err.is_terminal and n >= 1_000_000
     with _executor(target, threads, json_out) as ex:
         def play(progress: Callable[[int, int], None] | None = None) -> Any:
@@ -358,6 +373,8 @@ def report(
         if target is None:  # on a cluster, the workers load the kernels
             for rs in sc.rulesets:
                 _warm_up(False, rs)
+            if sc.fights:
+                _warm_up_fight(False, sc.fights[0].prepared, paired=True)
         results = _run_report(sc, threads, ex)
     total = sc.total_duels
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
