@@ -272,24 +272,30 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
         cells = [_pct(c / d["n"]).strip() for c in s["survivors"]]
         t.add_row(s["name"], *cells, *[""] * (size + 1 - len(cells)), f"{s['survivors_mean']:.2f}")
     out.print(t)
-    causes = list(rs.counters.causes)
-    shown = [c for c in causes if any(f["out"][c] for f in d["fighters"])] or causes
-    t = Table(title="Fighters (share of fights; damage: mean final damage per fight)", show_edge=False,
-              pad_edge=False, title_justify="left")
-    for col in ("fighter", "place", "tactic/target"):
-        t.add_column(col)
-    for name in shown:
-        t.add_column(f"out: {rs.counters.describe(name)}", justify="right")
-    for col in ("died", "standing", "dealt", "taken"):
-        t.add_column(col, justify="right")
-
     def short(x: float) -> str:
         return f"{100 * x:.1f}%"
 
+    t = Table(title="Fighters (share of fights; damage: mean final damage per fight)", show_edge=False,
+              pad_edge=False, title_justify="left")
+    for col, just in (("fighter", "left"), ("place", "left"), ("tactic", "left"), ("target", "left"),
+                      ("standing", "right"), ("out", "right"), ("died", "right"), ("dealt", "right"),
+                      ("taken", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
     for f in d["fighters"]:
-        t.add_row(f["name"], f"{f['side']}{f['rank'] + 1}", f"{f.get('tactic', '?')}/{f.get('targeting', '?')}",
-                  *[short(f["out_rate"][c]) for c in shown], short(f["death_rate"]), short(f["standing_rate"]),
+        t.add_row(f["name"], f"{f['side']}{f['rank'] + 1}", f.get("tactic", "?"), f.get("targeting", "?"),
+                  short(f["standing_rate"]), short(f["out_total_rate"]), short(f["death_rate"]),
                   f"{f['damage_dealt_mean']:.2f}", f"{f['damage_taken_mean']:.2f}")
+    out.print(t)
+    causes = list(rs.counters.causes)
+    shown = [c for c in causes if any(f["out"][c] for f in d["fighters"])] or causes
+    t = Table(title="How the fighters went out (share of fights)", show_edge=False, pad_edge=False,
+              title_justify="left")
+    t.add_column("fighter")
+    t.add_column("place")
+    for name in shown:
+        t.add_column(rs.counters.describe(name), justify="right")
+    for f in d["fighters"]:
+        t.add_row(f["name"], f"{f['side']}{f['rank'] + 1}", *[short(f["out_rate"][c]) for c in shown])
     out.print(t)
     _print_options(d["options"], rs)
 
