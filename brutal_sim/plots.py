@@ -544,11 +544,10 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
             left.bar_label(bars, labels=[f"{100 * v:.0f}" if v >= 0.005 else "" for v in part["share"]],
                            fontsize=7.5, padding=1)
         left.set_xticks(range(top + 1))
-        left.set_xlabel("fighters of the side still in at the end")
+        left.set_xlabel("fighters still in at the end")
         left.set_ylabel("share of fights (%)")
         left.set_ylim(0, 115)
-        left.set_title("survivors", fontsize=9.5, loc="left")
-        left.legend(frameon=False, fontsize=8.5, loc="upper center")
+        left.set_title("fighters of each side still in (side a blue, side b orange)", fontsize=9.5, loc="left")
         _style(left, "y")
 
         cell = _in_cell(fighters, c)
