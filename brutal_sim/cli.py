@@ -394,7 +394,8 @@ def report(
     except OSError as exc:
         _fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
     fights = f" and {len(sc.fights)} group fights" if sc.fights else ""
-    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells{fights}, {total:,} duels in "
+    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells{fights}, {total:,} "
+              f"{'duels and fights' if sc.fights else 'duels'} in "
               f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + (f"; CSV in {csv}" if csv else ""),
               highlight=False)
 
