@@ -733,6 +733,7 @@ class NaiveFight:
         self.zone_table = zone_table
         self.rng = rng
         self.fighters = [FighterState(p.side, p, row=r) for r, p in enumerate(fighters)]
+        assert all(1 <= len(self.side_of(side)) <= 6 for side in (0, 1)), "1–6 fighters a side (P_SIDE)"
         self.record = FightRecord(round_cap=rules.round_cap)
         self.distance = rules.start_distance  # B-8: metres apart, 0 engaged (duels only)
         self.gone_out = 0  # fighters out of the fight so far
