@@ -21,7 +21,7 @@ import naive
 from brutal_sim import layout as L
 from brutal_sim.catalog import Catalog, load_rules
 from brutal_sim.compile import compile_options, compile_sides
-from conftest import blank_fighters, default_options, give_weapon
+from conftest import blank_fighters, default_options, set_tactic
 
 SEED = 20240611
 ZT = np.array([5, 4, 5, 4, 5, 4, 3, 2, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0], dtype=np.int8)  # any table
@@ -252,8 +252,6 @@ def test_corridor_waiting_fighter_steps_in_when_the_first_goes_out():
 def test_no_foe_no_attack_and_no_stance():
     """Without a foe the tactic's action is not taken: no dice, no stance (total defence)."""
     F = blank_group(2, 1)
-    from conftest import set_tactic
-
     set_tactic(F, 1, "total_defence")
     fight = fight_of(F, [], attack_limit="corridor")
     a0, a1, b0 = fight.fighters
@@ -354,8 +352,6 @@ def test_opportunity_attacks_stop_when_the_provoker_is_out():
 
 def test_failed_knockdown_gives_only_its_target_an_opportunity_attack():
     F = blank_group(1, 2)
-    from conftest import set_tactic
-
     set_tactic(F, 0, "knockdown")
     fight = fight_of(F)
     a0, b0, b1 = fight.fighters
@@ -418,8 +414,8 @@ def catalog_group(side_a: list[str], side_b: list[str], **overrides) -> np.ndarr
 
 def test_fight_records_are_consistent():
     """Over 60 fights of 3 vs 3: the winner has a fighter standing and the loser none; damage dealt
-    over all fighters equals damage taken equals the header's damage; the deciding cause is the
-    cause of the last of the losing side to go out."""
+    over all fighters equals damage taken equals the header's damage; the deciding cause is one of
+    the losing side's causes."""
     F = catalog_group(["swordsman", "militia", "militia"], ["brute", "duelist", "brawler"])
     opts, zt = default_options(round_cap=40), load_rules(None, {})[1]
     k = L.n_fight_counters(40, 6)
@@ -435,24 +431,10 @@ def test_fight_records_are_consistent():
             decided += 1
             loser = 1 - record.winner
             assert record.survivors(loser) == 0 and record.survivors(record.winner) >= 1
-            last = max((f for f in fight.fighters if f.side == loser), key=lambda f: f.out_order)
-            assert record.loser_cause == last.out_cause
+            assert sum(f.out_cause == record.loser_cause for f in record.fighters if f.side == loser) >= 1
         else:
             assert record.survivors(0) >= 1 and record.survivors(1) >= 1
     assert decided >= 50
-
-
-def test_duel_is_the_one_against_one_fight():
-    """``naive_duel`` is ``naive_fight`` of two rows; its group block adds per-fighter data."""
-    F = catalog_group(["swordsman"], ["brute"])
-    opts, zt = default_options(), load_rules(None, {})[1]
-    cap = int(opts[L.O_ROUND_CAP])
-    for i in range(30):
-        fight = naive.naive_fight(F, opts, zt, SEED, i)
-        duel = naive.naive_duel(F, opts, zt, SEED, i)
-        assert fight.counter_row(L.n_fight_counters(cap, 2))[:L.n_counters(cap)] == duel.counter_row(L.n_counters(cap))
-        if fight.winner is not None:
-            assert fight.fighters[1 - fight.winner].out_cause == fight.loser_cause
 
 
 # -- (b) agreement with the kernel ------------------------------------------------------------------------
