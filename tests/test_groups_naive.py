@@ -296,6 +296,21 @@ def test_outnumbered_counts_engagers_not_enemies_engaged():
     assert fight.outnumbered_penalty(a0) == 1
 
 
+@pytest.mark.parametrize("option,dice,outcome", [("by_count", [8, 9, 10, 2], naive.HIT),
+                                                  ("none", [8, 9], naive.DODGED)])
+def test_outnumbered_dodge_in_an_attack(option, dice, outcome):
+    """a0 attacks b0, whom a0 and a1 engage: attack 8 against dodge 9 − 1 (two engagers, by_count)
+    = 8, a tie hits (B-4.5): zone die 10 (left arm), fists d4 = 2, light damage. Without the
+    penalty 8 < 9 is dodged."""
+    fight = fight_of(blank_group(2, 1), dice, outnumbered=option)
+    a0, a1, b0 = fight.fighters
+    a0.foe = a1.foe = b0
+    fight.attack(a0, b0, naive.FISTS, 0, None, "normal")
+    assert fight.record.attacks == [(0, outcome)]
+    assert fight.record.wounds == ([(1, naive.LIGHT_DAMAGE, "left_arm", 2)] if outcome == naive.HIT else [])
+    assert fight.rng.script == []
+
+
 # -- (a) opportunity attacks, B-3.8 / B-3.9 ------------------------------------------------------------------
 
 
