@@ -89,6 +89,10 @@ class _Chunk:
     def stunned_or_dazed(self, i, idx):
         return (self.stun[i, idx] > 0) | (self.pstun[i, idx] > 0) | (self.daze[i, idx] > 0)
 
+    def check_penalty(self, i, idx):
+        """Other checks in a fight (athletics, mobility): wounds + stunned/dazed 2 (B-6.5, B-7.5)."""
+        return self.wound_pen(i, idx) + 2 * self.stunned_or_dazed(i, idx)
+
     def active_penalty(self, i, idx):
         cond = np.where(self.prone[i, idx] > 0, 4, np.where(self.stunned_or_dazed(i, idx), 2, 0))
         return self.wound_pen(i, idx) + cond
@@ -250,7 +254,7 @@ class _Chunk:
         self.wound_effects(d, idx[eff], level[eff], zone[eff])
         bl = eff & (level >= L.LVL_HEAVY) & (dtype == L.DT_CUTTING)   # B-7.2, B-7.3
         self.bleed[d, idx[bl]] += 1
-        self.pstun[d, idx[eff & (rec == L.LVL_CRITICAL)]] = 1         # B-7.4
+        self.pstun[d, idx[eff & (level == L.LVL_CRITICAL)]] = 1       # B-7.4 (shock too, B-5.2)
 
     # -- an attack (B-4) ---------------------------------------------------------------------------
     def hit(self, a, idx, slot, extra, crit, zone, reduce):
@@ -329,12 +333,12 @@ class _Chunk:
         """B-3.9 after a knock-down hit: opposed athletics, then the loser may fall."""
         d = 1 - a
         k = idx.size
-        ra = self.d2d6(k) + self.F[a, L.P_ATHLETICS]
-        rd = self.d2d6(k) + self.F[d, L.P_ATHLETICS]
+        ra = self.d2d6(k) + self.F[a, L.P_ATHLETICS] - self.check_penalty(a, idx)
+        rd = self.d2d6(k) + self.F[d, L.P_ATHLETICS] - self.check_penalty(d, idx)
         push = ra > rd
         if push.any():
             sub = idx[push]
-            fall = self.d2d6(sub.size) + self.F[d, L.P_DODGE] < 12
+            fall = self.d2d6(sub.size) + self.F[d, L.P_DODGE] - self.check_penalty(d, sub) < 12
             self.prone[d, sub[fall]] = 1
         self.prone[a, idx[rd - ra >= 4]] = 1
 
@@ -570,22 +574,23 @@ class _Chunk:
         act = idx[(self.daze[i, idx] == 0) & (self.surpr[i, idx] == 0)]
         if act.size:
             acts = np.full(act.size, 2, dtype=np.int64)
-            pr = self.prone[i, act] != 0
-            if pr.any():                                            # B-3.11
-                sub = act[pr]
+            while True:                                             # B-3.11
+                m = (acts > 0) & (self.prone[i, act] != 0) & self.can_go_on(i, act)
+                if not m.any():
+                    break
+                sub = act[m]
+                self.prone[i, sub] = 2           # rising: the opportunity attack may fell it again
                 self.provoke(i, sub)
-                self.prone[i, sub] = 0
+                self.prone[i, sub[self.prone[i, sub] == 2]] = 0
                 if self.o[L.O_STAND_UP_FULL]:
-                    acts[pr] = 0
+                    acts[m] = 0
                     self.fullpen[i, sub] = 1
                 else:
-                    acts[pr] -= 1
+                    acts[m] -= 1
             m = (acts > 0) & self.needs_ready(i, act, MAIN)
             if m.any():                                             # B-3.10
                 m &= self.can_go_on(i, act)
-                sub = act[m]
-                self.provoke(i, sub)
-                self.held[i, MAIN, sub] = 1
+                self._ready(i, act[m], MAIN)
                 acts[m] -= 1
             m = (acts > 0) & self.can_go_on(i, act)
             if m.any():
@@ -593,14 +598,19 @@ class _Chunk:
             m = (acts > 0) & self.needs_ready(i, act, OFF)
             if m.any():
                 m &= self.can_go_on(i, act)
-                sub = act[m]
-                self.provoke(i, sub)
-                self.held[i, OFF, sub] = 1
+                self._ready(i, act[m], OFF)
         s = self.stun[i, idx]
         self.stun[i, idx] = np.maximum(s - 1, 0)
         s = self.daze[i, idx]
         self.daze[i, idx] = np.maximum(s - 1, 0)
         self.inturn[i, idx] = 0
+
+    def _ready(self, i, sub, slot):
+        """B-3.10: pick up a dropped item; the opportunity attack may knock it away again (−1 marks
+        it as being picked up)."""
+        self.held[i, slot, sub] = -1
+        self.provoke(i, sub)
+        self.held[i, slot, sub[self.held[i, slot, sub] == -1]] = 1
 
     def initiative(self):
         """B-2.2: 2d6 + resolve + talent; ties to the talent, then agility, else reroll."""

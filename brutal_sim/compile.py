@@ -48,6 +48,7 @@ def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
     row[L.P_T_KITE] = int(t.kite)
     row[L.P_T_RUN] = int(t.run)
     row[L.P_T_DROP] = int(t.drop_ranged)
+    row[L.P_T_CHARGE] = int(t.charge)
 
 
 def check_totals(f: Fighter, formula: Mapping[str, Sequence[str]] | None = None) -> dict[str, int]:
@@ -146,7 +147,13 @@ OPTION_SLOTS = {"surprise": L.O_SURPRISE, "round_cap": L.O_ROUND_CAP, "stand_up_
                 "broken_weapon": L.O_BREAK_DESTROYS, "cramped_space": L.O_CRAMPED,
                 "exertion_fatigue": L.O_EXERTION, "grapple_hands": L.O_GRAPPLE_HANDS,
                 "start_distance": L.O_START_DIST,
-                "outnumbered": L.O_OUTNUMBERED, "attack_limit": L.O_ATTACK_LIMIT}
+                "outnumbered": L.O_OUTNUMBERED, "attack_limit": L.O_ATTACK_LIMIT,
+                **{f"{name}_{side}": slot + s for s, side in enumerate("ab")
+                   for name, slot in (("cover", L.O_COVER), ("cover_zones", L.O_COVER_ZONES),
+                                      ("indirect_cover", L.O_INDIRECT),
+                                      ("indirect_cover_penalty", L.O_INDIRECT_PENALTY))},
+                "cover_shooter_penalty": L.O_COVER_SHOOTER, "charge_attack_modifier": L.O_CHARGE_MOD,
+                "charge_moving_target": L.O_CHARGE_MOVING, "charge_provokes": L.O_CHARGE_PROVOKES}
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

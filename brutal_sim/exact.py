@@ -16,9 +16,10 @@ from .kernel import (
     _fatigue_penalty, _final_damage, _needs_marker, _parry_bonus_total, _parry_slot, _plan_attack, _reset,
     _die_floor, _weapon_die, _wb, _wound_level, _can_dodge_shot, _set_dist, _shooter, _shot_band,
     _shot_bonus, _shot_difficulty, _shot_plan, _lets_go_of_ranged,
+    _attack_situation, _open_aim, _shot_cover_penalty, _side_option, _unseen, _zone_hidden,
 )
 from .layout import (
-    K_NORMAL, O_START_DIST, SLOT_MAIN, S_HELD_MAIN,
+    K_NORMAL, O_INDIRECT, O_START_DIST, SLOT_MAIN, S_HELD_MAIN,
     NS, S_DIST, O_CRAMPED, O_FLOOR_EXTRA, O_MARGIN_MAX, O_NEED_BASE, OUT_DODGED, P_ATHLETICS, ZONE_LARM, OUT_HARD_BLOCK, OUT_HIT, OUT_MISS,
     OUT_PARRIED, R_DODGE, R_PARRY, S_IN_TURN, SLOT_FISTS, W_NDICE, W_UNARMED, ZONE_RARM,
 )
@@ -61,6 +62,10 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
         pmf[n * sides] = 1.0
     else:
         pmf = _dice_pmf(n, sides, _die_floor(sides, extra, opts[O_FLOOR_EXTRA] if band < 0 else 0))
+    n_open = 0  # B-8: the zone die is re-rolled until an open roll: open rolls are equally likely
+    for r in range(die):
+        if not _zone_hidden(F, opts, zt, d, r):
+            n_open += 1
     for r in range(die):
         if zone >= 0:
             if r > 0:
@@ -68,8 +73,10 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
             z = zone
             pz = 1.0
         else:
+            if _zone_hidden(F, opts, zt, d, r):
+                continue
             z = np.int64(zt[r])
-            pz = 1.0 / die
+            pz = 1.0 / n_open
         n_marker = 6 if _needs_marker(F, opts, d, z) else 1
         n_crit = 6 if crit else 1
         for s in range(pmf.shape[0]):
@@ -88,9 +95,11 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
 @njit(cache=True)
 def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
     """Exact distribution of side a's shot from the start distance (B-8): attack 2d6 against the
-    difficulty, b's dodge 2d6 against 10 raising it, then the blow less the range band."""
+    difficulty (less the cover penalties), b's dodge 2d6 against 10 raising it, b's indirect cover
+    deflecting a hit with probability value/100 (a miss), then the blow less the range band."""
     band = _shot_band(F, 0, S[0, S_DIST])
-    bonus = _shot_bonus(F, S, 0, mod)
+    bonus = _shot_bonus(F, S, 0, mod) - _shot_cover_penalty(F, opts, 0, 1)
+    p_through = 1.0 - min(_side_option(F, opts, O_INDIRECT, 1), 100) / 100.0
     diff0 = _shot_difficulty(S, 1)
     reacts = _can_dodge_shot(F, S, 1)
     dod_bonus = _dodge_bonus_total(F, S, 1)
@@ -114,8 +123,10 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
     for e in range(MAX_EXTRA):
         for c in range(2):
             if hits[e, c] > 0.0:
-                outcomes[OUT_HIT] += hits[e, c]
-                _blow(F, S, opts, zt, 0, 1, SLOT_MAIN, e, c == 1, zone, 0, hits[e, c], levels, damage, band)
+                outcomes[OUT_MISS] += hits[e, c] * (1.0 - p_through)
+                outcomes[OUT_HIT] += hits[e, c] * p_through
+                _blow(F, S, opts, zt, 0, 1, SLOT_MAIN, e, c == 1, _open_aim(F, opts, zt, 1, zone), 0,
+                      hits[e, c] * p_through, levels, damage, band)
 
 
 @njit(cache=True)
@@ -139,6 +150,8 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
         if _lets_go_of_ranged(F, S, 0):
             S[0, S_HELD_MAIN] = 0
     shot = _shooter(F, S, 0)
+    if shot and S[0, S_DIST] > 0 and _unseen(F, opts, 1):  # B-8: no shot at an unseen target
+        return
     if shot:  # B-8: aim (+1) and shoot; engaged, fired in melee
         mod, zone = _shot_plan(F, S, 0)
         mod += 1
@@ -171,7 +184,7 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
         pf = p_feint if f == 1 else 1.0 - p_feint
         if pf == 0.0:
             continue
-        bonus = _attack_bonus(F, S, 0, slot, mod + f)
+        bonus = _attack_bonus(F, S, 0, slot, mod + f) + _attack_situation(F, S, opts, 0, 1)
         for x in range(36):
             a1 = x // 6 + 1
             a2 = x % 6 + 1
@@ -227,7 +240,8 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
         for c in range(2):
             if hits[e, c] > 0.0:
                 outcomes[OUT_HIT] += hits[e, c]
-                _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, zone, 0, hits[e, c], levels, damage, -1)
+                _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, _open_aim(F, opts, zt, 1, zone), 0, hits[e, c], levels,
+                      damage, -1)
         if arm[e] > 0.0:
             _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage, -1)
     if fist_block > 0.0:

@@ -27,6 +27,9 @@ from numba import njit, prange
 from .jit import inline_rule, rule
 
 from .layout import (
+    CHARGE_PROVOKES_TARGET, COVER_HORIZONTAL, COVER_VERTICAL_LEFT, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES,
+    O_COVER, O_COVER_SHOOTER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY, P_SIDE, P_T_CHARGE, S_CHARGING,
+    ZONE_HEAD,
     P_T_DROP, O_START_DIST, P_MOVEMENT, P_RANGED, P_T_KITE, P_T_RANGED, P_T_RUN, S_DIST, S_MOVING, S_NO_RUN,
     S_RELOAD, W_LONG, W_MEDIUM, W_RELOAD, W_SHORT,
     O_GRAPPLE_HANDS, G_CONTROLS, G_HELD, G_NONE, GA_THROW, K_GRAPPLE, P_T_GRAPPLE_ACTION, S_GRAPPLE, TA_GRAPPLE,
@@ -568,11 +571,12 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
 
     ``band`` is −1 for a melee blow (the extra-success floor of B-4.11 may apply), or the range
     band 0/1/2 of a shot (B-8: only the confident-hit floor; damage and penetration −band).
-    Draws, in order: the zone die (unless aimed, ``zone >= 0``), each weapon die (none on a
-    critical hit), the critical d6, the penetration marker (armoured zones), then the wound's checks.
+    Draws, in order: the zone die (unless aimed, ``zone >= 0``; drawn again while d's explicit cover
+    hides the roll, B-8), each weapon die (none on a critical hit), the critical d6, the penetration
+    marker (armoured zones), then the wound's checks.
     """
     if zone < 0:
-        zone = np.int64(zt[_die(st, zt.shape[0]) - 1])
+        zone = _roll_zone(F, opts, zt, st, d)  # B-4.9, re-rolled behind explicit cover (B-8)
     b = _wb(slot)
     sides = _weapon_die(F, S, a, slot)
     total = 0
@@ -606,7 +610,7 @@ def _knockdown(F, S, st, a, d):
     checks take wound and stunned/dazed penalties (B-6.5, B-7.5)."""
     a1, a2 = _roll_2d6(st)
     d1, d2 = _roll_2d6(st)
-    ra = a1 + a2 + F[a, P_ATHLETICS] - _check_penalty(F, S, a)
+    ra = a1 + a2 + F[a, P_ATHLETICS] - _check_penalty(F, S, a) + _charge_athletics(S, a)
     rd = d1 + d2 + F[d, P_ATHLETICS] - _check_penalty(F, S, d)
     if ra > rd:
         m1, m2 = _roll_2d6(st)
@@ -639,7 +643,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     d = 1 - a
     ab = _wb(slot)
     a1, a2 = _roll_2d6(st)
-    att = a1 + a2 + _attack_bonus(F, S, a, slot, mod)
+    att = a1 + a2 + _attack_bonus(F, S, a, slot, mod) + _attack_situation(F, S, opts, a, d)
     shot = _is_ranged(F, a, slot)
     if shot:  # B-8: a ranged weapon fired in melee; it needs reloading
         S[a, S_RELOAD] = F[a, ab + W_RELOAD]
@@ -727,7 +731,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
         S[a, S_GRAPPLE] = G_CONTROLS
         S[d, S_GRAPPLE] = G_HELD
         return False
-    _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, zone, 0, -1)  # B-4.12
+    _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, _open_aim(F, opts, zt, d, zone), 0, -1)
     return False
 
 
@@ -974,15 +978,17 @@ def _can_dodge_shot(F, S, d):
 def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
     """B-8: a shot by a at its enemy d from ``S_DIST`` metres (within the long range).
 
-    Draws the attack 2d6; below the difficulty (8, moving 12, prone +2) it misses. Otherwise d may
-    dodge: 2d6 + dodge (B-4.7 modifiers) against 10; a success raises the difficulty by 2 + its
-    extra successes. A hit has attack − difficulty extra successes and deals the weapon's damage
-    less the band (``_hit`` with ``band``). The weapon then needs ``reload`` actions.
+    Draws the attack 2d6 (less the cover penalties, ``_shot_cover_penalty``); below the difficulty
+    (8, moving 12, prone +2) it misses. Otherwise d may dodge: 2d6 + dodge (B-4.7 modifiers)
+    against 10; a success raises the difficulty by 2 + its extra successes. A shot still hitting d
+    in indirect cover draws the d100 that may deflect it (a miss). A hit has attack − difficulty
+    extra successes and deals the weapon's damage less the band (``_hit`` with ``band``). The weapon
+    then needs ``reload`` actions.
     """
     d = 1 - a
     band = _shot_band(F, a, S[a, S_DIST])
     a1, a2 = _roll_2d6(st)
-    att = a1 + a2 + _shot_bonus(F, S, a, mod)
+    att = a1 + a2 + _shot_bonus(F, S, a, mod) - _shot_cover_penalty(F, opts, a, d)
     S[a, S_RELOAD] = F[a, _wb(SLOT_MAIN) + W_RELOAD]
     diff = _shot_difficulty(S, d)
     out = C_ATTACKS + a * 5
@@ -997,8 +1003,12 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
             if att < diff:
                 cnt[out + OUT_DODGED] += 1
                 return
+    if _deflected(F, opts, st, d):  # B-8 indirect cover: the d100 after a hit; counted as a miss
+        cnt[out + OUT_MISS] += 1
+        return
     cnt[out + OUT_HIT] += 1
-    _hit(F, S, opts, zt, st, cnt, a, d, SLOT_MAIN, att - diff, a1 == 6 and a2 == 6, zone, 0, band)
+    _hit(F, S, opts, zt, st, cnt, a, d, SLOT_MAIN, att - diff, a1 == 6 and a2 == 6, _open_aim(F, opts, zt, d, zone),
+         0, band)
 
 
 @rule
@@ -1020,6 +1030,8 @@ def _shot_action(F, S, opts, zt, st, cnt, i, acts):
     in melee (``_attack``: melee check, −2/−4, parry allowed); apart it is ``_shoot``.
     """
     e = 1 - i
+    if S[i, S_DIST] > 0 and _unseen(F, opts, e):  # B-8: indirect cover of 100 %
+        return acts
     if S[i, S_DIST] > F[i, _wb(SLOT_MAIN) + W_LONG]:
         _set_dist(S, max(S[i, S_DIST] - F[i, P_MOVEMENT], 1))
         acts -= 1
@@ -1062,6 +1074,131 @@ def _shooter_actions(F, S, opts, zt, st, cnt, i, acts):
     if acts > 0 and S[i, S_RELOAD] == 0 and _can_go_on(S, i) and _shooter(F, S, i):
         acts = _shot_action(F, S, opts, zt, st, cnt, i, acts)
     return acts
+
+
+# --------------------------------------------------------------------------------------------------
+# Cover, indirect cover and charge (B-8, seed lines ~383–414, 53, 105, 208, 506–510)
+# --------------------------------------------------------------------------------------------------
+
+
+@rule
+def _side_option(F, opts, slot, i):
+    """A per-side rule option of fighter i: ``opts[slot + side of i]`` (B-8 cover options)."""
+    return opts[slot + F[i, P_SIDE]]
+
+
+@rule
+def _attack_situation(F, S, opts, a, d):
+    """B-8: what the situation adds to a's attack check on d: d's explicit cover counts it as a
+    smaller target (quarter −1, half −2, three quarters −4, B-4.1 size), a charge's attack its
+    ``charge_attack_modifier``."""
+    mod = -_side_option(F, opts, O_COVER, d)
+    if S[a, S_CHARGING] != 0:
+        mod += opts[O_CHARGE_MOD]
+    return mod
+
+
+@rule
+def _shot_cover_penalty(F, opts, a, d):
+    """B-8: penalty of a shot by a at d from cover: d's explicit cover (1/2/4), d's indirect cover
+    (sparse 1, dense 2, thicket 4) and ``cover_shooter_penalty`` (seed: 2) when a shoots from behind
+    its own explicit cover."""
+    pen = _side_option(F, opts, O_COVER, d) + _side_option(F, opts, O_INDIRECT_PENALTY, d)
+    if _side_option(F, opts, O_COVER, a) > 0:
+        pen += opts[O_COVER_SHOOTER]
+    return pen
+
+
+@rule
+def _zone_hidden(F, opts, zt, d, r):
+    """B-8 explicit cover: whether zone-table roll ``r + 1`` is hidden behind d's cover.
+
+    Horizontal cover hides the lower half of the die (rolls 1–10 of a d20: legs, lower torso),
+    vertical cover the odd (left) or even (right) rolls; head rolls are always open. A one-sided
+    table hides nothing (so an open roll always exists).
+    """
+    if _side_option(F, opts, O_COVER, d) == 0 or zt[r] == ZONE_HEAD or zt.shape[0] < 2:
+        return False
+    shape = _side_option(F, opts, O_COVER_ZONES, d)
+    if shape == COVER_HORIZONTAL:
+        return 2 * (r + 1) <= zt.shape[0]
+    if shape == COVER_VERTICAL_LEFT:
+        return r % 2 == 0
+    return r % 2 == 1
+
+
+@rule
+def _roll_zone(F, opts, zt, st, d):
+    """B-4.9 hit zone of a blow on d: the zone die, re-rolled while it shows a roll hidden by d's
+    explicit cover (B-8). Returns the zone code."""
+    r = _die(st, zt.shape[0]) - 1
+    while _zone_hidden(F, opts, zt, d, r):
+        r = _die(st, zt.shape[0]) - 1
+    return np.int64(zt[r])
+
+
+@rule
+def _open_aim(F, opts, zt, d, zone):
+    """B-8: an aimed blow (``zone >= 0``) hits its zone if any roll of it is open behind d's
+    cover (the seed: aim at an open zone); a zone wholly hidden gives −1 (the zone is rolled)."""
+    if zone < 0:
+        return zone
+    found = False
+    for r in range(zt.shape[0]):
+        if zt[r] == zone:
+            found = True
+            if not _zone_hidden(F, opts, zt, d, r):
+                return zone
+    return -1 if found else zone
+
+
+@rule
+def _unseen(F, opts, d):
+    """B-8: indirect cover of 100 % makes d invisible to shooters: it cannot be shot at."""
+    return _side_option(F, opts, O_INDIRECT, d) >= 100
+
+
+@rule
+def _deflected(F, opts, st, d):
+    """B-8 indirect cover: a shot that hit d is deflected when a d100 ≤ d's value (drawn only
+    when the value is above 0)."""
+    value = _side_option(F, opts, O_INDIRECT, d)
+    return value > 0 and _die(st, 100) <= value
+
+
+@rule
+def _charge_athletics(S, a):
+    """Seed line 208: a knock-down made as part of a charge gets +2 to the attacker's athletics."""
+    return 2 if S[a, S_CHARGING] != 0 else 0
+
+
+@rule
+def _charges(F, S, i, acts):
+    """B-8: whether i charges [Натиск] now: its tactic charges, both standard actions are left (a
+    full action), the enemy is apart within a run's distance (four moves) and no heavy or critical
+    wound forbids it (B-7.4)."""
+    return (F[i, P_T_CHARGE] != 0 and acts == 2 and 0 < S[i, S_DIST] <= 4 * F[i, P_MOVEMENT]
+            and S[i, S_NO_RUN] == 0)
+
+
+@rule
+def _charge(F, S, opts, zt, st, cnt, i):
+    """B-8 charge [Натиск]: a full action (−2 to reactions until i's next turn, B-2.6) that closes
+    in and makes the tactic's attack as with one standard action left (``charge_attack_modifier``;
+    a knock-down +2 athletics). With ``charge_moving_target`` i is a moving target until its next
+    turn; with ``charge_provokes = target`` the charged enemy first makes its opportunity attack
+    (B-3.8). Returns the standard actions left (0)."""
+    _set_dist(S, 0)
+    S[i, S_FULL_PEN] = 1
+    if opts[O_CHARGE_MOVING] != 0:
+        S[i, S_MOVING] = 1
+    if opts[O_CHARGE_PROVOKES] == CHARGE_PROVOKES_TARGET:
+        _provoke(F, S, opts, zt, st, cnt, i)
+    if _can_go_on(S, i):
+        S[i, S_CHARGING] = 1
+        _tactic_attack(F, S, opts, zt, st, cnt, i, 1, False)
+        S[i, S_CHARGING] = 0
+    return 0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1181,7 +1318,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     In a grapple (B-3.12) the controller's full action, or the held fighter's (after breaking free
     one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
     again if the opportunity attack felled it while rising), ready the main weapon if dropped
-    (B-3.10), then a shooter's actions (B-8), or else close in if apart (B-8) and the tactic's
+    (B-3.10), then a shooter's actions (B-8), or else charge or close in if apart (B-8) and the tactic's
     attack if engaged, then ready a dropped off-hand item with a spare action. Dazed or surprised
     fighters take no actions (B-7.5, B-2.3), also when dazed by an opportunity attack during the
     turn; a controller who cannot act lets go. Timed conditions run out at the end of the turn
@@ -1234,6 +1371,8 @@ def _turn(F, S, opts, zt, st, cnt, i):
         if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i):
             acts = _shooter_actions(F, S, opts, zt, st, cnt, i, acts)
         else:
+            if acts > 0 and _can_go_on(S, i) and _charges(F, S, i, acts):
+                acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
             if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
                 acts = _close_in(F, S, i, acts)
             if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0:

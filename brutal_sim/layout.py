@@ -74,7 +74,8 @@ P_RANK = P_ARMOUR + 29
 P_TARGETING = P_ARMOUR + 30
 TG_SPREAD, TG_WEAKEST, TG_NEAREST = 0, 1, 2
 TARGETING_CODES = {"spread": TG_SPREAD, "weakest": TG_WEAKEST, "nearest": TG_NEAREST}
-NF = P_ARMOUR + 31
+P_T_CHARGE = P_ARMOUR + 31  # a melee fighter apart charges [Натиск] when within a run's distance (B-8)
+NF = P_ARMOUR + 32
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
@@ -85,7 +86,8 @@ NF = P_ARMOUR + 31
 # group fights (docs/groups.md): the foe's row (−1 none), enemies in the fight whose foe this is, the
 # order of going out (1 first), final damage dealt and taken
 S_FOE, S_ENGAGERS, S_OUT_SEQ, S_DEALT, S_TAKEN = range(30, 35)
-NS = 35  # S_DIST (metres apart, 0 engaged) is kept equal in both rows; S_HARMED: blows above level none
+S_CHARGING = 35  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
+NS = 36  # S_DIST (metres apart, 0 engaged) is kept equal in both rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 
@@ -94,7 +96,13 @@ BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
  O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED,
  O_EXERTION, O_GRAPPLE_HANDS, O_START_DIST) = range(14)
 O_OUTNUMBERED, O_ATTACK_LIMIT = 14, 15  # B-4.7 in group fights (docs/groups.md)
-NO = 16
+# B-8 cover, per side s (slot + s): explicit cover degree (penalty 0/1/2/4) and the zones it hides
+# (COVER_*), indirect cover d100 value (≥ 100: cannot be shot at) and its attack penalty (0/1/2/4)
+O_COVER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY = 16, 18, 20, 22
+O_COVER_SHOOTER, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES = 24, 25, 26, 27  # B-8 charge GAPs
+NO = 28
+COVER_HORIZONTAL, COVER_VERTICAL_LEFT, COVER_VERTICAL_RIGHT = 0, 1, 2
+CHARGE_PROVOKES_ENGAGED, CHARGE_PROVOKES_TARGET = 0, 1
 OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, OUTNUMBERED_NONE = 0, 1, 2
 EXERTION_OFF, EXERTION_AFTER_ENDURANCE, EXERTION_EVERY_ENDURANCE = 0, 1, 2
 EXERTION_CODES = {"off": EXERTION_OFF, "per_round_after_endurance": EXERTION_AFTER_ENDURANCE,

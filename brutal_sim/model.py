@@ -166,12 +166,16 @@ class Tactic(StrictModel):
     run: bool = Field(True, description="closing in, run when two moves cannot reach the enemy (B-8)")
     drop_ranged: bool = Field(False, description="engaged, a shooter drops its ranged weapon (a free action) and "
                                                  "fights with its off-hand item or fists (B-8)")
+    charge: bool = Field(False, description="apart, charge [Натиск] when the enemy is within a run's distance: a full "
+                                            "action that closes in and attacks (B-8)")
 
     @model_validator(mode="after")
     def _shots_are_standard(self) -> "Tactic":
         if self.ranged and (self.full_action or self.attack != "normal" or self.feint_first):
             raise ValueError("ranged: a shot is a standard action with a normal attack; "
                              "it cannot be a full action, a knock-down, a grapple or follow a feint")
+        if self.charge and (self.ranged or self.attack == "none"):
+            raise ValueError("charge: a charge ends in a melee attack; it cannot be ranged or have attack = 'none'")
         return self
 
 

@@ -104,6 +104,31 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "by_count: c = 2 −1, 3 −2 (flanked), 4+ −4 (surrounded); one_side: c ≥ 2 −1; none"),
     OptionSpec("attack_limit", "B-4.7", "open", ("open", "front", "corner", "corridor"), codes=(6, 3, 2, 1),
                help="group fights: most enemies engaging one fighter: open field 6, front 3, corner 2, corridor 1"),
+    *(spec for side in "ab" for spec in (
+        OptionSpec(f"cover_{side}", "B-8", "none", ("none", "quarter", "half", "three_quarters"), codes=(0, 1, 2, 4),
+                   help=f"explicit cover [Явное укрытие] of side {side}: attacks on it (melee and shots) count it as a smaller "
+                        "target, quarter −1, half −2, three_quarters −4; its hits re-roll hidden zones (cover_zones_*)"),
+        OptionSpec(f"cover_zones_{side}", "B-8", "horizontal", ("horizontal", "vertical_left", "vertical_right"),
+                   help=f"zones side {side}'s explicit cover hides: horizontal the zone-table rolls 1–10 (legs, lower "
+                        "torso; the lower half of the die), vertical the odd (left) or even (right) rolls; head rolls "
+                        "are always open"),
+        OptionSpec(f"indirect_cover_{side}", "B-8", 0, int_range=(0, 100),
+                   help=f"indirect cover [Неявное укрытие] of side {side} against shots: a d100 ≤ this value after a "
+                        "hit deflects the shot (counted as a miss); 100: it cannot be shot at"),
+        OptionSpec(f"indirect_cover_penalty_{side}", "B-8", "none", ("none", "sparse", "dense", "thicket"),
+                   codes=(0, 1, 2, 4),
+                   help=f"attack penalty of shots at side {side} through indirect cover (seed table): sparse −1, "
+                        "dense −2, thicket −4"),
+    )),
+    OptionSpec("cover_shooter_penalty", "B-8", 2, int_range=(0, 4),
+               help="penalty to a shot fired from behind explicit cover (the seed: −2)"),
+    OptionSpec("charge_attack_modifier", "B-8", 0, int_range=(-4, 4),
+               help="modifier of a charge's attack [Натиск] (the seed names the action but gives no modifier)"),
+    OptionSpec("charge_moving_target", "B-8", "false", ("false", "true"),
+               help="a charger counts as a moving target (difficulty 12, B-4.1) until its next turn, as a runner"),
+    OptionSpec("charge_provokes", "B-3.8", "engaged_start", ("engaged_start", "target"),
+               help="who gets the opportunity attack a charge provokes: an enemy engaged with the charger at its "
+                    "start (never in a duel, where a charge starts apart), or also the charged target as it arrives"),
     OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 

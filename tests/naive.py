@@ -229,6 +229,7 @@ class NaiveTactic:
     kite: bool = False  # B-8: a shooter steps back first
     run: bool = True  # B-8: closing in, run when two moves cannot reach
     drop_ranged: bool = False  # B-8: engaged, a shooter drops its ranged weapon
+    charge: bool = False  # B-8: apart, within a run's distance, charge [Натиск]
 
 
 @dataclass(frozen=True)
@@ -349,7 +350,7 @@ def tactic_from_row(row) -> NaiveTactic:
         aims=bool(int(row[L.P_AIM_ZONE]) >= 0),
         grapple_action={c: n for n, c in L.GRAPPLE_ACTION_CODES.items()}[int(row[L.P_T_GRAPPLE_ACTION])],
         ranged=bool(row[L.P_T_RANGED]), kite=bool(row[L.P_T_KITE]), run=bool(row[L.P_T_RUN]),
-        drop_ranged=bool(row[L.P_T_DROP]),
+        drop_ranged=bool(row[L.P_T_DROP]), charge=bool(row[L.P_T_CHARGE]),
     )
 
 
@@ -376,6 +377,14 @@ class NaiveRules:
     exertion_fatigue: str  # B-7.8: off | per_round_after_endurance | every_endurance_rounds
     grapple_free_hands: int  # B-3.12: free hands a grapple attack needs (1 or 2)
     start_distance: int  # B-8: metres apart at the start, 0 engaged
+    cover: tuple[int, int]  # B-8 explicit cover per side: attack penalty 0 / 1 / 2 / 4
+    cover_zones: tuple[str, str]  # B-8: horizontal | vertical_left | vertical_right
+    indirect_cover: tuple[int, int]  # B-8: d100 value deflecting a shot that hit (100: unseen)
+    indirect_cover_penalty: tuple[int, int]  # B-8: 0 / 1 / 2 / 4 to shots
+    cover_shooter_penalty: int  # B-8: to a shot from behind explicit cover
+    charge_attack_modifier: int  # B-8 charge GAP
+    charge_moving_target: bool  # B-8 charge GAP: the charger is a moving target (B-4.1)
+    charge_provokes_target: bool  # B-3.8 GAP: the charged enemy gets an opportunity attack
     outnumbered: str = "by_count"  # B-4.7 in group fights: by_count | one_side | none
     attack_limit: int = 6  # B-4.7: at most this many enemies engage one fighter
 
@@ -399,6 +408,15 @@ class NaiveRules:
             exertion_fatigue={c: n for n, c in L.EXERTION_CODES.items()}[int(opts[L.O_EXERTION])],
             grapple_free_hands=int(opts[L.O_GRAPPLE_HANDS]),
             start_distance=int(opts[L.O_START_DIST]),
+            cover=(int(opts[L.O_COVER]), int(opts[L.O_COVER + 1])),
+            cover_zones=tuple(("horizontal", "vertical_left", "vertical_right")[int(opts[L.O_COVER_ZONES + s])]
+                              for s in range(2)),  # type: ignore[arg-type]
+            indirect_cover=(int(opts[L.O_INDIRECT]), int(opts[L.O_INDIRECT + 1])),
+            indirect_cover_penalty=(int(opts[L.O_INDIRECT_PENALTY]), int(opts[L.O_INDIRECT_PENALTY + 1])),
+            cover_shooter_penalty=int(opts[L.O_COVER_SHOOTER]),
+            charge_attack_modifier=int(opts[L.O_CHARGE_MOD]),
+            charge_moving_target=bool(opts[L.O_CHARGE_MOVING]),
+            charge_provokes_target=int(opts[L.O_CHARGE_PROVOKES]) == L.CHARGE_PROVOKES_TARGET,
             outnumbered=OUTNUMBERED[int(opts[L.O_OUTNUMBERED])],
             attack_limit=int(opts[L.O_ATTACK_LIMIT]),
         )
@@ -460,6 +478,7 @@ class FighterState:
     reload_left: int = 0  # B-8: reload actions still needed (0: loaded)
     moving: bool = False  # B-8: ran this turn, a moving target until its next turn
     cannot_run: bool = False  # B-7.4: after a heavy or critical wound
+    charging: bool = False  # B-8: during the attack of its charge
     fear_faced: int = 0  # B-7.10: the fear rating its checks are against (the enemy side's highest)
     out_order: int = 0  # the order in which it went out of the fight (1 first), 0 still in
     harmful_blows: int = 0  # blows above level none it took (for the one-blow counter)
@@ -1006,6 +1025,8 @@ class NaiveFight:
         if actions > 0 and self.can_go_on_acting(me) and me.is_shooter():
             actions = self.shooter_actions(me, actions)
         else:
+            if actions > 0 and self.can_go_on_acting(me) and self.will_charge(me, actions):
+                actions = self.charge(me)
             if actions > 0 and self.can_go_on_acting(me) and self.distance > 0:
                 actions = self.close_in(me, actions)
             if actions > 0 and self.can_go_on_acting(me) and self.distance == 0:
@@ -1036,6 +1057,56 @@ class NaiveFight:
             actions -= 1
         return actions
 
+    # -- B-8 cover, indirect cover, charge --------------------------------------------------------
+    def will_charge(self, me: FighterState, actions: int) -> bool:
+        """A charging tactic with both actions left, the enemy apart within four moves, no heavy
+        wound (B-7.4)."""
+        return (me.profile.tactic.charge and actions == 2 and 0 < self.distance <= 4 * me.profile.movement
+                and not me.cannot_run)
+
+    def charge(self, me: FighterState) -> int:
+        """Full action: engage, −2 to reactions (B-2.6), maybe a moving target; the charged enemy's
+        opportunity attack (option); then the tactic's attack as with one action left."""
+        self.distance = 0
+        me.full_action_penalty = True
+        if self.rules.charge_moving_target:
+            me.moving = True
+        if self.rules.charge_provokes_target:
+            self.provoke_opportunity_attack(me, only=me.foe)
+        if self.can_go_on_acting(me):
+            me.charging = True
+            self.attack_actions(me, 1, first_attack_only=False)
+            me.charging = False
+        return 0
+
+    def cover_hides(self, target: FighterState, roll: int) -> bool:
+        """Explicit cover hides zone-table roll ``roll`` (1-based): horizontal the lower half of
+        the die, vertical the odd (left) or even (right) rolls; never the head."""
+        die = len(self.zone_table)
+        if self.rules.cover[target.side] == 0 or self.zone_table[roll - 1] == "head" or die < 2:
+            return False
+        shape = self.rules.cover_zones[target.side]
+        if shape == "horizontal":
+            return roll <= die // 2
+        return roll % 2 == (1 if shape == "vertical_left" else 0)
+
+    def open_aim(self, target: FighterState, zone: str | None) -> str | None:
+        """An aimed zone with no open roll behind the target's cover is rolled instead."""
+        rolls = [r for r in range(1, len(self.zone_table) + 1) if self.zone_table[r - 1] == zone]
+        if zone is None or not rolls or any(not self.cover_hides(target, r) for r in rolls):
+            return zone
+        return None
+
+    def situation_modifier(self, attacker: FighterState, target: FighterState) -> int:
+        """The target's explicit cover (a smaller target) and the charge modifier."""
+        return -self.rules.cover[target.side] + (self.rules.charge_attack_modifier if attacker.charging else 0)
+
+    def shot_cover_penalty(self, shooter: FighterState, target: FighterState) -> int:
+        penalty = self.rules.cover[target.side] + self.rules.indirect_cover_penalty[target.side]
+        if self.rules.cover[shooter.side] > 0:
+            penalty += self.rules.cover_shooter_penalty
+        return penalty
+
     def shooter_actions(self, me: FighterState, actions: int) -> int:
         """Kite (step back when the enemy is engaged or within its one move; provokes from
         melee), reload (each action provokes when engaged), then aim and shoot. Kiting needs a
@@ -1063,6 +1134,8 @@ class NaiveFight:
         weapon = me.profile.main_hand
         enemy = me.foe
         if enemy is None:
+            return actions
+        if self.distance > 0 and self.rules.indirect_cover[enemy.side] >= 100:  # unseen
             return actions
         if self.distance > weapon.ranges[2]:
             self.distance = max(self.distance - me.profile.movement, 1)
@@ -1092,7 +1165,7 @@ class NaiveFight:
         weapon = me.profile.main_hand
         short, medium, long_ = weapon.ranges
         band = 0 if self.distance <= short else 1 if self.distance <= medium else 2
-        bonus = me.profile.ranged + modifier - 2 * band - self.check_penalty(me)
+        bonus = me.profile.ranged + modifier - 2 * band - self.check_penalty(me) - self.shot_cover_penalty(me, target)
         if me.is_degraded(MAIN):
             bonus -= 2
         if not target.moving:
@@ -1112,8 +1185,12 @@ class NaiveFight:
                 if result < difficulty:
                     self.record.attacks.append((me.side, DODGED))
                     return
+        indirect = self.rules.indirect_cover[target.side]
+        if indirect > 0 and self.rng.die(100) <= indirect:  # deflected: a miss
+            self.record.attacks.append((me.side, MISS))
+            return
         self.record.attacks.append((me.side, HIT))
-        self.hit(me, target, MAIN, result - difficulty, roll.is_full_success, zone, band=band)
+        self.hit(me, target, MAIN, result - difficulty, roll.is_full_success, self.open_aim(target, zone), band=band)
 
     def base_difficulty(self, target: FighterState) -> int:
         """B-4.1: 8 for an ordinary target, 12 for a moving one (it ran, B-8)."""
@@ -1351,7 +1428,7 @@ class NaiveFight:
         if a knock-down attack failed (missed or was dodged), which provokes an opportunity attack
         (B-3.9)."""
         roll = self.rng.roll_2d6()
-        result = roll.total + self.attack_bonus(attacker, slot, modifier)
+        result = roll.total + self.attack_bonus(attacker, slot, modifier) + self.situation_modifier(attacker, defender)
         side = attacker.side
         if attacker.profile.weapon(slot).is_ranged:  # B-8: the shot empties the weapon
             attacker.reload_left = attacker.profile.weapon(slot).reload
@@ -1390,7 +1467,7 @@ class NaiveFight:
         if kind == "grapple":  # B-3.12: no damage, the attacker controls the grapple
             attacker.grapple, defender.grapple = "controls", "held"
             return False
-        self.hit(attacker, defender, slot, margin, roll.is_full_success, aimed_zone)  # B-4.12
+        self.hit(attacker, defender, slot, margin, roll.is_full_success, self.open_aim(defender, aimed_zone))
         return False
 
     def cramped_voids(self, roll: Roll2d6, fighter: FighterState, slot: str) -> bool:
@@ -1466,7 +1543,8 @@ class NaiveFight:
     def knock_down(self, attacker: FighterState, defender: FighterState) -> None:
         """B-3.9 after a hit: opposed athletics; the attacker winning makes the defender roll a hard
         (12) mobility [dodge] check or fall prone; the defender winning by 4+ fells the attacker."""
-        ra = self.rng.roll_2d6().total + attacker.profile.athletics - self.check_penalty(attacker)
+        ra = (self.rng.roll_2d6().total + attacker.profile.athletics - self.check_penalty(attacker)
+              + (2 if attacker.charging else 0))  # seed line 208: +2 inside a charge
         rd = self.rng.roll_2d6().total + defender.profile.athletics - self.check_penalty(defender)
         if ra > rd:
             mobility = self.rng.roll_2d6().total + defender.profile.dodge - self.check_penalty(defender)
@@ -1500,8 +1578,11 @@ class NaiveFight:
         """B-4 steps 3–6: hit zone (B-4.9), damage dice (B-4.10–B-4.12), armour (B-4.14), wound.
         A shot (``band`` 0/1/2, B-8) has no extra-success floor and loses band damage and
         penetration."""
-        if zone is None:
-            zone = self.zone_table[self.rng.die(len(self.zone_table)) - 1]
+        if zone is None:  # re-rolled while explicit cover hides the roll (B-8)
+            roll = self.rng.die(len(self.zone_table))
+            while self.cover_hides(defender, roll):
+                roll = self.rng.die(len(self.zone_table))
+            zone = self.zone_table[roll - 1]
         weapon = attacker.profile.weapon(slot)
         assert weapon is not None
         sides = self.weapon_die(attacker, slot)

@@ -326,6 +326,34 @@ def test_ranged_duels_and_shots_agree(a, b, overrides, options):
         assert_agree(F, opts, zt, k, i)
 
 
+COVER_CASES = [
+    # B-8 explicit cover (penalty, zone re-rolls, aimed into hidden zones), indirect cover, charge
+    ("swordsman", "knight", (), {"cover_b": "half"}),
+    ("militia", "duelist", (("tactic_a", "aimed:left_leg"),),
+     {"cover_b": "three_quarters", "cover_zones_b": "vertical_left", "cover_a": "quarter"}),
+    ("crossbowman", "swordsman", (), {"start_distance": 40, "cover_a": "half", "cover_b": "quarter",
+                                      "indirect_cover_b": 40, "indirect_cover_penalty_b": "dense"}),
+    ("crossbowman", "militia", (("tactic_a", "kite"),), {"start_distance": 20, "indirect_cover_b": 45,
+                                                        "indirect_cover_penalty_b": "sparse", "cover_b": "quarter"}),
+    ("crossbowman", "crossbowman", (("tactic_a", "aimed:head"),),
+     {"start_distance": 30, "indirect_cover_a": 100, "cover_b": "half", "cover_zones_b": "vertical_right"}),
+    ("swordsman", "crossbowman", (("tactic_a", "charge"),), {"start_distance": 18}),
+    ("brawler", "militia", (("tactic_a", "charge_knockdown"),),
+     {"start_distance": 12, "charge_attack_modifier": 2, "charge_moving_target": "true", "charge_provokes": "target"}),
+    ("brute", "crossbowman", (("tactic_a", "charge"), ("tactic_b", "kite")), {"start_distance": 30, "charge_provokes": "target"}),
+    ("knight", "swordsman", (("tactic_a", "charge"), ("tactic_b", "charge")), {"start_distance": 10, "cover_b": "quarter"}),
+]
+
+
+@pytest.mark.parametrize("a,b,overrides,options", COVER_CASES,
+                         ids=[f"{a}-{b}-" + "-".join(v for _, v in o) + "-" + "-".join(f"{k}={v}" for k, v in p.items())
+                              for a, b, o, p in COVER_CASES])
+def test_cover_and_charge_duels_and_attacks_agree(a, b, overrides, options):
+    F, opts, zt, k = compiled(a, b, overrides, tuple(sorted((key, str(v)) for key, v in options.items())))
+    for i in range(200):
+        assert_agree(F, opts, zt, k, i)
+
+
 def test_short_bow_without_reload_agrees():
     """A ranged weapon that never reloads (short bow): it aims and shoots every turn."""
     cat = Catalog.bundled()
