@@ -1,11 +1,17 @@
-"""The Brutal melee duel kernel (numba): arrays and scalars in, counters out.
+"""The Brutal fight kernel (numba): arrays and scalars in, counters out.
+
+One kernel plays duels and group fights of N = na + nb ≤ 12 fighters (docs/groups.md); a duel is
+a group fight of one against one and draws the same dice as the two-fighter kernel did.
 
 Inputs everywhere below:
 
-F : int64[2, NF]
-    Compiled fighters (layout ``P_*`` in :mod:`brutal_sim.layout`), row 0 is side a, row 1 side b.
-S : int64[2, NS]
-    Their changing state during one duel (``S_*``), reset at the start of every duel.
+F : int64[N, NF]
+    Compiled fighters (layout ``P_*`` in :mod:`brutal_sim.layout`): rows ``0 … na−1`` are side a,
+    rows ``na … N−1`` side b (``P_SIDE``, ``P_RANK``); a duel has N = 2.
+S : int64[N, NS]
+    Their changing state during one fight (``S_*``), reset at the start of every fight. Besides
+    each fighter's state it holds the turn order (``S_ORDER``) and the fighters of each side still
+    in (``S_SIDE_IN`` of rows 0 and 1).
 opts : int64[NO]
     Rule options (``O_*``).
 zt : int8[die]
@@ -13,7 +19,8 @@ zt : int8[die]
 st : uint64[4]
     The duel's random state (:mod:`brutal_sim.rng`).
 cnt : int64[K]
-    Counters (``C_*``), added to, never cleared.
+    Counters (``C_*``), added to, never cleared. Header counters are per side: attack outcomes at
+    the attacker's side (``P_SIDE``), blows, damage and weapon breaks at the taker's side.
 
 The order in which dice are drawn is part of the contract with the pure-Python reference in
 ``tests/naive.py`` and is written down in ``docs/engine.md``.
@@ -28,8 +35,11 @@ from .jit import inline_rule, rule
 
 from .layout import (
     CHARGE_PROVOKES_TARGET, COVER_HORIZONTAL, COVER_VERTICAL_LEFT, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES,
-    O_COVER, O_COVER_SHOOTER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY, P_SIDE, P_T_CHARGE, S_CHARGING,
-    ZONE_HEAD,
+    O_COVER, O_COVER_SHOOTER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY, P_T_CHARGE, S_CHARGING, ZONE_HEAD,
+    G_DEAD, G_DEALT, G_FIGHTERS, G_OUT, G_PER_FIGHTER, G_STANDING, G_SURVIVORS, G_TAKEN, MAX_SIDE,
+    O_ATTACK_LIMIT, O_OUTNUMBERED, OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, P_RANK, P_SIDE, P_TARGETING,
+    S_DEALT, S_ENGAGERS, S_FOE, S_INIT, S_INIT_GROUP, S_ORDER, S_OUT_SEQ, S_SIDE_IN, S_TAKEN, TG_SPREAD,
+    TG_WEAKEST,
     P_T_DROP, O_START_DIST, P_MOVEMENT, P_RANGED, P_T_KITE, P_T_RANGED, P_T_RUN, S_DIST, S_MOVING, S_NO_RUN,
     S_RELOAD, W_LONG, W_MEDIUM, W_RELOAD, W_SHORT,
     O_GRAPPLE_HANDS, G_CONTROLS, G_HELD, G_NONE, GA_THROW, K_GRAPPLE, P_T_GRAPPLE_ACTION, S_GRAPPLE, TA_GRAPPLE,
@@ -131,12 +141,27 @@ def _active_penalty(F, S, i):
 
 
 @rule
-def _reaction_modifier(F, S, i, parry):
+def _outnumbered_penalty(opts, engagers):
+    """B-4.7 (docs/groups.md): the penalty to the reactions of a fighter with ``engagers`` enemies
+    engaging it, by option ``outnumbered``: ``by_count`` 2 → 1, 3 → 2, 4+ → 4; ``one_side`` 2+ → 1;
+    ``none`` 0. int64 ≥ 0."""
+    if engagers < 2:
+        return 0
+    mode = opts[O_OUTNUMBERED]
+    if mode == OUTNUMBERED_BY_COUNT:
+        return 1 if engagers == 2 else (2 if engagers == 3 else 4)
+    if mode == OUTNUMBERED_ONE_SIDE:
+        return 1
+    return 0
+
+
+@rule
+def _reaction_modifier(F, S, opts, i, parry):
     """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
     The tactic's stance (+2 defensive, +4 total defence), −2 after a full action (B-2.6),
     conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty,
-    fatigue (B-7.8).
+    fatigue (B-7.8), outnumbered (a kind of its own, ``_outnumbered_penalty``).
     """
     cond = 0
     if _is_stunned(S, i) or S[i, S_DAZE] > 0:
@@ -148,6 +173,8 @@ def _reaction_modifier(F, S, i, parry):
     mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i)
     if S[i, S_FULL_PEN] > 0:
         mod -= 2
+    if S[i, S_ENGAGERS] > 1:
+        mod -= _outnumbered_penalty(opts, S[i, S_ENGAGERS])
     return mod
 
 
@@ -211,14 +238,14 @@ def _parry_slot(F, S, i):
 
 
 @rule
-def _parry_bonus_total(F, S, i, slot):
+def _parry_bonus_total(F, S, opts, i, slot):
     """Everything added to i's parry check: melee, talents, weapon, B-4.7 modifiers."""
-    return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, i, True)
+    return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, opts, i, True)
 
 
 @rule
-def _dodge_bonus_total(F, S, i):
-    return F[i, P_DODGE] + _reaction_modifier(F, S, i, False)
+def _dodge_bonus_total(F, S, opts, i):
+    return F[i, P_DODGE] + _reaction_modifier(F, S, opts, i, False)
 
 
 @rule
@@ -236,7 +263,7 @@ def _can_react(S, i):
 
 
 @rule
-def _choose_reaction(F, S, d, kind):
+def _choose_reaction(F, S, opts, d, kind):
     """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE.
 
     ``best`` takes the higher total bonus (parry on ties); unarmed defenders dodge. A knock-down
@@ -255,7 +282,7 @@ def _choose_reaction(F, S, d, kind):
     slot = _parry_slot(F, S, d)
     if slot == SLOT_FISTS:
         return R_DODGE
-    if _parry_bonus_total(F, S, d, slot) >= _dodge_bonus_total(F, S, d):
+    if _parry_bonus_total(F, S, opts, d, slot) >= _dodge_bonus_total(F, S, opts, d):
         return R_PARRY
     return R_DODGE
 
@@ -383,9 +410,20 @@ def _wound_level(F, d, damage):
 
 
 @rule
-def _knock_out(S, d, cause):
+def _knock_out(F, S, d, cause):
+    """d goes out of the fight by ``cause`` (once): it gets the next place in the order of going
+    out (``S_OUT_SEQ``), stops being an engager of its foe and leaves its side's count."""
     if S[d, S_OUT] == 0:
         S[d, S_OUT] = cause + 1
+        seq = 0
+        for j in range(S.shape[0]):
+            if S[j, S_OUT_SEQ] > seq:
+                seq = S[j, S_OUT_SEQ]
+        S[d, S_OUT_SEQ] = seq + 1
+        foe = S[d, S_FOE]
+        if foe >= 0:
+            S[foe, S_ENGAGERS] -= 1
+        S[F[d, P_SIDE], S_SIDE_IN] -= 1
 
 
 @rule
@@ -407,7 +445,7 @@ def _record(F, S, d, level):
     if cell >= 0:
         S[d, S_TRACK] = track | (1 << cell)
     if (S[d, S_TRACK] >> (n - 1)) & 1:
-        _knock_out(S, d, CAUSE_TRACK_FULL)
+        _knock_out(F, S, d, CAUSE_TRACK_FULL)
 
 
 @rule
@@ -449,9 +487,9 @@ def _gain_fatigue(F, S, st, d, levels):
         S[d, S_FATIGUE] += 1
         if S[d, S_FATIGUE] > 3 * end:
             S[d, S_DEAD] = 1
-            _knock_out(S, d, CAUSE_EXHAUSTED)
+            _knock_out(F, S, d, CAUSE_EXHAUSTED)
         elif S[d, S_FATIGUE] > end and not _passive_check(F, S, st, d, P_WILLPOWER, 12):
-            _knock_out(S, d, CAUSE_EXHAUSTED)
+            _knock_out(F, S, d, CAUSE_EXHAUSTED)
 
 
 @rule
@@ -510,11 +548,11 @@ def _wound_effects(F, S, st, d, level, zone):
         else:
             _until_end_of_next_turn(S, d, S_DAZE)
             if not ok:
-                _knock_out(S, d, CAUSE_KNOCKED_OUT)
+                _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
         return
     # critical
     if group == 0:
-        _knock_out(S, d, CAUSE_KNOCKED_OUT)
+        _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
         return
     ok = _toughness_check(F, S, st, d, 14)
     if group == 2:
@@ -524,7 +562,7 @@ def _wound_effects(F, S, st, d, level, zone):
     else:
         _until_end_of_next_turn(S, d, S_DAZE)
     if not ok:
-        _knock_out(S, d, CAUSE_KNOCKED_OUT)
+        _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
 
 
 @rule
@@ -537,15 +575,17 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
     A mortal wound puts d out at once and rolls the toughness 12 check for death (B-5.4).
     """
     level = _wound_level(F, d, damage)
-    cnt[C_WOUNDS + d * 24 + level * 4 + ZONE_GROUP[zone]] += 1
-    cnt[C_DAMAGE + d] += damage
+    side = F[d, P_SIDE]
+    cnt[C_WOUNDS + side * 24 + level * 4 + ZONE_GROUP[zone]] += 1
+    cnt[C_DAMAGE + side] += damage
+    S[d, S_TAKEN] += damage
     if level == LVL_NONE:
         return
     S[d, S_HARMED] += 1
     if level == LVL_MORTAL:
         if not _toughness_check(F, S, st, d, 12):
             S[d, S_DEAD] = 1
-        _knock_out(S, d, CAUSE_MORTAL)
+        _knock_out(F, S, d, CAUSE_MORTAL)
         return
     recorded = level - 1 if dtype == DT_SHOCK else level
     if recorded == LVL_LIGHT_DAMAGE:
@@ -590,13 +630,14 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
     crit_die = _die(st, 6) if crit else 0
     marker = _die(st, 6) if _needs_marker(F, opts, d, zone) else 0
     final, dtype = _final_damage(F, S, opts, a, d, slot, zone, total, crit_die, marker, reduce, max(band, 0))
+    S[a, S_DEALT] += final
     _take_wound(F, S, st, cnt, d, final, dtype, zone)
 
 
 @rule
-def _break(S, opts, cnt, i, slot):
+def _break(F, S, opts, cnt, i, slot):
     """B-4.4: i's weapon in ``slot`` breaks: degraded, or destroyed (option / second break)."""
-    cnt[C_BREAKS + i] += 1
+    cnt[C_BREAKS + F[i, P_SIDE]] += 1
     if opts[O_BREAK_DESTROYS] != 0 or S[i, S_BROKEN_MAIN + slot] == BROKEN_DEGRADED:
         S[i, S_BROKEN_MAIN + slot] = BROKEN_DESTROYED
     else:
@@ -621,11 +662,14 @@ def _knockdown(F, S, st, a, d):
 
 
 @rule
-def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
-    """One attack by a on d = 1 − a (B-4), from the attack check to the wound.
+def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
+    """One attack by a on d (B-4), from the attack check to the wound.
 
     Parameters
     ----------
+    a, d : int64
+        The attacker's and the defender's rows (d is a's foe, or the fighter an opportunity attack
+        is made on).
     slot : int64
         Weapon slot (0 main, 1 off, 2 fists).
     mod : int64
@@ -640,7 +684,6 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     bool
         True when a knock-down attack failed (the target then gets an opportunity attack, B-3.9).
     """
-    d = 1 - a
     ab = _wb(slot)
     a1, a2 = _roll_2d6(st)
     att = a1 + a2 + _attack_bonus(F, S, a, slot, mod) + _attack_situation(F, S, opts, a, d)
@@ -648,7 +691,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     if shot:  # B-8: a ranged weapon fired in melee; it needs reloading
         S[a, S_RELOAD] = F[a, ab + W_RELOAD]
     base = _base_difficulty(S, d)
-    out = C_ATTACKS + a * 5
+    out = C_ATTACKS + F[a, P_SIDE] * 5
     cramped = opts[O_CRAMPED] != 0
     if cramped and slot != SLOT_FISTS and a1 == 1 and a2 == 1:  # B-7.9: the attack did not happen
         cnt[out + OUT_MISS] += 1
@@ -656,7 +699,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
     if opts[O_NEED_BASE] != 0 and att < base:  # B-4.3
         cnt[out + OUT_MISS] += 1
         return kind == K_KNOCKDOWN
-    reaction = _choose_reaction(F, S, d, kind)
+    reaction = _choose_reaction(F, S, opts, d, kind)
     ps = SLOT_FISTS
     p1 = 0
     p2 = 0
@@ -666,7 +709,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
         if cramped and ps != SLOT_FISTS and p1 == 1 and p2 == 1:
             reaction = R_NONE  # B-7.9: the parry did not happen
     if reaction == R_PARRY:
-        par = p1 + p2 + _parry_bonus_total(F, S, d, ps)
+        par = p1 + p2 + _parry_bonus_total(F, S, opts, d, ps)
         a_unarmed = F[a, ab + W_UNARMED] != 0
         d_unarmed = ps == SLOT_FISTS
         if att == par:
@@ -693,9 +736,9 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
                 ra = r1 + r2 + F[a, ab + W_DUR]
                 rd = q1 + q2 + F[d, _wb(ps) + W_DUR]
                 if rd - ra >= 6:
-                    _break(S, opts, cnt, a, slot)
+                    _break(F, S, opts, cnt, a, slot)
                 elif ra - rd >= 6:
-                    _break(S, opts, cnt, d, ps)
+                    _break(F, S, opts, cnt, d, ps)
             return False
         if att < par:
             cnt[out + OUT_PARRIED] += 1
@@ -709,7 +752,7 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
             extra = att - base
     elif reaction == R_DODGE:  # B-4.5
         d1, d2 = _roll_2d6(st)
-        dod = d1 + d2 + _dodge_bonus_total(F, S, d)
+        dod = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
         if att < dod:
             cnt[out + OUT_DODGED] += 1
             return kind == K_KNOCKDOWN
@@ -741,26 +784,41 @@ def _attack(F, S, opts, zt, st, cnt, a, slot, mod, zone, kind):
 
 
 @rule
-def _either_out(S):
-    return S[0, S_OUT] != 0 or S[1, S_OUT] != 0
+def _decided(S):
+    """B-2.9: whether every fighter of a side is out (the fight is over)."""
+    return S[0, S_SIDE_IN] == 0 or S[1, S_SIDE_IN] == 0
+
+
+@rule
+def _opportunity(F, S, opts, zt, st, cnt, e, i):
+    """B-3.8: e makes its opportunity attack (−2) on i if it can react, has one left this round
+    and no total defence."""
+    if not _can_react(S, e) or S[e, S_NO_OA] != 0 or S[e, S_OA_LEFT] <= 0:
+        return
+    S[e, S_OA_LEFT] -= 1
+    _attack(F, S, opts, zt, st, cnt, e, i, _attack_slot(F, S, e), -2, -1, K_OPPORTUNITY)
 
 
 @rule
 def _provoke(F, S, opts, zt, st, cnt, i):
-    """B-3.8: i provokes; the enemy, if engaged with i (distance 0, B-8), makes an opportunity
-    attack (−2) if it can."""
-    e = 1 - i
-    if S[i, S_DIST] != 0 or not _can_react(S, e) or S[e, S_NO_OA] != 0 or S[e, S_OA_LEFT] <= 0:
+    """B-3.8: i provokes; every enemy engaged with it (its foe, or an enemy whose foe it is; at
+    distance 0, B-8), in row order, makes an opportunity attack if it can, until i is out."""
+    if S[i, S_DIST] != 0:
         return
-    S[e, S_OA_LEFT] -= 1
-    _attack(F, S, opts, zt, st, cnt, e, _attack_slot(F, S, e), -2, -1, K_OPPORTUNITY)
+    side = F[i, P_SIDE]
+    foe = S[i, S_FOE]
+    for e in range(S.shape[0]):
+        if S[i, S_OUT] != 0:
+            return
+        if F[e, P_SIDE] != side and (e == foe or S[e, S_FOE] == i):
+            _opportunity(F, S, opts, zt, st, cnt, e, i)
 
 
 @rule
 def _feint_bonuses(F, S, i):
-    """B-3.6: what i and its enemy add to their 2d6 in a feint: melee without weapon modifiers,
+    """B-3.6: what i and its foe add to their 2d6 in a feint: melee without weapon modifiers,
     less each side's wound and condition penalties."""
-    e = 1 - i
+    e = S[i, S_FOE]
     return F[i, P_MELEE] - _active_penalty(F, S, i), F[e, P_MELEE] - _active_penalty(F, S, e)
 
 
@@ -791,6 +849,7 @@ def _plan_attack(F, S, opts, i, acts):
     A full-action tactic with one action left makes a plain attack instead; a feint needs its own
     action. Sets the flags the action brings until i's next turn: stance bonus, no reactions, no
     opportunity attacks, the −2 to reactions after a full action (B-2.6). No dice are drawn.
+    The attack is at i's foe (``S_FOE``, which must be a fighter).
 
     Returns
     -------
@@ -798,7 +857,7 @@ def _plan_attack(F, S, opts, i, acts):
         Action modifier, aimed zone or −1, attack kind (``K_*``, −1 for no attack), weapon slot,
         standard actions left, whether a feint precedes it, whether the off hand attacks too.
     """
-    e = 1 - i
+    e = S[i, S_FOE]
     feint = F[i, P_T_FEINT] != 0 and acts == 2  # B-3.6
     if feint:
         acts -= 1
@@ -832,7 +891,7 @@ def _plan_attack(F, S, opts, i, acts):
 
 @rule
 def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
-    """The attack part of i's turn by its tactic, with ``acts`` standard actions left.
+    """The attack part of i's turn by its tactic at its foe, with ``acts`` standard actions left.
 
     ``first_only`` stops after the first attack roll of the action (the single-attack sampler).
     Returns the standard actions left.
@@ -840,15 +899,16 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
     mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, opts, i, acts)
     if kind < 0:
         return acts
+    d = S[i, S_FOE]
     if feint and _feint(F, S, st, i):
         mod += 1
-    failed_knockdown = _attack(F, S, opts, zt, st, cnt, i, slot, mod, zone, kind)
+    failed_knockdown = _attack(F, S, opts, zt, st, cnt, i, d, slot, mod, zone, kind)
     if first_only:
         return acts
-    if failed_knockdown:  # B-3.9: a failed knock-down gives the target an opportunity attack
-        _provoke(F, S, opts, zt, st, cnt, i)
-    elif paired and not _either_out(S) and _usable(F, S, i, SLOT_OFF):
-        _attack(F, S, opts, zt, st, cnt, i, SLOT_OFF, mod, zone, kind)
+    if failed_knockdown:  # B-3.9: a failed knock-down gives (only) its target an opportunity attack
+        _opportunity(F, S, opts, zt, st, cnt, d, i)
+    elif paired and S[i, S_OUT] == 0 and S[d, S_OUT] == 0 and _usable(F, S, i, SLOT_OFF):
+        _attack(F, S, opts, zt, st, cnt, i, d, SLOT_OFF, mod, zone, kind)
     return acts
 
 
@@ -874,8 +934,9 @@ def _stand_up(F, S, opts, zt, st, cnt, i):
 
 @rule
 def _can_go_on(S, i):
-    """Whether i may take its next action: nobody is out and i was not dazed meanwhile (B-7.5)."""
-    return not _either_out(S) and S[i, S_DAZE] == 0
+    """Whether i may take its next action: the fight is not over, i is still in and was not dazed
+    meanwhile (B-7.5)."""
+    return not _decided(S) and S[i, S_OUT] == 0 and S[i, S_DAZE] == 0
 
 
 @rule
@@ -895,9 +956,10 @@ def _needs_ready(F, S, i, slot):
 
 @inline_rule
 def _set_dist(S, metres):
-    """The distance between the two fighters (metres, 0 engaged), kept in both state rows."""
-    S[0, S_DIST] = metres
-    S[1, S_DIST] = metres
+    """The distance between the fighters (metres, 0 engaged; only duels start apart), kept in every
+    state row."""
+    for j in range(S.shape[0]):
+        S[j, S_DIST] = metres
 
 
 @rule
@@ -944,7 +1006,7 @@ def _shot_bonus(F, S, a, mod):
     band (medium −2, long −4), point blank +2 / close +1 (≤ 3 m / ≤ 10 m; ≤ 1 m / ≤ 3 m for a weapon
     whose long range is ≤ 10 m) unless the target is moving, a degraded weapon −2, wounds,
     stunned/dazed and fatigue (prone is a melee penalty only, B-7.5)."""
-    d = 1 - a
+    d = S[a, S_FOE]
     dist = S[a, S_DIST]
     total = F[a, P_RANGED] + mod - 2 * _shot_band(F, a, dist) - _check_penalty(F, S, a)
     if _degraded(S, a, SLOT_MAIN):
@@ -976,7 +1038,7 @@ def _can_dodge_shot(F, S, d):
 
 @rule
 def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
-    """B-8: a shot by a at its enemy d from ``S_DIST`` metres (within the long range).
+    """B-8: a shot by a at its foe d from ``S_DIST`` metres (within the long range).
 
     Draws the attack 2d6 (less the cover penalties, ``_shot_cover_penalty``); below the difficulty
     (8, moving 12, prone +2) it misses. Otherwise d may dodge: 2d6 + dodge (B-4.7 modifiers)
@@ -985,19 +1047,19 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
     extra successes and deals the weapon's damage less the band (``_hit`` with ``band``). The weapon
     then needs ``reload`` actions.
     """
-    d = 1 - a
+    d = S[a, S_FOE]
     band = _shot_band(F, a, S[a, S_DIST])
     a1, a2 = _roll_2d6(st)
     att = a1 + a2 + _shot_bonus(F, S, a, mod) - _shot_cover_penalty(F, opts, a, d)
     S[a, S_RELOAD] = F[a, _wb(SLOT_MAIN) + W_RELOAD]
     diff = _shot_difficulty(S, d)
-    out = C_ATTACKS + a * 5
+    out = C_ATTACKS + F[a, P_SIDE] * 5
     if att < diff:
         cnt[out + OUT_MISS] += 1
         return
     if _can_dodge_shot(F, S, d):
         d1, d2 = _roll_2d6(st)
-        dodge = d1 + d2 + _dodge_bonus_total(F, S, d)
+        dodge = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
         if dodge >= 10:
             diff += 2 + dodge - 10
             if att < diff:
@@ -1027,10 +1089,11 @@ def _shot_action(F, S, opts, zt, st, cnt, i, acts):
 
     Beyond the long range it first moves closer (a move, never into melee). With two actions left
     it aims (+1; none against a moving target within 10 m). Engaged (distance 0) the shot is fired
-    in melee (``_attack``: melee check, −2/−4, parry allowed); apart it is ``_shoot``.
+    in melee (``_attack``: melee check, −2/−4, parry allowed); apart it is ``_shoot``. Without a
+    foe (``S_FOE`` −1) there is no shot.
     """
-    e = 1 - i
-    if S[i, S_DIST] > 0 and _unseen(F, opts, e):  # B-8: indirect cover of 100 %
+    e = S[i, S_FOE]
+    if e < 0 or (S[i, S_DIST] > 0 and _unseen(F, opts, e)):  # no foe; B-8: indirect cover of 100 %
         return acts
     if S[i, S_DIST] > F[i, _wb(SLOT_MAIN) + W_LONG]:
         _set_dist(S, max(S[i, S_DIST] - F[i, P_MOVEMENT], 1))
@@ -1044,7 +1107,7 @@ def _shot_action(F, S, opts, zt, st, cnt, i, acts):
             aim = 1
     mod, zone = _shot_plan(F, S, i)
     if S[i, S_DIST] == 0:
-        _attack(F, S, opts, zt, st, cnt, i, SLOT_MAIN, mod + aim, zone, K_NORMAL)
+        _attack(F, S, opts, zt, st, cnt, i, e, SLOT_MAIN, mod + aim, zone, K_NORMAL)
     else:
         _shoot(F, S, opts, zt, st, cnt, i, mod + aim, zone)
     return acts - 1
@@ -1056,11 +1119,11 @@ def _shooter_actions(F, S, opts, zt, st, cnt, i, acts):
 
     A ``kite`` tactic first steps back (a move; from melee it provokes, B-3.8) when the enemy is
     engaged or within its one move. Then reload (a standard action each; engaged, each provokes),
-    then, loaded, ``_shot_action``.
+    then, loaded, ``_shot_action``. (Kiting is for duels: its enemy is i's foe.)
     """
-    e = 1 - i
+    e = S[i, S_FOE]
     mov = F[i, P_MOVEMENT]
-    if F[i, P_T_KITE] != 0 and mov > 0 and S[i, S_DIST] <= F[e, P_MOVEMENT]:
+    if F[i, P_T_KITE] != 0 and mov > 0 and e >= 0 and S[i, S_DIST] <= F[e, P_MOVEMENT]:
         _provoke(F, S, opts, zt, st, cnt, i)  # only when engaged
         acts -= 1
         if not _can_go_on(S, i):
@@ -1218,10 +1281,10 @@ def _free_hands(F, S, i):
 
 
 @rule
-def _release(S):
-    """The grapple ends for both."""
-    S[0, S_GRAPPLE] = G_NONE
-    S[1, S_GRAPPLE] = G_NONE
+def _release(S, i, e):
+    """The grapple between i and e ends for both."""
+    S[i, S_GRAPPLE] = G_NONE
+    S[e, S_GRAPPLE] = G_NONE
 
 
 @rule
@@ -1237,12 +1300,12 @@ def _grapple_bonus(F, S, i, slip):
 
 
 @rule
-def _grapple_contest(F, S, st, i, slip):
-    """Opposed check of i (athletics, or mobility when ``slip``) against 1 − i's athletics: 2d6 for
-    i, then 2d6 for the other. Returns i's margin; i must win outright (a tie fails)."""
+def _grapple_contest(F, S, st, i, e, slip):
+    """Opposed check of i (athletics, or mobility when ``slip``) against e's athletics: 2d6 for
+    i, then 2d6 for e. Returns i's margin; i must win outright (a tie fails)."""
     r1, r2 = _roll_2d6(st)
     q1, q2 = _roll_2d6(st)
-    return r1 + r2 + _grapple_bonus(F, S, i, slip) - (q1 + q2 + _grapple_bonus(F, S, 1 - i, False))
+    return r1 + r2 + _grapple_bonus(F, S, i, slip) - (q1 + q2 + _grapple_bonus(F, S, e, False))
 
 
 @rule
@@ -1261,25 +1324,27 @@ def _grapple_hold(F, S, opts, zt, st, cnt, i):
     Both prone: rise (opposed athletics; a win stands both up). A ``throw`` tactic, with both hands
     free and both standing: opposed athletics; a win fells the victim (d4+2 shock to the torso,
     armour ignored, at 2+ extra successes) and i lets go, standing. Otherwise strike: a single attack
-    with a reach-0 item or fists, which the victim cannot parry or dodge.
+    with a reach-0 item or fists, which the victim (i's foe) cannot parry or dodge.
     """
-    e = 1 - i
+    e = S[i, S_FOE]
     S[i, S_FULL_PEN] = 1
     if S[i, S_PRONE] != 0 and S[e, S_PRONE] != 0:
-        if _grapple_contest(F, S, st, i, False) > 0:
+        if _grapple_contest(F, S, st, i, e, False) > 0:
             S[i, S_PRONE] = 0
             S[e, S_PRONE] = 0
         return
     if (F[i, P_T_GRAPPLE_ACTION] == GA_THROW and _free_hands(F, S, i) == 2
             and S[i, S_PRONE] == 0 and S[e, S_PRONE] == 0):
-        margin = _grapple_contest(F, S, st, i, False)
+        margin = _grapple_contest(F, S, st, i, e, False)
         if margin > 0:
             S[e, S_PRONE] = 1
-            _release(S)
+            _release(S, i, e)
             if margin >= 2:
-                _take_wound(F, S, st, cnt, e, _die(st, 4) + 2, DT_SHOCK, ZONE_TORSO)
+                damage = _die(st, 4) + 2
+                S[i, S_DEALT] += damage
+                _take_wound(F, S, st, cnt, e, damage, DT_SHOCK, ZONE_TORSO)
         return
-    _attack(F, S, opts, zt, st, cnt, i, _grapple_slot(F, S, i), 0, -1, K_NORMAL)
+    _attack(F, S, opts, zt, st, cnt, i, e, _grapple_slot(F, S, i), 0, -1, K_NORMAL)
 
 
 @rule
@@ -1297,23 +1362,24 @@ def _grapple_escape(F, S, opts, zt, st, cnt, i):
         The standard actions i has left after it (1 after breaking free, else 0); ``_turn`` takes
         them, and i's controlling action after a take-over.
     """
+    e = S[i, S_FOE]
     S[i, S_FULL_PEN] = 1
     if _free_hands(F, S, i) == 2:
-        if _grapple_contest(F, S, st, i, False) > 0:
+        if _grapple_contest(F, S, st, i, e, False) > 0:
             S[i, S_GRAPPLE] = G_CONTROLS
-            S[1 - i, S_GRAPPLE] = G_HELD
+            S[e, S_GRAPPLE] = G_HELD
         return 0
     slip = _grapple_bonus(F, S, i, True) > _grapple_bonus(F, S, i, False)
-    if _grapple_contest(F, S, st, i, slip) > 0:
-        _release(S)
+    if _grapple_contest(F, S, st, i, e, slip) > 0:
+        _release(S, i, e)
         return 1
     return 0
 
 
 @rule
 def _turn(F, S, opts, zt, st, cnt, i):
-    """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, then a sensible fighter's
-    actions.
+    """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, the choice of its foe (in
+    group fights, docs/groups.md), then a sensible fighter's actions.
 
     In a grapple (B-3.12) the controller's full action, or the held fighter's (after breaking free
     one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
@@ -1322,13 +1388,14 @@ def _turn(F, S, opts, zt, st, cnt, i):
     attack if engaged, then ready a dropped off-hand item with a spare action. Dazed or surprised
     fighters take no actions (B-7.5, B-2.3), also when dazed by an opportunity attack during the
     turn; a controller who cannot act lets go. Timed conditions run out at the end of the turn
-    (B-2.8). (The actions stay in this function: a separate one cost the 1v1 kernel 8 % speed.)
+    (B-2.8). Without a foe (``S_FOE`` −1) i makes no attack and takes no stance. (The actions stay
+    in this function: a separate one cost the 1v1 kernel 8 % speed.)
     """
     S[i, S_TURNS] += 1
     if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
         r1, r2 = _roll_2d6(st)
-        if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(F, 1 - i):
-            _knock_out(S, i, CAUSE_FLED)  # panic: flees
+        if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(_enemy_fear(F, i)):
+            _knock_out(F, S, i, CAUSE_FLED)  # panic: flees
             return
         S[i, S_FRIGHTENED] = 0
         S[i, S_DAZE] = 0
@@ -1345,10 +1412,12 @@ def _turn(F, S, opts, zt, st, cnt, i):
         _gain_fatigue(F, S, st, i, 1)
     if S[i, S_OUT] != 0:
         return
+    if S.shape[0] > 2:  # docs/groups.md: the foe of a duel never changes
+        _choose_foe(F, S, opts, i)
     S[i, S_IN_TURN] = 1
     acting = S[i, S_DAZE] == 0 and S[i, S_SURPRISED] == 0
     if S[i, S_GRAPPLE] == G_CONTROLS and not acting:
-        _release(S)  # B-3.12: no controlling action this turn, the grapple ends
+        _release(S, i, S[i, S_FOE])  # B-3.12: no controlling action this turn, the grapple ends
     if acting:
         acts = 2
         if S[i, S_GRAPPLE] == G_HELD:
@@ -1375,7 +1444,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
                 acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
             if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
                 acts = _close_in(F, S, i, acts)
-            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0:
+            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0:
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
         if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
             _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
@@ -1401,92 +1470,264 @@ def _exertion_due(F, S, opts, i):
 
 
 @rule
-def _fear_difficulty(F, e):
-    """B-7.10: difficulty of the willpower check against e's fear rating 1–5: 8/10/12/14/16."""
-    return 6 + 2 * F[e, P_FEAR]
+def _fear_difficulty(rating):
+    """B-7.10: difficulty of the willpower check against a fear rating 1–5: 8/10/12/14/16."""
+    return 6 + 2 * rating
+
+
+@rule
+def _enemy_fear(F, i):
+    """B-7.10 (docs/groups.md): the highest fear rating among i's enemies (0 none)."""
+    rating = 0
+    for j in range(F.shape[0]):
+        if F[j, P_SIDE] != F[i, P_SIDE] and F[j, P_FEAR] > rating:
+            rating = F[j, P_FEAR]
+    return rating
 
 
 @rule
 def _fear(F, S, st):
-    """B-7.10 at the start: facing a fearsome enemy, a then b check willpower; a failure dazes until
-    the second check before the fighter's next turn (``_turn``)."""
-    for i in range(2):
-        e = 1 - i
-        if F[e, P_FEAR] > 0:
+    """B-7.10 at the start: every fighter in row order facing a fearsome enemy side checks
+    willpower against the side's highest rating; a failure dazes until the second check before the
+    fighter's next turn (``_turn``)."""
+    for i in range(F.shape[0]):
+        rating = _enemy_fear(F, i)
+        if rating > 0:
             r1, r2 = _roll_2d6(st)
-            if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(F, e):
+            if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(rating):
                 S[i, S_FRIGHTENED] = 1
                 S[i, S_DAZE] = 1
 
 
 @rule
 def _reset(F, S):
-    for i in range(2):
+    """Fresh state for a fight: weapons in hand, starting fatigue (B-7.8), no foes (a duel's two
+    fighters are each other's foe at once: the only choice, docs/groups.md), every fighter in."""
+    n = F.shape[0]
+    for i in range(n):
         for k in range(NS):
             S[i, k] = 0
         S[i, S_HELD_MAIN] = F[i, _wb(SLOT_MAIN) + W_PRESENT]
         S[i, S_HELD_OFF] = F[i, _wb(SLOT_OFF) + W_PRESENT]
         S[i, S_FATIGUE] = F[i, P_FATIGUE0]  # B-7.8
+        S[i, S_FOE] = -1
+    for i in range(n):
+        S[F[i, P_SIDE], S_SIDE_IN] += 1
+    if n == 2:
+        S[0, S_FOE] = 1
+        S[1, S_FOE] = 0
+        S[0, S_ENGAGERS] = 1
+        S[1, S_ENGAGERS] = 1
 
 
 @rule
-def _initiative(F, st):
-    """B-2.2: resolve checks (less the starting fatigue's penalty, B-7.8); ties go to an
-    initiative talent, then agility, then a reroll.
+def _initiative_roll(F, st, i):
+    """B-2.2: i's initiative: 2d6 + resolve + initiative talents − starting fatigue (B-7.8)."""
+    r1, r2 = _roll_2d6(st)
+    return r1 + r2 + F[i, P_RESOLVE] + F[i, P_INIT_MOD] - _fatigue_penalty_of(F[i, P_FATIGUE0], F[i, P_ENDURANCE])
 
-    Returns the index (0 or 1) of the fighter who acts first.
+
+@rule
+def _initiative_order(F, S, x, y):
+    """B-2.2: 1 if row x acts before row y, −1 after, 0 for a full tie: the higher total, then an
+    initiative talent, then the higher agility."""
+    if S[x, S_INIT] != S[y, S_INIT]:
+        return 1 if S[x, S_INIT] > S[y, S_INIT] else -1
+    if F[x, P_INIT_TALENT] != F[y, P_INIT_TALENT]:
+        return 1 if F[x, P_INIT_TALENT] > F[y, P_INIT_TALENT] else -1
+    if F[x, P_AGILITY] != F[y, P_AGILITY]:
+        return 1 if F[x, P_AGILITY] > F[y, P_AGILITY] else -1
+    return 0
+
+
+@rule
+def _sort_places(F, S, lo, hi):
+    """Stable insertion sort of the turn-order places ``lo … hi−1`` (``S_ORDER``) by initiative."""
+    for p in range(lo + 1, hi):
+        r = S[p, S_ORDER]
+        q = p
+        while q > lo and _initiative_order(F, S, r, S[q - 1, S_ORDER]) > 0:
+            S[q, S_ORDER] = S[q - 1, S_ORDER]
+            q -= 1
+        S[q, S_ORDER] = r
+
+
+@rule
+def _initiative(F, S, st):
+    """B-2.2 (docs/groups.md): the turn order, written to ``S_ORDER`` (row p: the row at place p).
+
+    Every fighter in row order rolls; the order sorts by total, then initiative talent, then agility
+    (higher first). A group still tied rerolls (its members in row order) and is ordered within its
+    places by the reroll, recursively; groups are settled in turn order, the highest place first.
+    For a duel: a rolls, b rolls, a full tie rerolls both.
     """
-    while True:
-        a1, a2 = _roll_2d6(st)
-        b1, b2 = _roll_2d6(st)
-        ra = a1 + a2 + F[0, P_RESOLVE] + F[0, P_INIT_MOD] - _fatigue_penalty_of(F[0, P_FATIGUE0], F[0, P_ENDURANCE])
-        rb = b1 + b2 + F[1, P_RESOLVE] + F[1, P_INIT_MOD] - _fatigue_penalty_of(F[1, P_FATIGUE0], F[1, P_ENDURANCE])
-        if ra != rb:
-            return 0 if ra > rb else 1
-        if F[0, P_INIT_TALENT] != F[1, P_INIT_TALENT]:
-            return 0 if F[0, P_INIT_TALENT] > F[1, P_INIT_TALENT] else 1
-        if F[0, P_AGILITY] != F[1, P_AGILITY]:
-            return 0 if F[0, P_AGILITY] > F[1, P_AGILITY] else 1
+    n = F.shape[0]
+    for i in range(n):
+        S[i, S_INIT] = _initiative_roll(F, st, i)
+        S[i, S_ORDER] = i
+        S[i, S_INIT_GROUP] = 0
+    _sort_places(F, S, 0, n)
+    groups = 0
+    p = 0
+    while p < n:
+        end = p + 1  # the tied group at p: same tie group, a full tie (ties are in row order)
+        while (end < n and S[end, S_INIT_GROUP] == S[p, S_INIT_GROUP]
+               and _initiative_order(F, S, S[p, S_ORDER], S[end, S_ORDER]) == 0):
+            end += 1
+        if end - p == 1:
+            p += 1
+            continue
+        groups += 1
+        for q in range(p, end):
+            r = S[q, S_ORDER]
+            S[r, S_INIT] = _initiative_roll(F, st, r)
+            S[q, S_INIT_GROUP] = groups
+        _sort_places(F, S, p, end)
 
 
 @rule
-def _duel(F, S, opts, zt, st, cnt):
-    """One duel (B-2.9): rounds of two turns in initiative order until one side is out or the cap.
+def _choose_foe(F, S, opts, i):
+    """docs/groups.md: i chooses its foe (``S_FOE``) among the enemies in the fight with room for it
+    (engagers other than i below the attack limit, B-4.7), by its policy ``P_TARGETING``; no dice.
+
+    ``spread``: the fewest other engagers; ``weakest``: the most marked cells on the wound track;
+    ``nearest``: no preference. Ties: the current foe, then the nearest in line (``P_RANK``), then
+    the lowest row (so ``nearest`` keeps its current foe while it is in). No candidate: −1. Keeps
+    ``S_ENGAGERS`` of the old and new foe.
+    """
+    limit = opts[O_ATTACK_LIMIT]
+    side = F[i, P_SIDE]
+    policy = F[i, P_TARGETING]
+    current = S[i, S_FOE]
+    best = -1
+    best_score = 0
+    for j in range(F.shape[0]):
+        if F[j, P_SIDE] == side or S[j, S_OUT] != 0:
+            continue
+        others = S[j, S_ENGAGERS] - (1 if j == current else 0)
+        if others >= limit:
+            continue
+        primary = 0
+        if policy == TG_SPREAD:
+            primary = others
+        elif policy == TG_WEAKEST:
+            marks = 0
+            track = S[j, S_TRACK]
+            while track:
+                marks += track & 1
+                track >>= 1
+            primary = -marks
+        score = ((primary + 128) * 2 + (0 if j == current else 1)) * 16 + abs(F[j, P_RANK] - F[i, P_RANK])
+        if best < 0 or score < best_score:
+            best = j
+            best_score = score
+    if best != current:
+        if current >= 0:
+            S[current, S_ENGAGERS] -= 1
+        if best >= 0:
+            S[best, S_ENGAGERS] += 1
+        S[i, S_FOE] = best
+
+
+@rule
+def _last_out(F, S, side):
+    """The fighter of ``side`` that went out last (the highest ``S_OUT_SEQ``)."""
+    last = -1
+    for j in range(F.shape[0]):
+        if F[j, P_SIDE] == side and S[j, S_OUT] != 0 and (last < 0 or S[j, S_OUT_SEQ] > S[last, S_OUT_SEQ]):
+            last = j
+    return last
+
+
+@rule
+def _fight(F, S, opts, zt, st, cnt):
+    """One fight (B-2.9, docs/groups.md): rounds of turns in initiative order until every fighter
+    of a side is out (side a checked first) or the round cap. Fighters out of the fight take no
+    turns. The header's cause, death and one-blow counters describe the losing side's last fighter
+    to go out.
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
+    n = F.shape[0]
     _reset(F, S)
     _set_dist(S, opts[O_START_DIST])  # B-8
-    first = _initiative(F, st)
+    _initiative(F, S, st)
     surprise = opts[O_SURPRISE]
-    if surprise > 0:
-        S[surprise - 1, S_SURPRISED] = 1
+    if surprise > 0:  # B-2.3: every fighter of that side
+        for j in range(n):
+            if F[j, P_SIDE] == surprise - 1:
+                S[j, S_SURPRISED] = 1
     _fear(F, S, st)
+    if n > 2:  # a duel's foes are set by _reset
+        for p in range(n):
+            _choose_foe(F, S, opts, S[p, S_ORDER])
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
-        S[0, S_OA_LEFT] = F[0, P_OA_PER_ROUND]
-        S[1, S_OA_LEFT] = F[1, P_OA_PER_ROUND]
-        for k in range(2):
-            i = first if k == 0 else 1 - first
+        for j in range(n):
+            S[j, S_OA_LEFT] = F[j, P_OA_PER_ROUND]
+        for p in range(n):
+            i = S[p, S_ORDER]
+            if S[i, S_OUT] != 0:
+                continue
             _turn(F, S, opts, zt, st, cnt, i)
-            if _either_out(S):
-                loser = 0 if S[0, S_OUT] != 0 else 1
-                cause = S[loser, S_OUT] - 1
-                _count_decision(cnt, loser, cause, S[loser, S_DEAD], S[loser, S_HARMED] == 1 and cause != CAUSE_FLED,
-                                rnd, NCAUSES, C_ONE_BLOW, C_ROUNDS)
+            if _decided(S):
+                loser = 0 if S[0, S_SIDE_IN] == 0 else 1
+                last = _last_out(F, S, loser)
+                cause = S[last, S_OUT] - 1
+                _count_decision(cnt, loser, cause, S[last, S_DEAD],
+                                S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, NCAUSES, C_ONE_BLOW, C_ROUNDS)
                 return 1 - loser
-        S[0, S_SURPRISED] = 0
-        S[1, S_SURPRISED] = 0
+        for j in range(n):
+            S[j, S_SURPRISED] = 0
     cnt[C_DRAWS] += 1
     return 2
 
 
+@rule
+def _count_group(F, S, cnt, base):
+    """The group block (docs/groups.md) of a finished fight, at ``cnt[base:]``: survivors of each
+    side, and per fighter its cause of going out or standing, death, damage dealt and taken."""
+    cnt[base + G_SURVIVORS + S[0, S_SIDE_IN]] += 1
+    cnt[base + G_SURVIVORS + MAX_SIDE + 1 + S[1, S_SIDE_IN]] += 1
+    for j in range(F.shape[0]):
+        b = base + G_FIGHTERS + j * G_PER_FIGHTER
+        if S[j, S_OUT] != 0:
+            cnt[b + G_OUT + S[j, S_OUT] - 1] += 1
+        else:
+            cnt[b + G_STANDING] += 1
+        cnt[b + G_DEAD] += S[j, S_DEAD]
+        cnt[b + G_DEALT] += S[j, S_DEALT]
+        cnt[b + G_TAKEN] += S[j, S_TAKEN]
+
+
+@rule
+def _single_attack(F, S, opts, zt, st, cnt):
+    """One attack by side a's first fighter on a fresh foe (row 1), the first attack roll of its
+    tactic; a shooter aims and shoots from the start distance (engaged at 0)."""
+    _reset(F, S)
+    S[0, S_IN_TURN] = 1
+    if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
+        _set_dist(S, opts[O_START_DIST])
+        if _lets_go_of_ranged(F, S, 0):
+            S[0, S_HELD_MAIN] = 0
+    if _shooter(F, S, 0):
+        _shot_action(F, S, opts, zt, st, cnt, 0, 2)
+    else:
+        _tactic_attack(F, S, opts, zt, st, cnt, 0, 2, True)
+
+
 @njit(cache=True, parallel=True)
-def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks):
+def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks, group):
     """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
 
-    Each index is a duel (``single_attacks`` false) or one attack by side a on a fresh side b,
-    the first attack roll of a's tactic (``single_attacks`` true; a shooter aims and shoots from
-    the start distance, engaged at 0).
+    Parameters
+    ----------
+    F : int64[N, NF]
+        The fighters (N = 2 for duels and single attacks).
+    single_attacks : bool
+        Each index is one attack by side a on a fresh side b (``_single_attack``); else a fight.
+    group : bool
+        Also count the group block (docs/groups.md) after the header: ``k`` is then
+        ``n_fight_counters(round_cap, N)``.
 
     Returns
     -------
@@ -1494,44 +1735,94 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks):
         One counter row per lane; their sum does not depend on ``lanes``.
     """
     cnt = np.zeros((lanes, k), dtype=np.int64)
+    base = k - (G_FIGHTERS + F.shape[0] * G_PER_FIGHTER)
     for lane in prange(lanes):
         lo = start + (n * lane) // lanes
         hi = start + (n * (lane + 1)) // lanes
         st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
+        S = np.empty((F.shape[0], NS), dtype=np.int64)
         row = cnt[lane]
         for idx in range(lo, hi):
             _seed_duel(st, seed, idx)
             if single_attacks:
-                _reset(F, S)
-                S[0, S_IN_TURN] = 1
-                if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
-                    _set_dist(S, opts[O_START_DIST])
-                    if _lets_go_of_ranged(F, S, 0):
-                        S[0, S_HELD_MAIN] = 0
-                if _shooter(F, S, 0):
-                    _shot_action(F, S, opts, zt, st, row, 0, 2)
-                else:
-                    _tactic_attack(F, S, opts, zt, st, row, 0, 2, True)
+                _single_attack(F, S, opts, zt, st, row)
             else:
-                _duel(F, S, opts, zt, st, row)
+                _fight(F, S, opts, zt, st, row)
+                if group:
+                    _count_group(F, S, row, base)
     return cnt
 
 
 @njit(cache=True)
 def _run_duels(F, opts, zt, seed, start, n, lanes, k):
-    """Duels ``start … start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters."""
-    return _run(F, opts, zt, seed, start, n, lanes, k, False)
+    """Duels ``start … start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters
+    (F ``int64[2, NF]``, k = ``n_counters(round_cap)``)."""
+    return _run(F, opts, zt, seed, start, n, lanes, k, False, False)
 
 
 @njit(cache=True)
 def _run_attacks(F, opts, zt, seed, start, n, lanes, k):
     """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters (outcomes at
     ``C_ATTACKS``, b's wounds at ``C_WOUNDS``)."""
-    return _run(F, opts, zt, seed, start, n, lanes, k, True)
+    return _run(F, opts, zt, seed, start, n, lanes, k, True, False)
+
+
+@njit(cache=True)
+def _run_fights(F, opts, zt, seed, start, n, lanes, k):
+    """Group fights ``start … start+n−1`` in ``lanes`` parallel parts (docs/groups.md).
+
+    Parameters
+    ----------
+    F : int64[N, NF]
+        Side a's fighters, then side b's (``compile_sides``), N ≤ 12.
+    opts : int64[NO]
+        Rule options (``start_distance`` 0).
+    zt : int8[die]
+        Hit-zone table.
+    seed : uint64
+    start, n : int64
+        The first fight index and the number of fights.
+    lanes : int
+        Parallel parts.
+    k : int
+        ``n_fight_counters(round_cap, N)``: the header, then the group block.
+
+    Returns
+    -------
+    int64[lanes, k]
+        Counter rows; a 1 vs 1's header equals ``_run_duels``'s.
+    """
+    return _run(F, opts, zt, seed, start, n, lanes, k, False, True)
 
 
 @njit(cache=True, parallel=True)
+def _paired(Fs, optss, zt, seed, start, n, lanes, k, group):
+    """Common random numbers: fight index ``idx`` is played under each of ``m`` configurations with
+    the same random stream, and the joint outcome of neighbouring configurations is counted
+    (with the group block when ``group``)."""
+    m = Fs.shape[0]
+    cnt = np.zeros((lanes, m, k), dtype=np.int64)
+    joint = np.zeros((lanes, max(m - 1, 1), 3, 3), dtype=np.int64)
+    base = k - (G_FIGHTERS + Fs.shape[1] * G_PER_FIGHTER)
+    for lane in prange(lanes):
+        lo = start + (n * lane) // lanes
+        hi = start + (n * (lane + 1)) // lanes
+        st = np.empty(4, dtype=np.uint64)
+        S = np.empty((Fs.shape[1], NS), dtype=np.int64)
+        for idx in range(lo, hi):
+            previous = -1
+            for j in range(m):
+                _seed_duel(st, seed, idx)
+                outcome = _fight(Fs[j], S, optss[j], zt, st, cnt[lane, j])
+                if group:
+                    _count_group(Fs[j], S, cnt[lane, j], base)
+                if j > 0:
+                    joint[lane, j - 1, previous, outcome] += 1
+                previous = outcome
+    return cnt, joint
+
+
+@njit(cache=True)
 def _run_paired(Fs, optss, zt, seed, start, n, lanes, k):
     """Common random numbers: duel index ``idx`` is played under each of ``m`` configurations with
     the same random stream, and the joint outcome of neighbouring configurations is counted.
@@ -1549,20 +1840,26 @@ def _run_paired(Fs, optss, zt, seed, start, n, lanes, k):
         Counters per lane and configuration; and for each neighbouring pair (j, j+1) the count of
         duels with outcome x under j and y under j+1 (0 a won, 1 b won, 2 draw).
     """
-    m = Fs.shape[0]
-    cnt = np.zeros((lanes, m, k), dtype=np.int64)
-    joint = np.zeros((lanes, max(m - 1, 1), 3, 3), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
-        for idx in range(lo, hi):
-            previous = -1
-            for j in range(m):
-                _seed_duel(st, seed, idx)
-                outcome = _duel(Fs[j], S, optss[j], zt, st, cnt[lane, j])
-                if j > 0:
-                    joint[lane, j - 1, previous, outcome] += 1
-                previous = outcome
-    return cnt, joint
+    return _paired(Fs, optss, zt, seed, start, n, lanes, k, False)
+
+
+@njit(cache=True)
+def _run_paired_fights(Fs, optss, zt, seed, start, n, lanes, k):
+    """``_run_paired`` for group fights, with the group block (docs/groups.md).
+
+    Parameters
+    ----------
+    Fs : int64[m, N, NF]
+        The fighters of each configuration (the same N in all).
+    optss : int64[m, NO]
+        The options of each configuration.
+    k : int
+        ``n_fight_counters(round_cap, N)``.
+
+    Returns
+    -------
+    (int64[lanes, m, k], int64[lanes, max(m - 1, 1), 3, 3])
+        Counters per lane and configuration (header and group block), and the joint outcomes of
+        neighbouring configurations (0 a won, 1 b won, 2 draw).
+    """
+    return _paired(Fs, optss, zt, seed, start, n, lanes, k, True)

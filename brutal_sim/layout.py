@@ -1,6 +1,6 @@
 """Int codes and array layouts shared by the compile step and the kernels.
 
-A fighter compiles to one ``int64[NF]`` row (``P_*`` indices); its changing state during a duel is
+A fighter compiles to one ``int64[NF]`` row (``P_*`` indices); its changing state during a fight is
 one ``int64[NS]`` row (``S_*``); a run's counters are one ``int64[K]`` row (``C_*`` offsets, the
 rounds histogram last). Module-level ints are compile-time constants for numba.
 """
@@ -86,8 +86,13 @@ NF = P_ARMOUR + 32
 # group fights (docs/groups.md): the foe's row (−1 none), enemies in the fight whose foe this is, the
 # order of going out (1 first), final damage dealt and taken
 S_FOE, S_ENGAGERS, S_OUT_SEQ, S_DEALT, S_TAKEN = range(30, 35)
-S_CHARGING = 35  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
-NS = 36  # S_DIST (metres apart, 0 engaged) is kept equal in both rows; S_HARMED: blows above level none
+# bookkeeping of the whole fight kept in the rows of S (not per fighter): S_ORDER of row p is the row
+# acting at place p of the turn order; S_INIT the row's initiative total, S_INIT_GROUP the tie group of
+# place p while initiative is settled (B-2.2); S_SIDE_IN of row 0 / row 1: fighters of side a / b
+# still in the fight
+S_ORDER, S_INIT, S_INIT_GROUP, S_SIDE_IN = range(35, 39)
+S_CHARGING = 39  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
+NS = 40  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 

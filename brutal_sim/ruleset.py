@@ -40,22 +40,22 @@ class Kernels:
     """A ruleset's compiled drivers. Each takes ``(fighters, options, *tables, seed, start, n,
     lanes, k)`` and returns ``int64[lanes, k]`` counters of the indices ``start … start+n−1``:
 
-    - ``duels``: one duel per index;
-    - ``attacks``: one attack by side a on a fresh side b per index;
-    - ``paired``: takes ``fighters`` ``int64[m, 2, NF]`` and ``options`` ``int64[m, NO]`` and plays
+    - ``duels``: one duel (or group fight) per index;
+    - ``attacks``: one attack by side a on a fresh side b per index (None for group fights);
+    - ``paired``: takes ``fighters`` ``int64[m, N, NF]`` and ``options`` ``int64[m, NO]`` and plays
       every index under the m configurations with the same random numbers; returns
       ``(int64[lanes, m, k], int64[lanes, max(m−1, 1), 3, 3])`` (joint outcomes of neighbours:
       0 a won, 1 b won, 2 draw).
     """
 
     duels: Callable[..., np.ndarray]
-    attacks: Callable[..., np.ndarray]
+    attacks: Callable[..., np.ndarray] | None
     paired: Callable[..., tuple[np.ndarray, np.ndarray]]
 
 
 @dataclass(frozen=True)
 class Compiled:
-    """Everything a kernel needs: fighters ``int64[2, NF]``, options ``int64[NO]``, the ruleset's
+    """Everything a kernel needs: fighters ``int64[2, NF]`` (``int64[N, NF]`` for group fights), options ``int64[NO]``, the ruleset's
     read-only tables (e.g. Brutal's hit-zone table), its kernels and the counter row length."""
 
     fighters: np.ndarray
@@ -76,6 +76,18 @@ class Prepared:
 
     a: Any
     b: Any
+    options: RuleOptions
+    compiled: Compiled
+
+
+@dataclass(frozen=True)
+class PreparedFight:
+    """A validated, compiled group fight (docs/groups.md): the fighters of each side in line order,
+    the resolved options and the compiled arrays (fighters ``int64[N, NF]``; its kernels play
+    fights and count the group block after the header)."""
+
+    a: tuple[Any, ...]
+    b: tuple[Any, ...]
     options: RuleOptions
     compiled: Compiled
 

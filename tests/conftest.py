@@ -24,7 +24,7 @@ def compiled(a: str, b: str, options: dict | None = None, **overrides) -> Compil
 
 
 def blank_fighters() -> np.ndarray:
-    """Two plain fighters: all checks 0, endurance 3, levels 3/6/9/15, fists only, no armour."""
+    """Two plain fighters (side a, side b): all checks 0, endurance 3, levels 3/6/9/15, fists only, no armour."""
     F = np.zeros((2, L.NF), dtype=np.int64)
     F[:, L.P_ENDURANCE] = 3
     F[:, L.P_NCELLS] = 7
@@ -38,6 +38,7 @@ def blank_fighters() -> np.ndarray:
     F[:, fists + L.W_SIDES] = 4
     F[:, fists + L.W_TYPE] = L.DT_SHOCK
     F[:, fists + L.W_UNARMED] = 1
+    F[1, L.P_SIDE] = 1  # row 0 side a, row 1 side b
     return F
 
 
@@ -58,7 +59,7 @@ def give_weapon(F: np.ndarray, i: int, slot: int, n: int, sides: int, bonus: int
 def fresh_state(F: np.ndarray) -> np.ndarray:
     from brutal_sim.kernel import _reset
 
-    S = np.zeros((2, L.NS), dtype=np.int64)
+    S = np.zeros((F.shape[0], L.NS), dtype=np.int64)
     _reset(F, S)
     return S
 

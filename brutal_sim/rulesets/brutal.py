@@ -8,20 +8,31 @@ compile step :mod:`brutal_sim.compile`, array layout :mod:`brutal_sim.layout`, k
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from .. import layout as L
 from ..catalog import RULES_FILE_TABLES, Catalog, check_formula, load_rules
-from ..compile import compile_options, compile_pair
+from ..compile import compile_options, compile_pair, compile_sides
 from ..errors import DataError
-from ..kernel import _run_attacks, _run_duels, _run_paired
-from ..model import ZONES, Fighter, Weapon
+from ..kernel import _run_attacks, _run_duels, _run_fights, _run_paired, _run_paired_fights
+from ..model import ZONES, Fighter, Tactic, Weapon
 from ..options import OPTION_SPECS
-from ..ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
+from ..ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
 
 KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
+#: group fights (docs/groups.md): fights with the group block; no single-attack sampler
+FIGHT_KERNELS = Kernels(duels=_run_fights, attacks=None, paired=_run_paired_fights)
+
+
+def _no_group_tactic(tactic: Tactic) -> str | None:
+    """Why ``tactic`` cannot be used in a group fight (docs/groups.md), or None."""
+    if tactic.attack == "grapple":
+        return "grapples (B-3.12)"
+    if tactic.kite:
+        return "steps back from the enemy, which needs a map (B-8)"
+    return None
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) -> Compiled:
@@ -66,6 +77,33 @@ class BrutalRuleset(Ruleset):
         opts, zone_table = load_rules(rules, options or {})
         F = compile_pair(fa, fb, formula=check_formula(rules, opts))
         return Prepared(fa, fb, opts, compiled(F, compile_options(opts), zone_table))
+
+    def prepare_fight(self, side_a: Sequence[Any], side_b: Sequence[Any], rules: str | None = None,
+                      options: Mapping[str, str] | None = None) -> PreparedFight:
+        """Load, validate and compile a group fight (docs/groups.md): each side 1–6 fighter refs
+        (catalog names, TOML paths or :class:`Fighter` objects) in line order."""
+        sides = []
+        for key, refs in (("a", side_a), ("b", side_b)):
+            refs = [refs] if isinstance(refs, (str, Fighter)) else list(refs)
+            if not 1 <= len(refs) <= L.MAX_SIDE:
+                raise DataError(f"side {key}", None, f"has {len(refs)} fighters; allowed 1..{L.MAX_SIDE} a side")
+            fighters = tuple(self.load_fighter(ref, f"side {key} fighter {n + 1}") for n, ref in enumerate(refs))
+            for n, f in enumerate(fighters):
+                why = _no_group_tactic(f.tactic)
+                if why is not None:
+                    allowed = ", ".join(k for k, t in Catalog.bundled().tactics.items() if _no_group_tactic(t) is None)
+                    raise DataError(f"side {key} fighter {n + 1} ({f.name})", "tactic",
+                                    f"tactic {f.tactic.name!r} {why} and is not allowed in group fights; "
+                                    f"allowed: {allowed}")
+            sides.append(fighters)
+        opts, zone_table = load_rules(rules, options or {})
+        if int(opts["start_distance"]) != 0:
+            raise DataError("--option", "start_distance", f"{opts['start_distance']}: group fights start engaged; "
+                            "allowed 0")
+        F = compile_sides(sides[0], sides[1], formula=check_formula(rules, opts))
+        option_row = compile_options(opts)
+        k = L.n_fight_counters(int(option_row[L.O_ROUND_CAP]), F.shape[0])
+        return PreparedFight(sides[0], sides[1], opts, Compiled(F, option_row, (zone_table,), FIGHT_KERNELS, k))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}
