@@ -494,6 +494,8 @@ GROUP_CASES = {
                           {}, {}, 250),
     "2v2-shooters-in-melee": (["crossbowman", "militia"], ["swordsman", "crossbowman"],
                               {3: {"tactic": "shoot_until_engaged"}}, {}, {}, 250),
+    "3v2-cover-aimed": (["swordsman", "militia", "knight"], ["brute", "duelist"], {1: {"tactic": "aimed:left_arm"}}, {},
+                        {"cover_b": "half", "cover_zones_b": "vertical_left", "cover_a": "quarter"}, 250),
     "2v1-furious-feint-cramped": (["brute", "swordsman"], ["duelist"], {1: {"tactic": "feint"}}, {},
                                   {"cramped_space": "true"}, 250),
 }
