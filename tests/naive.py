@@ -1,4 +1,5 @@
-"""A slow, readable, pure-Python reference of one Brutal melee duel and of one single attack.
+"""A slow, readable, pure-Python reference of one Brutal fight (N against M, docs/groups.md; a duel
+is the fight of one against one) and of one single attack.
 
 This module re-implements, independently of :mod:`brutal_sim.kernel`, the rules of the digest
 (``/work/shared/rules/brutal.md``, rule ids ``B-…``) with the readings (GAP defaults, house
@@ -12,12 +13,17 @@ No numba, no numpy in the game logic.
   into plain dataclasses (:class:`NaiveFighter`, :class:`NaiveTactic`, :class:`NaiveRules`) once,
   in :func:`fighters_from_rows` / :meth:`NaiveRules.from_array`; the game logic never indexes
   arrays.
-* Output: a :class:`DuelRecord` (readable) that :meth:`DuelRecord.counter_row` lays out like the
-  kernel's counters (``C_*`` in :mod:`brutal_sim.layout`).
+* Output: a :class:`FightRecord` (readable, with a :class:`FighterOutcome` per row) that
+  :meth:`FightRecord.counter_row` lays out like the kernel's counters (the header ``C_*`` of
+  :mod:`brutal_sim.layout`, then for group fights the block ``G_*``).
+* Entry points: :func:`naive_fight` (any N ≤ 12), :func:`naive_duel` (its 1 vs 1 case) and
+  :func:`naive_single_attack`.
 
 Draw order (the contract with the kernel):
 
-1. initiative: 2d6 for a, 2d6 for b; again while fully tied (B-2.2);
+1. initiative: 2d6 per fighter in row order (a, then b in a duel); fully tied fighters reroll in
+   row order, tied groups in turn order (B-2.2); then fear (5); then each fighter chooses its foe
+   in turn order (no dice; again at the start of each own turn, after bleeding and exertion);
 2. a feint: 2d6 for the feinter, then 2d6 for the target, before its attack roll (B-3.6);
 3. each attack: attack 2d6; the reaction 2d6 (if any); then either the hard-block contests
    (2d6 a, 2d6 b; bare fists then a d2 for the arm), or on a hit: the zone die (unless aimed),
@@ -25,12 +31,14 @@ Draw order (the contract with the kernel):
    zone, marker armour models), then the wound's toughness check (one 2d6);
 4. a knock-down hit rolls the opposed athletics (attacker, defender) and, if the attacker wins,
    the defender's mobility 2d6 — instead of zone and damage (B-3.9);
-5. fear (B-7.10): a then b at the start, the second check before the frightened fighter's turn;
+5. fear (B-7.10): every fighter in row order (a then b) facing a fear rating at the start, the
+   second check before the frightened fighter's turn;
 6. fatigue (B-7.8): each level beyond endurance (exertion before the turn, after bleeding; fire
    wounds after the wound's effects) rolls the willpower 2d6;
 7. grapple (B-3.12): contests roll the active fighter's 2d6, then the other's; a throw's fall a d4;
 8. a shot apart (B-8): attack 2d6, then the target's dodge 2d6 if the attack reaches the
-   difficulty, then the blow as in 3.
+   difficulty, then the blow as in 3;
+9. opportunity attacks (B-3.8): every engaged enemy in row order, each attack as in 3.
 """
 
 from __future__ import annotations
@@ -141,6 +149,8 @@ DAMAGE_TYPES = ("cutting", "blunt", "shock", "fire", "blast")  # piercing compil
 TACTICS = ("single", "feint", "defensive", "furious", "aimed", "step", "knockdown", "total_defence")
 REACTIONS = ("best", "parry", "dodge", "none")
 ARMOUR_MODELS = ("marker", "marker_pierce_ignores_protection", "protection_only")
+TARGETINGS = ("spread", "weakest", "nearest")  # docs/groups.md, codes TG_*
+OUTNUMBERED = ("by_count", "one_side", "none")  # B-4.7 option, codes OUTNUMBERED_*
 DIE_STEPS = (2, 3, 4, 6, 8, 10, 12, 20)  # B-4.4: a broken weapon's die drops one step
 
 # wound levels (B-5.1), in increasing order
@@ -256,6 +266,9 @@ class NaiveFighter:
     off_hand: NaiveWeapon | None
     fists: NaiveWeapon
     armour: dict[str, NaiveArmour]
+    side: int = 0  # group fights (docs/groups.md): 0 side a, 1 side b
+    rank: int = 0  # its place in its side's line, 0 … 5
+    targeting: str = "spread"  # whom it attacks: spread | weakest | nearest
 
     def weapon(self, slot: str) -> NaiveWeapon | None:
         return {MAIN: self.main_hand, OFF: self.off_hand, FISTS: self.fists}[slot]
@@ -313,6 +326,7 @@ def fighter_from_row(row) -> NaiveFighter:
         main_hand=w(L.SLOT_MAIN), off_hand=w(L.SLOT_OFF), fists=fists,
         armour={z: NaiveArmour(int(row[L.P_ARMOUR + 2 * k]), int(row[L.P_ARMOUR + 2 * k + 1]))
                 for k, z in enumerate(ZONES)},
+        side=int(row[L.P_SIDE]), rank=int(row[L.P_RANK]), targeting=TARGETINGS[int(row[L.P_TARGETING])],
     )
 
 
@@ -340,8 +354,9 @@ def tactic_from_row(row) -> NaiveTactic:
     )
 
 
-def fighters_from_rows(F) -> tuple[NaiveFighter, NaiveFighter]:
-    return fighter_from_row(F[0]), fighter_from_row(F[1])
+def fighters_from_rows(F) -> list[NaiveFighter]:
+    """Every row of a compiled ``int64[N, NF]`` array: side a's fighters, then side b's."""
+    return [fighter_from_row(row) for row in F]
 
 
 @dataclass(frozen=True)
@@ -370,6 +385,8 @@ class NaiveRules:
     charge_attack_modifier: int  # B-8 charge GAP
     charge_moving_target: bool  # B-8 charge GAP: the charger is a moving target (B-4.1)
     charge_provokes_target: bool  # B-3.8 GAP: the charged enemy gets an opportunity attack
+    outnumbered: str = "by_count"  # B-4.7 in group fights: by_count | one_side | none
+    attack_limit: int = 6  # B-4.7: at most this many enemies engage one fighter
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -400,6 +417,8 @@ class NaiveRules:
             charge_attack_modifier=int(opts[L.O_CHARGE_MOD]),
             charge_moving_target=bool(opts[L.O_CHARGE_MOVING]),
             charge_provokes_target=int(opts[L.O_CHARGE_PROVOKES]) == L.CHARGE_PROVOKES_TARGET,
+            outnumbered=OUTNUMBERED[int(opts[L.O_OUTNUMBERED])],
+            attack_limit=int(opts[L.O_ATTACK_LIMIT]),
         )
 
 
@@ -424,12 +443,14 @@ def starting_fatigue_penalty(levels: int, endurance: int) -> int:
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # identity: fighters point at each other (foe)
 class FighterState:
-    """Everything about a fighter that changes during a duel."""
+    """Everything about a fighter that changes during a fight (a duel is a fight of one against one)."""
 
     side: int
     profile: NaiveFighter
+    row: int = 0  # its row in the compiled array (rows of side a, then side b)
+    foe: "FighterState | None" = None  # whom it attacks (docs/groups.md, Targets); None: nobody
     track: list[bool] = field(default_factory=list)  # wound track cells, left to right (B-6.1)
     light_damage_tally: int = 0  # B-5.3
     bleeding_wounds: int = 0  # B-7.5
@@ -458,6 +479,14 @@ class FighterState:
     moving: bool = False  # B-8: ran this turn, a moving target until its next turn
     cannot_run: bool = False  # B-7.4: after a heavy or critical wound
     charging: bool = False  # B-8: during the attack of its charge
+    fear_faced: int = 0  # B-7.10: the fear rating its checks are against (the enemy side's highest)
+    out_order: int = 0  # the order in which it went out of the fight (1 first), 0 still in
+    harmful_blows: int = 0  # blows above level none it took (for the one-blow counter)
+    damage_dealt: int = 0  # final damage of the blows it dealt (B-4.14)
+    damage_taken: int = 0  # final damage of the blows it took
+
+    def __repr__(self) -> str:
+        return f"FighterState(row={self.row}, side={self.side}, out={self.out_cause})"
 
     def __post_init__(self) -> None:
         p = self.profile
@@ -619,32 +648,57 @@ class FighterState:
             held += 1
         return max(0, 2 - held)
 
-    def knock_out(self, cause: str) -> None:
-        """Out of the fight (B-2.9); the first cause counts."""
-        if self.out_cause is None:
-            self.out_cause = cause
-
 
 # --------------------------------------------------------------------------------------------------
-# What a duel or an attack produced
+# What a fight or an attack produced
 # --------------------------------------------------------------------------------------------------
 
 
 @dataclass
-class DuelRecord:
-    """Readable results; :meth:`counter_row` lays them out like the kernel's counters."""
+class FighterOutcome:
+    """How one fighter (one row of the compiled array) ended a fight (docs/groups.md, Counters)."""
+
+    side: int
+    rank: int
+    out_cause: str | None  # None: still in the fight at the end
+    dead: bool
+    damage_dealt: int  # final damage of the blows it dealt
+    damage_taken: int  # final damage of the blows it took
+
+    @property
+    def standing(self) -> bool:
+        """Still in the fight at the end (decided or drawn)."""
+        return self.out_cause is None
+
+
+@dataclass
+class FightRecord:
+    """Readable results; :meth:`counter_row` lays them out like the kernel's counters.
+
+    ``loser_*`` describe the deciding takedown: the last fighter of the losing side to go out
+    (B-2.9; in a duel, the loser).
+    """
 
     winner: int | None = None  # side index; None for a draw at the round cap
     loser_cause: str | None = None
     loser_dead: bool = False
+    loser_one_blow: bool = False  # out by the only harmful blow it took (not fled)
     deciding_round: int | None = None
     attacks: list[tuple[int, str]] = field(default_factory=list)  # (attacker side, outcome)
-    wounds: list[tuple[int, str, str, int]] = field(default_factory=list)  # (taker, level, zone, damage)
+    wounds: list[tuple[int, str, str, int]] = field(default_factory=list)  # (taker side, level, zone, damage)
     breaks: list[int] = field(default_factory=list)  # side whose own weapon broke
     draw: bool = False
+    fighters: list[FighterOutcome] = field(default_factory=list)  # per row, filled at the end
+    round_cap: int = 0
+
+    def survivors(self, side: int) -> int:
+        """Fighters of ``side`` still in the fight at the end."""
+        return sum(1 for f in self.fighters if f.side == side and f.standing)
 
     def counter_row(self, k: int) -> list[int]:
-        """The record in the layout ``C_*`` of :mod:`brutal_sim.layout` (a plain list of ints)."""
+        """The record in the layout of :mod:`brutal_sim.layout` (a plain list of ints): the header
+        ``C_*``; when ``k`` is a group fight's length (``n_fight_counters``), then the group block
+        ``G_*`` (docs/groups.md)."""
         from brutal_sim import layout as L
 
         row = [0] * k
@@ -656,9 +710,7 @@ class DuelRecord:
             row[L.C_CAUSE + L.NCAUSES * loser + CAUSES.index(self.loser_cause)] += 1
             row[L.C_DEATHS + loser] += int(self.loser_dead)
             row[L.C_ROUNDS + self.deciding_round] += 1
-            harmful = [w for w in self.wounds if w[0] == loser and w[1] != "none"]
-            if len(harmful) == 1 and self.loser_cause != "fled":
-                row[L.C_ONE_BLOW + loser] += 1
+            row[L.C_ONE_BLOW + loser] += int(self.loser_one_blow)
         for side, outcome in self.attacks:
             row[L.C_ATTACKS + 5 * side + OUTCOMES.index(outcome)] += 1
         for taker, level, zone, damage in self.wounds:
@@ -667,89 +719,180 @@ class DuelRecord:
             row[L.C_DAMAGE + taker] += damage
         for side in self.breaks:
             row[L.C_BREAKS + side] += 1
+        if self.fighters and k == L.n_fight_counters(self.round_cap, len(self.fighters)):
+            block = L.n_counters(self.round_cap)
+            for side in (0, 1):
+                row[block + L.G_SURVIVORS + (L.MAX_SIDE + 1) * side + self.survivors(side)] += 1
+            for r, f in enumerate(self.fighters):
+                at = block + L.G_FIGHTERS + L.G_PER_FIGHTER * r
+                if f.out_cause is not None:
+                    row[at + L.G_OUT + CAUSES.index(f.out_cause)] += 1
+                row[at + L.G_DEAD] += int(f.dead)
+                row[at + L.G_STANDING] += int(f.standing)
+                row[at + L.G_DEALT] += f.damage_dealt
+                row[at + L.G_TAKEN] += f.damage_taken
         return row
 
 
+DuelRecord = FightRecord  # a duel is a fight of one against one
+
+
 # --------------------------------------------------------------------------------------------------
-# The duel
+# The fight (a duel is the fight of one against one)
 # --------------------------------------------------------------------------------------------------
 
 
-class NaiveDuel:
-    """One duel between side a (0) and side b (1), rule by rule."""
+class NaiveFight:
+    """One fight between side a (0) and side b (1), rule by rule (B-2, docs/groups.md)."""
 
-    def __init__(self, fighters: tuple[NaiveFighter, NaiveFighter], rules: NaiveRules,
+    def __init__(self, fighters: list[NaiveFighter], rules: NaiveRules,
                  zone_table: list[str], rng: Xoshiro256StarStar,
                  ) -> None:
         self.rules = rules
         self.zone_table = zone_table
         self.rng = rng
-        self.fighters = [FighterState(0, fighters[0]), FighterState(1, fighters[1])]
-        self.record = DuelRecord()
-        self.distance = rules.start_distance  # B-8: metres apart, 0 engaged
+        self.fighters = [FighterState(p.side, p, row=r) for r, p in enumerate(fighters)]
+        assert all(1 <= len(self.side_of(side)) <= 6 for side in (0, 1)), "1–6 fighters a side (P_SIDE)"
+        self.record = FightRecord(round_cap=rules.round_cap)
+        self.distance = rules.start_distance  # B-8: metres apart, 0 engaged (duels only)
+        self.gone_out = 0  # fighters out of the fight so far
 
-    def opponent(self, f: FighterState) -> FighterState:
-        return self.fighters[1 - f.side]
+    # -- sides, engagement ---------------------------------------------------------------------
+    def side_of(self, side: int) -> list[FighterState]:
+        return [f for f in self.fighters if f.side == side]
 
-    def someone_is_out(self) -> bool:
-        return any(f.is_out for f in self.fighters)
+    def enemies(self, me: FighterState) -> list[FighterState]:
+        """The other side's fighters in row order (in the fight or not)."""
+        return self.side_of(1 - me.side)
+
+    def sole_enemy(self, me: FighterState) -> FighterState:
+        """The enemy of a duel: distance (B-8) and grapples (B-3.12) exist only one against one."""
+        enemies = self.enemies(me)
+        assert len(enemies) == 1, "distance and grapples are duel-only (docs/groups.md)"
+        return enemies[0]
+
+    def side_is_out(self, side: int) -> bool:
+        return all(f.is_out for f in self.side_of(side))
+
+    def fight_is_over(self) -> bool:
+        """B-2.9: every fighter of one side is out."""
+        return self.side_is_out(0) or self.side_is_out(1)
 
     def can_go_on_acting(self, me: FighterState) -> bool:
-        """Nobody is out yet and ``me`` has not been dazed meanwhile (B-7.5: no active actions)."""
-        return not self.someone_is_out() and not me.is_dazed
+        """The fight goes on, ``me`` is in it and has not been dazed meanwhile (B-7.5: no active
+        actions). In a duel: nobody is out yet and ``me`` is not dazed."""
+        return not self.fight_is_over() and not me.is_out and not me.is_dazed
+
+    def engagers(self, me: FighterState) -> list[FighterState]:
+        """Enemies in the fight that have ``me`` as their foe (``S_ENGAGERS``)."""
+        return [e for e in self.enemies(me) if not e.is_out and e.foe is me]
+
+    def is_engaged(self, me: FighterState, enemy: FighterState) -> bool:
+        """Engaged: the enemy is ``me``'s foe or ``me`` is its foe (docs/groups.md, Targets)."""
+        return me.foe is enemy or enemy.foe is me
+
+    def put_out(self, me: FighterState, cause: str) -> None:
+        """Out of the fight (B-2.9); the first cause counts. Its place in the order of going out
+        decides which takedown was the deciding one; it stops being an engager (``engagers``
+        counts only fighters in the fight)."""
+        if me.out_cause is None:
+            me.out_cause = cause
+            self.gone_out += 1
+            me.out_order = self.gone_out
+
+    # -- B-2.2 initiative ------------------------------------------------------------------------
+    def initiative_roll(self, me: FighterState) -> int:
+        """B-2.2: 2d6 + resolve + initiative talents − the starting fatigue's penalty (B-7.8)."""
+        return self.rng.roll_2d6().total + me.profile.resolve + me.profile.initiative_bonus - me.fatigue_penalty()
+
+    def turn_order(self, group: list[FighterState]) -> list[FighterState]:
+        """B-2.2 for the fighters of ``group`` (row order): each rolls, in row order; higher totals
+        go first; equal totals go to the fighter with an initiative talent, then the higher
+        agility. Fighters still tied reroll among themselves (each in row order, same bonus) and
+        the reroll orders them within their place, recursively; tied groups reroll in turn order
+        (the highest place first). One against one: a rolls, b rolls, a full tie rerolls both."""
+        rolls = {f.row: self.initiative_roll(f) for f in group}
+
+        def key(f: FighterState) -> tuple[int, int, int]:
+            return rolls[f.row], int(f.profile.initiative_talent), f.profile.agility
+
+        ranked = sorted(group, key=key, reverse=True)  # stable: row order within a tie
+        order: list[FighterState] = []
+        start = 0
+        while start < len(ranked):
+            end = start + 1
+            while end < len(ranked) and key(ranked[end]) == key(ranked[start]):
+                end += 1
+            tied = ranked[start:end]
+            order += self.turn_order(tied) if len(tied) > 1 else tied
+            start = end
+        return order
 
     # -- B-2 the fight -----------------------------------------------------------------------
-    def roll_initiative(self) -> FighterState:
-        """B-2.2: one resolve check each (a then b); ties go to an initiative talent, then the
-        higher agility, then a reroll of both."""
-        a, b = self.fighters
-        while True:
-            ra = self.rng.roll_2d6().total + a.profile.resolve + a.profile.initiative_bonus - a.fatigue_penalty()
-            rb = self.rng.roll_2d6().total + b.profile.resolve + b.profile.initiative_bonus - b.fatigue_penalty()
-            if ra != rb:
-                return a if ra > rb else b
-            if a.profile.initiative_talent != b.profile.initiative_talent:
-                return a if a.profile.initiative_talent else b
-            if a.profile.agility != b.profile.agility:
-                return a if a.profile.agility > b.profile.agility else b
-
-    def run(self) -> DuelRecord:
-        """B-2.1, B-2.9: rounds of one turn each in initiative order until someone is out; a draw
-        at the round cap. B-2.3: the surprised side loses its actions and reactions in round 1."""
-        first = self.roll_initiative()
-        order = [first, self.opponent(first)]
+    def run(self) -> FightRecord:
+        """B-2.1, B-2.9: rounds of one turn per fighter in initiative order; after every turn, if
+        every fighter of side a is out side b wins (a checked first), if every fighter of side b is
+        out side a wins; a draw at the round cap. B-2.3: the surprised side loses its actions and
+        reactions in round 1. B-7.10 fear, then every fighter chooses its foe in turn order."""
+        order = self.turn_order(self.fighters)
         if self.rules.surprised_side is not None:
-            self.fighters[self.rules.surprised_side].surprised = True
+            for f in self.side_of(self.rules.surprised_side):
+                f.surprised = True
         self.face_fear()
+        for f in order:
+            self.choose_foe(f)
         for round_number in range(1, self.rules.round_cap + 1):
             for f in self.fighters:
                 f.opportunity_attacks_left = f.profile.opportunity_attacks_per_round  # B-3.8
             for actor in order:
+                if actor.is_out:
+                    continue
                 self.take_turn(actor)
-                if self.someone_is_out():
-                    loser = next(f for f in self.fighters if f.is_out)
-                    self.record.winner = 1 - loser.side
-                    self.record.loser_cause = loser.out_cause
-                    self.record.loser_dead = loser.dead
-                    self.record.deciding_round = round_number
-                    return self.record
+                loser = self.losing_side()
+                if loser is not None:
+                    self.decide(loser, round_number)
+                    return self.finish()
             for f in self.fighters:
                 f.surprised = False
         self.record.draw = True
+        return self.finish()
+
+    def losing_side(self) -> int | None:
+        """B-2.9 after a turn: side a if all of it is out (checked first), else side b if all of it
+        is out, else None (the fight goes on)."""
+        for side in (0, 1):
+            if self.side_is_out(side):
+                return side
+        return None
+
+    def decide(self, loser: int, round_number: int) -> None:
+        """B-2.9: the header describes the deciding takedown, the last of the losing side to go out."""
+        last = max(self.side_of(loser), key=lambda f: f.out_order)
+        self.record.winner = 1 - loser
+        self.record.loser_cause = last.out_cause
+        self.record.loser_dead = last.dead
+        self.record.loser_one_blow = last.harmful_blows == 1 and last.out_cause != FLED
+        self.record.deciding_round = round_number
+
+    def finish(self) -> FightRecord:
+        self.record.fighters = [FighterOutcome(f.side, f.profile.rank, f.out_cause, f.dead, f.damage_dealt,
+                                               f.damage_taken) for f in self.fighters]
         return self.record
 
-    def fear_difficulty(self, frightening: FighterState) -> int:
+    # -- B-7.10 fear ---------------------------------------------------------------------------
+    def fear_difficulty(self, rating: int) -> int:
         """B-7.10: fear rating 1–5 → difficulty 8/10/12/14/16."""
-        return 6 + 2 * frightening.profile.fear
+        return 6 + 2 * rating
 
     def face_fear(self) -> None:
-        """B-7.10 at the start of the fight: facing a fearsome enemy, a then b check willpower; a
-        failure dazes the fighter until its second check, before its next turn."""
+        """B-7.10 at the start of the fight: every fighter in row order whose enemy side has a fear
+        rating checks willpower against the highest rating of that side; a failure dazes it until
+        its second check, before its next turn (against the same rating)."""
         for me in self.fighters:
-            enemy = self.opponent(me)
-            if enemy.profile.fear > 0:
+            me.fear_faced = max(e.profile.fear for e in self.enemies(me))
+            if me.fear_faced > 0:
                 if (self.rng.roll_2d6().total + me.profile.willpower - me.fatigue_penalty()
-                        < self.fear_difficulty(enemy)):
+                        < self.fear_difficulty(me.fear_faced)):
                     me.frightened = True
                     me.dazed_turns = 1
 
@@ -757,19 +900,78 @@ class NaiveDuel:
         """B-7.10 before the frightened fighter's turn: success → stunned until the end of this
         turn (no longer dazed); failure → panic: it flees, out of the fight."""
         if (self.rng.roll_2d6().total + me.profile.willpower - me.fatigue_penalty()
-                < self.fear_difficulty(self.opponent(me))):
-            me.knock_out(FLED)
+                < self.fear_difficulty(me.fear_faced)):
+            self.put_out(me, FLED)
             return
         me.frightened = False
         me.dazed_turns = 0
         me.until_end_of_next_turn("stunned")
 
+    # -- targets (docs/groups.md; B-4.7 attack limit) -----------------------------------------
+    def others_engaging(self, me: FighterState, enemy: FighterState) -> int:
+        """``S_ENGAGERS`` of ``enemy`` less ``me`` if ``me`` already engages it."""
+        return sum(1 for f in self.engagers(enemy) if f is not me)
+
+    def foe_candidates(self, me: FighterState) -> list[FighterState]:
+        """Enemies in the fight with room for ``me``: fewer than the attack limit (B-4.7) engage
+        them, not counting ``me``."""
+        return [e for e in self.enemies(me)
+                if not e.is_out and self.others_engaging(me, e) < self.rules.attack_limit]
+
+    def choose_foe(self, me: FighterState) -> None:
+        """Choose ``me``'s foe among the candidates by its policy (no dice):
+
+        * ``spread``: the fewest engagers not counting ``me``; ties: the current foe, then the
+          nearest in line (smallest rank difference), then the lowest row;
+        * ``weakest``: the most marked cells on its wound track (B-6); ties as ``spread``;
+        * ``nearest``: the current foe while it is in the fight; else the nearest in line, ties
+          the lowest row.
+
+        No candidate: no foe (no attack this turn). Changing foe is free (GAP: no map)."""
+        candidates = self.foe_candidates(me)
+        if not candidates:
+            me.foe = None
+            return
+        policy = me.profile.targeting
+        if policy == "nearest" and me.foe is not None and not me.foe.is_out:
+            return
+
+        def tie_break(e: FighterState) -> tuple[int, int, int]:
+            return (0 if e is me.foe else 1, abs(e.profile.rank - me.profile.rank), e.row)
+
+        if policy == "spread":
+            me.foe = min(candidates, key=lambda e: (self.others_engaging(me, e),) + tie_break(e))
+        elif policy == "weakest":
+            me.foe = min(candidates, key=lambda e: (-sum(e.track),) + tie_break(e))
+        else:
+            me.foe = min(candidates, key=lambda e: (abs(e.profile.rank - me.profile.rank), e.row))
+
+    # -- B-4.7 outnumbered ---------------------------------------------------------------------
+    def outnumbered_penalty(self, defender: FighterState) -> int:
+        """B-4.7 (option ``outnumbered``, GAP: no map): the reaction penalty of a defender with c
+        engagers — ``by_count`` 2: 1, 3: 2, 4+: 4; ``one_side`` 2+: 1; ``none`` 0."""
+        c = len(self.engagers(defender))
+        if c < 2 or self.rules.outnumbered == "none":
+            return 0
+        if self.rules.outnumbered == "one_side":
+            return 1
+        return {2: 1, 3: 2}.get(c, 4)
+
+    def parry_total(self, defender: FighterState, slot: str) -> int:
+        """B-4.4 parry bonus with the reaction modifiers of B-4.7, outnumbered included."""
+        return defender.parry_bonus(slot) - self.outnumbered_penalty(defender)
+
+    def dodge_total(self, defender: FighterState) -> int:
+        """B-4.5 dodge bonus with the reaction modifiers of B-4.7, outnumbered included."""
+        return defender.dodge_bonus() - self.outnumbered_penalty(defender)
+
+    # -- B-2.4 a turn --------------------------------------------------------------------------
     def take_turn(self, me: FighterState) -> None:
-        """B-2.4: one turn — expiries, bleeding (B-7.5), then: stand up if prone (B-3.11), pick up
-        a dropped main weapon (B-3.10), the tactic's attack action(s), pick up a dropped off-hand
-        item with a spare action. Dazed (B-7.5) or surprised (B-2.3) fighters take no actions.
-        Timed conditions tick at the end of the turn (B-2.8). With the exertion option a fatigue
-        level comes after the bleeding (B-7.8)."""
+        """B-2.4: one turn — the second fear check (B-7.10), expiries, bleeding (B-7.5), exertion
+        (B-7.8), the choice of foe, then: stand up if prone (B-3.11), pick up a dropped main weapon
+        (B-3.10), the tactic's attack action(s), pick up a dropped off-hand item with a spare
+        action. Dazed (B-7.5) or surprised (B-2.3) fighters take no actions. Timed conditions tick
+        at the end of the turn (B-2.8)."""
         me.turns_begun += 1
         if me.frightened:
             self.second_fear_check(me)
@@ -787,6 +989,7 @@ class NaiveDuel:
             self.gain_fatigue(me, 1)
         if me.is_out:
             return
+        self.choose_foe(me)  # dazed or not
         me.in_own_turn = True
         can_act = not me.is_dazed and not me.surprised
         if me.grapple == "controls" and not can_act:
@@ -869,7 +1072,7 @@ class NaiveDuel:
         if self.rules.charge_moving_target:
             me.moving = True
         if self.rules.charge_provokes_target:
-            self.provoke_opportunity_attack(me)
+            self.provoke_opportunity_attack(me, only=me.foe)
         if self.can_go_on_acting(me):
             me.charging = True
             self.attack_actions(me, 1, first_attack_only=False)
@@ -906,9 +1109,10 @@ class NaiveDuel:
 
     def shooter_actions(self, me: FighterState, actions: int) -> int:
         """Kite (step back when the enemy is engaged or within its one move; provokes from
-        melee), reload (each action provokes when engaged), then aim and shoot."""
-        enemy = self.opponent(me)
-        if me.profile.tactic.kite and me.profile.movement > 0 and self.distance <= enemy.profile.movement:
+        melee), reload (each action provokes when engaged), then aim and shoot. Kiting needs a
+        distance: duels only (docs/groups.md)."""
+        if (me.profile.tactic.kite and me.profile.movement > 0
+                and self.distance <= self.sole_enemy(me).profile.movement):
             self.provoke_opportunity_attack(me)
             actions -= 1
             if not self.can_go_on_acting(me):
@@ -925,9 +1129,12 @@ class NaiveDuel:
 
     def shot_action(self, me: FighterState, actions: int) -> int:
         """Move closer when beyond the long range; aim with two actions (+1, not against a moving
-        target within 10 m); shoot — in melee as a melee-check attack, else a shot."""
+        target within 10 m); shoot at the foe — in melee as a melee-check attack, else a shot.
+        Without a foe (docs/groups.md, Targets) no aim and no shot."""
         weapon = me.profile.main_hand
-        enemy = self.opponent(me)
+        enemy = me.foe
+        if enemy is None:
+            return actions
         if self.distance > 0 and self.rules.indirect_cover[enemy.side] >= 100:  # unseen
             return actions
         if self.distance > weapon.ranges[2]:
@@ -945,7 +1152,7 @@ class NaiveDuel:
             self.adopt_tactic_stance(me, tactic)
             modifier, zone = tactic.attack_modifier, me.profile.aim_zone
         if self.distance == 0:
-            self.attack(me, MAIN, modifier + aim, zone, "normal")
+            self.attack(me, enemy, MAIN, modifier + aim, zone, "normal")
         else:
             self.shoot(me, modifier + aim, zone)
         return actions - 1
@@ -953,8 +1160,8 @@ class NaiveDuel:
     def shoot(self, me: FighterState, modifier: int, zone: str | None) -> None:
         """B-8 shot: ranged + modifier + band (0/−2/−4) + point blank / close (+2/+1, not at a moving
         target) − degraded 2 − wounds − stunned/dazed − fatigue, against 8 (moving 12, prone +2);
-        a dodge vs 10 raises the difficulty by 2 + its extra successes."""
-        target = self.opponent(me)
+        a dodge vs 10 raises the difficulty by 2 + its extra successes. The target is the foe."""
+        target = me.foe
         weapon = me.profile.main_hand
         short, medium, long_ = weapon.ranges
         band = 0 if self.distance <= short else 1 if self.distance <= medium else 2
@@ -972,7 +1179,7 @@ class NaiveDuel:
             self.record.attacks.append((me.side, MISS))
             return
         if target.can_react() and target.profile.reaction != "none":
-            dodge = self.rng.roll_2d6().total + target.dodge_bonus()
+            dodge = self.rng.roll_2d6().total + self.dodge_total(target)
             if dodge >= 10:
                 difficulty += 2 + dodge - 10
                 if result < difficulty:
@@ -994,7 +1201,7 @@ class NaiveDuel:
         other than melee attacks and reactions (athletics, mobility, shots)."""
         return me.wound_penalty() + (2 if me.is_stunned or me.is_dazed else 0) + me.fatigue_penalty()
 
-    # -- B-3.12 grapple ----------------------------------------------------------------------------
+    # -- B-3.12 grapple (duels only: refused in group fights, docs/groups.md) ------------------------
     def release(self) -> None:
         for f in self.fighters:
             f.grapple = None
@@ -1011,13 +1218,13 @@ class NaiveDuel:
         """Opposed check of ``me`` (athletics or mobility) against the other's athletics; the
         margin of ``me`` (it must be above 0 to win)."""
         mine = self.rng.roll_2d6().total + self.grapple_check(me, mobility)
-        theirs = self.rng.roll_2d6().total + self.grapple_check(self.opponent(me))
+        theirs = self.rng.roll_2d6().total + self.grapple_check(self.sole_enemy(me))
         return mine - theirs
 
     def grapple_hold(self, me: FighterState) -> None:
         """Controller's full action: rise when both are down, throw (a throwing tactic, both
         hands free, both standing), else a blow with a reach-0 item or fists (no reaction)."""
-        victim = self.opponent(me)
+        victim = self.sole_enemy(me)
         me.full_action_penalty = True  # B-2.6
         if me.prone and victim.prone:
             if self.grapple_contest(me) > 0:
@@ -1030,10 +1237,10 @@ class NaiveDuel:
                 victim.fall()
                 self.release()
                 if margin >= 2:  # the fall: d4+2 shock to the torso, armour ignored
-                    self.take_wound(victim, self.rng.die(4) + 2, "shock", "torso")
+                    self.take_wound(victim, self.rng.die(4) + 2, "shock", "torso", by=me)
             return
         slot = next((s for s in (MAIN, OFF) if me.is_usable(s) and me.profile.weapon(s).reach == 0), FISTS)
-        self.attack(me, slot, 0, None, "normal")
+        self.attack(me, victim, slot, 0, None, "normal")
 
     def grapple_escape(self, me: FighterState) -> None:
         """Victim's full action: bare-handed it takes over (then acts as controller at once);
@@ -1042,7 +1249,7 @@ class NaiveDuel:
         me.full_action_penalty = True
         if me.free_hands() == 2:
             if self.grapple_contest(me) > 0:
-                me.grapple, self.opponent(me).grapple = "controls", "held"
+                me.grapple, self.sole_enemy(me).grapple = "controls", "held"
                 self.grapple_hold(me)
             return
         slip = self.grapple_check(me, mobility=True) > self.grapple_check(me)
@@ -1068,9 +1275,9 @@ class NaiveDuel:
             me.fatigue += 1
             if me.fatigue > 3 * me.profile.endurance:
                 me.dead = True
-                me.knock_out(EXHAUSTED)
+                self.put_out(me, EXHAUSTED)
             elif me.fatigue > me.profile.endurance and not self.passive_check(me, me.profile.willpower, 12):
-                me.knock_out(EXHAUSTED)
+                self.put_out(me, EXHAUSTED)
 
     def stand_up(self, me: FighterState) -> None:
         """B-3.11: standing up provokes an opportunity attack (B-3.8) while the fighter is still
@@ -1090,23 +1297,28 @@ class NaiveDuel:
             me.holding[slot] = True
         me.picking_up = None
 
-    def provoke_opportunity_attack(self, me: FighterState) -> None:
-        """B-3.8: the enemy, if it can react, is not in total defence (B-3.7) and has one left this
-        round, attacks at −2."""
-        enemy = self.opponent(me)
-        if (self.distance != 0 or not enemy.can_react() or enemy.no_opportunity_attacks
-                or enemy.opportunity_attacks_left <= 0):
+    def provoke_opportunity_attack(self, me: FighterState, only: FighterState | None = None) -> None:
+        """B-3.8: every enemy engaged with ``me`` (docs/groups.md), in row order, that can react,
+        is not in total defence (B-3.7) and has one left this round, attacks ``me`` at −2, until
+        ``me`` is out. ``only``: just that enemy may (the target of a failed knock-down, B-3.9).
+        Apart (a duel's distance, B-8) nobody is engaged."""
+        if self.distance != 0:
             return
-        enemy.opportunity_attacks_left -= 1
-        self.attack(enemy, enemy.attack_slot(), -2, None, "opportunity")
+        for enemy in [only] if only is not None else self.enemies(me):
+            if me.is_out:
+                return
+            if (not self.is_engaged(me, enemy) or not enemy.can_react() or enemy.no_opportunity_attacks
+                    or enemy.opportunity_attacks_left <= 0):
+                continue
+            enemy.opportunity_attacks_left -= 1
+            self.attack(enemy, me, enemy.attack_slot(), -2, None, "opportunity")
 
     # -- B-3 actions ---------------------------------------------------------------------------
     def feint(self, me: FighterState) -> bool:
-        """B-3.6: opposed melee without weapon modifiers; the feinter must win outright.
-
-        Both sides: melee − wounds − the largest condition (prone 4, stunned/dazed 2).
+        """B-3.6: opposed melee against the foe without weapon modifiers; the feinter must win
+        outright. Both sides: melee − wounds − the largest condition (prone 4, stunned/dazed 2).
         """
-        target = self.opponent(me)
+        target = me.foe
         mine = self.rng.roll_2d6().total + me.profile.melee - me.active_check_penalty()
         theirs = self.rng.roll_2d6().total + target.profile.melee - target.active_check_penalty()
         return mine > theirs
@@ -1128,9 +1340,12 @@ class NaiveDuel:
         A full action needs both standard actions: with one left, an attacking tactic makes a plain
         single attack (B-3.1) and a non-attacking one does nothing. A knock-down tactic attacks a
         prone target with its weapon and no modifier. ``first_attack_only`` stops after the first attack roll (the
-        single-attack sampler).
+        single-attack sampler). Every attack, feint and knock-down is against the foe; without a
+        foe there is no attack and the tactic's stance is not taken (docs/groups.md, Targets).
         """
-        enemy = self.opponent(me)
+        enemy = me.foe
+        if enemy is None:
+            return actions
         tactic = me.profile.tactic
         if tactic.attack == "none":  # e.g. total defence (B-3.7)
             if tactic.full_action and actions < 2:
@@ -1166,13 +1381,13 @@ class NaiveDuel:
             modifier -= 4
         if feint and self.feint(me):
             modifier += 1
-        failed_knockdown = self.attack(me, slot, modifier, aimed_zone, kind)
+        failed_knockdown = self.attack(me, enemy, slot, modifier, aimed_zone, kind)
         if first_attack_only:
             return actions
-        if failed_knockdown:  # B-3.9: a failed knock-down gives the target an opportunity attack
-            self.provoke_opportunity_attack(me)
-        elif paired and not self.someone_is_out() and me.is_usable(OFF):
-            self.attack(me, OFF, modifier, aimed_zone, kind)
+        if failed_knockdown:  # B-3.9: a failed knock-down gives (only) the target an opportunity attack
+            self.provoke_opportunity_attack(me, only=enemy)
+        elif paired and not me.is_out and not enemy.is_out and me.is_usable(OFF):
+            self.attack(me, enemy, OFF, modifier, aimed_zone, kind)
         return actions
 
     # -- B-4 one attack -----------------------------------------------------------------------
@@ -1205,13 +1420,13 @@ class NaiveDuel:
         slot = defender.parry_slot()
         if slot == FISTS:
             return "dodge"
-        return "parry" if defender.parry_bonus(slot) >= defender.dodge_bonus() else "dodge"
+        return "parry" if self.parry_total(defender, slot) >= self.dodge_total(defender) else "dodge"
 
-    def attack(self, attacker: FighterState, slot: str, modifier: int, aimed_zone: str | None,
-               kind: str) -> bool:
-        """B-4: one attack from the check to the wound. Returns True if a knock-down attack failed
-        (missed or was dodged), which provokes an opportunity attack (B-3.9)."""
-        defender = self.opponent(attacker)
+    def attack(self, attacker: FighterState, defender: FighterState, slot: str, modifier: int,
+               aimed_zone: str | None, kind: str) -> bool:
+        """B-4: one attack by ``attacker`` on ``defender`` from the check to the wound. Returns True
+        if a knock-down attack failed (missed or was dodged), which provokes an opportunity attack
+        (B-3.9)."""
         roll = self.rng.roll_2d6()
         result = roll.total + self.attack_bonus(attacker, slot, modifier) + self.situation_modifier(attacker, defender)
         side = attacker.side
@@ -1232,7 +1447,7 @@ class NaiveDuel:
             elif margin is None:
                 return False
         elif reaction == "dodge":  # B-4.5: a tie hits with 0 extra successes
-            dodge = self.rng.roll_2d6().total + defender.dodge_bonus()
+            dodge = self.rng.roll_2d6().total + self.dodge_total(defender)
             if result < dodge:
                 self.record.attacks.append((side, DODGED))
                 return kind == "knockdown"
@@ -1269,7 +1484,7 @@ class NaiveDuel:
         parry_roll = self.rng.roll_2d6()
         if self.cramped_voids(parry_roll, defender, parry_slot):  # B-7.9: as if there was no parry
             return PARRY_VOIDED
-        parry = parry_roll.total + defender.parry_bonus(parry_slot)
+        parry = parry_roll.total + self.parry_total(defender, parry_slot)
         attacker_unarmed = attacker.profile.weapon(slot).unarmed  # type: ignore[union-attr]
         defender_unarmed = parry_slot == FISTS
         if result == parry:  # hard block
@@ -1380,7 +1595,7 @@ class NaiveDuel:
         marker = self.rng.die(6) if self.marker_is_rolled(defender, zone) else 0
         damage, damage_type = self.final_damage(attacker, defender, slot, zone, dice, critical_die,
                                                 marker, reduction, band or 0)
-        self.take_wound(defender, damage, damage_type, zone)
+        self.take_wound(defender, damage, damage_type, zone, by=attacker)
 
     def final_damage(self, attacker: FighterState, defender: FighterState, slot: str, zone: str,
                      dice: int, critical_die: int, marker: int, reduction: int,
@@ -1445,7 +1660,7 @@ class NaiveDuel:
                 me.track[cell] = True
                 break
         if me.track[me.wounded_out_cell]:
-            me.knock_out(TRACK_FULL)
+            self.put_out(me, TRACK_FULL)
 
     def toughness_check(self, me: FighterState, difficulty: int) -> bool:
         return self.passive_check(me, me.profile.toughness, difficulty)
@@ -1457,19 +1672,24 @@ class NaiveDuel:
             total -= 2
         return total >= difficulty
 
-    def take_wound(self, me: FighterState, damage: int, damage_type: str, zone: str) -> None:
+    def take_wound(self, me: FighterState, damage: int, damage_type: str, zone: str,
+                   by: FighterState) -> None:
         """B-5 / B-6 / B-7 for one hit: level by damage, recorded one level lower for shock (B-5.2),
         effects of the full level, bleeding for cutting heavy/critical wounds (B-7.2, B-7.3),
         lasting stun for a critical wound (B-7.4). A mortal wound is out at once and rolls
-        the toughness 12 check for death (B-5.4)."""
+        the toughness 12 check for death (B-5.4). The final damage counts as dealt ``by`` the
+        attacker and taken by ``me`` (docs/groups.md, Counters)."""
         level = self.wound_level(me, damage)
         self.record.wounds.append((me.side, level, zone, damage))
+        by.damage_dealt += damage
+        me.damage_taken += damage
         if level == NONE:
             return
+        me.harmful_blows += 1
         if level == MORTAL:
             if not self.toughness_check(me, 12):
                 me.dead = True
-            me.knock_out(MORTAL_WOUND)
+            self.put_out(me, MORTAL_WOUND)
             return
         recorded = LEVELS[LEVELS.index(level) - 1] if damage_type == "shock" else level
         if recorded == LIGHT_DAMAGE:
@@ -1529,10 +1749,10 @@ class NaiveDuel:
             else:
                 me.until_end_of_next_turn("dazed")
                 if not resisted:
-                    me.knock_out(KNOCKED_OUT)
+                    self.put_out(me, KNOCKED_OUT)
         else:  # B-7.3 critical: head unconscious; else the effect and toughness vs 14
             if group == "head":
-                me.knock_out(KNOCKED_OUT)
+                self.put_out(me, KNOCKED_OUT)
                 return
             resisted = self.toughness_check(me, 14)
             if group == "arm":
@@ -1542,7 +1762,7 @@ class NaiveDuel:
             else:
                 me.until_end_of_next_turn("dazed")
             if not resisted:
-                me.knock_out(KNOCKED_OUT)
+                self.put_out(me, KNOCKED_OUT)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1550,18 +1770,29 @@ class NaiveDuel:
 # --------------------------------------------------------------------------------------------------
 
 
-def naive_duel(F, opts, zt, seed: int, index: int) -> DuelRecord:
-    """Duel ``index`` of a run with ``seed`` (compiled inputs converted to plain objects first)."""
-    duel = NaiveDuel(fighters_from_rows(F), NaiveRules.from_array(opts), zone_table_from_array(zt),
-                     Xoshiro256StarStar.for_duel(seed, index))
-    return duel.run()
+def new_fight(F, opts, zt, seed: int, index: int) -> NaiveFight:
+    """Fight ``index`` of a run with ``seed``: the compiled inputs converted to plain objects."""
+    return NaiveFight(fighters_from_rows(F), NaiveRules.from_array(opts), zone_table_from_array(zt),
+                      Xoshiro256StarStar.for_duel(seed, index))
 
 
-def naive_single_attack(F, opts, zt, seed: int, index: int) -> DuelRecord:
+def naive_fight(F, opts, zt, seed: int, index: int) -> FightRecord:
+    """Fight ``index`` of a run with ``seed`` between the rows of ``F: int64[N, NF]`` (side a's
+    rows, then side b's; N ≤ 12), with the per-fighter outcomes (docs/groups.md)."""
+    return new_fight(F, opts, zt, seed, index).run()
+
+
+def naive_duel(F, opts, zt, seed: int, index: int) -> FightRecord:
+    """Duel ``index`` of a run with ``seed``: the fight of the two rows of ``F``."""
+    assert len(F) == 2
+    return naive_fight(F, opts, zt, seed, index)
+
+
+def naive_single_attack(F, opts, zt, seed: int, index: int) -> FightRecord:
     """Side a's first attack roll of its tactic (inside its own turn, two actions) on a fresh b."""
-    duel = NaiveDuel(fighters_from_rows(F), NaiveRules.from_array(opts), zone_table_from_array(zt),
-                     Xoshiro256StarStar.for_duel(seed, index))
-    attacker = duel.fighters[0]
+    duel = new_fight(F, opts, zt, seed, index)
+    attacker, target = duel.fighters
+    attacker.foe = target
     attacker.in_own_turn = True
     if attacker.is_shooter() and duel.lets_go_of_ranged(attacker):  # engaged, lets go (B-8)
         attacker.holding[MAIN] = False
