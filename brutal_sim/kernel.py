@@ -37,8 +37,8 @@ from .layout import (
     CHARGE_PROVOKES_TARGET, COVER_HORIZONTAL, COVER_VERTICAL_LEFT, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES,
     O_COVER, O_COVER_SHOOTER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY, P_T_CHARGE, S_CHARGING, ZONE_HEAD,
     G_DEAD, G_DEALT, G_FIGHTERS, G_OUT, G_PER_FIGHTER, G_STANDING, G_SURVIVORS, G_TAKEN, MAX_SIDE,
-    O_ATTACK_LIMIT, O_OUTNUMBERED, OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, P_RANK, P_SIDE, P_TARGETING,
-    S_DEALT, S_ENGAGERS, S_FOE, S_INIT, S_INIT_GROUP, S_ORDER, S_OUT_SEQ, S_SIDE_IN, S_TAKEN, TG_SPREAD,
+    O_ATTACK_LIMIT, O_OUTNUMBERED, P_RANK, S_OUTNUMBERED, P_SIDE, P_TARGETING,
+    S_DEALT, S_ENGAGERS, S_FOE, S_INIT, S_INIT_GROUP, S_ORDER, S_OUT_SEQ, S_OUTS, S_SIDE_IN, S_TAKEN, TG_SPREAD,
     TG_WEAKEST,
     P_T_DROP, O_START_DIST, P_MOVEMENT, P_RANGED, P_T_KITE, P_T_RANGED, P_T_RUN, S_DIST, S_MOVING, S_NO_RUN,
     S_RELOAD, W_LONG, W_MEDIUM, W_RELOAD, W_SHORT,
@@ -69,6 +69,10 @@ from .rng import _die, _roll_2d6, _seed_duel
 
 BASE_DIFFICULTY = 8  # B-4.1 ordinary target
 ZONE_GROUP = np.array([0, 1, 2, 2, 3, 3], dtype=np.int64)
+#: B-4.7 (docs/groups.md): the reaction penalty of a fighter engaged by c enemies, ``[outnumbered option
+#: code, c]`` (c ≤ 6, the attack limit): ``by_count`` 2 → 1, 3 → 2, 4+ → 4; ``one_side`` 2+ → 1; ``none`` 0.
+#: A table, not branches: the lookup keeps ``_reaction_modifier`` small enough to be inlined (speed).
+OUTNUMBERED_PENALTY = np.array([[0, 0, 1, 2, 4, 4, 4], [0, 0, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0]], dtype=np.int64)
 
 # --------------------------------------------------------------------------------------------------
 # Pure helpers (no random numbers): shared by the duel kernel and the exact enumeration.
@@ -141,27 +145,13 @@ def _active_penalty(F, S, i):
 
 
 @rule
-def _outnumbered_penalty(opts, engagers):
-    """B-4.7 (docs/groups.md): the penalty to the reactions of a fighter with ``engagers`` enemies
-    engaging it, by option ``outnumbered``: ``by_count`` 2 → 1, 3 → 2, 4+ → 4; ``one_side`` 2+ → 1;
-    ``none`` 0. int64 ≥ 0."""
-    if engagers < 2:
-        return 0
-    mode = opts[O_OUTNUMBERED]
-    if mode == OUTNUMBERED_BY_COUNT:
-        return 1 if engagers == 2 else (2 if engagers == 3 else 4)
-    if mode == OUTNUMBERED_ONE_SIDE:
-        return 1
-    return 0
-
-
-@rule
-def _reaction_modifier(F, S, opts, i, parry):
+def _reaction_modifier(F, S, i, parry):
     """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
     The tactic's stance (+2 defensive, +4 total defence), −2 after a full action (B-2.6),
     conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty,
-    fatigue (B-7.8), outnumbered (a kind of its own, ``_outnumbered_penalty``).
+    fatigue (B-7.8), outnumbered (a kind of its own, ``OUTNUMBERED_PENALTY`` by the fight's option
+    ``S_OUTNUMBERED`` and i's engagers).
     """
     cond = 0
     if _is_stunned(S, i) or S[i, S_DAZE] > 0:
@@ -173,9 +163,7 @@ def _reaction_modifier(F, S, opts, i, parry):
     mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i)
     if S[i, S_FULL_PEN] > 0:
         mod -= 2
-    if S[i, S_ENGAGERS] > 1:
-        mod -= _outnumbered_penalty(opts, S[i, S_ENGAGERS])
-    return mod
+    return mod - OUTNUMBERED_PENALTY[S[0, S_OUTNUMBERED], S[i, S_ENGAGERS]]
 
 
 @rule
@@ -238,14 +226,14 @@ def _parry_slot(F, S, i):
 
 
 @rule
-def _parry_bonus_total(F, S, opts, i, slot):
+def _parry_bonus_total(F, S, i, slot):
     """Everything added to i's parry check: melee, talents, weapon, B-4.7 modifiers."""
-    return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, opts, i, True)
+    return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, i, True)
 
 
 @rule
-def _dodge_bonus_total(F, S, opts, i):
-    return F[i, P_DODGE] + _reaction_modifier(F, S, opts, i, False)
+def _dodge_bonus_total(F, S, i):
+    return F[i, P_DODGE] + _reaction_modifier(F, S, i, False)
 
 
 @rule
@@ -263,7 +251,7 @@ def _can_react(S, i):
 
 
 @rule
-def _choose_reaction(F, S, opts, d, kind):
+def _choose_reaction(F, S, d, kind):
     """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE.
 
     ``best`` takes the higher total bonus (parry on ties); unarmed defenders dodge. A knock-down
@@ -282,7 +270,7 @@ def _choose_reaction(F, S, opts, d, kind):
     slot = _parry_slot(F, S, d)
     if slot == SLOT_FISTS:
         return R_DODGE
-    if _parry_bonus_total(F, S, opts, d, slot) >= _dodge_bonus_total(F, S, opts, d):
+    if _parry_bonus_total(F, S, d, slot) >= _dodge_bonus_total(F, S, d):
         return R_PARRY
     return R_DODGE
 
@@ -415,11 +403,8 @@ def _knock_out(F, S, d, cause):
     out (``S_OUT_SEQ``), stops being an engager of its foe and leaves its side's count."""
     if S[d, S_OUT] == 0:
         S[d, S_OUT] = cause + 1
-        seq = 0
-        for j in range(S.shape[0]):
-            if S[j, S_OUT_SEQ] > seq:
-                seq = S[j, S_OUT_SEQ]
-        S[d, S_OUT_SEQ] = seq + 1
+        S[0, S_OUTS] += 1
+        S[d, S_OUT_SEQ] = S[0, S_OUTS]
         foe = S[d, S_FOE]
         if foe >= 0:
             S[foe, S_ENGAGERS] -= 1
@@ -699,7 +684,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     if opts[O_NEED_BASE] != 0 and att < base:  # B-4.3
         cnt[out + OUT_MISS] += 1
         return kind == K_KNOCKDOWN
-    reaction = _choose_reaction(F, S, opts, d, kind)
+    reaction = _choose_reaction(F, S, d, kind)
     ps = SLOT_FISTS
     p1 = 0
     p2 = 0
@@ -709,7 +694,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
         if cramped and ps != SLOT_FISTS and p1 == 1 and p2 == 1:
             reaction = R_NONE  # B-7.9: the parry did not happen
     if reaction == R_PARRY:
-        par = p1 + p2 + _parry_bonus_total(F, S, opts, d, ps)
+        par = p1 + p2 + _parry_bonus_total(F, S, d, ps)
         a_unarmed = F[a, ab + W_UNARMED] != 0
         d_unarmed = ps == SLOT_FISTS
         if att == par:
@@ -752,7 +737,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
             extra = att - base
     elif reaction == R_DODGE:  # B-4.5
         d1, d2 = _roll_2d6(st)
-        dod = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
+        dod = d1 + d2 + _dodge_bonus_total(F, S, d)
         if att < dod:
             cnt[out + OUT_DODGED] += 1
             return kind == K_KNOCKDOWN
@@ -783,7 +768,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
 # --------------------------------------------------------------------------------------------------
 
 
-@rule
+@inline_rule
 def _decided(S):
     """B-2.9: whether every fighter of a side is out (the fight is over)."""
     return S[0, S_SIDE_IN] == 0 or S[1, S_SIDE_IN] == 0
@@ -1059,7 +1044,7 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
         return
     if _can_dodge_shot(F, S, d):
         d1, d2 = _roll_2d6(st)
-        dodge = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
+        dodge = d1 + d2 + _dodge_bonus_total(F, S, d)
         if dodge >= 10:
             diff += 2 + dodge - 10
             if att < diff:
@@ -1378,8 +1363,8 @@ def _grapple_escape(F, S, opts, zt, st, cnt, i):
 
 @rule
 def _turn(F, S, opts, zt, st, cnt, i):
-    """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, the choice of its foe (in
-    group fights, docs/groups.md), then a sensible fighter's actions.
+    """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, then a sensible fighter's
+    actions against its foe (``S_FOE``; in group fights ``_fight`` lets i choose it just before).
 
     In a grapple (B-3.12) the controller's full action, or the held fighter's (after breaking free
     one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
@@ -1412,8 +1397,6 @@ def _turn(F, S, opts, zt, st, cnt, i):
         _gain_fatigue(F, S, st, i, 1)
     if S[i, S_OUT] != 0:
         return
-    if S.shape[0] > 2:  # docs/groups.md: the foe of a duel never changes
-        _choose_foe(F, S, opts, i)
     S[i, S_IN_TURN] = 1
     acting = S[i, S_DAZE] == 0 and S[i, S_SURPRISED] == 0
     if S[i, S_GRAPPLE] == G_CONTROLS and not acting:
@@ -1475,7 +1458,7 @@ def _fear_difficulty(rating):
     return 6 + 2 * rating
 
 
-@rule
+@inline_rule
 def _enemy_fear(F, i):
     """B-7.10 (docs/groups.md): the highest fear rating among i's enemies (0 none)."""
     rating = 0
@@ -1520,14 +1503,14 @@ def _reset(F, S):
         S[1, S_ENGAGERS] = 1
 
 
-@rule
+@inline_rule
 def _initiative_roll(F, st, i):
     """B-2.2: i's initiative: 2d6 + resolve + initiative talents − starting fatigue (B-7.8)."""
     r1, r2 = _roll_2d6(st)
     return r1 + r2 + F[i, P_RESOLVE] + F[i, P_INIT_MOD] - _fatigue_penalty_of(F[i, P_FATIGUE0], F[i, P_ENDURANCE])
 
 
-@rule
+@inline_rule
 def _initiative_order(F, S, x, y):
     """B-2.2: 1 if row x acts before row y, −1 after, 0 for a full tie: the higher total, then an
     initiative talent, then the higher agility."""
@@ -1540,7 +1523,7 @@ def _initiative_order(F, S, x, y):
     return 0
 
 
-@rule
+@inline_rule
 def _sort_places(F, S, lo, hi):
     """Stable insertion sort of the turn-order places ``lo … hi−1`` (``S_ORDER``) by initiative."""
     for p in range(lo + 1, hi):
@@ -1650,6 +1633,7 @@ def _fight(F, S, opts, zt, st, cnt):
     """
     n = F.shape[0]
     _reset(F, S)
+    S[0, S_OUTNUMBERED] = opts[O_OUTNUMBERED]  # B-4.7
     _set_dist(S, opts[O_START_DIST])  # B-8
     _initiative(F, S, st)
     surprise = opts[O_SURPRISE]
@@ -1668,6 +1652,12 @@ def _fight(F, S, opts, zt, st, cnt):
             i = S[p, S_ORDER]
             if S[i, S_OUT] != 0:
                 continue
+            if n > 2:
+                # docs/groups.md: the foe is chosen in the turn after the bleeding and exertion; it
+                # draws no dice and nothing before it in the turn changes the choice (a fighter that
+                # goes out there is no one's engager either way), so it is made here, outside the hot
+                # _turn (the foe of a duel never changes)
+                _choose_foe(F, S, opts, i)
             _turn(F, S, opts, zt, st, cnt, i)
             if _decided(S):
                 loser = 0 if S[0, S_SIDE_IN] == 0 else 1

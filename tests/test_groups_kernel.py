@@ -260,6 +260,7 @@ def _play(F, opts, zt, seed, index, cnt, limit):
     _seed_duel(st, seed, index)
     bad = 0
     _reset(F, S)
+    S[0, L.S_OUTNUMBERED] = opts[L.O_OUTNUMBERED]
     _initiative(F, S, st)
     for p in range(n):
         _choose_foe(F, S, opts, S[p, L.S_ORDER])
@@ -272,6 +273,7 @@ def _play(F, opts, zt, seed, index, cnt, limit):
                 continue
             side = F[i, L.P_SIDE]
             before = cnt[L.C_ATTACKS + 5 * side:L.C_ATTACKS + 5 * side + 5].sum()
+            _choose_foe(F, S, opts, i)  # in its turn, before its actions (no dice)
             _turn(F, S, opts, zt, st, cnt, i)
             if S[i, L.S_FOE] < 0 and cnt[L.C_ATTACKS + 5 * side:L.C_ATTACKS + 5 * side + 5].sum() != before:
                 bad += 1
@@ -339,10 +341,10 @@ def test_outnumbered_penalty_by_engagers(mode, penalties):
     F = blank_fighters()
     S = np.zeros((2, L.NS), dtype=np.int64)
     _reset(F, S)
-    o = default_options(outnumbered=mode)
+    S[0, L.S_OUTNUMBERED] = default_options(outnumbered=mode)[L.O_OUTNUMBERED]  # as _fight sets it
     for c, pen in enumerate(penalties):
         S[1, L.S_ENGAGERS] = c
-        assert _reaction_modifier(F, S, o, 1, True) == -pen and _reaction_modifier(F, S, o, 1, False) == -pen
+        assert _reaction_modifier(F, S, 1, True) == -pen and _reaction_modifier(F, S, 1, False) == -pen
 
 
 @njit
@@ -501,3 +503,14 @@ def test_prepare_fight_refuses_grapples_and_kiting(tactic):
     text = str(err.value)
     assert text.startswith("side b fighter 2 (Militia spearman): tactic: ") and f"'{tactic}'" in text
     assert "allowed: single, defensive" in text and "grapple," not in text.split("allowed:")[1]
+
+
+def test_fight_kernels_travel_to_cluster_workers_by_import_path():
+    import pickle
+
+    from brutal_sim.engine import duel_work, paired_work
+
+    p = RULESET.prepare_fight(["brute"], ["militia", "militia"])
+    blob = pickle.dumps(duel_work(p.compiled.kernels.duels, p.compiled, 1))
+    assert b"brutal_sim.kernel" in blob and b"_run_fights" in blob
+    assert b"_run_paired_fights" in pickle.dumps(paired_work([p.compiled, p.compiled], 1))
