@@ -70,10 +70,12 @@ def test_size_melee_hit_probability_by_hand(size, cover, need):
 
 
 def test_large_in_half_cover_equals_medium_without_cover():
-    a = api.attack("swordsman", militia("large"), options={"cover_b": "half"}).to_dict()
-    b = api.attack("swordsman", "militia").to_dict()
-    assert a["outcomes"] == pytest.approx(b["outcomes"], abs=1e-12)
-    assert api.attack("swordsman", militia("large")).outcomes[L.OUT_HIT] > b["outcomes"]["hit"]
+    """B-8: the outcome shares (miss, parried, dodged, hard block, hit) are the same; only the zones
+    differ (hidden rolls re-rolled)."""
+    a = api.attack("swordsman", militia("large"), options={"cover_b": "half"}).outcomes
+    b = api.attack("swordsman", "militia").outcomes
+    assert a.tolist() == pytest.approx(b.tolist(), abs=1e-12)
+    assert api.attack("swordsman", militia("large")).outcomes[L.OUT_HIT] > b[L.OUT_HIT] + 0.01
 
 
 @pytest.mark.parametrize("size,cover,need", [("large", "none", 4), ("large", "half", 6), ("small", "none", 8),
