@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .dice import Dice, parse_dice
+from .layout import SIZE_NAMES
 
 #: Hit zones, in the order the kernel codes them (B-4.9).
 ZONES: tuple[str, ...] = ("head", "torso", "left_arm", "right_arm", "left_leg", "right_leg")
@@ -29,9 +30,7 @@ CHECKS: tuple[str, ...] = ("melee", "ranged", "dodge", "athletics", "toughness",
 DamageType = Literal["cutting", "piercing", "blunt", "shock", "fire", "blast"]
 Reaction = Literal["best", "parry", "dodge", "none"]
 Targeting = Literal["spread", "weakest", "nearest"]  # group fights, docs/groups.md
-# B-8 target size [Размер противника] (brutal_sim.layout.SIZE_NAMES, attack modifiers −8 … +8)
-Size = Literal["tiny", "miniature", "very_small", "small", "smaller", "medium", "larger", "large",
-               "very_large", "huge", "gigantic"]
+Size = Literal[SIZE_NAMES]  # B-8 target size [Размер противника], tiny … gigantic (attacks on it −8 … +8)
 
 
 class StrictModel(BaseModel):
