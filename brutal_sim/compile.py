@@ -96,6 +96,7 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row[L.P_FEAR] = f.fear
     row[L.P_FATIGUE0] = f.fatigue
     row[L.P_MOVEMENT] = f.movement
+    row[L.P_SIZE] = L.SIZE_NAMES.index(f.size) - L.SIZE_MEDIUM  # B-8 target size
     row[L.P_TARGETING] = L.TARGETING_CODES[f.targeting]
     _weapon_row(row, L.SLOT_MAIN, f.main_hand)
     _weapon_row(row, L.SLOT_OFF, f.off_hand)
@@ -153,7 +154,8 @@ OPTION_SLOTS = {"surprise": L.O_SURPRISE, "round_cap": L.O_ROUND_CAP, "stand_up_
                                       ("indirect_cover", L.O_INDIRECT),
                                       ("indirect_cover_penalty", L.O_INDIRECT_PENALTY))},
                 "cover_shooter_penalty": L.O_COVER_SHOOTER, "charge_attack_modifier": L.O_CHARGE_MOD,
-                "charge_moving_target": L.O_CHARGE_MOVING, "charge_provokes": L.O_CHARGE_PROVOKES}
+                "charge_moving_target": L.O_CHARGE_MOVING, "charge_provokes": L.O_CHARGE_PROVOKES,
+                "sprint": L.O_SPRINT}
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -64,6 +64,7 @@ from .layout import (
     W_DUR, W_NDICE, W_PARRY_BONUS, W_PEN, W_PRESENT, W_SIDES, W_BONUS, W_TWO_HANDED, W_TYPE,
     W_UNARMED, WN, ZONE_LARM, ZONE_RARM,
 )
+from .layout import O_SPRINT, P_SIZE, S_RAN, S_SPRINTED, SIZE_MEDIUM, SIZE_MODIFIERS
 from .tally import _count_decision
 from .rng import _die, _roll_2d6, _seed_duel
 
@@ -73,6 +74,8 @@ ZONE_GROUP = np.array([0, 1, 2, 2, 3, 3], dtype=np.int64)
 #: code, c]`` (c ≤ 6, the attack limit): ``by_count`` 2 → 1, 3 → 2, 4+ → 4; ``one_side`` 2+ → 1; ``none`` 0.
 #: A table, not branches: the lookup keeps ``_reaction_modifier`` small enough to be inlined (speed).
 OUTNUMBERED_PENALTY = np.array([[0, 0, 1, 2, 4, 4, 4], [0, 0, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0]], dtype=np.int64)
+SIZE_MODIFIER = np.array(SIZE_MODIFIERS, dtype=np.int64)  # B-8 size table, tiny … gigantic
+MOBILITY_NORMAL = 10  # B-1 a normal check (the sprint's stop, B-8)
 
 # --------------------------------------------------------------------------------------------------
 # Pure helpers (no random numbers): shared by the duel kernel and the exact enumeration.
@@ -954,19 +957,38 @@ def _lets_go_of_ranged(F, S, i):
 
 
 @rule
-def _close_in(F, S, i, acts):
+def _run_moves(F, S, opts, i, acts):
+    """B-8: the moves i's run covers now: 0 no run; 4 a run when two moves cannot reach, the
+    tactic runs (``run``), both actions are left and no heavy wound forbids it (B-7.4); 6 a sprint
+    [Спринт] when even a run cannot reach, i ran (or sprinted) in its previous own turn and the
+    option ``sprint`` allows it."""
+    mov = F[i, P_MOVEMENT]
+    if not (acts == 2 and F[i, P_T_RUN] != 0 and S[i, S_DIST] > 2 * mov and S[i, S_NO_RUN] == 0):
+        return 0
+    if (opts[O_SPRINT] != 0 and S[i, S_DIST] > 4 * mov and S[i, S_RAN] > 0
+            and S[i, S_RAN] == S[i, S_TURNS] - 1):
+        return 6
+    return 4
+
+
+@rule
+def _close_in(F, S, opts, i, acts):
     """B-8: i, apart from its enemy, closes in with ``acts`` standard actions; returns those left.
 
-    A run (full action: four moves, a moving target without reactions until i's next turn, B-2.6)
-    when two moves cannot reach, the tactic runs (``run``) and no heavy wound forbids it (B-7.4);
+    A run or sprint (``_run_moves``; full action: four or six moves, a moving target without
+    reactions until i's next turn, B-2.6), remembered for the next turn's sprint and stop rule;
     otherwise moves (standard actions) of ``movement`` metres until engaged.
     """
     mov = F[i, P_MOVEMENT]
-    if acts == 2 and F[i, P_T_RUN] != 0 and S[i, S_DIST] > 2 * mov and S[i, S_NO_RUN] == 0:
-        _set_dist(S, max(S[i, S_DIST] - 4 * mov, 0))
+    moves = _run_moves(F, S, opts, i, acts)
+    if moves > 0:
+        _set_dist(S, max(S[i, S_DIST] - moves * mov, 0))
         S[i, S_MOVING] = 1
         S[i, S_NO_REACT] = 1
         S[i, S_FULL_PEN] = 1
+        S[i, S_RAN] = S[i, S_TURNS]
+        if moves == 6:
+            S[i, S_SPRINTED] = S[i, S_TURNS]
         return 0
     while acts > 0 and S[i, S_DIST] > 0 and mov > 0:
         _set_dist(S, max(S[i, S_DIST] - mov, 0))
@@ -1136,11 +1158,19 @@ def _side_option(F, opts, slot, i):
 
 
 @rule
+def _size_modifier(F, opts, d):
+    """B-8 [Размер противника]: what an attack (melee or shot) on d adds for d's size (tiny −8 …
+    medium 0 … gigantic +8), d's explicit cover counting it that many steps smaller (quarter 1,
+    half 2, three quarters 3; clamped at tiny): a medium target in cover −1/−2/−4, a large one
+    half in cover 0."""
+    return SIZE_MODIFIER[max(SIZE_MEDIUM + F[d, P_SIZE] - _side_option(F, opts, O_COVER, d), 0)]
+
+
+@rule
 def _attack_situation(F, S, opts, a, d):
-    """B-8: what the situation adds to a's attack check on d: d's explicit cover counts it as a
-    smaller target (quarter −1, half −2, three quarters −4, B-4.1 size), a charge's attack its
-    ``charge_attack_modifier``."""
-    mod = -_side_option(F, opts, O_COVER, d)
+    """B-8: what the situation adds to a's attack check on d: d's size, counted smaller in explicit
+    cover (``_size_modifier``), a charge's attack its ``charge_attack_modifier``."""
+    mod = _size_modifier(F, opts, d)
     if S[a, S_CHARGING] != 0:
         mod += opts[O_CHARGE_MOD]
     return mod
@@ -1148,10 +1178,11 @@ def _attack_situation(F, S, opts, a, d):
 
 @rule
 def _shot_cover_penalty(F, opts, a, d):
-    """B-8: penalty of a shot by a at d from cover: d's explicit cover (1/2/4), d's indirect cover
+    """B-8: penalty of a shot by a at d: d's size, counted smaller in explicit cover (a medium
+    target 0, in cover 1/2/4; a bonus is a negative penalty, ``_size_modifier``), d's indirect cover
     (sparse 1, dense 2, thicket 4) and ``cover_shooter_penalty`` (seed: 2) when a shoots from behind
     its own explicit cover."""
-    pen = _side_option(F, opts, O_COVER, d) + _side_option(F, opts, O_INDIRECT_PENALTY, d)
+    pen = -_size_modifier(F, opts, d) + _side_option(F, opts, O_INDIRECT_PENALTY, d)
     if _side_option(F, opts, O_COVER, a) > 0:
         pen += opts[O_COVER_SHOOTER]
     return pen
@@ -1227,6 +1258,28 @@ def _charges(F, S, i, acts):
     wound forbids it (B-7.4)."""
     return (F[i, P_T_CHARGE] != 0 and acts == 2 and 0 < S[i, S_DIST] <= 4 * F[i, P_MOVEMENT]
             and S[i, S_NO_RUN] == 0)
+
+
+@rule
+def _first_action_runs(F, S, opts, i):
+    """B-8: whether i's first action this turn will be a run or sprint (``_turn``'s order: not in a
+    grapple, not prone, no weapon to ready, not a shooter, no charge)."""
+    return (S[i, S_GRAPPLE] == G_NONE and S[i, S_PRONE] == 0 and not _needs_ready(F, S, i, SLOT_MAIN)
+            and not _shooter(F, S, i) and not _charges(F, S, i, 2) and S[i, S_DIST] > 0
+            and _run_moves(F, S, opts, i, 2) > 0)
+
+
+@rule
+def _sprint_stop(F, S, opts, st, i):
+    """B-8 sprint [Спринт]: in the own turn after a sprint i's first action must be a run, or i
+    makes a normal (10) mobility check (2d6 + ``dodge`` − wounds, stunned/dazed, fatigue; one 2d6
+    before its actions) and falls prone on a failure (the seed's d2+1 m roll is distance flavour,
+    ignored). A turn without actions (dazed) ends the sprint without a check."""
+    if S[i, S_SPRINTED] == 0 or S[i, S_SPRINTED] != S[i, S_TURNS] - 1 or _first_action_runs(F, S, opts, i):
+        return
+    r1, r2 = _roll_2d6(st)
+    if r1 + r2 + F[i, P_DODGE] - _check_penalty(F, S, i) < MOBILITY_NORMAL:
+        S[i, S_PRONE] = 1
 
 
 @rule
@@ -1403,6 +1456,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
         _release(S, i, S[i, S_FOE])  # B-3.12: no controlling action this turn, the grapple ends
     if acting:
         acts = 2
+        _sprint_stop(F, S, opts, st, i)  # B-8: the turn after a sprint
         if S[i, S_GRAPPLE] == G_HELD:
             acts = _grapple_escape(F, S, opts, zt, st, cnt, i)
         if S[i, S_GRAPPLE] == G_CONTROLS:  # also at once after a take-over
@@ -1426,7 +1480,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
             if acts > 0 and _can_go_on(S, i) and _charges(F, S, i, acts):
                 acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
             if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
-                acts = _close_in(F, S, i, acts)
+                acts = _close_in(F, S, opts, i, acts)
             if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0:
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
         if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):

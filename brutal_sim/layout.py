@@ -75,7 +75,14 @@ P_TARGETING = P_ARMOUR + 30
 TG_SPREAD, TG_WEAKEST, TG_NEAREST = 0, 1, 2
 TARGETING_CODES = {"spread": TG_SPREAD, "weakest": TG_WEAKEST, "nearest": TG_NEAREST}
 P_T_CHARGE = P_ARMOUR + 31  # a melee fighter apart charges [Натиск] when within a run's distance (B-8)
-NF = P_ARMOUR + 32
+P_SIZE = P_ARMOUR + 32  # B-8 target size [Размер противника]: steps from medium (SIZE_NAMES index − 5; 0 medium)
+NF = P_ARMOUR + 33
+# B-8 size table: attacks (melee and shots) on a target of size k add SIZE_MODIFIERS[k]; explicit cover
+# counts the target as that many steps smaller (quarter 1, half 2, three quarters 3; clamped at tiny)
+SIZE_NAMES = ("tiny", "miniature", "very_small", "small", "smaller", "medium", "larger", "large",
+              "very_large", "huge", "gigantic")
+SIZE_MODIFIERS = (-8, -6, -4, -2, -1, 0, 1, 2, 4, 6, 8)
+SIZE_MEDIUM = 5
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 (S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
@@ -93,7 +100,9 @@ S_FOE, S_ENGAGERS, S_OUT_SEQ, S_DEALT, S_TAKEN = range(30, 35)
 # ``outnumbered`` (copied from the options at the start: the reactions read it without the options)
 S_ORDER, S_INIT, S_INIT_GROUP, S_SIDE_IN, S_OUTS, S_OUTNUMBERED = range(35, 41)
 S_CHARGING = 41  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
-NS = 42  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+# B-8 run and sprint: the own turn (S_TURNS) in which the fighter last ran (a sprint is a run) / sprinted, 0 never
+S_RAN, S_SPRINTED = 42, 43
+NS = 44  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 
@@ -102,11 +111,12 @@ BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
  O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED,
  O_EXERTION, O_GRAPPLE_HANDS, O_START_DIST) = range(14)
 O_OUTNUMBERED, O_ATTACK_LIMIT = 14, 15  # B-4.7 in group fights (docs/groups.md)
-# B-8 cover, per side s (slot + s): explicit cover degree (penalty 0/1/2/4) and the zones it hides
+# B-8 cover, per side s (slot + s): explicit cover degree (steps down the size table 0/1/2/3) and the zones it hides
 # (COVER_*), indirect cover d100 value (≥ 100: cannot be shot at) and its attack penalty (0/1/2/4)
 O_COVER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY = 16, 18, 20, 22
 O_COVER_SHOOTER, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES = 24, 25, 26, 27  # B-8 charge GAPs
-NO = 28
+O_SPRINT = 28  # B-8 sprint [Спринт] GAP: 0 off, 1 allowed
+NO = 29
 COVER_HORIZONTAL, COVER_VERTICAL_LEFT, COVER_VERTICAL_RIGHT = 0, 1, 2
 CHARGE_PROVOKES_ENGAGED, CHARGE_PROVOKES_TARGET = 0, 1
 OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, OUTNUMBERED_NONE = 0, 1, 2

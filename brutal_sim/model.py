@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .dice import Dice, parse_dice
+from .layout import SIZE_NAMES
 
 #: Hit zones, in the order the kernel codes them (B-4.9).
 ZONES: tuple[str, ...] = ("head", "torso", "left_arm", "right_arm", "left_leg", "right_leg")
@@ -29,6 +30,7 @@ CHECKS: tuple[str, ...] = ("melee", "ranged", "dodge", "athletics", "toughness",
 DamageType = Literal["cutting", "piercing", "blunt", "shock", "fire", "blast"]
 Reaction = Literal["best", "parry", "dodge", "none"]
 Targeting = Literal["spread", "weakest", "nearest"]  # group fights, docs/groups.md
+Size = Literal[SIZE_NAMES]  # B-8 target size [Размер противника], tiny … gigantic (attacks on it −8 … +8)
 
 
 class StrictModel(BaseModel):
@@ -242,6 +244,7 @@ class FighterSpec(StrictModel):
     fatigue: int = Field(0, ge=0, le=60, description="fatigue levels at the start of the fight (B-7.8), at most 3 × endurance")
     movement: int = Field(5, ge=0, le=30, description="metres per move action [Движение] (B-8); a run covers four times it")
     targeting: Targeting = Field("spread", description="whom it attacks in a group fight (docs/groups.md)")
+    size: Size = Field("medium", description="target size (B-8): attacks on it get −8 (tiny) … +8 (gigantic)")
 
     @model_validator(mode="after")
     def _fatigue_alive(self) -> "FighterSpec":
@@ -297,6 +300,7 @@ class Fighter(StrictModel):
     fatigue: int = 0
     movement: int = 5
     targeting: Targeting = "spread"
+    size: Size = "medium"
 
     @model_validator(mode="after")
     def _hands(self) -> "Fighter":

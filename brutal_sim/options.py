@@ -105,9 +105,10 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("attack_limit", "B-4.7", "open", ("open", "front", "corner", "corridor"), codes=(6, 3, 2, 1),
                help="group fights: most enemies engaging one fighter: open field 6, front 3, corner 2, corridor 1"),
     *(spec for side in "ab" for spec in (
-        OptionSpec(f"cover_{side}", "B-8", "none", ("none", "quarter", "half", "three_quarters"), codes=(0, 1, 2, 4),
+        OptionSpec(f"cover_{side}", "B-8", "none", ("none", "quarter", "half", "three_quarters"), codes=(0, 1, 2, 3),
                    help=f"explicit cover [Явное укрытие] of side {side}: attacks on it (melee and shots) count it as a smaller "
-                        "target, quarter −1, half −2, three_quarters −4; its hits re-roll hidden zones (cover_zones_*)"),
+                        "target, quarter 1, half 2, three_quarters 3 steps down the size table (a medium target: −1, −2, "
+                        "−4; clamped at tiny); its hits re-roll hidden zones (cover_zones_*)"),
         OptionSpec(f"cover_zones_{side}", "B-8", "horizontal", ("horizontal", "vertical_left", "vertical_right"),
                    help=f"zones side {side}'s explicit cover hides: horizontal the zone-table rolls 1–10 (legs, lower "
                         "torso; the lower half of the die), vertical the odd (left) or even (right) rolls; head rolls "
@@ -129,6 +130,10 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("charge_provokes", "B-3.8", "engaged_start", ("engaged_start", "target"),
                help="who gets the opportunity attack a charge provokes: an enemy engaged with the charger at its "
                     "start (never in a duel, where a charge starts apart), or also the charged target as it arrives"),
+    OptionSpec("sprint", "B-8", "allowed", ("allowed", "off"), codes=(1, 0),
+               help="sprint [Спринт]: a running melee fighter who ran in its previous turn and cannot reach with a run "
+                    "covers six moves; its next action must be a run or a normal (10) mobility [dodge] check, else it "
+                    "falls prone. The seed allows it in light load only: encumbrance is not modelled, 'off' forbids it"),
     OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 

@@ -169,6 +169,11 @@ FIRE_WOUND_FATIGUE = {"light": 1, "heavy": 2, "critical": 4}  # B-7.8
 
 MAIN, OFF, FISTS = "main", "off", "fists"
 BASE_DIFFICULTY = 8  # B-4.1 ordinary target
+# B-8 target size [Размер противника]: the seed's table, smallest first, and the attack modifier of each
+SIZES = ("tiny", "miniature", "very_small", "small", "smaller", "medium", "larger", "large", "very_large",
+         "huge", "gigantic")
+SIZE_MODIFIERS = {"tiny": -8, "miniature": -6, "very_small": -4, "small": -2, "smaller": -1, "medium": 0,
+                  "larger": 1, "large": 2, "very_large": 4, "huge": 6, "gigantic": 8}
 
 # --------------------------------------------------------------------------------------------------
 # Fighters and rules as plain objects (converted once from the compiled arrays)
@@ -269,6 +274,7 @@ class NaiveFighter:
     side: int = 0  # group fights (docs/groups.md): 0 side a, 1 side b
     rank: int = 0  # its place in its side's line, 0 … 5
     targeting: str = "spread"  # whom it attacks: spread | weakest | nearest
+    size: str = "medium"  # B-8 target size (SIZES)
 
     def weapon(self, slot: str) -> NaiveWeapon | None:
         return {MAIN: self.main_hand, OFF: self.off_hand, FISTS: self.fists}[slot]
@@ -327,6 +333,7 @@ def fighter_from_row(row) -> NaiveFighter:
         armour={z: NaiveArmour(int(row[L.P_ARMOUR + 2 * k]), int(row[L.P_ARMOUR + 2 * k + 1]))
                 for k, z in enumerate(ZONES)},
         side=int(row[L.P_SIDE]), rank=int(row[L.P_RANK]), targeting=TARGETINGS[int(row[L.P_TARGETING])],
+        size=SIZES[SIZES.index("medium") + int(row[L.P_SIZE])],
     )
 
 
@@ -377,7 +384,7 @@ class NaiveRules:
     exertion_fatigue: str  # B-7.8: off | per_round_after_endurance | every_endurance_rounds
     grapple_free_hands: int  # B-3.12: free hands a grapple attack needs (1 or 2)
     start_distance: int  # B-8: metres apart at the start, 0 engaged
-    cover: tuple[int, int]  # B-8 explicit cover per side: attack penalty 0 / 1 / 2 / 4
+    cover: tuple[int, int]  # B-8 explicit cover per side: steps down the size table 0 / 1 / 2 / 3
     cover_zones: tuple[str, str]  # B-8: horizontal | vertical_left | vertical_right
     indirect_cover: tuple[int, int]  # B-8: d100 value deflecting a shot that hit (100: unseen)
     indirect_cover_penalty: tuple[int, int]  # B-8: 0 / 1 / 2 / 4 to shots
@@ -387,6 +394,7 @@ class NaiveRules:
     charge_provokes_target: bool  # B-3.8 GAP: the charged enemy gets an opportunity attack
     outnumbered: str = "by_count"  # B-4.7 in group fights: by_count | one_side | none
     attack_limit: int = 6  # B-4.7: at most this many enemies engage one fighter
+    sprint: bool = True  # B-8 sprint GAP: allowed (light load is not modelled) or off
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -419,6 +427,7 @@ class NaiveRules:
             charge_provokes_target=int(opts[L.O_CHARGE_PROVOKES]) == L.CHARGE_PROVOKES_TARGET,
             outnumbered=OUTNUMBERED[int(opts[L.O_OUTNUMBERED])],
             attack_limit=int(opts[L.O_ATTACK_LIMIT]),
+            sprint=bool(opts[L.O_SPRINT]),
         )
 
 
@@ -479,6 +488,8 @@ class FighterState:
     moving: bool = False  # B-8: ran this turn, a moving target until its next turn
     cannot_run: bool = False  # B-7.4: after a heavy or critical wound
     charging: bool = False  # B-8: during the attack of its charge
+    ran_in_turn: int = 0  # B-8: the own turn (turns_begun) of its last run or sprint, 0 never
+    sprinted_in_turn: int = 0  # B-8: the own turn of its last sprint, 0 never
     fear_faced: int = 0  # B-7.10: the fear rating its checks are against (the enemy side's highest)
     out_order: int = 0  # the order in which it went out of the fight (1 first), 0 still in
     harmful_blows: int = 0  # blows above level none it took (for the one-blow counter)
@@ -995,6 +1006,7 @@ class NaiveFight:
         if me.grapple == "controls" and not can_act:
             self.release()  # B-3.12: no controlling action, no grapple
         if can_act:
+            self.sprint_stop(me)
             if me.grapple == "controls":
                 self.grapple_hold(me)
             elif me.grapple == "held":
@@ -1044,18 +1056,45 @@ class NaiveFight:
         """B-3.10: pick up a dropped item — not a ranged weapon let go of in melee (B-8)."""
         return me.needs_to_ready(slot) and not (slot == MAIN and self.lets_go_of_ranged(me))
 
-    def close_in(self, me: FighterState, actions: int) -> int:
-        """Run (four moves, full action, moving target, no reactions) when two moves are not
-        enough, the tactic runs and no heavy wound forbids it; else move until engaged."""
+    def run_moves(self, me: FighterState, actions: int) -> int:
+        """Moves of a run now: 4 when two moves are not enough, the tactic runs, both actions are
+        left and no heavy wound forbids it; 6, a sprint, when even a run is not enough, it ran in its
+        previous own turn and the option allows it; else 0."""
         step = me.profile.movement
-        if actions == 2 and me.profile.tactic.run and self.distance > 2 * step and not me.cannot_run:
-            self.distance = max(self.distance - 4 * step, 0)
+        if not (actions == 2 and me.profile.tactic.run and self.distance > 2 * step and not me.cannot_run):
+            return 0
+        previous = me.turns_begun - 1
+        if self.rules.sprint and self.distance > 4 * step and me.ran_in_turn == previous > 0:
+            return 6
+        return 4
+
+    def close_in(self, me: FighterState, actions: int) -> int:
+        """Run or sprint (four or six moves, full action, moving target, no reactions) as
+        ``run_moves`` says; else move until engaged."""
+        step = me.profile.movement
+        moves = self.run_moves(me, actions)
+        if moves:
+            self.distance = max(self.distance - moves * step, 0)
             me.moving = me.no_reactions = me.full_action_penalty = True
+            me.ran_in_turn = me.turns_begun
+            if moves == 6:
+                me.sprinted_in_turn = me.turns_begun
             return 0
         while actions > 0 and self.distance > 0 and step > 0:
             self.distance = max(self.distance - step, 0)
             actions -= 1
         return actions
+
+    def sprint_stop(self, me: FighterState) -> None:
+        """B-8: in the own turn after a sprint, unless its first action is again a run: a normal
+        (10) mobility check (dodge − wounds, stunned/dazed, fatigue); failed, it falls prone."""
+        if me.sprinted_in_turn == 0 or me.sprinted_in_turn != me.turns_begun - 1:
+            return
+        first_is_run = (me.grapple is None and not me.prone and not self.will_ready(me, MAIN)
+                        and not me.is_shooter() and not self.will_charge(me, 2) and self.distance > 0
+                        and self.run_moves(me, 2) > 0)
+        if not first_is_run and self.rng.roll_2d6().total + me.profile.dodge - self.check_penalty(me) < 10:
+            me.prone = True
 
     # -- B-8 cover, indirect cover, charge --------------------------------------------------------
     def will_charge(self, me: FighterState, actions: int) -> bool:
@@ -1097,12 +1136,17 @@ class NaiveFight:
             return zone
         return None
 
+    def size_modifier(self, target: FighterState) -> int:
+        """B-8: the target's size; its explicit cover makes it count 1/2/3 sizes smaller (not below tiny)."""
+        steps = self.rules.cover[target.side]
+        return SIZE_MODIFIERS[SIZES[max(SIZES.index(target.profile.size) - steps, 0)]]
+
     def situation_modifier(self, attacker: FighterState, target: FighterState) -> int:
-        """The target's explicit cover (a smaller target) and the charge modifier."""
-        return -self.rules.cover[target.side] + (self.rules.charge_attack_modifier if attacker.charging else 0)
+        """The target's size (smaller in explicit cover) and the charge modifier."""
+        return self.size_modifier(target) + (self.rules.charge_attack_modifier if attacker.charging else 0)
 
     def shot_cover_penalty(self, shooter: FighterState, target: FighterState) -> int:
-        penalty = self.rules.cover[target.side] + self.rules.indirect_cover_penalty[target.side]
+        penalty = -self.size_modifier(target) + self.rules.indirect_cover_penalty[target.side]
         if self.rules.cover[shooter.side] > 0:
             penalty += self.rules.cover_shooter_penalty
         return penalty

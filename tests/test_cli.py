@@ -122,6 +122,7 @@ BAD_FILES = [
     ('talents = ["toughasnails"]\n', "did you mean 'tough_as_nails'"),
     ('main_hand = "great_axe"\noff_hand = "dagger"\n', "two-handed"),
     ('reaction = "pray"\n', "reaction"),
+    ('size = "enormous"\n', "size: Input should be 'tiny', 'miniature'"),  # B-8 target size
 ]
 
 

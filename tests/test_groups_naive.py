@@ -496,6 +496,9 @@ GROUP_CASES = {
                               {3: {"tactic": "shoot_until_engaged"}}, {}, {}, 400),
     "3v2-cover-aimed": (["swordsman", "militia", "knight"], ["brute", "duelist"], {1: {"tactic": "aimed:left_arm"}}, {},
                         {"cover_b": "half", "cover_zones_b": "vertical_left", "cover_a": "quarter"}, 400),
+    "3v2-sizes-cover": (["swordsman", "militia", "knight"], ["brute", "ghoul"],  # B-8 size, cover as size steps
+                        {1: {"size": "small"}, 2: {"size": "larger"}, 3: {"size": "large"}, 4: {"size": "very_small"}},
+                        {}, {"cover_b": "half", "cover_a": "quarter"}, 300),
     "2v1-furious-feint-cramped": (["brute", "swordsman"], ["duelist"], {1: {"tactic": "feint"}}, {},
                                   {"cramped_space": "true"}, 400),
 }

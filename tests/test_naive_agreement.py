@@ -354,6 +354,45 @@ def test_cover_and_charge_duels_and_attacks_agree(a, b, overrides, options):
         assert_agree(F, opts, zt, k, i)
 
 
+SIZE_SPRINT_CASES = [
+    # B-8 target size (melee and shots, with explicit cover as steps down the size table) and sprint
+    # (six moves after a run when a run cannot reach; the stop rule's mobility check, prone on a failure)
+    (("swordsman", "medium"), ("knight", "large"), {"cover_b": "half"}),
+    (("brute", "smaller"), ("duelist", "very_small"), {"cover_a": "quarter", "cover_b": "quarter"}),
+    (("crossbowman", "huge"), ("swordsman", "small"), {"start_distance": 40, "cover_b": "quarter"}),
+    (("knight", "medium"), ("militia", "medium"), {"start_distance": 100}),            # both run, then sprint
+    (("brute", "large"), ("crossbowman", "medium"), {"start_distance": 120}),          # a sprinter shot at
+    (("brute", "large"), ("crossbowman", "medium"), {"start_distance": 120, "sprint": "off"}),
+    (("swordsman", "medium"), ("ghoul", "larger"), {"start_distance": 75, "exertion_fatigue": "every_endurance_rounds"}),
+]
+
+
+@pytest.mark.parametrize("a,b,options", SIZE_SPRINT_CASES,
+                         ids=[f"{a[0]}-{a[1]}-{b[0]}-{b[1]}-" + "-".join(f"{k}={v}" for k, v in p.items())
+                              for a, b, p in SIZE_SPRINT_CASES])
+def test_size_and_sprint_duels_and_attacks_agree(a, b, options):
+    cat = Catalog.bundled()
+    fa, fb = (cat.fighter(name).vary(size=size) for name, size in (a, b))
+    rules, zt = load_rules(None, {key: str(v) for key, v in options.items()})
+    F, opts = compile_pair(fa, fb), compile_options(rules)
+    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    for i in range(200):
+        assert_agree(F, opts, zt, k, i)
+
+
+def test_sprint_changes_long_distance_duels():
+    """The sprint path is exercised: from 100 m the knight–militia duels differ with ``sprint = off``."""
+    cat = Catalog.bundled()
+    F = compile_pair(cat.fighter("knight"), cat.fighter("militia"))
+    rows = []
+    for sprint in ("allowed", "off"):
+        rules, zt = load_rules(None, {"start_distance": "100", "sprint": sprint})
+        opts = compile_options(rules)
+        k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+        rows.append([kernel_duel(F, opts, zt, k, SEED, i).tolist() for i in range(50)])
+    assert sum(x != y for x, y in zip(*rows)) >= 10
+
+
 def test_short_bow_without_reload_agrees():
     """A ranged weapon that never reloads (short bow): it aims and shoots every turn."""
     cat = Catalog.bundled()

@@ -1044,7 +1044,7 @@ def test_b8_closing_in_moves_or_runs(dist, run, after, acts, moving):
     F[1, L.P_T_RUN] = run
     S = fresh_state(F)
     _set_dist(S, dist)
-    assert _close_in(F, S, 1, 2) == acts
+    assert _close_in(F, S, default_options(), 1, 2) == acts
     assert S[0, L.S_DIST] == S[1, L.S_DIST] == after
     assert S[1, L.S_MOVING] == moving and S[1, L.S_NO_REACT] == moving
 
@@ -1058,7 +1058,7 @@ def test_b7_4_heavy_wound_forbids_running():
     _take_wound(F, S, rng(), counters(), 1, 8, L.DT_BLUNT, L.ZONE_LLEG)
     S[1, L.S_PRONE] = 0
     _set_dist(S, 30)
-    assert _close_in(F, S, 1, 2) == 0 and S[1, L.S_DIST] == 20 and S[1, L.S_MOVING] == 0
+    assert _close_in(F, S, default_options(), 1, 2) == 0 and S[1, L.S_DIST] == 20 and S[1, L.S_MOVING] == 0
 
 
 def test_b8_kite_steps_back_from_melee_with_an_opportunity_attack_then_shoots():

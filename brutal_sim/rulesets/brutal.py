@@ -137,6 +137,7 @@ class BrutalRuleset(Ruleset):
         for a in f.armour:
             zones = ", ".join(a.zones) if len(a.zones) < len(ZONES) else "all"
             worn.append(f"{a.name} {a.protection}/{a.toughness} ({zones})")
+        size = [("size", f"{f.size} ({L.SIZE_MODIFIERS[L.SIZE_NAMES.index(f.size)]:+d} to attacks on it, B-8)")]
         return [
             ("description", f.description or "—"),
             ("checks", ", ".join(f"{k} {v:+d}" for k, v in f.checks.model_dump().items())),
@@ -145,7 +146,7 @@ class BrutalRuleset(Ruleset):
             ("main hand", _weapon_text(f.main_hand)), ("off hand", _weapon_text(f.off_hand)),
             ("armour", "; ".join(worn) or "—"), ("talents", ", ".join(t.name for t in f.talents) or "—"),
             ("tactic / reaction", f"{f.tactic_text} / {f.reaction}"),
-        ]
+        ] + (size if f.size != "medium" else [])
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()
