@@ -93,6 +93,18 @@ def _executor(cluster: Any, threads: int | None, json_mode: bool = False) -> Ite
         _fail(str(exc))
 
 
+def _with_progress(noun: str, n: int, threshold: int, json_mode: bool,
+                   play: Callable[[Callable[[int, int], None] | None], Any]) -> Any:
+    """``play(progress)``, with a progress bar of ``n`` ``noun`` on a terminal when ``n`` reaches
+    ``threshold`` (not in JSON mode)."""
+    if json_mode or not err.is_terminal or n < threshold:
+        return play(None)
+    with Progress(TextColumn(noun), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                  TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task(noun, total=n)
+        return play(lambda done, _total: bar.update(task, completed=done))
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:6.2f} %"
 
@@ -126,18 +138,9 @@ def duel(
     rs = matchup[0]
     if target is None:  # on a cluster, the workers load the kernels
         _warm_up(json_out, rs)
-    show_bar = not json_out and err.is_terminal and n >= 2_000_000
     with _executor(target, threads, json_out) as ex:
-        def play(progress: Callable[[int, int], None] | None = None) -> Any:
-            return _guard(lambda: api.duels([matchup], n, seed, threads, progress, executor=ex)[0])
-
-        if show_bar:
-            with Progress(TextColumn("duels"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                          TimeRemainingColumn(), console=err, transient=True) as bar:
-                task = bar.add_task("duels", total=n)
-                result = play(lambda done, total: bar.update(task, completed=done))
-        else:
-            result = play()
+        result = _with_progress("duels", n, 2_000_000, json_out, lambda progress: _guard(
+            lambda: api.duels([matchup], n, seed, threads, progress, executor=ex)[0]))
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))
@@ -222,18 +225,9 @@ def fight(
     prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b))
     if target is None:
         _warm_up_fight(json_out, prepared)
-    show_bar = not json_out and err.is_terminal and n >= 1_000_000
     with _executor(target, threads, json_out) as ex:
-        def play(progress: Callable[[int, int], None] | None = None) -> Any:
-            return _guard(lambda: api.fights([prepared], n, seed, threads, progress, executor=ex)[0])
-
-        if show_bar:
-            with Progress(TextColumn("fights"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                          TimeRemainingColumn(), console=err, transient=True) as bar:
-                task = bar.add_task("fights", total=n)
-                result = play(lambda done, total: bar.update(task, completed=done))
-        else:
-            result = play()
+        result = _with_progress("fights", n, 1_000_000, json_out, lambda progress: _guard(
+            lambda: api.fights([prepared], n, seed, threads, progress, executor=ex)[0]))
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))
