@@ -91,12 +91,9 @@ def draws_per_duel(c: Compiled, sample: int = 2000) -> float:
     which draws exactly what the kernel draws (tests/test_naive_agreement.py)."""
     import naive
 
-    fighters = naive.fighters_from_rows(c.fighters)
-    rules = naive.NaiveRules.from_array(c.options)
-    zones = naive.zone_table_from_array(c.tables[0])
     total = 0
     for i in range(sample):
-        duel = naive.NaiveDuel(fighters, rules, zones, naive.Xoshiro256StarStar.for_duel(1, i))
+        duel = naive.new_fight(c.fighters, c.options, c.tables[0], 1, i)
         duel.run()
         total += duel.rng.draws
     return total / sample
