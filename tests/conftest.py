@@ -79,3 +79,25 @@ def set_tactic(F: np.ndarray, i: int, text: str) -> None:
 
     tactic, zone = Catalog.bundled().tactic(text)
     _tactic_row(F[i], tactic, zone)
+
+
+def p_2d6_at_least(t: int) -> float:
+    """P(2d6 ≥ t), by enumeration."""
+    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y >= t) / 36
+
+
+def within(exact: float, sampled: float, n: int) -> bool:
+    """A sampled share agrees with its exact probability within 4 standard errors."""
+    se = np.sqrt(max(exact * (1 - exact), 1e-12) / n)
+    return abs(exact - sampled) <= 4 * se + 1e-12
+
+
+def assert_exact_matches_sampled(ex, sa, n: int) -> None:
+    """An exact single-attack enumeration and ``n`` sampled attacks agree (4σ): every attack
+    outcome and every wound level × zone group."""
+    assert ex.outcomes.sum() == pytest.approx(1.0, abs=1e-12)
+    for k in range(len(ex.outcomes)):
+        assert within(ex.outcomes[k], sa.outcomes[k], n), (k, ex.outcomes, sa.outcomes)
+    for lv in range(ex.levels.shape[0]):
+        for z in range(ex.levels.shape[1]):
+            assert within(ex.levels[lv, z], sa.levels[lv, z], n), (lv, z, ex.levels, sa.levels)

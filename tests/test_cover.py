@@ -11,18 +11,9 @@ from brutal_sim import api
 from brutal_sim import layout as L
 from brutal_sim.errors import DataError
 from brutal_sim.kernel import _charges, _open_aim, _zone_hidden
+from conftest import assert_exact_matches_sampled, p_2d6_at_least, within
 
 N = 200_000
-
-
-def p_2d6_at_least(t: int) -> float:
-    """P(2d6 ≥ t)."""
-    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y >= t) / 36
-
-
-def within(exact: float, sampled: float, n: int) -> bool:
-    se = np.sqrt(max(exact * (1 - exact), 1e-12) / n)
-    return abs(exact - sampled) <= 4 * se + 1e-12
 
 
 # -- explicit cover: the attack penalty (a smaller target) -----------------------------------------
@@ -119,12 +110,7 @@ SAMPLED_CASES = [
 def test_exact_matches_sampled_with_cover(a, b, options, kw):
     ex = api.attack(a, b, options=options, **kw)
     sa = api.attack(a, b, n=N, seed=23, options=options, **kw)
-    assert ex.outcomes.sum() == pytest.approx(1.0, abs=1e-12)
-    for k in range(5):
-        assert within(ex.outcomes[k], sa.outcomes[k], N), (k, ex.outcomes, sa.outcomes)
-    for lv in range(6):
-        for z in range(4):
-            assert within(ex.levels[lv, z], sa.levels[lv, z], N), (lv, z, ex.levels, sa.levels)
+    assert_exact_matches_sampled(ex, sa, N)
 
 
 # -- indirect cover ------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from brutal_sim import api
+from conftest import assert_exact_matches_sampled
 
 N = 200_000
 TIRED_BRAWLER = api.load_fighter("brawler").vary(fatigue=2)           # B-7.8 tired: −1 to all checks
@@ -33,21 +34,11 @@ MATCHUPS = [
 ]
 
 
-def within(exact: float, sampled: float, n: int) -> bool:
-    se = np.sqrt(max(exact * (1 - exact), 1e-12) / n)
-    return abs(exact - sampled) <= 4 * se + 1e-12
-
-
 @pytest.mark.parametrize("a,b,options,kw", MATCHUPS, ids=lambda v: getattr(v, "name", None))
 def test_exact_matches_sampled(a, b, options, kw):
     ex = api.attack(a, b, options=options, **kw)
     sa = api.attack(a, b, n=N, seed=17, options=options, **kw)
-    assert ex.outcomes.sum() == pytest.approx(1.0, abs=1e-12)
-    for k in range(5):
-        assert within(ex.outcomes[k], sa.outcomes[k], N), (k, ex.outcomes, sa.outcomes)
-    for lv in range(6):
-        for z in range(4):
-            assert within(ex.levels[lv, z], sa.levels[lv, z], N), (lv, z, ex.levels, sa.levels)
+    assert_exact_matches_sampled(ex, sa, N)
     # mean damage per attack: standard error from the sampled second moment bound (max 30 damage)
     assert abs(ex.mean_damage_per_attack - sa.mean_damage_per_attack) < 4 * 30 / np.sqrt(N) * 0.5
 

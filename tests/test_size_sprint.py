@@ -14,19 +14,9 @@ from brutal_sim.compile import compile_pair
 from brutal_sim.errors import DataError
 from brutal_sim.kernel import _reset, _set_dist, _size_modifier, _turn
 from brutal_sim.rng import _seed_duel
-from conftest import counters, default_options
+from conftest import assert_exact_matches_sampled, counters, default_options, p_2d6_at_least, within
 
 N = 200_000
-
-
-def p_2d6_at_least(t: int) -> float:
-    """P(2d6 ≥ t)."""
-    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y >= t) / 36
-
-
-def within(exact: float, sampled: float, n: int) -> bool:
-    se = np.sqrt(max(exact * (1 - exact), 1e-12) / n)
-    return abs(exact - sampled) <= 4 * se + 1e-12
 
 
 def militia(size: str):
@@ -100,12 +90,7 @@ SAMPLED_CASES = [
 def test_size_exact_matches_sampled(a, size, options):
     ex = api.attack(a, militia(size), options=options)
     sa = api.attack(a, militia(size), n=N, seed=29, options=options)
-    assert ex.outcomes.sum() == pytest.approx(1.0, abs=1e-12)
-    for k in range(5):
-        assert within(ex.outcomes[k], sa.outcomes[k], N), (k, ex.outcomes, sa.outcomes)
-    for lv in range(6):
-        for z in range(4):
-            assert within(ex.levels[lv, z], sa.levels[lv, z], N), (lv, z, ex.levels, sa.levels)
+    assert_exact_matches_sampled(ex, sa, N)
 
 
 def test_size_in_stat_block_only_when_not_medium():
