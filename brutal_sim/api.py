@@ -138,20 +138,22 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
 
 def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
                   options: Mapping[str, str] | None = None, targeting_a: str | None = None,
-                  targeting_b: str | None = None, source: str = "fight") -> "PreparedFight":
+                  targeting_b: str | None = None, source: str = "fight",
+                  targeting_names: tuple[str, str] = ("targeting_a", "targeting_b")) -> "PreparedFight":
     """Load, validate and compile a group fight (Brutal). A side is a list of fighter references
     (names, TOML paths, fighter objects; ``"militia*3"`` repeats one) or a single reference; each
     side holds 1 … 6 fighters. ``targeting_a`` / ``targeting_b`` override the targeting policy of
     every fighter of that side (docs/groups.md). Bad sides or options are a :class:`DataError`
-    naming ``source``."""
+    naming ``source`` (and a bad targeting the field its caller calls it, ``targeting_names``)."""
     from .rulesets.brutal import RULESET
 
     sides = []
-    for key, refs, targeting in (("a", side_a, targeting_a), ("b", side_b, targeting_b)):
+    for key, refs, targeting, name in (("a", side_a, targeting_a, targeting_names[0]),
+                                       ("b", side_b, targeting_b, targeting_names[1])):
         side = expand_side(refs, source, f"side {key}")
         if targeting is not None:
             if targeting not in TARGETING_CODES:
-                raise DataError(source, f"targeting_{key}", f"unknown targeting {targeting!r}; allowed: "
+                raise DataError(source, name, f"unknown targeting {targeting!r}; allowed: "
                                 f"{', '.join(TARGETING_CODES)}")
             side = [RULESET.load_fighter(ref, f"side {key}").model_copy(update={"targeting": targeting})
                     for ref in side]

@@ -222,7 +222,8 @@ def fight(
     side_a, side_b = _guard(lambda: split_sides(fighters))
     _guard(lambda: (api._check_n(n, what="fights"), api._check_seed(seed), api._check_threads(threads)))
     target = _guard(lambda: parse(cluster))
-    prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b))
+    prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b,
+                                                      targeting_names=("--targeting-a", "--targeting-b")))
     if target is None:
         _warm_up_fight(json_out, prepared)
     with _executor(target, threads, json_out) as ex:

@@ -187,7 +187,9 @@ def test_fight_command_bad_sides_exit_2(words, message):
 
 def test_fight_command_bad_numbers_exit_2():
     for extra, message in ((["-n", "0"], "number of fights"), (["--seed", "-1"], "--seed"),
-                           (["--option", "outnumbered=often"], "allowed: by_count, one_side, none")):
+                           (["--option", "outnumbered=often"], "allowed: by_count, one_side, none"),
+                           (["--targeting-b", "foo"], "--targeting-b: unknown targeting 'foo'; allowed: spread, "
+                                                       "weakest, nearest")):
         r = runner.invoke(app, ["fight", "knight", "vs", "militia", *extra])
         assert r.exit_code == 2 and message in r.stderr, r.output
 
