@@ -82,7 +82,7 @@ MOBILITY_NORMAL = 10  # B-1 a normal check (the sprint's stop, B-8)
 # --------------------------------------------------------------------------------------------------
 
 
-@inline_rule
+@rule
 def _wb(slot):
     """Base index of weapon ``slot`` inside a fighter row."""
     return P_WEAPONS + slot * WN
@@ -147,7 +147,7 @@ def _active_penalty(F, S, i):
     return _wound_penalty(F, S, i) + cond + _fatigue_penalty(F, S, i)
 
 
-@rule
+@inline_rule
 def _reaction_modifier(F, S, i, parry):
     """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
@@ -217,7 +217,7 @@ def _parry_value(F, S, i, slot):
     return v
 
 
-@rule
+@inline_rule
 def _parry_slot(F, S, i):
     """Weapon i parries with: the usable one with the best parry value, main hand on ties (B-7.6)."""
     best = SLOT_FISTS
@@ -228,13 +228,13 @@ def _parry_slot(F, S, i):
     return best
 
 
-@rule
+@inline_rule
 def _parry_bonus_total(F, S, i, slot):
     """Everything added to i's parry check: melee, talents, weapon, B-4.7 modifiers."""
     return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, i, True)
 
 
-@rule
+@inline_rule
 def _dodge_bonus_total(F, S, i):
     return F[i, P_DODGE] + _reaction_modifier(F, S, i, False)
 
@@ -253,7 +253,7 @@ def _can_react(S, i):
             and S[i, S_GRAPPLE] == G_NONE)
 
 
-@rule
+@inline_rule
 def _choose_reaction(F, S, d, kind):
     """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE.
 
@@ -500,7 +500,7 @@ def _drop(F, S, d, zone):
             S[d, S_HELD_OFF] = 0
 
 
-@rule
+@inline_rule
 def _wound_effects(F, S, st, d, level, zone):
     """B-7.1–B-7.3: immediate effects of a light/heavy/critical wound by zone.
 
@@ -553,7 +553,7 @@ def _wound_effects(F, S, st, d, level, zone):
         _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
 
 
-@rule
+@inline_rule
 def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
     """B-5, B-6, B-7: d takes one hit's final damage of type ``dtype`` in ``zone``.
 
@@ -771,7 +771,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
 # --------------------------------------------------------------------------------------------------
 
 
-@inline_rule
+@rule
 def _decided(S):
     """B-2.9: whether every fighter of a side is out (the fight is over)."""
     return S[0, S_SIDE_IN] == 0 or S[1, S_SIDE_IN] == 0
@@ -830,7 +830,7 @@ def _adopt_stance(F, S, i):
         S[i, S_FULL_PEN] = 1
 
 
-@rule
+@inline_rule
 def _plan_attack(F, S, opts, i, acts):
     """The attack i's tactic (``P_T_*``) makes with ``acts`` standard actions left (B-3, B-7.6).
 
@@ -877,7 +877,7 @@ def _plan_attack(F, S, opts, i, acts):
     return mod, zone, kind, slot, acts, feint, paired
 
 
-@rule
+@inline_rule
 def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
     """The attack part of i's turn by its tactic at its foe, with ``acts`` standard actions left.
 
@@ -942,7 +942,7 @@ def _needs_ready(F, S, i, slot):
 # --------------------------------------------------------------------------------------------------
 
 
-@inline_rule
+@rule
 def _set_dist(S, metres):
     """The distance between the fighters (metres, 0 engaged; only duels start apart), kept in every
     state row."""
@@ -1206,7 +1206,7 @@ def _zone_hidden(F, opts, zt, d, r):
     return r % 2 == 1
 
 
-@rule
+@inline_rule
 def _roll_zone(F, opts, zt, st, d):
     """B-4.9 hit zone of a blow on d: the zone die, re-rolled while it shows a roll hidden by d's
     explicit cover (B-8). Returns the zone code."""
@@ -1269,7 +1269,7 @@ def _first_action_runs(F, S, opts, i):
             and _run_moves(F, S, opts, i, 2) > 0)
 
 
-@rule
+@inline_rule
 def _sprint_stop(F, S, opts, st, i):
     """B-8 sprint [Спринт]: in the own turn after a sprint i's first action must be a run, or i
     makes a normal (10) mobility check (2d6 + ``dodge`` − wounds, stunned/dazed, fatigue; one 2d6
@@ -1414,7 +1414,7 @@ def _grapple_escape(F, S, opts, zt, st, cnt, i):
     return 0
 
 
-@rule
+@inline_rule
 def _turn(F, S, opts, zt, st, cnt, i):
     """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, then a sensible fighter's
     actions against its foe (``S_FOE``; in group fights ``_fight`` lets i choose it just before).
@@ -1512,7 +1512,7 @@ def _fear_difficulty(rating):
     return 6 + 2 * rating
 
 
-@inline_rule
+@rule
 def _enemy_fear(F, i):
     """B-7.10 (docs/groups.md): the highest fear rating among i's enemies (0 none)."""
     rating = 0
@@ -1522,7 +1522,7 @@ def _enemy_fear(F, i):
     return rating
 
 
-@rule
+@inline_rule
 def _fear(F, S, st):
     """B-7.10 at the start: every fighter in row order facing a fearsome enemy side checks
     willpower against the side's highest rating; a failure dazes until the second check before the
@@ -1536,7 +1536,7 @@ def _fear(F, S, st):
                 S[i, S_DAZE] = 1
 
 
-@rule
+@inline_rule
 def _reset(F, S):
     """Fresh state for a fight: weapons in hand, starting fatigue (B-7.8), no foes (a duel's two
     fighters are each other's foe at once: the only choice, docs/groups.md), every fighter in."""
@@ -1557,14 +1557,14 @@ def _reset(F, S):
         S[1, S_ENGAGERS] = 1
 
 
-@inline_rule
+@rule
 def _initiative_roll(F, st, i):
     """B-2.2: i's initiative: 2d6 + resolve + initiative talents − starting fatigue (B-7.8)."""
     r1, r2 = _roll_2d6(st)
     return r1 + r2 + F[i, P_RESOLVE] + F[i, P_INIT_MOD] - _fatigue_penalty_of(F[i, P_FATIGUE0], F[i, P_ENDURANCE])
 
 
-@inline_rule
+@rule
 def _initiative_order(F, S, x, y):
     """B-2.2: 1 if row x acts before row y, −1 after, 0 for a full tie: the higher total, then an
     initiative talent, then the higher agility."""
@@ -1577,7 +1577,7 @@ def _initiative_order(F, S, x, y):
     return 0
 
 
-@inline_rule
+@rule
 def _sort_places(F, S, lo, hi):
     """Stable insertion sort of the turn-order places ``lo … hi−1`` (``S_ORDER``) by initiative."""
     for p in range(lo + 1, hi):
@@ -1589,7 +1589,7 @@ def _sort_places(F, S, lo, hi):
         S[q, S_ORDER] = r
 
 
-@rule
+@inline_rule
 def _initiative(F, S, st):
     """B-2.2 (docs/groups.md): the turn order, written to ``S_ORDER`` (row p: the row at place p).
 

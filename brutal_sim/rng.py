@@ -31,11 +31,6 @@ def _mix64(z):
     return z ^ (z >> _U(31))
 
 
-@inline_rule
-def _rotl(x, k):
-    return (x << _U(k)) | (x >> _U(64 - k))
-
-
 @rule
 def _seed_duel(st, seed, index):
     """Fill ``st`` (uint64[4]) with the xoshiro256** state of duel ``index`` for run ``seed``.
@@ -56,26 +51,33 @@ def _seed_duel(st, seed, index):
         st[j] = _mix64(base)
 
 
-@inline_rule
-def _next(st):
-    """One xoshiro256** output (uint64) and the state advance."""
+def _xoshiro_next(st):
+    """One xoshiro256** output (uint64) and the state advance (the rotations written out: every
+    function numba inlines costs compile time, :mod:`brutal_sim.jit`)."""
     s0 = st[0]
     s1 = st[1]
     s2 = st[2]
     s3 = st[3]
-    result = _rotl(s1 * _U(5), 7) * _U(9)
+    r = s1 * _U(5)
+    result = ((r << _U(7)) | (r >> _U(57))) * _U(9)
     t = s1 << _U(17)
     s2 ^= s0
     s3 ^= s1
     s1 ^= s2
     s0 ^= s3
     s2 ^= t
-    s3 = _rotl(s3, 45)
+    s3 = (s3 << _U(45)) | (s3 >> _U(19))
     st[0] = s0
     st[1] = s1
     st[2] = s2
     st[3] = s3
     return result
+
+
+#: One xoshiro256** output, inlined into the dice (their common path draws once).
+_next = inline_rule(_xoshiro_next)
+#: The same, called: the dice's rare rejection path.
+_next_called = rule(_xoshiro_next)
 
 
 @inline_rule
@@ -88,7 +90,7 @@ def _die(st, n):
     if low < nn:
         threshold = (_U(0x100000000) - nn) % nn
         while low < threshold:
-            x = _next(st) >> _U(32)
+            x = _next_called(st) >> _U(32)
             m = x * nn
             low = m & _MASK32
     return np.int64(m >> _U(32)) + 1
