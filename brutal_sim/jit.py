@@ -13,12 +13,15 @@ from numba import njit
 rule = njit(cache=True, _nrt=False)
 
 #: A rule function numba compiles into each of its callers (inlining at numba's level, before LLVM).
-#: For the dice, and for the rule functions with one call site on the hot path of a fight (the
+#: For the rule functions with one call site on the hot path of a fight (the
 #: turn, the tactic's attack, the reaction, the wound; ``brutal_sim.kernel``). A call between two
 #: compiled functions passes every array argument as its whole structure (data pointer, shape,
 #: strides, …): with the six arrays of the Brutal kernel about 46 machine words pushed and reloaded,
 #: and LLVM does not inline large functions across numba's function boundaries. Inlining those
 #: made the 1 vs 1 duel 1.6× faster (session 4, benchmarks/README.md). Each inlined call costs
-#: compile time (numba retypes its caller), so small helpers that LLVM inlines by itself (e.g.
-#: ``_wb``) stay ``rule``.
+#: compile time (numba retypes its caller), so small helpers that LLVM inlines by itself (``_wb``,
+#: the dice ``_die`` and ``_roll_2d6``, whose rare rejection path is a separate function) stay
+#: ``rule``. (LLVM stops inlining the dice into very large functions: inlining the attack into the
+#: turn as well made duels 10 % faster only while the dice were inlined by numba too, at twice the
+#: compile time — measured and not adopted.)
 inline_rule = njit(cache=True, inline="always", _nrt=False)

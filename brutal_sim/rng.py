@@ -80,23 +80,32 @@ _next = inline_rule(_xoshiro_next)
 _next_called = rule(_xoshiro_next)
 
 
-@inline_rule
+@rule
+def _die_retry(st, nn, x):
+    """The rare path of ``_die``: Lemire's rejection, drawing again while the draw falls in the
+    biased low part."""
+    m = x * nn
+    low = m & _MASK32
+    threshold = (_U(0x100000000) - nn) % nn
+    while low < threshold:
+        x = _next_called(st) >> _U(32)
+        m = x * nn
+        low = m & _MASK32
+    return np.int64(m >> _U(32)) + 1
+
+
+@rule
 def _die(st, n):
     """Uniform integer in ``1..n`` (``n`` ≤ 2**32) from the upper 32 bits of a draw, unbiased."""
     nn = _U(n)
     x = _next(st) >> _U(32)
     m = x * nn
-    low = m & _MASK32
-    if low < nn:
-        threshold = (_U(0x100000000) - nn) % nn
-        while low < threshold:
-            x = _next_called(st) >> _U(32)
-            m = x * nn
-            low = m & _MASK32
+    if (m & _MASK32) < nn:
+        return _die_retry(st, nn, x)
     return np.int64(m >> _U(32)) + 1
 
 
-@inline_rule
+@rule
 def _roll_2d6(st):
     """A 2d6 roll from one draw (a uniform 1..36): returns ``(die1, die2)``, each 1..6."""
     v = _die(st, 36) - 1
