@@ -39,3 +39,36 @@ def test_numpy_duel_counts_add_up():
     r = nd.run_numpy_duels(c.fighters, c.options, c.tables[0], 2000, 5)
     assert r["wins_a"] + r["wins_b"] + r["draws"] == 2000
     assert np.isfinite(r["mean_rounds"]) and r["mean_rounds"] >= 1
+
+
+def test_profile_names_the_kernel_functions_for_perf(tmp_path):
+    """benchmarks/profile.py writes perf's map of numba's functions: the kernel's hot functions are
+    in it by name, at distinct addresses with sizes."""
+    import re
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("nm") is None:
+        pytest.skip("profile.py reads symbol sizes with nm (binutils)")
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "profile.py"), "-n", "2000"],
+                         capture_output=True, text=True, check=True).stdout
+    m = re.search(r"perf map (\S+): (\d+) functions", out)
+    assert m and "2,000 duels of swordsman vs brute" in out
+    path = Path(m.group(1))
+    try:
+        rows = [line.split(" ", 2) for line in path.read_text().splitlines()]
+    finally:
+        path.unlink()
+    names = {name for _, _, name in rows}
+    assert {"brutal_sim.kernel._fight", "brutal_sim.kernel._attack", "brutal_sim.kernel._hit"} <= names
+    addresses = [int(a, 16) for a, _, _ in rows]
+    assert len(set(addresses)) == len(rows) == int(m.group(2)) and all(int(s, 16) > 0 for _, s, _ in rows)
+
+
+def test_profile_demangles_numba_names():
+    profile = _load("profile")
+    assert profile.demangle("_ZN10brutal_sim6kernel7_attackB5v1892B40c8tJTIeFIjxE5ArrayIxLi2E") == \
+        "brutal_sim.kernel._attack"
+    assert profile.demangle("gc_collect_main") == "gc_collect_main"
