@@ -9,9 +9,10 @@ numba's compiled code has no symbols that ``perf`` can see. This script plays th
 thread and, before it starts, writes ``/tmp/perf-<pid>.map`` — the map file ``perf report`` reads
 for just-in-time code: the address, size and name of every function of the kernels. Addresses
 come from numba's execution engine, sizes from the object code (``nm``, from binutils), which numba
-loads from its on-disk cache (run the script once before profiling, so that the profile does not
-include compilation); it records the object code as numba loads it. Functions that numba or LLVM inlined into their callers count as their
-callers' time. The report of session 4 is in ``benchmarks/README.md``.
+loads from its on-disk cache: the script compiles the kernels in a child process first if they are
+not cached yet (then run it again under ``perf``, so that the profile does not include
+compilation) and records the object code as numba loads it. Functions that numba or LLVM inlined
+into their callers count as their callers' time. The report of session 4 is in ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -99,13 +100,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", type=int, default=2_000_000, help="duels (or attacks) to play")
     parser.add_argument("--attacks", action="store_true", help="single attacks instead of duels")
     args = parser.parse_args(argv)
+    if which("nm") is None:
+        sys.exit("profile.py needs nm (binutils) to read the sizes of the compiled functions")
+    # compiled in a child first (if not cached yet), so that this process loads them from the cache
+    subprocess.run([sys.executable, "-c", "from brutal_sim.rulesets.brutal import RULESET; "
+                    "RULESET.warm_up('duel'); RULESET.warm_up('attack')"], check=True)
     record_loaded_objects()
     numba.set_num_threads(1)
     _, prepared = api.prepare(*args.matchup)
     play = run_attack_counters if args.attacks else run_duel_counters
-    play(prepared.compiled, 1000, 1, threads=1)  # loads (or compiles) the kernel
-    if which("nm") is None:
-        sys.exit("profile.py needs nm (binutils) to read the sizes of the compiled functions")
+    play(prepared.compiled, 1000, 1, threads=1)  # loads the kernel
     entries = write_perf_map(Path(f"/tmp/perf-{os.getpid()}.map"))
     start = time.perf_counter()
     play(prepared.compiled, args.n, 1, threads=1)

@@ -13,12 +13,13 @@ from numba import njit
 rule = njit(cache=True, _nrt=False)
 
 #: A rule function numba compiles into each of its callers (inlining at numba's level, before LLVM).
-#: For the rule functions with one call site on the hot path of a fight (the
-#: turn, the tactic's attack, the reaction, the wound; ``brutal_sim.kernel``). A call between two
+#: For the rule functions on the hot path of a fight with one call site there (the turn, the
+#: tactic's attack, the reaction, the wound; ``brutal_sim.kernel``) and for ``_attack_slot``, small
+#: but called from those large functions, which LLVM no longer inlines into. A call between two
 #: compiled functions passes every array argument as its whole structure (data pointer, shape,
 #: strides, …): with the six arrays of the Brutal kernel about 46 machine words pushed and reloaded,
 #: and LLVM does not inline large functions across numba's function boundaries. Inlining those
-#: made the 1 vs 1 duel 1.6× faster (session 4, benchmarks/README.md). Each inlined call costs
+#: made the 1 vs 1 duel 1.6–1.7× faster (session 4, benchmarks/README.md). Each inlined call costs
 #: compile time (numba retypes its caller), so small helpers that LLVM inlines by itself (``_wb``,
 #: the dice ``_die`` and ``_roll_2d6``, whose rare rejection path is a separate function) stay
 #: ``rule``. (LLVM stops inlining the dice into very large functions: inlining the attack into the

@@ -192,7 +192,7 @@ def _shooter(F, S, i):
     return _is_ranged(F, i, SLOT_MAIN) and _usable(F, S, i, SLOT_MAIN)
 
 
-@rule
+@inline_rule
 def _attack_slot(F, S, i):
     """Weapon i attacks with: main hand if usable (a ranged one only when loaded, B-8), else off
     hand, else fists (B-7.7)."""
