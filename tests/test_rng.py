@@ -110,3 +110,47 @@ def test_2d6_distribution():
     se = np.sqrt(n / 36 * 35 / 36)
     assert abs(naturals[0] - n / 36) < 4 * se  # B-1.5 natural 6+6
     assert abs(naturals[1] - n / 36) < 4 * se  # natural 1+1
+
+
+@njit
+def _die_draws(seed, sides, n):
+    st = np.empty(4, dtype=np.uint64)
+    out = np.empty(n, dtype=np.int64)
+    _seed_duel(st, seed, 0)
+    for k in range(n):
+        out[k] = _die(st, sides)
+    return out
+
+
+def _lemire_reference(outputs, sides, n):
+    """Lemire's multiply-and-reject on the upper 32 bits of each output (rng.py), in plain Python:
+    the dice and the number of outputs used."""
+    dice, draws = [], iter(int(x) for x in outputs)
+    used = 0
+    while len(dice) < n:
+        m = (next(draws) >> 32) * sides
+        used += 1
+        low = m & 0xFFFFFFFF
+        if low < sides:
+            threshold = (2**32 - sides) % sides
+            while low < threshold:  # rejected: draw again
+                m = (next(draws) >> 32) * sides
+                used += 1
+                low = m & 0xFFFFFFFF
+        dice.append((m >> 32) + 1)
+    return dice, used
+
+
+@pytest.mark.parametrize("sides", [6, 36, 100, 2**31 + 1, 3 * 2**30])
+def test_dice_are_lemire_draw_by_draw_with_rejections(sides):
+    """_die equals Lemire's method on the same xoshiro outputs, the rejection path included: for
+    n = 2³¹ + 1 about half the draws are rejected (threshold 2³¹ − 1), for 3·2³⁰ a quarter."""
+    n = 2000
+    outputs = _outputs(np.uint64(5), np.int64(0), 4 * n)
+    expected, used = _lemire_reference(outputs, sides, n)
+    assert [int(x) for x in _die_draws(np.uint64(5), sides, n)] == expected
+    assert all(1 <= x <= sides for x in expected)
+    if sides > 2**30:  # rejections: 1/2 or 1/4 of the draws, ±4σ
+        share = {2**31 + 1: 0.5, 3 * 2**30: 0.25}[sides]
+        rejected = used - n
+        assert abs(rejected - share * used) < 4 * np.sqrt(used * share * (1 - share))
