@@ -31,6 +31,7 @@ from numba.core import codegen
 
 from brutal_sim import api
 from brutal_sim.engine import run_attack_counters, run_duel_counters
+from brutal_sim.errors import DataError
 
 #: Object code of every library numba loads from its cache: (library, ELF bytes).
 LOADED: list[tuple[object, bytes]] = []
@@ -100,6 +101,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-n", type=int, default=2_000_000, help="duels (or attacks) to play")
     parser.add_argument("--attacks", action="store_true", help="single attacks instead of duels")
     args = parser.parse_args(argv)
+    try:
+        _, prepared = api.prepare(*args.matchup)
+    except DataError as exc:
+        parser.exit(2, f"profile.py: error: {exc}\n")
     if which("nm") is None:
         sys.exit("profile.py needs nm (binutils) to read the sizes of the compiled functions")
     # compiled in a child first (if not cached yet), so that this process loads them from the cache
@@ -107,7 +112,6 @@ def main(argv: list[str] | None = None) -> None:
                     "RULESET.warm_up('duel'); RULESET.warm_up('attack')"], check=True)
     record_loaded_objects()
     numba.set_num_threads(1)
-    _, prepared = api.prepare(*args.matchup)
     play = run_attack_counters if args.attacks else run_duel_counters
     play(prepared.compiled, 1000, 1, threads=1)  # loads the kernel
     entries = write_perf_map(Path(f"/tmp/perf-{os.getpid()}.map"))

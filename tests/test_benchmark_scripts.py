@@ -72,3 +72,12 @@ def test_profile_demangles_numba_names():
     assert profile.demangle("_ZN10brutal_sim6kernel7_attackB5v1892B40c8tJTIeFIjxE5ArrayIxLi2E") == \
         "brutal_sim.kernel._attack"
     assert profile.demangle("gc_collect_main") == "gc_collect_main"
+
+
+def test_profile_unknown_fighter_is_one_line_and_exit_2():
+    import subprocess
+
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "profile.py"), "--matchup", "swordsman", "nosuch"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "unknown fighter 'nosuch'" in r.stderr
