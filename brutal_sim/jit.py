@@ -5,12 +5,40 @@ Rule functions allocate nothing, so they are compiled without numba's reference 
 every call between two compiled functions increments and decrements each array argument with
 atomic operations — the kernel ran at half its speed (benchmarks/README.md). Only the drivers
 that allocate (``_run_duels``, ``_run_attacks``, the enumeration) keep it.
+
+A rule function is compiled once per combination of argument *types*. numba's own dispatcher
+compiles a function called from compiled code once per combination of constant argument *values*
+as well (a literal ``0`` or ``-1`` is typed ``Literal[int](0)``): the Brutal kernel had 13 machine
+versions of ``_hit`` and 5 of ``_attack``, and its first compilation took about two minutes. With
+one version per types it takes about 30 s and runs as fast (session 5, benchmarks/README.md).
 """
 
-from numba import njit
+from __future__ import annotations
 
-#: A rule function: compiled once, cached on disk, no reference counting.
-rule = njit(cache=True, _nrt=False)
+from typing import Any, Callable
+
+from numba import njit
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+
+class _TypedDispatcher(CPUDispatcher):
+    """A CPU dispatcher that types constant arguments of calls from compiled code by their type
+    (``int64``), not by their value (``Literal[int](0)``), so that it compiles one version per
+    argument types."""
+
+    def get_call_template(self, args: tuple, kws: dict) -> tuple:
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+def rule(func: Callable[..., Any]) -> CPUDispatcher:
+    """A rule function: compiled once per argument types, cached on disk, no reference counting."""
+    dispatcher = _TypedDispatcher(py_func=func, locals={},
+                                  targetoptions={"nopython": True, "boundscheck": None, "_nrt": False})
+    dispatcher.enable_caching()
+    return dispatcher
+
 
 #: A rule function numba compiles into each of its callers (inlining at numba's level, before LLVM).
 #: For the rule functions on the hot path of a fight with one call site there (the turn, the
