@@ -81,3 +81,43 @@ def test_profile_unknown_fighter_is_one_line_and_exit_2():
                        capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "unknown fighter 'nosuch'" in r.stderr
+
+
+def test_instructions_reads_callgrind_positions_and_skips_call_costs(tmp_path):
+    """benchmarks/instructions.py: absolute, relative and repeated instruction positions add up
+    per address; the inclusive cost after ``calls=`` is not the caller's own."""
+    out = tmp_path / "callgrind.out"
+    out.write_text("\n".join([
+        "# callgrind format", "positions: instr line", "events: Ir Bc Bcm Bi Bim", "",
+        "fn=(1) 0x0000000000001000",
+        "0x1000 0 5 1 1",      # 0x1000: 5 instructions, 1 branch, 1 mispredicted
+        "+4 0 3",              # 0x1004: 3
+        "* 0 2",               # 0x1004 again: 2 more
+        "cfn=(2) 0x0000000000002000",
+        "calls=7 0x2000 0",
+        "+2 0 900 90 9",       # 0x1006: the call's inclusive cost, skipped
+        "-6 0 1",              # 0x1000: 1 more
+        "fn=(2) 0x0000000000002000",
+        "0x2000 0 70 7 2",
+        "+1 0 700",            # 0x2001
+    ]) + "\n")
+    ins = _load("instructions")
+    costs = ins.costs_by_address(out)
+    assert costs == {0x1000: [6, 1, 1, 0, 0], 0x1004: [5, 0, 0, 0, 0], 0x2000: [70, 7, 2, 0, 0],
+                     0x2001: [700, 0, 0, 0, 0]}
+    functions = [(0x1000, 0x10, "caller"), (0x2000, 0x2, "callee")]  # 0x2001 inside, nothing outside
+    costs[0x3000] = [1, 0, 0, 0, 0]
+    totals = ins.per_function(costs, functions)
+    # entries: executions of the first instruction
+    assert totals == {"caller": [11, 1, 1, 0, 0, 6], "callee": [770, 7, 2, 0, 0, 70]}
+    text = ins.table(totals, 10)
+    assert "callee" in text.splitlines()[1] and "77" in text.splitlines()[1]
+
+
+def test_instructions_unknown_fighter_is_one_line_and_exit_2():
+    import subprocess
+
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "--matchup", "nosuch", "brute"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "unknown fighter 'nosuch'" in r.stderr
