@@ -102,7 +102,7 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
     p_through = 1.0 - min(_side_option(F, opts, O_INDIRECT, 1), 100) / 100.0
     diff0 = _shot_difficulty(S, 1)
     reacts = _can_dodge_shot(F, S, 1)
-    dod_bonus = _dodge_bonus_total(F, S, 1)
+    dod_bonus = _dodge_bonus_total(F, S, opts, 1)
     hits = np.zeros((MAX_EXTRA, 2))
     for x in range(36):
         att = x // 6 + x % 6 + 2 + bonus
@@ -168,10 +168,10 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
             for y in range(36):
                 if x // 6 + x % 6 + 2 + bi > y // 6 + y % 6 + 2 + be:
                     p_feint += 1.0 / 1296.0
-    reaction = _choose_reaction(F, S, 1, kind)
+    reaction = _choose_reaction(F, S, opts, 1, kind)
     ps = _parry_slot(F, S, 1)
-    par_bonus = _parry_bonus_total(F, S, 1, ps)
-    dod_bonus = _dodge_bonus_total(F, S, 1)
+    par_bonus = _parry_bonus_total(F, S, opts, 1, ps)
+    dod_bonus = _dodge_bonus_total(F, S, opts, 1)
     a_unarmed = F[0, _wb(slot) + W_UNARMED] != 0
     d_unarmed = ps == SLOT_FISTS
     base = _base_difficulty(S, 1)

@@ -37,7 +37,7 @@ from .layout import (
     CHARGE_PROVOKES_TARGET, COVER_HORIZONTAL, COVER_VERTICAL_LEFT, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES,
     O_COVER, O_COVER_SHOOTER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY, P_T_CHARGE, S_CHARGING, ZONE_HEAD,
     G_DEAD, G_DEALT, G_FIGHTERS, G_OUT, G_PER_FIGHTER, G_STANDING, G_SURVIVORS, G_TAKEN, MAX_SIDE,
-    O_ATTACK_LIMIT, O_OUTNUMBERED, P_RANK, S_OUTNUMBERED, P_SIDE, P_TARGETING,
+    O_ATTACK_LIMIT, O_OUTNUMBERED, P_RANK, P_SIDE, P_TARGETING,
     S_DEALT, S_ENGAGERS, S_FOE, S_INIT, S_INIT_GROUP, S_ORDER, S_OUT_SEQ, S_OUTS, S_SIDE_IN, S_TAKEN, TG_SPREAD,
     TG_WEAKEST,
     P_T_DROP, O_START_DIST, P_MOVEMENT, P_RANGED, P_T_KITE, P_T_RANGED, P_T_RUN, S_DIST, S_MOVING, S_NO_RUN,
@@ -148,13 +148,13 @@ def _active_penalty(F, S, i):
 
 
 @inline_rule
-def _reaction_modifier(F, S, i, parry):
+def _reaction_modifier(F, S, opts, i, parry):
     """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
     The tactic's stance (+2 defensive, +4 total defence), −2 after a full action (B-2.6),
     conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty,
-    fatigue (B-7.8), outnumbered (a kind of its own, ``OUTNUMBERED_PENALTY`` by the fight's option
-    ``S_OUTNUMBERED`` and i's engagers).
+    fatigue (B-7.8), outnumbered (a kind of its own, ``OUTNUMBERED_PENALTY`` by the option
+    ``outnumbered`` and i's engagers).
     """
     cond = 0
     if _is_stunned(S, i) or S[i, S_DAZE] > 0:
@@ -166,7 +166,7 @@ def _reaction_modifier(F, S, i, parry):
     mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i)
     if S[i, S_FULL_PEN] > 0:
         mod -= 2
-    return mod - OUTNUMBERED_PENALTY[S[0, S_OUTNUMBERED], S[i, S_ENGAGERS]]
+    return mod - OUTNUMBERED_PENALTY[opts[O_OUTNUMBERED], S[i, S_ENGAGERS]]
 
 
 @rule
@@ -229,14 +229,14 @@ def _parry_slot(F, S, i):
 
 
 @inline_rule
-def _parry_bonus_total(F, S, i, slot):
+def _parry_bonus_total(F, S, opts, i, slot):
     """Everything added to i's parry check: melee, talents, weapon, B-4.7 modifiers."""
-    return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, i, True)
+    return F[i, P_MELEE] + F[i, P_PARRY_MOD] + _parry_value(F, S, i, slot) + _reaction_modifier(F, S, opts, i, True)
 
 
 @inline_rule
-def _dodge_bonus_total(F, S, i):
-    return F[i, P_DODGE] + _reaction_modifier(F, S, i, False)
+def _dodge_bonus_total(F, S, opts, i):
+    return F[i, P_DODGE] + _reaction_modifier(F, S, opts, i, False)
 
 
 @rule
@@ -254,7 +254,7 @@ def _can_react(S, i):
 
 
 @inline_rule
-def _choose_reaction(F, S, d, kind):
+def _choose_reaction(F, S, opts, d, kind):
     """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE.
 
     ``best`` takes the higher total bonus (parry on ties); unarmed defenders dodge. A knock-down
@@ -273,7 +273,7 @@ def _choose_reaction(F, S, d, kind):
     slot = _parry_slot(F, S, d)
     if slot == SLOT_FISTS:
         return R_DODGE
-    if _parry_bonus_total(F, S, d, slot) >= _dodge_bonus_total(F, S, d):
+    if _parry_bonus_total(F, S, opts, d, slot) >= _dodge_bonus_total(F, S, opts, d):
         return R_PARRY
     return R_DODGE
 
@@ -687,7 +687,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     if opts[O_NEED_BASE] != 0 and att < base:  # B-4.3
         cnt[out + OUT_MISS] += 1
         return kind == K_KNOCKDOWN
-    reaction = _choose_reaction(F, S, d, kind)
+    reaction = _choose_reaction(F, S, opts, d, kind)
     ps = SLOT_FISTS
     p1 = 0
     p2 = 0
@@ -697,7 +697,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
         if cramped and ps != SLOT_FISTS and p1 == 1 and p2 == 1:
             reaction = R_NONE  # B-7.9: the parry did not happen
     if reaction == R_PARRY:
-        par = p1 + p2 + _parry_bonus_total(F, S, d, ps)
+        par = p1 + p2 + _parry_bonus_total(F, S, opts, d, ps)
         a_unarmed = F[a, ab + W_UNARMED] != 0
         d_unarmed = ps == SLOT_FISTS
         if att == par:
@@ -740,7 +740,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
             extra = att - base
     elif reaction == R_DODGE:  # B-4.5
         d1, d2 = _roll_2d6(st)
-        dod = d1 + d2 + _dodge_bonus_total(F, S, d)
+        dod = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
         if att < dod:
             cnt[out + OUT_DODGED] += 1
             return kind == K_KNOCKDOWN
@@ -1066,7 +1066,7 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
         return
     if _can_dodge_shot(F, S, d):
         d1, d2 = _roll_2d6(st)
-        dodge = d1 + d2 + _dodge_bonus_total(F, S, d)
+        dodge = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
         if dodge >= 10:
             diff += 2 + dodge - 10
             if att < diff:
@@ -1687,7 +1687,6 @@ def _fight(F, S, opts, zt, st, cnt):
     """
     n = F.shape[0]
     _reset(F, S)
-    S[0, S_OUTNUMBERED] = opts[O_OUTNUMBERED]  # B-4.7
     _set_dist(S, opts[O_START_DIST])  # B-8
     _initiative(F, S, st)
     surprise = opts[O_SURPRISE]

@@ -96,13 +96,12 @@ S_FOE, S_ENGAGERS, S_OUT_SEQ, S_DEALT, S_TAKEN = range(30, 35)
 # bookkeeping of the whole fight kept in the rows of S (not per fighter): S_ORDER of row p is the row
 # acting at place p of the turn order; S_INIT the row's initiative total, S_INIT_GROUP the tie group of
 # place p while initiative is settled (B-2.2); S_SIDE_IN of row 0 / row 1: fighters of side a / b
-# still in the fight; S_OUTS of row 0: fighters out so far; S_OUTNUMBERED of row 0: the fight's option
-# ``outnumbered`` (copied from the options at the start: the reactions read it without the options)
-S_ORDER, S_INIT, S_INIT_GROUP, S_SIDE_IN, S_OUTS, S_OUTNUMBERED = range(35, 41)
-S_CHARGING = 41  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
+# still in the fight; S_OUTS of row 0: fighters out so far
+S_ORDER, S_INIT, S_INIT_GROUP, S_SIDE_IN, S_OUTS = range(35, 40)
+S_CHARGING = 40  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
 # B-8 run and sprint: the own turn (S_TURNS) in which the fighter last ran (a sprint is a run) / sprinted, 0 never
-S_RAN, S_SPRINTED = 42, 43
-NS = 44  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+S_RAN, S_SPRINTED = 41, 42
+NS = 43  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 

@@ -260,7 +260,6 @@ def _play(F, opts, zt, seed, index, cnt, limit):
     _seed_duel(st, seed, index)
     bad = 0
     _reset(F, S)
-    S[0, L.S_OUTNUMBERED] = opts[L.O_OUTNUMBERED]
     _initiative(F, S, st)
     for p in range(n):
         _choose_foe(F, S, opts, S[p, L.S_ORDER])
@@ -341,10 +340,10 @@ def test_outnumbered_penalty_by_engagers(mode, penalties):
     F = blank_fighters()
     S = np.zeros((2, L.NS), dtype=np.int64)
     _reset(F, S)
-    S[0, L.S_OUTNUMBERED] = default_options(outnumbered=mode)[L.O_OUTNUMBERED]  # as _fight sets it
+    opts = default_options(outnumbered=mode)
     for c, pen in enumerate(penalties):
         S[1, L.S_ENGAGERS] = c
-        assert _reaction_modifier(F, S, 1, True) == -pen and _reaction_modifier(F, S, 1, False) == -pen
+        assert _reaction_modifier(F, S, opts, 1, True) == -pen and _reaction_modifier(F, S, opts, 1, False) == -pen
 
 
 @njit
