@@ -116,12 +116,11 @@ def per_function(costs: dict[int, list[int]], functions: list[tuple[int, int, st
 def table(totals: dict[str, list[int]], n: int) -> str:
     """A text table of the costs per duel, largest first."""
     all_ir = sum(row[0] for row in totals.values())
-    w = max([len(name) for name in totals] + [21])
+    shown = {name: row for name, row in totals.items() if row[0] >= n}  # one instruction a duel or more
+    w = max([len(name) for name in shown] + [21])
     lines = [f"{'function':{w}s} {'instr/duel':>10s} {'share':>6s} {'branches':>9s} {'mispred.':>8s} "
              f"{'entries':>8s}"]
-    for name, row in sorted(totals.items(), key=lambda kv: -kv[1][0]):
-        if row[0] < n:  # less than one instruction per duel
-            continue
+    for name, row in sorted(shown.items(), key=lambda kv: -kv[1][0]):
         lines.append(f"{name:{w}s} {row[0] / n:10,.0f} {row[0] / all_ir:6.1%} {row[1] / n:9,.0f} "
                      f"{row[2] / n:8.1f} {row[len(EVENTS)] / n:8.2f}")
     bc = sum(row[1] for row in totals.values())
