@@ -164,6 +164,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         child(tuple(args.matchup), args.n, args.map)
         return
+    if args.n < 1:
+        parser.exit(2, f"instructions.py: error: -n must be a positive number of duels, not {args.n}\n")
     from brutal_sim import api
     from brutal_sim.errors import DataError
 

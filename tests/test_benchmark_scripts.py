@@ -121,3 +121,6 @@ def test_instructions_unknown_fighter_is_one_line_and_exit_2():
                        capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "unknown fighter 'nosuch'" in r.stderr
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "-n", "0"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip() == "instructions.py: error: -n must be a positive number of duels, not 0"
