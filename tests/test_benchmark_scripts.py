@@ -114,7 +114,7 @@ def test_instructions_reads_callgrind_positions_and_skips_call_costs(tmp_path):
     assert "callee" in text.splitlines()[1] and "77" in text.splitlines()[1]
 
 
-def test_instructions_unknown_fighter_is_one_line_and_exit_2():
+def test_instructions_bad_input_is_one_line_and_exit_2():
     import subprocess
 
     r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "--matchup", "nosuch", "brute"],
