@@ -71,6 +71,7 @@ from .layout import (
     W_UNARMED, WN, ZONE_LARM, ZONE_RARM,
 )
 from .layout import O_SPRINT, P_SIZE, S_RAN, S_SPRINTED, SIZE_MEDIUM, SIZE_MODIFIERS
+from .layout import OUTNUMBERED_BY_COUNT, OUTNUMBERED_NONE, OUTNUMBERED_ONE_SIDE
 from .tally import _count_decision
 from .rng import _die, _roll_2d6, _seed_duel
 
@@ -78,8 +79,10 @@ BASE_DIFFICULTY = 8  # B-4.1 ordinary target
 ZONE_GROUP = np.array([0, 1, 2, 2, 3, 3], dtype=np.int64)
 #: B-4.7 (docs/groups.md): the reaction penalty of a fighter engaged by c enemies, ``[outnumbered option
 #: code, c]`` (c ≤ 6, the attack limit): ``by_count`` 2 → 1, 3 → 2, 4+ → 4; ``one_side`` 2+ → 1; ``none`` 0.
-#: A table, not branches: the lookup keeps ``_reaction_modifier`` small enough to be inlined (speed).
-OUTNUMBERED_PENALTY = np.array([[0, 0, 1, 2, 4, 4, 4], [0, 0, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0, 0]], dtype=np.int64)
+OUTNUMBERED_PENALTY = np.zeros((3, 7), dtype=np.int64)
+OUTNUMBERED_PENALTY[OUTNUMBERED_BY_COUNT] = [0, 0, 1, 2, 4, 4, 4]
+OUTNUMBERED_PENALTY[OUTNUMBERED_ONE_SIDE] = [0, 0, 1, 1, 1, 1, 1]
+OUTNUMBERED_PENALTY[OUTNUMBERED_NONE] = 0
 SIZE_MODIFIER = np.array(SIZE_MODIFIERS, dtype=np.int64)  # B-8 size table, tiny … gigantic
 MOBILITY_NORMAL = 10  # B-1 a normal check (the sprint's stop, B-8)
 
