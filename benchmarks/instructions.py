@@ -2,6 +2,7 @@
 
     python benchmarks/instructions.py                                # swordsman vs brute
     python benchmarks/instructions.py --matchup duelist knight -n 20000
+    python benchmarks/instructions.py --annotate _attack             # its machine code, counted
 
 Timings on this shared machine vary by up to ±10 % from run to run; the instructions a duel
 executes do not. This script counts them with callgrind (valgrind), for each compiled function of
@@ -129,8 +130,33 @@ def table(totals: dict[str, list[int]], n: int) -> str:
     return "\n".join(lines)
 
 
+def annotate(costs: dict[int, list[int]], functions: list[tuple[int, int, str]], code: Path, name: str,
+             n: int) -> str:
+    """The machine code of the function called ``name`` (its version with the most instructions run;
+    ``code`` holds each function's bytes as ``<address>.bin``), disassembled by ``objdump``, each
+    instruction with how often it ran and its mispredicted branches per duel."""
+    versions = [(start, size) for start, size, full in functions if full.rsplit(".", 1)[-1] == name]
+    if not versions:
+        raise ValueError(f"no compiled function named {name!r} in the kernel")
+    start, size = max(versions, key=lambda v: sum(costs.get(a, [0])[0] for a in range(v[0], v[0] + v[1])))
+    listing = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", "-M", "intel",
+                              "--no-show-raw-insn", f"--adjust-vma={start:#x}", str(code / f"{start:x}.bin")],
+                             capture_output=True, text=True, check=True).stdout
+    lines = [f"{'per duel':>8s} {'mispr.':>6s}  offset  instruction ({name}, {size} bytes at {start:#x})"]
+    for line in listing.splitlines():
+        address, sep, text = line.partition(":\t")
+        if not sep or not address.strip():
+            continue
+        at = int(address, 16)
+        row = costs.get(at, [0] * len(EVENTS))
+        lines.append(f"{row[0] / n:8.2f} {row[2] / n:6.2f} {at - start:7x}  {text.strip()}")
+    return "\n".join(lines)
+
+
 def child(matchup: tuple[str, str], n: int, map_path: Path | None) -> None:
-    """Load (or compile) the kernel, write the map of its functions, play ``n`` duels on 1 thread."""
+    """Load (or compile) the kernel, write the map of its functions and their machine code (next to
+    the map, in ``code/``), play ``n`` duels on 1 thread."""
+    import ctypes
     import importlib.util
 
     import numba
@@ -148,6 +174,10 @@ def child(matchup: tuple[str, str], n: int, map_path: Path | None) -> None:
     if map_path is None:
         return
     perf.write_perf_map(map_path)
+    code = map_path.parent / "code"
+    code.mkdir(exist_ok=True)
+    for start, size, _ in read_map(map_path):
+        (code / f"{start:x}.bin").write_bytes(ctypes.string_at(start, size))
     run_duel_counters(prepared.compiled, n, 1, threads=1)
 
 
@@ -158,6 +188,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cache-dir", type=Path,
                         default=Path(tempfile.gettempdir()) / "brutal_sim_callgrind_cache",
                         help="numba cache of the kernels compiled for valgrind")
+    parser.add_argument("--annotate", metavar="FUNCTION", nargs="+",
+                        help="print each FUNCTION's machine code (e.g. _attack), each instruction counted per duel")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--map", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -173,9 +205,9 @@ def main(argv: list[str] | None = None) -> None:
         api.prepare(*args.matchup)
     except DataError as exc:
         parser.exit(2, f"instructions.py: error: {exc}\n")
-    for tool in ("valgrind", "nm"):
+    for tool in ("valgrind", "nm") + (("objdump",) if args.annotate else ()):
         if which(tool) is None:
-            parser.exit(2, f"instructions.py: error: needs {tool} (valgrind; nm from binutils)\n")
+            parser.exit(2, f"instructions.py: error: needs {tool} (valgrind; nm, objdump from binutils)\n")
     env = {**os.environ, **CPU, "NUMBA_CACHE_DIR": str(args.cache_dir)}
     me = [sys.executable, __file__, "--child", "--matchup", *args.matchup]
     subprocess.run(me, env=env, check=True)  # compiles natively, once
@@ -188,7 +220,15 @@ def main(argv: list[str] | None = None) -> None:
         if not functions:
             parser.exit(2, "instructions.py: error: under valgrind numba compiled the kernels again instead of "
                            f"loading them from {args.cache_dir}: no map of their functions\n")
-        totals = per_function(costs_by_address(out), functions)
+        costs = costs_by_address(out)
+        totals = per_function(costs, functions)
+        if args.annotate:
+            try:
+                print("\n\n".join(annotate(costs, functions, map_path.parent / "code", name, args.n + WARM_UP)
+                                    for name in args.annotate))
+            except ValueError as exc:
+                parser.exit(2, f"instructions.py: error: {exc}\n")
+            return
     print(f"{args.n:,} duels of {' vs '.join(args.matchup)}, kernels compiled for {CPU['NUMBA_CPU_NAME']}, "
           f"per duel (callgrind):")
     print(table(totals, args.n + WARM_UP))

@@ -114,6 +114,29 @@ def test_instructions_reads_callgrind_positions_and_skips_call_costs(tmp_path):
     assert "callee" in text.splitlines()[1] and "77" in text.splitlines()[1]
 
 
+def test_instructions_annotates_a_function_by_name(tmp_path):
+    """``--annotate``: the function's bytes disassembled, each instruction with its count per duel
+    (the version that ran most when a name has several); an unknown name is an error."""
+    import shutil
+
+    import pytest
+
+    if shutil.which("objdump") is None:
+        pytest.skip("objdump (binutils) is not installed")
+    ins = _load("instructions")
+    (tmp_path / "1000.bin").write_bytes(bytes([0x55, 0x48, 0x31, 0xC0, 0xC3]))  # push rbp; xor rax,rax; ret
+    (tmp_path / "2000.bin").write_bytes(bytes([0xC3]))
+    functions = [(0x1000, 5, "brutal_sim.kernel._attack"), (0x2000, 1, "other._attack")]
+    costs = {0x1000: [20, 0, 0, 0, 0], 0x1001: [20, 0, 0, 0, 0], 0x1004: [20, 4, 2, 0, 0], 0x2000: [3, 0, 0, 0, 0]}
+    lines = ins.annotate(costs, functions, tmp_path, "_attack", 10).splitlines()
+    assert "_attack, 5 bytes at 0x1000" in lines[0]
+    assert [line.split()[:3] for line in lines[1:]] == [["2.00", "0.00", "0"], ["2.00", "0.00", "1"],
+                                                         ["2.00", "0.20", "4"]]
+    assert lines[1].endswith("push   rbp") and lines[3].endswith("ret")
+    with pytest.raises(ValueError, match="no compiled function named '_nosuch'"):
+        ins.annotate(costs, functions, tmp_path, "_nosuch", 10)
+
+
 def test_instructions_bad_input_is_one_line_and_exit_2():
     import subprocess
 
