@@ -70,7 +70,7 @@ from .layout import (
     W_DUR, W_NDICE, W_PARRY_BONUS, W_PEN, W_PRESENT, W_SIDES, W_BONUS, W_TWO_HANDED, W_TYPE,
     W_UNARMED, WN, ZONE_LARM, ZONE_RARM,
 )
-from .layout import O_SPRINT, P_SIZE, S_RAN, S_SPRINTED, SIZE_MEDIUM, SIZE_MODIFIERS
+from .layout import O_SPRINT, P_SIZE, S_FATIGUE_PEN, S_RAN, S_SPRINTED, S_WOUND_PEN, SIZE_MEDIUM, SIZE_MODIFIERS
 from .layout import OUTNUMBERED_BY_COUNT, OUTNUMBERED_NONE, OUTNUMBERED_ONE_SIDE
 from .tally import _count_decision
 from .rng import _die, _roll_2d6, _seed_duel
@@ -105,15 +105,14 @@ def _wb(slot):
 
 
 @rule
-def _wound_penalty(F, S, i):
-    """B-6.5: −1 with ЛР filled, −2 with ТР, −4 with КР; the largest applies (B-1.6). int64."""
-    n = F[i, P_NCELLS]
-    track = S[i, S_TRACK]
-    if (track >> (n - 2)) & 1:
+def _wound_penalty_of(ncells, track):
+    """B-6.5: −1 with ЛР filled, −2 with ТР, −4 with КР on a track of ``ncells`` cells (bits of
+    ``track``); the largest applies (B-1.6). int64."""
+    if (track >> (ncells - 2)) & 1:
         return 4
-    if (track >> (n - 3)) & 1:
+    if (track >> (ncells - 3)) & 1:
         return 2
-    if (track >> (n - 4)) & 1:
+    if (track >> (ncells - 4)) & 1:
         return 1
     return 0
 
@@ -132,9 +131,30 @@ def _fatigue_penalty_of(level, endurance):
 
 
 @rule
+def _set_track(F, S, i, track):
+    """i's wound track becomes ``track`` (bits: marked cells), its wound penalty with it."""
+    S[i, S_TRACK] = track
+    S[i, S_WOUND_PEN] = _wound_penalty_of(F[i, P_NCELLS], track)
+
+
+@rule
+def _set_fatigue(F, S, i, level):
+    """i has ``level`` fatigue levels (B-7.8), its fatigue penalty with them."""
+    S[i, S_FATIGUE] = level
+    S[i, S_FATIGUE_PEN] = _fatigue_penalty_of(level, F[i, P_ENDURANCE])
+
+
+@rule
+def _wound_penalty(F, S, i):
+    """B-6.5: i's wound penalty to its checks (``_wound_penalty_of`` its track, kept by ``_set_track``)."""
+    return S[i, S_WOUND_PEN]
+
+
+@rule
 def _fatigue_penalty(F, S, i):
-    """B-7.8: i's fatigue penalty to all its checks (a kind of its own, adds to the others, B-1.6)."""
-    return _fatigue_penalty_of(S[i, S_FATIGUE], F[i, P_ENDURANCE])
+    """B-7.8: i's fatigue penalty to all its checks (a kind of its own, adds to the others, B-1.6;
+    ``_fatigue_penalty_of`` its levels, kept by ``_set_fatigue``)."""
+    return S[i, S_FATIGUE_PEN]
 
 
 @rule
@@ -447,7 +467,7 @@ def _record(F, S, d, level):
             cell = c
             break
     if cell >= 0:
-        S[d, S_TRACK] = track | (1 << cell)
+        _set_track(F, S, d, track | (1 << cell))
     if (S[d, S_TRACK] >> (n - 1)) & 1:
         _knock_out(F, S, d, CAUSE_TRACK_FULL)
 
@@ -488,7 +508,7 @@ def _gain_fatigue(F, S, st, d, levels):
     for _ in range(levels):
         if S[d, S_OUT] != 0:
             return
-        S[d, S_FATIGUE] += 1
+        _set_fatigue(F, S, d, S[d, S_FATIGUE] + 1)
         if S[d, S_FATIGUE] > 3 * end:
             S[d, S_DEAD] = 1
             _knock_out(F, S, d, CAUSE_EXHAUSTED)
@@ -1566,7 +1586,7 @@ def _reset(F, S):
             S[i, k] = 0
         S[i, S_HELD_MAIN] = F[i, _wb(SLOT_MAIN) + W_PRESENT]
         S[i, S_HELD_OFF] = F[i, _wb(SLOT_OFF) + W_PRESENT]
-        S[i, S_FATIGUE] = F[i, P_FATIGUE0]  # B-7.8
+        _set_fatigue(F, S, i, F[i, P_FATIGUE0])  # B-7.8
         S[i, S_FOE] = -1
     for i in range(n):
         S[F[i, P_SIDE], S_SIDE_IN] += 1

@@ -101,7 +101,10 @@ S_ORDER, S_INIT, S_INIT_GROUP, S_SIDE_IN, S_OUTS = range(35, 40)
 S_CHARGING = 40  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
 # B-8 run and sprint: the own turn (S_TURNS) in which the fighter last ran (a sprint is a run) / sprinted, 0 never
 S_RAN, S_SPRINTED = 41, 42
-NS = 43  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+# the wound (B-6.5) and fatigue (B-7.8) penalties to i's checks, kept in step with S_TRACK and S_FATIGUE
+# (kernel ``_set_track``, ``_set_fatigue``): read on every check, they change only with a wound or fatigue
+S_WOUND_PEN, S_FATIGUE_PEN = 43, 44
+NS = 45  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 

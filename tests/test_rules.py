@@ -15,9 +15,9 @@ from numba import njit
 
 from brutal_sim import layout as L
 from brutal_sim.kernel import (
-    _active_penalty, _attack_bonus, _break, _choose_reaction, _die_floor, _final_damage, _initiative,
-    _light_damage, _plan_attack, _reaction_modifier, _record, _take_wound, _turn, _weapon_die,
-    _wound_level, _wound_penalty,
+    _active_penalty, _attack_bonus, _break, _choose_reaction, _die_floor, _fatigue_penalty, _final_damage,
+    _initiative, _light_damage, _plan_attack, _reaction_modifier, _record, _set_fatigue, _take_wound, _turn,
+    _weapon_die, _wound_level, _wound_penalty,
 )
 from brutal_sim.rng import _seed_duel
 
@@ -630,12 +630,10 @@ def test_one_blow_counter_counts_losses_to_a_single_harmful_blow():
 @pytest.mark.parametrize("levels,penalty", [(0, 0), (1, 1), (3, 1), (4, 2), (6, 2), (7, 4), (9, 4)])
 def test_b7_8_fatigue_penalty_tired_exhausted_depleted(levels, penalty):
     """Endurance 3: 1+ levels tired −1, more than 3 exhausted −2, more than 6 depleted −4."""
-    from brutal_sim.kernel import _fatigue_penalty
-
     F = blank_fighters()
     S = fresh_state(F)
-    S[1, L.S_FATIGUE] = levels
-    assert _fatigue_penalty(F, S, 1) == penalty
+    _set_fatigue(F, S, 1, levels)
+    assert _fatigue_penalty(F, S, 1) == penalty and S[1, L.S_FATIGUE] == levels
 
 
 def test_b7_8_fatigue_applies_to_all_checks_and_adds_to_wounds():
@@ -647,7 +645,7 @@ def test_b7_8_fatigue_applies_to_all_checks_and_adds_to_wounds():
     S = fresh_state(F)
     fresh = (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, default_options(), 0, True),
              _reaction_modifier(F, S, default_options(), 0, False), _check_penalty(F, S, 0))
-    S[0, L.S_FATIGUE] = 4
+    _set_fatigue(F, S, 0, 4)
     assert (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, default_options(), 0, True),
             _reaction_modifier(F, S, default_options(), 0, False), _check_penalty(F, S, 0)) == (
         fresh[0] - 2, fresh[1] - 2, fresh[2] - 2, fresh[3] + 2)
@@ -664,7 +662,7 @@ def test_b7_8_fatigue_applies_to_toughness_checks():
     n = 4000
     for i in range(n):
         S = fresh_state(F)
-        S[1, L.S_FATIGUE] = 7
+        _set_fatigue(F, S, 1, 7)
         _take_wound(F, S, rng(3, i), counters(), 1, 5, L.DT_CUTTING, L.ZONE_TORSO)
         stunned += S[1, L.S_STUN] > 0
     p = 10 / 36
@@ -682,6 +680,7 @@ def test_b7_8_fire_wounds_bring_1_2_4_fatigue_levels(damage, gained):
     S = fresh_state(F)
     _take_wound(F, S, rng(), counters(), 1, damage, L.DT_FIRE, L.ZONE_LLEG)
     assert S[1, L.S_FATIGUE] == gained and S[1, L.S_OUT] == 0
+    assert _fatigue_penalty(F, S, 1) == (1 if gained else 0)  # kept in step: up to 4 levels is tired
     S = fresh_state(F)
     _take_wound(F, S, rng(), counters(), 1, damage, L.DT_CUTTING, L.ZONE_LLEG)
     assert S[1, L.S_FATIGUE] == 0
