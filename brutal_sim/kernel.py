@@ -688,6 +688,60 @@ def _knockdown(F, S, st, a, d):
 
 
 @rule
+def _hard_block(F, S, opts, zt, st, cnt, a, d, slot, ps, shot):
+    """B-4.4, B-7.7: the parry of a's attack with ``slot`` by d with ``ps`` equalled it (a hard block).
+
+    Fists on both sides: opposed athletics (2d6 for a, then for d; fatigue counts), the loser takes
+    the winner's fists on an arm (a d2: left or right), none on a tie. A bare-handed parry takes the
+    full hit on its arm (not a shot in melee: that strikes the weapon, B-8). Fists that met a weapon
+    take it as a parry with 0 extra successes. Two weapons: a durability test (2d6 each), a loss by
+    6+ breaks the loser's.
+    """
+    a_unarmed = F[a, _wb(slot) + W_UNARMED] != 0
+    d_unarmed = ps == SLOT_FISTS
+    if a_unarmed and d_unarmed:
+        r1, r2 = _roll_2d6(st)
+        q1, q2 = _roll_2d6(st)
+        ra = r1 + r2 + F[a, P_ATHLETICS] - _fatigue_penalty(F, S, a)
+        rd = q1 + q2 + F[d, P_ATHLETICS] - _fatigue_penalty(F, S, d)
+        if ra != rd:
+            arm = ZONE_LARM if _die(st, 2) == 1 else ZONE_RARM
+            if ra > rd:
+                _hit(F, S, opts, zt, st, cnt, a, d, SLOT_FISTS, 0, False, arm, 0, -1)
+            else:
+                _hit(F, S, opts, zt, st, cnt, d, a, SLOT_FISTS, 0, False, arm, 0, -1)
+    elif d_unarmed:
+        if not shot:
+            _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, 0, -1)
+    elif a_unarmed:
+        _hit(F, S, opts, zt, st, cnt, d, a, ps, 0, False, ZONE_RARM, 0, -1)
+    else:
+        r1, r2 = _roll_2d6(st)
+        q1, q2 = _roll_2d6(st)
+        ra = r1 + r2 + F[a, _wb(slot) + W_DUR]
+        rd = q1 + q2 + F[d, _wb(ps) + W_DUR]
+        if rd - ra >= 6:
+            _break(F, S, opts, cnt, a, slot)
+        elif ra - rd >= 6:
+            _break(F, S, opts, cnt, d, ps)
+
+
+@rule
+def _parried_bare(F, S, opts, zt, st, cnt, a, d, slot, ps, shot, margin, crit):
+    """B-7.7: d parried a's attack by ``margin`` and one side fought bare-handed (not both).
+
+    A bare-handed parry takes the hit on its arm, less the margin (not a shot in melee, B-8); a
+    weapon parrying fists strikes the attacking arm with the margin as extra successes (critical on
+    the parry's double six, ``crit``).
+    """
+    if ps == SLOT_FISTS:
+        if not shot:
+            _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, margin, -1)
+    else:
+        _hit(F, S, opts, zt, st, cnt, d, a, ps, margin, crit, ZONE_RARM, 0, -1)
+
+
+@rule
 def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     """One attack by a on d (B-4), from the attack check to the wound.
 
@@ -738,42 +792,14 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
             reaction = R_NONE  # B-7.9: the parry did not happen
     if reaction == R_PARRY:
         par = p1 + p2 + _parry_bonus_total(F, S, opts, d, ps)
-        a_unarmed = F[a, ab + W_UNARMED] != 0
-        d_unarmed = ps == SLOT_FISTS
         if att == par:
             cnt[out + OUT_HARD_BLOCK] += 1
-            if a_unarmed and d_unarmed:  # B-7.7: opposed athletics, loser takes fists on an arm
-                r1, r2 = _roll_2d6(st)
-                q1, q2 = _roll_2d6(st)
-                ra = r1 + r2 + F[a, P_ATHLETICS] - _fatigue_penalty(F, S, a)
-                rd = q1 + q2 + F[d, P_ATHLETICS] - _fatigue_penalty(F, S, d)
-                if ra != rd:
-                    arm = ZONE_LARM if _die(st, 2) == 1 else ZONE_RARM
-                    if ra > rd:
-                        _hit(F, S, opts, zt, st, cnt, a, d, SLOT_FISTS, 0, False, arm, 0, -1)
-                    else:
-                        _hit(F, S, opts, zt, st, cnt, d, a, SLOT_FISTS, 0, False, arm, 0, -1)
-            elif d_unarmed:  # B-7.7: bare-handed hard block takes the full hit on the arm
-                if not shot:  # B-8: a bare-handed parry of a shot in melee strikes the weapon
-                    _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, 0, -1)
-            elif a_unarmed:  # fists met a weapon: as a parry with 0 extra successes
-                _hit(F, S, opts, zt, st, cnt, d, a, ps, 0, False, ZONE_RARM, 0, -1)
-            else:  # B-4.4: durability test, a loss by 6+ breaks
-                r1, r2 = _roll_2d6(st)
-                q1, q2 = _roll_2d6(st)
-                ra = r1 + r2 + F[a, ab + W_DUR]
-                rd = q1 + q2 + F[d, _wb(ps) + W_DUR]
-                if rd - ra >= 6:
-                    _break(F, S, opts, cnt, a, slot)
-                elif ra - rd >= 6:
-                    _break(F, S, opts, cnt, d, ps)
+            _hard_block(F, S, opts, zt, st, cnt, a, d, slot, ps, shot)
             return False
         if att < par:
             cnt[out + OUT_PARRIED] += 1
-            if d_unarmed and not a_unarmed and not shot:  # B-7.7: the arm takes the hit, less the parry's extra
-                _hit(F, S, opts, zt, st, cnt, a, d, slot, 0, False, ZONE_RARM, par - att, -1)
-            elif a_unarmed and not d_unarmed:  # B-7.7: the weapon strikes the attacking arm
-                _hit(F, S, opts, zt, st, cnt, d, a, ps, par - att, p1 == 6 and p2 == 6, ZONE_RARM, 0, -1)
+            if (F[a, ab + W_UNARMED] != 0) != (ps == SLOT_FISTS):  # B-7.7: fists met a weapon
+                _parried_bare(F, S, opts, zt, st, cnt, a, d, slot, ps, shot, par - att, p1 == 6 and p2 == 6)
             return False
         extra = att - par
         if opts[O_MARGIN_MAX] != 0 and par < base:
