@@ -30,6 +30,11 @@ cost of a test and an addition on every access with an index not known to be ≥
 indexes with a negative number. ``_attack`` and ``_hit`` test their rows and weapon slot once on
 entry (``_indices_ok``) and ``_fight`` the row whose turn it is; after that test LLVM knows them
 ≥ 0 and drops the per-access work: 5 % fewer instructions per duel (benchmarks/README.md, session 5).
+
+Calls: the drivers' parallel loops (``_run``, ``_paired``) are compiled with this package's functions
+internal to them (:mod:`brutal_sim.jit`), so LLVM passes only the arguments a function uses; rare
+paths (``_hard_block``, ``_parried_bare``) are functions of their own, so that the attack sets up
+fewer calls (benchmarks/README.md, session 6).
 """
 
 from __future__ import annotations

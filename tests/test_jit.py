@@ -41,3 +41,69 @@ def test_the_kernel_functions_called_with_constants_are_rules():
 
 def test_rule_functions_still_run_from_python():
     assert _scaled(np.int64(3), np.int64(4)) == 12
+
+
+_LINKED = """
+define linkonce_odr i64 @_ZN10brutal_sim6kernel4_hitE(i64 %x) {
+  ret i64 %x
+}
+define linkonce_odr i64 @_ZN8__main__5otherE(i64 %x) {
+  ret i64 %x
+}
+define i64 @_ZN10brutal_sim6kernel4_runE(i64 %x) {
+  %y = call i64 @_ZN10brutal_sim6kernel4_hitE(i64 %x)
+  %z = call i64 @_ZN10brutal_sim6kernel5_dieE(i64 %y)
+  ret i64 %z
+}
+declare i64 @_ZN10brutal_sim6kernel5_dieE(i64)
+"""
+
+
+def _linkage(module, name):
+    return module.get_function(name).linkage
+
+
+def test_internalize_own_functions_only_linked_copies_of_this_package():
+    """Copies linked in (linkonce_odr) of brutal_sim's functions become internal; another package's
+    copies, the library's own function and declarations keep their linkage."""
+    import llvmlite.binding as llvm
+
+    from brutal_sim.jit import internalize_own_functions
+
+    module = llvm.parse_assembly(_LINKED)
+    assert internalize_own_functions(module, ".internal.x1") == 1
+    # renamed: a function compiled later calling _hit must not be linked to this copy
+    assert _linkage(module, "_ZN10brutal_sim6kernel4_hitE.internal.x1") == llvm.Linkage.internal
+    assert "@_ZN10brutal_sim6kernel4_hitE.internal.x1(i64 %x)" in str(module.get_function("_ZN10brutal_sim6kernel4_runE"))
+    assert "_ZN10brutal_sim6kernel4_hitE" not in {f.name for f in module.functions}
+    assert _linkage(module, "_ZN8__main__5otherE") == llvm.Linkage.linkonce_odr
+    assert _linkage(module, "_ZN10brutal_sim6kernel4_runE") == llvm.Linkage.external
+    assert _linkage(module, "_ZN10brutal_sim6kernel5_dieE") == llvm.Linkage.external
+    module.verify()
+
+
+def test_numba_internalizes_in_gufunc_libraries_only(monkeypatch):
+    """numba's optimisation of a library's final module goes through brutal_sim.jit, which first
+    internalizes this package's functions in a gufunc (a prange loop) and leaves other libraries."""
+    import types as pytypes
+
+    import llvmlite.binding as llvm
+    from numba.core.codegen import CPUCodeLibrary
+
+    from brutal_sim import jit
+
+    assert CPUCodeLibrary._optimize_final_module is jit._optimize_final_module
+    optimised = []
+    monkeypatch.setattr(jit, "_numba_optimize_final_module", lambda library: optimised.append(library.name))
+    linkages = []
+    for name in ("__numba_parfor_gufunc_0x7f00", "__numba_parfor_gufunc_0x7f00", "_fight"):
+        library = pytypes.SimpleNamespace(name=name, _final_module=llvm.parse_assembly(_LINKED))
+        jit._optimize_final_module(library)
+        linkages.append({f.name: f.linkage for f in library._final_module.functions
+                         if f.name.startswith("_ZN10brutal_sim6kernel4_hit")})
+    assert optimised == ["__numba_parfor_gufunc_0x7f00", "__numba_parfor_gufunc_0x7f00", "_fight"]
+    (gufunc_1, linkage_1), = linkages[0].items()
+    (gufunc_2, _), = linkages[1].items()
+    assert linkage_1 == llvm.Linkage.internal and gufunc_1.startswith("_ZN10brutal_sim6kernel4_hitE.internal.")
+    assert gufunc_1 != gufunc_2  # each gufunc's copies have names of their own
+    assert linkages[2] == {"_ZN10brutal_sim6kernel4_hitE": llvm.Linkage.linkonce_odr}
