@@ -132,10 +132,13 @@ def table(totals: dict[str, list[int]], n: int) -> str:
 
 def annotate(costs: dict[int, list[int]], functions: list[tuple[int, int, str]], code: Path, name: str,
              n: int) -> str:
-    """The machine code of the function called ``name`` (its version with the most instructions run;
-    ``code`` holds each function's bytes as ``<address>.bin``), disassembled by ``objdump``, each
-    instruction with how often it ran and its mispredicted branches per duel."""
+    """The machine code of the function called ``name``, or else whose name begins so (its version
+    with the most instructions run; ``code`` holds each function's bytes as ``<address>.bin``),
+    disassembled by ``objdump``, each instruction with how often it ran and its mispredicted
+    branches per duel."""
     versions = [(start, size) for start, size, full in functions if full.rsplit(".", 1)[-1] == name]
+    if not versions:  # a prefix: __numba_parfor_gufunc for the parallel loop (its name ends in an address)
+        versions = [(start, size) for start, size, full in functions if full.rsplit(".", 1)[-1].startswith(name)]
     if not versions:
         raise ValueError(f"no compiled function named {name!r} in the kernel")
     start, size = max(versions, key=lambda v: sum(costs.get(a, [0])[0] for a in range(v[0], v[0] + v[1])))
