@@ -21,7 +21,8 @@ into a library of its own, the *gufunc*, that holds the whole kernel. Importing 
 numba give this package's functions in a gufunc internal linkage before it optimises the gufunc
 (:func:`internalize_own_functions`): LLVM then sees every call to them and drops the arguments they
 do not use, promotes the rest and inlines more. Same code, same results, the same compile time;
-1.3× the duels per second (session 6, benchmarks/README.md).
+1.3× the duels per second of the Brutal kernel, 2.4× WFRP's, 1.6× Vereteno's (session 6,
+benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -96,15 +97,18 @@ def internalize_own_functions(module: llvm.ModuleRef, suffix: str) -> int:
     return count
 
 
-_numba_optimize_final_module = CPUCodeLibrary._optimize_final_module
+#: numba's own step (a private method; present in numba 0.68, which this was measured with), None if absent.
+_numba_optimize_final_module = getattr(CPUCodeLibrary, "_optimize_final_module", None)
 
 
 def _optimize_final_module(library: CPUCodeLibrary) -> None:
     """numba's optimisation of a library's final module, after :func:`internalize_own_functions` in
     a gufunc (a ``prange`` loop; module docstring). Other libraries are optimised as numba does."""
-    if library.name.startswith(GUFUNC_PREFIX):
-        internalize_own_functions(library._final_module, f".internal.{uuid.uuid4().hex}")
+    module = getattr(library, "_final_module", None)
+    if str(getattr(library, "name", "")).startswith(GUFUNC_PREFIX) and module is not None:
+        internalize_own_functions(module, f".internal.{uuid.uuid4().hex}")
     _numba_optimize_final_module(library)
 
 
-CPUCodeLibrary._optimize_final_module = _optimize_final_module
+if _numba_optimize_final_module is not None:  # a numba without the step: the same code, only slower
+    CPUCodeLibrary._optimize_final_module = _optimize_final_module

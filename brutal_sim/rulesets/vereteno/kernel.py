@@ -20,6 +20,10 @@ Draw order (the contract with ``tests/naive_vereteno.py``, written down in
 d20 pairs); per attack: the attacker's pool, then the reaction's pool, then the armour dice of the
 target (armour part then shield part), then two d6 per trauma, then the same for the counter on
 the attacker. Pools are rolled die by die with ``_die(st, 20)``.
+
+The parallel loop of ``_run`` is compiled with this package's functions internal to it
+(:mod:`brutal_sim.jit`): LLVM passes only the arguments a function uses (session 6: 1.6× the duels
+per second; benchmarks/README.md).
 """
 
 from __future__ import annotations

@@ -22,6 +22,10 @@ initiative d10 a, d10 b (again while tied, W-2.2); a feint's opposed test d100 f
 (again on a reroll, W-1.4); each attack: to-hit d100 [fortune reroll d100]; reaction d100 [fortune
 reroll d100]; damage d10 [second d10 for Impact]; Ulric's Fury: [confirmation d100] d10, … (W-4.11);
 critical table d100 (``crit_model = table`` only).
+
+The parallel loop of ``_run`` is compiled with this package's functions internal to it
+(:mod:`brutal_sim.jit`): LLVM passes only the arguments a function uses (session 6: 2.4× the duels
+per second; benchmarks/README.md).
 """
 
 from __future__ import annotations
