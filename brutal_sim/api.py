@@ -114,7 +114,15 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
     action's first (main-hand) attack; a feint's +1 is included with its probability; a shooter
     (B-8) aims (+1) and shoots from the ``start_distance`` option, fired in melee at 0.)
     """
-    rs, p = prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset)
+    return attack_of(prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset), n, seed,
+                     threads, executor=executor, client=client)
+
+
+def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: int = 0, threads: int | None = None,
+              executor: Executor | None = None, client: Any = None) -> AttackResult:
+    """:func:`attack` of a matchup prepared by :func:`prepare` (its tactic and reaction overrides
+    already applied)."""
+    rs, p = prepared
     rs.check_attack(p)
     common = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
                   reaction=rs.behaviour(p.b)["reaction"], layout=rs.counters, ruleset=rs.name)

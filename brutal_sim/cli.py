@@ -318,10 +318,10 @@ def attack(
         n = 1_000_000
     if n is not None:
         _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads)))
-    rs, _ = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset))
+    matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset))
+    rs = matchup[0]
     _warm_up(json_out, rs, "attack")
-    result = _guard(lambda: api.attack(a, b, n=n, seed=seed, rules=rules, options=flags, threads=threads,
-                                       tactic=tactic, reaction=reaction, ruleset=rs.name))
+    result = _guard(lambda: api.attack_of(matchup, n=n, seed=seed, threads=threads))
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))

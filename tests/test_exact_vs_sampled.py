@@ -52,3 +52,14 @@ def test_default_zone_table_shares():
     # B-4.9 default: 1–6 legs, 7–14 torso, 15–18 arms, 19–20 head; militia has no reaction here
     r = api.attack("swordsman", "militia", reaction="none").to_dict()
     assert r["zone"] == pytest.approx({"head": 0.1, "torso": 0.4, "arm": 0.2, "leg": 0.3})
+
+
+def test_attack_of_a_prepared_matchup_is_the_attack():
+    """api.attack_of (the CLI's path: one preparation) gives what api.attack gives, sampled and exact."""
+    prepared = api.prepare("militia", "brawler", options={"cramped_space": "true"}, tactic_a="defensive",
+                           reaction_b="parry")
+    for n in (None, 20_000):
+        direct = api.attack("militia", "brawler", n=n, seed=5, options={"cramped_space": "true"},
+                            tactic="defensive", reaction="parry").to_dict()
+        assert api.attack_of(prepared, n=n, seed=5).to_dict() == direct
+        assert direct["tactic"] == "defensive" and direct["reaction"] == "parry"
