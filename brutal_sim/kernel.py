@@ -34,7 +34,8 @@ entry (``_indices_ok``) and ``_fight`` the row whose turn it is; after that test
 Calls: the drivers' parallel loops (``_run``, ``_paired``) are compiled with this package's functions
 internal to them (:mod:`brutal_sim.jit`), so LLVM passes only the arguments a function uses; rare
 paths (``_hard_block``, ``_parried_bare``) are functions of their own, so that the attack sets up
-fewer calls (benchmarks/README.md, session 6).
+fewer calls; LLVM inlines the blow (``_hit``, ``loop_inline_rule``) into its callers there
+(benchmarks/README.md, session 6).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .jit import inline_rule, rule
+from .jit import inline_rule, loop_inline_rule, rule
 
 from .layout import (
     CHARGE_PROVOKES_TARGET, COVER_HORIZONTAL, COVER_VERTICAL_LEFT, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES,
@@ -634,7 +635,7 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
         _gain_fatigue(F, S, st, d, 1 << (level - LVL_LIGHT))
 
 
-@rule
+@loop_inline_rule
 def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
     """Steps 3–6 of B-4 for a hit by a on d: zone, damage dice, armour, wound.
 

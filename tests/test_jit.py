@@ -107,3 +107,34 @@ def test_numba_internalizes_in_gufunc_libraries_only(monkeypatch):
     assert linkage_1 == llvm.Linkage.internal and gufunc_1.startswith("_ZN10brutal_sim6kernel4_hitE.internal.")
     assert gufunc_1 != gufunc_2  # each gufunc's copies have names of their own
     assert linkages[2] == {"_ZN10brutal_sim6kernel4_hitE": llvm.Linkage.linkonce_odr}
+
+
+def test_mangled_prefix_is_how_numba_names_a_kernel_function():
+    from brutal_sim.jit import mangled_prefix
+
+    assert mangled_prefix("brutal_sim.kernel._hit") == "_ZN10brutal_sim6kernel4_hit"
+    assert _scaled(np.int64(3), np.int64(4)) == 12
+    names = [_scaled.overloads[sig].fndesc.mangled_name for sig in _scaled.signatures]
+    assert names and all(name.startswith(mangled_prefix(f"{_scaled.py_func.__module__}._scaled") + "B")
+                         for name in names)
+
+
+def test_loop_inline_rule_functions_get_alwaysinline_in_a_gufunc():
+    """Copies whose names begin with a prefix of ``always_inline`` (then B or E) are marked for
+    LLVM to inline; a longer name sharing the letters is not (``_hitter``: ``7_hitter``)."""
+    import llvmlite.binding as llvm
+
+    from brutal_sim import jit
+
+    ir = _LINKED + """
+define linkonce_odr i64 @_ZN10brutal_sim6kernel7_hitterE(i64 %x) {
+  ret i64 %x
+}
+"""
+    module = llvm.parse_assembly(ir)
+    assert jit.internalize_own_functions(module, ".s", {jit.mangled_prefix("brutal_sim.kernel._hit")}) == 2
+    attributes = {f.name: [bytes(a) for a in f.attributes] for f in module.functions}
+    assert attributes["_ZN10brutal_sim6kernel4_hitE.s"] == [b"alwaysinline"]
+    assert attributes["_ZN10brutal_sim6kernel7_hitterE.s"] == []
+    assert jit.mangled_prefix("brutal_sim.kernel._hit") in jit._LOOP_INLINE  # kernel._hit is one
+    module.verify()
