@@ -75,8 +75,7 @@ def loop_inline_rule(func: Callable[..., Any]) -> CPUDispatcher:
     """A :func:`rule` that LLVM inlines into each of its callers inside a gufunc (module docstring);
     elsewhere it is called. Unlike :data:`inline_rule` (numba's inlining, which retypes the caller)
     this costs no compile time: for the blow (``_hit``), 7 % fewer instructions and 5–7 % more
-    duels per second; for the 2d6 (``_roll_2d6``, where LLVM had left calls) 2 % and 2–4 % (session 6,
-    benchmarks/README.md)."""
+    duels per second (session 6, benchmarks/README.md)."""
     _LOOP_INLINE.add(mangled_prefix(f"{func.__module__}.{func.__qualname__}"))
     return rule(func)
 
@@ -92,9 +91,8 @@ def loop_inline_rule(func: Callable[..., Any]) -> CPUDispatcher:
 #: made the 1 vs 1 duel 1.6–1.7× faster (session 4, benchmarks/README.md). Each inlined call costs
 #: compile time (numba retypes its caller), so small helpers that LLVM inlines by itself (``_wb``,
 #: the dice ``_die`` and ``_roll_2d6``, whose rare rejection path is a separate function) stay
-#: ``rule`` (``_roll_2d6`` a :func:`loop_inline_rule` since session 6: LLVM had left some calls).
-#: The attack (``_attack``) and the blow (``_hit``) stay calls here (since session 6 LLVM inlines
-#: the blow inside a gufunc: :func:`loop_inline_rule`): inlining them as well,
+#: ``rule``. The attack (``_attack``) and the blow (``_hit``) stay calls here (since session 6 LLVM
+#: inlines the blow inside a gufunc: :func:`loop_inline_rule`): inlining them as well,
 #: with or without the dice, gained at most a few per cent (within the noise of the machine) and
 #: inlining the attack into the turn took the first compilation from 36 s to 177 s (session 5).
 inline_rule = njit(cache=True, inline="always", _nrt=False)

@@ -34,8 +34,8 @@ entry (``_indices_ok``) and ``_fight`` the row whose turn it is; after that test
 Calls: the drivers' parallel loops (``_run``, ``_paired``) are compiled with this package's functions
 internal to them (:mod:`brutal_sim.jit`), so LLVM passes only the arguments a function uses; rare
 paths (``_hard_block``, ``_parried_bare``) are functions of their own, so that the attack sets up
-fewer calls; LLVM inlines the blow (``_hit``) and the 2d6 (``_roll_2d6``) into their callers there
-(``loop_inline_rule``; benchmarks/README.md, session 6).
+fewer calls; LLVM inlines the blow (``_hit``, ``loop_inline_rule``) into its callers there
+(benchmarks/README.md, session 6).
 """
 
 from __future__ import annotations

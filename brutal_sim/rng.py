@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import inline_rule, loop_inline_rule, rule
+from .jit import inline_rule, rule
 
 GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -105,7 +105,7 @@ def _die(st, n):
     return np.int64(m >> _U(32)) + 1
 
 
-@loop_inline_rule
+@rule
 def _roll_2d6(st):
     """A 2d6 roll from one draw (a uniform 1..36): returns ``(die1, die2)``, each 1..6."""
     v = _die(st, 36) - 1
