@@ -15,7 +15,7 @@ from brutal_sim.engine import run_duel_counters, run_paired_counters
 from brutal_sim.errors import DataError
 from brutal_sim.kernel import (
     _choose_foe, _fight, _initiative, _reaction_modifier, _reset, _run_duels, _run_fights, _run_paired_fights,
-    _tactic_attack, _turn,
+    _set_track, _tactic_attack, _turn,
 )
 from brutal_sim.rng import _seed_duel
 from brutal_sim.rulesets.brutal import RULESET
@@ -212,15 +212,15 @@ def test_spread_weakest_nearest_and_the_attack_limit():
     F[0, L.P_TARGETING] = L.TG_WEAKEST
     S = np.zeros((4, L.NS), dtype=np.int64)
     _reset(F, S)
-    S[3, L.S_TRACK] = 0b11
-    S[2, L.S_TRACK] = 0b1
+    _set_track(F, S, 3, 0b11)
+    _set_track(F, S, 2, 0b1)
     S[2, L.S_TALLY] = 3  # light damage tally: not a marked cell
     _choose_foe(F, S, opts, 0)
     assert S[0, L.S_FOE] == 3 and S[3, L.S_ENGAGERS] == 1
-    S[2, L.S_TRACK] = 0b1001
+    _set_track(F, S, 2, 0b1001)
     _choose_foe(F, S, opts, 0)
     assert S[0, L.S_FOE] == 3  # a tie keeps the current foe
-    S[1, L.S_TRACK] = 0b1001
+    _set_track(F, S, 1, 0b1001)
     S[3, L.S_OUT] = 1
     _choose_foe(F, S, opts, 0)
     assert S[0, L.S_FOE] == 1 and S[1, L.S_ENGAGERS] == 1  # tie of ranks 0 and 1 marked alike: nearest
@@ -231,7 +231,7 @@ def test_spread_weakest_nearest_and_the_attack_limit():
     _reset(F, S)
     _choose_foe(F, S, opts, 0)
     assert S[0, L.S_FOE] == 2  # rank 1
-    S[3, L.S_TRACK] = 0b111
+    _set_track(F, S, 3, 0b111)
     _choose_foe(F, S, opts, 0)
     assert S[0, L.S_FOE] == 2
     S[2, L.S_OUT] = 1

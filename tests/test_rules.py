@@ -262,19 +262,20 @@ def test_b4_4_broken_weapon_degrades_then_is_destroyed():
 def test_b4_7_reaction_modifiers():
     F = blank_fighters()
     S = fresh_state(F)
-    assert _reaction_modifier(F, S, default_options(), 1, True) == 0
+    opts = default_options()
+    assert _reaction_modifier(F, S, opts, 1, True) == 0
     S[1, L.S_STANCE] = 2  # defensive stance
-    assert _reaction_modifier(F, S, default_options(), 1, True) == 2
+    assert _reaction_modifier(F, S, opts, 1, True) == 2
     S[1, L.S_STANCE] = 0
     S[1, L.S_PRONE] = 1
-    assert (_reaction_modifier(F, S, default_options(), 1, True), _reaction_modifier(F, S, default_options(), 1, False)) == (-4, -2)
+    assert (_reaction_modifier(F, S, opts, 1, True), _reaction_modifier(F, S, opts, 1, False)) == (-4, -2)
     S[1, L.S_STUN] = 1  # conditions: the largest applies (B-1.6)
-    assert (_reaction_modifier(F, S, default_options(), 1, True), _reaction_modifier(F, S, default_options(), 1, False)) == (-4, -2)
+    assert (_reaction_modifier(F, S, opts, 1, True), _reaction_modifier(F, S, opts, 1, False)) == (-4, -2)
     S[1, L.S_PRONE] = 0
     S[1, L.S_FULL_PEN] = 1  # B-2.6 −2 after a full action; a different kind, adds
-    assert _reaction_modifier(F, S, default_options(), 1, False) == -4
+    assert _reaction_modifier(F, S, opts, 1, False) == -4
     _record(F, S, 1, L.LVL_HEAVY)  # −2 wound penalty adds too
-    assert _reaction_modifier(F, S, default_options(), 1, False) == -6
+    assert _reaction_modifier(F, S, opts, 1, False) == -6
 
 
 def test_b4_2_attack_penalties_off_hand_and_ambidexterity():
@@ -296,17 +297,18 @@ def test_b4_8_reaction_choice():
     F[1, L.P_MELEE] = 2
     F[1, L.P_DODGE] = 3
     S = fresh_state(F)
-    assert _choose_reaction(F, S, default_options(), 1, L.K_NORMAL) == L.R_DODGE  # unarmed defenders dodge
+    opts = default_options()
+    assert _choose_reaction(F, S, opts, 1, L.K_NORMAL) == L.R_DODGE  # unarmed defenders dodge
     give_weapon(F, 1, L.SLOT_MAIN, 1, 8, parry=1)
     S = fresh_state(F)
-    assert _choose_reaction(F, S, default_options(), 1, L.K_NORMAL) == L.R_PARRY  # 2 + 1 ≥ 3: parry on ties
+    assert _choose_reaction(F, S, opts, 1, L.K_NORMAL) == L.R_PARRY  # 2 + 1 ≥ 3: parry on ties
     F[1, L.P_DODGE] = 4
-    assert _choose_reaction(F, S, default_options(), 1, L.K_NORMAL) == L.R_DODGE
+    assert _choose_reaction(F, S, opts, 1, L.K_NORMAL) == L.R_DODGE
     F[1, L.P_REACTION] = L.R_PARRY
-    assert _choose_reaction(F, S, default_options(), 1, L.K_NORMAL) == L.R_PARRY
-    assert _choose_reaction(F, S, default_options(), 1, L.K_KNOCKDOWN) == L.R_DODGE  # B-3.9 knock-down cannot be parried
+    assert _choose_reaction(F, S, opts, 1, L.K_NORMAL) == L.R_PARRY
+    assert _choose_reaction(F, S, opts, 1, L.K_KNOCKDOWN) == L.R_DODGE  # B-3.9 knock-down cannot be parried
     S[1, L.S_NO_REACT] = 1  # B-3.4 after a furious attack
-    assert _choose_reaction(F, S, default_options(), 1, L.K_NORMAL) == L.R_NONE
+    assert _choose_reaction(F, S, opts, 1, L.K_NORMAL) == L.R_NONE
 
 
 @pytest.mark.parametrize("tactic,slot,mod,zone,kind,acts_left,flag", [
@@ -643,11 +645,12 @@ def test_b7_8_fatigue_applies_to_all_checks_and_adds_to_wounds():
 
     F = blank_fighters()
     S = fresh_state(F)
-    fresh = (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, default_options(), 0, True),
-             _reaction_modifier(F, S, default_options(), 0, False), _check_penalty(F, S, 0))
+    opts = default_options()
+    fresh = (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, opts, 0, True),
+             _reaction_modifier(F, S, opts, 0, False), _check_penalty(F, S, 0))
     _set_fatigue(F, S, 0, 4)
-    assert (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, default_options(), 0, True),
-            _reaction_modifier(F, S, default_options(), 0, False), _check_penalty(F, S, 0)) == (
+    assert (_attack_bonus(F, S, 0, L.SLOT_FISTS, 0), _reaction_modifier(F, S, opts, 0, True),
+            _reaction_modifier(F, S, opts, 0, False), _check_penalty(F, S, 0)) == (
         fresh[0] - 2, fresh[1] - 2, fresh[2] - 2, fresh[3] + 2)
     _record(F, S, 0, L.LVL_HEAVY)  # ТР filled: −2 wounds
     assert _active_penalty(F, S, 0) == 4
