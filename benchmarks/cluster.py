@@ -4,7 +4,7 @@
     python benchmarks/cluster.py                        # runs of 2 chunks of 2^20 duels, 15 rounds (about 4 minutes on 2 cores)
     python benchmarks/cluster.py --chunks 8 --rounds 3  # longer runs, fewer rounds
 
-Plays swordsman vs brute in chunks of ``brutal_sim.executor.CHUNK`` duels on local Dask clusters of
+Plays swordsman vs brute in chunks of ``brutal_sim.run.executor.CHUNK`` duels on local Dask clusters of
 1 and of 2 worker processes (``LocalCluster``, one task thread and one numba thread each), and for
 reference in-process on 1 and on 2 numba threads. The configurations take turns, round after
 round, and each keeps its best round (the machines are shared: others' load comes and goes; the
@@ -39,9 +39,9 @@ from distributed import Client, LocalCluster
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from brutal_sim.cluster import DaskExecutor  # noqa: E402
-from brutal_sim.engine import duel_work, run  # noqa: E402
-from brutal_sim.executor import CHUNK, Executor, LocalExecutor, Run  # noqa: E402
+from brutal_sim.run.cluster import DaskExecutor  # noqa: E402
+from brutal_sim.run.engine import duel_work, run  # noqa: E402
+from brutal_sim.run.executor import CHUNK, Executor, LocalExecutor, Run  # noqa: E402
 from run import compiled  # noqa: E402
 
 MATCHUP = ("swordsman", "brute")

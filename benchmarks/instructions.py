@@ -165,7 +165,7 @@ def child(matchup: tuple[str, str], n: int, map_path: Path | None) -> None:
     import numba
 
     from brutal_sim import api
-    from brutal_sim.engine import run_duel_counters
+    from brutal_sim.run.engine import run_duel_counters
 
     spec = importlib.util.spec_from_file_location("bench_profile", Path(__file__).with_name("profile.py"))
     perf = importlib.util.module_from_spec(spec)  # benchmarks/profile.py: the object code numba loads
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.n < 1:
         parser.exit(2, f"instructions.py: error: -n must be a positive number of duels, not {args.n}\n")
     from brutal_sim import api
-    from brutal_sim.errors import DataError
+    from brutal_sim.core.errors import DataError
 
     try:
         api.prepare(*args.matchup)

@@ -1,6 +1,6 @@
 """A numpy-vectorised Brutal melee duel: the speed baseline for the numba kernel.
 
-The same duel as :mod:`brutal_sim.kernel` (rules digest ``../shared/rules/brutal.md``, contract
+The same duel as :mod:`brutal_sim.rulesets.brutal.kernel` (rules digest ``../shared/rules/brutal.md``, contract
 ``docs/engine.md``), written the way one writes it in plain numpy: all duels of a chunk advance
 together, round by round and turn by turn; every step works on the index array of the duels it
 concerns (selected with boolean masks), draws one batch of random numbers from a
@@ -11,9 +11,9 @@ Random numbers are not the kernel's stream (xoshiro256** per duel); only the rul
 statistics, are the same. ``python benchmarks/numpy_duel.py --check`` compares win rates and mean
 rounds with the kernel for the three standard matchups and reports the speed of both.
 
-Inputs are the kernel's: fighters ``int64[2, NF]`` (:func:`brutal_sim.compile.compile_pair`),
-options ``int64[NO]`` (:func:`brutal_sim.compile.compile_options`) and the zone table
-(:func:`brutal_sim.catalog.load_rules`). Output counters follow :mod:`brutal_sim.layout` (``C_*``).
+Inputs are the kernel's: fighters ``int64[2, NF]`` (:func:`brutal_sim.rulesets.brutal.compile.compile_pair`),
+options ``int64[NO]`` (:func:`brutal_sim.rulesets.brutal.compile.compile_options`) and the zone table
+(:func:`brutal_sim.rulesets.brutal.catalog.load_rules`). Output counters follow :mod:`brutal_sim.rulesets.brutal.layout` (``C_*``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from brutal_sim import layout as L
+from brutal_sim.rulesets.brutal import layout as L
 
 BASE = 8  # B-4.1 ordinary target
 #: 2d6 as one uniform 0…35: SUM2[v] is the total, v == 35 the natural 6+6 (B-1.5)
@@ -729,7 +729,7 @@ def _compiled(a, b, options=None, **overrides):
 def check_extra(n_numpy=100_000, n_kernel=400_000, seed=77, tol=4.0):
     """Win/draw rates and mean rounds for :data:`EXTRA_CASES` (options and tactics off the
     standard matchups' paths). Returns True when every |z| < ``tol``."""
-    from brutal_sim.engine import run_duel_counters
+    from brutal_sim.run.engine import run_duel_counters
 
     ok = True
     for a, b, options, over in EXTRA_CASES:
@@ -781,7 +781,7 @@ def check_against_kernel(n_numpy=200_000, n_kernel=1_000_000, seed=2024, tol=4.0
     Passes when every |z| < ``tol``. Also compares, for information, the other per-duel rates
     (defeat causes, deaths) and the per-attack outcome shares. Returns (ok, rows).
     """
-    from brutal_sim.engine import run_duel_counters
+    from brutal_sim.run.engine import run_duel_counters
 
     ok = True
     rows = []
@@ -858,7 +858,7 @@ def check_against_kernel(n_numpy=200_000, n_kernel=1_000_000, seed=2024, tol=4.0
 def bench(n_numpy=200_000, n_kernel=1_000_000, repeats=3, seed=3):
     """Duels per second, best of ``repeats``: numpy (single-threaded by nature) and the kernel on
     one thread, interleaved so that load from other processes hits both alike."""
-    from brutal_sim.engine import run_duel_counters
+    from brutal_sim.run.engine import run_duel_counters
 
     out = {}
     for a, b in MATCHUPS:

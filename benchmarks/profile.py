@@ -30,8 +30,8 @@ import numba
 from numba.core import codegen
 
 from brutal_sim import api
-from brutal_sim.engine import run_attack_counters, run_duel_counters
-from brutal_sim.errors import DataError
+from brutal_sim.run.engine import run_attack_counters, run_duel_counters
+from brutal_sim.core.errors import DataError
 
 #: Object code of every library numba loads from its cache: (library, ELF bytes).
 LOADED: list[tuple[object, bytes]] = []
@@ -68,7 +68,7 @@ def function_symbols(obj: bytes) -> list[tuple[str, int]]:
 
 
 def demangle(name: str) -> str:
-    """``_ZN10brutal_sim6kernel7_attackB5v…`` → ``brutal_sim.kernel._attack`` (numba's mangling)."""
+    """``_ZN10brutal_sim8rulesets6brutal6kernel6attack7_attackB5v…`` → ``brutal_sim.rulesets.brutal.kernel.attack._attack`` (numba's mangling)."""
     if not name.startswith("_ZN"):
         return name
     rest, parts = name[3:], []

@@ -5,7 +5,7 @@
 
 Measures, for three standard matchups: the kernel at 10^6+ duels on 1 thread and on all threads,
 its cold first call (compilation, in a fresh process with an empty numba cache), the pure-Python
-reference duel of the tests (``tests/naive.py``), the numpy-vectorised duel
+reference duel of the tests (``tests/brutal/naive.py``), the numpy-vectorised duel
 (``benchmarks/numpy_duel.py``), the random-number floor (the same number of draws per duel, no
 game logic), and peak memory at 10^6 and 10^8 duels. Prints a table of ratios and writes
 ``benchmarks/results/<timestamp>.json``.
@@ -32,13 +32,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from brutal_sim import layout as L  # noqa: E402
-from brutal_sim.catalog import Catalog, load_rules  # noqa: E402
-from brutal_sim.compile import compile_options, compile_pair  # noqa: E402
-from brutal_sim.engine import run_duel_counters  # noqa: E402
-from brutal_sim.ruleset import Compiled  # noqa: E402
+from brutal_sim.rulesets.brutal import layout as L  # noqa: E402
+from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules  # noqa: E402
+from brutal_sim.rulesets.brutal.compile import compile_options, compile_pair  # noqa: E402
+from brutal_sim.run.engine import run_duel_counters  # noqa: E402
+from brutal_sim.core.ruleset import Compiled  # noqa: E402
 from brutal_sim.rulesets.brutal import compiled as brutal_compiled  # noqa: E402
-from brutal_sim.rng import _die, _seed_duel  # noqa: E402
+from brutal_sim.toolbox.rng import _die, _seed_duel  # noqa: E402
 
 MATCHUPS = [("swordsman", "brute"), ("duelist", "knight"), ("militia", "brawler")]
 
@@ -88,7 +88,7 @@ def kernel_rate(c: Compiled, n: int, threads: int) -> tuple[float, np.ndarray]:
 
 def draws_per_duel(c: Compiled, sample: int = 2000) -> float:
     """Random numbers (64-bit draws) one duel consumes, counted by the naive reference's generator,
-    which draws exactly what the kernel draws (tests/test_naive_agreement.py)."""
+    which draws exactly what the kernel draws (tests/brutal/test_naive_agreement.py)."""
     import naive
 
     total = 0

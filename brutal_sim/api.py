@@ -14,17 +14,18 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numba
 import numpy as np
 
-from .engine import ProgressFn, duel_work, run, run_attack_counters
-from .executor import Executor, resolve
-from .errors import DataError
-from .ruleset import Prepared, Ruleset, resolve_ruleset
-from .results import AttackResult, DuelResult
-from .layout import TARGETING_CODES
-from .sides import expand_side
+from .run.engine import ProgressFn, duel_work, run, run_attack_counters
+from .run.executor import Executor
+from .run.factory import resolve
+from .core.errors import DataError
+from .core.ruleset import Prepared, Ruleset, resolve_ruleset
+from .results.duel import AttackResult, DuelResult
+from .rulesets.brutal.layout import TARGETING_CODES
+from .rulesets.brutal.sides import expand_side
 
 if TYPE_CHECKING:
-    from .fights import FightResult
-    from .ruleset import PreparedFight
+    from .results.fight import FightResult
+    from .core.ruleset import PreparedFight
 
 FighterRef = Any  # a catalog name, a TOML path or a ruleset's fighter object
 
@@ -207,7 +208,7 @@ def fights(prepared: Sequence["PreparedFight"], n: int, seed: int = 0, threads: 
 def fight_result_of(p: "PreparedFight", counters: np.ndarray, n: int, seed: int, elapsed: float,
                     labels: Mapping[str, str] | None = None) -> "FightResult":
     """Wrap a prepared group fight's counters as a :class:`~brutal_sim.fights.FightResult`."""
-    from .fights import FightResult
+    from .results.fight import FightResult
     from .rulesets.brutal import RULESET
 
     behaviour = tuple({**RULESET.behaviour(f), "targeting": f.targeting} for f in (*p.a, *p.b))

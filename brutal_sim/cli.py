@@ -20,8 +20,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
-from .errors import DataError
-from .options import parse_option_flags
+from .core.errors import DataError
+from .core.options import parse_option_flags
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Monte-Carlo balance analysis for the Brutal combat rules.")
@@ -62,7 +62,7 @@ def _warm_up(json_mode: bool, ruleset: Any, kind: str = "duel") -> None:
 def _warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None:
     """Compile (or load from the cache) the group-fight kernel (``paired``: the one scenarios use)
     by playing one fight."""
-    from .engine import run_duel_counters, run_paired_counters
+    from .run.engine import run_duel_counters, run_paired_counters
 
     if paired:
         _compile_notice(json_mode, lambda: run_paired_counters([prepared.compiled], 1, 0, threads=1))
@@ -82,7 +82,7 @@ def _compile_notice(json_mode: bool, compile_kernels: Callable[[], Any]) -> None
 def _executor(cluster: Any, threads: int | None, json_mode: bool = False) -> Iterator[Any]:
     """The executor of ``--cluster`` (already parsed), closed on exit; any :class:`DataError`
     inside the block (an unreachable scheduler, a cluster failing mid-run) → one line, exit 2."""
-    from .cluster import open_executor, quiet
+    from .run.cluster import open_executor, quiet
 
     try:
         with quiet(), open_executor(cluster, threads) as ex:  # Dask's own log lines would bury ours
@@ -129,7 +129,7 @@ def duel(
     """Play N duels between two fighters and summarise win rates, rounds and defeat causes."""
     flags = _guard(lambda: parse_option_flags(option or []))
     from . import api
-    from .cluster import parse
+    from .run.cluster import parse
 
     # validate everything before compiling anything
     _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads)))
@@ -215,9 +215,9 @@ def fight(
     survivors and each fighter's fate."""
     flags = _guard(lambda: parse_option_flags(option or []))
     from . import api
-    from .cluster import parse
+    from .run.cluster import parse
     from .rulesets.brutal import RULESET
-    from .sides import split_sides
+    from .rulesets.brutal.sides import split_sides
 
     side_a, side_b = _guard(lambda: split_sides(fighters))
     _guard(lambda: (api._check_n(n, what="fights"), api._check_seed(seed), api._check_threads(threads)))
@@ -360,7 +360,7 @@ def report(
 ) -> None:
     """Run a scenario and write a one-file HTML report (images embedded)."""
     from . import api
-    from .cluster import parse
+    from .run.cluster import parse
     from .report import ReportFrames, render_report, write_atomically
     from .scenario import load_scenario
 
@@ -448,7 +448,7 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
                                                       "rulesets (topics depend on the ruleset)"),
           ruleset: str = typer.Option("brutal", "--ruleset", help="whose catalog to list")) -> None:
     """List a ruleset's bundled catalog, its rule options, or the rulesets."""
-    from .ruleset import get_ruleset, ruleset_names
+    from .core.ruleset import get_ruleset, ruleset_names
 
     if what == "rulesets":
         t = Table("ruleset", "title", "fighters")

@@ -13,10 +13,17 @@ import jinja2
 import pandas as pd
 
 from . import __version__
-from . import layout as L
-from .fights import FightResult
-from .frames import fight_summary_frame, fighters_frame, rounds_frame, summary_frame, survivors_frame, wounds_frame
-from .results import DuelResult
+from .rulesets.brutal import layout as L
+from .results.fight import FightResult
+from .results.frames import (
+    fight_summary_frame,
+    fighters_frame,
+    rounds_frame,
+    summary_frame,
+    survivors_frame,
+    wounds_frame,
+)
+from .results.duel import DuelResult
 from .scenario import Scenario
 
 
@@ -106,7 +113,7 @@ def _difference_rows(diff: pd.DataFrame | None) -> list[dict[str, Any]]:
 
 
 def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
-    from . import plots
+    from .results import plots
 
     figs: list[dict[str, str]] = []
 

@@ -16,16 +16,18 @@ import pandas as pd
 from pydantic import Field, field_validator
 
 from .api import fight_result_of, result_of
-from .catalog import load_rules, read_toml, validate
-from .engine import paired_work
-from .executor import Executor, resolve, run_works
-from .errors import DataError
-from .frames import paired_differences
-from .model import StrictModel
-from .options import RuleOptions
-from .results import DuelResult
-from .ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
-from .variants import vary
+from .rulesets.brutal.catalog import load_rules
+from .core.data import read_toml, validate
+from .run.engine import paired_work
+from .run.executor import Executor, run_works
+from .run.factory import resolve
+from .core.errors import DataError
+from .results.frames import paired_differences
+from .core.data import StrictModel
+from .core.options import RuleOptions
+from .results.duel import DuelResult
+from .core.ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
+from .core.variants import vary
 
 
 class VariantSpec(StrictModel):
@@ -307,7 +309,8 @@ def _side_ref(ref: str, resolve_ref: Callable[[str], str]) -> str:
 def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str]) -> None:
     """Cells of the ``[[fights]]``: each fight under each variant (Brutal only)."""
     from .api import prepare_fight
-    from .sides import expand_side, side_name
+    from .rulesets.brutal.sides import expand_side
+    from .results.fight import side_name
 
     spec, path = scenario.spec, scenario.source
     if spec.rulesets or runs[0][1].name != "brutal":

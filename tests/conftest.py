@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from brutal_sim import layout as L
-from brutal_sim.catalog import Catalog, load_rules
-from brutal_sim.compile import compile_options, compile_pair
-from brutal_sim.ruleset import Compiled
+from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
+from brutal_sim.rulesets.brutal.compile import compile_options, compile_pair
+from brutal_sim.core.ruleset import Compiled
 from brutal_sim.rulesets.brutal import compiled as brutal_compiled
 
 
@@ -57,10 +57,10 @@ def give_weapon(F: np.ndarray, i: int, slot: int, n: int, sides: int, bonus: int
 
 
 def fresh_state(F: np.ndarray) -> np.ndarray:
-    from brutal_sim.kernel import _reset
+    from brutal_sim.rulesets.brutal.kernel import reset
 
     S = np.zeros((F.shape[0], L.NS), dtype=np.int64)
-    _reset(F, S)
+    reset(F, S)
     return S
 
 
@@ -75,7 +75,7 @@ def counters(round_cap: int = 100) -> np.ndarray:
 
 def set_tactic(F: np.ndarray, i: int, text: str) -> None:
     """Give fighter ``i`` a bundled tactic (``"aimed:head"`` style) in place."""
-    from brutal_sim.compile import _tactic_row
+    from brutal_sim.rulesets.brutal.compile import _tactic_row
 
     tactic, zone = Catalog.bundled().tactic(text)
     _tactic_row(F[i], tactic, zone)

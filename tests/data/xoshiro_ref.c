@@ -1,5 +1,5 @@
 /* Reference xoshiro256** and splitmix64 (Blackman & Vigna, public domain, prng.di.unimi.it),
- * used by tests/test_rng.py to check brutal_sim.rng bit for bit.
+ * used by tests/core/test_rng.py to check brutal_sim.toolbox.rng bit for bit.
  * Prints, for each (seed, duel index) given on the command line, the first 8 outputs. */
 #include <stdint.h>
 #include <stdio.h>

@@ -12,8 +12,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...errors import DataError
-from ...ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
+from ...core.errors import DataError
+from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import Catalog, fighter_data, load_rules
 from .compile import compile_pair, compile_traumas

@@ -13,9 +13,9 @@ from typing import Any, Mapping, TypeVar
 
 from pydantic import BaseModel
 
-from ...catalog import BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, validate, validated_fighter
-from ...errors import DataError
-from ...options import RuleOptions
+from ...core.data import BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, validate, validated_fighter
+from ...core.errors import DataError
+from ...core.options import RuleOptions
 from .model import REACTIONS, Armour, Fighter, FighterSpec, Shield, Tactic, Trauma, Weapon
 from .options import default_options
 

@@ -15,7 +15,7 @@ st : uint64[4]
 cnt : int64[K]
     Counters (``C_*``), added to, never cleared.
 
-Draw order (the contract with ``tests/naive_vereteno.py``, written down in
+Draw order (the contract with ``tests/vereteno/naive_vereteno.py``, written down in
 ``docs/reference-vereteno.md``): initiative d20 a then b (plus the surprise dice, then the tie
 d20 pairs); per attack: the attacker's pool, then the reaction's pool, then the armour dice of the
 target (armour part then shield part), then two d6 per trauma, then the same for the counter on
@@ -31,9 +31,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...jit import inline_rule, rule
-from ...tally import _count_decision
-from ...rng import _die, _seed_duel
+from ...toolbox.jit import inline_rule, rule
+from ...toolbox.tally import _count_decision
+from ...toolbox.rng import _die, _seed_duel
 from .layout import (
     N_CAUSES,
     AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, CAUSE_DEATH, CAUSE_HEALTH, CAUSE_TRAUMA_OUT, CAUSE_WILL,

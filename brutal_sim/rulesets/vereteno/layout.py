@@ -8,7 +8,7 @@ compile-time constants for numba.
 
 from __future__ import annotations
 
-from ...counters import CounterLayout
+from ...core.counters import CounterLayout
 
 # -- attack kinds (V-3.1–V-3.3); their AP cost and pool modifier are the kernel's KIND_* arrays ----
 K_NONE, K_QUICK, K_STANDARD, K_POWER = 0, 1, 2, 3

@@ -10,7 +10,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ...model import StrictModel
+from ...core.data import StrictModel
 
 #: V-5.7 weapon properties. ``light``/``heavy`` restrict attack kinds; the others have no rule text
 #: or no effect in a point-blank duel (``long``); ``energy`` (fuel cell, V-3.2) is not modelled.

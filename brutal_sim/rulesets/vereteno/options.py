@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...options import OptionSpec, RuleOptions, option_row
+from ...core.options import OptionSpec, RuleOptions, option_row
 from . import layout as L
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (

@@ -12,10 +12,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...catalog import read_rules_file
-from ...errors import DataError
-from ...options import RuleOptions
-from ...ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
+from ...core.data import read_rules_file
+from ...core.errors import DataError
+from ...core.options import RuleOptions
+from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import WfrpCatalog
 from .compile import compile_options, compile_pair, crit_tables

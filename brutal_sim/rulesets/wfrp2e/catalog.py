@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ...catalog import BaseCatalog, fighter_files_in, read_named_tables, validate, validated_fighter
+from ...core.data import BaseCatalog, fighter_files_in, read_named_tables, validate, validated_fighter
 from .model import Armour, Fighter, FighterSpec, Talent, Weapon
 
 M = TypeVar("M", bound=BaseModel)

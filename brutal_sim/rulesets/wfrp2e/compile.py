@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...options import RuleOptions, option_row
+from ...core.options import RuleOptions, option_row
 from . import layout as L
 from .crit import empty_tables, load_crit_table
 from .model import Fighter, Weapon

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ...catalog import read_toml
-from ...errors import DataError
+from ...core.data import read_toml
+from ...core.errors import DataError
 from .catalog import DATA_ROOT
 from .layout import (CRIT_COLUMNS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PEN_AG, FX_PEN_WS, FX_PRONE, FX_STUN,
                      NFX, ZONE_NAMES)

@@ -17,7 +17,7 @@ st : uint64[4]
 cnt : int64[K]
     Counters (``C_*``), added to, never cleared.
 
-Draw order (the contract with ``tests/naive_wfrp2e.py``, written down in ``docs/reference-wfrp2e.md``):
+Draw order (the contract with ``tests/wfrp2e/naive_wfrp2e.py``, written down in ``docs/reference-wfrp2e.md``):
 initiative d10 a, d10 b (again while tied, W-2.2); a feint's opposed test d100 feinter, d100 target
 (again on a reroll, W-1.4); each attack: to-hit d100 [fortune reroll d100]; reaction d100 [fortune
 reroll d100]; damage d10 [second d10 for Impact]; Ulric's Fury: [confirmation d100] d10, … (W-4.11);
@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...jit import rule
-from ...tally import _count_decision
-from ...rng import _die, _seed_duel
+from ...toolbox.jit import rule
+from ...toolbox.tally import _count_decision
+from ...toolbox.rng import _die, _seed_duel
 from .layout import (
     C_ATTACKS, C_DAMAGE, C_DRAWS, C_FURY, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WOUNDS, CAUSE_CRITICAL,
     CAUSE_FLED, CAUSE_HELPLESS, CHARGE_DISTANCE, CRIT_COLUMNS, CRIT_SUDDEN_DEATH, CRIT_THRESHOLD,

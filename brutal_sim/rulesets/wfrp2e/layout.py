@@ -7,7 +7,7 @@ to ``grid int64[100, CRIT_COLUMNS]`` (d100 roll − 1 × critical value → effe
 ``effects int64[4 zones, n effects + 1, NFX]``. Module-level ints are compile-time constants for numba.
 """
 
-from ...counters import CounterLayout
+from ...core.counters import CounterLayout
 
 # -- hit locations (W-4.2) and the zone groups of the counters -------------------------------------
 LOC_HEAD, LOC_RARM, LOC_LARM, LOC_BODY, LOC_RLEG, LOC_LLEG = range(6)

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Literal, Union
 
 from pydantic import Field, model_validator
 
-from ...model import StrictModel
+from ...core.data import StrictModel
 
 from .layout import REACTION_NAMES, TACTIC_NAMES
 

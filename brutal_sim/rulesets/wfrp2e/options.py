@@ -3,7 +3,7 @@ its rule id, the digest's default and its named alternatives."""
 
 from __future__ import annotations
 
-from ...options import OptionSpec
+from ...core.options import OptionSpec
 from .layout import CRIT_CODES, FORTUNE_CODES, FURY_CODES, OPPOSED_CODES
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (

@@ -1,0 +1,177 @@
+"""Data loading every ruleset shares: TOML files, strict pydantic models, one-line validation
+errors with suggestions, catalogs of named items and rules files.
+
+Every failure raises :class:`~brutal_sim.core.errors.DataError` naming the file, the field and what
+is allowed; unknown names come with close suggestions.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from pathlib import Path
+from typing import Any, Mapping, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import DataError
+from .options import RuleOptions
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class StrictModel(BaseModel):
+    """Base of every data model of every ruleset: unknown fields are errors, objects are frozen."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def read_toml(path: Path | Any, source: str | None = None) -> dict[str, Any]:
+    """Read a TOML file; a missing or malformed file is a :class:`DataError`."""
+    source = source or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(source, None, "file not found") from None
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
+        raise DataError(source, None, f"cannot read file ({exc.__class__.__name__})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(source, None, f"not valid TOML: {exc}") from None
+
+
+def _format_loc(prefix: str, loc: tuple[Any, ...]) -> str:
+    parts = [prefix] if prefix else []
+    for p in loc:
+        if isinstance(p, int):
+            parts[-1:] = [f"{parts[-1]}[{p}]" if parts else f"[{p}]"]
+        elif p in {"str", "Weapon", "Armour", "Talent", "Tactic", "none"} or "function-after" in str(p):
+            continue
+        else:
+            parts.append(str(p))
+    return ".".join(parts)
+
+
+def validate(model: type[M], data: Any, source: str, prefix: str = "") -> M:
+    """Validate ``data`` as ``model``; report the first problem as a one-line :class:`DataError`."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        # for "name or inline table" unions, report the inline table's problem, not "not a string"
+        specific = [e for e in errors if e["type"] not in {"string_type", "none_required", "model_type"}]
+        err = (specific or errors)[0]
+        loc = _format_loc(prefix, tuple(err["loc"]))
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            sub = _submodel(model, tuple(err["loc"])[:-1])
+            allowed = ", ".join(sub.model_fields) if sub else "see docs/reference.md"
+            msg = f"unknown field; allowed: {allowed}"
+        elif "input" in err and err["type"] not in {"value_error", "missing"}:
+            msg = f"{msg} (got {err['input']!r})"
+        raise DataError(source, loc or None, msg) from None
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The pydantic model inside an annotation such as ``list[str | Talent]``."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _submodel(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The model that owns the field at ``loc`` (to list its allowed fields)."""
+    current: type[BaseModel] | None = model
+    for p in loc:
+        if current is None or isinstance(p, int) or p not in current.model_fields:
+            continue  # list indices and union tags such as 'Talent'
+        current = _model_in(current.model_fields[p].annotation)
+    return current
+
+
+def suggest(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+    return f"{hint}known: {', '.join(sorted(known))}"
+
+
+def read_named_tables(root: Any, fname: str, model: type[M], source: str, named: bool = True) -> dict[str, M]:
+    """A catalog file of named tables (``[arming_sword]`` …) validated as ``model``; each table's
+    key becomes its ``name`` unless ``named`` is false or the table names itself."""
+    out: dict[str, M] = {}
+    for key, data in read_toml(root / fname, source).items():
+        if not isinstance(data, dict):
+            raise DataError(source, key, "expected a table")
+        out[key] = validate(model, {"name": key, **data} if named and "name" not in data else data, source, key)
+    return out
+
+
+def fighter_files_in(root: Any) -> dict[str, Any]:
+    """The bundled fighter files of a catalog folder: name → path of ``fighters/NAME.toml``."""
+    return {p.name.removesuffix(".toml"): p for p in (root / "fighters").iterdir() if p.name.endswith(".toml")}
+
+
+def validated_fighter(model: type[M], payload: dict[str, Any], source: str) -> M:
+    """The resolved fighter model; a cross-field problem (a validator's ValueError) is one line."""
+    try:
+        return model.model_validate(payload)
+    except ValidationError as exc:
+        raise DataError(source, None, str(exc.errors()[0]["msg"]).removeprefix("Value error, ")) from None
+
+
+class BaseCatalog:
+    """What every ruleset's catalog shares: named items looked up with suggestions, and fighters by
+    catalog name or by TOML path. Subclasses set ``fighter_files`` and ``source_prefix`` and
+    implement :meth:`fighter_from_data`."""
+
+    fighter_files: dict[str, Any]
+    #: how bundled files are named in messages, e.g. ``catalog/wfrp2e``
+    source_prefix = "catalog"
+
+    def _lookup(self, kind: str, table: Mapping[str, M], ref: Any, model: type[M], source: str, field: str) -> M:
+        """An item by name (with suggestions when unknown) or an inline table already validated."""
+        if isinstance(ref, str):
+            if ref not in table:
+                raise DataError(source, field, f"unknown {kind} {ref!r}; {suggest(ref, list(table))}")
+            return table[ref]
+        if isinstance(ref, model):
+            return ref if ref.name else ref.model_copy(update={"name": f"custom {kind}"})
+        raise DataError(source, field, f"expected a {kind} name or an inline table")
+
+    def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Any:
+        raise NotImplementedError
+
+    def fighter(self, ref: str, role: str = "fighter") -> Any:
+        """A fighter by catalog name, or from a TOML file path; ``role`` names it in errors."""
+        path = Path(ref)
+        if ref.endswith(".toml") or path.exists() or "/" in ref:
+            if not path.is_file():
+                raise DataError(ref, None, "fighter file not found")
+            return self.fighter_from_data(read_toml(path), ref, path.stem)
+        if ref not in self.fighter_files:
+            raise DataError(role, None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
+        source = f"{self.source_prefix}/fighters/{ref}.toml"
+        return self.fighter_from_data(read_toml(self.fighter_files[ref], source), source, ref)
+
+
+def read_rules_file(rules_file: str | None, options: RuleOptions, flags: Mapping[str, str],
+                    tables: tuple[str, ...] = ("options", "description")) -> tuple[RuleOptions, dict[str, Any]]:
+    """Options resolved as defaults (``options``) < the rules file's ``[options]`` < ``--option``
+    flags, and the rules file's raw tables (``{}`` without a file). ``tables`` are the top-level
+    tables the ruleset allows in a rules file."""
+    raw: dict[str, Any] = {}
+    if rules_file:
+        raw = read_toml(Path(rules_file), f"--rules {rules_file}")
+        unknown = set(raw) - set(tables)
+        if unknown:
+            raise DataError(rules_file, sorted(unknown)[0], f"unknown table; allowed: {', '.join(tables)}")
+        table = raw.get("options", {})
+        if not isinstance(table, dict):
+            raise DataError(rules_file, "options", "expected a table of option = value")
+        options = options.with_overrides(table, rules_file)
+    return options.with_overrides(flags, "--option"), raw

@@ -1,0 +1,111 @@
+"""Rule options: every GAP of a digest is a named option a designer can flip (each ruleset
+declares its :class:`OptionSpec` tuple in its ``options.py``).
+
+Options come, in increasing priority, from the defaults below, a rules TOML file
+(``[options]`` table, ``--rules FILE``) and ``--option key=value`` flags.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+from .errors import DataError
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option: its name, the rule it reads, its default and what is allowed."""
+
+    name: str
+    rule: str
+    default: str | int
+    choices: tuple[str, ...] = ()
+    int_range: tuple[int, int] | None = None
+    help: str = ""
+    #: the kernel's code of each choice (default: the choice's position)
+    codes: tuple[int, ...] = ()
+
+    def code(self, value: str | int) -> int:
+        """The int a kernel sees for a resolved value: integers as they are, a choice by its code."""
+        if self.int_range is not None:
+            return int(value)
+        k = self.choices.index(str(value))
+        return self.codes[k] if self.codes else k
+
+    def parse(self, raw: object, source: str) -> str | int:
+        """Validate ``raw`` (a TOML value or CLI text) and return the canonical value."""
+        if self.int_range is not None:
+            try:
+                if isinstance(raw, bool):
+                    raise ValueError
+                value = int(raw)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                raise DataError(source, self.name, f"expected an integer {self.int_range[0]}..{self.int_range[1]}, got {raw!r}") from None
+            lo, hi = self.int_range
+            if not lo <= value <= hi:
+                raise DataError(source, self.name, f"{value} is out of range; allowed {lo}..{hi}")
+            return value
+        text = str(raw).lower() if isinstance(raw, bool) else str(raw).strip()
+        text = text.replace(" ", "")
+        if text not in self.choices:
+            raise DataError(source, self.name, f"unknown value {raw!r}; allowed: {', '.join(self.choices)}")
+        return text
+
+    @property
+    def allowed(self) -> str:
+        if self.int_range is not None:
+            return f"{self.int_range[0]}..{self.int_range[1]}"
+        return " | ".join(self.choices)
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The resolved options of one run (name → canonical value) under a ruleset's option specs.
+    Options whose spec has neither choices nor a range (file paths such as ``zone_table``) keep
+    their text."""
+
+    values: Mapping[str, str | int]
+    specs: tuple[OptionSpec, ...]
+
+    @classmethod
+    def defaults(cls, specs: tuple[OptionSpec, ...]) -> "RuleOptions":
+        return cls({s.name: s.default for s in specs}, specs)
+
+    def __getitem__(self, name: str) -> str | int:
+        return self.values[name]
+
+    def with_overrides(self, overrides: Mapping[str, object], source: str) -> "RuleOptions":
+        by_name = {s.name: s for s in self.specs}
+        merged = dict(self.values)
+        for key, raw in overrides.items():
+            spec = by_name.get(key)
+            if spec is None:
+                raise DataError(source, key, f"unknown rule option; allowed: {', '.join(by_name)}")
+            merged[key] = str(raw) if not spec.choices and spec.int_range is None else spec.parse(raw, source)
+        return RuleOptions(merged, self.specs)
+
+    def as_dict(self) -> dict[str, str | int]:
+        return dict(self.values)
+
+
+def option_row(options: RuleOptions, slots: Mapping[str, int], size: int) -> np.ndarray:
+    """Resolved options → the kernels' ``int64[size]`` row: each option's code at its slot."""
+    specs = {s.name: s for s in options.specs}
+    row = np.zeros(size, dtype=np.int64)
+    for name, slot in slots.items():
+        row[slot] = specs[name].code(options[name])
+    return row
+
+
+def parse_option_flags(flags: list[str]) -> dict[str, str]:
+    """Turn ``["margin_against=reaction", ...]`` into a mapping; names the bad flag on error."""
+    out: dict[str, str] = {}
+    for flag in flags:
+        key, sep, value = flag.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise DataError("--option", flag, "expected key=value, e.g. --option margin_against=reaction")
+        out[key.strip()] = value.strip()
+    return out

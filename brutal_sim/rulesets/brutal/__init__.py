@@ -1,0 +1,177 @@
+"""The Brutal ruleset (2d6 checks, wound track; digest ``docs/rules/brutal.md``, rules B-1 … B-7).
+
+Its parts live in the package's original modules: data schema :mod:`brutal_sim.model`, catalog
+and rules files :mod:`brutal_sim.catalog`, options :data:`brutal_sim.options.OPTION_SPECS`,
+compile step :mod:`brutal_sim.compile`, array layout :mod:`brutal_sim.layout`, kernels
+:mod:`brutal_sim.kernel`, exact enumeration :mod:`brutal_sim.exact`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from . import layout as L
+from .catalog import RULES_FILE_TABLES, Catalog, check_formula, load_rules
+from .compile import compile_options, compile_pair, compile_sides
+from ...core.errors import DataError
+from .kernel import run_attacks, run_duels, run_fights, run_paired, run_paired_fights
+from .model import ZONES, Fighter, Tactic, Weapon
+from .options import OPTION_SPECS
+from ...core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
+
+KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
+#: group fights (docs/groups.md): fights with the group block; no single-attack sampler
+FIGHT_KERNELS = Kernels(duels=run_fights, attacks=None, paired=run_paired_fights)
+
+
+def _no_group_tactic(tactic: Tactic) -> str | None:
+    """Why ``tactic`` cannot be used in a group fight (docs/groups.md), or None."""
+    if tactic.attack == "grapple":
+        return "grapples (B-3.12)"
+    if tactic.kite:
+        return "steps back from the enemy, which needs a map (B-8)"
+    return None
+
+
+def compiled(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) -> Compiled:
+    """Brutal arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]`` and
+    the hit-zone table ``int8[die]``."""
+    return Compiled(fighters, options, (zone_table,), KERNELS, L.n_counters(int(options[L.O_ROUND_CAP])))
+
+
+def _weapon_text(w: Weapon | None) -> str:
+    if w is None:
+        return "—"
+    extra = [f"pen {w.penetration}", f"dur {w.durability}"]
+    if w.two_handed:
+        extra.append("two-handed")
+    if w.parry_bonus:
+        extra.append(f"parry {w.parry_bonus:+d}")
+    return f"{w.name}: {w.damage} {w.type} ({', '.join(extra)})"
+
+
+class BrutalRuleset(Ruleset):
+    name = "brutal"
+    title = "Brutal (2d6 checks, wound track)"
+    counters = L.COUNTERS
+    option_specs = OPTION_SPECS
+    rules_file_tables = RULES_FILE_TABLES
+    fighter_type = Fighter
+
+    def catalog(self) -> Catalog:
+        return Catalog.bundled()
+
+    def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
+        from .catalog import fighter_data
+
+        return fighter_data(fighter)
+
+    def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
+                tactic_a: str | None = None, reaction_a: str | None = None,
+                tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
+        catalog = Catalog.bundled()
+        fa = catalog.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
+        fb = catalog.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
+        opts, zone_table = load_rules(rules, options or {})
+        F = compile_pair(fa, fb, formula=check_formula(rules, opts))
+        return Prepared(fa, fb, opts, compiled(F, compile_options(opts), zone_table))
+
+    def prepare_fight(self, side_a: Sequence[Any], side_b: Sequence[Any], rules: str | None = None,
+                      options: Mapping[str, str] | None = None) -> PreparedFight:
+        """Load, validate and compile a group fight (docs/groups.md): each side 1–6 fighter refs
+        (catalog names, TOML paths or :class:`Fighter` objects) in line order."""
+        sides = []
+        for key, refs in (("a", side_a), ("b", side_b)):
+            refs = [refs] if isinstance(refs, (str, Fighter)) else list(refs)
+            if not 1 <= len(refs) <= L.MAX_SIDE:
+                raise DataError(f"side {key}", None, f"has {len(refs)} fighters; allowed 1..{L.MAX_SIDE} a side")
+            fighters = tuple(self.load_fighter(ref, f"side {key} fighter {n + 1}") for n, ref in enumerate(refs))
+            for n, f in enumerate(fighters):
+                why = _no_group_tactic(f.tactic)
+                if why is not None:
+                    allowed = ", ".join(k for k, t in Catalog.bundled().tactics.items() if _no_group_tactic(t) is None)
+                    raise DataError(f"side {key} fighter {n + 1} ({f.name})", "tactic",
+                                    f"tactic {f.tactic.name!r} {why} and is not allowed in group fights; "
+                                    f"allowed: {allowed}")
+            sides.append(fighters)
+        opts, zone_table = load_rules(rules, options or {})
+        if int(opts["start_distance"]) != 0:
+            raise DataError("--option", "start_distance", f"{opts['start_distance']}: group fights start engaged; "
+                            "allowed 0")
+        F = compile_sides(sides[0], sides[1], formula=check_formula(rules, opts))
+        option_row = compile_options(opts)
+        k = L.n_fight_counters(int(option_row[L.O_ROUND_CAP]), F.shape[0])
+        return PreparedFight(sides[0], sides[1], opts, Compiled(F, option_row, (zone_table,), FIGHT_KERNELS, k))
+
+    def behaviour(self, fighter: Fighter) -> dict[str, str]:
+        return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}
+
+    def check_attack(self, prepared: Prepared) -> None:
+        """``attack`` measures one melee attack, or one shot (B-8: aimed, +1) from ``start_distance``
+        (fired in melee at 0)."""
+        fa = prepared.a
+        distance = int(prepared.options["start_distance"])
+        weapon = fa.main_hand
+        shooter = weapon is not None and weapon.ranges is not None
+        if shooter and distance > weapon.ranges[2]:  # type: ignore[index, union-attr]
+            raise DataError("--option", "start_distance", f"{distance} m is beyond the long range of "
+                            f"{weapon.name or 'the weapon'} ({weapon.ranges[2]} m); "  # type: ignore[index, union-attr]
+                            f"allowed 0..{weapon.ranges[2]} for a single shot")  # type: ignore[index, union-attr]
+        if not shooter and distance > 0:
+            raise DataError("--option", "start_distance", f"{fa.name} has no ranged weapon: its single attack "
+                            "is made engaged; allowed 0 (duels close the distance)")
+        if not shooter and fa.tactic.attack != "normal":
+            usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack == "normal")
+            raise DataError("--tactic", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
+                            f"({fa.tactic.attack}); allowed for attack: {usable}")
+
+    def exact_kernel(self) -> Any:
+        from .exact import _enumerate_attack
+
+        return _enumerate_attack
+
+    def stat_block(self, f: Fighter) -> list[tuple[str, str]]:
+        worn = []
+        for a in f.armour:
+            zones = ", ".join(a.zones) if len(a.zones) < len(ZONES) else "all"
+            worn.append(f"{a.name} {a.protection}/{a.toughness} ({zones})")
+        size = [("size", f"{f.size} ({L.SIZE_MODIFIERS[L.SIZE_NAMES.index(f.size)]:+d} to attacks on it, B-8)")]
+        return [
+            ("description", f.description or "—"),
+            ("checks", ", ".join(f"{k} {v:+d}" for k, v in f.checks.model_dump().items())),
+            ("attributes", ", ".join(f"{k} {v}" for k, v in f.attributes.model_dump().items() if v or k == "endurance")),
+            ("damage levels", " / ".join(str(x) for x in f.damage_levels)),
+            ("main hand", _weapon_text(f.main_hand)), ("off hand", _weapon_text(f.off_hand)),
+            ("armour", "; ".join(worn) or "—"), ("talents", ", ".join(t.name for t in f.talents) or "—"),
+            ("tactic / reaction", f"{f.tactic_text} / {f.reaction}"),
+        ] + (size if f.size != "medium" else [])
+
+    def listings(self) -> dict[str, Listing]:
+        cat = Catalog.bundled()
+        fighters = []
+        for key in sorted(cat.fighter_files):
+            f = cat.fighter(key)
+            fighters.append((key, f.name, f.main_hand.name if f.main_hand else "—",
+                             f.off_hand.name if f.off_hand else "—", ", ".join(x.name for x in f.armour) or "—",
+                             f.tactic_text, f.reaction))
+        return {
+            "fighters": Listing(("name", "fighter", "main hand", "off hand", "armour", "tactic", "reaction"), fighters),
+            "weapons": Listing(("name", "damage", "type", "pen", "dur", "two-handed", "reach", "parry", "ranges",
+                                "reload"), [
+                (k, w.damage, w.type, str(w.penetration), str(w.durability), "yes" if w.two_handed else "",
+                 str(w.reach), f"{w.parry_bonus:+d}" if w.parry_bonus else "",
+                 "/".join(map(str, w.ranges)) if w.ranges else "", str(w.reload) if w.reload else "")
+                for k, w in cat.weapons.items()]),
+            "armour": Listing(("name", "protection", "toughness", "zones"), [
+                (k, str(x.protection), str(x.toughness), ", ".join(x.zones)) for k, x in cat.armour.items()]),
+            "talents": Listing(("name", "rule", "description"), [
+                (k, x.rule, x.description) for k, x in cat.talents.items()]),
+            "tactics": Listing(("name", "rule", "attack", "modifier", "description"), [
+                (k + (":<zone>" if x.aims else ""), x.rule, x.attack, f"{x.attack_modifier:+d}", x.description)
+                for k, x in cat.tactics.items()]),
+        }
+
+
+RULESET = BrutalRuleset()

@@ -1,0 +1,304 @@
+"""Exact distribution of one attack by enumeration, reusing the kernel's rule functions.
+
+Every die of an attack is enumerated with its probability: the feint (if any), the attack and
+reaction 2d6, the zone die, the weapon dice (as a convolution of floored dice), the critical d6
+and the penetration marker. The rule logic (modifiers, reaction choice, armour, wound level) is the
+kernel's own ``@njit`` functions, so the enumeration and the sampler cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel import (
+    ZONE_GROUP,
+    attack_bonus,
+    base_difficulty,
+    choose_reaction,
+    dodge_bonus_total,
+    feint_bonuses,
+    fatigue_penalty,
+    final_damage,
+    needs_marker,
+    parry_bonus_total,
+    parry_slot,
+    plan_attack,
+    reset,
+    die_floor,
+    weapon_die,
+    wb,
+    wound_level,
+    can_dodge_shot,
+    set_dist,
+    shooter,
+    shot_band,
+    shot_bonus,
+    shot_difficulty,
+    shot_plan,
+    lets_go_of_ranged,
+    attack_situation,
+    open_aim,
+    shot_cover_penalty,
+    side_option,
+    unseen,
+    zone_hidden,
+)
+from .layout import (
+    K_NORMAL,
+    O_INDIRECT,
+    O_START_DIST,
+    SLOT_MAIN,
+    S_HELD_MAIN,
+    NS,
+    S_DIST,
+    O_CRAMPED,
+    O_FLOOR_EXTRA,
+    O_MARGIN_MAX,
+    O_NEED_BASE,
+    OUT_DODGED,
+    P_ATHLETICS,
+    ZONE_LARM,
+    OUT_HARD_BLOCK,
+    OUT_HIT,
+    OUT_MISS,
+    OUT_PARRIED,
+    R_DODGE,
+    R_PARRY,
+    S_IN_TURN,
+    SLOT_FISTS,
+    W_NDICE,
+    W_UNARMED,
+    ZONE_RARM,
+)
+
+MAX_EXTRA = 64
+
+
+@njit(cache=True)
+def _dice_pmf(n, sides, floor):
+    """pmf of the sum of ``n`` dice of ``sides`` faces, each raised to at least ``floor``.
+
+    Returns float64[n * sides + 1] indexed by the sum.
+    """
+    pmf = np.zeros(n * sides + 1)
+    pmf[0] = 1.0
+    for _ in range(n):
+        nxt = np.zeros(n * sides + 1)
+        for s in range(pmf.shape[0]):
+            if pmf[s] == 0.0:
+                continue
+            for v in range(1, sides + 1):
+                face = v if v > floor else floor
+                if s + face < nxt.shape[0]:
+                    nxt[s + face] += pmf[s] / sides
+        pmf = nxt
+    return pmf
+
+
+@njit(cache=True)
+def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage, band):
+    """Add the outcome distribution of one blow landing on d (B-4 steps 3–6), weighted by ``mass``.
+
+    ``levels`` is float64[6, 4] (wound level × zone group); ``damage`` float64[1] the damage sum.
+    """
+    die = zt.shape[0]
+    sides = weapon_die(F, S, a, slot)
+    n = F[a, wb(slot) + W_NDICE]
+    if crit:
+        pmf = np.zeros(n * sides + 1)
+        pmf[n * sides] = 1.0
+    else:
+        pmf = _dice_pmf(n, sides, die_floor(sides, extra, opts[O_FLOOR_EXTRA] if band < 0 else 0))
+    n_open = 0  # B-8: the zone die is re-rolled until an open roll: open rolls are equally likely
+    for r in range(die):
+        if not zone_hidden(F, opts, zt, d, r):
+            n_open += 1
+    for r in range(die):
+        if zone >= 0:
+            if r > 0:
+                break
+            z = zone
+            pz = 1.0
+        else:
+            if zone_hidden(F, opts, zt, d, r):
+                continue
+            z = np.int64(zt[r])
+            pz = 1.0 / n_open
+        n_marker = 6 if needs_marker(F, opts, d, z) else 1
+        n_crit = 6 if crit else 1
+        for s in range(pmf.shape[0]):
+            if pmf[s] == 0.0:
+                continue
+            for c in range(n_crit):
+                crit_die = c + 1 if crit else 0
+                for m in range(n_marker):
+                    marker = m + 1 if n_marker == 6 else 0
+                    p = mass * pz * pmf[s] / (n_crit * n_marker)
+                    final, _ = final_damage(F, S, opts, a, d, slot, z, s, crit_die, marker, reduce, max(band, 0))
+                    levels[wound_level(F, d, final), ZONE_GROUP[z]] += p
+                    damage[0] += p * final
+
+
+@njit(cache=True)
+def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
+    """Exact distribution of side a's shot from the start distance (B-8): attack 2d6 against the
+    difficulty (less the cover penalties), b's dodge 2d6 against 10 raising it, b's indirect cover
+    deflecting a hit with probability value/100 (a miss), then the blow less the range band."""
+    band = shot_band(F, 0, S[0, S_DIST])
+    bonus = shot_bonus(F, S, 0, mod) - shot_cover_penalty(F, opts, 0, 1)
+    p_through = 1.0 - min(side_option(F, opts, O_INDIRECT, 1), 100) / 100.0
+    diff0 = shot_difficulty(S, 1)
+    reacts = can_dodge_shot(F, S, 1)
+    dod_bonus = dodge_bonus_total(F, S, opts, 1)
+    hits = np.zeros((MAX_EXTRA, 2))
+    for x in range(36):
+        att = x // 6 + x % 6 + 2 + bonus
+        crit = 1 if x == 35 else 0
+        if att < diff0:
+            outcomes[OUT_MISS] += 1.0 / 36.0
+            continue
+        if not reacts:
+            hits[min(att - diff0, MAX_EXTRA - 1), crit] += 1.0 / 36.0
+            continue
+        for y in range(36):
+            dodge = y // 6 + y % 6 + 2 + dod_bonus
+            diff = diff0 + 2 + dodge - 10 if dodge >= 10 else diff0
+            if att < diff:
+                outcomes[OUT_DODGED] += 1.0 / 1296.0
+            else:
+                hits[min(att - diff, MAX_EXTRA - 1), crit] += 1.0 / 1296.0
+    for e in range(MAX_EXTRA):
+        for c in range(2):
+            if hits[e, c] > 0.0:
+                outcomes[OUT_MISS] += hits[e, c] * (1.0 - p_through)
+                outcomes[OUT_HIT] += hits[e, c] * p_through
+                _blow(F, S, opts, zt, 0, 1, SLOT_MAIN, e, c == 1, open_aim(F, opts, zt, 1, zone), 0,
+                      hits[e, c] * p_through, levels, damage, band)
+
+
+@njit(cache=True)
+def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
+    """Exact distribution of side a's first attack roll of its tactic against a fresh side b.
+
+    Parameters
+    ----------
+    outcomes : float64[5]
+        Filled with P(miss, parried, dodged, hard block, hit).
+    levels : float64[6, 4]
+        Filled with P(b takes a blow of wound level × zone group) — hits and bare-handed parries.
+    damage : float64[1]
+        Filled with E[final damage to b].
+    """
+    S = np.zeros((2, NS), dtype=np.int64)
+    reset(F, S)
+    S[0, S_IN_TURN] = 1
+    if shooter(F, S, 0):  # B-8: from the start distance
+        set_dist(S, opts[O_START_DIST])
+        if lets_go_of_ranged(F, S, 0):
+            S[0, S_HELD_MAIN] = 0
+    shot = shooter(F, S, 0)
+    if shot and S[0, S_DIST] > 0 and unseen(F, opts, 1):  # B-8: no shot at an unseen target
+        return
+    if shot:  # B-8: aim (+1) and shoot; engaged, fired in melee
+        mod, zone = shot_plan(F, S, 0)
+        mod += 1
+        if S[0, S_DIST] > 0:
+            _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage)
+            return
+        kind, slot, feint = K_NORMAL, SLOT_MAIN, False
+    else:
+        mod, zone, kind, slot, _, feint, _ = plan_attack(F, S, opts, 0, 2)
+    p_feint = 0.0
+    if feint:
+        bi, be = feint_bonuses(F, S, 0)
+        for x in range(36):
+            for y in range(36):
+                if x // 6 + x % 6 + 2 + bi > y // 6 + y % 6 + 2 + be:
+                    p_feint += 1.0 / 1296.0
+    reaction = choose_reaction(F, S, opts, 1, kind)
+    ps = parry_slot(F, S, 1)
+    par_bonus = parry_bonus_total(F, S, opts, 1, ps)
+    dod_bonus = dodge_bonus_total(F, S, opts, 1)
+    a_unarmed = F[0, wb(slot) + W_UNARMED] != 0
+    d_unarmed = ps == SLOT_FISTS
+    base = base_difficulty(S, 1)
+    cramped = opts[O_CRAMPED] != 0
+    # mass of hits by (extra successes, critical) and of bare-handed parries by reduction
+    hits = np.zeros((MAX_EXTRA, 2))
+    arm = np.zeros(MAX_EXTRA)
+    fist_block = 0.0  # fists met bare hands in a hard block: opposed athletics (B-7.7)
+    for f in range(2):
+        pf = p_feint if f == 1 else 1.0 - p_feint
+        if pf == 0.0:
+            continue
+        bonus = attack_bonus(F, S, 0, slot, mod + f) + attack_situation(F, S, opts, 0, 1)
+        for x in range(36):
+            a1 = x // 6 + 1
+            a2 = x % 6 + 1
+            att = a1 + a2 + bonus
+            crit = 1 if (a1 == 6 and a2 == 6) else 0
+            pa = pf / 36.0
+            if cramped and not a_unarmed and a1 == 1 and a2 == 1:  # B-7.9: voided
+                outcomes[OUT_MISS] += pa
+                continue
+            if opts[O_NEED_BASE] != 0 and att < base:
+                outcomes[OUT_MISS] += pa
+                continue
+            if reaction != R_PARRY and reaction != R_DODGE:
+                if att < base:
+                    outcomes[OUT_MISS] += pa
+                else:
+                    hits[min(att - base, MAX_EXTRA - 1), crit] += pa
+                continue
+            for y in range(36):
+                pr = pa / 36.0
+                if reaction == R_PARRY and cramped and not d_unarmed and y == 0:  # B-7.9: parry voided
+                    if att < base:
+                        outcomes[OUT_MISS] += pr
+                    else:
+                        hits[min(att - base, MAX_EXTRA - 1), crit] += pr
+                    continue
+                if reaction == R_PARRY:
+                    res = y // 6 + y % 6 + 2 + par_bonus
+                    if att == res:
+                        outcomes[OUT_HARD_BLOCK] += pr
+                        if d_unarmed and not a_unarmed and not shot:
+                            arm[0] += pr
+                        elif d_unarmed and a_unarmed:
+                            fist_block += pr
+                        continue
+                    if att < res:
+                        outcomes[OUT_PARRIED] += pr
+                        if d_unarmed and not a_unarmed and not shot:
+                            arm[min(res - att, MAX_EXTRA - 1)] += pr
+                        continue
+                else:
+                    res = y // 6 + y % 6 + 2 + dod_bonus
+                    if att < res:
+                        outcomes[OUT_DODGED] += pr
+                        continue
+                extra = att - res
+                if opts[O_MARGIN_MAX] != 0 and res < base:
+                    extra = att - base
+                if extra < 0:
+                    extra = 0
+                hits[min(extra, MAX_EXTRA - 1), crit] += pr
+    for e in range(MAX_EXTRA):
+        for c in range(2):
+            if hits[e, c] > 0.0:
+                outcomes[OUT_HIT] += hits[e, c]
+                _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, open_aim(F, opts, zt, 1, zone), 0, hits[e, c], levels,
+                      damage, -1)
+        if arm[e] > 0.0:
+            _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage, -1)
+    if fist_block > 0.0:
+        p_win = 0.0
+        ath_a = F[0, P_ATHLETICS] - fatigue_penalty(F, S, 0)  # B-7.8
+        ath_d = F[1, P_ATHLETICS] - fatigue_penalty(F, S, 1)
+        for x in range(36):
+            for y in range(36):
+                if x // 6 + x % 6 + ath_a > y // 6 + y % 6 + ath_d:
+                    p_win += 1.0 / 1296.0
+        for z in (ZONE_LARM, ZONE_RARM):
+            _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage, -1)

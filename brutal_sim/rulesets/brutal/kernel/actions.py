@@ -1,0 +1,216 @@
+"""A fighter's actions in its turn (B-3): opportunity attacks, feints, stances, the tactic's attack,
+readying a weapon, standing up.
+
+Rules: B-2.6, B-3, B-3.2, B-3.3, B-3.4, B-3.6, B-3.7, B-3.8, B-3.9, B-3.10, B-3.11, B-3.12, B-7.6,
+B-8.
+
+Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
+"""
+
+from __future__ import annotations
+
+from ....toolbox.jit import inline_rule, rule
+from ....toolbox.rng import _roll_2d6
+from ..layout import (
+    BROKEN_DESTROYED,
+    K_GRAPPLE,
+    K_KNOCKDOWN,
+    K_NORMAL,
+    K_OPPORTUNITY,
+    O_GRAPPLE_HANDS,
+    P_AIM_ZONE,
+    P_MELEE,
+    P_PAIRED,
+    P_SIDE,
+    P_T_ATTACK,
+    P_T_FEINT,
+    P_T_FULL,
+    P_T_FULL_PEN,
+    P_T_MOD,
+    P_T_NO_OA,
+    P_T_NO_REACT,
+    P_T_STANCE,
+    P_T_UNARMED_MOD,
+    SLOT_FISTS,
+    SLOT_MAIN,
+    SLOT_OFF,
+    S_BROKEN_MAIN,
+    S_DIST,
+    S_FOE,
+    S_FULL_PEN,
+    S_HELD_MAIN,
+    S_NO_OA,
+    S_NO_REACT,
+    S_OA_LEFT,
+    S_OUT,
+    S_PRONE,
+    S_STANCE,
+    TA_GRAPPLE,
+    TA_KNOCKDOWN,
+    TA_NONE,
+    TA_NORMAL,
+    W_PRESENT,
+)
+from .checks import (
+    _active_penalty,
+    _attack_slot,
+    _can_react,
+    _free_hands,
+    _lets_go_of_ranged,
+    _usable,
+    _wb,
+)
+from .attack import _attack
+
+
+@rule
+def _opportunity(F, S, opts, zt, st, cnt, e, i):
+    """B-3.8: e makes its opportunity attack (−2) on i if it can react, has one left this round
+    and no total defence."""
+    if not _can_react(S, e) or S[e, S_NO_OA] != 0 or S[e, S_OA_LEFT] <= 0:
+        return
+    S[e, S_OA_LEFT] -= 1
+    _attack(F, S, opts, zt, st, cnt, e, i, _attack_slot(F, S, e), -2, -1, K_OPPORTUNITY)
+
+
+@rule
+def _provoke(F, S, opts, zt, st, cnt, i):
+    """B-3.8: i provokes; every enemy engaged with it (its foe, or an enemy whose foe it is; at
+    distance 0, B-8), in row order, makes an opportunity attack if it can, until i is out."""
+    if S[i, S_DIST] != 0:
+        return
+    side = F[i, P_SIDE]
+    foe = S[i, S_FOE]
+    for e in range(S.shape[0]):
+        if S[i, S_OUT] != 0:
+            return
+        if F[e, P_SIDE] != side and (e == foe or S[e, S_FOE] == i):
+            _opportunity(F, S, opts, zt, st, cnt, e, i)
+
+
+@rule
+def _feint_bonuses(F, S, i):
+    """B-3.6: what i and its foe add to their 2d6 in a feint: melee without weapon modifiers,
+    less each side's wound and condition penalties."""
+    e = S[i, S_FOE]
+    return F[i, P_MELEE] - _active_penalty(F, S, i), F[e, P_MELEE] - _active_penalty(F, S, e)
+
+
+@rule
+def _feint(F, S, st, i):
+    """B-3.6: opposed melee check; True if i wins (its attack this turn then gets +1)."""
+    bi, be = _feint_bonuses(F, S, i)
+    a1, a2 = _roll_2d6(st)
+    d1, d2 = _roll_2d6(st)
+    return a1 + a2 + bi > d1 + d2 + be
+
+
+@rule
+def _adopt_stance(F, S, i):
+    """What i's tactic action leaves until i's next turn: stance bonus (B-3.2, B-3.7), no reactions
+    (B-3.4), no opportunity attacks (B-3.7), −2 to reactions after a full action (B-2.6)."""
+    S[i, S_STANCE] = F[i, P_T_STANCE]
+    S[i, S_NO_REACT] = F[i, P_T_NO_REACT]
+    S[i, S_NO_OA] = F[i, P_T_NO_OA]
+    if F[i, P_T_FULL_PEN] != 0:
+        S[i, S_FULL_PEN] = 1
+
+
+@inline_rule
+def _plan_attack(F, S, opts, i, acts):
+    """The attack i's tactic (``P_T_*``) makes with ``acts`` standard actions left (B-3, B-7.6).
+
+    A full-action tactic with one action left makes a plain attack instead; a feint needs its own
+    action. Sets the flags the action brings until i's next turn: stance bonus, no reactions, no
+    opportunity attacks, the −2 to reactions after a full action (B-2.6). No dice are drawn.
+    The attack is at i's foe (``S_FOE``, which must be a fighter).
+
+    Returns
+    -------
+    (mod, zone, kind, slot, acts_left, feint, paired)
+        Action modifier, aimed zone or −1, attack kind (``K_*``, −1 for no attack), weapon slot,
+        standard actions left, whether a feint precedes it, whether the off hand attacks too.
+    """
+    e = S[i, S_FOE]
+    feint = F[i, P_T_FEINT] != 0 and acts == 2  # B-3.6
+    if feint:
+        acts -= 1
+    plain = F[i, P_T_FULL] != 0 and acts < 2  # no full action possible
+    if plain and F[i, P_T_ATTACK] == TA_NONE:
+        return 0, -1, -1, SLOT_FISTS, acts, feint, False
+    acts = 0 if F[i, P_T_FULL] != 0 and not plain else acts - 1
+    slot = _attack_slot(F, S, i)
+    kind = K_NORMAL
+    mod = 0
+    zone = -1
+    if not plain:
+        _adopt_stance(F, S, i)
+        if F[i, P_T_ATTACK] == TA_NONE:
+            return 0, -1, -1, SLOT_FISTS, acts, False, False
+        zone = F[i, P_AIM_ZONE]  # B-3.3 (−1 unless the tactic aims)
+        if F[i, P_T_ATTACK] == TA_KNOCKDOWN and S[e, S_PRONE] == 0:
+            kind = K_KNOCKDOWN  # B-3.9: an unarmed attack; a prone target is attacked plainly
+            slot = SLOT_FISTS
+        elif F[i, P_T_ATTACK] == TA_GRAPPLE and _free_hands(F, S, i) >= opts[O_GRAPPLE_HANDS]:
+            kind = K_GRAPPLE  # B-3.12: an unarmed attack; without the free hands, a plain attack
+            slot = SLOT_FISTS
+        if F[i, P_T_ATTACK] == TA_NORMAL or kind != K_NORMAL:
+            mod = F[i, P_T_UNARMED_MOD] if slot == SLOT_FISTS else F[i, P_T_MOD]
+    paired = (kind == K_NORMAL and F[i, P_PAIRED] != 0 and slot == SLOT_MAIN
+              and _usable(F, S, i, SLOT_OFF))
+    if paired:  # B-7.6: both weapons in one action, each −4 (off hand a further −2)
+        mod -= 4
+    return mod, zone, kind, slot, acts, feint, paired
+
+
+@inline_rule
+def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
+    """The attack part of i's turn by its tactic at its foe, with ``acts`` standard actions left.
+
+    ``first_only`` stops after the first attack roll of the action (the single-attack sampler).
+    Returns the standard actions left.
+    """
+    mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, opts, i, acts)
+    if kind < 0:
+        return acts
+    d = S[i, S_FOE]
+    if feint and _feint(F, S, st, i):
+        mod += 1
+    failed_knockdown = _attack(F, S, opts, zt, st, cnt, i, d, slot, mod, zone, kind)
+    if first_only:
+        return acts
+    if failed_knockdown:  # B-3.9: a failed knock-down gives (only) its target an opportunity attack
+        _opportunity(F, S, opts, zt, st, cnt, d, i)
+    elif paired and S[i, S_OUT] == 0 and S[d, S_OUT] == 0 and _usable(F, S, i, SLOT_OFF):
+        _attack(F, S, opts, zt, st, cnt, i, d, SLOT_OFF, mod, zone, kind)
+    return acts
+
+
+@rule
+def _ready(F, S, opts, zt, st, cnt, i, slot):
+    """B-3.10: pick up a dropped weapon (standard action). It provokes (B-3.8); the weapon is in
+    hand unless the opportunity attack knocked it away again (−1 marks it as being picked up)."""
+    S[i, S_HELD_MAIN + slot] = -1
+    _provoke(F, S, opts, zt, st, cnt, i)
+    if S[i, S_HELD_MAIN + slot] == -1:
+        S[i, S_HELD_MAIN + slot] = 1
+
+
+@rule
+def _stand_up(F, S, opts, zt, st, cnt, i):
+    """B-3.11: stand up. It provokes (B-3.8) while still down; the fighter is up unless the
+    opportunity attack felled it again (2 marks it as rising)."""
+    S[i, S_PRONE] = 2
+    _provoke(F, S, opts, zt, st, cnt, i)
+    if S[i, S_PRONE] == 2:
+        S[i, S_PRONE] = 0
+
+
+@rule
+def _needs_ready(F, S, i, slot):
+    """A dropped, not destroyed item i picks up (B-3.10) — not a ranged weapon its tactic lets go of
+    in melee (``drop_ranged``, B-8)."""
+    b = _wb(slot)
+    return (F[i, b + W_PRESENT] != 0 and S[i, S_HELD_MAIN + slot] == 0
+            and S[i, S_BROKEN_MAIN + slot] != BROKEN_DESTROYED
+            and not (slot == SLOT_MAIN and _lets_go_of_ranged(F, S, i)))

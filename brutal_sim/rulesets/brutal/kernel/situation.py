@@ -1,0 +1,133 @@
+"""The situation of an attack (B-8): target size, explicit and indirect cover, the zones cover hides, a
+charge's athletics bonus.
+
+Rules: B-4.9, B-8.
+
+Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....toolbox.jit import inline_rule, rule
+from ....toolbox.rng import _die
+from ..layout import (
+    COVER_HORIZONTAL,
+    COVER_VERTICAL_LEFT,
+    O_CHARGE_MOD,
+    O_COVER,
+    O_COVER_SHOOTER,
+    O_COVER_ZONES,
+    O_INDIRECT,
+    O_INDIRECT_PENALTY,
+    P_SIDE,
+    P_SIZE,
+    SIZE_MEDIUM,
+    SIZE_MODIFIERS,
+    S_CHARGING,
+    ZONE_HEAD,
+)
+
+
+SIZE_MODIFIER = np.array(SIZE_MODIFIERS, dtype=np.int64)  # B-8 size table, tiny … gigantic
+
+
+@rule
+def _side_option(F, opts, slot, i):
+    """A per-side rule option of fighter i: ``opts[slot + side of i]`` (B-8 cover options)."""
+    return opts[slot + F[i, P_SIDE]]
+
+
+@rule
+def _size_modifier(F, opts, d):
+    """B-8 [Размер противника]: what an attack (melee or shot) on d adds for d's size (tiny −8 …
+    medium 0 … gigantic +8), d's explicit cover counting it that many steps smaller (quarter 1,
+    half 2, three quarters 3; clamped at tiny): a medium target in cover −1/−2/−4, a large one
+    half in cover 0."""
+    return SIZE_MODIFIER[max(SIZE_MEDIUM + F[d, P_SIZE] - _side_option(F, opts, O_COVER, d), 0)]
+
+
+@rule
+def _attack_situation(F, S, opts, a, d):
+    """B-8: what the situation adds to a's attack check on d: d's size, counted smaller in explicit
+    cover (``_size_modifier``), a charge's attack its ``charge_attack_modifier``."""
+    mod = _size_modifier(F, opts, d)
+    if S[a, S_CHARGING] != 0:
+        mod += opts[O_CHARGE_MOD]
+    return mod
+
+
+@rule
+def _shot_cover_penalty(F, opts, a, d):
+    """B-8: penalty of a shot by a at d: d's size, counted smaller in explicit cover (a medium
+    target 0, in cover 1/2/4; a bonus is a negative penalty, ``_size_modifier``), d's indirect cover
+    (sparse 1, dense 2, thicket 4) and ``cover_shooter_penalty`` (seed: 2) when a shoots from behind
+    its own explicit cover."""
+    pen = -_size_modifier(F, opts, d) + _side_option(F, opts, O_INDIRECT_PENALTY, d)
+    if _side_option(F, opts, O_COVER, a) > 0:
+        pen += opts[O_COVER_SHOOTER]
+    return pen
+
+
+@rule
+def _zone_hidden(F, opts, zt, d, r):
+    """B-8 explicit cover: whether zone-table roll ``r + 1`` is hidden behind d's cover.
+
+    Horizontal cover hides the lower half of the die (rolls 1–10 of a d20: legs, lower torso),
+    vertical cover the odd (left) or even (right) rolls; head rolls are always open. A one-sided
+    table hides nothing (so an open roll always exists).
+    """
+    if _side_option(F, opts, O_COVER, d) == 0 or zt[r] == ZONE_HEAD or zt.shape[0] < 2:
+        return False
+    shape = _side_option(F, opts, O_COVER_ZONES, d)
+    if shape == COVER_HORIZONTAL:
+        return 2 * (r + 1) <= zt.shape[0]
+    if shape == COVER_VERTICAL_LEFT:
+        return r % 2 == 0
+    return r % 2 == 1
+
+
+@inline_rule
+def _roll_zone(F, opts, zt, st, d):
+    """B-4.9 hit zone of a blow on d: the zone die, re-rolled while it shows a roll hidden by d's
+    explicit cover (B-8). Returns the zone code."""
+    r = _die(st, zt.shape[0]) - 1
+    while _zone_hidden(F, opts, zt, d, r):
+        r = _die(st, zt.shape[0]) - 1
+    return np.int64(zt[r])
+
+
+@rule
+def _open_aim(F, opts, zt, d, zone):
+    """B-8: an aimed blow (``zone >= 0``) hits its zone if any roll of it is open behind d's
+    cover (the seed: aim at an open zone); a zone wholly hidden gives −1 (the zone is rolled)."""
+    if zone < 0:
+        return zone
+    found = False
+    for r in range(zt.shape[0]):
+        if zt[r] == zone:
+            found = True
+            if not _zone_hidden(F, opts, zt, d, r):
+                return zone
+    return -1 if found else zone
+
+
+@rule
+def _unseen(F, opts, d):
+    """B-8: indirect cover of 100 % makes d invisible to shooters: it cannot be shot at."""
+    return _side_option(F, opts, O_INDIRECT, d) >= 100
+
+
+@rule
+def _deflected(F, opts, st, d):
+    """B-8 indirect cover: a shot that hit d is deflected when a d100 ≤ d's value (drawn only
+    when the value is above 0)."""
+    value = _side_option(F, opts, O_INDIRECT, d)
+    return value > 0 and _die(st, 100) <= value
+
+
+@rule
+def _charge_athletics(S, a):
+    """Seed line 208: a knock-down made as part of a charge gets +2 to the attacker's athletics."""
+    return 2 if S[a, S_CHARGING] != 0 else 0

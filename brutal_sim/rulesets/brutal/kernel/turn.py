@@ -1,0 +1,311 @@
+"""The round and the turn (B-2, B-3): the fight's reset, initiative and turn order, fear at the start,
+a fighter's turn (conditions, actions by tactic), the fight loop.
+
+Rules: B-2.2, B-2.3, B-2.4, B-2.6, B-2.8, B-2.9, B-3.2, B-3.4, B-3.7, B-3.10, B-3.11, B-3.12, B-7.5,
+B-7.8, B-7.10, B-8.
+
+Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
+"""
+
+from __future__ import annotations
+
+from ....toolbox.jit import inline_rule, rule
+from ....toolbox.rng import _roll_2d6
+from ....toolbox.tally import _count_decision
+from ..layout import (
+    CAUSE_FLED,
+    C_DRAWS,
+    C_ONE_BLOW,
+    C_ROUNDS,
+    G_CONTROLS,
+    G_HELD,
+    NCAUSES,
+    NS,
+    O_ROUND_CAP,
+    O_STAND_UP_FULL,
+    O_START_DIST,
+    O_SURPRISE,
+    P_AGILITY,
+    P_ENDURANCE,
+    P_FATIGUE0,
+    P_INIT_MOD,
+    P_INIT_TALENT,
+    P_OA_PER_ROUND,
+    P_RESOLVE,
+    P_SIDE,
+    P_WILLPOWER,
+    SLOT_MAIN,
+    SLOT_OFF,
+    S_BLEED,
+    S_DAZE,
+    S_DEAD,
+    S_DIST,
+    S_ENGAGERS,
+    S_FOE,
+    S_FRIGHTENED,
+    S_FULL_PEN,
+    S_GRAPPLE,
+    S_HARMED,
+    S_HELD_MAIN,
+    S_HELD_OFF,
+    S_INIT,
+    S_INIT_GROUP,
+    S_IN_TURN,
+    S_MOVING,
+    S_NO_OA,
+    S_NO_REACT,
+    S_OA_LEFT,
+    S_ORDER,
+    S_OUT,
+    S_PRONE,
+    S_SIDE_IN,
+    S_STANCE,
+    S_STUN,
+    S_SURPRISED,
+    S_TURNS,
+    W_PRESENT,
+)
+from .checks import (
+    _can_go_on,
+    _decided,
+    _fatigue_penalty,
+    _fatigue_penalty_of,
+    _lets_go_of_ranged,
+    _set_dist,
+    _set_fatigue,
+    _shooter,
+    _wb,
+)
+from .wounds import (
+    _enemy_fear,
+    _exertion_due,
+    _fear,
+    _fear_difficulty,
+    _gain_fatigue,
+    _knock_out,
+    _light_damage,
+    _until_end_of_next_turn,
+)
+from .grapple import _grapple_escape, _grapple_hold, _release
+from .actions import _needs_ready, _ready, _stand_up, _tactic_attack
+from .ranged import (
+    _charge,
+    _charges,
+    _close_in,
+    _shooter_actions,
+    _sprint_stop,
+)
+from .groups import _choose_foe, _last_out
+
+
+@inline_rule
+def _turn(F, S, opts, zt, st, cnt, i):
+    """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, then a sensible fighter's
+    actions against its foe (``S_FOE``; in group fights ``_fight`` lets i choose it just before).
+
+    In a grapple (B-3.12) the controller's full action, or the held fighter's (after breaking free
+    one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
+    again if the opportunity attack felled it while rising), ready the main weapon if dropped
+    (B-3.10), then a shooter's actions (B-8), or else charge or close in if apart (B-8) and the tactic's
+    attack if engaged, then ready a dropped off-hand item with a spare action. Dazed or surprised
+    fighters take no actions (B-7.5, B-2.3), also when dazed by an opportunity attack during the
+    turn; a controller who cannot act lets go. Timed conditions run out at the end of the turn
+    (B-2.8). Without a foe (``S_FOE`` −1) i makes no attack and takes no stance. (The actions stay
+    in this function: a separate one cost the 1v1 kernel 8 % speed.)
+    """
+    S[i, S_TURNS] += 1
+    if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
+        r1, r2 = _roll_2d6(st)
+        if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(_enemy_fear(F, i)):
+            _knock_out(F, S, i, CAUSE_FLED)  # panic: flees
+            return
+        S[i, S_FRIGHTENED] = 0
+        S[i, S_DAZE] = 0
+        _until_end_of_next_turn(S, i, S_STUN)  # stunned until the end of this turn
+    # effects lasting "until the start of the own next turn" (B-3.2, B-3.4, B-3.7, B-2.6)
+    S[i, S_STANCE] = 0
+    S[i, S_NO_REACT] = 0
+    S[i, S_NO_OA] = 0
+    S[i, S_FULL_PEN] = 0
+    S[i, S_MOVING] = 0  # B-8: a runner is a moving target until its next turn
+    for _ in range(S[i, S_BLEED]):  # B-7.5: one light damage per bleeding wound
+        _light_damage(F, S, i)
+    if _exertion_due(F, S, opts, i):  # B-7.8 option: the exertion of fighting
+        _gain_fatigue(F, S, st, i, 1)
+    if S[i, S_OUT] != 0:
+        return
+    S[i, S_IN_TURN] = 1
+    acting = S[i, S_DAZE] == 0 and S[i, S_SURPRISED] == 0
+    if S[i, S_GRAPPLE] == G_CONTROLS and not acting:
+        _release(S, i, S[i, S_FOE])  # B-3.12: no controlling action this turn, the grapple ends
+    if acting:
+        acts = 2
+        _sprint_stop(F, S, opts, st, i)  # B-8: the turn after a sprint
+        if S[i, S_GRAPPLE] == G_HELD:
+            acts = _grapple_escape(F, S, opts, zt, st, cnt, i)
+        if S[i, S_GRAPPLE] == G_CONTROLS:  # also at once after a take-over
+            _grapple_hold(F, S, opts, zt, st, cnt, i)
+            acts = 0
+        while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i):
+            _stand_up(F, S, opts, zt, st, cnt, i)
+            if opts[O_STAND_UP_FULL] != 0:
+                acts = 0
+                S[i, S_FULL_PEN] = 1
+            else:
+                acts -= 1
+        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
+            _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
+            acts -= 1
+        if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i) and _lets_go_of_ranged(F, S, i):
+            S[i, S_HELD_MAIN] = 0  # B-8 drop_ranged: dropping it is a free action
+        if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i):
+            acts = _shooter_actions(F, S, opts, zt, st, cnt, i, acts)
+        else:
+            if acts > 0 and _can_go_on(S, i) and _charges(F, S, i, acts):
+                acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
+            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
+                acts = _close_in(F, S, opts, i, acts)
+            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0:
+                acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
+        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
+            _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
+    if S[i, S_STUN] > 0:
+        S[i, S_STUN] -= 1
+    if S[i, S_DAZE] > 0:
+        S[i, S_DAZE] -= 1
+    S[i, S_IN_TURN] = 0
+
+
+@inline_rule
+def _reset(F, S):
+    """Fresh state for a fight: weapons in hand, starting fatigue (B-7.8), no foes (a duel's two
+    fighters are each other's foe at once: the only choice, docs/groups.md), every fighter in."""
+    n = F.shape[0]
+    for i in range(n):
+        for k in range(NS):
+            S[i, k] = 0
+        S[i, S_HELD_MAIN] = F[i, _wb(SLOT_MAIN) + W_PRESENT]
+        S[i, S_HELD_OFF] = F[i, _wb(SLOT_OFF) + W_PRESENT]
+        _set_fatigue(F, S, i, F[i, P_FATIGUE0])  # B-7.8
+        S[i, S_FOE] = -1
+    for i in range(n):
+        S[F[i, P_SIDE], S_SIDE_IN] += 1
+    if n == 2:
+        S[0, S_FOE] = 1
+        S[1, S_FOE] = 0
+        S[0, S_ENGAGERS] = 1
+        S[1, S_ENGAGERS] = 1
+
+
+@rule
+def _initiative_roll(F, st, i):
+    """B-2.2: i's initiative: 2d6 + resolve + initiative talents − starting fatigue (B-7.8)."""
+    r1, r2 = _roll_2d6(st)
+    return r1 + r2 + F[i, P_RESOLVE] + F[i, P_INIT_MOD] - _fatigue_penalty_of(F[i, P_FATIGUE0], F[i, P_ENDURANCE])
+
+
+@rule
+def _initiative_order(F, S, x, y):
+    """B-2.2: 1 if row x acts before row y, −1 after, 0 for a full tie: the higher total, then an
+    initiative talent, then the higher agility."""
+    if S[x, S_INIT] != S[y, S_INIT]:
+        return 1 if S[x, S_INIT] > S[y, S_INIT] else -1
+    if F[x, P_INIT_TALENT] != F[y, P_INIT_TALENT]:
+        return 1 if F[x, P_INIT_TALENT] > F[y, P_INIT_TALENT] else -1
+    if F[x, P_AGILITY] != F[y, P_AGILITY]:
+        return 1 if F[x, P_AGILITY] > F[y, P_AGILITY] else -1
+    return 0
+
+
+@rule
+def _sort_places(F, S, lo, hi):
+    """Stable insertion sort of the turn-order places ``lo … hi−1`` (``S_ORDER``) by initiative."""
+    for p in range(lo + 1, hi):
+        r = S[p, S_ORDER]
+        q = p
+        while q > lo and _initiative_order(F, S, r, S[q - 1, S_ORDER]) > 0:
+            S[q, S_ORDER] = S[q - 1, S_ORDER]
+            q -= 1
+        S[q, S_ORDER] = r
+
+
+@inline_rule
+def _initiative(F, S, st):
+    """B-2.2 (docs/groups.md): the turn order, written to ``S_ORDER`` (row p: the row at place p).
+
+    Every fighter in row order rolls; the order sorts by total, then initiative talent, then agility
+    (higher first). A group still tied rerolls (its members in row order) and is ordered within its
+    places by the reroll, recursively; groups are settled in turn order, the highest place first.
+    For a duel: a rolls, b rolls, a full tie rerolls both.
+    """
+    n = F.shape[0]
+    for i in range(n):
+        S[i, S_INIT] = _initiative_roll(F, st, i)
+        S[i, S_ORDER] = i
+        S[i, S_INIT_GROUP] = 0
+    _sort_places(F, S, 0, n)
+    groups = 0
+    p = 0
+    while p < n:
+        end = p + 1  # the tied group at p: same tie group, a full tie (ties are in row order)
+        while (end < n and S[end, S_INIT_GROUP] == S[p, S_INIT_GROUP]
+               and _initiative_order(F, S, S[p, S_ORDER], S[end, S_ORDER]) == 0):
+            end += 1
+        if end - p == 1:
+            p += 1
+            continue
+        groups += 1
+        for q in range(p, end):
+            r = S[q, S_ORDER]
+            S[r, S_INIT] = _initiative_roll(F, st, r)
+            S[q, S_INIT_GROUP] = groups
+        _sort_places(F, S, p, end)
+
+
+@rule
+def _fight(F, S, opts, zt, st, cnt):
+    """One fight (B-2.9, docs/groups.md): rounds of turns in initiative order until every fighter
+    of a side is out (side a checked first) or the round cap. Fighters out of the fight take no
+    turns. The header's cause, death and one-blow counters describe the losing side's last fighter
+    to go out.
+
+    Returns 0 if side a won, 1 if side b won, 2 for a draw.
+    """
+    n = F.shape[0]
+    _reset(F, S)
+    _set_dist(S, opts[O_START_DIST])  # B-8
+    _initiative(F, S, st)
+    surprise = opts[O_SURPRISE]
+    if surprise > 0:  # B-2.3: every fighter of that side
+        for j in range(n):
+            if F[j, P_SIDE] == surprise - 1:
+                S[j, S_SURPRISED] = 1
+    _fear(F, S, st)
+    if n > 2:  # a duel's foes are set by _reset
+        for p in range(n):
+            _choose_foe(F, S, opts, S[p, S_ORDER])
+    for rnd in range(1, opts[O_ROUND_CAP] + 1):
+        for j in range(n):
+            S[j, S_OA_LEFT] = F[j, P_OA_PER_ROUND]
+        for p in range(n):
+            i = S[p, S_ORDER]
+            if i < 0 or S[i, S_OUT] != 0:  # (i < 0 never: an index guard, module docstring)
+                continue
+            if n > 2:
+                # docs/groups.md: the foe is chosen in the turn after the bleeding and exertion; it
+                # draws no dice and nothing before it in the turn changes the choice (a fighter that
+                # goes out there is no one's engager either way), so it is made here, outside the hot
+                # _turn (the foe of a duel never changes)
+                _choose_foe(F, S, opts, i)
+            _turn(F, S, opts, zt, st, cnt, i)
+            if _decided(S):
+                loser = 0 if S[0, S_SIDE_IN] == 0 else 1
+                last = _last_out(F, S, loser)
+                cause = S[last, S_OUT] - 1
+                _count_decision(cnt, loser, cause, S[last, S_DEAD],
+                                S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, NCAUSES, C_ONE_BLOW, C_ROUNDS)
+                return 1 - loser
+        for j in range(n):
+            S[j, S_SURPRISED] = 0
+    cnt[C_DRAWS] += 1
+    return 2

@@ -1,0 +1,162 @@
+"""Int codes and array layouts shared by the compile step and the kernels.
+
+A fighter compiles to one ``int64[NF]`` row (``P_*`` indices); its changing state during a fight is
+one ``int64[NS]`` row (``S_*``); a run's counters are one ``int64[K]`` row (``C_*`` offsets, the
+rounds histogram last). Module-level ints are compile-time constants for numba.
+"""
+
+from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock
+
+# -- codes ----------------------------------------------------------------------------------------
+ZONE_HEAD, ZONE_TORSO, ZONE_LARM, ZONE_RARM, ZONE_LLEG, ZONE_RLEG = 0, 1, 2, 3, 4, 5
+ZONE_GROUP_OF = (0, 1, 2, 2, 3, 3)  # head, torso, arm, leg
+
+DT_CUTTING, DT_BLUNT, DT_SHOCK, DT_FIRE, DT_BLAST = 0, 1, 2, 3, 4
+DAMAGE_TYPE_CODES = {"cutting": DT_CUTTING, "piercing": DT_CUTTING, "blunt": DT_BLUNT,
+                     "shock": DT_SHOCK, "fire": DT_FIRE, "blast": DT_BLAST}
+
+# codes of the bundled tactics' names (informational: the kernel reads the P_T_* settings)
+TACTIC_CODES = {"single": 0, "feint": 1, "defensive": 2, "furious": 3, "aimed": 4, "step": 5,
+                "knockdown": 6, "total_defence": 7}
+T_SINGLE, T_FEINT, T_DEFENSIVE, T_FURIOUS, T_AIMED, T_STEP, T_KNOCKDOWN, T_TOTAL_DEFENCE = range(8)
+T_CUSTOM = -1
+REACTION_CODES = {"best": 0, "parry": 1, "dodge": 2, "none": 3}
+R_BEST, R_PARRY, R_DODGE, R_NONE = range(4)
+
+# wound levels by damage (B-5.1)
+LVL_NONE, LVL_LIGHT_DAMAGE, LVL_LIGHT, LVL_HEAVY, LVL_CRITICAL, LVL_MORTAL = range(6)
+LEVEL_NAMES = ("none", "light_damage", "light", "heavy", "critical", "mortal")
+
+# attack outcomes
+OUT_MISS, OUT_PARRIED, OUT_DODGED, OUT_HARD_BLOCK, OUT_HIT = range(5)
+OUTCOME_NAMES = ("miss", "parried", "dodged", "hard_block", "hit")
+
+# how a fighter left the fight (S_OUT values are these + 1)
+CAUSE_TRACK_FULL, CAUSE_KNOCKED_OUT, CAUSE_MORTAL, CAUSE_FLED, CAUSE_EXHAUSTED = range(5)
+CAUSE_NAMES = ("track_full", "knocked_out", "mortal", "fled", "exhausted")
+NCAUSES = len(CAUSE_NAMES)
+
+# attack kinds
+K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN, K_GRAPPLE = 0, 1, 2, 3
+
+# -- fighter parameters (int64[NF]) ---------------------------------------------------------------
+(P_MELEE, P_DODGE, P_ATHLETICS, P_TOUGHNESS, P_RESOLVE, P_WILLPOWER,
+ P_ENDURANCE, P_STRENGTH, P_AGILITY,
+ P_DL0, P_DL1, P_DL2, P_DL3,
+ P_INIT_MOD, P_INIT_TALENT, P_AMBIDEXTROUS, P_PAIRED, P_OA_PER_ROUND,
+ P_TACTIC, P_AIM_ZONE, P_REACTION,
+ P_ATTACK_MOD, P_PARRY_MOD, P_DAMAGE_MOD, P_NCELLS, P_RANGED, P_MOVEMENT) = range(27)
+P_WEAPONS = 27
+# weapon fields, slot s at P_WEAPONS + s * WN (slot 0 main hand, 1 off hand, 2 fists)
+(W_PRESENT, W_NDICE, W_SIDES, W_BONUS, W_TYPE, W_PEN, W_DUR, W_TWO_HANDED, W_REACH,
+ W_PARRY_BONUS, W_UNARMED, W_SHORT, W_MEDIUM, W_LONG, W_RELOAD) = range(15)
+WN = 15  # W_LONG > 0 marks a ranged weapon (B-8): range bands in metres, reload in standard actions
+SLOT_MAIN, SLOT_OFF, SLOT_FISTS = 0, 1, 2
+P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness at P_ARMOUR + 2z + 1
+# the fighter's tactic (B-3), compiled from its Tactic data
+(P_T_ATTACK, P_T_MOD, P_T_UNARMED_MOD, P_T_STANCE, P_T_FULL, P_T_FULL_PEN, P_T_NO_REACT, P_T_NO_OA,
+ P_T_FEINT) = range(P_ARMOUR + 12, P_ARMOUR + 21)
+TA_NONE, TA_NORMAL, TA_KNOCKDOWN, TA_GRAPPLE = 0, 1, 2, 3
+TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN, "grapple": TA_GRAPPLE}
+# what a fighter controlling a grapple does with its full action (B-3.12)
+GA_DAMAGE, GA_THROW = 0, 1
+GRAPPLE_ACTION_CODES = {"damage": GA_DAMAGE, "throw": GA_THROW}
+P_FEAR = P_ARMOUR + 21  # fear rating this fighter inflicts (B-7.10), 0 none
+P_FATIGUE0 = P_ARMOUR + 22  # fatigue levels at the start of the fight (B-7.8)
+P_T_GRAPPLE_ACTION = P_ARMOUR + 23  # GA_* (B-3.12)
+P_T_RANGED = P_ARMOUR + 24  # the tactic's action can be a shot: its modifier, zone and stance apply (B-8)
+P_T_KITE = P_ARMOUR + 25    # a shooter steps back from an enemy who could strike next turn (B-8)
+P_T_RUN = P_ARMOUR + 26     # a melee fighter runs to close a distance two moves cannot (B-8)
+P_T_DROP = P_ARMOUR + 27    # engaged, a shooter drops its ranged weapon and fights on (B-8)
+# place in a group fight (docs/groups.md): side 0/1, place in the side's line 0…5, targeting policy
+P_SIDE = P_ARMOUR + 28
+P_RANK = P_ARMOUR + 29
+P_TARGETING = P_ARMOUR + 30
+TG_SPREAD, TG_WEAKEST, TG_NEAREST = 0, 1, 2
+TARGETING_CODES = {"spread": TG_SPREAD, "weakest": TG_WEAKEST, "nearest": TG_NEAREST}
+P_T_CHARGE = P_ARMOUR + 31  # a melee fighter apart charges [Натиск] when within a run's distance (B-8)
+P_SIZE = P_ARMOUR + 32  # B-8 target size [Размер противника]: steps from medium (SIZE_NAMES index − 5; 0 medium)
+NF = P_ARMOUR + 33
+# B-8 size table: attacks (melee and shots) on a target of size k add SIZE_MODIFIERS[k]; explicit cover
+# counts the target as that many steps smaller (quarter 1, half 2, three quarters 3; clamped at tiny)
+SIZE_NAMES = ("tiny", "miniature", "very_small", "small", "smaller", "medium", "larger", "large",
+              "very_large", "huge", "gigantic")
+SIZE_MODIFIERS = (-8, -6, -4, -2, -1, 0, 1, 2, 4, 6, 8)
+SIZE_MEDIUM = 5
+
+# -- fighter state (int64[NS]) ---------------------------------------------------------------------
+(S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
+ S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
+ S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
+ S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED,
+ S_FATIGUE, S_TURNS, S_GRAPPLE, S_DIST, S_RELOAD, S_MOVING, S_NO_RUN, S_HARMED) = range(30)
+# group fights (docs/groups.md): the foe's row (−1 none), enemies in the fight whose foe this is, the
+# order of going out (1 first), final damage dealt and taken
+S_FOE, S_ENGAGERS, S_OUT_SEQ, S_DEALT, S_TAKEN = range(30, 35)
+# bookkeeping of the whole fight kept in the rows of S (not per fighter): S_ORDER of row p is the row
+# acting at place p of the turn order; S_INIT the row's initiative total, S_INIT_GROUP the tie group of
+# place p while initiative is settled (B-2.2); S_SIDE_IN of row 0 / row 1: fighters of side a / b
+# still in the fight; S_OUTS of row 0: fighters out so far
+S_ORDER, S_INIT, S_INIT_GROUP, S_SIDE_IN, S_OUTS = range(35, 40)
+S_CHARGING = 40  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
+# B-8 run and sprint: the own turn (S_TURNS) in which the fighter last ran (a sprint is a run) / sprinted, 0 never
+S_RAN, S_SPRINTED = 41, 42
+# the wound (B-6.5) and fatigue (B-7.8) penalties to i's checks, kept in step with S_TRACK and S_FATIGUE
+# (kernel ``_set_track``, ``_set_fatigue``): read on every check, they change only with a wound or fatigue
+S_WOUND_PEN, S_FATIGUE_PEN = 43, 44
+NS = 45  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
+BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
+
+# -- rule options (int64[NO]) ----------------------------------------------------------------------
+(O_SURPRISE, O_ROUND_CAP, O_STAND_UP_FULL, O_NEED_BASE, O_MARGIN_MAX, O_ADD_STRENGTH,
+ O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED,
+ O_EXERTION, O_GRAPPLE_HANDS, O_START_DIST) = range(14)
+O_OUTNUMBERED, O_ATTACK_LIMIT = 14, 15  # B-4.7 in group fights (docs/groups.md)
+# B-8 cover, per side s (slot + s): explicit cover degree (steps down the size table 0/1/2/3) and the zones it hides
+# (COVER_*), indirect cover d100 value (≥ 100: cannot be shot at) and its attack penalty (0/1/2/4)
+O_COVER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY = 16, 18, 20, 22
+O_COVER_SHOOTER, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES = 24, 25, 26, 27  # B-8 charge GAPs
+O_SPRINT = 28  # B-8 sprint [Спринт] GAP: 0 off, 1 allowed
+NO = 29
+COVER_HORIZONTAL, COVER_VERTICAL_LEFT, COVER_VERTICAL_RIGHT = 0, 1, 2
+CHARGE_PROVOKES_ENGAGED, CHARGE_PROVOKES_TARGET = 0, 1
+OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, OUTNUMBERED_NONE = 0, 1, 2
+EXERTION_OFF, EXERTION_AFTER_ENDURANCE, EXERTION_EVERY_ENDURANCE = 0, 1, 2
+EXERTION_CODES = {"off": EXERTION_OFF, "per_round_after_endurance": EXERTION_AFTER_ENDURANCE,
+                  "every_endurance_rounds": EXERTION_EVERY_ENDURANCE}
+ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = 0, 1, 2
+ARMOUR_MODEL_CODES = {"marker": 0, "marker_pierce_ignores_protection": 1, "protection_only": 2}
+
+# -- counters (int64[K]): the shared header of brutal_sim.counters ---------------------------------
+COUNTERS = CounterLayout(
+    causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=("head", "torso", "arm", "leg"),
+    special="weapon_breaks",
+    descriptions=(("track_full", "track full"), ("knocked_out", "knocked out"), ("mortal", "mortal wound"),
+                  ("hard_block", "hard block"), ("light_damage", "light damage"),
+                  ("weapon_breaks", "own weapon broken in a hard block"), ("exhausted", "exhausted (B-7.8)")))
+C_WINS = COUNTERS.wins          # [2] wins of side a, b
+C_DRAWS = COUNTERS.draws        # [1]
+C_CAUSE = COUNTERS.cause        # [2 loser][NCAUSES cause]
+C_DEATHS = COUNTERS.death       # [2] deaths: failed toughness 12 after a mortal wound (B-5.4), exhaustion (B-7.8)
+C_ATTACKS = COUNTERS.attack     # [2 attacker][5 outcome]
+C_WOUNDS = COUNTERS.wound       # [2 taker][6 level][4 zone group]
+C_BREAKS = COUNTERS.special_at  # [2] own weapon broken in a hard block
+C_DAMAGE = COUNTERS.damage      # [2 taker] sum of final damage taken
+C_ONE_BLOW = COUNTERS.one_blow  # [2 loser] lost to the only harmful blow it took (not fled)
+C_ROUNDS = COUNTERS.rounds      # [cap + 1] histogram of the round in which a duel was decided
+
+
+def n_counters(round_cap: int) -> int:
+    return COUNTERS.size(round_cap)
+
+
+# -- the group block after the header in group fights (docs/groups.md; brutal_sim.core.counters) --
+GROUP = GroupBlock(NCAUSES)
+GB_SURVIVORS, GB_FIGHTERS, GB_PER_FIGHTER = GROUP.survivors, GROUP.fighters, GROUP.per_fighter
+GB_OUT, GB_DEAD, GB_STANDING, GB_DEALT, GB_TAKEN = GROUP.out, GROUP.dead, GROUP.standing, GROUP.dealt, GROUP.taken
+
+
+def n_fight_counters(round_cap: int, n_fighters: int) -> int:
+    """Length of a group fight's counter row: the header, then the group block."""
+    return n_counters(round_cap) + GROUP.size(n_fighters)

@@ -1,0 +1,82 @@
+"""The rule options of the Brutal ruleset: every GAP of the digest (``docs/rules/brutal.md``) with
+its rule id, its default and its named alternatives."""
+
+from __future__ import annotations
+
+from ...core.options import OptionSpec
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("check_bonus", "B-1.1", "total", ("total", "attribute_plus_skill"),
+               help="a check adds the stat block's total (checks.*), or an attribute plus the skill of the same "
+                    "name (skills.*) by the rules file's [check_formula]"),
+    OptionSpec("surprise", "B-2.3", "none", ("none", "a", "b"),
+               help="which side (if any) is surprised and loses all actions and reactions in round 1"),
+    OptionSpec("round_cap", "B-2.9", 100, int_range=(1, 10000),
+               help="a fight still running after this many rounds is recorded as a draw"),
+    OptionSpec("stand_up_action", "B-3.11", "standard", ("standard", "full"),
+               help="action class of standing up (the seed does not give it)"),
+    OptionSpec("attack_needs_base_difficulty", "B-4.3", "true", ("true", "false"), codes=(1, 0),
+               help="an attack result below the base difficulty (8) misses before any reaction"),
+    OptionSpec("margin_against", "B-4.6", "reaction", ("reaction", "max(base,reaction)"),
+               help="extra successes of a hit are counted against the reaction result, or against the higher of it and the base difficulty"),
+    OptionSpec("melee_damage_adds_strength", "B-4.10", "false", ("false", "true"),
+               help="add the attacker's strength to armed melee damage (unarmed damage always adds it)"),
+    OptionSpec("extra_successes_floor_damage", "B-4.11", "true", ("true", "false"), codes=(1, 0),
+               help="each weapon die shows at least min(extra successes, die size); the confident-hit floor (half the die at 4+ extra) applies either way"),
+    OptionSpec("armour_model", "B-4.14", "marker", ("marker", "marker_pierce_ignores_protection", "protection_only"),
+               help="marker: d6+penetration−toughness ≥ threshold pierces, else the hit turns blunt; protection always subtracts. "
+                    "marker_pierce_ignores_protection: as marker, but a pierced armour's protection does not subtract. "
+                    "protection_only: no marker; protection subtracts and the damage type is kept"),
+    OptionSpec("pierce_threshold", "B-4.14", 4, int_range=(1, 12),
+               help="penetration-marker total (d6 + penetration − armour toughness) that pierces the armour"),
+    OptionSpec("broken_weapon", "B-4.4", "degraded", ("degraded", "destroyed"),
+               help="a weapon that loses the hard-block durability test by 6+ is degraded (−2 attack and parry, damage one die step lower, penetration −1) or destroyed"),
+    OptionSpec("cramped_space", "B-7.9", "false", ("false", "true"),
+               help="solid obstacles within reach: a natural 1+1 on an armed attack or parry voids that action "
+                    "(a stuck weapon is not modelled)"),
+    OptionSpec("exertion_fatigue", "B-7.8", "off", ("off", "per_round_after_endurance", "every_endurance_rounds"),
+               help="fatigue from the exertion of fighting (the seed names exertion as a source but gives no rate): off; "
+                    "per_round_after_endurance: one level before each own turn after the first <endurance> turns; "
+                    "every_endurance_rounds: one level before every <endurance>-th own turn (every turn at endurance 0)"),
+    OptionSpec("grapple_hands", "B-3.12", "one_free", ("one_free", "both_free"), codes=(1, 2),
+               help="free hands a grapple attack needs: the seed calls it an unarmed attack but only forbids "
+                    "controlling with both hands occupied; without them the grapple tactic attacks plainly"),
+    OptionSpec("start_distance", "B-8", 0, int_range=(0, 500),
+               help="metres between the fighters at the start (the seed gives no duel setup); 0: engaged in melee"),
+    OptionSpec("outnumbered", "B-4.7", "by_count", ("by_count", "one_side", "none"),
+               help="group fights: reaction penalty of a defender with c engagers (the seed's situations need a map): "
+                    "by_count: c = 2 −1, 3 −2 (flanked), 4+ −4 (surrounded); one_side: c ≥ 2 −1; none"),
+    OptionSpec("attack_limit", "B-4.7", "open", ("open", "front", "corner", "corridor"), codes=(6, 3, 2, 1),
+               help="group fights: most enemies engaging one fighter: open field 6, front 3, corner 2, corridor 1"),
+    *(spec for side in "ab" for spec in (
+        OptionSpec(f"cover_{side}", "B-8", "none", ("none", "quarter", "half", "three_quarters"), codes=(0, 1, 2, 3),
+                   help=f"explicit cover [Явное укрытие] of side {side}: attacks on it (melee and shots) count it as a smaller "
+                        "target, quarter 1, half 2, three_quarters 3 steps down the size table (a medium target: −1, −2, "
+                        "−4; clamped at tiny); its hits re-roll hidden zones (cover_zones_*)"),
+        OptionSpec(f"cover_zones_{side}", "B-8", "horizontal", ("horizontal", "vertical_left", "vertical_right"),
+                   help=f"zones side {side}'s explicit cover hides: horizontal the zone-table rolls 1–10 (legs, lower "
+                        "torso; the lower half of the die), vertical the odd (left) or even (right) rolls; head rolls "
+                        "are always open"),
+        OptionSpec(f"indirect_cover_{side}", "B-8", 0, int_range=(0, 100),
+                   help=f"indirect cover [Неявное укрытие] of side {side} against shots: a d100 ≤ this value after a "
+                        "hit deflects the shot (counted as a miss); 100: it cannot be shot at"),
+        OptionSpec(f"indirect_cover_penalty_{side}", "B-8", "none", ("none", "sparse", "dense", "thicket"),
+                   codes=(0, 1, 2, 4),
+                   help=f"attack penalty of shots at side {side} through indirect cover (seed table): sparse −1, "
+                        "dense −2, thicket −4"),
+    )),
+    OptionSpec("cover_shooter_penalty", "B-8", 2, int_range=(0, 4),
+               help="penalty to a shot fired from behind explicit cover (the seed: −2)"),
+    OptionSpec("charge_attack_modifier", "B-8", 0, int_range=(-4, 4),
+               help="modifier of a charge's attack [Натиск] (the seed names the action but gives no modifier)"),
+    OptionSpec("charge_moving_target", "B-8", "false", ("false", "true"),
+               help="a charger counts as a moving target (difficulty 12, B-4.1) until its next turn, as a runner"),
+    OptionSpec("charge_provokes", "B-3.8", "engaged_start", ("engaged_start", "target"),
+               help="who gets the opportunity attack a charge provokes: an enemy engaged with the charger at its "
+                    "start (never in a duel, where a charge starts apart), or also the charged target as it arrives"),
+    OptionSpec("sprint", "B-8", "allowed", ("allowed", "off"), codes=(1, 0),
+               help="sprint [Спринт]: a running melee fighter who ran in its previous turn and cannot reach with a run "
+                    "covers six moves; its next action must be a run or a normal (10) mobility [dodge] check, else it "
+                    "falls prone. The seed allows it in light load only: encumbrance is not modelled, 'off' forbids it"),
+    OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
+)

@@ -1,0 +1,188 @@
+"""Where the chunks of a run execute: splitting duel indices into fixed-size chunks, running them,
+and summing their counters.
+
+A run is one or more :class:`Work` items (a kernel and its arrays, keyed by a seed) over duel
+indices ``0 … n−1``. :func:`run_works` splits the indices into chunks of a fixed size (``CHUNK``,
+independent of threads and workers), hands every chunk to an :class:`Executor` and sums the
+counters of the chunks of each work as they complete. Kernels are keyed by (seed, duel index), and
+int64 sums do not depend on their order, so every executor and chunk size gives bit-identical
+counters.
+
+Executors differ only in where a chunk runs: :class:`LocalExecutor` runs them one after the other
+in this process on numba's threads (the default); :class:`brutal_sim.cluster.DaskExecutor` sends
+them to a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+import numba
+import numpy as np
+
+#: Duel indices per chunk: the unit of work an executor runs. Results do not depend on it.
+CHUNK = 1 << 20
+
+#: ``on_chunk(work index, indices in the chunk)``, called as each chunk completes.
+ChunkProgress = Callable[[int, int], None]
+
+#: One kernel call at a time per process: the kernel already uses all of numba's threads, and
+#: numba's default (workqueue) threading layer must not be entered from two threads at once —
+#: as a Dask worker with several threads would.
+_KERNEL_LOCK = threading.Lock()
+
+
+def lanes(threads: int | None) -> int:
+    """Set and return numba's thread count for this process: ``threads`` capped at the cores
+    numba may use, all of them if None."""
+    threads = threads or numba.config.NUMBA_NUM_THREADS
+    threads = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(threads)
+    return threads
+
+
+def _kernel_ref(kernel: Callable[..., Any]) -> tuple[str, str]:
+    """``(module, name)`` under which ``kernel`` can be imported in another process."""
+    func = getattr(kernel, "py_func", kernel)
+    module, name = func.__module__, func.__name__
+    if getattr(importlib.import_module(module), name, None) is not kernel:
+        raise ValueError(f"kernel {module}.{name} is not a module-level name; only those run on a cluster")
+    return module, name
+
+
+def _import_kernel(module: str, name: str) -> Callable[..., Any]:
+    """The kernel ``module.name``: imported once per process (numba then loads it from its on-disk
+    cache, or compiles it, once)."""
+    return getattr(importlib.import_module(module), name)
+
+
+def _rebuild_work(kernel: tuple[str, str], args: tuple[np.ndarray, ...], seed: int, n_counters: int) -> "Work":
+    return Work(_import_kernel(*kernel), args, seed, n_counters)
+
+
+@dataclass(frozen=True)
+class Work:
+    """A kernel, its leading array arguments and a seed: everything a chunk of duel indices needs.
+
+    ``kernel(*args, seed, start, size, lanes, n_counters)`` returns one int64 array with a leading
+    lane axis, or a tuple of such arrays (paired runs: counters and joint outcomes). Pickled, the
+    kernel travels as its import path, so a worker process looks up its own compiled copy instead
+    of receiving (and recompiling) code.
+    """
+
+    kernel: Callable[..., Any]
+    args: tuple[np.ndarray, ...]
+    seed: int
+    n_counters: int
+
+    def run(self, start: int, size: int, threads: int | None = None) -> tuple[np.ndarray, ...]:
+        """Counters of duel indices ``start … start+size−1``, summed over lanes."""
+        n_lanes = lanes(threads)
+        out = self.kernel(*self.args, np.uint64(self.seed & 0xFFFFFFFFFFFFFFFF), np.int64(start), np.int64(size),
+                          n_lanes, self.n_counters)
+        parts = out if isinstance(out, tuple) else (out,)
+        return tuple(p.sum(axis=0) for p in parts)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild_work, (_kernel_ref(self.kernel), self.args, self.seed, self.n_counters)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One chunk: duel indices ``start … start+size−1`` of ``works[work]``."""
+
+    work: int
+    start: int
+    size: int
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """A chunk's summed counters, the seconds its kernel call took and the process that ran it."""
+
+    parts: tuple[np.ndarray, ...]
+    seconds: float
+    pid: int
+
+
+def run_chunk(work: Work, start: int, size: int, threads: int | None = None) -> ChunkResult:
+    """Run one chunk in this process (the function every executor calls, locally or on a worker)."""
+    with _KERNEL_LOCK:
+        t0 = time.perf_counter()
+        parts = work.run(start, size, threads)
+        return ChunkResult(parts, time.perf_counter() - t0, os.getpid())
+
+
+class Executor(ABC):
+    """Where chunks run. ``chunk`` is the number of duel indices per chunk (``CHUNK`` unless a
+    test asks for small chunks); ``threads`` the numba threads of each kernel call."""
+
+    def __init__(self, threads: int | None = None, chunk: int = CHUNK) -> None:
+        if chunk <= 0:
+            raise ValueError(f"chunk must be positive, got {chunk}")
+        self.threads = threads
+        self.chunk = chunk
+
+    @abstractmethod
+    def map(self, works: Sequence[Work], tasks: Sequence[Task]) -> Iterator[tuple[int, ChunkResult]]:
+        """Run every task; yield ``(task position, result)`` as each completes, in any order."""
+
+
+class LocalExecutor(Executor):
+    """Chunks one after the other in this process, on numba's threads: nothing to start."""
+
+    def map(self, works: Sequence[Work], tasks: Sequence[Task]) -> Iterator[tuple[int, ChunkResult]]:
+        for i, t in enumerate(tasks):
+            yield i, run_chunk(works[t.work], t.start, t.size, self.threads)
+
+
+@dataclass
+class Run:
+    """The merged result of :func:`run_works`: per work, the summed counter arrays and its share of
+    the wall-clock seconds (split by the kernel time of its chunks; the shares add up to ``wall``)."""
+
+    totals: list[tuple[np.ndarray, ...]]
+    seconds: list[float]
+    wall: float
+    chunks: list[ChunkResult]
+
+
+def split(n: int, size: int) -> list[tuple[int, int]]:
+    """``(start, size)`` of the chunks of ``0 … n−1``: all of ``size`` but the last."""
+    return [(start, min(size, n - start)) for start in range(0, n, size)]
+
+
+def run_works(works: Sequence[Work], n: int, executor: Executor | None = None, chunk: int | None = None,
+              on_chunk: ChunkProgress | None = None) -> Run:
+    """Run duel indices ``0 … n−1`` of every work in chunks and sum each work's counters.
+
+    ``chunk`` overrides the executor's chunk size. All chunks are handed to the executor at once
+    (work by work, in index order), so a cluster can run chunks of different works side by side.
+    """
+    if n <= 0:
+        raise ValueError(f"n must be positive, got {n}")
+    executor = executor or LocalExecutor()
+    size = chunk or executor.chunk
+    tasks = [Task(w, start, k) for w in range(len(works)) for start, k in split(n, size)]
+    totals: list[tuple[np.ndarray, ...] | None] = [None] * len(works)
+    busy = [0.0] * len(works)
+    results: list[ChunkResult] = []
+    t0 = time.perf_counter()
+    for i, res in executor.map(works, tasks):
+        w = tasks[i].work
+        prev = totals[w]
+        totals[w] = res.parts if prev is None else tuple(a + b for a, b in zip(prev, res.parts))
+        busy[w] += res.seconds
+        results.append(res)
+        if on_chunk is not None:
+            on_chunk(w, tasks[i].size)
+    wall = time.perf_counter() - t0
+    spent = sum(busy)
+    seconds = [wall * b / spent if spent > 0 else wall / len(works) for b in busy]
+    return Run([t for t in totals if t is not None], seconds, wall, results)  # every work had a chunk

@@ -1,0 +1,198 @@
+"""Scenario files and one-file HTML reports (issue 4)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.cli import app
+from brutal_sim.core.errors import DataError
+from brutal_sim.results.frames import summary_frame
+from brutal_sim.scenario import load_scenario, run_scenario
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+runner = CliRunner()
+
+SMALL = """
+title = "Small test"
+notes = "Three fighters, a variant and a sweep."
+n = 3000
+seed = 5
+fighters = ["militia", "swordsman", "brute"]
+round_robin = true
+
+[[variants]]
+name = "default"
+
+[[variants]]
+name = "protection only"
+options = { armour_model = "protection_only" }
+
+[[sweeps]]
+name = "shield"
+fighter = "swordsman"
+field = "off_hand.parry_bonus"
+values = [0, 2, 4]
+opponents = ["brute"]
+"""
+
+
+def test_example_scenarios_load():
+    rr = load_scenario(str(EXAMPLES / "round_robin.toml"))
+    assert len(rr.cells) == 15 and rr.spec.round_robin
+    sweep = load_scenario(str(EXAMPLES / "axe_sweep.toml"))
+    assert [c.value for c in sweep.cells if c.sweep] == ["d6", "d6", "d8", "d8", "d10", "d10", "d12", "d12"]
+    assert {c.variant for c in sweep.cells} == {"marker (default)", "protection only"}
+
+
+def test_sweep_changes_the_field_and_shares_random_numbers(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(SMALL)
+    sc = load_scenario(str(f))
+    assert len(sc.cells) == 3 * 2 + 3 * 2
+    parry = [int(c.compiled.fighters[0, L.P_WEAPONS + L.SLOT_OFF * L.WN + L.W_PARRY_BONUS]) for c in sc.cells if c.sweep]
+    assert parry == [0, 0, 2, 2, 4, 4]
+    results = run_scenario(sc)
+    frame = summary_frame(results)
+    base = frame[(frame.sweep == "") & (frame.matchup == "Swordsman vs Brute") & (frame.variant == "default")
+                 & (frame.measure == "win_rate") & (frame.side == "a")]
+    same = frame[(frame.sweep == "shield") & (frame.value == "2") & (frame.variant == "default")
+                 & (frame.measure == "win_rate") & (frame.side == "a")]
+    # the swept value equal to the catalog's (heater shield +2) replays the very same duels
+    assert base.estimate.item() == same.estimate.item()
+
+
+def test_report_is_self_contained_and_matches_the_frames(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(SMALL)
+    out = tmp_path / "out" / "report.html"
+    csv = tmp_path / "csv"
+    r = runner.invoke(app, ["report", str(f), "-o", str(out), "--csv", str(csv)])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    assert not re.search(r'(src|href)\s*=\s*"(?!data:)', html), "external reference in the report"
+    assert "<script" not in html and "<link" not in html
+    imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
+    assert "Win rates" in imgs and any(t.startswith("Matchup matrix") for t in imgs)
+    assert any(t.startswith("Sweep: shield") for t in imgs) and "Rounds to decision" in imgs
+    summary = pd.read_csv(csv / "summary.csv", keep_default_na=False)
+    wins = summary[(summary.measure == "win_rate")]
+    shown = [float(x) for x in re.findall(r'<td data-value="([0-9.e-]+)">', html)]
+    assert len(shown) == len(wins) == 2 * 12
+    assert sorted(shown) == pytest.approx(sorted(wins.estimate.tolist()), abs=1e-12)
+    for name in ("Militia spearman", "Swordsman", "Brute", "armour_model", "protection_only", "Reproduce"):
+        assert name in html
+    assert (csv / "rounds.csv").exists() and (csv / "wounds.csv").exists()
+
+
+@pytest.mark.parametrize("text,needle", [
+    ('fighters = ["militia", "brutee"]\nround_robin = true\n', "fighters[1]: unknown fighter 'brutee'; did you mean 'brute'"),
+    ('matchups = [["militia", "brute"]]\noptions = { armour = "x" }\n', "options.armour: unknown rule option"),
+    ('matchups = [["militia", "brute"]]\n[[variants]]\nname = "v"\noptions = { margin_against = "x" }\n',
+     "variants[0].options.margin_against: unknown value"),
+    ('matchups = [["militia", "brute"]]\ncolour = "red"\n', "colour: unknown field; allowed: title"),
+    ('matchups = [["militia", "brute"]]\n[[sweeps]]\nfighter = "brute"\nfield = "main_hand.sharpness"\nvalues = [1]\n',
+     "sweeps[0]: field: 'main_hand.sharpness': no field 'sharpness'; allowed here: name"),
+    ('matchups = [["militia", "brute"]]\n[[sweeps]]\nfighter = "brute"\nfield = "main_hand.damage"\nvalues = ["d7"]\n',
+     "main_hand.damage: die size"),
+    ('matchups = [["militia", "brute"]]\nn = 0\n', "n: Input should be greater than 0"),
+    ('n = 10\n', "nothing to run"),
+    ('matchups = [["militia"]]\n', "matchups"),
+])
+def test_bad_scenarios_exit_2_and_write_nothing(tmp_path, text, needle):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(f), "-o", str(out)])
+    assert r.exit_code == 2, r.output
+    assert str(f) in r.stderr and needle in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not out.exists() and not list(tmp_path.glob(".r.html*"))
+
+
+def test_missing_scenario_and_bad_n(tmp_path):
+    r = runner.invoke(app, ["report", str(tmp_path / "none.toml"), "-o", str(tmp_path / "r.html")])
+    assert r.exit_code == 2 and "file not found" in r.stderr
+    r = runner.invoke(app, ["report", str(EXAMPLES / "axe_sweep.toml"), "-o", str(tmp_path / "r.html"), "-n", "0"])
+    assert r.exit_code == 2 and "-n" in r.stderr
+
+
+def test_load_scenario_errors_are_data_errors(tmp_path):
+    f = tmp_path / "x.toml"
+    f.write_text('round_robin = true\nfighters = ["militia"]\n')
+    with pytest.raises(DataError, match="round_robin: needs at least two fighters"):
+        load_scenario(str(f))
+
+
+def test_a_duel_result_converts_to_tidy_frames():
+    from brutal_sim import api
+
+    r = api.duel("swordsman", "brute", n=4000, seed=2)
+    frames = r.frames()
+    s = frames["summary"]
+    wins = s[s.measure == "win_rate"].set_index("side").estimate
+    assert wins["a"] == r.wins(0) / r.n and wins["b"] == r.wins(1) / r.n
+    assert frames["rounds"]["count"].sum() == r.wins(0) + r.wins(1)
+    taken = frames["wounds"].query("direction == 'taken' and side == 'a'")["count"].sum()
+    assert taken == r.wounds_taken(0).sum()
+
+
+def test_small_previews_and_zero_counts_render(tmp_path):
+    """Rows with a count of 0 (draws) have exact interval ends and plot without negative bars."""
+    from brutal_sim.results.stats import wilson
+
+    assert wilson(0, 1000) == (0.0, pytest.approx(0.00383, abs=1e-5)) and wilson(0, 1000)[0] == 0.0
+    assert wilson(1000, 1000)[1] == 1.0
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(EXAMPLES / "axe_sweep.toml"), "-o", str(out), "-n", "1000"])
+    assert r.exit_code == 0, r.output
+    assert out.exists()
+
+
+@pytest.mark.parametrize("flag", ["-o", "--csv"])
+def test_unwritable_outputs_fail_before_running(tmp_path, flag):
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    args = ["report", str(EXAMPLES / "axe_sweep.toml"), "-n", "10"]
+    args += ["-o", str(blocker / "r.html")] if flag == "-o" else ["-o", str(tmp_path / "r.html"), "--csv", str(blocker)]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and f"{flag}: cannot write into" in r.stderr
+    assert "cell 1/" not in r.stderr  # nothing ran
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_scenario_with_missing_rules_file(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text('matchups = [["militia", "brute"]]\nrules = "nosuch.toml"\n')
+    with pytest.raises(DataError, match="rules: rules file 'nosuch.toml' not found"):
+        load_scenario(str(f))
+
+
+def test_cross_system_report(tmp_path):
+    """Issue 7 §4 / issue 8 §4: one scenario runs matched archetypes under every ruleset and reports
+    lethality side by side; each cell equals a direct run of that ruleset with the same seed."""
+    from brutal_sim import api
+
+    out = tmp_path / "cross.html"
+    csv = tmp_path / "csv"
+    r = runner.invoke(app, ["report", str(EXAMPLES / "cross_system.toml"), "-o", str(out), "--csv", str(csv),
+                            "-n", "3000"])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
+    assert "Lethality by ruleset" in imgs
+    assert sum(t.startswith("Matchup matrix") for t in imgs) == 3  # one per ruleset
+    assert len(re.findall(r'<table id="options', html)) == 3 and "<th class=\"l\">ruleset</th>" in html
+    summary = pd.read_csv(csv / "summary.csv", keep_default_na=False)
+    assert set(summary.variant) == {"brutal", "wfrp2e", "vereteno"}
+    assert len(summary[summary.measure == "one_blow_share"]) == 3 * 6
+    for ruleset in ("wfrp2e", "vereteno"):
+        direct = api.duel("swordsman", "brute", n=3000, seed=2026, ruleset=ruleset)
+        row = summary[(summary.variant == ruleset) & (summary.matchup == "Swordsman vs Brute")
+                      & (summary.measure == "win_rate") & (summary.side == "a")]
+        assert int(row["count"].iloc[0]) == direct.wins(0)

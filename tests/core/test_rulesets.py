@@ -1,0 +1,139 @@
+"""The ruleset layer: registry, resolution of a run's ruleset, the shared counter row (issue 7)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from brutal_sim import api
+from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.cli import app
+from brutal_sim.core.counters import CounterLayout
+from brutal_sim.core.errors import DataError
+from brutal_sim.core.ruleset import Ruleset, get_ruleset, resolve_ruleset, ruleset_names
+
+runner = CliRunner()
+
+
+def test_every_registered_ruleset_implements_the_interface():
+    for name in ruleset_names():
+        rs = get_ruleset(name)
+        assert isinstance(rs, Ruleset) and rs.name == name
+        assert rs.fighter_names(), name
+        assert {s.name for s in rs.option_specs} == set(rs.option_defaults())
+        assert "fighters" in rs.listings()
+        f = rs.load_fighter(rs.fighter_names()[0])
+        assert f.ruleset == name
+        assert rs.fighter_from_data(rs.fighter_data(f), "test", f.name) == f  # round trip for variants
+
+
+def test_counter_offsets_follow_the_names():
+    c = CounterLayout(causes=("x", "y", "z"), outcomes=("miss", "hit"), levels=("none", "hurt"),
+                      zones=("body",), special="s")
+    assert (c.wins, c.draws, c.cause, c.death, c.attack, c.wound) == (0, 2, 3, 9, 11, 15)
+    assert (c.special_at, c.damage, c.one_blow, c.rounds, c.size(10)) == (19, 21, 23, 25, 36)
+    # Brutal's constants are these offsets (the kernel compiles them in)
+    assert (L.C_CAUSE, L.C_DEATHS, L.C_ATTACKS, L.C_WOUNDS, L.C_BREAKS, L.C_DAMAGE, L.C_ONE_BLOW, L.C_ROUNDS) == \
+        (3, 13, 15, 25, 73, 75, 77, 79)  # five loss causes (B-7.8 added "exhausted")
+
+
+def test_resolution_explicit_file_key_and_default(tmp_path):
+    assert resolve_ruleset(["swordsman", "brute"]).name == "brutal"
+    assert resolve_ruleset(["swordsman", "brute"], "brutal").name == "brutal"
+    with pytest.raises(DataError, match="unknown ruleset 'nope'; allowed: brutal"):
+        resolve_ruleset(["swordsman"], "nope")
+    f = tmp_path / "odd.toml"
+    f.write_text('ruleset = "chess"\nname = "Odd"\n')
+    with pytest.raises(DataError) as exc:
+        resolve_ruleset([str(f), "brute"])
+    assert exc.value.source == str(f) and exc.value.field == "ruleset" and "allowed: brutal" in exc.value.message
+
+
+def test_a_fighter_object_of_another_ruleset_is_refused():
+    class Foreign:
+        ruleset = "elsewhere"
+        name = "Foreign"
+
+    with pytest.raises(DataError, match="different rulesets"):
+        resolve_ruleset([Foreign(), api.load_fighter("brute")])
+
+
+def test_cli_names_the_ruleset_and_refuses_unknown_ones():
+    r = runner.invoke(app, ["duel", "swordsman", "brute", "-n", "2000", "--json", "--ruleset", "brutal"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["ruleset"] == "brutal"
+    r = runner.invoke(app, ["duel", "swordsman", "brute", "--ruleset", "gurps"])
+    assert r.exit_code == 2 and "unknown ruleset 'gurps'" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["list", "rulesets"])
+    assert r.exit_code == 0 and all(name in r.output for name in ruleset_names())
+    r = runner.invoke(app, ["list", "weapons", "--ruleset", "gurps"])
+    assert r.exit_code == 2 and "unknown ruleset" in r.output
+
+
+@pytest.mark.parametrize("body, field, words", [
+    ('ruleset = "brutal"\nrulesets = ["brutal"]\nmatchups = [["swordsman", "brute"]]\n', "ruleset", "either"),
+    ('rulesets = ["brutal"]\nmatchups = [["swordsman", "brute"]]\n[[variants]]\nname = "x"\n', "rulesets",
+     "variants and sweeps"),
+    ('rulesets = ["brutal"]\nmatchups = [["swordsman", "brute"]]\noptions = { round_cap = 5 }\n',
+     "options.round_cap", "table per ruleset"),
+    ('rulesets = ["brutal", "brutal"]\nmatchups = [["swordsman", "brute"]]\n', "rulesets", "each ruleset once"),
+    ('rulesets = ["chess"]\nmatchups = [["swordsman", "brute"]]\n', "rulesets", "unknown ruleset 'chess'"),
+    ('ruleset = "brutal"\nrules = { brutal = "x.toml" }\nmatchups = [["swordsman", "brute"]]\n', "rules",
+     "one rules file"),
+])
+def test_scenario_ruleset_keys_are_checked(tmp_path, body, field, words):
+    from brutal_sim.scenario import load_scenario
+
+    f = tmp_path / "s.toml"
+    f.write_text(body)
+    with pytest.raises(DataError) as exc:
+        load_scenario(str(f))
+    assert exc.value.source == str(f) and exc.value.field == field and words in exc.value.message
+
+
+def test_scenario_rulesets_label_cells_by_ruleset(tmp_path):
+    from brutal_sim.results.frames import summary_frame
+    from brutal_sim.scenario import load_scenario, run_scenario
+
+    f = tmp_path / "s.toml"
+    f.write_text('rulesets = ["brutal"]\nn = 3000\nmatchups = [["swordsman", "brute"]]\n'
+                 '[options.brutal]\nround_cap = 40\n')
+    sc = load_scenario(str(f))
+    (cell,) = sc.cells
+    assert cell.variant == "brutal" and cell.options["round_cap"] == 40
+    (r,) = run_scenario(sc)
+    direct = api.duel("swordsman", "brute", n=3000, seed=0, options={"round_cap": "40"})
+    assert (r.counters == direct.counters).all()  # same seed, same duel indices
+    s = summary_frame([r])
+    assert set(s["variant"]) == {"brutal"} and "one_blow_share" in set(s["measure"])
+
+
+def test_one_blow_in_wfrp2e_with_sudden_death():
+    """W-5.3/W-5.4 sudden death: damage above the remaining Wounds is a critical that takes the
+    fighter out. With S 99 (SB 9) every hit deals at least 1 + 9 − TB 3 − AP 3 = 4 > Wounds 1, so
+    every hit is such a critical and every decided duel ends on the loser's only harmful blow."""
+    rs = get_ruleset("wfrp2e")
+    from brutal_sim.core.variants import vary
+
+    from brutal_sim.core.variants import with_changes
+
+    killer = with_changes(rs.load_fighter("swordsman"), {"w": 1, "s": 99})
+    r = api.duel(killer, vary(killer, "name", "Other"), n=4000, seed=9)
+    assert r.ruleset == "wfrp2e"
+    decided = r.wins(0) + r.wins(1)
+    assert decided > 3900 and r.one_blow(0) + r.one_blow(1) == decided
+
+
+def test_option_codes_and_rows():
+    """An option's kernel code: integers as given, choices by position or by their declared codes;
+    ``option_row`` puts each at its slot."""
+    from brutal_sim.core.options import OptionSpec, RuleOptions, option_row
+
+    flag = OptionSpec("x", "T-1", "true", ("true", "false"), codes=(1, 0))
+    mode = OptionSpec("m", "T-2", "a", ("a", "b", "c"))
+    cap = OptionSpec("n", "T-3", 5, int_range=(1, 9))
+    assert (flag.code("true"), flag.code("false"), mode.code("c"), cap.code(7)) == (1, 0, 2, 7)
+    opts = RuleOptions.defaults((flag, mode, cap)).with_overrides({"m": "b", "n": "3"}, "test")
+    assert option_row(opts, {"x": 2, "m": 0, "n": 1}, 4).tolist() == [1, 3, 1, 0]

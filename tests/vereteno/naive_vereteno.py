@@ -1,0 +1,416 @@
+"""A slow, readable, pure-Python reference of one Vereteno melee duel and of one single attack.
+
+It re-implements, independently of :mod:`brutal_sim.rulesets.vereteno.kernel`, the rules of
+``docs/rules/vereteno.md`` (rule ids ``V-…``) with the readings the kernel documents
+(``docs/reference-vereteno.md``), reading the validated models (fighters, trauma table) and the
+resolved option values by name — not the compiled arrays — and it draws random numbers in the
+kernel's order, so for the same ``(seed, duel index)`` both give the same counter row. No numba,
+no numpy in the game logic. Random numbers: :class:`naive_rng.Xoshiro256StarStar`.
+
+Draw order: initiative d20 for a then b (the surprising side's two extra d20 right after its
+own); per round with ``init_roll = every_round`` again from round 2; tied totals → d20 pairs (a, b)
+until they differ. Per attack: the attacker's pool die by die, the reaction's pool, the target's
+armour dice (armour part, then shield part), two d6 (tens, units) per trauma; then the same for
+the defence's counter/traumas on the attacker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from naive_rng import Xoshiro256StarStar
+
+from brutal_sim.rulesets.vereteno import layout as L
+from brutal_sim.rulesets.vereteno.model import Fighter, Trauma
+
+KIND_COST = {"quick": 1, "standard": 2, "power": 3}
+KIND_DICE = {"quick": -2, "standard": 0, "power": 2}
+UNARMED = {"modifier": 0, "initiative": 0, "damage": 1, "crit": 0, "light": False, "heavy": False,
+           "two_handed": False, "piercing": False}
+
+
+@dataclass
+class Side:
+    """One fighter's model and its state during a duel."""
+
+    f: Fighter
+    health: int = 0
+    will: int = 0
+    ap: int = 0
+    ap_debt: int = 0
+    init_base: int = 0
+    init_bonus: int = 0
+    prone: bool = False
+    dropped: bool = False
+    no_two_handed: bool = False
+    pen_melee: int = 0
+    pen_agil: int = 0
+    bleed: int = 0
+    dmg_per_turn: int = 0
+    strain: int = 0
+    armour: int = 0
+    shield: int = 0
+    out: str | None = None
+    dead: bool = False
+    stealth: str = "none"  # V-2.5: the pending stealth bonus of the surprising side
+
+    def __post_init__(self) -> None:
+        self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
+        self.armour = self.f.armour.protection if self.f.armour else 0
+        self.shield = self.f.shield.protection if self.f.shield else 0
+
+    @property
+    def weapon(self) -> dict[str, Any]:
+        """The profile it fights with: its weapon, or bare hands if none, dropped or banned (NO2H)."""
+        w = self.f.weapon
+        if w is None or self.dropped or (self.no_two_handed and w.two_handed):
+            return UNARMED
+        return {"modifier": w.modifier, "initiative": w.initiative, "damage": w.damage, "crit": w.crit,
+                "light": "light" in w.properties, "heavy": "heavy" in w.properties, "two_handed": w.two_handed,
+                "piercing": "armour_piercing" in w.properties}
+
+    @property
+    def armed(self) -> bool:
+        return self.weapon is not UNARMED
+
+    def go_out(self, cause: str) -> None:
+        if self.out is None:
+            self.out = cause
+
+    def lose_health(self, n: int) -> None:
+        self.health -= n
+        if self.health <= 0:
+            self.go_out("health")
+
+
+@dataclass
+class Record:
+    """What one duel (or attack) counted, by name."""
+
+    winner: int | None = None  # 0, 1; None for a draw
+    cause: str | None = None
+    died: bool = False
+    round: int = 0
+    attacks: list[dict[str, int]] = field(default_factory=lambda: [{}, {}])
+    wounds: list[dict[str, int]] = field(default_factory=lambda: [{}, {}])
+    degraded: list[int] = field(default_factory=lambda: [0, 0])
+    damage: list[int] = field(default_factory=lambda: [0, 0])
+
+    def counter_row(self, round_cap: int) -> list[int]:
+        c = L.COUNTERS
+        row = [0] * c.size(round_cap)
+        if self.winner is None:
+            row[c.draws] = 1
+        else:
+            loser = 1 - self.winner
+            row[c.wins + self.winner] = 1
+            row[c.cause + loser * len(c.causes) + c.causes.index(self.cause)] = 1
+            row[c.death + loser] = int(self.died)
+            row[c.rounds + self.round] = 1
+            harmful = sum(n for name, n in self.wounds[loser].items() if name != "none")
+            row[c.one_blow + loser] = int(harmful == 1)
+        for side in range(2):
+            for name, n in self.attacks[side].items():
+                row[c.attack + side * len(c.outcomes) + c.outcomes.index(name)] += n
+            for name, n in self.wounds[side].items():
+                row[c.wound + side * c.wound_size + c.levels.index(name)] += n
+            row[c.special_at + side] = self.degraded[side]
+            row[c.damage + side] = self.damage[side]
+        return row
+
+
+class Game:
+    """One duel between two fighters under resolved options (name → value)."""
+
+    def __init__(self, a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma],
+                 rng: Xoshiro256StarStar) -> None:
+        self.sides = [Side(a), Side(b)]
+        self.o = options
+        self.traumas = traumas
+        self.rng = rng
+        self.rec = Record()
+        self.one = int(options["one_value"])
+
+    # -- V-1 checks ------------------------------------------------------------------------------
+    def d20(self) -> int:
+        return self.rng.die(20)
+
+    def value(self, face: int) -> int:
+        return 2 if face == 20 else 1 if face >= 17 else self.one if face == 1 else 0
+
+    def check(self, pool: int) -> int:
+        if pool > 0:
+            return sum(self.value(self.d20()) for _ in range(pool))
+        mode = self.o["desperation"]
+        if mode == "app":
+            return 0
+        if mode == "fvtt":
+            faces = [self.d20() for _ in range(1 if pool == 0 else 2)]
+            if all(x == 20 for x in faces):
+                return 1
+            return min(faces.count(20) - faces.count(1), 0)
+        net = self.value(self.d20()) + self.value(self.d20())
+        return 1 if net >= 2 else min(net, 0)
+
+    # -- pools (V-3, V-4) --------------------------------------------------------------------------
+    def attack_pool(self, a: Side, d: Side, kind: str) -> int:
+        f = a.f
+        return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
+                + (2 if d.prone else 0) + (3 if a.stealth == "dice" else 0))
+
+    def defence_pool(self, d: Side) -> int:
+        return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee
+
+    def dodge_pool(self, a: Side, d: Side, kind: str) -> int:
+        pool = d.f.attributes.agility + d.f.skills.nimbleness - a.weapon["modifier"] - d.pen_agil
+        if self.o["dodge_modifier"] == "weapon_plus_attack_type":
+            pool -= KIND_DICE[kind]
+        return pool
+
+    def reaction(self, a: Side, d: Side, kind: str) -> str:
+        if d.ap < 1 or d.out is not None or d.f.reaction == "none":
+            return "none"
+        if d.f.reaction == "best":
+            return "defend" if self.defence_pool(d) >= self.dodge_pool(a, d, kind) else "dodge"
+        return d.f.reaction
+
+    # -- effects ---------------------------------------------------------------------------------------
+    def armour_roll(self, src: Side, tgt: Side) -> int:
+        armour_dice = tgt.armour + (tgt.f.armour.quality if tgt.f.armour else 0)
+        shield_dice = tgt.shield if self.o["shield"] == "adds_class_to_armour_pool" else 0
+        if src.weapon["piercing"]:
+            cut = int(self.o["armour_piercing_dice"])
+            from_armour = min(cut, armour_dice)
+            armour_dice -= from_armour
+            shield_dice = max(shield_dice - (cut - from_armour), 0)
+        faces = [self.d20() for _ in range(armour_dice + shield_dice)]
+        successes = sum(self.value(x) for x in faces if x != 1)
+        ones_armour = faces[:armour_dice].count(1)
+        ones_shield = faces[armour_dice:].count(1)
+        lost_a, lost_s = min(ones_armour, tgt.armour), min(ones_shield, tgt.shield)
+        tgt.armour -= lost_a
+        tgt.shield -= lost_s
+        self.rec.degraded[self.sides.index(tgt)] += lost_a + lost_s
+        if self.o["armour_ones"] == "net":
+            return max(successes + (ones_armour + ones_shield) * self.one, 0)
+        return successes
+
+    def trauma(self, tgt: Side) -> None:
+        t = self.traumas[(self.rng.die(6) - 1) * 6 + self.rng.die(6) - 1]
+        if t.shock:
+            now = min(t.shock, tgt.ap) if self.o["shock_timing"] == "now" else 0
+            tgt.ap -= now
+            tgt.ap_debt += t.shock - now
+        if t.drop and tgt.f.weapon is not None:
+            tgt.dropped = True
+        tgt.prone = tgt.prone or t.prone
+        tgt.pen_melee += t.penalties.melee
+        tgt.pen_agil += t.penalties.agil
+        tgt.strain += int(t.dmgchk)
+        tgt.bleed += t.bleed
+        tgt.dmg_per_turn += int(t.dmg_turn)
+        tgt.no_two_handed = tgt.no_two_handed or t.no2h
+        if t.ko or t.para:
+            tgt.go_out("trauma_out")
+        if t.dead:
+            tgt.dead = True
+            tgt.go_out("death")
+
+    def blow(self, src: Side, tgt: Side, damage: int, traumas: int, disarm: bool, will: int) -> bool:
+        """Deliver a blow; True if the armour stopped all its damage."""
+        if not (damage or traumas or disarm or will):
+            return False
+        was_out = tgt.out is not None
+        final = max(damage - self.armour_roll(src, tgt), 0) if damage > 0 else 0
+        stopped = damage > 0 and final == 0
+        ti = self.sides.index(tgt)
+        self.rec.damage[ti] += final
+        tgt.lose_health(final)
+        if not stopped:
+            for _ in range(traumas):
+                self.trauma(tgt)
+            if disarm:
+                tgt.dropped = True
+        tgt.will -= will
+        if tgt.will <= 0:
+            tgt.go_out("will")
+        if stopped:
+            level = "none"
+        elif tgt.out is not None and not was_out:
+            level = "out"
+        elif traumas and not stopped:
+            level = "trauma"
+        else:
+            level = "wound" if final >= 2 else "scratch"
+        self.rec.wounds[ti][level] = self.rec.wounds[ti].get(level, 0) + 1
+        return stopped
+
+    def attack(self, ai: int, kind: str) -> None:
+        a, d = self.sides[ai], self.sides[1 - ai]
+        react = self.reaction(a, d, kind)
+        if react != "none":
+            d.ap -= 1
+        successes = self.check(self.attack_pool(a, d, kind))
+        a.stealth = "none"
+        if a.strain:
+            a.lose_health(a.strain)
+        r = 0
+        if react != "none":
+            r = self.check(self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, kind))
+            if d.strain:
+                d.lose_health(d.strain)
+        s = max(successes, 0)
+        rolled = s
+        counter, d_traumas = False, 0
+        if react == "defend":
+            left = max(r, 0)
+            if d.f.defence_spending == "counter_first" and left:
+                counter, left = True, left - 1
+            blocks = min(left, s)
+            s, left = s - blocks, left - blocks
+            cost = d.weapon["crit"] + 1
+            if cost > 1:
+                d_traumas, left = left // cost, left % cost
+            if d.f.defence_spending == "block_first" and left:
+                counter, left = True, left - 1
+            d.init_bonus += 2 * left
+        elif react == "dodge":
+            if r >= 3:
+                d.init_bonus += 2
+            if r >= 2:
+                s = 0
+            elif r == 1:
+                s = (s + 1) // 2
+            elif r < 0:
+                s -= r
+        counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
+        if s > 0:
+            outcome = "hit"
+            extra, crit, policy = s - 1, a.weapon["crit"], a.f.attack_spending
+            traumas, disarm, will = 0, False, 0
+            if policy == "trauma_first" and crit:
+                traumas, extra = extra // crit, extra % crit
+            elif policy == "disarm_first" and crit and extra >= crit and d.armed:
+                disarm, extra = True, extra - crit
+            elif policy == "intimidate":
+                will, extra = extra, 0
+            if self.blow(a, d, a.weapon["damage"] + extra, traumas, disarm, will):
+                outcome = "armour_stopped"
+        else:
+            outcome = "miss" if rolled == 0 else "defended" if react == "defend" else "dodged"
+        self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
+        if counter or d_traumas:
+            self.blow(d, a, counter_damage, d_traumas, False, 0)
+
+    # -- V-2 rounds and turns ----------------------------------------------------------------------
+    def refill(self, s: Side) -> None:
+        s.ap = s.f.action_points - s.ap_debt
+        s.ap_debt = max(-s.ap, 0)
+        s.ap = max(s.ap, 0)
+
+    def roll_initiative(self, first_round: bool) -> None:
+        for i, s in enumerate(self.sides):
+            roll = self.d20()
+            if first_round and self.o["surprise"] == "ab"[i]:
+                extra = [self.d20(), self.d20()]
+                roll = roll + sum(extra) if self.o["surprise_init"] == "add" else max([roll, *extra])
+            w = s.weapon
+            term = w["modifier"] if self.o["init_weapon_term"] == "modifier" else w["initiative"]
+            s.init_base = roll + term + s.f.skills.nimbleness + s.init_bonus
+            s.init_bonus = 0
+
+    def first(self) -> int:
+        ta, tb = (s.init_base + s.init_bonus for s in self.sides)
+        if ta != tb:
+            return 0 if ta > tb else 1
+        while True:
+            da, db = self.d20(), self.d20()
+            if da != db:
+                return 0 if da > db else 1
+
+    def plan(self, s: Side) -> str:
+        """The tactic's kind, then cheaper kinds, then costlier ones: the first the weapon allows
+        whose cost leaves the tactic's reserve."""
+        order = ["quick", "standard", "power"]
+        if s.f.tactic.attack == "none":
+            return "none"
+        at = order.index(s.f.tactic.attack)
+        for kind in [*reversed(order[:at + 1]), *order[at + 1:]]:
+            allowed = not (kind == "quick" and s.weapon["heavy"]) and \
+                not (kind == "power" and (not s.armed or s.weapon["light"]))
+            if allowed and s.ap - KIND_COST[kind] >= s.f.tactic.keep:
+                return kind
+        return "none"
+
+    def turn(self, i: int) -> None:
+        s = self.sides[i]
+        if self.o["ap_refill"] == "turn_start":
+            self.refill(s)
+        hurt = s.bleed + s.dmg_per_turn
+        if hurt:
+            s.bleed = max(s.bleed - 1, 0)
+            s.lose_health(hurt)
+            if s.out is not None:
+                return
+        if s.prone:
+            if s.ap < 1:
+                return
+            s.ap -= 1
+            s.prone = False
+        cost = 2 if self.o["pickup"] == "pickup_and_ready" else 1
+        if s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed):
+            s.ap -= cost
+            s.dropped = False
+        if s.stealth == "extra_attack":
+            self.attack(i, "standard")
+            if any(x.out is not None for x in self.sides):
+                return
+        while (kind := self.plan(s)) != "none":
+            s.ap -= KIND_COST[kind]
+            self.attack(i, kind)
+            if any(x.out is not None for x in self.sides):
+                return
+
+    def duel(self) -> Record:
+        if self.o["surprise"] != "none":
+            self.sides["ab".index(self.o["surprise"])].stealth = self.o["stealth_attack"]
+        self.roll_initiative(True)
+        for rnd in range(1, int(self.o["round_cap"]) + 1):
+            if rnd > 1 and self.o["init_roll"] == "every_round":
+                self.roll_initiative(False)
+            first = self.first()
+            if self.o["ap_refill"] == "round_start":
+                for s in self.sides:
+                    self.refill(s)
+            for i in (first, 1 - first):
+                self.turn(i)
+                outs = [s.out is not None for s in self.sides]
+                if all(outs):
+                    return self.rec  # both out at once: a draw
+                if any(outs):
+                    loser = outs.index(True)
+                    self.rec.winner, self.rec.cause = 1 - loser, self.sides[loser].out
+                    self.rec.died, self.rec.round = self.sides[loser].dead, rnd
+                    return self.rec
+        return self.rec
+
+    def single_attack(self) -> Record:
+        kind = self.plan(self.sides[0])
+        if kind != "none":
+            self.sides[0].ap -= KIND_COST[kind]
+            self.attack(0, kind)
+        return self.rec
+
+
+def play(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma], seed: int, index: int,
+         single_attack: bool = False) -> list[int]:
+    """The counter row of duel (or single attack) ``index`` of a run with ``seed``."""
+    game = Game(a, b, options, traumas, Xoshiro256StarStar.for_duel(seed, index))
+    rec = game.single_attack() if single_attack else game.duel()
+    if single_attack:
+        rec.winner = None
+        row = rec.counter_row(int(options["round_cap"]))
+        row[L.COUNTERS.draws] = 0
+        return row
+    return rec.counter_row(int(options["round_cap"]))

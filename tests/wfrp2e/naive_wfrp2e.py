@@ -1,0 +1,566 @@
+"""A slow, readable, pure-Python reference of one WFRP 2e melee duel and of one single attack.
+
+Written from the digest (``docs/rules/wfrp2e.md``, rule ids ``W-…``) and the readings documented in
+``docs/reference-wfrp2e.md``, independently of :mod:`brutal_sim.rulesets.wfrp2e.kernel`, drawing
+random numbers in the documented order so that the same ``(seed, duel index)`` gives the same
+counters. Random numbers come from :class:`naive_rng.Xoshiro256StarStar` (shared with the Brutal
+reference). The compiled arrays are read once into plain dataclasses; the game logic never indexes
+arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from brutal_sim.rulesets.wfrp2e import layout as L
+
+from naive_rng import Xoshiro256StarStar
+
+LOCATIONS = [(15, "head"), (35, "right_arm"), (55, "left_arm"), (80, "body"), (90, "right_leg"), (100, "left_leg")]
+ZONE_OF = {"head": "head", "right_arm": "arm", "left_arm": "arm", "body": "body", "right_leg": "leg", "left_leg": "leg"}
+
+
+# --------------------------------------------------------------------------------------------------
+# Inputs as plain objects
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Item:
+    damage: int
+    qualities: frozenset[str]
+    unarmed: bool = False
+
+
+@dataclass(frozen=True)
+class Profile:
+    ws: int
+    ag: int
+    attacks: int
+    wounds: int
+    sb: int
+    tb: int
+    dodge: int | None
+    fortune: int
+    fate: int
+    tactic: str
+    reaction: str
+    ag_penalty: int
+    mighty_blow: bool
+    street_fighting: bool
+    flee_at: int | None
+    ap: dict[str, int]
+    main: Item | None
+    off: Item | None
+    fists: Item
+
+
+def _item(row, slot: int) -> Item | None:
+    base = L.P_WEAPONS + slot * L.WN
+    if not row[base + L.W_PRESENT]:
+        return None
+    qualities = frozenset(q for q, f in L.QUALITY_FIELDS.items() if row[base + f])
+    return Item(int(row[base + L.W_DAMAGE]), qualities, bool(row[base + L.W_UNARMED]))
+
+
+def profile_from_row(row) -> Profile:
+    return Profile(
+        ws=int(row[L.P_WS]), ag=int(row[L.P_AG]), attacks=int(row[L.P_A]), wounds=int(row[L.P_W]),
+        sb=int(row[L.P_SB]), tb=int(row[L.P_TB]), dodge=None if row[L.P_DODGE] < 0 else int(row[L.P_DODGE]),
+        fortune=int(row[L.P_FORTUNE]), fate=int(row[L.P_FATE]), tactic=L.TACTIC_NAMES[row[L.P_TACTIC]],
+        reaction=L.REACTION_NAMES[row[L.P_REACTION]], ag_penalty=int(row[L.P_AG_PENALTY]),
+        mighty_blow=bool(row[L.P_MIGHTY_BLOW]), street_fighting=bool(row[L.P_STREET_FIGHTING]),
+        flee_at=None if row[L.P_FLEE_AT] < 0 else int(row[L.P_FLEE_AT]),
+        ap={z: int(row[L.P_AP + k]) for k, z in enumerate(L.ZONE_NAMES)},
+        main=_item(row, L.SLOT_MAIN), off=_item(row, L.SLOT_OFF), fists=_item(row, L.SLOT_FISTS))
+
+
+@dataclass(frozen=True)
+class Rules:
+    round_cap: int
+    initiative_every_round: bool
+    surprised: int | None
+    opposed: str
+    auto: bool
+    cap: int
+    defensive_full: bool
+    per_round: bool
+    balanced_offhand: bool
+    fury: str
+    tiring_ignored: bool
+    crit: str
+    threshold: int
+    prone_bonus: int
+    fortune: str
+    reroll_only: bool
+    mighty_blow: bool
+    street_fighting: bool
+    start_distance: int
+
+    @classmethod
+    def from_array(cls, o) -> "Rules":
+        return cls(int(o[L.O_ROUND_CAP]), bool(o[L.O_INIT_EVERY_ROUND]),
+                   None if o[L.O_SURPRISE] == 0 else int(o[L.O_SURPRISE]) - 1, L.OPPOSED_CODES[o[L.O_OPPOSED]],
+                   bool(o[L.O_AUTO]), int(o[L.O_MODIFIER_CAP]), bool(o[L.O_DEF_STANCE_FULL]),
+                   bool(o[L.O_SCOPE_ROUND]), bool(o[L.O_BALANCED_OFFHAND]), L.FURY_CODES[o[L.O_FURY]],
+                   bool(o[L.O_TIRING_IGNORE]), L.CRIT_CODES[o[L.O_CRIT_MODEL]], int(o[L.O_CRIT_THRESHOLD]),
+                   int(o[L.O_PRONE_BONUS]), L.FORTUNE_CODES[o[L.O_FORTUNE]], bool(o[L.O_FORTUNE_REROLL_ONLY]),
+                   bool(o[L.O_MIGHTY_BLOW]), bool(o[L.O_STREET_FIGHTING]), int(o[L.O_START_DISTANCE]))
+
+
+@dataclass(frozen=True)
+class Effect:
+    out: bool = False
+    death: bool = False
+    helpless: bool = False
+    stun: int = 0
+    drop: bool = False
+    prone: bool = False
+    pen_ws: int = 0
+    pen_ag: int = 0
+
+
+class CritTable:
+    """The critical table (W-5.4) as lookups: ``effect(value, roll)`` and ``effects[zone][number]``."""
+
+    def __init__(self, grid, fx) -> None:
+        self.grid = [[int(x) for x in row] for row in grid]
+        self.effects = {zone: [Effect(bool(r[L.FX_OUT]), bool(r[L.FX_DEATH]), bool(r[L.FX_HELPLESS]), int(r[L.FX_STUN]),
+                                      bool(r[L.FX_DROP]), bool(r[L.FX_PRONE]), int(r[L.FX_PEN_WS]), int(r[L.FX_PEN_AG]))
+                               for r in fx[z]] for z, zone in enumerate(L.ZONE_NAMES)}
+
+    def effect(self, zone: str, value: int, roll: int) -> Effect:
+        return self.effects[zone][self.grid[roll - 1][min(value, len(self.grid[0]) - 1)]]
+
+
+# --------------------------------------------------------------------------------------------------
+# A fighter during a duel
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Combatant:
+    p: Profile
+    wounds: int = 0
+    fortune: int = 0
+    stunned_turns: int = 0
+    prone: bool = False
+    holds_main: bool = False
+    holds_off: bool = False
+    parry_stance: bool = False
+    defensive_stance: bool = False
+    cautious: bool = False
+    all_out: bool = False
+    parried_this_round: bool = False
+    dodged_this_round: bool = False
+    surprised: bool = False
+    out: str | None = None
+    dead: bool = False
+    pen_ws: int = 0
+    pen_ag: int = 0
+
+    def __post_init__(self) -> None:
+        self.wounds = self.p.wounds
+        self.fortune = self.p.fortune
+        self.holds_main = self.p.main is not None
+        self.holds_off = self.p.off is not None
+
+    def weapon(self) -> tuple[str, Item]:
+        if self.holds_main:
+            return "main", self.p.main
+        if self.holds_off:
+            return "off", self.p.off
+        return "fists", self.p.fists
+
+    def parry_item(self) -> Item | None:
+        items = [x for x, held in ((self.p.off, self.holds_off), (self.p.main, self.holds_main)) if held]
+        defensive = [x for x in items if "defensive" in x.qualities]
+        return (defensive or items or [None])[0]
+
+
+@dataclass
+class Record:
+    """What happened in one duel (or one single attack), laid out like the kernel's counters."""
+
+    winner: int | None = None
+    loser: int | None = None
+    cause: str | None = None
+    died: bool = False
+    round: int = 0
+    outcomes: list[list[int]] = field(default_factory=lambda: [[0] * 4 for _ in range(2)])
+    hits: list[list[list[int]]] = field(default_factory=lambda: [[[0] * 4 for _ in range(5)] for _ in range(2)])
+    fury: list[int] = field(default_factory=lambda: [0, 0])
+    damage: list[int] = field(default_factory=lambda: [0, 0])
+
+    def counter_row(self, k: int) -> list[int]:
+        c = L.COUNTERS
+        row = [0] * k
+        if self.winner is None and self.round:
+            row[c.draws] = 1
+        if self.winner is not None:
+            row[c.wins + self.winner] = 1
+            row[c.cause + self.loser * len(c.causes) + c.causes.index(self.cause)] = 1
+            row[c.death + self.loser] = int(self.died)
+            row[c.rounds + self.round] = 1
+            harmful = sum(self.hits[self.loser][lv][z] for lv in range(1, 5) for z in range(4))
+            row[c.one_blow + self.loser] = int(harmful == 1 and self.cause != "fled")
+        for side in range(2):
+            for k2 in range(4):
+                row[c.attack + side * 4 + k2] = self.outcomes[side][k2]
+            for lv in range(5):
+                for z in range(4):
+                    row[c.wound + side * 20 + lv * 4 + z] = self.hits[side][lv][z]
+            row[c.special_at + side] = self.fury[side]
+            row[c.damage + side] = self.damage[side]
+        return row
+
+
+# --------------------------------------------------------------------------------------------------
+# The duel
+# --------------------------------------------------------------------------------------------------
+
+
+class Duel:
+    def __init__(self, F, opts, grid, fx, seed: int, index: int) -> None:
+        self.rules = Rules.from_array(opts)
+        self.crit = CritTable(grid, fx)
+        self.rng = Xoshiro256StarStar.for_duel(seed, index)
+        self.f = [Combatant(profile_from_row(F[0])), Combatant(profile_from_row(F[1]))]
+        if self.rules.surprised is not None:
+            self.f[self.rules.surprised].surprised = True
+        self.engaged = self.rules.start_distance < 4
+        self.round = 1
+        self.rec = Record()
+
+    # -- tests (W-1) ------------------------------------------------------------------------------
+    def d100(self) -> int:
+        return self.rng.die(100)
+
+    def passes(self, roll: int, target: int) -> bool:
+        if self.rules.auto and roll <= 5:
+            return True
+        if self.rules.auto and roll >= 96:
+            return False
+        return roll <= target
+
+    def modifiers(self, total: int) -> int:
+        cap = self.rules.cap
+        return max(-cap, min(cap, total)) if cap else total
+
+    def may_spend(self, who: Combatant, on_reaction: bool) -> bool:
+        """W-8.7: the preferred use may take the last fortune point, the other keeps one back."""
+        if self.rules.fortune == "never":
+            return False
+        preferred = on_reaction == (self.rules.fortune == "reaction_first")
+        return who.fortune >= (1 if preferred else 2)
+
+    def test(self, who: Combatant, target: int, on_reaction: bool, may_reroll: bool = True) -> tuple[bool, int]:
+        """A d100 test; a failure is rerolled with a fortune point when the policy allows (W-6.5)."""
+        allowed = may_reroll and self.may_spend(who, on_reaction)
+        roll = self.d100()
+        if self.passes(roll, target) or not allowed:
+            return self.passes(roll, target), roll
+        who.fortune -= 1
+        roll = self.d100()
+        return self.passes(roll, target), roll
+
+    def opposed(self, t_init: int, t_def: int) -> bool:
+        while True:
+            ri, rd = self.d100(), self.d100()
+            si, sd = self.passes(ri, t_init), self.passes(rd, t_def)
+            if si and sd:
+                di, dd = abs(t_init - ri) // 10, abs(t_def - rd) // 10
+                if di != dd:
+                    return di > dd
+                if self.rules.opposed == "defender_wins_ties":
+                    return False
+                if t_init != t_def:
+                    return t_init > t_def
+                continue
+            if si or sd:
+                return si
+            if self.rules.opposed != "both_fail_reroll":
+                return False
+
+    # -- weapons ----------------------------------------------------------------------------------
+    def has(self, item: Item, quality: str) -> bool:
+        if quality not in item.qualities:
+            return False
+        if quality in ("impact", "fast") and "tiring" in item.qualities:
+            return self.rules.tiring_ignored or self.round == 1
+        return True
+
+    # -- reactions (W-4.3 – W-4.6) --------------------------------------------------------------------
+    def can_react(self, d: Combatant) -> bool:
+        return d.out is None and d.stunned_turns == 0 and not d.all_out and not d.surprised
+
+    def reaction_cost(self, d: Combatant, kind: str) -> int | None:
+        """0 free, 1 a fortune point for an extra use, None impossible."""
+        if not self.can_react(d):
+            return None
+        if kind == "parry":
+            if d.parry_item() is None or not (d.parry_stance or d.holds_off):
+                return None
+            blocked = d.parried_this_round or (self.rules.per_round and d.dodged_this_round)
+        else:
+            if d.p.dodge is None:
+                return None
+            blocked = d.dodged_this_round or (self.rules.per_round and d.parried_this_round)
+        if not blocked:
+            return 0
+        if not self.rules.reroll_only and self.may_spend(d, True):
+            return 1
+        return None
+
+    def speed(self, item: Item) -> int:
+        return (-10 if self.has(item, "fast") else 0) + (10 if self.has(item, "slow") else 0)
+
+    def parry_target(self, d: Combatant, weapon: Item) -> int:
+        item = d.parry_item()
+        bonus = 10 * d.cautious + (10 if "defensive" in item.qualities else 0)
+        return d.p.ws + self.modifiers(self.speed(weapon) + bonus - d.pen_ws)
+
+    def dodge_target(self, d: Combatant, weapon: Item) -> int:
+        return d.p.dodge + self.modifiers(self.speed(weapon) + 10 * d.cautious - d.pen_ag)
+
+    def pick_reaction(self, d: Combatant, weapon: Item) -> tuple[str | None, int]:
+        if d.p.reaction == "none":
+            return None, 0
+        costs = {"parry": self.reaction_cost(d, "parry"), "dodge": self.reaction_cost(d, "dodge")}
+        for cost in (0, 1):
+            options = [k for k, c in costs.items() if c == cost]
+            if not options:
+                continue
+            if len(options) == 1:
+                return options[0], cost
+            if d.p.reaction == "parry_first":
+                return "parry", cost
+            if d.p.reaction == "best":
+                better = self.parry_target(d, weapon) >= self.dodge_target(d, weapon)
+                return ("parry" if better else "dodge"), cost
+            return "dodge", cost
+        return None, 0
+
+    # -- an attack (W-4) --------------------------------------------------------------------------
+    def attack(self, ai: int, modifier: int, feinted: bool) -> None:
+        a, d = self.f[ai], self.f[1 - ai]
+        hand, weapon = a.weapon()
+        total = modifier - a.pen_ws
+        total += 20 if d.stunned_turns else 0
+        total += self.rules.prone_bonus if d.prone else 0
+        total -= 20 if d.defensive_stance else 0
+        if hand == "off" and not ("balanced" in weapon.qualities and self.rules.balanced_offhand):
+            total -= 20
+        street = a.p.street_fighting and self.rules.street_fighting
+        if hand == "fists" and street:
+            total += 10
+        target = a.p.ws + self.modifiers(total)
+        hit, roll = self.test(a, target, on_reaction=False)
+        if not hit:
+            self.rec.outcomes[ai][L.OUT_MISS] += 1
+            return
+        outcome = "hit"
+        if not feinted:
+            kind, cost = self.pick_reaction(d, weapon)
+            if kind is not None:
+                d.fortune -= cost
+                if kind == "parry":
+                    d.parried_this_round = True
+                    d.parry_stance = False
+                    t = self.parry_target(d, weapon)
+                else:
+                    d.dodged_this_round = True
+                    t = self.dodge_target(d, weapon)
+                if self.test(d, t, on_reaction=True, may_reroll=cost == 0)[0]:  # one point per test
+                    outcome = "parried" if kind == "parry" else "dodged"
+        self.rec.outcomes[ai][("miss", "parried", "dodged", "hit").index(outcome)] += 1
+        if outcome != "hit":
+            return
+        reversed_roll = int(f"{roll % 100:02d}"[::-1]) or 100
+        location = next(name for upper, name in LOCATIONS if reversed_roll <= upper)
+        # damage (W-4.7, W-4.11, W-4.12)
+        kept = self.rng.die(10)
+        if self.has(weapon, "impact"):
+            kept = max(kept, self.rng.die(10))
+        raw = kept + a.p.sb + weapon.damage
+        raw += 1 if a.p.mighty_blow and self.rules.mighty_blow else 0
+        raw += 1 if hand == "fists" and street else 0
+        fury_dice = 0
+        last = kept
+        while last == 10:
+            confirm = self.rules.fury == "each" or (self.rules.fury == "first_only" and fury_dice == 0)
+            if confirm and not self.passes(self.d100(), target):
+                break
+            last = self.rng.die(10)
+            raw += last
+            fury_dice += 1
+        if fury_dice:
+            self.rec.fury[ai] += 1
+        zone = ZONE_OF[location]
+        ap = d.p.ap[zone] * (2 if weapon.unarmed else 1)
+        if "armour_piercing" in weapon.qualities:
+            ap = max(0, ap - 1)
+        final = max(0, raw - d.p.tb - ap)
+        self.rec.damage[1 - ai] += final
+        if final == 0:
+            level = "none"
+        elif final <= d.wounds:
+            d.wounds -= final
+            level = "wounded" if d.wounds > 3 else "heavily_wounded"
+        else:
+            value = final - d.wounds + (1 if "precise" in weapon.qualities else 0)
+            d.wounds = 0
+            self.critical(d, location, value)
+            level = "out" if d.out else "critical"
+        self.rec.hits[1 - ai][L.LEVEL_NAMES.index(level)][L.ZONE_NAMES.index(zone)] += 1
+
+    def critical(self, d: Combatant, location: str, value: int) -> None:
+        """W-5.3, W-5.4, W-5.6."""
+        if self.rules.crit == "sudden_death" or (self.rules.crit == "threshold" and value >= self.rules.threshold):
+            self.take_out(d, "critical", deadly=True)
+            return
+        if self.rules.crit == "threshold":
+            return
+        e = self.crit.effect(ZONE_OF[location], value, self.d100())
+        d.stunned_turns = max(d.stunned_turns, e.stun)
+        if e.drop:
+            if location == "left_arm":
+                d.holds_off = False
+            else:
+                d.holds_main = False
+        d.prone = d.prone or e.prone
+        d.pen_ws += e.pen_ws
+        d.pen_ag += e.pen_ag
+        if e.death:
+            self.take_out(d, "critical", deadly=True)
+        elif e.out:
+            self.take_out(d, "critical")
+        elif e.helpless:
+            self.take_out(d, "helpless")
+
+    def take_out(self, d: Combatant, cause: str, deadly: bool = False) -> None:
+        if d.out is None:
+            d.out = cause
+        if deadly:
+            d.dead = d.dead or d.p.fate == 0
+
+    # -- turns (W-2, W-3, W-8) ----------------------------------------------------------------------
+    def foe_could_parry(self, e: Combatant) -> bool:
+        return self.reaction_cost(e, "parry") == 0
+
+    def plan(self, i: int, halves: int) -> tuple[int, int, bool]:
+        me, foe = self.f[i], self.f[1 - i]
+        tactic = me.p.tactic
+        if tactic == "turtle":
+            if self.rules.defensive_full:
+                me.defensive_stance = me.defensive_stance or halves == 2
+                me.parry_stance = me.parry_stance or halves < 2
+            else:
+                me.defensive_stance = True
+                me.parry_stance = me.parry_stance or halves == 2
+            return 0, 0, False
+        if not self.engaged:
+            self.engaged = True
+            return 1, 10, False  # W-3.3 charge
+        if halves == 1:
+            return 1, 0, False
+        if tactic == "swift" and me.p.attacks >= 2:
+            return me.p.attacks, 0, False
+        if tactic == "berserk":
+            me.all_out = True
+            return 1, 20, False
+        if tactic == "cautious":
+            me.cautious = True
+            return 1, -10, False
+        if tactic == "feinter" and me.p.ws >= foe.p.ws and self.foe_could_parry(foe):
+            return 1, 0, True
+        if me.holds_off:
+            return 1, 10, False  # aim + attack, parrying with the off-hand item
+        me.parry_stance = True
+        return 1, 0, False
+
+    def feint(self, i: int) -> bool:
+        me, foe = self.f[i], self.f[1 - i]
+        return self.opposed(me.p.ws + self.modifiers(-me.pen_ws), foe.p.ws + self.modifiers(-foe.pen_ws))
+
+    def anyone_out(self) -> bool:
+        return any(f.out for f in self.f)
+
+    def turn(self, i: int) -> None:
+        me = self.f[i]
+        me.parry_stance = me.defensive_stance = me.cautious = me.all_out = False
+        if me.surprised:
+            return
+        if me.stunned_turns:
+            me.stunned_turns -= 1
+            return
+        if me.p.flee_at is not None and me.wounds <= me.p.flee_at:
+            self.attack(1 - i, 0, False)  # W-3.16: the free attack
+            self.take_out(me, "fled")
+            return
+        halves = 2
+        if me.prone:
+            me.prone = False
+            halves -= 1
+        if me.p.main is not None and not me.holds_main:
+            me.holds_main = True
+            halves -= 1
+        elif me.p.off is not None and not me.holds_off:
+            me.holds_off = True
+            halves -= 1
+        if halves == 0:
+            return
+        n, modifier, feint = self.plan(i, halves)
+        feinted = feint and self.feint(i)
+        for _ in range(n):
+            if self.anyone_out():
+                break
+            self.attack(i, modifier, feinted)
+
+    def initiative(self) -> int:
+        ag = [f.p.ag - f.p.ag_penalty - f.pen_ag for f in self.f]
+        while True:
+            ia, ib = self.rng.die(10) + ag[0], self.rng.die(10) + ag[1]
+            if ia != ib:
+                return 0 if ia > ib else 1
+            if ag[0] != ag[1]:
+                return 0 if ag[0] > ag[1] else 1
+
+    def play(self) -> Record:
+        first = self.initiative()
+        for rnd in range(1, self.rules.round_cap + 1):
+            self.round = rnd
+            if rnd > 1 and self.rules.initiative_every_round:
+                first = self.initiative()
+            for f in self.f:
+                f.parried_this_round = f.dodged_this_round = False
+            for i in (first, 1 - first):
+                self.turn(i)
+                if self.anyone_out():
+                    loser = 0 if self.f[0].out else 1
+                    self.rec.winner, self.rec.loser = 1 - loser, loser
+                    self.rec.cause, self.rec.died, self.rec.round = self.f[loser].out, self.f[loser].dead, rnd
+                    return self.rec
+            for f in self.f:
+                f.surprised = False
+        self.rec.round = self.rules.round_cap
+        return self.rec
+
+    def single_attack(self) -> Record:
+        """b in the stances its tactic takes when engaged, then a's first attack of its turn."""
+        engaged = self.engaged
+        self.engaged = True
+        self.plan(1, 2)
+        self.engaged = engaged
+        n, modifier, feint = self.plan(0, 2)
+        if n:
+            self.attack(0, modifier, feint and self.feint(0))
+        return self.rec
+
+
+def naive_duel(F, opts, grid, fx, seed: int, index: int) -> Record:
+    return Duel(F, opts, grid, fx, seed, index).play()
+
+
+def naive_single_attack(F, opts, grid, fx, seed: int, index: int) -> Record:
+    return Duel(F, opts, grid, fx, seed, index).single_attack()

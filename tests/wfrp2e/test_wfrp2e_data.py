@@ -1,0 +1,88 @@
+"""The WFRP 2e catalog and fighter data: every bundled file loads, derived values, variants."""
+
+from __future__ import annotations
+
+import pytest
+
+from brutal_sim.core.errors import DataError
+from brutal_sim.core.ruleset import get_ruleset, resolve_ruleset
+from brutal_sim.rulesets.wfrp2e import RULESET
+from brutal_sim.rulesets.wfrp2e.catalog import WfrpCatalog
+from brutal_sim.rulesets.wfrp2e.compile import compile_fighter
+from brutal_sim.rulesets.wfrp2e import layout as L
+from brutal_sim.core.variants import set_path
+
+from wfrp2e_util import fighter
+
+BRUTAL_NAMES = {"swordsman", "brute", "duelist", "knight", "militia", "brawler"}
+
+
+def test_catalog_has_the_bestiary_and_the_brutal_archetypes():
+    names = set(RULESET.fighter_names())
+    assert {"orc", "goblin"} | BRUTAL_NAMES <= names
+    assert BRUTAL_NAMES <= set(get_ruleset("brutal").fighter_names())  # the same concepts, by name
+    for name in names:
+        f = RULESET.load_fighter(name)
+        assert f.ruleset == "wfrp2e" and f.name
+
+
+def test_orc_profile_w9_3():
+    orc = RULESET.load_fighter("orc")
+    assert (orc.ws, orc.s, orc.t, orc.ag, orc.a, orc.w, orc.strength_bonus, orc.toughness_bonus) == \
+        (35, 35, 45, 25, 1, 12, 3, 4)
+    assert orc.main_hand.name == "choppa" and orc.armour == []
+
+
+def test_w1_3_bonuses_derived_and_overridable():
+    assert fighter(s=47, t=31).strength_bonus == 4 and fighter(s=47, t=31).toughness_bonus == 3
+    assert fighter(s=47, sb=5).strength_bonus == 5
+
+
+def test_w9_2_armour_adds_per_location_and_the_largest_ag_penalty_applies():
+    f = fighter(armour=["full_mail", "helmet", "sleeved_mail_coat"], dodge=40)
+    assert f.armour_points() == {"head": 5, "body": 5, "arm": 5, "leg": 5}
+    row = compile_fighter(f)
+    assert row[L.P_AG_PENALTY] == 10 and row[L.P_DODGE] == 30
+    assert list(row[L.P_AP:L.P_AP + 4]) == [5, 5, 5, 5]
+
+
+def test_fortune_defaults_to_fate():
+    assert fighter(fate=2).fortune_points == 2 and fighter(fate=2, fortune=0).fortune_points == 0
+
+
+def test_fighter_data_round_trip_and_variant():
+    duelist = RULESET.load_fighter("duelist")
+    data = RULESET.fighter_data(duelist)
+    assert RULESET.fighter_from_data(data, "round trip", "x") == duelist
+    set_path(data, "main_hand.damage", 1, "variant")
+    set_path(data, "ws", 55, "variant")
+    v = RULESET.fighter_from_data(data, "variant", "x")
+    assert v.ws == 55 and v.main_hand.damage == 1 and v.main_hand.has("fast")
+
+
+def test_resolution_by_names_and_objects():
+    assert resolve_ruleset(["orc", "goblin"]).name == "wfrp2e"
+    assert resolve_ruleset(["swordsman", "brute"]).name == "brutal"  # both catalogs: Brutal first
+    assert resolve_ruleset(["swordsman", "brute"], "wfrp2e").name == "wfrp2e"
+    assert resolve_ruleset([RULESET.load_fighter("orc"), "goblin"]).name == "wfrp2e"
+    with pytest.raises(DataError, match="is a wfrp2e fighter"):
+        resolve_ruleset([RULESET.load_fighter("orc"), "goblin"], "brutal")
+
+
+@pytest.mark.parametrize("fields,needle", [
+    ({"w": 0}, "w"), ({"dodge": 200}, "dodge"), ({"fate": -1}, "fate"), ({"tb": 11}, "tb"),
+    ({"reaction": "block"}, "reaction"), ({"main_hand": "sabre"}, "unknown weapon 'sabre'"),
+    ({"armour": [{"head": 2, "neck": 1}]}, "neck"), ({"talents": ["lightning_parry"]}, "unknown talent"),
+])
+def test_bad_fields(fields, needle):
+    with pytest.raises(DataError, match=needle):
+        fighter(**fields)
+
+
+def test_catalog_errors_name_the_file(tmp_path):
+    (tmp_path / "fighters").mkdir()
+    (tmp_path / "weapons.toml").write_text("[club]\ndamage = 0\nqualities = ['heavy']\n")
+    (tmp_path / "armour.toml").write_text("")
+    (tmp_path / "talents.toml").write_text("")
+    with pytest.raises(DataError, match="catalog/wfrp2e/weapons.toml: club.qualities"):
+        WfrpCatalog.from_dir(tmp_path)
