@@ -62,7 +62,7 @@ def test_profile_names_the_kernel_functions_for_perf(tmp_path):
     finally:
         path.unlink()
     names = {name for _, _, name in rows}
-    # since session 6 _fight is inlined into the parallel loop (its gufunc), _hit into _attack: brutal_sim.toolbox.jit
+    # _fight is inlined into the parallel loop (its gufunc), _hit into _attack: brutal_sim.toolbox.jit
     assert {"brutal_sim.rulesets.brutal.kernel.attack._attack", "brutal_sim.rulesets.brutal.kernel.attack._hard_block"} <= names
     assert any("__numba_parfor_gufunc" in name for name in names)
     addresses = [int(a, 16) for a, _, _ in rows]

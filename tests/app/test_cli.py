@@ -1,4 +1,4 @@
-"""The command line: JSON shapes, summaries, and bad input → one line, exit code 2 (issue 2 §5, §6, §8)."""
+"""The command line: JSON shapes, summaries, and bad input → one line, exit code 2."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Designer workflows: fighter variants, the tactic matrix, auto-balance (issue 5, partly)."""
+"""Designer workflows: fighter variants, the tactic matrix, auto-balance."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario files and one-file HTML reports (issue 4)."""
+"""Scenario files and one-file HTML reports."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def test_scenario_with_missing_rules_file(tmp_path):
 
 
 def test_cross_system_report(tmp_path):
-    """Issue 7 §4 / issue 8 §4: one scenario runs matched archetypes under every ruleset and reports
+    """One scenario runs matched archetypes under every ruleset and reports
     lethality side by side; each cell equals a direct run of that ruleset with the same seed."""
     from brutal_sim import api
 

@@ -2,7 +2,7 @@
 is the fight of one against one) and of one single attack.
 
 This module re-implements, independently of :mod:`brutal_sim.rulesets.brutal.kernel`, the rules of the digest
-(``/work/shared/rules/brutal.md``, rule ids ``B-…``) with the readings (GAP defaults, house
+(``docs/rules/brutal.md``, rule ids ``B-…``) with the readings (GAP defaults, house
 extensions) that the kernel documents, and it draws random numbers in exactly the kernel's order
 (``docs/engine.md``), so that for the same ``(seed, duel index)`` both produce the same counters.
 No numba, no numpy in the game logic.

@@ -1,4 +1,4 @@
-"""The bundled catalog and the data formats (issue 2 §2)."""
+"""The bundled catalog and the data formats."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The random number generator: known answers against the C reference, unbiased dice (issue 3 §3)."""
+"""The random number generator: known answers against the C reference, unbiased dice."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from scipy import stats
 from brutal_sim.toolbox.rng import _die, _next, _roll_2d6, _seed_duel
 
 # First 8 outputs for (seed, duel index), printed by tests/data/xoshiro_ref.c (Vigna's reference
-# xoshiro256** and splitmix64, seeded as documented in brutal_sim/rng.py).
+# xoshiro256** and splitmix64, seeded as documented in brutal_sim/toolbox/rng.py).
 KNOWN = {
     (0, 0): [18110106563157542208, 8650457082529208451, 3032169436225125478, 5211024849135804362,
              3138158484029544281, 1169695039734288304, 13516526439835347870, 4670220189379302279],

@@ -1,4 +1,4 @@
-"""The ruleset layer: registry, resolution of a run's ruleset, the shared counter row (issue 7)."""
+"""The ruleset layer: registry, resolution of a run's ruleset, the shared counter row."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chunks on a Dask cluster give the local counters bit for bit (issue 9).
+"""Chunks on a Dask cluster give the local counters bit for bit.
 
 One ``LocalCluster`` of two worker processes (one thread each) serves the module; small chunk
 sizes give every run several chunks, so both workers take part and the sums are real merges.

@@ -1,4 +1,4 @@
-"""Same seed → bit-identical counters for any thread count and block size (issue 2 §4)."""
+"""Same seed → bit-identical counters for any thread count and block size."""
 
 from __future__ import annotations
 

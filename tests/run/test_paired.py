@@ -1,4 +1,4 @@
-"""Common random numbers: paired runs and the intervals of differences (issue 5 §2)."""
+"""Common random numbers: paired runs and the intervals of differences."""
 
 from __future__ import annotations
 
