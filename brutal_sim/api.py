@@ -69,7 +69,7 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
     ``ruleset`` picks the rules (default: from the fighter files, else Brutal). ``labels``
     (``matchup``, ``variant``, ``sweep``, ``value``) name the run in tidy frames and plots; the
     matchup defaults to "A vs B". ``client`` (a ``distributed.Client``) or ``executor`` (a
-    :class:`~brutal_sim.executor.Executor`) run the duels elsewhere, e.g. on a Dask cluster, with
+    :class:`~brutal_sim.run.executor.Executor`) run the duels elsewhere, e.g. on a Dask cluster, with
     the same counters (``docs/cluster.md``).
     """
     _check_n(n)
@@ -207,7 +207,7 @@ def fights(prepared: Sequence["PreparedFight"], n: int, seed: int = 0, threads: 
 
 def fight_result_of(p: "PreparedFight", counters: np.ndarray, n: int, seed: int, elapsed: float,
                     labels: Mapping[str, str] | None = None) -> "FightResult":
-    """Wrap a prepared group fight's counters as a :class:`~brutal_sim.fights.FightResult`."""
+    """Wrap a prepared group fight's counters as a :class:`~brutal_sim.results.fight.FightResult`."""
     from .results.fight import FightResult
     from .rulesets.brutal import RULESET
 

@@ -127,7 +127,7 @@ class Cell:
 class FightCell:
     """One group fight of the scenario under one variant."""
 
-    prepared: Any  # a brutal_sim.ruleset.PreparedFight
+    prepared: Any  # a brutal_sim.core.ruleset.PreparedFight
     variant: str
     label: str
     changed: str = ""  # the fight's own options, as text
@@ -418,7 +418,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     """Run every cell; ``progress(duels done, total, label)`` is called as blocks finish.
 
     Group fights (``[[fights]]``) are played alongside; their
-    :class:`~brutal_sim.fights.FightResult` objects are left in ``scenario.fight_results``. Fights of
+    :class:`~brutal_sim.results.fight.FightResult` objects are left in ``scenario.fight_results``. Fights of
     the same sides under one variant are replayed together too (their own options or targeting
     change along the group).
 

@@ -2,7 +2,7 @@
 
 A ruleset is a module under :mod:`brutal_sim.rulesets` exposing ``RULESET``, an instance of a
 :class:`Ruleset` subclass. It brings its own data schema and bundled catalog, rule options, compile
-step, ``@njit`` kernels (:class:`Kernels`), counter names (:class:`~brutal_sim.counters.CounterLayout`)
+step, ``@njit`` kernels (:class:`Kernels`), counter names (:class:`~brutal_sim.core.counters.CounterLayout`)
 and exact single-attack enumeration. Everything downstream — the block engine, results, frames,
 plots, reports, the CLI — is shared and reads a ruleset only through this interface.
 
@@ -132,7 +132,7 @@ class Ruleset(ABC):
     # -- data ---------------------------------------------------------------------------------
     @abstractmethod
     def catalog(self) -> Any:
-        """The bundled catalog (a :class:`brutal_sim.catalog.BaseCatalog`)."""
+        """The bundled catalog (a :class:`brutal_sim.core.data.BaseCatalog`)."""
 
     def fighter_names(self) -> list[str]:
         """Names of the bundled fighters."""
@@ -150,7 +150,7 @@ class Ruleset(ABC):
     @abstractmethod
     def fighter_data(self, fighter: Any) -> dict[str, Any]:
         """A loaded fighter as fighter-file data (catalog items expanded to inline tables), ready to
-        be edited by :func:`brutal_sim.variants.set_path` and reloaded."""
+        be edited by :func:`brutal_sim.core.variants.set_path` and reloaded."""
 
     def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Any:
         """Validate fighter-file data (``source`` names it in errors) into a fighter object."""

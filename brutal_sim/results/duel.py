@@ -41,7 +41,7 @@ class DuelResult(HeaderCounters):
 
     def frames(self) -> dict[str, Any]:
         """This run as tidy pandas DataFrames: ``summary``, ``rounds`` and ``wounds``
-        (see :mod:`brutal_sim.frames`)."""
+        (see :mod:`brutal_sim.results.frames`)."""
         return {"summary": summary_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self])}
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Results of group fights (N vs M, Brutal; docs/groups.md): the shared header and the group block.
 
-A group fight's counter row is the shared header (:mod:`brutal_sim.counters`, read by
-:class:`~brutal_sim.results.HeaderCounters` as for duels) followed by the group block
+A group fight's counter row is the shared header (:mod:`brutal_sim.core.counters`, read by
+:class:`~brutal_sim.results.header.HeaderCounters` as for duels) followed by the group block
 (:class:`~brutal_sim.core.counters.GroupBlock`): per side how many fighters were still in when the
 fight ended, and per fighter how it went out, whether it died, whether it was standing at the end,
 and the final damage it dealt and took.
@@ -197,7 +197,7 @@ class FightResult(HeaderCounters):
 
     def frames(self) -> dict[str, Any]:
         """This run as tidy pandas DataFrames: ``summary``, ``fighters``, ``survivors``, ``rounds``
-        and ``wounds`` (see :mod:`brutal_sim.frames`)."""
+        and ``wounds`` (see :mod:`brutal_sim.results.frames`)."""
 
 
         return {"summary": fight_summary_frame([self]), "fighters": fighters_frame([self]),

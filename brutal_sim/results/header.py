@@ -18,7 +18,7 @@ def side_summary(name: str, wins: int, n: int) -> dict[str, Any]:
 
 
 class HeaderCounters:
-    """Readers of the shared counter header (:mod:`brutal_sim.counters`) by name, for every result
+    """Readers of the shared counter header (:mod:`brutal_sim.core.counters`) by name, for every result
     whose ``counters`` row starts with it (duels; group fights, whose group block follows).
 
     A subclass provides ``counters``, ``n``, ``layout`` and may narrow :attr:`header_end`."""

@@ -1,4 +1,4 @@
-"""Figures of the result frames (:mod:`brutal_sim.frames`), for reports and notebooks.
+"""Figures of the result frames (:mod:`brutal_sim.results.frames`), for reports and notebooks.
 
 Every function takes a tidy frame and returns a :class:`matplotlib.figure.Figure` built directly,
 without pyplot: no global figure registry, no ``plt.show``, so the figures work headless, in
@@ -514,7 +514,7 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
     """Per group fight (a row of two panels): left, the share of fights ending with k of each side
     still in; right, each fighter's fate in percent of fights — out by cause, or standing at the end.
 
-    Takes :func:`brutal_sim.frames.survivors_frame` and :func:`brutal_sim.frames.fighters_frame`.
+    Takes :func:`brutal_sim.results.frames.survivors_frame` and :func:`brutal_sim.results.frames.fighters_frame`.
     """
     _require(survivors, ("matchup", "variant", "fighter", "side", "survivors", "share"), "fight_figure")
     _require(fighters, ("matchup", "variant", "fighter", "side", "measure", "estimate"), "fight_figure")

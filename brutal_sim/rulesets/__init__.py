@@ -1,1 +1,1 @@
-"""Ruleset modules (see :mod:`brutal_sim.ruleset` and docs/rulesets.md)."""
+"""Ruleset modules (see :mod:`brutal_sim.core.ruleset` and docs/rulesets.md)."""

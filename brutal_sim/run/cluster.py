@@ -2,7 +2,7 @@
 value (``tcp://HOST:PORT``, ``local`` or ``local:N``).
 
 Dask and distributed are an optional extra (``pip install -e ".[cluster]"``), imported only here and
-only when a cluster is asked for. Chunking and merging are :mod:`brutal_sim.executor`'s; this module
+only when a cluster is asked for. Chunking and merging are :mod:`brutal_sim.run.executor`'s; this module
 only decides where a chunk runs. See ``docs/cluster.md``.
 """
 

@@ -1,5 +1,5 @@
 """Running kernels in fixed-size blocks: streaming counters, flat memory, any thread count, any
-executor (in-process by default, or a Dask cluster: :mod:`brutal_sim.executor`)."""
+executor (in-process by default, or a Dask cluster: :mod:`brutal_sim.run.executor`)."""
 
 from __future__ import annotations
 

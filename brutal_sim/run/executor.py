@@ -9,7 +9,7 @@ int64 sums do not depend on their order, so every executor and chunk size gives 
 counters.
 
 Executors differ only in where a chunk runs: :class:`LocalExecutor` runs them one after the other
-in this process on numba's threads (the default); :class:`brutal_sim.cluster.DaskExecutor` sends
+in this process on numba's threads (the default); :class:`brutal_sim.run.cluster.DaskExecutor` sends
 them to a Dask cluster.
 """
 

@@ -53,7 +53,7 @@ def _seed_duel(st, seed, index):
 
 def _xoshiro_next(st):
     """One xoshiro256** output (uint64) and the state advance (the rotations written out: every
-    function numba inlines costs compile time, :mod:`brutal_sim.jit`)."""
+    function numba inlines costs compile time, :mod:`brutal_sim.toolbox.jit`)."""
     s0 = st[0]
     s1 = st[1]
     s2 = st[2]

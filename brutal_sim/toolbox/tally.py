@@ -1,4 +1,4 @@
-"""Writing a decided duel into the shared counter header (:mod:`brutal_sim.counters`).
+"""Writing a decided duel into the shared counter header (:mod:`brutal_sim.core.counters`).
 
 Every ruleset's kernel calls :func:`_count_decision` when a duel ends with a loser, so that the
 blocks every result reads by name (wins, causes, deaths, rounds, one_blow) are filled one way.
@@ -20,7 +20,7 @@ def _count_decision(cnt, loser, cause, dead, one_blow, rnd, n_causes, c_one_blow
     Parameters
     ----------
     cnt : int64[K]
-        The counter row (shared header of :class:`~brutal_sim.counters.CounterLayout`).
+        The counter row (shared header of :class:`~brutal_sim.core.counters.CounterLayout`).
     loser, cause, rnd : int64
         The losing side, its cause code (0-based, in the ruleset's ``causes`` order) and the
         round in which the duel was decided.

@@ -1,9 +1,11 @@
-"""The Brutal ruleset (2d6 checks, wound track; digest ``docs/rules/brutal.md``, rules B-1 … B-7).
+"""The Brutal ruleset (2d6 checks, wound track; digest ``docs/rules/brutal.md``, rules B-1 … B-8).
 
-Its parts live in the package's original modules: data schema :mod:`brutal_sim.model`, catalog
-and rules files :mod:`brutal_sim.catalog`, options :data:`brutal_sim.options.OPTION_SPECS`,
-compile step :mod:`brutal_sim.compile`, array layout :mod:`brutal_sim.layout`, kernels
-:mod:`brutal_sim.kernel`, exact enumeration :mod:`brutal_sim.exact`.
+Its parts are this package's modules: data schema :mod:`~brutal_sim.rulesets.brutal.model`,
+catalog and rules files :mod:`~brutal_sim.rulesets.brutal.catalog`, options
+:data:`~brutal_sim.rulesets.brutal.options.OPTION_SPECS`, compile step
+:mod:`~brutal_sim.rulesets.brutal.compile`, array layout :mod:`~brutal_sim.rulesets.brutal.layout`,
+kernels :mod:`~brutal_sim.rulesets.brutal.kernel`, exact enumeration
+:mod:`~brutal_sim.rulesets.brutal.exact`, group fights :mod:`~brutal_sim.rulesets.brutal.sides`.
 """
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ EXERTION_CODES = {"off": EXERTION_OFF, "per_round_after_endurance": EXERTION_AFT
 ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = 0, 1, 2
 ARMOUR_MODEL_CODES = {"marker": 0, "marker_pierce_ignores_protection": 1, "protection_only": 2}
 
-# -- counters (int64[K]): the shared header of brutal_sim.counters ---------------------------------
+# -- counters (int64[K]): the shared header of brutal_sim.core.counters ----------------------------
 COUNTERS = CounterLayout(
     causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=("head", "torso", "arm", "leg"),
     special="weapon_breaks",

@@ -1,7 +1,7 @@
 """Typed, validated rules data: weapons, armour, talents and fighters (the public TOML format).
 
 Every model forbids unknown fields so that a typo is reported, not ignored. Names of catalog items
-inside a fighter (``main_hand = "arming_sword"``) are resolved by :mod:`brutal_sim.catalog`.
+inside a fighter (``main_hand = "arming_sword"``) are resolved by :mod:`brutal_sim.rulesets.brutal.catalog`.
 """
 
 from __future__ import annotations

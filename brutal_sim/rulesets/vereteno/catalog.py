@@ -1,8 +1,8 @@
 """The bundled Vereteno catalog, fighter files and rules files.
 
-Every failure is a :class:`~brutal_sim.errors.DataError` naming the file, the field and what is
-allowed (the shared :func:`~brutal_sim.catalog.read_toml`, :func:`~brutal_sim.catalog.validate`
-and :func:`~brutal_sim.catalog.suggest`).
+Every failure is a :class:`~brutal_sim.core.errors.DataError` naming the file, the field and what is
+allowed (the shared :func:`~brutal_sim.core.data.read_toml`, :func:`~brutal_sim.core.data.validate`
+and :func:`~brutal_sim.core.data.suggest`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A fighter compiles to one ``int64[NF]`` row (``P_*``), its changing state in a duel is one
 ``int64[NS]`` row (``S_*``), the options one ``int64[NO]`` row (``O_*``); counters follow the
-shared :class:`~brutal_sim.counters.CounterLayout` with the names below. Module-level ints are
+shared :class:`~brutal_sim.core.counters.CounterLayout` with the names below. Module-level ints are
 compile-time constants for numba.
 """
 

@@ -1,6 +1,6 @@
 """The bundled WFRP 2e catalog (``brutal_sim/data/wfrp2e``) and fighter files.
 
-Every failure is a :class:`~brutal_sim.errors.DataError` naming the file, the field and what is
+Every failure is a :class:`~brutal_sim.core.errors.DataError` naming the file, the field and what is
 allowed; unknown names come with close suggestions.
 """
 
