@@ -127,7 +127,7 @@ class Ruleset(ABC):
     #: the ruleset's fighter model (objects of it pass through :meth:`load_fighter`)
     fighter_type: type
     #: a bundled matchup whose compilation warms the kernels up (:meth:`warm_up`)
-    warm_up_pair: tuple[str, str] = ("swordsman", "brute")
+    warm_up_pair: tuple[str, str]
 
     # -- data ---------------------------------------------------------------------------------
     @abstractmethod

@@ -61,6 +61,7 @@ class BrutalRuleset(Ruleset):
     option_specs = OPTION_SPECS
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
+    warm_up_pair = ("swordsman", "brute")
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()

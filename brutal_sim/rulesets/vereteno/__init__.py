@@ -40,6 +40,7 @@ class VeretenoRuleset(Ruleset):
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
     fighter_type = Fighter
+    warm_up_pair = ("swordsman", "brute")
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()
