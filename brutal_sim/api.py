@@ -9,23 +9,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numba
 import numpy as np
 
+from .core.errors import DataError
+from .core.ruleset import Prepared, PreparedFight, Ruleset, resolve_ruleset
+from .results.duel import AttackResult, DuelResult
+from .results.fight import FightResult
+from .rulesets.brutal import RULESET as BRUTAL
+from .rulesets.brutal.layout import TARGETING_CODES
+from .rulesets.brutal.sides import expand_side
 from .run.engine import ProgressFn, duel_work, run, run_attack_counters
 from .run.executor import Executor
 from .run.factory import resolve
-from .core.errors import DataError
-from .core.ruleset import Prepared, Ruleset, resolve_ruleset
-from .results.duel import AttackResult, DuelResult
-from .rulesets.brutal.layout import TARGETING_CODES
-from .rulesets.brutal.sides import expand_side
-
-if TYPE_CHECKING:
-    from .results.fight import FightResult
-    from .core.ruleset import PreparedFight
 
 FighterRef = Any  # a catalog name, a TOML path or a ruleset's fighter object
 
@@ -148,14 +146,12 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
 def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
                   options: Mapping[str, str] | None = None, targeting_a: str | None = None,
                   targeting_b: str | None = None, source: str = "fight",
-                  targeting_names: tuple[str, str] = ("targeting_a", "targeting_b")) -> "PreparedFight":
+                  targeting_names: tuple[str, str] = ("targeting_a", "targeting_b")) -> PreparedFight:
     """Load, validate and compile a group fight (Brutal). A side is a list of fighter references
     (names, TOML paths, fighter objects; ``"militia*3"`` repeats one) or a single reference; each
     side holds 1 … 6 fighters. ``targeting_a`` / ``targeting_b`` override the targeting policy of
     every fighter of that side (docs/groups.md). Bad sides or options are a :class:`DataError`
     naming ``source`` (and a bad targeting the field its caller calls it, ``targeting_names``)."""
-    from .rulesets.brutal import RULESET
-
     sides = []
     for key, refs, targeting, name in (("a", side_a, targeting_a, targeting_names[0]),
                                        ("b", side_b, targeting_b, targeting_names[1])):
@@ -164,17 +160,17 @@ def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
             if targeting not in TARGETING_CODES:
                 raise DataError(source, name, f"unknown targeting {targeting!r}; allowed: "
                                 f"{', '.join(TARGETING_CODES)}")
-            side = [RULESET.load_fighter(ref, f"side {key}").model_copy(update={"targeting": targeting})
+            side = [BRUTAL.load_fighter(ref, f"side {key}").model_copy(update={"targeting": targeting})
                     for ref in side]
         sides.append(side)
-    return RULESET.prepare_fight(sides[0], sides[1], rules, options)
+    return BRUTAL.prepare_fight(sides[0], sides[1], rules, options)
 
 
 def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str | None = None,
           options: Mapping[str, str] | None = None, threads: int | None = None,
           targeting_a: str | None = None, targeting_b: str | None = None,
           executor: Executor | None = None, client: Any = None, progress: ProgressFn | None = None,
-          labels: Mapping[str, str] | None = None) -> "FightResult":
+          labels: Mapping[str, str] | None = None) -> FightResult:
     """Play ``n`` group fights of ``side_a`` against ``side_b`` (Brutal, docs/groups.md).
 
     >>> r = fight(["knight"], ["militia*3"], n=10_000, seed=1)  # doctest: +SKIP
@@ -191,9 +187,9 @@ def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str 
     return fights([prepared], n, seed, threads, progress, [labels] if labels else None, executor, client)[0]
 
 
-def fights(prepared: Sequence["PreparedFight"], n: int, seed: int = 0, threads: int | None = None,
+def fights(prepared: Sequence[PreparedFight], n: int, seed: int = 0, threads: int | None = None,
            progress: ProgressFn | None = None, labels: Sequence[Mapping[str, str]] | None = None,
-           executor: Executor | None = None, client: Any = None) -> list["FightResult"]:
+           executor: Executor | None = None, client: Any = None) -> list[FightResult]:
     """Play ``n`` fights of each prepared group fight (from :func:`prepare_fight`), all handed to the
     executor at once; fight ``i`` of every configuration uses the same random numbers."""
     _check_n(n, what="fights")
@@ -205,13 +201,10 @@ def fights(prepared: Sequence["PreparedFight"], n: int, seed: int = 0, threads: 
             for i, (p, totals, seconds) in enumerate(zip(prepared, r.totals, r.seconds))]
 
 
-def fight_result_of(p: "PreparedFight", counters: np.ndarray, n: int, seed: int, elapsed: float,
-                    labels: Mapping[str, str] | None = None) -> "FightResult":
+def fight_result_of(p: PreparedFight, counters: np.ndarray, n: int, seed: int, elapsed: float,
+                    labels: Mapping[str, str] | None = None) -> FightResult:
     """Wrap a prepared group fight's counters as a :class:`~brutal_sim.results.fight.FightResult`."""
-    from .results.fight import FightResult
-    from .rulesets.brutal import RULESET
-
-    behaviour = tuple({**RULESET.behaviour(f), "targeting": f.targeting} for f in (*p.a, *p.b))
+    behaviour = tuple({**BRUTAL.behaviour(f), "targeting": f.targeting} for f in (*p.a, *p.b))
     return FightResult((tuple(f.name for f in p.a), tuple(f.name for f in p.b)), n, seed, p.options.as_dict(),
                        counters, elapsed, threads=numba.get_num_threads(), labels=dict(labels or {}),
-                       behaviour=behaviour, layout=RULESET.counters, ruleset=RULESET.name)
+                       behaviour=behaviour, layout=BRUTAL.counters, ruleset=BRUTAL.name)

@@ -15,11 +15,14 @@ import pandas as pd
 
 from . import api
 from .core.errors import DataError
+from .core.ruleset import resolve_ruleset
+from .core.variants import vary
+from .results.frames import paired_differences, summary_frame
+from .results.plots import sweep_figure
+from .results.stats import wilson
+from .run.engine import run_paired_counters
 from .run.executor import Executor
 from .run.factory import resolve
-from .core.ruleset import resolve_ruleset
-from .results.stats import wilson
-from .core.variants import vary
 
 #: Tactics a matrix plays by default (aimed at the head as the aimed representative).
 DEFAULT_TACTICS = ("single", "feint", "defensive", "furious", "step", "aimed:head", "knockdown", "total_defence")
@@ -193,13 +196,9 @@ class Sweep:
     differences: pd.DataFrame
 
     def summary(self) -> pd.DataFrame:
-        from .results.frames import summary_frame
-
         return summary_frame(self.results)
 
     def figure(self, x_label: str | None = None) -> Any:
-        from .results.plots import sweep_figure
-
         s = self.summary()
         return sweep_figure(s, x_label=x_label or s["sweep"].iloc[0])
 
@@ -221,9 +220,6 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
 
     ``client`` (a ``distributed.Client``) or ``executor`` run the duels elsewhere, e.g. on a Dask
     cluster, with the same counters (``docs/cluster.md``)."""
-    from .run.engine import run_paired_counters
-    from .results.frames import paired_differences
-
     api._check_n(n)
     rs = resolve_ruleset([fighter, opponent], ruleset)
     f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")

@@ -13,7 +13,8 @@ import jinja2
 import pandas as pd
 
 from . import __version__
-from .rulesets.brutal import layout as L
+from .results import plots
+from .results.duel import DuelResult
 from .results.fight import FightResult
 from .results.frames import (
     fight_summary_frame,
@@ -23,7 +24,7 @@ from .results.frames import (
     survivors_frame,
     wounds_frame,
 )
-from .results.duel import DuelResult
+from .rulesets.brutal import layout as L
 from .scenario import Scenario
 
 
@@ -113,8 +114,6 @@ def _difference_rows(diff: pd.DataFrame | None) -> list[dict[str, Any]]:
 
 
 def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
-    from .results import plots
-
     figs: list[dict[str, str]] = []
 
     def add(fig: Any, title: str, caption: str) -> None:

@@ -15,19 +15,20 @@ from typing import Any, Callable
 import pandas as pd
 from pydantic import Field, field_validator
 
-from .api import fight_result_of, result_of
+from .api import fight_result_of, prepare_fight, result_of
+from .core.data import StrictModel, read_toml, validate
+from .core.errors import DataError
+from .core.options import RuleOptions
+from .core.ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
+from .core.variants import vary
+from .results.duel import DuelResult
+from .results.fight import side_name
+from .results.frames import paired_differences
 from .rulesets.brutal.catalog import load_rules
-from .core.data import read_toml, validate
+from .rulesets.brutal.sides import expand_side
 from .run.engine import paired_work
 from .run.executor import Executor, run_works
 from .run.factory import resolve
-from .core.errors import DataError
-from .results.frames import paired_differences
-from .core.data import StrictModel
-from .core.options import RuleOptions
-from .results.duel import DuelResult
-from .core.ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
-from .core.variants import vary
 
 
 class VariantSpec(StrictModel):
@@ -308,10 +309,6 @@ def _side_ref(ref: str, resolve_ref: Callable[[str], str]) -> str:
 
 def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str]) -> None:
     """Cells of the ``[[fights]]``: each fight under each variant (Brutal only)."""
-    from .api import prepare_fight
-    from .rulesets.brutal.sides import expand_side
-    from .results.fight import side_name
-
     spec, path = scenario.spec, scenario.source
     if spec.rulesets or runs[0][1].name != "brutal":
         ruleset = ", ".join(spec.rulesets) if spec.rulesets else runs[0][1].name
