@@ -1,6 +1,9 @@
 """The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``report`` and ``list``.
 
 Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
+
+Each command imports what it runs inside its own function: ``brutal-sim --help`` and ``list`` start
+without loading numba, pandas or matplotlib.
 """
 
 from __future__ import annotations
