@@ -2,7 +2,7 @@
 
 Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
 
-Each command imports what it runs inside its own function: ``brutal-sim --help`` and ``list`` start
+Each command imports what it runs inside its own function, so that ``brutal-sim --help`` starts
 without loading numba, pandas or matplotlib.
 """
 
