@@ -102,9 +102,10 @@ def inline(attack_pool: int, **extra) -> dict:
 
 
 def test_hand_computed_single_attack():
-    """Pool 3 (bare hands: damage 1 + 1 per extra success, crit — so no trauma) on a defender that
-    does not react, armour class 1: a hit with S successes deals S; the armour die removes 2 on a
-    20, 1 on 17–19, else 0 — so it stops S = 1 with 4/20 and S = 2 with 1/20."""
+    """Pool 3 (bare hands, V-5.6: damage 1 + 1 per extra success, crit — so no trauma) on a defender
+    that does not react, armour class 1: the attack misses with S ≤ 0 (V-4.2); a hit with S successes
+    deals S; the armour die removes 2 on a 20, 1 on 17–19, else 0 — so it stops S = 1 with 4/20 and
+    S = 2 with 1/20."""
     a = RULESET.fighter_from_data(inline(3), "a", "a")
     b = RULESET.fighter_from_data(inline(3, armour={"protection": 1}), "b", "b")
     ex = RULESET.enumerate_attack(RULESET.prepare(a, b).compiled)

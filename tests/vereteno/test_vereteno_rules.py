@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from naive_rng import Xoshiro256StarStar
-from brutal_sim.toolbox.rng import _seed_duel
+from brutal_sim.toolbox.rng import _die, _seed_duel
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno import kernel as K
 from brutal_sim.rulesets.vereteno import layout as L
@@ -57,6 +57,19 @@ def state_at(idx: int) -> np.ndarray:
     return st
 
 
+#: d20 faces that count no success (V-1.3)
+BLANK = tuple(range(2, 17))
+
+
+def fighter(physique: int = 1, agility: int = 1, melee: int = 0, nimbleness: int = 0, **extra):
+    """An inline fighter (bare hands, no armour, ``std_guard``, no reaction unless given)."""
+    data = {"ruleset": "vereteno", "attributes": {"physique": physique, "agility": agility, "intellect": 2,
+                                                  "empathy": 2},
+            "skills": {"melee": melee, "nimbleness": nimbleness}, "tactic": "std_guard", "reaction": "none"}
+    data.update(extra)
+    return RULESET.fighter_from_data(data, "test", "test")
+
+
 # -- V-1 checks ------------------------------------------------------------------------------------
 
 def test_v1_3_face_values():
@@ -78,6 +91,8 @@ def test_v1_4_desperate_rolls():
 
 
 def test_v1_check_rolls_the_pool_die_by_die():
+    """V-1.1: a check rolls as many d20 as its pool and nets their successes (V-1.3); a pool ≤ 0 is a
+    desperate roll (V-1.4)."""
     idx = index_with_dice((20, 20), (20, 18), (20, 1))
     assert K._check(state_at(idx), 3, opts()) == 2 + 1 - 2
     assert K._check(state_at(idx), 3, opts(one_value="-1")) == 2
@@ -132,6 +147,9 @@ def test_v2_4_initiative_terms_and_ties():
 # -- V-3 actions, V-7.1 tactics -------------------------------------------------------------------
 
 def test_v3_attack_kinds_costs_and_weapon_limits():
+    """V-2.2 costs (quick 1, standard 2, power 3 AP) decide what a tactic (V-7.1) can still afford;
+    V-3.2 no quick attack with a heavy weapon, V-3.3 no power strike with a light one or bare hands
+    (V-5.7 light/heavy)."""
     cat = Catalog.bundled()
     F, S = pair("swordsman", "brute")
     F[0, L.P_T_KIND], F[0, L.P_T_KEEP] = L.K_STANDARD, 1  # std_guard
@@ -154,6 +172,9 @@ def test_v3_attack_kinds_costs_and_weapon_limits():
 
 
 def test_v3_1_attack_pool_and_v4_4_dodge_pool():
+    """V-1.1 pools are attribute + skill; V-1.2 modifiers are whole dice: the weapon's modifier, the
+    attack kind (V-3.2 quick −2, V-3.3 power +2), +2 against a prone target (V-6.7); V-6.4 melee
+    penalties come off attack and defence (V-4.3) pools, Проворство penalties off the dodge pool."""
     F, S = pair("swordsman", "brute")  # swordsman phys 4 + melee 3 + sword 1; brute agi 1 + nimble 0
     assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 8
     assert K._attack_pool(F, S, 0, 1, L.K_QUICK) == 6
@@ -164,6 +185,9 @@ def test_v3_1_attack_pool_and_v4_4_dodge_pool():
     assert K._dodge_pool(F, S, opts(), 0, 1, L.K_POWER) == 1 + 0 - 1
     assert K._dodge_pool(F, S, opts(dodge_modifier="weapon_plus_attack_type"), 0, 1, L.K_POWER) == -2
     assert K._defence_pool(F, S, 1) == 5 + 3 + 1
+    S[1, L.S_PEN_MELEE], S[1, L.S_PEN_AGIL] = 2, 1
+    assert K._defence_pool(F, S, 1) == 5 + 3 + 1 - 2
+    assert K._dodge_pool(F, S, opts(), 0, 1, L.K_POWER) == 1 + 0 - 1 - 1
 
 
 def test_v7_2_reaction_choice():
@@ -179,6 +203,8 @@ def test_v7_2_reaction_choice():
 # -- V-4 resolving an attack ---------------------------------------------------------------------
 
 def test_v4_3_defence_spending():
+    """V-4.3 defence effects bought in the V-7.3 order: blocks, traumas at crit + 1, the counter, +2
+    initiative; ``counter_first`` buys the counter before blocking. V-4.2: 0 successes is a miss."""
     F, S = pair("brute", "swordsman")  # defender swordsman: sword crit 2 → trauma costs 3
     r = K._resolve(F, S, 0, 1, L.R_DEFEND, 3, 5)  # 3 blocks, 2 left: no trauma, counter, +2 init
     assert r == (L.OUT_DEFENDED, 0, 1, 0, 2)
@@ -203,11 +229,14 @@ def test_v4_3_defence_spending():
     (2, 0, (L.OUT_MISS, 0, 0, 0, 0)),
 ])
 def test_v4_4_dodge_table(r, sa, want):
+    """V-4.4 dodge results by its net successes; V-4.2: an attack with 0 successes misses."""
     F, S = pair()
     assert K._resolve(F, S, 0, 1, L.R_DODGE, sa, r) == want
 
 
 def test_v4_5_extra_successes_by_policy():
+    """V-4.5 extras after the first success, spent by the V-7.4 policies; bare hands (V-5.6) deal 1
+    and, with crit "—", buy no trauma."""
     F, S = pair("swordsman", "brute")  # sword: damage 2, crit 2; brute armed
     s = 6  # 5 extras
     F[0, L.P_ATTACK_SPENDING] = L.AS_TRAUMA_FIRST
@@ -233,6 +262,9 @@ def test_v5_1_health_and_will():
 
 
 def test_v5_4_armour_dice_shield_piercing_and_reduction():
+    """V-5.4 armour dice = class + quality; V-4.7 a held shield adds its class (``ignore`` and
+    ``cover_like`` add nothing in melee); V-5.7 ``armour_piercing_dice`` for an armour-piercing
+    weapon removes armour dice first, then shield dice."""
     F, S = pair("brute", "swordsman")  # swordsman: armoured shirt 3, archaic shield 2; great axe
     assert K._armour_dice(F, S, opts(), 0, 1) == (3, 2)
     assert K._armour_dice(F, S, opts(shield="ignore"), 0, 1) == (3, 0)
@@ -300,6 +332,8 @@ def test_v8_4_no2h_disarms_a_two_handed_weapon_for_good():
 
 
 def test_v6_5_bleeding_and_v6_7_prone_and_v3_9_pickup_in_a_turn():
+    """V-6.5 bleeding at turn start, falling by 1; V-3.10 standing up costs 1 AP; V-3.9 picking up
+    costs 1 AP, and with ``pickup_and_ready`` readying (V-3.8) 1 more; V-5.2 Health 0 puts out."""
     F, S = pair("swordsman", "brute")
     F[0, L.P_T_KIND], F[0, L.P_T_KEEP] = L.K_NONE, 3  # turtle: nothing random happens
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
@@ -360,3 +394,174 @@ def test_v2_5_stealth_attack():
         a_attacks = cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum()
         assert a_attacks == 200 * want
         assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0
+
+
+# -- V-2 action points and rounds, V-4.1 reactions, V-7 tactics in play ----------------------------
+
+@pytest.mark.parametrize("name,kinds,left", [
+    ("std_guard", [L.K_STANDARD], 1),
+    ("quick3", [L.K_QUICK] * 3, 0),
+    ("power", [L.K_POWER], 0),
+    ("quick_guard2", [L.K_QUICK], 2),
+    ("turtle", [], 3),
+])
+def test_v7_1_bundled_tactics_spend_a_round(name, kinds, left):
+    """V-7.1 the bundled AP budgets, with a sword and 3 AP, at the V-2.2 costs (quick 1, standard 2,
+    power — an extended action — 3): the attacks of one turn and the AP kept for reactions."""
+    assert (K.KIND_COST[L.K_QUICK], K.KIND_COST[L.K_STANDARD], K.KIND_COST[L.K_POWER]) == (1, 2, 3)
+    t = Catalog.bundled().tactics[name]
+    F, S = pair("swordsman", "brute")
+    F[0, L.P_T_KIND], F[0, L.P_T_KEEP] = L.KIND_CODES[t.attack], t.keep
+    got = []
+    while (kind := K._plan(F, S, 0)) != L.K_NONE:
+        got.append(kind)
+        S[0, L.S_AP] -= K.KIND_COST[kind]
+    assert (got, S[0, L.S_AP]) == (kinds, left)
+
+
+@pytest.mark.parametrize("ap", [3, 5])
+def test_v2_1_v3_16_action_points_alone_limit_attacks(ap):
+    """V-2.1: a fighter's action points (3, or what a GM character is given) come back every round;
+    V-3.16: nothing but AP limits attacks — under ``quick3`` a fighter makes one quick attack per AP
+    every round. The target (Health 20) cannot fall: a quick pool of 1 − 2 = −1 is a desperate 2d20
+    (1 success only on 20 + 20, V-1.4) for 1 bare-handed damage, at most 3·5 damage in 3 rounds. So
+    every duel runs to the round cap and is a draw (V-2.6), not counted among the rounds to decision."""
+    a = fighter(tactic="quick3", action_points=ap)
+    b = fighter(physique=10, agility=10, tactic="turtle")
+    F, _ = pair(a, b)
+    assert F[0, L.P_AP] == ap
+    n, cap = 300, 3
+    cnt = K._run_duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(5), np.int64(0), np.int64(n), 1,
+                       L.n_counters(cap)).sum(axis=0)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == n * ap * cap
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0
+    assert cnt[L.C_DRAWS] == n and cnt[L.C_WINS:L.C_WINS + 2].sum() == 0
+    assert cnt[L.C_ROUNDS:L.C_ROUNDS + cap + 1].sum() == 0
+
+
+@pytest.mark.parametrize("cap", [1, 3])
+def test_v7_6_duels_start_engaged(cap):
+    """V-7.6: a duel starts engaged at point blank — nobody spends AP to close in: under ``std_guard``
+    (V-7.1: one standard attack, 1 AP kept) each side attacks once in round 1 and once in every
+    later round. Health raised to 100 and damage-only spending keep both standing, so the round
+    cap (V-2.6) ends every duel in a draw."""
+    F, _ = pair("swordsman", "brute")
+    F[:, L.P_HEALTH] = 100  # at most 17 (sword) or 20 (great axe) damage per attack
+    F[:, L.P_T_KIND], F[:, L.P_T_KEEP] = L.K_STANDARD, 1
+    F[:, L.P_REACTION] = L.R_NONE
+    F[:, L.P_ATTACK_SPENDING] = L.AS_DAMAGE_ONLY
+    n = 300
+    cnt = K._run_duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(9), np.int64(0), np.int64(n), 1,
+                       L.n_counters(cap)).sum(axis=0)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == n * cap
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == n * cap
+    assert cnt[L.C_DRAWS] == n
+    assert cnt[L.C_DAMAGE:L.C_DAMAGE + 2].min() > 0
+
+
+def test_v2_6_the_fight_stops_when_a_side_is_out():
+    """V-2.6: a fight ends as soon as a side is out. A ``quick3`` attacker with a quick pool of
+    3 − 2 = 1 die against a Health-2 target that does not react: a 20 (2 successes: bare-handed
+    damage 1 + 1 extra, V-4.5) puts the target out (V-5.2) with the first attack, and the other 2 AP
+    stay unspent; three blank dice are three misses and all 3 AP spent."""
+    a = fighter(physique=3, tactic="quick3")
+    b = fighter(tactic="turtle")
+    F, S = pair(a, b)
+    cnt = np.zeros(L.n_counters(100), dtype=np.int64)
+    K._turn(F, S, opts(), traumas(), state_at(index_with_dice((20, 20))), cnt, 0)
+    assert (S[1, L.S_HEALTH], S[1, L.S_OUT], S[0, L.S_AP]) == (0, L.CAUSE_HEALTH + 1, 2)
+    assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1 and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
+    F, S = pair(a, b)
+    cnt[:] = 0
+    K._turn(F, S, opts(), traumas(), state_at(index_with_dice(*[(20, BLANK)] * 3)), cnt, 0)
+    assert (S[1, L.S_HEALTH], S[1, L.S_OUT], S[0, L.S_AP]) == (2, 0, 0)
+    assert cnt[L.C_ATTACKS + L.OUT_MISS] == 3
+
+
+@pytest.mark.parametrize("reaction,ap,reaction_dice,ap_after", [
+    ("defend", 3, 3, 2),   # defence pool: physique 2 + melee 1
+    ("dodge", 3, 4, 2),    # dodge pool: agility 4 + Проворство 0 − the attacker's modifier 0
+    ("none", 3, 0, 3),
+    ("defend", 0, 0, 0),   # no AP left: no reaction (V-2.3)
+])
+def test_v3_4_v3_5_v4_1_one_reaction_for_one_ap(reaction, ap, reaction_dice, ap_after):
+    """V-3.4 defence and V-3.5 dodge are reactions costing 1 AP each (V-2.2), declared before the
+    attacker rolls (V-4.1): paid even though the attack then misses; and one reaction per attack:
+    the dice drawn are the attack pool (2) and that one reaction's pool, nothing else."""
+    a = fighter(physique=1, melee=1)
+    b = fighter(physique=2, agility=4, melee=1, reaction=reaction)
+    F, S = pair(a, b)
+    S[1, L.S_AP] = ap
+    drawn = 2 + reaction_dice
+    idx = index_with_dice(*[(20, BLANK)] * drawn)
+    st = state_at(idx)
+    cnt = np.zeros(L.n_counters(100), dtype=np.int64)
+    K._attack(F, S, opts(), traumas(), st, cnt, 0, L.K_STANDARD)
+    assert S[1, L.S_AP] == ap_after
+    assert cnt[L.C_ATTACKS + L.OUT_MISS] == 1
+    assert [_die(st, 20) for _ in range(3)] == dice(idx, drawn + 3)[drawn:]
+
+
+def test_v7_5_ap_spent_in_ones_turn_are_gone_for_reactions():
+    """V-7.5 (V-2.3 refill at round start): a ``power`` fighter acting first spends all 3 AP and
+    cannot react to the other's attack that round; acting second, it defends the first attack
+    (1 AP), is left with 2 — too few for a power strike (3) — and strikes standard (2) instead.
+    Weapons with crit "—" and Health 100 keep both standing whatever the dice."""
+    w = {"damage": 1, "crit": 0}
+    a = fighter(physique=3, melee=2, weapon=w, tactic="power", reaction="defend")
+    b = fighter(physique=3, melee=2, weapon=w, tactic="std_guard", reaction="defend")
+    for idx in range(10):
+        st = state_at(idx)
+        cnt = np.zeros(L.n_counters(100), dtype=np.int64)
+        F, S = pair(a, b)
+        S[:, L.S_HEALTH] = 100
+        K._turn(F, S, opts(), traumas(), st, cnt, 0)  # a first: power strike, b defends
+        K._turn(F, S, opts(), traumas(), st, cnt, 1)  # b: standard leaves 1 < keep, so one quick attack
+        assert (S[0, L.S_AP], S[1, L.S_AP]) == (0, 3 - 1 - 1)
+        assert cnt[L.C_ATTACKS + 5 + L.OUT_DEFENDED] == cnt[L.C_ATTACKS + 5 + L.OUT_DODGED] == 0
+        assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1
+        F, S = pair(a, b)
+        S[:, L.S_HEALTH] = 100
+        K._turn(F, S, opts(), traumas(), st, cnt, 1)  # b first: standard, a defends
+        assert (S[0, L.S_AP], S[1, L.S_AP]) == (2, 1)
+        K._turn(F, S, opts(), traumas(), st, cnt, 0)  # a: 2 AP, a standard attack; b defends with its kept AP
+        assert (S[0, L.S_AP], S[1, L.S_AP]) == (0, 0)
+        assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 2
+
+
+def test_v5_2_v5_3_v6_6_health_or_will_at_zero_puts_out():
+    """V-5.2 Health ≤ 0: unfit for combat and helpless (V-6.6), out of the fight; V-5.3 Will ≤ 0
+    (here from intimidation, which rolls no armour): incapacitated, out by the digest's reading.
+    The first cause is the one kept (V-6.1)."""
+    F, S = pair()  # swordsman Health 7; brute Health 6, Will 5
+    K._lose_health(S, 0, 6)
+    assert (S[0, L.S_HEALTH], S[0, L.S_OUT]) == (1, 0)
+    K._lose_health(S, 0, 1)
+    assert S[0, L.S_OUT] == L.CAUSE_HEALTH + 1
+    st = state_at(0)
+    before = st.copy()
+    cnt = np.zeros(L.n_counters(100), dtype=np.int64)
+    K._blow(F, S, opts(), traumas(), st, cnt, 0, 1, 0, 0, 0, 3)
+    assert (S[1, L.S_WILL], S[1, L.S_OUT]) == (2, 0)
+    K._blow(F, S, opts(), traumas(), st, cnt, 0, 1, 0, 0, 0, 2)
+    assert (S[1, L.S_WILL], S[1, L.S_HEALTH], S[1, L.S_OUT]) == (0, 6, L.CAUSE_WILL + 1)
+    assert np.array_equal(st, before)
+    K._lose_health(S, 1, 6)
+    assert S[1, L.S_OUT] == L.CAUSE_WILL + 1
+
+
+def test_v5_6_bare_hands_profile():
+    """V-5.6 unarmed: modifier 0, initiative 0, damage 1, crit "—" (no trauma, no disarm), for a
+    fighter without a weapon (brawler) and for one who dropped its weapon (swordsman)."""
+    F, S = pair("brawler", "swordsman")  # brawler physique 4, melee 3, Проворство 3; swordsman 4, 3, 1
+    S[1, L.S_DROPPED] = 1
+    for i in range(2):
+        assert K._slot(F, S, i) == L.SLOT_UNARMED
+        assert [K._weapon(F, S, i, f) for f in (L.W_MOD, L.W_INIT, L.W_DAMAGE, L.W_CRIT)] == [0, 0, 1, 0]
+    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 4 + 3
+    assert K._attack_pool(F, S, 1, 0, L.K_STANDARD) == 4 + 3  # without the sword's +1
+    K._roll_initiative(F, S, opts(), state_at(index_with_dice((20, 10), (20, 10))), True)
+    assert (S[0, L.S_INIT_ROLL], S[1, L.S_INIT_ROLL]) == (10 + 0 + 3, 10 + 0 + 1)
+    S[1, L.S_DROPPED] = 0
+    F[0, L.P_ATTACK_SPENDING] = L.AS_DISARM_FIRST
+    assert K._spend(F, S, 0, 1, 4) == (1 + 3, 0, 0, 0)
