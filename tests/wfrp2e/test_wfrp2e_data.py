@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import get_ruleset, resolve_ruleset
 from brutal_sim.rulesets.wfrp2e import RULESET
 from brutal_sim.rulesets.wfrp2e.catalog import WfrpCatalog
-from brutal_sim.rulesets.wfrp2e.compile import compile_fighter
+from brutal_sim.rulesets.wfrp2e.compile import FISTS, compile_fighter
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.core.variants import set_path
 
@@ -36,6 +39,55 @@ def test_orc_profile_w9_3():
 def test_w1_3_bonuses_derived_and_overridable():
     assert fighter(s=47, t=31).strength_bonus == 4 and fighter(s=47, t=31).toughness_bonus == 3
     assert fighter(s=47, sb=5).strength_bonus == 5
+
+
+#: the digest's W-9.1 rows → the catalog's weapons (the halberd's Special is two grips; cavalry weapons
+#: and the built-in unarmed attack are checked apart)
+W9_1_NAMES = {"Hand Weapon (sword, axe, club…)": ["hand_weapon", "choppa"], "Dagger": ["dagger"],
+              "Gauntlet / knuckle-duster": ["gauntlet"], "Improvised weapon": ["improvised"],
+              "Quarter staff": ["quarter_staff"], "Shield": ["shield"], "Spear": ["spear"], "Foil": ["foil"],
+              "Rapier": ["rapier"], "Flail": ["flail"], "Morning star": ["morning_star"], "Buckler": ["buckler"],
+              "Main gauche": ["main_gauche"], "Sword-breaker": ["sword_breaker"], "Great weapon": ["great_weapon"],
+              "Halberd": ["halberd_fast", "halberd_heavy"], "Unarmed": [], "Demilance": [], "Lance": []}
+
+
+def _w9_1_rows() -> list[list[str]]:
+    """The cells of the digest's W-9.1 table (weapon, group, damage, qualities, 2H)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "wfrp2e.md").read_text(encoding="utf-8")
+    table = text.split("### W-9.1", 1)[1].split("###", 1)[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table.splitlines()
+            if line.startswith("|")]
+    return rows[2:]
+
+
+def test_w9_1_the_bundled_weapons_carry_the_digest_numbers():
+    """Every melee weapon row of W-9.1: group, damage SB ± n, qualities and two-handedness as the
+    digest gives them. The halberd's Special (Fast, or Impact + Slow) is two grips; unarmed is built
+    in (SB − 4, AP doubled, W-4.9); the cavalry weapons are not in the catalog."""
+    weapons = WfrpCatalog.bundled().weapons
+    rows = _w9_1_rows()
+    assert sorted(r[0] for r in rows) == sorted(W9_1_NAMES)
+    groups = {"basic": "basic", "fencing": "fencing", "flail": "flail", "parry": "parry",
+              "two-handed": "two_handed", "cavalry": "cavalry"}
+    for name, group, damage, qualities, two_handed in rows:
+        m = re.fullmatch(r"SB(?:([+−-])(\d))?", damage)
+        bonus = 0 if m.group(1) is None else int(m.group(2)) * (1 if m.group(1) == "+" else -1)
+        listed = {q.strip().lower().replace(" ", "_") for q in re.sub(r"\s*\([^)]*\)", "", qualities).split(",")}
+        listed.discard("—")
+        for key in W9_1_NAMES[name]:
+            w = weapons[key]
+            assert (w.group, w.damage, w.two_handed) == (groups[group], bonus, two_handed == "yes"), key
+            if name == "Halberd":
+                grip = {"halberd_fast": {"fast"}, "halberd_heavy": {"impact", "slow"}}[key]
+                assert set(w.qualities) == listed | grip, key
+            else:
+                assert set(w.qualities) == listed, key
+        if name == "Unarmed":
+            assert (bonus, FISTS.damage) == (-4, -4) and compile_fighter(fighter())[
+                L.P_WEAPONS + L.SLOT_FISTS * L.WN + L.W_UNARMED] == 1
+    assert not {"demilance", "lance", "halberd"} & set(weapons)
+    assert {k for k, w in weapons.items() if w.off_hand} == {"buckler", "dagger", "hand_weapon", "choppa",
+                                                             "main_gauche", "shield", "sword_breaker"}  # W-4.10
 
 
 def test_w9_2_armour_adds_per_location_and_the_largest_ag_penalty_applies():

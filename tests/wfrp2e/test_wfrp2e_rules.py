@@ -9,11 +9,12 @@ from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.crit import load_crit_table
 from brutal_sim.rulesets.wfrp2e.kernel import (
-    _attack_target, _availability, _crit_effect, _initiative, _location, _take_damage,
+    _attack_target, _availability, _crit_effect, _degrees, _initiative, _location, _opposed_result, _plan, _react,
+    _succeeds, _take_damage,
 )
 from brutal_sim.toolbox.rng import _die, _seed_duel
 
-from wfrp2e_util import exact, fighter, prepared, state, within
+from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
 
 def p_hit(a, b, **options) -> float:
@@ -21,6 +22,31 @@ def p_hit(a, b, **options) -> float:
 
 
 # -- W-1 tests ------------------------------------------------------------------------------------
+
+def test_w1_1_a_roll_at_or_under_the_target_succeeds():
+    """d100 ≤ target succeeds, one more fails; 100 is the highest roll ("00"): it fails every target below
+    100. So a standard attack with no modifier hits with probability WS / 100."""
+    o = prepared(fighter(), fighter()).compiled.options
+    assert _succeeds(o, 40, 40) and not _succeeds(o, 41, 40)
+    assert _succeeds(o, 1, 1) and not _succeeds(o, 2, 1)
+    assert not _succeeds(o, 100, 99) and _succeeds(o, 100, 100)
+    b = fighter(reaction="none")
+    for ws in (1, 35, 73, 99):
+        assert p_hit(fighter(ws=ws), b) == pytest.approx(ws / 100, abs=1e-12)
+
+
+def test_w1_2_degrees_are_full_tens_between_roll_and_target():
+    """Seed: failing by 21 is 2 degrees. An opposed test (W-1.4) between two successes goes to the
+    more degrees of success; equal degrees to the higher target, equal targets: roll again."""
+    assert _degrees(40, 61) == 2  # failing by 21
+    assert [_degrees(40, r) for r in (40, 31, 30, 21, 20, 1, 49, 50, 51)] == [0, 0, 1, 1, 2, 3, 0, 1, 1]
+    o = prepared(fighter(), fighter()).compiled.options
+    assert _opposed_result(o, 5, 25, 40, 40) == 1  # 3 degrees beat 1
+    assert _opposed_result(o, 25, 5, 40, 40) == 0
+    assert _opposed_result(o, 21, 30, 40, 40) == -1  # 1 degree each, same target: again
+    assert _opposed_result(o, 40, 35, 45, 40) == 1  # 0 degrees each: the higher target
+    assert _opposed_result(o, 35, 40, 40, 45) == 0
+
 
 def test_w1_5_automatic_results():
     b = fighter(reaction="none")
@@ -65,6 +91,65 @@ def test_w1_4_opposed_feint(rule):
 
 # -- W-2 round, initiative, surprise --------------------------------------------------------------
 
+def _killers(ag_a: int, ag_b: int):
+    """Two berserks that hit on every roll and kill with any hit (W 1, sudden death), not reacting."""
+    return [fighter(ws=100, s=90, ag=ag, w=1, tactic="berserk", main_hand="great_weapon", reaction="none")
+            for ag in (ag_a, ag_b)]
+
+
+def test_w2_1_one_turn_each_per_round_in_initiative_order():
+    """The side with Ag 60 (d10 + 60 ≥ 61) always acts before the side with Ag 30 (≤ 40) and, with a sure
+    kill, wins every duel in round 1; swapped, the other side does. Two fighters that never hit (WS 0)
+    each make exactly one attack per round: one turn each per round, round after round."""
+    for ag_a, ag_b, winner in ((60, 30, 0), (30, 60, 1)):
+        p = prepared(*_killers(ag_a, ag_b))
+        cnt, _ = run_duel_counters(p.compiled, 300, seed=4)
+        assert cnt[L.C_WINS + winner] == 300 and cnt[L.C_ROUNDS + 1] == 300
+    p = prepared(fighter(ws=0), fighter(ws=0), round_cap=6)
+    cnt, _ = run_duel_counters(p.compiled, 200, seed=4)
+    attacks = cnt[L.C_ATTACKS:L.C_ATTACKS + 2 * L.N_OUTCOMES].reshape(2, L.N_OUTCOMES)
+    assert cnt[L.C_DRAWS] == 200 and attacks[:, L.OUT_MISS].tolist() == [200 * 6, 200 * 6]
+    assert attacks.sum() == 2 * 200 * 6
+
+
+def test_w2_3_two_half_actions_or_one_full_action():
+    """A full action (all-out W-3.4, cautious W-3.5, swift W-3.8) takes both half actions: with one half
+    action left (after standing up, W-3.12) a tactic makes a standard attack at +0 and takes no stance,
+    and a prone fighter that also readies a dropped weapon (W-3.11) has none left for an attack."""
+    for fields, full in (({"tactic": "berserk"}, (1, 20, False)), ({"tactic": "cautious"}, (1, -10, False)),
+                         ({"tactic": "swift", "a": 3}, (3, 0, False)), ({"tactic": "guarded"}, (1, 0, False))):
+        p = prepared(fighter(main_hand="hand_weapon", **fields), fighter())
+        F, o = p.compiled.fighters, p.compiled.options
+        S = state(p)
+        assert tuple(_plan(F, S, o, 0, 2)) == full
+        S = state(p)
+        assert tuple(_plan(F, S, o, 0, 1)) == (1, 0, False)
+        assert S[0, L.S_NO_REACT] == S[0, L.S_CAUTIOUS] == S[0, L.S_PARRY_STANCE] == S[0, L.S_DEF_STANCE] == 0
+    # a prone berserk: stand up + a standard attack, and it may still react afterwards
+    p = prepared(fighter(main_hand="hand_weapon", tactic="berserk"), fighter())
+    S = state(p)
+    S[0, L.S_PRONE] = 1
+    assert _turn_of_a(p, S) == 1 and S[0, L.S_PRONE] == 0 and S[0, L.S_NO_REACT] == 0
+    S = state(p)
+    S[0, L.S_PRONE] = 1
+    S[0, L.S_HELD_MAIN] = 0
+    assert _turn_of_a(p, S) == 0 and S[0, L.S_PRONE] == 0 and S[0, L.S_HELD_MAIN] == 1
+
+
+def test_w2_4_one_attack_action_per_round():
+    """With A 3, every tactic but swift makes one attack per round (aim + attack, feint + attack,
+    all-out, cautious); swift attack is one action that makes A attacks (W-3.8). The defender's
+    parries are free actions, not attacks: the turtle makes none, yet parries."""
+    b = fighter(ws=40, t=99, tb=10, w=100, armour=["full_mail"], main_hand="hand_weapon", tactic="turtle")
+    for tactic, per_round in (("guarded", 1), ("feinter", 1), ("berserk", 1), ("cautious", 1), ("swift", 3)):
+        a = fighter(ws=60, a=3, main_hand="hand_weapon", off_hand="shield", tactic=tactic)
+        cnt, _ = run_duel_counters(prepared(a, b, round_cap=4).compiled, 200, seed=6)
+        attacks = cnt[L.C_ATTACKS:L.C_ATTACKS + 2 * L.N_OUTCOMES].reshape(2, L.N_OUTCOMES)
+        assert cnt[L.C_DRAWS] == 200
+        assert attacks[0].sum() == 200 * 4 * per_round and attacks[1].sum() == 0
+        assert attacks[0, L.OUT_PARRIED] > 0
+
+
 def test_w2_2_initiative_d10_plus_ag():
     """Ag 35 vs 30: b acts first only when its d10 beats a's by 6 or more (10 of 100 pairs); a tie
     (diff 5) goes to the higher Ag. Ag 45 vs 30: a always first."""
@@ -81,7 +166,7 @@ def test_w2_2_initiative_d10_plus_ag():
 
 
 def test_w2_6_surprise_and_w2_7_round_cap():
-    """Turtles never attack: every duel is a draw at the round cap. A surprised defender cannot
+    """Turtles (W-8.5) never attack: every duel is a draw at the round cap. A surprised defender cannot
     parry in round 1 (the attack measure)."""
     p = prepared(fighter(tactic="turtle"), fighter(tactic="turtle"), round_cap=7)
     cnt, _ = run_duel_counters(p.compiled, 500, seed=1)
@@ -106,6 +191,10 @@ def test_w2_6_surprised_side_loses_its_first_turn():
 # -- W-3 actions ------------------------------------------------------------------------------------
 
 def test_w3_actions_modifiers():
+    """To-hit of each action on a defender that does not react: W-3.1 standard attack (+ parry stance)
+    at WS; W-3.2 aim (guarded with an off-hand item) +10; W-3.3 charge +10 from a start distance of
+    4 yards (W-8.8 opening), none at 3; W-3.4 all-out +20 (W-8.3 berserk); W-3.5 cautious −10
+    (W-8.4); W-3.6 the target's defensive stance −20 (W-8.5 turtle)."""
     b = fighter(reaction="none")
     assert p_hit(fighter(ws=40, main_hand="hand_weapon"), b) == pytest.approx(0.40)  # W-3.1 + parry stance
     assert p_hit(fighter(ws=40, main_hand="hand_weapon", off_hand="shield"), b) == pytest.approx(0.50)  # W-3.2 aim
@@ -117,6 +206,7 @@ def test_w3_actions_modifiers():
 
 
 def test_w3_4_all_out_and_w3_5_cautious_defenders():
+    """A berserk (W-8.3) cannot parry after its all-out attack; a cautious one (W-8.4) parries at +10."""
     a = fighter(ws=50, main_hand="hand_weapon")
     d = exact(a, fighter(ws=40, main_hand="hand_weapon", tactic="berserk")).to_dict()
     assert d["p_parried"] == 0 and d["p_hit"] == pytest.approx(0.5)
@@ -125,7 +215,7 @@ def test_w3_4_all_out_and_w3_5_cautious_defenders():
 
 
 def test_w3_6_defensive_stance_half_or_full():
-    """turtle: defensive stance + parry stance (half), or only the defensive stance (full)."""
+    """turtle (W-8.5): defensive stance + parry stance (half), or only the defensive stance (full)."""
     a = fighter(ws=60, main_hand="hand_weapon")
     b = fighter(ws=40, main_hand="hand_weapon", tactic="turtle")
     half = exact(a, b).to_dict()
@@ -142,6 +232,41 @@ def test_w3_8_swift_attack_makes_a_attacks():
         p = prepared(fighter(a=attacks, tactic="swift"), b, round_cap=4)
         cnt, _ = run_duel_counters(p.compiled, 200, seed=3)
         assert cnt[L.C_ATTACKS:L.C_ATTACKS + 4].sum() == 200 * 4 * expected
+
+
+def test_w3_7_parry_stance_gives_one_parry_until_the_next_turn():
+    """Without an off-hand item a fighter parries only from a parry stance, and the stance parries one
+    attack: against a swift attacker's two sure hits the first is parried at WS 40 (a failure rerolled
+    with a fortune point), the second never — fortune buys no second parry without the means. The stance ends at the start of the
+    fighter's next turn (a stunned turn included)."""
+    a = fighter(ws=100, a=2, tactic="swift", main_hand="hand_weapon")
+    b = fighter(ws=40, t=99, tb=10, w=100, main_hand="hand_weapon", fortune=2)
+    p = prepared(a, b)
+    F, o = p.compiled.fighters, p.compiled.options
+    S = state(p)
+    assert _availability(F, S, o, 1, L.REACT_PARRY) == 0  # no stance, no off-hand item
+    S[1, L.S_PARRY_STANCE] = 1
+    assert _availability(F, S, o, 1, L.REACT_PARRY) == 1
+    st = np.empty(4, dtype=np.uint64)
+    _seed_duel(st, np.uint64(0), 0)
+    _react(F, S, o, st, 1, 0, L.SLOT_MAIN)
+    assert S[1, L.S_PARRY_STANCE] == 0 and S[1, L.S_FORTUNE] >= 1
+    assert _availability(F, S, o, 1, L.REACT_PARRY) == 0
+    # sampled: a's turn of two sure hits against b in its guarded stance (attack + parry stance)
+    n = 3000
+    per_turn = np.zeros(3, dtype=np.int64)  # turns with 0, 1, 2 parries
+    for seed in range(n):
+        S = state(p)
+        _plan(F, S, o, 1, 2)
+        out = turn_outcomes(p, S, 0, seed)
+        assert out.sum() == 2 and out[L.OUT_MISS] == out[L.OUT_DODGED] == 0
+        per_turn[out[L.OUT_PARRIED]] += 1
+    assert per_turn[2] == 0 and within(1 - 0.6 ** 2, per_turn[1] / n, n)  # a failed parry rerolled (W-6.5)
+    S = state(p)
+    S[1, L.S_PARRY_STANCE] = 1
+    S[1, L.S_STUN] = 1
+    turn_outcomes(p, S, 1)
+    assert S[1, L.S_PARRY_STANCE] == 0
 
 
 def test_w3_16_flee_gives_a_free_attack_and_ends_the_fight():
@@ -251,8 +376,9 @@ def _hit(p, damage: int, wounds: int, loc: int = L.LOC_BODY, slot: int = L.SLOT_
     return S, L.LEVEL_NAMES[level]
 
 
-def test_w5_2_w5_3_wounds_and_critical_values():
-    """Seed examples: W 3, damage 8 → critical value +5; W 2, damage 9 → +7 (threshold model)."""
+def test_w5_1_w5_2_w5_3_wounds_and_critical_values():
+    """W-5.1: final damage comes off the Wounds, never below 0; W-5.2: > 3 left is wounded, ≤ 3 heavily
+    wounded. Seed examples: W 3, damage 8 → critical value +5; W 2, damage 9 → +7 (threshold model)."""
     a, b = fighter(), fighter(w=12)
     S, level = _hit(prepared(a, b), 5, 12)
     assert S[1, L.S_W] == 7 and level == "wounded"
@@ -317,11 +443,14 @@ def test_w5_4_table_effects_apply():
     (1, "reaction_first", 0.40), (2, "reaction_first", 1 - 0.6 ** 2), (1, "attack_first", 1 - 0.6 ** 2),
     (2, "never", 0.40)])
 def test_w6_5_fortune_rerolls_a_failed_attack(fortune, policy, expected):
+    """W-8.7 order: reaction_first keeps the last point for a reaction (an attack is rerolled only
+    with two left), attack_first spends it on the attack, never spends none."""
     a = fighter(ws=40, fortune=fortune)
     assert p_hit(a, fighter(reaction="none"), fortune=policy) == pytest.approx(expected)
 
 
 def test_w6_5_fortune_rerolls_a_failed_parry():
+    """W-8.7: reaction_first rerolls a failed parry with the last point; attack_first keeps it."""
     a = fighter(ws=100, main_hand="hand_weapon")
     b = fighter(ws=40, main_hand="hand_weapon", off_hand="main_gauche", fortune=1)  # parry 50
     assert exact(a, b).to_dict()["p_parried"] == pytest.approx(1 - 0.5 ** 2)
@@ -361,13 +490,7 @@ def test_w4_12_tiring_impact_and_fast_only_in_round_1():
 
 
 def _turn_of_a(p, S):
-    from brutal_sim.rulesets.wfrp2e.kernel import _turn
-
-    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
-    st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(1), 0)
-    _turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, 0)
-    return int(cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum())
+    return int(turn_outcomes(p, S, 0).sum())
 
 
 def test_w3_11_w3_12_w6_1_turn_upkeep():
