@@ -336,6 +336,11 @@ def test_b4_8_reaction_choice():
     ("total_defence", L.SLOT_FISTS, 0, -1, -1, 0, ("S_STANCE", 4)),         # B-3.7
 ])
 def test_b3_action_modifiers(tactic, slot, mod, zone, kind, acts_left, flag):
+    """What each action of B-3 makes of the attack, planned with two standard actions: B-3.1 single
+    attack — the plain attack (modifier 0, a standard action: one left); B-3.2 defensive — −2 and
+    +2 stance; B-3.3 aimed — −4 at the chosen zone; B-3.4 furious — +4, the full turn, no
+    reactions; B-3.5 step and attack — −2 (the 1 m step is not tracked); B-3.7 total defence — no
+    attack, +4 stance, the full turn; B-3.9 knock-down — unarmed at −2."""
     F = blank_fighters()
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
     set_tactic(F, 0, tactic)
