@@ -8,7 +8,7 @@ Timings on this shared machine vary by up to ±10 % from run to run; the instruc
 executes do not. This script counts them with callgrind (valgrind), for each compiled function of
 the kernel: instructions, conditional branches and the branches callgrind's simple predictor gets
 wrong, all per duel, and how often each function is entered. It is the tool to judge a change to
-the kernel that is too small to time (benchmarks/README.md, session 5).
+the kernel that is too small to time (benchmarks/README.md, "Instructions per duel").
 
 valgrind does not run AVX-512 code and reports a processor of its own, so the kernels are compiled
 for a fixed processor (``haswell``, see ``CPU``) into a numba cache of their own

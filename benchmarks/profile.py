@@ -1,18 +1,19 @@
 """Where a duel's time goes: a function-level profile of the numba kernel with Linux ``perf``.
 
-    perf record -F 4000 -e cpu-clock -o /tmp/perf.data python benchmarks/profile.py
-    perf report -i /tmp/perf.data --stdio --sort sym | head -40
+    perf record -F 4000 -e cpu-clock -o perf.data python benchmarks/profile.py
+    perf report -i perf.data --stdio --sort sym | head -40
 
     python benchmarks/profile.py --matchup duelist knight --attacks   # single attacks instead
 
 numba's compiled code has no symbols that ``perf`` can see. This script plays the duels in one
 thread and, before it starts, writes ``/tmp/perf-<pid>.map`` — the map file ``perf report`` reads
-for just-in-time code: the address, size and name of every function of the kernels. Addresses
-come from numba's execution engine, sizes from the object code (``nm``, from binutils), which numba
-loads from its on-disk cache: the script compiles the kernels in a child process first if they are
-not cached yet (then run it again under ``perf``, so that the profile does not include
-compilation) and records the object code as numba loads it. Functions that numba or LLVM inlined
-into their callers count as their callers' time. The report of session 4 is in ``benchmarks/README.md``.
+for just-in-time code (perf's fixed place and name for it): the address, size and name of every
+function of the kernels. Addresses come from numba's execution engine, sizes from the object code
+(``nm``, from binutils), which numba loads from its on-disk cache: the script compiles the kernels
+in a child process first if they are not cached yet (then run it again under ``perf``, so that the
+profile does not include compilation) and records the object code as numba loads it. Functions
+that numba or LLVM inlined into their callers count as their callers' time. A profile and how to
+read it: ``benchmarks/README.md`` ("Where a duel's time goes").
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ import numpy as np
 from numba import njit, prange
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests"))  # naive_rng, the references' generator
+sys.path.insert(0, str(ROOT / "tests" / "brutal"))  # naive, the pure-Python reference duel
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from brutal_sim.rulesets.brutal import layout as L  # noqa: E402
