@@ -6,6 +6,9 @@ step, ``@njit`` kernels (:class:`Kernels`), counter names (:class:`~brutal_sim.c
 and exact single-attack enumeration. Everything downstream — the block engine, results, frames,
 plots, reports, the CLI — is shared and reads a ruleset only through this interface.
 
+A ruleset outside the package (a plug-in) joins the table with :func:`register` and leaves it
+with :func:`unregister`; see ``docs/rulesets.md``.
+
 Which ruleset a run uses (:func:`resolve_ruleset`): ``--ruleset`` / ``ruleset=`` if given, else the
 ``ruleset`` key of a fighter file, else the one ruleset whose catalog has both fighters, preferring
 Brutal when several do.
@@ -231,6 +234,35 @@ def _text(value: Any) -> str:
 
 def ruleset_names() -> list[str]:
     return list(RULESET_MODULES)
+
+
+#: the rulesets that come with the package (the table above); :func:`unregister` keeps them
+BUNDLED_RULESETS = tuple(RULESET_MODULES)
+
+
+def register(name: str, module: str) -> None:
+    """Register the ruleset module ``module`` (an importable module path whose ``RULESET`` is a
+    :class:`Ruleset` named ``name``) under ``name`` for this process: ``--ruleset``, ``ruleset =``
+    keys, catalog-name resolution and ``brutal-sim list rulesets`` then know it. The module is
+    imported on first use, like the bundled ones. Registering a name again with the same module
+    does nothing; another module under a registered name is a :class:`ValueError`.
+
+    Dask workers never consult the table (a chunk names its kernel by import path), but they must
+    be able to import ``module`` (installed, or on their ``PYTHONPATH``)."""
+    if not name or not name.isidentifier():
+        raise ValueError(f"a ruleset name is a Python identifier, got {name!r}")
+    known = RULESET_MODULES.get(name)
+    if known is not None and known != module:
+        raise ValueError(f"ruleset {name!r} is already registered as {known}")
+    RULESET_MODULES[name] = module
+
+
+def unregister(name: str) -> None:
+    """Remove a ruleset added by :func:`register` (an unknown name is ignored; a bundled one is a
+    :class:`ValueError`)."""
+    if name in BUNDLED_RULESETS:
+        raise ValueError(f"{name!r} is a bundled ruleset; it cannot be unregistered")
+    RULESET_MODULES.pop(name, None)
 
 
 def get_ruleset(name: str, source: str = "--ruleset") -> Ruleset:
