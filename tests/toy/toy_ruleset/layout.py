@@ -1,0 +1,50 @@
+"""Int codes and array layouts of the toy ruleset, shared by its compile step and kernels.
+
+A fighter compiles to one ``int64[NF]`` row (``P_*``); its changing state in a duel is one row of
+``int64[2, NS]`` (``S_*``). The option row's slots are in :mod:`.options`. The counter row is the
+shared :class:`~brutal_sim.core.counters.CounterLayout` under the names below; its offsets
+(``C_*``) are module-level ints, compile-time constants for numba.
+"""
+
+from __future__ import annotations
+
+from brutal_sim.core.counters import CounterLayout
+
+# -- fighter row (int64[NF]) ----------------------------------------------------------------------
+P_SKILL, P_HIT_POINTS, P_DAMAGE_BONUS = range(3)
+NF = 3
+
+# -- fighter state (int64[2, NS]) -----------------------------------------------------------------
+S_HP, S_HARMED = range(2)  # S_HARMED: blows that did damage (for the shared one_blow counter)
+NS = 2
+
+#: T-3: a fighter put out at this many hit points or fewer is dead
+DEAD_AT = -3
+
+# -- counters -------------------------------------------------------------------------------------
+CAUSE_NAMES = ("hit_points",)
+OUTCOME_NAMES = ("miss", "hit")
+OUT_MISS, OUT_HIT = range(2)
+LEVEL_NAMES = ("none", "wounded", "out")
+LVL_NONE, LVL_WOUNDED, LVL_OUT = range(3)
+ZONE_NAMES = ("body",)
+
+COUNTERS = CounterLayout(
+    causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=ZONE_NAMES, special="sixes",
+    descriptions=(("hit_points", "0 hit points or fewer"), ("none", "no damage (d6 + bonus ≤ 0)"),
+                  ("wounded", "damage, still standing"), ("out", "put out of the fight"),
+                  ("sixes", "hits whose damage die showed 6")))
+N_CAUSES = len(CAUSE_NAMES)
+N_OUTCOMES = len(OUTCOME_NAMES)
+N_LEVELS = len(LEVEL_NAMES)
+C_DRAWS = COUNTERS.draws
+C_ATTACKS = COUNTERS.attack
+C_WOUNDS = COUNTERS.wound
+C_SIXES = COUNTERS.special_at
+C_DAMAGE = COUNTERS.damage
+C_ONE_BLOW = COUNTERS.one_blow
+C_ROUNDS = COUNTERS.rounds
+
+
+def n_counters(round_cap: int) -> int:
+    return COUNTERS.size(round_cap)
