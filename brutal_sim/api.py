@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Mapping, Sequence
 
 import numba
 import numpy as np
@@ -27,34 +28,70 @@ from .run.factory import resolve
 
 FighterRef = Any  # a catalog name, a TOML path or a ruleset's fighter object
 
+#: Errors name the argument at fault as the caller calls it. The rulesets' loaders name a run's
+#: arguments by the command line's words (the first word of an error's source, e.g. ``--option``
+#: or ``--rules FILE``); this maps each to the argument of :func:`prepare`. A ``names`` mapping
+#: (argument → the caller's word, e.g. ``{"options": "--option"}`` from the CLI) renames them
+#: again; without it errors use the argument names (``options: armor_model: unknown rule option``).
+LOADER_WORDS = {"--option": "options", "--rules": "rules", "--ruleset": "ruleset",
+                "--tactic-a": "tactic_a", "--reaction-a": "reaction_a", "--tactic": "tactic_a",
+                "--tactic-b": "tactic_b", "--reaction-b": "reaction_b"}
+
+
+def renamed(exc: DataError, names: Mapping[str, str] | None = None) -> DataError:
+    """``exc`` with a loader's word for an argument (:data:`LOADER_WORDS`) replaced by the
+    caller's name for it (``names``, default the argument's name); other errors unchanged."""
+    word, space, rest = exc.source.partition(" ")
+    argument = LOADER_WORDS.get(word)
+    if argument is None:
+        return exc
+    return DataError((names or {}).get(argument, argument) + space + rest, exc.field, exc.message)
+
+
+@contextmanager
+def named_errors(names: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Inside the block, :class:`DataError` s of the loaders name arguments as in :func:`renamed`."""
+    try:
+        yield
+    except DataError as exc:
+        raise renamed(exc, names) from None
+
 
 def load_fighter(ref: FighterRef, ruleset: str | None = None, role: str = "fighter") -> Any:
     """A fighter by catalog name or TOML path (a fighter object passes through)."""
-    return resolve_ruleset([ref], ruleset).load_fighter(ref, role)
+    with named_errors():
+        return resolve_ruleset([ref], ruleset).load_fighter(ref, role)
 
 
 def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Mapping[str, str] | None = None,
             tactic_a: str | None = None, reaction_a: str | None = None,
             tactic_b: str | None = None, reaction_b: str | None = None,
-            ruleset: str | None = None) -> tuple[Ruleset, Prepared]:
-    """Resolve the ruleset, then load, validate and compile a matchup and its rules."""
-    rs = resolve_ruleset([a, b], ruleset)
-    return rs, rs.prepare(a, b, rules, options, tactic_a, reaction_a, tactic_b, reaction_b)
+            ruleset: str | None = None, names: Mapping[str, str] | None = None) -> tuple[Ruleset, Prepared]:
+    """Resolve the ruleset, then load, validate and compile a matchup and its rules.
+
+    A bad argument is a :class:`DataError` naming it as ``names`` maps it (default: as this
+    function calls it, e.g. ``options: armor_model: unknown rule option; did you mean …``); the
+    CLI passes its flags (``{"options": "--option", "tactic_a": "--tactic-a", …}``)."""
+    with named_errors(names):
+        rs = resolve_ruleset([a, b], ruleset)
+        return rs, rs.prepare(a, b, rules, options, tactic_a, reaction_a, tactic_b, reaction_b)
 
 
-def _check_n(n: int, name: str = "-n", what: str = "duels") -> None:
-    if not isinstance(n, (int, np.integer)) or n <= 0:
+def _check_n(n: int, name: str = "n", what: str = "duels") -> None:
+    """``n`` is a positive integer (``name``: how the caller calls it, e.g. the CLI's ``-n``)."""
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n <= 0:
         raise DataError(name, None, f"number of {what} must be a positive integer, got {n!r}")
 
 
-def _check_seed(seed: int) -> None:
-    if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise DataError("--seed", None, f"seed must be an integer 0 … 2**64−1, got {seed!r}")
+def _check_seed(seed: int, name: str = "seed") -> None:
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise DataError(name, None, f"seed must be an integer 0 … 2**64−1, got {seed!r}")
 
 
-def _check_threads(threads: int | None) -> None:
-    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise DataError("--threads", None, f"must be 1 … {numba.config.NUMBA_NUM_THREADS} on this machine, got {threads}")
+def _check_threads(threads: int | None, name: str = "threads") -> None:
+    if threads is not None and (not isinstance(threads, (int, np.integer)) or isinstance(threads, bool)
+                                or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
+        raise DataError(name, None, f"must be 1 … {numba.config.NUMBA_NUM_THREADS} on this machine, got {threads!r}")
 
 
 def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: str | None = None,
@@ -113,25 +150,30 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
     action's first (main-hand) attack; a feint's +1 is included with its probability; a shooter
     (B-8) aims (+1) and shoots from the ``start_distance`` option, fired in melee at 0.)
     """
-    return attack_of(prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset), n, seed,
+    return attack_of(prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,
+                             names={"tactic_a": "tactic", "reaction_b": "reaction"}), n, seed,
                      threads, executor=executor, client=client)
 
 
 def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: int = 0, threads: int | None = None,
-              executor: Executor | None = None, client: Any = None) -> AttackResult:
+              executor: Executor | None = None, client: Any = None,
+              names: Mapping[str, str] | None = None) -> AttackResult:
     """:func:`attack` of a matchup prepared by :func:`prepare` (its tactic and reaction overrides
-    already applied)."""
+    already applied). A's tactic making no attack is a :class:`DataError` naming ``tactic`` (or
+    ``names["tactic_a"]``)."""
     rs, p = prepared
-    rs.check_attack(p)
+    with named_errors({"tactic_a": "tactic", **(names or {})}):
+        rs.check_attack(p)
     common = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
                   reaction=rs.behaviour(p.b)["reaction"], layout=rs.counters, ruleset=rs.name)
     if n is None:
         exact = rs.enumerate_attack(p.compiled)
         return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,
                             mean_damage_per_attack=exact.mean_damage, **common)
-    _check_n(n, what="attacks")
-    _check_seed(seed)
-    _check_threads(threads)
+    names = names or {}
+    _check_n(n, names.get("n", "n"), what="attacks")
+    _check_seed(seed, names.get("seed", "seed"))
+    _check_threads(threads, names.get("threads", "threads"))
     cnt, _ = run_attack_counters(p.compiled, n, seed, threads, executor=resolve(executor, client, threads))
     c = rs.counters
     outcomes = cnt[c.attack:c.attack + len(c.outcomes)] / n
@@ -146,12 +188,18 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
 def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
                   options: Mapping[str, str] | None = None, targeting_a: str | None = None,
                   targeting_b: str | None = None, source: str = "fight",
-                  targeting_names: tuple[str, str] = ("targeting_a", "targeting_b")) -> PreparedFight:
+                  targeting_names: tuple[str, str] | None = None,
+                  names: Mapping[str, str] | None = None) -> PreparedFight:
     """Load, validate and compile a group fight (Brutal). A side is a list of fighter references
     (names, TOML paths, fighter objects; ``"militia*3"`` repeats one) or a single reference; each
     side holds 1 … 6 fighters. ``targeting_a`` / ``targeting_b`` override the targeting policy of
-    every fighter of that side (docs/groups.md). Bad sides or options are a :class:`DataError`
-    naming ``source`` (and a bad targeting the field its caller calls it, ``targeting_names``)."""
+    every fighter of that side (docs/groups.md). Bad sides are a :class:`DataError` naming
+    ``source``; bad options or targeting name the argument as ``names`` maps it (default: as this
+    function calls it, e.g. ``options``; ``targeting_names`` is the pair of names of the
+    targeting arguments)."""
+    names = names or {}
+    if targeting_names is None:
+        targeting_names = (names.get("targeting_a", "targeting_a"), names.get("targeting_b", "targeting_b"))
     sides = []
     for key, refs, targeting, name in (("a", side_a, targeting_a, targeting_names[0]),
                                        ("b", side_b, targeting_b, targeting_names[1])):
@@ -163,7 +211,8 @@ def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
             side = [BRUTAL.load_fighter(ref, f"side {key}").model_copy(update={"targeting": targeting})
                     for ref in side]
         sides.append(side)
-    return BRUTAL.prepare_fight(sides[0], sides[1], rules, options)
+    with named_errors(names):
+        return BRUTAL.prepare_fight(sides[0], sides[1], rules, options)
 
 
 def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -16,7 +17,7 @@ import pandas as pd
 from . import api
 from .core.errors import DataError
 from .core.ruleset import resolve_ruleset
-from .core.variants import vary
+from .core.variants import names_apart, vary
 from .results.frames import paired_differences, summary_frame
 from .results.plots import sweep_figure
 from .results.stats import wilson
@@ -86,6 +87,22 @@ class TacticMatrix:
                 f"Maximin: {self.a} {ma} ({100 * va:.1f} %), {self.b} {mb} ({100 * vb:.1f} %).</p>" + table.to_html())
 
 
+def _check_run(n: int, seed: int, threads: int | None = None) -> None:
+    api._check_n(n)
+    api._check_seed(seed)
+    api._check_threads(threads)
+
+
+def _once(source: str, name: str, items: Sequence[Any], what: str) -> None:
+    """Each of ``items`` (an argument called ``name``) once, told apart as the tables show them."""
+    seen: dict[str, int] = {}
+    for k, item in enumerate(items):
+        label = str(item)
+        j = seen.setdefault(label, k)
+        if j != k:
+            raise DataError(source, name, f"{label!r} is listed twice ({name}[{j}] and {name}[{k}]); each {what} once")
+
+
 def _choices(fighter: Any, tactics: Sequence[str] | None, reactions: bool) -> list[tuple[str, str | None]]:
     names = list(tactics or DEFAULT_TACTICS)
     if not reactions:
@@ -101,12 +118,23 @@ def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str]
     at once on ``client`` / ``executor`` if given: ``docs/cluster.md``).
 
     The default tactic lists are Brutal's; for other rulesets pass ``tactics_a`` / ``tactics_b``.
+    Bad arguments are a :class:`DataError` naming them (``tactics_a: tactic: unknown tactic 'feitn';
+    did you mean 'feint'? …``) before any duel is played.
     """
-    rs = resolve_ruleset([a, b], ruleset)
-    fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
-    ca, cb = _choices(fa, tactics_a, reactions), _choices(fb, tactics_b, reactions)
-    pairs = [(i, j) for i in range(len(ca)) for j in range(len(cb))]
-    prepared = [(rs, rs.prepare(fa, fb, rules, options, ca[i][0], ca[i][1], cb[j][0], cb[j][1])) for i, j in pairs]
+    _check_run(n, seed)
+    for name, tactics in (("tactics_a", tactics_a), ("tactics_b", tactics_b)):
+        if tactics is not None:
+            if isinstance(tactics, str) or not tactics:
+                raise DataError("tactic_matrix", name, f"expected a non-empty list of tactics, got {tactics!r}")
+            _once("tactic_matrix", name, tactics, "tactic")
+    with api.named_errors({"tactic_a": "tactics_a", "tactic_b": "tactics_b", "reaction_a": "reactions",
+                           "reaction_b": "reactions"}):
+        rs = resolve_ruleset([a, b], ruleset)
+        fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
+        ca, cb = _choices(fa, tactics_a, reactions), _choices(fb, tactics_b, reactions)
+        pairs = [(i, j) for i in range(len(ca)) for j in range(len(cb))]
+        prepared = [(rs, rs.prepare(fa, fb, rules, options, ca[i][0], ca[i][1], cb[j][0], cb[j][1]))
+                    for i, j in pairs]
     wins_a = np.zeros((len(ca), len(cb)), dtype=np.int64)
     wins_b = np.zeros_like(wins_a)
     for (i, j), r in zip(pairs, api.duels(prepared, n, seed, executor=executor, client=client)):
@@ -150,22 +178,26 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
     Assumes the win rate moves monotonically along ``values`` and bisects; ``bracket`` holds the two
     neighbouring values whose win rates lie on either side of the target (None if the target is
     outside the range tried, then ``best`` is the nearer end). ``client`` / ``executor`` as in
-    :func:`sweep`.
+    :func:`sweep`. Every value is checked before the first duel.
     """
-    if not 0 < target < 1:
-        raise DataError("balance", "target", f"must be a win rate strictly between 0 and 1, got {target}")
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < 1:
+        raise DataError("balance", "target", f"must be a win rate strictly between 0 and 1, got {target!r}")
+    _check_run(n, seed)
     values = list(values)
     if len(values) < 2:
         raise DataError("balance", "values", "needs at least two values to search between")
-    rs = resolve_ruleset([fighter, opponent], ruleset)
-    f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
+    _once("balance", "values", values, "value")
+    with api.named_errors():
+        rs = resolve_ruleset([fighter, opponent], ruleset)
+        f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
+        varied = [vary(f, field, v, where="balance") for v in values]
+        rs.prepare(varied[0], opp, rules, options)  # the options and rules file, checked once
     result = Balance(field, f.name, opp.name, target, n)
 
     def rate(k: int) -> float:
         v = values[k]
         if v not in result.tried:
-            varied = vary(f, field, v, where="balance")
-            r = api.duel(varied, opp, n=n, seed=seed, options=options, rules=rules, ruleset=rs.name,
+            r = api.duel(varied[k], opp, n=n, seed=seed, options=options, rules=rules, ruleset=rs.name,
                          executor=executor, client=client)
             lo, hi = wilson(r.wins(0), n)
             result.tried[v] = (r.wins(0) / n, lo, hi)
@@ -219,11 +251,16 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
     the same duels (common random numbers), with the paired differences of neighbouring values.
 
     ``client`` (a ``distributed.Client``) or ``executor`` run the duels elsewhere, e.g. on a Dask
-    cluster, with the same counters (``docs/cluster.md``)."""
-    api._check_n(n)
-    rs = resolve_ruleset([fighter, opponent], ruleset)
-    f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
-    prepared = [rs.prepare(vary(f, field, v, where="sweep"), opp, rules, options) for v in values]
+    cluster, with the same counters (``docs/cluster.md``). ``values`` holds each value once."""
+    _check_run(n, seed, threads)
+    values = list(values)
+    if not values:
+        raise DataError("sweep", "values", "needs at least one value")
+    _once("sweep", "values", values, "value")
+    with api.named_errors():
+        rs = resolve_ruleset([fighter, opponent], ruleset)
+        f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
+        prepared = [rs.prepare(vary(f, field, v, where="sweep"), opp, rules, options) for v in values]
     counters, joint, elapsed = run_paired_counters([p.compiled for p in prepared], n, seed, threads,
                                                    executor=resolve(executor, client, threads))
     results = []
@@ -239,12 +276,35 @@ def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int =
                 client: Any = None) -> list[Any]:
     """Every pair of ``fighters`` once (a vs b); results labelled for frames and the matchup matrix
     (``plots.matchup_matrix_figure(frames.summary_frame(results))``). All pairs are handed to the
-    executor at once (``client`` / ``executor`` as in :func:`sweep`)."""
-    rs = resolve_ruleset(list(fighters), ruleset)
-    loaded = [rs.load_fighter(f) for f in fighters]
-    if len(loaded) < 2:
+    executor at once (``client`` / ``executor`` as in :func:`sweep`).
+
+    Each fighter once (the same name or file twice is a :class:`DataError`); different files
+    whose fighters share a name are labelled apart, ``"Brute (brute2.toml)"``; fighter objects
+    sharing a name are an error (rename one)."""
+    _check_run(n, seed, threads)
+    fighters = list(fighters)
+    if len(fighters) < 2:
         raise DataError("round_robin", "fighters", "needs at least two fighters")
-    pairs = list(itertools.combinations(loaded, 2))
-    prepared = [(rs, rs.prepare(fa, fb, rules, options)) for fa, fb in pairs]
+    keys = [_identity(f) for f in fighters]
+    for i, key in enumerate(keys):
+        j = keys.index(key)
+        if j != i:
+            raise DataError("round_robin", f"fighters[{i}]", f"the same fighter as fighters[{j}]; list each "
+                            "fighter once")
+    with api.named_errors():
+        rs = resolve_ruleset(fighters, ruleset)
+        loaded = [rs.load_fighter(f, f"fighters[{i}]") for i, f in enumerate(fighters)]
+        loaded = names_apart(loaded, [f if isinstance(f, str) else None for f in fighters], "round_robin")
+        pairs = list(itertools.combinations(loaded, 2))
+        prepared = [(rs, rs.prepare(fa, fb, rules, options)) for fa, fb in pairs]
     labels = [{"matchup": f"{fa.name} vs {fb.name}", "variant": ""} for fa, fb in pairs]
     return api.duels(prepared, n, seed, threads, labels=labels, executor=executor, client=client)
+
+
+def _identity(ref: Any) -> Any:
+    """What makes two entries the same fighter: a file's absolute path, a catalog name, an object's
+    fields."""
+    if isinstance(ref, str):
+        path = Path(ref)
+        return str(path.resolve()) if path.is_file() else ref
+    return ref

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import pandas as pd
 from pydantic import Field, field_validator
@@ -20,7 +20,7 @@ from .core.data import StrictModel, read_toml, validate
 from .core.errors import DataError
 from .core.options import RuleOptions
 from .core.ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
-from .core.variants import vary
+from .core.variants import short_labels, vary
 from .results.duel import DuelResult
 from .results.fight import side_name
 from .results.frames import paired_differences
@@ -184,22 +184,34 @@ def _nested(exc: DataError) -> str:
     return inner + (f"{exc.field}: " if exc.field else "") + exc.message
 
 
-def load_scenario(path: str, n: int | None = None) -> Scenario:
+def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | None = None) -> Scenario:
     """Read, validate and expand a scenario file; every problem is a :class:`DataError`.
 
-    ``n`` overrides the file's duels per cell (quick previews).
+    ``n`` overrides the file's duels per cell (quick previews); a bad one names the argument as
+    ``names`` maps it (default ``n``; the CLI passes ``{"n": "-n"}``).
+
+    Nothing that can fail is left for later: each fighter, matchup, sweep name and sweep value
+    once; fighters of different references sharing a name are labelled apart, ``"Brute
+    (brute2.toml)"`` (docs/scenarios.md).
     """
     raw = read_toml(Path(path))
     spec = validate(ScenarioSpec, raw, path)
     if n is not None:
-        if n <= 0:
-            raise DataError("-n", None, f"duels per cell must be a positive integer, got {n}")
+        if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+            raise DataError((names or {}).get("n", "n"), None, f"duels per cell must be a positive integer, got {n!r}")
         spec = spec.model_copy(update={"n": n})
     base_dir = Path(path).parent
 
     def resolve_ref(ref: str) -> str:
         p = base_dir / ref
         return str(p) if (ref.endswith(".toml") and p.is_file()) else ref
+
+    def identity(ref: str) -> str:
+        """One key per fighter: a file by its absolute path, a catalog name as written."""
+        found = Path(resolve_ref(ref))
+        return str(found.resolve()) if found.is_file() else ref
+
+    _check_repeats(spec, path, identity)
 
     def resolve_file(ref: str, key: str) -> str:
         found = str(base_dir / ref) if (base_dir / ref).is_file() else ref
@@ -260,18 +272,29 @@ def load_scenario(path: str, n: int | None = None) -> Scenario:
             merged = {**{k: str(x) for k, x in spec.options.items()}, **{k: str(x) for k, x in v.options.items()}}
             runs.append((v.name, rs, rules, merged, f"variants[{i}].options" if v.options else "options"))
 
-    fighters: dict[tuple[str, str], Any] = {}
+    fighters: dict[tuple[str, str], Any] = {}  # (ruleset, identity) → fighter
 
     def fighter(rs: Ruleset, ref: str, where: str) -> Any:
-        if (rs.name, ref) not in fighters:
+        key = rs.name, identity(ref)
+        if key not in fighters:
             try:
-                fighters[rs.name, ref] = rs.load_fighter(resolve_ref(ref))
+                fighters[key] = rs.load_fighter(resolve_ref(ref))
             except DataError as exc:
                 raise DataError(path, where, _nested(exc)) from None
-            if fighters[rs.name, ref].ruleset != rs.name:
-                raise DataError(path, where, f"{ref} is a {fighters[rs.name, ref].ruleset} fighter; this "
+            if fighters[key].ruleset != rs.name:
+                raise DataError(path, where, f"{ref} is a {fighters[key].ruleset} fighter; this "
                                 f"scenario runs it under {rs.name}")
-        return fighters[rs.name, ref]
+        return fighters[key]
+
+    # every fighter of the duels, loaded under each ruleset before any cell is made
+    refs_at = [(ref, f"fighters[{i}]") for i, ref in enumerate(spec.fighters)]
+    refs_at += [(ref, f"matchups[{i}][{k}]") for i, pair in enumerate(spec.matchups) for k, ref in enumerate(pair)]
+    refs_at += [(ref, f"sweeps[{i}].{key}") for i, sw in enumerate(spec.sweeps)
+                for key, ref in [("fighter", sw.fighter), *(("opponents", o) for o in sw.opponents)]]
+    for rs in {run[1].name: run[1] for run in runs}.values():
+        for ref, where in refs_at:
+            fighter(rs, ref, where)
+    _label_apart(fighters, {identity(ref): ref for ref, _ in reversed(refs_at)})
 
     scenario = Scenario(spec, path, {}, {})
 
@@ -287,11 +310,6 @@ def load_scenario(path: str, n: int | None = None) -> Scenario:
         scenario.cells.append(Cell(rs, prepared, label, sweep, value))
 
     for label, rs, rules, options, where in runs:
-        for i, ref in enumerate(spec.fighters):
-            fighter(rs, ref, f"fighters[{i}]")
-        for i, (a, b) in enumerate(spec.matchups):
-            fighter(rs, a, f"matchups[{i}][0]")
-            fighter(rs, b, f"matchups[{i}][1]")
         for a, b in pairs:
             add(label, rs, rules, options, where, fighter(rs, a, "matchups"), fighter(rs, b, "matchups"))
     if spec.sweeps:
@@ -299,6 +317,61 @@ def load_scenario(path: str, n: int | None = None) -> Scenario:
     if spec.fights:
         _add_fights(scenario, runs, resolve_ref)
     return scenario
+
+
+def _check_repeats(spec: ScenarioSpec, path: str, identity: Callable[[str], str]) -> None:
+    """Each fighter of ``fighters``, each matchup (round robin and explicit), each sweep name and
+    each value of a sweep once: a repeat would play the same cells twice, crash the matchup matrix
+    after the run, or merge two sweeps into one table."""
+    seen: dict[str, int] = {}
+    for i, ref in enumerate(spec.fighters):
+        j = seen.setdefault(identity(ref), i)
+        if j != i:
+            same = "" if ref == spec.fighters[j] else f" (the same file as {spec.fighters[j]!r})"
+            raise DataError(path, f"fighters[{i}]", f"{ref!r} is already fighters[{j}]{same}; list each fighter once")
+    robin = ({(identity(a), identity(b)) for a, b in itertools.combinations(spec.fighters, 2)}
+             if spec.round_robin else set())
+    pairs: dict[tuple[str, str], int] = {}
+    for i, (a, b) in enumerate(spec.matchups):
+        key = identity(a), identity(b)
+        if key in robin:
+            raise DataError(path, f"matchups[{i}]", f"{a} vs {b} is already a pair of the round robin; each matchup "
+                            f"once (the other order, [{b!r}, {a!r}], is another matchup)")
+        j = pairs.setdefault(key, i)
+        if j != i:
+            raise DataError(path, f"matchups[{i}]", f"{a} vs {b} is already matchups[{j}]; each matchup once")
+    named: dict[str, int] = {}
+    for i, sw in enumerate(spec.sweeps):
+        name = sw.name or f"{sw.fighter}.{sw.field}"
+        j = named.setdefault(name, i)
+        if j != i:
+            other = spec.sweeps[j]
+            if sw.name:
+                raise DataError(path, f"sweeps[{i}].name", f"{name!r} is already the name of sweeps[{j}] "
+                                f"({other.fighter} {other.field}); each sweep needs its own name (the tables "
+                                "group rows by it)")
+            raise DataError(path, f"sweeps[{i}]", f"sweeps {sw.fighter} {sw.field} like sweeps[{j}]; give each "
+                            "sweep its own name, or put all the values into one sweep")
+        values: dict[str, int] = {}
+        for k, value in enumerate(sw.values):
+            m = values.setdefault(_value_label(value), k)
+            if m != k:
+                raise DataError(path, f"sweeps[{i}].values", f"{_value_label(value)!r} is listed twice (values[{m}] "
+                                f"and values[{k}]); each value once")
+
+
+def _label_apart(fighters: dict[tuple[str, str], Any], written: dict[str, str]) -> None:
+    """Rename in place the loaded fighters (``(ruleset, identity)`` → fighter) of different
+    references that share a name under any ruleset: ``"Brute (brute2.toml)"``, the reference as
+    the scenario writes it (``written``: identity → text; :func:`short_labels`), under every ruleset alike."""
+    by_name: dict[tuple[str, str], set[str]] = {}
+    for (rs_name, ident), f in fighters.items():
+        by_name.setdefault((rs_name, f.name), set()).add(ident)
+    clashing = sorted(set().union(*(idents for idents in by_name.values() if len(idents) > 1)))
+    labels = dict(zip(clashing, short_labels([written[ident] for ident in clashing])))
+    for (rs_name, ident), f in fighters.items():
+        if ident in labels:
+            fighters[rs_name, ident] = f.model_copy(update={"name": f"{f.name} ({labels[ident]})"})
 
 
 def _side_ref(ref: str, resolve_ref: Callable[[str], str]) -> str:
@@ -323,7 +396,7 @@ def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str
                 prepared = prepare_fight(sides[0], sides[1], rules, {**options, **own}, fs.targeting_a,
                                          fs.targeting_b, source=where)
             except DataError as exc:
-                if exc.source == "--option":  # an option of the fight or of the variant
+                if exc.source == "options":  # an option of the fight or of the variant
                     field_ = f"{where}.options.{exc.field}" if exc.field in own else f"{vwhere}.{exc.field}"
                     raise DataError(path, field_, exc.message) from None
                 field_ = f"{where}.{exc.field}" if exc.source == where else where
@@ -360,7 +433,7 @@ def _add_sweeps(spec: ScenarioSpec, path: str, runs: list, pairs: list[tuple[str
         sweep_name = sw.name or f"{sw.fighter}.{sw.field}"
         rs = runs[0][1]
         base = fighter(rs, sw.fighter, f"{where}.fighter")
-        opps = [fighter(rs, o, f"{where}.opponents") for o in dict.fromkeys(opponents)]
+        opps = list({id(f): f for f in (fighter(rs, o, f"{where}.opponents") for o in opponents)}.values())
         for value in sw.values:
             varied = vary(base, sw.field, value, where=f"{path}: {where}")
             for opp in opps:

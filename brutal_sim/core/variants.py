@@ -9,7 +9,8 @@ changes only the bonus of a weapon's dice (``d8+1`` → ``d8+3``).
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, Sequence
 
 from .dice import Dice, parse_dice
 from .errors import DataError
@@ -64,5 +65,46 @@ def with_changes(f: Any, changes: dict[str, Any], where: str = "variant") -> Any
     data = ruleset.fighter_data(f)
     for path, value in changes.items():
         set_path(data, path, value, where)
-    shown = ", ".join(f"{k}={v!r}" for k, v in changes.items())
+    shown = ", ".join(f"{k}={_short(v)}" for k, v in changes.items())
     return ruleset.fighter_from_data(data, f"{where} {shown}", f.name)
+
+
+def _short(value: Any, room: int = 40) -> str:
+    """A changed value as errors show it: tables by their name, lists item by item, long text cut."""
+    if isinstance(value, dict):
+        return repr(value["name"]) if value.get("name") else "{…}"
+    if isinstance(value, list):
+        text = "[" + ", ".join(_short(v, room) for v in value) + "]"
+    else:
+        text = repr(value)
+    return text if len(text) <= room else text[:room - 1] + "…"
+
+
+def names_apart(fighters: Sequence[Any], labels: Sequence[str | None], source: str,
+                field: str = "fighters") -> list[Any]:
+    """The fighters of one run (each a different fighter), those whose names coincide renamed
+    ``"Name (label)"`` so that tables, frames and plots tell them apart (``labels[i]``: how the
+    caller wrote fighter ``i``, e.g. ``brute2.toml``; see :func:`short_labels`). A fighter without
+    a label (``None``: one passed as an object) sharing its name is a :class:`DataError` asking for
+    another name."""
+    by_name: dict[str, list[int]] = {}
+    for i, f in enumerate(fighters):
+        by_name.setdefault(f.name, []).append(i)
+    out = list(fighters)
+    for name, same in by_name.items():
+        if len(same) < 2:
+            continue
+        if any(labels[i] is None for i in same):
+            i, j = same[:2]
+            raise DataError(source, f"{field}[{j}]", f"{field}[{i}] and {field}[{j}] are both called {name!r}; give "
+                            "each fighter its own name, e.g. fighter.model_copy(update={'name': 'Brute d10'})")
+        for i, label in zip(same, short_labels([str(labels[i]) for i in same])):
+            out[i] = fighters[i].model_copy(update={"name": f"{name} ({label})"})
+    return out
+
+
+def short_labels(refs: Sequence[str]) -> list[str]:
+    """Labels for different fighter references: the file names (``brute2.toml``) when they differ,
+    else the references as written (``a/brute.toml``, ``b/brute.toml``)."""
+    names = [Path(r).name for r in refs]
+    return names if len(set(names)) == len(names) else list(refs)
