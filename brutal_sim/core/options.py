@@ -7,6 +7,7 @@ Options come, in increasing priority, from the defaults below, a rules TOML file
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -83,7 +84,9 @@ class RuleOptions:
         for key, raw in overrides.items():
             spec = by_name.get(key)
             if spec is None:
-                raise DataError(source, key, f"unknown rule option; allowed: {', '.join(by_name)}")
+                close = difflib.get_close_matches(str(key), list(by_name), n=3, cutoff=0.6)
+                hint = f"did you mean {', '.join(map(repr, close))}? " if close else ""
+                raise DataError(source, key, f"unknown rule option; {hint}allowed: {', '.join(by_name)}")
             merged[key] = str(raw) if not spec.choices and spec.int_range is None else spec.parse(raw, source)
         return RuleOptions(merged, self.specs)
 
