@@ -1,68 +1,181 @@
-"""The numba decorators of the kernels.
+"""The numba decorators of the kernels, and how far they reach into numba.
 
-Rule functions allocate nothing, so they are compiled without numba's reference counting
-(``_nrt=False``): their array arguments are borrowed from the caller. With reference counting,
-every call between two compiled functions increments and decrements each array argument with
-atomic operations — the kernel ran at half its speed (benchmarks/README.md). Only the drivers
-that allocate (``_run_duels``, ``_run_attacks``, the enumeration) keep it.
+Every compiled function of the rulesets goes through one of these decorators:
 
-A rule function is compiled once per combination of argument *types*. numba's own dispatcher
-compiles a function called from compiled code once per combination of constant argument *values*
-as well (a literal ``0`` or ``-1`` is typed ``Literal[int](0)``): the Brutal kernel had 13 machine
-versions of ``_hit`` and 5 of ``_attack``, and its first compilation took about two minutes. With
-one version per types it takes about 30 s and runs as fast (session 5, benchmarks/README.md).
+- :func:`rule`: a rule step called from compiled code. It allocates nothing.
+- :data:`inline_rule`: a rule step numba compiles into each of its callers.
+- :func:`loop_inline_rule`: a :func:`rule` that LLVM inlines into its callers inside a parallel loop.
+- :func:`driver`: a function called from Python (a run's driver, an exact enumeration); it may
+  allocate, and ``driver(parallel=True)`` holds a ``prange`` loop.
 
-Each compiled function is a library of its own, and numba links a copy of every function it calls
-into it with ``linkonce_odr`` linkage: LLVM may inline such a copy but must keep its signature, as
-other code may call it. So a call between two rule functions passes every array argument as its
-whole structure (data pointer, shape, strides, meminfo, …: about 46 machine words for the six
-arrays of the Brutal kernel), used or not. The parallel loop of a driver (``prange``) is compiled
-into a library of its own, the *gufunc*, that holds the whole kernel. Importing this module makes
-numba give this package's functions in a gufunc internal linkage before it optimises the gufunc
-(:func:`internalize_own_functions`): LLVM then sees every call to them and drops the arguments they
-do not use, promotes the rest and inlines more. Same code, same results, the same compile time;
-1.3× the duels per second of the Brutal kernel, 2.4× WFRP's, 1.6× Vereteno's (session 6,
-benchmarks/README.md).
+The tuned build (the "hook", docs/engine.md "The numba hook") uses three numba internals, each for
+speed only; they leave every result unchanged:
+
+1. Rule functions are compiled without numba's reference counting (the private ``_nrt=False``):
+   their array arguments are borrowed from the caller. With it, every call between two compiled
+   functions increments and decrements each array argument atomically, and the kernel runs at about
+   half its speed (benchmarks/README.md).
+2. A rule function gets one machine version per combination of argument *types*
+   (:class:`_TypedDispatcher`). numba's own dispatcher also makes one per combination of constant
+   argument *values* (a literal ``0`` is typed ``Literal[int](0)``): 13 machine versions of the
+   Brutal blow and about four times the first compile (118 s against 30 s, benchmarks/README.md).
+3. The LLVM hook (:func:`internalize_own_functions`). numba links a copy of every function a
+   library calls into it with ``linkonce_odr`` linkage, so LLVM must keep each copy's signature and
+   a call passes every array argument as its whole structure (about 46 machine words for the six
+   arrays of the Brutal kernel). In the library numba makes of a driver's ``prange`` loop (the
+   *gufunc*, which holds the whole kernel) the hook gives those copies internal linkage before LLVM
+   optimises it: LLVM then drops the arguments a function does not read and inlines more; copies of
+   :func:`loop_inline_rule` functions also get ``alwaysinline``. 1.3× the duels per second of the
+   Brutal kernel, 2.4× WFRP's, 1.6× Vereteno's, the same compile time (benchmarks/README.md).
+
+The fence (:data:`MODE`, from :func:`jit_mode`):
+
+- On a numba version in :data:`TESTED_NUMBA` the tuned build is on. The hook replaces numba's
+  ``CPUCodeLibrary._optimize_final_module`` for the process, but acts only on a gufunc compiled while
+  one of this package's dispatchers is the one compiling (numba's public event API says which): a
+  user's own functions, parallel or not, are optimised as numba does.
+- ``BRUTAL_SIM_PLAIN_JIT=1`` (on a tested numba) gives the plain build: numba's public decorators
+  with their documented options only, as an untested numba gets; the same counters, slower.
+- On any other numba version no numba internal is touched: the plain build, cached by numba's own
+  disk cache (``njit(cache=True)``).
+
+The disk cache. numba keys a function's cached machine code on its own bytecode and file only: a
+change in a function it calls from another file, or of a constant it imports (``layout.py``), would
+load stale code. On a tested numba every decorator here caches with :class:`_SourceKeyedCache`,
+whose index key adds :func:`cache_tag`: a hash of this file and of the sources of the function's
+module and of every module of its package or of ``brutal_sim`` it imports, directly or not
+(:func:`sources_digest`), and the build (``hook`` or ``plain``), which therefore never share
+machine code.
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
+import os
+import sys
+import threading
 import uuid
-from typing import Any, Callable, Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Collection, Mapping
 
-import llvmlite.binding as llvm
+import numba
 from numba import njit
-from numba.core import types
-from numba.core.codegen import CPUCodeLibrary
-from numba.core.registry import CPUDispatcher
 
-#: How numba's mangled names of this package's functions begin (``brutal_sim.kernel._hit`` is
-#: ``_ZN10brutal_sim6kernel4_hit…``).
-OWN_PREFIX = "_ZN10brutal_sim"
-#: How numba names the library of a ``prange`` loop.
-GUFUNC_PREFIX = "__numba_parfor_gufunc"
+#: The numba versions the tuned build and the source-keyed cache were tested with: the fence test
+#: (``tests/core/test_jit_fence.py``) and the whole suite pass on each. Elsewhere the plain build runs.
+TESTED_NUMBA = ("0.68.1",)
+#: The environment variable that switches the tuned build off.
+PLAIN_ENV = "BRUTAL_SIM_PLAIN_JIT"
 
 
-class _TypedDispatcher(CPUDispatcher):
-    """A CPU dispatcher that types constant arguments of calls from compiled code by their type
-    (``int64``), not by their value (``Literal[int](0)``), so that it compiles one version per
-    argument types."""
+@dataclass(frozen=True)
+class JitMode:
+    """How the kernels are compiled in this process."""
 
-    def get_call_template(self, args: tuple, kws: dict) -> tuple:
-        return super().get_call_template(tuple(types.unliteral(a) for a in args),
-                                         {k: types.unliteral(v) for k, v in kws.items()})
+    #: The tuned build: no reference counting in rules, one version per types, the LLVM hook.
+    hook: bool
+    #: Machine code cached under :func:`cache_tag` (else numba's own disk cache).
+    source_keyed_cache: bool
+    #: Why, in words.
+    reason: str
+
+    @property
+    def build(self) -> str:
+        """``hook`` or ``plain``: the part of the cache key that keeps the builds apart."""
+        return "hook" if self.hook else "plain"
 
 
-def rule(func: Callable[..., Any]) -> CPUDispatcher:
-    """A rule function: compiled once per argument types, cached on disk, no reference counting."""
-    dispatcher = _TypedDispatcher(py_func=func, locals={},
-                                  targetoptions={"nopython": True, "boundscheck": None, "_nrt": False})
-    dispatcher.enable_caching()
-    return dispatcher
+def jit_mode(numba_version: str, environ: Mapping[str, str]) -> JitMode:
+    """The mode for a numba version and an environment (module docstring, the fence)."""
+    plain = environ.get(PLAIN_ENV, "").strip().lower() not in ("", "0", "false", "no", "off")
+    if numba_version not in TESTED_NUMBA:
+        return JitMode(False, False, f"numba {numba_version} is not among the tested versions {TESTED_NUMBA}")
+    if plain:
+        return JitMode(False, True, f"{PLAIN_ENV} is set")
+    return JitMode(True, True, f"numba {numba_version} is a tested version")
 
+
+#: This process's mode, fixed when the module is imported (the kernels are decorated then).
+MODE = jit_mode(numba.__version__, os.environ)
 
 #: Beginnings of the mangled names of the functions made by :func:`loop_inline_rule`.
 _LOOP_INLINE: set[str] = set()
+#: How numba's mangled names of this package's functions begin (``brutal_sim.toolbox.rng._die`` is
+#: ``_ZN10brutal_sim7toolbox3rng4_die…``).
+OWN_PREFIX = "_ZN10brutal_sim"
+#: How numba names the library of a ``prange`` loop.
+GUFUNC_PREFIX = "__numba_parfor_gufunc"
+#: Gufunc libraries the hook has rewritten in this process, and the function copies it internalized.
+HOOKED = {"libraries": 0, "functions": 0}
+
+
+# -- the sources a function is built from ---------------------------------------------------------
+
+_PACKAGE_ROOT = "brutal_sim"
+_DIGESTS: dict[str, str] = {}
+
+
+def _file_digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _module_file(name: str) -> str | None:
+    """The ``.py`` file of an imported module, or None."""
+    path = getattr(sys.modules.get(name), "__file__", None)
+    return path if path and path.endswith(".py") else None
+
+
+def _imported_names(path: str, module: str) -> set[str]:
+    """The modules that ``module`` (its source at ``path``) imports, anywhere in it, as absolute
+    names; for ``from m import x`` both ``m`` and ``m.x`` (which counts only if it is a module)."""
+    tree = ast.parse(Path(path).read_bytes(), path)
+    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1])
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            names.add(target)
+            names.update(f"{target}.{alias.name}" for alias in node.names)
+    return names
+
+
+def sources_digest(module: str) -> str:
+    """A hash of this file and of the sources of ``module`` and of every module of ``module``'s
+    top-level package or of ``brutal_sim`` that it imports, directly or through others (imported
+    modules only: the function's module is loaded when numba first looks in its cache)."""
+    if module in _DIGESTS:
+        return _DIGESTS[module]
+    packages = {_PACKAGE_ROOT, module.partition(".")[0]}
+    files: dict[str, str] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        path = _module_file(name)
+        if name in files or path is None:
+            continue
+        files[name] = path
+        todo.extend(n for n in _imported_names(path, name) if n.partition(".")[0] in packages)
+    files[__name__] = __file__
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(f"{name}\0{_file_digest(files[name])}\0".encode())
+    _DIGESTS[module] = digest.hexdigest()
+    return _DIGESTS[module]
+
+
+def cache_tag(py_func: Callable[..., Any]) -> tuple[str, str, str]:
+    """What :class:`_SourceKeyedCache` adds to numba's index key of ``py_func``: the sources it is
+    built from (:func:`sources_digest`) and the build (:attr:`JitMode.build`)."""
+    return (_PACKAGE_ROOT, sources_digest(py_func.__module__), MODE.build)
 
 
 def mangled_prefix(qualified_name: str) -> str:
@@ -71,43 +184,18 @@ def mangled_prefix(qualified_name: str) -> str:
     return "_ZN" + "".join(f"{len(part)}{part}" for part in qualified_name.split("."))
 
 
-def loop_inline_rule(func: Callable[..., Any]) -> CPUDispatcher:
-    """A :func:`rule` that LLVM inlines into each of its callers inside a gufunc (module docstring);
-    elsewhere it is called. Unlike :data:`inline_rule` (numba's inlining, which retypes the caller)
-    this costs no compile time: for the blow (``_hit``), 7 % fewer instructions and 5–7 % more
-    duels per second (session 6, benchmarks/README.md)."""
-    _LOOP_INLINE.add(mangled_prefix(f"{func.__module__}.{func.__qualname__}"))
-    return rule(func)
-
-
-#: A rule function numba compiles into each of its callers (inlining at numba's level, before LLVM).
-#: For the rule functions on the hot path of a fight with one call site there (the turn, the
-#: tactic's attack, the reaction, the wound; ``brutal_sim.kernel``) and for ``_attack_slot``, small
-#: but called from those large functions, which LLVM no longer inlines into. A call between two
-#: compiled functions passes every array argument as its whole structure (data pointer, shape,
-#: strides, …): with the six arrays of the Brutal kernel about 46 machine words pushed and reloaded,
-#: and LLVM does not inline large functions across numba's function boundaries (session 4; since
-#: session 6 LLVM drops the unused words inside a gufunc, see the module docstring). Inlining those
-#: made the 1 vs 1 duel 1.6–1.7× faster (session 4, benchmarks/README.md). Each inlined call costs
-#: compile time (numba retypes its caller), so small helpers that LLVM inlines by itself (``_wb``,
-#: the dice ``_die`` and ``_roll_2d6``, whose rare rejection path is a separate function) stay
-#: ``rule``. The attack (``_attack``) and the blow (``_hit``) stay calls here (since session 6 LLVM
-#: inlines the blow inside a gufunc: :func:`loop_inline_rule`): inlining them as well,
-#: with or without the dice, gained at most a few per cent (within the noise of the machine) and
-#: inlining the attack into the turn took the first compilation from 36 s to 177 s (session 5).
-inline_rule = njit(cache=True, inline="always", _nrt=False)
-
-
-def internalize_own_functions(module: llvm.ModuleRef, suffix: str, always_inline: Collection[str] = ()) -> int:
-    """Give the copies of this package's functions that numba linked into ``module`` (definitions
-    with ``linkonce_odr`` linkage) internal linkage, so that LLVM may change their signatures, and
-    names ending in ``suffix``; those whose names begin with one of ``always_inline``
-    (:func:`mangled_prefix`) also LLVM's ``alwaysinline``. Returns how many.
+def internalize_own_functions(module: Any, suffix: str, always_inline: Collection[str] = ()) -> int:
+    """Give the copies of this package's functions that numba linked into ``module`` (an llvmlite
+    ``ModuleRef``; definitions with ``linkonce_odr`` linkage) internal linkage, so that LLVM may
+    change their signatures, and names ending in ``suffix``; those whose names begin with one of
+    ``always_inline`` (:func:`mangled_prefix`) also LLVM's ``alwaysinline``. Returns how many.
 
     The new names matter: numba's JIT linker records the local symbols of an object too, and a
     function compiled later that calls, say, ``_attack`` must not be linked to a copy whose
-    signature LLVM changed. (profile.py's demangling ignores the suffix.)
+    signature LLVM changed. (benchmarks/profile.py's demangling ignores the suffix.)
     """
+    import llvmlite.binding as llvm
+
     count = 0
     for function in module.functions:
         if (not function.is_declaration and function.name.startswith(OWN_PREFIX)
@@ -121,18 +209,135 @@ def internalize_own_functions(module: llvm.ModuleRef, suffix: str, always_inline
     return count
 
 
-#: numba's own step (a private method; present in numba 0.68, which this was measured with), None if absent.
-_numba_optimize_final_module = getattr(CPUCodeLibrary, "_optimize_final_module", None)
+# -- the fenced numba internals (a tested numba only) ---------------------------------------------
 
+if MODE.source_keyed_cache:
+    from numba.core.caching import FunctionCache
+    from numba.core.registry import CPUDispatcher
 
-def _optimize_final_module(library: CPUCodeLibrary) -> None:
-    """numba's optimisation of a library's final module, after :func:`internalize_own_functions` in
-    a gufunc (a ``prange`` loop; module docstring). Other libraries are optimised as numba does."""
-    module = getattr(library, "_final_module", None)
-    if str(getattr(library, "name", "")).startswith(GUFUNC_PREFIX) and module is not None:
-        internalize_own_functions(module, f".internal.{uuid.uuid4().hex}", _LOOP_INLINE)
-    _numba_optimize_final_module(library)
+    class _SourceKeyedCache(FunctionCache):
+        """numba's disk cache of a function, its index key extended by :func:`cache_tag`."""
 
+        def _index_key(self, sig: Any, codegen: Any) -> tuple:
+            return (*super()._index_key(sig, codegen), cache_tag(self._py_func))
 
-if _numba_optimize_final_module is not None:  # a numba without the step: the same code, only slower
+    class _Dispatcher(CPUDispatcher):
+        """numba's CPU dispatcher, cached with :class:`_SourceKeyedCache`."""
+
+        def enable_caching(self) -> None:
+            self._cache = _SourceKeyedCache(self.py_func)
+
+    def _make(func: Callable[..., Any], cls: type, cache: bool, **options: Any) -> Any:
+        """What ``njit(cache=cache, **options)(func)`` does, with dispatcher class ``cls``."""
+        dispatcher = cls(py_func=func, locals={}, targetoptions={"nopython": True, "boundscheck": None, **options})
+        if cache:
+            dispatcher.enable_caching()
+        return dispatcher
+
+if MODE.hook:
+    from numba.core import event, types
+    from numba.core.codegen import CPUCodeLibrary
+
+    class _TypedDispatcher(_Dispatcher):
+        """A dispatcher that types constant arguments of calls from compiled code by their type
+        (``int64``), not by their value (``Literal[int](0)``): one version per argument types."""
+
+        def get_call_template(self, args: tuple, kws: dict) -> tuple:
+            return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                             {k: types.unliteral(v) for k, v in kws.items()})
+
+    class _Compiling(event.Listener):
+        """The dispatchers compiling in this thread, innermost last (numba's ``numba:compile``)."""
+
+        def __init__(self) -> None:
+            self._local = threading.local()
+
+        @property
+        def stack(self) -> list:
+            if not hasattr(self._local, "stack"):
+                self._local.stack = []
+            return self._local.stack
+
+        def on_start(self, ev: Any) -> None:
+            self.stack.append(ev.data["dispatcher"])
+
+        def on_end(self, ev: Any) -> None:
+            self.stack.pop()
+
+        def own(self) -> bool:
+            """Whether the innermost compile is one of this package's functions."""
+            return bool(self.stack) and isinstance(self.stack[-1], _Dispatcher)
+
+    _COMPILING = _Compiling()
+    event.register("numba:compile", _COMPILING)
+
+    #: numba's own optimisation of a library's final module.
+    _numba_optimize_final_module = CPUCodeLibrary._optimize_final_module
+
+    def _optimize_final_module(library: Any) -> None:
+        """numba's optimisation of a library's final module, after :func:`internalize_own_functions`
+        in a gufunc compiled for one of this package's functions. Other libraries, and every library
+        of a function compiled by anyone else, are optimised as numba does."""
+        if _COMPILING.own() and str(library.name).startswith(GUFUNC_PREFIX):
+            HOOKED["functions"] += internalize_own_functions(library._final_module, f".internal.{uuid.uuid4().hex}",
+                                                             _LOOP_INLINE)
+            HOOKED["libraries"] += 1
+        _numba_optimize_final_module(library)
+
     CPUCodeLibrary._optimize_final_module = _optimize_final_module
+
+
+# -- the decorators --------------------------------------------------------------------------------
+
+def _compiled(func: Callable[..., Any], *, typed: bool = False, rule_options: bool = False,
+              cache: bool = True, **options: Any) -> Any:
+    """``func`` compiled as this module's mode says: ``typed`` for :class:`_TypedDispatcher`,
+    ``rule_options`` for no reference counting (both in the tuned build only)."""
+    if MODE.hook:
+        if rule_options:
+            options["_nrt"] = False
+        return _make(func, _TypedDispatcher if typed else _Dispatcher, cache, **options)
+    if MODE.source_keyed_cache:
+        return _make(func, _Dispatcher, cache, **options)
+    return njit(cache=cache, **options)(func)
+
+
+def rule(func: Callable[..., Any]) -> Any:
+    """A rule function: allocates nothing; compiled once per argument types, cached on disk."""
+    return _compiled(func, typed=True, rule_options=True)
+
+
+def loop_inline_rule(func: Callable[..., Any]) -> Any:
+    """A :func:`rule` that LLVM inlines into each of its callers inside a gufunc (module docstring);
+    elsewhere it is called. Unlike :data:`inline_rule` (numba's inlining, which retypes the caller)
+    this costs no compile time: for the blow (``_hit``), 7 % fewer instructions and 5–7 % more
+    duels per second (benchmarks/README.md)."""
+    _LOOP_INLINE.add(mangled_prefix(f"{func.__module__}.{func.__qualname__}"))
+    return rule(func)
+
+
+def inline_rule(func: Callable[..., Any]) -> Any:
+    """A rule function numba compiles into each of its callers (inlining at numba's level, before
+    LLVM).
+
+    For the rule functions on the hot path of a fight with one call site there (the turn, the
+    tactic's attack, the reaction, the wound) and for small functions called from those large
+    ones, which LLVM does not inline into. A call between two compiled functions passes every array
+    argument as its whole structure, and LLVM does not inline large functions across numba's
+    function boundaries outside a gufunc. Each inlined call costs compile time (numba retypes its
+    caller), so small helpers that LLVM inlines by itself (``_wb``, the dice ``_die`` and
+    ``_roll_2d6``, whose rare rejection path is a function of its own) are :func:`rule`. The attack
+    (``_attack``) and the blow (``_hit``) are calls: inlining them as well gains at most a few per
+    cent, and inlining the attack into the turn makes the first compile about five times as long
+    (177 s against 36 s, benchmarks/README.md).
+    """
+    return _compiled(func, rule_options=True, inline="always")
+
+
+def driver(func: Callable[..., Any] | None = None, *, parallel: bool = False, cache: bool = True) -> Any:
+    """A function called from Python: a run's driver or an exact enumeration. It may allocate
+    (numba's reference counting stays on); ``parallel=True`` for one that holds a ``prange`` loop,
+    whose gufunc the hook rewrites. ``@driver`` or ``@driver(parallel=True)``."""
+    if func is None:
+        return lambda f: _compiled(f, cache=cache, parallel=parallel)
+    return _compiled(func, cache=cache, parallel=parallel)

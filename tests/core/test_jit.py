@@ -1,17 +1,22 @@
-"""brutal_sim.toolbox.jit: rule functions get one machine version per argument types.
+"""brutal_sim.toolbox.jit: the tuned build's rule functions and the LLVM hook.
 
 numba's own dispatcher compiles a function once per constant argument *value* it is called with
-from compiled code (``Literal[int](0)``, ``Literal[int](-1)``, …): the Brutal kernel had 13 versions
-of ``_hit`` and its first compilation took about two minutes (session 5, benchmarks/README.md).
+from compiled code (``Literal[int](0)``, ``Literal[int](-1)``, …); a rule gets one version per
+argument types. The hook gives this package's functions internal linkage inside the gufunc of one
+of this package's ``prange`` loops. The fence around both: tests/core/test_jit_fence.py.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba import njit, types
 
 from brutal_sim.rulesets.brutal import kernel
+from brutal_sim.toolbox import jit
 from brutal_sim.toolbox.jit import rule
+
+tuned = pytest.mark.skipif(not jit.MODE.hook, reason=f"the plain build: {jit.MODE.reason}")
 
 
 @rule
@@ -24,19 +29,21 @@ def _three_constants(x):
     return _scaled(x, 2) + _scaled(x, -1) + _scaled(x, 0)
 
 
+@tuned
 def test_constant_arguments_share_one_version_typed_by_type():
     assert _three_constants(5) == 5
     assert _scaled.signatures == [(types.int64, types.int64)]
 
 
+@tuned
 def test_the_kernel_functions_called_with_constants_are_rules():
-    from brutal_sim.toolbox.jit import _TypedDispatcher
     from brutal_sim.rulesets.vereteno import kernel as vereteno
     from brutal_sim.rulesets.wfrp2e import kernel as wfrp2e
 
     for f in (kernel.attack, kernel.hit, kernel.toughness_check, kernel.gain_fatigue, kernel.ready,
               wfrp2e._attack, vereteno._attack):
-        assert isinstance(f, _TypedDispatcher), f
+        assert isinstance(f, jit._TypedDispatcher), f
+        assert f.targetoptions["_nrt"] is False, f
 
 
 def test_rule_functions_still_run_from_python():
@@ -68,10 +75,8 @@ def test_internalize_own_functions_only_linked_copies_of_this_package():
     copies, the library's own function and declarations keep their linkage."""
     import llvmlite.binding as llvm
 
-    from brutal_sim.toolbox.jit import internalize_own_functions
-
     module = llvm.parse_assembly(_LINKED)
-    assert internalize_own_functions(module, ".internal.x1") == 1
+    assert jit.internalize_own_functions(module, ".internal.x1") == 1
     # renamed: a function compiled later calling _hit must not be linked to this copy
     assert _linkage(module, "_ZN10brutal_sim6kernel4_hitE.internal.x1") == llvm.Linkage.internal
     assert "@_ZN10brutal_sim6kernel4_hitE.internal.x1(i64 %x)" in str(module.get_function("_ZN10brutal_sim6kernel4_runE"))
@@ -82,40 +87,48 @@ def test_internalize_own_functions_only_linked_copies_of_this_package():
     module.verify()
 
 
-def test_numba_internalizes_in_gufunc_libraries_only(monkeypatch):
-    """numba's optimisation of a library's final module goes through brutal_sim.toolbox.jit, which first
-    internalizes this package's functions in a gufunc (a prange loop) and leaves other libraries."""
+@tuned
+def test_the_hook_rewrites_gufuncs_compiled_for_this_package_only(monkeypatch):
+    """numba's optimisation of a library's final module goes through the hook, which internalizes
+    this package's functions in a gufunc (a prange loop) compiled while one of this package's
+    dispatchers is compiling, and leaves other libraries and other compiles as numba has them."""
     import types as pytypes
 
     import llvmlite.binding as llvm
     from numba.core.codegen import CPUCodeLibrary
 
-    from brutal_sim.toolbox import jit
-
     assert CPUCodeLibrary._optimize_final_module is jit._optimize_final_module
     optimised = []
     monkeypatch.setattr(jit, "_numba_optimize_final_module", lambda library: optimised.append(library.name))
+    monkeypatch.setattr(jit._COMPILING._local, "stack", [], raising=False)
     linkages = []
-    for name in ("__numba_parfor_gufunc_0x7f00", "__numba_parfor_gufunc_0x7f00", "_fight"):
+    for name, compiling in (("__numba_parfor_gufunc_0x7f00", kernel.run_duels),
+                            ("__numba_parfor_gufunc_0x7f00", kernel.run_duels),
+                            ("_fight", kernel.run_duels),
+                            ("__numba_parfor_gufunc_0x7f01", _three_constants),
+                            ("__numba_parfor_gufunc_0x7f02", None)):
+        jit._COMPILING.stack[:] = [] if compiling is None else [compiling]
         library = pytypes.SimpleNamespace(name=name, _final_module=llvm.parse_assembly(_LINKED))
         jit._optimize_final_module(library)
         linkages.append({f.name: f.linkage for f in library._final_module.functions
                          if f.name.startswith("_ZN10brutal_sim6kernel4_hit")})
-    assert optimised == ["__numba_parfor_gufunc_0x7f00", "__numba_parfor_gufunc_0x7f00", "_fight"]
+    assert optimised == ["__numba_parfor_gufunc_0x7f00", "__numba_parfor_gufunc_0x7f00", "_fight",
+                         "__numba_parfor_gufunc_0x7f01", "__numba_parfor_gufunc_0x7f02"]
     (gufunc_1, linkage_1), = linkages[0].items()
     (gufunc_2, _), = linkages[1].items()
     assert linkage_1 == llvm.Linkage.internal and gufunc_1.startswith("_ZN10brutal_sim6kernel4_hitE.internal.")
     assert gufunc_1 != gufunc_2  # each gufunc's copies have names of their own
-    assert linkages[2] == {"_ZN10brutal_sim6kernel4_hitE": llvm.Linkage.linkonce_odr}
+    untouched = {"_ZN10brutal_sim6kernel4_hitE": llvm.Linkage.linkonce_odr}
+    assert linkages[2] == untouched  # not a gufunc
+    assert linkages[3] == untouched  # a gufunc compiled for someone else's function
+    assert linkages[4] == untouched  # a gufunc compiled outside any dispatcher
 
 
 def test_mangled_prefix_is_how_numba_names_a_kernel_function():
-    from brutal_sim.toolbox.jit import mangled_prefix
-
-    assert mangled_prefix("brutal_sim.kernel._hit") == "_ZN10brutal_sim6kernel4_hit"
+    assert jit.mangled_prefix("brutal_sim.kernel._hit") == "_ZN10brutal_sim6kernel4_hit"
     assert _scaled(np.int64(3), np.int64(4)) == 12
     names = [_scaled.overloads[sig].fndesc.mangled_name for sig in _scaled.signatures]
-    assert names and all(name.startswith(mangled_prefix(f"{_scaled.py_func.__module__}._scaled") + "B")
+    assert names and all(name.startswith(jit.mangled_prefix(f"{_scaled.py_func.__module__}._scaled") + "B")
                          for name in names)
 
 
@@ -123,8 +136,6 @@ def test_loop_inline_rule_functions_get_alwaysinline_in_a_gufunc():
     """Copies whose names begin with a prefix of ``always_inline`` (then B or E) are marked for
     LLVM to inline; a longer name sharing the letters is not (``_hitter``: ``7_hitter``)."""
     import llvmlite.binding as llvm
-
-    from brutal_sim.toolbox import jit
 
     ir = _LINKED + """
 define linkonce_odr i64 @_ZN10brutal_sim6kernel7_hitterE(i64 %x) {

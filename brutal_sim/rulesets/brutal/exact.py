@@ -3,14 +3,14 @@
 Every die of an attack is enumerated with its probability: the feint (if any), the attack and
 reaction 2d6, the zone die, the weapon dice (as a convolution of floored dice), the critical d6
 and the penetration marker. The rule logic (modifiers, reaction choice, armour, wound level) is the
-kernel's own ``@njit`` functions, so the enumeration and the sampler cannot drift apart.
+kernel's own rule functions, so the enumeration and the sampler cannot drift apart.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...toolbox.jit import driver
 from .kernel import (
     ZONE_GROUP,
     attack_bonus,
@@ -75,7 +75,7 @@ from .layout import (
 MAX_EXTRA = 64
 
 
-@njit(cache=True)
+@driver
 def _dice_pmf(n, sides, floor):
     """pmf of the sum of ``n`` dice of ``sides`` faces, each raised to at least ``floor``.
 
@@ -96,7 +96,7 @@ def _dice_pmf(n, sides, floor):
     return pmf
 
 
-@njit(cache=True)
+@driver
 def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage, band):
     """Add the outcome distribution of one blow landing on d (B-4 steps 3–6), weighted by ``mass``.
 
@@ -140,7 +140,7 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
                     damage[0] += p * final
 
 
-@njit(cache=True)
+@driver
 def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
     """Exact distribution of side a's shot from the start distance (B-8): attack 2d6 against the
     difficulty (less the cover penalties), b's dodge 2d6 against 10 raising it, b's indirect cover
@@ -177,7 +177,7 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
                       hits[e, c] * p_through, levels, damage, band)
 
 
-@njit(cache=True)
+@driver
 def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     """Exact distribution of side a's first attack roll of its tactic against a fresh side b.
 

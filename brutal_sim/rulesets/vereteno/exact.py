@@ -3,14 +3,14 @@
 Checks (V-1.3) and armour rolls (V-5.4) come from one convolution, die by die, of the joint count
 of successes and 1s; a desperate roll (V-1.4) from the category counts of its ≤ 2 dice.
 Reaction choice, pools, the reaction's effect, the attacker's spending, the armour reduction and
-the blow level are the kernel's own ``@njit`` functions, so enumeration and sampler cannot drift.
+the blow level are the kernel's own rule functions, so enumeration and sampler cannot drift.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...toolbox.jit import driver
 from .kernel import (
     KIND_COST, _armour_dice, _armour_reduction, _attack_pool, _choose_reaction, _defence_pool,
     _desperate, _desperate_dice, _dodge_pool, _level, _plan, _reset, _resolve, _spend,
@@ -24,7 +24,7 @@ from .layout import (
 _FACES = np.array([1.0, 3.0, 15.0, 1.0]) / 20.0
 
 
-@njit(cache=True)
+@driver
 def _joint_pmf(n):
     """Joint distribution of (successes from 17–20, number of 1s) of ``n`` d20:
     float64[2n + 1, n + 1], by convolution die by die."""
@@ -44,7 +44,7 @@ def _joint_pmf(n):
     return joint
 
 
-@njit(cache=True)
+@driver
 def _check_pmf(pool, opts):
     """Exact distribution of ``kernel._check(st, pool, opts)`` (V-1.3, V-1.4).
 
@@ -75,7 +75,7 @@ def _check_pmf(pool, opts):
     return pmf, lo
 
 
-@njit(cache=True)
+@driver
 def _split(n, n20, n17, n_mid, n1):
     """Multinomial probability of ``n`` d20 showing ``n20`` 20s, ``n17`` 17–19s, ``n_mid`` 2–16s
     and ``n1`` 1s."""
@@ -88,7 +88,7 @@ def _split(n, n20, n17, n_mid, n1):
     return ways * _FACES[0] ** n20 * _FACES[1] ** n17 * _FACES[2] ** n_mid * _FACES[3] ** n1
 
 
-@njit(cache=True)
+@driver
 def _reduction_pmf(n, opts):
     """Exact distribution of the damage an armour roll of ``n`` d20 removes (V-5.4):
     float64[2n + 1] indexed by the reduction."""
@@ -101,7 +101,7 @@ def _reduction_pmf(n, opts):
     return out
 
 
-@njit(cache=True)
+@driver
 def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
     """Add the exact outcome distribution of side a's first attack on a fresh side b.
 

@@ -11,7 +11,7 @@ opts : int64[NO]
 tt : int64[36, NT]
     The d66 trauma table (``T_*`` combat codes), row ``(tens − 1)·6 + units − 1`` (V-8.4).
 st : uint64[4]
-    The duel's random state (:mod:`brutal_sim.rng`).
+    The duel's random state (:mod:`brutal_sim.toolbox.rng`).
 cnt : int64[K]
     Counters (``C_*``), added to, never cleared.
 
@@ -22,16 +22,16 @@ target (armour part then shield part), then two d6 per trauma, then the same for
 the attacker. Pools are rolled die by die with ``_die(st, 20)``.
 
 The parallel loop of ``_run`` is compiled with this package's functions internal to it
-(:mod:`brutal_sim.jit`): LLVM passes only the arguments a function uses (session 6: 1.6× the duels
-per second; benchmarks/README.md).
+(:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 1.6× the duels per
+second without it (benchmarks/README.md).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from ...toolbox.jit import inline_rule, rule
+from ...toolbox.jit import driver, inline_rule, rule
 from ...toolbox.tally import _count_decision
 from ...toolbox.rng import _die, _seed_duel
 from .layout import (
@@ -660,7 +660,7 @@ def _single_attack(F, S, opts, tt, st, cnt):
         _attack(F, S, opts, tt, st, cnt, 0, kind)
 
 
-@njit(cache=True, parallel=True)
+@driver(parallel=True)
 def _run(F, opts, tt, seed, start, n, lanes, k, single_attacks):
     """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
 
@@ -685,19 +685,19 @@ def _run(F, opts, tt, seed, start, n, lanes, k, single_attacks):
     return cnt
 
 
-@njit(cache=True)
+@driver
 def _run_duels(F, opts, tt, seed, start, n, lanes, k):
     """Duels ``start … start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters."""
     return _run(F, opts, tt, seed, start, n, lanes, k, False)
 
 
-@njit(cache=True)
+@driver
 def _run_attacks(F, opts, tt, seed, start, n, lanes, k):
     """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters."""
     return _run(F, opts, tt, seed, start, n, lanes, k, True)
 
 
-@njit(cache=True, parallel=True)
+@driver(parallel=True)
 def _run_paired(Fs, optss, tt, seed, start, n, lanes, k):
     """Common random numbers: every index played under each of ``m`` configurations
     (``Fs`` int64[m, 2, NF], ``optss`` int64[m, NO]) with the same random stream.

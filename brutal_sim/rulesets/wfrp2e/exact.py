@@ -10,8 +10,8 @@ critical table d100. Every rule decision is the kernel's own ``@rule`` function.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...toolbox.jit import driver
 from .kernel import (
     LOCATION_ZONE, _absorbed, _attack_setup, _attack_slot, _attack_target, _choose_reaction, _crit_effect,
     _damage_bonus, _dodge_target, _effect_takes_out, _feint_targets, _fortune_allows, _fury_needs_test, _location,
@@ -25,7 +25,7 @@ from .layout import (
 FURY_DEPTH = 20
 
 
-@njit(cache=True)
+@driver
 def _p_success(opts, target):
     """Probability that a d100 test against ``target`` succeeds (W-1.1, W-1.5)."""
     n = 0
@@ -35,7 +35,7 @@ def _p_success(opts, target):
     return n / 100.0
 
 
-@njit(cache=True)
+@driver
 def _p_opposed(opts, t_init, t_def):
     """Probability that the initiator wins an opposed test (W-1.4), rerolls summed out."""
     win = 0.0
@@ -50,7 +50,7 @@ def _p_opposed(opts, t_init, t_def):
     return win / (1.0 - again) if again < 1.0 else 0.0
 
 
-@njit(cache=True)
+@driver
 def _raw_damage_pmf(F, S, opts, a, slot, target):
     """pmf ``float64[n]`` of the damage before absorption minus :func:`_damage_bonus` (W-4.7,
     W-4.11, W-4.12): the kept d10 plus the Fury dice."""
@@ -77,7 +77,7 @@ def _raw_damage_pmf(F, S, opts, a, slot, target):
     return pmf
 
 
-@njit(cache=True)
+@driver
 def _enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     """Fill ``outcomes`` float64[4] (miss, parried, dodged, hit), ``levels`` float64[5, 4] (level ×
     zone of the hit on b) and ``damage`` float64[1] (mean final damage per attack)."""

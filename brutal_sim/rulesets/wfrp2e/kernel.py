@@ -13,7 +13,7 @@ grid : int64[100, CRIT_COLUMNS]
 fx : int64[4, n effects + 1, NFX]
     Effect fields (``FX_*``) of each zone and effect number.
 st : uint64[4]
-    The duel's random state (:mod:`brutal_sim.rng`).
+    The duel's random state (:mod:`brutal_sim.toolbox.rng`).
 cnt : int64[K]
     Counters (``C_*``), added to, never cleared.
 
@@ -24,16 +24,16 @@ reroll d100]; damage d10 [second d10 for Impact]; Ulric's Fury: [confirmation d1
 critical table d100 (``crit_model = table`` only).
 
 The parallel loop of ``_run`` is compiled with this package's functions internal to it
-(:mod:`brutal_sim.jit`): LLVM passes only the arguments a function uses (session 6: 2.4× the duels
-per second; benchmarks/README.md).
+(:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 2.4× the duels per
+second without it (benchmarks/README.md).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from ...toolbox.jit import rule
+from ...toolbox.jit import driver, rule
 from ...toolbox.tally import _count_decision
 from ...toolbox.rng import _die, _seed_duel
 from .layout import (
@@ -731,7 +731,7 @@ def _single_attack(F, S, opts, grid, fx, st, cnt):
         _attack(F, S, opts, grid, fx, st, cnt, 0, mod, feint and _feint(F, S, opts, st, 0))
 
 
-@njit(cache=True, parallel=True)
+@driver(parallel=True)
 def _run(F, opts, grid, fx, seed, start, n, lanes, k, single_attacks):
     """Indices ``start … start+n−1`` in ``lanes`` contiguous parts run in parallel; each a duel or
     (``single_attacks``) one attack of side a. Returns ``int64[lanes, k]`` counters whose sum does
@@ -752,19 +752,19 @@ def _run(F, opts, grid, fx, seed, start, n, lanes, k, single_attacks):
     return cnt
 
 
-@njit(cache=True)
+@driver
 def _run_duels(F, opts, grid, fx, seed, start, n, lanes, k):
     """Duels ``start … start+n−1``: ``int64[lanes, k]`` counters."""
     return _run(F, opts, grid, fx, seed, start, n, lanes, k, False)
 
 
-@njit(cache=True)
+@driver
 def _run_attacks(F, opts, grid, fx, seed, start, n, lanes, k):
     """Single attacks of side a on a fresh side b: ``int64[lanes, k]`` counters."""
     return _run(F, opts, grid, fx, seed, start, n, lanes, k, True)
 
 
-@njit(cache=True, parallel=True)
+@driver(parallel=True)
 def _run_paired(Fs, optss, grid, fx, seed, start, n, lanes, k):
     """Common random numbers: each duel index under ``m`` configurations ``Fs`` ``int64[m, 2, NF]``,
     ``optss`` ``int64[m, NO]`` with the same random stream. Returns ``(int64[lanes, m, k],

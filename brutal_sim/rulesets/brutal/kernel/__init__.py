@@ -1,7 +1,7 @@
 """The Brutal fight kernel (numba): arrays and scalars in, counters out.
 
 One kernel plays duels and group fights of N = na + nb ≤ 12 fighters (docs/groups.md); a duel is
-a group fight of one against one and draws the same dice as the two-fighter kernel did.
+a group fight of one against one.
 
 Inputs everywhere below:
 
@@ -29,13 +29,13 @@ Index guards: numba wraps a negative array index around (``x[-1]`` is the last e
 cost of a test and an addition on every access with an index not known to be ≥ 0. The kernel never
 indexes with a negative number. ``_attack`` and ``_hit`` test their rows and weapon slot once on
 entry (``_indices_ok``) and ``_fight`` the row whose turn it is; after that test LLVM knows them
-≥ 0 and drops the per-access work: 5 % fewer instructions per duel (benchmarks/README.md, session 5).
+≥ 0 and drops the per-access work: 5 % fewer instructions per duel (benchmarks/README.md).
 
 Calls: the drivers' parallel loops (``_run``, ``_paired``) are compiled with this package's functions
 internal to them (:mod:`brutal_sim.toolbox.jit`), so LLVM passes only the arguments a function uses; rare
 paths (``_hard_block``, ``_parried_bare``) are functions of their own, so that the attack sets up
 fewer calls; LLVM inlines the blow (``_hit``, ``loop_inline_rule``) into its callers there
-(benchmarks/README.md, session 6).
+(benchmarks/README.md).
 
 Modules, one per rule chapter, each importing only the ones above it: :mod:`.checks` (checks,
 penalties, held weapons, reactions), :mod:`.situation` (B-8 size and cover), :mod:`.wounds`

@@ -9,9 +9,9 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from ....toolbox.jit import rule
+from ....toolbox.jit import driver, rule
 from ....toolbox.rng import _seed_duel
 from ..layout import (
     GB_FIGHTERS,
@@ -44,7 +44,7 @@ def _single_attack(F, S, opts, zt, st, cnt):
         _tactic_attack(F, S, opts, zt, st, cnt, 0, 2, True)
 
 
-@njit(cache=True, parallel=True)
+@driver(parallel=True)
 def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks, group):
     """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
 
@@ -82,21 +82,21 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks, group):
     return cnt
 
 
-@njit(cache=True)
+@driver
 def _run_duels(F, opts, zt, seed, start, n, lanes, k):
     """Duels ``start … start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters
     (F ``int64[2, NF]``, k = ``n_counters(round_cap)``)."""
     return _run(F, opts, zt, seed, start, n, lanes, k, False, False)
 
 
-@njit(cache=True)
+@driver
 def _run_attacks(F, opts, zt, seed, start, n, lanes, k):
     """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters (outcomes at
     ``C_ATTACKS``, b's wounds at ``C_WOUNDS``)."""
     return _run(F, opts, zt, seed, start, n, lanes, k, True, False)
 
 
-@njit(cache=True)
+@driver
 def _run_fights(F, opts, zt, seed, start, n, lanes, k):
     """Group fights ``start … start+n−1`` in ``lanes`` parallel parts (docs/groups.md).
 
@@ -124,7 +124,7 @@ def _run_fights(F, opts, zt, seed, start, n, lanes, k):
     return _run(F, opts, zt, seed, start, n, lanes, k, False, True)
 
 
-@njit(cache=True, parallel=True)
+@driver(parallel=True)
 def _paired(Fs, optss, zt, seed, start, n, lanes, k, group):
     """Common random numbers: fight index ``idx`` is played under each of ``m`` configurations with
     the same random stream, and the joint outcome of neighbouring configurations is counted
@@ -151,7 +151,7 @@ def _paired(Fs, optss, zt, seed, start, n, lanes, k, group):
     return cnt, joint
 
 
-@njit(cache=True)
+@driver
 def _run_paired(Fs, optss, zt, seed, start, n, lanes, k):
     """Common random numbers: duel index ``idx`` is played under each of ``m`` configurations with
     the same random stream, and the joint outcome of neighbouring configurations is counted.
@@ -172,7 +172,7 @@ def _run_paired(Fs, optss, zt, seed, start, n, lanes, k):
     return _paired(Fs, optss, zt, seed, start, n, lanes, k, False)
 
 
-@njit(cache=True)
+@driver
 def _run_paired_fights(Fs, optss, zt, seed, start, n, lanes, k):
     """``_run_paired`` for group fights, with the group block (docs/groups.md).
 

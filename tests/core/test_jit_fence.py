@@ -1,0 +1,266 @@
+"""The fence around numba's internals (brutal_sim.toolbox.jit, docs/engine.md "The numba hook").
+
+- The tuned build (the hook) and the plain build give identical counters: a duel, a group fight and
+  exact and sampled attacks of every ruleset, each build in a process of its own with an empty
+  numba cache of its own.
+- The tuned build runs only on a tested numba version and not with ``BRUTAL_SIM_PLAIN_JIT=1``; then
+  numba's code library is left as numba has it and the decorators make numba's own dispatchers.
+- The hook rewrites the gufuncs of this package's ``prange`` loops, not a user's.
+- The disk cache of a kernel function is keyed on the sources it is built from and on the build.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit, prange
+
+from brutal_sim.toolbox import jit
+from brutal_sim.toolbox.rng import _seed_duel
+
+ROOT = Path(__file__).resolve().parents[2]
+
+tuned = pytest.mark.skipif(not jit.MODE.hook, reason=f"the plain build: {jit.MODE.reason}")
+source_keyed = pytest.mark.skipif(not jit.MODE.source_keyed_cache, reason=jit.MODE.reason)
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("BRUTAL_SIM_PLAIN_JIT", "NUMBA_CACHE_DIR")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.update(extra)
+    return env
+
+
+def _python(code: str, cwd: Path, **env: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd, env=_env(**env),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _output(process: subprocess.Popen, timeout: float = 900) -> dict:
+    out, err = process.communicate(timeout=timeout)
+    assert process.returncode == 0, err[-3000:]
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# -- the two builds play the same games -----------------------------------------------------------
+
+_PLAY = """
+    import json
+    from brutal_sim import api
+    from brutal_sim.toolbox import jit
+
+    def attack(r):
+        return [r.outcomes.tolist(), r.levels.tolist(), r.mean_damage_per_attack]
+
+    out = {"build": jit.MODE.build, "cached_by_source": jit.MODE.source_keyed_cache}
+    out["brutal duel"] = api.duel("swordsman", "brute", n=3000, seed=7).counters.tolist()
+    out["brutal shooting duel"] = api.duel("crossbowman", "swordsman", n=1000, seed=5,
+                                           options={"start_distance": "30"}).counters.tolist()
+    out["brutal group fight"] = api.fight(["knight", "militia"], ["militia*2", "brute"], n=600,
+                                          seed=3).counters.tolist()
+    out["brutal exact attack"] = attack(api.attack("brute", "swordsman"))
+    out["brutal exact shot"] = attack(api.attack("crossbowman", "swordsman", options={"start_distance": "20"}))
+    out["brutal sampled attack"] = attack(api.attack("duelist", "knight", n=3000, seed=2))
+    for ruleset, a, b in (("wfrp2e", "orc", "goblin"), ("vereteno", "swordsman", "brute")):
+        out[f"{ruleset} duel"] = api.duel(a, b, n=3000, seed=7, ruleset=ruleset).counters.tolist()
+        out[f"{ruleset} exact attack"] = attack(api.attack(a, b, ruleset=ruleset))
+        out[f"{ruleset} sampled attack"] = attack(api.attack(a, b, n=3000, seed=2, ruleset=ruleset))
+    out["hooked"] = jit.HOOKED
+    print(json.dumps(out))
+"""
+
+
+@tuned
+def test_the_tuned_and_the_plain_build_give_identical_counters(tmp_path):
+    """Both processes compile every kernel they run from nothing (an empty NUMBA_CACHE_DIR each), at
+    the same time, on one numba thread each."""
+    runs = {build: _python(_PLAY, tmp_path, NUMBA_CACHE_DIR=str(tmp_path / build), NUMBA_NUM_THREADS="1",
+                           BRUTAL_SIM_PLAIN_JIT=plain)
+            for build, plain in (("hook", "0"), ("plain", "1"))}
+    hook, plain = (_output(runs[build]) for build in ("hook", "plain"))
+    assert (hook.pop("build"), plain.pop("build")) == ("hook", "plain")
+    assert hook.pop("cached_by_source") and plain.pop("cached_by_source")
+    hooked, not_hooked = hook.pop("hooked"), plain.pop("hooked")
+    # the hook rewrote the parallel loops of the three rulesets, and only in the tuned build
+    assert hooked["libraries"] >= 3 and hooked["functions"] >= 30, hooked
+    assert not_hooked == {"libraries": 0, "functions": 0}
+    assert sum(hook["brutal duel"][:3]) > 0 and len(hook) == 12
+    for game in hook:
+        assert hook[game] == plain[game], game
+
+
+# -- the fence: numba version and environment -----------------------------------------------------
+
+def test_mode_follows_the_numba_version_and_the_environment():
+    tested = jit.TESTED_NUMBA[0]
+    assert jit.jit_mode(tested, {}) == jit.JitMode(True, True, jit.jit_mode(tested, {}).reason)
+    assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": "0"}).hook
+    assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": ""}).hook
+    for value in ("1", "yes", "true"):
+        plain = jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": value})
+        assert (plain.hook, plain.source_keyed_cache, plain.build) == (False, True, "plain")
+    for version in ("0.69.0", "0.68.2", "0.67.0", "0.68.1rc1"):
+        untested = jit.jit_mode(version, {})
+        assert (untested.hook, untested.source_keyed_cache) == (False, False), version
+        assert version in untested.reason
+    assert jit.TESTED_NUMBA == ("0.68.1",)
+
+
+def test_the_numba_pin_is_the_tested_minor_version():
+    """pyproject.toml allows exactly the minor versions of numba that TESTED_NUMBA names."""
+    import tomllib
+
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    (pin,) = [d for d in dependencies if d.startswith("numba")]
+    minors = sorted({tuple(int(p) for p in v.split(".")[:2]) for v in jit.TESTED_NUMBA})
+    (low_major, low), (high_major, high) = minors[0], minors[-1]
+    assert pin.replace(" ", "") == f"numba>={low_major}.{low},<{high_major}.{high + 1}"
+
+
+_IMPORT = """
+    import json, sys
+    import numba
+    import numpy as np
+    numba.__version__ = sys.argv[1]
+    from numba.core.codegen import CPUCodeLibrary
+    from brutal_sim.toolbox import jit, rng
+    st = np.zeros(4, dtype=np.uint64)
+    rng._seed_duel(st, np.uint64(7), 0)
+    print(json.dumps({
+        "mode": [jit.MODE.hook, jit.MODE.source_keyed_cache],
+        "hooked": CPUCodeLibrary._optimize_final_module.__module__,
+        "rule": [type(rng._die).__module__, type(rng._die).__name__],
+        "rule options": sorted(rng._die.targetoptions),
+        "dice": [int(rng._die(st, 6)) for _ in range(8)],
+    }))
+"""
+
+
+def _imported(tmp_path: Path, *argv: str, **env: str) -> dict:
+    process = subprocess.Popen([sys.executable, "-c", textwrap.dedent(_IMPORT), *argv], cwd=tmp_path,
+                               env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"), **env),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return _output(process)
+
+
+def test_the_fence_at_import_time(tmp_path):
+    """What a fresh process gets: on the tested numba the hook replaces numba's step and rules are
+    typed dispatchers without reference counting; with BRUTAL_SIM_PLAIN_JIT=1 and on an untested
+    numba version numba's step is its own and rules are numba's dispatchers with public options."""
+    tested = jit.TESTED_NUMBA[0]
+    runs = {"tuned": _imported(tmp_path, tested), "plain": _imported(tmp_path, tested, BRUTAL_SIM_PLAIN_JIT="1"),
+            "untested": _imported(tmp_path, "0.69.0")}
+    assert runs["tuned"]["mode"] == [True, True]
+    assert runs["tuned"]["hooked"] == "brutal_sim.toolbox.jit"
+    assert runs["tuned"]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
+    assert "_nrt" in runs["tuned"]["rule options"]
+    assert runs["plain"]["mode"] == [False, True]
+    assert runs["plain"]["rule"] == ["brutal_sim.toolbox.jit", "_Dispatcher"]
+    assert runs["untested"]["mode"] == [False, False]
+    assert runs["untested"]["rule"] == ["numba.core.registry", "CPUDispatcher"]
+    for build in ("plain", "untested"):
+        assert runs[build]["hooked"] == "numba.core.codegen"
+        assert runs[build]["rule options"] == ["boundscheck", "nopython"]
+    assert runs["tuned"]["dice"] == runs["plain"]["dice"] == runs["untested"]["dice"]
+    assert all(1 <= d <= 6 for d in runs["tuned"]["dice"]) and len(set(runs["tuned"]["dice"])) > 1
+
+
+@tuned
+def test_the_hook_leaves_a_users_parallel_loop_alone(monkeypatch):
+    """Only a gufunc compiled for one of this package's functions is rewritten: a user's prange
+    loop calling a rule function is not, the same loop made by ``jit.driver`` is."""
+    calls = []
+    internalize = jit.internalize_own_functions
+    monkeypatch.setattr(jit, "internalize_own_functions",
+                        lambda module, *args: calls.append(module) or internalize(module, *args))
+    def loop(n):
+        out = np.zeros((n, 4), dtype=np.uint64)
+        for i in prange(n):
+            _seed_duel(out[i], np.uint64(3), i)
+        return out
+
+    users = njit(parallel=True, cache=False)(loop)
+    expected = users.py_func(5)
+    assert np.array_equal(users(5), expected)
+    assert calls == []
+    ours = jit.driver(parallel=True, cache=False)(loop)
+    assert np.array_equal(ours(5), expected)
+    assert len(calls) >= 1
+
+
+# -- the disk cache is keyed on the sources and the build ------------------------------------------
+
+@source_keyed
+def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_build(monkeypatch):
+    from numba.core import types
+
+    from brutal_sim.rulesets.brutal import kernel
+
+    sig, codegen = (types.int64,), kernel.hit.targetctx.codegen()
+
+    def key():
+        monkeypatch.setattr(jit, "_DIGESTS", {})
+        return kernel.hit._cache._index_key(sig, codegen)
+
+    def changed(suffix: str):
+        real = jit._file_digest
+        monkeypatch.setattr(jit, "_file_digest", lambda path: real(path) + ("x" if path.endswith(suffix) else ""))
+
+    base = key()
+    assert base[-1] == jit.cache_tag(kernel.hit.py_func) and base[-1][2] == jit.MODE.build
+    changed(os.path.join("toolbox", "jit.py"))
+    assert key() != base
+    monkeypatch.undo()
+    changed(os.path.join("brutal", "layout.py"))  # a constant the blow reads, from another file
+    assert key() != base
+    monkeypatch.undo()
+    changed(os.path.join("brutal_sim", "cli.py"))  # not imported by the kernel
+    assert key() == base
+    monkeypatch.undo()
+    monkeypatch.setattr(jit, "MODE", dataclasses.replace(jit.MODE, hook=not jit.MODE.hook))
+    assert key()[-1][2] != base[-1][2] and key() != base
+
+
+@source_keyed
+def test_a_changed_constant_in_another_file_is_not_served_from_the_cache(tmp_path):
+    """A rule multiplying by a constant imported from another file: after the constant changes
+    (the rule's own file untouched) a new process computes with the new constant, not the cached
+    machine code; unchanged sources load from the cache."""
+    package = tmp_path / "fence_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "consts.py").write_text("K = 3\n")
+    (package / "fns.py").write_text(textwrap.dedent("""
+        from brutal_sim.toolbox.jit import rule
+        from .consts import K
+
+        @rule
+        def times_k(x):
+            return x * K
+    """))
+    run = """
+        import json
+        from fence_pkg.fns import times_k
+        print(json.dumps([int(times_k(2)), len(times_k.stats.cache_hits)]))
+    """
+
+    def value():
+        process = subprocess.Popen([sys.executable, "-c", textwrap.dedent(run)], cwd=tmp_path,
+                                   env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}"),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err[-3000:]
+        return json.loads(out)
+
+    assert value() == [6, 0]  # compiled
+    assert value() == [6, 1]  # from the cache
+    (package / "consts.py").write_text("K = 5\n")
+    assert value() == [10, 0]  # compiled again
