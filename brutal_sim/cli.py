@@ -9,11 +9,9 @@ without loading numba, pandas or matplotlib.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 import typer
@@ -26,14 +24,15 @@ from . import __version__
 from .core.errors import DataError
 from .core.options import parse_option_flags
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+# help text is plain text: "[cluster]" in "pip install 'brutal-sim[cluster]'" must not be read as markup
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Monte-Carlo balance analysis for the Brutal combat rules.")
 out = Console()
 err = Console(stderr=True)
 
 N_OPT = typer.Option(100_000, "-n", help="number of duels")
 SEED_OPT = typer.Option(0, "--seed", help="random seed (0 … 2**64−1)")
-RULES_OPT = typer.Option(None, "--rules", help="rules TOML file with \\[options], \\[zone_table], \\[check_formula]")
+RULES_OPT = typer.Option(None, "--rules", help="rules TOML file with [options], [zone_table], [check_formula]")
 OPTION_OPT = typer.Option(None, "--option", help="rule option key=value (repeatable); see `brutal-sim list options`")
 THREADS_OPT = typer.Option(None, "--threads", help="numba threads (default: all cores)")
 JSON_OPT = typer.Option(False, "--json", help="print one JSON object instead of the summary")
@@ -108,6 +107,11 @@ def _with_progress(noun: str, n: int, threshold: int, json_mode: bool,
         return play(lambda done, _total: bar.update(task, completed=done))
 
 
+def _row(table: Table, *cells: str) -> None:
+    """A table row of text: data (names, help texts) is never read as rich markup."""
+    table.add_row(*(escape(str(c)) for c in cells))
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:6.2f} %"
 
@@ -153,7 +157,7 @@ def duel(
 
 def _print_duel(d: dict[str, Any], rs: Any) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
-    out.print(f"[bold]{d['a']['name']}[/] (a) vs [bold]{d['b']['name']}[/] (b): {d['n']:,} duels, seed {d['seed']}, "
+    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b): {d['n']:,} duels, seed {d['seed']}, "
               f"{d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, {d['threads']} threads)", highlight=False)
     out.print(f"tactics: a {d['a'].get('tactic', '?')} / {d['a'].get('reaction', '?')}, "
               f"b {d['b'].get('tactic', '?')} / {d['b'].get('reaction', '?')}", highlight=False, markup=False)
@@ -162,9 +166,9 @@ def _print_duel(d: dict[str, Any], rs: Any) -> None:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for key in ("a", "b"):
         s = d[key]
-        t.add_row(s["name"], f"{s['wins']:,}", _pct(s["win_rate"]),
+        _row(t, s["name"], f"{s['wins']:,}", _pct(s["win_rate"]),
                   f"{100 * s['ci95'][0]:.2f} – {100 * s['ci95'][1]:.2f} %")
-    t.add_row("draws", f"{d['draws']:,}", _pct(d["draws"] / d["n"]), "")
+    _row(t, "draws", f"{d['draws']:,}", _pct(d["draws"] / d["n"]), "")
     out.print(t)
     r = d["rounds"]
     if r["mean"] is None:
@@ -177,13 +181,13 @@ def _print_duel(d: dict[str, Any], rs: Any) -> None:
     causes = list(d["defeat_cause"])
     shown = [c for c in causes if d["defeat_cause"][c]] or causes
     for name in shown:
-        t.add_column(rs.counters.describe(name), justify="right")
+        t.add_column(escape(rs.counters.describe(name)), justify="right")
     t.add_column("of them died", justify="right")
     for key in ("a", "b"):
         s = d[key]
         losses = max(1, sum(s["defeat_cause"].values()))
         cells = [f"{s['defeat_cause'][c]:,} ({100 * s['defeat_cause'][c] / losses:.0f} %)" for c in shown]
-        t.add_row(s["name"], *cells, f"{s['deaths']:,}")
+        _row(t, s["name"], *cells, f"{s['deaths']:,}")
     out.print(t)
     _print_options(d["options"], rs)
 
@@ -249,9 +253,9 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for key in ("a", "b"):
         s = d[key]
-        t.add_row(f"{s['name']} ({key})", f"{s['wins']:,}", _pct(s["win_rate"]),
+        _row(t, f"{s['name']} ({key})", f"{s['wins']:,}", _pct(s["win_rate"]),
                   f"{100 * s['ci95'][0]:.2f} – {100 * s['ci95'][1]:.2f} %")
-    t.add_row("draws", f"{d['draws']:,}", _pct(d["draw_rate"]),
+    _row(t, "draws", f"{d['draws']:,}", _pct(d["draw_rate"]),
               f"{100 * d['draw_ci95'][0]:.2f} – {100 * d['draw_ci95'][1]:.2f} %")
     out.print(t)
     r = d["rounds"]
@@ -268,7 +272,7 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
     for key in ("a", "b"):
         s = d[key]
         cells = [_pct(c / d["n"]).strip() for c in s["survivors"]]
-        t.add_row(s["name"], *cells, *[""] * (size + 1 - len(cells)), f"{s['survivors_mean']:.2f}")
+        _row(t, s["name"], *cells, *[""] * (size + 1 - len(cells)), f"{s['survivors_mean']:.2f}")
     out.print(t)
     def short(x: float) -> str:
         return f"{100 * x:.1f}%"
@@ -280,7 +284,7 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
                       ("taken", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for f in d["fighters"]:
-        t.add_row(f["name"], f"{f['side']}{f['rank'] + 1}", f.get("tactic", "?"), f.get("targeting", "?"),
+        _row(t, f["name"], f"{f['side']}{f['rank'] + 1}", f.get("tactic", "?"), f.get("targeting", "?"),
                   short(f["standing_rate"]), short(f["out_total_rate"]), short(f["death_rate"]),
                   f"{f['damage_dealt_mean']:.2f}", f"{f['damage_taken_mean']:.2f}")
     out.print(t)
@@ -291,9 +295,9 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
     t.add_column("fighter")
     t.add_column("place")
     for name in shown:
-        t.add_column(rs.counters.describe(name), justify="right")
+        t.add_column(escape(rs.counters.describe(name)), justify="right")
     for f in d["fighters"]:
-        t.add_row(f["name"], f"{f['side']}{f['rank'] + 1}", *[short(f["out_rate"][c]) for c in shown])
+        _row(t, f["name"], f"{f['side']}{f['rank'] + 1}", *[short(f["out_rate"][c]) for c in shown])
     out.print(t)
     _print_options(d["options"], rs)
 
@@ -332,20 +336,20 @@ def attack(
     how = "exact enumeration" if data["method"] == "exact" else f"{data['n']:,} sampled attacks, seed {data['seed']}"
     distance = int(data["options"].get("start_distance", 0))
     where = f" from {distance} m" if distance else ""
-    out.print(f"[bold]{data['attacker']}[/] attacks ({data['tactic']}) [bold]{data['defender']}[/] "
-              f"(reaction {data['reaction']}){where}: {how}", highlight=False)
+    out.print(f"[bold]{escape(data['attacker'])}[/] attacks ({escape(data['tactic'])}) [bold]{escape(data['defender'])}[/] "
+              f"(reaction {escape(data['reaction'])}){where}: {how}", highlight=False)
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("outcome")
     t.add_column("probability", justify="right")
     for k in rs.counters.outcomes:
-        t.add_row(rs.counters.describe(k), _pct(data[f"p_{k}"]))
+        _row(t, rs.counters.describe(k), _pct(data[f"p_{k}"]))
     out.print(t)
     t = Table(title="A blow that lands", show_edge=False, pad_edge=False,
               title_justify="left")
     t.add_column("wound level")
     t.add_column("share", justify="right")
     for k, v in data["wound_level"].items():
-        t.add_row(rs.counters.describe(k), _pct(v))
+        _row(t, rs.counters.describe(k), _pct(v))
     out.print(t)
     out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; per attack: {data['mean_damage_per_attack']:.2f}")
@@ -363,17 +367,19 @@ def report(
 ) -> None:
     """Run a scenario and write a one-file HTML report (images embedded)."""
     from . import api
+    from .outputs import check_file, check_folder, referenced_files, write_file
+    from .report import ReportFrames, render_report
     from .run.cluster import parse
-    from .report import ReportFrames, render_report, write_atomically
     from .scenario import load_scenario
 
     sc = _guard(lambda: load_scenario(scenario, n=n))
     _guard(lambda: api._check_threads(threads))
     target = _guard(lambda: parse(cluster))
-    with _executor(target, threads) as ex:  # connect before touching the output paths
-        _check_writable_file("-o", output)
-        if csv:
-            _check_writable_dir("--csv", csv)
+    inputs = referenced_files(scenario)
+    _guard(lambda: check_file("-o", output, inputs))  # nothing is created before the run succeeds
+    if csv:
+        _guard(lambda: check_folder("--csv", csv, inputs))
+    with _executor(target, threads) as ex:
         if target is None:  # on a cluster, the workers load the kernels
             for rs in sc.rulesets:
                 _warm_up(False, rs)
@@ -386,7 +392,7 @@ def report(
     html = render_report(sc, results, command)
     frames = ReportFrames.of(results, sc.differences, sc.fight_results)
     try:
-        write_atomically(output, html)
+        _guard(lambda: write_file(output, html))
         if csv:
             frames.to_csv(csv)
     except OSError as exc:
@@ -395,7 +401,7 @@ def report(
     err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells{fights}, {total:,} "
               f"{'duels and fights' if sc.fights else 'duels'} in "
               f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + (f"; CSV in {csv}" if csv else ""),
-              highlight=False)
+              highlight=False, markup=False)
 
 
 def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
@@ -427,25 +433,6 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
         return run_scenario(sc, threads, log, executor=executor)
 
 
-def _check_writable_dir(flag: str, path: str) -> None:
-    """Create ``path`` if needed and make sure a file can be written in it, before any work."""
-    p = Path(path)
-    try:
-        p.mkdir(parents=True, exist_ok=True)
-        probe = p / f".brutal-sim-write-test-{os.getpid()}"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        _fail(f"{flag}: cannot write into {path}: {exc.strerror or exc}")
-
-
-def _check_writable_file(flag: str, path: str) -> None:
-    p = Path(path)
-    if p.is_dir():
-        _fail(f"{flag}: {path} is a folder; give a file name such as {path.rstrip('/')}/report.html")
-    _check_writable_dir(flag, str(p.parent))
-
-
 @app.command("list")
 def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | tactics | options | "
                                                       "rulesets (topics depend on the ruleset)"),
@@ -457,7 +444,7 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
         t = Table("ruleset", "title", "fighters")
         for name in ruleset_names():
             r = _guard(lambda: get_ruleset(name))
-            t.add_row(name, r.title, ", ".join(r.fighter_names()))
+            _row(t, name, r.title, ", ".join(r.fighter_names()))
         out.print(t)
         return
     rs = _guard(lambda: get_ruleset(ruleset))
@@ -465,7 +452,7 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
         t = Table("option", "rule", "default", "allowed", "meaning", show_lines=False)
         for s in rs.option_specs:
             allowed = s.allowed or "default | PATH"
-            t.add_row(s.name, s.rule, str(s.default), allowed, s.help)
+            _row(t, s.name, s.rule, str(s.default), allowed, s.help)
         out.print(t)
         return
     listings = _guard(rs.listings)
@@ -475,7 +462,7 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
     table = listings[what]
     t = Table(*table.columns)
     for row in table.rows:
-        t.add_row(*row)
+        _row(t, *row)
     out.print(t)
 
 
@@ -486,11 +473,19 @@ def version() -> None:
 
 
 def main() -> None:
+    """The ``brutal-sim`` entry point. Ctrl-C ends a run with one line and exit code 130 (typer
+    turns the interrupt into ``Exit(130)`` itself; an interrupt outside it is caught here)."""
     try:
         app()
     except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(130)
+        code: object = 130
+    except SystemExit as exc:
+        code = exc.code
+    else:
+        return
+    if code == 130:
+        err.print("interrupted", highlight=False)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -25,6 +23,7 @@ from .results.frames import (
     wounds_frame,
 )
 from .rulesets.brutal import layout as L
+from .outputs import write_folder
 from .scenario import Scenario
 
 
@@ -56,18 +55,16 @@ class ReportFrames:
             frames.survivors = survivors_frame(fights)
         return frames
 
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The frames by name (those the scenario has)."""
+        names = ("summary", "rounds", "wounds", "differences", "fight_summary", "fighters", "survivors")
+        return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
+
     def to_csv(self, directory: str) -> list[Path]:
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name in ("summary", "rounds", "wounds", "differences", "fight_summary", "fighters", "survivors"):
-            frame = getattr(self, name)
-            if frame is None:
-                continue
-            path = out / f"{name}.csv"
-            frame.to_csv(path, index=False)
-            paths.append(path)
-        return paths
+        """Write each frame as ``DIRECTORY/NAME.csv``; the folder is replaced as a whole
+        (:func:`brutal_sim.outputs.write_folder`)."""
+        return write_folder(directory, {f"{name}.csv": (lambda path, f=frame: f.to_csv(path, index=False))
+                                        for name, frame in self.tables().items()})
 
 
 def _pct(x: float) -> str:
@@ -215,20 +212,3 @@ def _fighters(scenario: Scenario) -> list[dict[str, Any]]:
                 rows = [*rows, ("targeting", f.targeting)]
             seen[rs.name, f.name] = {"name": f.name, "ruleset": rs.name, "rows": rows}
     return list(seen.values())
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder: never half-written."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is for sharing
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

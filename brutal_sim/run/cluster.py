@@ -12,6 +12,8 @@ import contextlib
 import logging
 import os
 import re
+import signal
+import time
 import uuid
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
@@ -48,6 +50,14 @@ class ClusterSpec:
         return self.address is None
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 def parse(value: str | None) -> ClusterSpec | None:
     """Parse a ``--cluster`` value; None or an empty value means in-process (no cluster)."""
     if value is None or not value.strip():
@@ -56,8 +66,11 @@ def parse(value: str | None) -> ClusterSpec | None:
     m = _LOCAL.match(text)
     if m:
         workers = int(m.group(1)) if m.group(1) else None
-        if workers is not None and not 1 <= workers <= 1024:
-            raise ClusterError(f"local:N needs 1 … 1024 workers, got {workers}")
+        cores = usable_cores()
+        if workers is not None and not 1 <= workers <= cores:
+            raise ClusterError(f"local:{workers}: this machine has {cores} usable cores, so local:N takes 1 … {cores} "
+                               "workers (one process per core; more only slow each other down); or local for one "
+                               "per core")
         return ClusterSpec(workers=workers)
     m = _ADDRESS.match(text)
     if not m:
@@ -97,8 +110,13 @@ class DaskExecutor(Executor):
         futures = {self.client.submit(run_chunk, works[t.work], t.start, t.size, self.threads,
                                       key=f"brutal-sim-chunk-{run}-{i}"): i for i, t in enumerate(tasks)}
         try:
-            for future in distributed.as_completed(futures):
-                yield futures[future], future.result()
+            done = distributed.as_completed(futures)
+            while not done.is_empty():
+                batch = done.next_batch(block=False)
+                if not batch:
+                    time.sleep(0.05)  # a sleep, not a blocking wait: Ctrl-C reaches the main thread
+                for future in batch:
+                    yield futures[future], future.result()
         except (OSError, TimeoutError, CancelledError, distributed.KilledWorker) as exc:  # lost scheduler, …
             detail = " ".join(str(exc).split())  # one line
             raise ClusterError(f"the Dask cluster failed during the run: {type(exc).__name__}: {detail}") from exc
@@ -147,8 +165,15 @@ def open_executor(spec: str | ClusterSpec | None, threads: int | None = None,
     cluster = None
     with quiet():
         if target.local:
-            cluster = distributed.LocalCluster(n_workers=target.workers or os.cpu_count() or 1, threads_per_worker=1,
-                                               processes=True, dashboard_address=":0", silence_logs=logging.ERROR)
+            # the worker processes ignore Ctrl-C (they inherit the ignored SIGINT): this process stops
+            # them when it is interrupted, so an interrupt ends the run with one line, not their tracebacks
+            handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                cluster = distributed.LocalCluster(n_workers=target.workers or usable_cores(), threads_per_worker=1,
+                                                   processes=True, dashboard_address=":0",
+                                                   silence_logs=logging.ERROR)
+            finally:
+                signal.signal(signal.SIGINT, handler)
             client = distributed.Client(cluster)
             threads = threads or 1
         else:

@@ -161,7 +161,9 @@ def test_unwritable_outputs_fail_before_running(tmp_path, flag):
     args = ["report", str(EXAMPLES / "axe_sweep.toml"), "-n", "10"]
     args += ["-o", str(blocker / "r.html")] if flag == "-o" else ["-o", str(tmp_path / "r.html"), "--csv", str(blocker)]
     r = runner.invoke(app, args)
-    assert r.exit_code == 2 and f"{flag}: cannot write into" in r.stderr
+    expected = f"{blocker} is not a folder" if flag == "-o" else f"{blocker} is a file; give a folder"
+    assert r.exit_code == 2 and f"{flag}: " in r.stderr and expected in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1
     assert "cell 1/" not in r.stderr  # nothing ran
     assert not (tmp_path / "r.html").exists()
 

@@ -158,12 +158,23 @@ def test_malformed_cluster_value_is_one_line_exit_2(value, tmp_path):
         parse(value)
 
 
-def test_parse_accepts_addresses_and_local():
+def test_parse_accepts_addresses_and_local(monkeypatch):
+    monkeypatch.setattr(cluster, "usable_cores", lambda: 4)
     assert parse(None) is None and parse("") is None
     assert parse("local") == ClusterSpec() and parse("local:3") == ClusterSpec(workers=3)
     assert parse("tcp://10.0.0.5:8786") == ClusterSpec(address="tcp://10.0.0.5:8786")
     assert parse("sched.lan:8786").address == "tcp://sched.lan:8786"
     assert parse("tls://[::1]:8786").address == "tls://[::1]:8786"
+
+
+def test_local_workers_beyond_the_cores_are_refused(monkeypatch):
+    """local:N with more workers than usable cores only slows them down: one line naming the cores."""
+    monkeypatch.setattr(cluster, "usable_cores", lambda: 2)
+    assert parse("local:2") == ClusterSpec(workers=2)
+    with pytest.raises(DataError, match="this machine has 2 usable cores, so local:N takes 1 … 2 workers"):
+        parse("local:3")
+    r = runner.invoke(app, ["duel", "swordsman", "brute", "-n", "100", "--cluster", "local:999"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "local:999" in r.output, r.output
 
 
 def test_unreachable_scheduler_is_one_line_exit_2_and_writes_nothing(tmp_path, monkeypatch):

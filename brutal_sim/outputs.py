@@ -1,0 +1,210 @@
+"""Where a run writes: output paths checked before the first duel, written only when the run succeeded.
+
+A run may only ever create or replace a regular file (``-o``), or a folder of its own files
+(``--csv``): never a directory, FIFO, device, socket or symbolic link in place of a file, never an
+input of the run, never a folder holding files it did not write. :func:`check_file` and
+:func:`check_folder` refuse such a path with a :class:`~brutal_sim.core.errors.DataError` and create
+nothing; :func:`write_file` and :func:`write_folder` create the parents, write beside the target and
+move the result into place in one step, so that a failed or interrupted run leaves nothing behind
+and an earlier run's files are never mixed with the new ones.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from .core.errors import DataError
+
+#: the file that marks a folder as written by ``--csv`` (it lists the files written there)
+MANIFEST = ".brutal-sim-files"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a file" if stat.S_ISREG(mode) else "not a regular file"
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_parent(flag: str, path: Path) -> None:
+    """The nearest existing ancestor of ``path`` must be a folder this process may write into."""
+    parent = path.parent if str(path.parent) else Path(".")
+    for ancestor in (parent, *parent.parents):
+        if ancestor.exists() or ancestor.is_symlink():
+            if not ancestor.is_dir():
+                raise DataError(flag, None, f"{path}: {ancestor} is not a folder")
+            if not os.access(ancestor, os.W_OK | os.X_OK):
+                raise DataError(flag, None, f"{path}: cannot write into {ancestor} (permission denied)")
+            return
+    raise DataError(flag, None, f"{path}: no existing folder to write into")
+
+
+def check_file(flag: str, path: str, inputs: Iterable[Path] = ()) -> Path:
+    """``path`` may be created or replaced as a regular file: refused (one line, nothing created) if
+    it is a link, a folder, a FIFO, a device or a socket, one of ``inputs``, or not writable."""
+    p = Path(path)
+    if p.is_symlink():
+        raise DataError(flag, None, f"{path} is a symbolic link; give the path of a regular file")
+    if p.exists():
+        mode = p.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise DataError(flag, None, f"{path} is a folder; give a file name such as "
+                            f"{path.rstrip('/')}/report.html")
+        if not stat.S_ISREG(mode):
+            raise DataError(flag, None, f"{path} is {_kind(mode)}; only a regular file can be written")
+        for source in inputs:
+            if _same_file(p, source):
+                raise DataError(flag, None, f"{path} is an input of this run ({source}); give another file")
+        if not os.access(p, os.W_OK):
+            raise DataError(flag, None, f"{path}: permission denied")
+    _check_parent(flag, p)
+    return p
+
+
+def _own_files(folder: Path) -> set[str] | None:
+    """The files ``--csv`` wrote into ``folder`` (its manifest), or None if it has no manifest."""
+    try:
+        return set((folder / MANIFEST).read_text(encoding="utf-8").split())
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def check_folder(flag: str, path: str, inputs: Iterable[Path] = ()) -> Path:
+    """``path`` may be (re)written as a folder of this run's files: it is new, empty, or holds only
+    files an earlier run wrote there (listed in its manifest). Refused otherwise, creating nothing."""
+    p = Path(path)
+    if p.is_symlink():
+        raise DataError(flag, None, f"{path} is a symbolic link; give a folder")
+    if p.exists():
+        mode = p.stat().st_mode
+        if not stat.S_ISDIR(mode):
+            raise DataError(flag, None, f"{path} is {_kind(mode)}; give a folder (new, empty, or written by "
+                            "an earlier --csv)")
+        present = {c.name for c in p.iterdir()}
+        own = _own_files(p) or set()
+        foreign = sorted(present - own - {MANIFEST})
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (" …" if len(foreign) > 3 else "")
+            raise DataError(flag, None, f"{path} holds files brutal-sim did not write ({shown}); give a new or "
+                            "empty folder")
+        for source in inputs:
+            if any(_same_file(p / name, source) for name in present):
+                raise DataError(flag, None, f"{path} holds an input of this run ({source}); give another folder")
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise DataError(flag, None, f"{path}: permission denied")
+    _check_parent(flag, p)
+    return p
+
+
+def write_file(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file beside it: never half-written, the
+    parents created only now."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is for sharing
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise DataError(str(path), None, "became something other than a regular file during the run")
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_folder(path: str | Path, files: Mapping[str, Callable[[Path], None] | str]) -> list[Path]:
+    """Write ``files`` (name → text, or a function writing the file at the path it is given) as the
+    folder ``path``: built beside it, then moved into place, replacing an earlier run's folder as a
+    whole."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+    old: Path | None = None
+    try:
+        for name, content in files.items():
+            if isinstance(content, str):
+                (build / name).write_text(content, encoding="utf-8")
+            else:
+                content(build / name)
+        (build / MANIFEST).write_text("\n".join(files) + "\n", encoding="utf-8")
+        os.chmod(build, 0o777 & ~_umask())
+        if target.exists():
+            old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".old"))
+            os.rmdir(old)
+            os.replace(target, old)
+        os.replace(build, target)
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        if old is not None and old.exists() and not target.exists():
+            os.replace(old, target)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    return [target / name for name in files]
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+def referenced_files(path: str, depth: int = 3) -> list[Path]:
+    """``path`` and every existing file its TOML names (beside it or from the current folder),
+    followed into named TOML files: the inputs a run must never overwrite."""
+    found: list[Path] = []
+
+    def visit(p: Path, level: int) -> None:
+        if not p.is_file() or any(_same_file(p, q) for q in found):
+            return
+        found.append(p)
+        if level >= depth or p.suffix != ".toml":
+            return
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return
+        for text in _strings(data):
+            name = text.rpartition("*")[0] if text.rpartition("*")[2].isdigit() else text
+            for candidate in (p.parent / name, Path(name)):
+                try:
+                    if name and candidate.is_file():
+                        visit(candidate, level + 1)
+                except OSError:
+                    pass
+
+    visit(Path(path), 0)
+    return found
+
+
+def _strings(data: Any) -> Iterable[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for v in data.values():
+            yield from _strings(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _strings(v)
