@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
@@ -58,26 +59,56 @@ def _guard(fn: Callable[[], Any]) -> Any:
 
 def _warm_up(json_mode: bool, ruleset: Any, kind: str = "duel") -> None:
     """Compile (or load from the cache) the kernels, telling the user when that takes long."""
-    _compile_notice(json_mode, lambda: ruleset.warm_up(kind))
+    _compile_notice(json_mode, ruleset, kind, lambda: ruleset.warm_up(kind))
 
 
 def _warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None:
     """Compile (or load from the cache) the group-fight kernel (``paired``: the one scenarios use)
     by playing one fight."""
+    from .core.ruleset import get_ruleset
     from .run.engine import run_duel_counters, run_paired_counters
 
+    rs = get_ruleset(prepared.a[0].ruleset)
     if paired:
-        _compile_notice(json_mode, lambda: run_paired_counters([prepared.compiled], 1, 0, threads=1))
+        _compile_notice(json_mode, rs, "fight", lambda: run_paired_counters([prepared.compiled], 1, 0, threads=1))
     else:
-        _compile_notice(json_mode, lambda: run_duel_counters(prepared.compiled, 1, 0, threads=1))
+        _compile_notice(json_mode, rs, "fight", lambda: run_duel_counters(prepared.compiled, 1, 0, threads=1))
 
 
-def _compile_notice(json_mode: bool, compile_kernels: Callable[[], Any]) -> None:
+#: seconds after which a warm-up is taken to be compiling (loading cached kernels takes less)
+COMPILE_NOTICE_AFTER = 0.8
+
+
+def _compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Callable[[], Any]) -> None:
+    """Run ``compile_kernels``; if it is still busy after :data:`COMPILE_NOTICE_AFTER` seconds
+    (compiling, not loading from numba's cache), say once on stderr what compiles and about how
+    long it takes: a spinner on a terminal, one line otherwise; nothing in JSON mode unless stderr
+    is a terminal (stdout is never touched)."""
+    about = ruleset.compile_seconds.get(kind)
+    what = f"compiling the {ruleset.name} {kind} kernels (once: numba caches them{f', about {about:.0f} s' if about else ''})"
+    done = threading.Event()
+
+    def announce() -> None:
+        if done.wait(COMPILE_NOTICE_AFTER):
+            return
+        if err.is_terminal:
+            with err.status(escape(what) + " …", spinner="dots"):
+                done.wait()
+        elif not json_mode:
+            err.print(what + " …", highlight=False, markup=False)
+
+    notice = threading.Thread(target=announce, daemon=True)
     t0 = time.perf_counter()
-    compile_kernels()
+    notice.start()
+    try:
+        compile_kernels()
+    finally:
+        done.set()
+        notice.join()
     took = time.perf_counter() - t0
     if took > 2.0 and not json_mode:
-        err.print(f"[dim]compiled the numba kernels in {took:.1f} s (cached: later runs start fast)[/]")
+        err.print(f"[dim]compiled the {escape(ruleset.name)} {kind} kernels in {took:.1f} s (cached: later runs "
+                  "start fast)[/]")
 
 
 @contextmanager

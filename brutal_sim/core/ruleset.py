@@ -131,6 +131,9 @@ class Ruleset(ABC):
     fighter_type: type
     #: a bundled matchup whose compilation warms the kernels up (:meth:`warm_up`)
     warm_up_pair: tuple[str, str]
+    #: about how many seconds the first compilation of each kind of kernel (``duel``, ``attack``,
+    #: ``fight``) takes on a 2-core machine with an empty numba cache: what the CLI tells the user
+    compile_seconds: Mapping[str, float] = {}
 
     # -- data ---------------------------------------------------------------------------------
     @abstractmethod
