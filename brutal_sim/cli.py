@@ -27,7 +27,7 @@ from .core.options import parse_option_flags
 
 # help text is plain text: "[cluster]" in "pip install 'brutal-sim[cluster]'" must not be read as markup
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="Monte-Carlo balance analysis for the Brutal combat rules.")
+                  help="Monte-Carlo balance analysis of tabletop combat rules (Brutal, WFRP 2e, Звёздное Веретено).")
 out = Console()
 err = Console(stderr=True)
 
@@ -195,9 +195,10 @@ def _print_duel(d: dict[str, Any], rs: Any) -> None:
     t = Table(show_edge=False, pad_edge=False)
     for col, just in (("", "left"), ("wins", "right"), ("win rate", "right"), ("95 % CI (Wilson)", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
+    labels = _side_labels(d)
     for key in ("a", "b"):
         s = d[key]
-        _row(t, s["name"], f"{s['wins']:,}", _pct(s["win_rate"]),
+        _row(t, labels[key], f"{s['wins']:,}", _pct(s["win_rate"]),
                   f"{100 * s['ci95'][0]:.2f} – {100 * s['ci95'][1]:.2f} %")
     _row(t, "draws", f"{d['draws']:,}", _pct(d["draws"] / d["n"]), "")
     out.print(t)
@@ -218,9 +219,18 @@ def _print_duel(d: dict[str, Any], rs: Any) -> None:
         s = d[key]
         losses = max(1, sum(s["defeat_cause"].values()))
         cells = [f"{s['defeat_cause'][c]:,} ({100 * s['defeat_cause'][c] / losses:.0f} %)" for c in shown]
-        _row(t, s["name"], *cells, f"{s['deaths']:,}")
+        _row(t, labels[key], *cells, f"{s['deaths']:,}")
     out.print(t)
+    deaths = dict(rs.counters.descriptions).get("deaths")
+    if deaths:
+        out.print(f"of them died: {deaths}", highlight=False, markup=False, style="dim")
     _print_options(d["options"], rs)
+
+
+def _side_labels(d: dict[str, Any]) -> dict[str, str]:
+    """Row labels of the two sides: their names, with (a) and (b) when both have the same name."""
+    same = d["a"]["name"] == d["b"]["name"]
+    return {key: d[key]["name"] + (f" ({key})" if same else "") for key in ("a", "b")}
 
 
 def _print_options(options: dict[str, Any], rs: Any) -> None:
@@ -258,6 +268,7 @@ def fight(
     from .rulesets.brutal.sides import split_sides
 
     side_a, side_b = _guard(lambda: split_sides(fighters))
+    _guard(lambda: _only_brutal_fighters([*side_a, *side_b]))
     _guard(lambda: (api._check_n(n, what="fights"), api._check_seed(seed), api._check_threads(threads)))
     target = _guard(lambda: parse(cluster))
     prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b,
@@ -272,6 +283,17 @@ def fight(
         print(json.dumps(data))
         return
     _print_fight(data, RULESET)
+
+
+def _only_brutal_fighters(refs: list[str]) -> None:
+    """Group fights are Brutal's: a fighter of another ruleset is named as such, not as unknown."""
+    from .core.ruleset import resolve_ruleset
+
+    for ref in refs:
+        ruleset = resolve_ruleset([ref]).name  # a file's ruleset key, else the catalog that has the name
+        if ruleset != "brutal":
+            raise DataError("fight", None, f"group fights are played under the Brutal ruleset only; {ref!r} is "
+                            f"a {ruleset} fighter")
 
 
 def _print_fight(d: dict[str, Any], rs: Any) -> None:
@@ -482,7 +504,7 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
     if what == "options":
         t = Table("option", "rule", "default", "allowed", "meaning", show_lines=False)
         for s in rs.option_specs:
-            allowed = s.allowed or "default | PATH"
+            allowed = s.allowed or f"{s.default} | PATH"
             _row(t, s.name, s.rule, str(s.default), allowed, s.help)
         out.print(t)
         return
@@ -495,6 +517,18 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
     for row in table.rows:
         _row(t, *row)
     out.print(t)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        out.print(__version__, highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """Monte-Carlo balance analysis of tabletop combat rules (Brutal, WFRP 2e, Звёздное Веретено)."""
 
 
 @app.command()

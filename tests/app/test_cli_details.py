@@ -1,0 +1,50 @@
+"""Small things a new user meets first: --version, mirror duels, group fights of other rulesets,
+option listings that work as shown, text that is not eaten as markup, counts that explain themselves."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from brutal_sim import __version__
+from brutal_sim.cli import app
+
+runner = CliRunner()
+
+
+def test_version_flag():
+    r = runner.invoke(app, ["--version"])
+    assert r.exit_code == 0 and r.output.strip() == __version__
+
+
+def test_a_mirror_duel_labels_the_sides():
+    r = runner.invoke(app, ["duel", "knight", "knight", "-n", "200"])
+    assert r.exit_code == 0
+    rows = [line for line in r.output.splitlines() if line.startswith("Knight (") and "│" in line]
+    assert [row.split("│")[0].strip() for row in rows] == ["Knight (a)", "Knight (b)", "Knight (a)", "Knight (b)"]
+
+
+def test_a_group_fight_of_another_ruleset_says_group_fights_are_brutal():
+    r = runner.invoke(app, ["fight", "orc", "vs", "goblin"])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert "group fights are played under the Brutal ruleset only; 'orc' is a wfrp2e fighter" in r.stderr
+
+
+def test_listed_path_options_show_their_working_default():
+    r = runner.invoke(app, ["list", "options", "--ruleset", "wfrp2e"], env={"COLUMNS": "250"})
+    row = next(line for line in r.output.splitlines() if line.startswith("│ crit_table"))
+    assert "none | PATH" in row and "default" not in row
+    r = runner.invoke(app, ["duel", "orc", "goblin", "--ruleset", "wfrp2e", "-n", "20", "--option", "crit_table=none"])
+    assert r.exit_code == 0, r.output
+
+
+def test_brackets_in_help_and_data_are_kept():
+    r = runner.invoke(app, ["list", "options"], env={"COLUMNS": "400"})
+    assert "[check_formula]" in r.output and "mobility [dodge] check" in r.output
+    r = runner.invoke(app, ["duel", "--help"], env={"COLUMNS": "400"})
+    assert "pip install 'brutal-sim[cluster]'" in r.output and "[options], [zone_table]" in r.output
+
+
+def test_deaths_beyond_the_death_cause_are_explained():
+    """Vereteno counts a loser as died when it has a DEAD trauma, whatever put it out first (V-6.2)."""
+    r = runner.invoke(app, ["duel", "swordsman", "brute", "--ruleset", "vereteno", "-n", "500"])
+    assert "of them died: losers with a DEAD trauma, whatever put them out first" in r.output
