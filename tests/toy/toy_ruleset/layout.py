@@ -33,7 +33,8 @@ COUNTERS = CounterLayout(
     causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=ZONE_NAMES, special="sixes",
     descriptions=(("hit_points", "0 hit points or fewer"), ("none", "no damage (d6 + bonus ≤ 0)"),
                   ("wounded", "damage, still standing"), ("out", "put out of the fight"),
-                  ("sixes", "hits whose damage die showed 6")))
+                  ("sixes", "hits whose damage die showed 6"),
+                  ("deaths", "at −3 hit points or fewer (T-3)")))
 N_CAUSES = len(CAUSE_NAMES)
 N_OUTCOMES = len(OUTCOME_NAMES)
 N_LEVELS = len(LEVEL_NAMES)
