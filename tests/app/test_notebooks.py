@@ -1,7 +1,8 @@
 """The example notebooks run top to bottom and draw their figures.
 
 Each notebook in ``notebooks/`` is executed in a fresh Jupyter kernel at a small number of duels
-(its first code cell reads ``BRUTAL_SIM_NOTEBOOK_N``). The kernel runs the interpreter that runs
+(its first code cell reads ``BRUTAL_SIM_NOTEBOOK_N``), with ``notebooks/`` as its working folder, as
+``jupyter lab notebooks/`` and ``jupyter nbconvert --execute`` run it. The kernel runs the interpreter that runs
 the tests: a ``python3`` kernel spec pointing at ``sys.executable`` is written to a temporary
 directory that goes first on ``JUPYTER_PATH``, so another Python's kernel spec cannot be picked up.
 """
@@ -63,7 +64,7 @@ def test_notebook_runs(path: Path, kernel_dir: Path, monkeypatch: pytest.MonkeyP
     assert KernelSpecManager().get_kernel_spec("python3").argv[0] == sys.executable
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                                     resources={"metadata": {"path": str(ROOT)}})
+                                     resources={"metadata": {"path": str(ROOT / "notebooks")}})
     client.execute()  # raises CellExecutionError on the first failing cell
 
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.outputs]
