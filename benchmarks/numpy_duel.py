@@ -12,7 +12,7 @@ statistics, are the same. ``python benchmarks/numpy_duel.py --check`` compares w
 rounds with the kernel for the three standard matchups and reports the speed of both.
 
 Inputs are the kernel's: fighters ``int64[2, NF]`` (:func:`brutal_sim.rulesets.brutal.compile.compile_pair`),
-options ``int64[NO]`` (:func:`brutal_sim.rulesets.brutal.compile.compile_options`) and the zone table
+options ``int64[NO]`` (:func:`brutal_sim.rulesets.brutal.options.compile_options`) and the zone table
 (:func:`brutal_sim.rulesets.brutal.catalog.load_rules`). Output counters follow :mod:`brutal_sim.rulesets.brutal.layout` (``C_*``).
 """
 
@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.rulesets.brutal import options as O
 
 BASE = 8  # B-4.1 ordinary target
 #: 2d6 as one uniform 0…35: SUM2[v] is the total, v == 35 the natural 6+6 (B-1.5)
@@ -55,7 +56,7 @@ class _Chunk:
         self.prot = arm[:, :, 0].copy()                    # [side, zone]
         self.tough = arm[:, :, 1].copy()
         self.armoured = (self.prot > 0) | (self.tough > 0)
-        self.marker_model = opts[L.O_ARMOUR_MODEL] != L.ARMOUR_PROTECTION_ONLY
+        self.marker_model = opts[O.O_ARMOUR_MODEL] != O.ARMOUR_PROTECTION_ONLY
         z = lambda: np.zeros((2, n), dtype=np.int64)  # noqa: E731
         self.track, self.tally, self.bleed = z(), z(), z()
         self.stun, self.daze, self.pstun, self.prone = z(), z(), z(), z()
@@ -275,7 +276,7 @@ class _Chunk:
             sides = np.where(deg, low, sides)
         nd = W[slot, L.W_NDICE]
         floor = np.where(extra >= 4, sides // 2, 0)                       # B-4.11 confident hit
-        if self.o[L.O_FLOOR_EXTRA]:
+        if self.o[O.O_FLOOR_EXTRA]:
             floor = np.maximum(floor, np.minimum(extra, sides))
         total = np.zeros(k, dtype=np.int64)
         for j in range(int(nd.max())):
@@ -290,7 +291,7 @@ class _Chunk:
             crit_die[crit] = self.rng.integers(1, 7, int(crit.sum()))
         dtype = W[slot, L.W_TYPE]
         dmg = total + W[slot, L.W_BONUS] + self.F[a, L.P_DAMAGE_MOD] + crit_die
-        if self.o[L.O_ADD_STRENGTH]:
+        if self.o[O.O_ADD_STRENGTH]:
             dmg = dmg + np.where(W[slot, L.W_UNARMED] == 0, self.F[a, L.P_STRENGTH], 0)
         pen = W[slot, L.W_PEN]
         pen = pen - (deg & (pen > 0))
@@ -305,9 +306,9 @@ class _Chunk:
             if mk.any():
                 marker = np.zeros(k, dtype=np.int64)
                 marker[mk] = self.rng.integers(1, 7, int(mk.sum()))
-                pierced = marker + pen - tough >= self.o[L.O_PIERCE_THRESHOLD]
+                pierced = marker + pen - tough >= self.o[O.O_PIERCE_THRESHOLD]
                 dtype = np.where(mk & ~pierced & (dtype == L.DT_CUTTING), L.DT_BLUNT, dtype)
-                if self.o[L.O_ARMOUR_MODEL] == L.ARMOUR_MARKER_PIERCE_IGNORES:
+                if self.o[O.O_ARMOUR_MODEL] == O.ARMOUR_MARKER_PIERCE_IGNORES:
                     prot = np.where(mk & pierced, 0, prot)
         final = np.maximum(dmg - prot - reduce, 0)
         self.take_wound(d, idx, final, dtype, zone)
@@ -348,7 +349,7 @@ class _Chunk:
             return
         self.cnt[L.C_BREAKS + i] += idx.size
         b = self.broken[i, slot, idx]
-        destroy = (b == DEGRADED) | bool(self.o[L.O_BREAK_DESTROYS])
+        destroy = (b == DEGRADED) | bool(self.o[O.O_BREAK_DESTROYS])
         self.broken[i, slot, idx] = np.where(destroy, DESTROYED, DEGRADED)
 
     def attack(self, a, idx, slot, mod, zone, kind):
@@ -372,8 +373,8 @@ class _Chunk:
             att = att - 2 * (slot == OFF)
         att = att - 2 * self.degraded(a, idx, slot)
         crit = v == NAT66
-        margin_max = bool(self.o[L.O_MARGIN_MAX])
-        if self.o[L.O_NEED_BASE]:                                   # B-4.3
+        margin_max = bool(self.o[O.O_MARGIN_MAX])
+        if self.o[O.O_NEED_BASE]:                                   # B-4.3
             miss = att < BASE
             c[oc + L.OUT_MISS] += int(miss.sum())
             failed |= miss
@@ -582,7 +583,7 @@ class _Chunk:
                 self.prone[i, sub] = 2           # rising: the opportunity attack may fell it again
                 self.provoke(i, sub)
                 self.prone[i, sub[self.prone[i, sub] == 2]] = 0
-                if self.o[L.O_STAND_UP_FULL]:
+                if self.o[O.O_STAND_UP_FULL]:
                     acts[m] = 0
                     self.fullpen[i, sub] = 1
                 else:
@@ -634,11 +635,11 @@ class _Chunk:
         """All duels of the chunk (B-2.9): rounds until one side is out, or the cap (draw)."""
         F, c = self.F, self.cnt
         first = self.initiative()
-        surprise = int(self.o[L.O_SURPRISE])
+        surprise = int(self.o[O.O_SURPRISE])
         if surprise > 0:
             self.surpr[surprise - 1] = 1
         live = np.arange(self.n)
-        for rnd in range(1, int(self.o[L.O_ROUND_CAP]) + 1):
+        for rnd in range(1, int(self.o[O.O_ROUND_CAP]) + 1):
             if live.size == 0:
                 break
             self.oa[0, live] = F[0, L.P_OA_PER_ROUND]
@@ -674,7 +675,7 @@ def run_numpy_duels(F, opts, zt, n, seed, chunk=CHUNK):
     """
     F = np.asarray(F, dtype=np.int64)
     opts = np.asarray(opts, dtype=np.int64)
-    cap = int(opts[L.O_ROUND_CAP])
+    cap = int(opts[O.O_ROUND_CAP])
     cnt = np.zeros(L.n_counters(cap), dtype=np.int64)
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()

@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from brutal_sim.rulesets.brutal import layout as L  # noqa: E402
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules  # noqa: E402
-from brutal_sim.rulesets.brutal.compile import compile_options, compile_pair  # noqa: E402
+from brutal_sim.rulesets.brutal.compile import compile_pair  # noqa: E402
+from brutal_sim.rulesets.brutal.options import compile_options  # noqa: E402
 from brutal_sim.run.engine import run_duel_counters  # noqa: E402
 from brutal_sim.core.ruleset import Compiled  # noqa: E402
 from brutal_sim.rulesets.brutal import compiled as brutal_compiled  # noqa: E402
@@ -46,7 +47,7 @@ MATCHUPS = [("swordsman", "brute"), ("duelist", "knight"), ("militia", "brawler"
 
 def compiled(a: str, b: str) -> Compiled:
     cat = Catalog.bundled()
-    opts, zt = load_rules(None, {})
+    opts, (zt,) = load_rules(None, {})
     return brutal_compiled(compile_pair(cat.fighter(a), cat.fighter(b)), compile_options(opts), zt)
 
 

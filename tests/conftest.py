@@ -7,7 +7,8 @@ import pytest
 
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
-from brutal_sim.rulesets.brutal.compile import compile_options, compile_pair
+from brutal_sim.rulesets.brutal.compile import compile_pair
+from brutal_sim.rulesets.brutal.options import compile_options
 from brutal_sim.core.ruleset import Compiled
 from brutal_sim.rulesets.brutal import compiled as brutal_compiled
 
@@ -19,7 +20,7 @@ def catalog() -> Catalog:
 
 def compiled(a: str, b: str, options: dict | None = None, **overrides) -> Compiled:
     cat = Catalog.bundled()
-    opts, zt = load_rules(None, options or {})
+    opts, (zt,) = load_rules(None, options or {})
     return brutal_compiled(compile_pair(cat.fighter(a), cat.fighter(b), **overrides), compile_options(opts), zt)
 
 

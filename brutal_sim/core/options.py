@@ -1,8 +1,12 @@
-"""Rule options: every GAP of a digest is a named option a designer can flip (each ruleset
-declares its :class:`OptionSpec` tuple in its ``options.py``).
+"""Rule options: every GAP of a digest is a named option a designer can flip.
 
-Options come, in increasing priority, from the defaults below, a rules TOML file
-(``[options]`` table, ``--rules FILE``) and ``--option key=value`` flags.
+Each ruleset declares its options once, as the :class:`OptionSpec` tuple ``OPTION_SPECS`` of its
+``options.py``; an :class:`OptionRow` over that tuple gives the kernels' ``int64[NO]`` option row:
+each option's slot, the row length and the code of each choice, from which ``options.py`` derives
+the module-level ints (``O_*``, ``NO``, value codes) its kernels read as compile-time constants.
+
+Options come, in increasing priority, from the defaults, a rules TOML file (``[options]`` table,
+``--rules FILE``) and ``--option key=value`` flags.
 """
 
 from __future__ import annotations
@@ -28,13 +32,20 @@ class OptionSpec:
     help: str = ""
     #: the kernel's code of each choice (default: the choice's position)
     codes: tuple[int, ...] = ()
+    #: False for an option with no slot in the kernels' option row: one the rules loader or the
+    #: compile step acts on (a file path, the check formula), or one with a single reading
+    kernel: bool = True
+
+    @property
+    def value_codes(self) -> tuple[int, ...]:
+        """The kernel's code of each choice, in the order of ``choices``."""
+        return self.codes or tuple(range(len(self.choices)))
 
     def code(self, value: str | int) -> int:
         """The int a kernel sees for a resolved value: integers as they are, a choice by its code."""
         if self.int_range is not None:
             return int(value)
-        k = self.choices.index(str(value))
-        return self.codes[k] if self.codes else k
+        return self.value_codes[self.choices.index(str(value))]
 
     def parse(self, raw: object, source: str) -> str | int:
         """Validate ``raw`` (a TOML value or CLI text) and return the canonical value."""
@@ -101,6 +112,46 @@ def option_row(options: RuleOptions, slots: Mapping[str, int], size: int) -> np.
     for name, slot in slots.items():
         row[slot] = specs[name].code(options[name])
     return row
+
+
+class OptionRow:
+    """The kernels' option row of a ruleset: every option with ``kernel`` set has the slot of its
+    place among them in ``specs``; a choice is stored as its code (:attr:`OptionSpec.value_codes`).
+
+    A ruleset's ``options.py`` builds one over ``OPTION_SPECS`` and names what its kernels read:
+    ``O_ROUND_CAP = ROW.slot("round_cap")``, ``NO = ROW.size``, ``A, B = ROW.codes("name")``.
+    """
+
+    def __init__(self, specs: tuple[OptionSpec, ...]) -> None:
+        self.specs = {s.name: s for s in specs}
+        self.slots = {s.name: k for k, s in enumerate(s for s in specs if s.kernel)}
+        self.size = len(self.slots)
+        for name in self.slots:
+            spec = self.specs[name]
+            if not spec.choices and spec.int_range is None:
+                raise ValueError(f"option {name!r} has neither choices nor a range: it has no code for the "
+                                 "kernels (declare it with kernel=False)")
+            if spec.codes and len(spec.codes) != len(spec.choices):
+                raise ValueError(f"option {name!r}: {len(spec.codes)} codes for {len(spec.choices)} choices")
+
+    def slot(self, name: str) -> int:
+        """The slot of option ``name``."""
+        return self.slots[name]
+
+    def pair(self, name: str) -> int:
+        """The slot of ``{name}_a``; ``{name}_b`` is the next one, so side s is at the slot + s."""
+        slot = self.slots[f"{name}_a"]
+        if self.slots[f"{name}_b"] != slot + 1:
+            raise ValueError(f"options {name}_a and {name}_b must be declared one after the other")
+        return slot
+
+    def codes(self, name: str) -> tuple[int, ...]:
+        """The codes of the choices of option ``name``, in the order of its choices."""
+        return self.specs[name].value_codes
+
+    def row(self, options: RuleOptions) -> np.ndarray:
+        """Resolved options → ``int64[size]``."""
+        return option_row(options, self.slots, self.size)
 
 
 def parse_option_flags(flags: list[str]) -> dict[str, str]:

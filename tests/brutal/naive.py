@@ -61,6 +61,7 @@ REACTIONS = ("best", "parry", "dodge", "none")
 ARMOUR_MODELS = ("marker", "marker_pierce_ignores_protection", "protection_only")
 TARGETINGS = ("spread", "weakest", "nearest")  # docs/groups.md, codes TG_*
 OUTNUMBERED = ("by_count", "one_side", "none")  # B-4.7 option, codes OUTNUMBERED_*
+EXERTION = ("off", "per_round_after_endurance", "every_endurance_rounds")  # B-7.8 option, codes EXERTION_*
 DIE_STEPS = (2, 3, 4, 6, 8, 10, 12, 20)  # B-4.4: a broken weapon's die drops one step
 
 # wound levels (B-5.1), in increasing order
@@ -308,36 +309,36 @@ class NaiveRules:
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
-        from brutal_sim.rulesets.brutal import layout as L
+        from brutal_sim.rulesets.brutal import options as O
 
-        surprise = int(opts[L.O_SURPRISE])
+        surprise = int(opts[O.O_SURPRISE])
         return cls(
             surprised_side=None if surprise == 0 else surprise - 1,
-            round_cap=int(opts[L.O_ROUND_CAP]),
-            stand_up_is_full_action=bool(opts[L.O_STAND_UP_FULL]),
-            attack_needs_base_difficulty=bool(opts[L.O_NEED_BASE]),
-            margin_against_max_of_base_and_reaction=bool(opts[L.O_MARGIN_MAX]),
-            melee_damage_adds_strength=bool(opts[L.O_ADD_STRENGTH]),
-            extra_successes_floor_damage=bool(opts[L.O_FLOOR_EXTRA]),
-            armour_model=ARMOUR_MODELS[int(opts[L.O_ARMOUR_MODEL])],
-            pierce_threshold=int(opts[L.O_PIERCE_THRESHOLD]),
-            broken_weapon_destroyed=bool(opts[L.O_BREAK_DESTROYS]),
-            cramped_space=bool(opts[L.O_CRAMPED]),
-            exertion_fatigue={c: n for n, c in L.EXERTION_CODES.items()}[int(opts[L.O_EXERTION])],
-            grapple_free_hands=int(opts[L.O_GRAPPLE_HANDS]),
-            start_distance=int(opts[L.O_START_DIST]),
-            cover=(int(opts[L.O_COVER]), int(opts[L.O_COVER + 1])),
-            cover_zones=tuple(("horizontal", "vertical_left", "vertical_right")[int(opts[L.O_COVER_ZONES + s])]
+            round_cap=int(opts[O.O_ROUND_CAP]),
+            stand_up_is_full_action=bool(opts[O.O_STAND_UP_FULL]),
+            attack_needs_base_difficulty=bool(opts[O.O_NEED_BASE]),
+            margin_against_max_of_base_and_reaction=bool(opts[O.O_MARGIN_MAX]),
+            melee_damage_adds_strength=bool(opts[O.O_ADD_STRENGTH]),
+            extra_successes_floor_damage=bool(opts[O.O_FLOOR_EXTRA]),
+            armour_model=ARMOUR_MODELS[int(opts[O.O_ARMOUR_MODEL])],
+            pierce_threshold=int(opts[O.O_PIERCE_THRESHOLD]),
+            broken_weapon_destroyed=bool(opts[O.O_BREAK_DESTROYS]),
+            cramped_space=bool(opts[O.O_CRAMPED]),
+            exertion_fatigue=EXERTION[int(opts[O.O_EXERTION])],
+            grapple_free_hands=int(opts[O.O_GRAPPLE_HANDS]),
+            start_distance=int(opts[O.O_START_DIST]),
+            cover=(int(opts[O.O_COVER]), int(opts[O.O_COVER + 1])),
+            cover_zones=tuple(("horizontal", "vertical_left", "vertical_right")[int(opts[O.O_COVER_ZONES + s])]
                               for s in range(2)),  # type: ignore[arg-type]
-            indirect_cover=(int(opts[L.O_INDIRECT]), int(opts[L.O_INDIRECT + 1])),
-            indirect_cover_penalty=(int(opts[L.O_INDIRECT_PENALTY]), int(opts[L.O_INDIRECT_PENALTY + 1])),
-            cover_shooter_penalty=int(opts[L.O_COVER_SHOOTER]),
-            charge_attack_modifier=int(opts[L.O_CHARGE_MOD]),
-            charge_moving_target=bool(opts[L.O_CHARGE_MOVING]),
-            charge_provokes_target=int(opts[L.O_CHARGE_PROVOKES]) == L.CHARGE_PROVOKES_TARGET,
-            outnumbered=OUTNUMBERED[int(opts[L.O_OUTNUMBERED])],
-            attack_limit=int(opts[L.O_ATTACK_LIMIT]),
-            sprint=bool(opts[L.O_SPRINT]),
+            indirect_cover=(int(opts[O.O_INDIRECT]), int(opts[O.O_INDIRECT + 1])),
+            indirect_cover_penalty=(int(opts[O.O_INDIRECT_PENALTY]), int(opts[O.O_INDIRECT_PENALTY + 1])),
+            cover_shooter_penalty=int(opts[O.O_COVER_SHOOTER]),
+            charge_attack_modifier=int(opts[O.O_CHARGE_MOD]),
+            charge_moving_target=bool(opts[O.O_CHARGE_MOVING]),
+            charge_provokes_target=int(opts[O.O_CHARGE_PROVOKES]) == O.CHARGE_PROVOKES_TARGET,
+            outnumbered=OUTNUMBERED[int(opts[O.O_OUTNUMBERED])],
+            attack_limit=int(opts[O.O_ATTACK_LIMIT]),
+            sprint=bool(opts[O.O_SPRINT]),
         )
 
 

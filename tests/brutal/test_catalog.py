@@ -52,7 +52,7 @@ def test_die_steps():
 
 
 def test_default_zone_table():
-    _, zt = load_rules(None, {})
+    _, (zt,) = load_rules(None, {})
     names = [L.ZONE_GROUP_OF[z] for z in zt]
     assert list(zt[:6]) == [L.ZONE_LLEG, L.ZONE_RLEG] * 3
     assert names.count(0) == 2 and names.count(1) == 8 and names.count(2) == 4 and names.count(3) == 6
@@ -62,7 +62,7 @@ def test_custom_zone_table_and_rules_file(tmp_path):
     rules = tmp_path / "rules.toml"
     rules.write_text('[options]\narmour_model = "protection_only"\n\n[zone_table]\ndie = 6\n'
                      '[zone_table.ranges]\n"1-2" = "legs"\n"3-5" = "torso"\n"6" = "head"\n')
-    opts, zt = load_rules(str(rules), {"round_cap": "50"})
+    opts, (zt,) = load_rules(str(rules), {"round_cap": "50"})
     assert opts["armour_model"] == "protection_only" and opts["round_cap"] == 50
     assert list(zt) == [L.ZONE_LLEG, L.ZONE_RLEG, 1, 1, 1, 0]
 

@@ -9,6 +9,7 @@ import pytest
 
 from brutal_sim import api
 from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.brutal.kernel import charges, open_aim, zone_hidden
 from conftest import assert_exact_matches_sampled, p_2d6_at_least, within
@@ -82,12 +83,12 @@ def test_zone_hidden_and_open_aim_kernel_rules():
     zt = np.array([4] * 6 + [1] * 8 + [2, 3] * 2 + [0, 0], dtype=np.int8)  # the default table
     F = np.zeros((2, L.NF), dtype=np.int64)
     F[1, L.P_SIDE] = 1
-    opts = np.zeros(L.NO, dtype=np.int64)
+    opts = np.zeros(O.NO, dtype=np.int64)
     assert not any(zone_hidden(F, opts, zt, 1, r) for r in range(20))  # no cover: all open
-    opts[L.O_COVER + 1] = 2
+    opts[O.O_COVER + 1] = 2
     assert [r + 1 for r in range(20) if zone_hidden(F, opts, zt, 1, r)] == list(range(1, 11))
     assert not any(zone_hidden(F, opts, zt, 0, r) for r in range(20))  # side a has no cover
-    opts[L.O_COVER_ZONES + 1] = L.COVER_VERTICAL_RIGHT
+    opts[O.O_COVER_ZONES + 1] = O.COVER_VERTICAL_RIGHT
     assert [r + 1 for r in range(20) if zone_hidden(F, opts, zt, 1, r)] == [2, 4, 6, 8, 10, 12, 14, 16, 18]
     assert open_aim(F, opts, zt, 1, L.ZONE_RARM) == -1  # right arm rolls 16, 18: hidden
     assert open_aim(F, opts, zt, 1, L.ZONE_LARM) == L.ZONE_LARM

@@ -10,6 +10,7 @@ from numba import njit
 
 import naive
 from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog
 from brutal_sim.run.engine import run_duel_counters, run_paired_counters
 from brutal_sim.core.errors import DataError
@@ -41,7 +42,7 @@ def fight_counters(prepared, n: int, seed: int = 1, start: int = 0, lanes: int =
 
 def block(prepared, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(survivors int64[2, 7], per fighter int64[N, GB_PER_FIGHTER]) of a fight counter row."""
-    head = L.n_counters(int(prepared.compiled.options[L.O_ROUND_CAP]))
+    head = L.n_counters(int(prepared.compiled.options[O.O_ROUND_CAP]))
     g = row[head:]
     n = prepared.compiled.fighters.shape[0]
     return g[:L.GB_FIGHTERS].reshape(2, L.MAX_SIDE + 1), g[L.GB_FIGHTERS:].reshape(n, L.GB_PER_FIGHTER)
@@ -75,7 +76,7 @@ def test_one_vs_one_fight_is_the_duel_bit_for_bit(a, b, options):
     n = 20_000
     d = run_duels(*duel.args(), np.uint64(5), np.int64(0), np.int64(n), 1, duel.n_counters).sum(axis=0)
     f = fight_counters(fight, n, seed=5)
-    assert f.shape[0] == L.n_fight_counters(int(duel.options[L.O_ROUND_CAP]), 2)
+    assert f.shape[0] == L.n_fight_counters(int(duel.options[O.O_ROUND_CAP]), 2)
     assert np.array_equal(f[:duel.n_counters], d)
     survivors, per = block(fight, f)
     assert survivors[0, 1] == d[L.C_WINS] + d[L.C_DRAWS] and survivors[1, 1] == d[L.C_WINS + 1] + d[L.C_DRAWS]
@@ -272,7 +273,7 @@ def _play(F, opts, zt, seed, index, cnt, limit):
     initiative(F, S, st)
     for p in range(n):
         choose_foe(F, S, opts, S[p, L.S_ORDER])
-    for rnd in range(1, opts[L.O_ROUND_CAP] + 1):
+    for rnd in range(1, opts[O.O_ROUND_CAP] + 1):
         for j in range(n):
             S[j, L.S_OA_LEFT] = F[j, L.P_OA_PER_ROUND]
         for p in range(n):

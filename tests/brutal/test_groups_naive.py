@@ -19,8 +19,10 @@ import pytest
 
 import naive
 from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
-from brutal_sim.rulesets.brutal.compile import compile_options, compile_sides
+from brutal_sim.rulesets.brutal.compile import compile_sides
+from brutal_sim.rulesets.brutal.options import compile_options
 from conftest import blank_fighters, default_options, set_tactic
 
 SEED = 20240611
@@ -432,7 +434,7 @@ def test_fight_records_are_consistent():
     over all fighters equals damage taken equals the header's damage; the deciding cause is one of
     the losing side's causes."""
     F = catalog_group(["swordsman", "militia", "militia"], ["brute", "duelist", "brawler"])
-    opts, zt = default_options(round_cap=40), load_rules(None, {})[1]
+    opts, zt = default_options(round_cap=40), load_rules(None, {})[1][0]
     k = L.n_fight_counters(40, 6)
     decided = 0
     for i in range(60):
@@ -513,9 +515,9 @@ def group_inputs(name: str):
         f = fighters[j].vary(**rest) if rest else fighters[j]
         fighters[j] = cat.with_behaviour(f, tactic) if tactic else f
     F = compile_sides(fighters[:len(side_a)], fighters[len(side_a):], **overrides)
-    rules, zt = load_rules(None, {key: str(v) for key, v in options.items()})
+    rules, (zt,) = load_rules(None, {key: str(v) for key, v in options.items()})
     opts = compile_options(rules)
-    return F, opts, zt, L.n_fight_counters(int(opts[L.O_ROUND_CAP]), len(F)), n
+    return F, opts, zt, L.n_fight_counters(int(opts[O.O_ROUND_CAP]), len(F)), n
 
 
 def counter_name(j: int, cap: int) -> str:
@@ -536,7 +538,7 @@ def counter_name(j: int, cap: int) -> str:
 @pytest.mark.parametrize("name", list(GROUP_CASES))
 def test_group_fights_agree(name, one_numba_thread):
     F, opts, zt, k, n = group_inputs(name)
-    cap = int(opts[L.O_ROUND_CAP])
+    cap = int(opts[O.O_ROUND_CAP])
     bad = []
     for i in range(n):
         kern = kernel.run_fights(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
@@ -552,9 +554,9 @@ def test_duels_agree_as_fights(one_numba_thread):
     """A duel through ``run_fights``: the header equals ``run_duels``, the group block the
     reference's per-fighter record."""
     F = catalog_group(["swordsman"], ["brute"])
-    rules, zt = load_rules(None, {})
+    rules, (zt,) = load_rules(None, {})
     opts = compile_options(rules)
-    cap = int(opts[L.O_ROUND_CAP])
+    cap = int(opts[O.O_ROUND_CAP])
     k = L.n_fight_counters(cap, 2)
     for i in range(200):
         kern = kernel.run_fights(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]

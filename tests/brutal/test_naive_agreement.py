@@ -15,9 +15,11 @@ import pytest
 
 import naive
 from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.toolbox import rng as krng
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
-from brutal_sim.rulesets.brutal.compile import compile_options, compile_pair
+from brutal_sim.rulesets.brutal.compile import compile_pair
+from brutal_sim.rulesets.brutal.options import compile_options
 from brutal_sim.rulesets.brutal.kernel import run_attacks, run_duels
 
 FIGHTERS = ("militia", "swordsman", "brute", "duelist", "knight", "brawler", "dual_blades")
@@ -46,10 +48,10 @@ def compiled(a: str, b: str, overrides: tuple = (), options: tuple = ()):
     """``(F, opts, zt, k)`` for fighters ``a`` vs ``b`` with tactic/reaction overrides and rule
     option flags (both given as sorted item tuples so they can be cached)."""
     cat = Catalog.bundled()
-    rules, zt = load_rules(None, dict(options))
+    rules, (zt,) = load_rules(None, dict(options))
     F = compile_pair(cat.fighter(a), cat.fighter(b), **dict(overrides))
     opts = compile_options(rules)
-    return F, opts, zt, L.n_counters(int(opts[L.O_ROUND_CAP]))
+    return F, opts, zt, L.n_counters(int(opts[O.O_ROUND_CAP]))
 
 
 def kernel_duel(F, opts, zt, k, seed: int, index: int) -> np.ndarray:
@@ -241,12 +243,12 @@ def test_custom_zone_table_agrees(tmp_path):
     rules_file = tmp_path / "rules.toml"
     rules_file.write_text('[options]\nbroken_weapon = "destroyed"\n\n[zone_table]\ndie = 12\n'
                           '[zone_table.ranges]\n"1-2" = "legs"\n"3-6" = "torso"\n"7-10" = "arms"\n"11-12" = "head"\n')
-    rules, zt = load_rules(str(rules_file), {})
+    rules, (zt,) = load_rules(str(rules_file), {})
     assert len(zt) == 12
     cat = Catalog.bundled()
     F = compile_pair(cat.fighter("militia"), cat.fighter("swordsman"), tactic_b="furious")
     opts = compile_options(rules)
-    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    k = L.n_counters(int(opts[O.O_ROUND_CAP]))
     for i in range(200):
         kern = kernel_duel(F, opts, zt, k, SEED, i)
         ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
@@ -277,9 +279,9 @@ def test_custom_tactic_duels_agree(a, ta, b, tb):
     cat = Catalog.bundled()
     fa = cat.with_behaviour(cat.fighter(a), Tactic(name=ta, **CUSTOM_TACTICS[ta]))
     fb = cat.with_behaviour(cat.fighter(b), Tactic(name=tb, **CUSTOM_TACTICS[tb]))
-    rules, zt = load_rules(None, {"stand_up_action": "standard"})
+    rules, (zt,) = load_rules(None, {"stand_up_action": "standard"})
     F, opts = compile_pair(fa, fb), compile_options(rules)
-    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    k = L.n_counters(int(opts[O.O_ROUND_CAP]))
     for i in range(200):
         assert_agree(F, opts, zt, k, i)
 
@@ -291,9 +293,9 @@ def test_fatigue_and_fire_duels_agree(exertion):
     cat = Catalog.bundled()
     torch = cat.fighter("militia").vary(main_hand="torch", fatigue=1, **{"attributes.endurance": 1})
     tired = cat.fighter("swordsman").vary(fatigue=2, **{"checks.willpower": 2})
-    rules, zt = load_rules(None, {"exertion_fatigue": exertion})
+    rules, (zt,) = load_rules(None, {"exertion_fatigue": exertion})
     opts = compile_options(rules)
-    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    k = L.n_counters(int(opts[O.O_ROUND_CAP]))
     exhausted = 0
     for F in (compile_pair(torch, tired), compile_pair(tired, torch, tactic_a="furious")):
         for i in range(250):
@@ -373,9 +375,9 @@ SIZE_SPRINT_CASES = [
 def test_size_and_sprint_duels_and_attacks_agree(a, b, options):
     cat = Catalog.bundled()
     fa, fb = (cat.fighter(name).vary(size=size) for name, size in (a, b))
-    rules, zt = load_rules(None, {key: str(v) for key, v in options.items()})
+    rules, (zt,) = load_rules(None, {key: str(v) for key, v in options.items()})
     F, opts = compile_pair(fa, fb), compile_options(rules)
-    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    k = L.n_counters(int(opts[O.O_ROUND_CAP]))
     for i in range(200):
         assert_agree(F, opts, zt, k, i)
 
@@ -386,9 +388,9 @@ def test_sprint_changes_long_distance_duels():
     F = compile_pair(cat.fighter("knight"), cat.fighter("militia"))
     rows = []
     for sprint in ("allowed", "off"):
-        rules, zt = load_rules(None, {"start_distance": "100", "sprint": sprint})
+        rules, (zt,) = load_rules(None, {"start_distance": "100", "sprint": sprint})
         opts = compile_options(rules)
-        k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+        k = L.n_counters(int(opts[O.O_ROUND_CAP]))
         rows.append([kernel_duel(F, opts, zt, k, SEED, i).tolist() for i in range(50)])
     assert sum(x != y for x, y in zip(*rows)) >= 10
 
@@ -397,9 +399,9 @@ def test_short_bow_without_reload_agrees():
     """A ranged weapon that never reloads (short bow): it aims and shoots every turn."""
     cat = Catalog.bundled()
     archer = cat.fighter("crossbowman").vary(main_hand="short_bow", name="Archer")
-    rules, zt = load_rules(None, {"start_distance": "50"})
+    rules, (zt,) = load_rules(None, {"start_distance": "50"})
     F, opts = compile_pair(archer, cat.fighter("knight")), compile_options(rules)
-    k = L.n_counters(int(opts[L.O_ROUND_CAP]))
+    k = L.n_counters(int(opts[O.O_ROUND_CAP]))
     for i in range(200):
         kern = kernel_duel(F, opts, zt, k, SEED, i)
         ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)

@@ -9,6 +9,7 @@ import pytest
 
 from brutal_sim import api
 from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog
 from brutal_sim.rulesets.brutal.compile import compile_pair
 from brutal_sim.core.errors import DataError
@@ -30,7 +31,7 @@ def test_size_table_and_cover_steps_kernel_rule():
     tiny (a medium target −1/−2/−4 as before; a large one half in cover is medium)."""
     F = np.zeros((2, L.NF), dtype=np.int64)
     F[1, L.P_SIDE] = 1
-    opts = np.zeros(L.NO, dtype=np.int64)
+    opts = np.zeros(O.NO, dtype=np.int64)
     table = []
     for k in range(len(L.SIZE_NAMES)):
         F[1, L.P_SIZE] = k - L.SIZE_MEDIUM
@@ -40,7 +41,7 @@ def test_size_table_and_cover_steps_kernel_rule():
              ("larger", 1): 0, ("gigantic", 3): 2, ("smaller", 1): -2, ("small", 3): -8, ("miniature", 3): -8}
     for (size, steps), modifier in cases.items():
         F[1, L.P_SIZE] = L.SIZE_NAMES.index(size) - L.SIZE_MEDIUM
-        opts[L.O_COVER + 1] = steps
+        opts[O.O_COVER + 1] = steps
         assert size_modifier(F, opts, 1) == modifier, (size, steps)
         assert size_modifier(F, opts, 0) == 0  # side a: medium, no cover
 

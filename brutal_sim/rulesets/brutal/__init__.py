@@ -1,11 +1,11 @@
 """The Brutal ruleset (2d6 checks, wound track; digest ``docs/rules/brutal.md``, rules B-1 … B-8).
 
-Its parts are this package's modules: data schema :mod:`~brutal_sim.rulesets.brutal.model`,
-catalog and rules files :mod:`~brutal_sim.rulesets.brutal.catalog`, options
-:data:`~brutal_sim.rulesets.brutal.options.OPTION_SPECS`, compile step
-:mod:`~brutal_sim.rulesets.brutal.compile`, array layout :mod:`~brutal_sim.rulesets.brutal.layout`,
-kernels :mod:`~brutal_sim.rulesets.brutal.kernel`, exact enumeration
-:mod:`~brutal_sim.rulesets.brutal.exact`, group fights :mod:`~brutal_sim.rulesets.brutal.sides`.
+Files, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog, fighter files,
+rules files: options, hit-zone table, check formula), :mod:`.options` (rule options, every GAP, with
+their slots and codes in the kernels' option row), :mod:`.layout` (fighter, state and counter
+layouts), :mod:`.compile` (models → arrays), :mod:`.kernel` (the ``@njit`` kernels, a package split
+by rule chapter), :mod:`.exact` (exact single-attack enumeration), and for group fights
+:mod:`.sides` (``knight vs militia*3``). This module ties them into :data:`RULESET`.
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from . import layout as L
-from .catalog import RULES_FILE_TABLES, Catalog, check_formula, load_rules
-from .compile import compile_options, compile_pair, compile_sides
 from ...core.errors import DataError
+from ...core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
+from . import layout as L
+from .catalog import RULES_FILE_TABLES, Catalog, check_formula, fighter_data, load_rules
+from .compile import compile_pair, compile_sides
+from .exact import _enumerate_attack
 from .kernel import run_attacks, run_duels, run_fights, run_paired, run_paired_fights
 from .model import ZONES, Fighter, Tactic, Weapon
-from .options import OPTION_SPECS
-from ...core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
+from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
 
 KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
 #: group fights (docs/groups.md): fights with the group block; no single-attack sampler
@@ -40,7 +41,7 @@ def _no_group_tactic(tactic: Tactic) -> str | None:
 def compiled(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) -> Compiled:
     """Brutal arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]`` and
     the hit-zone table ``int8[die]``."""
-    return Compiled(fighters, options, (zone_table,), KERNELS, L.n_counters(int(options[L.O_ROUND_CAP])))
+    return Compiled(fighters, options, (zone_table,), KERNELS, L.n_counters(int(options[O_ROUND_CAP])))
 
 
 def _weapon_text(w: Weapon | None) -> str:
@@ -62,13 +63,12 @@ class BrutalRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     warm_up_pair = ("swordsman", "brute")
+    compile_seconds = {"duel": 40, "attack": 40, "fight": 15}
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()
 
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
-        from .catalog import fighter_data
-
         return fighter_data(fighter)
 
     def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
@@ -77,7 +77,7 @@ class BrutalRuleset(Ruleset):
         catalog = Catalog.bundled()
         fa = catalog.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
         fb = catalog.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
-        opts, zone_table = load_rules(rules, options or {})
+        opts, (zone_table,) = load_rules(rules, options or {})
         F = compile_pair(fa, fb, formula=check_formula(rules, opts))
         return Prepared(fa, fb, opts, compiled(F, compile_options(opts), zone_table))
 
@@ -99,14 +99,14 @@ class BrutalRuleset(Ruleset):
                                     f"tactic {f.tactic.name!r} {why} and is not allowed in group fights; "
                                     f"allowed: {allowed}")
             sides.append(fighters)
-        opts, zone_table = load_rules(rules, options or {})
+        opts, tables = load_rules(rules, options or {})
         if int(opts["start_distance"]) != 0:
             raise DataError("--option", "start_distance", f"{opts['start_distance']}: group fights start engaged; "
                             "allowed 0")
         F = compile_sides(sides[0], sides[1], formula=check_formula(rules, opts))
-        option_row = compile_options(opts)
-        k = L.n_fight_counters(int(option_row[L.O_ROUND_CAP]), F.shape[0])
-        return PreparedFight(sides[0], sides[1], opts, Compiled(F, option_row, (zone_table,), FIGHT_KERNELS, k))
+        row = compile_options(opts)
+        k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
+        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, tables, FIGHT_KERNELS, k))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}
@@ -131,8 +131,6 @@ class BrutalRuleset(Ruleset):
                             f"({fa.tactic.attack}); allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:
-        from .exact import _enumerate_attack
-
         return _enumerate_attack
 
     def stat_block(self, f: Fighter) -> list[tuple[str, str]]:

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from ...core.data import BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, read_toml, suggest, validate, validated_fighter
 from ...core.errors import DataError
-from .options import OPTION_SPECS
+from ...core.options import RuleOptions
 from .model import (
     ATTRIBUTES,
     CHECKS,
@@ -30,7 +30,7 @@ from .model import (
     aim_zone,
     split_tactic,
 )
-from ...core.options import RuleOptions
+from .options import OPTION_SPECS
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -50,7 +50,7 @@ class Catalog(BaseCatalog):
 
     @classmethod
     def bundled(cls) -> "Catalog":
-        return _bundled_catalog()
+        return _bundled()
 
     @classmethod
     def from_dir(cls, root: Any) -> "Catalog":
@@ -110,7 +110,7 @@ class Catalog(BaseCatalog):
 
 
 @lru_cache(maxsize=1)
-def _bundled_catalog() -> Catalog:
+def _bundled() -> Catalog:
     return Catalog.from_dir(DATA_ROOT)
 
 
@@ -198,8 +198,9 @@ def check_formula(rules_file: str | None, options: RuleOptions) -> dict[str, tup
 RULES_FILE_TABLES = ("options", "zone_table", "check_formula", "description")
 
 
-def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, np.ndarray]:
-    """Resolve rule options (defaults < rules file < flags) and the hit-zone table."""
+def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, tuple[np.ndarray]]:
+    """The rule options (defaults < the rules file's ``[options]`` < ``--option`` flags) and the rule
+    tables the kernels read: the hit-zone table ``int8[die]`` (B-4.9; ``zone_table``)."""
     options, raw = read_rules_file(rules_file, RuleOptions.defaults(OPTION_SPECS), option_flags, RULES_FILE_TABLES)
     inline_zone: Mapping[str, Any] | None = raw.get("zone_table")
     if inline_zone is not None:
@@ -211,4 +212,4 @@ def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple
         table = zone_table_from_data(read_toml(DATA_ROOT / "zones.toml", "catalog/zones.toml"), "catalog/zones.toml")
     elif inline_zone is None or zt != rules_file:
         table = zone_table_from_data(read_toml(Path(zt), f"--option zone_table={zt}"), zt)
-    return options, table
+    return options, (table,)

@@ -1,4 +1,5 @@
-"""Compile validated fighters and rule options into the flat int arrays the kernels read."""
+"""Compile validated fighters into the flat int arrays the kernels read (layout :mod:`.layout`;
+the options' row is :func:`.options.compile_options`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from . import layout as L
+from .catalog import Catalog
 from .model import ZONES, Fighter, Tactic, Weapon
-from ...core.options import RuleOptions, option_row
 
 
 def _weapon_row(row: np.ndarray, slot: int, weapon: Weapon | None) -> None:
@@ -68,8 +69,6 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     fighter's own fields; ``formula`` computes checks from attributes and skills (B-1.1).
     """
     if tactic is not None or reaction is not None:
-        from .catalog import Catalog
-
         f = Catalog.bundled().with_behaviour(f, tactic, reaction)
     row = np.zeros(L.NF, dtype=np.int64)
     t = f.talent_total
@@ -137,27 +136,3 @@ def compile_sides(side_a: Sequence[Fighter], side_b: Sequence[Fighter],
             row[L.P_RANK] = rank
             rows.append(row)
     return np.stack(rows)
-
-
-#: where each Brutal option goes in the kernels' option row (``check_bonus`` and ``zone_table`` act
-#: in the compile step instead)
-OPTION_SLOTS = {"surprise": L.O_SURPRISE, "round_cap": L.O_ROUND_CAP, "stand_up_action": L.O_STAND_UP_FULL,
-                "attack_needs_base_difficulty": L.O_NEED_BASE, "margin_against": L.O_MARGIN_MAX,
-                "melee_damage_adds_strength": L.O_ADD_STRENGTH, "extra_successes_floor_damage": L.O_FLOOR_EXTRA,
-                "armour_model": L.O_ARMOUR_MODEL, "pierce_threshold": L.O_PIERCE_THRESHOLD,
-                "broken_weapon": L.O_BREAK_DESTROYS, "cramped_space": L.O_CRAMPED,
-                "exertion_fatigue": L.O_EXERTION, "grapple_hands": L.O_GRAPPLE_HANDS,
-                "start_distance": L.O_START_DIST,
-                "outnumbered": L.O_OUTNUMBERED, "attack_limit": L.O_ATTACK_LIMIT,
-                **{f"{name}_{side}": slot + s for s, side in enumerate("ab")
-                   for name, slot in (("cover", L.O_COVER), ("cover_zones", L.O_COVER_ZONES),
-                                      ("indirect_cover", L.O_INDIRECT),
-                                      ("indirect_cover_penalty", L.O_INDIRECT_PENALTY))},
-                "cover_shooter_penalty": L.O_COVER_SHOOTER, "charge_attack_modifier": L.O_CHARGE_MOD,
-                "charge_moving_target": L.O_CHARGE_MOVING, "charge_provokes": L.O_CHARGE_PROVOKES,
-                "sprint": L.O_SPRINT}
-
-
-def compile_options(options: RuleOptions) -> np.ndarray:
-    """Rule options → ``int64[NO]`` (layout ``O_*``)."""
-    return option_row(options, OPTION_SLOTS, L.NO)

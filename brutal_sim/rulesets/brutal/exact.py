@@ -46,16 +46,10 @@ from .kernel import (
 )
 from .layout import (
     K_NORMAL,
-    O_INDIRECT,
-    O_START_DIST,
     SLOT_MAIN,
     S_HELD_MAIN,
     NS,
     S_DIST,
-    O_CRAMPED,
-    O_FLOOR_EXTRA,
-    O_MARGIN_MAX,
-    O_NEED_BASE,
     OUT_DODGED,
     P_ATHLETICS,
     ZONE_LARM,
@@ -70,6 +64,14 @@ from .layout import (
     W_NDICE,
     W_UNARMED,
     ZONE_RARM,
+)
+from .options import (
+    O_CRAMPED,
+    O_FLOOR_EXTRA,
+    O_INDIRECT,
+    O_MARGIN_MAX,
+    O_NEED_BASE,
+    O_START_DIST,
 )
 
 MAX_EXTRA = 64

@@ -2,7 +2,8 @@
 
 A fighter compiles to one ``int64[NF]`` row (``P_*`` indices); its changing state during a fight is
 one ``int64[NS]`` row (``S_*``); a run's counters are one ``int64[K]`` row (``C_*`` offsets, the
-rounds histogram last). Module-level ints are compile-time constants for numba.
+rounds histogram last). The rule options' row (``O_*``) is declared with the options, in
+:mod:`.options`. Module-level ints are compile-time constants for numba.
 """
 
 from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock
@@ -107,26 +108,6 @@ S_WOUND_PEN, S_FATIGUE_PEN = 43, 44
 NS = 45  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
-
-# -- rule options (int64[NO]) ----------------------------------------------------------------------
-(O_SURPRISE, O_ROUND_CAP, O_STAND_UP_FULL, O_NEED_BASE, O_MARGIN_MAX, O_ADD_STRENGTH,
- O_FLOOR_EXTRA, O_ARMOUR_MODEL, O_PIERCE_THRESHOLD, O_BREAK_DESTROYS, O_CRAMPED,
- O_EXERTION, O_GRAPPLE_HANDS, O_START_DIST) = range(14)
-O_OUTNUMBERED, O_ATTACK_LIMIT = 14, 15  # B-4.7 in group fights (docs/groups.md)
-# B-8 cover, per side s (slot + s): explicit cover degree (steps down the size table 0/1/2/3) and the zones it hides
-# (COVER_*), indirect cover d100 value (≥ 100: cannot be shot at) and its attack penalty (0/1/2/4)
-O_COVER, O_COVER_ZONES, O_INDIRECT, O_INDIRECT_PENALTY = 16, 18, 20, 22
-O_COVER_SHOOTER, O_CHARGE_MOD, O_CHARGE_MOVING, O_CHARGE_PROVOKES = 24, 25, 26, 27  # B-8 charge GAPs
-O_SPRINT = 28  # B-8 sprint [Спринт] GAP: 0 off, 1 allowed
-NO = 29
-COVER_HORIZONTAL, COVER_VERTICAL_LEFT, COVER_VERTICAL_RIGHT = 0, 1, 2
-CHARGE_PROVOKES_ENGAGED, CHARGE_PROVOKES_TARGET = 0, 1
-OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, OUTNUMBERED_NONE = 0, 1, 2
-EXERTION_OFF, EXERTION_AFTER_ENDURANCE, EXERTION_EVERY_ENDURANCE = 0, 1, 2
-EXERTION_CODES = {"off": EXERTION_OFF, "per_round_after_endurance": EXERTION_AFTER_ENDURANCE,
-                  "every_endurance_rounds": EXERTION_EVERY_ENDURANCE}
-ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = 0, 1, 2
-ARMOUR_MODEL_CODES = {"marker": 0, "marker_pierce_ignores_protection": 1, "protection_only": 2}
 
 # -- counters (int64[K]): the shared header of brutal_sim.core.counters ----------------------------
 COUNTERS = CounterLayout(

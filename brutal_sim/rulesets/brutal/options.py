@@ -1,12 +1,16 @@
 """The rule options of the Brutal ruleset: every GAP of the digest (``docs/rules/brutal.md``) with
-its rule id, its default and its named alternatives."""
+its rule id, its default and its named alternatives; their slots in the kernels' ``int64[NO]`` option
+row (``O_*``) and the codes of the choices the kernels compare with, both derived from the specs.
+"""
 
 from __future__ import annotations
 
-from ...core.options import OptionSpec
+import numpy as np
+
+from ...core.options import OptionRow, OptionSpec, RuleOptions
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("check_bonus", "B-1.1", "total", ("total", "attribute_plus_skill"),
+    OptionSpec("check_bonus", "B-1.1", "total", ("total", "attribute_plus_skill"), kernel=False,
                help="a check adds the stat block's total (checks.*), or an attribute plus the skill of the same "
                     "name (skills.*) by the rules file's [check_formula]"),
     OptionSpec("surprise", "B-2.3", "none", ("none", "a", "b"),
@@ -48,23 +52,26 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "by_count: c = 2 −1, 3 −2 (flanked), 4+ −4 (surrounded); one_side: c ≥ 2 −1; none"),
     OptionSpec("attack_limit", "B-4.7", "open", ("open", "front", "corner", "corridor"), codes=(6, 3, 2, 1),
                help="group fights: most enemies engaging one fighter: open field 6, front 3, corner 2, corridor 1"),
-    *(spec for side in "ab" for spec in (
-        OptionSpec(f"cover_{side}", "B-8", "none", ("none", "quarter", "half", "three_quarters"), codes=(0, 1, 2, 3),
-                   help=f"explicit cover [Явное укрытие] of side {side}: attacks on it (melee and shots) count it as a smaller "
-                        "target, quarter 1, half 2, three_quarters 3 steps down the size table (a medium target: −1, −2, "
-                        "−4; clamped at tiny); its hits re-roll hidden zones (cover_zones_*)"),
-        OptionSpec(f"cover_zones_{side}", "B-8", "horizontal", ("horizontal", "vertical_left", "vertical_right"),
-                   help=f"zones side {side}'s explicit cover hides: horizontal the zone-table rolls 1–10 (legs, lower "
-                        "torso; the lower half of the die), vertical the odd (left) or even (right) rolls; head rolls "
-                        "are always open"),
-        OptionSpec(f"indirect_cover_{side}", "B-8", 0, int_range=(0, 100),
-                   help=f"indirect cover [Неявное укрытие] of side {side} against shots: a d100 ≤ this value after a "
-                        "hit deflects the shot (counted as a miss); 100: it cannot be shot at"),
-        OptionSpec(f"indirect_cover_penalty_{side}", "B-8", "none", ("none", "sparse", "dense", "thicket"),
-                   codes=(0, 1, 2, 4),
-                   help=f"attack penalty of shots at side {side} through indirect cover (seed table): sparse −1, "
-                        "dense −2, thicket −4"),
-    )),
+    # B-8 cover of each side: the two sides of an option side by side (the kernels read side s at slot + s)
+    *(OptionSpec(f"cover_{side}", "B-8", "none", ("none", "quarter", "half", "three_quarters"), codes=(0, 1, 2, 3),
+                 help=f"explicit cover [Явное укрытие] of side {side}: attacks on it (melee and shots) count it as a "
+                      "smaller target, quarter 1, half 2, three_quarters 3 steps down the size table (a medium "
+                      "target: −1, −2, −4; clamped at tiny); its hits re-roll hidden zones (cover_zones_*)")
+      for side in "ab"),
+    *(OptionSpec(f"cover_zones_{side}", "B-8", "horizontal", ("horizontal", "vertical_left", "vertical_right"),
+                 help=f"zones side {side}'s explicit cover hides: horizontal the zone-table rolls 1–10 (legs, lower "
+                      "torso; the lower half of the die), vertical the odd (left) or even (right) rolls; head rolls "
+                      "are always open")
+      for side in "ab"),
+    *(OptionSpec(f"indirect_cover_{side}", "B-8", 0, int_range=(0, 100),
+                 help=f"indirect cover [Неявное укрытие] of side {side} against shots: a d100 ≤ this value after a "
+                      "hit deflects the shot (counted as a miss); 100: it cannot be shot at")
+      for side in "ab"),
+    *(OptionSpec(f"indirect_cover_penalty_{side}", "B-8", "none", ("none", "sparse", "dense", "thicket"),
+                 codes=(0, 1, 2, 4),
+                 help=f"attack penalty of shots at side {side} through indirect cover (seed table): sparse −1, "
+                      "dense −2, thicket −4")
+      for side in "ab"),
     OptionSpec("cover_shooter_penalty", "B-8", 2, int_range=(0, 4),
                help="penalty to a shot fired from behind explicit cover (the seed: −2)"),
     OptionSpec("charge_attack_modifier", "B-8", 0, int_range=(-4, 4),
@@ -78,5 +85,48 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="sprint [Спринт]: a running melee fighter who ran in its previous turn and cannot reach with a run "
                     "covers six moves; its next action must be a run or a normal (10) mobility [dodge] check, else it "
                     "falls prone. The seed allows it in light load only: encumbrance is not modelled, 'off' forbids it"),
-    OptionSpec("zone_table", "B-4.9", "default", help="hit-zone table: 'default' or the path of a zone table TOML file"),
+    OptionSpec("zone_table", "B-4.9", "default", kernel=False,
+               help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
+
+# -- the kernels' option row (int64[NO]); check_bonus and zone_table act in the compile step --------
+ROW = OptionRow(OPTION_SPECS)
+O_SURPRISE = ROW.slot("surprise")
+O_ROUND_CAP = ROW.slot("round_cap")
+O_STAND_UP_FULL = ROW.slot("stand_up_action")
+O_NEED_BASE = ROW.slot("attack_needs_base_difficulty")
+O_MARGIN_MAX = ROW.slot("margin_against")
+O_ADD_STRENGTH = ROW.slot("melee_damage_adds_strength")
+O_FLOOR_EXTRA = ROW.slot("extra_successes_floor_damage")
+O_ARMOUR_MODEL = ROW.slot("armour_model")
+O_PIERCE_THRESHOLD = ROW.slot("pierce_threshold")
+O_BREAK_DESTROYS = ROW.slot("broken_weapon")
+O_CRAMPED = ROW.slot("cramped_space")
+O_EXERTION = ROW.slot("exertion_fatigue")
+O_GRAPPLE_HANDS = ROW.slot("grapple_hands")
+O_START_DIST = ROW.slot("start_distance")
+O_OUTNUMBERED = ROW.slot("outnumbered")
+O_ATTACK_LIMIT = ROW.slot("attack_limit")
+# B-8 cover, side s at the slot + s
+O_COVER = ROW.pair("cover")
+O_COVER_ZONES = ROW.pair("cover_zones")
+O_INDIRECT = ROW.pair("indirect_cover")
+O_INDIRECT_PENALTY = ROW.pair("indirect_cover_penalty")
+O_COVER_SHOOTER = ROW.slot("cover_shooter_penalty")
+O_CHARGE_MOD = ROW.slot("charge_attack_modifier")
+O_CHARGE_MOVING = ROW.slot("charge_moving_target")
+O_CHARGE_PROVOKES = ROW.slot("charge_provokes")
+O_SPRINT = ROW.slot("sprint")
+NO = ROW.size
+
+# -- codes of the choices the kernels compare with ------------------------------------------------
+ARMOUR_MARKER, ARMOUR_MARKER_PIERCE_IGNORES, ARMOUR_PROTECTION_ONLY = ROW.codes("armour_model")
+EXERTION_OFF, EXERTION_AFTER_ENDURANCE, EXERTION_EVERY_ENDURANCE = ROW.codes("exertion_fatigue")
+OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, OUTNUMBERED_NONE = ROW.codes("outnumbered")
+COVER_HORIZONTAL, COVER_VERTICAL_LEFT, COVER_VERTICAL_RIGHT = ROW.codes("cover_zones_a")
+CHARGE_PROVOKES_ENGAGED, CHARGE_PROVOKES_TARGET = ROW.codes("charge_provokes")
+
+
+def compile_options(options: RuleOptions) -> np.ndarray:
+    """Resolved rule options → ``int64[NO]`` (slots ``O_*``)."""
+    return ROW.row(options)

@@ -17,7 +17,6 @@ from ..layout import (
     K_KNOCKDOWN,
     K_NORMAL,
     K_OPPORTUNITY,
-    O_GRAPPLE_HANDS,
     P_AIM_ZONE,
     P_MELEE,
     P_PAIRED,
@@ -51,6 +50,7 @@ from ..layout import (
     TA_NORMAL,
     W_PRESENT,
 )
+from ..options import O_GRAPPLE_HANDS
 from .checks import (
     _active_penalty,
     _attack_slot,

@@ -12,8 +12,6 @@ from __future__ import annotations
 from ....toolbox.jit import loop_inline_rule, rule
 from ....toolbox.rng import _die, _roll_2d6
 from ..layout import (
-    ARMOUR_MARKER_PIERCE_IGNORES,
-    ARMOUR_PROTECTION_ONLY,
     BROKEN_DEGRADED,
     BROKEN_DESTROYED,
     C_ATTACKS,
@@ -31,14 +29,6 @@ from ..layout import (
     OUT_HIT,
     OUT_MISS,
     OUT_PARRIED,
-    O_ADD_STRENGTH,
-    O_ARMOUR_MODEL,
-    O_BREAK_DESTROYS,
-    O_CRAMPED,
-    O_FLOOR_EXTRA,
-    O_MARGIN_MAX,
-    O_NEED_BASE,
-    O_PIERCE_THRESHOLD,
     P_AMBIDEXTROUS,
     P_ARMOUR,
     P_ATHLETICS,
@@ -69,6 +59,18 @@ from ..layout import (
     W_UNARMED,
     ZONE_LARM,
     ZONE_RARM,
+)
+from ..options import (
+    ARMOUR_MARKER_PIERCE_IGNORES,
+    ARMOUR_PROTECTION_ONLY,
+    O_ADD_STRENGTH,
+    O_ARMOUR_MODEL,
+    O_BREAK_DESTROYS,
+    O_CRAMPED,
+    O_FLOOR_EXTRA,
+    O_MARGIN_MAX,
+    O_NEED_BASE,
+    O_PIERCE_THRESHOLD,
 )
 from .checks import (
     _active_penalty,

@@ -17,10 +17,6 @@ from ..layout import (
     BROKEN_DESTROYED,
     G_NONE,
     K_KNOCKDOWN,
-    OUTNUMBERED_BY_COUNT,
-    OUTNUMBERED_NONE,
-    OUTNUMBERED_ONE_SIDE,
-    O_OUTNUMBERED,
     P_DODGE,
     P_ENDURANCE,
     P_MELEE,
@@ -61,6 +57,12 @@ from ..layout import (
     W_PARRY_BONUS,
     W_PRESENT,
     W_TWO_HANDED,
+)
+from ..options import (
+    OUTNUMBERED_BY_COUNT,
+    OUTNUMBERED_NONE,
+    OUTNUMBERED_ONE_SIDE,
+    O_OUTNUMBERED,
 )
 
 

@@ -17,10 +17,10 @@ from ..layout import (
     GB_FIGHTERS,
     GB_PER_FIGHTER,
     NS,
-    O_START_DIST,
     S_HELD_MAIN,
     S_IN_TURN,
 )
+from ..options import O_START_DIST
 from .checks import _lets_go_of_ranged, _set_dist, _shooter
 from .actions import _tactic_attack
 from .ranged import _shot_action

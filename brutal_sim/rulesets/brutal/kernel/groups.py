@@ -19,7 +19,6 @@ from ..layout import (
     GB_SURVIVORS,
     GB_TAKEN,
     MAX_SIDE,
-    O_ATTACK_LIMIT,
     P_RANK,
     P_SIDE,
     P_TARGETING,
@@ -35,6 +34,7 @@ from ..layout import (
     TG_SPREAD,
     TG_WEAKEST,
 )
+from ..options import O_ATTACK_LIMIT
 
 
 @rule

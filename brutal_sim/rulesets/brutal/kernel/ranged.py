@@ -11,16 +11,12 @@ from __future__ import annotations
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import _roll_2d6
 from ..layout import (
-    CHARGE_PROVOKES_TARGET,
     C_ATTACKS,
     G_NONE,
     K_NORMAL,
     OUT_DODGED,
     OUT_HIT,
     OUT_MISS,
-    O_CHARGE_MOVING,
-    O_CHARGE_PROVOKES,
-    O_SPRINT,
     P_AIM_ZONE,
     P_DODGE,
     P_MOVEMENT,
@@ -51,6 +47,12 @@ from ..layout import (
     W_MEDIUM,
     W_RELOAD,
     W_SHORT,
+)
+from ..options import (
+    CHARGE_PROVOKES_TARGET,
+    O_CHARGE_MOVING,
+    O_CHARGE_PROVOKES,
+    O_SPRINT,
 )
 from .checks import (
     _base_difficulty,

@@ -13,6 +13,14 @@ import numpy as np
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import _die
 from ..layout import (
+    P_SIDE,
+    P_SIZE,
+    SIZE_MEDIUM,
+    SIZE_MODIFIERS,
+    S_CHARGING,
+    ZONE_HEAD,
+)
+from ..options import (
     COVER_HORIZONTAL,
     COVER_VERTICAL_LEFT,
     O_CHARGE_MOD,
@@ -21,12 +29,6 @@ from ..layout import (
     O_COVER_ZONES,
     O_INDIRECT,
     O_INDIRECT_PENALTY,
-    P_SIDE,
-    P_SIZE,
-    SIZE_MEDIUM,
-    SIZE_MODIFIERS,
-    S_CHARGING,
-    ZONE_HEAD,
 )
 
 

@@ -21,10 +21,6 @@ from ..layout import (
     G_HELD,
     NCAUSES,
     NS,
-    O_ROUND_CAP,
-    O_STAND_UP_FULL,
-    O_START_DIST,
-    O_SURPRISE,
     P_AGILITY,
     P_ENDURANCE,
     P_FATIGUE0,
@@ -64,6 +60,12 @@ from ..layout import (
     S_SURPRISED,
     S_TURNS,
     W_PRESENT,
+)
+from ..options import (
+    O_ROUND_CAP,
+    O_STAND_UP_FULL,
+    O_START_DIST,
+    O_SURPRISE,
 )
 from .checks import (
     _can_go_on,

@@ -23,15 +23,12 @@ from ..layout import (
     DT_CUTTING,
     DT_FIRE,
     DT_SHOCK,
-    EXERTION_AFTER_ENDURANCE,
-    EXERTION_OFF,
     LVL_CRITICAL,
     LVL_HEAVY,
     LVL_LIGHT,
     LVL_LIGHT_DAMAGE,
     LVL_MORTAL,
     LVL_NONE,
-    O_EXERTION,
     P_DL0,
     P_ENDURANCE,
     P_FEAR,
@@ -66,6 +63,11 @@ from ..layout import (
     W_TWO_HANDED,
     ZONE_LARM,
     ZONE_RARM,
+)
+from ..options import (
+    EXERTION_AFTER_ENDURANCE,
+    EXERTION_OFF,
+    O_EXERTION,
 )
 from .checks import _fatigue_penalty, _set_fatigue, _set_track, _wb
 
