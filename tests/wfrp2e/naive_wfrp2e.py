@@ -13,9 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from brutal_sim.rulesets.wfrp2e import layout as L
+from brutal_sim.rulesets.wfrp2e import options as O
 
 from naive_rng import Xoshiro256StarStar
 
+#: the choices of the option codes the reference reads (docs/reference-wfrp2e.md), in code order
+OPPOSED = ("official_like", "both_fail_reroll", "defender_wins_ties")  # W-1.4
+FURY = ("each", "first_only", "none")  # W-4.11
+CRIT = ("sudden_death", "threshold", "table")  # W-5.4
+FORTUNE = ("reaction_first", "attack_first", "never")  # W-8.7
 LOCATIONS = [(15, "head"), (35, "right_arm"), (55, "left_arm"), (80, "body"), (90, "right_leg"), (100, "left_leg")]
 ZONE_OF = {"head": "head", "right_arm": "arm", "left_arm": "arm", "body": "body", "right_leg": "leg", "left_leg": "leg"}
 
@@ -99,13 +105,13 @@ class Rules:
 
     @classmethod
     def from_array(cls, o) -> "Rules":
-        return cls(int(o[L.O_ROUND_CAP]), bool(o[L.O_INIT_EVERY_ROUND]),
-                   None if o[L.O_SURPRISE] == 0 else int(o[L.O_SURPRISE]) - 1, L.OPPOSED_CODES[o[L.O_OPPOSED]],
-                   bool(o[L.O_AUTO]), int(o[L.O_MODIFIER_CAP]), bool(o[L.O_DEF_STANCE_FULL]),
-                   bool(o[L.O_SCOPE_ROUND]), bool(o[L.O_BALANCED_OFFHAND]), L.FURY_CODES[o[L.O_FURY]],
-                   bool(o[L.O_TIRING_IGNORE]), L.CRIT_CODES[o[L.O_CRIT_MODEL]], int(o[L.O_CRIT_THRESHOLD]),
-                   int(o[L.O_PRONE_BONUS]), L.FORTUNE_CODES[o[L.O_FORTUNE]], bool(o[L.O_FORTUNE_REROLL_ONLY]),
-                   bool(o[L.O_MIGHTY_BLOW]), bool(o[L.O_STREET_FIGHTING]), int(o[L.O_START_DISTANCE]))
+        return cls(int(o[O.O_ROUND_CAP]), bool(o[O.O_INIT_EVERY_ROUND]),
+                   None if o[O.O_SURPRISE] == 0 else int(o[O.O_SURPRISE]) - 1, OPPOSED[o[O.O_OPPOSED]],
+                   bool(o[O.O_AUTO]), int(o[O.O_MODIFIER_CAP]), bool(o[O.O_DEF_STANCE_FULL]),
+                   bool(o[O.O_SCOPE_ROUND]), bool(o[O.O_BALANCED_OFFHAND]), FURY[o[O.O_FURY]],
+                   bool(o[O.O_TIRING_IGNORE]), CRIT[o[O.O_CRIT_MODEL]], int(o[O.O_CRIT_THRESHOLD]),
+                   int(o[O.O_PRONE_BONUS]), FORTUNE[o[O.O_FORTUNE]], bool(o[O.O_FORTUNE_REROLL_ONLY]),
+                   bool(o[O.O_MIGHTY_BLOW]), bool(o[O.O_STREET_FIGHTING]), int(o[O.O_START_DISTANCE]))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pytest
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import get_ruleset, resolve_ruleset
 from brutal_sim.rulesets.wfrp2e import RULESET
-from brutal_sim.rulesets.wfrp2e.catalog import WfrpCatalog
+from brutal_sim.rulesets.wfrp2e.catalog import Catalog
 from brutal_sim.rulesets.wfrp2e.compile import FISTS, compile_fighter
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.core.variants import set_path
@@ -64,7 +64,7 @@ def test_w9_1_the_bundled_weapons_carry_the_digest_numbers():
     """Every melee weapon row of W-9.1: group, damage SB ± n, qualities and two-handedness as the
     digest gives them. The halberd's Special (Fast, or Impact + Slow) is two grips; unarmed is built
     in (SB − 4, AP doubled, W-4.9); the cavalry weapons are not in the catalog."""
-    weapons = WfrpCatalog.bundled().weapons
+    weapons = Catalog.bundled().weapons
     rows = _w9_1_rows()
     assert sorted(r[0] for r in rows) == sorted(W9_1_NAMES)
     groups = {"basic": "basic", "fencing": "fencing", "flail": "flail", "parry": "parry",
@@ -137,4 +137,4 @@ def test_catalog_errors_name_the_file(tmp_path):
     (tmp_path / "armour.toml").write_text("")
     (tmp_path / "talents.toml").write_text("")
     with pytest.raises(DataError, match="catalog/wfrp2e/weapons.toml: club.qualities"):
-        WfrpCatalog.from_dir(tmp_path)
+        Catalog.from_dir(tmp_path)

@@ -1,9 +1,11 @@
 """The WFRP 2nd edition melee duel ruleset (digest ``docs/rules/wfrp2e.md``, rules W-1 … W-9).
 
-Modules, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog and fighter
-files), :mod:`.options` (rule options, every GAP), :mod:`.layout` (array codes, counter names),
-:mod:`.crit` (critical table files), :mod:`.compile` (models → arrays), :mod:`.kernel` (``@njit``
-duel and attack kernels), :mod:`.exact` (exact single-attack enumeration).
+Files, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog, fighter files,
+rules files: options, critical table), :mod:`.options` (rule options, every GAP, with their slots
+and codes in the kernels' option row), :mod:`.layout` (fighter, state and counter layouts, the
+critical table's codes), :mod:`.compile` (models → arrays), :mod:`.kernel` (``@njit`` duel and
+attack kernels), :mod:`.exact` (exact single-attack enumeration), and :mod:`.crit` (critical table
+files → arrays, for ``crit_model = table``). This module ties them into :data:`RULESET`.
 """
 
 from __future__ import annotations
@@ -12,16 +14,15 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...core.data import read_rules_file
 from ...core.errors import DataError
-from ...core.options import RuleOptions
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
-from .catalog import WfrpCatalog
-from .compile import compile_options, compile_pair, crit_tables
+from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
+from .compile import compile_pair
+from .exact import _enumerate_attack
 from .kernel import _run_attacks, _run_duels, _run_paired
 from .model import Fighter
-from .options import OPTION_SPECS
+from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
 
 KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
 
@@ -29,12 +30,7 @@ KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
 def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effects: np.ndarray) -> Compiled:
     """WFRP arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]`` and the
     critical tables ``int64[100, CRIT_COLUMNS]``, ``int64[4, n, NFX]``."""
-    return Compiled(fighters, options, (grid, effects), KERNELS, L.n_counters(int(options[L.O_ROUND_CAP])))
-
-
-def load_options(rules: str | None, flags: Mapping[str, str]) -> RuleOptions:
-    """Defaults < the rules file's ``[options]`` < ``--option`` flags."""
-    return read_rules_file(rules, RuleOptions.defaults(OPTION_SPECS), flags, WfrpRuleset.rules_file_tables)[0]
+    return Compiled(fighters, options, (grid, effects), KERNELS, L.n_counters(int(options[O_ROUND_CAP])))
 
 
 class WfrpRuleset(Ruleset):
@@ -42,36 +38,24 @@ class WfrpRuleset(Ruleset):
     title = "WFRP 2nd edition (d100 melee duels)"
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
-    rules_file_tables = ("options", "description", "ruleset")
+    rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     warm_up_pair = ("orc", "goblin")
+    compile_seconds = {"duel": 10, "attack": 10}
 
-    def catalog(self) -> WfrpCatalog:
-        return WfrpCatalog.bundled()
+    def catalog(self) -> Catalog:
+        return Catalog.bundled()
 
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
-        return fighter.as_data()
-
-    def _with_behaviour(self, f: Fighter, tactic: str | None, reaction: str | None, flag: str) -> Fighter:
-        update: dict[str, str] = {}
-        if tactic is not None:
-            if tactic not in L.TACTIC_NAMES:
-                raise DataError(flag, "tactic", f"unknown tactic {tactic!r}; allowed: {', '.join(L.TACTIC_NAMES)}")
-            update["tactic"] = tactic
-        if reaction is not None:
-            if reaction not in L.REACTION_NAMES:
-                raise DataError(flag.replace("tactic", "reaction"), "reaction",
-                                f"unknown reaction {reaction!r}; allowed: {', '.join(L.REACTION_NAMES)}")
-            update["reaction"] = reaction
-        return f.model_copy(update=update)
+        return fighter_data(fighter)
 
     def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
                 tactic_a: str | None = None, reaction_a: str | None = None,
                 tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
-        fa = self._with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
-        fb = self._with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
-        opts = load_options(rules, options or {})
-        grid, effects = crit_tables(opts)
+        cat = Catalog.bundled()
+        fa = cat.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
+        fb = cat.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
+        opts, (grid, effects) = load_rules(rules, options or {})
         return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), grid, effects))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
@@ -83,12 +67,10 @@ class WfrpRuleset(Ruleset):
             raise DataError("--tactic", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:
-        from .exact import _enumerate_attack
-
         return _enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
-        cat = WfrpCatalog.bundled()
+        cat = Catalog.bundled()
         fighters = []
         for key in sorted(cat.fighter_files):
             f = cat.fighter(key)

@@ -1,4 +1,5 @@
-"""The bundled WFRP 2e catalog (``brutal_sim/data/wfrp2e``) and fighter files.
+"""The bundled WFRP 2e catalog (``brutal_sim/data/wfrp2e``), fighter files and rules files (options,
+critical table).
 
 Every failure is a :class:`~brutal_sim.core.errors.DataError` naming the file, the field and what is
 allowed; unknown names come with close suggestions.
@@ -8,19 +9,26 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, Mapping, TypeVar
 
+import numpy as np
 from pydantic import BaseModel
 
-from ...core.data import BaseCatalog, fighter_files_in, read_named_tables, validate, validated_fighter
+from ...core.data import (BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, suggest, validate,
+                          validated_fighter)
+from ...core.errors import DataError
+from ...core.options import RuleOptions
+from .crit import empty_tables, load_crit_table
+from .layout import REACTION_NAMES, TACTIC_NAMES
 from .model import Armour, Fighter, FighterSpec, Talent, Weapon
+from .options import OPTION_SPECS
 
 M = TypeVar("M", bound=BaseModel)
 
 DATA_ROOT = resources.files("brutal_sim") / "data" / "wfrp2e"
 
 
-class WfrpCatalog(BaseCatalog):
+class Catalog(BaseCatalog):
     """Named weapons, armour, talents and fighter files."""
 
     source_prefix = "catalog/wfrp2e"
@@ -33,11 +41,11 @@ class WfrpCatalog(BaseCatalog):
         self.fighter_files = fighter_files
 
     @classmethod
-    def bundled(cls) -> "WfrpCatalog":
+    def bundled(cls) -> "Catalog":
         return _bundled()
 
     @classmethod
-    def from_dir(cls, root: Any) -> "WfrpCatalog":
+    def from_dir(cls, root: Any) -> "Catalog":
         def table(fname: str, model: type[M]) -> dict[str, M]:
             return read_named_tables(root, fname, model, f"{cls.source_prefix}/{fname}")
 
@@ -59,6 +67,42 @@ class WfrpCatalog(BaseCatalog):
         return validated_fighter(Fighter, payload, source)
 
 
+    def with_behaviour(self, f: Fighter, tactic: str | None, reaction: str | None, source: str) -> Fighter:
+        """A copy of ``f`` with another tactic and/or reaction (``--tactic-a`` …)."""
+        update: dict[str, str] = {}
+        if tactic is not None:
+            if tactic not in TACTIC_NAMES:
+                raise DataError(source, "tactic", f"unknown tactic {tactic!r}; {suggest(tactic, list(TACTIC_NAMES))}")
+            update["tactic"] = tactic
+        if reaction is not None:
+            if reaction not in REACTION_NAMES:
+                raise DataError(source.replace("tactic", "reaction"), "reaction",
+                                f"unknown reaction {reaction!r}; allowed: {', '.join(REACTION_NAMES)}")
+            update["reaction"] = reaction
+        return f.model_copy(update=update)
+
+
 @lru_cache(maxsize=1)
-def _bundled() -> WfrpCatalog:
-    return WfrpCatalog.from_dir(DATA_ROOT)
+def _bundled() -> Catalog:
+    return Catalog.from_dir(DATA_ROOT)
+
+
+def fighter_data(f: Fighter) -> dict[str, Any]:
+    """A fighter as fighter-file data with its catalog items as inline tables."""
+    data = f.model_dump(exclude={"talent_items"})
+    data["ruleset"] = "wfrp2e"
+    return data
+
+
+#: the top-level tables a WFRP 2e rules file may contain
+RULES_FILE_TABLES = ("options", "description", "ruleset")
+
+
+def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, tuple[np.ndarray, np.ndarray]]:
+    """The rule options (defaults < the rules file's ``[options]`` < ``--option`` flags) and the rule
+    tables the kernels read: the critical grid and effects of ``crit_model = table`` (W-5.4; empty
+    tables for the other models)."""
+    options = read_rules_file(rules_file, RuleOptions.defaults(OPTION_SPECS), option_flags, RULES_FILE_TABLES)[0]
+    if options["crit_model"] == "table":
+        return options, load_crit_table(str(options["crit_table"]))
+    return options, empty_tables()

@@ -1,12 +1,11 @@
-"""Validated WFRP 2e fighters and options → the int64 arrays the kernels read (``layout.py``)."""
+"""Validated WFRP 2e fighters → the int64 arrays the kernels read (layout :mod:`.layout`; the
+options' row is :func:`.options.compile_options`, the critical tables :mod:`.crit`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.options import RuleOptions, option_row
 from . import layout as L
-from .crit import empty_tables, load_crit_table
 from .model import Fighter, Weapon
 
 #: W-4.9: fighting unarmed is SB − 4 and doubles the target's AP
@@ -53,26 +52,3 @@ def compile_fighter(f: Fighter) -> np.ndarray:
 def compile_pair(a: Fighter, b: Fighter) -> np.ndarray:
     """Sides a and b as ``int64[2, NF]``."""
     return np.ascontiguousarray(np.stack([compile_fighter(a), compile_fighter(b)]))
-
-
-#: where each option goes in the kernels' option row (``crit_table`` is loaded by :func:`crit_tables`)
-OPTION_SLOTS = {"round_cap": L.O_ROUND_CAP, "initiative_roll": L.O_INIT_EVERY_ROUND, "surprise": L.O_SURPRISE,
-                "opposed": L.O_OPPOSED, "auto_results": L.O_AUTO, "modifier_cap": L.O_MODIFIER_CAP,
-                "defensive_stance": L.O_DEF_STANCE_FULL, "parry_dodge_choice": L.O_SCOPE_ROUND,
-                "balanced_offhand": L.O_BALANCED_OFFHAND, "fury_confirm": L.O_FURY,
-                "tiring": L.O_TIRING_IGNORE, "crit_model": L.O_CRIT_MODEL, "crit_threshold": L.O_CRIT_THRESHOLD,
-                "prone_bonus": L.O_PRONE_BONUS, "fortune": L.O_FORTUNE,
-                "fortune_extra_reaction": L.O_FORTUNE_REROLL_ONLY, "strike_mighty_blow": L.O_MIGHTY_BLOW,
-                "street_fighting": L.O_STREET_FIGHTING, "start_distance": L.O_START_DISTANCE}
-
-
-def compile_options(o: RuleOptions) -> np.ndarray:
-    """Resolved options as ``int64[NO]`` (``O_*``)."""
-    return option_row(o, OPTION_SLOTS, L.NO)
-
-
-def crit_tables(o: RuleOptions) -> tuple[np.ndarray, np.ndarray]:
-    """The critical grid and effects of ``crit_model = table`` (empty tables for the other models)."""
-    if o["crit_model"] == "table":
-        return load_crit_table(str(o["crit_table"]))
-    return empty_tables()

@@ -20,6 +20,7 @@ turns), ``DROP``, ``PRONE``, ``PEN(ws|ag|all, −n)``.
 from __future__ import annotations
 
 import re
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,11 @@ import numpy as np
 
 from ...core.data import read_toml
 from ...core.errors import DataError
-from .catalog import DATA_ROOT
 from .layout import (CRIT_COLUMNS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PEN_AG, FX_PEN_WS, FX_PRONE, FX_STUN,
                      NFX, ZONE_NAMES)
 
 EXAMPLE = "example"
+EXAMPLE_FILE = resources.files("brutal_sim") / "data" / "wfrp2e" / "crit_example.toml"
 CODES_HELP = "NONE, OUT, DEATH, HELPLESS, STUN(n), DROP, PRONE, PEN(ws|ag|all, -n)"
 _FLAGS = {"OUT": FX_OUT, "DEATH": FX_DEATH, "HELPLESS": FX_HELPLESS, "DROP": FX_DROP, "PRONE": FX_PRONE}
 _STUN = re.compile(r"^STUN\((\d+)\)$")
@@ -95,7 +96,7 @@ def load_crit_table(path: str) -> tuple[np.ndarray, np.ndarray]:
     if path in ("", "none"):
         raise DataError("--option", "crit_table", "crit_model = table needs a critical table file: "
                         "--option crit_table=PATH (or crit_table=example)")
-    file = DATA_ROOT / "crit_example.toml" if path == EXAMPLE else Path(path)
+    file = EXAMPLE_FILE if path == EXAMPLE else Path(path)
     source = "crit_example.toml" if path == EXAMPLE else path
     raw = read_toml(file, source)
     unknown = set(raw) - {"crit_grid", "crit_effects", "description"}

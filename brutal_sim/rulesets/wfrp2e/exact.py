@@ -18,9 +18,10 @@ from .kernel import (
     _model_takes_out, _opposed_result, _parry_target, _quality, _succeeds, _wf, _wound_level,
 )
 from .layout import (
-    CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, LVL_NONE, NS, O_CRIT_MODEL, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED,
-    REACT_NONE, REACT_PARRY, S_FORTUNE, S_W, W_IMPACT, W_PRECISE,
+    LVL_NONE, NS, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED, REACT_NONE, REACT_PARRY, S_FORTUNE, S_W, W_IMPACT,
+    W_PRECISE,
 )
+from .options import CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, O_CRIT_MODEL
 
 FURY_DEPTH = 20
 

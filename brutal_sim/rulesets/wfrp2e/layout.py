@@ -2,9 +2,10 @@
 
 A fighter compiles to one ``int64[NF]`` row (``P_*``); the changing state of a duel is an
 ``int64[3, NS]`` array: rows 0 and 1 are the fighters (``S_*``), row 2 holds duel-wide values
-(``G_*``). Options are one ``int64[NO]`` row (``O_*``). The critical table model (W-5.4) compiles
-to ``grid int64[100, CRIT_COLUMNS]`` (d100 roll − 1 × critical value → effect number) and
-``effects int64[4 zones, n effects + 1, NFX]``. Module-level ints are compile-time constants for numba.
+(``G_*``). The rule options' row (``O_*``) is declared with the options, in :mod:`.options`. The
+critical table model (W-5.4) compiles to ``grid int64[100, CRIT_COLUMNS]`` (d100 roll − 1 ×
+critical value → effect number) and ``effects int64[4 zones, n effects + 1, NFX]``. Module-level
+ints are compile-time constants for numba.
 """
 
 from ...core.counters import CounterLayout
@@ -83,20 +84,7 @@ NS = 18  # S_HARMED: hits taken with a level above none (for the shared one_blow
 # duel-wide values (row 2)
 G_ROUND, G_ENGAGED = 0, 1
 
-# -- rule options (int64[NO]) -------------------------------------------------------------------------
-(O_ROUND_CAP, O_INIT_EVERY_ROUND, O_SURPRISE, O_OPPOSED, O_AUTO, O_MODIFIER_CAP, O_DEF_STANCE_FULL,
- O_SCOPE_ROUND, O_BALANCED_OFFHAND, O_FURY, O_TIRING_IGNORE, O_CRIT_MODEL, O_CRIT_THRESHOLD,
- O_PRONE_BONUS, O_FORTUNE, O_FORTUNE_REROLL_ONLY, O_MIGHTY_BLOW, O_STREET_FIGHTING,
- O_START_DISTANCE) = range(19)
-NO = 19
-OPPOSED_OFFICIAL, OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES = range(3)
-OPPOSED_CODES = ("official_like", "both_fail_reroll", "defender_wins_ties")
-FURY_EACH, FURY_FIRST_ONLY, FURY_NONE = range(3)
-FURY_CODES = ("each", "first_only", "none")
-CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, CRIT_TABLE = range(3)
-CRIT_CODES = ("sudden_death", "threshold", "table")
-FORTUNE_REACTION_FIRST, FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = range(3)
-FORTUNE_CODES = ("reaction_first", "attack_first", "never")
+# -- distances (W-3.3) -------------------------------------------------------------------------------
 CHARGE_DISTANCE = 4  # W-3.3: yards needed for a charge
 
 # -- critical table (W-5.4, crit_model = table) ---------------------------------------------------------

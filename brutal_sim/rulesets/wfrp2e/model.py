@@ -6,7 +6,7 @@ are resolved by :mod:`brutal_sim.rulesets.wfrp2e.catalog`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, Union
+from typing import ClassVar, Literal, Union
 
 from pydantic import Field, model_validator
 
@@ -146,9 +146,3 @@ class Fighter(_Profile):
 
     def talent_option(self, option: str) -> bool:
         return any(t.option == option for t in self.talent_items)
-
-    def as_data(self) -> dict[str, Any]:
-        """Fighter-file data with catalog items expanded to inline tables."""
-        data = self.model_dump(exclude={"talent_items"})
-        data["ruleset"] = "wfrp2e"
-        return data

@@ -1,10 +1,14 @@
 """The rule options of the WFRP 2e ruleset: every GAP of the digest (``docs/rules/wfrp2e.md``) with
-its rule id, the digest's default and its named alternatives."""
+its rule id, the digest's default and its named alternatives; their slots in the kernels'
+``int64[NO]`` option row (``O_*``) and the codes of the choices the kernels compare with, both
+derived from the specs.
+"""
 
 from __future__ import annotations
 
-from ...core.options import OptionSpec
-from .layout import CRIT_CODES, FORTUNE_CODES, FURY_CODES, OPPOSED_CODES
+import numpy as np
+
+from ...core.options import OptionRow, OptionSpec, RuleOptions
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("round_cap", "W-2.7", 100, int_range=(1, 10000),
@@ -13,7 +17,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="d10 + Ag rolled once for the fight (seed example, rulebook) or at the start of every round"),
     OptionSpec("surprise", "W-2.6", "none", ("none", "a", "b"),
                help="the surprised side loses its first-round turn and cannot parry or dodge in round 1"),
-    OptionSpec("opposed", "W-1.4", "official_like", OPPOSED_CODES,
+    OptionSpec("opposed", "W-1.4", "official_like", ("official_like", "both_fail_reroll", "defender_wins_ties"),
                help="opposed tests (feint): official_like: success beats failure, more degrees win, then the "
                     "higher target, then a reroll; two failures: nobody wins. both_fail_reroll: two failures "
                     "roll again. defender_wins_ties: equal degrees of success go to the defender"),
@@ -28,22 +32,22 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "other is unavailable until the next round"),
     OptionSpec("balanced_offhand", "W-4.10", "true", ("true", "false"), codes=(1, 0),
                help="a Balanced off-hand item attacks without the −20 WS of the off hand"),
-    OptionSpec("fury_confirm", "W-4.11", "each", FURY_CODES,
+    OptionSpec("fury_confirm", "W-4.11", "each", ("each", "first_only", "none"),
                help="Ulric's Fury: each further 10 needs a new to-hit test (seed example), first_only (one "
                     "test, then d10s while they show 10), none (no test)"),
     OptionSpec("tiring", "W-4.12", "first_round", ("first_round", "ignore"),
                help="Tiring weapons: Impact and Fast apply only in the first round of the fight, or always"),
-    OptionSpec("crit_model", "W-5.4", "sudden_death", CRIT_CODES,
+    OptionSpec("crit_model", "W-5.4", "sudden_death", ("sudden_death", "threshold", "table"),
                help="sudden_death: any critical hit takes the fighter out; threshold: a critical value ≥ "
                     "crit_threshold does; table: the critical table file crit_table decides"),
     OptionSpec("crit_threshold", "W-5.4", 5, int_range=(1, 99),
                help="X of crit_model = threshold(X)"),
-    OptionSpec("crit_table", "W-5.4", "none",
+    OptionSpec("crit_table", "W-5.4", "none", kernel=False,
                help="critical table TOML file for crit_model = table (crit_grid and crit_effects; example: "
                     "brutal_sim/data/wfrp2e/crit_example.toml, or 'example')"),
     OptionSpec("prone_bonus", "W-6.4", 0, int_range=(0, 30),
                help="WS bonus of attacks against a prone fighter (the digest's alternative is 20)"),
-    OptionSpec("fortune", "W-8.7", "reaction_first", FORTUNE_CODES,
+    OptionSpec("fortune", "W-8.7", "reaction_first", ("reaction_first", "attack_first", "never"),
                help="fortune points reroll failed tests: reaction_first keeps the last point for a parry or "
                     "dodge, attack_first keeps it for an attack, never spends none"),
     OptionSpec("fortune_extra_reaction", "W-6.5", "extra_use", ("extra_use", "reroll_only"),
@@ -57,3 +61,37 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="yards between the fighters at the start; from 4 the first mover with an attacking tactic "
                     "charges (+10 WS); below 4 they start engaged"),
 )
+
+# -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
+ROW = OptionRow(OPTION_SPECS)
+O_ROUND_CAP = ROW.slot("round_cap")
+O_INIT_EVERY_ROUND = ROW.slot("initiative_roll")
+O_SURPRISE = ROW.slot("surprise")
+O_OPPOSED = ROW.slot("opposed")
+O_AUTO = ROW.slot("auto_results")
+O_MODIFIER_CAP = ROW.slot("modifier_cap")
+O_DEF_STANCE_FULL = ROW.slot("defensive_stance")
+O_SCOPE_ROUND = ROW.slot("parry_dodge_choice")
+O_BALANCED_OFFHAND = ROW.slot("balanced_offhand")
+O_FURY = ROW.slot("fury_confirm")
+O_TIRING_IGNORE = ROW.slot("tiring")
+O_CRIT_MODEL = ROW.slot("crit_model")
+O_CRIT_THRESHOLD = ROW.slot("crit_threshold")
+O_PRONE_BONUS = ROW.slot("prone_bonus")
+O_FORTUNE = ROW.slot("fortune")
+O_FORTUNE_REROLL_ONLY = ROW.slot("fortune_extra_reaction")
+O_MIGHTY_BLOW = ROW.slot("strike_mighty_blow")
+O_STREET_FIGHTING = ROW.slot("street_fighting")
+O_START_DISTANCE = ROW.slot("start_distance")
+NO = ROW.size
+
+# -- codes of the choices the kernels compare with ------------------------------------------------
+OPPOSED_OFFICIAL, OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES = ROW.codes("opposed")
+FURY_EACH, FURY_FIRST_ONLY, FURY_NONE = ROW.codes("fury_confirm")
+CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, CRIT_TABLE = ROW.codes("crit_model")
+FORTUNE_REACTION_FIRST, FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = ROW.codes("fortune")
+
+
+def compile_options(options: RuleOptions) -> np.ndarray:
+    """Resolved rule options → ``int64[NO]`` (slots ``O_*``)."""
+    return ROW.row(options)
