@@ -137,3 +137,49 @@ def test_option_codes_and_rows():
     assert (flag.code("true"), flag.code("false"), mode.code("c"), cap.code(7)) == (1, 0, 2, 7)
     opts = RuleOptions.defaults((flag, mode, cap)).with_overrides({"m": "b", "n": "3"}, "test")
     assert option_row(opts, {"x": 2, "m": 0, "n": 1}, 4).tolist() == [1, 3, 1, 0]
+
+
+def test_option_row_slots_and_codes():
+    """:class:`OptionRow`: kernel options take the slots of their order in the specs (``kernel=False``
+    ones none), ``pair`` finds the a/b options of a side-by-side pair, ``codes`` lists the codes of
+    the choices; specs the kernels could not read are refused."""
+    from brutal_sim.core.options import OptionRow, OptionSpec, RuleOptions
+
+    specs = (OptionSpec("path", "T-0", "default", kernel=False),
+             OptionSpec("flag", "T-1", "true", ("true", "false"), codes=(1, 0)),
+             OptionSpec("cover_a", "T-2", "none", ("none", "half", "full"), codes=(0, 2, 4)),
+             OptionSpec("cover_b", "T-2", "none", ("none", "half", "full"), codes=(0, 2, 4)),
+             OptionSpec("cap", "T-3", 5, int_range=(1, 9)))
+    row = OptionRow(specs)
+    assert (row.slot("flag"), row.pair("cover"), row.slot("cap"), row.size) == (0, 1, 3, 4)
+    assert row.codes("cover_a") == (0, 2, 4) and row.codes("flag") == (1, 0)
+    opts = RuleOptions.defaults(specs).with_overrides({"flag": "false", "cover_b": "full", "cap": 8}, "test")
+    assert row.row(opts).tolist() == [0, 0, 4, 8]
+    with pytest.raises(ValueError, match="one after the other"):
+        OptionRow((specs[2], specs[1], specs[3])).pair("cover")
+    with pytest.raises(ValueError, match="kernel=False"):
+        OptionRow((OptionSpec("path", "T-0", "default"),))
+    with pytest.raises(ValueError, match="2 codes for 3 choices"):
+        OptionRow((OptionSpec("m", "T-1", "a", ("a", "b", "c"), codes=(0, 1)),))
+
+
+def test_option_constants_come_from_the_specs():
+    """Every ruleset's option row: one slot per kernel option, ``NO`` of them, in spec order; the
+    value codes the kernels compare with are the specs' codes."""
+    from brutal_sim.core.options import RuleOptions
+    from brutal_sim.rulesets.brutal import options as B
+    from brutal_sim.rulesets.vereteno import options as V
+    from brutal_sim.rulesets.wfrp2e import options as W
+
+    for mod in (B, W, V):
+        kernel = [s.name for s in mod.OPTION_SPECS if s.kernel]
+        assert list(mod.ROW.slots) == kernel and sorted(mod.ROW.slots.values()) == list(range(mod.NO))
+        assert mod.compile_options(RuleOptions.defaults(mod.OPTION_SPECS)).shape == (mod.NO,)
+    assert [s.name for s in B.OPTION_SPECS if not s.kernel] == ["check_bonus", "zone_table"]
+    assert (B.O_COVER, B.O_COVER_ZONES, B.O_INDIRECT, B.O_INDIRECT_PENALTY) == (16, 18, 20, 22)
+    assert (B.ARMOUR_MARKER, B.ARMOUR_MARKER_PIERCE_IGNORES, B.ARMOUR_PROTECTION_ONLY) == (0, 1, 2)
+    assert (B.OUTNUMBERED_NONE, B.EXERTION_EVERY_ENDURANCE, B.COVER_VERTICAL_RIGHT, B.CHARGE_PROVOKES_TARGET) == (2, 2, 2, 1)
+    assert (W.OPPOSED_DEFENDER_WINS_TIES, W.FURY_NONE, W.CRIT_TABLE, W.FORTUNE_NEVER) == (2, 2, 2, 2)
+    assert (V.DESP_APP, V.STEALTH_DICE, V.SHIELD_IGNORE, V.O_STEALTH_ATTACK) == (2, 2, 1, 7)
+    opts = RuleOptions.defaults(V.OPTION_SPECS).with_overrides({"shield": "cover_like"}, "test")
+    assert V.compile_options(opts)[V.O_SHIELD] == V.SHIELD_IGNORE  # cover_like: no effect in melee

@@ -14,6 +14,7 @@ from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno import kernel as K
 from brutal_sim.rulesets.vereteno import layout as L
 from brutal_sim.rulesets.vereteno.catalog import Catalog
+from brutal_sim.rulesets.vereteno import options as O
 from brutal_sim.rulesets.vereteno.options import compile_options
 
 SEED = 77
@@ -78,8 +79,8 @@ def test_v1_3_face_values():
 
 
 def test_v1_4_desperate_rolls():
-    fvtt, yze = L.DESP_FVTT, L.DESP_YZE
-    assert [K._desperate_dice(m, p) for m, p in ((fvtt, 0), (fvtt, -3), (yze, 0), (L.DESP_APP, -1))] == [1, 2, 2, 0]
+    fvtt, yze = O.DESP_FVTT, O.DESP_YZE
+    assert [K._desperate_dice(m, p) for m, p in ((fvtt, 0), (fvtt, -3), (yze, 0), (O.DESP_APP, -1))] == [1, 2, 2, 0]
     # fvtt: 1 success only if every die is 20; else the total capped at 0 (1s count −1)
     assert K._desperate(fvtt, 1, 1, 0, 2) == 1
     assert K._desperate(fvtt, 2, 2, 0, 4) == 1
@@ -384,7 +385,7 @@ def test_v5_level_names():
 
 def test_v2_5_stealth_attack():
     F, S = pair("swordsman", "brute")
-    S[0, L.S_STEALTH] = L.STEALTH_DICE
+    S[0, L.S_STEALTH] = O.STEALTH_DICE
     assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 8 + 3
     # a turtle that surprises with extra_attack still makes one free standard attack, once
     F[:, L.P_T_KIND], F[:, L.P_T_KEEP] = L.K_NONE, 3

@@ -1,9 +1,12 @@
 """«Звёздное Веретено» melee duels (d20 pools, action points; digest ``docs/rules/vereteno.md``,
 rules V-1 … V-8).
 
-Parts: data schema :mod:`.model`, catalog and rules files :mod:`.catalog`, options
-:mod:`.options`, array layout :mod:`.layout`, compile step :mod:`.compile`, kernels
-:mod:`.kernel`, exact enumeration :mod:`.exact`. Reference: ``docs/reference-vereteno.md``.
+Files, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog with the d66
+trauma table, fighter files, rules files), :mod:`.options` (rule options, every GAP, with their
+slots and codes in the kernels' option row), :mod:`.layout` (fighter, state, trauma-table and
+counter layouts), :mod:`.compile` (models → arrays), :mod:`.kernel` (``@njit`` duel and attack
+kernels), :mod:`.exact` (exact single-attack enumeration). This module ties them into
+:data:`RULESET`. Reference: ``docs/reference-vereteno.md``.
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
-from .catalog import Catalog, fighter_data, load_rules
+from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
 from .compile import compile_pair, compile_traumas
-from .kernel import _run_attacks, _run_duels, _run_paired
+from .exact import _enumerate_attack
+from .kernel import _plan, _run_attacks, _run_duels, _run_paired
 from .model import Fighter
-from .options import OPTION_SPECS, compile_options
+from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
 
 KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
 
@@ -27,7 +31,7 @@ KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
 def compiled(fighters: np.ndarray, options: np.ndarray, traumas: np.ndarray) -> Compiled:
     """Vereteno arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]``
     and the trauma table ``int64[36, NT]``."""
-    return Compiled(fighters, options, (traumas,), KERNELS, L.n_counters(int(options[L.O_ROUND_CAP])))
+    return Compiled(fighters, options, (traumas,), KERNELS, L.n_counters(int(options[O_ROUND_CAP])))
 
 
 def _signed(v: int) -> str:
@@ -39,8 +43,10 @@ class VeretenoRuleset(Ruleset):
     title = "Звёздное Веретено (d20 pools, action points)"
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
+    rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     warm_up_pair = ("swordsman", "brute")
+    compile_seconds = {"duel": 8, "attack": 8}
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()
@@ -54,15 +60,13 @@ class VeretenoRuleset(Ruleset):
         cat = Catalog.bundled()
         fa = cat.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
         fb = cat.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
-        opts = load_rules(rules, options or {})
+        opts, _ = load_rules(rules, options or {})
         return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), compile_traumas(cat.traumas)))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic.name, "reaction": fighter.reaction}
 
     def check_attack(self, prepared: Prepared) -> None:
-        from .kernel import _plan
-
         F = prepared.compiled.fighters
         S = np.zeros((2, L.NS), dtype=np.int64)
         S[0, L.S_AP] = F[0, L.P_AP]
@@ -72,8 +76,6 @@ class VeretenoRuleset(Ruleset):
                             f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:
-        from .exact import _enumerate_attack
-
         return _enumerate_attack
 
     def listings(self) -> dict[str, Listing]:

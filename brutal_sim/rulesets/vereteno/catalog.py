@@ -17,7 +17,7 @@ from ...core.data import BaseCatalog, fighter_files_in, read_named_tables, read_
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from .model import REACTIONS, Armour, Fighter, FighterSpec, Shield, Tactic, Trauma, Weapon
-from .options import default_options
+from .options import OPTION_SPECS
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -99,10 +99,15 @@ def fighter_data(f: Fighter) -> dict[str, Any]:
     return data
 
 
-def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> RuleOptions:
-    """Resolve rule options: defaults < the rules file's ``[options]`` < ``--option`` flags."""
-    options = read_rules_file(rules_file, default_options(), option_flags)[0]
+#: the top-level tables a Vereteno rules file may contain
+RULES_FILE_TABLES = ("options", "description")
+
+
+def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, tuple[()]]:
+    """The rule options (defaults < the rules file's ``[options]`` < ``--option`` flags) and the rule
+    tables the kernels read: none (the trauma table is the catalog's)."""
+    options = read_rules_file(rules_file, RuleOptions.defaults(OPTION_SPECS), option_flags, RULES_FILE_TABLES)[0]
     if options["stealth_attack"] != "none" and options["surprise"] == "none":
         raise DataError("--option", "stealth_attack", "a stealth attack needs the side that surprises: "
                         "set surprise = a | b")
-    return options
+    return options, ()

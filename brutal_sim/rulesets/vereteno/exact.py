@@ -16,9 +16,10 @@ from .kernel import (
     _desperate, _desperate_dice, _dodge_pool, _level, _plan, _reset, _resolve, _spend,
 )
 from .layout import (
-    K_NONE, LVL_NONE, NS, O_DESPERATION, O_ONE_VALUE, OUT_ARMOUR_STOPPED, OUT_HIT, P_HEALTH, P_WILL,
-    R_DEFEND, R_DODGE, R_NONE, S_AP, T_DEAD, T_OUT,
+    K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, OUT_HIT, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, S_AP, T_DEAD,
+    T_OUT,
 )
+from .options import O_DESPERATION, O_ONE_VALUE
 
 #: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
 _FACES = np.array([1.0, 3.0, 15.0, 1.0]) / 20.0

@@ -1,9 +1,10 @@
 """Int codes and array layouts of the Vereteno ruleset (compile step ↔ kernels).
 
 A fighter compiles to one ``int64[NF]`` row (``P_*``), its changing state in a duel is one
-``int64[NS]`` row (``S_*``), the options one ``int64[NO]`` row (``O_*``); counters follow the
-shared :class:`~brutal_sim.core.counters.CounterLayout` with the names below. Module-level ints are
-compile-time constants for numba.
+``int64[NS]`` row (``S_*``); counters follow the shared
+:class:`~brutal_sim.core.counters.CounterLayout` with the names below. The rule options' row
+(``O_*``) is declared with the options, in :mod:`.options`. Module-level ints are compile-time
+constants for numba.
 """
 
 from __future__ import annotations
@@ -42,15 +43,6 @@ UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
  S_STEALTH, S_HARMED) = range(20)
 NS = 20  # S_HARMED: blows taken with a level above none (for the shared one_blow counter)
 
-# -- rule options (int64[NO]) ----------------------------------------------------------------------
-(O_ONE_VALUE, O_DESPERATION, O_AP_REFILL, O_INIT_WEAPON_TERM, O_INIT_ROLL, O_SURPRISE,
- O_SURPRISE_INIT, O_ROUND_CAP, O_DODGE_MODIFIER, O_SHIELD, O_ARMOUR_ONES, O_SHOCK_TIMING,
- O_PICKUP_AP, O_PIERCING_DICE, O_STEALTH_ATTACK) = range(15)
-NO = 15
-STEALTH_NONE, STEALTH_EXTRA_ATTACK, STEALTH_DICE = range(3)
-DESP_FVTT, DESP_YZE, DESP_APP = range(3)
-SHIELD_ARMOUR_POOL, SHIELD_IGNORE = range(2)
-
 # -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
 (T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,
  T_NO2H, T_DEAD) = range(11)
@@ -74,7 +66,8 @@ COUNTERS = CounterLayout(
         ("armour_stopped", "armour stopped all damage"),
         ("none", "no damage (armour)"), ("scratch", "1 damage"), ("wound", "2+ damage"),
         ("trauma", "trauma, still fighting"), ("out", "put out of the fight"),
-        ("armour_degraded", "armour/shield class lost to rolled 1s")))
+        ("armour_degraded", "armour/shield class lost to rolled 1s"),
+        ("deaths", "losers with a DEAD trauma, whatever put them out first")))
 C_WINS = COUNTERS.wins
 C_DRAWS = COUNTERS.draws
 C_CAUSE = COUNTERS.cause          # [2 loser][4 cause]

@@ -1,17 +1,18 @@
-"""Vereteno rule options: every GAP of ``docs/rules/vereteno.md`` with its rule id and default,
-and their compilation to the kernels' ``int64[NO]`` row."""
+"""Vereteno rule options: every GAP of ``docs/rules/vereteno.md`` with its rule id and default;
+their slots in the kernels' ``int64[NO]`` option row (``O_*``) and the codes of the choices the
+kernels compare with, both derived from the specs.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core.options import OptionSpec, RuleOptions, option_row
-from . import layout as L
+from ...core.options import OptionRow, OptionSpec, RuleOptions
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("one_value", "V-1.3", "-2", ("-2", "-1"), codes=(-2, -1),
                help="successes a rolled 1 counts (app, yze: −2; fvtt: −1)"),
-    OptionSpec("desperation", "V-1.4", "fvtt", ("fvtt", "yze", "app"), codes=(L.DESP_FVTT, L.DESP_YZE, L.DESP_APP),
+    OptionSpec("desperation", "V-1.4", "fvtt", ("fvtt", "yze", "app"),
                help="pool ≤ 0: fvtt rolls 1d20 (pool 0) or 2d20 (pool < 0), 1 success only if every die is 20, "
                     "else at most 0; yze rolls 2d20 normally and needs 2 successes for 1; app rolls nothing (0)"),
     OptionSpec("ap_refill", "V-2.3", "round_start", ("round_start", "turn_start"),
@@ -26,7 +27,6 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("surprise_init", "V-2.5", "add", ("add", "keep_highest"),
                help="surprise initiative: add two more d20 to the sum, or roll 3d20 and keep the highest"),
     OptionSpec("stealth_attack", "V-2.5", "none", ("none", "extra_attack", "dice"),
-               codes=(L.STEALTH_NONE, L.STEALTH_EXTRA_ATTACK, L.STEALTH_DICE),
                help="the surprising side's stealth approach succeeded: its first attacking action brings a free "
                     "extra standard attack, or +3 dice to its first attack (needs surprise = a | b)"),
     OptionSpec("round_cap", "V-2.6", 100, int_range=(1, 10000),
@@ -34,7 +34,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("dodge_modifier", "V-4.4", "weapon", ("weapon", "weapon_plus_attack_type"),
                help="a dodge removes the attacker's weapon modifier as dice, or also the attack kind's modifier"),
     OptionSpec("shield", "V-4.7", "adds_class_to_armour_pool", ("adds_class_to_armour_pool", "ignore", "cover_like"),
-               codes=(L.SHIELD_ARMOUR_POOL, L.SHIELD_IGNORE, L.SHIELD_IGNORE),
+               codes=(0, 1, 1),
                help="a held shield adds its class to the armour roll; ignore; cover_like (ranged only: no melee effect)"),
     OptionSpec("armour_ones", "V-5.4", "separate", ("separate", "net"),
                help="1s on the armour roll only degrade the armour, or also count against its successes (one_value)"),
@@ -44,24 +44,37 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="recovering a dropped weapon costs 1 AP (pick up) or 2 AP (pick up, then ready)"),
     OptionSpec("armour_piercing_dice", "V-5.7", 0, int_range=(0, 10),
                help="armour dice an armour-piercing weapon removes from the target's armour roll (source: no rule text)"),
-    OptionSpec("prayer", "V-1.6", "off", ("off",),
+    OptionSpec("prayer", "V-1.6", "off", ("off",), kernel=False,
                help="rerolls for Will (app, yze) are not modelled"),
-    OptionSpec("npc_reactions", "V-3.17", "free", ("free",),
+    OptionSpec("npc_reactions", "V-3.17", "free", ("free",), kernel=False,
                help="both duellists react freely; Chernobog tokens are not modelled"),
 )
 
-_SLOTS = {"one_value": L.O_ONE_VALUE, "desperation": L.O_DESPERATION, "ap_refill": L.O_AP_REFILL,
-          "init_weapon_term": L.O_INIT_WEAPON_TERM, "init_roll": L.O_INIT_ROLL, "surprise": L.O_SURPRISE,
-          "surprise_init": L.O_SURPRISE_INIT, "round_cap": L.O_ROUND_CAP, "dodge_modifier": L.O_DODGE_MODIFIER,
-          "shield": L.O_SHIELD, "armour_ones": L.O_ARMOUR_ONES, "shock_timing": L.O_SHOCK_TIMING,
-          "pickup": L.O_PICKUP_AP, "armour_piercing_dice": L.O_PIERCING_DICE,
-          "stealth_attack": L.O_STEALTH_ATTACK}
+# -- the kernels' option row (int64[NO]); prayer and npc_reactions have one reading each -------------
+ROW = OptionRow(OPTION_SPECS)
+O_ONE_VALUE = ROW.slot("one_value")
+O_DESPERATION = ROW.slot("desperation")
+O_AP_REFILL = ROW.slot("ap_refill")
+O_INIT_WEAPON_TERM = ROW.slot("init_weapon_term")
+O_INIT_ROLL = ROW.slot("init_roll")
+O_SURPRISE = ROW.slot("surprise")
+O_SURPRISE_INIT = ROW.slot("surprise_init")
+O_STEALTH_ATTACK = ROW.slot("stealth_attack")
+O_ROUND_CAP = ROW.slot("round_cap")
+O_DODGE_MODIFIER = ROW.slot("dodge_modifier")
+O_SHIELD = ROW.slot("shield")
+O_ARMOUR_ONES = ROW.slot("armour_ones")
+O_SHOCK_TIMING = ROW.slot("shock_timing")
+O_PICKUP_AP = ROW.slot("pickup")
+O_PIERCING_DICE = ROW.slot("armour_piercing_dice")
+NO = ROW.size
 
-
-def default_options() -> RuleOptions:
-    return RuleOptions.defaults(OPTION_SPECS)
+# -- codes of the choices the kernels compare with ------------------------------------------------
+DESP_FVTT, DESP_YZE, DESP_APP = ROW.codes("desperation")
+STEALTH_NONE, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
+SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _SHIELD_COVER_LIKE = ROW.codes("shield")  # cover_like: no melee effect
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:
-    """Resolved options → ``int64[NO]`` (``O_*`` of :mod:`.layout`)."""
-    return option_row(options, _SLOTS, L.NO)
+    """Resolved rule options → ``int64[NO]`` (slots ``O_*``)."""
+    return ROW.row(options)
