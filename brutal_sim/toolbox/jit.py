@@ -3,49 +3,51 @@
 Every compiled function of the rulesets goes through one of these decorators:
 
 - :func:`rule`: a rule step called from compiled code. It allocates nothing.
-- :data:`inline_rule`: a rule step numba compiles into each of its callers.
+- :func:`inline_rule`: a rule step numba compiles into each of its callers.
 - :func:`loop_inline_rule`: a :func:`rule` that LLVM inlines into its callers inside a parallel loop.
 - :func:`driver`: a function called from Python (a run's driver, an exact enumeration); it may
   allocate, and ``driver(parallel=True)`` holds a ``prange`` loop.
 
-The tuned build (the "hook", docs/engine.md "The numba hook") uses three numba internals, each for
-speed only; they leave every result unchanged:
+They use four numba internals, none of which changes what a kernel computes (docs/engine.md,
+"The numba hook"):
 
-1. Rule functions are compiled without numba's reference counting (the private ``_nrt=False``):
+1. One machine version per argument *types* (:class:`_TypedDispatcher`, overriding
+   ``get_call_template``). numba's own dispatcher also makes one per combination of constant
+   argument *values* of a call from compiled code (a literal ``0`` is typed ``Literal[int](0)``):
+   13 versions of the Brutal blow, and the first compile of the Brutal duel takes about 3.7× as long
+   (176 s of CPU against 46 s, docs/engine.md).
+2. A disk cache keyed on the sources (:class:`_SourceKeyedCache`, overriding ``_index_key``). numba
+   keys a function's cached machine code on its own bytecode and file only, so a change in a
+   function it calls from another file, or of a constant it imports (``layout.py``), would load
+   stale code. The key here adds :func:`cache_tag`: a hash of this file and of the sources of the
+   function's module and of every module of its package or of ``brutal_sim`` that it imports,
+   directly or not (:func:`sources_digest`), and the build (``hook`` or ``plain``), which therefore
+   never share machine code.
+3. Rule functions compiled without numba's reference counting (the private option ``_nrt=False``):
    their array arguments are borrowed from the caller. With it, every call between two compiled
-   functions increments and decrements each array argument atomically, and the kernel runs at about
-   half its speed (benchmarks/README.md).
-2. A rule function gets one machine version per combination of argument *types*
-   (:class:`_TypedDispatcher`). numba's own dispatcher also makes one per combination of constant
-   argument *values* (a literal ``0`` is typed ``Literal[int](0)``): 13 machine versions of the
-   Brutal blow and about four times the first compile (118 s against 30 s, benchmarks/README.md).
-3. The LLVM hook (:func:`internalize_own_functions`). numba links a copy of every function a
-   library calls into it with ``linkonce_odr`` linkage, so LLVM must keep each copy's signature and
-   a call passes every array argument as its whole structure (about 46 machine words for the six
-   arrays of the Brutal kernel). In the library numba makes of a driver's ``prange`` loop (the
-   *gufunc*, which holds the whole kernel) the hook gives those copies internal linkage before LLVM
-   optimises it: LLVM then drops the arguments a function does not read and inlines more; copies of
+   functions increments and decrements each array argument atomically: half the speed
+   (benchmarks/README.md, "Reference counting, penalties, arrays per call").
+4. The LLVM hook (:func:`internalize_own_functions`, replacing numba's
+   ``CPUCodeLibrary._optimize_final_module``). numba links a copy of every function a library calls
+   into it with ``linkonce_odr`` linkage, so LLVM must keep each copy's signature and a call passes
+   every array argument as its whole structure (about 46 machine words for the six arrays of the
+   Brutal kernel). In the library numba makes of a driver's ``prange`` loop (the *gufunc*, which
+   holds the whole kernel) the hook gives those copies internal linkage before LLVM optimises it:
+   LLVM drops the arguments a function does not read and inlines more; copies of
    :func:`loop_inline_rule` functions also get ``alwaysinline``. 1.3× the duels per second of the
-   Brutal kernel, 2.4× WFRP's, 1.6× Vereteno's, the same compile time (benchmarks/README.md).
+   Brutal kernel, 2.4× WFRP's, 1.6× Vereteno's, the same compile time (benchmarks/README.md, "The
+   kernel as one unit for LLVM"). It acts only on a gufunc compiled while one of this package's
+   dispatchers is the one compiling (numba's public event API says which): a user's own functions,
+   parallel or not, are optimised as numba does.
 
 The fence (:data:`MODE`, from :func:`jit_mode`):
 
-- On a numba version in :data:`TESTED_NUMBA` the tuned build is on. The hook replaces numba's
-  ``CPUCodeLibrary._optimize_final_module`` for the process, but acts only on a gufunc compiled while
-  one of this package's dispatchers is the one compiling (numba's public event API says which): a
-  user's own functions, parallel or not, are optimised as numba does.
-- ``BRUTAL_SIM_PLAIN_JIT=1`` (on a tested numba) gives the plain build: numba's public decorators
-  with their documented options only, as an untested numba gets; the same counters, slower.
-- On any other numba version no numba internal is touched: the plain build, cached by numba's own
-  disk cache (``njit(cache=True)``).
-
-The disk cache. numba keys a function's cached machine code on its own bytecode and file only: a
-change in a function it calls from another file, or of a constant it imports (``layout.py``), would
-load stale code. On a tested numba every decorator here caches with :class:`_SourceKeyedCache`,
-whose index key adds :func:`cache_tag`: a hash of this file and of the sources of the function's
-module and of every module of its package or of ``brutal_sim`` it imports, directly or not
-(:func:`sources_digest`), and the build (``hook`` or ``plain``), which therefore never share
-machine code.
+- On a numba version in :data:`TESTED_NUMBA`: all four, the *tuned build*.
+- With ``BRUTAL_SIM_PLAIN_JIT=1`` on a tested numba: the *plain build*, without 3 and 4 (the two
+  that change the machine code of a version); 1 and 2 stay, as they only choose which versions are
+  compiled and which cached code is loaded. The same counters (tests/core/test_jit_fence.py).
+- On any other numba: none of them; numba's public ``njit`` with its documented options and its
+  own disk cache. The same kernels, slower to compile and to run.
 """
 
 from __future__ import annotations
@@ -63,8 +65,8 @@ from typing import Any, Callable, Collection, Mapping
 import numba
 from numba import njit
 
-#: The numba versions the tuned build and the source-keyed cache were tested with: the fence test
-#: (``tests/core/test_jit_fence.py``) and the whole suite pass on each. Elsewhere the plain build runs.
+#: The numba versions the internals are used on: the fence test (``tests/core/test_jit_fence.py``)
+#: and the whole suite pass on each, in both builds. Elsewhere only numba's public API is used.
 TESTED_NUMBA = ("0.68.1",)
 #: The environment variable that switches the tuned build off.
 PLAIN_ENV = "BRUTAL_SIM_PLAIN_JIT"
@@ -74,10 +76,11 @@ PLAIN_ENV = "BRUTAL_SIM_PLAIN_JIT"
 class JitMode:
     """How the kernels are compiled in this process."""
 
-    #: The tuned build: no reference counting in rules, one version per types, the LLVM hook.
+    #: The tuned build: the LLVM hook, and rule functions without reference counting.
     hook: bool
-    #: Machine code cached under :func:`cache_tag` (else numba's own disk cache).
-    source_keyed_cache: bool
+    #: A tested numba: rule functions get one version per argument types, and machine code is
+    #: cached under :func:`cache_tag`. Else only numba's public decorators and disk cache are used.
+    tested: bool
     #: Why, in words.
     reason: str
 
@@ -211,7 +214,8 @@ def internalize_own_functions(module: Any, suffix: str, always_inline: Collectio
 
 # -- the fenced numba internals (a tested numba only) ---------------------------------------------
 
-if MODE.source_keyed_cache:
+if MODE.tested:
+    from numba.core import types
     from numba.core.caching import FunctionCache
     from numba.core.registry import CPUDispatcher
 
@@ -227,6 +231,14 @@ if MODE.source_keyed_cache:
         def enable_caching(self) -> None:
             self._cache = _SourceKeyedCache(self.py_func)
 
+    class _TypedDispatcher(_Dispatcher):
+        """A dispatcher that types constant arguments of calls from compiled code by their type
+        (``int64``), not by their value (``Literal[int](0)``): one version per argument types."""
+
+        def get_call_template(self, args: tuple, kws: dict) -> tuple:
+            return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                             {k: types.unliteral(v) for k, v in kws.items()})
+
     def _make(func: Callable[..., Any], cls: type, cache: bool, **options: Any) -> Any:
         """What ``njit(cache=cache, **options)(func)`` does, with dispatcher class ``cls``."""
         dispatcher = cls(py_func=func, locals={}, targetoptions={"nopython": True, "boundscheck": None, **options})
@@ -235,16 +247,8 @@ if MODE.source_keyed_cache:
         return dispatcher
 
 if MODE.hook:
-    from numba.core import event, types
+    from numba.core import event
     from numba.core.codegen import CPUCodeLibrary
-
-    class _TypedDispatcher(_Dispatcher):
-        """A dispatcher that types constant arguments of calls from compiled code by their type
-        (``int64``), not by their value (``Literal[int](0)``): one version per argument types."""
-
-        def get_call_template(self, args: tuple, kws: dict) -> tuple:
-            return super().get_call_template(tuple(types.unliteral(a) for a in args),
-                                             {k: types.unliteral(v) for k, v in kws.items()})
 
     class _Compiling(event.Listener):
         """The dispatchers compiling in this thread, innermost last (numba's ``numba:compile``)."""
@@ -291,25 +295,24 @@ if MODE.hook:
 
 def _compiled(func: Callable[..., Any], *, typed: bool = False, rule_options: bool = False,
               cache: bool = True, **options: Any) -> Any:
-    """``func`` compiled as this module's mode says: ``typed`` for :class:`_TypedDispatcher`,
-    ``rule_options`` for no reference counting (both in the tuned build only)."""
-    if MODE.hook:
-        if rule_options:
+    """``func`` compiled as this module's mode says: ``typed`` for one version per argument types
+    (a tested numba), ``rule_options`` for no reference counting (the tuned build)."""
+    if MODE.tested:
+        if MODE.hook and rule_options:
             options["_nrt"] = False
         return _make(func, _TypedDispatcher if typed else _Dispatcher, cache, **options)
-    if MODE.source_keyed_cache:
-        return _make(func, _Dispatcher, cache, **options)
     return njit(cache=cache, **options)(func)
 
 
 def rule(func: Callable[..., Any]) -> Any:
-    """A rule function: allocates nothing; compiled once per argument types, cached on disk."""
+    """A rule function: allocates nothing; one machine version per argument types (a tested numba),
+    cached on disk."""
     return _compiled(func, typed=True, rule_options=True)
 
 
 def loop_inline_rule(func: Callable[..., Any]) -> Any:
     """A :func:`rule` that LLVM inlines into each of its callers inside a gufunc (module docstring);
-    elsewhere it is called. Unlike :data:`inline_rule` (numba's inlining, which retypes the caller)
+    elsewhere it is called. Unlike :func:`inline_rule` (numba's inlining, which retypes the caller)
     this costs no compile time: for the blow (``_hit``), 7 % fewer instructions and 5–7 % more
     duels per second (benchmarks/README.md)."""
     _LOOP_INLINE.add(mangled_prefix(f"{func.__module__}.{func.__qualname__}"))

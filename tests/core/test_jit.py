@@ -17,6 +17,7 @@ from brutal_sim.toolbox import jit
 from brutal_sim.toolbox.jit import rule
 
 tuned = pytest.mark.skipif(not jit.MODE.hook, reason=f"the plain build: {jit.MODE.reason}")
+on_tested_numba = pytest.mark.skipif(not jit.MODE.tested, reason=jit.MODE.reason)
 
 
 @rule
@@ -29,13 +30,13 @@ def _three_constants(x):
     return _scaled(x, 2) + _scaled(x, -1) + _scaled(x, 0)
 
 
-@tuned
+@on_tested_numba
 def test_constant_arguments_share_one_version_typed_by_type():
     assert _three_constants(5) == 5
     assert _scaled.signatures == [(types.int64, types.int64)]
 
 
-@tuned
+@on_tested_numba
 def test_the_kernel_functions_called_with_constants_are_rules():
     from brutal_sim.rulesets.vereteno import kernel as vereteno
     from brutal_sim.rulesets.wfrp2e import kernel as wfrp2e
@@ -43,7 +44,7 @@ def test_the_kernel_functions_called_with_constants_are_rules():
     for f in (kernel.attack, kernel.hit, kernel.toughness_check, kernel.gain_fatigue, kernel.ready,
               wfrp2e._attack, vereteno._attack):
         assert isinstance(f, jit._TypedDispatcher), f
-        assert f.targetoptions["_nrt"] is False, f
+        assert f.targetoptions.get("_nrt", True) is not jit.MODE.hook, f  # no reference counting when tuned
 
 
 def test_rule_functions_still_run_from_python():

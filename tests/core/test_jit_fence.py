@@ -3,8 +3,9 @@
 - The tuned build (the hook) and the plain build give identical counters: a duel, a group fight and
   exact and sampled attacks of every ruleset, each build in a process of its own with an empty
   numba cache of its own.
-- The tuned build runs only on a tested numba version and not with ``BRUTAL_SIM_PLAIN_JIT=1``; then
-  numba's code library is left as numba has it and the decorators make numba's own dispatchers.
+- The tuned build runs only on a tested numba version and not with ``BRUTAL_SIM_PLAIN_JIT=1``: then
+  numba's code library is left as numba has it; on an untested numba the decorators make numba's
+  own dispatchers with public options only.
 - The hook rewrites the gufuncs of this package's ``prange`` loops, not a user's.
 - The disk cache of a kernel function is keyed on the sources it is built from and on the build.
 """
@@ -29,7 +30,7 @@ from brutal_sim.toolbox.rng import _seed_duel
 ROOT = Path(__file__).resolve().parents[2]
 
 tuned = pytest.mark.skipif(not jit.MODE.hook, reason=f"the plain build: {jit.MODE.reason}")
-source_keyed = pytest.mark.skipif(not jit.MODE.source_keyed_cache, reason=jit.MODE.reason)
+on_tested_numba = pytest.mark.skipif(not jit.MODE.tested, reason=jit.MODE.reason)
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -60,7 +61,7 @@ _PLAY = """
     def attack(r):
         return [r.outcomes.tolist(), r.levels.tolist(), r.mean_damage_per_attack]
 
-    out = {"build": jit.MODE.build, "cached_by_source": jit.MODE.source_keyed_cache}
+    out = {"build": jit.MODE.build, "tested": jit.MODE.tested}
     out["brutal duel"] = api.duel("swordsman", "brute", n=3000, seed=7).counters.tolist()
     out["brutal shooting duel"] = api.duel("crossbowman", "swordsman", n=1000, seed=5,
                                            options={"start_distance": "30"}).counters.tolist()
@@ -87,7 +88,7 @@ def test_the_tuned_and_the_plain_build_give_identical_counters(tmp_path):
             for build, plain in (("hook", "0"), ("plain", "1"))}
     hook, plain = (_output(runs[build]) for build in ("hook", "plain"))
     assert (hook.pop("build"), plain.pop("build")) == ("hook", "plain")
-    assert hook.pop("cached_by_source") and plain.pop("cached_by_source")
+    assert hook.pop("tested") and plain.pop("tested")
     hooked, not_hooked = hook.pop("hooked"), plain.pop("hooked")
     # the hook rewrote the parallel loops of the three rulesets, and only in the tuned build
     assert hooked["libraries"] >= 3 and hooked["functions"] >= 30, hooked
@@ -106,10 +107,10 @@ def test_mode_follows_the_numba_version_and_the_environment():
     assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": ""}).hook
     for value in ("1", "yes", "true"):
         plain = jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": value})
-        assert (plain.hook, plain.source_keyed_cache, plain.build) == (False, True, "plain")
+        assert (plain.hook, plain.tested, plain.build) == (False, True, "plain")
     for version in ("0.69.0", "0.68.2", "0.67.0", "0.68.1rc1"):
         untested = jit.jit_mode(version, {})
-        assert (untested.hook, untested.source_keyed_cache) == (False, False), version
+        assert (untested.hook, untested.tested, untested.build) == (False, False, "plain"), version
         assert version in untested.reason
     assert jit.TESTED_NUMBA == ("0.68.1",)
 
@@ -135,7 +136,7 @@ _IMPORT = """
     st = np.zeros(4, dtype=np.uint64)
     rng._seed_duel(st, np.uint64(7), 0)
     print(json.dumps({
-        "mode": [jit.MODE.hook, jit.MODE.source_keyed_cache],
+        "mode": [jit.MODE.hook, jit.MODE.tested],
         "hooked": CPUCodeLibrary._optimize_final_module.__module__,
         "rule": [type(rng._die).__module__, type(rng._die).__name__],
         "rule options": sorted(rng._die.targetoptions),
@@ -152,9 +153,10 @@ def _imported(tmp_path: Path, *argv: str, **env: str) -> dict:
 
 
 def test_the_fence_at_import_time(tmp_path):
-    """What a fresh process gets: on the tested numba the hook replaces numba's step and rules are
-    typed dispatchers without reference counting; with BRUTAL_SIM_PLAIN_JIT=1 and on an untested
-    numba version numba's step is its own and rules are numba's dispatchers with public options."""
+    """What a fresh process gets. On the tested numba the hook replaces numba's step and rules are
+    typed dispatchers without reference counting; with BRUTAL_SIM_PLAIN_JIT=1 numba's step is its
+    own and rules are typed dispatchers with public options; on an untested numba version rules
+    are numba's own dispatchers with public options. The dice are the same in all three."""
     tested = jit.TESTED_NUMBA[0]
     runs = {"tuned": _imported(tmp_path, tested), "plain": _imported(tmp_path, tested, BRUTAL_SIM_PLAIN_JIT="1"),
             "untested": _imported(tmp_path, "0.69.0")}
@@ -163,7 +165,7 @@ def test_the_fence_at_import_time(tmp_path):
     assert runs["tuned"]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
     assert "_nrt" in runs["tuned"]["rule options"]
     assert runs["plain"]["mode"] == [False, True]
-    assert runs["plain"]["rule"] == ["brutal_sim.toolbox.jit", "_Dispatcher"]
+    assert runs["plain"]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
     assert runs["untested"]["mode"] == [False, False]
     assert runs["untested"]["rule"] == ["numba.core.registry", "CPUDispatcher"]
     for build in ("plain", "untested"):
@@ -198,7 +200,7 @@ def test_the_hook_leaves_a_users_parallel_loop_alone(monkeypatch):
 
 # -- the disk cache is keyed on the sources and the build ------------------------------------------
 
-@source_keyed
+@on_tested_numba
 def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_build(monkeypatch):
     from numba.core import types
 
@@ -229,7 +231,7 @@ def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_build(monkeyp
     assert key()[-1][2] != base[-1][2] and key() != base
 
 
-@source_keyed
+@on_tested_numba
 def test_a_changed_constant_in_another_file_is_not_served_from_the_cache(tmp_path):
     """A rule multiplying by a constant imported from another file: after the constant changes
     (the rule's own file untouched) a new process computes with the new constant, not the cached
