@@ -41,6 +41,10 @@ CLUSTER_OPT = typer.Option(None, "--cluster", envvar="BRUTAL_SIM_CLUSTER", show_
                            help="run the chunks on Dask: tcp://HOST:PORT (a running scheduler), local (a local "
                            "cluster, one worker per core) or local:N; needs pip install 'brutal-sim[cluster]'; "
                            "see docs/cluster.md")
+#: how this CLI calls the arguments of the API (errors from the API name them so)
+FLAGS = {"n": "-n", "seed": "--seed", "threads": "--threads", "options": "--option", "rules": "--rules",
+         "ruleset": "--ruleset", "tactic_a": "--tactic-a", "reaction_a": "--reaction-a", "tactic_b": "--tactic-b",
+         "reaction_b": "--reaction-b", "targeting_a": "--targeting-a", "targeting_b": "--targeting-b"}
 RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (default: from the fighter files, else "
                            "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 
@@ -170,9 +174,10 @@ def duel(
     from .run.cluster import parse
 
     # validate everything before compiling anything
-    _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads)))
+    _guard(lambda: (api._check_n(n, "-n"), api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads")))
     target = _guard(lambda: parse(cluster))
-    matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset))
+    matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset,
+                                         names=FLAGS))
     rs = matchup[0]
     if target is None:  # on a cluster, the workers load the kernels
         _warm_up(json_out, rs)
@@ -269,10 +274,11 @@ def fight(
 
     side_a, side_b = _guard(lambda: split_sides(fighters))
     _guard(lambda: _only_brutal_fighters([*side_a, *side_b]))
-    _guard(lambda: (api._check_n(n, what="fights"), api._check_seed(seed), api._check_threads(threads)))
+    _guard(lambda: (api._check_n(n, "-n", what="fights"), api._check_seed(seed, "--seed"),
+                    api._check_threads(threads, "--threads")))
     target = _guard(lambda: parse(cluster))
     prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b,
-                                                      targeting_names=("--targeting-a", "--targeting-b")))
+                                                names=FLAGS))
     if target is None:
         _warm_up_fight(json_out, prepared)
     with _executor(target, threads, json_out) as ex:
@@ -377,11 +383,14 @@ def attack(
     if n is None and not exact:
         n = 1_000_000
     if n is not None:
-        _guard(lambda: (api._check_n(n), api._check_seed(seed), api._check_threads(threads)))
-    matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset))
+        _guard(lambda: (api._check_n(n, "-n"), api._check_seed(seed, "--seed"),
+                        api._check_threads(threads, "--threads")))
+    names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction"}
+    matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,
+                                         names=names))
     rs = matchup[0]
     _warm_up(json_out, rs, "attack")
-    result = _guard(lambda: api.attack_of(matchup, n=n, seed=seed, threads=threads))
+    result = _guard(lambda: api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names))
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))
@@ -425,8 +434,8 @@ def report(
     from .run.cluster import parse
     from .scenario import load_scenario
 
-    sc = _guard(lambda: load_scenario(scenario, n=n))
-    _guard(lambda: api._check_threads(threads))
+    sc = _guard(lambda: load_scenario(scenario, n=n, names=FLAGS))
+    _guard(lambda: api._check_threads(threads, "--threads"))
     target = _guard(lambda: parse(cluster))
     inputs = referenced_files(scenario)
     _guard(lambda: check_file("-o", output, inputs))  # nothing is created before the run succeeds
