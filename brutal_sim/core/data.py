@@ -175,3 +175,23 @@ def read_rules_file(rules_file: str | None, options: RuleOptions, flags: Mapping
             raise DataError(rules_file, "options", "expected a table of option = value")
         options = options.with_overrides(table, rules_file)
     return options.with_overrides(flags, "--option"), raw
+
+
+def option_file(name: str, value: str, rules_file: str | None, flags: Mapping[str, str]) -> tuple[Path, str, str | None]:
+    """The file a path-valued rule option names, and who named it, for errors: a value given as an
+    ``--option`` flag is a path from the current folder (errors name ``--option NAME=VALUE``); a value
+    from a rules file's ``[options]`` is a path from that file's folder (errors name the rules file
+    and ``options.NAME``)."""
+    if name in flags or not rules_file:
+        return Path(value), f"--option {name}={value}", None
+    return Path(rules_file).parent / value, str(rules_file), f"options.{name}"
+
+
+def read_option_file(name: str, value: str, rules_file: str | None, flags: Mapping[str, str]) -> tuple[dict[str, Any], str]:
+    """Read the TOML file a path-valued rule option names (:func:`option_file`): its data, and the
+    file's path for the errors of its own content. A missing file names the place that named it."""
+    path, source, field = option_file(name, value, rules_file, flags)
+    if not path.is_file():
+        where = " (a path in a rules file is read from the rules file's folder)" if field else ""
+        raise DataError(source, field, f"{value!r}: file not found{where}")
+    return read_toml(path, str(path)), str(path)

@@ -17,7 +17,7 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
 from . import layout as L
-from .catalog import RULES_FILE_TABLES, Catalog, check_formula, fighter_data, load_rules
+from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, read_rules
 from .compile import compile_pair, compile_sides
 from .exact import _enumerate_attack
 from .kernel import run_attacks, run_duels, run_fights, run_paired, run_paired_fights
@@ -77,8 +77,9 @@ class BrutalRuleset(Ruleset):
         catalog = Catalog.bundled()
         fa = catalog.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
         fb = catalog.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
-        opts, (zone_table,) = load_rules(rules, options or {})
-        F = compile_pair(fa, fb, formula=check_formula(rules, opts))
+        r = read_rules(rules, options or {})
+        opts, (zone_table,) = r.options, r.tables
+        F = compile_pair(fa, fb, formula=r.formula)
         return Prepared(fa, fb, opts, compiled(F, compile_options(opts), zone_table))
 
     def prepare_fight(self, side_a: Sequence[Any], side_b: Sequence[Any], rules: str | None = None,
@@ -99,11 +100,12 @@ class BrutalRuleset(Ruleset):
                                     f"tactic {f.tactic.name!r} {why} and is not allowed in group fights; "
                                     f"allowed: {allowed}")
             sides.append(fighters)
-        opts, tables = load_rules(rules, options or {})
+        r = read_rules(rules, options or {})
+        opts, tables = r.options, r.tables
         if int(opts["start_distance"]) != 0:
             raise DataError("--option", "start_distance", f"{opts['start_distance']}: group fights start engaged; "
                             "allowed 0")
-        F = compile_sides(sides[0], sides[1], formula=check_formula(rules, opts))
+        F = compile_sides(sides[0], sides[1], formula=r.formula)
         row = compile_options(opts)
         k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
         return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, tables, FIGHT_KERNELS, k))

@@ -4,15 +4,25 @@ table) on top of the shared loaders of :mod:`brutal_sim.core.data`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any, Mapping, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
 
-from ...core.data import BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, read_toml, suggest, validate, validated_fighter
+from ...core.data import (
+    BaseCatalog,
+    fighter_files_in,
+    read_named_tables,
+    read_option_file,
+    read_rules_file,
+    read_toml,
+    suggest,
+    validate,
+    validated_fighter,
+)
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from .model import (
@@ -172,13 +182,12 @@ DEFAULT_CHECK_FORMULA: dict[str, tuple[str, ...]] = {
 }
 
 
-def check_formula(rules_file: str | None, options: RuleOptions) -> dict[str, tuple[str, ...]] | None:
+def check_formula(raw: Any, options: RuleOptions, rules_file: str | None) -> dict[str, tuple[str, ...]] | None:
     """The check formula in force: None for ``check_bonus = total``, else the default formula
-    updated by the rules file's ``[check_formula]`` (``melee = "agility + skill"``)."""
+    updated by the rules file's ``[check_formula]`` table ``raw`` (``melee = "agility + skill"``)."""
     if options["check_bonus"] != "attribute_plus_skill":
         return None
     formula = dict(DEFAULT_CHECK_FORMULA)
-    raw = read_toml(Path(rules_file)).get("check_formula", {}) if rules_file else {}
     if not isinstance(raw, dict):
         raise DataError(str(rules_file), "check_formula", 'expected a table such as { melee = "agility + skill" }')
     for check, text in raw.items():
@@ -198,9 +207,20 @@ def check_formula(rules_file: str | None, options: RuleOptions) -> dict[str, tup
 RULES_FILE_TABLES = ("options", "zone_table", "check_formula", "description")
 
 
-def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, tuple[np.ndarray]]:
-    """The rule options (defaults < the rules file's ``[options]`` < ``--option`` flags) and the rule
-    tables the kernels read: the hit-zone table ``int8[die]`` (B-4.9; ``zone_table``)."""
+@dataclass(frozen=True)
+class Rules:
+    """A rules file read once: the resolved options, the tables the kernels read (the hit-zone
+    table ``int8[die]``, B-4.9) and the check formula (B-1.1; None for ``check_bonus = total``)."""
+
+    options: RuleOptions
+    tables: tuple[np.ndarray]
+    formula: dict[str, tuple[str, ...]] | None
+
+
+def read_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> Rules:
+    """Options (defaults < the rules file's ``[options]`` < ``--option`` flags), the hit-zone table
+    (bundled, the rules file's ``[zone_table]``, or the file ``zone_table`` names: a path in a rules
+    file is read from the rules file's folder) and the check formula, reading each file once."""
     options, raw = read_rules_file(rules_file, RuleOptions.defaults(OPTION_SPECS), option_flags, RULES_FILE_TABLES)
     inline_zone: Mapping[str, Any] | None = raw.get("zone_table")
     if inline_zone is not None:
@@ -211,5 +231,12 @@ def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple
     if zt == "default":
         table = zone_table_from_data(read_toml(DATA_ROOT / "zones.toml", "catalog/zones.toml"), "catalog/zones.toml")
     elif inline_zone is None or zt != rules_file:
-        table = zone_table_from_data(read_toml(Path(zt), f"--option zone_table={zt}"), zt)
-    return options, (table,)
+        data, source = read_option_file("zone_table", zt, rules_file, option_flags)
+        table = zone_table_from_data(data, source)
+    return Rules(options, (table,), check_formula(raw.get("check_formula", {}), options, rules_file))
+
+
+def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, tuple[np.ndarray]]:
+    """The rule options and the tables the kernels read (:func:`read_rules`)."""
+    rules = read_rules(rules_file, option_flags)
+    return rules.options, rules.tables

@@ -6,7 +6,7 @@ rounds histogram last). The rule options' row (``O_*``) is declared with the opt
 :mod:`.options`. Module-level ints are compile-time constants for numba.
 """
 
-from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock
+from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock  # noqa: F401  (MAX_SIDE: the kernel reads it here)
 
 # -- codes ----------------------------------------------------------------------------------------
 ZONE_HEAD, ZONE_TORSO, ZONE_LARM, ZONE_RARM, ZONE_LLEG, ZONE_RLEG = 0, 1, 2, 3, 4, 5

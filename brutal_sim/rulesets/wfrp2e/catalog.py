@@ -14,11 +14,11 @@ from typing import Any, Mapping, TypeVar
 import numpy as np
 from pydantic import BaseModel
 
-from ...core.data import (BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, suggest, validate,
+from ...core.data import (BaseCatalog, fighter_files_in, read_named_tables, read_option_file, read_rules_file, suggest, validate,
                           validated_fighter)
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from .crit import empty_tables, load_crit_table
+from .crit import EXAMPLE, crit_tables_from_data, empty_tables, load_crit_table
 from .layout import REACTION_NAMES, TACTIC_NAMES
 from .model import Armour, Fighter, FighterSpec, Talent, Weapon
 from .options import OPTION_SPECS
@@ -103,6 +103,10 @@ def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple
     tables the kernels read: the critical grid and effects of ``crit_model = table`` (W-5.4; empty
     tables for the other models)."""
     options = read_rules_file(rules_file, RuleOptions.defaults(OPTION_SPECS), option_flags, RULES_FILE_TABLES)[0]
-    if options["crit_model"] == "table":
-        return options, load_crit_table(str(options["crit_table"]))
-    return options, empty_tables()
+    if options["crit_model"] != "table":
+        return options, empty_tables()
+    value = str(options["crit_table"])
+    if value in ("", "none", EXAMPLE):
+        return options, load_crit_table(value)
+    # a path in a rules file is read from the rules file's folder
+    return options, crit_tables_from_data(*read_option_file("crit_table", value, rules_file, option_flags))

@@ -98,7 +98,12 @@ def load_crit_table(path: str) -> tuple[np.ndarray, np.ndarray]:
                         "--option crit_table=PATH (or crit_table=example)")
     file = EXAMPLE_FILE if path == EXAMPLE else Path(path)
     source = "crit_example.toml" if path == EXAMPLE else path
-    raw = read_toml(file, source)
+    return crit_tables_from_data(read_toml(file, source), source)
+
+
+def crit_tables_from_data(raw: dict[str, Any], source: str) -> tuple[np.ndarray, np.ndarray]:
+    """Validate and compile the data of a critical table file (``source`` names it in errors);
+    the arrays of :func:`load_crit_table`."""
     unknown = set(raw) - {"crit_grid", "crit_effects", "description"}
     if unknown:
         raise DataError(source, sorted(unknown)[0], "unknown table; allowed: crit_grid, crit_effects, description")
