@@ -21,9 +21,11 @@ M = TypeVar("M", bound=BaseModel)
 
 
 class StrictModel(BaseModel):
-    """Base of every data model of every ruleset: unknown fields are errors, objects are frozen."""
+    """Base of every data model of every ruleset: unknown fields are errors, objects are frozen, and
+    types are strict (a TOML boolean is not a number, a string is not a number or a boolean, a
+    float is not an integer)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 def read_toml(path: Path | Any, source: str | None = None) -> dict[str, Any]:

@@ -51,7 +51,7 @@ class OptionSpec:
         """Validate ``raw`` (a TOML value or CLI text) and return the canonical value."""
         if self.int_range is not None:
             try:
-                if isinstance(raw, bool):
+                if isinstance(raw, (bool, float)):  # a TOML boolean or float is not an integer (no rounding)
                     raise ValueError
                 value = int(raw)  # type: ignore[arg-type]
             except (TypeError, ValueError):
