@@ -167,11 +167,20 @@ class Ruleset(ABC):
         """The catalog tables ``brutal-sim list TOPIC`` shows (``fighters`` first)."""
 
     # -- compile ------------------------------------------------------------------------------
-    @abstractmethod
     def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
                 tactic_a: str | None = None, reaction_a: str | None = None,
                 tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
-        """Load, validate and compile a matchup under the rules file and option flags."""
+        """Load, validate and compile a matchup under the rules file and option flags: the fighters
+        by reference, each with its tactic and reaction overridden where given (the catalog's
+        ``with_behaviour``), then :meth:`compile_matchup`."""
+        catalog = self.catalog()
+        fa = catalog.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
+        fb = catalog.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
+        return self.compile_matchup(fa, fb, rules, options or {})
+
+    @abstractmethod
+    def compile_matchup(self, a: Any, b: Any, rules: str | None, options: Mapping[str, str]) -> Prepared:
+        """Compile two loaded fighters under the rules file and option flags (its ``load_rules``)."""
 
     @abstractmethod
     def behaviour(self, fighter: Any) -> dict[str, str]:

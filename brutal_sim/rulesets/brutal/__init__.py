@@ -71,13 +71,8 @@ class BrutalRuleset(Ruleset):
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
         return fighter_data(fighter)
 
-    def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
-                tactic_a: str | None = None, reaction_a: str | None = None,
-                tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
-        catalog = Catalog.bundled()
-        fa = catalog.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
-        fb = catalog.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
-        r = read_rules(rules, options or {})
+    def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
+        r = read_rules(rules, options)
         opts, (zone_table,) = r.options, r.tables
         F = compile_pair(fa, fb, formula=r.formula)
         return Prepared(fa, fb, opts, compiled(F, compile_options(opts), zone_table))

@@ -54,14 +54,9 @@ class VeretenoRuleset(Ruleset):
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
         return fighter_data(fighter)
 
-    def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
-                tactic_a: str | None = None, reaction_a: str | None = None,
-                tactic_b: str | None = None, reaction_b: str | None = None) -> Prepared:
-        cat = Catalog.bundled()
-        fa = cat.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
-        fb = cat.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
-        opts, _ = load_rules(rules, options or {})
-        return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), compile_traumas(cat.traumas)))
+    def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
+        opts, _ = load_rules(rules, options)
+        return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), compile_traumas(self.catalog().traumas)))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic.name, "reaction": fighter.reaction}
