@@ -435,6 +435,9 @@ def report(
     from .scenario import load_scenario
 
     sc = _guard(lambda: load_scenario(scenario, n=n, names=FLAGS))
+    note = _size_note(sc.n_runs)
+    if note:
+        err.print(note, highlight=False, markup=False)
     _guard(lambda: api._check_threads(threads, "--threads"))
     target = _guard(lambda: parse(cluster))
     inputs = referenced_files(scenario)
@@ -464,6 +467,19 @@ def report(
               f"{'duels and fights' if sc.fights else 'duels'} in "
               f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + (f"; CSV in {csv}" if csv else ""),
               highlight=False, markup=False)
+
+
+#: a report of more cells than this is announced with its expected size
+LARGE_REPORT_CELLS = 1_000
+
+
+def _size_note(cells: int) -> str | None:
+    """A line that tells what a large report costs before it runs (about 0.6 KiB of HTML and 0.12 MiB
+    of memory per cell, measured on a 10,000-value sweep), or None for an ordinary one."""
+    if cells <= LARGE_REPORT_CELLS:
+        return None
+    return (f"a large report: {cells:,} cells; expect about {cells * 0.6 / 1024:,.0f} MiB of HTML and "
+            f"{cells * 0.12:,.0f} MiB of memory (a sweep's values or a round robin's fighters make the cells)")
 
 
 def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:

@@ -48,3 +48,11 @@ def test_deaths_beyond_the_death_cause_are_explained():
     """Vereteno counts a loser as died when it has a DEAD trauma, whatever put it out first (V-6.2)."""
     r = runner.invoke(app, ["duel", "swordsman", "brute", "--ruleset", "vereteno", "-n", "500"])
     assert "of them died: losers with a DEAD trauma, whatever put them out first" in r.output
+
+
+def test_a_large_report_says_its_size_first():
+    from brutal_sim.cli import _size_note
+
+    assert _size_note(1_000) is None
+    assert _size_note(10_000) == ("a large report: 10,000 cells; expect about 6 MiB of HTML and 1,200 MiB of memory "
+                                  "(a sweep's values or a round robin's fighters make the cells)")
