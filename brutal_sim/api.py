@@ -77,10 +77,18 @@ def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Map
         return rs, rs.prepare(a, b, rules, options, tactic_a, reaction_a, tactic_b, reaction_b)
 
 
+#: the most duels (fights, attacks) of one run: about a week on two cores; the chunks of a run are
+#: listed before it starts, and far larger numbers would fill the memory instead
+MAX_N = 10**12
+
+
 def _check_n(n: int, name: str = "n", what: str = "duels") -> None:
-    """``n`` is a positive integer (``name``: how the caller calls it, e.g. the CLI's ``-n``)."""
+    """``n`` is a positive integer up to :data:`MAX_N` (``name``: how the caller calls it, e.g.
+    the CLI's ``-n``)."""
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n <= 0:
         raise DataError(name, None, f"number of {what} must be a positive integer, got {n!r}")
+    if n > MAX_N:
+        raise DataError(name, None, f"number of {what} must be at most 10**12, got {n!r}")
 
 
 def _check_seed(seed: int, name: str = "seed") -> None:

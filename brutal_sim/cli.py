@@ -22,11 +22,39 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
-from .core.errors import DataError
+from .core.errors import DataError, one_line
 from .core.options import parse_option_flags
 
+#: click's usage error (an unknown command or flag, a missing argument, a value of the wrong type);
+#: typer exports its subclass BadParameter, and newer typers carry their own copy of click
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+class _Commands(typer.core.TyperGroup):
+    """The command group: a usage error is one line ``error: …`` and exit code 2, as every other
+    error (``--help`` shows the usage; no arguments at all show the help)."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with _usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _usage_errors():
+            return super().invoke(ctx)
+
+
+@contextmanager
+def _usage_errors() -> Iterator[None]:
+    try:
+        yield
+    except _UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            raise
+        _fail(one_line(exc.format_message()) + (f" (see {exc.ctx.command_path} --help)" if exc.ctx else ""))
+
+
 # help text is plain text: "[cluster]" in "pip install 'brutal-sim[cluster]'" must not be read as markup
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Monte-Carlo balance analysis of tabletop combat rules (Brutal, WFRP 2e, Звёздное Веретено).")
 out = Console()
 err = Console(stderr=True)
@@ -383,7 +411,7 @@ def attack(
     if n is None and not exact:
         n = 1_000_000
     if n is not None:
-        _guard(lambda: (api._check_n(n, "-n"), api._check_seed(seed, "--seed"),
+        _guard(lambda: (api._check_n(n, "-n", what="attacks"), api._check_seed(seed, "--seed"),
                         api._check_threads(threads, "--threads")))
     names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction"}
     matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,

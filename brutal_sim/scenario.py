@@ -68,10 +68,14 @@ class FightSpec(StrictModel):
     targeting_b: str | None = None
 
 
+#: the most duels per cell of a scenario (the file's ``n`` and the ``n`` that overrides it)
+MAX_N_PER_CELL = 10**9
+
+
 class ScenarioSpec(StrictModel):
     title: str = "brutal_sim report"
     notes: str = ""
-    n: int = Field(100_000, gt=0, le=10**9)
+    n: int = Field(100_000, gt=0, le=MAX_N_PER_CELL)
     seed: int = Field(0, ge=0, lt=2**64)
     ruleset: str | None = None
     rulesets: list[str] = Field(default_factory=list)
@@ -199,6 +203,8 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     if n is not None:
         if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
             raise DataError((names or {}).get("n", "n"), None, f"duels per cell must be a positive integer, got {n!r}")
+        if n > MAX_N_PER_CELL:
+            raise DataError((names or {}).get("n", "n"), None, f"duels per cell must be at most 10**9, got {n!r}")
         spec = spec.model_copy(update={"n": n})
     base_dir = Path(path).parent
 

@@ -29,14 +29,21 @@ class StrictModel(BaseModel):
 
 
 def read_toml(path: Path | Any, source: str | None = None) -> dict[str, Any]:
-    """Read a TOML file; a missing or malformed file is a :class:`DataError`."""
+    """Read a TOML file; a missing, unreadable or malformed file is a :class:`DataError`. Only a
+    regular file is read: a FIFO would wait for a writer and a device may never end."""
     source = source or str(path)
     try:
+        if isinstance(path, Path) and path.exists() and not (path.is_file() or path.is_dir()):
+            raise DataError(source, None, "cannot read file (not a regular file: a FIFO, device or socket)")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(source, None, "file not found") from None
     except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
         raise DataError(source, None, f"cannot read file ({exc.__class__.__name__})") from None
+    except OSError as exc:  # a path through a file, a name too long …
+        raise DataError(source, None, f"cannot read file ({exc.strerror or exc.__class__.__name__})") from None
+    except ValueError:  # a NUL character in the path
+        raise DataError(source, None, "cannot read file (the path holds a NUL character)") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import unicodedata
+
+
+def one_line(text: str) -> str:
+    """``text`` with its control characters and line breaks written as escapes (``\\n``,
+    ``\\x00``), so that a message quoting the user's data (a field name, a path) stays one line."""
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in {"Cc", "Zl", "Zp"} else c for c in text)
+
 
 class DataError(Exception):
     """Bad user input: names the source (file or flag), the field, and what is allowed."""
@@ -11,4 +19,4 @@ class DataError(Exception):
         self.field = field
         self.message = message
         where = f"{source}: {field}: " if field else f"{source}: "
-        super().__init__(where + message)
+        super().__init__(one_line(where + message))

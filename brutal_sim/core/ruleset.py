@@ -295,9 +295,9 @@ def _file_ruleset(ref: str) -> str | None:
         return None  # the ruleset's own loader reports the problem with its file name
     if value is None:
         return None
-    if value not in RULESET_MODULES:
+    if not isinstance(value, str) or value not in RULESET_MODULES:  # a list or table is no name either
         raise DataError(ref, "ruleset", f"unknown ruleset {value!r}; allowed: {', '.join(RULESET_MODULES)}")
-    return str(value)
+    return value
 
 
 def resolve_ruleset(refs: Sequence[Any], explicit: str | None = None) -> Ruleset:

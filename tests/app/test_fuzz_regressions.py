@@ -1,0 +1,92 @@
+"""Plain tests of what the property tests (test_fuzz_files.py, test_fuzz_cli.py) found: each input
+once, with the one line it must now give."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from fuzz_strategies import invoke
+from brutal_sim import api
+from brutal_sim.core.errors import DataError
+from brutal_sim.scenario import load_scenario
+
+
+def test_a_field_name_with_a_line_break_stays_one_line(tmp_path):
+    f = tmp_path / "f.toml"
+    f.write_text('name = "X"\n"bad\\nfield" = 1\n', encoding="utf-8")
+    r = invoke(["duel", str(f), "swordsman", "-n", "20"])
+    assert r.exit_code == 2
+    assert r.stderr == f"error: {f}: bad\\nfield: unknown field; allowed: " + r.stderr.split("allowed: ")[1]
+    assert str(DataError("a\x00b", "c\rd\u2028", "e\x1bf")) == "a\\x00b: c\\rd\\u2028: e\\x1bf"
+
+
+@pytest.mark.parametrize("value", ["[]", "{ a = 1 }", "3"])
+def test_a_ruleset_key_that_is_not_a_name(tmp_path, value):
+    f = tmp_path / "f.toml"
+    f.write_text(f'ruleset = {value}\nname = "X"\n', encoding="utf-8")
+    r = invoke(["duel", str(f), "swordsman", "-n", "20"])
+    assert r.exit_code == 2 and f"{f}: ruleset: unknown ruleset " in r.stderr
+
+
+def test_files_that_cannot_be_read_are_one_line(tmp_path):
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    (tmp_path / "f.toml").write_text("", encoding="utf-8")
+    through_a_file = tmp_path / "f.toml" / "x.toml"
+    too_long = tmp_path / ("a" * 300 + ".toml")
+    cases = [(fifo, "not a regular file: a FIFO"), (through_a_file, "Not a directory"),
+             (too_long, "File name too long")]
+    for path, message in cases:
+        t0 = time.perf_counter()
+        r = invoke(["duel", "swordsman", "brute", "-n", "20", "--rules", str(path)])
+        assert r.exit_code == 2 and f"--rules {path}: cannot read file ({message}" in r.stderr, r.stderr
+        r = invoke(["report", str(path), "-o", str(tmp_path / "out" / "r.html")])
+        assert r.exit_code == 2 and f"{path}: cannot read file ({message}" in r.stderr, r.stderr
+        assert time.perf_counter() - t0 < 30  # a FIFO is not opened (it would wait for a writer)
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(DataError, match=r"rules r\\x00.toml: cannot read file \(the path holds a NUL character\)"):
+        api.duel("swordsman", "brute", n=20, rules="r\x00.toml")
+
+
+@pytest.mark.parametrize("args, line", [
+    (["duel", "swordsman", "brute", "-n", "abc"], "error: Invalid value for '-n': "),
+    (["duel", "swordsman"], "error: Missing argument 'b'. (see "),
+    (["duel", "--bogus", "swordsman", "brute"], "error: No such option: --bogus (see "),
+    (["attack", "swordsman", "brute", "-n"], "error: Option '-n' requires an argument."),
+    (["nosuch"], "error: No such command 'nosuch'. (see "),
+])
+def test_usage_errors_are_one_line(args, line):
+    r = invoke(args)
+    assert r.exit_code == 2 and r.stderr.startswith(line) and r.stdout == ""
+
+
+def test_help_is_still_the_usage():
+    r = invoke(["duel", "--help"])
+    assert r.exit_code == 0 and "Usage:" in r.stdout and "-n" in r.stdout
+    r = invoke(["version"])
+    assert r.exit_code == 0
+
+
+@pytest.mark.parametrize("args, line", [
+    (["duel", "swordsman", "brute", "-n", str(2**64)], "error: -n: number of duels must be at most 10**12, got "),
+    (["fight", "knight", "vs", "militia", "-n", str(10**13)], "error: -n: number of fights must be at most 10**12"),
+    (["attack", "swordsman", "brute", "-n", str(10**13)], "error: -n: number of attacks must be at most 10**12"),
+])
+def test_a_number_of_duels_that_would_fill_the_memory(args, line):
+    r = invoke(args)
+    assert r.exit_code == 2 and r.stderr.startswith(line), r.stderr
+
+
+def test_a_scenario_n_override_beyond_the_files_limit(tmp_path):
+    scenario = Path(__file__).resolve().parents[2] / "examples" / "axe_sweep.toml"
+    with pytest.raises(DataError, match=r"^n: duels per cell must be at most 10\*\*9, got 1000000001$"):
+        load_scenario(str(scenario), n=10**9 + 1)
+    r = invoke(["report", str(scenario), "-o", str(tmp_path / "out" / "r.html"), "-n", str(2**64)])
+    assert r.exit_code == 2 and r.stderr.startswith("error: -n: duels per cell must be at most 10**9")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(DataError, match=r"^n: number of duels must be at most 10\*\*12"):
+        api.duel("swordsman", "brute", n=10**12 + 1)
