@@ -57,10 +57,34 @@ def _check_parent(flag: str, path: Path) -> None:
     raise DataError(flag, None, f"{path}: no existing folder to write into")
 
 
+#: the longest name of a file or folder (NAME_MAX of common file systems), and of an output: the
+#: temporary file beside it adds ``.`` before and ``.XXXXXXXX.tmp`` after its name
+NAME_MAX = 255
+OUTPUT_NAME_MAX = NAME_MAX - len("..XXXXXXXX.tmp")
+
+
+def _path(flag: str, path: str) -> Path:
+    """``path`` as a Path; one the system cannot look up or write beside (a NUL character, a name
+    too long, a loop of links) is refused now, not after the run."""
+    if "\x00" in str(path):
+        raise DataError(flag, None, f"{path}: a path cannot hold a NUL character")
+    p = Path(path)
+    if len(os.fsencode(p.name)) > OUTPUT_NAME_MAX or any(len(os.fsencode(part)) > NAME_MAX for part in p.parts):
+        raise DataError(flag, None, f"{path}: name too long (at most {OUTPUT_NAME_MAX} bytes for the file or "
+                        f"folder written, {NAME_MAX} for the folders above it)")
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # a new file, or one below a file (refused by _check_parent)
+    except OSError as exc:
+        raise DataError(flag, None, f"{path}: {exc.strerror or exc.__class__.__name__}") from None
+    return Path(path)
+
+
 def check_file(flag: str, path: str, inputs: Iterable[Path] = ()) -> Path:
     """``path`` may be created or replaced as a regular file: refused (one line, nothing created) if
     it is a link, a folder, a FIFO, a device or a socket, one of ``inputs``, or not writable."""
-    p = Path(path)
+    p = _path(flag, path)
     if p.is_symlink():
         raise DataError(flag, None, f"{path} is a symbolic link; give the path of a regular file")
     if p.exists():
@@ -90,7 +114,7 @@ def _own_files(folder: Path) -> set[str] | None:
 def check_folder(flag: str, path: str, inputs: Iterable[Path] = ()) -> Path:
     """``path`` may be (re)written as a folder of this run's files: it is new, empty, or holds only
     files an earlier run wrote there (listed in its manifest). Refused otherwise, creating nothing."""
-    p = Path(path)
+    p = _path(flag, path)
     if p.is_symlink():
         raise DataError(flag, None, f"{path} is a symbolic link; give a folder")
     if p.exists():

@@ -90,3 +90,27 @@ def test_a_scenario_n_override_beyond_the_files_limit(tmp_path):
     assert not (tmp_path / "out").exists()
     with pytest.raises(DataError, match=r"^n: number of duels must be at most 10\*\*12"):
         api.duel("swordsman", "brute", n=10**12 + 1)
+
+
+def test_output_paths_the_system_cannot_take_are_refused_before_the_run(tmp_path):
+    scenario = str(Path(__file__).resolve().parents[2] / "examples" / "axe_sweep.toml")
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    long_name = "a" * 237 + ".html"  # 242 bytes: with the temporary file's ".….XXXXXXXX.tmp" more than 255
+    cases = [(["-o", f"{tmp_path}/r\x00.html"], "a path cannot hold a NUL character"),
+             (["-o", f"{tmp_path}/{long_name}"], "name too long (at most 241 bytes"),
+             (["-o", f"{tmp_path}/r.html", "--csv", f"{tmp_path}/new/{'c' * 242}"], "name too long"),
+             (["-o", f"{tmp_path}/{'d' * 256}/r.html"], "name too long"),
+             (["-o", f"{tmp_path}/loop1/r.html"], "Too many levels of symbolic links")]
+    for args, message in cases:
+        r = invoke(["report", scenario, "-n", "20", *args])
+        assert r.exit_code == 2 and message in r.stderr and "cell" not in r.stderr, r.stderr  # no duel played
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop1", "loop2"]
+
+
+def test_an_output_name_of_241_bytes_is_written(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('n = 20\nmatchups = [["swordsman", "brute"]]\noptions = { round_cap = 5 }\n', encoding="utf-8")
+    out = tmp_path / ("a" * 236 + ".html")
+    r = invoke(["report", str(scenario), "-o", str(out)])
+    assert r.exit_code == 0 and out.read_text(encoding="utf-8").rstrip().endswith("</html>")
