@@ -39,7 +39,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 
 def examples(n: int) -> int:
     """``n`` examples, ten times as many under the ``ci-long`` profile."""
-    return n * 10 if settings._current_profile == "ci-long" else n
+    return n * 10 if settings.get_current_profile_name() == "ci-long" else n
 
 
 DATA = Path(brutal_sim.__file__).parent / "data"
