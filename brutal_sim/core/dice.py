@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 #: Die sizes in order; a broken weapon's damage drops one step (B-4.4).
 DIE_STEPS: tuple[int, ...] = (2, 3, 4, 6, 8, 10, 12, 20)
+#: The largest bonus (or constant) of a dice expression, either way: far beyond any wound track,
+#: and within the kernels' 64-bit integers
+MAX_BONUS = 100
 
 _DICE_RE = re.compile(r"^\s*(?:(\d*)\s*[dDкК]\s*(\d+))?\s*(?:([+-])\s*(\d+))?\s*$")
 _CONST_RE = re.compile(r"^\s*([+-]?\d+)\s*$")
@@ -39,7 +42,7 @@ def parse_dice(text: str) -> Dice:
         raise ValueError(f"expected a dice expression string such as 'd8+1', got {text!r}")
     m = _CONST_RE.match(text)
     if m:
-        return Dice(0, 1, int(m.group(1)))
+        return Dice(0, 1, _bonus(int(m.group(1)), text))
     m = _DICE_RE.match(text)
     if not m or m.group(2) is None:
         raise ValueError(
@@ -52,7 +55,13 @@ def parse_dice(text: str) -> Dice:
         raise ValueError(f"dice count in {text!r} must be 1..10")
     if sides not in DIE_STEPS:
         raise ValueError(f"die size in {text!r} must be one of {', '.join('d%d' % s for s in DIE_STEPS)}")
-    return Dice(count, sides, bonus)
+    return Dice(count, sides, _bonus(bonus, text))
+
+
+def _bonus(value: int, text: str) -> int:
+    if not -MAX_BONUS <= value <= MAX_BONUS:
+        raise ValueError(f"bonus in {text!r} must be -{MAX_BONUS}..{MAX_BONUS}")
+    return value
 
 
 def step_down(sides: int) -> int:

@@ -124,7 +124,9 @@ def run_checked(args: list[str], files: dict[str, str]):
     args = [files.get(a, a) for a in args]
     r = invoke(args)
     if r.exit_code == 0 and "--json" in args and not {"--help", "--version"} & set(args):
-        assert isinstance(json.loads(r.stdout), dict), r.stdout
+        d = json.loads(r.stdout)
+        if args[0] in ("duel", "fight"):  # every run carries --option round_cap=5
+            assert d["options"]["round_cap"] == 5 and (d["rounds"]["p90"] or 0) <= 5, d["rounds"]
     return r
 
 
@@ -132,7 +134,7 @@ def run_checked(args: list[str], files: dict[str, str]):
 def test_random_command_lines(command, files):
     codes = set()
 
-    @settings(max_examples=examples(60))
+    @settings(max_examples=examples(150))
     @given(args=command_line(command))
     def run(args):
         codes.add(run_checked(args, files).exit_code)
@@ -148,7 +150,7 @@ def test_random_words(files):
                              "swordsman", "brute", "vs", "--json", "-o", "--csv", "--option", "--help", "--version",
                              "FIGHTER", "RULES"]) | odd_text
 
-    @settings(max_examples=examples(60))
+    @settings(max_examples=examples(150))
     @given(args=st.lists(words, min_size=1, max_size=6))
     def run(args):
         if args[0] in ("duel", "fight") and "-n" not in args:
@@ -180,7 +182,7 @@ def test_random_report_lines(tmp_path, files):
     text = scenario_text()
     paths = st.sampled_from(["out/sub/r.html", "out/r.html", "out/", "SCENARIO", "FOLDER", "", ".", "r.html"])
 
-    @settings(max_examples=examples(30))
+    @settings(max_examples=examples(60))
     @given(scenario=st.sampled_from(["SCENARIO", "MISSING", "BROKEN", "FIGHTER", "FOLDER"]) | odd_text,
            output=good_or_bad(paths, odd_text.filter(lambda t: ".." not in t)),
            csv=st.sampled_from([None, "csv", "SCENARIO", "FOLDER", ""]) | odd_text.filter(lambda t: ".." not in t),

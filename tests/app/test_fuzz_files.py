@@ -94,7 +94,7 @@ def test_valid_fighter_files_give_a_result(ruleset, tmp_path):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_mutated_fighter_files_fail_in_one_line(ruleset, tmp_path):
-    @settings(max_examples=examples(40))
+    @settings(max_examples=examples(80))
     @given(data=st.sampled_from(fighters_of(ruleset)).flatmap(lambda d: mutated(d, catalog_names(ruleset))),
            cmd=COMMANDS, with_ruleset=st.booleans())
     def run(data, cmd, with_ruleset):
@@ -110,7 +110,7 @@ def test_weapon_tables_mutated_inline(ruleset, tmp_path):
     """A catalog weapon written inline in a fighter file, mutated."""
     weapons = list(catalog_tables(ruleset, "weapons.toml").values())
 
-    @settings(max_examples=examples(30))
+    @settings(max_examples=examples(60))
     @given(base=st.sampled_from(fighters_of(ruleset)), weapon=st.sampled_from(weapons).flatmap(mutated),
            cmd=COMMANDS)
     def run(base, weapon, cmd):
@@ -127,7 +127,7 @@ def test_weapon_tables_mutated_inline(ruleset, tmp_path):
 def test_fighter_files_that_are_not_toml(ruleset, tmp_path):
     texts = [p.read_text(encoding="utf-8") for p in fighter_files(ruleset)]
 
-    @settings(max_examples=examples(15))
+    @settings(max_examples=examples(30))
     @given(raw=st.sampled_from(texts).flatmap(broken_text), cmd=COMMANDS)
     def run(raw, cmd):
         path = fresh(tmp_path) / "fighter.toml"
@@ -146,7 +146,7 @@ def test_mutated_catalog_files_are_data_errors(ruleset, tmp_path):
     catalog_type = type(rs.catalog())
     files = sorted(p.name for p in (DATA / ruleset).glob("*.toml"))
 
-    @settings(max_examples=examples(30))
+    @settings(max_examples=examples(50))
     @given(fname=st.sampled_from(files), data=st.data())
     def run(fname, data):
         root = fresh(tmp_path)
@@ -177,7 +177,7 @@ def test_rules_files(ruleset, tmp_path):
     it), mutated, or not TOML; and the file a rules file names, mutated."""
     base = rules_data(ruleset)
 
-    @settings(max_examples=examples(30))
+    @settings(max_examples=examples(60))
     @given(how=st.sampled_from(["valid", "mutated", "mutated", "mutated", "broken", "named"]), data=st.data(),
            capped=st.booleans())
     def run(how, data, capped):
@@ -255,7 +255,7 @@ def test_scenario_files(tmp_path, warm_report):
     neither folder created."""
     bases = scenario_bases()
 
-    @settings(max_examples=examples(45))
+    @settings(max_examples=examples(60))
     @given(base=st.sampled_from(bases), how=st.sampled_from(["valid", "mutated", "mutated", "mutated", "broken"]),
            data=st.data(), with_n=st.booleans())
     def run(base, how, data, with_n):

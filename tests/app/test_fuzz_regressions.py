@@ -114,3 +114,39 @@ def test_an_output_name_of_241_bytes_is_written(tmp_path):
     out = tmp_path / ("a" * 236 + ".html")
     r = invoke(["report", str(scenario), "-o", str(out)])
     assert r.exit_code == 0 and out.read_text(encoding="utf-8").rstrip().endswith("</html>")
+
+
+@pytest.mark.parametrize("zone", ["[]", "{ a = 1 }", "3"])
+def test_a_zone_that_is_not_a_name(tmp_path, zone):
+    rules = tmp_path / "rules.toml"
+    rules.write_text(f'[zone_table]\ndie = 2\nranges = {{ "1" = "head", "2" = {zone} }}\n', encoding="utf-8")
+    r = invoke(["duel", "swordsman", "brute", "-n", "20", "--rules", str(rules)])
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {rules}: zone_table: ranges.2: unknown zone "), r.stderr
+
+
+@pytest.mark.parametrize("value", ["5", '"zones.toml"', "[1, 2]"])
+def test_a_zone_table_that_is_not_a_table(tmp_path, value):
+    rules = tmp_path / "rules.toml"
+    rules.write_text(f"zone_table = {value}\n", encoding="utf-8")
+    r = invoke(["duel", "swordsman", "brute", "-n", "20", "--rules", str(rules)])
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {rules}: zone_table: expected a table such as "), r.stderr
+
+
+@pytest.mark.parametrize("bad, good, message", [
+    ('main_hand = { damage = "d6+18446744073709551615" }', 'main_hand = { damage = "d6+100" }',
+     "main_hand.damage: bonus in 'd6+18446744073709551615' must be -100..100"),
+    ('main_hand = { damage = "-101" }', 'main_hand = { damage = "-100" }',
+     "main_hand.damage: bonus in '-101' must be -100..100"),
+    ('main_hand = { damage = "d6", ranges = [10, 20, 18446744073709551616] }',
+     'main_hand = { damage = "d6", ranges = [10, 20, 10000] }', "main_hand.ranges: needs 3 increasing ranges"),
+    ("damage_levels = [3, 6, 9, 9223372036854775808]", "damage_levels = [3, 6, 9, 1000]",
+     "damage_levels: levels must be at most 1000"),
+])
+def test_numbers_beyond_the_kernels_integers(tmp_path, bad, good, message):
+    """Numbers past 64 bits were a traceback while compiling; the largest allowed ones play."""
+    f = tmp_path / "f.toml"
+    f.write_text(bad + "\n", encoding="utf-8")
+    r = invoke(["duel", str(f), "swordsman", "-n", "20"])
+    assert r.exit_code == 2 and f"{f}: {message}" in r.stderr, r.stderr
+    f.write_text(good + "\n", encoding="utf-8")
+    assert invoke(["duel", str(f), "swordsman", "-n", "20", "--option", "round_cap=5"]).exit_code == 0

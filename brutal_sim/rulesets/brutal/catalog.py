@@ -140,6 +140,9 @@ def zone_table_from_data(data: Mapping[str, Any], source: str) -> np.ndarray:
 
     A pair shorthand (``arms``, ``legs``) splits by parity: odd rolls left, even rolls right (B-4.9).
     """
+    if not isinstance(data, Mapping):
+        raise DataError(source, None, f'expected a table such as {{ die = 20, ranges = {{ "1-20" = "torso" }} }}, '
+                        f"got {data!r}")
     unknown = set(data) - {"die", "ranges", "description"}
     if unknown:
         raise DataError(source, sorted(unknown)[0], "unknown field; allowed: die, ranges, description")
@@ -159,7 +162,7 @@ def zone_table_from_data(data: Mapping[str, Any], source: str) -> np.ndarray:
         if not 1 <= lo <= hi <= die:
             raise DataError(source, f"ranges.{key}", f"range must lie within 1..{die}")
         for roll in range(lo, hi + 1):
-            if zone in ZONE_SHORTHANDS and zone != "all":
+            if isinstance(zone, str) and zone in ZONE_SHORTHANDS and zone != "all":  # not a list or table
                 left, right = ZONE_SHORTHANDS[zone]
                 code = ZONES.index(left if roll % 2 else right)
             elif zone in ZONES:

@@ -56,8 +56,9 @@ class Weapon(StrictModel):
     @field_validator("ranges")
     @classmethod
     def _ranges(cls, v: list[int] | None) -> list[int] | None:
-        if v is not None and (len(v) != 3 or v[0] < 1 or any(b <= a for a, b in zip(v, v[1:]))):
-            raise ValueError(f"needs 3 increasing ranges in metres (short, medium, long), e.g. [20, 40, 80]; got {v}")
+        if v is not None and (len(v) != 3 or v[0] < 1 or v[-1] > 10_000 or any(b <= a for a, b in zip(v, v[1:]))):
+            raise ValueError(f"needs 3 increasing ranges in metres (short, medium, long) within 1..10000, e.g. "
+                             f"[20, 40, 80]; got {v}")
         return v
 
     @model_validator(mode="after")
@@ -257,6 +258,8 @@ class FighterSpec(StrictModel):
             raise ValueError("needs exactly 4 levels [light damage, light, heavy, critical], e.g. [3, 6, 9, 15]")
         if any(x < 0 for x in v) or any(b <= a for a, b in zip(v, v[1:])):
             raise ValueError(f"levels must be non-negative and strictly increasing, got {v}")
+        if v[-1] > 1000:
+            raise ValueError(f"levels must be at most 1000, got {v}")
         return v
 
 
