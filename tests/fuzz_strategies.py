@@ -5,8 +5,8 @@ TOML), and a CLI run checked for the promise of the command line: a result (exit
 
 Profiles: ``ci`` (derandomized: the same examples on every run) is loaded when the ``CI``
 environment variable is set, ``dev`` (new random examples each run) otherwise;
-``HYPOTHESIS_PROFILE=NAME`` picks one, ``ci-long`` runs ten times the examples. Neither keeps an
-example database; a failure prints the ``@reproduce_failure`` blob that replays it.
+``HYPOTHESIS_PROFILE=NAME`` picks one, ``ci-long`` runs ten times the examples.
+None keeps an example database; a failure prints the ``@reproduce_failure`` blob that replays it.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ _COMMON = dict(deadline=None, database=None, print_blob=True,
 settings.register_profile("ci", derandomize=True, **_COMMON)
 settings.register_profile("dev", **_COMMON)
 settings.register_profile("ci-long", derandomize=True, **_COMMON)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+_ON_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _ON_CI else "dev"))
 
 
 def examples(n: int) -> int:
