@@ -22,7 +22,8 @@ from .results.fight import FightResult
 from .rulesets.brutal import RULESET as BRUTAL
 from .rulesets.brutal.layout import TARGETING_CODES
 from .rulesets.brutal.sides import expand_side
-from .run.engine import ProgressFn, duel_work, run, run_attack_counters
+from .results.header import rates_half_width
+from .run.engine import Precision, ProgressFn, duel_work, run, run_attack_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
 
@@ -91,6 +92,43 @@ def _check_n(n: int, name: str = "n", what: str = "duels") -> None:
         raise DataError(name, None, f"number of {what} must be at most 10**12, got {n!r}")
 
 
+#: the default most duels of a run played to a target error
+MAX_N_DEFAULT = 100_000_000
+
+
+def precision_of(target_error: float | None, max_n: int = MAX_N_DEFAULT,
+              names: Mapping[str, str] | None = None) -> Precision | None:
+    """A target error in percentage points (``0.1``: every reported rate's 95 % Wilson half-width
+    at most 0.1 points) and the most duels, as a :class:`~brutal_sim.run.engine.Precision`; None
+    without a target. Bad values are a :class:`DataError` naming ``target_error`` / ``max_n`` (or
+    ``names[...]``)."""
+    names = names or {}
+    if target_error is None:
+        return None
+    if (not isinstance(target_error, (int, float, np.integer, np.floating)) or isinstance(target_error, bool)
+            or not 0 < float(target_error) <= 50):
+        raise DataError(names.get("target_error", "target_error"), None,
+                        f"target error must be percentage points above 0 and at most 50, got {target_error!r}")
+    _check_n(max_n, names.get("max_n", "max_n"))
+    return Precision(float(target_error) / 100, int(max_n))
+
+
+def _played(layouts_of: Sequence[Any], kernel_args: Sequence[Any], n: int, seed: int, threads: int | None,
+            progress: ProgressFn | None, executor: Executor | None, prec: Precision | None
+            ) -> list[tuple[np.ndarray, int, float, dict[str, Any]]]:
+    """Counters, n, seconds and precision facts of each work: ``n`` duels each, or each to ``prec``."""
+    works = [duel_work(p.compiled.kernels.duels, p.compiled, seed) for p in kernel_args]
+    if prec is None:
+        r = run(works, n, threads, progress=progress, executor=executor)
+        return [(totals[0], n, seconds, {}) for totals, seconds in zip(r.totals, r.seconds)]
+    layouts = list(layouts_of)
+    pr = run_to_precision(works, prec, lambda w, totals, k: rates_half_width(layouts[w], totals[0], k),
+                          threads, progress=progress, executor=executor)
+    return [(pr.totals[w][0], pr.n[w], pr.seconds[w],
+             {"target_error": prec.target, "half_width": pr.half_width[w], "target_met": pr.met[w]})
+            for w in range(len(works))]
+
+
 def _check_seed(seed: int, name: str = "seed") -> None:
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise DataError(name, None, f"seed must be an integer 0 … 2**64−1, got {seed!r}")
@@ -106,8 +144,13 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
          options: Mapping[str, str] | None = None, threads: int | None = None,
          progress: ProgressFn | None = None, labels: Mapping[str, str] | None = None,
          ruleset: str | None = None, executor: Executor | None = None, client: Any = None,
+         target_error: float | None = None, max_n: int = MAX_N_DEFAULT,
          **overrides: str | None) -> DuelResult:
     """Play ``n`` duels of ``a`` against ``b`` and return their counters.
+
+    With ``target_error`` (percentage points) play instead until every reported rate's 95 %
+    Wilson half-width is at most that, or ``max_n`` duels (:func:`precision_of`); the result's
+    ``precision`` then holds ``target_error``, ``half_width`` and ``target_met``.
 
     ``ruleset`` picks the rules (default: from the fighter files, else Brutal). ``labels``
     (``matchup``, ``variant``, ``sweep``, ``value``) name the run in tidy frames and plots; the
@@ -118,22 +161,29 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
     _check_n(n)
     _check_seed(seed)
     _check_threads(threads)
+    prec = precision_of(target_error, max_n)
     matchup = prepare(a, b, rules, options, ruleset=ruleset, **overrides)
-    return duels([matchup], n, seed, threads, progress, [labels] if labels else None, executor, client)[0]
+    return duels([matchup], n, seed, threads, progress, [labels] if labels else None, executor, client, prec)[0]
 
 
 def duels(prepared: Sequence[tuple[Ruleset, Prepared]], n: int, seed: int = 0, threads: int | None = None,
           progress: ProgressFn | None = None, labels: Sequence[Mapping[str, str]] | None = None,
-          executor: Executor | None = None, client: Any = None) -> list[DuelResult]:
+          executor: Executor | None = None, client: Any = None,
+          precision: Precision | None = None) -> list[DuelResult]:
     """Play ``n`` duels of each prepared matchup (from :func:`prepare`), all handed to the executor
-    at once so that a cluster runs them side by side; ``progress(duels done, total)``."""
+    at once so that a cluster runs them side by side; ``progress(duels done, total)``. With
+    ``precision``, each matchup plays to its target instead (``n`` is unused)."""
     _check_n(n)
     _check_seed(seed)
     _check_threads(threads)
-    r = run([duel_work(p.compiled.kernels.duels, p.compiled, seed) for _, p in prepared], n, threads,
-            progress=progress, executor=resolve(executor, client, threads))
-    return [result_of(rs, p, totals[0], n, seed, seconds, labels[i] if labels else None)
-            for i, ((rs, p), totals, seconds) in enumerate(zip(prepared, r.totals, r.seconds))]
+    played = _played([rs.counters for rs, _ in prepared], [p for _, p in prepared], n, seed, threads, progress,
+                     resolve(executor, client, threads), precision)
+    results = []
+    for i, ((rs, p), (counters, k, seconds, facts)) in enumerate(zip(prepared, played)):
+        result = result_of(rs, p, counters, k, seed, seconds, labels[i] if labels else None)
+        result.precision.update(facts)
+        results.append(result)
+    return results
 
 
 def result_of(rs: Ruleset, p: Prepared, counters: np.ndarray, n: int, seed: int, elapsed: float,
@@ -227,7 +277,8 @@ def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str 
           options: Mapping[str, str] | None = None, threads: int | None = None,
           targeting_a: str | None = None, targeting_b: str | None = None,
           executor: Executor | None = None, client: Any = None, progress: ProgressFn | None = None,
-          labels: Mapping[str, str] | None = None) -> FightResult:
+          labels: Mapping[str, str] | None = None, target_error: float | None = None,
+          max_n: int = MAX_N_DEFAULT) -> FightResult:
     """Play ``n`` group fights of ``side_a`` against ``side_b`` (Brutal, docs/groups.md).
 
     >>> r = fight(["knight"], ["militia*3"], n=10_000, seed=1)  # doctest: +SKIP
@@ -235,27 +286,34 @@ def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str 
 
     Sides as in :func:`prepare_fight`; ``options`` are rule options (``outnumbered``,
     ``attack_limit`` …), ``targeting_a`` / ``targeting_b`` override a side's targeting policy,
-    ``executor`` / ``client`` as in :func:`duel`.
+    ``executor`` / ``client``, ``target_error`` and ``max_n`` as in :func:`duel`.
     """
     _check_n(n, what="fights")
     _check_seed(seed)
     _check_threads(threads)
+    prec = precision_of(target_error, max_n)
     prepared = prepare_fight(side_a, side_b, rules, options, targeting_a, targeting_b)
-    return fights([prepared], n, seed, threads, progress, [labels] if labels else None, executor, client)[0]
+    return fights([prepared], n, seed, threads, progress, [labels] if labels else None, executor, client, prec)[0]
 
 
 def fights(prepared: Sequence[PreparedFight], n: int, seed: int = 0, threads: int | None = None,
            progress: ProgressFn | None = None, labels: Sequence[Mapping[str, str]] | None = None,
-           executor: Executor | None = None, client: Any = None) -> list[FightResult]:
+           executor: Executor | None = None, client: Any = None,
+           precision: Precision | None = None) -> list[FightResult]:
     """Play ``n`` fights of each prepared group fight (from :func:`prepare_fight`), all handed to the
-    executor at once; fight ``i`` of every configuration uses the same random numbers."""
+    executor at once; fight ``i`` of every configuration uses the same random numbers. With
+    ``precision``, each plays to its target instead (``n`` is unused)."""
     _check_n(n, what="fights")
     _check_seed(seed)
     _check_threads(threads)
-    r = run([duel_work(p.compiled.kernels.duels, p.compiled, seed) for p in prepared], n, threads,
-            progress=progress, executor=resolve(executor, client, threads))
-    return [fight_result_of(p, totals[0], n, seed, seconds, labels[i] if labels else None)
-            for i, (p, totals, seconds) in enumerate(zip(prepared, r.totals, r.seconds))]
+    played = _played([BRUTAL.counters] * len(prepared), prepared, n, seed, threads, progress,
+                     resolve(executor, client, threads), precision)
+    results = []
+    for i, (p, (counters, k, seconds, facts)) in enumerate(zip(prepared, played)):
+        result = fight_result_of(p, counters, k, seed, seconds, labels[i] if labels else None)
+        result.precision.update(facts)
+        results.append(result)
+    return results
 
 
 def fight_result_of(p: PreparedFight, counters: np.ndarray, n: int, seed: int, elapsed: float,

@@ -59,7 +59,10 @@ app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True, ric
 out = Console()
 err = Console(stderr=True)
 
-N_OPT = typer.Option(100_000, "-n", help="number of duels")
+N_OPT = typer.Option(None, "-n", help="number of duels [default: 100,000]")
+TARGET_OPT = typer.Option(None, "--target-error", help="play until every win rate's 95 % interval is within ± this "
+                          "many percentage points (e.g. 0.1), at most --max-n; instead of -n")
+MAX_N_OPT = typer.Option(None, "--max-n", help="the most duels (fights) with --target-error [default: 100,000,000]")
 SEED_OPT = typer.Option(0, "--seed", help="random seed (0 … 2**64−1)")
 RULES_OPT = typer.Option(None, "--rules", help="rules TOML file with [options], [zone_table], [check_formula]")
 OPTION_OPT = typer.Option(None, "--option", help="rule option key=value (repeatable); see `brutal-sim list options`")
@@ -72,7 +75,8 @@ CLUSTER_OPT = typer.Option(None, "--cluster", envvar="BRUTAL_SIM_CLUSTER", show_
 #: how this CLI calls the arguments of the API (errors from the API name them so)
 FLAGS = {"n": "-n", "seed": "--seed", "threads": "--threads", "options": "--option", "rules": "--rules",
          "ruleset": "--ruleset", "tactic_a": "--tactic-a", "reaction_a": "--reaction-a", "tactic_b": "--tactic-b",
-         "reaction_b": "--reaction-b", "targeting_a": "--targeting-a", "targeting_b": "--targeting-b"}
+         "reaction_b": "--reaction-b", "targeting_a": "--targeting-a", "targeting_b": "--targeting-b",
+         "target_error": "--target-error", "max_n": "--max-n"}
 RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (default: from the fighter files, else "
                            "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 
@@ -167,7 +171,33 @@ def _with_progress(noun: str, n: int, threshold: int, json_mode: bool,
     with Progress(TextColumn(noun), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                   TimeRemainingColumn(), console=err, transient=True) as bar:
         task = bar.add_task(noun, total=n)
-        return play(lambda done, _total: bar.update(task, completed=done))
+        return play(lambda done, total: bar.update(task, completed=done, total=total))
+
+
+def _how_many(n: int | None, target_error: float | None, max_n: int | None, what: str = "duels") -> tuple[int, Any]:
+    """``-n`` (default 100,000) or ``--target-error`` with ``--max-n``, checked: the fixed n and the
+    API's precision (None for a fixed n)."""
+    from . import api
+
+    if target_error is None:
+        if max_n is not None:
+            raise DataError("--max-n", None, "needs --target-error (with -n the run plays exactly n)")
+        n = 100_000 if n is None else n
+        api._check_n(n, "-n", what=what)
+        return n, None
+    if n is not None:
+        raise DataError("-n", None, "give -n or --target-error, not both")
+    prec = api.precision_of(target_error, api.MAX_N_DEFAULT if max_n is None else max_n, FLAGS)
+    return prec.max_n, prec
+
+
+def _print_precision(d: dict[str, Any], noun: str) -> None:
+    """The line of a run played to a target error: met or not, the half-width reached, n."""
+    if "target_met" not in d:
+        return
+    verdict = "met" if d["target_met"] else "NOT met (--max-n reached)"
+    out.print(f"target ±{100 * d['target_error']:.3g} points {verdict}: widest 95 % half-width "
+              f"{100 * d['half_width']:.3f} points after {d['n']:,} {noun}", highlight=False, markup=False)
 
 
 def _row(table: Table, *cells: str) -> None:
@@ -195,14 +225,18 @@ def duel(
     reaction_b: Optional[str] = typer.Option(None, "--reaction-b", help="override b's reaction"),
     ruleset: Optional[str] = RULESET_OPT,
     cluster: Optional[str] = CLUSTER_OPT,
+    target_error: Optional[float] = TARGET_OPT,
+    max_n: Optional[int] = MAX_N_OPT,
 ) -> None:
-    """Play N duels between two fighters and summarise win rates, rounds and defeat causes."""
+    """Play N duels between two fighters (or as many as --target-error needs) and summarise win
+    rates, rounds and defeat causes."""
     flags = _guard(lambda: parse_option_flags(option or []))
     from . import api
     from .run.cluster import parse
 
     # validate everything before compiling anything
-    _guard(lambda: (api._check_n(n, "-n"), api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads")))
+    n, prec = _guard(lambda: _how_many(n, target_error, max_n))
+    _guard(lambda: (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads")))
     target = _guard(lambda: parse(cluster))
     matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset,
                                          names=FLAGS))
@@ -211,7 +245,7 @@ def duel(
         _warm_up(json_out, rs)
     with _executor(target, threads, json_out) as ex:
         result = _with_progress("duels", n, 2_000_000, json_out, lambda progress: _guard(
-            lambda: api.duels([matchup], n, seed, threads, progress, executor=ex)[0]))
+            lambda: api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0]))
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))
@@ -223,6 +257,7 @@ def _print_duel(d: dict[str, Any], rs: Any) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
     out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b): {d['n']:,} duels, seed {d['seed']}, "
               f"{d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, {d['threads']} threads)", highlight=False)
+    _print_precision(d, "duels")
     out.print(f"tactics: a {d['a'].get('tactic', '?')} / {d['a'].get('reaction', '?')}, "
               f"b {d['b'].get('tactic', '?')} / {d['b'].get('reaction', '?')}", highlight=False, markup=False)
     t = Table(show_edge=False, pad_edge=False)
@@ -281,7 +316,7 @@ def _print_options(options: dict[str, Any], rs: Any) -> None:
 def fight(
     fighters: list[str] = typer.Argument(..., help="side a's fighters, then vs, then side b's: catalog names or "
                                          "TOML files, NAME*N repeats one (e.g. knight vs militia*3); 1 … 6 a side"),
-    n: int = typer.Option(100_000, "-n", help="number of fights"),
+    n: Optional[int] = typer.Option(None, "-n", help="number of fights [default: 100,000]"),
     seed: int = SEED_OPT,
     rules: Optional[str] = RULES_OPT,
     option: Optional[list[str]] = OPTION_OPT,
@@ -291,6 +326,8 @@ def fight(
                                               "of side a: spread | weakest | nearest"),
     targeting_b: Optional[str] = typer.Option(None, "--targeting-b", help="the same for side b"),
     cluster: Optional[str] = CLUSTER_OPT,
+    target_error: Optional[float] = TARGET_OPT,
+    max_n: Optional[int] = MAX_N_OPT,
 ) -> None:
     """Play N group fights (Brutal, 1 … 6 fighters a side; docs/groups.md): side win rates, rounds,
     survivors and each fighter's fate."""
@@ -302,8 +339,8 @@ def fight(
 
     side_a, side_b = _guard(lambda: split_sides(fighters))
     _guard(lambda: _only_brutal_fighters([*side_a, *side_b]))
-    _guard(lambda: (api._check_n(n, "-n", what="fights"), api._check_seed(seed, "--seed"),
-                    api._check_threads(threads, "--threads")))
+    n, prec = _guard(lambda: _how_many(n, target_error, max_n, what="fights"))
+    _guard(lambda: (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads")))
     target = _guard(lambda: parse(cluster))
     prepared = _guard(lambda: api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b,
                                                 names=FLAGS))
@@ -311,7 +348,7 @@ def fight(
         _warm_up_fight(json_out, prepared)
     with _executor(target, threads, json_out) as ex:
         result = _with_progress("fights", n, 1_000_000, json_out, lambda progress: _guard(
-            lambda: api.fights([prepared], n, seed, threads, progress, executor=ex)[0]))
+            lambda: api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0]))
     data = result.to_dict()
     if json_out:
         print(json.dumps(data))
@@ -335,6 +372,7 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
     out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b): {d['n']:,} fights, "
               f"seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} fights/s, {d['threads']} threads)",
               highlight=False)
+    _print_precision(d, "fights")
     t = Table(show_edge=False, pad_edge=False)
     for col, just in (("side", "left"), ("wins", "right"), ("win rate", "right"), ("95 % CI (Wilson)", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]

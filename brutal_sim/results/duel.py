@@ -29,6 +29,8 @@ class DuelResult(HeaderCounters):
     behaviour: tuple[dict[str, str], dict[str, str]] | None = None  # each side's tactic and reaction
     layout: CounterLayout | None = None  # the ruleset's counter names
     ruleset: str = ""
+    #: a run played to a target error: ``target_error``, ``half_width`` (fractions) and ``target_met``
+    precision: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.layout is None or not self.ruleset:
@@ -58,6 +60,7 @@ class DuelResult(HeaderCounters):
             "defeat_cause": self._defeat_causes(),
             "one_blow_share": self._one_blow_share(),
             "elapsed_s": self.elapsed_s,
+            **self.precision,
         }
         for side, key in ((0, "a"), (1, "b")):
             out[key].update(self._side_counts(side))

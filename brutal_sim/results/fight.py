@@ -67,6 +67,8 @@ class FightResult(HeaderCounters):
     behaviour: tuple[dict[str, str], ...] = ()
     layout: CounterLayout | None = None
     ruleset: str = ""
+    #: a run played to a target error: ``target_error``, ``half_width`` (fractions) and ``target_met``
+    precision: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.sides = (tuple(self.sides[0]), tuple(self.sides[1]))
@@ -173,10 +175,11 @@ class FightResult(HeaderCounters):
         ``fighters``: per fighter row ``name``, ``label``, ``side``, ``rank``, ``out`` and
         ``out_rate`` by cause, ``out_total``, ``out_total_rate``, ``deaths``, ``death_rate``,
         ``standing``, ``standing_rate``, ``standing_ci95``, ``damage_dealt_mean``,
-        ``damage_taken_mean``, ``tactic``, ``reaction``, ``targeting``; ``elapsed_s``, ``threads``.
+        ``damage_taken_mean``, ``tactic``, ``reaction``, ``targeting``; ``elapsed_s``, ``threads``;
+        played to a target error, also ``target_error``, ``half_width`` and ``target_met``.
         """
         out: dict[str, Any] = {"kind": "fight", "ruleset": self.ruleset, "n": self.n, "seed": self.seed,
-                               "options": self.options}
+                               "options": self.options, **self.precision}
         for side, key in enumerate(SIDE_KEYS):
             s = side_summary(self.names[side], self.wins(side), self.n)
             s["fighters"] = list(self.sides[side])
@@ -198,8 +201,6 @@ class FightResult(HeaderCounters):
     def frames(self) -> dict[str, Any]:
         """This run as tidy pandas DataFrames: ``summary``, ``fighters``, ``survivors``, ``rounds``
         and ``wounds`` (see :mod:`brutal_sim.results.frames`)."""
-
-
         return {"summary": fight_summary_frame([self]), "fighters": fighters_frame([self]),
                 "survivors": survivors_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self])}
 

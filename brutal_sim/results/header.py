@@ -17,6 +17,12 @@ def side_summary(name: str, wins: int, n: int) -> dict[str, Any]:
     return {"name": name, "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi]}
 
 
+def rates_half_width(layout: CounterLayout, counters: np.ndarray, n: int) -> float:
+    """The widest 95 % Wilson half-width of the rates a header reports: a's wins, b's wins, draws."""
+    counts = (counters[layout.wins], counters[layout.wins + 1], counters[layout.draws])
+    return max((hi - lo) / 2 for lo, hi in (wilson(int(k), n) for k in counts))
+
+
 class HeaderCounters:
     """Readers of the shared counter header (:mod:`brutal_sim.core.counters`) by name, for every result
     whose ``counters`` row starts with it (duels; group fights, whose group block follows).

@@ -3,11 +3,13 @@ executor (in-process by default, or a Dask cluster: :mod:`brutal_sim.run.executo
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
-from .executor import CHUNK, Executor, LocalExecutor, Run, Work, run_works
+from .executor import CHUNK, Executor, LocalExecutor, Run, Work, run_spans, run_works
 from ..core.ruleset import Compiled
 
 #: Duels per kernel call (a chunk). Memory stays flat in n; results do not depend on it.
@@ -51,6 +53,90 @@ def run(works: Sequence[Work], n: int, threads: int | None = None, block: int | 
             progress(done, total)
 
     return run_works(works, n, executor or LocalExecutor(threads), block, step)
+
+
+@dataclass(frozen=True)
+class Precision:
+    """Play each work until ``half_width`` of its counters is at most ``target`` or ``max_n`` duels are
+    played. ``step`` is the first stage's size and the granularity of every later one."""
+
+    target: float
+    max_n: int = 100_000_000
+    step: int = 1 << 14
+
+    def __post_init__(self) -> None:
+        if not self.target > 0 or self.max_n <= 0 or self.step <= 0:
+            raise ValueError(f"bad precision {self}")
+
+    def next_n(self, n: int, half_width: float) -> int:
+        """The next stage's total after ``n`` duels gave ``half_width``: a half-width shrinks as
+        1/√n, so aim 5 % past ``n · (half_width / target)²``; at least one ``step`` more, at most 16×
+        ``n`` (an early estimate can be far off), never past ``max_n``."""
+        want = n * (half_width / self.target) ** 2 * 1.05
+        grown = max(n + self.step, math.ceil(want / self.step) * self.step)
+        return min(grown, 16 * n, self.max_n)
+
+
+@dataclass
+class PreciseRun:
+    """The result of :func:`run_to_precision`: per work, the summed counters, seconds, the duels
+    played, the half-width reached, and whether it met the target."""
+
+    totals: list[tuple[np.ndarray, ...]]
+    seconds: list[float]
+    n: list[int]
+    half_width: list[float]
+    met: list[bool]
+    wall: float
+
+
+HalfWidthFn = Callable[[int, tuple[np.ndarray, ...], int], float]
+
+
+def run_to_precision(works: Sequence[Work], precision: Precision, half_width: HalfWidthFn,
+                     threads: int | None = None, block: int | None = None, progress: ProgressFn | None = None,
+                     executor: Executor | None = None) -> PreciseRun:
+    """Run each work in stages of duel indices ``0 … n₁−1``, ``n₁ … n₂−1``, … until
+    ``half_width(work index, its summed counters, its n) ≤ precision.target`` or ``precision.max_n``.
+
+    Stages are decided from the counters alone, after each stage has completed, so a seed and a
+    target give the same n and the same counters on any threads, chunk size or executor — and the
+    counters of a fixed-n run of that n. ``progress(duels done, duels planned so far)``.
+    """
+    m = len(works)
+    executor = executor or LocalExecutor(threads)
+    n = [0] * m
+    goal = [min(precision.step, precision.max_n)] * m
+    totals: list[tuple[np.ndarray, ...] | None] = [None] * m
+    seconds = [0.0] * m
+    widths = [1.0] * m
+    met = [False] * m
+    active = list(range(m))
+    done = 0
+    wall = 0.0
+
+    def step(_work: int, size: int) -> None:
+        nonlocal done
+        done += size
+        if progress is not None:
+            progress(done, sum(goal))
+
+    while active:
+        spans = [(n[w], goal[w]) if w in active else (0, 0) for w in range(m)]
+        r = run_spans(works, spans, executor, block, step)
+        wall += r.wall
+        for w in active:
+            part = r.totals[w]
+            prev = totals[w]
+            totals[w] = part if prev is None else tuple(a + b for a, b in zip(prev, part))
+            seconds[w] += r.seconds[w]
+            n[w] = goal[w]
+            widths[w] = half_width(w, totals[w], n[w])
+            met[w] = widths[w] <= precision.target
+        active = [w for w in active if not met[w] and n[w] < precision.max_n]
+        for w in active:
+            goal[w] = precision.next_n(n[w], widths[w])
+    return PreciseRun(totals, seconds, n, widths, met, wall)  # type: ignore[arg-type]  # every work ran
 
 
 def run_blocks(kernel: Callable[..., np.ndarray], compiled: Compiled, n: int, seed: int, threads: int | None = None,

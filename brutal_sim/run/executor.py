@@ -145,7 +145,8 @@ class LocalExecutor(Executor):
 @dataclass
 class Run:
     """The merged result of :func:`run_works`: per work, the summed counter arrays and its share of
-    the wall-clock seconds (split by the kernel time of its chunks; the shares add up to ``wall``)."""
+    the wall-clock seconds (split by the kernel time of its chunks; the shares add up to ``wall``).
+    (:func:`run_spans`: a work whose span was empty has ``None`` totals.)"""
 
     totals: list[tuple[np.ndarray, ...]]
     seconds: list[float]
@@ -153,9 +154,9 @@ class Run:
     chunks: list[ChunkResult]
 
 
-def split(n: int, size: int) -> list[tuple[int, int]]:
-    """``(start, size)`` of the chunks of ``0 … n−1``: all of ``size`` but the last."""
-    return [(start, min(size, n - start)) for start in range(0, n, size)]
+def split(n: int, size: int, first: int = 0) -> list[tuple[int, int]]:
+    """``(start, size)`` of the chunks of ``first … n−1``: all of ``size`` but the last."""
+    return [(start, min(size, n - start)) for start in range(first, n, size)]
 
 
 def run_works(works: Sequence[Work], n: int, executor: Executor | None = None, chunk: int | None = None,
@@ -167,9 +168,17 @@ def run_works(works: Sequence[Work], n: int, executor: Executor | None = None, c
     """
     if n <= 0:
         raise ValueError(f"n must be positive, got {n}")
+    return run_spans(works, [(0, n)] * len(works), executor, chunk, on_chunk)
+
+
+def run_spans(works: Sequence[Work], spans: Sequence[tuple[int, int]], executor: Executor | None = None,
+              chunk: int | None = None, on_chunk: ChunkProgress | None = None) -> Run:
+    """Run duel indices ``start … stop−1`` of each work (``spans[w] = (start, stop)``, one per work)
+    in chunks and sum each work's counters, as :func:`run_works` does; a work with an empty span
+    gets ``None`` totals."""
     executor = executor or LocalExecutor()
     size = chunk or executor.chunk
-    tasks = [Task(w, start, k) for w in range(len(works)) for start, k in split(n, size)]
+    tasks = [Task(w, start, k) for w, (first, stop) in enumerate(spans) for start, k in split(stop, size, first)]
     totals: list[tuple[np.ndarray, ...] | None] = [None] * len(works)
     busy = [0.0] * len(works)
     results: list[ChunkResult] = []
@@ -185,4 +194,4 @@ def run_works(works: Sequence[Work], n: int, executor: Executor | None = None, c
     wall = time.perf_counter() - t0
     spent = sum(busy)
     seconds = [wall * b / spent if spent > 0 else wall / len(works) for b in busy]
-    return Run([t for t in totals if t is not None], seconds, wall, results)  # every work had a chunk
+    return Run(totals, seconds, wall, results)  # type: ignore[arg-type]  # None only for an empty span
