@@ -22,7 +22,7 @@ from .results.fight import FightResult
 from .rulesets.brutal import RULESET as BRUTAL
 from .rulesets.brutal.layout import TARGETING_CODES
 from .rulesets.brutal.sides import expand_side
-from .results.header import rates_half_width
+from .results.header import excludes, rates_half_width
 from .run.engine import Precision, ProgressFn, duel_work, run, run_attack_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
@@ -97,11 +97,12 @@ MAX_N_DEFAULT = 100_000_000
 
 
 def precision_of(target_error: float | None, max_n: int = MAX_N_DEFAULT,
-              names: Mapping[str, str] | None = None) -> Precision | None:
+                 names: Mapping[str, str] | None = None, threshold: float | None = None) -> Precision | None:
     """A target error in percentage points (``0.1``: every reported rate's 95 % Wilson half-width
     at most 0.1 points) and the most duels, as a :class:`~brutal_sim.run.engine.Precision`; None
-    without a target. Bad values are a :class:`DataError` naming ``target_error`` / ``max_n`` (or
-    ``names[...]``)."""
+    without a target. With ``threshold`` (a win rate), a run also stops once the interval of a's
+    win rate excludes it. Bad values are a :class:`DataError` naming ``target_error`` / ``max_n``
+    (or ``names[...]``)."""
     names = names or {}
     if target_error is None:
         return None
@@ -110,7 +111,7 @@ def precision_of(target_error: float | None, max_n: int = MAX_N_DEFAULT,
         raise DataError(names.get("target_error", "target_error"), None,
                         f"target error must be percentage points above 0 and at most 50, got {target_error!r}")
     _check_n(max_n, names.get("max_n", "max_n"))
-    return Precision(float(target_error) / 100, int(max_n))
+    return Precision(float(target_error) / 100, int(max_n), threshold=threshold)
 
 
 def _played(layouts_of: Sequence[Any], kernel_args: Sequence[Any], n: int, seed: int, threads: int | None,
@@ -122,10 +123,13 @@ def _played(layouts_of: Sequence[Any], kernel_args: Sequence[Any], n: int, seed:
         r = run(works, n, threads, progress=progress, executor=executor)
         return [(totals[0], n, seconds, {}) for totals, seconds in zip(r.totals, r.seconds)]
     layouts = list(layouts_of)
-    pr = run_to_precision(works, prec, lambda w, totals, k: rates_half_width(layouts[w], totals[0], k),
+    pr = run_to_precision(works, prec, lambda w, totals, k: (rates_half_width(layouts[w], totals[0], k),
+                                                             excludes(layouts[w], totals[0], k, prec.threshold)),
                           threads, progress=progress, executor=executor)
+    early = {} if prec.threshold is None else {"threshold": prec.threshold}
     return [(pr.totals[w][0], pr.n[w], pr.seconds[w],
-             {"target_error": prec.target, "half_width": pr.half_width[w], "target_met": pr.met[w]})
+             {"target_error": prec.target, "half_width": pr.half_width[w], "target_met": pr.met[w],
+              **({"decided": pr.decided[w]} if early else {}), **early})
             for w in range(len(works))]
 
 

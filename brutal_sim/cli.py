@@ -492,6 +492,10 @@ def report(
     n: Optional[int] = typer.Option(None, "-n", help="override the scenario's duels per cell"),
     threads: Optional[int] = THREADS_OPT,
     cluster: Optional[str] = CLUSTER_OPT,
+    target_error: Optional[float] = typer.Option(None, "--target-error", help="play each cell until its rates' 95 % "
+                                                 "half-width is at most this many percentage points (overrides n)"),
+    max_n: Optional[int] = typer.Option(None, "--max-n", help="the most duels per cell with a target error "
+                                        "[default: the scenario's max_n, 100,000,000]"),
 ) -> None:
     """Run a scenario and write a one-file HTML report (images embedded)."""
     from . import api
@@ -500,7 +504,7 @@ def report(
     from .run.cluster import parse
     from .scenario import load_scenario
 
-    sc = _guard(lambda: load_scenario(scenario, n=n, names=FLAGS))
+    sc = _guard(lambda: load_scenario(scenario, n=n, names=FLAGS, target_error=target_error, max_n=max_n))
     note = _size_note(sc.n_runs)
     if note:
         err.print(note, highlight=False, markup=False)
@@ -517,7 +521,7 @@ def report(
             if sc.fights:
                 _warm_up_fight(False, sc.fights[0].prepared, paired=True)
         results = _run_report(sc, threads, ex)
-    total = sc.total_duels
+    total = sum(r.n for r in [*results, *sc.fight_results])
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
         f"brutal-sim report {scenario} -o {output}"
     html = render_report(sc, results, command)
@@ -560,8 +564,12 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
         with Progress(*columns, console=err, transient=True) as bar:
             task = bar.add_task("report", total=total, cell="", cells="", rate="")
 
-            def progress(done: int, _total: int, label: str) -> None:
+            def progress(done: int, planned: int, label: str) -> None:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
+                if sc.precision is not None:  # stages of all cells at once: the duels planned so far
+                    bar.update(task, completed=done, total=planned, rate=f"{rate:,.0f} duels/s",
+                               cell=f"to ±{sc.spec.target_error:g} points")
+                    return
                 cells_done = done // sc.spec.n
                 bar.update(task, completed=done, cell=escape(label[:48]), rate=f"{rate:,.0f} duels/s",
                            cells=f"cell {min(cells_done + 1, sc.n_runs)}/{sc.n_runs}")
@@ -569,7 +577,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
             return run_scenario(sc, threads, progress, executor=executor)
     else:
         def log(done: int, _total: int, label: str) -> None:
-            if done % sc.spec.n == 0:
+            if sc.precision is None and done % sc.spec.n == 0:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
                 err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {label}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")

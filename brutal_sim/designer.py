@@ -7,7 +7,7 @@ differences between the cells are not blurred by independent sampling noise.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -19,9 +19,10 @@ from .core.errors import DataError
 from .core.ruleset import resolve_ruleset
 from .core.variants import names_apart, vary
 from .results.frames import paired_differences, summary_frame
+from .results.header import rates_half_width
 from .results.plots import sweep_figure
 from .results.stats import wilson
-from .run.engine import run_paired_counters
+from .run.engine import Precision, paired_work, run_paired_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
 
@@ -39,25 +40,32 @@ class TacticMatrix:
     choices_b: list[str]
     wins_a: np.ndarray  # int64[len(choices_a), len(choices_b)]
     wins_b: np.ndarray
-    n: int
+    n: int  # duels per cell; played to a target error, the most of any cell
+    cell_n: np.ndarray | None = None  # int64 like wins_a: duels per cell, when cells differ (a target error)
+
+    @property
+    def ns(self) -> np.ndarray:
+        """Duels played in each cell."""
+        return self.cell_n if self.cell_n is not None else np.full(self.wins_a.shape, self.n, dtype=np.int64)
 
     @property
     def rate_a(self) -> np.ndarray:
-        return self.wins_a / self.n
+        return self.wins_a / self.ns
 
     @property
     def rate_b(self) -> np.ndarray:
-        return self.wins_b / self.n
+        return self.wins_b / self.ns
 
     def frame(self) -> pd.DataFrame:
-        """Tidy: choice_a, choice_b, win_rate_a, ci_low, ci_high, win_rate_b, draw_rate."""
+        """Tidy: choice_a, choice_b, win_rate_a, ci_low, ci_high, win_rate_b, draw_rate, n."""
         rows = []
+        ns = self.ns
         for i, ca in enumerate(self.choices_a):
             for j, cb in enumerate(self.choices_b):
-                lo, hi = wilson(int(self.wins_a[i, j]), self.n)
+                lo, hi = wilson(int(self.wins_a[i, j]), int(ns[i, j]))
                 rows.append({"choice_a": ca, "choice_b": cb, "win_rate_a": self.rate_a[i, j], "ci_low": lo,
                              "ci_high": hi, "win_rate_b": self.rate_b[i, j],
-                             "draw_rate": 1 - self.rate_a[i, j] - self.rate_b[i, j]})
+                             "draw_rate": 1 - self.rate_a[i, j] - self.rate_b[i, j], "n": int(ns[i, j])})
         return pd.DataFrame(rows)
 
     def best_response_b(self) -> dict[str, str]:
@@ -83,7 +91,8 @@ class TacticMatrix:
         table = pd.DataFrame(100 * self.rate_a, index=self.choices_a, columns=self.choices_b).round(1)
         ma, va = self.maximin_a()
         mb, vb = self.maximin_b()
-        return (f"<p><b>{self.a}</b> (rows) win rate % against <b>{self.b}</b> (columns), n = {self.n:,} per cell. "
+        per_cell = f"n = {self.n:,} per cell" if self.cell_n is None else f"up to {self.n:,} duels per cell"
+        return (f"<p><b>{self.a}</b> (rows) win rate % against <b>{self.b}</b> (columns), {per_cell}. "
                 f"Maximin: {self.a} {ma} ({100 * va:.1f} %), {self.b} {mb} ({100 * vb:.1f} %).</p>" + table.to_html())
 
 
@@ -113,15 +122,18 @@ def _choices(fighter: Any, tactics: Sequence[str] | None, reactions: bool) -> li
 def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str] | None = None,
                   tactics_b: Sequence[str] | None = None, reactions: bool = False, n: int = 20_000, seed: int = 0,
                   options: Mapping[str, str] | None = None, rules: str | None = None,
-                  ruleset: str | None = None, executor: Executor | None = None, client: Any = None) -> TacticMatrix:
+                  ruleset: str | None = None, executor: Executor | None = None, client: Any = None,
+                  target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT) -> TacticMatrix:
     """Play every pair of tactics (and, with ``reactions``, of parry/dodge) of a and b (all cells
-    at once on ``client`` / ``executor`` if given: ``docs/cluster.md``).
+    at once on ``client`` / ``executor`` if given: ``docs/cluster.md``); with ``target_error``
+    (percentage points) each cell plays to that half-width (or ``max_n``) instead of ``n`` duels.
 
     The default tactic lists are Brutal's; for other rulesets pass ``tactics_a`` / ``tactics_b``.
     Bad arguments are a :class:`DataError` naming them (``tactics_a: tactic: unknown tactic 'feitn';
     did you mean 'feint'? …``) before any duel is played.
     """
     _check_run(n, seed)
+    prec = api.precision_of(target_error, max_n)
     for name, tactics in (("tactics_a", tactics_a), ("tactics_b", tactics_b)):
         if tactics is not None:
             if isinstance(tactics, str) or not tactics:
@@ -137,10 +149,12 @@ def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str]
                     for i, j in pairs]
     wins_a = np.zeros((len(ca), len(cb)), dtype=np.int64)
     wins_b = np.zeros_like(wins_a)
-    for (i, j), r in zip(pairs, api.duels(prepared, n, seed, executor=executor, client=client)):
-        wins_a[i, j], wins_b[i, j] = r.wins(0), r.wins(1)
+    cell_n = np.zeros_like(wins_a)
+    for (i, j), r in zip(pairs, api.duels(prepared, n, seed, executor=executor, client=client, precision=prec)):
+        wins_a[i, j], wins_b[i, j], cell_n[i, j] = r.wins(0), r.wins(1), r.n
     label = (lambda t, r: t if r is None else f"{t}/{r}")
-    return TacticMatrix(fa.name, fb.name, [label(*c) for c in ca], [label(*c) for c in cb], wins_a, wins_b, n)
+    return TacticMatrix(fa.name, fb.name, [label(*c) for c in ca], [label(*c) for c in cb], wins_a, wins_b,
+                        int(cell_n.max()), None if prec is None else cell_n)
 
 
 @dataclass
@@ -151,13 +165,15 @@ class Balance:
     fighter: str
     opponent: str
     target: float
-    n: int
+    n: int  # duels per value tried (with a target error: the most the search allowed, max_n)
     tried: dict[Any, tuple[float, float, float]] = field(default_factory=dict)  # value → (rate, lo, hi)
     best: Any = None
     bracket: tuple[Any, Any] | None = None
+    played: dict[Any, int] = field(default_factory=dict)  # value → duels of its estimate in ``tried``
+    duels: int = 0  # duels played in the whole search (with a target error, replays included)
 
     def frame(self) -> pd.DataFrame:
-        return pd.DataFrame([{"value": v, "win_rate": r, "ci_low": lo, "ci_high": hi}
+        return pd.DataFrame([{"value": v, "win_rate": r, "ci_low": lo, "ci_high": hi, "n": self.played.get(v)}
                              for v, (r, lo, hi) in self.tried.items()])
 
     def _repr_html_(self) -> str:
@@ -170,7 +186,7 @@ class Balance:
 def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values: Sequence[Any],
             target: float = 0.5, n: int = 50_000, seed: int = 0, options: Mapping[str, str] | None = None,
             rules: str | None = None, ruleset: str | None = None, executor: Executor | None = None,
-            client: Any = None) -> Balance:
+            client: Any = None, target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT) -> Balance:
     """Find the value of ``field`` (a fighter path, e.g. ``main_hand.damage.bonus``, ``checks.melee``,
     ``armour.0.protection``, ``damage_levels.2``) among the ordered ``values`` that brings
     ``fighter``'s win rate against ``opponent`` closest to ``target``.
@@ -179,10 +195,18 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
     neighbouring values whose win rates lie on either side of the target (None if the target is
     outside the range tried, then ``best`` is the nearer end). ``client`` / ``executor`` as in
     :func:`sweep`. Every value is checked before the first duel.
+
+    With ``target_error`` (percentage points) each value tried plays only until the 95 % interval
+    of its win rate excludes ``target`` (which side of the target it lies on is then known) or its
+    half-width reaches ``target_error`` (or ``max_n``); then the best value plays on until its
+    half-width reaches ``target_error``. Values far from the target cost few duels, and the best
+    value's interval is as narrow as the target asks; the other values keep their early estimates
+    (``played`` gives each one's duels, ``duels`` the search's total).
     """
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < 1:
         raise DataError("balance", "target", f"must be a win rate strictly between 0 and 1, got {target!r}")
     _check_run(n, seed)
+    prec = api.precision_of(target_error, max_n, threshold=float(target))
     values = list(values)
     if len(values) < 2:
         raise DataError("balance", "values", "needs at least two values to search between")
@@ -192,15 +216,18 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
         f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
         varied = [vary(f, field, v, where="balance") for v in values]
         rs.prepare(varied[0], opp, rules, options)  # the options and rules file, checked once
-    result = Balance(field, f.name, opp.name, target, n)
+    result = Balance(field, f.name, opp.name, target, n if prec is None else prec.max_n)
 
-    def rate(k: int) -> float:
+    def rate(k: int, precision: Precision | None = prec) -> float:
         v = values[k]
-        if v not in result.tried:
-            r = api.duel(varied[k], opp, n=n, seed=seed, options=options, rules=rules, ruleset=rs.name,
-                         executor=executor, client=client)
-            lo, hi = wilson(r.wins(0), n)
-            result.tried[v] = (r.wins(0) / n, lo, hi)
+        if v not in result.tried or precision is not prec:
+            with api.named_errors():
+                prepared = rs.prepare(varied[k], opp, rules, options)
+            r = api.duels([(rs, prepared)], n, seed, executor=executor, client=client, precision=precision)[0]
+            lo, hi = wilson(r.wins(0), r.n)
+            result.tried[v] = (r.wins(0) / r.n, lo, hi)
+            result.played[v] = r.n
+            result.duels += r.n
         return result.tried[v][0]
 
     lo_k, hi_k = 0, len(values) - 1
@@ -217,6 +244,8 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
                 hi_k = mid
         result.bracket = (values[lo_k], values[hi_k])
     result.best = min(result.tried, key=lambda v: abs(result.tried[v][0] - target))
+    if prec is not None:  # the best value, played on to the target error
+        rate(values.index(result.best), replace(prec, threshold=None))
     return result
 
 
@@ -246,13 +275,16 @@ class Sweep:
 def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values: Sequence[Any], n: int = 50_000,
           seed: int = 0, options: Mapping[str, str] | None = None, rules: str | None = None,
           threads: int | None = None, ruleset: str | None = None, executor: Executor | None = None,
-          client: Any = None) -> Sweep:
+          client: Any = None, target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT) -> Sweep:
     """Play ``fighter`` with ``field`` set to each of ``values`` against ``opponent``, all values on
     the same duels (common random numbers), with the paired differences of neighbouring values.
+    With ``target_error`` (percentage points) all values play on until every value's rates meet it
+    (or ``max_n``), still on the same duels.
 
     ``client`` (a ``distributed.Client``) or ``executor`` run the duels elsewhere, e.g. on a Dask
     cluster, with the same counters (``docs/cluster.md``). ``values`` holds each value once."""
     _check_run(n, seed, threads)
+    prec = api.precision_of(target_error, max_n)
     values = list(values)
     if not values:
         raise DataError("sweep", "values", "needs at least one value")
@@ -261,27 +293,50 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
         rs = resolve_ruleset([fighter, opponent], ruleset)
         f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
         prepared = [rs.prepare(vary(f, field, v, where="sweep"), opp, rules, options) for v in values]
-    counters, joint, elapsed = run_paired_counters([p.compiled for p in prepared], n, seed, threads,
-                                                   executor=resolve(executor, client, threads))
+    cells = [p.compiled for p in prepared]
+    facts: list[dict[str, Any]] = [{} for _ in values]
+    if prec is None:
+        counters, joint, elapsed = run_paired_counters(cells, n, seed, threads,
+                                                       executor=resolve(executor, client, threads))
+    else:
+        def widest(_w: int, totals: tuple[np.ndarray, ...], k: int) -> tuple[float, bool]:
+            return max(rates_half_width(rs.counters, row, k) for row in totals[0]), False
+
+        pr = run_to_precision([paired_work(cells, seed)], prec, widest, threads,
+                              executor=resolve(executor, client, threads))
+        (rows, joint), n, elapsed = pr.totals[0], pr.n[0], pr.wall
+        counters, joint = list(rows), joint[: len(cells) - 1]
+        facts = [{"target_error": prec.target, "half_width": rates_half_width(rs.counters, row, n),
+                  "target_met": pr.met[0]} for row in rows]
     results = []
-    for v, p, cnt in zip(values, prepared, counters):
-        results.append(api.result_of(rs, p, cnt, n, seed, elapsed / len(values),
-                                     {"variant": "", "sweep": field, "value": str(v)}))
+    for v, p, cnt, fact in zip(values, prepared, counters, facts):
+        result = api.result_of(rs, p, cnt, n, seed, elapsed / len(values),
+                               {"variant": "", "sweep": field, "value": str(v)})
+        result.precision.update(fact)
+        results.append(result)
     return Sweep(results, paired_differences(results, joint, "value"))
 
 
 def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int = 0,
                 options: Mapping[str, str] | None = None, rules: str | None = None,
                 threads: int | None = None, ruleset: str | None = None, executor: Executor | None = None,
-                client: Any = None) -> list[Any]:
+                client: Any = None, target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT,
+                early_stop: bool = False) -> list[Any]:
     """Every pair of ``fighters`` once (a vs b); results labelled for frames and the matchup matrix
     (``plots.matchup_matrix_figure(frames.summary_frame(results))``). All pairs are handed to the
     executor at once (``client`` / ``executor`` as in :func:`sweep`).
+
+    With ``target_error`` (percentage points) each pair plays to that half-width (or ``max_n``);
+    with ``early_stop`` too, a pair stops as soon as the 95 % interval of a's win rate excludes
+    50 % (the question "who is favoured?" is answered; its rates are then less precise than the
+    target, and stopping at the first look that excludes 50 % makes a wrong side somewhat more
+    likely than the 2.5 % of a single look).
 
     Each fighter once (the same name or file twice is a :class:`DataError`); different files
     whose fighters share a name are labelled apart, ``"Brute (brute2.toml)"``; fighter objects
     sharing a name are an error (rename one)."""
     _check_run(n, seed, threads)
+    prec = api.precision_of(target_error, max_n, threshold=0.5 if early_stop else None)
     fighters = list(fighters)
     if len(fighters) < 2:
         raise DataError("round_robin", "fighters", "needs at least two fighters")
@@ -298,7 +353,7 @@ def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int =
         pairs = list(itertools.combinations(loaded, 2))
         prepared = [(rs, rs.prepare(fa, fb, rules, options)) for fa, fb in pairs]
     labels = [{"matchup": f"{fa.name} vs {fb.name}", "variant": ""} for fa, fb in pairs]
-    return api.duels(prepared, n, seed, threads, labels=labels, executor=executor, client=client)
+    return api.duels(prepared, n, seed, threads, labels=labels, executor=executor, client=client, precision=prec)
 
 
 def _identity(ref: Any) -> Any:

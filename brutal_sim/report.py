@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import jinja2
 import pandas as pd
@@ -178,6 +178,16 @@ def _fight_rows(fights: list[FightResult]) -> list[dict[str, Any]]:
     return rows
 
 
+def _per_cell(scenario: Any, results: Sequence[Any]) -> str:
+    """Duels per cell as the report states it: the fixed n, or the target error and the range of n."""
+    if scenario.spec.target_error is None or not results:
+        return f"{scenario.spec.n:,}"
+    ns = [r.n for r in results]
+    met = all(r.precision.get("target_met") for r in results)
+    span = f"{min(ns):,}" if min(ns) == max(ns) else f"{min(ns):,} – {max(ns):,}"
+    return f"{span} (to ±{scenario.spec.target_error:g} points{'' if met else '; not all met by max_n'})"
+
+
 def render_report(scenario: Scenario, results: list[DuelResult], command: str,
                   fights: list[FightResult] | None = None) -> str:
     """The report's HTML (self-contained: inline CSS, images as data URIs). ``fights`` default to
@@ -187,7 +197,8 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     html = env.get_template("report.html.j2").render(
-        title=scenario.spec.title, notes=scenario.spec.notes.strip(), n=scenario.spec.n, seed=scenario.spec.seed,
+        title=scenario.spec.title, notes=scenario.spec.notes.strip(), n=_per_cell(scenario, [*results, *fights]),
+        seed=scenario.spec.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         cells=scenario.cells, summary_rows=_summary_rows(results),
         show_variant=len(scenario.variant_options) > 1, variant_header="ruleset" if scenario.spec.rulesets else "variant", show_sweep=any(c.sweep for c in scenario.cells),

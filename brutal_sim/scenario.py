@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 import pandas as pd
 from pydantic import Field, field_validator
 
+from . import api
 from .api import fight_result_of, prepare_fight, result_of
 from .core.data import StrictModel, read_toml, validate
 from .core.errors import DataError
@@ -26,7 +27,8 @@ from .results.fight import side_name
 from .results.frames import paired_differences
 from .rulesets.brutal.catalog import load_rules
 from .rulesets.brutal.sides import expand_side
-from .run.engine import paired_work
+from .results.header import rates_half_width
+from .run.engine import Precision, paired_work, run_to_precision
 from .run.executor import Executor, run_works
 from .run.factory import resolve
 
@@ -76,6 +78,9 @@ class ScenarioSpec(StrictModel):
     title: str = "brutal_sim report"
     notes: str = ""
     n: int = Field(100_000, gt=0, le=MAX_N_PER_CELL)
+    target_error: float | None = Field(None, gt=0, le=50, description="play each cell until its rates' 95 % "
+                                       "half-width is at most this many percentage points (instead of n)")
+    max_n: int = Field(100_000_000, gt=0, le=MAX_N_PER_CELL, description="the most duels per cell with target_error")
     seed: int = Field(0, ge=0, lt=2**64)
     ruleset: str | None = None
     rulesets: list[str] = Field(default_factory=list)
@@ -166,8 +171,13 @@ class Scenario:
 
     @property
     def total_duels(self) -> int:
-        """Duels and group fights to play."""
-        return self.n_runs * self.spec.n
+        """Duels and group fights to play (with a target error: at most)."""
+        return self.n_runs * (self.spec.n if self.spec.target_error is None else self.spec.max_n)
+
+    @property
+    def precision(self) -> Precision | None:
+        """Each cell played to the file's ``target_error`` (None: ``n`` duels each)."""
+        return api.precision_of(self.spec.target_error, self.spec.max_n)
 
     @property
     def rulesets(self) -> list[Ruleset]:
@@ -188,10 +198,12 @@ def _nested(exc: DataError) -> str:
     return inner + (f"{exc.field}: " if exc.field else "") + exc.message
 
 
-def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | None = None) -> Scenario:
+def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | None = None,
+                  target_error: float | None = None, max_n: int | None = None) -> Scenario:
     """Read, validate and expand a scenario file; every problem is a :class:`DataError`.
 
-    ``n`` overrides the file's duels per cell (quick previews); a bad one names the argument as
+    ``n`` overrides the file's duels per cell (quick previews) and its ``target_error``;
+    ``target_error`` (and ``max_n``) override the file's ``n``. A bad one names the argument as
     ``names`` maps it (default ``n``; the CLI passes ``{"n": "-n"}``).
 
     Nothing that can fail is left for later: each fighter, matchup, sweep name and sweep value
@@ -205,7 +217,18 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
             raise DataError((names or {}).get("n", "n"), None, f"duels per cell must be a positive integer, got {n!r}")
         if n > MAX_N_PER_CELL:
             raise DataError((names or {}).get("n", "n"), None, f"duels per cell must be at most 10**9, got {n!r}")
-        spec = spec.model_copy(update={"n": n})
+        spec = spec.model_copy(update={"n": n, "target_error": None})
+    if target_error is not None or max_n is not None:
+        prec = api.precision_of(spec.target_error if target_error is None else target_error,
+                                spec.max_n if max_n is None else max_n, names)
+        if n is not None:
+            raise DataError((names or {}).get("n", "n"), None, "give n or a target error, not both")
+        if prec is None:
+            raise DataError((names or {}).get("max_n", "max_n"), None, "needs a target error")
+        if prec.max_n > MAX_N_PER_CELL:
+            raise DataError((names or {}).get("max_n", "max_n"), None,
+                            f"duels per cell must be at most 10**9, got {prec.max_n!r}")
+        spec = spec.model_copy(update={"target_error": prec.target * 100, "max_n": prec.max_n})
     base_dir = Path(path).parent
 
     def resolve_ref(ref: str) -> str:
@@ -528,23 +551,38 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
         if progress:
             progress(done, total, labels[work])
 
-    ran = run_works(works, spec.n, resolve(executor, client, threads), on_chunk=step)
-    for g, ((members, by), (counters, joint), elapsed) in enumerate(zip([*groups, *fight_groups], ran.totals,
-                                                                         ran.seconds)):
+    prec = scenario.precision
+    layouts = [scenario.cells[m[0]].ruleset.counters for m, _ in groups]
+    layouts += [get_ruleset(scenario.fights[m[0]].prepared.a[0].ruleset).counters for m, _ in fight_groups]
+    if prec is None:
+        ran = run_works(works, spec.n, resolve(executor, client, threads), on_chunk=step)
+        totals, seconds, ns, met = ran.totals, ran.seconds, [spec.n] * len(works), [None] * len(works)
+    else:
+        def widest(w: int, parts: tuple[Any, ...], k: int) -> tuple[float, bool]:
+            return max(rates_half_width(layouts[w], row, k) for row in parts[0]), False
+
+        pr = run_to_precision(works, prec, widest, threads, executor=resolve(executor, client, threads),
+                              progress=None if progress is None else lambda d, t: progress(d, t, ""))
+        totals, seconds, ns, met = pr.totals, pr.seconds, pr.n, pr.met
+    for g, ((members, by), (counters, joint), elapsed) in enumerate(zip([*groups, *fight_groups], totals, seconds)):
         joint = joint[: len(members) - 1]
+        n = ns[g]
         group = []
         for i, cnt in zip(members, counters):
             if g < len(groups):
                 cell = scenario.cells[i]
-                r = result_of(cell.ruleset, cell.prepared, cnt, spec.n, spec.seed, elapsed / len(members),
+                r = result_of(cell.ruleset, cell.prepared, cnt, n, spec.seed, elapsed / len(members),
                               {"variant": cell.variant, "sweep": cell.sweep, "value": cell.value})
                 results[i] = r
             else:
                 fc = scenario.fights[i]
-                r = fight_result_of(fc.prepared, cnt, spec.n, spec.seed, elapsed / len(members),
+                r = fight_result_of(fc.prepared, cnt, n, spec.seed, elapsed / len(members),
                                     {"matchup": fc.label, "variant": fc.variant if several else "", "sweep": "",
                                      "value": fc.changed})
                 fight_results[i] = r
+            if prec is not None:
+                r.precision.update({"target_error": prec.target, "half_width": rates_half_width(layouts[g], cnt, n),
+                                    "target_met": met[g]})
             group.append(r)
         if len(group) > 1:
             differences.append(paired_differences(group, joint, by))

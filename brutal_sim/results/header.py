@@ -23,6 +23,14 @@ def rates_half_width(layout: CounterLayout, counters: np.ndarray, n: int) -> flo
     return max((hi - lo) / 2 for lo, hi in (wilson(int(k), n) for k in counts))
 
 
+def excludes(layout: CounterLayout, counters: np.ndarray, n: int, rate: float | None) -> bool:
+    """Whether the 95 % Wilson interval of a's win rate lies wholly above or below ``rate``."""
+    if rate is None:
+        return False
+    lo, hi = wilson(int(counters[layout.wins]), n)
+    return not lo <= rate <= hi
+
+
 class HeaderCounters:
     """Readers of the shared counter header (:mod:`brutal_sim.core.counters`) by name, for every result
     whose ``counters`` row starts with it (duels; group fights, whose group block follows).

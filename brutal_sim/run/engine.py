@@ -57,12 +57,15 @@ def run(works: Sequence[Work], n: int, threads: int | None = None, block: int | 
 
 @dataclass(frozen=True)
 class Precision:
-    """Play each work until ``half_width`` of its counters is at most ``target`` or ``max_n`` duels are
-    played. ``step`` is the first stage's size and the granularity of every later one."""
+    """Play each work until the half-width of its counters' interval is at most ``target`` or
+    ``max_n`` duels are played; with ``threshold``, also stop a work as soon as its interval
+    excludes that rate (the caller's interval decides). ``step`` is the first stage's size and the
+    granularity of every later one."""
 
     target: float
     max_n: int = 100_000_000
     step: int = 1 << 14
+    threshold: float | None = None
 
     def __post_init__(self) -> None:
         if not self.target > 0 or self.max_n <= 0 or self.step <= 0:
@@ -80,24 +83,28 @@ class Precision:
 @dataclass
 class PreciseRun:
     """The result of :func:`run_to_precision`: per work, the summed counters, seconds, the duels
-    played, the half-width reached, and whether it met the target."""
+    played, the half-width reached, whether it met the target, and whether it stopped early
+    because its interval excluded the threshold."""
 
     totals: list[tuple[np.ndarray, ...]]
     seconds: list[float]
     n: list[int]
     half_width: list[float]
     met: list[bool]
+    decided: list[bool]
     wall: float
 
 
-HalfWidthFn = Callable[[int, tuple[np.ndarray, ...], int], float]
+#: ``(work index, its summed counters, its n) → (half-width, interval excludes the threshold)``
+IntervalFn = Callable[[int, tuple[np.ndarray, ...], int], tuple[float, bool]]
 
 
-def run_to_precision(works: Sequence[Work], precision: Precision, half_width: HalfWidthFn,
+def run_to_precision(works: Sequence[Work], precision: Precision, interval: IntervalFn,
                      threads: int | None = None, block: int | None = None, progress: ProgressFn | None = None,
                      executor: Executor | None = None) -> PreciseRun:
-    """Run each work in stages of duel indices ``0 … n₁−1``, ``n₁ … n₂−1``, … until
-    ``half_width(work index, its summed counters, its n) ≤ precision.target`` or ``precision.max_n``.
+    """Run each work in stages of duel indices ``0 … n₁−1``, ``n₁ … n₂−1``, … until its half-width
+    (from ``interval``) is at most ``precision.target``, its interval excludes the threshold (with
+    ``precision.threshold``), or ``precision.max_n``.
 
     Stages are decided from the counters alone, after each stage has completed, so a seed and a
     target give the same n and the same counters on any threads, chunk size or executor — and the
@@ -111,6 +118,7 @@ def run_to_precision(works: Sequence[Work], precision: Precision, half_width: Ha
     seconds = [0.0] * m
     widths = [1.0] * m
     met = [False] * m
+    decided = [False] * m
     active = list(range(m))
     done = 0
     wall = 0.0
@@ -131,12 +139,13 @@ def run_to_precision(works: Sequence[Work], precision: Precision, half_width: Ha
             totals[w] = part if prev is None else tuple(a + b for a, b in zip(prev, part))
             seconds[w] += r.seconds[w]
             n[w] = goal[w]
-            widths[w] = half_width(w, totals[w], n[w])
+            widths[w], excludes = interval(w, totals[w], n[w])
             met[w] = widths[w] <= precision.target
-        active = [w for w in active if not met[w] and n[w] < precision.max_n]
+            decided[w] = precision.threshold is not None and excludes and not met[w]
+        active = [w for w in active if not (met[w] or decided[w]) and n[w] < precision.max_n]
         for w in active:
             goal[w] = precision.next_n(n[w], widths[w])
-    return PreciseRun(totals, seconds, n, widths, met, wall)  # type: ignore[arg-type]  # every work ran
+    return PreciseRun(totals, seconds, n, widths, met, decided, wall)  # type: ignore[arg-type]  # every work ran
 
 
 def run_blocks(kernel: Callable[..., np.ndarray], compiled: Compiled, n: int, seed: int, threads: int | None = None,

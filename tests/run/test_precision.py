@@ -49,7 +49,7 @@ def test_same_seed_and_target_give_the_same_n_and_bits_as_a_fixed_run(threads, c
     L = api.prepare("swordsman", "brute")[0].counters
     prec = Precision(0.006, max_n=10**6, step=4096)
     r = run_to_precision([duel_work(c.kernels.duels, c, 11)], prec,
-                         lambda w, totals, n: rates_half_width(L, totals[0], n),
+                         lambda w, totals, n: (rates_half_width(L, totals[0], n), False),
                          executor=LocalExecutor(threads, chunk=chunk))
     n = r.n[0]
     # stages: 4096, then what the half-width after 4096 asks for (and, if short, more)
@@ -69,7 +69,7 @@ def test_each_work_stops_at_its_own_target():
     L = api.prepare("swordsman", "brute")[0].counters
     prec = Precision(0.004, max_n=10**6, step=2048)
     r = run_to_precision([duel_work(x.kernels.duels, x, 3) for x in (even, lopsided)], prec,
-                         lambda w, totals, n: rates_half_width(L, totals[0], n))
+                         lambda w, totals, n: (rates_half_width(L, totals[0], n), False))
     assert r.met == [True, True]
     assert r.n[1] < r.n[0]
     for x, n, totals in zip((even, lopsided), r.n, r.totals):
@@ -116,3 +116,77 @@ def test_cli_precision_errors_are_one_line(args, message):
     res = runner.invoke(app, ["duel", "swordsman", "brute", *args])
     assert res.exit_code == 2
     assert message in res.output and res.output.count("\n") == 1
+
+
+# -- designer workflows ------------------------------------------------------------------------------
+
+def test_round_robin_cells_each_meet_the_target_and_early_stop_decides_lopsided_pairs():
+    from brutal_sim import designer
+
+    full = designer.round_robin(["swordsman", "brute", "knight"], seed=2, target_error=0.3)
+    assert all(r.precision["target_met"] and r.precision["half_width"] <= 0.003 for r in full)
+    quick = designer.round_robin(["swordsman", "brute", "knight"], seed=2, target_error=0.3, early_stop=True)
+    for r, q in zip(full, quick):
+        assert q.n <= r.n
+        lo, hi = q.to_dict()["a"]["ci95"]
+        # stopped early: a's interval excludes 50 %; otherwise it met the target as the full run did
+        assert (q.precision["decided"] and not lo <= 0.5 <= hi) or (q.precision["target_met"] and q.n == r.n)
+    assert any(q.precision["decided"] for q in quick)  # knight vs swordsman is far from even
+
+
+def test_tactic_matrix_cells_play_to_the_target_each():
+    from brutal_sim import designer
+
+    m = designer.tactic_matrix("swordsman", "brute", ["single", "furious"], ["single"], seed=3, target_error=1.5)
+    f = m.frame()
+    assert list(f.n) == m.ns.ravel().tolist() and m.n == int(f.n.max())
+    assert ((f.ci_high - f.ci_low) / 2 <= 0.015).all()
+    fixed = designer.tactic_matrix("swordsman", "brute", ["single", "furious"], ["single"], seed=3, n=int(f.n[0]))
+    assert fixed.wins_a[0, 0] == m.wins_a[0, 0]  # the same duels: a cell equals the fixed run of its n
+
+
+def test_sweep_plays_every_value_on_the_same_duels_to_the_target():
+    from brutal_sim import designer
+
+    s = designer.sweep("brute", "swordsman", "checks.melee", [3, 5], seed=4, target_error=1.0)
+    n = s.results[0].n
+    assert {r.n for r in s.results} == {n} and all(r.precision["half_width"] <= 0.01 for r in s.results)
+    fixed = designer.sweep("brute", "swordsman", "checks.melee", [3, 5], seed=4, n=n)
+    assert [r.counters.tolist() for r in s.results] == [r.counters.tolist() for r in fixed.results]
+
+
+def test_adaptive_balance_finds_the_fixed_answer_with_fewer_duels():
+    """The best value's interval is as narrow as the target asks; far values stop once their
+    interval excludes the target. The fixed-n search with that n gives the same best value."""
+    from brutal_sim import designer
+
+    values = list(range(0, 13))
+    ad = designer.balance("swordsman", "brute", "checks.melee", values, target=0.5, target_error=0.5, seed=1)
+    r, lo, hi = ad.tried[ad.best]
+    assert (hi - lo) / 2 <= 0.005
+    nbest = ad.played[ad.best]
+    fixed = designer.balance("swordsman", "brute", "checks.melee", values, target=0.5, n=nbest, seed=1)
+    assert (fixed.best, fixed.bracket) == (ad.best, ad.bracket)
+    assert fixed.tried[fixed.best] == ad.tried[ad.best]
+    assert ad.duels < fixed.duels and min(ad.played.values()) < nbest
+
+
+def test_scenario_cells_play_to_the_target_and_the_report_says_so(tmp_path):
+    from brutal_sim.scenario import load_scenario, run_scenario
+
+    sc = load_scenario("examples/round_robin.toml", target_error=0.5)
+    results = run_scenario(sc)
+    assert sc.spec.target_error == 0.5 and all(r.precision["target_met"] for r in results)
+    assert all(r.precision["half_width"] <= 0.005 for r in results)
+    assert len({r.n for r in results}) > 1  # cells stop at their own n
+    first = results[0]
+    fixed = run_scenario(load_scenario("examples/round_robin.toml", n=first.n))[0]
+    assert np.array_equal(first.counters, fixed.counters)
+    out = tmp_path / "r.html"
+    res = runner.invoke(app, ["report", "examples/round_robin.toml", "-o", str(out), "--target-error", "0.5"])
+    assert res.exit_code == 0, res.output
+    ns = sorted({r.n for r in results})
+    assert f"{ns[0]:,} – {ns[-1]:,} (to ±0.5 points)" in out.read_text()
+    res = runner.invoke(app, ["report", "examples/round_robin.toml", "-o", str(tmp_path / "x.html"), "--max-n", "9"])
+    assert res.exit_code == 2 and "--max-n: needs a target error" in res.output
+    assert not (tmp_path / "x.html").exists()
