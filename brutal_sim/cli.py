@@ -585,6 +585,53 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
         return run_scenario(sc, threads, log, executor=executor)
 
 
+@app.command()
+def weights(
+    a: str = typer.Argument(..., help="fighter a, whose stats are stepped: catalog name or TOML file"),
+    b: str = typer.Argument(..., help="fighter b: catalog name or TOML file"),
+    n: Optional[int] = typer.Option(None, "-n", help="duels per stat [default: 100,000]"),
+    seed: int = SEED_OPT,
+    rules: Optional[str] = RULES_OPT,
+    option: Optional[list[str]] = OPTION_OPT,
+    threads: Optional[int] = THREADS_OPT,
+    json_out: bool = JSON_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
+    target_error: Optional[float] = typer.Option(None, "--target-error", help="play each stat until its changes' 95 % "
+                                                 "half-width is at most this many percentage points; instead of -n"),
+    max_n: Optional[int] = MAX_N_OPT,
+) -> None:
+    """Stat weights: how much a's win rate against b changes when each of a's numeric stats goes one
+    step down or up (paired runs, 95 % intervals), largest first."""
+    flags = _guard(lambda: parse_option_flags(option or []))
+    from . import api, designer
+
+    n, _prec = _guard(lambda: _how_many(n, target_error, max_n))
+    _guard(lambda: (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads")))
+    rs = _guard(lambda: api.prepare(a, b, rules, flags, ruleset=ruleset, names=FLAGS))[0]
+    _warm_up(json_out, rs)
+    with api.named_errors(FLAGS):
+        w = _guard(lambda: designer.stat_weights(a, b, n, seed, flags, rules, ruleset, threads,
+                                                 target_error=target_error,
+                                                 max_n=api.MAX_N_DEFAULT if max_n is None else max_n))
+    data = w.to_dict()
+    if json_out:
+        print(json.dumps(data))
+        return
+    out.print(f"[bold]{escape(w.a)}[/] against [bold]{escape(w.b)}[/]: change of {escape(w.a)}'s win rate when one "
+              f"stat changes ({escape(w.ruleset)}, seed {seed}, paired runs)", highlight=False)
+    _print_precision({**data, "n": int(w.rows["n"].max())}, "duels per stat")
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("stat", "left"), ("change", "left"), ("Δ win rate", "right"), ("95 % CI", "right"),
+                      ("duels", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for r in data["rows"]:
+        lo, hi = r["ci95"]
+        _row(t, r["stat"], f"{r['from']} → {r['to']}", f"{100 * r['delta']:+.2f} pt",
+             f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}")
+    out.print(t)
+    _print_options(data["options"], rs)
+
+
 @app.command("list")
 def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | tactics | options | "
                                                       "rulesets (topics depend on the ruleset)"),

@@ -131,6 +131,10 @@ class Ruleset(ABC):
     fighter_type: type
     #: a bundled matchup whose compilation warms the kernels up (:meth:`warm_up`)
     warm_up_pair: tuple[str, str]
+    #: the numeric fighter fields stat weights step (``brutal-sim weights``): ``(path, step)`` with
+    #: paths as in variants (:mod:`brutal_sim.core.variants`), ``*`` for every item of a list; a
+    #: dice expression steps its die (d6 → d8) instead of adding ``step``
+    adjustable: tuple[tuple[str, int], ...] = ()
     #: about how many seconds the first compilation of each kind of kernel (``duel``, ``attack``,
     #: ``fight``) takes on a 2-core machine with an empty numba cache: what the CLI tells the user
     compile_seconds: Mapping[str, float] = {}

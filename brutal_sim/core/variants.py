@@ -53,6 +53,75 @@ def set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
             node = node[key]
 
 
+#: the die sizes a weapon's damage steps along (one step of :func:`stat_steps`)
+DIE_LADDER = (4, 6, 8, 10, 12)
+
+
+def get_path(data: Any, path: str) -> Any:
+    """The value at a dotted ``path`` of fighter data (list items by index), None where it is absent."""
+    node = data
+    for part in path.split("."):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return None
+    return node
+
+
+def expand_paths(data: Any, pattern: str) -> list[str]:
+    """The paths a pattern names in ``data``: ``armour.*.protection`` → ``armour.0.protection``, …"""
+    head, star, tail = pattern.partition(".*")
+    if not star:
+        return [pattern]
+    items = get_path(data, head)
+    if not isinstance(items, list):
+        return []
+    return [p for i in range(len(items)) for p in expand_paths(data, f"{head}.{i}{tail}")]
+
+
+def stepped(value: Any, step: int) -> Any:
+    """``value`` one step up (``step`` > 0) or down: an integer by ``step``, a dice expression by
+    one die size along :data:`DIE_LADDER`; None where no such step exists."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value + step
+    if isinstance(value, str):
+        try:
+            dice = parse_dice(value)
+        except (ValueError, DataError):
+            return None
+        if dice.sides not in DIE_LADDER:
+            return None
+        k = DIE_LADDER.index(dice.sides) + (1 if step > 0 else -1)
+        return str(Dice(dice.count, DIE_LADDER[k], dice.bonus)) if 0 <= k < len(DIE_LADDER) else None
+    return None
+
+
+def stat_steps(f: Any, adjustable: Sequence[tuple[str, int]]) -> list[tuple[str, int, Any]]:
+    """Fighter ``f`` with each adjustable field one step down and up: ``(path, ±step, variant)``,
+    leaving out steps the field has no room for (a check at its minimum, a d12 up, an empty hand).
+    A dice field's step is ``±1`` (one die size)."""
+    ruleset = get_ruleset(f.ruleset)
+    data = ruleset.fighter_data(f)
+    out = []
+    for pattern, step in adjustable:
+        for path in expand_paths(data, pattern):
+            value = get_path(data, path)
+            for sign in (-1, 1):
+                new = stepped(value, sign * step)
+                if new is None:
+                    continue
+                try:
+                    variant = with_changes(f, {path: new}, "weights")
+                except DataError:  # outside the field's range
+                    continue
+                out.append((path, sign * (1 if isinstance(value, str) else step), variant))
+    return out
+
+
 def vary(f: Any, path: str, value: Any, where: str = "variant") -> Any:
     """A copy of fighter ``f`` (any ruleset) with the field at ``path`` set to ``value``, validated
     like a fighter file."""

@@ -17,7 +17,7 @@ from .header import HeaderCounters
 if TYPE_CHECKING:
     from .duel import DuelResult
     from .fight import FightResult
-from .stats import hist_mean, hist_quantile, wilson
+from .stats import hist_mean, hist_quantile, paired_difference, wilson
 
 ZONE_GROUP_NAMES = ("head", "torso", "arm", "leg")  # Brutal's zone groups (results carry their ruleset's)
 
@@ -210,18 +210,11 @@ def paired_differences(results: list["DuelResult"], joint: np.ndarray, by: str) 
         r0, r1, J = results[j], results[j + 1], joint[j]
         n = r0.n
         for side, key in ((0, "a"), (1, "b")):
-            p0 = J[side, :].sum() / n
-            p1 = J[:, side].sum() / n
-            d = p1 - p0
-            changed = (J[side, :].sum() + J[:, side].sum() - 2 * J[side, side]) / n  # E[(X1 - X0)^2]
-            var_paired = max(changed - d * d, 0.0) / n
-            var_indep = (p0 * (1 - p0) + p1 * (1 - p1)) / n
-            half = 1.959963984540054 * np.sqrt(var_paired)
+            d, half, half_indep = paired_difference(J, n, side)
             labels = _labels(r1)
             rows.append({**labels, "from": r0.labels.get(by, ""), "to": r1.labels.get(by, ""),
                          "fighter": r1.names[side], "side": key, "measure": "win_rate", "difference": d,
-                         "ci_low": d - half, "ci_high": d + half,
-                         "halfwidth_independent": 1.959963984540054 * np.sqrt(var_indep),
-                         "variance_ratio": var_indep / var_paired if var_paired > 0 else np.inf, "n": n})
+                         "ci_low": d - half, "ci_high": d + half, "halfwidth_independent": half_indep,
+                         "variance_ratio": (half_indep / half) ** 2 if half > 0 else np.inf, "n": n})
     return pd.DataFrame(rows, columns=[*LABELS, "from", "to", "fighter", "side", "measure", "difference", "ci_low",
                                        "ci_high", "halfwidth_independent", "variance_ratio", "n"])

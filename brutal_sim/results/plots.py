@@ -501,6 +501,30 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
     return fig
 
 
+def weights_figure(weights: pd.DataFrame, title: str | None = None) -> Figure:
+    """Stat weights: the change of a's win rate for each stat step, a horizontal bar per row with
+    its 95 % interval, in the frame's order (largest first from :func:`brutal_sim.designer.stat_weights`).
+
+    Columns used: ``stat``, ``step``, ``delta``, ``ci_low``, ``ci_high`` (fractions), ``a`` and ``b``.
+    """
+    _require(weights, ("stat", "step", "delta", "ci_low", "ci_high"), "weights_figure")
+    rows = weights.reset_index(drop=True)
+    labels = [f"{stat} {step:+d}" for stat, step in zip(rows["stat"], rows["step"])]
+    fig = Figure(figsize=(7.0, 1.2 + 0.28 * max(len(rows), 1)), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))[::-1]
+    colours = [OKABE_ITO[2] if d >= 0 else OKABE_ITO[3] for d in rows["delta"]]
+    err = np.vstack([100 * (rows["delta"] - rows["ci_low"]), 100 * (rows["ci_high"] - rows["delta"])])
+    ax.barh(y, 100 * rows["delta"], color=colours, height=0.7, xerr=err, ecolor="#333333", capsize=2.5)
+    ax.axvline(0, color="#555555", linewidth=1)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("change of the win rate (percentage points, 95 % interval)")
+    who = f"{rows['a'].iloc[0]} vs {rows['b'].iloc[0]}: " if {"a", "b"} <= set(rows) and len(rows) else ""
+    ax.set_title(title or f"{who}stat weights")
+    _style(ax, "x")
+    return fig
+
+
 # -- group fights ---------------------------------------------------------------------------------
 
 #: How a fighter ended a group fight: standing (bluish green), or out by cause (B-2.9, B-5, B-7).

@@ -22,6 +22,20 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return lo, hi
 
 
+def paired_difference(joint: np.ndarray, n: int, side: int = 0, z: float = Z95) -> tuple[float, float, float]:
+    """The change of side ``side``'s win rate between two runs of the same ``n`` duels (common random
+    numbers), from their joint outcomes ``joint`` (int64[3, 3]: first run's outcome × second's; 0 a
+    won, 1 b won, 2 draw): ``(difference, paired half-width, half-width of independent runs)`` of
+    the 95 % interval. The paired interval uses the per-duel variance of the change."""
+    p0 = joint[side, :].sum() / n
+    p1 = joint[:, side].sum() / n
+    d = float(p1 - p0)
+    changed = (joint[side, :].sum() + joint[:, side].sum() - 2 * joint[side, side]) / n  # E[(X1 - X0)^2]
+    var_paired = max(changed - d * d, 0.0) / n
+    var_indep = (p0 * (1 - p0) + p1 * (1 - p1)) / n
+    return d, z * math.sqrt(var_paired), z * math.sqrt(var_indep)
+
+
 def hist_mean(hist: np.ndarray) -> float | None:
     """Mean of values ``0 … len−1`` weighted by ``hist``; None if empty."""
     total = int(hist.sum())

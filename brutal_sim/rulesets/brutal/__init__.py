@@ -63,6 +63,13 @@ class BrutalRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     warm_up_pair = ("swordsman", "brute")
+    #: stat weights step the checks and attributes the duel uses, the main weapon's die, penetration
+    #: and durability, a shield's parry bonus and each armour's protection and toughness by one
+    adjustable = (("checks.melee", 1), ("checks.ranged", 1), ("checks.dodge", 1), ("checks.athletics", 1),
+                  ("checks.toughness", 1), ("checks.willpower", 1), ("attributes.endurance", 1),
+                  ("attributes.strength", 1), ("attributes.agility", 1), ("main_hand.damage", 1),
+                  ("main_hand.penetration", 1), ("main_hand.durability", 1), ("off_hand.parry_bonus", 1),
+                  ("armour.*.protection", 1), ("armour.*.toughness", 1))
     compile_seconds = {"duel": 40, "attack": 40, "fight": 15}
 
     def catalog(self) -> Catalog:

@@ -46,6 +46,12 @@ class VeretenoRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     warm_up_pair = ("swordsman", "brute")
+    #: stat weights step the attributes, the combat skills, the weapon's modifier and damage, the
+    #: armour's and shield's protection and the action points by one
+    adjustable = (("attributes.physique", 1), ("attributes.agility", 1), ("attributes.intellect", 1),
+                  ("attributes.empathy", 1), ("skills.melee", 1), ("skills.nimbleness", 1),
+                  ("weapon.modifier", 1), ("weapon.damage", 1), ("armour.protection", 1),
+                  ("shield.protection", 1), ("action_points", 1))
     compile_seconds = {"duel": 8, "attack": 8}
 
     def catalog(self) -> Catalog:

@@ -41,6 +41,10 @@ class WfrpRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     warm_up_pair = ("orc", "goblin")
+    #: stat weights step the characteristics by 5 (one advance of a career scheme), Attacks and
+    #: Wounds by one, the main weapon's damage and each armour's points by one
+    adjustable = (("ws", 5), ("s", 5), ("t", 5), ("ag", 5), ("a", 1), ("w", 1), ("main_hand.damage", 1),
+                  ("armour.*.head", 1), ("armour.*.arms", 1), ("armour.*.body", 1), ("armour.*.legs", 1))
     compile_seconds = {"duel": 10, "attack": 10}
 
     def catalog(self) -> Catalog:
