@@ -632,6 +632,92 @@ def weights(
     _print_options(data["options"], rs)
 
 
+@app.command("diff")
+def diff_(
+    fighters: Optional[list[str]] = typer.Argument(None, help="fighters of the round robin (also after --fighters); "
+                                                   "default: the ruleset's whole bundled catalog"),
+    fighters_opt: Optional[list[str]] = typer.Option(None, "--fighters", help="a fighter (catalog name or TOML "
+                                                     "file); more may follow as plain arguments"),
+    rules_a: Optional[str] = typer.Option(None, "--rules-a", help="the old rules file"),
+    rules_b: Optional[str] = typer.Option(None, "--rules-b", help="the new rules file"),
+    option_a: Optional[list[str]] = typer.Option(None, "--option-a", help="old rule option key=value (repeatable)"),
+    option_b: Optional[list[str]] = typer.Option(None, "--option-b", help="new rule option key=value (repeatable)"),
+    n: Optional[int] = typer.Option(None, "-n", help="duels per matchup and version [default: 100,000]"),
+    seed: int = SEED_OPT,
+    threads: Optional[int] = THREADS_OPT,
+    json_out: bool = JSON_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
+    target_error: Optional[float] = TARGET_OPT,
+    max_n: Optional[int] = MAX_N_OPT,
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="also write a one-file HTML page, e.g. "
+                                         "reports/diff.html"),
+    csv: Optional[str] = typer.Option(None, "--csv", help="also write the table as DIR/diff.csv"),
+) -> None:
+    """What a rule change does to every matchup: the round robin under the old rules (--rules-a,
+    --option-a) and the new (--rules-b, --option-b) on the same duels, each matchup's change of
+    side a's win rate with its 95 % interval, largest first."""
+    from . import api, designer
+    from .core.ruleset import get_ruleset, resolve_ruleset
+    from .outputs import check_file, check_folder, referenced_files, write_file, write_folder
+    from .report import render_diff
+
+    flags_a = _guard(lambda: parse_option_flags(option_a or []))
+    flags_b = _guard(lambda: parse_option_flags(option_b or []))
+    refs = [*(fighters_opt or []), *(fighters or [])]
+    n, _prec = _guard(lambda: _how_many(n, target_error, max_n))
+    _guard(lambda: (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads")))
+    inputs = [p for f in (rules_a, rules_b, *refs) if f for p in referenced_files(f)]
+    if output:
+        _guard(lambda: check_file("-o", output, inputs))
+    if csv:
+        _guard(lambda: check_folder("--csv", csv, inputs))
+    names = {"options_old": "--option-a", "options_new": "--option-b", "rules_old": "--rules-a",
+             "rules_new": "--rules-b", **FLAGS}
+    rs = _guard(lambda: resolve_ruleset(refs, ruleset)) if refs else _guard(lambda: get_ruleset(ruleset or "brutal"))
+    first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
+    for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
+        _guard(lambda: api.prepare(*first, rules, flags, ruleset=rs.name,
+                                   names={"options": f"--option-{word}", "rules": f"--rules-{word}"}))
+    _warm_up(json_out, rs)
+    d = _guard(lambda: designer.rule_diff(refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads,
+                                          target_error=target_error, max_n=api.MAX_N_DEFAULT if max_n is None else max_n,
+                                          names=names))
+    data = d.to_dict()
+    command = "brutal-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["diff"] else "brutal-sim diff …"
+    try:
+        if output:
+            _guard(lambda: write_file(output, render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f))))
+        if csv:
+            write_folder(csv, {"diff.csv": lambda path: d.frame().to_csv(path, index=False)})
+    except OSError as exc:
+        _fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv}")
+    if json_out:
+        print(json.dumps(data))
+        return
+    changed = ", ".join(f"{k} {o} → {v}" for k, (o, v) in d.changed_options.items()) or "the rules files"
+    out.print(f"Rule diff ({escape(d.ruleset)}, seed {seed}): {escape(changed)}; side a's win rate, old → new",
+              highlight=False)
+    if d.precision:
+        out.print(f"each matchup to ±{100 * d.precision['target_error']:.3g} points: "
+                  f"{'met' if d.precision['target_met'] else 'NOT met by --max-n'}; duels per matchup "
+                  f"{int(d.rows['n'].min()):,} … {int(d.rows['n'].max()):,}", highlight=False, markup=False)
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("a", "left"), ("b", "left"), ("old", "right"), ("new", "right"), ("change", "right"),
+                      ("95 % CI", "right"), ("", "left")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for r in data["rows"]:
+        lo, hi = r["ci95"]
+        _row(t, r["a"], r["b"], _pct(r["win_rate_old"]), _pct(r["win_rate_new"]), f"{100 * r['delta']:+.2f} pt",
+             f"{100 * lo:+.2f} … {100 * hi:+.2f}", "*" if r["excludes_zero"] else "")
+    out.print(t)
+    out.print("*: the interval excludes no change" + ("" if all(r["paired"] for r in data["rows"]) else
+              "; rows whose versions differ in tables or round cap use independent intervals"),
+              highlight=False, markup=False, style="dim")
+    for path, what in ((output, "the page"), (csv, "the table")):
+        if path:
+            err.print(f"wrote {what} to {path}", highlight=False, markup=False)
+
+
 @app.command("list")
 def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | tactics | options | "
                                                       "rulesets (topics depend on the ruleset)"),

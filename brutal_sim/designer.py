@@ -20,7 +20,7 @@ from .core.ruleset import resolve_ruleset
 from .core.variants import get_path, names_apart, stat_steps, vary
 from .results.frames import paired_differences, summary_frame
 from .results.header import rates_half_width
-from .results.plots import sweep_figure, weights_figure
+from .results.plots import diff_figure, sweep_figure, weights_figure
 from .results.stats import paired_difference, wilson
 from .run.engine import Precision, paired_work, run, run_paired_counters, run_to_precision
 from .run.executor import Executor
@@ -478,3 +478,132 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
     frame = pd.DataFrame(rows, columns=WEIGHT_COLUMNS)
     frame = frame.reindex(frame["delta"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
     return Weights(fa.name, fb.name, rs.name, seed, frame, base.options.as_dict(), facts)
+
+
+# -- rule-version diffs -------------------------------------------------------------------------------
+
+DIFF_COLUMNS = ["a", "b", "win_rate_old", "win_rate_new", "delta", "ci_low", "ci_high", "excludes_zero", "paired",
+                "n"]
+
+
+@dataclass
+class RuleDiff:
+    """Every matchup of a round robin under an old and a new rule set: the change of side a's win
+    rate with its 95 % interval (paired where both rule sets can replay the same duels), largest
+    change first."""
+
+    ruleset: str
+    seed: int
+    options_old: dict[str, Any]
+    options_new: dict[str, Any]
+    rows: pd.DataFrame  # DIFF_COLUMNS; rates and deltas as fractions of duels
+    precision: dict[str, Any] = field(default_factory=dict)
+
+    def frame(self) -> pd.DataFrame:
+        return self.rows.copy()
+
+    @property
+    def changed_options(self) -> dict[str, tuple[Any, Any]]:
+        """Options whose value differs: name → (old, new)."""
+        return {k: (self.options_old.get(k), v) for k, v in self.options_new.items() if self.options_old.get(k) != v}
+
+    def figure(self, title: str | None = None) -> Any:
+        return diff_figure(self.rows, title or "Change of each matchup's win rate (side a), 95 % intervals")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The public JSON object of ``brutal-sim diff --json``."""
+        return {"ruleset": self.ruleset, "seed": self.seed, "options_old": self.options_old,
+                "options_new": self.options_new, **self.precision,
+                "rows": [{"a": r.a, "b": r.b, "win_rate_old": float(r.win_rate_old),
+                          "win_rate_new": float(r.win_rate_new), "delta": float(r.delta),
+                          "ci95": [float(r.ci_low), float(r.ci_high)], "excludes_zero": bool(r.excludes_zero),
+                          "paired": bool(r.paired), "n": int(r.n)} for _, r in self.rows.iterrows()]}
+
+    def _repr_html_(self) -> str:
+        shown = self.rows.assign(**{c: (100 * self.rows[c]).round(2) for c in
+                                    ("win_rate_old", "win_rate_new", "delta", "ci_low", "ci_high")})
+        changed = ", ".join(f"{k}: {o} → {v}" for k, (o, v) in self.changed_options.items()) or "no option"
+        return f"<p>Rule diff ({changed}), percentage points:</p>" + shown.to_html(index=False)
+
+
+def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str | None = None,
+              rules_new: str | None = None, options_old: Mapping[str, str] | None = None,
+              options_new: Mapping[str, str] | None = None, n: int = 100_000, seed: int = 0,
+              ruleset: str | None = None, threads: int | None = None, executor: Executor | None = None,
+              client: Any = None, target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT,
+              names: Mapping[str, str] | None = None) -> RuleDiff:
+    """What a rule change does to every matchup: the round robin of ``fighters`` (default: the
+    ruleset's whole bundled catalog) under the old rules (``rules_old`` file, ``options_old``) and
+    the new (``rules_new``, ``options_new``), each pair on the same duels, with the change of side
+    a's win rate and its 95 % interval, sorted by size; ``excludes_zero`` flags the changes the
+    interval tells apart from none.
+
+    The two versions replay the same duel indices; where they share the kernels' tables and round
+    cap (every option but ``round_cap`` and a rules file's own zone table) the interval is paired
+    (per-duel changes), else that of two independent runs (``paired`` says which). With
+    ``target_error`` each pair plays until both versions' rates, and a paired change, meet it.
+    Errors name the arguments as ``names`` maps them (the CLI: ``{"options_old": "--option-a", …}``).
+    """
+    names = names or {}
+    _check_run(n, seed, threads)
+    prec = api.precision_of(target_error, max_n)
+    with api.named_errors():
+        rs = resolve_ruleset(list(fighters) if fighters else [], ruleset)
+        refs = list(fighters) if fighters else rs.fighter_names()
+        if len(refs) < 2:
+            raise DataError("rule_diff", "fighters", "needs at least two fighters")
+        loaded = [rs.load_fighter(f, f"fighters[{i}]") for i, f in enumerate(refs)]
+        loaded = names_apart(loaded, [f if isinstance(f, str) else None for f in refs], "rule_diff")
+        pairs = list(itertools.combinations(loaded, 2))
+        for version in ("old", "new"):
+            with api.named_errors({k: names.get(f"{k}_{version}", f"{k}_{version}") for k in ("options", "rules")}):
+                rs.prepare(loaded[0], loaded[1], rules_old if version == "old" else rules_new,
+                           options_old if version == "old" else options_new)
+        old = [rs.prepare(fa, fb, rules_old, options_old) for fa, fb in pairs]
+        new = [rs.prepare(fa, fb, rules_new, options_new) for fa, fb in pairs]
+    layout = rs.counters
+    works: list[Any] = []
+    pair_works: list[list[int]] = []  # per pair: its paired work, or its old and new works
+    for p_old, p_new in zip(old, new):
+        try:
+            works.append(paired_work([p_old.compiled, p_new.compiled], seed))
+            pair_works.append([len(works) - 1])
+        except ValueError:  # different tables or round caps: two runs of the same duel indices
+            works += [paired_work([p_old.compiled], seed), paired_work([p_new.compiled], seed)]
+            pair_works.append([len(works) - 2, len(works) - 1])
+
+    def interval(wi: int, totals: tuple[np.ndarray, ...], k: int) -> tuple[float, bool]:
+        rows = totals[0]
+        widest = max(rates_half_width(layout, row, k) for row in rows)
+        if len(rows) == 2:
+            widest = max(widest, paired_difference(totals[1][0], k)[1])
+        return widest, False
+
+    if prec is None:
+        r = run(works, n, threads, executor=resolve(executor, client, threads))
+        totals, ns, facts = r.totals, [n] * len(works), {}
+    else:
+        pr = run_to_precision(works, prec, interval, threads, executor=resolve(executor, client, threads))
+        totals, ns = pr.totals, pr.n
+        facts = {"target_error": prec.target, "target_met": all(pr.met)}
+    rows = []
+    for (fa, fb), members in zip(pairs, pair_works):
+        if len(members) == 1:
+            (c_old, c_new), joint = totals[members[0]]
+            k_old = k_new = ns[members[0]]
+            d, half, _ = paired_difference(joint[0], k_old)
+        else:
+            c_old, c_new = totals[members[0]][0][0], totals[members[1]][0][0]
+            k_old, k_new = ns[members[0]], ns[members[1]]
+            p0, p1 = c_old[layout.wins] / k_old, c_new[layout.wins] / k_new
+            d = float(p1 - p0)
+            half = 1.959963984540054 * float(np.sqrt(p0 * (1 - p0) / k_old + p1 * (1 - p1) / k_new))
+        rate_old, rate_new = c_old[layout.wins] / k_old, c_new[layout.wins] / k_new
+        d += 0.0
+        rows.append({"a": fa.name, "b": fb.name, "win_rate_old": float(rate_old), "win_rate_new": float(rate_new),
+                     "delta": d, "ci_low": d - half, "ci_high": d + half, "excludes_zero": not d - half <= 0 <= d + half,
+                     "paired": len(members) == 1, "n": min(k_old, k_new)})
+    frame = pd.DataFrame(rows, columns=DIFF_COLUMNS)
+    frame = frame.reindex(frame["delta"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
+    return RuleDiff(rs.name, seed, old[0].options.as_dict(), new[0].options.as_dict(), frame, facts)
+

@@ -223,3 +223,22 @@ def _fighters(scenario: Scenario) -> list[dict[str, Any]]:
                 rows = [*rows, ("targeting", f.targeting)]
             seen[rs.name, f.name] = {"name": f.name, "ruleset": rs.name, "rows": rows}
     return list(seen.values())
+
+
+def render_diff(diff: Any, command: str, rules: str = "") -> str:
+    """A rule diff (:class:`brutal_sim.designer.RuleDiff`) as one self-contained HTML page: what
+    changed, the bar chart of the changes and the table, the command to reproduce it."""
+    env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
+    rows = diff.rows
+    ns = sorted(set(int(k) for k in rows["n"]))
+    per_cell = f"{ns[0]:,}" if len(ns) == 1 else f"{ns[0]:,} – {ns[-1]:,}"
+    if diff.precision:
+        per_cell += f" (to ±{100 * diff.precision['target_error']:g} points)"
+    return env.get_template("diff.html.j2").render(
+        title="Rule diff: " + (", ".join(f"{k} {o} → {v}" for k, (o, v) in diff.changed_options.items())
+                               or "rules files"),
+        rows=list(rows.itertuples()), per_cell=per_cell, ruleset=diff.ruleset, seed=diff.seed,
+        when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
+        changed=[(k, o, v) for k, (o, v) in diff.changed_options.items()], rules=rules,
+        figure=plots.figure_to_data_uri(diff.figure()), pct=_pct, command=command)

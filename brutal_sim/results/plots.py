@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import base64
 import io
-from typing import Hashable, Iterable
+from typing import Any, Hashable, Iterable
 
 import numpy as np
 import pandas as pd
@@ -501,6 +501,25 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
     return fig
 
 
+def delta_bars_figure(labels: list[str], delta: Any, ci_low: Any, ci_high: Any, title: str,
+                      x_label: str = "change of the win rate (percentage points, 95 % interval)") -> Figure:
+    """Horizontal bars of changes (fractions) with their 95 % intervals, the first label on top;
+    gains bluish green, losses vermillion."""
+    delta, lo, hi = (np.asarray(x, dtype=float) for x in (delta, ci_low, ci_high))
+    fig = Figure(figsize=(7.0, 1.2 + 0.28 * max(len(labels), 1)), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(len(labels))[::-1]
+    colours = [OKABE_ITO[2] if d >= 0 else OKABE_ITO[3] for d in delta]
+    err = np.vstack([100 * (delta - lo), 100 * (hi - delta)]) if len(labels) else None
+    ax.barh(y, 100 * delta, color=colours, height=0.7, xerr=err, ecolor="#333333", capsize=2.5)
+    ax.axvline(0, color="#555555", linewidth=1)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel(x_label)
+    ax.set_title(title)
+    _style(ax, "x")
+    return fig
+
+
 def weights_figure(weights: pd.DataFrame, title: str | None = None) -> Figure:
     """Stat weights: the change of a's win rate for each stat step, a horizontal bar per row with
     its 95 % interval, in the frame's order (largest first from :func:`brutal_sim.designer.stat_weights`).
@@ -510,19 +529,19 @@ def weights_figure(weights: pd.DataFrame, title: str | None = None) -> Figure:
     _require(weights, ("stat", "step", "delta", "ci_low", "ci_high"), "weights_figure")
     rows = weights.reset_index(drop=True)
     labels = [f"{stat} {step:+d}" for stat, step in zip(rows["stat"], rows["step"])]
-    fig = Figure(figsize=(7.0, 1.2 + 0.28 * max(len(rows), 1)), layout="constrained")
-    ax = fig.add_subplot()
-    y = np.arange(len(rows))[::-1]
-    colours = [OKABE_ITO[2] if d >= 0 else OKABE_ITO[3] for d in rows["delta"]]
-    err = np.vstack([100 * (rows["delta"] - rows["ci_low"]), 100 * (rows["ci_high"] - rows["delta"])])
-    ax.barh(y, 100 * rows["delta"], color=colours, height=0.7, xerr=err, ecolor="#333333", capsize=2.5)
-    ax.axvline(0, color="#555555", linewidth=1)
-    ax.set_yticks(y, labels)
-    ax.set_xlabel("change of the win rate (percentage points, 95 % interval)")
     who = f"{rows['a'].iloc[0]} vs {rows['b'].iloc[0]}: " if {"a", "b"} <= set(rows) and len(rows) else ""
-    ax.set_title(title or f"{who}stat weights")
-    _style(ax, "x")
-    return fig
+    return delta_bars_figure(labels, rows["delta"], rows["ci_low"], rows["ci_high"], title or f"{who}stat weights")
+
+
+def diff_figure(diff: pd.DataFrame, title: str = "Change of each matchup's win rate (side a)") -> Figure:
+    """A rule diff: the change of side a's win rate per matchup with its 95 % interval, in the
+    frame's order (largest first from :func:`brutal_sim.designer.rule_diff`).
+
+    Columns used: ``a``, ``b``, ``delta``, ``ci_low``, ``ci_high`` (fractions)."""
+    _require(diff, ("a", "b", "delta", "ci_low", "ci_high"), "diff_figure")
+    rows = diff.reset_index(drop=True)
+    return delta_bars_figure([f"{a} vs {b}" for a, b in zip(rows["a"], rows["b"])], rows["delta"], rows["ci_low"],
+                             rows["ci_high"], title)
 
 
 # -- group fights ---------------------------------------------------------------------------------
