@@ -131,7 +131,8 @@ def _close_bonus(F, opts, a, dist):
     """B-8, B-9.10: point blank +2 / close +1 of a's shot at ``dist`` metres: ≤ 3 m / ≤ 10 m.
     ``short_weapon_bands = literal``: a main-hand weapon whose long range is ≤ 10 m has close within
     3 m, one whose long range is ≤ 3 m point blank within 1 m (a 4–10 m weapon: +2 within 3 m, no
-    close bonus beyond); ``single_shift``: every weapon of long range ≤ 10 m ≤ 1 m / ≤ 3 m."""
+    close bonus beyond); ``single_shift``: every weapon of long range ≤ 10 m has point blank ≤ 1 m
+    and close ≤ 3 m."""
     reach = F[a, _wb(SLOT_MAIN) + W_LONG]
     if opts[O_SHORT_WEAPON_BANDS] == SHORT_BANDS_SINGLE_SHIFT:
         point_blank = 1 if reach <= 10 else 3
