@@ -230,6 +230,10 @@ SAMPLED_CASES = [
     ("crossbowman", "swordsman", {"start_distance": 40, "cover_b": "half", "indirect_cover_b": 30}, {}),
     ("crossbowman", "knight", {"start_distance": 20, "cover_a": "half", "indirect_cover_b": 55,
                                "indirect_cover_penalty_b": "sparse"}, {"tactic": "aimed:head"}),
+    # B-9.9: the shown arm and leg drawn per attack (sampled) and averaged over the four (exact)
+    ("crossbowman", "knight", {"start_distance": 20, "cover_b": "three_quarters"}, {"tactic": "aimed:right_arm"}),
+    ("brute", "militia", {"cover_b": "three_quarters"}, {}),
+    ("knight", "militia", {"cover_b": "quarter"}, {}),
 ]
 
 
