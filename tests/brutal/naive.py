@@ -22,8 +22,10 @@ No numba, no numpy in the game logic.
 Draw order (the contract with the kernel):
 
 1. initiative: 2d6 per fighter in row order (a, then b in a duel); fully tied fighters reroll in
-   row order, tied groups in turn order (B-2.2); then fear (5); then each fighter chooses its foe
-   in turn order (no dice; again at the start of each own turn, after bleeding and exertion);
+   row order, tied groups in turn order (B-2.2); then fear (5); then a d4 for each fighter (row
+   order) behind three-quarter horizontal cover (B-9.9: the arm and leg it shows; a single attack
+   draws it for the target first); then each fighter chooses its foe in turn order (no dice; again
+   at the start of each own turn, after bleeding and exertion);
 2. a feint: 2d6 for the feinter, then 2d6 for the target, before its attack roll (B-3.6);
 3. each attack: attack 2d6; the reaction 2d6 (if any); then either the hard-block contests
    (2d6 a, 2d6 b; bare fists then a d2 for the arm), or on a hit: the zone die (unless aimed),
@@ -306,6 +308,8 @@ class NaiveRules:
     outnumbered: str = "by_count"  # B-4.7 in group fights: by_count | one_side | none
     attack_limit: int = 6  # B-4.7: at most this many enemies engage one fighter
     sprint: bool = True  # B-8 sprint GAP: allowed (light load is not modelled) or off
+    cover_degree_zones: str = "by_degree"  # B-9.9: by_degree | same_as_half
+    short_weapon_bands: str = "literal"  # B-9.10: literal | single_shift
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -339,6 +343,8 @@ class NaiveRules:
             outnumbered=OUTNUMBERED[int(opts[O.O_OUTNUMBERED])],
             attack_limit=int(opts[O.O_ATTACK_LIMIT]),
             sprint=bool(opts[O.O_SPRINT]),
+            cover_degree_zones=("by_degree", "same_as_half")[int(opts[O.O_COVER_DEGREE_ZONES])],
+            short_weapon_bands=("literal", "single_shift")[int(opts[O.O_SHORT_WEAPON_BANDS])],
         )
 
 
@@ -406,6 +412,8 @@ class FighterState:
     harmful_blows: int = 0  # blows above level none it took (for the one-blow counter)
     damage_dealt: int = 0  # final damage of the blows it dealt (B-4.14)
     damage_taken: int = 0  # final damage of the blows it took
+    shown_arm: str = "left_arm"  # B-9.9: the arm and leg it shows behind three-quarter horizontal cover
+    shown_leg: str = "left_leg"
 
     def __repr__(self) -> str:
         return f"FighterState(row={self.row}, side={self.side}, out={self.out_cause})"
@@ -761,6 +769,8 @@ class NaiveFight:
             for f in self.side_of(self.rules.surprised_side):
                 f.surprised = True
         self.face_fear()
+        for f in self.fighters:
+            self.show_limbs_behind_cover(f)
         for f in order:
             self.choose_foe(f)
         for round_number in range(1, self.rules.round_cap + 1):
@@ -1029,16 +1039,42 @@ class NaiveFight:
             me.charging = False
         return 0
 
-    def cover_hides(self, target: FighterState, roll: int) -> bool:
-        """Explicit cover hides zone-table roll ``roll`` (1-based): horizontal the lower half of
-        the die, vertical the odd (left) or even (right) rolls; never the head."""
-        die = len(self.zone_table)
-        if self.rules.cover[target.side] == 0 or self.zone_table[roll - 1] == "head" or die < 2:
+    def show_limbs_behind_cover(self, me: FighterState) -> None:
+        """B-9.9: behind three-quarter horizontal cover (``cover_degree_zones = by_degree``) a fighter
+        shows one arm and one leg, each left or right with equal chance: a d4 at the start of the
+        fight, 1 left arm and left leg, 2 right arm and left leg, 3 left arm and right leg, 4 both right."""
+        if (self.rules.cover_degree_zones == "by_degree" and self.rules.cover[me.side] == 3
+                and self.rules.cover_zones[me.side] == "horizontal"):
+            roll = self.rng.die(4)
+            me.shown_arm = ("left_arm", "right_arm")[(roll - 1) % 2]
+            me.shown_leg = ("left_leg", "right_leg")[(roll - 1) // 2]
+
+    def cover_would_hide(self, target: FighterState, roll: int) -> bool:
+        """Explicit cover would hide zone-table roll ``roll`` (1-based); never the head. ½ cover (and
+        every degree with ``same_as_half``): horizontal the lower half of the die, vertical the odd
+        (left) or even (right) rolls. B-9.9 ``by_degree``: ¼ horizontal the legs; ¾ everything but
+        the shown arm and leg (horizontal: drawn; vertical: those of the side looking out)."""
+        degree = self.rules.cover[target.side]
+        zone = self.zone_table[roll - 1]
+        if degree == 0 or zone == "head":
             return False
         shape = self.rules.cover_zones[target.side]
+        if self.rules.cover_degree_zones == "by_degree":
+            if degree == 3:
+                shown = {"horizontal": (target.shown_arm, target.shown_leg),
+                         "vertical_left": ("right_arm", "right_leg"),
+                         "vertical_right": ("left_arm", "left_leg")}[shape]
+                return zone not in shown
+            if degree == 1 and shape == "horizontal":
+                return zone in ("left_leg", "right_leg")
         if shape == "horizontal":
-            return roll <= die // 2
+            return roll <= len(self.zone_table) // 2
         return roll % 2 == (1 if shape == "vertical_left" else 0)
+
+    def cover_hides(self, target: FighterState, roll: int) -> bool:
+        """The roll is hidden, unless the cover would hide every roll of the table (then none)."""
+        rolls = range(1, len(self.zone_table) + 1)
+        return self.cover_would_hide(target, roll) and any(not self.cover_would_hide(target, r) for r in rolls)
 
     def open_aim(self, target: FighterState, zone: str | None) -> str | None:
         """An aimed zone with no open roll behind the target's cover is rolled instead."""
@@ -1124,7 +1160,11 @@ class NaiveFight:
         if me.is_degraded(MAIN):
             bonus -= 2
         if not target.moving:
-            point_blank, close = (1, 3) if long_ <= 10 else (3, 10)
+            if self.rules.short_weapon_bands == "single_shift":
+                point_blank, close = (1, 3) if long_ <= 10 else (3, 10)
+            else:  # B-9.10 literal: two separate shifts
+                point_blank = 1 if long_ <= 3 else 3
+                close = 3 if long_ <= 10 else 10
             bonus += 2 if self.distance <= point_blank else 1 if self.distance <= close else 0
         roll = self.rng.roll_2d6()
         result = roll.total + bonus
@@ -1747,6 +1787,7 @@ def naive_single_attack(F, opts, zt, seed: int, index: int) -> FightRecord:
     """Side a's first attack roll of its tactic (inside its own turn, two actions) on a fresh b."""
     duel = new_fight(F, opts, zt, seed, index)
     attacker, target = duel.fighters
+    duel.show_limbs_behind_cover(target)
     attacker.foe = target
     attacker.in_own_turn = True
     if attacker.is_shooter() and duel.lets_go_of_ranged(attacker):  # engaged, lets go (B-8)

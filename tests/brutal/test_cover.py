@@ -79,20 +79,146 @@ def test_aimed_attack_into_hidden_zone_is_rolled():
     assert torso["zone"]["torso"] == pytest.approx(1.0)  # rolls 11–14 of the torso are open
 
 
+DEFAULT_ZT = np.array([4, 5] * 3 + [1] * 8 + [2, 3] * 2 + [0, 0], dtype=np.int8)  # the default table
+
+
 def test_zone_hidden_and_open_aim_kernel_rules():
-    zt = np.array([4] * 6 + [1] * 8 + [2, 3] * 2 + [0, 0], dtype=np.int8)  # the default table
+    zt = DEFAULT_ZT
+    F = np.zeros((2, L.NF), dtype=np.int64)
+    F[1, L.P_SIDE] = 1
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    opts = np.zeros(O.NO, dtype=np.int64)
+    assert not any(zone_hidden(F, S, opts, zt, 1, r) for r in range(20))  # no cover: all open
+    opts[O.O_COVER + 1] = 2
+    assert [r + 1 for r in range(20) if zone_hidden(F, S, opts, zt, 1, r)] == list(range(1, 11))
+    assert not any(zone_hidden(F, S, opts, zt, 0, r) for r in range(20))  # side a has no cover
+    opts[O.O_COVER_ZONES + 1] = O.COVER_VERTICAL_RIGHT
+    assert [r + 1 for r in range(20) if zone_hidden(F, S, opts, zt, 1, r)] == [2, 4, 6, 8, 10, 12, 14, 16, 18]
+    assert open_aim(F, S, opts, zt, 1, L.ZONE_RARM) == -1  # right arm rolls 16, 18: hidden
+    assert open_aim(F, S, opts, zt, 1, L.ZONE_LARM) == L.ZONE_LARM
+    assert open_aim(F, S, opts, zt, 1, -1) == -1
+
+
+def _hidden_rolls(opts, S=None, zt=DEFAULT_ZT):
+    F = np.zeros((2, L.NF), dtype=np.int64)
+    F[1, L.P_SIDE] = 1
+    S = np.zeros((2, L.NS), dtype=np.int64) if S is None else S
+    return [r + 1 for r in range(zt.shape[0]) if zone_hidden(F, S, opts, zt, 1, r)]
+
+
+def test_b9_9_rolls_hidden_by_each_degree_kernel_rule():
+    """B-9.9 ``by_degree`` on the default d20 table (legs 1–6 odd left, torso 7–14, arms 15–18 odd
+    left, head 19–20): quarter horizontal the legs, half rolls 1–10, three quarters all but the head
+    and the shown arm and leg (``S_SHOWN`` v: arm left + v % 2, leg left + v // 2; vertical cover:
+    the open side's); vertical quarter and half cover the side's rolls. ``same_as_half``: every
+    degree as half cover."""
+    opts = np.zeros(O.NO, dtype=np.int64)
+    opts[O.O_COVER + 1] = 1
+    assert _hidden_rolls(opts) == [1, 2, 3, 4, 5, 6]
+    opts[O.O_COVER + 1] = 2
+    assert _hidden_rolls(opts) == list(range(1, 11))
+    opts[O.O_COVER + 1] = 3
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    shown = {0: (15, 1, 3, 5), 1: (16, 1, 3, 5), 2: (15, 2, 4, 6), 3: (16, 2, 4, 6)}  # open arm and leg rolls
+    for v, open_rolls in shown.items():
+        S[1, L.S_SHOWN] = v
+        arm, legs = open_rolls[0], open_rolls[1:]
+        assert _hidden_rolls(opts, S) == [r for r in range(1, 19) if r not in legs and r not in (arm, arm + 2)]
+    opts[O.O_COVER_ZONES + 1] = O.COVER_VERTICAL_LEFT  # shows the right arm and leg whatever S_SHOWN says
+    assert _hidden_rolls(opts, S) == [1, 3, 5] + list(range(7, 16)) + [17]
+    S[1, L.S_SHOWN] = 0
+    assert _hidden_rolls(opts, S) == [1, 3, 5] + list(range(7, 16)) + [17]
+    for degree in (1, 2):
+        opts[O.O_COVER + 1] = degree
+        assert _hidden_rolls(opts) == [1, 3, 5, 7, 9, 11, 13, 15, 17]
+    opts[O.O_COVER_DEGREE_ZONES] = O.COVER_DEGREES_SAME_AS_HALF
+    opts[O.O_COVER_ZONES + 1] = O.COVER_HORIZONTAL
+    for degree in (1, 2, 3):
+        opts[O.O_COVER + 1] = degree
+        assert _hidden_rolls(opts) == list(range(1, 11))
+
+
+def test_b9_9_custom_zone_table_defines_the_hidden_rolls():
+    """B-9.9 with a custom table (B-4.9): the leg rolls and the shown zones are the table's; a cover
+    that would hide every roll (quarter cover on a table of legs) hides none."""
+    zt = np.array([1, 4, 5, 4, 2, 3], dtype=np.int8)  # d6: torso, left leg, right leg, left leg, arms
+    opts = np.zeros(O.NO, dtype=np.int64)
+    opts[O.O_COVER + 1] = 1
+    assert _hidden_rolls(opts, zt=zt) == [2, 3, 4]
+    opts[O.O_COVER + 1] = 3
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    S[1, L.S_SHOWN] = 3  # right arm, right leg
+    assert _hidden_rolls(opts, S, zt) == [1, 2, 4, 5]
+    legs = np.array([4, 5], dtype=np.int8)
+    opts[O.O_COVER + 1] = 1
+    assert _hidden_rolls(opts, zt=legs) == []
+    opts[O.O_COVER + 1] = 3
+    assert _hidden_rolls(opts, S, legs) == [1]
+
+
+@pytest.mark.parametrize("degree,zones,shares", [
+    ("quarter", "horizontal", {"head": 2 / 14, "torso": 8 / 14, "arm": 4 / 14, "leg": 0.0}),
+    ("half", "horizontal", {"head": 0.2, "torso": 0.4, "arm": 0.4, "leg": 0.0}),
+    ("three_quarters", "horizontal", {"head": 2 / 7, "torso": 0.0, "arm": 2 / 7, "leg": 3 / 7}),
+    ("three_quarters", "vertical_right", {"head": 2 / 7, "torso": 0.0, "arm": 2 / 7, "leg": 3 / 7}),
+    ("quarter", "vertical_right", {"head": 2 / 11, "torso": 4 / 11, "arm": 2 / 11, "leg": 3 / 11}),
+])
+def test_b9_9_zone_shares_behind_each_degree_exact(degree, zones, shares):
+    """B-9.9 (seed lines 394–402), exact zone shares of the hits on a militia behind cover
+    (``cover_degree_zones = by_degree``, the default): quarter hides the legs (14 open rolls), half
+    rolls 1–10, three quarters all but the head (2 rolls), one arm (2) and one leg (3); vertical
+    quarter cover its side's rolls. With ``same_as_half`` every degree gives half cover's shares;
+    the hit chance is the degree's either way."""
+    opts = {"cover_b": degree, "cover_zones_b": zones}
+    r = api.attack("swordsman", "militia", reaction="none", options=opts).to_dict()
+    assert r["zone"] == pytest.approx(shares, abs=1e-12)
+    half = api.attack("swordsman", "militia", reaction="none",
+                      options={**opts, "cover_zones_b": "horizontal", "cover_degree_zones": "same_as_half"}).to_dict()
+    assert half["zone"] == pytest.approx({"head": 0.2, "torso": 0.4, "arm": 0.4, "leg": 0.0}, abs=1e-12)
+    assert half["p_hit"] == pytest.approx(r["p_hit"], abs=1e-12)
+
+
+def test_b9_9_aimed_at_an_arm_behind_three_quarter_cover_exact():
+    """B-9.9: the duelist (melee 4: aimed −4, cover −4, a hit needs 6+6) aimed at the left arm of a
+    militia behind three-quarter horizontal cover: the arm shows in half the fights (hit there),
+    else the blow is rolled among head 2, right arm 2, leg 3: arm 1/2 + 1/2 · 2/7, head 1/7, leg
+    3/14. Behind vertical_left cover (right arm shown) it is always rolled."""
+    r = api.attack("duelist", "militia", reaction="none", tactic="aimed:left_arm",
+                   options={"cover_b": "three_quarters"}).to_dict()
+    assert r["zone"] == pytest.approx({"head": 1 / 7, "torso": 0.0, "arm": 9 / 14, "leg": 3 / 14}, abs=1e-12)
+    v = api.attack("duelist", "militia", reaction="none", tactic="aimed:left_arm",
+                   options={"cover_b": "three_quarters", "cover_zones_b": "vertical_left"}).to_dict()
+    assert v["zone"] == pytest.approx({"head": 2 / 7, "torso": 0.0, "arm": 2 / 7, "leg": 3 / 7}, abs=1e-12)
+
+
+def test_b9_9_shown_arm_and_leg_drawn_uniformly_per_fight():
+    """B-9.9: the d4 of the shown arm and leg, drawn at the start of every fight (after fear) only
+    for a fighter behind three-quarter horizontal cover with ``by_degree``: over 4000 duel streams
+    each value 0…3 comes within 4σ of 1/4; nothing is drawn with ``same_as_half``, vertical cover or
+    another degree."""
+    from brutal_sim.rulesets.brutal.kernel import draw_shown, draws_shown
+    from brutal_sim.toolbox.rng import _seed_duel
+
     F = np.zeros((2, L.NF), dtype=np.int64)
     F[1, L.P_SIDE] = 1
     opts = np.zeros(O.NO, dtype=np.int64)
-    assert not any(zone_hidden(F, opts, zt, 1, r) for r in range(20))  # no cover: all open
-    opts[O.O_COVER + 1] = 2
-    assert [r + 1 for r in range(20) if zone_hidden(F, opts, zt, 1, r)] == list(range(1, 11))
-    assert not any(zone_hidden(F, opts, zt, 0, r) for r in range(20))  # side a has no cover
-    opts[O.O_COVER_ZONES + 1] = O.COVER_VERTICAL_RIGHT
-    assert [r + 1 for r in range(20) if zone_hidden(F, opts, zt, 1, r)] == [2, 4, 6, 8, 10, 12, 14, 16, 18]
-    assert open_aim(F, opts, zt, 1, L.ZONE_RARM) == -1  # right arm rolls 16, 18: hidden
-    assert open_aim(F, opts, zt, 1, L.ZONE_LARM) == L.ZONE_LARM
-    assert open_aim(F, opts, zt, 1, -1) == -1
+    opts[O.O_COVER + 1] = 3
+    assert draws_shown(F, opts, 1) and not draws_shown(F, opts, 0)
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    st = np.empty(4, dtype=np.uint64)
+    n = 4000
+    seen = np.zeros(4, dtype=np.int64)
+    for i in range(n):
+        _seed_duel(st, np.uint64(7), np.int64(i))
+        draw_shown(F, S, opts, st, 1)
+        seen[S[1, L.S_SHOWN]] += 1
+    assert all(within(0.25, c / n, n) for c in seen)
+    for off in ({O.O_COVER_DEGREE_ZONES: O.COVER_DEGREES_SAME_AS_HALF}, {O.O_COVER_ZONES + 1: O.COVER_VERTICAL_LEFT},
+                {O.O_COVER + 1: 2}):
+        o = opts.copy()
+        for k, v in off.items():
+            o[k] = v
+        assert not draws_shown(F, o, 1)
 
 
 # -- exact against sampled ---------------------------------------------------------------------------
@@ -104,6 +230,10 @@ SAMPLED_CASES = [
     ("crossbowman", "swordsman", {"start_distance": 40, "cover_b": "half", "indirect_cover_b": 30}, {}),
     ("crossbowman", "knight", {"start_distance": 20, "cover_a": "half", "indirect_cover_b": 55,
                                "indirect_cover_penalty_b": "sparse"}, {"tactic": "aimed:head"}),
+    # B-9.9: the shown arm and leg drawn per attack (sampled) and averaged over the four (exact)
+    ("crossbowman", "knight", {"start_distance": 20, "cover_b": "three_quarters"}, {"tactic": "aimed:right_arm"}),
+    ("brute", "militia", {"cover_b": "three_quarters"}, {}),
+    ("knight", "militia", {"cover_b": "quarter"}, {}),
 ]
 
 

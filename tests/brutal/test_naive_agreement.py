@@ -344,6 +344,12 @@ COVER_CASES = [
      {"start_distance": 12, "charge_attack_modifier": 2, "charge_moving_target": "true", "charge_provokes": "target"}),
     ("brute", "crossbowman", (("tactic_a", "charge"), ("tactic_b", "kite")), {"start_distance": 30, "charge_provokes": "target"}),
     ("knight", "swordsman", (("tactic_a", "charge"), ("tactic_b", "charge")), {"start_distance": 10, "cover_b": "quarter"}),
+    # B-9.9 cover degrees: three-quarter horizontal cover draws the shown arm and leg (both sides here)
+    ("duelist", "militia", (("tactic_a", "aimed:left_arm"),), {"cover_b": "three_quarters", "cover_a": "three_quarters"}),
+    ("crossbowman", "swordsman", (("tactic_a", "kite"),), {"start_distance": 20, "cover_b": "three_quarters"}),
+    ("swordsman", "knight", (), {"cover_b": "quarter", "cover_a": "three_quarters", "cover_zones_a": "vertical_right"}),
+    ("duelist", "militia", (("tactic_a", "aimed:left_arm"),),
+     {"cover_b": "three_quarters", "cover_a": "quarter", "cover_degree_zones": "same_as_half"}),
 ]
 
 
@@ -377,6 +383,20 @@ def test_size_and_sprint_duels_and_attacks_agree(a, b, options):
     fa, fb = (cat.fighter(name).vary(size=size) for name, size in (a, b))
     rules, (zt,) = load_rules(None, {key: str(v) for key, v in options.items()})
     F, opts = compile_pair(fa, fb), compile_options(rules)
+    k = L.n_counters(int(opts[O.O_ROUND_CAP]))
+    for i in range(200):
+        assert_agree(F, opts, zt, k, i)
+
+
+@pytest.mark.parametrize("bands", ["literal", "single_shift"])
+@pytest.mark.parametrize("start,ranges", [(3, (2, 5, 8)), (2, (3, 6, 10)), (1, (1, 2, 3)), (12, (3, 6, 10))])
+def test_short_weapon_bands_duels_and_shots_agree(bands, start, ranges):
+    """B-9.10: a crossbowman whose crossbow is cut to a short weapon shoots from 1–3 m before the
+    swordsman engages (or moves closer from 12 m), ``short_weapon_bands`` both ways."""
+    cat = Catalog.bundled()
+    shooter = cat.fighter("crossbowman").with_weapon(ranges=list(ranges))
+    rules, (zt,) = load_rules(None, {"start_distance": str(start), "short_weapon_bands": bands})
+    F, opts = compile_pair(shooter, cat.fighter("swordsman")), compile_options(rules)
     k = L.n_counters(int(opts[O.O_ROUND_CAP]))
     for i in range(200):
         assert_agree(F, opts, zt, k, i)

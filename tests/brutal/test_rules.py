@@ -14,6 +14,7 @@ import pytest
 from numba import njit
 
 from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.rulesets.brutal.kernel import (
     active_penalty,
     attack_bonus,
@@ -939,18 +940,65 @@ def test_b8_range_bands_point_blank_and_close(dist, moving, bonus):
     S = fresh_state(F)
     set_dist(S, dist)
     S[1, L.S_MOVING] = moving
-    assert shot_bonus(F, S, 0, 0) == bonus
+    for bands in ("literal", "single_shift"):  # a 120 m crossbow is no short weapon
+        assert shot_bonus(F, S, default_options(short_weapon_bands=bands), 0, 0) == bonus
 
 
 @pytest.mark.parametrize("dist,bonus", [(1, 2), (3, 1), (4, 0), (6, -2)])
-def test_b8_short_weapon_point_blank_is_1_m_and_close_3_m(dist, bonus):
-    """A weapon whose range is ≤ 10 m (here 4/8/10): point blank ≤ 1 m, close ≤ 3 m."""
+def test_b9_10_single_shift_short_weapon_point_blank_is_1_m_and_close_3_m(dist, bonus):
+    """B-9.10 ``short_weapon_bands = single_shift``: a weapon whose range is ≤ 10 m (here 4/8/10):
+    point blank ≤ 1 m, close ≤ 3 m."""
     from brutal_sim.rulesets.brutal.kernel import set_dist, shot_bonus
 
     F = _shooter_pair(ranges=(4, 8, 10))
     S = fresh_state(F)
     set_dist(S, dist)
-    assert shot_bonus(F, S, 0, 0) == bonus
+    assert shot_bonus(F, S, default_options(short_weapon_bands="single_shift"), 0, 0) == bonus
+
+
+@pytest.mark.parametrize("ranges,bands,expected", [
+    # the close / point-blank bonus at 1, 2, 3, 5 m (a range-3 weapon cannot shoot at 5 m: None)
+    ((1, 2, 3), "literal", (2, 1, 1, None)),
+    ((1, 2, 3), "single_shift", (2, 1, 1, None)),
+    ((2, 5, 8), "literal", (2, 2, 2, 0)),
+    ((2, 5, 8), "single_shift", (2, 1, 1, 0)),
+])
+def test_b9_10_point_blank_and_close_of_range_3_and_range_8_weapons(ranges, bands, expected):
+    """B-9.10 (seed lines 297–304): ``literal`` (default): a weapon of range ≤ 3 m (1/2/3) has point
+    blank +2 within 1 m and close +1 within 3 m; a weapon of range 8 m (2/5/8) has close within 3 m,
+    but keeps point blank +2 within 3 m, and gets no close bonus at 5 m (beyond it, medium band −2
+    at 5 m). ``single_shift``: the range-8 weapon too has point blank within 1 m, close within 3 m.
+    The shot modifier (``shot_bonus``: ranged 0, no modifier) is the close bonus less 2 per band."""
+    from brutal_sim.rulesets.brutal.kernel import close_bonus, set_dist, shot_bonus
+
+    F = _shooter_pair(ranges=ranges)
+    opts = default_options(short_weapon_bands=bands)
+    for dist, bonus in zip((1, 2, 3, 5), expected):
+        if bonus is None:
+            assert dist > ranges[2]
+            continue
+        assert close_bonus(F, opts, 0, dist) == bonus
+        S = fresh_state(F)
+        set_dist(S, dist)
+        band = 0 if dist <= ranges[0] else 1 if dist <= ranges[1] else 2
+        assert shot_bonus(F, S, opts, 0, 0) == bonus - 2 * band
+    assert default_options()[O.O_SHORT_WEAPON_BANDS] == O.SHORT_BANDS_LITERAL
+
+
+@pytest.mark.parametrize("dist,bands,need", [(3, "literal", 4), (3, "single_shift", 5), (2, "literal", 2),
+                                             (2, "single_shift", 3), (1, "single_shift", 2), (5, "literal", 6)])
+def test_b9_10_exact_shot_of_a_range_8_crossbow(dist, bands, need):
+    """B-9.10, the exact single shot of the crossbowman (ranged 3, aim +1) with its crossbow cut to
+    ranges 2/5/8 at a non-reacting militia (difficulty 8): at 3 m (medium band −2) literal point
+    blank +2 → 2d6 + 4 ≥ 8, single_shift close +1 → 2d6 + 3 ≥ 8; at 2 m (short band) 2d6 + 6 and
+    2d6 + 5; at 1 m both +2 (single_shift shown); at 5 m (medium) no bonus (literal: close ends at
+    3 m) → 2d6 + 2 ≥ 8."""
+    from brutal_sim import api
+    from conftest import p_2d6_at_least
+
+    shooter = api.load_fighter("crossbowman").with_weapon(ranges=[2, 5, 8])
+    r = api.attack(shooter, "militia", reaction="none", options={"start_distance": dist, "short_weapon_bands": bands})
+    assert r.outcomes[L.OUT_HIT] == pytest.approx(p_2d6_at_least(need), abs=1e-12)
 
 
 def test_b8_b4_1_shot_difficulty_moving_12_prone_plus_2_and_melee_base():

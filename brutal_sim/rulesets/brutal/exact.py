@@ -17,6 +17,7 @@ from .kernel import (
     base_difficulty,
     choose_reaction,
     dodge_bonus_total,
+    draws_shown,
     feint_bonuses,
     fatigue_penalty,
     final_damage,
@@ -60,6 +61,7 @@ from .layout import (
     R_DODGE,
     R_PARRY,
     S_IN_TURN,
+    S_SHOWN,
     SLOT_FISTS,
     W_NDICE,
     W_UNARMED,
@@ -114,7 +116,7 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
         pmf = _dice_pmf(n, sides, die_floor(sides, extra, opts[O_FLOOR_EXTRA] if band < 0 else 0))
     n_open = 0  # B-8: the zone die is re-rolled until an open roll: open rolls are equally likely
     for r in range(die):
-        if not zone_hidden(F, opts, zt, d, r):
+        if not zone_hidden(F, S, opts, zt, d, r):
             n_open += 1
     for r in range(die):
         if zone >= 0:
@@ -123,7 +125,7 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
             z = zone
             pz = 1.0
         else:
-            if zone_hidden(F, opts, zt, d, r):
+            if zone_hidden(F, S, opts, zt, d, r):
                 continue
             z = np.int64(zt[r])
             pz = 1.0 / n_open
@@ -143,12 +145,27 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
 
 
 @driver
+def _hit_blows(F, S, opts, zt, slot, hits, zone, levels, damage, band):
+    """The blows of the hits ``hits[extra, critical]`` (their probability masses) on b, aimed at
+    ``zone`` (−1 rolled). Behind three-quarter horizontal cover (B-9.9) each of the four arm and leg
+    pairs b may show has a quarter of the mass."""
+    n_shown = 4 if draws_shown(F, opts, 1) else 1
+    for v in range(n_shown):
+        S[1, S_SHOWN] = v
+        aim = open_aim(F, S, opts, zt, 1, zone)
+        for e in range(MAX_EXTRA):
+            for c in range(2):
+                if hits[e, c] > 0.0:
+                    _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, aim, 0, hits[e, c] / n_shown, levels, damage, band)
+
+
+@driver
 def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
     """Exact distribution of side a's shot from the start distance (B-8): attack 2d6 against the
     difficulty (less the cover penalties), b's dodge 2d6 against 10 raising it, b's indirect cover
     deflecting a hit with probability value/100 (a miss), then the blow less the range band."""
     band = shot_band(F, 0, S[0, S_DIST])
-    bonus = shot_bonus(F, S, 0, mod) - shot_cover_penalty(F, opts, 0, 1)
+    bonus = shot_bonus(F, S, opts, 0, mod) - shot_cover_penalty(F, opts, 0, 1)
     p_through = 1.0 - min(side_option(F, opts, O_INDIRECT, 1), 100) / 100.0
     diff0 = shot_difficulty(S, 1)
     reacts = can_dodge_shot(F, S, 1)
@@ -172,11 +189,9 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
                 hits[min(att - diff, MAX_EXTRA - 1), crit] += 1.0 / 1296.0
     for e in range(MAX_EXTRA):
         for c in range(2):
-            if hits[e, c] > 0.0:
-                outcomes[OUT_MISS] += hits[e, c] * (1.0 - p_through)
-                outcomes[OUT_HIT] += hits[e, c] * p_through
-                _blow(F, S, opts, zt, 0, 1, SLOT_MAIN, e, c == 1, open_aim(F, opts, zt, 1, zone), 0,
-                      hits[e, c] * p_through, levels, damage, band)
+            outcomes[OUT_MISS] += hits[e, c] * (1.0 - p_through)
+            outcomes[OUT_HIT] += hits[e, c] * p_through
+    _hit_blows(F, S, opts, zt, SLOT_MAIN, hits * p_through, zone, levels, damage, band)
 
 
 @driver
@@ -288,10 +303,9 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
                 hits[min(extra, MAX_EXTRA - 1), crit] += pr
     for e in range(MAX_EXTRA):
         for c in range(2):
-            if hits[e, c] > 0.0:
-                outcomes[OUT_HIT] += hits[e, c]
-                _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, open_aim(F, opts, zt, 1, zone), 0, hits[e, c], levels,
-                      damage, -1)
+            outcomes[OUT_HIT] += hits[e, c]
+    _hit_blows(F, S, opts, zt, slot, hits, zone, levels, damage, -1)
+    for e in range(MAX_EXTRA):
         if arm[e] > 0.0:
             _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage, -1)
     if fist_block > 0.0:

@@ -74,6 +74,15 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
       for side in "ab"),
     OptionSpec("cover_shooter_penalty", "B-8", 2, int_range=(0, 4),
                help="penalty to a shot fired from behind explicit cover (the seed: −2)"),
+    OptionSpec("cover_degree_zones", "B-9.9", "by_degree", ("by_degree", "same_as_half"),
+               help="zones each degree of explicit cover hides: by_degree (the seed): quarter the leg rolls, half "
+                    "the rolls 1–10, three_quarters every roll but the head, one arm and one leg (drawn per fight; "
+                    "vertical cover: the arm and leg of the open side); vertical cover hides its side at quarter "
+                    "and half. same_as_half: every degree hides what half cover hides (cover_zones_*)"),
+    OptionSpec("short_weapon_bands", "B-9.10", "literal", ("literal", "single_shift"),
+               help="point blank and close for short weapons: literal (the seed): a weapon of long range ≤ 10 m "
+                    "has close within 3 m, one of ≤ 3 m point blank within 1 m (so 4–10 m weapons keep point blank "
+                    "within 3 m); single_shift: every weapon of range ≤ 10 m has point blank ≤ 1 m and close ≤ 3 m"),
     OptionSpec("charge_attack_modifier", "B-8", 0, int_range=(-4, 4),
                help="modifier of a charge's attack [Натиск] (the seed names the action but gives no modifier)"),
     OptionSpec("charge_moving_target", "B-8", "false", ("false", "true"),
@@ -113,6 +122,8 @@ O_COVER_ZONES = ROW.pair("cover_zones")
 O_INDIRECT = ROW.pair("indirect_cover")
 O_INDIRECT_PENALTY = ROW.pair("indirect_cover_penalty")
 O_COVER_SHOOTER = ROW.slot("cover_shooter_penalty")
+O_COVER_DEGREE_ZONES = ROW.slot("cover_degree_zones")
+O_SHORT_WEAPON_BANDS = ROW.slot("short_weapon_bands")
 O_CHARGE_MOD = ROW.slot("charge_attack_modifier")
 O_CHARGE_MOVING = ROW.slot("charge_moving_target")
 O_CHARGE_PROVOKES = ROW.slot("charge_provokes")
@@ -125,6 +136,8 @@ EXERTION_OFF, EXERTION_AFTER_ENDURANCE, EXERTION_EVERY_ENDURANCE = ROW.codes("ex
 OUTNUMBERED_BY_COUNT, OUTNUMBERED_ONE_SIDE, OUTNUMBERED_NONE = ROW.codes("outnumbered")
 COVER_HORIZONTAL, COVER_VERTICAL_LEFT, COVER_VERTICAL_RIGHT = ROW.codes("cover_zones_a")
 CHARGE_PROVOKES_ENGAGED, CHARGE_PROVOKES_TARGET = ROW.codes("charge_provokes")
+COVER_DEGREES_BY_DEGREE, COVER_DEGREES_SAME_AS_HALF = ROW.codes("cover_degree_zones")
+SHORT_BANDS_LITERAL, SHORT_BANDS_SINGLE_SHIFT = ROW.codes("short_weapon_bands")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

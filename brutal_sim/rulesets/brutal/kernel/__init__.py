@@ -76,6 +76,8 @@ from .checks import (
 )
 from .situation import (
     _attack_situation as attack_situation,
+    _draw_shown as draw_shown,
+    _draws_shown as draws_shown,
     _open_aim as open_aim,
     _shot_cover_penalty as shot_cover_penalty,
     _side_option as side_option,
@@ -122,6 +124,7 @@ from .actions import (
 from .ranged import (
     _can_dodge_shot as can_dodge_shot,
     _charges as charges,
+    _close_bonus as close_bonus,
     _close_in as close_in,
     _shoot as shoot,
     _shooter_actions as shooter_actions,
@@ -160,9 +163,12 @@ __all__ = [
     "check_penalty",
     "choose_foe",
     "choose_reaction",
+    "close_bonus",
     "close_in",
     "die_floor",
     "dodge_bonus_total",
+    "draw_shown",
+    "draws_shown",
     "fatigue_penalty",
     "fear",
     "feint",

@@ -209,7 +209,7 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
     if not _indices_ok(a, d, slot):
         return
     if zone < 0:
-        zone = _roll_zone(F, opts, zt, st, d)  # B-4.9, re-rolled behind explicit cover (B-8)
+        zone = _roll_zone(F, S, opts, zt, st, d)  # B-4.9, re-rolled behind explicit cover (B-8, B-9.9)
     b = _wb(slot)
     sides = _weapon_die(F, S, a, slot)
     total = 0
@@ -395,5 +395,5 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
         S[a, S_GRAPPLE] = G_CONTROLS
         S[d, S_GRAPPLE] = G_HELD
         return False
-    _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, _open_aim(F, opts, zt, d, zone), 0, -1)
+    _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, _open_aim(F, S, opts, zt, d, zone), 0, -1)
     return False

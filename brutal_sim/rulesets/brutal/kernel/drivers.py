@@ -1,7 +1,7 @@
 """The drivers: one fight or one attack per index, counted; the paired runs of several configurations
 on the same random numbers. Each takes only arrays and scalars.
 
-Rules: B-8.
+Rules: B-8, B-9.9.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -22,6 +22,7 @@ from ..layout import (
 )
 from ..options import O_START_DIST
 from .checks import _lets_go_of_ranged, _set_dist, _shooter
+from .situation import _draw_shown
 from .actions import _tactic_attack
 from .ranged import _shot_action
 from .groups import _count_group
@@ -31,8 +32,10 @@ from .turn import _fight, _reset
 @rule
 def _single_attack(F, S, opts, zt, st, cnt):
     """One attack by side a's first fighter on a fresh foe (row 1), the first attack roll of its
-    tactic; a shooter aims and shoots from the start distance (engaged at 0)."""
+    tactic; a shooter aims and shoots from the start distance (engaged at 0). The foe first draws
+    the arm and leg it shows behind three-quarter horizontal cover (B-9.9)."""
     _reset(F, S)
+    _draw_shown(F, S, opts, st, 1)
     S[0, S_IN_TURN] = 1
     if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
         _set_dist(S, opts[O_START_DIST])

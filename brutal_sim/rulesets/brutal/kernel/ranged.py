@@ -1,7 +1,7 @@
 """Distance and shooting (B-8): moving and running, range bands, shots and their difficulty, reloading,
 kiting, charges and sprints.
 
-Rules: B-1, B-2.6, B-3.2, B-3.3, B-3.8, B-4.1, B-4.2, B-4.7, B-7.4, B-7.5, B-8.
+Rules: B-1, B-2.6, B-3.2, B-3.3, B-3.8, B-4.1, B-4.2, B-4.7, B-7.4, B-7.5, B-8, B-9.10.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -52,7 +52,9 @@ from ..options import (
     CHARGE_PROVOKES_TARGET,
     O_CHARGE_MOVING,
     O_CHARGE_PROVOKES,
+    O_SHORT_WEAPON_BANDS,
     O_SPRINT,
+    SHORT_BANDS_SINGLE_SHIFT,
 )
 from .checks import (
     _base_difficulty,
@@ -125,22 +127,38 @@ def _shot_band(F, i, dist):
 
 
 @rule
-def _shot_bonus(F, S, a, mod):
+def _close_bonus(F, opts, a, dist):
+    """B-8, B-9.10: point blank +2 / close +1 of a's shot at ``dist`` metres: ≤ 3 m / ≤ 10 m.
+    ``short_weapon_bands = literal``: a main-hand weapon whose long range is ≤ 10 m has close within
+    3 m, one whose long range is ≤ 3 m point blank within 1 m (a 4–10 m weapon: +2 within 3 m, no
+    close bonus beyond); ``single_shift``: every weapon of long range ≤ 10 m has point blank ≤ 1 m
+    and close ≤ 3 m."""
+    reach = F[a, _wb(SLOT_MAIN) + W_LONG]
+    if opts[O_SHORT_WEAPON_BANDS] == SHORT_BANDS_SINGLE_SHIFT:
+        point_blank = 1 if reach <= 10 else 3
+    else:
+        point_blank = 1 if reach <= 3 else 3
+    close = 3 if reach <= 10 else 10
+    if dist <= point_blank:
+        return 2
+    if dist <= close:
+        return 1
+    return 0
+
+
+@rule
+def _shot_bonus(F, S, opts, a, mod):
     """Everything added to a's 2d6 for a shot at its enemy (B-8, B-4.2): ranged, ``mod``, the range
-    band (medium −2, long −4), point blank +2 / close +1 (≤ 3 m / ≤ 10 m; ≤ 1 m / ≤ 3 m for a weapon
-    whose long range is ≤ 10 m) unless the target is moving, a degraded weapon −2, wounds,
-    stunned/dazed and fatigue (prone is a melee penalty only, B-7.5)."""
+    band (medium −2, long −4), point blank +2 / close +1 (``_close_bonus``, B-9.10) unless the target
+    is moving, a degraded weapon −2, wounds, stunned/dazed and fatigue (prone is a melee penalty
+    only, B-7.5)."""
     d = S[a, S_FOE]
     dist = S[a, S_DIST]
     total = F[a, P_RANGED] + mod - 2 * _shot_band(F, a, dist) - _check_penalty(F, S, a)
     if _degraded(S, a, SLOT_MAIN):
         total -= 2
     if S[d, S_MOVING] == 0:
-        short_weapon = F[a, _wb(SLOT_MAIN) + W_LONG] <= 10
-        if dist <= (1 if short_weapon else 3):
-            total += 2
-        elif dist <= (3 if short_weapon else 10):
-            total += 1
+        total += _close_bonus(F, opts, a, dist)
     return total
 
 
@@ -174,7 +192,7 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
     d = S[a, S_FOE]
     band = _shot_band(F, a, S[a, S_DIST])
     a1, a2 = _roll_2d6(st)
-    att = a1 + a2 + _shot_bonus(F, S, a, mod) - _shot_cover_penalty(F, opts, a, d)
+    att = a1 + a2 + _shot_bonus(F, S, opts, a, mod) - _shot_cover_penalty(F, opts, a, d)
     S[a, S_RELOAD] = F[a, _wb(SLOT_MAIN) + W_RELOAD]
     diff = _shot_difficulty(S, d)
     out = C_ATTACKS + F[a, P_SIDE] * 5
@@ -193,7 +211,7 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
         cnt[out + OUT_MISS] += 1
         return
     cnt[out + OUT_HIT] += 1
-    _hit(F, S, opts, zt, st, cnt, a, d, SLOT_MAIN, att - diff, a1 == 6 and a2 == 6, _open_aim(F, opts, zt, d, zone),
+    _hit(F, S, opts, zt, st, cnt, a, d, SLOT_MAIN, att - diff, a1 == 6 and a2 == 6, _open_aim(F, S, opts, zt, d, zone),
          0, band)
 
 

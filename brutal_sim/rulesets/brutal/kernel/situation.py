@@ -1,7 +1,7 @@
 """The situation of an attack (B-8): target size, explicit and indirect cover, the zones cover hides, a
 charge's athletics bonus.
 
-Rules: B-4.9, B-8.
+Rules: B-4.9, B-8, B-9.9.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -18,13 +18,20 @@ from ..layout import (
     SIZE_MEDIUM,
     SIZE_MODIFIERS,
     S_CHARGING,
+    S_SHOWN,
     ZONE_HEAD,
+    ZONE_LARM,
+    ZONE_LLEG,
+    ZONE_RARM,
+    ZONE_RLEG,
 )
 from ..options import (
+    COVER_DEGREES_BY_DEGREE,
     COVER_HORIZONTAL,
     COVER_VERTICAL_LEFT,
     O_CHARGE_MOD,
     O_COVER,
+    O_COVER_DEGREE_ZONES,
     O_COVER_SHOOTER,
     O_COVER_ZONES,
     O_INDIRECT,
@@ -73,16 +80,57 @@ def _shot_cover_penalty(F, opts, a, d):
 
 
 @rule
-def _zone_hidden(F, opts, zt, d, r):
-    """B-8 explicit cover: whether zone-table roll ``r + 1`` is hidden behind d's cover.
+def _draws_shown(F, opts, d):
+    """B-9.9: whether d's cover needs the per-fight draw of the arm and leg it shows: three-quarter
+    horizontal cover under ``cover_degree_zones = by_degree``."""
+    return (opts[O_COVER_DEGREE_ZONES] == COVER_DEGREES_BY_DEGREE and _side_option(F, opts, O_COVER, d) == 3
+            and _side_option(F, opts, O_COVER_ZONES, d) == COVER_HORIZONTAL)
 
-    Horizontal cover hides the lower half of the die (rolls 1–10 of a d20: legs, lower torso),
-    vertical cover the odd (left) or even (right) rolls; head rolls are always open. A one-sided
-    table hides nothing (so an open roll always exists).
+
+@rule
+def _draw_shown(F, S, opts, st, d):
+    """B-9.9: the arm and leg d shows behind three-quarter horizontal cover, each left or right with
+    equal chance: one d4 (``S_SHOWN`` = roll − 1), drawn only when ``_draws_shown``."""
+    if _draws_shown(F, opts, d):
+        S[d, S_SHOWN] = _die(st, 4) - 1
+
+
+@rule
+def _shown_limbs(F, S, opts, d):
+    """B-9.9: the arm and leg (zone codes) d shows behind three-quarter cover: vertical cover those
+    of the open side (``vertical_left`` hides the left: the right arm and leg show), horizontal
+    cover the drawn ones (``S_SHOWN``)."""
+    shape = _side_option(F, opts, O_COVER_ZONES, d)
+    if shape == COVER_VERTICAL_LEFT:
+        return ZONE_RARM, ZONE_RLEG
+    if shape == COVER_HORIZONTAL:
+        v = S[d, S_SHOWN]
+        return ZONE_LARM + v % 2, ZONE_LLEG + v // 2
+    return ZONE_LARM, ZONE_LLEG
+
+
+@rule
+def _cover_hides(F, S, opts, zt, d, r):
+    """B-8, B-9.9: whether d's explicit cover would hide zone-table roll ``r + 1`` (head rolls are
+    always open).
+
+    ``cover_degree_zones = same_as_half`` and half cover: horizontal cover hides the lower half of
+    the die (rolls 1–10 of a d20: legs, lower torso), vertical cover the odd (left) or even (right)
+    rolls. ``by_degree``: quarter cover hides the rolls of the legs (horizontal; vertical as half
+    cover); three-quarter cover every roll but those of the head and of the shown arm and leg
+    (``_shown_limbs``).
     """
-    if _side_option(F, opts, O_COVER, d) == 0 or zt[r] == ZONE_HEAD or zt.shape[0] < 2:
+    cover = _side_option(F, opts, O_COVER, d)
+    z = zt[r]
+    if cover == 0 or z == ZONE_HEAD:
         return False
     shape = _side_option(F, opts, O_COVER_ZONES, d)
+    if opts[O_COVER_DEGREE_ZONES] == COVER_DEGREES_BY_DEGREE:
+        if cover == 3:
+            arm, leg = _shown_limbs(F, S, opts, d)
+            return z != arm and z != leg
+        if cover == 1 and shape == COVER_HORIZONTAL:
+            return z == ZONE_LLEG or z == ZONE_RLEG
     if shape == COVER_HORIZONTAL:
         return 2 * (r + 1) <= zt.shape[0]
     if shape == COVER_VERTICAL_LEFT:
@@ -90,18 +138,32 @@ def _zone_hidden(F, opts, zt, d, r):
     return r % 2 == 1
 
 
+@rule
+def _zone_hidden(F, S, opts, zt, d, r):
+    """B-8, B-9.9 explicit cover: whether zone-table roll ``r + 1`` is hidden behind d's cover
+    (``_cover_hides``), unless the cover would hide every roll of the table (a one-sided table, a
+    table of legs only behind quarter cover, …): then it hides none, so an open roll always exists.
+    """
+    if not _cover_hides(F, S, opts, zt, d, r):
+        return False
+    for q in range(zt.shape[0]):
+        if not _cover_hides(F, S, opts, zt, d, q):
+            return True
+    return False
+
+
 @inline_rule
-def _roll_zone(F, opts, zt, st, d):
+def _roll_zone(F, S, opts, zt, st, d):
     """B-4.9 hit zone of a blow on d: the zone die, re-rolled while it shows a roll hidden by d's
-    explicit cover (B-8). Returns the zone code."""
+    explicit cover (B-8, B-9.9). Returns the zone code."""
     r = _die(st, zt.shape[0]) - 1
-    while _zone_hidden(F, opts, zt, d, r):
+    while _zone_hidden(F, S, opts, zt, d, r):
         r = _die(st, zt.shape[0]) - 1
     return np.int64(zt[r])
 
 
 @rule
-def _open_aim(F, opts, zt, d, zone):
+def _open_aim(F, S, opts, zt, d, zone):
     """B-8: an aimed blow (``zone >= 0``) hits its zone if any roll of it is open behind d's
     cover (the seed: aim at an open zone); a zone wholly hidden gives −1 (the zone is rolled)."""
     if zone < 0:
@@ -110,7 +172,7 @@ def _open_aim(F, opts, zt, d, zone):
     for r in range(zt.shape[0]):
         if zt[r] == zone:
             found = True
-            if not _zone_hidden(F, opts, zt, d, r):
+            if not _zone_hidden(F, S, opts, zt, d, r):
                 return zone
     return -1 if found else zone
 

@@ -2,7 +2,7 @@
 a fighter's turn (conditions, actions by tactic), the fight loop.
 
 Rules: B-2.2, B-2.3, B-2.4, B-2.6, B-2.8, B-2.9, B-3.2, B-3.4, B-3.7, B-3.10, B-3.11, B-3.12, B-7.5,
-B-7.8, B-7.10, B-8.
+B-7.8, B-7.10, B-8, B-9.9.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -88,6 +88,7 @@ from .wounds import (
     _light_damage,
     _until_end_of_next_turn,
 )
+from .situation import _draw_shown
 from .grapple import _grapple_escape, _grapple_hold, _release
 from .actions import _needs_ready, _ready, _stand_up, _tactic_attack
 from .ranged import (
@@ -283,6 +284,8 @@ def _fight(F, S, opts, zt, st, cnt):
             if F[j, P_SIDE] == surprise - 1:
                 S[j, S_SURPRISED] = 1
     _fear(F, S, st)
+    for j in range(n):  # B-9.9: the arm and leg shown behind three-quarter horizontal cover
+        _draw_shown(F, S, opts, st, j)
     if n > 2:  # a duel's foes are set by _reset
         for p in range(n):
             _choose_foe(F, S, opts, S[p, S_ORDER])
