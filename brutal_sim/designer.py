@@ -531,7 +531,8 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
               options_new: Mapping[str, str] | None = None, n: int = 100_000, seed: int = 0,
               ruleset: str | None = None, threads: int | None = None, executor: Executor | None = None,
               client: Any = None, target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT,
-              names: Mapping[str, str] | None = None) -> RuleDiff:
+              names: Mapping[str, str] | None = None,
+              fighters_new: Sequence[api.FighterRef] | None = None) -> RuleDiff:
     """What a rule change does to every matchup: the round robin of ``fighters`` (default: the
     ruleset's whole bundled catalog) under the old rules (``rules_old`` file, ``options_old``) and
     the new (``rules_new``, ``options_new``), each pair on the same duels, with the change of side
@@ -542,7 +543,10 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
     cap (every option but ``round_cap`` and a rules file's own zone table) the interval is paired
     (per-duel changes), else that of two independent runs (``paired`` says which). With
     ``target_error`` each pair plays until both versions' rates, and a paired change, meet it.
-    Errors name the arguments as ``names`` maps them (the CLI: ``{"options_old": "--option-a", …}``).
+    ``fighters_new`` (as long as ``fighters``) plays the new version with these fighters in their
+    places, e.g. the catalog with one fighter changed: a balance fix checked against everyone (the
+    rows keep the old names). Errors name the arguments as ``names`` maps them (the CLI:
+    ``{"options_old": "--option-a", …}``).
     """
     names = names or {}
     _check_run(n, seed, threads)
@@ -555,12 +559,19 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
         loaded = [rs.load_fighter(f, f"fighters[{i}]") for i, f in enumerate(refs)]
         loaded = names_apart(loaded, [f if isinstance(f, str) else None for f in refs], "rule_diff")
         pairs = list(itertools.combinations(loaded, 2))
+        new_pairs = pairs
+        if fighters_new is not None:
+            if len(fighters_new) != len(refs):
+                raise DataError("rule_diff", "fighters_new", f"needs one fighter per fighter ({len(refs)}), got "
+                                f"{len(fighters_new)}")
+            changed = [rs.load_fighter(f, f"fighters_new[{i}]") for i, f in enumerate(fighters_new)]
+            new_pairs = list(itertools.combinations(changed, 2))
         for version in ("old", "new"):
             with api.named_errors({k: names.get(f"{k}_{version}", f"{k}_{version}") for k in ("options", "rules")}):
                 rs.prepare(loaded[0], loaded[1], rules_old if version == "old" else rules_new,
                            options_old if version == "old" else options_new)
         old = [rs.prepare(fa, fb, rules_old, options_old) for fa, fb in pairs]
-        new = [rs.prepare(fa, fb, rules_new, options_new) for fa, fb in pairs]
+        new = [rs.prepare(fa, fb, rules_new, options_new) for fa, fb in new_pairs]
     layout = rs.counters
     works: list[Any] = []
     pair_works: list[list[int]] = []  # per pair: its paired work, or its old and new works
