@@ -22,6 +22,7 @@ OPPOSED = ("official_like", "both_fail_reroll", "defender_wins_ties")  # W-1.4
 FURY = ("each", "first_only", "none")  # W-4.11
 CRIT = ("sudden_death", "threshold", "table")  # W-5.4
 FORTUNE = ("reaction_first", "attack_first", "never")  # W-8.7
+CHOPPA = ("hand_weapon", "plus1_first_round", "impact_first_round")  # W-9.3
 LOCATIONS = [(15, "head"), (35, "right_arm"), (55, "left_arm"), (80, "body"), (90, "right_leg"), (100, "left_leg")]
 ZONE_OF = {"head": "head", "right_arm": "arm", "left_arm": "arm", "body": "body", "right_leg": "leg", "left_leg": "leg"}
 
@@ -36,6 +37,7 @@ class Item:
     damage: int
     qualities: frozenset[str]
     unarmed: bool = False
+    choppa: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ def _item(row, slot: int) -> Item | None:
     if not row[base + L.W_PRESENT]:
         return None
     qualities = frozenset(q for q, f in L.QUALITY_FIELDS.items() if row[base + f])
-    return Item(int(row[base + L.W_DAMAGE]), qualities, bool(row[base + L.W_UNARMED]))
+    return Item(int(row[base + L.W_DAMAGE]), qualities, bool(row[base + L.W_UNARMED]), bool(row[base + L.W_CHOPPA]))
 
 
 def profile_from_row(row) -> Profile:
@@ -102,6 +104,11 @@ class Rules:
     mighty_blow: bool
     street_fighting: bool
     start_distance: int
+    spend_last: bool = False
+    fortune_initiative: bool = False
+    fortune_half_action: bool = False
+    helpless_attackable: bool = False
+    choppa: str = "hand_weapon"
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -111,7 +118,9 @@ class Rules:
                    bool(o[O.O_SCOPE_ROUND]), bool(o[O.O_BALANCED_OFFHAND]), FURY[o[O.O_FURY]],
                    bool(o[O.O_TIRING_IGNORE]), CRIT[o[O.O_CRIT_MODEL]], int(o[O.O_CRIT_THRESHOLD]),
                    int(o[O.O_PRONE_BONUS]), FORTUNE[o[O.O_FORTUNE]], bool(o[O.O_FORTUNE_REROLL_ONLY]),
-                   bool(o[O.O_MIGHTY_BLOW]), bool(o[O.O_STREET_FIGHTING]), int(o[O.O_START_DISTANCE]))
+                   bool(o[O.O_MIGHTY_BLOW]), bool(o[O.O_STREET_FIGHTING]), int(o[O.O_START_DISTANCE]),
+                   bool(o[O.O_FORTUNE_SPEND_LAST]), bool(o[O.O_FORTUNE_INITIATIVE]),
+                   bool(o[O.O_FORTUNE_HALF_ACTION]), bool(o[O.O_HELPLESS_ATTACKABLE]), CHOPPA[o[O.O_CHOPPA]])
 
 
 @dataclass(frozen=True)
@@ -161,6 +170,7 @@ class Combatant:
     dodged_this_round: bool = False
     surprised: bool = False
     out: str | None = None
+    helpless: bool = False
     dead: bool = False
     pen_ws: int = 0
     pen_ag: int = 0
@@ -254,11 +264,16 @@ class Duel:
         return max(-cap, min(cap, total)) if cap else total
 
     def may_spend(self, who: Combatant, on_reaction: bool) -> bool:
-        """W-8.7: the preferred use may take the last fortune point, the other keeps one back."""
+        """W-8.7: the preferred use may take the last fortune point, the other keeps one back
+        (``fortune_keep_last = keep``)."""
         if self.rules.fortune == "never":
             return False
         preferred = on_reaction == (self.rules.fortune == "reaction_first")
-        return who.fortune >= (1 if preferred else 2)
+        return who.fortune >= (1 if preferred or self.rules.spend_last else 2)
+
+    def spare_point(self, who: Combatant) -> bool:
+        """W-6.5: 2d10 initiative and the extra half action are never the preferred use."""
+        return self.rules.fortune != "never" and who.fortune >= (1 if self.rules.spend_last else 2)
 
     def test(self, who: Combatant, target: int, on_reaction: bool, may_reroll: bool = True) -> tuple[bool, int]:
         """A d100 test; a failure is rerolled with a fortune point when the policy allows (W-6.5)."""
@@ -290,6 +305,8 @@ class Duel:
 
     # -- weapons ----------------------------------------------------------------------------------
     def has(self, item: Item, quality: str) -> bool:
+        if quality == "impact" and item.choppa and self.rules.choppa == "impact_first_round" and self.round == 1:
+            return True
         if quality not in item.qualities:
             return False
         if quality in ("impact", "fast") and "tiring" in item.qualities:
@@ -298,7 +315,7 @@ class Duel:
 
     # -- reactions (W-4.3 – W-4.6) --------------------------------------------------------------------
     def can_react(self, d: Combatant) -> bool:
-        return d.out is None and d.stunned_turns == 0 and not d.all_out and not d.surprised
+        return d.out is None and d.stunned_turns == 0 and not d.all_out and not d.surprised and not d.helpless
 
     def reaction_cost(self, d: Combatant, kind: str) -> int | None:
         """0 free, 1 a fortune point for an extra use, None impossible."""
@@ -361,12 +378,15 @@ class Duel:
         if hand == "fists" and street:
             total += 10
         target = a.p.ws + self.modifiers(total)
-        hit, roll = self.test(a, target, on_reaction=False)
-        if not hit:
-            self.rec.outcomes[ai][L.OUT_MISS] += 1
-            return
+        if d.helpless:  # W-6.2: hit automatically; the d100 only places the blow
+            roll = self.d100()
+        else:
+            hit, roll = self.test(a, target, on_reaction=False)
+            if not hit:
+                self.rec.outcomes[ai][L.OUT_MISS] += 1
+                return
         outcome = "hit"
-        if not feinted:
+        if not feinted and not d.helpless:
             kind, cost = self.pick_reaction(d, weapon)
             if kind is not None:
                 d.fortune -= cost
@@ -391,10 +411,14 @@ class Duel:
         raw = kept + a.p.sb + weapon.damage
         raw += 1 if a.p.mighty_blow and self.rules.mighty_blow else 0
         raw += 1 if hand == "fists" and street else 0
+        raw += 1 if weapon.choppa and self.rules.choppa == "plus1_first_round" and self.round == 1 else 0
+        if d.helpless:
+            raw += self.rng.die(10)  # W-6.2: +1d10
         fury_dice = 0
         last = kept
         while last == 10:
             confirm = self.rules.fury == "each" or (self.rules.fury == "first_only" and fury_dice == 0)
+            confirm = confirm and not d.helpless
             if confirm and not self.passes(self.d100(), target):
                 break
             last = self.rng.die(10)
@@ -442,7 +466,10 @@ class Duel:
         elif e.out:
             self.take_out(d, "critical")
         elif e.helpless:
-            self.take_out(d, "helpless")
+            if self.rules.helpless_attackable:
+                d.helpless = True
+            else:
+                self.take_out(d, "helpless")
 
     def take_out(self, d: Combatant, cause: str, deadly: bool = False) -> None:
         if d.out is None:
@@ -495,7 +522,7 @@ class Duel:
     def turn(self, i: int) -> None:
         me = self.f[i]
         me.parry_stance = me.defensive_stance = me.cautious = me.all_out = False
-        if me.surprised:
+        if me.surprised or me.helpless:
             return
         if me.stunned_turns:
             me.stunned_turns -= 1
@@ -514,19 +541,37 @@ class Duel:
         elif me.p.off is not None and not me.holds_off:
             me.holds_off = True
             halves -= 1
+        extra_half = self.rules.fortune_half_action and self.spare_point(me)  # W-6.5
+        if extra_half and halves < 2:
+            me.fortune -= 1
+            halves += 1
+            extra_half = False
         if halves == 0:
             return
+        was_engaged = self.engaged
         n, modifier, feint = self.plan(i, halves)
+        aims_already = (me.p.tactic not in ("berserk", "cautious", "turtle")
+                        and not (me.p.tactic == "swift" and me.p.attacks >= 2) and me.holds_off)
+        aim = 0
+        if extra_half and was_engaged and halves == 2 and n and not feint and not aims_already:
+            me.fortune -= 1
+            aim = 10  # W-3.2 before the first attack
         feinted = feint and self.feint(i)
-        for _ in range(n):
+        for k in range(n):
             if self.anyone_out():
                 break
-            self.attack(i, modifier, feinted)
+            self.attack(i, modifier + (aim if k == 0 else 0), feinted)
 
     def initiative(self) -> int:
         ag = [f.p.ag - f.p.ag_penalty - f.pen_ag for f in self.f]
+        dice = [1, 1]
+        for k, f in enumerate(self.f):
+            if self.rules.fortune_initiative and self.spare_point(f):  # W-6.5: 2d10
+                f.fortune -= 1
+                dice[k] = 2
         while True:
-            ia, ib = self.rng.die(10) + ag[0], self.rng.die(10) + ag[1]
+            ia = sum(self.rng.die(10) for _ in range(dice[0])) + ag[0]
+            ib = sum(self.rng.die(10) for _ in range(dice[1])) + ag[1]
             if ia != ib:
                 return 0 if ia > ib else 1
             if ag[0] != ag[1]:

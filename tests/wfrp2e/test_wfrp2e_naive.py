@@ -31,6 +31,10 @@ CASES = [
                            "surprise": "a"}, {"tactic_b": "turtle", "tactic_a": "cautious"}),
     ("knight", "brute", {"balanced_offhand": "false", "crit_model": "table", "crit_table": "example"},
      {"reaction_a": "best", "reaction_b": "parry_first", "tactic_b": "guarded"}),
+    ("orc", "goblin", {"choppa": "plus1_first_round"}, {}),
+    ("orc", "swordsman", {"choppa": "impact_first_round", "helpless": "attackable", "crit_model": "table",
+                          "crit_table": "example"}, {}),
+    ("duelist", "knight", {"fortune_keep_last": "spend", "fortune_initiative": "on", "fortune_half_action": "on"}, {}),
 ]
 
 
@@ -80,3 +84,29 @@ def test_block_of_duels_is_the_sum_of_naive_duels():
     for i in range(100, 300):
         total += np.array(naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k))
     assert np.array_equal(block, total)
+
+
+FORTUNE_FIGHTERS = {
+    "guarded": dict(ws=45, ag=35, fortune=4, w=14, dodge=35, main_hand="choppa"),
+    "swift": dict(ws=45, ag=30, a=2, fortune=3, w=14, main_hand="hand_weapon", off_hand="shield", tactic="swift"),
+    "berserk": dict(ws=40, s=45, ag=35, fortune=3, w=14, main_hand="great_weapon", tactic="berserk"),
+    "feinter": dict(ws=48, ag=40, fortune=5, w=12, dodge=40, main_hand="rapier", off_hand="main_gauche",
+                    tactic="feinter"),
+}
+
+
+@pytest.mark.parametrize("a,b,options", [
+    ("guarded", "swift", {"fortune_initiative": "on", "fortune_half_action": "on", "initiative_roll": "every_round"}),
+    ("berserk", "feinter", {"fortune_half_action": "on", "fortune_keep_last": "spend", "crit_model": "table",
+                            "crit_table": "example"}),
+    ("feinter", "guarded", {"fortune_half_action": "on", "fortune_initiative": "on", "fortune": "attack_first",
+                            "crit_model": "table", "crit_table": "example", "prone_bonus": 20}),
+    ("guarded", "berserk", {"helpless": "attackable", "crit_model": "table", "crit_table": "example",
+                            "choppa": "impact_first_round", "fortune_half_action": "on"}),
+    ("swift", "guarded", {"helpless": "attackable", "crit_model": "table", "crit_table": "example",
+                          "choppa": "plus1_first_round", "fury_confirm": "none", "fortune_keep_last": "spend"}),
+])
+def test_w6_5_w6_2_w9_3_options_agree(a, b, options):
+    """W-6.5 fortune on initiative and extra half actions, W-8.7 fortune_keep_last, W-6.2 helpless
+    targets that stay in the fight, W-9.3 choppa readings: kernel and reference duel by duel."""
+    _check(prepared(fighter(**FORTUNE_FIGHTERS[a]), fighter(**FORTUNE_FIGHTERS[b]), **options), n=250)

@@ -161,7 +161,7 @@ def test_w2_2_initiative_d10_plus_ag():
         firsts = 0
         for i in range(n):
             _seed_duel(st, np.uint64(3), i)
-            firsts += _initiative(p.compiled.fighters, S, st)
+            firsts += _initiative(p.compiled.fighters, S, p.compiled.options, st)
         assert within(p_b, firsts / n, n)
 
 

@@ -19,6 +19,7 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None, unarmed: bool = False)
     row[b + L.W_PRESENT] = 1
     row[b + L.W_DAMAGE] = w.damage
     row[b + L.W_UNARMED] = int(unarmed)
+    row[b + L.W_CHOPPA] = int(w.choppa)
     for quality, field in L.QUALITY_FIELDS.items():
         row[b + field] = int(w.has(quality))
 

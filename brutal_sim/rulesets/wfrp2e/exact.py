@@ -116,7 +116,7 @@ def _enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     outcomes[OUT_PARRIED if kind == REACT_PARRY else OUT_DODGED] = p_hit_roll * p_block
     outcomes[OUT_HIT] = p_hit_roll * (1.0 - p_block)
     pmf = _raw_damage_pmf(F, S, opts, 0, slot, target)
-    bonus = _damage_bonus(F, opts, 0, slot)
+    bonus = _damage_bonus(F, S, opts, 0, slot)
     left = S[1, S_W]
     precise = 1 if _wf(F, 0, slot, W_PRECISE) != 0 else 0
     table = opts[O_CRIT_MODEL] != CRIT_SUDDEN_DEATH and opts[O_CRIT_MODEL] != CRIT_THRESHOLD
@@ -141,5 +141,5 @@ def _enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
                 levels[_wound_level(0, True, _model_takes_out(opts, value)), zone] += q
                 continue
             for roll in range(1, 101):
-                out = _effect_takes_out(fx, zone, _crit_effect(grid, value, roll))
+                out = _effect_takes_out(opts, fx, zone, _crit_effect(grid, value, roll))
                 levels[_wound_level(0, True, out), zone] += q / 100.0

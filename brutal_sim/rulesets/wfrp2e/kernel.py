@@ -18,9 +18,11 @@ cnt : int64[K]
     Counters (``C_*``), added to, never cleared.
 
 Draw order (the contract with ``tests/wfrp2e/naive_wfrp2e.py``, written down in ``docs/reference-wfrp2e.md``):
-initiative d10 a, d10 b (again while tied, W-2.2); a feint's opposed test d100 feinter, d100 target
+initiative d10 a [second d10 a], d10 b [second d10 b] (again while tied, W-2.2; the second d10 with
+``fortune_initiative``, W-6.5); a feint's opposed test d100 feinter, d100 target
 (again on a reroll, W-1.4); each attack: to-hit d100 [fortune reroll d100]; reaction d100 [fortune
-reroll d100]; damage d10 [second d10 for Impact]; Ulric's Fury: [confirmation d100] d10, … (W-4.11);
+reroll d100]; damage d10 [second d10 for Impact] [helpless d10, W-6.2]; Ulric's Fury: [confirmation d100]
+d10, … (W-4.11); an attack on a helpless target draws its d100 for the location only, no reaction;
 critical table d100 (``crit_model = table`` only).
 
 The parallel loop of ``_run`` is compiled with this package's functions internal to it
@@ -54,6 +56,11 @@ from .options import (
     O_CRIT_THRESHOLD, O_DEF_STANCE_FULL, O_FORTUNE, O_FORTUNE_REROLL_ONLY, O_FURY, O_INIT_EVERY_ROUND,
     O_MIGHTY_BLOW, O_MODIFIER_CAP, O_OPPOSED, O_PRONE_BONUS, O_ROUND_CAP, O_SCOPE_ROUND, O_START_DISTANCE,
     O_STREET_FIGHTING, O_SURPRISE, O_TIRING_IGNORE,
+)
+from .layout import S_HELPLESS, W_CHOPPA
+from .options import (
+    CHOPPA_IMPACT, CHOPPA_PLUS1, O_CHOPPA, O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_FORTUNE_SPEND_LAST,
+    O_HELPLESS_ATTACKABLE,
 )
 
 LOCATION_UPPER = np.array([15, 35, 55, 80, 90, 100], dtype=np.int64)  # W-4.2
@@ -96,12 +103,22 @@ def _degrees(target, roll):
 @rule
 def _fortune_allows(opts, S, i, reaction):
     """W-6.5, W-8.7: whether i may spend a fortune point now on a reaction (``reaction`` true) or an
-    attack. The preferred use may take the last point; the other keeps one in reserve."""
+    attack. The preferred use may take the last point; the other keeps one in reserve unless
+    ``fortune_keep_last = spend``."""
     policy = opts[O_FORTUNE]
     if policy == FORTUNE_NEVER:
         return False
     preferred = reaction if policy != FORTUNE_ATTACK_FIRST else not reaction
-    return S[i, S_FORTUNE] >= (1 if preferred else 2)
+    return S[i, S_FORTUNE] >= (1 if preferred or opts[O_FORTUNE_SPEND_LAST] != 0 else 2)
+
+
+@rule
+def _fortune_spare(opts, S, i):
+    """W-6.5, W-8.7: whether i may spend a fortune point on a use the policy never prefers (2d10
+    initiative, an extra half action): one in reserve unless ``fortune_keep_last = spend``."""
+    if opts[O_FORTUNE] == FORTUNE_NEVER:
+        return False
+    return S[i, S_FORTUNE] >= (1 if opts[O_FORTUNE_SPEND_LAST] != 0 else 2)
 
 
 @rule
@@ -187,7 +204,11 @@ def _attack_slot(F, S, i):
 @rule
 def _quality(F, S, opts, i, slot, field):
     """Whether i's weapon has quality ``field``; a Tiring weapon's Impact and Fast count only in
-    round 1 unless ``tiring = ignore`` (W-4.12)."""
+    round 1 unless ``tiring = ignore`` (W-4.12); a choppa has Impact in round 1 with
+    ``choppa = impact_first_round`` (W-9.3)."""
+    if (field == W_IMPACT and opts[O_CHOPPA] == CHOPPA_IMPACT and _wf(F, i, slot, W_CHOPPA) != 0
+            and S[2, G_ROUND] <= 1):
+        return True
     if _wf(F, i, slot, field) == 0:
         return False
     if (field == W_IMPACT or field == W_FAST) and _wf(F, i, slot, W_TIRING) != 0:
@@ -265,8 +286,10 @@ def _dodge_target(F, S, opts, d, a, a_slot):
 
 @rule
 def _can_react(S, d):
-    """W-6.1, W-3.4, W-2.6: stunned, all-out and surprised fighters neither parry nor dodge."""
-    return S[d, S_OUT] == 0 and S[d, S_STUN] == 0 and S[d, S_NO_REACT] == 0 and S[d, S_SURPRISED] == 0
+    """W-6.1, W-3.4, W-2.6, W-6.2: stunned, all-out, surprised and helpless fighters neither parry nor
+    dodge."""
+    return (S[d, S_OUT] == 0 and S[d, S_STUN] == 0 and S[d, S_NO_REACT] == 0 and S[d, S_SURPRISED] == 0
+            and S[d, S_HELPLESS] == 0)
 
 
 @rule
@@ -341,10 +364,13 @@ def _location(roll):
 
 
 @rule
-def _damage_bonus(F, opts, a, slot):
+def _damage_bonus(F, S, opts, a, slot):
     """W-4.7, W-4.9: what is added to the damage d10: SB + the weapon's modifier (unarmed −4),
-    Strike Mighty Blow +1 and Street Fighting +1 unarmed when their options are on (W-9.3)."""
+    Strike Mighty Blow +1 and Street Fighting +1 unarmed when their options are on, a choppa +1 in
+    round 1 with ``choppa = plus1_first_round`` (W-9.3)."""
     bonus = F[a, P_SB] + _wf(F, a, slot, W_DAMAGE)
+    if _wf(F, a, slot, W_CHOPPA) != 0 and opts[O_CHOPPA] == CHOPPA_PLUS1 and S[2, G_ROUND] <= 1:
+        bonus += 1
     if F[a, P_MIGHTY_BLOW] != 0 and opts[O_MIGHTY_BLOW] != 0:
         bonus += 1
     if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] != 0:
@@ -372,21 +398,25 @@ def _fury_needs_test(opts, extra):
 
 
 @rule
-def _damage_roll(F, S, opts, st, a, slot, target):
-    """W-4.7, W-4.11, W-4.12: the damage before absorption and the number of Fury dice added.
+def _damage_roll(F, S, opts, st, a, slot, target, helpless):
+    """W-4.7, W-4.11, W-4.12, W-6.2: the damage before absorption and the number of Fury dice added.
 
-    d10 (Impact: 2d10, the higher kept) + :func:`_damage_bonus`; while the kept or added die shows
-    10, Ulric's Fury adds a d10, each after a to-hit test against ``target`` as ``fury_confirm`` asks.
+    d10 (Impact: 2d10, the higher kept) + :func:`_damage_bonus`, + d10 against a ``helpless``
+    target (W-6.2); while the kept or added die shows 10, Ulric's Fury adds a d10, each after a
+    to-hit test against ``target`` as ``fury_confirm`` asks (against a helpless target the to-hit
+    is automatic: no test).
     """
     die = _die(st, 10)
     if _quality(F, S, opts, a, slot, W_IMPACT):
         second = _die(st, 10)
         if second > die:
             die = second
-    total = die + _damage_bonus(F, opts, a, slot)
+    total = die + _damage_bonus(F, S, opts, a, slot)
+    if helpless:
+        total += _die(st, 10)
     extra = 0
     while die == 10:
-        if _fury_needs_test(opts, extra) and not _succeeds(opts, _die(st, 100), target):
+        if not helpless and _fury_needs_test(opts, extra) and not _succeeds(opts, _die(st, 100), target):
             break
         die = _die(st, 10)
         total += die
@@ -402,9 +432,12 @@ def _crit_effect(grid, value, roll):
 
 
 @rule
-def _effect_takes_out(fx, zone, e):
-    """Whether effect ``e`` on ``zone`` ends the fight (OUT, DEATH or HELPLESS)."""
-    return fx[zone, e, FX_OUT] != 0 or fx[zone, e, FX_DEATH] != 0 or fx[zone, e, FX_HELPLESS] != 0
+def _effect_takes_out(opts, fx, zone, e):
+    """Whether effect ``e`` on ``zone`` ends the fight (OUT, DEATH, or HELPLESS unless
+    ``helpless = attackable``, W-6.2)."""
+    if fx[zone, e, FX_HELPLESS] != 0 and opts[O_HELPLESS_ATTACKABLE] == 0:
+        return True
+    return fx[zone, e, FX_OUT] != 0 or fx[zone, e, FX_DEATH] != 0
 
 
 @rule
@@ -430,9 +463,10 @@ def _deadly(F, S, d):
 
 
 @rule
-def _apply_effect(F, S, fx, d, loc, e):
+def _apply_effect(F, S, opts, fx, d, loc, e):
     """W-5.4 table: apply effect ``e`` of the hit location's zone to d (W-6.1 stun, W-3.11 drop:
-    the left arm drops the off-hand item, others the main-hand weapon; W-6.4 prone; penalties)."""
+    the left arm drops the off-hand item, others the main-hand weapon; W-6.4 prone; penalties;
+    W-6.2 helpless: out, or helpless in the fight with ``helpless = attackable``)."""
     zone = LOCATION_ZONE[loc]
     if fx[zone, e, FX_STUN] > S[d, S_STUN]:
         S[d, S_STUN] = fx[zone, e, FX_STUN]
@@ -447,7 +481,10 @@ def _apply_effect(F, S, fx, d, loc, e):
     elif fx[zone, e, FX_OUT] != 0:
         _knock_out(S, d, CAUSE_CRITICAL)
     elif fx[zone, e, FX_HELPLESS] != 0:
-        _knock_out(S, d, CAUSE_HELPLESS)  # W-5.5: helpless with nobody to defend it
+        if opts[O_HELPLESS_ATTACKABLE] != 0:
+            S[d, S_HELPLESS] = 1
+        else:
+            _knock_out(S, d, CAUSE_HELPLESS)  # W-5.5: helpless with nobody to defend it
 
 
 @rule
@@ -485,7 +522,7 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
                 if _model_takes_out(opts, value):
                     _deadly(F, S, d)
             else:
-                _apply_effect(F, S, fx, d, loc, _crit_effect(grid, value, _die(st, 100)))
+                _apply_effect(F, S, opts, fx, d, loc, _crit_effect(grid, value, _die(st, 100)))
             level = _wound_level(0, True, S[d, S_OUT] != 0)
     cnt[C_WOUNDS + d * N_LEVELS * N_ZONES + level * N_ZONES + zone] += 1
     if level != LVL_NONE:
@@ -518,20 +555,25 @@ def _react(F, S, opts, st, d, a, a_slot):
 @rule
 def _attack(F, S, opts, grid, fx, st, cnt, a, mod, feinted):
     """W-4: one melee attack of a with action modifier ``mod``; after a won feint it cannot be
-    parried or dodged (W-3.9). Counts the outcome, the Fury and the hit."""
+    parried or dodged (W-3.9); a helpless target is hit automatically, the d100 giving the location
+    only, and takes +1d10 damage (W-6.2). Counts the outcome, the Fury and the hit."""
     d = 1 - a
     slot = _attack_slot(F, S, a)
     target = _attack_target(F, S, opts, a, slot, mod)
-    ok, roll = _test(S, opts, st, a, target, _fortune_allows(opts, S, a, False))
-    if not ok:
-        cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
-        return
+    helpless = S[d, S_HELPLESS] != 0
+    if helpless:
+        roll = _die(st, 100)
+    else:
+        ok, roll = _test(S, opts, st, a, target, _fortune_allows(opts, S, a, False))
+        if not ok:
+            cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
+            return
     outcome = OUT_HIT if feinted else _react(F, S, opts, st, d, a, slot)
     cnt[C_ATTACKS + a * N_OUTCOMES + outcome] += 1
     if outcome != OUT_HIT:
         return
     loc = _location(roll)
-    raw, extra = _damage_roll(F, S, opts, st, a, slot, target)
+    raw, extra = _damage_roll(F, S, opts, st, a, slot, target, helpless)
     if extra > 0:
         cnt[C_FURY + a] += 1
     final = raw - _absorbed(F, a, d, slot, loc)
@@ -590,6 +632,16 @@ def _plan(F, S, opts, i, halves):
 
 
 @rule
+def _plan_aims(F, S, i):
+    """Whether i's plan with two half actions, engaged and without a feint, aims already (W-8.1:
+    guarded with an off-hand item; feinter and swift with A 1 fall back to guarded)."""
+    t = F[i, P_TACTIC]
+    if t == T_BERSERK or t == T_CAUTIOUS or t == T_TURTLE or (t == T_SWIFT and F[i, P_A] >= 2):
+        return False
+    return _held(F, S, i, SLOT_OFF)
+
+
+@rule
 def _feint_targets(F, S, opts, i):
     """W-3.9: the targets of the feint's opposed WS test (W-1.4): i's and its foe's WS with their
     critical-effect penalties (capped, W-1.6)."""
@@ -615,16 +667,19 @@ def _flee(F, S, opts, grid, fx, st, cnt, i):
 def _turn(F, S, opts, grid, fx, st, cnt, i):
     """One turn of fighter i (W-2.3).
 
-    Stances end (W-3.4 – W-3.7); a surprised fighter (W-2.6) or a stunned one (W-6.1, one lost turn
-    counted off) does nothing; a fighter at or below its ``flee_at`` Wounds flees (W-3.16); else it
-    stands up (W-3.12) and readies a dropped item (W-3.11, main hand first), a half action each,
-    and spends the rest on its tactic (:func:`_plan`).
+    Stances end (W-3.4 – W-3.7); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
+    (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
+    flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
+    first), a half action each, and spends the rest on its tactic (:func:`_plan`). With
+    ``fortune_half_action`` a spare fortune point buys one extra half action (W-6.5): it makes up a
+    half action lost to the upkeep, else it aims (W-3.2, +10 on the first attack) before an
+    unaimed attack of an engaged fighter that is no feint.
     """
     S[i, S_PARRY_STANCE] = 0
     S[i, S_DEF_STANCE] = 0
     S[i, S_CAUTIOUS] = 0
     S[i, S_NO_REACT] = 0
-    if S[i, S_SURPRISED] != 0:
+    if S[i, S_SURPRISED] != 0 or S[i, S_HELPLESS] != 0:
         return
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1
@@ -641,14 +696,24 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
             S[i, S_HELD_MAIN + slot] = 1
             halves -= 1
             break
+    spare = opts[O_FORTUNE_HALF_ACTION] != 0 and _fortune_spare(opts, S, i)
+    if spare and halves < 2:
+        S[i, S_FORTUNE] -= 1
+        halves += 1
+        spare = False
     if halves == 0:
         return
+    engaged = S[2, G_ENGAGED] != 0
     attacks, mod, feint = _plan(F, S, opts, i, halves)
+    aim = 0
+    if spare and engaged and halves == 2 and attacks > 0 and not feint and not _plan_aims(F, S, i):
+        S[i, S_FORTUNE] -= 1
+        aim = 10
     feinted = feint and _feint(F, S, opts, st, i)
-    for _ in range(attacks):
+    for k in range(attacks):
         if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
             break
-        _attack(F, S, opts, grid, fx, st, cnt, i, mod, feinted)
+        _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
 
 
 @rule
@@ -669,14 +734,29 @@ def _reset(F, S, opts):
 
 
 @rule
-def _initiative(F, S, st):
+def _initiative(F, S, opts, st):
     """W-2.2: d10 + Ag (armour and critical Ag penalties off) for a, then b; ties go to the higher
-    Ag, then both roll again. Returns the side that acts first."""
+    Ag, then both roll again. With ``fortune_initiative`` a fighter with a spare fortune point
+    spends it for 2d10 + Ag (W-6.5; a tie's reroll keeps the dice). Returns the side that acts
+    first."""
     ag_a = F[0, P_AG] - F[0, P_AG_PENALTY] - S[0, S_PEN_AG]
     ag_b = F[1, P_AG] - F[1, P_AG_PENALTY] - S[1, S_PEN_AG]
+    two_a = False
+    two_b = False
+    if opts[O_FORTUNE_INITIATIVE] != 0:
+        if _fortune_spare(opts, S, 0):
+            S[0, S_FORTUNE] -= 1
+            two_a = True
+        if _fortune_spare(opts, S, 1):
+            S[1, S_FORTUNE] -= 1
+            two_b = True
     while True:
         ia = _die(st, 10) + ag_a
+        if two_a:
+            ia += _die(st, 10)
         ib = _die(st, 10) + ag_b
+        if two_b:
+            ib += _die(st, 10)
         if ia != ib:
             return 0 if ia > ib else 1
         if ag_a != ag_b:
@@ -688,11 +768,11 @@ def _duel(F, S, opts, grid, fx, st, cnt):
     """One duel (W-2): rounds of two turns in initiative order until one side is out or the round
     cap (W-2.7). Returns 0 if side a won, 1 if side b won, 2 for a draw."""
     _reset(F, S, opts)
-    first = _initiative(F, S, st)
+    first = _initiative(F, S, opts, st)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         S[2, G_ROUND] = rnd
         if rnd > 1 and opts[O_INIT_EVERY_ROUND] != 0:
-            first = _initiative(F, S, st)
+            first = _initiative(F, S, opts, st)
         for i in range(2):
             S[i, S_PARRY_USED] = 0
             S[i, S_DODGE_USED] = 0

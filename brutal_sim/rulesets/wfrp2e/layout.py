@@ -70,7 +70,8 @@ P_AP = 15  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P_AP + 4  # weapon slot s at P_WEAPONS + s * WN
 (W_PRESENT, W_DAMAGE, W_IMPACT, W_FAST, W_SLOW, W_PRECISE, W_DEFENSIVE, W_ARMOUR_PIERCING, W_BALANCED,
  W_TIRING, W_UNARMED) = range(11)
-WN = 11
+W_CHOPPA = 11  # the orc choppa (W-9.3, option choppa)
+WN = 12
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = 0, 1, 2
 NF = P_WEAPONS + 3 * WN
 QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise": W_PRECISE,
@@ -80,7 +81,8 @@ QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise":
 # -- fighter state (int64[3, NS]; rows 0, 1) ----------------------------------------------------------
 (S_W, S_FORTUNE, S_STUN, S_PRONE, S_HELD_MAIN, S_HELD_OFF, S_PARRY_STANCE, S_DEF_STANCE, S_CAUTIOUS,
  S_NO_REACT, S_PARRY_USED, S_DODGE_USED, S_SURPRISED, S_OUT, S_DEAD, S_PEN_WS, S_PEN_AG, S_HARMED) = range(18)
-NS = 18  # S_HARMED: hits taken with a level above none (for the shared one_blow counter)
+S_HELPLESS = 18  # W-6.2: helpless and still in the fight (helpless = attackable)
+NS = 19  # S_HARMED: hits taken with a level above none (for the shared one_blow counter)
 # duel-wide values (row 2)
 G_ROUND, G_ENGAGED = 0, 1
 

@@ -34,6 +34,7 @@ class Weapon(StrictModel):
     off_hand: bool = Field(False, description="W-4.10: may be carried in the off hand")
     main_with_off_hand: bool = Field(False, description="W-4.10: may be wielded in the main hand next to an "
                                                         "off-hand item")
+    choppa: bool = Field(False, description="W-9.3: an orc choppa, whose bonus the choppa option sets")
 
     def has(self, quality: str) -> bool:
         return quality in self.qualities

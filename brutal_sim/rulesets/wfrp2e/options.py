@@ -53,6 +53,24 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("fortune_extra_reaction", "W-6.5", "extra_use", ("extra_use", "reroll_only"),
                help="extra_use: a fortune point also buys a parry or dodge beyond the once-per-round limit; "
                     "reroll_only: it only rerolls a failed one"),
+    OptionSpec("fortune_keep_last", "W-8.7", "keep", ("keep", "spend"),
+               help="keep: the last fortune point is kept for the use the fortune policy prefers (a reaction "
+                    "under reaction_first, an attack under attack_first); other uses need two points. spend: "
+                    "any use may take the last point"),
+    OptionSpec("fortune_initiative", "W-6.5", "off", ("off", "on"),
+               help="on: a fighter spends a fortune point on each initiative roll to roll 2d10 + Ag instead of "
+                    "d10 + Ag (a use the fortune policy does not prefer)"),
+    OptionSpec("fortune_half_action", "W-6.5", "off", ("off", "on"),
+               help="on: a fighter spends a fortune point on an extra half action in its turn when it has a "
+                    "use for it: to make up a half action lost to standing up or readying, else to aim (+10 "
+                    "WS on its first attack) before an unaimed attack that is no charge or feint"),
+    OptionSpec("helpless", "W-6.2", "out", ("out", "attackable"),
+               help="a fighter made helpless by a critical effect: out of the fight at once, or stays in it "
+                    "without actions or reactions; attacks at it hit automatically (d100 for location only) "
+                    "and deal +1d10 damage"),
+    OptionSpec("choppa", "W-9.3", "hand_weapon", ("hand_weapon", "plus1_first_round", "impact_first_round"),
+               help="the orc choppa (a weapon with choppa = true): a plain hand weapon, +1 damage in the first "
+                    "round of the fight, or Impact in the first round of the fight"),
     OptionSpec("strike_mighty_blow", "W-9.3", "ignore", ("ignore", "plus1"),
                help="the Strike Mighty Blow talent: no effect, or +1 melee damage"),
     OptionSpec("street_fighting", "W-9.3", "ignore", ("ignore", "on"),
@@ -83,6 +101,11 @@ O_FORTUNE_REROLL_ONLY = ROW.slot("fortune_extra_reaction")
 O_MIGHTY_BLOW = ROW.slot("strike_mighty_blow")
 O_STREET_FIGHTING = ROW.slot("street_fighting")
 O_START_DISTANCE = ROW.slot("start_distance")
+O_FORTUNE_SPEND_LAST = ROW.slot("fortune_keep_last")
+O_FORTUNE_INITIATIVE = ROW.slot("fortune_initiative")
+O_FORTUNE_HALF_ACTION = ROW.slot("fortune_half_action")
+O_HELPLESS_ATTACKABLE = ROW.slot("helpless")
+O_CHOPPA = ROW.slot("choppa")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
@@ -90,6 +113,7 @@ OPPOSED_OFFICIAL, OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES = ROW.cod
 FURY_EACH, FURY_FIRST_ONLY, FURY_NONE = ROW.codes("fury_confirm")
 CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, CRIT_TABLE = ROW.codes("crit_model")
 FORTUNE_REACTION_FIRST, FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = ROW.codes("fortune")
+CHOPPA_HAND_WEAPON, CHOPPA_PLUS1, CHOPPA_IMPACT = ROW.codes("choppa")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:
