@@ -38,7 +38,14 @@ Draw order (the contract with the kernel):
 7. grapple (B-3.12): contests roll the active fighter's 2d6, then the other's; a throw's fall a d4;
 8. a shot apart (B-8): attack 2d6, then the target's dodge 2d6 if the attack reaches the
    difficulty, then the blow as in 3;
-9. opportunity attacks (B-3.8): every engaged enemy in row order, each attack as in 3.
+9. opportunity attacks (B-3.8): every engaged enemy in row order, each attack as in 3;
+10. readied attacks (B-9.1): when a fighter comes into reach (after its move, run or the charge's
+    closing in) or starts its tactic's attack or a shot in melee, by the option ``readied_trigger``:
+    every engaged enemy holding one, in turn order, an attack as in 3, before the action goes on;
+11. an unarmed full attack (B-9.2) that hit: its further hits after the first blow (and after a
+    paired attack or failed knock-down's opportunity attack, which it never has), each zone die,
+    fist die and wound as in 3; an aimed attack at the weapon (B-9.3) that hits: the hard block's
+    dice of 3 (durability 2d6 a, 2d6 b; fists: the weapon's blow on the attacker's right arm).
 """
 
 from __future__ import annotations
