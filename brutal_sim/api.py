@@ -209,7 +209,8 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
     Exact by enumeration when ``n`` is None, else sampled from ``n`` attacks (on ``client`` /
     ``executor`` if given, as in :func:`duel`). ``tactic`` and
     ``reaction`` override a's tactic and b's reaction. (Brutal: with paired weapons this is the
-    action's first (main-hand) attack; a feint's +1 is included with its probability; a shooter
+    action's first (main-hand) attack, of an unarmed full attack (B-9.2) its first hit; a feint's +1
+    is included with its probability; a shooter
     (B-8) aims (+1) and shoots from the ``start_distance`` option, fired in melee at 0.)
     """
     return attack_of(prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,

@@ -40,7 +40,14 @@ Draw order (the contract with the kernel):
 7. grapple (B-3.12): contests roll the active fighter's 2d6, then the other's; a throw's fall a d4;
 8. a shot apart (B-8): attack 2d6, then the target's dodge 2d6 if the attack reaches the
    difficulty, then the blow as in 3;
-9. opportunity attacks (B-3.8): every engaged enemy in row order, each attack as in 3.
+9. opportunity attacks (B-3.8): every engaged enemy in row order, each attack as in 3;
+10. readied attacks (B-9.1): when a fighter comes into reach (after its move, run or the charge's
+    closing in) or starts its tactic's attack or a shot in melee, by the option ``readied_trigger``:
+    every engaged enemy holding one, in turn order, an attack as in 3, before the action goes on;
+11. an unarmed full attack (B-9.2) that hit: its further hits after the first blow (and after a
+    paired attack or failed knock-down's opportunity attack, which it never has), each zone die,
+    fist die and wound as in 3; an aimed attack at the weapon (B-9.3) that hits: the hard block's
+    dice of 3 (durability 2d6 a, 2d6 b; fists: the weapon's blow on the attacker's right arm).
 """
 
 from __future__ import annotations
@@ -148,6 +155,8 @@ class NaiveTactic:
     run: bool = True  # B-8: closing in, run when two moves cannot reach
     drop_ranged: bool = False  # B-8: engaged, a shooter drops its ranged weapon
     charge: bool = False  # B-8: apart, within a run's distance, charge [Натиск]
+    ready: bool = False  # B-9.1: a full action readies a single attack
+    unarmed_full_attack: str = "none"  # B-9.2: none | furious | flurry — the option reading it answers to
 
 
 @dataclass(frozen=True)
@@ -188,6 +197,7 @@ class NaiveFighter:
     rank: int = 0  # its place in its side's line, 0 … 5
     targeting: str = "spread"  # whom it attacks: spread | weakest | nearest
     size: str = "medium"  # B-8 target size (SIZES)
+    melee_skill: int = 1  # B-9.2: the most hits of an unarmed full attack
 
     def weapon(self, slot: str) -> NaiveWeapon | None:
         return {MAIN: self.main_hand, OFF: self.off_hand, FISTS: self.fists}[slot]
@@ -247,6 +257,7 @@ def fighter_from_row(row) -> NaiveFighter:
                 for k, z in enumerate(ZONES)},
         side=int(row[L.P_SIDE]), rank=int(row[L.P_RANK]), targeting=TARGETINGS[int(row[L.P_TARGETING])],
         size=SIZES[SIZES.index("medium") + int(row[L.P_SIZE])],
+        melee_skill=int(row[L.P_MELEE_SKILL]),
     )
 
 
@@ -271,6 +282,8 @@ def tactic_from_row(row) -> NaiveTactic:
         grapple_action={c: n for n, c in L.GRAPPLE_ACTION_CODES.items()}[int(row[L.P_T_GRAPPLE_ACTION])],
         ranged=bool(row[L.P_T_RANGED]), kite=bool(row[L.P_T_KITE]), run=bool(row[L.P_T_RUN]),
         drop_ranged=bool(row[L.P_T_DROP]), charge=bool(row[L.P_T_CHARGE]),
+        ready=bool(row[L.P_T_READY]),
+        unarmed_full_attack={c: n for n, c in L.UNARMED_FULL_CODES.items()}[int(row[L.P_T_FULL_UNARMED])],
     )
 
 
@@ -310,6 +323,8 @@ class NaiveRules:
     sprint: bool = True  # B-8 sprint GAP: allowed (light load is not modelled) or off
     cover_degree_zones: str = "by_degree"  # B-9.9: by_degree | same_as_half
     short_weapon_bands: str = "literal"  # B-9.10: literal | single_shift
+    readied_trigger: str = "enemy_enters_reach"  # B-9.1 GAP: enemy_enters_reach | enemy_attacks
+    unarmed_full_attack: str = "furious"  # B-9.2 GAP: furious | flurry
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -345,6 +360,8 @@ class NaiveRules:
             sprint=bool(opts[O.O_SPRINT]),
             cover_degree_zones=("by_degree", "same_as_half")[int(opts[O.O_COVER_DEGREE_ZONES])],
             short_weapon_bands=("literal", "single_shift")[int(opts[O.O_SHORT_WEAPON_BANDS])],
+            readied_trigger=("enemy_enters_reach", "enemy_attacks")[int(opts[O.O_READIED_TRIGGER])],
+            unarmed_full_attack={1: "furious", 2: "flurry"}[int(opts[O.O_UNARMED_FULL])],
         )
 
 
@@ -405,6 +422,8 @@ class FighterState:
     moving: bool = False  # B-8: ran this turn, a moving target until its next turn
     cannot_run: bool = False  # B-7.4: after a heavy or critical wound
     charging: bool = False  # B-8: during the attack of its charge
+    readied: bool = False  # B-9.1: holds a readied attack until the start of its next turn
+    more_hits: int = 0  # B-9.2: further hits of the unarmed full attack it just made
     ran_in_turn: int = 0  # B-8: the own turn (turns_begun) of its last run or sprint, 0 never
     sprinted_in_turn: int = 0  # B-8: the own turn of its last sprint, 0 never
     fear_faced: int = 0  # B-7.10: the fear rating its checks are against (the enemy side's highest)
@@ -684,6 +703,7 @@ class NaiveFight:
         self.fighters = [FighterState(p.side, p, row=r) for r, p in enumerate(fighters)]
         assert all(1 <= len(self.side_of(side)) <= 6 for side in (0, 1)), "1–6 fighters a side (P_SIDE)"
         self.record = FightRecord(round_cap=rules.round_cap)
+        self.order: list[FighterState] = []  # the turn order (B-2.2), set when the fight starts
         self.distance = rules.start_distance  # B-8: metres apart, 0 engaged (duels only)
         self.gone_out = 0  # fighters out of the fight so far
 
@@ -765,6 +785,7 @@ class NaiveFight:
         out side a wins; a draw at the round cap. B-2.3: the surprised side loses its actions and
         reactions in round 1. B-7.10 fear, then every fighter chooses its foe in turn order."""
         order = self.turn_order(self.fighters)
+        self.order = order
         if self.rules.surprised_side is not None:
             for f in self.side_of(self.rules.surprised_side):
                 f.surprised = True
@@ -915,6 +936,7 @@ class NaiveFight:
         me.no_opportunity_attacks = False
         me.full_action_penalty = False
         me.moving = False
+        me.readied = False  # B-9.1: until the start of the own next turn
         for _ in range(me.bleeding_wounds):
             self.take_light_damage(me)
         if self.exertion_tires(me):
@@ -958,14 +980,47 @@ class NaiveFight:
         if actions > 0 and self.can_go_on_acting(me) and me.is_shooter():
             actions = self.shooter_actions(me, actions)
         else:
+            if actions > 0 and self.can_go_on_acting(me) and self.will_ready_attack(me, actions):
+                me.readied = True  # B-9.1: the full action, −2 to reactions (B-2.6)
+                me.full_action_penalty = True
+                actions = 0
             if actions > 0 and self.can_go_on_acting(me) and self.will_charge(me, actions):
                 actions = self.charge(me)
             if actions > 0 and self.can_go_on_acting(me) and self.distance > 0:
                 actions = self.close_in(me, actions)
+                if self.distance == 0:  # B-9.1: it came into reach
+                    self.answer_readied(me, "enemy_enters_reach")
             if actions > 0 and self.can_go_on_acting(me) and self.distance == 0:
                 actions = self.attack_actions(me, actions, first_attack_only=False)
         if actions > 0 and self.can_go_on_acting(me) and self.will_ready(me, OFF):
             self.ready_weapon(me, OFF)
+
+    # -- B-9.1 readied attacks -------------------------------------------------------------------
+    def will_ready_attack(self, me: FighterState, actions: int) -> bool:
+        """A readying tactic with both actions and a foe readies — apart from it (unless it is a
+        shooter, whose shots never bring it into reach), or at any distance with the trigger
+        ``enemy_attacks``; engaged under ``enemy_enters_reach`` it attacks plainly instead."""
+        enemy = me.foe
+        if not me.profile.tactic.ready or actions < 2 or enemy is None:
+            return False
+        if self.distance > 0 and enemy.is_shooter():
+            return False
+        return self.distance > 0 or self.rules.readied_trigger == "enemy_attacks"
+
+    def answer_readied(self, me: FighterState, trigger: str) -> None:
+        """``me``'s action is ``trigger``: each enemy engaged with ``me`` that holds a readied attack,
+        is in, not dazed and not grappling fires it (a single attack: no modifier, rolled zone) at
+        ``me`` before the action resolves, in turn order (higher initiative first), until ``me`` is
+        out or the fight is over."""
+        if self.rules.readied_trigger != trigger or self.distance != 0:
+            return
+        for r in self.order:
+            if me.is_out or self.fight_is_over():
+                return
+            if (r.readied and r.side != me.side and self.is_engaged(me, r) and not r.is_out
+                    and not r.is_dazed and r.grapple is None):
+                r.readied = False
+                self.attack(r, me, r.attack_slot(), 0, None, "normal")
 
     # -- B-8 distance and shooting ------------------------------------------------------------------
     def lets_go_of_ranged(self, me: FighterState) -> bool:
@@ -1031,6 +1086,7 @@ class NaiveFight:
         me.full_action_penalty = True
         if self.rules.charge_moving_target:
             me.moving = True
+        self.answer_readied(me, "enemy_enters_reach")  # B-9.1: before the charge goes on
         if self.rules.charge_provokes_target:
             self.provoke_opportunity_attack(me, only=me.foe)
         if self.can_go_on_acting(me):
@@ -1143,6 +1199,9 @@ class NaiveFight:
             self.adopt_tactic_stance(me, tactic)
             modifier, zone = tactic.attack_modifier, me.profile.aim_zone
         if self.distance == 0:
+            self.answer_readied(me, "enemy_attacks")  # B-9.1: before the shot in melee
+            if not self.can_go_on_acting(me) or not me.is_shooter():
+                return actions - 1
             self.attack(me, enemy, MAIN, modifier + aim, zone, "normal")
         else:
             self.shoot(me, modifier + aim, zone)
@@ -1342,6 +1401,10 @@ class NaiveFight:
         if enemy is None:
             return actions
         tactic = me.profile.tactic
+        if tactic.attack != "none":  # B-9.1: readied attacks answer the start of an attack
+            self.answer_readied(me, "enemy_attacks")
+            if not self.can_go_on_acting(me):
+                return actions
         if tactic.attack == "none":  # e.g. total defence (B-3.7)
             if tactic.full_action and actions < 2:
                 return actions
@@ -1367,15 +1430,21 @@ class NaiveFight:
             elif tactic.attack == "grapple" and me.free_hands() >= self.rules.grapple_free_hands:
                 kind = "grapple"  # B-3.12: an unarmed attack at −2
                 slot = FISTS
+            elif tactic.attack == "weapon" and self.weapon_aimed_at(enemy) is not None:
+                kind = "weapon"  # B-9.3: aimed at the weapon; a bare-handed foe is attacked plainly
             if tactic.attack == "normal" or kind != "normal":  # else a plain attack
                 modifier = (tactic.unarmed_attack_modifier if slot == FISTS
                             else tactic.attack_modifier)
+            if (kind == "normal" and slot == FISTS and tactic.full_action
+                    and tactic.unarmed_full_attack == self.rules.unarmed_full_attack):
+                kind = "full_unarmed"  # B-9.2: the unarmed full attack
         paired = (kind == "normal" and me.profile.paired_weapons and slot == MAIN
                   and me.is_usable(OFF))
         if paired:  # B-7.6: both weapons in one action, each at −4
             modifier -= 4
         if feint and self.feint(me):
             modifier += 1
+        me.more_hits = 0
         failed_knockdown = self.attack(me, enemy, slot, modifier, aimed_zone, kind)
         if first_attack_only:
             return actions
@@ -1383,7 +1452,18 @@ class NaiveFight:
             self.provoke_opportunity_attack(me, only=enemy)
         elif paired and not me.is_out and not enemy.is_out and me.is_usable(OFF):
             self.attack(me, enemy, OFF, modifier, aimed_zone, kind)
+        for _ in range(me.more_hits):  # B-9.2: each further hit its own zone and damage, no extra, no critical
+            if enemy.is_out:
+                break
+            self.hit(me, enemy, FISTS, 0, False, self.open_aim(enemy, aimed_zone))
         return actions
+
+    def weapon_aimed_at(self, target: FighterState) -> str | None:
+        """B-9.3: the target's main-hand item if usable, else its off-hand item, else None."""
+        for slot in (MAIN, OFF):
+            if target.is_usable(slot):
+                return slot
+        return None
 
     # -- B-4 one attack -----------------------------------------------------------------------
     def attack_bonus(self, me: FighterState, slot: str, modifier: int) -> int:
@@ -1455,6 +1535,14 @@ class NaiveFight:
                 return kind == "knockdown"
             margin = result - base  # B-4.6 no reaction: against the base
         margin = max(margin, 0)
+        if kind == "weapon":  # B-9.3: the blow meets the weapon — the hard block instead of damage
+            self.record.attacks.append((side, HARD_BLOCK))
+            target_slot = self.weapon_aimed_at(defender)
+            if attacker.profile.weapon(slot).unarmed:  # the fist meets a weapon (as in a parry's hard block)
+                self.hit(defender, attacker, target_slot, 0, False, "right_arm")
+            else:
+                self.durability_test(attacker, slot, defender, target_slot)
+            return False
         self.record.attacks.append((side, HIT))
         if kind == "knockdown":
             self.knock_down(attacker, defender)
@@ -1462,6 +1550,8 @@ class NaiveFight:
         if kind == "grapple":  # B-3.12: no damage, the attacker controls the grapple
             attacker.grapple, defender.grapple = "controls", "held"
             return False
+        if kind == "full_unarmed":  # B-9.2: one more hit per 2 extra successes, at most the melee skill
+            attacker.more_hits = max(1, min(1 + margin // 2, attacker.profile.melee_skill)) - 1
         self.hit(attacker, defender, slot, margin, roll.is_full_success, self.open_aim(defender, aimed_zone))
         return False
 

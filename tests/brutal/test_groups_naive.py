@@ -504,6 +504,13 @@ GROUP_CASES = {
                                 300),
     "2v1-furious-feint-cramped": (["brute", "swordsman"], ["duelist"], {1: {"tactic": "feint"}}, {},
                                   {"cramped_space": "true"}, 400),
+    # B-9.1 two readied attacks answering one attacker (higher initiative first); B-9.3, B-9.2 in groups
+    "2v1-two-readied-enemy-attacks": (["swordsman", "militia"], ["brute"],
+                                      {0: {"tactic": "ready_attack"}, 1: {"tactic": "ready_attack"}}, {},
+                                      {"readied_trigger": "enemy_attacks"}, 300),
+    "3v2-readied-aim-weapon-furious-fists": (["swordsman", "militia", "knight"], ["brute", "brawler"],
+                                             {0: {"tactic": "ready_attack"}, 2: {"tactic": "aim_weapon"},
+                                              4: {"tactic": "furious"}}, {}, {"readied_trigger": "enemy_attacks"}, 300),
 }
 
 

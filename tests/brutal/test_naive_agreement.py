@@ -487,3 +487,40 @@ def test_aggregate_win_rate(a, b):
     p = p_kernel
     se = math.sqrt(p * (1 - p) / n_naive + p * (1 - p) / n_kernel)
     assert abs(p_naive - p_kernel) <= 4 * max(se, 1e-3), (p_naive, p_kernel, se)
+
+
+B9_CASES = [
+    # B-9.1 readied attacks: an approach by moves and by a run (enemy_enters_reach), a charge, the enemy's
+    # attacks engaged and its shots in melee (enemy_attacks), two readiers waiting, engaged under the default
+    ("swordsman", "brute", (("tactic_a", "ready_attack"),), {"start_distance": 12}),
+    ("knight", "militia", (("tactic_a", "ready_attack"), ("tactic_b", "advance")), {"start_distance": 30}),
+    ("brute", "swordsman", (("tactic_a", "ready_attack"), ("tactic_b", "charge")), {"start_distance": 15}),
+    ("duelist", "militia", (("tactic_a", "ready_attack"),), {"readied_trigger": "enemy_attacks"}),
+    ("militia", "brawler", (("tactic_a", "ready_attack"), ("tactic_b", "knockdown")),
+     {"readied_trigger": "enemy_attacks", "start_distance": 8}),
+    ("swordsman", "crossbowman", (("tactic_a", "ready_attack"),), {"start_distance": 20, "readied_trigger": "enemy_attacks"}),
+    ("militia", "knight", (("tactic_a", "ready_attack"), ("tactic_b", "ready_attack")), {"start_distance": 6, "round_cap": 8}),
+    ("swordsman", "duelist", (("tactic_a", "ready_attack"),), {}),
+    # B-9.3 aimed attacks at the weapon: armed, bare-handed attacker (the weapon strikes its arm), a
+    # bare-handed target (a plain attack), destroyed weapons
+    ("swordsman", "knight", (("tactic_a", "aim_weapon"),), {}),
+    ("brute", "duelist", (("tactic_a", "aim_weapon"), ("tactic_b", "aim_weapon")), {"broken_weapon": "destroyed"}),
+    ("brawler", "swordsman", (("tactic_a", "aim_weapon"),), {}),
+    ("knight", "brawler", (("tactic_a", "aim_weapon"),), {}),
+    # B-9.2 unarmed full attacks: furious by default, flurry by the option, each tactic under the other reading
+    ("brawler", "swordsman", (("tactic_a", "furious"),), {}),
+    ("brawler", "brawler", (("tactic_a", "furious"), ("tactic_b", "flurry")), {}),
+    ("brawler", "knight", (("tactic_a", "flurry"),), {"unarmed_full_attack": "flurry"}),
+    ("brawler", "brawler", (("tactic_a", "furious"), ("tactic_b", "flurry")), {"unarmed_full_attack": "flurry"}),
+]
+
+
+@pytest.mark.parametrize("a,b,overrides,options", B9_CASES,
+                         ids=[f"{a}-{b}-" + "-".join(v for _, v in o) + "-" + "-".join(f"{k}={v}" for k, v in p.items())
+                              for a, b, o, p in B9_CASES])
+def test_b9_readied_unarmed_full_and_weapon_aimed_duels_and_attacks_agree(a, b, overrides, options):
+    """B-9.1 readied attacks, B-9.2 unarmed full attacks, B-9.3 aimed attacks at the weapon: kernel and
+    naive reference agree duel by duel and attack by attack."""
+    F, opts, zt, k = compiled(a, b, overrides, tuple(sorted((key, str(v)) for key, v in options.items())))
+    for i in range(200):
+        assert_agree(F, opts, zt, k, i, attack=int(opts[O.O_START_DIST]) == 0)

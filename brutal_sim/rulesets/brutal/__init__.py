@@ -116,8 +116,8 @@ class BrutalRuleset(Ruleset):
         return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}
 
     def check_attack(self, prepared: Prepared) -> None:
-        """``attack`` measures one melee attack, or one shot (B-8: aimed, +1) from ``start_distance``
-        (fired in melee at 0)."""
+        """``attack`` measures one melee attack (an aim at the weapon, B-9.3, included), or one shot
+        (B-8: aimed, +1) from ``start_distance`` (fired in melee at 0)."""
         fa = prepared.a
         distance = int(prepared.options["start_distance"])
         weapon = fa.main_hand
@@ -129,8 +129,8 @@ class BrutalRuleset(Ruleset):
         if not shooter and distance > 0:
             raise DataError("--option", "start_distance", f"{fa.name} has no ranged weapon: its single attack "
                             "is made engaged; allowed 0 (duels close the distance)")
-        if not shooter and fa.tactic.attack != "normal":
-            usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack == "normal")
+        if not shooter and fa.tactic.attack not in ("normal", "weapon"):
+            usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack in ("normal", "weapon"))
             raise DataError("--tactic", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
                             f"({fa.tactic.attack}); allowed for attack: {usable}")
 

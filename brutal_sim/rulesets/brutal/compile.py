@@ -50,6 +50,8 @@ def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
     row[L.P_T_RUN] = int(t.run)
     row[L.P_T_DROP] = int(t.drop_ranged)
     row[L.P_T_CHARGE] = int(t.charge)
+    row[L.P_T_READY] = int(t.ready)
+    row[L.P_T_FULL_UNARMED] = L.UNARMED_FULL_CODES[t.unarmed_full_attack]
 
 
 def check_totals(f: Fighter, formula: Mapping[str, Sequence[str]] | None = None) -> dict[str, int]:
@@ -76,6 +78,9 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     for check, index in (("melee", L.P_MELEE), ("ranged", L.P_RANGED), ("dodge", L.P_DODGE), ("athletics", L.P_ATHLETICS),
                          ("toughness", L.P_TOUGHNESS), ("resolve", L.P_RESOLVE), ("willpower", L.P_WILLPOWER)):
         row[index] = c[check] + t(check)
+    # B-9.2: the most hits of an unarmed full attack: the melee skill where the check formula names it
+    # (check_bonus = attribute_plus_skill), else the melee check's total (stat blocks give totals, B-1.1)
+    row[L.P_MELEE_SKILL] = f.skills.melee if "skill" in (formula or {}).get("melee", ()) else row[L.P_MELEE]
     row[L.P_ENDURANCE] = f.attributes.endurance
     row[L.P_STRENGTH] = f.attributes.strength
     row[L.P_AGILITY] = f.attributes.agility

@@ -2,8 +2,10 @@
 
 Every die of an attack is enumerated with its probability: the feint (if any), the attack and
 reaction 2d6, the zone die, the weapon dice (as a convolution of floored dice), the critical d6
-and the penetration marker. The rule logic (modifiers, reaction choice, armour, wound level) is the
-kernel's own rule functions, so the enumeration and the sampler cannot drift apart.
+and the penetration marker, and the hard block's durability 2d6 (B-4.4: a parry's tie between two
+weapons, or a hit of an aimed attack at the weapon, B-9.3). The rule logic (modifiers, reaction
+choice, armour, wound level) is the kernel's own rule functions, so the enumeration and the sampler
+cannot drift apart. An unarmed full attack (B-9.2) counts its first blow, as the sampler does.
 """
 
 from __future__ import annotations
@@ -43,10 +45,13 @@ from .kernel import (
     shot_cover_penalty,
     side_option,
     unseen,
+    weapon_target,
     zone_hidden,
 )
 from .layout import (
     K_NORMAL,
+    K_WEAPON,
+    W_DUR,
     SLOT_MAIN,
     S_HELD_MAIN,
     NS,
@@ -195,7 +200,31 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
 
 
 @driver
+def _durability_breaks(dur_a, dur_d):
+    """B-4.4: P(a's weapon breaks), P(d's weapon breaks) in the durability test of a hard block:
+    2d6 + durability each, a loss by 6 or more breaks."""
+    p_a = 0.0
+    p_d = 0.0
+    for x in range(36):
+        for y in range(36):
+            ra = x // 6 + x % 6 + 2 + dur_a
+            rd = y // 6 + y % 6 + 2 + dur_d
+            if rd - ra >= 6:
+                p_a += 1.0 / 1296.0
+            elif ra - rd >= 6:
+                p_d += 1.0 / 1296.0
+    return p_a, p_d
+
+
+@driver
 def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
+    """Exact distribution of side a's first attack roll of its tactic against a fresh side b
+    (:func:`_enumerate_attack_breaks` without the weapon breaks)."""
+    _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, np.zeros(2))
+
+
+@driver
+def _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, breaks):
     """Exact distribution of side a's first attack roll of its tactic against a fresh side b.
 
     Parameters
@@ -206,6 +235,10 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
         Filled with P(b takes a blow of wound level × zone group) — hits and bare-handed parries.
     damage : float64[1]
         Filled with E[final damage to b].
+    breaks : float64[2]
+        Filled with P(a's own weapon breaks), P(b's weapon breaks) in a hard block's durability
+        test (B-4.4; the counters ``C_BREAKS``): a parry's tie between two weapons, or a hit of an
+        aimed attack at b's weapon (B-9.3; counted as a hard block, no blow on b).
     """
     S = np.zeros((2, NS), dtype=np.int64)
     reset(F, S)
@@ -245,6 +278,7 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     hits = np.zeros((MAX_EXTRA, 2))
     arm = np.zeros(MAX_EXTRA)
     fist_block = 0.0  # fists met bare hands in a hard block: opposed athletics (B-7.7)
+    weapons_block = 0.0  # two weapons in a parry's hard block: the durability test (B-4.4)
     for f in range(2):
         pf = p_feint if f == 1 else 1.0 - p_feint
         if pf == 0.0:
@@ -284,6 +318,8 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
                             arm[0] += pr
                         elif d_unarmed and a_unarmed:
                             fist_block += pr
+                        elif not d_unarmed and not a_unarmed:
+                            weapons_block += pr
                         continue
                     if att < res:
                         outcomes[OUT_PARRIED] += pr
@@ -301,6 +337,18 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
                 if extra < 0:
                     extra = 0
                 hits[min(extra, MAX_EXTRA - 1), crit] += pr
+    if weapons_block > 0.0:
+        p_a, p_d = _durability_breaks(F[0, wb(slot) + W_DUR], F[1, wb(ps) + W_DUR])
+        breaks[0] += weapons_block * p_a
+        breaks[1] += weapons_block * p_d
+    if kind == K_WEAPON:  # B-9.3: every hit is a hard block with b's weapon instead of a blow on b
+        p_hit = hits.sum()
+        outcomes[OUT_HARD_BLOCK] += p_hit
+        if not a_unarmed:  # (fists meeting the weapon take its blow on a's arm: not a blow on b)
+            p_a, p_d = _durability_breaks(F[0, wb(slot) + W_DUR], F[1, wb(weapon_target(F, S, 1)) + W_DUR])
+            breaks[0] += p_hit * p_a
+            breaks[1] += p_hit * p_d
+        hits[:, :] = 0.0
     for e in range(MAX_EXTRA):
         for c in range(2):
             outcomes[OUT_HIT] += hits[e, c]
@@ -318,3 +366,13 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
                     p_win += 1.0 / 1296.0
         for z in (ZONE_LARM, ZONE_RARM):
             _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage, -1)
+
+
+def attack_weapon_breaks(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) -> np.ndarray:
+    """Exact P(side a's own weapon breaks), P(side b's weapon breaks) in side a's first attack roll of
+    its tactic against a fresh side b (``float64[2]``, the counters ``C_BREAKS`` of the attack
+    sampler): a parry's hard block between two weapons (B-4.4) and an aimed attack at the weapon
+    (B-9.3)."""
+    breaks = np.zeros(2)
+    _enumerate_attack_breaks(fighters, options, zone_table, np.zeros(5), np.zeros((6, 4)), np.zeros(1), breaks)
+    return breaks

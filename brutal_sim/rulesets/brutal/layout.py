@@ -39,6 +39,8 @@ NCAUSES = len(CAUSE_NAMES)
 
 # attack kinds
 K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN, K_GRAPPLE = 0, 1, 2, 3
+# B-9.3 an aimed attack at the weapon (a hit makes the hard block); B-9.2 the unarmed full attack (extra hits)
+K_WEAPON, K_FULL_UNARMED = 4, 5
 
 # -- fighter parameters (int64[NF]) ---------------------------------------------------------------
 (P_MELEE, P_DODGE, P_ATHLETICS, P_TOUGHNESS, P_RESOLVE, P_WILLPOWER,
@@ -57,8 +59,9 @@ P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness 
 # the fighter's tactic (B-3), compiled from its Tactic data
 (P_T_ATTACK, P_T_MOD, P_T_UNARMED_MOD, P_T_STANCE, P_T_FULL, P_T_FULL_PEN, P_T_NO_REACT, P_T_NO_OA,
  P_T_FEINT) = range(P_ARMOUR + 12, P_ARMOUR + 21)
-TA_NONE, TA_NORMAL, TA_KNOCKDOWN, TA_GRAPPLE = 0, 1, 2, 3
-TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN, "grapple": TA_GRAPPLE}
+TA_NONE, TA_NORMAL, TA_KNOCKDOWN, TA_GRAPPLE, TA_WEAPON = 0, 1, 2, 3, 4
+TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN, "grapple": TA_GRAPPLE,
+                       "weapon": TA_WEAPON}
 # what a fighter controlling a grapple does with its full action (B-3.12)
 GA_DAMAGE, GA_THROW = 0, 1
 GRAPPLE_ACTION_CODES = {"damage": GA_DAMAGE, "throw": GA_THROW}
@@ -77,7 +80,13 @@ TG_SPREAD, TG_WEAKEST, TG_NEAREST = 0, 1, 2
 TARGETING_CODES = {"spread": TG_SPREAD, "weakest": TG_WEAKEST, "nearest": TG_NEAREST}
 P_T_CHARGE = P_ARMOUR + 31  # a melee fighter apart charges [Натиск] when within a run's distance (B-8)
 P_SIZE = P_ARMOUR + 32  # B-8 target size [Размер противника]: steps from medium (SIZE_NAMES index − 5; 0 medium)
-NF = P_ARMOUR + 33
+P_T_READY = P_ARMOUR + 33  # B-9.1: apart (or by the readied_trigger option) the fighter readies an attack
+# B-9.2: the reading of option unarmed_full_attack (its code: 1 furious, 2 flurry; 0 none) under which the
+# tactic's full action with fists is the unarmed full attack; the hits are capped by P_MELEE_SKILL
+P_T_FULL_UNARMED = P_ARMOUR + 34
+P_MELEE_SKILL = P_ARMOUR + 35
+UNARMED_FULL_CODES = {"none": 0, "furious": 1, "flurry": 2}
+NF = P_ARMOUR + 36
 # B-8 size table: attacks (melee and shots) on a target of size k add SIZE_MODIFIERS[k]; explicit cover
 # counts the target as that many steps smaller (quarter 1, half 2, three quarters 3; clamped at tiny)
 SIZE_NAMES = ("tiny", "miniature", "very_small", "small", "smaller", "medium", "larger", "large",
@@ -108,7 +117,9 @@ S_WOUND_PEN, S_FATIGUE_PEN = 43, 44
 # B-9.9: the arm and leg a fighter behind three-quarter horizontal cover shows, drawn per fight (0…3: the
 # arm ZONE_LARM + v % 2, the leg ZONE_LLEG + v // 2)
 S_SHOWN = 45
-NS = 46  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+S_READIED = 46  # B-9.1: 1 while the fighter holds a readied attack (until the start of its next turn)
+S_MORE_HITS = 47  # B-9.2: further hits of the unarmed full attack just made (set by the attack, 0 otherwise)
+NS = 48  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 

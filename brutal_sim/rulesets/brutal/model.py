@@ -151,7 +151,7 @@ class Tactic(StrictModel):
     name: str = ""
     description: str = ""
     rule: str = ""
-    attack: Literal["normal", "knockdown", "grapple", "none"] = "normal"
+    attack: Literal["normal", "knockdown", "grapple", "weapon", "none"] = "normal"
     attack_modifier: int = Field(0, ge=-10, le=10)
     unarmed_attack_modifier: int | None = Field(None, ge=-10, le=10, description="default: attack_modifier")
     stance: int = Field(0, ge=0, le=10, description="bonus to parry and dodge until the own next turn")
@@ -170,6 +170,11 @@ class Tactic(StrictModel):
                                                  "fights with its off-hand item or fists (B-8)")
     charge: bool = Field(False, description="apart, charge [Натиск] when the enemy is within a run's distance: a full "
                                             "action that closes in and attacks (B-8)")
+    ready: bool = Field(False, description="B-9.1: a full action readies a single attack fired by the option "
+                                           "readied_trigger before the start of the own next turn")
+    unarmed_full_attack: Literal["none", "furious", "flurry"] = Field(
+        "none", description="B-9.2: under this reading of the option unarmed_full_attack the tactic's full action "
+                            "made with fists is the unarmed full attack (one more hit per 2 extra successes)")
 
     @model_validator(mode="after")
     def _shots_are_standard(self) -> "Tactic":
@@ -178,6 +183,11 @@ class Tactic(StrictModel):
                              "it cannot be a full action, a knock-down, a grapple or follow a feint")
         if self.charge and (self.ranged or self.attack == "none"):
             raise ValueError("charge: a charge ends in a melee attack; it cannot be ranged or have attack = 'none'")
+        if self.ready and (self.ranged or self.charge or self.full_action or self.attack != "normal"):
+            raise ValueError("ready: readying is the full action and its attack a single attack; it cannot be ranged, "
+                             "charge, a full_action or have an attack other than 'normal'")
+        if self.unarmed_full_attack != "none" and not self.full_action:
+            raise ValueError("unarmed_full_attack: the unarmed full attack is a full action; set full_action = true")
         return self
 
 

@@ -45,6 +45,14 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("grapple_hands", "B-3.12", "one_free", ("one_free", "both_free"), codes=(1, 2),
                help="free hands a grapple attack needs: the seed calls it an unarmed attack but only forbids "
                     "controlling with both hands occupied; without them the grapple tactic attacks plainly"),
+    OptionSpec("readied_trigger", "B-9.1", "enemy_enters_reach", ("enemy_enters_reach", "enemy_attacks"),
+               help="what fires the attack a ready_attack fighter readies (a full action) before its next turn: the "
+                    "enemy coming into melee (a charge, an approach; engaged, the tactic attacks plainly), or the "
+                    "enemy starting an attack; it resolves before the triggering action"),
+    OptionSpec("unarmed_full_attack", "B-9.2", "furious", ("furious", "flurry"), codes=(1, 2),
+               help="which full action is the unarmed full attack scoring one more hit per 2 extra successes (at "
+                    "most the melee check's value): the furious attack made with fists (+4, no reactions), or the "
+                    "flurry tactic's full action (no +4)"),
     OptionSpec("start_distance", "B-8", 0, int_range=(0, 500),
                help="metres between the fighters at the start (the seed gives no duel setup); 0: engaged in melee"),
     OptionSpec("outnumbered", "B-4.7", "by_count", ("by_count", "one_side", "none"),
@@ -113,6 +121,8 @@ O_BREAK_DESTROYS = ROW.slot("broken_weapon")
 O_CRAMPED = ROW.slot("cramped_space")
 O_EXERTION = ROW.slot("exertion_fatigue")
 O_GRAPPLE_HANDS = ROW.slot("grapple_hands")
+O_READIED_TRIGGER = ROW.slot("readied_trigger")
+O_UNARMED_FULL = ROW.slot("unarmed_full_attack")
 O_START_DIST = ROW.slot("start_distance")
 O_OUTNUMBERED = ROW.slot("outnumbered")
 O_ATTACK_LIMIT = ROW.slot("attack_limit")
@@ -138,6 +148,7 @@ COVER_HORIZONTAL, COVER_VERTICAL_LEFT, COVER_VERTICAL_RIGHT = ROW.codes("cover_z
 CHARGE_PROVOKES_ENGAGED, CHARGE_PROVOKES_TARGET = ROW.codes("charge_provokes")
 COVER_DEGREES_BY_DEGREE, COVER_DEGREES_SAME_AS_HALF = ROW.codes("cover_degree_zones")
 SHORT_BANDS_LITERAL, SHORT_BANDS_SINGLE_SHIFT = ROW.codes("short_weapon_bands")
+TRIGGER_ENTERS_REACH, TRIGGER_ATTACKS = ROW.codes("readied_trigger")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -72,6 +72,7 @@ from .checks import (
     _set_track as set_track,
     _shooter as shooter,
     _wb as wb,
+    _weapon_target as weapon_target,
     _wound_penalty as wound_penalty,
 )
 from .situation import (
@@ -117,7 +118,9 @@ from .actions import (
     _feint as feint,
     _feint_bonuses as feint_bonuses,
     _needs_ready as needs_ready,
+    _answer_readied as answer_readied,
     _plan_attack as plan_attack,
+    _readies as readies,
     _ready as ready,
     _tactic_attack as tactic_attack,
 )
@@ -153,6 +156,7 @@ from .drivers import (
 __all__ = [
     "ZONE_GROUP",
     "active_penalty",
+    "answer_readied",
     "attack",
     "attack_bonus",
     "attack_situation",
@@ -193,6 +197,7 @@ __all__ = [
     "parry_slot",
     "plan_attack",
     "reaction_modifier",
+    "readies",
     "ready",
     "record",
     "reset",
@@ -221,6 +226,7 @@ __all__ = [
     "unseen",
     "wb",
     "weapon_die",
+    "weapon_target",
     "wound_level",
     "wound_penalty",
     "zone_hidden",

@@ -2,7 +2,7 @@
 readying a weapon, standing up.
 
 Rules: B-2.6, B-3, B-3.2, B-3.3, B-3.4, B-3.6, B-3.7, B-3.8, B-3.9, B-3.10, B-3.11, B-3.12, B-7.6,
-B-8.
+B-8, B-9.1, B-9.2, B-9.3.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -13,10 +13,13 @@ from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import _roll_2d6
 from ..layout import (
     BROKEN_DESTROYED,
+    G_NONE,
+    K_FULL_UNARMED,
     K_GRAPPLE,
     K_KNOCKDOWN,
     K_NORMAL,
     K_OPPORTUNITY,
+    K_WEAPON,
     P_AIM_ZONE,
     P_MELEE,
     P_PAIRED,
@@ -25,42 +28,55 @@ from ..layout import (
     P_T_FEINT,
     P_T_FULL,
     P_T_FULL_PEN,
+    P_T_FULL_UNARMED,
     P_T_MOD,
     P_T_NO_OA,
     P_T_NO_REACT,
+    P_T_READY,
     P_T_STANCE,
     P_T_UNARMED_MOD,
     SLOT_FISTS,
     SLOT_MAIN,
     SLOT_OFF,
     S_BROKEN_MAIN,
+    S_DAZE,
     S_DIST,
     S_FOE,
     S_FULL_PEN,
+    S_GRAPPLE,
     S_HELD_MAIN,
+    S_MORE_HITS,
     S_NO_OA,
     S_NO_REACT,
     S_OA_LEFT,
+    S_ORDER,
     S_OUT,
     S_PRONE,
+    S_READIED,
     S_STANCE,
     TA_GRAPPLE,
     TA_KNOCKDOWN,
     TA_NONE,
     TA_NORMAL,
+    TA_WEAPON,
     W_PRESENT,
 )
-from ..options import O_GRAPPLE_HANDS
+from ..options import O_GRAPPLE_HANDS, O_READIED_TRIGGER, O_UNARMED_FULL, TRIGGER_ATTACKS
 from .checks import (
     _active_penalty,
     _attack_slot,
+    _can_go_on,
     _can_react,
+    _decided,
     _free_hands,
     _lets_go_of_ranged,
+    _shooter,
     _usable,
     _wb,
+    _weapon_target,
 )
-from .attack import _attack
+from .situation import _open_aim
+from .attack import _attack, _hit
 
 
 @rule
@@ -86,6 +102,50 @@ def _provoke(F, S, opts, zt, st, cnt, i):
             return
         if F[e, P_SIDE] != side and (e == foe or S[e, S_FOE] == i):
             _opportunity(F, S, opts, zt, st, cnt, e, i)
+
+
+@rule
+def _readies(F, S, opts, i, acts):
+    """B-9.1: whether i, with ``acts`` standard actions left, readies an attack now (a full action):
+    its tactic readies, both actions are left, it has a foe, that foe is not a shooter apart (its
+    shots never bring it into reach), and i is apart from it — or at any distance when the option
+    ``readied_trigger`` is ``enemy_attacks``. (Engaged under ``enemy_enters_reach`` the trigger
+    cannot happen: the tactic attacks plainly.)"""
+    e = S[i, S_FOE]
+    if F[i, P_T_READY] == 0 or acts < 2 or e < 0:
+        return False
+    if S[i, S_DIST] > 0 and _shooter(F, S, e):
+        return False
+    return S[i, S_DIST] > 0 or opts[O_READIED_TRIGGER] == TRIGGER_ATTACKS
+
+
+@rule
+def _ready_attack(S, i):
+    """B-9.1: i spends its full action readying a single attack: −2 to reactions (B-2.6) and the
+    readied attack, both until the start of its next turn."""
+    S[i, S_READIED] = 1
+    S[i, S_FULL_PEN] = 1
+
+
+@rule
+def _answer_readied(F, S, opts, zt, st, cnt, a, trigger):
+    """B-9.1: ``a``'s action is ``trigger`` (``TRIGGER_*``, the option ``readied_trigger``'s codes):
+    every enemy holding a readied attack and engaged with a (a's foe, or whose foe a is; at
+    distance 0), in turn order (``S_ORDER``: the higher initiative first), fires it at a before the
+    action resolves — unless dazed (no active actions, B-7.5), out, or in a grapple. The readied
+    attack is a single attack (B-3.1: the weapon it attacks with, no modifier, rolled zone); it is
+    spent when fired. Stops when a is out or the fight is decided."""
+    if opts[O_READIED_TRIGGER] != trigger or S[a, S_DIST] != 0:
+        return
+    side = F[a, P_SIDE]
+    for p in range(S.shape[0]):
+        if S[a, S_OUT] != 0 or _decided(S):
+            return
+        r = S[p, S_ORDER]
+        if (r >= 0 and S[r, S_READIED] != 0 and F[r, P_SIDE] != side and (S[a, S_FOE] == r or S[r, S_FOE] == a)
+                and S[r, S_OUT] == 0 and S[r, S_DAZE] == 0 and S[r, S_GRAPPLE] == G_NONE):
+            S[r, S_READIED] = 0
+            _attack(F, S, opts, zt, st, cnt, r, a, _attack_slot(F, S, r), 0, -1, K_NORMAL)
 
 
 @rule
@@ -123,7 +183,9 @@ def _plan_attack(F, S, opts, i, acts):
     A full-action tactic with one action left makes a plain attack instead; a feint needs its own
     action. Sets the flags the action brings until i's next turn: stance bonus, no reactions, no
     opportunity attacks, the −2 to reactions after a full action (B-2.6). No dice are drawn.
-    The attack is at i's foe (``S_FOE``, which must be a fighter).
+    The attack is at i's foe (``S_FOE``, which must be a fighter). An aim at the weapon (B-9.3) at a
+    foe without a usable item attacks plainly; a full action with fists under the tactic's reading of
+    the option ``unarmed_full_attack`` is the unarmed full attack (B-9.2, ``K_FULL_UNARMED``).
 
     Returns
     -------
@@ -154,8 +216,13 @@ def _plan_attack(F, S, opts, i, acts):
         elif F[i, P_T_ATTACK] == TA_GRAPPLE and _free_hands(F, S, i) >= opts[O_GRAPPLE_HANDS]:
             kind = K_GRAPPLE  # B-3.12: an unarmed attack; without the free hands, a plain attack
             slot = SLOT_FISTS
+        elif F[i, P_T_ATTACK] == TA_WEAPON and _weapon_target(F, S, e) >= 0:
+            kind = K_WEAPON  # B-9.3: aimed at the weapon; a bare-handed foe is attacked plainly
         if F[i, P_T_ATTACK] == TA_NORMAL or kind != K_NORMAL:
             mod = F[i, P_T_UNARMED_MOD] if slot == SLOT_FISTS else F[i, P_T_MOD]
+        if (kind == K_NORMAL and slot == SLOT_FISTS and F[i, P_T_FULL] != 0
+                and F[i, P_T_FULL_UNARMED] == opts[O_UNARMED_FULL]):
+            kind = K_FULL_UNARMED  # B-9.2
     paired = (kind == K_NORMAL and F[i, P_PAIRED] != 0 and slot == SLOT_MAIN
               and _usable(F, S, i, SLOT_OFF))
     if paired:  # B-7.6: both weapons in one action, each −4 (off hand a further −2)
@@ -167,15 +234,23 @@ def _plan_attack(F, S, opts, i, acts):
 def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
     """The attack part of i's turn by its tactic at its foe, with ``acts`` standard actions left.
 
-    ``first_only`` stops after the first attack roll of the action (the single-attack sampler).
-    Returns the standard actions left.
+    ``first_only`` stops after the first attack roll of the action and its first blow (the
+    single-attack sampler). An attacking tactic first lets readied attacks answer (B-9.1, trigger
+    ``enemy_attacks``; i dazed or out by them makes no attack). An unarmed full attack's further hits
+    (B-9.2) follow its first blow, each drawing its own zone and damage (no extra successes, no
+    critical), until the target is out. Returns the standard actions left.
     """
+    if F[i, P_T_ATTACK] != TA_NONE:
+        _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ATTACKS)
+        if not _can_go_on(S, i):
+            return acts
     mod, zone, kind, slot, acts, feint, paired = _plan_attack(F, S, opts, i, acts)
     if kind < 0:
         return acts
     d = S[i, S_FOE]
     if feint and _feint(F, S, st, i):
         mod += 1
+    S[i, S_MORE_HITS] = 0
     failed_knockdown = _attack(F, S, opts, zt, st, cnt, i, d, slot, mod, zone, kind)
     if first_only:
         return acts
@@ -183,6 +258,10 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
         _opportunity(F, S, opts, zt, st, cnt, d, i)
     elif paired and S[i, S_OUT] == 0 and S[d, S_OUT] == 0 and _usable(F, S, i, SLOT_OFF):
         _attack(F, S, opts, zt, st, cnt, i, d, SLOT_OFF, mod, zone, kind)
+    for _ in range(S[i, S_MORE_HITS]):  # B-9.2: the unarmed full attack's further hits
+        if S[d, S_OUT] != 0:
+            break
+        _hit(F, S, opts, zt, st, cnt, i, d, SLOT_FISTS, 0, False, _open_aim(F, S, opts, zt, d, zone), 0, -1)
     return acts
 
 

@@ -2,7 +2,7 @@
 dice, extra successes, the zone, armour and the penetration marker, knock-down.
 
 Rules: B-3, B-3.9, B-3.12, B-4, B-4.2, B-4.3, B-4.4, B-4.5, B-4.9, B-4.10, B-4.11, B-4.12, B-4.14,
-B-6.5, B-7.5, B-7.6, B-7.7, B-7.9, B-8.
+B-6.5, B-7.5, B-7.6, B-7.7, B-7.9, B-8, B-9.2, B-9.3.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -22,8 +22,10 @@ from ..layout import (
     DT_FIRE,
     G_CONTROLS,
     G_HELD,
+    K_FULL_UNARMED,
     K_GRAPPLE,
     K_KNOCKDOWN,
+    K_WEAPON,
     OUT_DODGED,
     OUT_HARD_BLOCK,
     OUT_HIT,
@@ -36,6 +38,7 @@ from ..layout import (
     P_DAMAGE_MOD,
     P_DODGE,
     P_MELEE,
+    P_MELEE_SKILL,
     P_SIDE,
     P_STRENGTH,
     R_DODGE,
@@ -46,6 +49,7 @@ from ..layout import (
     S_BROKEN_MAIN,
     S_DEALT,
     S_GRAPPLE,
+    S_MORE_HITS,
     S_PRONE,
     S_RELOAD,
     W_BONUS,
@@ -85,6 +89,7 @@ from .checks import (
     _parry_bonus_total,
     _parry_slot,
     _wb,
+    _weapon_target,
 )
 from .situation import _attack_situation, _charge_athletics, _open_aim, _roll_zone
 from .wounds import _take_wound
@@ -309,6 +314,17 @@ def _parried_bare(F, S, opts, zt, st, cnt, a, d, slot, ps, shot, margin, crit):
 
 
 @rule
+def _unarmed_hits(F, a, extra):
+    """B-9.2: hits of an unarmed full attack with ``extra`` extra successes: one, and one more per 2
+    extra successes, at most a's melee skill (``P_MELEE_SKILL``; the one hit always lands)."""
+    n = 1 + extra // 2
+    cap = F[a, P_MELEE_SKILL]
+    if n > cap:
+        n = cap
+    return n if n > 1 else 1
+
+
+@rule
 def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     """One attack by a on d (B-4), from the attack check to the wound.
 
@@ -324,7 +340,9 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     zone : int64
         Aimed zone, or −1 to roll it.
     kind : int64
-        ``K_NORMAL``, ``K_OPPORTUNITY``, ``K_KNOCKDOWN`` or ``K_GRAPPLE``.
+        ``K_NORMAL``, ``K_OPPORTUNITY``, ``K_KNOCKDOWN``, ``K_GRAPPLE``, ``K_WEAPON`` (B-9.3: a hit is
+        counted as a hard block and makes it with d's weapon, ``_weapon_target``) or ``K_FULL_UNARMED``
+        (B-9.2: a hit leaves its further hits in ``S_MORE_HITS`` of a, for the caller to strike).
 
     Returns
     -------
@@ -387,6 +405,12 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
         extra = att - base
     if extra < 0:
         extra = 0
+    if kind == K_WEAPON:  # B-9.3: the blow meets the weapon: the hard block instead of damage
+        cnt[out + OUT_HARD_BLOCK] += 1
+        target = _weapon_target(F, S, d)
+        if target >= 0:
+            _hard_block(F, S, opts, zt, st, cnt, a, d, slot, target, shot)
+        return False
     cnt[out + OUT_HIT] += 1
     if kind == K_KNOCKDOWN:
         _knockdown(F, S, st, a, d)
@@ -395,5 +419,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
         S[a, S_GRAPPLE] = G_CONTROLS
         S[d, S_GRAPPLE] = G_HELD
         return False
+    if kind == K_FULL_UNARMED:
+        S[a, S_MORE_HITS] = _unarmed_hits(F, a, extra) - 1
     _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, a1 == 6 and a2 == 6, _open_aim(F, S, opts, zt, d, zone), 0, -1)
     return False

@@ -2,7 +2,7 @@
 fighter holds and can use, reactions and their choice (B-4.2–B-4.6), the state's small writers.
 
 Rules: B-1.6, B-2.6, B-2.9, B-3.9, B-3.12, B-4.1, B-4.2, B-4.4, B-4.7, B-4.8, B-6.5, B-7.5, B-7.6,
-B-7.7, B-7.8, B-8.
+B-7.7, B-7.8, B-8, B-9.3.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -229,6 +229,17 @@ def _attack_slot(F, S, i):
     if _usable(F, S, i, SLOT_OFF):
         return SLOT_OFF
     return SLOT_FISTS
+
+
+@rule
+def _weapon_target(F, S, i):
+    """B-9.3: the weapon an aimed attack at i's weapon strikes: the main-hand item if usable, else the
+    off-hand item if usable, else −1 (bare-handed: no weapon to aim at)."""
+    if _usable(F, S, i, SLOT_MAIN):
+        return SLOT_MAIN
+    if _usable(F, S, i, SLOT_OFF):
+        return SLOT_OFF
+    return -1
 
 
 @rule

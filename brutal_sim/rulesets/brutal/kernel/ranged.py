@@ -1,7 +1,7 @@
 """Distance and shooting (B-8): moving and running, range bands, shots and their difficulty, reloading,
 kiting, charges and sprints.
 
-Rules: B-1, B-2.6, B-3.2, B-3.3, B-3.8, B-4.1, B-4.2, B-4.7, B-7.4, B-7.5, B-8, B-9.10.
+Rules: B-1, B-2.6, B-3.2, B-3.3, B-3.8, B-4.1, B-4.2, B-4.7, B-7.4, B-7.5, B-8, B-9.1, B-9.10.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -55,6 +55,8 @@ from ..options import (
     O_SHORT_WEAPON_BANDS,
     O_SPRINT,
     SHORT_BANDS_SINGLE_SHIFT,
+    TRIGGER_ATTACKS,
+    TRIGGER_ENTERS_REACH,
 )
 from .checks import (
     _base_difficulty,
@@ -69,7 +71,7 @@ from .checks import (
 )
 from .situation import _deflected, _open_aim, _shot_cover_penalty, _unseen
 from .attack import _attack, _hit
-from .actions import _adopt_stance, _needs_ready, _provoke, _tactic_attack
+from .actions import _adopt_stance, _answer_readied, _needs_ready, _provoke, _tactic_attack
 
 
 MOBILITY_NORMAL = 10  # B-1 a normal check (the sprint's stop, B-8)
@@ -231,7 +233,8 @@ def _shot_action(F, S, opts, zt, st, cnt, i, acts):
 
     Beyond the long range it first moves closer (a move, never into melee). With two actions left
     it aims (+1; none against a moving target within 10 m). Engaged (distance 0) the shot is fired
-    in melee (``_attack``: melee check, −2/−4, parry allowed); apart it is ``_shoot``. Without a
+    in melee (``_attack``: melee check, −2/−4, parry allowed; readied attacks answer it first, B-9.1,
+    and a shooter dazed, out or disarmed by them does not fire); apart it is ``_shoot``. Without a
     foe (``S_FOE`` −1) there is no shot.
     """
     e = S[i, S_FOE]
@@ -249,6 +252,9 @@ def _shot_action(F, S, opts, zt, st, cnt, i, acts):
             aim = 1
     mod, zone = _shot_plan(F, S, i)
     if S[i, S_DIST] == 0:
+        _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ATTACKS)  # B-9.1: before the shot
+        if not _can_go_on(S, i) or not _shooter(F, S, i):
+            return acts - 1
         _attack(F, S, opts, zt, st, cnt, i, e, SLOT_MAIN, mod + aim, zone, K_NORMAL)
     else:
         _shoot(F, S, opts, zt, st, cnt, i, mod + aim, zone)
@@ -318,11 +324,13 @@ def _charge(F, S, opts, zt, st, cnt, i):
     in and makes the tactic's attack as with one standard action left (``charge_attack_modifier``;
     a knock-down +2 athletics). With ``charge_moving_target`` i is a moving target until its next
     turn; with ``charge_provokes = target`` the charged enemy first makes its opportunity attack
-    (B-3.8). Returns the standard actions left (0)."""
+    (B-3.8). Readied attacks its arrival triggers fire before both (B-9.1, ``enemy_enters_reach``).
+    Returns the standard actions left (0)."""
     _set_dist(S, 0)
     S[i, S_FULL_PEN] = 1
     if opts[O_CHARGE_MOVING] != 0:
         S[i, S_MOVING] = 1
+    _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ENTERS_REACH)
     if opts[O_CHARGE_PROVOKES] == CHARGE_PROVOKES_TARGET:
         _provoke(F, S, opts, zt, st, cnt, i)
     if _can_go_on(S, i):

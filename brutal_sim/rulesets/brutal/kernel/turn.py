@@ -2,7 +2,7 @@
 a fighter's turn (conditions, actions by tactic), the fight loop.
 
 Rules: B-2.2, B-2.3, B-2.4, B-2.6, B-2.8, B-2.9, B-3.2, B-3.4, B-3.7, B-3.10, B-3.11, B-3.12, B-7.5,
-B-7.8, B-7.10, B-8, B-9.9.
+B-7.8, B-7.10, B-8, B-9.1, B-9.9.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -54,6 +54,7 @@ from ..layout import (
     S_ORDER,
     S_OUT,
     S_PRONE,
+    S_READIED,
     S_SIDE_IN,
     S_STANCE,
     S_STUN,
@@ -66,6 +67,7 @@ from ..options import (
     O_STAND_UP_FULL,
     O_START_DIST,
     O_SURPRISE,
+    TRIGGER_ENTERS_REACH,
 )
 from .checks import (
     _can_go_on,
@@ -90,7 +92,7 @@ from .wounds import (
 )
 from .situation import _draw_shown
 from .grapple import _grapple_escape, _grapple_hold, _release
-from .actions import _needs_ready, _ready, _stand_up, _tactic_attack
+from .actions import _answer_readied, _needs_ready, _ready, _ready_attack, _readies, _stand_up, _tactic_attack
 from .ranged import (
     _charge,
     _charges,
@@ -110,7 +112,10 @@ def _turn(F, S, opts, zt, st, cnt, i):
     one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
     again if the opportunity attack felled it while rising), ready the main weapon if dropped
     (B-3.10), then a shooter's actions (B-8), or else charge or close in if apart (B-8) and the tactic's
-    attack if engaged, then ready a dropped off-hand item with a spare action. Dazed or surprised
+    attack if engaged, then ready a dropped off-hand item with a spare action. A readying tactic
+    (B-9.1, ``_readies``) readies its attack instead of charging, closing in or attacking; a fighter
+    that closes in to melee fires the readied attacks its arrival triggers (``enemy_enters_reach``)
+    before its further actions. Dazed or surprised
     fighters take no actions (B-7.5, B-2.3), also when dazed by an opportunity attack during the
     turn; a controller who cannot act lets go. Timed conditions run out at the end of the turn
     (B-2.8). Without a foe (``S_FOE`` −1) i makes no attack and takes no stance. (The actions stay
@@ -131,6 +136,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     S[i, S_NO_OA] = 0
     S[i, S_FULL_PEN] = 0
     S[i, S_MOVING] = 0  # B-8: a runner is a moving target until its next turn
+    S[i, S_READIED] = 0  # B-9.1: a readied attack lasts until the start of the own next turn
     for _ in range(S[i, S_BLEED]):  # B-7.5: one light damage per bleeding wound
         _light_damage(F, S, i)
     if _exertion_due(F, S, opts, i):  # B-7.8 option: the exertion of fighting
@@ -164,10 +170,15 @@ def _turn(F, S, opts, zt, st, cnt, i):
         if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i):
             acts = _shooter_actions(F, S, opts, zt, st, cnt, i, acts)
         else:
+            if acts > 0 and _can_go_on(S, i) and _readies(F, S, opts, i, acts):
+                _ready_attack(S, i)  # B-9.1: the full action
+                acts = 0
             if acts > 0 and _can_go_on(S, i) and _charges(F, S, i, acts):
                 acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
             if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
                 acts = _close_in(F, S, opts, i, acts)
+                if S[i, S_DIST] == 0:  # B-9.1: it came into reach
+                    _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ENTERS_REACH)
             if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0:
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
         if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
