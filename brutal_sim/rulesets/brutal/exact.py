@@ -2,7 +2,8 @@
 
 Every die of an attack is enumerated with its probability: the feint (if any), the attack and
 reaction 2d6, the zone die, the weapon dice (as a convolution of floored dice), the critical d6
-and the penetration marker. The rule logic (modifiers, reaction choice, armour, wound level) is the
+and the penetration marker, and the toughness checks of the wound that decide a knock-out or a
+death. The rule logic (modifiers, reaction choice, armour, wound level) is the
 kernel's own rule functions, so the enumeration and the sampler cannot drift apart.
 """
 
@@ -20,11 +21,14 @@ from .kernel import (
     feint_bonuses,
     fatigue_penalty,
     final_damage,
+    mark_wound,
     needs_marker,
     parry_bonus_total,
     parry_slot,
+    passive_bonus,
     plan_attack,
     reset,
+    set_ground,
     die_floor,
     weapon_die,
     wb,
@@ -45,7 +49,14 @@ from .kernel import (
     zone_hidden,
 )
 from .layout import (
+    DT_CUTTING,
+    DT_SHOCK,
     K_NORMAL,
+    LVL_CRITICAL,
+    LVL_HEAVY,
+    LVL_LIGHT,
+    LVL_MORTAL,
+    P_TOUGHNESS,
     SLOT_MAIN,
     S_HELD_MAIN,
     NS,
@@ -99,11 +110,33 @@ def _dice_pmf(n, sides, floor):
 
 
 @driver
-def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage, band):
+def _fails(bonus, difficulty):
+    """P(2d6 + ``bonus`` < ``difficulty``): a failed check."""
+    p = 0.0
+    for x in range(36):
+        if x // 6 + x % 6 + 2 + bonus < difficulty:
+            p += 1.0 / 36.0
+    return p
+
+
+@driver
+def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage, band, fates):
     """Add the outcome distribution of one blow landing on d (B-4 steps 3–6), weighted by ``mass``.
 
-    ``levels`` is float64[6, 4] (wound level × zone group); ``damage`` float64[1] the damage sum.
+    ``levels`` is float64[6, 4] (wound level × zone group); ``damage`` float64[1] the damage sum;
+    ``fates`` float64[2]: P(d knocked out by the wound's effects: a heavy head wound and a failed
+    toughness 12, a critical head wound, another critical wound and a failed toughness 14, B-7.2,
+    B-7.3), P(d dies: a mortal wound and a failed toughness 12, B-5.4), the checks passive (B-9.5),
+    on d's state ``S`` (no effects when the wound's mark puts d out, B-6.6).
     """
+    tough = passive_bonus(F, S, opts, d, P_TOUGHNESS)
+    q12 = _fails(tough, 12)
+    q14 = _fails(tough, 14)
+    goes_on = np.zeros((LVL_MORTAL, 2), dtype=np.bool_)  # [level, shock]: the effects follow the mark
+    for lvl in range(LVL_LIGHT, LVL_MORTAL):
+        for shock in range(2):
+            marked = S.copy()
+            goes_on[lvl, shock] = mark_wound(F, marked, d, lvl, DT_SHOCK if shock == 1 else DT_CUTTING)
     die = zt.shape[0]
     sides = weapon_die(F, S, a, slot)
     n = F[a, wb(slot) + W_NDICE]
@@ -137,13 +170,21 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
                 for m in range(n_marker):
                     marker = m + 1 if n_marker == 6 else 0
                     p = mass * pz * pmf[s] / (n_crit * n_marker)
-                    final, _ = final_damage(F, S, opts, a, d, slot, z, s, crit_die, marker, reduce, max(band, 0))
-                    levels[wound_level(F, d, final), ZONE_GROUP[z]] += p
+                    final, dtype = final_damage(F, S, opts, a, d, slot, z, s, crit_die, marker, reduce, max(band, 0))
+                    level = wound_level(F, d, final)
+                    levels[level, ZONE_GROUP[z]] += p
                     damage[0] += p * final
+                    if level == LVL_MORTAL:
+                        fates[1] += p * q12
+                    elif level >= LVL_HEAVY and goes_on[level, 1 if dtype == DT_SHOCK else 0]:
+                        if ZONE_GROUP[z] == 0:
+                            fates[0] += p * (q12 if level == LVL_HEAVY else 1.0)
+                        elif level == LVL_CRITICAL:
+                            fates[0] += p * q14
 
 
 @driver
-def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
+def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage, fates):
     """Exact distribution of side a's shot from the start distance (B-8): attack 2d6 against the
     difficulty (less the cover penalties), b's dodge 2d6 against 10 raising it, b's indirect cover
     deflecting a hit with probability value/100 (a miss), then the blow less the range band."""
@@ -176,7 +217,7 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
                 outcomes[OUT_MISS] += hits[e, c] * (1.0 - p_through)
                 outcomes[OUT_HIT] += hits[e, c] * p_through
                 _blow(F, S, opts, zt, 0, 1, SLOT_MAIN, e, c == 1, open_aim(F, opts, zt, 1, zone), 0,
-                      hits[e, c] * p_through, levels, damage, band)
+                      hits[e, c] * p_through, levels, damage, band, fates)
 
 
 @driver
@@ -194,6 +235,15 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
     """
     S = np.zeros((2, NS), dtype=np.int64)
     reset(F, S)
+    set_ground(F, S, opts)  # B-9.6
+    _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, np.zeros(2))
+
+
+@driver
+def _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates):
+    """``_enumerate_attack`` from the fight state ``S`` (``reset``, ``set_ground``, then any condition
+    of either fighter, e.g. b dazed); ``fates`` float64[2] is filled as in ``_blow``: P(b knocked out by
+    the wound's effects), P(b dies). ``S`` becomes the state as a's turn begins."""
     S[0, S_IN_TURN] = 1
     if shooter(F, S, 0):  # B-8: from the start distance
         set_dist(S, opts[O_START_DIST])
@@ -206,7 +256,7 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
         mod, zone = shot_plan(F, S, 0)
         mod += 1
         if S[0, S_DIST] > 0:
-            _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage)
+            _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage, fates)
             return
         kind, slot, feint = K_NORMAL, SLOT_MAIN, False
     else:
@@ -291,9 +341,9 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
             if hits[e, c] > 0.0:
                 outcomes[OUT_HIT] += hits[e, c]
                 _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, open_aim(F, opts, zt, 1, zone), 0, hits[e, c], levels,
-                      damage, -1)
+                      damage, -1, fates)
         if arm[e] > 0.0:
-            _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage, -1)
+            _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage, -1, fates)
     if fist_block > 0.0:
         p_win = 0.0
         ath_a = F[0, P_ATHLETICS] - fatigue_penalty(F, S, 0)  # B-7.8
@@ -303,4 +353,4 @@ def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
                 if x // 6 + x % 6 + ath_a > y // 6 + y % 6 + ath_d:
                     p_win += 1.0 / 1296.0
         for z in (ZONE_LARM, ZONE_RARM):
-            _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage, -1)
+            _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage, -1, fates)

@@ -105,7 +105,10 @@ S_RAN, S_SPRINTED = 41, 42
 # the wound (B-6.5) and fatigue (B-7.8) penalties to i's checks, kept in step with S_TRACK and S_FATIGUE
 # (kernel ``_set_track``, ``_set_fatigue``): read on every check, they change only with a wound or fatigue
 S_WOUND_PEN, S_FATIGUE_PEN = 43, 44
-NS = 45  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+# B-9.6 the penalty of the ground i fights on (its side's terrain) to its checks of active actions, set from the
+# options at the start of a fight (kernel ``_set_ground``)
+S_GROUND_PEN = 45
+NS = 46  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 

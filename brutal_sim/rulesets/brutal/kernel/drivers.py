@@ -21,7 +21,7 @@ from ..layout import (
     S_IN_TURN,
 )
 from ..options import O_START_DIST
-from .checks import _lets_go_of_ranged, _set_dist, _shooter
+from .checks import _lets_go_of_ranged, _set_dist, _set_ground, _shooter
 from .actions import _tactic_attack
 from .ranged import _shot_action
 from .groups import _count_group
@@ -33,6 +33,7 @@ def _single_attack(F, S, opts, zt, st, cnt):
     """One attack by side a's first fighter on a fresh foe (row 1), the first attack roll of its
     tactic; a shooter aims and shoots from the start distance (engaged at 0)."""
     _reset(F, S)
+    _set_ground(F, S, opts)  # B-9.6
     S[0, S_IN_TURN] = 1
     if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
         _set_dist(S, opts[O_START_DIST])
