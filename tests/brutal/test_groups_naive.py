@@ -501,6 +501,10 @@ GROUP_CASES = {
                         {}, {"cover_b": "half", "cover_a": "quarter"}, 300),
     "2v1-furious-feint-cramped": (["brute", "swordsman"], ["duelist"], {1: {"tactic": "feint"}}, {},
                                   {"cramped_space": "true"}, 400),
+    # B-9.4–B-9.6: a defensive dodger outnumbered (several dodges a round), terrain per side, darkness
+    "2v2-terrain-dark-stance": (["dual_blades", "swordsman"], ["knight", "brawler"], {2: {"tactic": "defensive"}},
+                                {"reaction_b": "dodge"}, {"terrain_a": "very_difficult", "terrain_b": "difficult",
+                                                          "darkness": "on", "dazed_penalty": "all_checks"}, 400),
 }
 
 
