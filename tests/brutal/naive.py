@@ -325,6 +325,11 @@ class NaiveRules:
     short_weapon_bands: str = "literal"  # B-9.10: literal | single_shift
     readied_trigger: str = "enemy_enters_reach"  # B-9.1 GAP: enemy_enters_reach | enemy_attacks
     unarmed_full_attack: str = "furious"  # B-9.2 GAP: furious | flurry
+    dodge_ends_stance: str = "after"  # B-9.4: after | before | never
+    dazed_penalty_all_checks: bool = False  # B-9.5: active_only (False) | all_checks (True)
+    terrain: tuple[int, int] = (0, 0)  # B-9.6 per side: normal 0, difficult 1, very difficult 2
+    darkness: bool = False  # B-9.6: −4 to melee and ranged combat checks
+    darkness_dodge: bool = False  # B-9.6 GAP: darkness also touches dodges
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -362,6 +367,11 @@ class NaiveRules:
             short_weapon_bands=("literal", "single_shift")[int(opts[O.O_SHORT_WEAPON_BANDS])],
             readied_trigger=("enemy_enters_reach", "enemy_attacks")[int(opts[O.O_READIED_TRIGGER])],
             unarmed_full_attack={1: "furious", 2: "flurry"}[int(opts[O.O_UNARMED_FULL])],
+            dodge_ends_stance=("after", "before", "never")[int(opts[O.O_DODGE_STANCE])],
+            dazed_penalty_all_checks=bool(opts[O.O_DAZED_ALL]),
+            terrain=(int(opts[O.O_TERRAIN]), int(opts[O.O_TERRAIN + 1])),
+            darkness=bool(opts[O.O_DARKNESS]),
+            darkness_dodge=bool(opts[O.O_DARK_DODGE]),
         )
 
 
@@ -433,6 +443,7 @@ class FighterState:
     damage_taken: int = 0  # final damage of the blows it took
     shown_arm: str = "left_arm"  # B-9.9: the arm and leg it shows behind three-quarter horizontal cover
     shown_leg: str = "left_leg"
+    ground_penalty: int = 0  # B-9.6: its side's terrain, to all its checks of active actions
 
     def __repr__(self) -> str:
         return f"FighterState(row={self.row}, side={self.side}, out={self.out_cause})"
@@ -508,19 +519,29 @@ class FighterState:
             self.picking_up = None
 
     def active_check_penalty(self) -> int:
-        """Wounds (B-6.5) plus conditions (B-7.5) plus fatigue (B-7.8): different kinds add (B-1.6)."""
-        return self.wound_penalty() + self.condition_penalty_to_attacks() + self.fatigue_penalty()
+        """Wounds (B-6.5) plus conditions (B-7.5) plus fatigue (B-7.8) plus the ground (B-9.6):
+        different kinds add (B-1.6)."""
+        return (self.wound_penalty() + self.condition_penalty_to_attacks() + self.fatigue_penalty()
+                + self.ground_penalty)
 
     def reaction_modifier(self, parry: bool) -> int:
         """B-4.7: stance bonus, −largest condition (prone −4 parry / −2 dodge, stunned, dazed −2),
-        −wound penalty, −2 after a full action (B-2.6; total defence has none, B-3.7)."""
+        −wound penalty, −fatigue, −the ground (B-9.6), −2 after a full action (B-2.6; total defence
+        has none, B-3.7)."""
         condition = 2 if (self.is_stunned or self.is_dazed) else 0
         if self.prone:
             condition = max(condition, 4 if parry else 2)
-        modifier = self.stance_bonus - condition - self.wound_penalty() - self.fatigue_penalty()
+        modifier = (self.stance_bonus - condition - self.wound_penalty() - self.fatigue_penalty()
+                    - self.ground_penalty)
         if self.full_action_penalty:
             modifier -= 2
         return modifier
+
+    @property
+    def concentrates(self) -> bool:
+        """B-9.4: it holds a stance taken with an attack (B-3.2, a concentration action); total
+        defence (a stance without an attack, B-3.7) is a defence action."""
+        return self.stance_bonus != 0 and self.profile.tactic.attack != "none"
 
     def can_react(self) -> bool:
         """B-4.7: furious attackers (B-3.4) and surprised fighters (B-2.3) cannot react; nor can
@@ -706,6 +727,8 @@ class NaiveFight:
         self.order: list[FighterState] = []  # the turn order (B-2.2), set when the fight starts
         self.distance = rules.start_distance  # B-8: metres apart, 0 engaged (duels only)
         self.gone_out = 0  # fighters out of the fight so far
+        for f in self.fighters:
+            f.ground_penalty = rules.terrain[f.side]  # B-9.6
 
     # -- sides, engagement ---------------------------------------------------------------------
     def side_of(self, side: int) -> list[FighterState]:
@@ -910,13 +933,26 @@ class NaiveFight:
             return 1
         return {2: 1, 3: 2}.get(c, 4)
 
+    def darkness_penalty(self, dodge: bool) -> int:
+        """B-9.6: darkness −4 to melee and ranged combat checks; to dodges only by ``darkness_dodge``."""
+        return 4 if self.rules.darkness and (not dodge or self.rules.darkness_dodge) else 0
+
     def parry_total(self, defender: FighterState, slot: str) -> int:
-        """B-4.4 parry bonus with the reaction modifiers of B-4.7, outnumbered included."""
-        return defender.parry_bonus(slot) - self.outnumbered_penalty(defender)
+        """B-4.4 parry bonus with the reaction modifiers of B-4.7, outnumbered included; darkness."""
+        return defender.parry_bonus(slot) - self.outnumbered_penalty(defender) - self.darkness_penalty(False)
 
     def dodge_total(self, defender: FighterState) -> int:
-        """B-4.5 dodge bonus with the reaction modifiers of B-4.7, outnumbered included."""
-        return defender.dodge_bonus() - self.outnumbered_penalty(defender)
+        """B-4.5 dodge bonus with the reaction modifiers of B-4.7, outnumbered included; darkness
+        by option; no stance of concentration with ``dodge_ends_stance`` before (B-9.4)."""
+        total = defender.dodge_bonus() - self.outnumbered_penalty(defender) - self.darkness_penalty(True)
+        if self.rules.dodge_ends_stance == "before" and defender.concentrates:
+            total -= defender.stance_bonus
+        return total
+
+    def dodge_made(self, defender: FighterState) -> None:
+        """B-9.4: a dodge (whatever its result) interrupts concentration: the stance ends."""
+        if self.rules.dodge_ends_stance != "never" and defender.concentrates:
+            defender.stance_bonus = 0
 
     # -- B-2.4 a turn --------------------------------------------------------------------------
     def take_turn(self, me: FighterState) -> None:
@@ -1145,11 +1181,14 @@ class NaiveFight:
         return SIZE_MODIFIERS[SIZES[max(SIZES.index(target.profile.size) - steps, 0)]]
 
     def situation_modifier(self, attacker: FighterState, target: FighterState) -> int:
-        """The target's size (smaller in explicit cover) and the charge modifier."""
-        return self.size_modifier(target) + (self.rules.charge_attack_modifier if attacker.charging else 0)
+        """The target's size (smaller in explicit cover), the charge modifier and darkness (B-9.6)."""
+        return (self.size_modifier(target) + (self.rules.charge_attack_modifier if attacker.charging else 0)
+                - self.darkness_penalty(False))
 
     def shot_cover_penalty(self, shooter: FighterState, target: FighterState) -> int:
-        penalty = -self.size_modifier(target) + self.rules.indirect_cover_penalty[target.side]
+        """The target's size and cover, the shooter's cover, darkness (B-9.6)."""
+        penalty = (-self.size_modifier(target) + self.rules.indirect_cover_penalty[target.side]
+                   + self.darkness_penalty(False))
         if self.rules.cover[shooter.side] > 0:
             penalty += self.rules.cover_shooter_penalty
         return penalty
@@ -1234,6 +1273,7 @@ class NaiveFight:
             return
         if target.can_react() and target.profile.reaction != "none":
             dodge = self.rng.roll_2d6().total + self.dodge_total(target)
+            self.dodge_made(target)
             if dodge >= 10:
                 difficulty += 2 + dodge - 10
                 if result < difficulty:
@@ -1251,9 +1291,11 @@ class NaiveFight:
         return 12 if target.moving else BASE_DIFFICULTY
 
     def check_penalty(self, me: FighterState) -> int:
-        """B-6.5 wounds + B-7.5 stunned/dazed 2 + B-7.8 fatigue: the penalty of the fighter's checks
-        other than melee attacks and reactions (athletics, mobility, shots)."""
-        return me.wound_penalty() + (2 if me.is_stunned or me.is_dazed else 0) + me.fatigue_penalty()
+        """B-6.5 wounds + B-7.5 stunned/dazed 2 + B-7.8 fatigue + B-9.6 the ground: the penalty of the
+        fighter's checks of active actions other than melee attacks and reactions (athletics,
+        mobility, shots)."""
+        return (me.wound_penalty() + (2 if me.is_stunned or me.is_dazed else 0) + me.fatigue_penalty()
+                + me.ground_penalty)
 
     # -- B-3.12 grapple (duels only: refused in group fights, docs/groups.md) ------------------------
     def release(self) -> None:
@@ -1523,6 +1565,7 @@ class NaiveFight:
                 return False
         elif reaction == "dodge":  # B-4.5: a tie hits with 0 extra successes
             dodge = self.rng.roll_2d6().total + self.dodge_total(defender)
+            self.dodge_made(defender)
             if result < dodge:
                 self.record.attacks.append((side, DODGED))
                 return kind == "knockdown"
@@ -1751,9 +1794,10 @@ class NaiveFight:
         return self.passive_check(me, me.profile.toughness, difficulty)
 
     def passive_check(self, me: FighterState, bonus: int, difficulty: int) -> bool:
-        """2d6 + bonus ≥ difficulty (B-1.3); dazed −2 (B-7.5); fatigue (B-7.8)."""
+        """2d6 + bonus ≥ difficulty (B-1.3); fatigue (B-7.8); dazed −2 only with ``dazed_penalty``
+        all_checks (B-9.5: toughness against wounds and willpower against exhaustion are passive)."""
         total = self.rng.roll_2d6().total + bonus - me.fatigue_penalty()
-        if me.is_dazed:
+        if me.is_dazed and self.rules.dazed_penalty_all_checks:
             total -= 2
         return total >= difficulty
 

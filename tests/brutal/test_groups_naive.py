@@ -511,6 +511,10 @@ GROUP_CASES = {
     "3v2-readied-aim-weapon-furious-fists": (["swordsman", "militia", "knight"], ["brute", "brawler"],
                                              {0: {"tactic": "ready_attack"}, 2: {"tactic": "aim_weapon"},
                                               4: {"tactic": "furious"}}, {}, {"readied_trigger": "enemy_attacks"}, 300),
+    # B-9.4–B-9.6: a defensive dodger outnumbered (several dodges a round), terrain per side, darkness
+    "2v2-terrain-dark-stance": (["dual_blades", "swordsman"], ["knight", "brawler"], {2: {"tactic": "defensive"}},
+                                {"reaction_b": "dodge"}, {"terrain_a": "very_difficult", "terrain_b": "difficult",
+                                                          "darkness": "on", "dazed_penalty": "all_checks"}, 400),
 }
 
 

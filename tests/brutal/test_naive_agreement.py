@@ -202,6 +202,7 @@ TACTIC_CASES = [
     ("ghoul", "brawler", (("tactic_a", "grapple"), ("tactic_b", "knockdown"))),  # one hand free (−4 athletics), claws reach 0
     ("swordsman", "brawler", (("tactic_a", "grapple"), ("tactic_b", "grapple"))),  # sword and shield: plain attacks
     ("brute", "militia", (("tactic_a", "grapple_throw"),)),                      # two-handed: plain attacks
+    ("knight", "brute", (("tactic_a", "defensive"), ("reaction_a", "dodge"))),  # B-9.4: a dodge ends the stance
 ]
 
 
@@ -228,6 +229,10 @@ OPTION_CASES = [
     {"exertion_fatigue": "per_round_after_endurance"},
     {"exertion_fatigue": "every_endurance_rounds"},
     {"grapple_hands": "both_free"},
+    {"dazed_penalty": "all_checks"},  # B-9.5
+    {"terrain_a": "difficult", "terrain_b": "very_difficult"},  # B-9.6
+    {"terrain_b": "difficult", "darkness": "on"},
+    {"darkness": "on", "darkness_dodge": "yes"},
 ]
 OPTION_MATCHUPS = [("swordsman", "knight"), ("brute", "militia"), ("dual_blades", "duelist")]
 
@@ -236,6 +241,27 @@ OPTION_MATCHUPS = [("swordsman", "knight"), ("brute", "militia"), ("dual_blades"
 @pytest.mark.parametrize("a,b", OPTION_MATCHUPS, ids=[f"{a}-{b}" for a, b in OPTION_MATCHUPS])
 def test_option_duels_agree(a, b, options):
     assert mismatches(a, b, options=tuple(sorted(options.items())), n=150) == []
+
+
+STANCE_CASES = [
+    ("knight", "brute", (("tactic_a", "defensive"), ("reaction_a", "dodge")), ()),
+    ("duelist", "brawler", (("tactic_a", "defensive"), ("tactic_b", "defensive")), (("darkness", "on"),)),
+    ("militia", "dual_blades", (("tactic_a", "defensive"), ("reaction_a", "best"), ("tactic_b", "furious")), ()),
+    # B-8: shots dodged from a defensive stance taken with a shot, apart and then in melee
+    ("crossbowman", "crossbowman", (("tactic_a", "defensive"), ("tactic_b", "defensive")), (("start_distance", 40),)),
+    ("crossbowman", "knight", (("tactic_a", "defensive"), ("reaction_b", "dodge"), ("tactic_b", "defensive")),
+     (("start_distance", 20), ("terrain_a", "difficult"))),
+]
+
+
+@pytest.mark.parametrize("mode", ["after", "before", "never"])
+@pytest.mark.parametrize("a,b,overrides,options", STANCE_CASES,
+                         ids=[f"{a}-{b}-" + "-".join(v for _, v in o) for a, b, o, _ in STANCE_CASES])
+def test_b9_4_stance_duels_agree(a, b, overrides, options, mode):
+    """B-9.4 ``dodge_ends_stance``: defensive stances (taken with blows and with shots) and dodges
+    against blows and shots, duel by duel."""
+    assert mismatches(a, b, overrides, options=tuple(sorted(options + (("dodge_ends_stance", mode),))),
+                      n=200) == []
 
 
 def test_custom_zone_table_agrees(tmp_path):

@@ -129,7 +129,7 @@ def wound(damage, dtype, zone, toughness, in_turn=0, **state):
     for k, v in state.items():
         S[1, getattr(L, k)] = v
     cnt = counters()
-    take_wound(F, S, rng(), cnt, 1, damage, dtype, zone)
+    take_wound(F, S, default_options(), rng(), cnt, 1, damage, dtype, zone)
     return S, cnt
 
 
@@ -166,7 +166,7 @@ def test_b7_1_two_handed_weapon_dropped_by_either_arm():
     F[1, L.P_TOUGHNESS] = ALWAYS_FAIL
     give_weapon(F, 1, L.SLOT_MAIN, 1, 12, two_handed=1)
     S = fresh_state(F)
-    take_wound(F, S, rng(), counters(), 1, 5, L.DT_BLUNT, L.ZONE_LARM)
+    take_wound(F, S, default_options(), rng(), counters(), 1, 5, L.DT_BLUNT, L.ZONE_LARM)
     assert S[1, L.S_HELD_MAIN] == 0
 
 
@@ -687,7 +687,7 @@ def test_b7_8_fatigue_applies_to_toughness_checks():
     for i in range(n):
         S = fresh_state(F)
         set_fatigue(F, S, 1, 7)
-        take_wound(F, S, rng(3, i), counters(), 1, 5, L.DT_CUTTING, L.ZONE_TORSO)
+        take_wound(F, S, default_options(), rng(3, i), counters(), 1, 5, L.DT_CUTTING, L.ZONE_TORSO)
         stunned += S[1, L.S_STUN] > 0
     p = 10 / 36
     assert abs(stunned / n - p) < 4 * np.sqrt(p * (1 - p) / n)
@@ -702,11 +702,11 @@ def test_b7_8_fire_wounds_bring_1_2_4_fatigue_levels(damage, gained):
     F[1, L.P_ENDURANCE] = 4  # 8 cells; 4 levels is still tired, no exhaustion check
     F[1, L.P_NCELLS] = 8
     S = fresh_state(F)
-    take_wound(F, S, rng(), counters(), 1, damage, L.DT_FIRE, L.ZONE_LLEG)
+    take_wound(F, S, default_options(), rng(), counters(), 1, damage, L.DT_FIRE, L.ZONE_LLEG)
     assert S[1, L.S_FATIGUE] == gained and S[1, L.S_OUT] == 0
     assert fatigue_penalty(F, S, 1) == (1 if gained else 0)  # kept in step: up to 4 levels is tired
     S = fresh_state(F)
-    take_wound(F, S, rng(), counters(), 1, damage, L.DT_CUTTING, L.ZONE_LLEG)
+    take_wound(F, S, default_options(), rng(), counters(), 1, damage, L.DT_CUTTING, L.ZONE_LLEG)
     assert S[1, L.S_FATIGUE] == 0
 
 
@@ -719,15 +719,15 @@ def test_b7_8_exhaustion_check_and_death_by_exhaustion():
     F[1, L.P_ENDURANCE] = 1
     F[1, L.P_WILLPOWER] = ALWAYS_FAIL
     S = fresh_state(F)
-    gain_fatigue(F, S, rng(), 1, 1)
+    gain_fatigue(F, S, default_options(), rng(), 1, 1)
     assert S[1, L.S_OUT] == 0  # tired only: no check
-    gain_fatigue(F, S, rng(), 1, 1)
+    gain_fatigue(F, S, default_options(), rng(), 1, 1)
     assert S[1, L.S_OUT] == L.CAUSE_EXHAUSTED + 1 and S[1, L.S_DEAD] == 0
     F[1, L.P_WILLPOWER] = 14  # 2d6 + 14 − 4 ≥ 12 always, even depleted
     S = fresh_state(F)
-    gain_fatigue(F, S, rng(), 1, 3)
+    gain_fatigue(F, S, default_options(), rng(), 1, 3)
     assert S[1, L.S_OUT] == 0 and S[1, L.S_FATIGUE] == 3
-    gain_fatigue(F, S, rng(), 1, 5)
+    gain_fatigue(F, S, default_options(), rng(), 1, 5)
     assert S[1, L.S_FATIGUE] == 4 and S[1, L.S_OUT] == L.CAUSE_EXHAUSTED + 1 and S[1, L.S_DEAD] == 1
 
 
@@ -1125,7 +1125,7 @@ def test_b7_4_heavy_wound_forbids_running():
     F = _shooter_pair()
     F[1, L.P_TOUGHNESS] = ALWAYS_PASS
     S = fresh_state(F)
-    take_wound(F, S, rng(), counters(), 1, 8, L.DT_BLUNT, L.ZONE_LLEG)
+    take_wound(F, S, default_options(), rng(), counters(), 1, 8, L.DT_BLUNT, L.ZONE_LLEG)
     S[1, L.S_PRONE] = 0
     set_dist(S, 30)
     assert close_in(F, S, default_options(), 1, 2) == 0 and S[1, L.S_DIST] == 20 and S[1, L.S_MOVING] == 0

@@ -107,7 +107,7 @@ def _check_passes(kind: str, bonus: int, roll: tuple[int, int]) -> bool:
     damage = {"light wound": 5, "heavy wound": 8, "critical wound": 12, "mortal wound": 16}[kind]
     F[1, L.P_TOUGHNESS] = bonus
     S = fresh_state(F)
-    take_wound(F, S, st, counters(), 1, damage, L.DT_BLUNT, L.ZONE_TORSO)
+    take_wound(F, S, default_options(), st, counters(), 1, damage, L.DT_BLUNT, L.ZONE_TORSO)
     if kind == "light wound":
         return S[1, L.S_STUN] == 0  # failed: stunned
     if kind == "heavy wound":
@@ -406,7 +406,7 @@ def test_b4_15_damage_types():
         F[1, L.P_TOUGHNESS] = 20
         F[1, L.P_WILLPOWER] = 20
         S = fresh_state(F)
-        take_wound(F, S, scripted(seed=dtype), counters(), 1, 8, dtype, L.ZONE_TORSO)
+        take_wound(F, S, default_options(), scripted(seed=dtype), counters(), 1, 8, dtype, L.ZONE_TORSO)
         assert (S[1, L.S_TRACK], S[1, L.S_BLEED], S[1, L.S_FATIGUE]) == (track, bleed, fatigue), dtype
         assert S[1, L.S_STUN] == 1  # the heavy torso wound's effect, whatever the type
 

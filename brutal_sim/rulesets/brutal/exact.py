@@ -2,10 +2,11 @@
 
 Every die of an attack is enumerated with its probability: the feint (if any), the attack and
 reaction 2d6, the zone die, the weapon dice (as a convolution of floored dice), the critical d6
-and the penetration marker, and the hard block's durability 2d6 (B-4.4: a parry's tie between two
-weapons, or a hit of an aimed attack at the weapon, B-9.3). The rule logic (modifiers, reaction
-choice, armour, wound level) is the kernel's own rule functions, so the enumeration and the sampler
-cannot drift apart. An unarmed full attack (B-9.2) counts its first blow, as the sampler does.
+and the penetration marker, the toughness checks of the wound that decide a knock-out or a death,
+and the hard block's durability 2d6 (B-4.4: a parry's tie between two weapons, or a hit of an aimed
+attack at the weapon, B-9.3). The rule logic (modifiers, reaction choice, armour, wound level) is
+the kernel's own rule functions, so the enumeration and the sampler cannot drift apart. An unarmed
+full attack (B-9.2) counts its first blow, as the sampler does.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ from .kernel import (
     feint_bonuses,
     fatigue_penalty,
     final_damage,
+    mark_wound,
     needs_marker,
     parry_bonus_total,
     parry_slot,
+    passive_bonus,
     plan_attack,
     reset,
+    set_ground,
     die_floor,
     weapon_die,
     wb,
@@ -49,9 +53,16 @@ from .kernel import (
     zone_hidden,
 )
 from .layout import (
+    DT_CUTTING,
+    DT_SHOCK,
     K_NORMAL,
     K_WEAPON,
     W_DUR,
+    LVL_CRITICAL,
+    LVL_HEAVY,
+    LVL_LIGHT,
+    LVL_MORTAL,
+    P_TOUGHNESS,
     SLOT_MAIN,
     S_HELD_MAIN,
     NS,
@@ -106,11 +117,33 @@ def _dice_pmf(n, sides, floor):
 
 
 @driver
-def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage, band):
+def _fails(bonus, difficulty):
+    """P(2d6 + ``bonus`` < ``difficulty``): a failed check."""
+    p = 0.0
+    for x in range(36):
+        if x // 6 + x % 6 + 2 + bonus < difficulty:
+            p += 1.0 / 36.0
+    return p
+
+
+@driver
+def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, damage, band, fates):
     """Add the outcome distribution of one blow landing on d (B-4 steps 3–6), weighted by ``mass``.
 
-    ``levels`` is float64[6, 4] (wound level × zone group); ``damage`` float64[1] the damage sum.
+    ``levels`` is float64[6, 4] (wound level × zone group); ``damage`` float64[1] the damage sum;
+    ``fates`` float64[2]: P(d knocked out by the wound's effects: a heavy head wound and a failed
+    toughness 12, a critical head wound, another critical wound and a failed toughness 14, B-7.2,
+    B-7.3), P(d dies: a mortal wound and a failed toughness 12, B-5.4), the checks passive (B-9.5),
+    on d's state ``S`` (no effects when the wound's mark puts d out, B-6.6).
     """
+    tough = passive_bonus(F, S, opts, d, P_TOUGHNESS)
+    q12 = _fails(tough, 12)
+    q14 = _fails(tough, 14)
+    goes_on = np.zeros((LVL_MORTAL, 2), dtype=np.bool_)  # [level, shock]: the effects follow the mark
+    for lvl in range(LVL_LIGHT, LVL_MORTAL):
+        for shock in range(2):
+            marked = S.copy()
+            goes_on[lvl, shock] = mark_wound(F, marked, d, lvl, DT_SHOCK if shock == 1 else DT_CUTTING)
     die = zt.shape[0]
     sides = weapon_die(F, S, a, slot)
     n = F[a, wb(slot) + W_NDICE]
@@ -144,13 +177,21 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
                 for m in range(n_marker):
                     marker = m + 1 if n_marker == 6 else 0
                     p = mass * pz * pmf[s] / (n_crit * n_marker)
-                    final, _ = final_damage(F, S, opts, a, d, slot, z, s, crit_die, marker, reduce, max(band, 0))
-                    levels[wound_level(F, d, final), ZONE_GROUP[z]] += p
+                    final, dtype = final_damage(F, S, opts, a, d, slot, z, s, crit_die, marker, reduce, max(band, 0))
+                    level = wound_level(F, d, final)
+                    levels[level, ZONE_GROUP[z]] += p
                     damage[0] += p * final
+                    if level == LVL_MORTAL:
+                        fates[1] += p * q12
+                    elif level >= LVL_HEAVY and goes_on[level, 1 if dtype == DT_SHOCK else 0]:
+                        if ZONE_GROUP[z] == 0:
+                            fates[0] += p * (q12 if level == LVL_HEAVY else 1.0)
+                        elif level == LVL_CRITICAL:
+                            fates[0] += p * q14
 
 
 @driver
-def _hit_blows(F, S, opts, zt, slot, hits, zone, levels, damage, band):
+def _hit_blows(F, S, opts, zt, slot, hits, zone, levels, damage, band, fates):
     """The blows of the hits ``hits[extra, critical]`` (their probability masses) on b, aimed at
     ``zone`` (−1 rolled). Behind three-quarter horizontal cover (B-9.9) each of the four arm and leg
     pairs b may show has a quarter of the mass."""
@@ -161,11 +202,12 @@ def _hit_blows(F, S, opts, zt, slot, hits, zone, levels, damage, band):
         for e in range(MAX_EXTRA):
             for c in range(2):
                 if hits[e, c] > 0.0:
-                    _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, aim, 0, hits[e, c] / n_shown, levels, damage, band)
+                    _blow(F, S, opts, zt, 0, 1, slot, e, c == 1, aim, 0, hits[e, c] / n_shown, levels, damage, band,
+                          fates)
 
 
 @driver
-def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
+def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage, fates):
     """Exact distribution of side a's shot from the start distance (B-8): attack 2d6 against the
     difficulty (less the cover penalties), b's dodge 2d6 against 10 raising it, b's indirect cover
     deflecting a hit with probability value/100 (a miss), then the blow less the range band."""
@@ -196,7 +238,7 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage):
         for c in range(2):
             outcomes[OUT_MISS] += hits[e, c] * (1.0 - p_through)
             outcomes[OUT_HIT] += hits[e, c] * p_through
-    _hit_blows(F, S, opts, zt, SLOT_MAIN, hits * p_through, zone, levels, damage, band)
+    _hit_blows(F, S, opts, zt, SLOT_MAIN, hits * p_through, zone, levels, damage, band, fates)
 
 
 @driver
@@ -242,6 +284,16 @@ def _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, breaks):
     """
     S = np.zeros((2, NS), dtype=np.int64)
     reset(F, S)
+    set_ground(F, S, opts)  # B-9.6
+    _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, np.zeros(2), breaks)
+
+
+@driver
+def _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks):
+    """``_enumerate_attack`` from the fight state ``S`` (``reset``, ``set_ground``, then any condition
+    of either fighter, e.g. b dazed); ``fates`` float64[2] is filled as in ``_blow``: P(b knocked out by
+    the wound's effects), P(b dies), and ``breaks`` as in ``_enumerate_attack_breaks``. ``S`` becomes
+    the state as a's turn begins."""
     S[0, S_IN_TURN] = 1
     if shooter(F, S, 0):  # B-8: from the start distance
         set_dist(S, opts[O_START_DIST])
@@ -254,7 +306,7 @@ def _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, breaks):
         mod, zone = shot_plan(F, S, 0)
         mod += 1
         if S[0, S_DIST] > 0:
-            _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage)
+            _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage, fates)
             return
         kind, slot, feint = K_NORMAL, SLOT_MAIN, False
     else:
@@ -352,10 +404,10 @@ def _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, breaks):
     for e in range(MAX_EXTRA):
         for c in range(2):
             outcomes[OUT_HIT] += hits[e, c]
-    _hit_blows(F, S, opts, zt, slot, hits, zone, levels, damage, -1)
+    _hit_blows(F, S, opts, zt, slot, hits, zone, levels, damage, -1, fates)
     for e in range(MAX_EXTRA):
         if arm[e] > 0.0:
-            _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage, -1)
+            _blow(F, S, opts, zt, 0, 1, slot, 0, False, ZONE_RARM, e, arm[e], levels, damage, -1, fates)
     if fist_block > 0.0:
         p_win = 0.0
         ath_a = F[0, P_ATHLETICS] - fatigue_penalty(F, S, 0)  # B-7.8
@@ -365,7 +417,8 @@ def _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, breaks):
                 if x // 6 + x % 6 + ath_a > y // 6 + y % 6 + ath_d:
                     p_win += 1.0 / 1296.0
         for z in (ZONE_LARM, ZONE_RARM):
-            _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage, -1)
+            _blow(F, S, opts, zt, 0, 1, SLOT_FISTS, 0, False, z, 0, fist_block * p_win / 2, levels, damage, -1,
+                  fates)
 
 
 def attack_weapon_breaks(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) -> np.ndarray:

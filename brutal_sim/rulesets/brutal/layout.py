@@ -119,7 +119,10 @@ S_WOUND_PEN, S_FATIGUE_PEN = 43, 44
 S_SHOWN = 45
 S_READIED = 46  # B-9.1: 1 while the fighter holds a readied attack (until the start of its next turn)
 S_MORE_HITS = 47  # B-9.2: further hits of the unarmed full attack just made (set by the attack, 0 otherwise)
-NS = 48  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+# B-9.6 the penalty of the ground i fights on (its side's terrain) to its checks of active actions, set from the
+# options at the start of a fight (kernel ``_set_ground``)
+S_GROUND_PEN = 48
+NS = 49  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 

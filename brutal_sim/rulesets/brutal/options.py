@@ -21,6 +21,28 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="action class of standing up (the seed does not give it)"),
     OptionSpec("attack_needs_base_difficulty", "B-4.3", "true", ("true", "false"), codes=(1, 0),
                help="an attack result below the base difficulty (8) misses before any reaction"),
+    OptionSpec("dodge_ends_stance", "B-9.4", "after", ("after", "before", "never"),
+               help="a dodge (against a blow or a shot) interrupts concentration: it ends the defensive stance of "
+                    "an attack from a defensive stance (B-3.2; a tactic's stance taken with an attack). after: that "
+                    "dodge still gets the stance bonus; before: it does not; never: the stance lasts until the own "
+                    "next turn. Total defence (B-3.7, a defence action, not concentration) is never ended by a dodge"),
+    OptionSpec("dazed_penalty", "B-9.5", "active_only", ("active_only", "all_checks"),
+               help="checks a dazed fighter's −2 applies to: active_only: reactions and the other checks of active "
+                    "actions, not the passive ones (toughness against wound effects and a mortal wound, willpower "
+                    "against exhaustion); all_checks: those passive checks too (the fear re-check never: its "
+                    "daze is the fear's own)"),
+    # B-9.6 terrain of each side: the two sides of an option side by side (the kernels read side s at slot + s)
+    *(OptionSpec(f"terrain_{side}", "B-9.6", "normal", ("normal", "difficult", "very_difficult"), codes=(0, 1, 2),
+                 help=f"ground side {side} fights on: difficult (mud, water to the shin, bushes) −1, very_difficult "
+                      "(ice, deep snow) −2 to all its checks of active actions (attacks, shots, parries, dodges, "
+                      "feints, athletics and mobility checks; not toughness or willpower)")
+      for side in "ab"),
+    OptionSpec("darkness", "B-9.6", "off", ("off", "on"),
+               help="moonless night, thick fog or smoke: −4 to all melee and ranged combat checks (attacks, shots, "
+                    "parries; a feint's two melee checks both, which cancels; dodges by darkness_dodge)"),
+    OptionSpec("darkness_dodge", "B-9.6", "no", ("no", "yes"),
+               help="whether darkness's −4 also applies to dodges (a mobility check, not a melee or ranged one; the "
+                    "seed does not say)"),
     OptionSpec("margin_against", "B-4.6", "reaction", ("reaction", "max(base,reaction)"),
                help="extra successes of a hit are counted against the reaction result, or against the higher of it and the base difficulty"),
     OptionSpec("melee_damage_adds_strength", "B-4.10", "false", ("false", "true"),
@@ -112,6 +134,11 @@ O_SURPRISE = ROW.slot("surprise")
 O_ROUND_CAP = ROW.slot("round_cap")
 O_STAND_UP_FULL = ROW.slot("stand_up_action")
 O_NEED_BASE = ROW.slot("attack_needs_base_difficulty")
+O_DODGE_STANCE = ROW.slot("dodge_ends_stance")
+O_DAZED_ALL = ROW.slot("dazed_penalty")
+O_TERRAIN = ROW.pair("terrain")  # B-9.6, side s at the slot + s
+O_DARKNESS = ROW.slot("darkness")
+O_DARK_DODGE = ROW.slot("darkness_dodge")
 O_MARGIN_MAX = ROW.slot("margin_against")
 O_ADD_STRENGTH = ROW.slot("melee_damage_adds_strength")
 O_FLOOR_EXTRA = ROW.slot("extra_successes_floor_damage")
@@ -149,6 +176,7 @@ CHARGE_PROVOKES_ENGAGED, CHARGE_PROVOKES_TARGET = ROW.codes("charge_provokes")
 COVER_DEGREES_BY_DEGREE, COVER_DEGREES_SAME_AS_HALF = ROW.codes("cover_degree_zones")
 SHORT_BANDS_LITERAL, SHORT_BANDS_SINGLE_SHIFT = ROW.codes("short_weapon_bands")
 TRIGGER_ENTERS_REACH, TRIGGER_ATTACKS = ROW.codes("readied_trigger")
+DODGE_STANCE_AFTER, DODGE_STANCE_BEFORE, DODGE_STANCE_NEVER = ROW.codes("dodge_ends_stance")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -2,7 +2,7 @@
 dice, extra successes, the zone, armour and the penetration marker, knock-down.
 
 Rules: B-3, B-3.9, B-3.12, B-4, B-4.2, B-4.3, B-4.4, B-4.5, B-4.9, B-4.10, B-4.11, B-4.12, B-4.14,
-B-6.5, B-7.5, B-7.6, B-7.7, B-7.9, B-8, B-9.2, B-9.3.
+B-6.5, B-7.5, B-7.6, B-7.7, B-7.9, B-8, B-9.2, B-9.3, B-9.4, B-9.6.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -83,6 +83,7 @@ from .checks import (
     _choose_reaction,
     _degraded,
     _dodge_bonus_total,
+    _dodge_made,
     _fatigue_penalty,
     _indices_ok,
     _is_ranged,
@@ -229,7 +230,7 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
     marker = _die(st, 6) if _needs_marker(F, opts, d, zone) else 0
     final, dtype = _final_damage(F, S, opts, a, d, slot, zone, total, crit_die, marker, reduce, max(band, 0))
     S[a, S_DEALT] += final
-    _take_wound(F, S, st, cnt, d, final, dtype, zone)
+    _take_wound(F, S, opts, st, cnt, d, final, dtype, zone)
 
 
 @rule
@@ -392,6 +393,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     elif reaction == R_DODGE:  # B-4.5
         d1, d2 = _roll_2d6(st)
         dod = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
+        _dodge_made(F, S, opts, d)  # B-9.4
         if att < dod:
             cnt[out + OUT_DODGED] += 1
             return kind == K_KNOCKDOWN

@@ -2,7 +2,7 @@
 fighter holds and can use, reactions and their choice (B-4.2–B-4.6), the state's small writers.
 
 Rules: B-1.6, B-2.6, B-2.9, B-3.9, B-3.12, B-4.1, B-4.2, B-4.4, B-4.7, B-4.8, B-6.5, B-7.5, B-7.6,
-B-7.7, B-7.8, B-8, B-9.3.
+B-7.7, B-7.8, B-8, B-9.3, B-9.4, B-9.6.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -23,6 +23,8 @@ from ..layout import (
     P_NCELLS,
     P_PARRY_MOD,
     P_REACTION,
+    P_SIDE,
+    P_T_ATTACK,
     P_T_DROP,
     P_WEAPONS,
     R_DODGE,
@@ -39,6 +41,7 @@ from ..layout import (
     S_FATIGUE_PEN,
     S_FULL_PEN,
     S_GRAPPLE,
+    S_GROUND_PEN,
     S_HELD_MAIN,
     S_MOVING,
     S_NO_REACT,
@@ -52,6 +55,7 @@ from ..layout import (
     S_SURPRISED,
     S_TRACK,
     S_WOUND_PEN,
+    TA_NONE,
     WN,
     W_LONG,
     W_PARRY_BONUS,
@@ -59,10 +63,16 @@ from ..layout import (
     W_TWO_HANDED,
 )
 from ..options import (
+    DODGE_STANCE_BEFORE,
+    DODGE_STANCE_NEVER,
     OUTNUMBERED_BY_COUNT,
     OUTNUMBERED_NONE,
     OUTNUMBERED_ONE_SIDE,
+    O_DARKNESS,
+    O_DARK_DODGE,
+    O_DODGE_STANCE,
     O_OUTNUMBERED,
+    O_TERRAIN,
 )
 
 
@@ -150,38 +160,72 @@ def _fatigue_penalty(F, S, i):
 
 
 @rule
+def _set_ground(F, S, opts):
+    """B-9.6: every fighter's ground penalty (``S_GROUND_PEN``) from its side's ``terrain_a`` /
+    ``terrain_b`` option: normal 0, difficult 1, very difficult 2. Called after ``_reset``."""
+    for i in range(F.shape[0]):
+        S[i, S_GROUND_PEN] = opts[O_TERRAIN + F[i, P_SIDE]]
+
+
+@rule
+def _darkness(opts, dodge):
+    """B-9.6: darkness's penalty to a melee or ranged combat check (attacks, shots, parries): 4 when
+    ``darkness`` is on, 0 off; to a dodge (``dodge`` true) only with ``darkness_dodge`` yes."""
+    if opts[O_DARKNESS] == 0 or (dodge and opts[O_DARK_DODGE] == 0):
+        return 0
+    return 4
+
+
+@rule
+def _concentrates(F, S, i):
+    """B-9.4: whether i holds a stance taken with an attack (B-3.2, a concentration action), which a
+    dodge interrupts; a stance without an attack (total defence, B-3.7) is a defence action."""
+    return S[i, S_STANCE] != 0 and F[i, P_T_ATTACK] != TA_NONE
+
+
+@rule
+def _dodge_made(F, S, opts, i):
+    """B-9.4: i made a dodge (against a blow or a shot, whatever its result): it ends i's stance of
+    concentration unless ``dodge_ends_stance`` is never."""
+    if opts[O_DODGE_STANCE] != DODGE_STANCE_NEVER and _concentrates(F, S, i):
+        S[i, S_STANCE] = 0
+
+
+@rule
 def _is_stunned(S, i):
     return S[i, S_STUN] > 0 or S[i, S_PERM_STUN] > 0
 
 
 @rule
 def _check_penalty(F, S, i):
-    """Penalty to i's other checks in a fight (athletics, mobility): wounds (B-6.5),
-    stunned/dazed −2 (B-7.5) and fatigue (B-7.8)."""
+    """Penalty to i's other checks of active actions in a fight (athletics, mobility, shots): wounds
+    (B-6.5), stunned/dazed −2 (B-7.5), fatigue (B-7.8) and the ground (B-9.6)."""
     cond = 2 if (_is_stunned(S, i) or S[i, S_DAZE] > 0) else 0
-    return _wound_penalty(F, S, i) + cond + _fatigue_penalty(F, S, i)
+    return _wound_penalty(F, S, i) + cond + _fatigue_penalty(F, S, i) + S[i, S_GROUND_PEN]
 
 
 @rule
 def _active_penalty(F, S, i):
     """Penalty to i's melee checks (attacks, feints): wounds (B-6.5) + the largest condition
-    (B-1.6, B-7.5): stunned −2, dazed −2 (opportunity attacks), prone −4 (B-4.2) + fatigue (B-7.8).
+    (B-1.6, B-7.5): stunned −2, dazed −2 (opportunity attacks), prone −4 (B-4.2) + fatigue (B-7.8)
+    + the ground (B-9.6).
     """
     cond = 0
     if _is_stunned(S, i) or S[i, S_DAZE] > 0:
         cond = 2
     if S[i, S_PRONE] > 0:
         cond = 4
-    return _wound_penalty(F, S, i) + cond + _fatigue_penalty(F, S, i)
+    return _wound_penalty(F, S, i) + cond + _fatigue_penalty(F, S, i) + S[i, S_GROUND_PEN]
 
 
 @inline_rule
 def _reaction_modifier(F, S, opts, i, parry):
     """B-4.7 modifiers to i's parry (``parry`` true) or dodge, weapon bonuses excluded. int64.
 
-    The tactic's stance (+2 defensive, +4 total defence), −2 after a full action (B-2.6),
-    conditions (largest of prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty,
-    fatigue (B-7.8), outnumbered (a kind of its own, ``OUTNUMBERED_PENALTY`` by the option
+    The tactic's stance (+2 defensive, +4 total defence; a dodge gets no stance of concentration
+    with ``dodge_ends_stance`` before, B-9.4), −2 after a full action (B-2.6), conditions (largest of
+    prone −4 parry / −2 dodge, stunned −2, dazed −2), wound penalty, fatigue (B-7.8), the ground and
+    darkness (B-9.6), outnumbered (a kind of its own, ``OUTNUMBERED_PENALTY`` by the option
     ``outnumbered`` and i's engagers).
     """
     cond = 0
@@ -191,7 +235,11 @@ def _reaction_modifier(F, S, opts, i, parry):
         prone = 4 if parry else 2
         if prone > cond:
             cond = prone
-    mod = S[i, S_STANCE] - cond - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i)
+    stance = S[i, S_STANCE]
+    if not parry and opts[O_DODGE_STANCE] == DODGE_STANCE_BEFORE and _concentrates(F, S, i):
+        stance = 0
+    mod = (stance - cond - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i) - S[i, S_GROUND_PEN]
+           - _darkness(opts, not parry))
     if S[i, S_FULL_PEN] > 0:
         mod -= 2
     return mod - OUTNUMBERED_PENALTY[opts[O_OUTNUMBERED], S[i, S_ENGAGERS]]

@@ -21,7 +21,7 @@ from ..layout import (
     S_IN_TURN,
 )
 from ..options import O_START_DIST
-from .checks import _lets_go_of_ranged, _set_dist, _shooter
+from .checks import _lets_go_of_ranged, _set_dist, _set_ground, _shooter
 from .situation import _draw_shown
 from .actions import _tactic_attack
 from .ranged import _shot_action
@@ -35,6 +35,7 @@ def _single_attack(F, S, opts, zt, st, cnt):
     tactic; a shooter aims and shoots from the start distance (engaged at 0). The foe first draws
     the arm and leg it shows behind three-quarter horizontal cover (B-9.9)."""
     _reset(F, S)
+    _set_ground(F, S, opts)  # B-9.6
     _draw_shown(F, S, opts, st, 1)
     S[0, S_IN_TURN] = 1
     if _shooter(F, S, 0):  # B-8: aimed shot from the start distance

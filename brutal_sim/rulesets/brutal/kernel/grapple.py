@@ -97,7 +97,7 @@ def _grapple_hold(F, S, opts, zt, st, cnt, i):
             if margin >= 2:
                 damage = _die(st, 4) + 2
                 S[i, S_DEALT] += damage
-                _take_wound(F, S, st, cnt, e, damage, DT_SHOCK, ZONE_TORSO)
+                _take_wound(F, S, opts, st, cnt, e, damage, DT_SHOCK, ZONE_TORSO)
         return
     _attack(F, S, opts, zt, st, cnt, i, e, _grapple_slot(F, S, i), 0, -1, K_NORMAL)
 

@@ -1,7 +1,7 @@
 """Distance and shooting (B-8): moving and running, range bands, shots and their difficulty, reloading,
 kiting, charges and sprints.
 
-Rules: B-1, B-2.6, B-3.2, B-3.3, B-3.8, B-4.1, B-4.2, B-4.7, B-7.4, B-7.5, B-8, B-9.1, B-9.10.
+Rules: B-1, B-2.6, B-3.2, B-3.3, B-3.8, B-4.1, B-4.2, B-4.7, B-7.4, B-7.5, B-8, B-9.1, B-9.4, B-9.6, B-9.10.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -65,6 +65,7 @@ from .checks import (
     _check_penalty,
     _degraded,
     _dodge_bonus_total,
+    _dodge_made,
     _set_dist,
     _shooter,
     _wb,
@@ -204,6 +205,7 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
     if _can_dodge_shot(F, S, d):
         d1, d2 = _roll_2d6(st)
         dodge = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
+        _dodge_made(F, S, opts, d)  # B-9.4
         if dodge >= 10:
             diff += 2 + dodge - 10
             if att < diff:

@@ -1,7 +1,7 @@
 """The situation of an attack (B-8): target size, explicit and indirect cover, the zones cover hides, a
 charge's athletics bonus.
 
-Rules: B-4.9, B-8, B-9.9.
+Rules: B-4.9, B-8, B-9.6, B-9.9.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -37,6 +37,7 @@ from ..options import (
     O_INDIRECT,
     O_INDIRECT_PENALTY,
 )
+from .checks import _darkness
 
 
 SIZE_MODIFIER = np.array(SIZE_MODIFIERS, dtype=np.int64)  # B-8 size table, tiny … gigantic
@@ -60,8 +61,9 @@ def _size_modifier(F, opts, d):
 @rule
 def _attack_situation(F, S, opts, a, d):
     """B-8: what the situation adds to a's attack check on d: d's size, counted smaller in explicit
-    cover (``_size_modifier``), a charge's attack its ``charge_attack_modifier``."""
-    mod = _size_modifier(F, opts, d)
+    cover (``_size_modifier``), a charge's attack its ``charge_attack_modifier``; darkness −4 (B-9.6).
+    (a's ground, B-9.6, is in its active penalty.)"""
+    mod = _size_modifier(F, opts, d) - _darkness(opts, False)
     if S[a, S_CHARGING] != 0:
         mod += opts[O_CHARGE_MOD]
     return mod
@@ -72,8 +74,9 @@ def _shot_cover_penalty(F, opts, a, d):
     """B-8: penalty of a shot by a at d: d's size, counted smaller in explicit cover (a medium
     target 0, in cover 1/2/4; a bonus is a negative penalty, ``_size_modifier``), d's indirect cover
     (sparse 1, dense 2, thicket 4) and ``cover_shooter_penalty`` (seed: 2) when a shoots from behind
-    its own explicit cover."""
-    pen = -_size_modifier(F, opts, d) + _side_option(F, opts, O_INDIRECT_PENALTY, d)
+    its own explicit cover; darkness 4 (B-9.6: the situation of the shot, a's ground is in its check
+    penalty)."""
+    pen = -_size_modifier(F, opts, d) + _side_option(F, opts, O_INDIRECT_PENALTY, d) + _darkness(opts, False)
     if _side_option(F, opts, O_COVER, a) > 0:
         pen += opts[O_COVER_SHOOTER]
     return pen

@@ -77,6 +77,7 @@ from .checks import (
     _lets_go_of_ranged,
     _set_dist,
     _set_fatigue,
+    _set_ground,
     _shooter,
     _wb,
 )
@@ -140,7 +141,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     for _ in range(S[i, S_BLEED]):  # B-7.5: one light damage per bleeding wound
         _light_damage(F, S, i)
     if _exertion_due(F, S, opts, i):  # B-7.8 option: the exertion of fighting
-        _gain_fatigue(F, S, st, i, 1)
+        _gain_fatigue(F, S, opts, st, i, 1)
     if S[i, S_OUT] != 0:
         return
     S[i, S_IN_TURN] = 1
@@ -287,6 +288,7 @@ def _fight(F, S, opts, zt, st, cnt):
     """
     n = F.shape[0]
     _reset(F, S)
+    _set_ground(F, S, opts)  # B-9.6
     _set_dist(S, opts[O_START_DIST])  # B-8
     _initiative(F, S, st)
     surprise = opts[O_SURPRISE]

@@ -2,7 +2,7 @@
 checks against wound effects, bleeding, stun and daze, dropped weapons, fatigue, fear.
 
 Rules: B-2.8, B-5, B-5.1, B-5.2, B-5.3, B-5.4, B-6, B-6.2, B-6.4, B-6.6, B-7, B-7.1, B-7.2, B-7.3,
-B-7.4, B-7.5, B-7.8, B-7.10.
+B-7.4, B-7.5, B-7.8, B-7.10, B-9.5.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -67,6 +67,7 @@ from ..layout import (
 from ..options import (
     EXERTION_AFTER_ENDURANCE,
     EXERTION_OFF,
+    O_DAZED_ALL,
     O_EXERTION,
 )
 from .checks import _fatigue_penalty, _set_fatigue, _set_track, _wb
@@ -132,24 +133,31 @@ def _light_damage(F, S, d):
 
 
 @rule
-def _passive_check(F, S, st, d, check, difficulty):
-    """A check of d's bonus ``F[d, check]`` (2d6 + bonus, dazed −2 per B-7.5, fatigue per B-7.8)
-    against ``difficulty``: toughness after wounds, willpower against exhaustion. One 2d6."""
+def _passive_bonus(F, S, opts, d, check):
+    """What d adds to the 2d6 of a passive check of ``F[d, check]`` (toughness against wound effects
+    and a mortal wound, willpower against exhaustion): the bonus less fatigue (B-7.8); dazed −2 only
+    with ``dazed_penalty`` all_checks (B-9.5: the dazed −2 is for checks of active actions, B-7.5)."""
+    bonus = F[d, check] - _fatigue_penalty(F, S, d)
+    if opts[O_DAZED_ALL] != 0 and S[d, S_DAZE] > 0:
+        bonus -= 2
+    return bonus
+
+
+@rule
+def _passive_check(F, S, opts, st, d, check, difficulty):
+    """A passive check of ``F[d, check]`` (``_passive_bonus``) against ``difficulty``. One 2d6."""
     r1, r2 = _roll_2d6(st)
-    total = r1 + r2 + F[d, check] - _fatigue_penalty(F, S, d)
-    if S[d, S_DAZE] > 0:
-        total -= 2
-    return total >= difficulty
+    return r1 + r2 + _passive_bonus(F, S, opts, d, check) >= difficulty
 
 
 @rule
-def _toughness_check(F, S, st, d, difficulty):
-    """A `toughness` check against ``difficulty`` (B-5.4, B-7.1–7.3)."""
-    return _passive_check(F, S, st, d, P_TOUGHNESS, difficulty)
+def _toughness_check(F, S, opts, st, d, difficulty):
+    """A `toughness` check against ``difficulty`` (B-5.4, B-7.1–7.3), passive (B-9.5)."""
+    return _passive_check(F, S, opts, st, d, P_TOUGHNESS, difficulty)
 
 
 @rule
-def _gain_fatigue(F, S, st, d, levels):
+def _gain_fatigue(F, S, opts, st, d, levels):
     """B-7.8: d gains ``levels`` fatigue levels, one at a time. Each level beyond endurance (a level
     of exhaustion) calls for a hard (12) willpower check (one 2d6, with the new level's penalty) or
     d falls unconscious; beyond three times endurance d dies of exhaustion. Either is out
@@ -162,7 +170,7 @@ def _gain_fatigue(F, S, st, d, levels):
         if S[d, S_FATIGUE] > 3 * end:
             S[d, S_DEAD] = 1
             _knock_out(F, S, d, CAUSE_EXHAUSTED)
-        elif S[d, S_FATIGUE] > end and not _passive_check(F, S, st, d, P_WILLPOWER, 12):
+        elif S[d, S_FATIGUE] > end and not _passive_check(F, S, opts, st, d, P_WILLPOWER, 12):
             _knock_out(F, S, d, CAUSE_EXHAUSTED)
 
 
@@ -187,14 +195,14 @@ def _drop(F, S, d, zone):
 
 
 @inline_rule
-def _wound_effects(F, S, st, d, level, zone):
+def _wound_effects(F, S, opts, st, d, level, zone):
     """B-7.1–B-7.3: immediate effects of a light/heavy/critical wound by zone.
 
     The toughness check (if any) is rolled first, on the state before this wound's effects.
     """
     group = ZONE_GROUP[zone]  # 0 head, 1 torso, 2 arm, 3 leg
     if level == LVL_LIGHT:
-        if _toughness_check(F, S, st, d, 8):
+        if _toughness_check(F, S, opts, st, d, 8):
             return
         if group == 2:
             _drop(F, S, d, zone)
@@ -206,7 +214,7 @@ def _wound_effects(F, S, st, d, level, zone):
             _until_end_of_next_turn(S, d, S_DAZE)
         return
     if level == LVL_HEAVY:
-        ok = _toughness_check(F, S, st, d, 12)
+        ok = _toughness_check(F, S, opts, st, d, 12)
         if group == 2:
             _drop(F, S, d, zone)
             if not ok:
@@ -228,7 +236,7 @@ def _wound_effects(F, S, st, d, level, zone):
     if group == 0:
         _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
         return
-    ok = _toughness_check(F, S, st, d, 14)
+    ok = _toughness_check(F, S, opts, st, d, 14)
     if group == 2:
         _drop(F, S, d, zone)
     elif group == 3:
@@ -239,14 +247,28 @@ def _wound_effects(F, S, st, d, level, zone):
         _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
 
 
+@rule
+def _mark_wound(F, S, d, level, dtype):
+    """B-5.2, B-5.3, B-6: mark a blow of ``level`` (light damage … critical) on d's track, a shock
+    blow one level lower (a light damage is tallied). Returns whether the wound's effects follow
+    (B-7.1–B-7.3): the level is a wound and d is still in."""
+    recorded = level - 1 if dtype == DT_SHOCK else level
+    if recorded == LVL_LIGHT_DAMAGE:
+        _light_damage(F, S, d)
+    elif recorded >= LVL_LIGHT:
+        _record(F, S, d, recorded)
+    return S[d, S_OUT] == 0 and level != LVL_LIGHT_DAMAGE
+
+
 @inline_rule
-def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
+def _take_wound(F, S, opts, st, cnt, d, damage, dtype, zone):
     """B-5, B-6, B-7: d takes one hit's final damage of type ``dtype`` in ``zone``.
 
     Counts the wound (level by effect × zone group), records it (shock one level lower, B-5.2),
     applies the effects, bleeding (cutting heavy/critical), lasting stun (critical) and the fatigue
     of a fire wound (B-7.8).
-    A mortal wound puts d out at once and rolls the toughness 12 check for death (B-5.4).
+    A mortal wound puts d out at once and rolls the toughness 12 check for death (B-5.4). The
+    toughness checks are passive (B-9.5: ``_passive_bonus``).
     """
     level = _wound_level(F, d, damage)
     side = F[d, P_SIDE]
@@ -257,18 +279,13 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
         return
     S[d, S_HARMED] += 1
     if level == LVL_MORTAL:
-        if not _toughness_check(F, S, st, d, 12):
+        if not _toughness_check(F, S, opts, st, d, 12):
             S[d, S_DEAD] = 1
         _knock_out(F, S, d, CAUSE_MORTAL)
         return
-    recorded = level - 1 if dtype == DT_SHOCK else level
-    if recorded == LVL_LIGHT_DAMAGE:
-        _light_damage(F, S, d)
-    elif recorded >= LVL_LIGHT:
-        _record(F, S, d, recorded)
-    if S[d, S_OUT] != 0 or level == LVL_LIGHT_DAMAGE:
+    if not _mark_wound(F, S, d, level, dtype):
         return
-    _wound_effects(F, S, st, d, level, zone)
+    _wound_effects(F, S, opts, st, d, level, zone)
     if level >= LVL_HEAVY and dtype == DT_CUTTING:
         S[d, S_BLEED] += 1  # B-7.2, B-7.3
     if level == LVL_CRITICAL:
@@ -276,7 +293,7 @@ def _take_wound(F, S, st, cnt, d, damage, dtype, zone):
     if level >= LVL_HEAVY:
         S[d, S_NO_RUN] = 1  # B-7.4: no running until treated
     if dtype == DT_FIRE:  # B-7.8: a fire wound brings 1 / 2 / 4 fatigue levels
-        _gain_fatigue(F, S, st, d, 1 << (level - LVL_LIGHT))
+        _gain_fatigue(F, S, opts, st, d, 1 << (level - LVL_LIGHT))
 
 
 @rule
