@@ -105,9 +105,11 @@ S_RAN, S_SPRINTED = 41, 42
 # the wound (B-6.5) and fatigue (B-7.8) penalties to i's checks, kept in step with S_TRACK and S_FATIGUE
 # (kernel ``_set_track``, ``_set_fatigue``): read on every check, they change only with a wound or fatigue
 S_WOUND_PEN, S_FATIGUE_PEN = 43, 44
-NS = 45  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+S_COMA = 45  # B-6.7: 1 in a coma (a wound with no cell left on the track; only a helpless fighter finished, B-9.8)
+NS = 46  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
+HELD_STUCK = 2  # S_HELD_* value of a weapon stuck in an obstacle (B-9.7; 0 dropped, 1 in hand, −1 being readied)
 
 # -- counters (int64[K]): the shared header of brutal_sim.core.counters ----------------------------
 COUNTERS = CounterLayout(

@@ -2,7 +2,7 @@
 readying a weapon, standing up.
 
 Rules: B-2.6, B-3, B-3.2, B-3.3, B-3.4, B-3.6, B-3.7, B-3.8, B-3.9, B-3.10, B-3.11, B-3.12, B-7.6,
-B-8.
+B-8, B-9.7, B-9.8.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -18,6 +18,7 @@ from ..layout import (
     K_NORMAL,
     K_OPPORTUNITY,
     P_AIM_ZONE,
+    P_ATHLETICS,
     P_MELEE,
     P_PAIRED,
     P_SIDE,
@@ -55,6 +56,7 @@ from .checks import (
     _active_penalty,
     _attack_slot,
     _can_react,
+    _check_penalty,
     _free_hands,
     _lets_go_of_ranged,
     _usable,
@@ -123,7 +125,8 @@ def _plan_attack(F, S, opts, i, acts):
     A full-action tactic with one action left makes a plain attack instead; a feint needs its own
     action. Sets the flags the action brings until i's next turn: stance bonus, no reactions, no
     opportunity attacks, the −2 to reactions after a full action (B-2.6). No dice are drawn.
-    The attack is at i's foe (``S_FOE``, which must be a fighter).
+    The attack is at i's foe (``S_FOE``, which must be a fighter). Against a helpless foe (B-9.8)
+    there is no feint and a knock-down tactic attacks plainly.
 
     Returns
     -------
@@ -132,7 +135,7 @@ def _plan_attack(F, S, opts, i, acts):
         standard actions left, whether a feint precedes it, whether the off hand attacks too.
     """
     e = S[i, S_FOE]
-    feint = F[i, P_T_FEINT] != 0 and acts == 2  # B-3.6
+    feint = F[i, P_T_FEINT] != 0 and acts == 2 and S[e, S_OUT] == 0  # B-3.6 (no feint at the helpless)
     if feint:
         acts -= 1
     plain = F[i, P_T_FULL] != 0 and acts < 2  # no full action possible
@@ -148,8 +151,8 @@ def _plan_attack(F, S, opts, i, acts):
         if F[i, P_T_ATTACK] == TA_NONE:
             return 0, -1, -1, SLOT_FISTS, acts, False, False
         zone = F[i, P_AIM_ZONE]  # B-3.3 (−1 unless the tactic aims)
-        if F[i, P_T_ATTACK] == TA_KNOCKDOWN and S[e, S_PRONE] == 0:
-            kind = K_KNOCKDOWN  # B-3.9: an unarmed attack; a prone target is attacked plainly
+        if F[i, P_T_ATTACK] == TA_KNOCKDOWN and S[e, S_PRONE] == 0 and S[e, S_OUT] == 0:
+            kind = K_KNOCKDOWN  # B-3.9: an unarmed attack; a prone or helpless target is attacked plainly
             slot = SLOT_FISTS
         elif F[i, P_T_ATTACK] == TA_GRAPPLE and _free_hands(F, S, i) >= opts[O_GRAPPLE_HANDS]:
             kind = K_GRAPPLE  # B-3.12: an unarmed attack; without the free hands, a plain attack
@@ -193,6 +196,15 @@ def _ready(F, S, opts, zt, st, cnt, i, slot):
     S[i, S_HELD_MAIN + slot] = -1
     _provoke(F, S, opts, zt, st, cnt, i)
     if S[i, S_HELD_MAIN + slot] == -1:
+        S[i, S_HELD_MAIN + slot] = 1
+
+
+@rule
+def _free_stuck(F, S, st, i, slot):
+    """B-9.7: try to free i's stuck weapon in ``slot`` (standard action): an athletics check vs 10
+    (one 2d6; wound, stunned/dazed and fatigue penalties). It provokes nothing."""
+    r1, r2 = _roll_2d6(st)
+    if r1 + r2 + F[i, P_ATHLETICS] - _check_penalty(F, S, i) >= 10:
         S[i, S_HELD_MAIN + slot] = 1
 
 
