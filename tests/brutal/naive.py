@@ -38,7 +38,9 @@ Draw order (the contract with the kernel):
 7. grapple (B-3.12): contests roll the active fighter's 2d6, then the other's; a throw's fall a d4;
 8. a shot apart (B-8): attack 2d6, then the target's dodge 2d6 if the attack reaches the
    difficulty, then the blow as in 3;
-9. opportunity attacks (B-3.8): every engaged enemy in row order, each attack as in 3.
+9. opportunity attacks (B-3.8): every engaged enemy in row order, each attack as in 3;
+10. freeing a stuck weapon (B-9.7): one 2d6 (athletics vs 10) where a dropped weapon would be
+    readied (main hand before the attack, off hand after it).
 """
 
 from __future__ import annotations
