@@ -1141,10 +1141,11 @@ class NaiveFight:
     def shot_action(self, me: FighterState, actions: int) -> int:
         """Move closer when beyond the long range; aim with two actions (+1, not against a moving
         target within 10 m); shoot at the foe — in melee as a melee-check attack, else a shot.
-        Without a foe (docs/groups.md, Targets) no aim and no shot."""
+        Without a foe (docs/groups.md, Targets), or with a foe out of the fight (``may_attack``),
+        no aim and no shot."""
         weapon = me.profile.main_hand
         enemy = me.foe
-        if enemy is None:
+        if enemy is None or not self.may_attack(enemy):
             return actions
         if self.distance > 0 and self.rules.indirect_cover[enemy.side] >= 100:  # unseen
             return actions
@@ -1355,10 +1356,11 @@ class NaiveFight:
         single attack (B-3.1) and a non-attacking one does nothing. A knock-down tactic attacks a
         prone target with its weapon and no modifier. ``first_attack_only`` stops after the first attack roll (the
         single-attack sampler). Every attack, feint and knock-down is against the foe; without a
-        foe there is no attack and the tactic's stance is not taken (docs/groups.md, Targets).
+        foe, or with a foe that went out (``may_attack``), there is no attack and the tactic's
+        stance is not taken (docs/groups.md, Targets).
         """
         enemy = me.foe
-        if enemy is None:
+        if enemy is None or not self.may_attack(enemy):
             return actions
         tactic = me.profile.tactic
         if tactic.attack == "none":  # e.g. total defence (B-3.7)
@@ -1403,6 +1405,11 @@ class NaiveFight:
         elif paired and not me.is_out and not enemy.is_out and me.is_usable(OFF):
             self.attack(me, enemy, OFF, modifier, aimed_zone, kind)
         return actions
+
+    def may_attack(self, enemy: FighterState) -> bool:
+        """A foe that went out (during the attacker's turn) is not attacked, unless it lies
+        helpless and fighters finish the helpless (``finish_helpless``, B-9.8)."""
+        return not enemy.is_out or (self.rules.finish_helpless and enemy.is_helpless)
 
     # -- B-4 one attack -----------------------------------------------------------------------
     def attack_bonus(self, me: FighterState, slot: str, modifier: int) -> int:

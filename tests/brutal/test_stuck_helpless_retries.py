@@ -201,6 +201,24 @@ def test_b9_8_choice_of_foe_with_finish_helpless():
     assert (S[0, L.S_FOE], S[1, L.S_ENGAGERS]) == (1, 1)
 
 
+@pytest.mark.parametrize("finish,cause,attacks", [
+    ("off", L.CAUSE_KNOCKED_OUT, 0), ("on", L.CAUSE_KNOCKED_OUT, 1), ("on", L.CAUSE_FLED, 0),
+])
+def test_b9_8_a_foe_out_of_the_fight_is_attacked_only_when_finishing(finish, cause, attacks):
+    """B-9.8 (docs/groups.md): a's foe b0 went out (as during a's turn, by a blow of its own
+    opportunity attack) while b1 fights on. Without ``finish_helpless`` a makes no attack; with it
+    a attacks the unconscious b0 (2d6 1+2 = 3 < 4: a miss), but never one that fled."""
+    F = blank_group(1, 2)
+    S = fresh_state(F)
+    S[0, L.S_FOE], S[1, L.S_ENGAGERS] = 1, 1
+    _out(S, 1, cause)
+    S[0, L.S_SIDE_IN], S[1, L.S_SIDE_IN] = 1, 1
+    cnt = counters()
+    turn(F, S, default_options(finish_helpless=finish), ZT_HEAD, scripted((1, 2)), cnt, 0)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == attacks
+    assert cnt[L.C_ATTACKS + L.OUT_MISS] == attacks
+
+
 def _group_dead(options: dict, n: int = 400):
     """Deaths per fighter row over ``n`` fights: swordsman, militia, brute against knight, militia."""
     cat = Catalog.bundled()

@@ -64,6 +64,7 @@ from ..options import (
     OUTNUMBERED_BY_COUNT,
     OUTNUMBERED_NONE,
     OUTNUMBERED_ONE_SIDE,
+    O_FINISH,
     O_OUTNUMBERED,
 )
 
@@ -274,6 +275,13 @@ def _dodge_bonus_total(F, S, opts, i):
 def _helpless(S, d):
     """B-4.1, B-9.8: d lies helpless: out of the fight unconscious (any cause but fleeing) and not dead."""
     return S[d, S_OUT] != 0 and S[d, S_OUT] != CAUSE_FLED + 1 and S[d, S_DEAD] == 0
+
+
+@rule
+def _attackable(S, opts, d):
+    """Whether d may be attacked: it is in the fight, or helpless with ``finish_helpless`` (B-9.8).
+    A foe that went out during the attacker's turn is not attacked otherwise (docs/groups.md)."""
+    return S[d, S_OUT] == 0 or (opts[O_FINISH] != 0 and _helpless(S, d))
 
 
 @rule

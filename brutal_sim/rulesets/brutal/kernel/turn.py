@@ -73,6 +73,7 @@ from ..options import (
     REFELLED_RETRY,
 )
 from .checks import (
+    _attackable,
     _can_go_on,
     _decided,
     _fatigue_penalty,
@@ -182,7 +183,8 @@ def _turn(F, S, opts, zt, st, cnt, i):
                 acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
             if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
                 acts = _close_in(F, S, opts, i, acts)
-            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0:
+            if (acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0
+                    and _attackable(S, opts, S[i, S_FOE])):
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
         tries = 0
         while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF)
