@@ -2,7 +2,7 @@
 a fighter's turn (conditions, actions by tactic), the fight loop.
 
 Rules: B-2.2, B-2.3, B-2.4, B-2.6, B-2.8, B-2.9, B-3.2, B-3.4, B-3.7, B-3.10, B-3.11, B-3.12, B-7.5,
-B-7.8, B-7.10, B-8, B-9.7.
+B-7.8, B-7.10, B-8, B-9.7, B-9.8.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -120,7 +120,8 @@ def _turn(F, S, opts, zt, st, cnt, i):
     dropped off-hand item, or try to free a stuck one, with a spare action. Dazed or surprised
     fighters take no actions (B-7.5, B-2.3), also when dazed by an opportunity attack during the
     turn; a controller who cannot act lets go. Timed conditions run out at the end of the turn
-    (B-2.8). Without a foe (``S_FOE`` −1) i makes no attack and takes no stance. (The actions stay
+    (B-2.8). Without a foe (``S_FOE`` −1), or with a foe out of the fight (unless it lies helpless
+    and ``finish_helpless`` is on, B-9.8), i makes no attack and takes no stance. (The actions stay
     in this function: a separate one cost the 1v1 kernel 8 % speed.)
     """
     S[i, S_TURNS] += 1
@@ -157,7 +158,8 @@ def _turn(F, S, opts, zt, st, cnt, i):
             _grapple_hold(F, S, opts, zt, st, cnt, i)
             acts = 0
         tries = 0
-        while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i) and (tries == 0 or opts[O_REFELLED] == REFELLED_RETRY):
+        while (acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i)
+               and (tries == 0 or opts[O_REFELLED] == REFELLED_RETRY)):
             _stand_up(F, S, opts, zt, st, cnt, i)
             tries += 1
             if opts[O_STAND_UP_FULL] != 0:
