@@ -48,6 +48,8 @@ Draw order (the contract with the kernel):
     paired attack or failed knock-down's opportunity attack, which it never has), each zone die,
     fist die and wound as in 3; an aimed attack at the weapon (B-9.3) that hits: the hard block's
     dice of 3 (durability 2d6 a, 2d6 b; fists: the weapon's blow on the attacker's right arm).
+12. freeing a stuck weapon (B-9.7): one 2d6 (athletics vs 10) where a dropped weapon would be
+    readied (main hand before the attack, off hand after it).
 """
 
 from __future__ import annotations
@@ -330,6 +332,11 @@ class NaiveRules:
     terrain: tuple[int, int] = (0, 0)  # B-9.6 per side: normal 0, difficult 1, very difficult 2
     darkness: bool = False  # B-9.6: −4 to melee and ranged combat checks
     darkness_dodge: bool = False  # B-9.6 GAP: darkness also touches dodges
+    second_break_destroys: bool = True  # B-4.4 GAP: a degraded weapon breaking again is destroyed (else stays degraded)
+    stuck_weapon: str = "never"  # B-9.7: never | cutting_and_piercing | always
+    finish_helpless: bool = False  # B-9.8: group fighters finish helpless enemies (B-4.13, B-6.7)
+    refelled_may_retry: bool = True  # B-3.11 GAP: felled again while rising, it may try again
+    knocked_away_may_retry: bool = False  # B-3.10 GAP: knocked away again while readied, it may try again
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -372,6 +379,11 @@ class NaiveRules:
             terrain=(int(opts[O.O_TERRAIN]), int(opts[O.O_TERRAIN + 1])),
             darkness=bool(opts[O.O_DARKNESS]),
             darkness_dodge=bool(opts[O.O_DARK_DODGE]),
+            second_break_destroys=int(opts[O.O_SECOND_BREAK]) == O.SECOND_BREAK_DESTROYED,
+            stuck_weapon=("never", "cutting_and_piercing", "always")[int(opts[O.O_STUCK])],
+            finish_helpless=bool(opts[O.O_FINISH]),
+            refelled_may_retry=int(opts[O.O_REFELLED]) == O.REFELLED_RETRY,
+            knocked_away_may_retry=int(opts[O.O_KNOCKED_AWAY]) == O.KNOCKED_AWAY_RETRY,
         )
 
 
@@ -415,6 +427,7 @@ class FighterState:
     holding: dict[str, bool] = field(default_factory=dict)  # main / off hand item in hand
     picking_up: str | None = None  # the hand whose item is being readied (B-3.10)
     weapon_state: dict[str, str] = field(default_factory=dict)  # intact / degraded / destroyed
+    stuck: dict[str, bool] = field(default_factory=dict)  # B-9.7: the hand's weapon is stuck in an obstacle
     stance_bonus: int = 0  # B-3.2 (+2) / B-3.7 (+4) to parry and dodge
     no_reactions: bool = False  # B-3.4 furious attack
     no_opportunity_attacks: bool = False  # B-3.7
@@ -422,6 +435,7 @@ class FighterState:
     opportunity_attacks_left: int = 0  # B-3.8
     out_cause: str | None = None
     dead: bool = False
+    in_coma: bool = False  # B-6.7
     in_own_turn: bool = False
     surprised: bool = False  # B-2.3
     frightened: bool = False  # B-7.10: failed the first fear check, awaits the second
@@ -453,6 +467,7 @@ class FighterState:
         self.track = [False] * p.n_cells
         self.holding = {MAIN: p.main_hand is not None, OFF: p.off_hand is not None}
         self.weapon_state = {MAIN: "intact", OFF: "intact"}
+        self.stuck = {MAIN: False, OFF: False}
         self.fatigue = p.starting_fatigue
 
     # -- wound track (B-6) ------------------------------------------------------------------
@@ -493,6 +508,11 @@ class FighterState:
         return self.out_cause is not None
 
     @property
+    def is_helpless(self) -> bool:
+        """B-4.1, B-9.8: out of the fight unconscious (not fled) and not dead."""
+        return self.is_out and self.out_cause != FLED and not self.dead
+
+    @property
     def is_stunned(self) -> bool:
         return self.stunned_turns > 0 or self.permanently_stunned
 
@@ -513,7 +533,9 @@ class FighterState:
         self.rising = False
 
     def lose_grip(self, hand: str) -> None:
-        """The item of ``hand`` drops (also one being picked up)."""
+        """The item of ``hand`` drops (also one being picked up); a stuck weapon stays stuck (B-9.7)."""
+        if self.stuck[hand]:
+            return
         self.holding[hand] = False
         if self.picking_up == hand:
             self.picking_up = None
@@ -559,11 +581,11 @@ class FighterState:
 
     # -- weapons ----------------------------------------------------------------------------
     def is_usable(self, slot: str) -> bool:
-        """A weapon is usable when present, in hand and not destroyed; fists always are."""
+        """A weapon is usable when present, in hand, not stuck (B-9.7) and not destroyed; fists always are."""
         if slot == FISTS:
             return True
         return (self.profile.weapon(slot) is not None and self.weapon_state[slot] != "destroyed"
-                and self.holding[slot])
+                and self.holding[slot] and not self.stuck[slot])
 
     def is_degraded(self, slot: str) -> bool:
         return slot != FISTS and self.weapon_state[slot] == "degraded"
@@ -903,8 +925,19 @@ class NaiveFight:
         * ``nearest``: the current foe while it is in the fight; else the nearest in line, ties
           the lowest row.
 
-        No candidate: no foe (no attack this turn). Changing foe is free (GAP: no map)."""
+        No candidate: no foe (no attack this turn). Changing foe is free (GAP: no map).
+
+        ``finish_helpless`` (B-9.8): a helpless foe is kept until it is dead; with no candidate,
+        the nearest helpless enemy in line with room (ties: the lowest row)."""
+        if self.rules.finish_helpless and me.foe is not None and me.foe.is_helpless:
+            return
         candidates = self.foe_candidates(me)
+        if not candidates and self.rules.finish_helpless:
+            helpless = [e for e in self.enemies(me)
+                        if e.is_helpless and self.others_engaging(me, e) < self.rules.attack_limit]
+            if helpless:
+                me.foe = min(helpless, key=lambda e: (abs(e.profile.rank - me.profile.rank), e.row))
+                return
         if not candidates:
             me.foe = None
             return
@@ -1001,15 +1034,19 @@ class NaiveFight:
     def standard_actions(self, me: FighterState, actions: int) -> None:
         """Outside a grapple: stand up if prone (B-3.11), pick up a dropped main weapon (B-3.10),
         the tactic's attack action(s), pick up a dropped off-hand item with a spare action."""
-        while actions > 0 and me.prone and self.can_go_on_acting(me):
+        tries = 0
+        while (actions > 0 and me.prone and self.can_go_on_acting(me)
+               and (tries == 0 or self.rules.refelled_may_retry)):  # B-3.11 option refelled
             self.stand_up(me)
+            tries += 1
             if self.rules.stand_up_is_full_action:
                 actions = 0
                 me.full_action_penalty = True
             else:
                 actions -= 1
-        if actions > 0 and self.can_go_on_acting(me) and self.will_ready(me, MAIN):
-            self.ready_weapon(me, MAIN)
+        actions = self.ready_actions(me, MAIN, actions)
+        if actions > 0 and self.can_go_on_acting(me) and me.stuck[MAIN]:
+            self.free_stuck_weapon(me, MAIN)
             actions -= 1
         if actions > 0 and self.can_go_on_acting(me) and me.is_shooter() and self.lets_go_of_ranged(me):
             me.holding[MAIN] = False  # a free action
@@ -1028,8 +1065,27 @@ class NaiveFight:
                     self.answer_readied(me, "enemy_enters_reach")
             if actions > 0 and self.can_go_on_acting(me) and self.distance == 0:
                 actions = self.attack_actions(me, actions, first_attack_only=False)
-        if actions > 0 and self.can_go_on_acting(me) and self.will_ready(me, OFF):
-            self.ready_weapon(me, OFF)
+        actions = self.ready_actions(me, OFF, actions)
+        if actions > 0 and self.can_go_on_acting(me) and me.stuck[OFF]:
+            self.free_stuck_weapon(me, OFF)
+
+    def ready_actions(self, me: FighterState, slot: str, actions: int) -> int:
+        """B-3.10: ready the dropped item of ``slot`` with a standard action; if the opportunity
+        attack knocked it away again, once more with a remaining action when the option
+        ``knocked_away_again`` is ``may_retry``. Returns the actions left."""
+        tries = 0
+        while (actions > 0 and self.can_go_on_acting(me) and self.will_ready(me, slot)
+               and (tries == 0 or self.rules.knocked_away_may_retry)):
+            self.ready_weapon(me, slot)
+            tries += 1
+            actions -= 1
+        return actions
+
+    def free_stuck_weapon(self, me: FighterState, slot: str) -> None:
+        """B-9.7: a standard action and an athletics check vs 10 (wounds, stunned/dazed, fatigue);
+        it provokes nothing."""
+        if self.rng.roll_2d6().total + me.profile.athletics - self.check_penalty(me) >= 10:
+            me.stuck[slot] = False
 
     # -- B-9.1 readied attacks -------------------------------------------------------------------
     def will_ready_attack(self, me: FighterState, actions: int) -> bool:
@@ -1216,10 +1272,11 @@ class NaiveFight:
     def shot_action(self, me: FighterState, actions: int) -> int:
         """Move closer when beyond the long range; aim with two actions (+1, not against a moving
         target within 10 m); shoot at the foe — in melee as a melee-check attack, else a shot.
-        Without a foe (docs/groups.md, Targets) no aim and no shot."""
+        Without a foe (docs/groups.md, Targets), or with a foe out of the fight (``may_attack``),
+        no aim and no shot."""
         weapon = me.profile.main_hand
         enemy = me.foe
-        if enemy is None:
+        if enemy is None or not self.may_attack(enemy):
             return actions
         if self.distance > 0 and self.rules.indirect_cover[enemy.side] >= 100:  # unseen
             return actions
@@ -1287,7 +1344,10 @@ class NaiveFight:
         self.hit(me, target, MAIN, result - difficulty, roll.is_full_success, self.open_aim(target, zone), band=band)
 
     def base_difficulty(self, target: FighterState) -> int:
-        """B-4.1: 8 for an ordinary target, 12 for a moving one (it ran, B-8)."""
+        """B-4.1: 8 for an ordinary target, 12 for a moving one (it ran, B-8), 4 for a helpless one
+        (attacked only with ``finish_helpless``, B-9.8)."""
+        if target.is_out:
+            return 4
         return 12 if target.moving else BASE_DIFFICULTY
 
     def check_penalty(self, me: FighterState) -> int:
@@ -1437,10 +1497,11 @@ class NaiveFight:
         single attack (B-3.1) and a non-attacking one does nothing. A knock-down tactic attacks a
         prone target with its weapon and no modifier. ``first_attack_only`` stops after the first attack roll (the
         single-attack sampler). Every attack, feint and knock-down is against the foe; without a
-        foe there is no attack and the tactic's stance is not taken (docs/groups.md, Targets).
+        foe, or with a foe that went out (``may_attack``), there is no attack and the tactic's
+        stance is not taken (docs/groups.md, Targets).
         """
         enemy = me.foe
-        if enemy is None:
+        if enemy is None or not self.may_attack(enemy):
             return actions
         tactic = me.profile.tactic
         if tactic.attack != "none":  # B-9.1: readied attacks answer the start of an attack
@@ -1453,7 +1514,7 @@ class NaiveFight:
             self.adopt_tactic_stance(me, tactic)
             return 0 if tactic.full_action else actions - 1
         slot = me.attack_slot()
-        feint = tactic.feint_first and actions == 2  # B-3.6: the feint takes the first action
+        feint = tactic.feint_first and actions == 2 and not enemy.is_out  # B-3.6 (never at the helpless)
         if feint:
             actions -= 1
         modifier = 0
@@ -1466,7 +1527,7 @@ class NaiveFight:
             self.adopt_tactic_stance(me, tactic)
             if tactic.aims:  # B-3.3: the attacker picks the zone
                 aimed_zone = me.profile.aim_zone
-            if tactic.attack == "knockdown" and not enemy.prone:
+            if tactic.attack == "knockdown" and not enemy.prone and not enemy.is_out:
                 kind = "knockdown"  # B-3.9: an unarmed attack that cannot be parried
                 slot = FISTS
             elif tactic.attack == "grapple" and me.free_hands() >= self.rules.grapple_free_hands:
@@ -1506,6 +1567,10 @@ class NaiveFight:
             if target.is_usable(slot):
                 return slot
         return None
+    def may_attack(self, enemy: FighterState) -> bool:
+        """A foe that went out (during the attacker's turn) is not attacked, unless it lies
+        helpless and fighters finish the helpless (``finish_helpless``, B-9.8)."""
+        return not enemy.is_out or (self.rules.finish_helpless and enemy.is_helpless)
 
     # -- B-4 one attack -----------------------------------------------------------------------
     def attack_bonus(self, me: FighterState, slot: str, modifier: int) -> int:
@@ -1551,6 +1616,11 @@ class NaiveFight:
             attacker.reload_left = attacker.profile.weapon(slot).reload
         if self.cramped_voids(roll, attacker, slot):  # B-7.9: as if the attack never happened
             self.record.attacks.append((side, MISS))
+            weapon = attacker.profile.weapon(slot)
+            mode = self.rules.stuck_weapon  # B-9.7: the voided attack may leave the weapon stuck
+            if not weapon.is_ranged and (mode == "always" or (mode == "cutting_and_piercing"
+                                                                 and weapon.damage_type == "cutting")):
+                attacker.stuck[slot] = True
             return False
         base = self.base_difficulty(defender)
         if self.rules.attack_needs_base_difficulty and result < base:  # B-4.3
@@ -1661,9 +1731,11 @@ class NaiveFight:
             self.break_weapon(defender, defender_slot)
 
     def break_weapon(self, owner: FighterState, slot: str) -> None:
-        """B-4.4: a broken weapon is degraded, or destroyed (option, or when broken twice)."""
+        """B-4.4: a broken weapon is degraded, or destroyed (option); broken twice, destroyed or
+        still degraded (option ``second_break``)."""
         self.record.breaks.append(owner.side)
-        if self.rules.broken_weapon_destroyed or owner.weapon_state[slot] == "degraded":
+        if self.rules.broken_weapon_destroyed or (owner.weapon_state[slot] == "degraded"
+                                                  and self.rules.second_break_destroys):
             owner.weapon_state[slot] = "destroyed"
         else:
             owner.weapon_state[slot] = "degraded"
@@ -1714,10 +1786,14 @@ class NaiveFight:
         weapon = attacker.profile.weapon(slot)
         assert weapon is not None
         sides = self.weapon_die(attacker, slot)
+        if defender.is_out and margin >= 4:  # B-4.13: on the helpless a confident hit is critical
+            critical = True
         if critical:  # B-4.12: every die at its maximum
             dice = weapon.n_dice * sides
         else:
             floor = self.die_floor(sides, margin) if band is None else (sides // 2 if margin >= 4 else 0)
+            if defender.is_out:  # B-4.13: an ordinary hit on the helpless is confident
+                floor = max(floor, sides // 2)
             dice = sum(max(self.rng.die(sides), floor) for _ in range(weapon.n_dice))
         critical_die = self.rng.die(6) if critical else 0
         marker = self.rng.die(6) if self.marker_is_rolled(defender, zone) else 0
@@ -1787,6 +1863,10 @@ class NaiveFight:
             if not me.track[cell]:
                 me.track[cell] = True
                 break
+        else:  # B-6.7: no cell left for the wound (the fighter is out): a coma; in a coma it dies
+            if me.in_coma:
+                me.dead = True
+            me.in_coma = True
         if me.track[me.wounded_out_cell]:
             self.put_out(me, TRACK_FULL)
 
@@ -1817,6 +1897,8 @@ class NaiveFight:
         me.harmful_blows += 1
         if level == MORTAL:
             if not self.toughness_check(me, 12):
+                me.dead = True
+            if me.in_coma:  # B-6.7: any wound in a coma kills
                 me.dead = True
             self.put_out(me, MORTAL_WOUND)
             return

@@ -515,6 +515,19 @@ GROUP_CASES = {
     "2v2-terrain-dark-stance": (["dual_blades", "swordsman"], ["knight", "brawler"], {2: {"tactic": "defensive"}},
                                 {"reaction_b": "dodge"}, {"terrain_a": "very_difficult", "terrain_b": "difficult",
                                                           "darkness": "on", "dazed_penalty": "all_checks"}, 400),
+    # B-9.8: finishing the helpless (B-4.13, B-6.7); in a corridor the waiting fighters finish
+    "3v2-finish-helpless": (["swordsman", "militia", "brute"], ["knight", "militia"], {}, {},
+                            {"finish_helpless": "on"}, 400),
+    "3v3-finish-corridor-weakest": (["swordsman", "militia", "crossbowman"], ["brute", "militia", "dual_blades"],
+                                    {k: {"targeting": "weakest"} for k in range(6)}, {},
+                                    {"finish_helpless": "on", "attack_limit": "corridor"}, 400),
+    "2v2-finish-knockdown-feint": (["brawler", "swordsman"], ["militia", "duelist"],
+                                   {0: {"tactic": "knockdown"}, 1: {"tactic": "feint"}}, {},
+                                   {"finish_helpless": "on"}, 400),
+    # B-9.7, B-4.4, B-3.10, B-3.11 readings, with several engagers' opportunity attacks
+    "3v2-stuck-retries": (["brute", "militia", "dual_blades"], ["knight", "swordsman"], {}, {},
+                          {"cramped_space": "true", "stuck_weapon": "always", "second_break": "degraded_again",
+                           "refelled": "stays_down", "knocked_away_again": "may_retry"}, 400),
 }
 
 

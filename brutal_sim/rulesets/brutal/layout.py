@@ -122,9 +122,11 @@ S_MORE_HITS = 47  # B-9.2: further hits of the unarmed full attack just made (se
 # B-9.6 the penalty of the ground i fights on (its side's terrain) to its checks of active actions, set from the
 # options at the start of a fight (kernel ``_set_ground``)
 S_GROUND_PEN = 48
-NS = 49  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+S_COMA = 49  # B-6.7: 1 in a coma (a wound with no cell left on the track; only a helpless fighter finished, B-9.8)
+NS = 50  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
+HELD_STUCK = 2  # S_HELD_* value of a weapon stuck in an obstacle (B-9.7; 0 dropped, 1 in hand, −1 being readied)
 
 # -- counters (int64[K]): the shared header of brutal_sim.core.counters ----------------------------
 COUNTERS = CounterLayout(

@@ -57,9 +57,28 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="penetration-marker total (d6 + penetration − armour toughness) that pierces the armour"),
     OptionSpec("broken_weapon", "B-4.4", "degraded", ("degraded", "destroyed"),
                help="a weapon that loses the hard-block durability test by 6+ is degraded (−2 attack and parry, damage one die step lower, penetration −1) or destroyed"),
+    OptionSpec("second_break", "B-4.4", "destroyed", ("destroyed", "degraded_again"),
+               help="a break of a weapon already degraded (broken_weapon=degraded): it is destroyed, or it stays "
+                    "degraded (the effects of a break do not stack; the break is counted)"),
+    OptionSpec("stuck_weapon", "B-9.7", "never", ("never", "cutting_and_piercing", "always"),
+               help="in cramped space (cramped_space) an armed melee attack voided by a natural 1+1 leaves the "
+                    "weapon stuck: never; only cutting and piercing weapons; always. Freeing it is a standard "
+                    "action and an athletics check vs 10 (before the attack, as readying); until then the "
+                    "weapon is out of use (the fighter fights with the other hand's weapon or unarmed)"),
+    OptionSpec("finish_helpless", "B-9.8", "off", ("off", "on"),
+               help="group fights: fighters finish helpless enemies (out of the fight unconscious, not fled, not "
+                    "dead): a fighter keeps attacking its foe while it lies helpless, and takes a helpless enemy "
+                    "when no standing enemy has room for it; difficulty 4, ordinary hits count as confident, "
+                    "confident as critical (B-4.13); wounds with no cell left on the track: coma, then death (B-6.7)"),
+    OptionSpec("refelled", "B-3.11", "may_retry", ("may_retry", "stays_down"),
+               help="a fighter felled again by the opportunity attack its standing up provoked tries to stand "
+                    "again with a remaining action (may_retry), or stays down for the rest of the turn"),
+    OptionSpec("knocked_away_again", "B-3.10", "stays_down", ("stays_down", "may_retry"),
+               help="a weapon knocked away again by the opportunity attack its readying provoked stays on the "
+                    "ground for the rest of the turn, or the fighter tries to ready it again with a remaining action"),
     OptionSpec("cramped_space", "B-7.9", "false", ("false", "true"),
                help="solid obstacles within reach: a natural 1+1 on an armed attack or parry voids that action "
-                    "(a stuck weapon is not modelled)"),
+                    "(whether the attacking weapon gets stuck: stuck_weapon)"),
     OptionSpec("exertion_fatigue", "B-7.8", "off", ("off", "per_round_after_endurance", "every_endurance_rounds"),
                help="fatigue from the exertion of fighting (the seed names exertion as a source but gives no rate): off; "
                     "per_round_after_endurance: one level before each own turn after the first <endurance> turns; "
@@ -145,6 +164,11 @@ O_FLOOR_EXTRA = ROW.slot("extra_successes_floor_damage")
 O_ARMOUR_MODEL = ROW.slot("armour_model")
 O_PIERCE_THRESHOLD = ROW.slot("pierce_threshold")
 O_BREAK_DESTROYS = ROW.slot("broken_weapon")
+O_SECOND_BREAK = ROW.slot("second_break")
+O_STUCK = ROW.slot("stuck_weapon")
+O_FINISH = ROW.slot("finish_helpless")
+O_REFELLED = ROW.slot("refelled")
+O_KNOCKED_AWAY = ROW.slot("knocked_away_again")
 O_CRAMPED = ROW.slot("cramped_space")
 O_EXERTION = ROW.slot("exertion_fatigue")
 O_GRAPPLE_HANDS = ROW.slot("grapple_hands")
@@ -177,6 +201,10 @@ COVER_DEGREES_BY_DEGREE, COVER_DEGREES_SAME_AS_HALF = ROW.codes("cover_degree_zo
 SHORT_BANDS_LITERAL, SHORT_BANDS_SINGLE_SHIFT = ROW.codes("short_weapon_bands")
 TRIGGER_ENTERS_REACH, TRIGGER_ATTACKS = ROW.codes("readied_trigger")
 DODGE_STANCE_AFTER, DODGE_STANCE_BEFORE, DODGE_STANCE_NEVER = ROW.codes("dodge_ends_stance")
+SECOND_BREAK_DESTROYED, SECOND_BREAK_DEGRADED = ROW.codes("second_break")
+STUCK_NEVER, STUCK_CUTTING_PIERCING, STUCK_ALWAYS = ROW.codes("stuck_weapon")
+REFELLED_RETRY, REFELLED_STAYS = ROW.codes("refelled")
+KNOCKED_AWAY_STAYS, KNOCKED_AWAY_RETRY = ROW.codes("knocked_away_again")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -2,7 +2,7 @@
 readying a weapon, standing up.
 
 Rules: B-2.6, B-3, B-3.2, B-3.3, B-3.4, B-3.6, B-3.7, B-3.8, B-3.9, B-3.10, B-3.11, B-3.12, B-7.6,
-B-8, B-9.1, B-9.2, B-9.3.
+B-8, B-9.1, B-9.2, B-9.3, B-9.7, B-9.8.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -21,6 +21,7 @@ from ..layout import (
     K_OPPORTUNITY,
     K_WEAPON,
     P_AIM_ZONE,
+    P_ATHLETICS,
     P_MELEE,
     P_PAIRED,
     P_SIDE,
@@ -68,6 +69,7 @@ from .checks import (
     _can_go_on,
     _can_react,
     _decided,
+    _check_penalty,
     _free_hands,
     _lets_go_of_ranged,
     _shooter,
@@ -186,6 +188,7 @@ def _plan_attack(F, S, opts, i, acts):
     The attack is at i's foe (``S_FOE``, which must be a fighter). An aim at the weapon (B-9.3) at a
     foe without a usable item attacks plainly; a full action with fists under the tactic's reading of
     the option ``unarmed_full_attack`` is the unarmed full attack (B-9.2, ``K_FULL_UNARMED``).
+    Against a helpless foe (B-9.8) there is no feint and a knock-down tactic attacks plainly.
 
     Returns
     -------
@@ -194,7 +197,7 @@ def _plan_attack(F, S, opts, i, acts):
         standard actions left, whether a feint precedes it, whether the off hand attacks too.
     """
     e = S[i, S_FOE]
-    feint = F[i, P_T_FEINT] != 0 and acts == 2  # B-3.6
+    feint = F[i, P_T_FEINT] != 0 and acts == 2 and S[e, S_OUT] == 0  # B-3.6 (no feint at the helpless)
     if feint:
         acts -= 1
     plain = F[i, P_T_FULL] != 0 and acts < 2  # no full action possible
@@ -210,8 +213,8 @@ def _plan_attack(F, S, opts, i, acts):
         if F[i, P_T_ATTACK] == TA_NONE:
             return 0, -1, -1, SLOT_FISTS, acts, False, False
         zone = F[i, P_AIM_ZONE]  # B-3.3 (−1 unless the tactic aims)
-        if F[i, P_T_ATTACK] == TA_KNOCKDOWN and S[e, S_PRONE] == 0:
-            kind = K_KNOCKDOWN  # B-3.9: an unarmed attack; a prone target is attacked plainly
+        if F[i, P_T_ATTACK] == TA_KNOCKDOWN and S[e, S_PRONE] == 0 and S[e, S_OUT] == 0:
+            kind = K_KNOCKDOWN  # B-3.9: an unarmed attack; a prone or helpless target is attacked plainly
             slot = SLOT_FISTS
         elif F[i, P_T_ATTACK] == TA_GRAPPLE and _free_hands(F, S, i) >= opts[O_GRAPPLE_HANDS]:
             kind = K_GRAPPLE  # B-3.12: an unarmed attack; without the free hands, a plain attack
@@ -272,6 +275,15 @@ def _ready(F, S, opts, zt, st, cnt, i, slot):
     S[i, S_HELD_MAIN + slot] = -1
     _provoke(F, S, opts, zt, st, cnt, i)
     if S[i, S_HELD_MAIN + slot] == -1:
+        S[i, S_HELD_MAIN + slot] = 1
+
+
+@rule
+def _free_stuck(F, S, st, i, slot):
+    """B-9.7: try to free i's stuck weapon in ``slot`` (standard action): an athletics check vs 10
+    (one 2d6; wound, stunned/dazed and fatigue penalties). It provokes nothing."""
+    r1, r2 = _roll_2d6(st)
+    if r1 + r2 + F[i, P_ATHLETICS] - _check_penalty(F, S, i) >= 10:
         S[i, S_HELD_MAIN + slot] = 1
 
 

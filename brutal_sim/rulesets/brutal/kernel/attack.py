@@ -1,8 +1,8 @@
 """The attack (B-4): attack bonus, the reaction, the hard block and broken weapons, the blow: weapon
 dice, extra successes, the zone, armour and the penetration marker, knock-down.
 
-Rules: B-3, B-3.9, B-3.12, B-4, B-4.2, B-4.3, B-4.4, B-4.5, B-4.9, B-4.10, B-4.11, B-4.12, B-4.14,
-B-6.5, B-7.5, B-7.6, B-7.7, B-7.9, B-8, B-9.2, B-9.3, B-9.4, B-9.6.
+Rules: B-3, B-3.9, B-3.12, B-4, B-4.2, B-4.3, B-4.4, B-4.5, B-4.9, B-4.10, B-4.11, B-4.12, B-4.13,
+B-4.14, B-6.5, B-7.5, B-7.6, B-7.7, B-7.9, B-8, B-9.2, B-9.3, B-9.4, B-9.6, B-9.7.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -23,6 +23,7 @@ from ..layout import (
     G_CONTROLS,
     G_HELD,
     K_FULL_UNARMED,
+    HELD_STUCK,
     K_GRAPPLE,
     K_KNOCKDOWN,
     K_WEAPON,
@@ -50,6 +51,8 @@ from ..layout import (
     S_DEALT,
     S_GRAPPLE,
     S_MORE_HITS,
+    S_HELD_MAIN,
+    S_OUT,
     S_PRONE,
     S_RELOAD,
     W_BONUS,
@@ -75,6 +78,11 @@ from ..options import (
     O_MARGIN_MAX,
     O_NEED_BASE,
     O_PIERCE_THRESHOLD,
+    O_SECOND_BREAK,
+    O_STUCK,
+    SECOND_BREAK_DESTROYED,
+    STUCK_ALWAYS,
+    STUCK_NEVER,
 )
 from .checks import (
     _active_penalty,
@@ -204,7 +212,9 @@ def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, redu
 
 @loop_inline_rule
 def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
-    """Steps 3–6 of B-4 for a hit by a on d: zone, damage dice, armour, wound.
+    """Steps 3–6 of B-4 for a hit by a on d: zone, damage dice, armour, wound. A hit on a helpless d
+    (out of the fight, attacked only with ``finish_helpless``) counts as confident, or as critical
+    with 4+ extra successes (B-4.13).
 
     ``band`` is −1 for a melee blow (the extra-success floor of B-4.11 may apply), or the range
     band 0/1/2 of a shot (B-8: only the confident-hit floor; damage and penetration −band).
@@ -218,11 +228,16 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
         zone = _roll_zone(F, S, opts, zt, st, d)  # B-4.9, re-rolled behind explicit cover (B-8, B-9.9)
     b = _wb(slot)
     sides = _weapon_die(F, S, a, slot)
+    helpless = S[d, S_OUT] != 0  # B-4.13 (B-9.8): an ordinary hit is confident, a confident one critical
+    if helpless and extra >= 4:
+        crit = True
     total = 0
     if crit:
         total = F[a, b + W_NDICE] * sides  # B-4.12
     else:
         floor = _die_floor(sides, extra, opts[O_FLOOR_EXTRA] if band < 0 else 0)
+        if helpless and floor < sides // 2:
+            floor = sides // 2
         for _ in range(F[a, b + W_NDICE]):
             v = _die(st, sides)
             total += v if v > floor else floor
@@ -235,12 +250,25 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
 
 @rule
 def _break(F, S, opts, cnt, i, slot):
-    """B-4.4: i's weapon in ``slot`` breaks: degraded, or destroyed (option / second break)."""
+    """B-4.4: i's weapon in ``slot`` breaks: degraded, or destroyed (option ``broken_weapon``); a
+    degraded weapon breaking again is destroyed, or stays degraded (option ``second_break``)."""
     cnt[C_BREAKS + F[i, P_SIDE]] += 1
-    if opts[O_BREAK_DESTROYS] != 0 or S[i, S_BROKEN_MAIN + slot] == BROKEN_DEGRADED:
+    if opts[O_BREAK_DESTROYS] != 0 or (S[i, S_BROKEN_MAIN + slot] == BROKEN_DEGRADED
+                                       and opts[O_SECOND_BREAK] == SECOND_BREAK_DESTROYED):
         S[i, S_BROKEN_MAIN + slot] = BROKEN_DESTROYED
     else:
         S[i, S_BROKEN_MAIN + slot] = BROKEN_DEGRADED
+
+
+@rule
+def _sticks(F, opts, a, slot):
+    """B-9.7 option ``stuck_weapon``: whether a's melee weapon in ``slot`` gets stuck when cramped space
+    voids its attack (B-7.9): always, or if it cuts or pierces (piercing compiles to cutting); a
+    ranged weapon fired in melee never does."""
+    mode = opts[O_STUCK]
+    if mode == STUCK_NEVER or _is_ranged(F, a, slot):
+        return False
+    return mode == STUCK_ALWAYS or F[a, _wb(slot) + W_TYPE] == DT_CUTTING
 
 
 @rule
@@ -363,6 +391,8 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     cramped = opts[O_CRAMPED] != 0
     if cramped and slot != SLOT_FISTS and a1 == 1 and a2 == 1:  # B-7.9: the attack did not happen
         cnt[out + OUT_MISS] += 1
+        if _sticks(F, opts, a, slot):  # B-9.7
+            S[a, S_HELD_MAIN + slot] = HELD_STUCK
         return False
     if opts[O_NEED_BASE] != 0 and att < base:  # B-4.3
         cnt[out + OUT_MISS] += 1

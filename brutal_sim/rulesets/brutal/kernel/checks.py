@@ -15,6 +15,7 @@ from ....toolbox.jit import inline_rule, rule
 from ..layout import (
     BROKEN_DEGRADED,
     BROKEN_DESTROYED,
+    CAUSE_FLED,
     G_NONE,
     K_KNOCKDOWN,
     P_DODGE,
@@ -35,6 +36,7 @@ from ..layout import (
     SLOT_OFF,
     S_BROKEN_MAIN,
     S_DAZE,
+    S_DEAD,
     S_DIST,
     S_ENGAGERS,
     S_FATIGUE,
@@ -71,12 +73,14 @@ from ..options import (
     O_DARKNESS,
     O_DARK_DODGE,
     O_DODGE_STANCE,
+    O_FINISH,
     O_OUTNUMBERED,
     O_TERRAIN,
 )
 
 
 BASE_DIFFICULTY = 8  # B-4.1 ordinary target
+HELPLESS_DIFFICULTY = 4  # B-4.1 helpless target
 
 
 #: B-4.7 (docs/groups.md): the reaction penalty of a fighter engaged by c enemies, ``[outnumbered option
@@ -253,7 +257,7 @@ def _usable(F, S, i, slot):
     b = _wb(slot)
     if F[i, b + W_PRESENT] == 0 or S[i, S_BROKEN_MAIN + slot] == BROKEN_DESTROYED:
         return False
-    return S[i, S_HELD_MAIN + slot] > 0
+    return S[i, S_HELD_MAIN + slot] == 1
 
 
 @rule
@@ -327,8 +331,24 @@ def _dodge_bonus_total(F, S, opts, i):
 
 
 @rule
+def _helpless(S, d):
+    """B-4.1, B-9.8: d lies helpless: out of the fight unconscious (any cause but fleeing) and not dead."""
+    return S[d, S_OUT] != 0 and S[d, S_OUT] != CAUSE_FLED + 1 and S[d, S_DEAD] == 0
+
+
+@rule
+def _attackable(S, opts, d):
+    """Whether d may be attacked: it is in the fight, or helpless with ``finish_helpless`` (B-9.8).
+    A foe that went out during the attacker's turn is not attacked otherwise (docs/groups.md)."""
+    return S[d, S_OUT] == 0 or (opts[O_FINISH] != 0 and _helpless(S, d))
+
+
+@rule
 def _base_difficulty(S, d):
-    """B-4.1: base difficulty to hit d: 8 for an ordinary target, 12 for a moving one (it ran, B-8)."""
+    """B-4.1: base difficulty to hit d: 8 for an ordinary target, 12 for a moving one (it ran, B-8),
+    4 for a helpless one (only attacked with ``finish_helpless``, B-9.8)."""
+    if S[d, S_OUT] != 0:
+        return HELPLESS_DIFFICULTY
     return 12 if S[d, S_MOVING] != 0 else BASE_DIFFICULTY
 
 

@@ -1,7 +1,7 @@
 """Group fights (B-4.7, docs/groups.md): choosing a foe, the last fighter out, the group block of the
 counters.
 
-Rules: B-4.7.
+Rules: B-4.7, B-9.8.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -34,7 +34,8 @@ from ..layout import (
     TG_SPREAD,
     TG_WEAKEST,
 )
-from ..options import O_ATTACK_LIMIT
+from ..options import O_ATTACK_LIMIT, O_FINISH
+from .checks import _helpless
 
 
 @rule
@@ -46,11 +47,18 @@ def _choose_foe(F, S, opts, i):
     ``nearest``: no preference. Ties: the current foe, then the nearest in line (``P_RANK``), then
     the lowest row (so ``nearest`` keeps its current foe while it is in). No candidate: −1. Keeps
     ``S_ENGAGERS`` of the old and new foe.
+
+    With ``finish_helpless`` (B-9.8) i keeps a helpless foe (``_helpless``) until it is dead, and
+    with no standing candidate takes the nearest helpless enemy in line with room (ties: the lowest
+    row).
     """
     limit = opts[O_ATTACK_LIMIT]
     side = F[i, P_SIDE]
     policy = F[i, P_TARGETING]
     current = S[i, S_FOE]
+    finish = opts[O_FINISH] != 0
+    if finish and current >= 0 and _helpless(S, current):
+        return  # B-9.8: i finishes its helpless foe first
     best = -1
     best_score = 0
     for j in range(F.shape[0]):
@@ -73,6 +81,14 @@ def _choose_foe(F, S, opts, i):
         if best < 0 or score < best_score:
             best = j
             best_score = score
+    if best < 0 and finish:  # B-9.8: no standing enemy with room: the nearest helpless one with room
+        for j in range(F.shape[0]):
+            if F[j, P_SIDE] == side or not _helpless(S, j) or S[j, S_ENGAGERS] - (1 if j == current else 0) >= limit:
+                continue
+            score = abs(F[j, P_RANK] - F[i, P_RANK])
+            if best < 0 or score < best_score:
+                best = j
+                best_score = score
     if best != current:
         if current >= 0:
             S[current, S_ENGAGERS] -= 1

@@ -59,6 +59,7 @@ from ..options import (
     TRIGGER_ENTERS_REACH,
 )
 from .checks import (
+    _attackable,
     _base_difficulty,
     _can_go_on,
     _can_react,
@@ -237,10 +238,11 @@ def _shot_action(F, S, opts, zt, st, cnt, i, acts):
     it aims (+1; none against a moving target within 10 m). Engaged (distance 0) the shot is fired
     in melee (``_attack``: melee check, −2/−4, parry allowed; readied attacks answer it first, B-9.1,
     and a shooter dazed, out or disarmed by them does not fire); apart it is ``_shoot``. Without a
-    foe (``S_FOE`` −1) there is no shot.
+    foe (``S_FOE`` −1), or with a foe out of the fight (unless helpless with ``finish_helpless``,
+    B-9.8), there is no shot.
     """
     e = S[i, S_FOE]
-    if e < 0 or (S[i, S_DIST] > 0 and _unseen(F, opts, e)):  # no foe; B-8: indirect cover of 100 %
+    if e < 0 or not _attackable(S, opts, e) or (S[i, S_DIST] > 0 and _unseen(F, opts, e)):  # B-8: cover 100 %
         return acts
     if S[i, S_DIST] > F[i, _wb(SLOT_MAIN) + W_LONG]:
         _set_dist(S, max(S[i, S_DIST] - F[i, P_MOVEMENT], 1))

@@ -2,7 +2,7 @@
 a fighter's turn (conditions, actions by tactic), the fight loop.
 
 Rules: B-2.2, B-2.3, B-2.4, B-2.6, B-2.8, B-2.9, B-3.2, B-3.4, B-3.7, B-3.10, B-3.11, B-3.12, B-7.5,
-B-7.8, B-7.10, B-8, B-9.1, B-9.9.
+B-7.8, B-7.10, B-8, B-9.1, B-9.7, B-9.8, B-9.9.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -19,6 +19,7 @@ from ..layout import (
     C_ROUNDS,
     G_CONTROLS,
     G_HELD,
+    HELD_STUCK,
     NCAUSES,
     NS,
     P_AGILITY,
@@ -63,13 +64,18 @@ from ..layout import (
     W_PRESENT,
 )
 from ..options import (
+    KNOCKED_AWAY_RETRY,
+    O_KNOCKED_AWAY,
+    O_REFELLED,
     O_ROUND_CAP,
     O_STAND_UP_FULL,
     O_START_DIST,
     O_SURPRISE,
     TRIGGER_ENTERS_REACH,
+    REFELLED_RETRY,
 )
 from .checks import (
+    _attackable,
     _can_go_on,
     _decided,
     _fatigue_penalty,
@@ -93,7 +99,16 @@ from .wounds import (
 )
 from .situation import _draw_shown
 from .grapple import _grapple_escape, _grapple_hold, _release
-from .actions import _answer_readied, _needs_ready, _ready, _ready_attack, _readies, _stand_up, _tactic_attack
+from .actions import (
+    _answer_readied,
+    _free_stuck,
+    _needs_ready,
+    _ready,
+    _ready_attack,
+    _readies,
+    _stand_up,
+    _tactic_attack,
+)
 from .ranged import (
     _charge,
     _charges,
@@ -111,15 +126,18 @@ def _turn(F, S, opts, zt, st, cnt, i):
 
     In a grapple (B-3.12) the controller's full action, or the held fighter's (after breaking free
     one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
-    again if the opportunity attack felled it while rising), ready the main weapon if dropped
-    (B-3.10), then a shooter's actions (B-8), or else charge or close in if apart (B-8) and the tactic's
-    attack if engaged, then ready a dropped off-hand item with a spare action. A readying tactic
+    again if the opportunity attack felled it while rising, option ``refelled``), ready the main
+    weapon if dropped (B-3.10; again if the opportunity attack knocked it away, option
+    ``knocked_away_again``), try to free a stuck main weapon (B-9.7), then a shooter's actions (B-8),
+    or else charge or close in if apart (B-8) and the tactic's attack if engaged, then ready a
+    dropped off-hand item, or try to free a stuck one, with a spare action. A readying tactic
     (B-9.1, ``_readies``) readies its attack instead of charging, closing in or attacking; a fighter
     that closes in to melee fires the readied attacks its arrival triggers (``enemy_enters_reach``)
     before its further actions. Dazed or surprised
     fighters take no actions (B-7.5, B-2.3), also when dazed by an opportunity attack during the
     turn; a controller who cannot act lets go. Timed conditions run out at the end of the turn
-    (B-2.8). Without a foe (``S_FOE`` −1) i makes no attack and takes no stance. (The actions stay
+    (B-2.8). Without a foe (``S_FOE`` −1), or with a foe out of the fight (unless it lies helpless
+    and ``finish_helpless`` is on, B-9.8), i makes no attack and takes no stance. (The actions stay
     in this function: a separate one cost the 1v1 kernel 8 % speed.)
     """
     S[i, S_TURNS] += 1
@@ -156,15 +174,24 @@ def _turn(F, S, opts, zt, st, cnt, i):
         if S[i, S_GRAPPLE] == G_CONTROLS:  # also at once after a take-over
             _grapple_hold(F, S, opts, zt, st, cnt, i)
             acts = 0
-        while acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i):
+        tries = 0
+        while (acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i)
+               and (tries == 0 or opts[O_REFELLED] == REFELLED_RETRY)):
             _stand_up(F, S, opts, zt, st, cnt, i)
+            tries += 1
             if opts[O_STAND_UP_FULL] != 0:
                 acts = 0
                 S[i, S_FULL_PEN] = 1
             else:
                 acts -= 1
-        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN):
+        tries = 0
+        while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN)
+               and (tries == 0 or opts[O_KNOCKED_AWAY] == KNOCKED_AWAY_RETRY)):
             _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
+            tries += 1
+            acts -= 1
+        if acts > 0 and _can_go_on(S, i) and S[i, S_HELD_MAIN] == HELD_STUCK:
+            _free_stuck(F, S, st, i, SLOT_MAIN)  # B-9.7
             acts -= 1
         if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i) and _lets_go_of_ranged(F, S, i):
             S[i, S_HELD_MAIN] = 0  # B-8 drop_ranged: dropping it is a free action
@@ -180,10 +207,17 @@ def _turn(F, S, opts, zt, st, cnt, i):
                 acts = _close_in(F, S, opts, i, acts)
                 if S[i, S_DIST] == 0:  # B-9.1: it came into reach
                     _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ENTERS_REACH)
-            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0:
+            if (acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0
+                    and _attackable(S, opts, S[i, S_FOE])):
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
-        if acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF):
+        tries = 0
+        while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF)
+               and (tries == 0 or opts[O_KNOCKED_AWAY] == KNOCKED_AWAY_RETRY)):
             _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
+            tries += 1
+            acts -= 1
+        if acts > 0 and _can_go_on(S, i) and S[i, S_HELD_OFF] == HELD_STUCK:
+            _free_stuck(F, S, st, i, SLOT_OFF)  # B-9.7
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1
     if S[i, S_DAZE] > 0:

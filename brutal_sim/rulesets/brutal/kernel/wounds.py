@@ -1,8 +1,8 @@
 """Wounds and conditions (B-5–B-7): the wound level of a blow, the wound track, knock-outs, toughness
 checks against wound effects, bleeding, stun and daze, dropped weapons, fatigue, fear.
 
-Rules: B-2.8, B-5, B-5.1, B-5.2, B-5.3, B-5.4, B-6, B-6.2, B-6.4, B-6.6, B-7, B-7.1, B-7.2, B-7.3,
-B-7.4, B-7.5, B-7.8, B-7.10, B-9.5.
+Rules: B-2.8, B-5, B-5.1, B-5.2, B-5.3, B-5.4, B-6, B-6.2, B-6.4, B-6.6, B-6.7, B-7, B-7.1, B-7.2,
+B-7.3, B-7.4, B-7.5, B-7.8, B-7.10, B-9.5, B-9.7.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -23,6 +23,7 @@ from ..layout import (
     DT_CUTTING,
     DT_FIRE,
     DT_SHOCK,
+    HELD_STUCK,
     LVL_CRITICAL,
     LVL_HEAVY,
     LVL_LIGHT,
@@ -38,6 +39,7 @@ from ..layout import (
     P_WILLPOWER,
     SLOT_MAIN,
     S_BLEED,
+    S_COMA,
     S_DAZE,
     S_DEAD,
     S_ENGAGERS,
@@ -102,8 +104,17 @@ def _knock_out(F, S, d, cause):
 
 
 @rule
+def _wound_in_coma(S, d):
+    """B-6.7: a wound on d in a coma kills it."""
+    if S[d, S_COMA] != 0:
+        S[d, S_DEAD] = 1
+
+
+@rule
 def _record(F, S, d, level):
-    """B-6.2–B-6.4: mark a light/heavy/critical wound on d's track; a filled И is out (B-6.6)."""
+    """B-6.2–B-6.4: mark a light/heavy/critical wound on d's track; a filled И is out (B-6.6). A
+    wound with no cell left for it puts d in a coma, or kills it in a coma (B-6.7: only a helpless
+    fighter finished in a group fight, B-9.8, takes one)."""
     n = F[d, P_NCELLS]
     track = S[d, S_TRACK]
     cell = -1
@@ -119,6 +130,9 @@ def _record(F, S, d, level):
             break
     if cell >= 0:
         _set_track(F, S, d, track | (1 << cell))
+    else:  # B-6.7: no cell left for it (И is filled, so d is out): a coma; in a coma, death
+        _wound_in_coma(S, d)
+        S[d, S_COMA] = 1
     if (S[d, S_TRACK] >> (n - 1)) & 1:
         _knock_out(F, S, d, CAUSE_TRACK_FULL)
 
@@ -183,15 +197,23 @@ def _until_end_of_next_turn(S, d, field):
 
 
 @rule
+def _let_go(S, d, field):
+    """The item of hand ``field`` (``S_HELD_*``) drops, unless it is stuck (B-9.7: it stays stuck)."""
+    if S[d, field] != HELD_STUCK:
+        S[d, field] = 0
+
+
+@rule
 def _drop(F, S, d, zone):
-    """An arm wound drops what that hand holds; a two-handed weapon from either arm (B-7.1)."""
+    """An arm wound drops what that hand holds; a two-handed weapon from either arm (B-7.1); a stuck
+    weapon stays stuck (B-9.7)."""
     if zone == ZONE_RARM:
-        S[d, S_HELD_MAIN] = 0
+        _let_go(S, d, S_HELD_MAIN)
     elif zone == ZONE_LARM:
         if F[d, _wb(SLOT_MAIN) + W_TWO_HANDED] > 0:
-            S[d, S_HELD_MAIN] = 0
+            _let_go(S, d, S_HELD_MAIN)
         else:
-            S[d, S_HELD_OFF] = 0
+            _let_go(S, d, S_HELD_OFF)
 
 
 @inline_rule
@@ -281,6 +303,7 @@ def _take_wound(F, S, opts, st, cnt, d, damage, dtype, zone):
     if level == LVL_MORTAL:
         if not _toughness_check(F, S, opts, st, d, 12):
             S[d, S_DEAD] = 1
+        _wound_in_coma(S, d)  # B-6.7
         _knock_out(F, S, d, CAUSE_MORTAL)
         return
     if not _mark_wound(F, S, d, level, dtype):
