@@ -282,7 +282,7 @@ class Game:
                 s = 0
             elif r == 1:
                 s = (s + 1) // 2
-            elif r < 0:
+            elif r < 0 and (s > 0 or self.o["exposure"] == "miss_becomes_hit"):
                 s -= r
         counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
         if s > 0:

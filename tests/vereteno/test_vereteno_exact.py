@@ -149,3 +149,29 @@ def test_level_out_uses_the_trauma_table():
     """A trauma-only kill chance: 10 of 36 d66 rows end the fight (V-8.4)."""
     t = RULESET.prepare("swordsman", "brute").compiled.tables[0]
     assert int(((t[:, L.T_OUT] + t[:, L.T_DEAD]) > 0).sum()) == 10
+
+
+def test_v4_4_exposure_adds_only_to_a_hit():
+    """V-4.4 exposure (option ``exposure``): a dodge of ≤ −1 gives the attacker extra successes, and
+    extras are the surplus beyond the first success (seed 118), so with ``hit_only`` a missed attack
+    stays a miss. Militia (spear) on a dodging brawler: exactly the attacks that rolled ≤ 0 against a
+    dodge of ≤ −1 move from hit to miss, P(S ≤ 0)·P(dodge ≤ −1), 0.436 → 0.359."""
+    from brutal_sim.rulesets.vereteno import kernel as K
+    p = RULESET.prepare("militia", "brawler")
+    F = p.compiled.fighters
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    K._reset(F, S)
+    o = opts()
+    pa, loa = _check_pmf(K._attack_pool(F, S, 0, 1, L.K_STANDARD), o)
+    pr, lor = _check_pmf(K._dodge_pool(F, S, o, 0, 1, L.K_STANDARD), o)
+    moved = pa[:1 - loa].sum() * pr[:-lor].sum()
+    old = api.attack("militia", "brawler", ruleset="vereteno", options={"exposure": "miss_becomes_hit"})
+    new = api.attack("militia", "brawler", ruleset="vereteno")
+    assert new.options["exposure"] == "hit_only"
+    out_old = dict(zip(RULESET.counters.outcomes, old.outcomes))
+    out_new = dict(zip(RULESET.counters.outcomes, new.outcomes))
+    assert out_old["hit"] == pytest.approx(0.435979, abs=1e-6)
+    assert out_new["hit"] == pytest.approx(0.358900, abs=1e-6)
+    assert out_old["hit"] - out_new["hit"] == pytest.approx(moved, abs=1e-12)
+    assert out_new["miss"] - out_old["miss"] == pytest.approx(moved, abs=1e-12)
+    assert out_new["dodged"] == pytest.approx(out_old["dodged"], abs=1e-12)

@@ -51,6 +51,7 @@ CASES = [
       "surprise": "b", "surprise_init": "keep_highest"}),
     ("knight", "swordsman", {"weapon": "club"}, {"tactic": "power"}, {"surprise": "a", "stealth_attack": "dice"}),
     ("militia", "duelist", {}, {"tactic": "quick3"}, {"surprise": "a", "stealth_attack": "extra_attack"}),
+    ("militia", "brawler", {}, {"reaction": "dodge"}, {"exposure": "miss_becomes_hit"}),
 ]
 
 
@@ -72,7 +73,7 @@ def test_duels_agree_one_by_one(a, b, ca, cb, options):
     assert total[c.wound:c.special_at].sum() > 0  # blows were landed and compared
 
 
-@pytest.mark.parametrize("a,b,ca,cb,options", CASES[:5])
+@pytest.mark.parametrize("a,b,ca,cb,options", CASES[:5] + CASES[9:])
 def test_single_attacks_agree(a, b, ca, cb, options):
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)
     p = RULESET.prepare(fa, fb, options=options)

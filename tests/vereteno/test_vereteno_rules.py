@@ -207,16 +207,16 @@ def test_v4_3_defence_spending():
     """V-4.3 defence effects bought in the V-7.3 order: blocks, traumas at crit + 1, the counter, +2
     initiative; ``counter_first`` buys the counter before blocking. V-4.2: 0 successes is a miss."""
     F, S = pair("brute", "swordsman")  # defender swordsman: sword crit 2 → trauma costs 3
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 3, 5)  # 3 blocks, 2 left: no trauma, counter, +2 init
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 3, 5)  # 3 blocks, 2 left: no trauma, counter, +2 init
     assert r == (L.OUT_DEFENDED, 0, 1, 0, 2)
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 1, 5)  # 1 block, 4 left: trauma (3), counter
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 1, 5)  # 1 block, 4 left: trauma (3), counter
     assert r == (L.OUT_DEFENDED, 0, 1, 1, 0)
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 4, 2)  # not enough blocks: 2 attacker successes go through
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 4, 2)  # not enough blocks: 2 attacker successes go through
     assert r == (L.OUT_HIT, 2, 0, 0, 0)
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 0, -2)  # a missed attack; negative defence does nothing
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 0, -2)  # a missed attack; negative defence does nothing
     assert r == (L.OUT_MISS, 0, 0, 0, 0)
     F[1, L.P_DEFENCE_SPENDING] = L.DS_COUNTER_FIRST
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 3, 3)  # counter first, then 2 blocks: both hit at once
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 3, 3)  # counter first, then 2 blocks: both hit at once
     assert r == (L.OUT_HIT, 1, 1, 0, 0)
 
 
@@ -228,11 +228,26 @@ def test_v4_3_defence_spending():
     (0, 2, (L.OUT_HIT, 2, 0, 0, 0)),      # 0: no effect
     (-2, 1, (L.OUT_HIT, 3, 0, 0, 0)),     # ≤ −1: exposed, +2 extra successes
     (2, 0, (L.OUT_MISS, 0, 0, 0, 0)),
+    (-2, 0, (L.OUT_MISS, 0, 0, 0, 0)),    # exposure = hit_only: extras need a hit
+    (-1, -3, (L.OUT_MISS, 0, 0, 0, 0)),
 ])
 def test_v4_4_dodge_table(r, sa, want):
     """V-4.4 dodge results by its net successes; V-4.2: an attack with 0 successes misses."""
     F, S = pair()
-    assert K._resolve(F, S, 0, 1, L.R_DODGE, sa, r) == want
+    assert K._resolve(F, S, opts(), 0, 1, L.R_DODGE, sa, r) == want
+
+
+@pytest.mark.parametrize("r,sa,want", [
+    (-2, 0, (L.OUT_HIT, 2, 0, 0, 0)),     # the miss clipped at 0 plus 2: a hit
+    (-1, -3, (L.OUT_HIT, 1, 0, 0, 0)),
+    (-2, 1, (L.OUT_HIT, 3, 0, 0, 0)),
+    (0, 0, (L.OUT_MISS, 0, 0, 0, 0)),
+])
+def test_v4_4_exposure_miss_becomes_hit(r, sa, want):
+    """V-4.4 with ``exposure = miss_becomes_hit``: a dodge of ≤ −1 adds its negative to the attack's
+    successes clipped at 0, so it can turn a miss into a hit."""
+    F, S = pair()
+    assert K._resolve(F, S, opts(exposure="miss_becomes_hit"), 0, 1, L.R_DODGE, sa, r) == want
 
 
 def test_v4_5_extra_successes_by_policy():

@@ -136,7 +136,7 @@ def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
             p = pa[i] * pr[j]
             if p == 0.0:
                 continue
-            outcome, s, counter, d_traumas, d_init = _resolve(F, S, 0, 1, react, i + loa, j + lor)
+            outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, 0, 1, react, i + loa, j + lor)
             if s <= 0:
                 outcomes[outcome] += p
                 continue

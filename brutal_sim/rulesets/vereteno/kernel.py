@@ -51,6 +51,7 @@ from .options import (
     O_INIT_WEAPON_TERM, O_ONE_VALUE, O_PICKUP_AP, O_PIERCING_DICE, O_ROUND_CAP, O_SHIELD, O_SHOCK_TIMING,
     O_STEALTH_ATTACK, O_SURPRISE, O_SURPRISE_INIT, SHIELD_ARMOUR_POOL, STEALTH_DICE, STEALTH_EXTRA_ATTACK,
 )
+from .options import EXPOSURE_MISS_BECOMES_HIT, O_EXPOSURE
 
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
 KIND_COST = np.array([0, 1, 2, 3], dtype=np.int64)
@@ -204,11 +205,14 @@ def _choose_reaction(F, S, opts, a, d, kind):
 
 
 @rule
-def _resolve(F, S, a, d, react, sa, r):
+def _resolve(F, S, opts, a, d, react, sa, r):
     """V-4.2–V-4.4: the attack's result after the reaction.
 
     Parameters
     ----------
+    opts : int64[NO]
+        Option ``exposure``: a dodge of ≤ −1 adds its negative to an attack that hit
+        (``hit_only``) or also to a missed one (``miss_becomes_hit``).
     react : int64
         ``R_DEFEND``, ``R_DODGE`` or ``R_NONE``.
     sa, r : int64
@@ -250,7 +254,7 @@ def _resolve(F, S, a, d, react, sa, r):
                 init = 2
         elif r == 1:
             s = (sa0 + 1) // 2
-        elif r < 0:
+        elif r < 0 and (sa0 > 0 or opts[O_EXPOSURE] == EXPOSURE_MISS_BECOMES_HIT):
             s = sa0 - r
     if s > 0:
         outcome = OUT_HIT
@@ -499,7 +503,7 @@ def _attack(F, S, opts, tt, st, cnt, a, kind):
     elif react == R_DODGE:
         r = _check(st, _dodge_pool(F, S, opts, a, d, kind), opts)
         _strain(S, d)
-    outcome, s, counter, d_traumas, d_init = _resolve(F, S, a, d, react, sa, r)
+    outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
     S[d, S_INIT_BONUS] += d_init
     counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with
     if s > 0:

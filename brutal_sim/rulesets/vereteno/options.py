@@ -44,13 +44,16 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="recovering a dropped weapon costs 1 AP (pick up) or 2 AP (pick up, then ready)"),
     OptionSpec("armour_piercing_dice", "V-5.7", 0, int_range=(0, 10),
                help="armour dice an armour-piercing weapon removes from the target's armour roll (source: no rule text)"),
+    OptionSpec("exposure", "V-4.4", "hit_only", ("hit_only", "miss_becomes_hit"),
+               help="a dodge of ≤ −1 adds that many extra successes (seed 107) to an attack that hit (extras are the "
+                    "surplus beyond the first success, seed 118), or also to a missed attack, turning it into a hit"),
     OptionSpec("prayer", "V-1.6", "off", ("off",), kernel=False,
                help="rerolls for Will (app, yze) are not modelled"),
     OptionSpec("npc_reactions", "V-3.17", "free", ("free",), kernel=False,
                help="both duellists react freely; Chernobog tokens are not modelled"),
 )
 
-# -- the kernels' option row (int64[NO]); prayer and npc_reactions have one reading each -------------
+# -- the kernels' option row (int64[NO]) --------------------------------------------------------------
 ROW = OptionRow(OPTION_SPECS)
 O_ONE_VALUE = ROW.slot("one_value")
 O_DESPERATION = ROW.slot("desperation")
@@ -67,12 +70,14 @@ O_ARMOUR_ONES = ROW.slot("armour_ones")
 O_SHOCK_TIMING = ROW.slot("shock_timing")
 O_PICKUP_AP = ROW.slot("pickup")
 O_PIERCING_DICE = ROW.slot("armour_piercing_dice")
+O_EXPOSURE = ROW.slot("exposure")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
 DESP_FVTT, DESP_YZE, DESP_APP = ROW.codes("desperation")
 STEALTH_NONE, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
 SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _SHIELD_COVER_LIKE = ROW.codes("shield")  # cover_like: no melee effect
+EXPOSURE_HIT_ONLY, EXPOSURE_MISS_BECOMES_HIT = ROW.codes("exposure")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:
