@@ -9,7 +9,8 @@ no numpy in the game logic. Random numbers: :class:`naive_rng.Xoshiro256StarStar
 
 Draw order: initiative d20 for a then b (the surprising side's two extra d20 right after its
 own); per round with ``init_roll = every_round`` again from round 2; tied totals → d20 pairs (a, b)
-until they differ. Per attack: the attacker's pool die by die, the reaction's pool, the target's
+until they differ. Per attack: the attacker's pool die by die (then its prayer's rerolled dice), the
+reaction's pool (and its prayer's), the target's
 armour dice (armour part, then shield part), two d6 (tens, units) per trauma; then the same for
 the defence's counter/traumas on the attacker.
 """
@@ -54,6 +55,7 @@ class Side:
     out: str | None = None
     dead: bool = False
     stealth: str = "none"  # V-2.5: the pending stealth bonus of the surprising side
+    tokens_used: int = 0  # V-3.17: Chernobog tokens the GM spent on this side
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -153,6 +155,40 @@ class Game:
         net = self.value(self.d20()) + self.value(self.d20())
         return 1 if net >= 2 else min(net, 0)
 
+    def npc_pays(self, s: Side) -> bool:
+        """V-3.17: a GM character (option ``npc``) under ``npc_reactions = tokens``."""
+        return self.is_npc(s) and self.o["npc_reactions"] == "tokens"
+
+    def is_npc(self, s: Side) -> bool:
+        return self.o["npc"] in ("ab"[self.sides.index(s)], "both")
+
+    def tokens_left(self, s: Side) -> int:
+        return int(self.o["npc_tokens_" + "ab"[self.sides.index(s)]]) - s.tokens_used
+
+    def fighter_check(self, s: Side, pool: int) -> int:
+        """V-1.6: a check of ``s``, prayed once if it failed (pool > 0) and ``s`` may pray."""
+        mode = self.o["prayer"]
+        if mode == "off" or pool <= 0:
+            return self.check(pool)
+        faces = [self.d20() for _ in range(pool)]
+        net = sum(self.value(x) for x in faces)
+        reroll = [x for x in faces if (x != 20 if mode == "yze" else self.value(x) <= 0)]
+        if mode == "app":
+            may = s.will >= 2
+        else:
+            may = not self.npc_pays(s) or self.tokens_left(s) >= 1
+        if net > 0 or not reroll or not may:
+            return net
+        kept = sum(self.value(x) for x in faces) - sum(self.value(x) for x in reroll)
+        new = [self.d20() for _ in reroll]
+        if mode == "app":
+            s.will -= 1 + new.count(1)
+            if s.will <= 0:
+                s.go_out("will")
+        elif self.npc_pays(s):
+            s.tokens_used += 1
+        return kept + sum(self.value(x) for x in new)
+
     # -- pools (V-3, V-4) --------------------------------------------------------------------------
     def attack_pool(self, a: Side, d: Side, kind: str) -> int:
         f = a.f
@@ -170,6 +206,9 @@ class Game:
 
     def reaction(self, a: Side, d: Side, kind: str) -> str:
         if d.ap < 1 or d.out is not None or d.f.reaction == "none":
+            return "none"
+        if self.is_npc(d) and (self.o["npc_reactions"] == "none"
+                               or (self.o["npc_reactions"] == "tokens" and self.tokens_left(d) < 1)):
             return "none"
         if d.f.reaction == "best":
             return "defend" if self.defence_pool(d) >= self.dodge_pool(a, d, kind) else "dodge"
@@ -251,13 +290,15 @@ class Game:
         react = self.reaction(a, d, kind)
         if react != "none":
             d.ap -= 1
-        successes = self.check(self.attack_pool(a, d, kind))
+            if self.npc_pays(d):
+                d.tokens_used += 1
+        successes = self.fighter_check(a, self.attack_pool(a, d, kind))
         a.stealth = "none"
         if a.strain:
             a.lose_health(a.strain)
         r = 0
         if react != "none":
-            r = self.check(self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, kind))
+            r = self.fighter_check(d, self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, kind))
             if d.strain:
                 d.lose_health(d.strain)
         s = max(successes, 0)

@@ -132,6 +132,9 @@ def sigma(p: float, n: int) -> float:
     ("militia", "knight", {"desperation": "yze", "dodge_modifier": "weapon_plus_attack_type"}, "power", "dodge"),
     ("brawler", "duelist", {"shield": "ignore"}, "quick_guard2", "best"),
     ("knight", "militia", {"armour_piercing_dice": "1"}, None, "defend"),
+    ("brute", "militia", {"prayer": "app"}, None, "defend"),
+    ("militia", "brawler", {"prayer": "app", "npc_reactions": "tokens", "npc_tokens_b": "1"}, "quick3", "dodge"),
+    ("duelist", "swordsman", {"prayer": "yze", "npc": "both", "npc_reactions": "tokens"}, None, "best"),
 ])
 def test_exact_matches_sampled(a, b, flags, tactic, reaction):
     n = 200_000
@@ -175,3 +178,29 @@ def test_v4_4_exposure_adds_only_to_a_hit():
     assert out_old["hit"] - out_new["hit"] == pytest.approx(moved, abs=1e-12)
     assert out_new["miss"] - out_old["miss"] == pytest.approx(moved, abs=1e-12)
     assert out_new["dodged"] == pytest.approx(out_old["dodged"], abs=1e-12)
+
+
+def test_v1_6_prayer_exact_hand_computed():
+    """V-1.6: pool 1 on a defender that does not react: the attack hits on 17–20 (4/20); a failed die
+    (1–16) is prayed once (app: Will 4 ≥ 2; yze: it is not a 20), so P(hit) = 4/20 + 16/20 · 4/20."""
+    a = RULESET.fighter_from_data(inline(1), "a", "a")
+    b = RULESET.fighter_from_data(inline(3), "b", "b")
+    for prayer, want in (("off", 0.2), ("app", 0.2 + 0.8 * 0.2), ("yze", 0.2 + 0.8 * 0.2)):
+        ex = RULESET.enumerate_attack(RULESET.prepare(a, b, options={"prayer": prayer}).compiled)
+        assert dict(zip(RULESET.counters.outcomes, ex.outcomes))["hit"] == pytest.approx(want, abs=1e-12)
+
+
+def test_v1_6_prayer_and_v3_17_npc_reactions_change_an_attack():
+    """V-1.6 and V-3.17, militia on brawler (brawler dodges): P(hit) 0.3589 at the defaults; both pray
+    (app 0.3803, yze 0.3940); the GM's brawler never reacts (``npc_reactions = none``: 0.5577) or has
+    no token (``tokens``, 0 tokens); as side a's only GM character it reacts freely."""
+    def p_hit(**o: str) -> float:
+        r = api.attack("militia", "brawler", ruleset="vereteno", options=o)
+        return float(dict(zip(RULESET.counters.outcomes, r.outcomes))["hit"])
+    assert p_hit() == pytest.approx(0.35890, abs=5e-5)
+    assert p_hit(prayer="app") == pytest.approx(0.38030, abs=5e-5)
+    assert p_hit(prayer="yze") == pytest.approx(0.39400, abs=5e-5)
+    assert p_hit(npc_reactions="none") == pytest.approx(0.55770, abs=5e-5)
+    assert p_hit(npc_reactions="tokens", npc_tokens_b="0") == pytest.approx(p_hit(npc_reactions="none"), abs=1e-12)
+    assert p_hit(npc_reactions="tokens") == pytest.approx(p_hit(), abs=1e-12)
+    assert p_hit(npc_reactions="none", npc="a") == pytest.approx(p_hit(), abs=1e-12)

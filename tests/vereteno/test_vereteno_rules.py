@@ -581,3 +581,63 @@ def test_v5_6_bare_hands_profile():
     S[1, L.S_DROPPED] = 0
     F[0, L.P_ATTACK_SPENDING] = L.AS_DISARM_FIRST
     assert K._spend(F, S, 0, 1, 4) == (1 + 3, 0, 0, 0)
+
+
+# -- V-1.6 prayer, V-3.17 GM characters' reactions --------------------------------------------------
+
+def test_v1_6_prayer_app_rerolls_the_dice_without_a_success_for_will():
+    """V-1.6 ``prayer = app``: a failed check (≤ 0) rerolls its dice without a success, after its own
+    dice; it costs 1 Will plus 1 per 1 among the new dice, and needs Will ≥ 2; a success is kept."""
+    _, S = pair()
+    idx = index_with_dice((20, 5), (20, 1))
+    new = dice(idx, 4)[2:]
+    S[0, L.S_WILL] = 5
+    o = opts(prayer="app")
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == sum(K._successes(x, -2) for x in new)
+    assert S[0, L.S_WILL] == 5 - 1 - new.count(1)
+    S[0, L.S_WILL] = 1  # too little Will to pray: the check stands
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == -2
+    assert S[0, L.S_WILL] == 1
+    assert K._fighter_check(S, opts(), state_at(idx), 2, 0) == -2  # prayer = off
+    idx = index_with_dice((20, 17), (20, 1))  # net −1: app keeps the 17 and rerolls the 1
+    S[0, L.S_WILL] = 5
+    third = dice(idx, 3)[2]
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == 1 + K._successes(third, -2)
+    idx = index_with_dice((20, 18), (20, 5))  # a success: no prayer, no Will spent
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == 1
+    assert S[0, L.S_WILL] == 5 - 1 - (third == 1)
+
+
+def test_v1_6_prayer_yze_rerolls_all_but_twenties_and_v3_17_tokens():
+    """V-1.6 ``prayer = yze``: a failed check rerolls every die but the 20s, for no Will; a GM
+    character under ``npc_reactions = tokens`` (V-3.17) pays a Chernobog token and needs one."""
+    _, S = pair()
+    idx = index_with_dice((20, 17), (20, 1))  # net −1: yze rerolls both (the 17 too)
+    a, b = dice(idx, 4)[2:]
+    want = K._successes(a, -2) + K._successes(b, -2)
+    assert K._fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 0) == want
+    o = opts(prayer="yze", npc="a", npc_reactions="tokens", npc_tokens_a="0")
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == -1  # no token left
+    o = opts(prayer="yze", npc="a", npc_reactions="tokens", npc_tokens_a="1")
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == want
+    assert S[0, L.S_TOKENS_USED] == 1 and S[0, L.S_WILL] == 4
+    idx = index_with_dice((20, 20), (20, 1))  # net 0: the 20 is kept
+    third = dice(idx, 3)[2]
+    assert K._fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 1) == 2 + K._successes(third, -2)
+
+
+def test_v3_17_gm_characters_react_for_tokens_or_never():
+    """V-3.17: a GM character (option ``npc``, default side b) reacts freely (``free``), only while the GM
+    has a Chernobog token for it (``tokens``: each defence or dodge costs 1 AP and 1 token), or never."""
+    F, S = pair()
+    assert K._choose_reaction(F, S, opts(), 0, 1, L.K_STANDARD) != L.R_NONE
+    assert K._choose_reaction(F, S, opts(npc_reactions="none"), 0, 1, L.K_STANDARD) == L.R_NONE
+    assert K._choose_reaction(F, S, opts(npc_reactions="none"), 1, 0, L.K_STANDARD) != L.R_NONE  # a is no NPC
+    assert K._choose_reaction(F, S, opts(npc_reactions="none", npc="none"), 0, 1, L.K_STANDARD) != L.R_NONE
+    o = opts(npc_reactions="tokens", npc_tokens_b="1")
+    assert K._choose_reaction(F, S, o, 0, 1, L.K_STANDARD) != L.R_NONE
+    K._take_reaction(S, o, 1)
+    assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (2, 1)
+    assert K._choose_reaction(F, S, o, 0, 1, L.K_STANDARD) == L.R_NONE  # AP left, no token
+    K._take_reaction(S, opts(), 1)  # free: AP only
+    assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (1, 1)
