@@ -56,6 +56,7 @@ class Side:
     dead: bool = False
     stealth: str = "none"  # V-2.5: the pending stealth bonus of the surprising side
     tokens_used: int = 0  # V-3.17: Chernobog tokens the GM spent on this side
+    immobilised: bool = False  # V-6.9
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -133,6 +134,8 @@ class Game:
         self.rng = rng
         self.rec = Record()
         self.one = int(options["one_value"])
+        for side, s in zip("ab", self.sides):
+            s.immobilised = options["immobilised"] in (side, "both")
 
     # -- V-1 checks ------------------------------------------------------------------------------
     def d20(self) -> int:
@@ -193,7 +196,7 @@ class Game:
     def attack_pool(self, a: Side, d: Side, kind: str) -> int:
         f = a.f
         return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
-                + (2 if d.prone else 0) + (3 if a.stealth == "dice" else 0))
+                + (2 if d.prone else 0) + (2 if d.immobilised else 0) + (3 if a.stealth == "dice" else 0))
 
     def defence_pool(self, d: Side) -> int:
         return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee
@@ -403,6 +406,14 @@ class Game:
         if s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed):
             s.ap -= cost
             s.dropped = False
+        if s.immobilised and s.ap >= 2:  # V-6.9: a standard action's agility check
+            s.ap -= 2
+            freed = self.fighter_check(s, s.f.attributes.agility + s.f.skills.nimbleness - s.pen_agil) >= 1
+            if s.strain:
+                s.lose_health(s.strain)
+            s.immobilised = not freed
+            if s.out is not None:
+                return
         if s.stealth == "extra_attack":
             self.attack(i, "standard")
             if any(x.out is not None for x in self.sides):

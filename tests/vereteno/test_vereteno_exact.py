@@ -204,3 +204,14 @@ def test_v1_6_prayer_and_v3_17_npc_reactions_change_an_attack():
     assert p_hit(npc_reactions="tokens", npc_tokens_b="0") == pytest.approx(p_hit(npc_reactions="none"), abs=1e-12)
     assert p_hit(npc_reactions="tokens") == pytest.approx(p_hit(), abs=1e-12)
     assert p_hit(npc_reactions="none", npc="a") == pytest.approx(p_hit(), abs=1e-12)
+
+
+def test_v6_9_attacks_at_an_immobilised_fighter_gain_two_dice():
+    """V-6.9: pool 1 on an immobilised defender that does not react rolls 3 dice: P(hit) from 4/20 to
+    P(3d20 ≥ 1) (brute force); the attacker's own immobilisation changes nothing."""
+    a = RULESET.fighter_from_data(inline(1), "a", "a")
+    b = RULESET.fighter_from_data(inline(3), "b", "b")
+    want = sum(v for k, v in brute_check(3, -2, "fvtt").items() if k >= 1)
+    for side, p in (("none", 0.2), ("a", 0.2), ("b", want), ("both", want)):
+        ex = RULESET.enumerate_attack(RULESET.prepare(a, b, options={"immobilised": side}).compiled)
+        assert dict(zip(RULESET.counters.outcomes, ex.outcomes))["hit"] == pytest.approx(p, abs=1e-12)

@@ -59,6 +59,8 @@ CASES = [
     ("knight", "brute", {}, {}, {"npc_reactions": "none", "npc": "a"}),
     ("brawler", "militia", {"tactic": "quick_guard2"}, {"tactic": "quick_guard2"},
      {"npc_reactions": "tokens", "npc_tokens_b": "4"}),
+    ("swordsman", "duelist", {}, {}, {"immobilised": "both", "prayer": "app"}),
+    ("brute", "militia", {"tactic": "power"}, {}, {"immobilised": "b"}),
 ]
 
 

@@ -641,3 +641,31 @@ def test_v3_17_gm_characters_react_for_tokens_or_never():
     assert K._choose_reaction(F, S, o, 0, 1, L.K_STANDARD) == L.R_NONE  # AP left, no token
     K._take_reaction(S, opts(), 1)  # free: AP only
     assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (1, 1)
+
+
+def test_v6_9_immobilised_breaks_free_with_a_standard_action():
+    """V-6.9: the sides option ``immobilised`` names start immobilised (attacks at them +2 dice); in its
+    turn such a fighter with 2 AP spends a standard action on an agility check (Ловкость + Проворство)
+    and is free with ≥ 1 success; it then attacks with what AP are left."""
+    f = fighter(physique=2, agility=1, melee=1)  # agility check pool 1; attack pool 3 (std_guard)
+    p = RULESET.prepare(f, f, options={"immobilised": "a"})
+    F = p.compiled.fighters
+    o = p.compiled.options
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    K._reset(F, S)
+    K._immobilise(S, o)
+    assert (S[0, L.S_IMMOBILISED], S[1, L.S_IMMOBILISED]) == (1, 0)
+    assert K._attack_pool(F, S, 1, 0, L.K_STANDARD) == 3 + 2
+    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 3
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    idx = index_with_dice((20, BLANK))  # the check fails: still immobilised, 1 AP left, no attack
+    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    assert (S[0, L.S_IMMOBILISED], S[0, L.S_AP]) == (1, 1)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0
+    K._reset(F, S)
+    K._immobilise(S, o)
+    F[0, L.P_AP] = S[0, L.S_AP] = 4  # 4 AP: free on a 17, then a quick attack (std_guard keeps 1 AP)
+    idx = index_with_dice((20, 17))
+    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    assert (S[0, L.S_IMMOBILISED], S[0, L.S_AP]) == (0, 1)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1

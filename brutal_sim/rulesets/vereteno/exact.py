@@ -16,7 +16,7 @@ from .kernel import (
     KIND_COST, _armour_dice, _armour_reduction, _attack_pool, _choose_reaction, _defence_pool,
     _desperate, _desperate_dice, _dodge_pool, _level, _plan, _reset, _resolve, _spend,
 )
-from .kernel import _can_pray, _take_reaction
+from .kernel import _can_pray, _immobilise, _take_reaction
 from .layout import (
     K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, OUT_HIT, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, S_AP, T_DEAD,
     T_OUT,
@@ -154,6 +154,7 @@ def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
     """
     S = np.empty((2, NS), dtype=np.int64)
     _reset(F, S)
+    _immobilise(S, opts)
     kind = _plan(F, S, 0)
     if kind == K_NONE:
         return

@@ -56,7 +56,8 @@ from .options import (
     EXPOSURE_MISS_BECOMES_HIT, NPC_NONE, NPC_TOKENS, O_EXPOSURE, O_NPC, O_NPC_REACTIONS, O_NPC_TOKENS, O_PRAYER,
     PRAYER_APP, PRAYER_OFF, PRAYER_YZE,
 )
-from .layout import S_TOKENS_USED
+from .layout import S_IMMOBILISED, S_TOKENS_USED
+from .options import O_IMMOBILISED
 
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
 KIND_COST = np.array([0, 1, 2, 3], dtype=np.int64)
@@ -169,10 +170,13 @@ def _plan(F, S, i):
 
 @rule
 def _attack_pool(F, S, a, d, kind):
-    """V-3.1–3.3, V-6.4, V-6.7, V-2.5: Телосложение + Ближний бой + weapon modifier + attack kind −
-    melee penalties, +2 against a prone target, +3 on a stealth attack (int64, may be ≤ 0)."""
+    """V-3.1–3.3, V-6.4, V-6.7, V-6.9, V-2.5: Телосложение + Ближний бой + weapon modifier + attack
+    kind − melee penalties, +2 against a prone target, +2 against an immobilised one, +3 on a stealth
+    attack (int64, may be ≤ 0)."""
     pool = F[a, P_BODY] + F[a, P_MELEE] + _weapon(F, S, a, W_MOD) + KIND_MODIFIER[kind] - S[a, S_PEN_MELEE]
     if S[d, S_PRONE] != 0:
+        pool += 2
+    if S[d, S_IMMOBILISED] != 0:
         pool += 2
     if S[a, S_STEALTH] == STEALTH_DICE:
         pool += 3
@@ -634,9 +638,30 @@ def _refill(F, S, i):
 
 
 @rule
+def _immobilise(S, opts):
+    """V-6.9: the sides option ``immobilised`` names (bit 0 side a, bit 1 side b) start immobilised."""
+    for i in range(2):
+        S[i, S_IMMOBILISED] = (opts[O_IMMOBILISED] >> i) & 1
+
+
+@rule
+def _break_free(F, S, opts, st, i):
+    """V-6.9: an immobilised fighter with 2 AP spends a standard action on an agility check
+    (Ловкость + Проворство − Проворство penalties **[reading]**; V-6.11 strain); ≥ 1 success frees it."""
+    if S[i, S_IMMOBILISED] == 0 or S[i, S_AP] < 2:
+        return
+    S[i, S_AP] -= 2
+    r = _fighter_check(S, opts, st, F[i, P_AGILITY] + F[i, P_AGIL_SKILL] - S[i, S_PEN_AGIL], i)
+    _strain(S, i)
+    if r >= 1:
+        S[i, S_IMMOBILISED] = 0
+
+
+@rule
 def _turn(F, S, opts, tt, st, cnt, i):
-    """V-2.3, V-6.5, V-6.7, V-3.9, V-2.5, V-7.1: fighter ``i``'s turn: (refill), bleeding,
-    standing up, recovering a dropped weapon, a free stealth attack, then attacks by its tactic."""
+    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1: fighter ``i``'s turn: (refill), bleeding,
+    standing up, recovering a dropped weapon, breaking free if immobilised, a free stealth attack,
+    then attacks by its tactic."""
     if opts[O_AP_REFILL] != 0:
         _refill(F, S, i)
     bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
@@ -655,6 +680,9 @@ def _turn(F, S, opts, tt, st, cnt, i):
         if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
             S[i, S_AP] -= opts[O_PICKUP_AP]
             S[i, S_DROPPED] = 0
+    _break_free(F, S, opts, st, i)
+    if S[i, S_OUT] != 0:
+        return
     if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
         _attack(F, S, opts, tt, st, cnt, i, K_STANDARD)
         if _either_out(S):
@@ -737,6 +765,7 @@ def _duel(F, S, opts, tt, st, cnt):
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
     _reset(F, S)
+    _immobilise(S, opts)
     if opts[O_SURPRISE] > 0:
         S[opts[O_SURPRISE] - 1, S_STEALTH] = opts[O_STEALTH_ATTACK]
     _roll_initiative(F, S, opts, st, True)
@@ -759,6 +788,7 @@ def _duel(F, S, opts, tt, st, cnt):
 def _single_attack(F, S, opts, tt, st, cnt):
     """One attack by side a (its tactic's first attack kind) on a fresh side b."""
     _reset(F, S)
+    _immobilise(S, opts)
     kind = _plan(F, S, 0)
     if kind != K_NONE:
         S[0, S_AP] -= KIND_COST[kind]

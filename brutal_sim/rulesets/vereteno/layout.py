@@ -44,6 +44,8 @@ UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 NS = 20  # S_HARMED: blows taken with a level above none (for the shared one_blow counter)
 S_TOKENS_USED = NS  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
 NS += 1
+S_IMMOBILISED = NS  # V-6.9: 1 while the fighter is immobilised
+NS += 1
 
 # -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
 (T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,

@@ -60,6 +60,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="Chernobog tokens the GM has for side a's reactions (npc_reactions = tokens)"),
     OptionSpec("npc_tokens_b", "V-3.17", 3, int_range=(0, 100),
                help="Chernobog tokens the GM has for side b's reactions (npc_reactions = tokens)"),
+    OptionSpec("immobilised", "V-6.9", "none", ("none", "a", "b", "both"),
+               help="sides that start the duel immobilised: attacks at them +2 dice; each turn, while it has 2 AP, "
+                    "the fighter spends a standard action on an agility check (Ловкость + Проворство) to get free"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -84,6 +87,7 @@ O_PRAYER = ROW.slot("prayer")
 O_NPC_REACTIONS = ROW.slot("npc_reactions")
 O_NPC = ROW.slot("npc")  # codes: bit 1 side a, bit 2 side b
 O_NPC_TOKENS = ROW.pair("npc_tokens")
+O_IMMOBILISED = ROW.slot("immobilised")  # codes: bit 1 side a, bit 2 side b
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
