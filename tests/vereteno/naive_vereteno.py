@@ -57,6 +57,7 @@ class Side:
     stealth: str = "none"  # V-2.5: the pending stealth bonus of the surprising side
     tokens_used: int = 0  # V-3.17: Chernobog tokens the GM spent on this side
     immobilised: bool = False  # V-6.9
+    pen_infl: int = 0  # V-6.4 (the battle cry)
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -249,6 +250,7 @@ class Game:
         tgt.prone = tgt.prone or t.prone
         tgt.pen_melee += t.penalties.melee
         tgt.pen_agil += t.penalties.agil
+        tgt.pen_infl += t.penalties.infl
         tgt.strain += int(t.dmgchk)
         tgt.bleed += t.bleed
         tgt.dmg_per_turn += int(t.dmg_turn)
@@ -416,6 +418,16 @@ class Game:
                 return
         if s.stealth == "extra_attack":
             self.attack(i, "standard")
+            if any(x.out is not None for x in self.sides):
+                return
+        if s.f.tactic.battle_cry and s.ap - 2 >= s.f.tactic.keep:  # seed 41–43: successes = Will damage
+            s.ap -= 2
+            r = self.fighter_check(s, s.f.attributes.empathy + s.f.skills.influence - s.pen_infl)
+            o = self.sides[1 - i]
+            if r >= 1:
+                o.will -= r
+                if o.will <= 0:
+                    o.go_out("will")
             if any(x.out is not None for x in self.sides):
                 return
         while (kind := self.plan(s)) != "none":

@@ -61,6 +61,8 @@ CASES = [
      {"npc_reactions": "tokens", "npc_tokens_b": "4"}),
     ("swordsman", "duelist", {}, {}, {"immobilised": "both", "prayer": "app"}),
     ("brute", "militia", {"tactic": "power"}, {}, {"immobilised": "b"}),
+    ("brawler", "swordsman", {"tactic": "battle_cry", "skills": {"melee": 2, "nimbleness": 1, "influence": 3}},
+     {"tactic": {"attack": "standard", "keep": 0, "battle_cry": True}}, {"prayer": "app"}),
 ]
 
 

@@ -669,3 +669,33 @@ def test_v6_9_immobilised_breaks_free_with_a_standard_action():
     K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
     assert (S[0, L.S_IMMOBILISED], S[0, L.S_AP]) == (0, 1)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
+
+
+def test_battle_cry_influence_successes_are_will_damage():
+    """Battle cry (seed 41–43: "the number of successes equals the strength of the effect on Will";
+    seed 62: a standard action): the tactic ``battle_cry`` first spends 2 AP on an Influence check of
+    Эмпатия + Влияние (less PEN(infl), V-6.4), its successes are Will damage (Will ≤ 0 puts the target
+    out, V-5.3), then makes a quick attack with the last AP."""
+    f = fighter(physique=2, melee=1, skills={"melee": 1, "nimbleness": 0, "influence": 1}, tactic="battle_cry")
+    g = fighter(physique=2, melee=1)
+    p = RULESET.prepare(f, g)
+    F, o = p.compiled.fighters, p.compiled.options
+    assert F[0, L.P_CRY_POOL] == 2 + 1 and F[0, L.P_T_CRY] == 1 and F[1, L.P_T_CRY] == 0
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    K._reset(F, S)
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    idx = index_with_dice((20, 20), (20, 17), (20, 5))  # 3 successes: Will 4 → 1
+    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    assert S[1, L.S_WILL] == 4 - 3 and S[1, L.S_OUT] == 0
+    assert S[0, L.S_AP] == 0 and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1  # the quick attack
+    K._refill(F, S, 0)
+    idx = index_with_dice((20, 18), (20, BLANK), (20, BLANK))  # 1 success: Will 1 → 0, out
+    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    assert S[1, L.S_WILL] == 0 and S[1, L.S_OUT] == L.CAUSE_WILL + 1
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1  # the fight is over: no attack
+    K._reset(F, S)
+    K._trauma(F, S, o, traumas(), state_at(index_with_dice((6, 2), (6, 1))), 0)  # 21 broken nose: infl −2
+    assert S[0, L.S_PEN_INFL] == 2
+    S[0, L.S_AP] = 3
+    K._battle_cry(F, S, o, state_at(index_with_dice((20, 20), (20, 20))), 0)  # pool 3 − 2 = 1 die: a 20
+    assert S[1, L.S_WILL] == 4 - 2 and S[0, L.S_AP] == 1

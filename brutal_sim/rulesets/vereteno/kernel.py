@@ -56,7 +56,7 @@ from .options import (
     EXPOSURE_MISS_BECOMES_HIT, NPC_NONE, NPC_TOKENS, O_EXPOSURE, O_NPC, O_NPC_REACTIONS, O_NPC_TOKENS, O_PRAYER,
     PRAYER_APP, PRAYER_OFF, PRAYER_YZE,
 )
-from .layout import S_IMMOBILISED, S_TOKENS_USED
+from .layout import P_CRY_POOL, P_T_CRY, S_IMMOBILISED, S_PEN_INFL, S_TOKENS_USED, T_PEN_INFL
 from .options import O_IMMOBILISED
 
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
@@ -435,7 +435,8 @@ def _rerolled(mode, face, one):
 
 @rule
 def _fighter_check(S, opts, st, pool, i):
-    """V-1.1–V-1.4 and V-1.6: fighter ``i``'s attack, defence or dodge check of ``pool`` d20.
+    """V-1.1–V-1.4 and V-1.6: fighter ``i``'s check of ``pool`` d20 (attack, defence, dodge, agility,
+    battle cry; not the armour roll).
 
     With option ``prayer``, a check of a pool > 0 that failed (≤ 0 successes) is prayed once if
     :func:`_can_pray`: the dice :func:`_rerolled` picks are rolled again, after the check's own dice.
@@ -507,6 +508,7 @@ def _trauma(F, S, opts, tt, st, i):
         S[i, S_PRONE] = 1
     S[i, S_PEN_MELEE] += tt[row, T_PEN_MELEE]
     S[i, S_PEN_AGIL] += tt[row, T_PEN_AGIL]
+    S[i, S_PEN_INFL] += tt[row, T_PEN_INFL]
     S[i, S_DMGCHK] += tt[row, T_DMGCHK]
     S[i, S_BLEED] += tt[row, T_BLEED]
     S[i, S_DMG_TURN] += tt[row, T_DMG_TURN]
@@ -658,10 +660,23 @@ def _break_free(F, S, opts, st, i):
 
 
 @rule
+def _battle_cry(F, S, opts, st, i):
+    """Battle cry (seed 41–43, 62): a standard action (2 AP), an Influence check of Эмпатия + Влияние
+    less influence penalties (V-6.4; prayer V-1.6 as for any check); its successes are Will damage to
+    the opponent (Will ≤ 0 puts it out, V-5.3). No reaction and no armour roll apply."""
+    S[i, S_AP] -= 2
+    r = _fighter_check(S, opts, st, F[i, P_CRY_POOL] - S[i, S_PEN_INFL], i)
+    if r >= 1:
+        S[1 - i, S_WILL] -= r
+        if S[1 - i, S_WILL] <= 0:
+            _mark_out(S, 1 - i, CAUSE_WILL)
+
+
+@rule
 def _turn(F, S, opts, tt, st, cnt, i):
     """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1: fighter ``i``'s turn: (refill), bleeding,
     standing up, recovering a dropped weapon, breaking free if immobilised, a free stealth attack,
-    then attacks by its tactic."""
+    a battle cry if its tactic has one and 2 AP leave its reserve, then attacks by its tactic."""
     if opts[O_AP_REFILL] != 0:
         _refill(F, S, i)
     bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
@@ -685,6 +700,10 @@ def _turn(F, S, opts, tt, st, cnt, i):
         return
     if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
         _attack(F, S, opts, tt, st, cnt, i, K_STANDARD)
+        if _either_out(S):
+            return
+    if F[i, P_T_CRY] != 0 and S[i, S_AP] - 2 >= F[i, P_T_KEEP]:
+        _battle_cry(F, S, opts, st, i)
         if _either_out(S):
             return
     while True:

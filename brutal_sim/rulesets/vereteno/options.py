@@ -48,7 +48,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="a dodge of ≤ −1 adds that many extra successes (seed 107) to an attack that hit (extras are the "
                     "surplus beyond the first success, seed 118), or also to a missed attack, turning it into a hit"),
     OptionSpec("prayer", "V-1.6", "off", ("off", "app", "yze"),
-               help="a failed attack, defence or dodge check (≤ 0 successes, pool > 0) is prayed once: app rerolls "
+               help="a fighter's failed check (attack, defence, dodge, agility, battle cry; ≤ 0 successes, pool > 0) is prayed once: app rerolls "
                     "the dice without a success for 1 Will + 1 per 1 rerolled (only with Will ≥ 2); yze rerolls "
                     "every die but the 20s (an NPC under npc_reactions = tokens pays a Chernobog token)"),
     OptionSpec("npc_reactions", "V-3.17", "free", ("free", "tokens", "none"),
