@@ -9,7 +9,8 @@ no numpy in the game logic. Random numbers: :class:`naive_rng.Xoshiro256StarStar
 
 Draw order: initiative d20 for a then b (the surprising side's two extra d20 right after its
 own); per round with ``init_roll = every_round`` again from round 2; tied totals → d20 pairs (a, b)
-until they differ. Per attack: the attacker's pool die by die, the reaction's pool, the target's
+until they differ. Per attack: the attacker's pool die by die (then its prayer's rerolled dice), the
+reaction's pool (and its prayer's), the target's
 armour dice (armour part, then shield part), two d6 (tens, units) per trauma; then the same for
 the defence's counter/traumas on the attacker.
 """
@@ -54,6 +55,9 @@ class Side:
     out: str | None = None
     dead: bool = False
     stealth: str = "none"  # V-2.5: the pending stealth bonus of the surprising side
+    tokens_used: int = 0  # V-3.17: Chernobog tokens the GM spent on this side
+    immobilised: bool = False  # V-6.9
+    pen_infl: int = 0  # V-6.4 (the battle cry)
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -131,6 +135,8 @@ class Game:
         self.rng = rng
         self.rec = Record()
         self.one = int(options["one_value"])
+        for side, s in zip("ab", self.sides):
+            s.immobilised = options["immobilised"] in (side, "both")
 
     # -- V-1 checks ------------------------------------------------------------------------------
     def d20(self) -> int:
@@ -153,11 +159,45 @@ class Game:
         net = self.value(self.d20()) + self.value(self.d20())
         return 1 if net >= 2 else min(net, 0)
 
+    def npc_pays(self, s: Side) -> bool:
+        """V-3.17: a GM character (option ``npc``) under ``npc_reactions = tokens``."""
+        return self.is_npc(s) and self.o["npc_reactions"] == "tokens"
+
+    def is_npc(self, s: Side) -> bool:
+        return self.o["npc"] in ("ab"[self.sides.index(s)], "both")
+
+    def tokens_left(self, s: Side) -> int:
+        return int(self.o["npc_tokens_" + "ab"[self.sides.index(s)]]) - s.tokens_used
+
+    def fighter_check(self, s: Side, pool: int) -> int:
+        """V-1.6: a check of ``s``, prayed once if it failed (pool > 0) and ``s`` may pray."""
+        mode = self.o["prayer"]
+        if mode == "off" or pool <= 0:
+            return self.check(pool)
+        faces = [self.d20() for _ in range(pool)]
+        net = sum(self.value(x) for x in faces)
+        reroll = [x for x in faces if (x != 20 if mode == "yze" else self.value(x) <= 0)]
+        if mode == "app":
+            may = s.will >= 2
+        else:
+            may = not self.npc_pays(s) or self.tokens_left(s) >= 1
+        if net > 0 or not reroll or not may:
+            return net
+        kept = sum(self.value(x) for x in faces) - sum(self.value(x) for x in reroll)
+        new = [self.d20() for _ in reroll]
+        if mode == "app":
+            s.will -= 1 + new.count(1)
+            if s.will <= 0:
+                s.go_out("will")
+        elif self.npc_pays(s):
+            s.tokens_used += 1
+        return kept + sum(self.value(x) for x in new)
+
     # -- pools (V-3, V-4) --------------------------------------------------------------------------
     def attack_pool(self, a: Side, d: Side, kind: str) -> int:
         f = a.f
         return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
-                + (2 if d.prone else 0) + (3 if a.stealth == "dice" else 0))
+                + (2 if d.prone else 0) + (2 if d.immobilised else 0) + (3 if a.stealth == "dice" else 0))
 
     def defence_pool(self, d: Side) -> int:
         return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee
@@ -170,6 +210,9 @@ class Game:
 
     def reaction(self, a: Side, d: Side, kind: str) -> str:
         if d.ap < 1 or d.out is not None or d.f.reaction == "none":
+            return "none"
+        if self.is_npc(d) and (self.o["npc_reactions"] == "none"
+                               or (self.o["npc_reactions"] == "tokens" and self.tokens_left(d) < 1)):
             return "none"
         if d.f.reaction == "best":
             return "defend" if self.defence_pool(d) >= self.dodge_pool(a, d, kind) else "dodge"
@@ -207,6 +250,7 @@ class Game:
         tgt.prone = tgt.prone or t.prone
         tgt.pen_melee += t.penalties.melee
         tgt.pen_agil += t.penalties.agil
+        tgt.pen_infl += t.penalties.infl
         tgt.strain += int(t.dmgchk)
         tgt.bleed += t.bleed
         tgt.dmg_per_turn += int(t.dmg_turn)
@@ -251,13 +295,15 @@ class Game:
         react = self.reaction(a, d, kind)
         if react != "none":
             d.ap -= 1
-        successes = self.check(self.attack_pool(a, d, kind))
+            if self.npc_pays(d):
+                d.tokens_used += 1
+        successes = self.fighter_check(a, self.attack_pool(a, d, kind))
         a.stealth = "none"
         if a.strain:
             a.lose_health(a.strain)
         r = 0
         if react != "none":
-            r = self.check(self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, kind))
+            r = self.fighter_check(d, self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, kind))
             if d.strain:
                 d.lose_health(d.strain)
         s = max(successes, 0)
@@ -282,7 +328,7 @@ class Game:
                 s = 0
             elif r == 1:
                 s = (s + 1) // 2
-            elif r < 0:
+            elif r < 0 and (s > 0 or self.o["exposure"] == "miss_becomes_hit"):
                 s -= r
         counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
         if s > 0:
@@ -362,8 +408,26 @@ class Game:
         if s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed):
             s.ap -= cost
             s.dropped = False
+        if s.immobilised and s.ap >= 2:  # V-6.9: a standard action's agility check
+            s.ap -= 2
+            freed = self.fighter_check(s, s.f.attributes.agility + s.f.skills.nimbleness - s.pen_agil) >= 1
+            if s.strain:
+                s.lose_health(s.strain)
+            s.immobilised = not freed
+            if s.out is not None:
+                return
         if s.stealth == "extra_attack":
             self.attack(i, "standard")
+            if any(x.out is not None for x in self.sides):
+                return
+        if s.f.tactic.battle_cry and s.ap - 2 >= s.f.tactic.keep:  # seed 41–43: successes = Will damage
+            s.ap -= 2
+            r = self.fighter_check(s, s.f.attributes.empathy + s.f.skills.influence - s.pen_infl)
+            o = self.sides[1 - i]
+            if r >= 1:
+                o.will -= r
+                if o.will <= 0:
+                    o.go_out("will")
             if any(x.out is not None for x in self.sides):
                 return
         while (kind := self.plan(s)) != "none":

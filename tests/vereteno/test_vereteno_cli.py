@@ -87,7 +87,7 @@ def test_fighter_file_selects_the_ruleset(tmp_path: Path):
 @pytest.mark.parametrize("args,needle", [
     (("duel", "swordsman", "goblin", "--ruleset", "vereteno"), "unknown fighter 'goblin'"),
     (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--option", "one_value=-3"), "allowed: -2, -1"),
-    (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--option", "prayer=app"), "allowed: off"),
+    (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--option", "prayer=fvtt"), "allowed: off, app, yze"),
     (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--option", "zone_table=x"), "unknown rule option"),
     (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--tactic-a", "quick4"), "did you mean 'quick3'"),
     (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--reaction-b", "parry"), "allowed: best, defend"),

@@ -132,6 +132,9 @@ def sigma(p: float, n: int) -> float:
     ("militia", "knight", {"desperation": "yze", "dodge_modifier": "weapon_plus_attack_type"}, "power", "dodge"),
     ("brawler", "duelist", {"shield": "ignore"}, "quick_guard2", "best"),
     ("knight", "militia", {"armour_piercing_dice": "1"}, None, "defend"),
+    ("brute", "militia", {"prayer": "app"}, None, "defend"),
+    ("militia", "brawler", {"prayer": "app", "npc_reactions": "tokens", "npc_tokens_b": "1"}, "quick3", "dodge"),
+    ("duelist", "swordsman", {"prayer": "yze", "npc": "both", "npc_reactions": "tokens"}, None, "best"),
 ])
 def test_exact_matches_sampled(a, b, flags, tactic, reaction):
     n = 200_000
@@ -149,3 +152,66 @@ def test_level_out_uses_the_trauma_table():
     """A trauma-only kill chance: 10 of 36 d66 rows end the fight (V-8.4)."""
     t = RULESET.prepare("swordsman", "brute").compiled.tables[0]
     assert int(((t[:, L.T_OUT] + t[:, L.T_DEAD]) > 0).sum()) == 10
+
+
+def test_v4_4_exposure_adds_only_to_a_hit():
+    """V-4.4 exposure (option ``exposure``): a dodge of ≤ −1 gives the attacker extra successes, and
+    extras are the surplus beyond the first success (seed 118), so with ``hit_only`` a missed attack
+    stays a miss. Militia (spear) on a dodging brawler: exactly the attacks that rolled ≤ 0 against a
+    dodge of ≤ −1 move from hit to miss, P(S ≤ 0)·P(dodge ≤ −1), 0.436 → 0.359."""
+    from brutal_sim.rulesets.vereteno import kernel as K
+    p = RULESET.prepare("militia", "brawler")
+    F = p.compiled.fighters
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    K._reset(F, S)
+    o = opts()
+    pa, loa = _check_pmf(K._attack_pool(F, S, 0, 1, L.K_STANDARD), o)
+    pr, lor = _check_pmf(K._dodge_pool(F, S, o, 0, 1, L.K_STANDARD), o)
+    moved = pa[:1 - loa].sum() * pr[:-lor].sum()
+    old = api.attack("militia", "brawler", ruleset="vereteno", options={"exposure": "miss_becomes_hit"})
+    new = api.attack("militia", "brawler", ruleset="vereteno")
+    assert new.options["exposure"] == "hit_only"
+    out_old = dict(zip(RULESET.counters.outcomes, old.outcomes))
+    out_new = dict(zip(RULESET.counters.outcomes, new.outcomes))
+    assert out_old["hit"] == pytest.approx(0.435979, abs=1e-6)
+    assert out_new["hit"] == pytest.approx(0.358900, abs=1e-6)
+    assert out_old["hit"] - out_new["hit"] == pytest.approx(moved, abs=1e-12)
+    assert out_new["miss"] - out_old["miss"] == pytest.approx(moved, abs=1e-12)
+    assert out_new["dodged"] == pytest.approx(out_old["dodged"], abs=1e-12)
+
+
+def test_v1_6_prayer_exact_hand_computed():
+    """V-1.6: pool 1 on a defender that does not react: the attack hits on 17–20 (4/20); a failed die
+    (1–16) is prayed once (app: Will 4 ≥ 2; yze: it is not a 20), so P(hit) = 4/20 + 16/20 · 4/20."""
+    a = RULESET.fighter_from_data(inline(1), "a", "a")
+    b = RULESET.fighter_from_data(inline(3), "b", "b")
+    for prayer, want in (("off", 0.2), ("app", 0.2 + 0.8 * 0.2), ("yze", 0.2 + 0.8 * 0.2)):
+        ex = RULESET.enumerate_attack(RULESET.prepare(a, b, options={"prayer": prayer}).compiled)
+        assert dict(zip(RULESET.counters.outcomes, ex.outcomes))["hit"] == pytest.approx(want, abs=1e-12)
+
+
+def test_v1_6_prayer_and_v3_17_npc_reactions_change_an_attack():
+    """V-1.6 and V-3.17, militia on brawler (brawler dodges): P(hit) 0.3589 at the defaults; both pray
+    (app 0.3803, yze 0.3940); the GM's brawler never reacts (``npc_reactions = none``: 0.5577) or has
+    no token (``tokens``, 0 tokens); as side a's only GM character it reacts freely."""
+    def p_hit(**o: str) -> float:
+        r = api.attack("militia", "brawler", ruleset="vereteno", options=o)
+        return float(dict(zip(RULESET.counters.outcomes, r.outcomes))["hit"])
+    assert p_hit() == pytest.approx(0.35890, abs=5e-5)
+    assert p_hit(prayer="app") == pytest.approx(0.38030, abs=5e-5)
+    assert p_hit(prayer="yze") == pytest.approx(0.39400, abs=5e-5)
+    assert p_hit(npc_reactions="none") == pytest.approx(0.55770, abs=5e-5)
+    assert p_hit(npc_reactions="tokens", npc_tokens_b="0") == pytest.approx(p_hit(npc_reactions="none"), abs=1e-12)
+    assert p_hit(npc_reactions="tokens") == pytest.approx(p_hit(), abs=1e-12)
+    assert p_hit(npc_reactions="none", npc="a") == pytest.approx(p_hit(), abs=1e-12)
+
+
+def test_v6_9_attacks_at_an_immobilised_fighter_gain_two_dice():
+    """V-6.9: pool 1 on an immobilised defender that does not react rolls 3 dice: P(hit) from 4/20 to
+    P(3d20 ≥ 1) (brute force); the attacker's own immobilisation changes nothing."""
+    a = RULESET.fighter_from_data(inline(1), "a", "a")
+    b = RULESET.fighter_from_data(inline(3), "b", "b")
+    want = sum(v for k, v in brute_check(3, -2, "fvtt").items() if k >= 1)
+    for side, p in (("none", 0.2), ("a", 0.2), ("b", want), ("both", want)):
+        ex = RULESET.enumerate_attack(RULESET.prepare(a, b, options={"immobilised": side}).compiled)
+        assert dict(zip(RULESET.counters.outcomes, ex.outcomes))["hit"] == pytest.approx(p, abs=1e-12)

@@ -51,6 +51,18 @@ CASES = [
       "surprise": "b", "surprise_init": "keep_highest"}),
     ("knight", "swordsman", {"weapon": "club"}, {"tactic": "power"}, {"surprise": "a", "stealth_attack": "dice"}),
     ("militia", "duelist", {}, {"tactic": "quick3"}, {"surprise": "a", "stealth_attack": "extra_attack"}),
+    ("militia", "brawler", {}, {"reaction": "dodge"}, {"exposure": "miss_becomes_hit"}),
+    ("militia", "brawler", {}, {}, {"prayer": "app"}),
+    ("swordsman", "brute", {"attack_spending": "intimidate"}, {"reaction": "defend"}, {"prayer": "app"}),
+    ("duelist", "knight", {}, {"reaction": "dodge"},
+     {"prayer": "yze", "npc_reactions": "tokens", "npc": "both", "npc_tokens_a": "2", "npc_tokens_b": "1"}),
+    ("knight", "brute", {}, {}, {"npc_reactions": "none", "npc": "a"}),
+    ("brawler", "militia", {"tactic": "quick_guard2"}, {"tactic": "quick_guard2"},
+     {"npc_reactions": "tokens", "npc_tokens_b": "4"}),
+    ("swordsman", "duelist", {}, {}, {"immobilised": "both", "prayer": "app"}),
+    ("brute", "militia", {"tactic": "power"}, {}, {"immobilised": "b"}),
+    ("brawler", "swordsman", {"tactic": "battle_cry", "skills": {"melee": 2, "nimbleness": 1, "influence": 3}},
+     {"tactic": {"attack": "standard", "keep": 0, "battle_cry": True}}, {"prayer": "app"}),
 ]
 
 
@@ -72,7 +84,7 @@ def test_duels_agree_one_by_one(a, b, ca, cb, options):
     assert total[c.wound:c.special_at].sum() > 0  # blows were landed and compared
 
 
-@pytest.mark.parametrize("a,b,ca,cb,options", CASES[:5])
+@pytest.mark.parametrize("a,b,ca,cb,options", CASES[:5] + CASES[9:])  # 9: exposure, 10–14: prayer, NPC reactions
 def test_single_attacks_agree(a, b, ca, cb, options):
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)
     p = RULESET.prepare(fa, fb, options=options)

@@ -207,16 +207,16 @@ def test_v4_3_defence_spending():
     """V-4.3 defence effects bought in the V-7.3 order: blocks, traumas at crit + 1, the counter, +2
     initiative; ``counter_first`` buys the counter before blocking. V-4.2: 0 successes is a miss."""
     F, S = pair("brute", "swordsman")  # defender swordsman: sword crit 2 → trauma costs 3
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 3, 5)  # 3 blocks, 2 left: no trauma, counter, +2 init
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 3, 5)  # 3 blocks, 2 left: no trauma, counter, +2 init
     assert r == (L.OUT_DEFENDED, 0, 1, 0, 2)
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 1, 5)  # 1 block, 4 left: trauma (3), counter
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 1, 5)  # 1 block, 4 left: trauma (3), counter
     assert r == (L.OUT_DEFENDED, 0, 1, 1, 0)
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 4, 2)  # not enough blocks: 2 attacker successes go through
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 4, 2)  # not enough blocks: 2 attacker successes go through
     assert r == (L.OUT_HIT, 2, 0, 0, 0)
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 0, -2)  # a missed attack; negative defence does nothing
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 0, -2)  # a missed attack; negative defence does nothing
     assert r == (L.OUT_MISS, 0, 0, 0, 0)
     F[1, L.P_DEFENCE_SPENDING] = L.DS_COUNTER_FIRST
-    r = K._resolve(F, S, 0, 1, L.R_DEFEND, 3, 3)  # counter first, then 2 blocks: both hit at once
+    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 3, 3)  # counter first, then 2 blocks: both hit at once
     assert r == (L.OUT_HIT, 1, 1, 0, 0)
 
 
@@ -228,11 +228,26 @@ def test_v4_3_defence_spending():
     (0, 2, (L.OUT_HIT, 2, 0, 0, 0)),      # 0: no effect
     (-2, 1, (L.OUT_HIT, 3, 0, 0, 0)),     # ≤ −1: exposed, +2 extra successes
     (2, 0, (L.OUT_MISS, 0, 0, 0, 0)),
+    (-2, 0, (L.OUT_MISS, 0, 0, 0, 0)),    # exposure = hit_only: extras need a hit
+    (-1, -3, (L.OUT_MISS, 0, 0, 0, 0)),
 ])
 def test_v4_4_dodge_table(r, sa, want):
     """V-4.4 dodge results by its net successes; V-4.2: an attack with 0 successes misses."""
     F, S = pair()
-    assert K._resolve(F, S, 0, 1, L.R_DODGE, sa, r) == want
+    assert K._resolve(F, S, opts(), 0, 1, L.R_DODGE, sa, r) == want
+
+
+@pytest.mark.parametrize("r,sa,want", [
+    (-2, 0, (L.OUT_HIT, 2, 0, 0, 0)),     # the miss clipped at 0 plus 2: a hit
+    (-1, -3, (L.OUT_HIT, 1, 0, 0, 0)),
+    (-2, 1, (L.OUT_HIT, 3, 0, 0, 0)),
+    (0, 0, (L.OUT_MISS, 0, 0, 0, 0)),
+])
+def test_v4_4_exposure_miss_becomes_hit(r, sa, want):
+    """V-4.4 with ``exposure = miss_becomes_hit``: a dodge of ≤ −1 adds its negative to the attack's
+    successes clipped at 0, so it can turn a miss into a hit."""
+    F, S = pair()
+    assert K._resolve(F, S, opts(exposure="miss_becomes_hit"), 0, 1, L.R_DODGE, sa, r) == want
 
 
 def test_v4_5_extra_successes_by_policy():
@@ -566,3 +581,121 @@ def test_v5_6_bare_hands_profile():
     S[1, L.S_DROPPED] = 0
     F[0, L.P_ATTACK_SPENDING] = L.AS_DISARM_FIRST
     assert K._spend(F, S, 0, 1, 4) == (1 + 3, 0, 0, 0)
+
+
+# -- V-1.6 prayer, V-3.17 GM characters' reactions --------------------------------------------------
+
+def test_v1_6_prayer_app_rerolls_the_dice_without_a_success_for_will():
+    """V-1.6 ``prayer = app``: a failed check (≤ 0) rerolls its dice without a success, after its own
+    dice; it costs 1 Will plus 1 per 1 among the new dice, and needs Will ≥ 2; a success is kept."""
+    _, S = pair()
+    idx = index_with_dice((20, 5), (20, 1))
+    new = dice(idx, 4)[2:]
+    S[0, L.S_WILL] = 5
+    o = opts(prayer="app")
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == sum(K._successes(x, -2) for x in new)
+    assert S[0, L.S_WILL] == 5 - 1 - new.count(1)
+    S[0, L.S_WILL] = 1  # too little Will to pray: the check stands
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == -2
+    assert S[0, L.S_WILL] == 1
+    assert K._fighter_check(S, opts(), state_at(idx), 2, 0) == -2  # prayer = off
+    idx = index_with_dice((20, 17), (20, 1))  # net −1: app keeps the 17 and rerolls the 1
+    S[0, L.S_WILL] = 5
+    third = dice(idx, 3)[2]
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == 1 + K._successes(third, -2)
+    idx = index_with_dice((20, 18), (20, 5))  # a success: no prayer, no Will spent
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == 1
+    assert S[0, L.S_WILL] == 5 - 1 - (third == 1)
+
+
+def test_v1_6_prayer_yze_rerolls_all_but_twenties_and_v3_17_tokens():
+    """V-1.6 ``prayer = yze``: a failed check rerolls every die but the 20s, for no Will; a GM
+    character under ``npc_reactions = tokens`` (V-3.17) pays a Chernobog token and needs one."""
+    _, S = pair()
+    idx = index_with_dice((20, 17), (20, 1))  # net −1: yze rerolls both (the 17 too)
+    a, b = dice(idx, 4)[2:]
+    want = K._successes(a, -2) + K._successes(b, -2)
+    assert K._fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 0) == want
+    o = opts(prayer="yze", npc="a", npc_reactions="tokens", npc_tokens_a="0")
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == -1  # no token left
+    o = opts(prayer="yze", npc="a", npc_reactions="tokens", npc_tokens_a="1")
+    assert K._fighter_check(S, o, state_at(idx), 2, 0) == want
+    assert S[0, L.S_TOKENS_USED] == 1 and S[0, L.S_WILL] == 4
+    idx = index_with_dice((20, 20), (20, 1))  # net 0: the 20 is kept
+    third = dice(idx, 3)[2]
+    assert K._fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 1) == 2 + K._successes(third, -2)
+
+
+def test_v3_17_gm_characters_react_for_tokens_or_never():
+    """V-3.17: a GM character (option ``npc``, default side b) reacts freely (``free``), only while the GM
+    has a Chernobog token for it (``tokens``: each defence or dodge costs 1 AP and 1 token), or never."""
+    F, S = pair()
+    assert K._choose_reaction(F, S, opts(), 0, 1, L.K_STANDARD) != L.R_NONE
+    assert K._choose_reaction(F, S, opts(npc_reactions="none"), 0, 1, L.K_STANDARD) == L.R_NONE
+    assert K._choose_reaction(F, S, opts(npc_reactions="none"), 1, 0, L.K_STANDARD) != L.R_NONE  # a is no NPC
+    assert K._choose_reaction(F, S, opts(npc_reactions="none", npc="none"), 0, 1, L.K_STANDARD) != L.R_NONE
+    o = opts(npc_reactions="tokens", npc_tokens_b="1")
+    assert K._choose_reaction(F, S, o, 0, 1, L.K_STANDARD) != L.R_NONE
+    K._take_reaction(S, o, 1)
+    assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (2, 1)
+    assert K._choose_reaction(F, S, o, 0, 1, L.K_STANDARD) == L.R_NONE  # AP left, no token
+    K._take_reaction(S, opts(), 1)  # free: AP only
+    assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (1, 1)
+
+
+def test_v6_9_immobilised_breaks_free_with_a_standard_action():
+    """V-6.9: the sides option ``immobilised`` names start immobilised (attacks at them +2 dice); in its
+    turn such a fighter with 2 AP spends a standard action on an agility check (Ловкость + Проворство)
+    and is free with ≥ 1 success; it then attacks with what AP are left."""
+    f = fighter(physique=2, agility=1, melee=1)  # agility check pool 1; attack pool 3 (std_guard)
+    p = RULESET.prepare(f, f, options={"immobilised": "a"})
+    F = p.compiled.fighters
+    o = p.compiled.options
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    K._reset(F, S)
+    K._immobilise(S, o)
+    assert (S[0, L.S_IMMOBILISED], S[1, L.S_IMMOBILISED]) == (1, 0)
+    assert K._attack_pool(F, S, 1, 0, L.K_STANDARD) == 3 + 2
+    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 3
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    idx = index_with_dice((20, BLANK))  # the check fails: still immobilised, 1 AP left, no attack
+    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    assert (S[0, L.S_IMMOBILISED], S[0, L.S_AP]) == (1, 1)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0
+    K._reset(F, S)
+    K._immobilise(S, o)
+    F[0, L.P_AP] = S[0, L.S_AP] = 4  # 4 AP: free on a 17, then a quick attack (std_guard keeps 1 AP)
+    idx = index_with_dice((20, 17))
+    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    assert (S[0, L.S_IMMOBILISED], S[0, L.S_AP]) == (0, 1)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
+
+
+def test_battle_cry_influence_successes_are_will_damage():
+    """Battle cry (seed 41–43: "the number of successes equals the strength of the effect on Will";
+    seed 62: a standard action): the tactic ``battle_cry`` first spends 2 AP on an Influence check of
+    Эмпатия + Влияние (less PEN(infl), V-6.4), its successes are Will damage (Will ≤ 0 puts the target
+    out, V-5.3), then makes a quick attack with the last AP."""
+    f = fighter(physique=2, melee=1, skills={"melee": 1, "nimbleness": 0, "influence": 1}, tactic="battle_cry")
+    g = fighter(physique=2, melee=1)
+    p = RULESET.prepare(f, g)
+    F, o = p.compiled.fighters, p.compiled.options
+    assert F[0, L.P_CRY_POOL] == 2 + 1 and F[0, L.P_T_CRY] == 1 and F[1, L.P_T_CRY] == 0
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    K._reset(F, S)
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    idx = index_with_dice((20, 20), (20, 17), (20, 5))  # 3 successes: Will 4 → 1
+    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    assert S[1, L.S_WILL] == 4 - 3 and S[1, L.S_OUT] == 0
+    assert S[0, L.S_AP] == 0 and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1  # the quick attack
+    K._refill(F, S, 0)
+    idx = index_with_dice((20, 18), (20, BLANK), (20, BLANK))  # 1 success: Will 1 → 0, out
+    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    assert S[1, L.S_WILL] == 0 and S[1, L.S_OUT] == L.CAUSE_WILL + 1
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1  # the fight is over: no attack
+    K._reset(F, S)
+    K._trauma(F, S, o, traumas(), state_at(index_with_dice((6, 2), (6, 1))), 0)  # 21 broken nose: infl −2
+    assert S[0, L.S_PEN_INFL] == 2
+    S[0, L.S_AP] = 3
+    K._battle_cry(F, S, o, state_at(index_with_dice((20, 20), (20, 20))), 0)  # pool 3 − 2 = 1 die: a 20
+    assert S[1, L.S_WILL] == 4 - 2 and S[0, L.S_AP] == 1

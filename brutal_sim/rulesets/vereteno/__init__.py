@@ -98,8 +98,9 @@ class VeretenoRuleset(Ruleset):
             "armour": Listing(("name", "Russian", "weight", "class", "quality"), [
                 (k, x.name_ru, x.weight, str(x.protection), str(x.quality)) for k, x in cat.armour.items()]
                 + [(k, x.name_ru, "shield", str(x.protection), "0") for k, x in cat.shields.items()]),
-            "tactics": Listing(("name", "rule", "attack", "keep AP", "description"), [
-                (k, t.rule, t.attack, str(t.keep), t.description) for k, t in cat.tactics.items()]),
+            "tactics": Listing(("name", "rule", "attack", "keep AP", "battle cry", "description"), [
+                (k, t.rule, t.attack, str(t.keep), "yes" if t.battle_cry else "", t.description)
+                for k, t in cat.tactics.items()]),
             "traumas": Listing(("d66", "trauma", "death", "combat codes"), [
                 (k, t.name, t.death, t.codes) for k, t in cat.traumas.items()]),
         }

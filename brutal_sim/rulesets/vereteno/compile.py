@@ -41,6 +41,8 @@ def compile_fighter(f: Fighter) -> np.ndarray:
     row[L.P_REACTION] = L.REACTION_CODES[f.reaction]
     row[L.P_ATTACK_SPENDING] = L.ATTACK_SPENDING_CODES[f.attack_spending]
     row[L.P_DEFENCE_SPENDING] = L.DEFENCE_SPENDING_CODES[f.defence_spending]
+    row[L.P_CRY_POOL] = f.attributes.empathy + f.skills.influence
+    row[L.P_T_CRY] = f.tactic.battle_cry
     _weapon(row, L.SLOT_WEAPON, f.weapon)
     unarmed = L.P_WEAPONS + L.SLOT_UNARMED * L.WN
     for field, value in L.UNARMED_PROFILE.items():
@@ -68,4 +70,5 @@ def compile_traumas(traumas: dict[str, Trauma]) -> np.ndarray:
         table[r, L.T_DMG_TURN] = t.dmg_turn
         table[r, L.T_NO2H] = t.no2h
         table[r, L.T_DEAD] = t.dead
+        table[r, L.T_PEN_INFL] = t.penalties.infl
     return table

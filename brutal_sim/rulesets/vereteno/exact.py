@@ -1,7 +1,8 @@
 """Exact distribution of one Vereteno attack, reusing the kernel's rule functions.
 
 Checks (V-1.3) and armour rolls (V-5.4) come from one convolution, die by die, of the joint count
-of successes and 1s; a desperate roll (V-1.4) from the category counts of its ≤ 2 dice.
+of successes and 1s; a desperate roll (V-1.4) from the category counts of its ≤ 2 dice; a prayed
+check (V-1.6) from the category counts of its first roll and the convolution of its rerolled dice.
 Reaction choice, pools, the reaction's effect, the attacker's spending, the armour reduction and
 the blow level are the kernel's own rule functions, so enumeration and sampler cannot drift.
 """
@@ -15,11 +16,13 @@ from .kernel import (
     KIND_COST, _armour_dice, _armour_reduction, _attack_pool, _choose_reaction, _defence_pool,
     _desperate, _desperate_dice, _dodge_pool, _level, _plan, _reset, _resolve, _spend,
 )
+from .kernel import _can_pray, _immobilise, _take_reaction
 from .layout import (
     K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, OUT_HIT, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, S_AP, T_DEAD,
     T_OUT,
 )
 from .options import O_DESPERATION, O_ONE_VALUE
+from .options import O_PRAYER, PRAYER_APP, PRAYER_OFF
 
 #: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
 _FACES = np.array([1.0, 3.0, 15.0, 1.0]) / 20.0
@@ -90,6 +93,46 @@ def _split(n, n20, n17, n_mid, n1):
 
 
 @driver
+def _prayer_pmf(pool, opts, can_pray):
+    """Exact joint distribution of ``kernel._fighter_check``'s total and the Will its prayer costs
+    (V-1.6; ``can_pray`` as :func:`kernel._can_pray`).
+
+    Returns
+    -------
+    (float64[4m + 1, pool + 2], int64)
+        Probabilities of (net total ``lo … 2m``, Will lost ``0 … pool + 1``) and ``lo`` (as
+        :func:`_check_pmf`).
+    """
+    pmf, lo = _check_pmf(pool, opts)
+    mode = opts[O_PRAYER]
+    out = np.zeros((pmf.shape[0], max(pool, 0) + 2))
+    if mode == PRAYER_OFF or pool <= 0 or not can_pray:
+        out[:, 0] = pmf
+        return out, lo
+    one = opts[O_ONE_VALUE]
+    n = pool
+    for n20 in range(n + 1):  # the first roll by category counts: 20s, 17–19s, 1s, the rest
+        for n1 in range(n + 1 - n20):
+            for n17 in range(n + 1 - n20 - n1):
+                p = _split(n, n20, n17, n - n20 - n1 - n17, n1)
+                net = 2 * n20 + n17 + n1 * one
+                if mode == PRAYER_APP:  # app keeps the dice with a success, yze only the 20s
+                    kept, n_re = 2 * n20 + n17, n - n20 - n17
+                else:
+                    kept, n_re = 2 * n20, n - n20
+                if net > 0 or n_re == 0:
+                    out[net - lo, 0] += p
+                    continue
+                joint = _joint_pmf(n_re)
+                for s in range(2 * n_re + 1):
+                    for o in range(n_re + 1):
+                        if joint[s, o] != 0.0:
+                            cost = 1 + o if mode == PRAYER_APP else 0
+                            out[kept + s + o * one - lo, cost] += p * joint[s, o]
+    return out, lo
+
+
+@driver
 def _reduction_pmf(n, opts):
     """Exact distribution of the damage an armour roll of ``n`` d20 removes (V-5.4):
     float64[2n + 1] indexed by the reduction."""
@@ -111,20 +154,22 @@ def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
     """
     S = np.empty((2, NS), dtype=np.int64)
     _reset(F, S)
+    _immobilise(S, opts)
     kind = _plan(F, S, 0)
     if kind == K_NONE:
         return
     S[0, S_AP] -= KIND_COST[kind]
     react = _choose_reaction(F, S, opts, 0, 1, kind)
     if react != R_NONE:
-        S[1, S_AP] -= 1
-    pa, loa = _check_pmf(_attack_pool(F, S, 0, 1, kind), opts)
+        _take_reaction(S, opts, 1)
+    pa2, loa = _prayer_pmf(_attack_pool(F, S, 0, 1, kind), opts, _can_pray(S, opts, 0))
+    pa = pa2.sum(axis=1)  # the attacker's Will spent on prayer does not change this attack
     if react == R_DEFEND:
-        pr, lor = _check_pmf(_defence_pool(F, S, 1), opts)
+        pr, lor = _prayer_pmf(_defence_pool(F, S, 1), opts, _can_pray(S, opts, 1))
     elif react == R_DODGE:
-        pr, lor = _check_pmf(_dodge_pool(F, S, opts, 0, 1, kind), opts)
+        pr, lor = _prayer_pmf(_dodge_pool(F, S, opts, 0, 1, kind), opts, _can_pray(S, opts, 1))
     else:
-        pr, lor = np.ones(1), 0
+        pr, lor = np.ones((1, 1)), 0
     q = 0.0  # V-8.4: chance that one trauma ends the fight (KO, PARA, DEAD)
     for row in range(tt.shape[0]):
         if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
@@ -132,11 +177,13 @@ def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
     na, ns = _armour_dice(F, S, opts, 0, 1)
     red = _reduction_pmf(na + ns, opts)
     for i in range(pa.shape[0]):
-        for j in range(pr.shape[0]):
-            p = pa[i] * pr[j]
+        for jc in range(pr.size):  # j: the reaction's total; c: Will its prayer cost (V-1.6)
+            j, c = jc // pr.shape[1], jc % pr.shape[1]
+            p = pa[i] * pr[j, c]
             if p == 0.0:
                 continue
-            outcome, s, counter, d_traumas, d_init = _resolve(F, S, 0, 1, react, i + loa, j + lor)
+            will_left = F[1, P_WILL] - c
+            outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, 0, 1, react, i + loa, j + lor)
             if s <= 0:
                 outcomes[outcome] += p
                 continue
@@ -152,7 +199,9 @@ def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
                     continue
                 outcomes[OUT_HIT] += px
                 damage[0] += final * px
-                if F[1, P_HEALTH] - final <= 0 or F[1, P_WILL] - will <= 0:
+                if will_left <= 0:  # already out by its own prayer: no blow puts it out
+                    p_out = 0.0
+                elif F[1, P_HEALTH] - final <= 0 or will_left - will <= 0:
                     p_out = 1.0
                 else:
                     p_out = 1.0 - (1.0 - q) ** traumas

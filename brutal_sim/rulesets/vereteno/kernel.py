@@ -17,7 +17,8 @@ cnt : int64[K]
 
 Draw order (the contract with ``tests/vereteno/naive_vereteno.py``, written down in
 ``docs/reference-vereteno.md``): initiative d20 a then b (plus the surprise dice, then the tie
-d20 pairs); per attack: the attacker's pool, then the reaction's pool, then the armour dice of the
+d20 pairs); per attack: the attacker's pool (then its prayer's rerolled dice, V-1.6), then the
+reaction's pool (and its prayer's dice), then the armour dice of the
 target (armour part then shield part), then two d6 per trauma, then the same for the counter on
 the attacker. Pools are rolled die by die with ``_die(st, 20)``.
 
@@ -51,6 +52,12 @@ from .options import (
     O_INIT_WEAPON_TERM, O_ONE_VALUE, O_PICKUP_AP, O_PIERCING_DICE, O_ROUND_CAP, O_SHIELD, O_SHOCK_TIMING,
     O_STEALTH_ATTACK, O_SURPRISE, O_SURPRISE_INIT, SHIELD_ARMOUR_POOL, STEALTH_DICE, STEALTH_EXTRA_ATTACK,
 )
+from .options import (
+    EXPOSURE_MISS_BECOMES_HIT, NPC_NONE, NPC_TOKENS, O_EXPOSURE, O_NPC, O_NPC_REACTIONS, O_NPC_TOKENS, O_PRAYER,
+    PRAYER_APP, PRAYER_OFF, PRAYER_YZE,
+)
+from .layout import P_CRY_POOL, P_T_CRY, S_IMMOBILISED, S_PEN_INFL, S_TOKENS_USED, T_PEN_INFL
+from .options import O_IMMOBILISED
 
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
 KIND_COST = np.array([0, 1, 2, 3], dtype=np.int64)
@@ -163,10 +170,13 @@ def _plan(F, S, i):
 
 @rule
 def _attack_pool(F, S, a, d, kind):
-    """V-3.1–3.3, V-6.4, V-6.7, V-2.5: Телосложение + Ближний бой + weapon modifier + attack kind −
-    melee penalties, +2 against a prone target, +3 on a stealth attack (int64, may be ≤ 0)."""
+    """V-3.1–3.3, V-6.4, V-6.7, V-6.9, V-2.5: Телосложение + Ближний бой + weapon modifier + attack
+    kind − melee penalties, +2 against a prone target, +2 against an immobilised one, +3 on a stealth
+    attack (int64, may be ≤ 0)."""
     pool = F[a, P_BODY] + F[a, P_MELEE] + _weapon(F, S, a, W_MOD) + KIND_MODIFIER[kind] - S[a, S_PEN_MELEE]
     if S[d, S_PRONE] != 0:
+        pool += 2
+    if S[d, S_IMMOBILISED] != 0:
         pool += 2
     if S[a, S_STEALTH] == STEALTH_DICE:
         pool += 3
@@ -190,11 +200,44 @@ def _dodge_pool(F, S, opts, a, d, kind):
 
 
 @rule
+def _is_npc(opts, i):
+    """V-3.17: is side ``i`` a GM character (option ``npc`` codes: bit 0 side a, bit 1 side b)?"""
+    return (opts[O_NPC] >> i) & 1 != 0
+
+
+@rule
+def _tokens_left(S, opts, i):
+    """V-3.17: Chernobog tokens the GM has left for side ``i`` (``npc_tokens_a``/``_b`` less those spent)."""
+    return opts[O_NPC_TOKENS + i] - S[i, S_TOKENS_USED]
+
+
+@rule
+def _pays_tokens(opts, i):
+    """V-3.17: does side ``i`` cost the GM tokens (a GM character under ``npc_reactions = tokens``)?"""
+    return _is_npc(opts, i) and opts[O_NPC_REACTIONS] == NPC_TOKENS
+
+
+@rule
+def _take_reaction(S, opts, d):
+    """V-2.2, V-3.17: a declared defence or dodge costs ``d`` 1 AP, and a GM character under
+    ``npc_reactions = tokens`` 1 Chernobog token."""
+    S[d, S_AP] -= 1
+    if _pays_tokens(opts, d):
+        S[d, S_TOKENS_USED] += 1
+
+
+@rule
 def _choose_reaction(F, S, opts, a, d, kind):
-    """V-4.1, V-7.2: ``R_DEFEND``, ``R_DODGE`` or ``R_NONE`` (no AP left, or the fighter never
-    reacts). ``best`` defends if the melee pool is at least the dodge pool."""
+    """V-4.1, V-7.2, V-3.17: ``R_DEFEND``, ``R_DODGE`` or ``R_NONE`` (no AP left, the fighter never
+    reacts, or a GM character under ``npc_reactions = none``, or ``tokens`` with none left).
+    ``best`` defends if the melee pool is at least the dodge pool."""
     if S[d, S_AP] < 1 or S[d, S_OUT] != 0:
         return R_NONE
+    if _is_npc(opts, d):
+        if opts[O_NPC_REACTIONS] == NPC_NONE:
+            return R_NONE
+        if opts[O_NPC_REACTIONS] == NPC_TOKENS and _tokens_left(S, opts, d) < 1:
+            return R_NONE
     pref = F[d, P_REACTION]
     if pref == R_BEST:
         if _defence_pool(F, S, d) >= _dodge_pool(F, S, opts, a, d, kind):
@@ -204,11 +247,14 @@ def _choose_reaction(F, S, opts, a, d, kind):
 
 
 @rule
-def _resolve(F, S, a, d, react, sa, r):
+def _resolve(F, S, opts, a, d, react, sa, r):
     """V-4.2–V-4.4: the attack's result after the reaction.
 
     Parameters
     ----------
+    opts : int64[NO]
+        Option ``exposure``: a dodge of ≤ −1 adds its negative to an attack that hit
+        (``hit_only``) or also to a missed one (``miss_becomes_hit``).
     react : int64
         ``R_DEFEND``, ``R_DODGE`` or ``R_NONE``.
     sa, r : int64
@@ -250,7 +296,7 @@ def _resolve(F, S, a, d, react, sa, r):
                 init = 2
         elif r == 1:
             s = (sa0 + 1) // 2
-        elif r < 0:
+        elif r < 0 and (sa0 > 0 or opts[O_EXPOSURE] == EXPOSURE_MISS_BECOMES_HIT):
             s = sa0 - r
     if s > 0:
         outcome = OUT_HIT
@@ -367,6 +413,69 @@ def _mark_out(S, i, cause):
 
 
 @rule
+def _can_pray(S, opts, i):
+    """V-1.6: may fighter ``i`` pray now? ``app``: with Will ≥ 2 (the basic cost leaves it standing)
+    **[reading]**; ``yze``: always, but a GM character under ``npc_reactions = tokens`` needs a token."""
+    mode = opts[O_PRAYER]
+    if mode == PRAYER_APP:
+        return S[i, S_WILL] >= 2
+    if mode == PRAYER_YZE:
+        return not _pays_tokens(opts, i) or _tokens_left(S, opts, i) >= 1
+    return False
+
+
+@inline_rule
+def _rerolled(mode, face, one):
+    """V-1.6: does a prayer reroll this face? ``app``: a die without a success (1–16); ``yze``: every
+    die but a 20."""
+    if mode == PRAYER_YZE:
+        return face != 20
+    return _successes(face, one) <= 0
+
+
+@rule
+def _fighter_check(S, opts, st, pool, i):
+    """V-1.1–V-1.4 and V-1.6: fighter ``i``'s check of ``pool`` d20 (attack, defence, dodge, agility,
+    battle cry; not the armour roll).
+
+    With option ``prayer``, a check of a pool > 0 that failed (≤ 0 successes) is prayed once if
+    :func:`_can_pray`: the dice :func:`_rerolled` picks are rolled again, after the check's own dice.
+    ``app`` costs 1 Will plus 1 per 1 among the new dice (Will ≤ 0 puts the fighter out, V-5.3);
+    ``yze`` costs a GM character under ``npc_reactions = tokens`` one token. Returns the net
+    successes (int64).
+    """
+    mode = opts[O_PRAYER]
+    if mode == PRAYER_OFF or pool <= 0:
+        return _check(st, pool, opts)
+    one = opts[O_ONE_VALUE]
+    net = 0
+    kept = 0
+    n_re = 0
+    for _ in range(pool):
+        face = _die(st, 20)
+        v = _successes(face, one)
+        net += v
+        if _rerolled(mode, face, one):
+            n_re += 1
+        else:
+            kept += v
+    if net > 0 or n_re == 0 or not _can_pray(S, opts, i):
+        return net
+    ones = 0
+    for _ in range(n_re):
+        face = _die(st, 20)
+        kept += _successes(face, one)
+        ones += face == 1
+    if mode == PRAYER_APP:
+        S[i, S_WILL] -= 1 + ones
+        if S[i, S_WILL] <= 0:
+            _mark_out(S, i, CAUSE_WILL)
+    elif _pays_tokens(opts, i):
+        S[i, S_TOKENS_USED] += 1
+    return kept
+
+
+@rule
 def _lose_health(S, i, amount):
     """Health damage; Health ≤ 0 puts the fighter out (V-5.2)."""
     S[i, S_HEALTH] -= amount
@@ -399,6 +508,7 @@ def _trauma(F, S, opts, tt, st, i):
         S[i, S_PRONE] = 1
     S[i, S_PEN_MELEE] += tt[row, T_PEN_MELEE]
     S[i, S_PEN_AGIL] += tt[row, T_PEN_AGIL]
+    S[i, S_PEN_INFL] += tt[row, T_PEN_INFL]
     S[i, S_DMGCHK] += tt[row, T_DMGCHK]
     S[i, S_BLEED] += tt[row, T_BLEED]
     S[i, S_DMG_TURN] += tt[row, T_DMG_TURN]
@@ -488,18 +598,18 @@ def _attack(F, S, opts, tt, st, cnt, a, kind):
     d = 1 - a
     react = _choose_reaction(F, S, opts, a, d, kind)
     if react != R_NONE:
-        S[d, S_AP] -= 1
-    sa = _check(st, _attack_pool(F, S, a, d, kind), opts)
+        _take_reaction(S, opts, d)
+    sa = _fighter_check(S, opts, st, _attack_pool(F, S, a, d, kind), a)
     S[a, S_STEALTH] = 0  # V-2.5: the stealth bonus is the first attacking action's
     _strain(S, a)
     r = 0
     if react == R_DEFEND:
-        r = _check(st, _defence_pool(F, S, d), opts)
+        r = _fighter_check(S, opts, st, _defence_pool(F, S, d), d)
         _strain(S, d)
     elif react == R_DODGE:
-        r = _check(st, _dodge_pool(F, S, opts, a, d, kind), opts)
+        r = _fighter_check(S, opts, st, _dodge_pool(F, S, opts, a, d, kind), d)
         _strain(S, d)
-    outcome, s, counter, d_traumas, d_init = _resolve(F, S, a, d, react, sa, r)
+    outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
     S[d, S_INIT_BONUS] += d_init
     counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with
     if s > 0:
@@ -530,9 +640,43 @@ def _refill(F, S, i):
 
 
 @rule
+def _immobilise(S, opts):
+    """V-6.9: the sides option ``immobilised`` names (bit 0 side a, bit 1 side b) start immobilised."""
+    for i in range(2):
+        S[i, S_IMMOBILISED] = (opts[O_IMMOBILISED] >> i) & 1
+
+
+@rule
+def _break_free(F, S, opts, st, i):
+    """V-6.9: an immobilised fighter with 2 AP spends a standard action on an agility check
+    (Ловкость + Проворство − Проворство penalties **[reading]**; V-6.11 strain); ≥ 1 success frees it."""
+    if S[i, S_IMMOBILISED] == 0 or S[i, S_AP] < 2:
+        return
+    S[i, S_AP] -= 2
+    r = _fighter_check(S, opts, st, F[i, P_AGILITY] + F[i, P_AGIL_SKILL] - S[i, S_PEN_AGIL], i)
+    _strain(S, i)
+    if r >= 1:
+        S[i, S_IMMOBILISED] = 0
+
+
+@rule
+def _battle_cry(F, S, opts, st, i):
+    """Battle cry (seed 41–43, 62): a standard action (2 AP), an Influence check of Эмпатия + Влияние
+    less influence penalties (V-6.4; prayer V-1.6 as for any check); its successes are Will damage to
+    the opponent (Will ≤ 0 puts it out, V-5.3). No reaction and no armour roll apply."""
+    S[i, S_AP] -= 2
+    r = _fighter_check(S, opts, st, F[i, P_CRY_POOL] - S[i, S_PEN_INFL], i)
+    if r >= 1:
+        S[1 - i, S_WILL] -= r
+        if S[1 - i, S_WILL] <= 0:
+            _mark_out(S, 1 - i, CAUSE_WILL)
+
+
+@rule
 def _turn(F, S, opts, tt, st, cnt, i):
-    """V-2.3, V-6.5, V-6.7, V-3.9, V-2.5, V-7.1: fighter ``i``'s turn: (refill), bleeding,
-    standing up, recovering a dropped weapon, a free stealth attack, then attacks by its tactic."""
+    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1: fighter ``i``'s turn: (refill), bleeding,
+    standing up, recovering a dropped weapon, breaking free if immobilised, a free stealth attack,
+    a battle cry if its tactic has one and 2 AP leave its reserve, then attacks by its tactic."""
     if opts[O_AP_REFILL] != 0:
         _refill(F, S, i)
     bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
@@ -551,8 +695,15 @@ def _turn(F, S, opts, tt, st, cnt, i):
         if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
             S[i, S_AP] -= opts[O_PICKUP_AP]
             S[i, S_DROPPED] = 0
+    _break_free(F, S, opts, st, i)
+    if S[i, S_OUT] != 0:
+        return
     if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
         _attack(F, S, opts, tt, st, cnt, i, K_STANDARD)
+        if _either_out(S):
+            return
+    if F[i, P_T_CRY] != 0 and S[i, S_AP] - 2 >= F[i, P_T_KEEP]:
+        _battle_cry(F, S, opts, st, i)
         if _either_out(S):
             return
     while True:
@@ -633,6 +784,7 @@ def _duel(F, S, opts, tt, st, cnt):
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
     _reset(F, S)
+    _immobilise(S, opts)
     if opts[O_SURPRISE] > 0:
         S[opts[O_SURPRISE] - 1, S_STEALTH] = opts[O_STEALTH_ATTACK]
     _roll_initiative(F, S, opts, st, True)
@@ -655,6 +807,7 @@ def _duel(F, S, opts, tt, st, cnt):
 def _single_attack(F, S, opts, tt, st, cnt):
     """One attack by side a (its tactic's first attack kind) on a fresh side b."""
     _reset(F, S)
+    _immobilise(S, opts)
     kind = _plan(F, S, 0)
     if kind != K_NONE:
         S[0, S_AP] -= KIND_COST[kind]

@@ -34,6 +34,9 @@ W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PI
 WN = 9
 SLOT_WEAPON, SLOT_UNARMED = 0, 1
 NF = P_WEAPONS + 2 * WN
+P_CRY_POOL = NF  # battle cry pool: Эмпатия + Влияние (seed 41–43)
+P_T_CRY = NF + 1  # 1 if the tactic opens each turn with a battle cry
+NF += 2
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 
@@ -42,11 +45,19 @@ UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
  S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK, S_ARMOUR, S_SHIELD, S_OUT, S_DEAD,
  S_STEALTH, S_HARMED) = range(20)
 NS = 20  # S_HARMED: blows taken with a level above none (for the shared one_blow counter)
+S_TOKENS_USED = NS  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
+NS += 1
+S_IMMOBILISED = NS  # V-6.9: 1 while the fighter is immobilised
+NS += 1
+S_PEN_INFL = NS  # V-6.4: dice off Влияние checks (the battle cry)
+NS += 1
 
 # -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
 (T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,
  T_NO2H, T_DEAD) = range(11)
 NT = 11
+T_PEN_INFL = NT  # V-8.4 PEN(infl)
+NT += 1
 
 # -- counters --------------------------------------------------------------------------------------
 CAUSE_HEALTH, CAUSE_WILL, CAUSE_TRAUMA_OUT, CAUSE_DEATH = range(4)

@@ -20,7 +20,7 @@ NOT_MODELLED_PROPERTIES = {"energy": "the fuel-cell swap after 3 quick attacks (
 REACTIONS: tuple[str, ...] = ("best", "defend", "dodge", "none")
 ATTACK_SPENDING: tuple[str, ...] = ("trauma_first", "damage_only", "disarm_first", "intimidate")
 DEFENCE_SPENDING: tuple[str, ...] = ("block_first", "counter_first")
-#: V-8.4 skill keys of trauma penalties; only ``melee`` and ``agil`` act in a duel (V-6.4)
+#: V-8.4 skill keys of trauma penalties; only ``melee``, ``agil`` and ``infl`` (the battle cry) act in a duel (V-6.4)
 PENALTY_SKILLS: tuple[str, ...] = ("melee", "agil", "shoot", "stealth", "str", "perc", "infl", "prof")
 
 Reaction = Literal["best", "defend", "dodge", "none"]
@@ -86,6 +86,9 @@ class Tactic(StrictModel):
     description: str = ""
     attack: Literal["power", "standard", "quick", "none"] = "standard"
     keep: int = Field(1, ge=0, le=10)
+    battle_cry: bool = Field(False, description="each turn, before its attacks, a battle cry (standard action, "
+                                                 "2 AP) if that leaves `keep` AP: Эмпатия + Влияние, successes = "
+                                                 "Will damage (seed 41–43, 62)")
 
 
 class Penalties(StrictModel):
@@ -148,10 +151,12 @@ class Attributes(StrictModel):
 
 
 class Skills(StrictModel):
-    """The skills a melee duel uses: Ближний бой (melee) and Проворство (nimbleness)."""
+    """The skills a melee duel uses: Ближний бой (melee), Проворство (nimbleness) and Влияние
+    (influence, the battle cry)."""
 
     melee: int = Field(0, ge=0, le=10, description="Ближний бой")
     nimbleness: int = Field(0, ge=0, le=10, description="Проворство")
+    influence: int = Field(0, ge=0, le=10, description="Влияние")
 
 
 class FighterSpec(StrictModel):

@@ -44,13 +44,28 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="recovering a dropped weapon costs 1 AP (pick up) or 2 AP (pick up, then ready)"),
     OptionSpec("armour_piercing_dice", "V-5.7", 0, int_range=(0, 10),
                help="armour dice an armour-piercing weapon removes from the target's armour roll (source: no rule text)"),
-    OptionSpec("prayer", "V-1.6", "off", ("off",), kernel=False,
-               help="rerolls for Will (app, yze) are not modelled"),
-    OptionSpec("npc_reactions", "V-3.17", "free", ("free",), kernel=False,
-               help="both duellists react freely; Chernobog tokens are not modelled"),
+    OptionSpec("exposure", "V-4.4", "hit_only", ("hit_only", "miss_becomes_hit"),
+               help="a dodge of ≤ −1 adds that many extra successes (seed 107) to an attack that hit (extras are the "
+                    "surplus beyond the first success, seed 118), or also to a missed attack, turning it into a hit"),
+    OptionSpec("prayer", "V-1.6", "off", ("off", "app", "yze"),
+               help="a fighter's failed check (attack, defence, dodge, agility, battle cry; ≤ 0 successes, pool > 0) is prayed once: app rerolls "
+                    "the dice without a success for 1 Will + 1 per 1 rerolled (only with Will ≥ 2); yze rerolls "
+                    "every die but the 20s (an NPC under npc_reactions = tokens pays a Chernobog token)"),
+    OptionSpec("npc_reactions", "V-3.17", "free", ("free", "tokens", "none"),
+               help="the GM's characters (option npc) react freely, only while the GM spends a Chernobog token "
+                    "per defence or dodge (npc_tokens_a/_b per side), or never"),
+    OptionSpec("npc", "V-3.17", "b", ("none", "a", "b", "both"),
+               help="which sides are GM characters (Chernobog tokens, npc_reactions)"),
+    OptionSpec("npc_tokens_a", "V-3.17", 3, int_range=(0, 100),
+               help="Chernobog tokens the GM has for side a's reactions (npc_reactions = tokens)"),
+    OptionSpec("npc_tokens_b", "V-3.17", 3, int_range=(0, 100),
+               help="Chernobog tokens the GM has for side b's reactions (npc_reactions = tokens)"),
+    OptionSpec("immobilised", "V-6.9", "none", ("none", "a", "b", "both"),
+               help="sides that start the duel immobilised: attacks at them +2 dice; each turn, while it has 2 AP, "
+                    "the fighter spends a standard action on an agility check (Ловкость + Проворство) to get free"),
 )
 
-# -- the kernels' option row (int64[NO]); prayer and npc_reactions have one reading each -------------
+# -- the kernels' option row (int64[NO]) --------------------------------------------------------------
 ROW = OptionRow(OPTION_SPECS)
 O_ONE_VALUE = ROW.slot("one_value")
 O_DESPERATION = ROW.slot("desperation")
@@ -67,12 +82,21 @@ O_ARMOUR_ONES = ROW.slot("armour_ones")
 O_SHOCK_TIMING = ROW.slot("shock_timing")
 O_PICKUP_AP = ROW.slot("pickup")
 O_PIERCING_DICE = ROW.slot("armour_piercing_dice")
+O_EXPOSURE = ROW.slot("exposure")
+O_PRAYER = ROW.slot("prayer")
+O_NPC_REACTIONS = ROW.slot("npc_reactions")
+O_NPC = ROW.slot("npc")  # codes: bit 1 side a, bit 2 side b
+O_NPC_TOKENS = ROW.pair("npc_tokens")
+O_IMMOBILISED = ROW.slot("immobilised")  # codes: bit 1 side a, bit 2 side b
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
 DESP_FVTT, DESP_YZE, DESP_APP = ROW.codes("desperation")
 STEALTH_NONE, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
 SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _SHIELD_COVER_LIKE = ROW.codes("shield")  # cover_like: no melee effect
+EXPOSURE_HIT_ONLY, EXPOSURE_MISS_BECOMES_HIT = ROW.codes("exposure")
+PRAYER_OFF, PRAYER_APP, PRAYER_YZE = ROW.codes("prayer")
+NPC_FREE, NPC_TOKENS, NPC_NONE = ROW.codes("npc_reactions")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:
