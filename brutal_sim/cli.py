@@ -525,7 +525,7 @@ def report(
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
         f"brutal-sim report {scenario} -o {output}"
     html = render_report(sc, results, command)
-    frames = ReportFrames.of(results, sc.differences, sc.fight_results)
+    frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
     try:
         _guard(lambda: write_file(output, html))
         if csv:

@@ -382,11 +382,13 @@ class Weights:
     rows: pd.DataFrame  # WEIGHT_COLUMNS; delta, ci_low, ci_high as fractions of duels
     options: dict[str, Any] = field(default_factory=dict)
     precision: dict[str, Any] = field(default_factory=dict)  # with a target error: target_error, target_met
+    label: str = ""  # the variant (scenarios)
 
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per stat and step (``stat``, ``step``, ``from``, ``to``, ``delta``,
-        ``ci_low``, ``ci_high``, ``n``), sorted by the size of ``delta``."""
-        return self.rows.assign(a=self.a, b=self.b)
+        ``ci_low``, ``ci_high``, ``n``), sorted by the size of ``delta``, with ``a``, ``b`` and
+        the ``variant``."""
+        return self.rows.assign(a=self.a, b=self.b, variant=self.label)
 
     def figure(self, title: str | None = None) -> Any:
         """A bar per row with its interval (:func:`brutal_sim.results.plots.weights_figure`)."""
@@ -421,7 +423,7 @@ def _stat_label(data: dict[str, Any], path: str) -> str:
 def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: int = 0,
                  options: Mapping[str, str] | None = None, rules: str | None = None, ruleset: str | None = None,
                  threads: int | None = None, executor: Executor | None = None, client: Any = None,
-                 target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT) -> Weights:
+                 target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT, label: str = "") -> Weights:
     """Which stat buys a the most against b: every numeric stat the ruleset declares adjustable
     (:attr:`~brutal_sim.core.ruleset.Ruleset.adjustable`: Brutal checks, attributes, the weapon's
     die, penetration, durability, armour; WFRP characteristics by 5, Attacks, Wounds; Vereteno
@@ -477,7 +479,7 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
                          "ci_low": delta - half, "ci_high": delta + half, "n": ns[w]})
     frame = pd.DataFrame(rows, columns=WEIGHT_COLUMNS)
     frame = frame.reindex(frame["delta"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
-    return Weights(fa.name, fb.name, rs.name, seed, frame, base.options.as_dict(), facts)
+    return Weights(fa.name, fb.name, rs.name, seed, frame, base.options.as_dict(), facts, label)
 
 
 # -- rule-version diffs -------------------------------------------------------------------------------

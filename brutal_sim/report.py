@@ -44,20 +44,23 @@ class ReportFrames:
     fight_summary: pd.DataFrame | None = None  # group fights (None: the scenario has none)
     fighters: pd.DataFrame | None = None
     survivors: pd.DataFrame | None = None
+    weights: pd.DataFrame | None = None  # stat weights (None: the scenario has no [[weights]])
 
     @classmethod
     def of(cls, results: list[DuelResult], differences: pd.DataFrame | None = None,
-           fights: list[FightResult] | None = None) -> "ReportFrames":
+           fights: list[FightResult] | None = None, weights: list[Any] | None = None) -> "ReportFrames":
         frames = cls(summary_frame(results), rounds_frame(results), wounds_frame(results), differences)
         if fights:
             frames.fight_summary = fight_summary_frame(fights)
             frames.fighters = fighters_frame(fights)
             frames.survivors = survivors_frame(fights)
+        if weights:
+            frames.weights = pd.concat([w.frame() for w in weights], ignore_index=True)
         return frames
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The frames by name (those the scenario has)."""
-        names = ("summary", "rounds", "wounds", "differences", "fight_summary", "fighters", "survivors")
+        names = ("summary", "rounds", "wounds", "differences", "fight_summary", "fighters", "survivors", "weights")
         return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
 
     def to_csv(self, directory: str) -> list[Path]:
@@ -150,6 +153,27 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
     return figs
 
 
+#: rows of each stat-weights table in a report (the CSV has them all)
+WEIGHT_ROWS = 12
+
+
+def _weight_sections(scenario: Scenario) -> list[dict[str, Any]]:
+    """Per ``[[weights]]`` entry and variant: a title, the largest changes and the bar chart."""
+    several = len(scenario.variant_options) > 1
+    sections = []
+    for w in scenario.weight_results:
+        top = w.rows.head(WEIGHT_ROWS)
+        sections.append({
+            "title": f"{w.a} against {w.b}" + (f" ({w.label})" if several else ""),
+            "rows": [{"stat": r.stat, "change": f"{r['from']} → {r['to']}", "delta": f"{100 * r.delta:+.2f}",
+                      "ci": f"{100 * r.ci_low:+.2f} … {100 * r.ci_high:+.2f}", "n": f"{int(r.n):,}"}
+                     for _, r in top.iterrows()],
+            "more": max(len(w.rows) - WEIGHT_ROWS, 0),
+            "figure": plots.figure_to_data_uri(w.figure()),
+        })
+    return sections
+
+
 def _option_sections(scenario: Scenario) -> list[dict[str, Any]]:
     """One options table per ruleset: a row per option, a column per variant of that ruleset."""
     sections = []
@@ -193,7 +217,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     """The report's HTML (self-contained: inline CSS, images as data URIs). ``fights`` default to
     the scenario's group-fight results (``scenario.fight_results``, filled by a run)."""
     fights = scenario.fight_results if fights is None else fights
-    frames = ReportFrames.of(results, scenario.differences, fights)
+    frames = ReportFrames.of(results, scenario.differences, fights, scenario.weight_results)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     html = env.get_template("report.html.j2").render(
@@ -206,6 +230,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         option_sections=_option_sections(scenario), source=scenario.source, command=command,
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
         difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights),
+        weight_sections=_weight_sections(scenario),
         n_fights=len(scenario.fights), causes=[(c, L.COUNTERS.describe(c)) for c in L.COUNTERS.causes],
     )
     return html

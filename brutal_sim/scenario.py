@@ -22,6 +22,7 @@ from .core.errors import DataError
 from .core.options import RuleOptions
 from .core.ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
 from .core.variants import short_labels, vary
+from .designer import stat_weights
 from .results.duel import DuelResult
 from .results.fight import side_name
 from .results.frames import paired_differences
@@ -74,6 +75,13 @@ class FightSpec(StrictModel):
 MAX_N_PER_CELL = 10**9
 
 
+class WeightsSpec(StrictModel):
+    """Stat weights of fighter ``a`` against ``b`` (``brutal-sim weights``), under each variant."""
+
+    a: str
+    b: str
+
+
 class ScenarioSpec(StrictModel):
     title: str = "brutal_sim report"
     notes: str = ""
@@ -92,6 +100,7 @@ class ScenarioSpec(StrictModel):
     variants: list[VariantSpec] = Field(default_factory=list)
     sweeps: list[SweepSpec] = Field(default_factory=list)
     fights: list[FightSpec] = Field(default_factory=list)
+    weights: list[WeightsSpec] = Field(default_factory=list)
 
     @field_validator("matchups")
     @classmethod
@@ -100,6 +109,18 @@ class ScenarioSpec(StrictModel):
             if len(pair) != 2:
                 raise ValueError(f"each matchup is a pair of two fighters, got {pair}")
         return v
+
+
+@dataclass
+class WeightJob:
+    """One ``[[weights]]`` entry under one variant (or ruleset): fighters loaded, rules resolved."""
+
+    label: str
+    ruleset: Ruleset
+    rules: str | None
+    options: dict[str, str]
+    a: Any
+    b: Any
 
 
 @dataclass
@@ -163,6 +184,8 @@ class Scenario:
     differences: pd.DataFrame | None = None  # paired differences of neighbours, after a run
     fights: list[FightCell] = field(default_factory=list)
     fight_results: list[Any] = field(default_factory=list)  # FightResult per fight cell, after a run
+    weight_jobs: list["WeightJob"] = field(default_factory=list)
+    weight_results: list[Any] = field(default_factory=list)  # designer.Weights per job, after a run
 
     @property
     def n_runs(self) -> int:
@@ -255,11 +278,11 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
             raise DataError(path, "round_robin", "needs at least two fighters in 'fighters'")
         pairs += list(itertools.combinations(spec.fighters, 2))
     pairs += [(a, b) for a, b in spec.matchups]
-    if not pairs and not spec.sweeps and not spec.fights:
-        raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, sweeps "
-                        "or [[fights]]")
+    if not pairs and not spec.sweeps and not spec.fights and not spec.weights:
+        raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, sweeps, "
+                        "[[fights]] or [[weights]]")
     refs = [resolve_ref(r) for r in [*spec.fighters, *itertools.chain(*spec.matchups),
-                                     *(sw.fighter for sw in spec.sweeps)]]
+                                     *(sw.fighter for sw in spec.sweeps), *(w.a for w in spec.weights)]]
 
     # which rulesets, and each one's rules file and options: (label, ruleset, rules, options, where)
     runs: list[tuple[str, Ruleset, str | None, dict[str, str], str]] = []
@@ -320,6 +343,7 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     refs_at += [(ref, f"matchups[{i}][{k}]") for i, pair in enumerate(spec.matchups) for k, ref in enumerate(pair)]
     refs_at += [(ref, f"sweeps[{i}].{key}") for i, sw in enumerate(spec.sweeps)
                 for key, ref in [("fighter", sw.fighter), *(("opponents", o) for o in sw.opponents)]]
+    refs_at += [(ref, f"weights[{i}].{key}") for i, w in enumerate(spec.weights) for key, ref in (("a", w.a), ("b", w.b))]
     for rs in {run[1].name: run[1] for run in runs}.values():
         for ref, where in refs_at:
             fighter(rs, ref, where)
@@ -343,6 +367,14 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
             add(label, rs, rules, options, where, fighter(rs, a, "matchups"), fighter(rs, b, "matchups"))
     if spec.sweeps:
         _add_sweeps(spec, path, runs, pairs, fighter, add)
+    for i, w in enumerate(spec.weights):
+        for label, rs, rules, options, where in runs:
+            a, b = fighter(rs, w.a, f"weights[{i}].a"), fighter(rs, w.b, f"weights[{i}].b")
+            try:
+                rs.prepare(a, b, rules, options)
+            except DataError as exc:
+                raise DataError(path, where, _nested(exc)) from None
+            scenario.weight_jobs.append(WeightJob(label, rs, rules, options, a, b))
     if spec.fights:
         _add_fights(scenario, runs, resolve_ref)
     return scenario
@@ -588,4 +620,8 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
             differences.append(paired_differences(group, joint, by))
     scenario.differences = pd.concat(differences, ignore_index=True) if differences else None
     scenario.fight_results = [fight_results[i] for i in range(len(scenario.fights))]
+    scenario.weight_results = [
+        stat_weights(job.a, job.b, spec.n, spec.seed, job.options, job.rules, job.ruleset.name, threads,
+                     executor, client, spec.target_error, spec.max_n, label=job.label)
+        for job in scenario.weight_jobs]
     return [results[i] for i in range(len(scenario.cells))]

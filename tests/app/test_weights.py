@@ -96,3 +96,32 @@ def test_cli_weights_json_and_errors():
                           (["swordsman", "brute", "--option", "armour_model=x"], "--option")):
         res = runner.invoke(app, ["weights", *args])
         assert res.exit_code == 2 and message in res.output and res.output.count("\n") == 1, res.output
+
+
+def test_scenario_weights_section_in_the_report_and_csv(tmp_path):
+    """A scenario's [[weights]] entries: the report's "Stat weights" section and weights.csv hold the
+    rows of designer.stat_weights for the scenario's seed and n."""
+    from brutal_sim.scenario import load_scenario, run_scenario
+
+    sc = load_scenario("examples/stat_weights.toml", n=4000)
+    run_scenario(sc)
+    (w,) = sc.weight_results
+    direct = designer.stat_weights("swordsman", "brute", n=4000, seed=sc.spec.seed)
+    assert w.rows.equals(direct.rows)
+    out, csv = tmp_path / "w.html", tmp_path / "csv"
+    res = runner.invoke(app, ["report", "examples/stat_weights.toml", "-n", "4000", "-o", str(out), "--csv", str(csv)])
+    assert res.exit_code == 0, res.output
+    html = out.read_text()
+    assert "<h2>Stat weights</h2>" in html and "Swordsman against Brute" in html
+    first = direct.rows.iloc[0]
+    assert f"{100 * first.delta:+.2f}" in html
+    table = (csv / "weights.csv").read_text().splitlines()
+    assert table[0].startswith("stat,step,from,to,delta") and len(table) == len(direct.rows) + 1
+
+
+def test_scenario_weights_fighters_are_checked_before_any_run(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text('n = 100\n[[weights]]\na = "swordsmn"\nb = "brute"\n')
+    res = runner.invoke(app, ["report", str(f), "-o", str(tmp_path / "r.html")])
+    assert res.exit_code == 2 and "weights[0].a" in res.output and "swordsman" in res.output
+    assert not (tmp_path / "r.html").exists()
