@@ -200,6 +200,13 @@ def _print_precision(d: dict[str, Any], noun: str) -> None:
               f"{100 * d['half_width']:.3f} points after {d['n']:,} {noun}", highlight=False, markup=False)
 
 
+def _print_json(data: dict[str, Any]) -> None:
+    """One JSON object on stdout, with the versions that made it (``versions``: brutal_sim and numba)."""
+    from importlib.metadata import version
+
+    print(json.dumps({**data, "versions": {"brutal_sim": __version__, "numba": version("numba")}}))
+
+
 def _row(table: Table, *cells: str) -> None:
     """A table row of text: data (names, help texts) is never read as rich markup."""
     table.add_row(*(escape(str(c)) for c in cells))
@@ -248,7 +255,7 @@ def duel(
             lambda: api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0]))
     data = result.to_dict()
     if json_out:
-        print(json.dumps(data))
+        _print_json(data)
         return
     _print_duel(data, rs)
 
@@ -351,7 +358,7 @@ def fight(
             lambda: api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0]))
     data = result.to_dict()
     if json_out:
-        print(json.dumps(data))
+        _print_json(data)
         return
     _print_fight(data, RULESET)
 
@@ -459,7 +466,7 @@ def attack(
     result = _guard(lambda: api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names))
     data = result.to_dict()
     if json_out:
-        print(json.dumps(data))
+        _print_json(data)
         return
     how = "exact enumeration" if data["method"] == "exact" else f"{data['n']:,} sampled attacks, seed {data['seed']}"
     distance = int(data["options"].get("start_distance", 0))
@@ -615,7 +622,7 @@ def weights(
                                                  max_n=api.MAX_N_DEFAULT if max_n is None else max_n))
     data = w.to_dict()
     if json_out:
-        print(json.dumps(data))
+        _print_json(data)
         return
     out.print(f"[bold]{escape(w.a)}[/] against [bold]{escape(w.b)}[/]: change of {escape(w.a)}'s win rate when one "
               f"stat changes ({escape(w.ruleset)}, seed {seed}, paired runs)", highlight=False)
@@ -692,7 +699,7 @@ def diff_(
     except OSError as exc:
         _fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv}")
     if json_out:
-        print(json.dumps(data))
+        _print_json(data)
         return
     changed = ", ".join(f"{k} {o} → {v}" for k, (o, v) in d.changed_options.items()) or "the rules files"
     out.print(f"Rule diff ({escape(d.ruleset)}, seed {seed}): {escape(changed)}; side a's win rate, old → new",
