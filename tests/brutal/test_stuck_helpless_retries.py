@@ -72,7 +72,7 @@ def test_b9_7_a_stuck_weapon_stays_stuck_when_the_arm_is_wounded():
     S = fresh_state(F)
     S[1, L.S_HELD_MAIN] = L.HELD_STUCK
     # a light wound (5) on the right arm, toughness 2 < 8: the effect applies
-    take_wound(F, S, scripted((1, 1)), counters(), 1, 5, L.DT_CUTTING, L.ZONE_RARM)
+    take_wound(F, S, default_options(), scripted((1, 1)), counters(), 1, 5, L.DT_CUTTING, L.ZONE_RARM)
     assert S[1, L.S_HELD_MAIN] == L.HELD_STUCK
 
 
@@ -166,7 +166,7 @@ def test_b6_7_a_mortal_wound_in_a_coma_kills_even_after_the_toughness_check(coma
     S = fresh_state(F)
     _out(S, 1)
     S[1, L.S_COMA] = coma
-    take_wound(F, S, scripted((6, 6)), counters(), 1, 16, L.DT_CUTTING, L.ZONE_TORSO)
+    take_wound(F, S, default_options(), scripted((6, 6)), counters(), 1, 16, L.DT_CUTTING, L.ZONE_TORSO)
     assert S[1, L.S_DEAD] == dead
 
 
