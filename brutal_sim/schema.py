@@ -29,8 +29,9 @@ from .core.errors import DataError
 from .core.options import OptionSpec
 from .core.ruleset import get_ruleset
 
-#: the JSON Schema dialect of every schema (the one pydantic writes)
-DIALECT = "https://json-schema.org/draft/2020-12/schema"
+#: the JSON Schema dialect of every schema: draft 7, which TOML language servers (Taplo) read; the
+#: schemas use no later keyword, and pydantic's ``$defs`` become draft 7's ``definitions``
+DIALECT = "http://json-schema.org/draft-07/schema#"
 #: the package folder of the shipped schemas
 SCHEMA_DIR = resources.files("brutal_sim") / "schemas"
 #: the kind of a scenario file (one schema for every ruleset)
@@ -46,6 +47,16 @@ Schema = dict[str, Any]
 #: Brutal's dice expression (brutal_sim.core.dice): a number −100..100 or [N]dS[±B]
 DICE_PATTERN = (r"^\s*(?:[+-]?(?:100|[0-9]{1,2})|(?:10|[1-9])?\s*[dDкК]\s*(?:20|12|10|8|6|4|3|2)"
                 r"\s*(?:[+-]\s*(?:100|[0-9]{1,2}))?)\s*$")
+
+
+def _draft7(node: Any) -> Any:
+    """``node`` with ``$defs`` renamed ``definitions`` and its references changed to match."""
+    if isinstance(node, dict):
+        return {("definitions" if k == "$defs" else k):
+                (v.replace("#/$defs/", "#/definitions/") if k == "$ref" else _draft7(v)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_draft7(v) for v in node]
+    return node
 
 
 def _replace(prop: Schema, new: Schema) -> None:
@@ -267,7 +278,7 @@ def schema(kind: str, ruleset: str = "brutal") -> Schema:
     head = {"$schema": DIALECT, "title": title,
             "description": f"{WHAT[kind]} of brutal_sim" + ("" if kind == SCENARIO else f" ({rs.title})")
             + (f". {desc}" if desc and kind != "fighter" else "")}
-    return {**head, **body}
+    return _draft7({**head, **body})
 
 
 def schema_text(kind: str, ruleset: str = "brutal") -> str:

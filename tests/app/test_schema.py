@@ -35,8 +35,8 @@ def _is_toml_integer(checker: Any, instance: Any) -> bool:
 
 
 TomlValidator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_toml_integer))
+    jsonschema.Draft7Validator,
+    type_checker=jsonschema.Draft7Validator.TYPE_CHECKER.redefine("integer", _is_toml_integer))
 
 
 def schema_errors(kind: str, ruleset: str, data: dict[str, Any]) -> list[str]:
@@ -44,9 +44,29 @@ def schema_errors(kind: str, ruleset: str, data: dict[str, Any]) -> list[str]:
     return [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(data)]
 
 
-def test_every_schema_is_a_valid_2020_12_schema():
+def _keys(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        return set(node).union(*map(_keys, node.values()))
+    return set().union(*map(_keys, node)) if isinstance(node, list) else set()
+
+
+def test_every_schema_is_a_valid_draft_7_schema():
+    """Draft 7, which Taplo reads: no keyword of a later draft, every reference resolves."""
+    later = {"$defs", "prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentRequired",
+             "dependentSchemas", "$anchor", "$dynamicRef", "minContains", "maxContains"}
     for name, text in all_schemas().items():
-        jsonschema.Draft202012Validator.check_schema(json.loads(text))
+        s = json.loads(text)
+        assert s["$schema"] == "http://json-schema.org/draft-07/schema#"
+        jsonschema.Draft7Validator.check_schema(s)
+        assert not _keys(s) & later, name
+        for ref in _refs(s):
+            assert ref.startswith("#/definitions/") and ref.removeprefix("#/definitions/") in s["definitions"], name
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return ([node["$ref"]] if "$ref" in node else []) + [r for v in node.values() for r in _refs(v)]
+    return [r for v in node for r in _refs(v)] if isinstance(node, list) else []
 
 
 def test_shipped_schemas_equal_generated_ones():
