@@ -61,7 +61,7 @@ def _draft7(node: Any) -> Any:
 
 def _replace(prop: Schema, new: Schema) -> None:
     """Replace a property's type constraints by ``new``, keeping its title, description and default."""
-    keep = {k: prop[k] for k in ("title", "description", "default") if k in prop}
+    keep: Schema = {k: prop[k] for k in ("title", "description", "default") if k in prop}
     prop.clear()
     prop.update(keep)
     prop.update(new)
