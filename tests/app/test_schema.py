@@ -298,3 +298,18 @@ def test_schema_command_unknown_kind_is_one_line_naming_the_kinds():
     assert "fighter, weapons, armour, talents, tactics, zones, rules, scenario" in lines[0]
     r = runner.invoke(app, ["schema", "fighter", "--ruleset", "nope"])
     assert r.exit_code == 2 and "unknown ruleset 'nope'" in r.output
+
+
+def test_the_documented_schema_line_and_file_work(tmp_path):
+    """docs/reference.md, "Schemas for editors": the ``#:schema`` example is a valid fighter under
+    both its schema (printed by the command) and the loader (the directive is a comment)."""
+    doc = (Path(__file__).parents[2] / "docs" / "reference.md").read_text(encoding="utf-8")
+    section = doc.split("## Schemas for editors", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert example.startswith("#:schema ./fighter.schema.json\n")
+    r = runner.invoke(app, ["schema", "fighter"])
+    (tmp_path / "fighter.schema.json").write_text(r.stdout, encoding="utf-8")
+    (tmp_path / "sergeant.toml").write_text(example, encoding="utf-8")
+    validator = TomlValidator(json.loads((tmp_path / "fighter.schema.json").read_text(encoding="utf-8")))
+    assert list(validator.iter_errors(tomllib.loads(example))) == []
+    assert LOADERS["fighter"](tmp_path / "sergeant.toml", "brutal").name == "Sergeant"
