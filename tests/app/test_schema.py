@@ -313,3 +313,12 @@ def test_the_documented_schema_line_and_file_work(tmp_path):
     validator = TomlValidator(json.loads((tmp_path / "fighter.schema.json").read_text(encoding="utf-8")))
     assert list(validator.iter_errors(tomllib.loads(example))) == []
     assert LOADERS["fighter"](tmp_path / "sergeant.toml", "brutal").name == "Sergeant"
+
+
+@pytest.mark.parametrize("args", [["schema"], ["schema", ""], ["schema", "fighter\nweapons"], ["schema", "Fighter"],
+                                  ["schema", "fighter", "--ruleset", ""], ["schema", "fighter", "--ruleset", "x\x00"],
+                                  ["schema", "fighter", "extra"], ["schema", "zones", "--ruleset", "vereteno"]])
+def test_schema_command_bad_words_are_one_line(args):
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and (r.exception is None or isinstance(r.exception, SystemExit))
+    assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
