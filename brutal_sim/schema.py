@@ -4,10 +4,10 @@ talents, tactics …), rules files, Brutal's hit-zone table, WFRP 2e's critical 
 Each schema is generated from what validates the file: the pydantic models of the ruleset
 (``model_json_schema()``), post-processed where the TOML form is wider or narrower than the
 model's types (a weapon's ``damage`` is a dice expression or a number, an armour's ``zones`` are
-zone names), and for rules files from the ruleset's option specs (an enum of the choices, an
-integer range). A schema checks each field's type, range and allowed names; the loaders check
-beyond that what spans several fields (a two-handed weapon leaves the off hand empty, bands of a
-critical table cover 01..00, a name is in the catalog).
+zone names, a fighter's ``main_hand`` names a weapon of the bundled catalog), and for rules files
+from the ruleset's option specs (an enum of the choices, an integer range). A schema checks each field's type, range and allowed names; the loaders check
+beyond that what spans several fields or files (a two-handed weapon leaves the off hand empty,
+bands of a critical table cover 01..00, a scenario's fighter files exist).
 
 The schemas are shipped in the package (``brutal_sim/schemas/RULESET/KIND.json`` and
 ``brutal_sim/schemas/scenario.json``), written by ``python -m brutal_sim.schema``; a test checks
@@ -76,6 +76,19 @@ def model_schema(model: type[BaseModel], patches: dict[tuple[str, str], Schema] 
         target = schema if owner == model.__name__ else defs.get(owner)
         if target is not None and field in target.get("properties", {}):
             _replace(target["properties"][field], copy.deepcopy(new))
+    return schema
+
+
+def name_refs(schema: Schema, refs: dict[str, list[str]]) -> Schema:
+    """``schema`` (a fighter file's) with the catalog names each field may name: ``field → names``
+    turns the field's string (or its items' string) into an enum of the names, beside the inline
+    table the field also takes."""
+    for field, names in refs.items():
+        prop = schema["properties"][field]
+        prop = prop.get("items", prop)
+        for option in prop.get("anyOf", [prop]):
+            if option.get("type") == "string":
+                option["enum"] = list(names)
     return schema
 
 
@@ -148,8 +161,8 @@ def brutal_zones() -> Schema:
 
 
 def _brutal_kinds() -> dict[str, Callable[[], Schema]]:
-    from .rulesets.brutal.catalog import DEFAULT_CHECK_FORMULA
-    from .rulesets.brutal.model import ATTRIBUTES, Armour, FighterSpec, Tactic, Talent, Weapon
+    from .rulesets.brutal.catalog import DEFAULT_CHECK_FORMULA, Catalog
+    from .rulesets.brutal.model import ATTRIBUTES, ZONES, Armour, FighterSpec, Tactic, Talent, Weapon
 
     term = f"(?:skill|{'|'.join(ATTRIBUTES)})"
     formula = {"type": "object", "additionalProperties": False,
@@ -158,8 +171,13 @@ def _brutal_kinds() -> dict[str, Callable[[], Schema]]:
                                   "default": " + ".join(t) if len(t) > 1 else t[0]}
                               for c, t in DEFAULT_CHECK_FORMULA.items()}}
     p = _brutal_patches()
+    cat = Catalog.bundled()
+    tactics = [name + (f":{zone}" if t.aims else "") for name, t in cat.tactics.items()
+               for zone in (ZONES if t.aims else ("",))]
+    refs = {"main_hand": list(cat.weapons), "off_hand": list(cat.weapons), "armour": list(cat.armour),
+            "talents": list(cat.talents), "tactic": tactics}
     return {
-        "fighter": lambda: model_schema(FighterSpec, p),
+        "fighter": lambda: name_refs(model_schema(FighterSpec, p), refs),
         "weapons": lambda: catalog_schema(model_schema(Weapon, p)),
         "armour": lambda: catalog_schema(model_schema(Armour, p)),
         "talents": lambda: catalog_schema(model_schema(Talent, p)),
@@ -202,10 +220,14 @@ def wfrp2e_crit_table() -> Schema:
 
 
 def _wfrp2e_kinds() -> dict[str, Callable[[], Schema]]:
+    from .rulesets.wfrp2e.catalog import Catalog
     from .rulesets.wfrp2e.model import Armour, FighterSpec, Talent, Weapon
 
+    cat = Catalog.bundled()
+    refs = {"main_hand": list(cat.weapons), "off_hand": list(cat.weapons), "armour": list(cat.armour),
+            "talents": list(cat.talents)}
     return {
-        "fighter": lambda: model_schema(FighterSpec),
+        "fighter": lambda: name_refs(model_schema(FighterSpec), refs),
         "weapons": lambda: catalog_schema(model_schema(Weapon)),
         "armour": lambda: catalog_schema(model_schema(Armour)),
         "talents": lambda: catalog_schema(model_schema(Talent)),
@@ -217,12 +239,15 @@ def _wfrp2e_kinds() -> dict[str, Callable[[], Schema]]:
 # -- Vereteno -------------------------------------------------------------------------------
 
 def _vereteno_kinds() -> dict[str, Callable[[], Schema]]:
-    from .rulesets.vereteno.catalog import D66
+    from .rulesets.vereteno.catalog import D66, Catalog
     from .rulesets.vereteno.model import PROPERTIES, Armour, FighterSpec, Shield, Tactic, Trauma, Weapon
 
     p = {("Weapon", "properties"): {"type": "array", "items": {"enum": list(PROPERTIES)}}}
+    cat = Catalog.bundled()
+    refs = {"weapon": list(cat.weapons), "armour": list(cat.armour), "shield": list(cat.shields),
+            "tactic": list(cat.tactics)}
     return {
-        "fighter": lambda: model_schema(FighterSpec, p),
+        "fighter": lambda: name_refs(model_schema(FighterSpec, p), refs),
         "weapons": lambda: catalog_schema(model_schema(Weapon, p)),
         "armour": lambda: catalog_schema(model_schema(Armour)),
         "shields": lambda: catalog_schema(model_schema(Shield)),
