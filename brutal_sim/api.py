@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence, TypedDict, Unpack
 
 import numba
 import numpy as np
@@ -140,8 +140,17 @@ def _check_seed(seed: int, name: str = "seed") -> None:
 
 def _check_threads(threads: int | None, name: str = "threads") -> None:
     if threads is not None and (not isinstance(threads, (int, np.integer)) or isinstance(threads, bool)
-                                or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
-        raise DataError(name, None, f"must be 1 … {numba.config.NUMBA_NUM_THREADS} on this machine, got {threads!r}")
+                                or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):  # type: ignore[attr-defined]
+        raise DataError(name, None, f"must be 1 … {numba.config.NUMBA_NUM_THREADS} on this machine, got {threads!r}")  # type: ignore[attr-defined]
+
+
+class Behaviour(TypedDict, total=False):
+    """The keyword overrides of :func:`duel`: a side's tactic or reaction instead of its file's."""
+
+    tactic_a: str | None
+    reaction_a: str | None
+    tactic_b: str | None
+    reaction_b: str | None
 
 
 def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: str | None = None,
@@ -149,7 +158,7 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
          progress: ProgressFn | None = None, labels: Mapping[str, str] | None = None,
          ruleset: str | None = None, executor: Executor | None = None, client: Any = None,
          target_error: float | None = None, max_n: int = MAX_N_DEFAULT,
-         **overrides: str | None) -> DuelResult:
+         **overrides: Unpack[Behaviour]) -> DuelResult:
     """Play ``n`` duels of ``a`` against ``b`` and return their counters.
 
     With ``target_error`` (percentage points) play instead until every reported rate's 95 %
@@ -227,7 +236,7 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
     rs, p = prepared
     with named_errors({"tactic_a": "tactic", **(names or {})}):
         rs.check_attack(p)
-    common = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
+    common: dict[str, Any] = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
                   reaction=rs.behaviour(p.b)["reaction"], layout=rs.counters, ruleset=rs.name)
     if n is None:
         exact = rs.enumerate_attack(p.compiled)

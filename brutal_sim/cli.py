@@ -758,6 +758,16 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
     out.print(t)
 
 
+@app.command("schema")
+def schema_(kind: str = typer.Argument(..., help="fighter | weapons | armour | talents | tactics | rules | scenario "
+                                                 "| … (kinds depend on the ruleset)"),
+            ruleset: str = typer.Option("brutal", "--ruleset", help="whose files")) -> None:
+    """Print the JSON Schema of a kind of input file, for editors (docs/reference.md, "Schemas for editors")."""
+    from .schema import schema_text
+
+    print(_guard(lambda: schema_text(kind, ruleset)), end="")
+
+
 def _print_version(value: bool) -> None:
     if value:
         out.print(__version__, highlight=False)

@@ -6,6 +6,7 @@ differences between the cells are not blurred by independent sampling noise.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -166,10 +167,10 @@ class Balance:
     opponent: str
     target: float
     n: int  # duels per value tried (with a target error: the most the search allowed, max_n)
-    tried: dict[Any, tuple[float, float, float]] = field(default_factory=dict)  # value → (rate, lo, hi)
+    tried: dict[Any, tuple[float, float, float]] = dataclasses.field(default_factory=dict)  # value → (rate, lo, hi)
     best: Any = None
     bracket: tuple[Any, Any] | None = None
-    played: dict[Any, int] = field(default_factory=dict)  # value → duels of its estimate in ``tried``
+    played: dict[Any, int] = dataclasses.field(default_factory=dict)  # value → duels of its estimate in ``tried``
     duels: int = 0  # duels played in the whole search (with a target error, replays included)
 
     def frame(self) -> pd.DataFrame:

@@ -7,7 +7,7 @@ and group naturally.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, cast
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,7 @@ def _labels(r: HeaderCounters) -> dict[str, str]:
             "value": r.labels.get("value", "")}
 
 
-def _rate_row(r: HeaderCounters, fighter: str, side: str, measure: str, k: int, n: int) -> dict:
+def _rate_row(r: HeaderCounters, fighter: str, side: str, measure: str, k: int, n: int) -> dict[str, Any]:
     lo, hi = wilson(k, n)
     return {**_labels(r), "fighter": fighter, "side": side, "measure": measure,
             "estimate": k / n if n else np.nan, "ci_low": lo, "ci_high": hi, "count": k, "n": n}
@@ -48,7 +48,7 @@ def summary_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     by a single harmful blow), ``rounds_mean`` (with a normal 95 % interval),
     ``rounds_p50``, ``rounds_p90``.
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         for side, key in ((0, "a"), (1, "b")):
             name = r.names[side]
@@ -69,7 +69,7 @@ def summary_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
             base = {**_labels(r), "fighter": "", "side": "", "count": decided, "n": decided}
             rows.append({**base, "measure": "rounds_mean", "estimate": mean, "ci_low": mean - half, "ci_high": mean + half})
             for q, name in ((0.5, "rounds_p50"), (0.9, "rounds_p90")):
-                v = float(hist_quantile(hist, q))
+                v = float(cast(int, hist_quantile(hist, q)))  # not None: some runs were decided
                 rows.append({**base, "measure": name, "estimate": v, "ci_low": np.nan, "ci_high": np.nan})
     return pd.DataFrame(rows, columns=[*LABELS, "fighter", "side", "measure", "estimate", "ci_low", "ci_high",
                                        "count", "n"])
@@ -100,7 +100,7 @@ def wounds_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     Columns: matchup, variant, fighter, side, direction (taken | dealt), level, zone, count,
     per_duel (mean count per duel), share (of that fighter's blows in that direction).
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         for side, key in ((0, "a"), (1, "b")):
             for direction, source in (("taken", side), ("dealt", 1 - side)):
@@ -124,7 +124,7 @@ def fight_summary_frame(results: Iterable["FightResult"]) -> pd.DataFrame:
     takedown, B-2.9) plus ``survivors_mean`` per side (mean fighters of the side still in at the
     end, with a normal 95 % interval; ``n`` the side's size in ``count``)."""
     results = list(results)
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         for side, key in ((0, "a"), (1, "b")):
             hist = r.survivors(side)
@@ -151,7 +151,7 @@ def fighters_frame(results: Iterable["FightResult"]) -> pd.DataFrame:
     95 % intervals; ``out_rate`` + ``standing_rate`` = 1), ``damage_dealt_mean``,
     ``damage_taken_mean`` (per fight; no interval: the counters keep sums only).
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         for row, ((name, key, rank), label) in enumerate(zip(r.fighters, r.fighter_labels)):
             def rate(measure: str, k: int) -> None:
@@ -177,7 +177,7 @@ def survivors_frame(results: Iterable["FightResult"]) -> pd.DataFrame:
     Columns: matchup, variant, sweep, value, fighter (the side's name), side, survivors
     (0 … the side's size), count, share (of all fights), ci_low, ci_high (Wilson 95 %).
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         for side, key in ((0, "a"), (1, "b")):
             for k, count in enumerate(r.survivors(side)):
@@ -205,7 +205,7 @@ def paired_differences(results: list["DuelResult"], joint: np.ndarray, by: str) 
     matchup, variant, sweep, from, to, fighter, side, measure, difference, ci_low, ci_high,
     halfwidth_independent, variance_ratio, n.
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for j in range(len(results) - 1):
         r0, r1, J = results[j], results[j + 1], joint[j]
         n = r0.n

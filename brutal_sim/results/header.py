@@ -3,7 +3,7 @@ whose counter row starts with it (duels, group fights)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,6 +40,13 @@ class HeaderCounters:
     counters: np.ndarray
     n: int
     layout: CounterLayout | None
+    #: the cell labels of tidy frames: matchup, variant, sweep, value
+    labels: dict[str, str]
+
+    if TYPE_CHECKING:
+        @property
+        def names(self) -> tuple[str, str]:
+            """Side a's and side b's names (a subclass's field or property)."""
 
     @property
     def c(self) -> CounterLayout:

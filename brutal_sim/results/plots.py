@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import base64
 import io
-from typing import Any, Hashable, Iterable
+from typing import Any, Hashable, Iterable, Literal
 
 import numpy as np
 import pandas as pd
@@ -56,11 +56,11 @@ def _level_colours(levels: list[str]) -> dict[str, str]:
     ramp = list(LEVEL_COLOURS.values())
     if all(lv in LEVEL_COLOURS for lv in levels):
         return {lv: LEVEL_COLOURS[lv] for lv in levels}
-    picks = np.linspace(0, len(ramp) - 1, num=len(levels)).round().astype(int) if levels else []
+    picks: Iterable[int] = np.linspace(0, len(ramp) - 1, num=len(levels)).round().astype(int) if levels else []
     return {lv: ramp[i] for lv, i in zip(levels, picks)}
 
 
-def _unique(values: Iterable[Hashable]) -> list:
+def _unique(values: Iterable[Hashable]) -> list[Any]:
     """Distinct values in order of first appearance."""
     return list(dict.fromkeys(values))
 
@@ -94,7 +94,7 @@ def _in_cell(frame: pd.DataFrame, cell: tuple[str, ...]) -> pd.DataFrame:
     return frame[mask]
 
 
-def _palette(keys: Iterable[Hashable]) -> dict:
+def _palette(keys: Iterable[Hashable]) -> dict[Any, str]:
     """An Okabe–Ito colour for each key, in order of first appearance (cycling past eight)."""
     return {k: OKABE_ITO[i % len(OKABE_ITO)] for i, k in enumerate(_unique(keys))}
 
@@ -117,7 +117,7 @@ def _side_labels(rows: pd.DataFrame) -> list[str]:
     return [f"{n} ({s})" if names.count(n) > 1 else n for n, s in zip(names, rows["side"])]
 
 
-def _style(ax: Axes, grid_axis: str = "both") -> None:
+def _style(ax: Axes, grid_axis: Literal["both", "x", "y"] = "both") -> None:
     ax.spines[["top", "right"]].set_visible(False)
     ax.grid(True, axis=grid_axis, color="#E5E5E5", linewidth=0.8)
     ax.set_axisbelow(True)
@@ -163,12 +163,12 @@ def win_rate_figure(summary: pd.DataFrame, title: str = "Win rates with 95 % Wil
     ax = fig.add_subplot()
     ax.barh(ys, est_a, height=0.72, color=cols, xerr=np.clip(np.vstack([est_a - lo_a, hi_a - est_a]), 0, None),
             error_kw={"ecolor": "#333333", "elinewidth": 1.0, "capsize": 3}, gid="win_rate_bars")
-    for yy, e, l, h, c in zip(ys, est_a, lo_a, hi_a, cols):
+    for yy, e, l, h, colour in zip(ys, est_a, lo_a, hi_a, cols):
         if h <= 86:  # value right of the interval, or inside the bar when the bar is nearly full
             ax.text(h + 1.2, yy, percent_label(e / 100), va="center", ha="left", fontsize=8.5)
         else:
             ax.text(l - 1.2, yy, percent_label(e / 100), va="center", ha="right", fontsize=8.5,
-                    color=_ink_on(mcolors.to_rgba(c)))
+                    color=_ink_on(mcolors.to_rgba(colour)))
     header_tf = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
     for yy, text in headers:
         ax.text(0.008, yy, text, transform=header_tf, fontweight="bold", va="center", ha="left", fontsize=9.5)
@@ -282,7 +282,7 @@ def matchup_matrix_figure(summary: pd.DataFrame, variant: str | None = None,
                  layout="constrained")
     axes = fig.subplots(1, len(variants), squeeze=False)[0]
     cmap = colormaps[MATRIX_CMAP].with_extremes(bad="#F2F2F2")
-    image = None
+    image: Any = None
     for p, (ax, v) in enumerate(zip(axes, variants)):
         m = _win_matrix(wins[wins["variant"] == v], fighters)
         image = ax.imshow(100 * m, cmap=cmap, vmin=0, vmax=100, aspect="equal")
@@ -570,7 +570,7 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
     most = max(len(_unique(_in_cell(fighters, c)["fighter"])) for c in cells)
     fig = Figure(figsize=(10.5, 0.6 + max(2.8, 0.42 * most + 1.5) * len(cells)), layout="constrained")
     rows = fig.subfigures(len(cells), 1, squeeze=False)[:, 0]
-    first_right = None
+    first_right: Any = None
     for row, c in enumerate(cells):
         left, right = rows[row].subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.5]})
         first_right = first_right or right
