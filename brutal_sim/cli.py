@@ -9,6 +9,7 @@ without loading numba, pandas or matplotlib.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -723,15 +724,19 @@ def diff_(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="also write a one-file HTML page, e.g. "
                                          "reports/diff.html"),
     csv: Optional[str] = typer.Option(None, "--csv", help="also write the table as DIR/diff.csv"),
+    parquet: Optional[str] = typer.Option(None, "--parquet", help="also write the table as DIR/diff.parquet with the "
+                                          "run's metadata; needs pip install 'brutal-sim[parquet]'"),
 ) -> None:
     """What a rule change does to every matchup: the round robin under the old rules (--rules-a,
     --option-a) and the new (--rules-b, --option-b) on the same duels, each matchup's change of
     side a's win rate with its 95 % interval, largest first."""
     from . import api, designer
     from .core.ruleset import get_ruleset, resolve_ruleset
-    from .outputs import check_file, check_folder, referenced_files, write_file, write_folder
+    from .outputs import check_file, check_folder, parquet_writer, referenced_files, require_parquet, write_file, write_folder
     from .report import render_diff
 
+    if parquet:
+        _guard(lambda: require_parquet("--parquet"))
     flags_a = _guard(lambda: parse_option_flags(option_a or []))
     flags_b = _guard(lambda: parse_option_flags(option_b or []))
     refs = [*(fighters_opt or []), *(fighters or [])]
@@ -740,8 +745,11 @@ def diff_(
     inputs = [p for f in (rules_a, rules_b, *refs) if f for p in referenced_files(f)]
     if output:
         _guard(lambda: check_file("-o", output, inputs))
-    if csv:
-        _guard(lambda: check_folder("--csv", csv, inputs))
+    for flag, folder in (("--csv", csv), ("--parquet", parquet)):
+        if folder:
+            _guard(lambda: check_folder(flag, folder, inputs))
+    if csv and parquet and os.path.abspath(csv) == os.path.abspath(parquet):
+        _fail(f"--csv and --parquet name the same folder ({csv}); give each its own")
     names = {"options_old": "--option-a", "options_new": "--option-b", "rules_old": "--rules-a",
              "rules_new": "--rules-b", **FLAGS}
     rs = _guard(lambda: resolve_ruleset(refs, ruleset)) if refs else _guard(lambda: get_ruleset(ruleset or "brutal"))
@@ -760,8 +768,14 @@ def diff_(
             _guard(lambda: write_file(output, render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f))))
         if csv:
             write_folder(csv, {"diff.csv": lambda path: d.frame().to_csv(path, index=False)})
+        if parquet:
+            meta = {"version": __version__, "table": "diff", "ruleset": d.ruleset, "options_old": d.options_old,
+                    "options_new": d.options_new, "rules_old": rules_a, "rules_new": rules_b, "seed": seed,
+                    "n": None if d.precision else n, "target_error": 100 * d.precision["target_error"] if d.precision else None,
+                    "max_n": n if d.precision else None}
+            write_folder(parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
     except OSError as exc:
-        _fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv}")
+        _fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv or parquet}")
     if json_out:
         _print_json(data)
         return
@@ -784,7 +798,7 @@ def diff_(
     out.print("*: the interval excludes no change" + ("" if all(r["paired"] for r in data["rows"]) else
               "; rows whose versions differ in tables or round cap use independent intervals"),
               highlight=False, markup=False, style="dim")
-    for path, what in ((output, "the page"), (csv, "the table")):
+    for path, what in ((output, "the page"), (csv, "the table"), (parquet, "the Parquet table")):
         if path:
             err.print(f"wrote {what} to {path}", highlight=False, markup=False)
 
