@@ -223,15 +223,22 @@ def referenced_files(path: str, depth: int = 3) -> list[Path]:
     return found
 
 
-def _strings(data: Any) -> Iterable[str]:
+def _strings(data: Any, skip: frozenset[str] = frozenset()) -> Iterable[str]:
+    """Every text in ``data``, but those under a key in ``skip``."""
     if isinstance(data, str):
         yield data
     elif isinstance(data, dict):
-        for v in data.values():
-            yield from _strings(v)
+        for k, v in data.items():
+            if k not in skip:
+                yield from _strings(v, skip)
     elif isinstance(data, list):
         for v in data:
-            yield from _strings(v)
+            yield from _strings(v, skip)
+
+
+#: keys (at any level) of a scenario, a rules file or a fighter file whose texts never name files
+#: (titles, notes, labels, a sweep's field and values): :func:`embedded_files` does not look them up
+NOT_FILE_NAMES = frozenset({"title", "notes", "name", "description", "label", "field", "values"})
 
 
 def embedded_files(path: str, depth: int = 3) -> dict[str, str]:
@@ -249,7 +256,7 @@ def embedded_files(path: str, depth: int = 3) -> dict[str, str]:
             data = tomllib.loads(p.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             return
-        for text in _strings(data):
+        for text in _strings(data, NOT_FILE_NAMES):
             name = text.rpartition("*")[0] if text.rpartition("*")[2].isdigit() else text
             if not name or "\x00" in name:
                 continue
