@@ -555,6 +555,7 @@ def report(
         target = _guard(lambda: parse(cluster))
         if old is None:
             check_outputs(referenced_files(path))
+        setup = _guard(lambda: report_setup(sc, None if old is None else old["scenario"]["name"]))  # as loaded
         with _executor(target, threads) as ex:
             if target is None:  # on a cluster, the workers load the kernels
                 for rs in sc.rulesets:
@@ -562,7 +563,6 @@ def report(
                 if sc.fights:
                     _warm_up_fight(False, sc.fights[0].prepared, paired=True)
             results = _run_report(sc, threads, ex)
-        setup = report_setup(sc, None if old is None else old["scenario"]["name"])
     if old is not None and old.get("brutal_sim") != __version__:
         err.print(f"note: {rerun} was written by brutal_sim {old.get('brutal_sim', '?')}; this is {__version__} (a "
                   "change of the rules or the catalog between them changes the numbers)", highlight=False, markup=False)

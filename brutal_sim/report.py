@@ -322,9 +322,14 @@ def report_setup(scenario: Scenario, name: str | None = None) -> dict[str, Any]:
     seed and the n or target error played; and, to read: the version, the rulesets, each variant's
     resolved options and each fighter's resolved data (catalog items expanded)."""
     spec = scenario.spec
+    try:
+        text = Path(scenario.source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(scenario.source, None, f"cannot read the scenario: {getattr(exc, 'strerror', None) or exc}") \
+            from None
     return {
         "format": SETUP_FORMAT, "format_version": SETUP_VERSION, "brutal_sim": __version__,
-        "scenario": {"name": name or scenario.source, "text": Path(scenario.source).read_text(encoding="utf-8")},
+        "scenario": {"name": name or scenario.source, "text": text},
         "files": embedded_files(scenario.source),
         "seed": spec.seed, "n": spec.n, "target_error": spec.target_error, "max_n": spec.max_n,
         "rulesets": [rs.name for rs in scenario.rulesets],
@@ -348,7 +353,10 @@ def _setup_section(setup: Mapping[str, Any]) -> dict[str, Any]:
     for f in files:
         f["download"] = Path(f["name"]).name or "file.toml"
         f["uri"] = _data_uri(f["text"], "text/plain;charset=utf-8")
-    return {"name": name, "files": files, "id": SETUP_ID, "download": f"{stem}.setup.json",
+    fighters = [{"title": f"{f['name']} ({f['ruleset']})", "text": json.dumps(f["data"], ensure_ascii=False, indent=1,
+                                                                             default=str)}
+                for f in setup.get("fighters", [])]
+    return {"name": name, "files": files, "fighters": fighters, "id": SETUP_ID, "download": f"{stem}.setup.json",
             "uri": _data_uri(json.dumps(setup, ensure_ascii=False, indent=1, default=str), "application/json")}
 
 

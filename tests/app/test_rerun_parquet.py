@@ -86,6 +86,7 @@ def test_a_report_carries_its_setup_and_plays_again_with_identical_tables(tmp_pa
     links = _links(html)
     assert links["s.toml"] == SCENARIO and links["zones.toml"] == ZONES and links["rules.toml"] == RULES
     assert json.loads(links["s.setup.json"]) == setup
+    assert "Resolved fighters" in html and "<summary>Sergeant (brutal)</summary>" in html
 
     # on another machine: the original files gone, another current folder
     shutil.rmtree(tmp_path / "made")
