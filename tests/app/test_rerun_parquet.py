@@ -272,3 +272,24 @@ def test_parquet_and_csv_into_one_folder_is_refused(tmp_path):
                             "--parquet", str(tmp_path / "o")])
     assert r.exit_code == 2 and "name the same folder" in r.stderr, r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
+def test_a_cross_system_report_with_a_rules_file_per_ruleset_plays_again(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "b.toml").write_text("[options]\nround_cap = 3\n")
+    scenario = tmp_path / "x.toml"
+    scenario.write_text('n = 400\nseed = 2\nrulesets = ["brutal", "wfrp2e"]\nmatchups = [["swordsman", "brute"]]\n'
+                        '[rules]\nbrutal = "rules/b.toml"\n')
+    r = runner.invoke(app, ["report", str(scenario), "-o", str(tmp_path / "a.html"), "--csv", str(tmp_path / "c1")])
+    assert r.exit_code == 0, r.output
+    shutil.rmtree(tmp_path / "rules")
+    scenario.unlink()
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["report", "--rerun", "a.html", "-o", "b.html", "--csv", "c2"])
+    assert r.exit_code == 0, r.output
+    one, two = (pd.read_csv(tmp_path / c / "summary.csv") for c in ("c1", "c2"))
+    assert one.equals(two) and set(one["variant"]) == {"brutal", "wfrp2e"}
+    # the rules file was played: no Brutal duel lasted beyond the cap of 3 rounds
+    rounds = pd.read_csv(tmp_path / "c2" / "rounds.csv")
+    brutal = rounds[(rounds["variant"] == "brutal") & (rounds["count"] > 0)]
+    assert not brutal.empty and brutal["round"].max() <= 3
