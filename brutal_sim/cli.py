@@ -9,6 +9,7 @@ without loading numba, pandas or matplotlib.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -493,9 +494,13 @@ def attack(
 
 @app.command()
 def report(
-    scenario: str = typer.Argument(..., help="scenario TOML file (see docs/scenarios.md)"),
+    scenario: Optional[str] = typer.Argument(None, help="scenario TOML file (see docs/scenarios.md); not with --rerun"),
     output: str = typer.Option(..., "-o", "--output", help="the HTML file to write, e.g. reports/NAME.html"),
     csv: Optional[str] = typer.Option(None, "--csv", help="also write the tidy frames as CSV files into DIR"),
+    parquet: Optional[str] = typer.Option(None, "--parquet", help="also write the tidy frames as Parquet files into "
+                                          "DIR, each with the run's metadata; needs pip install 'brutal-sim[parquet]'"),
+    rerun: Optional[str] = typer.Option(None, "--rerun", help="play again the scenario a report carries (its setup: "
+                                        "the scenario and the files it names), with its n or target error"),
     n: Optional[int] = typer.Option(None, "-n", help="override the scenario's duels per cell"),
     threads: Optional[int] = THREADS_OPT,
     cluster: Optional[str] = CLUSTER_OPT,
@@ -504,46 +509,106 @@ def report(
     max_n: Optional[int] = typer.Option(None, "--max-n", help="the most duels per cell with a target error "
                                         "[default: the scenario's max_n, 100,000,000]"),
 ) -> None:
-    """Run a scenario and write a one-file HTML report (images embedded)."""
+    """Run a scenario (or play again the one a report carries, --rerun) and write a one-file HTML
+    report (images embedded, the scenario and its files embedded)."""
+    from pathlib import Path
+
     from . import api
-    from .outputs import check_file, check_folder, referenced_files, write_file
-    from .report import ReportFrames, render_report
+    from .outputs import check_file, check_folder, referenced_files, require_parquet, write_file
+    from .report import ReportFrames, read_setup, render_report, report_setup, table_metadata
     from .run.cluster import parse
     from .scenario import load_scenario
 
-    sc = _guard(lambda: load_scenario(scenario, n=n, names=FLAGS, target_error=target_error, max_n=max_n))
-    note = _size_note(sc.n_runs)
-    if note:
-        err.print(note, highlight=False, markup=False)
-    _guard(lambda: api._check_threads(threads, "--threads"))
-    target = _guard(lambda: parse(cluster))
-    inputs = referenced_files(scenario)
-    _guard(lambda: check_file("-o", output, inputs))  # nothing is created before the run succeeds
-    if csv:
-        _guard(lambda: check_folder("--csv", csv, inputs))
-    with _executor(target, threads) as ex:
-        if target is None:  # on a cluster, the workers load the kernels
-            for rs in sc.rulesets:
-                _warm_up(False, rs)
-            if sc.fights:
-                _warm_up_fight(False, sc.fights[0].prepared, paired=True)
-        results = _run_report(sc, threads, ex)
+    if parquet:
+        _guard(lambda: require_parquet("--parquet"))
+    old: dict[str, Any] | None = None
+    if rerun is not None:
+        if scenario is not None:
+            _fail(f"give a scenario file or --rerun REPORT, not both ({scenario}, --rerun {rerun})")
+        old = _guard(lambda: read_setup(rerun))
+        if n is None and target_error is None:  # the report's own n or target error, unless overridden
+            if old["target_error"] is None:
+                n = None if max_n is not None else old["n"]
+            else:
+                target_error = old["target_error"]
+        if max_n is None and target_error is not None and old["target_error"] is not None:
+            max_n = old["max_n"]
+    elif scenario is None:
+        _fail("give a scenario TOML file, or --rerun REPORT.html (see brutal-sim report --help)")
+
+    def check_outputs(inputs: list[Any]) -> None:
+        _guard(lambda: check_file("-o", output, inputs))  # nothing is created before the run succeeds
+        for flag, folder in (("--csv", csv), ("--parquet", parquet)):
+            if folder:
+                _guard(lambda: check_folder(flag, folder, inputs))
+        if csv and parquet and Path(csv).absolute() == Path(parquet).absolute():
+            _fail(f"--csv and --parquet name the same folder ({csv}); give each its own")
+
+    if old is not None:
+        check_outputs([Path(rerun or "")])
+    with _scenario_place(old, scenario) as path:
+        sc = _guard(lambda: load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n))
+        note = _size_note(sc.n_runs)
+        if note:
+            err.print(note, highlight=False, markup=False)
+        _guard(lambda: api._check_threads(threads, "--threads"))
+        target = _guard(lambda: parse(cluster))
+        if old is None:
+            check_outputs(referenced_files(path))
+        setup = _guard(lambda: report_setup(sc, None if old is None else old["scenario"]["name"]))  # as loaded
+        with _executor(target, threads) as ex:
+            if target is None:  # on a cluster, the workers load the kernels
+                for rs in sc.rulesets:
+                    _warm_up(False, rs)
+                if sc.fights:
+                    _warm_up_fight(False, sc.fights[0].prepared, paired=True)
+            results = _run_report(sc, threads, ex)
+    if old is not None and old.get("brutal_sim") != __version__:
+        err.print(f"note: {rerun} was written by brutal_sim {old.get('brutal_sim', '?')}; this is {__version__} (a "
+                  "change of the rules or the catalog between them changes the numbers)", highlight=False, markup=False)
     total = sum(r.n for r in [*results, *sc.fight_results])
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
-        f"brutal-sim report {scenario} -o {output}"
-    html = render_report(sc, results, command)
+        (f"brutal-sim report --rerun {rerun} -o {output}" if rerun else f"brutal-sim report {scenario} -o {output}")
+    html = render_report(sc, results, command, setup=setup)
     frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
     try:
         _guard(lambda: write_file(output, html))
         if csv:
             frames.to_csv(csv)
+        if parquet:
+            frames.to_parquet(parquet, {**table_metadata(sc), "scenario": setup["scenario"]["name"]})
     except OSError as exc:
         _fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
     fights = f" and {len(sc.fights)} group fights" if sc.fights else ""
+    also = "".join(f"; {what} in {folder}" for what, folder in (("CSV", csv), ("Parquet", parquet)) if folder)
     err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells{fights}, {total:,} "
               f"{'duels and fights' if sc.fights else 'duels'} in "
-              f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + (f"; CSV in {csv}" if csv else ""),
+              f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + also,
               highlight=False, markup=False)
+
+
+@contextmanager
+def _scenario_place(setup: dict[str, Any] | None, scenario: str | None) -> Iterator[str]:
+    """The path of the scenario to run: ``scenario`` as given, or a report's ``setup`` laid out in a
+    temporary folder that is the current folder inside the block (the scenario's files are found
+    beside it, or from the current folder, as they were); the folder is removed on exit."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from .report import setup_folder
+
+    if setup is None:
+        yield scenario or ""
+        return
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="brutal-sim-rerun-") as root:
+        folder, name = _guard(lambda: setup_folder(setup, Path(root)))
+        os.chdir(folder)
+        try:
+            yield name
+        finally:
+            os.chdir(here)
 
 
 #: a report of more cells than this is announced with its expected size
@@ -659,15 +724,19 @@ def diff_(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="also write a one-file HTML page, e.g. "
                                          "reports/diff.html"),
     csv: Optional[str] = typer.Option(None, "--csv", help="also write the table as DIR/diff.csv"),
+    parquet: Optional[str] = typer.Option(None, "--parquet", help="also write the table as DIR/diff.parquet with the "
+                                          "run's metadata; needs pip install 'brutal-sim[parquet]'"),
 ) -> None:
     """What a rule change does to every matchup: the round robin under the old rules (--rules-a,
     --option-a) and the new (--rules-b, --option-b) on the same duels, each matchup's change of
     side a's win rate with its 95 % interval, largest first."""
     from . import api, designer
     from .core.ruleset import get_ruleset, resolve_ruleset
-    from .outputs import check_file, check_folder, referenced_files, write_file, write_folder
+    from .outputs import check_file, check_folder, parquet_writer, referenced_files, require_parquet, write_file, write_folder
     from .report import render_diff
 
+    if parquet:
+        _guard(lambda: require_parquet("--parquet"))
     flags_a = _guard(lambda: parse_option_flags(option_a or []))
     flags_b = _guard(lambda: parse_option_flags(option_b or []))
     refs = [*(fighters_opt or []), *(fighters or [])]
@@ -676,8 +745,11 @@ def diff_(
     inputs = [p for f in (rules_a, rules_b, *refs) if f for p in referenced_files(f)]
     if output:
         _guard(lambda: check_file("-o", output, inputs))
-    if csv:
-        _guard(lambda: check_folder("--csv", csv, inputs))
+    for flag, folder in (("--csv", csv), ("--parquet", parquet)):
+        if folder:
+            _guard(lambda: check_folder(flag, folder, inputs))
+    if csv and parquet and os.path.abspath(csv) == os.path.abspath(parquet):
+        _fail(f"--csv and --parquet name the same folder ({csv}); give each its own")
     names = {"options_old": "--option-a", "options_new": "--option-b", "rules_old": "--rules-a",
              "rules_new": "--rules-b", **FLAGS}
     rs = _guard(lambda: resolve_ruleset(refs, ruleset)) if refs else _guard(lambda: get_ruleset(ruleset or "brutal"))
@@ -696,8 +768,14 @@ def diff_(
             _guard(lambda: write_file(output, render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f))))
         if csv:
             write_folder(csv, {"diff.csv": lambda path: d.frame().to_csv(path, index=False)})
+        if parquet:
+            meta = {"version": __version__, "table": "diff", "ruleset": d.ruleset, "options_old": d.options_old,
+                    "options_new": d.options_new, "rules_old": rules_a, "rules_new": rules_b, "seed": seed,
+                    "n": None if d.precision else n, "target_error": 100 * d.precision["target_error"] if d.precision else None,
+                    "max_n": n if d.precision else None}
+            write_folder(parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
     except OSError as exc:
-        _fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv}")
+        _fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv or parquet}")
     if json_out:
         _print_json(data)
         return
@@ -720,7 +798,7 @@ def diff_(
     out.print("*: the interval excludes no change" + ("" if all(r["paired"] for r in data["rows"]) else
               "; rows whose versions differ in tables or round cap use independent intervals"),
               highlight=False, markup=False, style="dim")
-    for path, what in ((output, "the page"), (csv, "the table")):
+    for path, what in ((output, "the page"), (csv, "the table"), (parquet, "the Parquet table")):
         if path:
             err.print(f"wrote {what} to {path}", highlight=False, markup=False)
 

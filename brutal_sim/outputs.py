@@ -223,12 +223,83 @@ def referenced_files(path: str, depth: int = 3) -> list[Path]:
     return found
 
 
-def _strings(data: Any) -> Iterable[str]:
+def _strings(data: Any, skip: frozenset[str] = frozenset()) -> Iterable[str]:
+    """Every text in ``data``, but those under a key in ``skip``."""
     if isinstance(data, str):
         yield data
     elif isinstance(data, dict):
-        for v in data.values():
-            yield from _strings(v)
+        for k, v in data.items():
+            if k not in skip:
+                yield from _strings(v, skip)
     elif isinstance(data, list):
         for v in data:
-            yield from _strings(v)
+            yield from _strings(v, skip)
+
+
+#: keys (at any level) of a scenario, a rules file or a fighter file whose texts never name files
+#: (titles, notes, labels, a sweep's field and values): :func:`embedded_files` does not look them up
+NOT_FILE_NAMES = frozenset({"title", "notes", "name", "description", "label", "field", "values"})
+
+
+def embedded_files(path: str, depth: int = 3) -> dict[str, str]:
+    """The texts of the files a scenario at ``path`` names (as :func:`referenced_files` finds
+    them, without the scenario itself), each under the name it has seen from the scenario's folder:
+    the name as the scenario writes it, and a name a file writes (e.g. a rules file's
+    ``zone_table``) joined to that file's own name. Laid out under those names in one folder, with
+    that folder as the scenario's and the current one, they are found as they were."""
+    found: dict[str, str] = {}
+
+    def visit(p: Path, key: str | None, level: int) -> None:
+        if level >= depth or (key is not None and p.suffix != ".toml"):
+            return
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return
+        for text in _strings(data, NOT_FILE_NAMES):
+            name = text.rpartition("*")[0] if text.rpartition("*")[2].isdigit() else text
+            if not name or "\x00" in name:
+                continue
+            beside = os.path.normpath(os.path.join(os.path.dirname(key), name)) if key else os.path.normpath(name)
+            for candidate, name_key in ((p.parent / name, beside), (Path(name), os.path.normpath(name))):
+                try:
+                    if name_key in found or not candidate.is_file() or _same_file(candidate, Path(path)):
+                        continue
+                    found[name_key] = candidate.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError):
+                    continue
+                visit(candidate, name_key, level + 1)
+                break
+
+    visit(Path(path), None, 0)
+    return found
+
+
+#: the key–value metadata of each Parquet file name their keys with this prefix
+PARQUET_PREFIX = "brutal_sim."
+
+
+def require_parquet(flag: str = "--parquet") -> None:
+    """``--parquet`` needs pyarrow (the optional extra ``parquet``): refused in one line without it."""
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise DataError(flag, None, "--parquet needs pip install 'brutal-sim[parquet]'") from None
+
+
+def parquet_writer(frame: Any, metadata: Mapping[str, Any]) -> Callable[[Path], None]:
+    """A function writing ``frame`` (a pandas DataFrame) as a Parquet file at the path it is given,
+    with ``metadata`` in the file's key–value metadata: each key prefixed ``brutal_sim.``, each
+    value as text (JSON for anything but a string)."""
+    import json
+
+    def write(target: Path) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        ours = {f"{PARQUET_PREFIX}{k}": v if isinstance(v, str) else json.dumps(v) for k, v in metadata.items()}
+        pq.write_table(table.replace_schema_metadata({**(table.schema.metadata or {}), **ours}), target)
+
+    return write

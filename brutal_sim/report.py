@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+import itertools
+import json
+import os
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import jinja2
 import pandas as pd
@@ -23,7 +29,8 @@ from .results.frames import (
     wounds_frame,
 )
 from .rulesets.brutal import layout as L
-from .outputs import write_folder
+from .core.errors import DataError
+from .outputs import embedded_files, parquet_writer, write_folder
 from .scenario import Scenario
 
 
@@ -68,6 +75,24 @@ class ReportFrames:
         (:func:`brutal_sim.outputs.write_folder`)."""
         return write_folder(directory, {f"{name}.csv": (lambda path, f=frame: f.to_csv(path, index=False))
                                         for name, frame in self.tables().items()})
+
+    def to_parquet(self, directory: str, metadata: Mapping[str, Any]) -> list[Path]:
+        """Write each frame as ``DIRECTORY/NAME.parquet`` (needs pyarrow), ``metadata`` (e.g.
+        :func:`table_metadata`) and the table's name in each file's key–value metadata; the folder
+        is replaced as a whole (:func:`brutal_sim.outputs.write_folder`)."""
+        return write_folder(directory, {f"{name}.parquet": parquet_writer(frame, {**metadata, "table": name})
+                                        for name, frame in self.tables().items()})
+
+
+def table_metadata(scenario: Scenario) -> dict[str, Any]:
+    """What the files of ``--parquet`` carry in their metadata: the brutal_sim version, the
+    scenario's title, the rulesets, each variant's options, the seed, and n (or the target error
+    in percentage points and max_n)."""
+    spec = scenario.spec
+    return {"version": __version__, "title": spec.title, "rulesets": [rs.name for rs in scenario.rulesets],
+            "options": {v: o.as_dict() for v, o in scenario.variant_options.items()},
+            "seed": spec.seed, "n": None if spec.target_error is not None else spec.n,
+            "target_error": spec.target_error, "max_n": spec.max_n if spec.target_error is not None else None}
 
 
 def _pct(x: float) -> str:
@@ -213,10 +238,13 @@ def _per_cell(scenario: Any, results: Sequence[Any]) -> str:
 
 
 def render_report(scenario: Scenario, results: list[DuelResult], command: str,
-                  fights: list[FightResult] | None = None) -> str:
+                  fights: list[FightResult] | None = None, setup: Mapping[str, Any] | None = None) -> str:
     """The report's HTML (self-contained: inline CSS, images as data URIs). ``fights`` default to
-    the scenario's group-fight results (``scenario.fight_results``, filled by a run)."""
+    the scenario's group-fight results (``scenario.fight_results``, filled by a run); ``setup``
+    (:func:`report_setup`, read from the scenario's files by default) is embedded for
+    ``brutal-sim report --rerun`` and shown in a collapsed section."""
     fights = scenario.fight_results if fights is None else fights
+    setup = report_setup(scenario) if setup is None else setup
     frames = ReportFrames.of(results, scenario.differences, fights, scenario.weight_results)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
@@ -227,7 +255,8 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         cells=scenario.cells, summary_rows=_summary_rows(results),
         show_variant=len(scenario.variant_options) > 1, variant_header="ruleset" if scenario.spec.rulesets else "variant", show_sweep=any(c.sweep for c in scenario.cells),
         figures=_figures(scenario, frames), fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
-        option_sections=_option_sections(scenario), source=scenario.source, command=command,
+        option_sections=_option_sections(scenario), source=setup["scenario"]["name"], command=command,
+        setup=_setup_section(setup),
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
         difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights),
         weight_sections=_weight_sections(scenario),
@@ -238,15 +267,23 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
 
 def _fighters(scenario: Scenario) -> list[dict[str, Any]]:
     """Stat blocks of the scenario's fighters (a swept fighter's base only), per ruleset."""
-    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    blocks = []
+    for rs, f in _shown_fighters(scenario):
+        rows = rs.stat_block(f)
+        if getattr(f, "targeting", "spread") != "spread":
+            rows = [*rows, ("targeting", f.targeting)]
+        blocks.append({"name": f.name, "ruleset": rs.name, "rows": rows})
+    return blocks
+
+
+def _shown_fighters(scenario: Scenario) -> list[tuple[Any, Any]]:
+    """The scenario's fighters (a swept fighter's base only) with their rulesets, each name once per ruleset."""
+    seen: dict[tuple[str, str], tuple[Any, Any]] = {}
     shown = [(cell.ruleset, f) for cell in scenario.cells for f in (cell.a, cell.b) if not cell.sweep or f is cell.b]
     shown += [(rs, f) for fc in scenario.fights for rs in [scenario.variant_rulesets[fc.variant]] for f in fc.fighters]
+    shown += [(job.ruleset, f) for job in scenario.weight_jobs for f in (job.a, job.b)]
     for rs, f in shown:
-        if (rs.name, f.name) not in seen:
-            rows = rs.stat_block(f)
-            if getattr(f, "targeting", "spread") != "spread":
-                rows = [*rows, ("targeting", f.targeting)]
-            seen[rs.name, f.name] = {"name": f.name, "ruleset": rs.name, "rows": rows}
+        seen.setdefault((rs.name, f.name), (rs, f))
     return list(seen.values())
 
 
@@ -267,3 +304,138 @@ def render_diff(diff: Any, command: str, rules: str = "") -> str:
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         changed=[(k, o, v) for k, (o, v) in diff.changed_options.items()], rules=rules,
         figure=plots.figure_to_data_uri(diff.figure()), pct=_pct, command=command)
+
+
+# -- the setup a report carries: its scenario and the files it names -------------------------------
+
+#: the ``format`` of a report's setup JSON, and the version of its layout this brutal_sim reads
+SETUP_FORMAT = "brutal-sim report setup"
+SETUP_VERSION = 1
+#: the link of a report's setup (``<a id=… download=… href="data:application/json;base64,…">``)
+SETUP_ID = "brutal-sim-setup"
+
+
+def report_setup(scenario: Scenario, name: str | None = None) -> dict[str, Any]:
+    """Everything needed to play a report again (``brutal-sim report --rerun``): the scenario's text
+    under its name (``name``, default the path it was read from), the text of every file it names
+    (:func:`brutal_sim.outputs.embedded_files`: fighters, rules files, the tables they name), the
+    seed and the n or target error played; and, to read: the version, the rulesets, each variant's
+    resolved options and each fighter's resolved data (catalog items expanded)."""
+    spec = scenario.spec
+    try:
+        text = Path(scenario.source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(scenario.source, None, f"cannot read the scenario: {getattr(exc, 'strerror', None) or exc}") \
+            from None
+    return {
+        "format": SETUP_FORMAT, "format_version": SETUP_VERSION, "brutal_sim": __version__,
+        "scenario": {"name": name or scenario.source, "text": text},
+        "files": embedded_files(scenario.source),
+        "seed": spec.seed, "n": spec.n, "target_error": spec.target_error, "max_n": spec.max_n,
+        "rulesets": [rs.name for rs in scenario.rulesets],
+        "options": {v: o.as_dict() for v, o in scenario.variant_options.items()},
+        "fighters": [{"ruleset": rs.name, "name": f.name, "data": rs.fighter_data(f)}
+                     for rs, f in _shown_fighters(scenario)],
+    }
+
+
+def _data_uri(text: str, media: str) -> str:
+    return f"data:{media};base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def _setup_section(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """What the report's Setup section shows: the scenario and each file it names, each with a link
+    that downloads it, and the link of the whole setup (the one ``--rerun`` reads)."""
+    name = setup["scenario"]["name"]
+    stem = Path(name).stem or "scenario"
+    files = [{"name": name, "text": setup["scenario"]["text"]},
+             *({"name": k, "text": v} for k, v in sorted(setup["files"].items()))]
+    for f in files:
+        f["download"] = Path(f["name"]).name or "file.toml"
+        f["uri"] = _data_uri(f["text"], "text/plain;charset=utf-8")
+    fighters = [{"title": f"{f['name']} ({f['ruleset']})", "text": json.dumps(f["data"], ensure_ascii=False, indent=1,
+                                                                             default=str)}
+                for f in setup.get("fighters", [])]
+    return {"name": name, "files": files, "fighters": fighters, "id": SETUP_ID, "download": f"{stem}.setup.json",
+            "uri": _data_uri(json.dumps(setup, ensure_ascii=False, indent=1, default=str), "application/json")}
+
+
+_SETUP_LINK = re.compile(r'<a\b[^>]*\bid="' + SETUP_ID + r'"[^>]*>')
+_SETUP_HREF = re.compile(r'\bhref="data:application/json;base64,([A-Za-z0-9+/=\s]*)"')
+
+
+def read_setup(path: str) -> dict[str, Any]:
+    """The setup a report at ``path`` carries (:func:`report_setup`); a file that is no report, or
+    whose setup is missing or malformed, is a :class:`DataError` naming it."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(path, None, "report not found") from None
+    except UnicodeDecodeError:
+        raise DataError(path, None, "not a brutal-sim report (not UTF-8 text)") from None
+    except OSError as exc:
+        raise DataError(path, None, f"cannot read the report: {exc.strerror or exc}") from None
+    tag = _SETUP_LINK.search(text)
+    href = _SETUP_HREF.search(tag.group(0)) if tag else None
+    if href is None:
+        raise DataError(path, None, "holds no brutal-sim setup (the link id=\"brutal-sim-setup\" that "
+                        "brutal-sim report writes); nothing to play again")
+    try:
+        setup = json.loads(base64.b64decode("".join(href.group(1).split()), validate=True).decode("utf-8"))
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise DataError(path, "setup", "malformed: not base64-encoded JSON") from None
+    _check_setup(path, setup)
+    return setup
+
+
+def _check_setup(path: str, setup: Any) -> None:
+    def bad(field: str, what: str) -> DataError:
+        return DataError(path, f"setup.{field}" if field else "setup", what)
+
+    if not isinstance(setup, dict) or setup.get("format") != SETUP_FORMAT:
+        raise bad("format", f"malformed: expected {SETUP_FORMAT!r}")
+    if setup.get("format_version") != SETUP_VERSION:
+        raise bad("format_version", f"{setup.get('format_version')!r}: this brutal_sim reads version {SETUP_VERSION} "
+                  f"(the report was written by brutal_sim {setup.get('brutal_sim', '?')})")
+    sc = setup.get("scenario")
+    if not (isinstance(sc, dict) and isinstance(sc.get("name"), str) and isinstance(sc.get("text"), str)
+            and sc["name"] and "\x00" not in sc["name"]):
+        raise bad("scenario", "malformed: expected a table of name and text")
+    files = setup.get("files")
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        raise bad("files", "malformed: expected a table of file name = text")
+    for key in files:
+        if not key or "\x00" in key or key != os.path.normpath(key) or key in (".", ".."):
+            raise bad("files", f"malformed: {key!r} is not a file name")
+    for key in ("n", "max_n"):
+        if not isinstance(setup.get(key), int) or isinstance(setup.get(key), bool) or setup[key] <= 0:
+            raise bad(key, f"malformed: expected a positive integer, got {setup.get(key)!r}")
+    te = setup.get("target_error")
+    if te is not None and (not isinstance(te, (int, float)) or isinstance(te, bool) or te <= 0):
+        raise bad("target_error", f"malformed: expected a positive number or null, got {te!r}")
+
+
+def setup_folder(setup: Mapping[str, Any], root: Path) -> tuple[Path, str]:
+    """Lay out a setup (:func:`read_setup`) under the folder ``root``: the scenario, and each file
+    under its name seen from the scenario's folder (deep enough below ``root`` that names going up
+    with ``..`` stay inside it). Returns the scenario's folder and the scenario's file name there;
+    with that folder as the current one, the scenario finds its files as it did. A file named by an
+    absolute path is read from that path."""
+    files = {k: v for k, v in setup["files"].items() if not os.path.isabs(k)}
+    up = max((len(list(itertools.takewhile(lambda part: part == "..", Path(k).parts))) for k in files), default=0)
+    folder = root.joinpath(*["up"] * up)
+    name = Path(setup["scenario"]["name"]).name
+    if not name.endswith(".toml"):
+        name = "scenario.toml"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for key, text in files.items():
+            if key == name:
+                continue
+            target = folder / key
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        (folder / name).write_text(setup["scenario"]["text"], encoding="utf-8")
+    except OSError as exc:
+        raise DataError("--rerun", "setup.files", f"cannot lay out the files: {exc.strerror or exc}") from None
+    return folder, name
