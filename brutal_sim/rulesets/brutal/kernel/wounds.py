@@ -60,6 +60,7 @@ from ..layout import (
     S_STUN,
     S_TAKEN,
     S_TALLY,
+    S_TOOK,
     S_TRACK,
     S_TURNS,
     W_TWO_HANDED,
@@ -295,6 +296,7 @@ def _take_wound(F, S, opts, st, cnt, d, damage, dtype, zone):
     level = _wound_level(F, d, damage)
     side = F[d, P_SIDE]
     cnt[C_WOUNDS + side * 24 + level * 4 + ZONE_GROUP[zone]] += 1
+    S[side, S_TOOK + level] += 1
     cnt[C_DAMAGE + side] += damage
     S[d, S_TAKEN] += damage
     if level == LVL_NONE:
