@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
-           "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
+           "decided_by_figure", "wounds_at_least_figure", "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -374,6 +374,110 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
     axes[-1].set_xlim(*xlim)
     axes[-1].set_xlabel("rounds to decision (rounds)")
     fig.suptitle(f"{title} (share of decided duels per round)")
+    return fig
+
+
+def _panel_grid(n: int, width: float, height: float) -> tuple[Figure, np.ndarray]:
+    """A figure of ``n`` panels in one or two columns (spare panels hidden); the axes flattened."""
+    ncols = 1 if n == 1 else 2
+    nrows = -(-n // ncols)
+    fig = Figure(figsize=(width * ncols + 1.6, 0.7 + height * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
+def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
+                      title: str = "Decided by round r") -> Figure:
+    """Per matchup / variant, each side's chance to have won by round r (the cumulative win rate,
+    reaching its win rate at the last round) with a 95 % Wilson band, and (dashed grey) the chance
+    that the run was decided by then at all. The gap between the dashed line and a side's curve is
+    the other side's wins; 1 − a side's curve read against the other's is its survival.
+
+    The x axis stops at ``max_round`` (default: where either side's curve reaches 99.5 % of its
+    final value in every cell).
+    """
+    _require(decided_by, ("matchup", "variant", "fighter", "side", "round", "p_decided_by", "ci_low", "ci_high"),
+             "decided_by_figure")
+    cells = _cells(decided_by)
+    if not cells:
+        raise ValueError("decided_by_figure: the decided_by frame is empty")
+    if max_round is None:
+        ends = []
+        for c in cells:
+            either = _in_cell(decided_by, c)
+            either = either[either["side"] == ""]
+            p = either["p_decided_by"].to_numpy()
+            reached = either.loc[p >= 0.995 * p[-1] - 1e-12, "round"] if len(p) else pd.Series([1])
+            ends.append(int(reached.iloc[0]))
+        max_round = max(ends)
+    fig, axes = _panel_grid(len(cells), 4.6, 2.7)
+    for ax, c in zip(axes, cells):
+        cell = _in_cell(decided_by, c)
+        sides = cell[cell["side"] != ""]
+        names = _side_labels(sides.drop_duplicates("side"))
+        for (key, part), name, colour in zip(sides.groupby("side", sort=True), names, OKABE_ITO):
+            r = np.concatenate([[0], part["round"].to_numpy()])
+            est = 100 * np.concatenate([[0.0], part["p_decided_by"].to_numpy()])
+            lo = 100 * np.concatenate([[0.0], part["ci_low"].to_numpy()])
+            hi = 100 * np.concatenate([[0.0], part["ci_high"].to_numpy()])
+            ax.fill_between(r, lo, hi, step="post", color=colour, alpha=0.2, linewidth=0)
+            ax.step(r, est, where="post", color=colour, linewidth=1.8,
+                    label=f"{name} ({key}) won: {percent_label(est[-1] / 100)}")
+        either = cell[cell["side"] == ""]
+        if len(either):
+            r = np.concatenate([[0], either["round"].to_numpy()])
+            est = 100 * np.concatenate([[0.0], either["p_decided_by"].to_numpy()])
+            ax.step(r, est, where="post", color=DRAW_COLOUR, linestyle="--", linewidth=1.2, label="decided")
+        ax.set_xlim(0, max_round + 0.6)
+        ax.set_ylim(0, 101)
+        ax.set_title(_cell_title(decided_by, c), fontsize=10, loc="left")
+        ax.set_xlabel("round")
+        ax.set_ylabel("won by then (% of all)")
+        ax.legend(loc="lower right", frameon=False, fontsize=8)
+        _style(ax)
+    fig.suptitle(f"{title} (per side, 95 % Wilson bands)")
+    return fig
+
+
+def wounds_at_least_figure(wounds_at_least: pd.DataFrame,
+                           title: str = "Blows the loser took") -> Figure:
+    """Per matchup / variant and losing side: the chance that the loser had taken at least k blows
+    of each wound level in the runs it lost (k = 1 … the frame's cap, whose tick reads "k+"), one
+    line per level with a 95 % Wilson band. Levels the loser never took are left out."""
+    _require(wounds_at_least, ("matchup", "variant", "fighter", "side", "level", "k", "p", "ci_low", "ci_high", "n"),
+             "wounds_at_least_figure")
+    rows = wounds_at_least[wounds_at_least["k"] >= 1]
+    panels = _unique(zip(*(rows[c] for c in _label_columns(rows)), rows["side"]))
+    if not panels:
+        raise ValueError("wounds_at_least_figure: the wounds_at_least frame is empty")
+    levels = _unique(rows["level"])
+    colours = _level_colours(levels)
+    cap = int(rows["k"].max())
+    fig, axes = _panel_grid(len(panels), 4.2, 2.6)
+    for ax, (*c, side) in zip(axes, panels):
+        cell = _in_cell(rows, tuple(c))
+        mine = cell[cell["side"] == side]
+        fighter, lost = mine["fighter"].iloc[0], int(mine["n"].iloc[0])
+        for lv in levels:
+            part = mine[mine["level"] == lv]
+            if not (part["p"].fillna(0) > 0).any():
+                continue
+            k = part["k"].to_numpy()
+            colour = colours[lv] if lv != "none" else DRAW_COLOUR
+            ax.fill_between(k, 100 * part["ci_low"], 100 * part["ci_high"], color=colour, alpha=0.2, linewidth=0)
+            ax.plot(k, 100 * part["p"], color=colour, marker="o", markersize=3, linewidth=1.6,
+                    label=LEVEL_LABELS.get(lv, lv.replace("_", " ")))
+        ax.set_xticks(range(1, cap + 1), [str(k) for k in range(1, cap)] + [f"{cap}+"])
+        ax.set_ylim(0, 101)
+        ax.set_title(f"{_cell_title(rows, tuple(c))}\nlosses of {fighter} ({side}): {lost:,}", fontsize=10, loc="left")
+        ax.set_xlabel("at least k blows of the level")
+        ax.set_ylabel("% of its losses")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="upper right", frameon=False, fontsize=8)
+        _style(ax)
+    fig.suptitle(f"{title}: P(at least k blows of each level), 95 % Wilson bands")
     return fig
 
 
