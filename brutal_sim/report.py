@@ -32,7 +32,7 @@ from .scenario import Scenario
 #: Reports draw the wound figure (two panels per cell) only up to this many cells; the CSV has all.
 MAX_WOUND_CELLS = 6
 #: … and the decided-by figure (one panel per cell) up to this many cells.
-MAX_CURVE_CELLS = 12
+MAX_CURVE_CELLS = 24
 #: … and the group-fight figure (a row of two panels per fight) up to this many fights.
 MAX_FIGHT_CELLS = 8
 

@@ -25,6 +25,7 @@ from matplotlib import colors as mcolors
 from matplotlib import transforms as mtransforms
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
@@ -378,8 +379,9 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
 
 
 def _panel_grid(n: int, width: float, height: float) -> tuple[Figure, np.ndarray]:
-    """A figure of ``n`` panels in one or two columns (spare panels hidden); the axes flattened."""
-    ncols = 1 if n == 1 else 2
+    """A figure of ``n`` panels in one, two or (beyond six) three columns (spare panels hidden); the
+    axes flattened."""
+    ncols = 1 if n == 1 else 2 if n <= 6 else 3
     nrows = -(-n // ncols)
     fig = Figure(figsize=(width * ncols + 1.6, 0.7 + height * nrows), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
@@ -388,54 +390,56 @@ def _panel_grid(n: int, width: float, height: float) -> tuple[Figure, np.ndarray
     return fig, axes
 
 
+def _decided_end(cell: pd.DataFrame) -> int:
+    """The first round by which a cell's runs were decided as often as 99.5 % of all its decided runs."""
+    either = cell[cell["side"] == ""]
+    p = either["p_decided_by"].to_numpy()
+    if not len(p):
+        return 1
+    return int(either.loc[p >= 0.995 * p[-1] - 1e-12, "round"].iloc[0])
+
+
 def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
                       title: str = "Decided by round r") -> Figure:
     """Per matchup / variant, each side's chance to have won by round r (the cumulative win rate,
     reaching its win rate at the last round) with a 95 % Wilson band, and (dashed grey) the chance
     that the run was decided by then at all. The gap between the dashed line and a side's curve is
-    the other side's wins; 1 − a side's curve read against the other's is its survival.
+    the other side's wins; 100 % minus a side's curve is the other side's chance to be still in.
 
-    The x axis stops at ``max_round`` (default: where either side's curve reaches 99.5 % of its
-    final value in every cell).
+    Each panel's x axis stops at ``max_round`` (default: the round by which 99.5 % of that cell's
+    decided runs were decided); the curves hold their last level to the edge.
     """
     _require(decided_by, ("matchup", "variant", "fighter", "side", "round", "p_decided_by", "ci_low", "ci_high"),
              "decided_by_figure")
     cells = _cells(decided_by)
     if not cells:
         raise ValueError("decided_by_figure: the decided_by frame is empty")
-    if max_round is None:
-        ends = []
-        for c in cells:
-            either = _in_cell(decided_by, c)
-            either = either[either["side"] == ""]
-            p = either["p_decided_by"].to_numpy()
-            reached = either.loc[p >= 0.995 * p[-1] - 1e-12, "round"] if len(p) else pd.Series([1])
-            ends.append(int(reached.iloc[0]))
-        max_round = max(ends)
     fig, axes = _panel_grid(len(cells), 4.6, 2.7)
     for ax, c in zip(axes, cells):
         cell = _in_cell(decided_by, c)
+        end = max_round if max_round is not None else _decided_end(cell)
         sides = cell[cell["side"] != ""]
         names = _side_labels(sides.drop_duplicates("side"))
-        for (key, part), name, colour in zip(sides.groupby("side", sort=True), names, OKABE_ITO):
-            r = np.concatenate([[0], part["round"].to_numpy()])
-            est = 100 * np.concatenate([[0.0], part["p_decided_by"].to_numpy()])
-            lo = 100 * np.concatenate([[0.0], part["ci_low"].to_numpy()])
-            hi = 100 * np.concatenate([[0.0], part["ci_high"].to_numpy()])
-            ax.fill_between(r, lo, hi, step="post", color=colour, alpha=0.2, linewidth=0)
-            ax.step(r, est, where="post", color=colour, linewidth=1.8,
-                    label=f"{name} ({key}) won: {percent_label(est[-1] / 100)}")
-        either = cell[cell["side"] == ""]
-        if len(either):
-            r = np.concatenate([[0], either["round"].to_numpy()])
-            est = 100 * np.concatenate([[0.0], either["p_decided_by"].to_numpy()])
-            ax.step(r, est, where="post", color=DRAW_COLOUR, linestyle="--", linewidth=1.2, label="decided")
-        ax.set_xlim(0, max_round + 0.6)
+        curves = [(part, f"{name} ({key}) won", colour, "-")
+                  for (key, part), name, colour in zip(sides.groupby("side", sort=True), names, OKABE_ITO)]
+        curves.append((cell[cell["side"] == ""], "decided", DRAW_COLOUR, "--"))
+        for part, label, colour, style in curves:
+            last = int(part["round"].max()) if len(part) else 0
+            r = np.concatenate([[0], part["round"].to_numpy(), [max(end + 1, last)]])
+            est, lo, hi = (100 * np.concatenate([[0.0], v, v[-1:] if len(v) else [0.0]])
+                           for v in (part[k].to_numpy() for k in ("p_decided_by", "ci_low", "ci_high")))
+            if style == "-":
+                ax.fill_between(r, lo, hi, step="post", color=colour, alpha=0.2, linewidth=0)
+                label = f"{label}: {percent_label(est[-1] / 100)}"
+            ax.step(r, est, where="post", color=colour, linestyle=style, linewidth=1.8 if style == "-" else 1.2,
+                    label=label)
+        ax.set_xlim(0, end + 0.6)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylim(0, 101)
         ax.set_title(_cell_title(decided_by, c), fontsize=10, loc="left")
         ax.set_xlabel("round")
         ax.set_ylabel("won by then (% of all)")
-        ax.legend(loc="lower right", frameon=False, fontsize=8)
+        ax.legend(loc="best", frameon=False, fontsize=8)
         _style(ax)
     fig.suptitle(f"{title} (per side, 95 % Wilson bands)")
     return fig
