@@ -29,7 +29,8 @@ from matplotlib.ticker import MaxNLocator
 
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
-           "decided_by_figure", "wounds_at_least_figure", "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
+           "decided_by_figure", "wounds_at_least_figure",
+           "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")

@@ -20,8 +20,8 @@ from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.results.fight import FightResult
 from brutal_sim.core.counters import LOSER_WOUNDS_CAP
-from brutal_sim.results.frames import (decided_by_frame, fight_summary_frame, fighters_frame, rounds_frame, survivors_frame,
-                                       wounds_at_least_frame, wounds_frame)
+from brutal_sim.results.frames import (decided_by_frame, fight_summary_frame, fighters_frame, rounds_frame,
+                                       survivors_frame, wounds_at_least_frame, wounds_frame)
 from brutal_sim.rulesets.brutal.sides import expand_side, split_sides
 from brutal_sim.results.fight import fighter_labels, side_name
 

@@ -87,8 +87,8 @@ def counter_name(j: int) -> str:
     if j < L.C_LOSER_WOUNDS:
         return f"one_blow[{side[j - L.C_ONE_BLOW]}]"
     if j < L.C_ROUNDS:
-        r, bins = j - L.C_LOSER_WOUNDS, L.COUNTERS.loser_wounds_size // len(naive.LEVELS)
-        return f"loser_wounds[{side[r // (bins * len(naive.LEVELS))]}][{naive.LEVELS[r // bins % len(naive.LEVELS)]}][{r % bins}]"
+        r, bins, levels = j - L.C_LOSER_WOUNDS, L.COUNTERS.loser_wounds_size // len(naive.LEVELS), naive.LEVELS
+        return f"loser_wounds[{side[r // (bins * len(levels))]}][{levels[r // bins % len(levels)]}][{r % bins}]"
     return f"rounds[{j - L.C_ROUNDS}] (rounds_a from index round cap + 1)"
 
 

@@ -46,3 +46,24 @@ def test_per_side_curves_and_loser_wounds_add_up(ruleset):
         # a decided loser took at least one blow above level none (none of these fighters flees)
         harmful = hist[1:].sum(axis=0)
         assert hist[1:, 1:].sum() > 0 and harmful[0] < (len(r.c.levels) - 1) * r.wins(1 - side)
+
+
+def test_group_fights_carry_the_per_side_curves_and_the_losing_sides_blows():
+    """docs/groups.md: the losing side's blows are all its fighters' together (a side of three militia
+    can take more mortal wounds than one fighter could)."""
+    n = 5_000
+    r = api.fight(["knight"], ["militia*3"], n=n, seed=4, threads=1)
+    assert r.round_cap == 100
+    for side in (0, 1):
+        assert r.rounds_won_hist(side).sum() == r.wins(side) > 0
+        assert (r.loser_wounds(side).sum(axis=1) == r.wins(1 - side)).all()
+    frames = r.frames()
+    last = frames["decided_by"].groupby("side").tail(1).set_index("side")["p_decided_by"]
+    assert last["a"] == r.wins(0) / n and last["b"] == r.wins(1) / n
+    least = frames["wounds_at_least"].set_index(["side", "level", "k"])["p"]
+    # no militia fled, so each beaten militia side had three fighters put out by blows: at least three
+    # blows above level none per loss (here 12.4 on average, light wounds capped at 8)
+    assert r.defeats(1)["fled"] == 0 and least["b", "none", 0] == 1.0
+    harmful = (r.loser_wounds(1)[1:] * np.arange(LOSER_WOUNDS_CAP + 1)).sum()
+    assert 3 * r.wins(0) <= harmful and harmful / r.wins(0) == pytest.approx(12.37, abs=0.01)
+    assert least["b", "light", 8] == pytest.approx(665 / 4562) and least["b", "mortal", 1] == pytest.approx(114 / 4562)

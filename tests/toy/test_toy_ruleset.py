@@ -224,7 +224,8 @@ def markov_cumulative(a, b, round_cap: int) -> tuple[list[list[float]], list[np.
     ways = [6 - abs(t - 7) for t in range(2, 13)]
 
     def p_hit(x, y) -> float:
-        return sum(wx * wy for i, wx in enumerate(ways) for j, wy in enumerate(ways) if i + x.skill > j + y.skill) / 1296
+        return sum(wx * wy for i, wx in enumerate(ways) for j, wy in enumerate(ways)
+                   if i + x.skill > j + y.skill) / 1296
 
     def strike(state: dict, x, hit: float, target: int) -> dict:
         out: dict = {}

@@ -126,7 +126,8 @@ S_COMA = 49  # B-6.7: 1 in a coma (a wound with no cell left on the track; only 
 # per side, kept in row 0 (side a) and row 1 (side b) like S_SIDE_IN: blows of level l the side took in this
 # fight at S_TOOK + l (the header's loser_wounds block)
 S_TOOK = 50
-NS = S_TOOK + len(LEVEL_NAMES)  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+# S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+NS = S_TOOK + len(LEVEL_NAMES)
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 HELD_STUCK = 2  # S_HELD_* value of a weapon stuck in an obstacle (B-9.7; 0 dropped, 1 in hand, −1 being readied)
