@@ -25,8 +25,8 @@ block                 shape                            meaning
                                                        ``rounds`` − ``rounds_a``) (last)
 ====================  ===============================  ======================================
 
-Index 0 of ``rounds`` and ``rounds_a`` (a duel decided before its first round) stays 0 in every
-ruleset so far.
+Index 0 of ``rounds`` and ``rounds_a`` (a duel decided before its first round) stays 0: every
+ruleset decides a duel in round 1 or later.
 """
 
 from __future__ import annotations
