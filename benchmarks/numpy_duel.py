@@ -689,7 +689,7 @@ def run_numpy_duels(F, opts, zt, n, seed, chunk=CHUNK):
 
 
 def _summary(cnt, n, elapsed=None):
-    rounds = cnt[L.C_ROUNDS:]
+    rounds = cnt[L.C_ROUNDS:L.C_ROUNDS + L.COUNTERS.round_cap_of(len(cnt)) + 1]
     decided = int(rounds.sum())
     r = np.arange(rounds.size)
     mean = float((rounds * r).sum() / decided) if decided else float("nan")

@@ -21,11 +21,13 @@ from .results import plots
 from .results.duel import DuelResult
 from .results.fight import FightResult
 from .results.frames import (
+    decided_by_frame,
     fight_summary_frame,
     fighters_frame,
     rounds_frame,
     summary_frame,
     survivors_frame,
+    wounds_at_least_frame,
     wounds_frame,
 )
 from .rulesets.brutal import layout as L
@@ -36,6 +38,8 @@ from .scenario import Scenario
 
 #: Reports draw the wound figure (two panels per cell) only up to this many cells; the CSV has all.
 MAX_WOUND_CELLS = 6
+#: … and the decided-by figure (one panel per cell) up to this many cells.
+MAX_CURVE_CELLS = 24
 #: … and the group-fight figure (a row of two panels per fight) up to this many fights.
 MAX_FIGHT_CELLS = 8
 
@@ -52,11 +56,15 @@ class ReportFrames:
     fighters: pd.DataFrame | None = None
     survivors: pd.DataFrame | None = None
     weights: pd.DataFrame | None = None  # stat weights (None: the scenario has no [[weights]])
+    decided_by: pd.DataFrame | None = None  # per side, P(won by round r)
+    wounds_at_least: pd.DataFrame | None = None  # per losing side and level, P(took at least k blows)
 
     @classmethod
     def of(cls, results: list[DuelResult], differences: pd.DataFrame | None = None,
            fights: list[FightResult] | None = None, weights: list[Any] | None = None) -> "ReportFrames":
         frames = cls(summary_frame(results), rounds_frame(results), wounds_frame(results), differences)
+        frames.decided_by = decided_by_frame(results)
+        frames.wounds_at_least = wounds_at_least_frame(results)
         if fights:
             frames.fight_summary = fight_summary_frame(fights)
             frames.fighters = fighters_frame(fights)
@@ -67,7 +75,8 @@ class ReportFrames:
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The frames by name (those the scenario has)."""
-        names = ("summary", "rounds", "wounds", "differences", "fight_summary", "fighters", "survivors", "weights")
+        names = ("summary", "rounds", "decided_by", "wounds", "wounds_at_least", "differences", "fight_summary",
+                 "fighters", "survivors", "weights")
         return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
 
     def to_csv(self, directory: str) -> list[Path]:
@@ -161,9 +170,18 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
             "Share of decided duels over by each round.")
         wounds = frames.wounds[frames.wounds["sweep"] == ""]
         cells = wounds[["matchup", "variant"]].drop_duplicates()
+        if frames.decided_by is not None and len(cells) <= MAX_CURVE_CELLS:
+            add(plots.decided_by_figure(frames.decided_by[frames.decided_by["sweep"] == ""]), "Decided by round",
+                "Per side, the share of all duels it had won by each round (its win rate at the end), with 95 % "
+                "Wilson bands; dashed, the share decided by then either way (decided_by.csv).")
         if len(cells) <= MAX_WOUND_CELLS:  # two panels per cell: beyond this the figure is a wall
             add(plots.wounds_figure(wounds, direction="taken"), "Wounds taken",
                 "Blows taken per duel by wound level and zone.")
+            if frames.wounds_at_least is not None:
+                add(plots.wounds_at_least_figure(frames.wounds_at_least[frames.wounds_at_least["sweep"] == ""]),
+                    "Blows the loser took",
+                    "Per losing side, the share of its losses in which it had taken at least k blows of each wound "
+                    "level (the last k: that many or more), with 95 % Wilson bands (wounds_at_least.csv).")
     if frames.survivors is not None and frames.fighters is not None:
         n_fights = len(frames.survivors[["matchup", "variant", "value"]].drop_duplicates())
         if n_fights <= MAX_FIGHT_CELLS:

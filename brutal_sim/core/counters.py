@@ -16,13 +16,25 @@ block                 shape                            meaning
 ``damage``            [2 taker]                        sum of final damage taken
 ``one_blow``          [2 loser]                        losses to the only blow that harmed the
                                                        loser in the whole duel (not fled)
-``rounds``            [round cap + 1]                  round in which a duel was decided (last)
+``loser_wounds``      [2 loser][n levels][CAP + 1]     decided duels by how many blows of each
+                                                       level the loser took in the duel (bin
+                                                       ``CAP``: that many or more; CAP =
+                                                       ``LOSER_WOUNDS_CAP``)
+``rounds``            [round cap + 1]                  round in which a duel was decided
+``rounds_a``          [round cap + 1]                  round in which side a won (side b's:
+                                                       ``rounds`` − ``rounds_a``) (last)
 ====================  ===============================  ======================================
+
+Index 0 of ``rounds`` and ``rounds_a`` (a duel decided before its first round) stays 0: every
+ruleset decides a duel in round 1 or later.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+#: the last bin of the ``loser_wounds`` block: the loser took this many blows of a level or more
+LOSER_WOUNDS_CAP = 8
 
 
 @dataclass(frozen=True)
@@ -79,12 +91,29 @@ class CounterLayout:
         return self.damage + 2
 
     @property
-    def rounds(self) -> int:
+    def loser_wounds(self) -> int:
         return self.one_blow + 2
+
+    @property
+    def loser_wounds_size(self) -> int:
+        """Counters per losing side in the ``loser_wounds`` block (levels × (CAP + 1))."""
+        return len(self.levels) * (LOSER_WOUNDS_CAP + 1)
+
+    @property
+    def rounds(self) -> int:
+        return self.loser_wounds + 2 * self.loser_wounds_size
+
+    def rounds_a(self, round_cap: int) -> int:
+        """Offset of the ``rounds_a`` block (rounds in which side a won) for a round cap."""
+        return self.rounds + round_cap + 1
 
     def size(self, round_cap: int) -> int:
         """Length of the counter row for a round cap."""
-        return self.rounds + round_cap + 1
+        return self.rounds + 2 * (round_cap + 1)
+
+    def round_cap_of(self, header_size: int) -> int:
+        """The round cap of a header of ``header_size`` counters (the inverse of :meth:`size`)."""
+        return (header_size - self.rounds) // 2 - 1
 
     def describe(self, name: str) -> str:
         """A short explanation of a cause, outcome or level name (for tables and reports)."""

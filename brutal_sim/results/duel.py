@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..core.counters import CounterLayout
-from .frames import rounds_frame, summary_frame, wounds_frame
+from .frames import decided_by_frame, rounds_frame, summary_frame, wounds_at_least_frame, wounds_frame
 from .header import HeaderCounters, side_summary
 from .html import rates_html, rounds_html
 
@@ -42,9 +42,10 @@ class DuelResult(HeaderCounters):
         return rates_html(f"{self.n:,} duels, seed {self.seed}", rows, self.n) + rounds_html(self._rounds(), "duel")
 
     def frames(self) -> dict[str, Any]:
-        """This run as tidy pandas DataFrames: ``summary``, ``rounds`` and ``wounds``
-        (see :mod:`brutal_sim.results.frames`)."""
-        return {"summary": summary_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self])}
+        """This run as tidy pandas DataFrames: ``summary``, ``rounds``, ``wounds``, ``decided_by``
+        and ``wounds_at_least`` (see :mod:`brutal_sim.results.frames`)."""
+        return {"summary": summary_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self]),
+                "decided_by": decided_by_frame([self]), "wounds_at_least": wounds_at_least_frame([self])}
 
     def to_dict(self) -> dict[str, Any]:
         """The public JSON object of ``brutal-sim duel --json``."""

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..core.counters import MAX_SIDE, CounterLayout, GroupBlock
 from .header import HeaderCounters, side_summary
-from .frames import fight_summary_frame, fighters_frame, rounds_frame, survivors_frame, wounds_frame
+from .frames import (decided_by_frame, fight_summary_frame, fighters_frame, rounds_frame, survivors_frame,
+                     wounds_at_least_frame, wounds_frame)
 from .html import rates_html, rounds_html
 from .stats import wilson
 
@@ -75,7 +76,7 @@ class FightResult(HeaderCounters):
         if self.layout is None or not self.ruleset:
             raise ValueError("a FightResult needs its ruleset's name and counter layout")
         self.group = GroupBlock(len(self.layout.causes))
-        expected = self.c.rounds + 1 + self.group.size(self.n_fighters)
+        expected = self.c.size(0) + self.group.size(self.n_fighters)
         if len(self.counters) < expected:
             raise ValueError(f"a counter row of {len(self.counters)} is too short for {self.n_fighters} fighters")
         self.labels.setdefault("matchup", f"{self.names[0]} vs {self.names[1]}")
@@ -199,10 +200,12 @@ class FightResult(HeaderCounters):
         return out
 
     def frames(self) -> dict[str, Any]:
-        """This run as tidy pandas DataFrames: ``summary``, ``fighters``, ``survivors``, ``rounds``
-        and ``wounds`` (see :mod:`brutal_sim.results.frames`)."""
+        """This run as tidy pandas DataFrames: ``summary``, ``fighters``, ``survivors``, ``rounds``,
+        ``wounds``, ``decided_by`` and ``wounds_at_least`` (the losing side's blows, all its fighters'
+        together) (see :mod:`brutal_sim.results.frames`)."""
         return {"summary": fight_summary_frame([self]), "fighters": fighters_frame([self]),
-                "survivors": survivors_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self])}
+                "survivors": survivors_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self]),
+                "decided_by": decided_by_frame([self]), "wounds_at_least": wounds_at_least_frame([self])}
 
     def _repr_html_(self) -> str:
         """Small tables in Jupyter: side wins and draws, rounds, survivors, and the fighters."""

@@ -93,6 +93,56 @@ def rounds_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def decided_by_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
+    """Per side, the probability that a run was decided in that side's favour by round r (the
+    cumulative win rate: at the last round, the side's win rate); ``fighter`` "" / ``side`` ""
+    is either side (the share of all runs decided by round r). One minus the other side's curve is
+    the side's survival curve: the chance it is still in after round r.
+
+    Columns: matchup, variant, sweep, value, fighter, side, round (1 … the last round in which any
+    run was decided), count (runs won by then), n (all runs), p_decided_by, ci_low, ci_high
+    (Wilson 95 %).
+    """
+    rows: list[dict] = []
+    for r in results:
+        hist = r.rounds_hist[1:]
+        last = int(np.nonzero(hist)[0].max()) + 1 if hist.any() else 0
+        curves = [(r.names[0], "a", r.rounds_won_hist(0)[1:]), (r.names[1], "b", r.rounds_won_hist(1)[1:]),
+                  ("", "", hist)]
+        for fighter, key, won in curves:
+            for rnd, k in enumerate(np.cumsum(won[:last]), start=1):
+                lo, hi = wilson(int(k), r.n)
+                rows.append({**_labels(r), "fighter": fighter, "side": key, "round": rnd, "count": int(k), "n": r.n,
+                             "p_decided_by": int(k) / r.n if r.n else np.nan, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows, columns=[*LABELS, "fighter", "side", "round", "count", "n", "p_decided_by", "ci_low",
+                                       "ci_high"])
+
+
+def wounds_at_least_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
+    """Per losing side and wound level, the probability that the loser took at least k blows of that
+    level in the run it lost (k = 0 … ``LOSER_WOUNDS_CAP`` of :mod:`brutal_sim.core.counters`; k = 0
+    is 1), among the runs that side lost.
+
+    Columns: matchup, variant, sweep, value, fighter (the loser), side (the loser's), level, k,
+    count (runs lost with at least k such blows), n (runs the side lost), p, ci_low, ci_high
+    (Wilson 95 %).
+    """
+    rows: list[dict] = []
+    for r in results:
+        for side, key in ((0, "a"), (1, "b")):
+            hist = r.loser_wounds(side)
+            at_least = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]  # at_least[lv, k] = hist[lv, k:].sum()
+            n = r.wins(1 - side)
+            for lv, level in enumerate(r.c.levels):
+                for k, count in enumerate(at_least[lv]):
+                    lo, hi = wilson(int(count), n)
+                    rows.append({**_labels(r), "fighter": r.names[side], "side": key, "level": level, "k": k,
+                                 "count": int(count), "n": n, "p": int(count) / n if n else np.nan,
+                                 "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows, columns=[*LABELS, "fighter", "side", "level", "k", "count", "n", "p", "ci_low",
+                                       "ci_high"])
+
+
 def wounds_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     """Blows by wound level × zone group, taken and dealt by each fighter (Brutal: B-5.1, B-4.9;
     other rulesets name their own levels and zones).

@@ -66,9 +66,29 @@ class HeaderCounters:
         return int(self.counters[self.c.draws])
 
     @property
+    def round_cap(self) -> int:
+        """The run's round cap (from the header's length)."""
+        return self.c.round_cap_of(self.header_end)
+
+    @property
     def rounds_hist(self) -> np.ndarray:
         """Runs decided in round r (index r; index 0 unused)."""
-        return self.counters[self.c.rounds:self.header_end]
+        return self.counters[self.c.rounds:self.c.rounds + self.round_cap + 1]
+
+    def rounds_won_hist(self, side: int) -> np.ndarray:
+        """Runs side ``side`` won in round r (index r; index 0 unused); the two sides sum to
+        :attr:`rounds_hist`."""
+        at = self.c.rounds_a(self.round_cap)
+        won_a = self.counters[at:at + self.round_cap + 1]
+        return won_a if side == 0 else self.rounds_hist - won_a
+
+    def loser_wounds(self, side: int) -> np.ndarray:
+        """int64[n levels, LOSER_WOUNDS_CAP + 1]: runs side ``side`` lost, by how many blows of each
+        level it took in the run (index k; the last bin: that many or more). Each level's row sums to
+        the side's losses."""
+        size = self.c.loser_wounds_size
+        base = self.c.loser_wounds + side * size
+        return self.counters[base:base + size].reshape(len(self.c.levels), -1)
 
     def defeats(self, side: int) -> dict[str, int]:
         """How side ``side`` went down when it lost (in a group fight: its last fighter)."""

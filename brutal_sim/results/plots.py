@@ -25,9 +25,11 @@ from matplotlib import colors as mcolors
 from matplotlib import transforms as mtransforms
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
+           "decided_by_figure", "wounds_at_least_figure",
            "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
@@ -374,6 +376,113 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
     axes[-1].set_xlim(*xlim)
     axes[-1].set_xlabel("rounds to decision (rounds)")
     fig.suptitle(f"{title} (share of decided duels per round)")
+    return fig
+
+
+def _panel_grid(n: int, width: float, height: float) -> tuple[Figure, np.ndarray]:
+    """A figure of ``n`` panels in one, two or (beyond six) three columns (spare panels hidden); the
+    axes flattened."""
+    ncols = 1 if n == 1 else 2 if n <= 6 else 3
+    nrows = -(-n // ncols)
+    fig = Figure(figsize=(width * ncols + 1.6, 0.7 + height * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
+def _decided_end(cell: pd.DataFrame) -> int:
+    """The first round by which a cell's runs were decided as often as 99.5 % of all its decided runs."""
+    either = cell[cell["side"] == ""]
+    p = either["p_decided_by"].to_numpy()
+    if not len(p):
+        return 1
+    return int(either.loc[p >= 0.995 * p[-1] - 1e-12, "round"].iloc[0])
+
+
+def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
+                      title: str = "Decided by round r") -> Figure:
+    """Per matchup / variant, each side's chance to have won by round r (the cumulative win rate,
+    reaching its win rate at the last round) with a 95 % Wilson band, and (dashed grey) the chance
+    that the run was decided by then at all. The gap between the dashed line and a side's curve is
+    the other side's wins; 100 % minus a side's curve is the other side's chance to be still in.
+
+    Each panel's x axis stops at ``max_round`` (default: the round by which 99.5 % of that cell's
+    decided runs were decided); the curves hold their last level to the edge.
+    """
+    _require(decided_by, ("matchup", "variant", "fighter", "side", "round", "p_decided_by", "ci_low", "ci_high"),
+             "decided_by_figure")
+    cells = _cells(decided_by)
+    if not cells:
+        raise ValueError("decided_by_figure: the decided_by frame is empty")
+    fig, axes = _panel_grid(len(cells), 4.6, 2.7)
+    for ax, c in zip(axes, cells):
+        cell = _in_cell(decided_by, c)
+        end = max_round if max_round is not None else _decided_end(cell)
+        sides = cell[cell["side"] != ""]
+        names = _side_labels(sides.drop_duplicates("side"))
+        curves = [(part, f"{name} ({key}) won", colour, "-")
+                  for (key, part), name, colour in zip(sides.groupby("side", sort=True), names, OKABE_ITO)]
+        curves.append((cell[cell["side"] == ""], "decided", DRAW_COLOUR, "--"))
+        for part, label, colour, style in curves:
+            last = int(part["round"].max()) if len(part) else 0
+            r = np.concatenate([[0], part["round"].to_numpy(), [max(end + 1, last)]])
+            est, lo, hi = (100 * np.concatenate([[0.0], v, v[-1:] if len(v) else [0.0]])
+                           for v in (part[k].to_numpy() for k in ("p_decided_by", "ci_low", "ci_high")))
+            if style == "-":
+                ax.fill_between(r, lo, hi, step="post", color=colour, alpha=0.2, linewidth=0)
+                label = f"{label}: {percent_label(est[-1] / 100)}"
+            ax.step(r, est, where="post", color=colour, linestyle=style, linewidth=1.8 if style == "-" else 1.2,
+                    label=label)
+        ax.set_xlim(0, end + 0.6)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylim(0, 101)
+        ax.set_title(_cell_title(decided_by, c), fontsize=10, loc="left")
+        ax.set_xlabel("round")
+        ax.set_ylabel("won by then (% of all)")
+        ax.legend(loc="best", frameon=False, fontsize=8)
+        _style(ax)
+    fig.suptitle(f"{title} (per side, 95 % Wilson bands)")
+    return fig
+
+
+def wounds_at_least_figure(wounds_at_least: pd.DataFrame,
+                           title: str = "Blows the loser took") -> Figure:
+    """Per matchup / variant and losing side: the chance that the loser had taken at least k blows
+    of each wound level in the runs it lost (k = 1 … the frame's cap, whose tick reads "k+"), one
+    line per level with a 95 % Wilson band. Levels the loser never took are left out."""
+    _require(wounds_at_least, ("matchup", "variant", "fighter", "side", "level", "k", "p", "ci_low", "ci_high", "n"),
+             "wounds_at_least_figure")
+    rows = wounds_at_least[wounds_at_least["k"] >= 1]
+    panels = _unique(zip(*(rows[c] for c in _label_columns(rows)), rows["side"]))
+    if not panels:
+        raise ValueError("wounds_at_least_figure: the wounds_at_least frame is empty")
+    levels = _unique(rows["level"])
+    colours = _level_colours(levels)
+    cap = int(rows["k"].max())
+    fig, axes = _panel_grid(len(panels), 4.2, 2.6)
+    for ax, (*c, side) in zip(axes, panels):
+        cell = _in_cell(rows, tuple(c))
+        mine = cell[cell["side"] == side]
+        fighter, lost = mine["fighter"].iloc[0], int(mine["n"].iloc[0])
+        for lv in levels:
+            part = mine[mine["level"] == lv]
+            if not (part["p"].fillna(0) > 0).any():
+                continue
+            k = part["k"].to_numpy()
+            colour = colours[lv] if lv != "none" else DRAW_COLOUR
+            ax.fill_between(k, 100 * part["ci_low"], 100 * part["ci_high"], color=colour, alpha=0.2, linewidth=0)
+            ax.plot(k, 100 * part["p"], color=colour, marker="o", markersize=3, linewidth=1.6,
+                    label=LEVEL_LABELS.get(lv, lv.replace("_", " ")))
+        ax.set_xticks(range(1, cap + 1), [str(k) for k in range(1, cap)] + [f"{cap}+"])
+        ax.set_ylim(0, 101)
+        ax.set_title(f"{_cell_title(rows, tuple(c))}\nlosses of {fighter} ({side}): {lost:,}", fontsize=10, loc="left")
+        ax.set_xlabel("at least k blows of the level")
+        ax.set_ylabel("% of its losses")
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="upper right", frameon=False, fontsize=8)
+        _style(ax)
+    fig.suptitle(f"{title}: P(at least k blows of each level), 95 % Wilson bands")
     return fig
 
 

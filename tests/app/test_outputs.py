@@ -85,10 +85,11 @@ def test_csv_of_a_later_run_replaces_the_earlier_run_as_a_whole(tmp_path):
     sweep.write_text(SWEEP)
     folder = tmp_path / "csv"
     assert _report(robin, "-o", str(tmp_path / "a.html"), "--csv", str(folder)).exit_code == 0
-    assert {p.name for p in folder.iterdir()} == {"summary.csv", "rounds.csv", "wounds.csv", outputs.MANIFEST}
+    assert {p.name for p in folder.iterdir()} == {"summary.csv", "rounds.csv", "wounds.csv", "decided_by.csv",
+                                                  "wounds_at_least.csv", outputs.MANIFEST}
     assert _report(sweep, "-o", str(tmp_path / "b.html"), "--csv", str(folder)).exit_code == 0
-    assert {p.name for p in folder.iterdir()} == {"summary.csv", "rounds.csv", "wounds.csv", "differences.csv",
-                                                  outputs.MANIFEST}
+    assert {p.name for p in folder.iterdir()} == {"summary.csv", "rounds.csv", "wounds.csv", "decided_by.csv",
+                                                  "wounds_at_least.csv", "differences.csv", outputs.MANIFEST}
     assert "Swordsman" in (folder / "summary.csv").read_text() and "militia" not in \
         (folder / "summary.csv").read_text().lower()
 

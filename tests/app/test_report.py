@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim import report
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.results.frames import summary_frame
@@ -88,6 +89,14 @@ def test_report_is_self_contained_and_matches_the_frames(tmp_path):
     for name in ("Militia spearman", "Swordsman", "Brute", "armour_model", "protection_only", "Reproduce"):
         assert name in html
     assert (csv / "rounds.csv").exists() and (csv / "wounds.csv").exists()
+    by = pd.read_csv(csv / "decided_by.csv", keep_default_na=False)
+    plain_cells = by[by.sweep == ""][["matchup", "variant"]].drop_duplicates()
+    assert "Decided by round" in imgs and len(plain_cells) <= report.MAX_CURVE_CELLS
+    last = by.groupby(["matchup", "variant", "sweep", "value", "side"], sort=False).tail(1)
+    merged = last[last.side != ""].merge(wins, on=["matchup", "variant", "sweep", "value", "side"])
+    assert len(merged) == len(wins) and (merged.p_decided_by == merged.estimate).all()  # at the end: the win rates
+    least = pd.read_csv(csv / "wounds_at_least.csv", keep_default_na=False)
+    assert (least[least.k == 0].p == 1.0).all() and set(least.k) == set(range(9))
 
 
 @pytest.mark.parametrize("text,needle", [
@@ -140,6 +149,10 @@ def test_a_duel_result_converts_to_tidy_frames():
     assert frames["rounds"]["count"].sum() == r.wins(0) + r.wins(1)
     taken = frames["wounds"].query("direction == 'taken' and side == 'a'")["count"].sum()
     assert taken == r.wounds_taken(0).sum()
+    by = frames["decided_by"]
+    assert by.groupby("side")["count"].max().to_dict() == {"": r.wins(0) + r.wins(1), "a": r.wins(0), "b": r.wins(1)}
+    least = frames["wounds_at_least"]
+    assert least.query("k == 0")["count"].sum() == (r.wins(0) + r.wins(1)) * 6  # every decided duel, each level
 
 
 def test_small_previews_and_zero_counts_render(tmp_path):

@@ -691,6 +691,7 @@ class FightRecord:
         """The record in the layout of :mod:`brutal_sim.rulesets.brutal.layout` (a plain list of ints): the header
         ``C_*``; when ``k`` is a group fight's length (``n_fight_counters``), then the group block
         ``G_*`` (docs/groups.md)."""
+        from brutal_sim.core.counters import LOSER_WOUNDS_CAP
         from brutal_sim.rulesets.brutal import layout as L
 
         row = [0] * k
@@ -703,6 +704,11 @@ class FightRecord:
             row[L.C_DEATHS + loser] += int(self.loser_dead)
             row[L.C_ROUNDS + self.deciding_round] += 1
             row[L.C_ONE_BLOW + loser] += int(self.loser_one_blow)
+            row[L.COUNTERS.rounds_a(self.round_cap) + self.deciding_round] += int(self.winner == 0)
+            for lv, level in enumerate(LEVELS):  # blows of each level the losing side took, the last bin k or more
+                k_lv = sum(1 for taker, name, _, _ in self.wounds if taker == loser and name == level)
+                row[L.C_LOSER_WOUNDS + L.COUNTERS.loser_wounds_size * loser + (LOSER_WOUNDS_CAP + 1) * lv
+                    + min(k_lv, LOSER_WOUNDS_CAP)] += 1
         for side, outcome in self.attacks:
             row[L.C_ATTACKS + 5 * side + OUTCOMES.index(outcome)] += 1
         for taker, level, zone, damage in self.wounds:

@@ -19,7 +19,9 @@ from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.results.fight import FightResult
-from brutal_sim.results.frames import fight_summary_frame, fighters_frame, rounds_frame, survivors_frame, wounds_frame
+from brutal_sim.core.counters import LOSER_WOUNDS_CAP
+from brutal_sim.results.frames import (decided_by_frame, fight_summary_frame, fighters_frame, rounds_frame,
+                                       survivors_frame, wounds_at_least_frame, wounds_frame)
 from brutal_sim.rulesets.brutal.sides import expand_side, split_sides
 from brutal_sim.results.fight import fighter_labels, side_name
 
@@ -52,6 +54,10 @@ def synthetic() -> FightResult:
     cnt[c.one_blow + 1] = 2
     cnt[c.rounds + 2] = 4
     cnt[c.rounds + 3] = 5
+    cnt[c.rounds_a(CAP) + 2] = 4                     # side a won 4 in round 2, 2 in round 3
+    cnt[c.rounds_a(CAP) + 3] = 2
+    b_heavy = c.loser_wounds + c.loser_wounds_size + L.LVL_HEAVY * (LOSER_WOUNDS_CAP + 1)
+    cnt[b_heavy:b_heavy + 3] = (1, 2, 3)             # side b's 6 losses: 0, 1, 2 heavy blows taken
     g = L.n_counters(CAP)
     cnt[g + L.GB_SURVIVORS:g + L.GB_SURVIVORS + 2] = (3, 7)
     cnt[g + L.GB_SURVIVORS + L.MAX_SIDE + 1:g + L.GB_SURVIVORS + L.MAX_SIDE + 5] = (6, 1, 2, 1)
@@ -118,7 +124,7 @@ def test_fight_result_html_and_frames():
     html = r._repr_html_()
     assert html.startswith("<table>") and "Militia ×3 (b)" in html and "Militia b3" in html and "70.0 %" in html
     frames = r.frames()
-    assert set(frames) == {"summary", "fighters", "survivors", "rounds", "wounds"}
+    assert set(frames) == {"summary", "fighters", "survivors", "rounds", "wounds", "decided_by", "wounds_at_least"}
 
 
 def test_fight_frames_exact():
@@ -146,6 +152,14 @@ def test_fight_frames_exact():
     heavy = w[(w["fighter"] == "Militia ×3") & (w["direction"] == "taken") & (w["level"] == "heavy")
               & (w["zone"] == "torso")]
     assert heavy["count"].item() == 7
+    by = decided_by_frame([r]).set_index(["side", "round"])
+    assert list(by.loc["a", "count"]) == [0, 4, 6] and list(by.loc["b", "count"]) == [0, 0, 3]
+    assert list(by.loc["", "p_decided_by"]) == [0.0, 0.4, 0.9]  # 4 of 10 fights decided by round 2, 9 by 3
+    assert by.loc[("a", 3), "p_decided_by"] == 0.6 and by.loc[("b", 3), "p_decided_by"] == 0.3  # the win rates
+    least = wounds_at_least_frame([r]).set_index(["side", "level", "k"])
+    assert least.loc[("b", "heavy", 0), "n"] == 6 and least.loc[("b", "heavy", 0), "p"] == 1.0
+    assert least.loc[("b", "heavy", 1), "p"] == 5 / 6 and least.loc[("b", "heavy", 2), "p"] == 0.5
+    assert least.loc[("b", "heavy", 3), "p"] == 0.0 and least.loc[("b", "heavy", 1), "fighter"] == "Militia ×3"
 
 
 def test_fight_figure():

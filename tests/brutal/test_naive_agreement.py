@@ -84,9 +84,12 @@ def counter_name(j: int) -> str:
         return f"breaks[{side[j - L.C_BREAKS]}]"
     if j < L.C_ONE_BLOW:
         return f"damage[{side[j - L.C_DAMAGE]}]"
-    if j < L.C_ROUNDS:
+    if j < L.C_LOSER_WOUNDS:
         return f"one_blow[{side[j - L.C_ONE_BLOW]}]"
-    return f"rounds[{j - L.C_ROUNDS}]"
+    if j < L.C_ROUNDS:
+        r, bins, levels = j - L.C_LOSER_WOUNDS, L.COUNTERS.loser_wounds_size // len(naive.LEVELS), naive.LEVELS
+        return f"loser_wounds[{side[r // (bins * len(levels))]}][{levels[r // bins % len(levels)]}][{r % bins}]"
+    return f"rounds[{j - L.C_ROUNDS}] (rounds_a from index round cap + 1)"
 
 
 def assert_agree(F, opts, zt, k, i: int, duel: bool = True, attack: bool = True) -> np.ndarray | None:

@@ -33,10 +33,12 @@ def test_counter_offsets_follow_the_names():
     c = CounterLayout(causes=("x", "y", "z"), outcomes=("miss", "hit"), levels=("none", "hurt"),
                       zones=("body",), special="s")
     assert (c.wins, c.draws, c.cause, c.death, c.attack, c.wound) == (0, 2, 3, 9, 11, 15)
-    assert (c.special_at, c.damage, c.one_blow, c.rounds, c.size(10)) == (19, 21, 23, 25, 36)
+    assert (c.special_at, c.damage, c.one_blow, c.loser_wounds) == (19, 21, 23, 25)
+    # loser_wounds: 2 losers × 2 levels × 9 bins (0 … 7, 8 or more); rounds and rounds_a: 11 each at cap 10
+    assert (c.loser_wounds_size, c.rounds, c.rounds_a(10), c.size(10), c.round_cap_of(83)) == (18, 61, 72, 83, 10)
     # Brutal's constants are these offsets (the kernel compiles them in)
-    assert (L.C_CAUSE, L.C_DEATHS, L.C_ATTACKS, L.C_WOUNDS, L.C_BREAKS, L.C_DAMAGE, L.C_ONE_BLOW, L.C_ROUNDS) == \
-        (3, 13, 15, 25, 73, 75, 77, 79)  # five loss causes (B-7.8 added "exhausted")
+    assert (L.C_CAUSE, L.C_DEATHS, L.C_ATTACKS, L.C_WOUNDS, L.C_BREAKS, L.C_DAMAGE, L.C_ONE_BLOW, L.C_LOSER_WOUNDS,
+            L.C_ROUNDS) == (3, 13, 15, 25, 73, 75, 77, 79, 187)  # five loss causes, six levels
 
 
 def test_resolution_explicit_file_key_and_default(tmp_path):

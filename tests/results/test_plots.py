@@ -18,7 +18,8 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from brutal_sim import api  # noqa: E402
 from brutal_sim.results import plots  # noqa: E402
-from brutal_sim.results.frames import ZONE_GROUP_NAMES, rounds_frame, summary_frame, wounds_frame  # noqa: E402
+from brutal_sim.results.frames import (ZONE_GROUP_NAMES, decided_by_frame, rounds_frame, summary_frame,  # noqa: E402
+                                       wounds_at_least_frame, wounds_frame)
 
 N = 5_000
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -192,6 +193,43 @@ def test_rounds_cdf_one_line_per_matchup(pair_results):
     assert ax.get_xlabel() == "rounds to decision (rounds)" and "%" in ax.get_ylabel() and ax.get_title()
     with pytest.raises(ValueError, match="kind"):
         plots.rounds_figure(rounds, kind="violin")
+
+
+def test_decided_by_one_panel_per_matchup_ending_at_the_win_rates(pair_results):
+    by = decided_by_frame(pair_results)
+    fig = plots.decided_by_figure(by)
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(axes) == 2
+    for ax, r in zip(axes, pair_results):
+        lines = [ln for ln in ax.get_lines() if not ln.get_label().startswith("_")]
+        labels = [ln.get_label() for ln in lines]
+        assert labels[0].startswith(f"{r.names[0]} (a) won") and labels[1].startswith(f"{r.names[1]} (b) won")
+        assert labels[2] == "decided"
+        for ln, k in zip(lines, (r.wins(0), r.wins(1), r.wins(0) + r.wins(1))):
+            y = ln.get_ydata()
+            assert y[0] == 0 and y[-1] == pytest.approx(100 * k / N)  # a side's curve ends at its win rate
+            assert (np.diff(y) >= 0).all()
+    assert "Swordsman vs Brute" in axes[0].get_title(loc="left")
+
+
+def test_wounds_at_least_one_panel_per_losing_side(pair_results):
+    least = wounds_at_least_frame(pair_results)
+    fig = plots.wounds_at_least_figure(least)
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(axes) == 4  # two matchups × two losing sides
+    r = pair_results[0]
+    ax = axes[1]  # the brute's losses
+    assert f"losses of Brute (b): {r.wins(0):,}" in ax.get_title(loc="left")
+    lines = {ln.get_label(): ln for ln in ax.get_lines() if not ln.get_label().startswith("_")}
+    hist = r.loser_wounds(1)
+    for lv, level in enumerate(LEVELS):
+        at_least = hist[lv, ::-1].cumsum()[::-1] / r.wins(0)
+        label = plots.LEVEL_LABELS[level]
+        if at_least[1:].any():
+            np.testing.assert_allclose(lines[label].get_ydata(), 100 * at_least[1:])
+        else:
+            assert label not in lines
+    assert [t.get_text() for t in ax.get_xticklabels()][-1] == "8+"
 
 
 # -- wounds ---------------------------------------------------------------------------------------

@@ -4,10 +4,11 @@ damage d6), counted into the same named counter row."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from brutal_sim.core.counters import LOSER_WOUNDS_CAP
 from naive_rng import Xoshiro256StarStar
 from toy_ruleset.layout import COUNTERS
 
@@ -20,6 +21,7 @@ class Side:
     hit_points: int
     damage_bonus: int
     harmed: int = 0  # blows that did damage
+    took: list[int] = field(default_factory=lambda: [0, 0, 0])  # blows taken by level (none, wounded, out)
 
     @property
     def out(self) -> bool:
@@ -52,6 +54,7 @@ class NaiveToy:
         defender.hit_points -= damage  # T-3
         level = "none" if damage == 0 else "out" if defender.out else "wounded"
         self._count(c.wound, 1 - a, c.levels.index(level), len(c.levels))
+        defender.took[c.levels.index(level)] += 1
         self.cnt[c.damage + 1 - a] += damage
         self.cnt[c.special_at + a] += face == 6
         defender.harmed += damage > 0
@@ -75,6 +78,10 @@ class NaiveToy:
                 self.cnt[c.death + loser] += sides[loser].hit_points <= DEAD_AT
                 self.cnt[c.one_blow + loser] += sides[loser].harmed == 1
                 self.cnt[c.rounds + rnd] += 1
+                self.cnt[c.rounds_a(self.round_cap) + rnd] += loser == 1
+                for lv, k in enumerate(sides[loser].took):  # the loser's blows by level, the last bin k or more
+                    self.cnt[c.loser_wounds + loser * c.loser_wounds_size + lv * (LOSER_WOUNDS_CAP + 1)
+                             + min(k, LOSER_WOUNDS_CAP)] += 1
                 return
         self.cnt[c.draws] += 1
 

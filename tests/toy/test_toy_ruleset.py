@@ -215,6 +215,88 @@ def test_duel_win_rates_match_the_exact_markov_chain_within_4_sigma(toy, a, b, o
     assert sum(exact) == pytest.approx(1.0)
 
 
+def markov_cumulative(a, b, round_cap: int) -> tuple[list[list[float]], list[np.ndarray]]:
+    """Exact, for sequential strikes and ties missing (T-1 … T-4): ``won[side][r]`` = P(side wins in
+    round r), and ``lost[side][level, k]`` = P(side loses having taken k blows of that level, k capped
+    at LOSER_WOUNDS_CAP), by a Markov chain over both hit points and both sides' blows by level."""
+    from brutal_sim.core.counters import LOSER_WOUNDS_CAP
+
+    ways = [6 - abs(t - 7) for t in range(2, 13)]
+
+    def p_hit(x, y) -> float:
+        return sum(wx * wy for i, wx in enumerate(ways) for j, wy in enumerate(ways)
+                   if i + x.skill > j + y.skill) / 1296
+
+    def strike(state: dict, x, hit: float, target: int) -> dict:
+        out: dict = {}
+        for (hp, took), p in state.items():
+            out[hp, took] = out.get((hp, took), 0.0) + p * (1 - hit)
+            for face in range(1, 7):
+                damage = max(face + x.weapon.damage_bonus, 0)
+                hp2, took2 = list(hp), [list(t) for t in took]
+                hp2[target] -= damage
+                took2[target][0 if damage == 0 else 2 if hp2[target] <= 0 else 1] += 1  # none, wounded, out
+                key = (tuple(hp2), tuple(tuple(t) for t in took2))
+                out[key] = out.get(key, 0.0) + p * hit / 6
+        return out
+
+    def settle(state: dict, loser: int, rnd: int) -> dict:
+        for (hp, took), p in state.items():
+            if hp[loser] <= 0:
+                won[1 - loser][rnd] += p
+                for level, k in enumerate(took[loser]):
+                    lost[loser][level, min(k, LOSER_WOUNDS_CAP)] += p
+        return {key: p for key, p in state.items() if key[0][loser] > 0}
+
+    won = [[0.0] * (round_cap + 1) for _ in range(2)]
+    lost = [np.zeros((3, LOSER_WOUNDS_CAP + 1)) for _ in range(2)]
+    pa, pb = p_hit(a, b), p_hit(b, a)
+    state = {((a.hit_points, b.hit_points), ((0, 0, 0), (0, 0, 0))): 1.0}
+    for rnd in range(1, round_cap + 1):
+        state = settle(strike(state, a, pa, 1), 1, rnd)
+        state = settle(strike(state, b, pb, 0), 0, rnd)
+    return won, lost
+
+
+def test_decided_by_and_loser_wounds_match_the_exact_markov_chain_within_4_sigma(toy):
+    """T-2 … T-4 through the shared header's rounds_a and loser_wounds blocks: each side's chance to
+    have won by round r, and the chance that the loser took at least k blows of each level, against
+    an exact chain. The recruit's fists (d6 − 2) deal nothing on faces 1 and 2 (level none); the
+    6-HP giant needs two or more harmful blows to go down."""
+    n, cap = 200_000, 5
+    fa, fb = toy_fighter(toy, "recruit", weapon="fists"), toy_fighter(toy, "giant", hit_points=6)
+    r = api.duel(fa, fb, n=n, seed=SEED, options={"round_cap": str(cap)}, ruleset="toy")
+    won, lost = markov_cumulative(fa, fb, cap)
+    assert r.round_cap == cap
+    assert np.array_equal(r.rounds_won_hist(0) + r.rounds_won_hist(1), r.rounds_hist)
+    frames = r.frames()
+    by = frames["decided_by"]
+    for side, key in ((0, "a"), (1, "b")):
+        rows = by[by["side"] == key]
+        assert rows["count"].iloc[-1] == r.wins(side) == r.rounds_won_hist(side).sum()
+        assert rows["p_decided_by"].iloc[-1] == pytest.approx(r.wins(side) / n)  # = the win rate
+        exact = np.cumsum(won[side][1:])
+        for rnd, got in zip(rows["round"], rows["p_decided_by"]):
+            p = exact[rnd - 1]
+            assert abs(got - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-12, (key, rnd, got, p)
+    assert r.wins(0) > 10_000 and r.wins(1) > 100_000  # both curves are tested on many duels
+    least = frames["wounds_at_least"]
+    for side, key in ((0, "a"), (1, "b")):
+        losses = r.wins(1 - side)
+        assert (r.loser_wounds(side).sum(axis=1) == losses).all()  # every level's row counts each loss once
+        exact = np.cumsum(lost[side][:, ::-1], axis=1)[:, ::-1] / lost[side][0].sum()  # P(≥ k | lost)
+        for lv, level in enumerate(toy.counters.levels):
+            rows = least[(least["side"] == key) & (least["level"] == level)]
+            assert rows["p"].iloc[0] == 1.0 and rows["count"].iloc[0] == losses
+            for k, got in zip(rows["k"], rows["p"]):
+                p = exact[lv, k]
+                assert abs(got - p) <= 4 * math.sqrt(p * (1 - p) / losses) + 1e-12, (key, level, k, got, p)
+    # the giant's losses: two or more harmful blows, the last one "out"; some with blows that did nothing
+    b_lost = least[(least["side"] == "b")].set_index(["level", "k"])["p"]
+    assert b_lost["out", 1] == 1.0 and b_lost["out", 2] == 0.0 and b_lost["wounded", 1] == 1.0
+    assert 0.05 < b_lost["none", 1] < 0.95
+
+
 NAIVE_CASES = [
     ("veteran", "recruit", {}, {}),
     ("giant", "veteran", {"weapon": "fists"}, {"round_cap": "4", "ties": "hit"}),

@@ -382,12 +382,17 @@ def test_v6_1_both_out_at_once_is_a_draw():
     F, S = pair()
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
     S[0, L.S_OUT], S[1, L.S_OUT] = L.CAUSE_HEALTH + 1, L.CAUSE_HEALTH + 1
-    assert K._finish(S, cnt, 3) == 2
+    assert K._finish(S, cnt, 3, 100) == 2
     assert cnt[L.C_DRAWS] == 1 and cnt[L.C_WINS:L.C_WINS + 2].sum() == 0
     S[0, L.S_OUT] = 0
     S[1, L.S_DEAD] = 1
-    assert K._finish(S, cnt, 3) == 0
+    S[1, L.S_TOOK + L.LVL_WOUND] = 2
+    assert K._finish(S, cnt, 3, 100) == 0
     assert cnt[L.C_CAUSE + 4 + L.CAUSE_HEALTH] == 1 and cnt[L.C_DEATHS + 1] == 1 and cnt[L.C_ROUNDS + 3] == 1
+    assert cnt[L.COUNTERS.rounds_a(100) + 3] == 1  # side a won in round 3
+    lost = cnt[L.C_LOSER_WOUNDS:L.C_LOSER_WOUNDS + 2 * L.COUNTERS.loser_wounds_size].reshape(2, 5, -1)
+    assert lost[0].sum() == 0 and lost[1, L.LVL_WOUND, 2] == 1 and lost[1, L.LVL_NONE, 0] == 1
+    assert lost[1].sum() == 5
 
 
 def test_v5_level_names():

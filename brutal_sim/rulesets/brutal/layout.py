@@ -123,7 +123,11 @@ S_MORE_HITS = 47  # B-9.2: further hits of the unarmed full attack just made (se
 # options at the start of a fight (kernel ``_set_ground``)
 S_GROUND_PEN = 48
 S_COMA = 49  # B-6.7: 1 in a coma (a wound with no cell left on the track; only a helpless fighter finished, B-9.8)
-NS = 50  # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+# per side, kept in row 0 (side a) and row 1 (side b) like S_SIDE_IN: blows of level l the side took in this
+# fight at S_TOOK + l (the header's loser_wounds block)
+S_TOOK = 50
+# S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+NS = S_TOOK + len(LEVEL_NAMES)
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 HELD_STUCK = 2  # S_HELD_* value of a weapon stuck in an obstacle (B-9.7; 0 dropped, 1 in hand, −1 being readied)
@@ -144,7 +148,9 @@ C_WOUNDS = COUNTERS.wound       # [2 taker][6 level][4 zone group]
 C_BREAKS = COUNTERS.special_at  # [2] own weapon broken in a hard block
 C_DAMAGE = COUNTERS.damage      # [2 taker] sum of final damage taken
 C_ONE_BLOW = COUNTERS.one_blow  # [2 loser] lost to the only harmful blow it took (not fled)
-C_ROUNDS = COUNTERS.rounds      # [cap + 1] histogram of the round in which a duel was decided
+C_LOSER_WOUNDS = COUNTERS.loser_wounds  # [2 loser][6 level][LOSER_WOUNDS_CAP + 1] blows of each level the loser took
+C_ROUNDS = COUNTERS.rounds      # [cap + 1] histogram of the round in which a duel was decided, then rounds_a [cap + 1]
+NLEVELS = len(LEVEL_NAMES)
 
 
 def n_counters(round_cap: int) -> int:

@@ -57,6 +57,7 @@ from .options import (
     PRAYER_APP, PRAYER_OFF, PRAYER_YZE,
 )
 from .layout import P_CRY_POOL, P_T_CRY, S_IMMOBILISED, S_PEN_INFL, S_TOKENS_USED, T_PEN_INFL
+from .layout import C_LOSER_WOUNDS, S_TOOK
 from .options import O_IMMOBILISED
 
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
@@ -576,6 +577,7 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
     out = S[tgt, S_OUT] != 0 and not was_out
     level = _level(stopped, final, applied, out)
     cnt[C_WOUNDS + tgt * N_LEVELS + level] += 1
+    S[tgt, S_TOOK + level] += 1
     if level != LVL_NONE:
         S[tgt, S_HARMED] += 1
     return 1 if stopped else 0
@@ -766,14 +768,14 @@ def _first(S, st):
 
 
 @rule
-def _finish(S, cnt, rnd):
-    """Count a decided duel: 0 a won, 1 b won, 2 both went out at once (a draw)."""
+def _finish(S, cnt, rnd, round_cap):
+    """Count a duel decided in round ``rnd``: 0 a won, 1 b won, 2 both went out at once (a draw)."""
     if S[0, S_OUT] != 0 and S[1, S_OUT] != 0:
         cnt[C_DRAWS] += 1
         return 2
     loser = 0 if S[0, S_OUT] != 0 else 1
-    _count_decision(cnt, loser, S[loser, S_OUT] - 1, S[loser, S_DEAD], S[loser, S_HARMED] == 1, rnd,
-                    N_CAUSES, C_ONE_BLOW, C_ROUNDS)
+    _count_decision(cnt, S, loser, S[loser, S_OUT] - 1, S[loser, S_DEAD], S[loser, S_HARMED] == 1, rnd, round_cap,
+                    S_TOOK, N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
     return 1 - loser
 
 
@@ -798,7 +800,7 @@ def _duel(F, S, opts, tt, st, cnt):
         for k in range(2):
             _turn(F, S, opts, tt, st, cnt, first if k == 0 else 1 - first)
             if _either_out(S):
-                return _finish(S, cnt, rnd)
+                return _finish(S, cnt, rnd, opts[O_ROUND_CAP])
     cnt[C_DRAWS] += 1
     return 2
 

@@ -88,7 +88,10 @@ C_WOUNDS = COUNTERS.wound         # [2 taker][5 level][1 zone]
 C_DEGRADED = COUNTERS.special_at  # [2] armour + shield class points lost
 C_DAMAGE = COUNTERS.damage        # [2 taker] sum of Health damage from blows
 C_ONE_BLOW = COUNTERS.one_blow    # [2 loser] lost to the only blow above level none
-C_ROUNDS = COUNTERS.rounds        # [cap + 1]
+C_LOSER_WOUNDS = COUNTERS.loser_wounds  # [2 loser][5 level][LOSER_WOUNDS_CAP + 1]
+C_ROUNDS = COUNTERS.rounds        # [cap + 1], then rounds_a [cap + 1]
+S_TOOK = NS  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
+NS += len(LEVEL_NAMES)
 
 
 def n_counters(round_cap: int) -> int:

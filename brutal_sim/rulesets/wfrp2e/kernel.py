@@ -58,6 +58,7 @@ from .options import (
     O_STREET_FIGHTING, O_SURPRISE, O_TIRING_IGNORE,
 )
 from .layout import S_HELPLESS, W_CHOPPA
+from .layout import C_LOSER_WOUNDS, S_TOOK
 from .options import (
     CHOPPA_IMPACT, CHOPPA_PLUS1, O_CHOPPA, O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_FORTUNE_SPEND_LAST,
     O_HELPLESS_ATTACKABLE,
@@ -525,6 +526,7 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
                 _apply_effect(F, S, opts, fx, d, loc, _crit_effect(grid, value, _die(st, 100)))
             level = _wound_level(0, True, S[d, S_OUT] != 0)
     cnt[C_WOUNDS + d * N_LEVELS * N_ZONES + level * N_ZONES + zone] += 1
+    S[d, S_TOOK + level] += 1
     if level != LVL_NONE:
         S[d, S_HARMED] += 1
 
@@ -782,8 +784,9 @@ def _duel(F, S, opts, grid, fx, st, cnt):
             if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
                 loser = 0 if S[0, S_OUT] != 0 else 1
                 cause = S[loser, S_OUT] - 1
-                _count_decision(cnt, loser, cause, S[loser, S_DEAD], S[loser, S_HARMED] == 1 and cause != CAUSE_FLED,
-                                rnd, N_CAUSES, C_ONE_BLOW, C_ROUNDS)
+                _count_decision(cnt, S, loser, cause, S[loser, S_DEAD],
+                                S[loser, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], S_TOOK,
+                                N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
                 return 1 - loser
         S[0, S_SURPRISED] = 0
         S[1, S_SURPRISED] = 0

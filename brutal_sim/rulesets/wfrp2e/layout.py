@@ -45,7 +45,8 @@ C_WOUNDS = COUNTERS.wound
 C_FURY = COUNTERS.special_at
 C_DAMAGE = COUNTERS.damage
 C_ONE_BLOW = COUNTERS.one_blow
-C_ROUNDS = COUNTERS.rounds
+C_LOSER_WOUNDS = COUNTERS.loser_wounds  # [2 loser][n level][LOSER_WOUNDS_CAP + 1]
+C_ROUNDS = COUNTERS.rounds  # [cap + 1], then rounds_a [cap + 1]
 N_CAUSES = len(CAUSE_NAMES)
 N_OUTCOMES = len(OUTCOME_NAMES)
 N_LEVELS = len(LEVEL_NAMES)
@@ -83,6 +84,8 @@ QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise":
  S_NO_REACT, S_PARRY_USED, S_DODGE_USED, S_SURPRISED, S_OUT, S_DEAD, S_PEN_WS, S_PEN_AG, S_HARMED) = range(18)
 S_HELPLESS = 18  # W-6.2: helpless and still in the fight (helpless = attackable)
 NS = 19  # S_HARMED: hits taken with a level above none (for the shared one_blow counter)
+S_TOOK = NS  # hits of level l the fighter took in this duel at S_TOOK + l (the header's loser_wounds block)
+NS += N_LEVELS
 # duel-wide values (row 2)
 G_ROUND, G_ENGAGED = 0, 1
 

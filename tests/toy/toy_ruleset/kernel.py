@@ -28,9 +28,9 @@ from brutal_sim.toolbox.rng import _die, _roll_2d6, _seed_duel
 from brutal_sim.toolbox.tally import _count_decision
 
 from .layout import (
-    C_ATTACKS, C_DAMAGE, C_DRAWS, C_ONE_BLOW, C_ROUNDS, C_SIXES, C_WOUNDS, DEAD_AT, LVL_NONE, LVL_OUT,
-    LVL_WOUNDED, N_CAUSES, N_LEVELS, N_OUTCOMES, NS, OUT_HIT, OUT_MISS, P_DAMAGE_BONUS, P_HIT_POINTS,
-    P_SKILL, S_HARMED, S_HP,
+    C_ATTACKS, C_DAMAGE, C_DRAWS, C_LOSER_WOUNDS, C_ONE_BLOW, C_ROUNDS, C_SIXES, C_WOUNDS, DEAD_AT, LVL_NONE,
+    LVL_OUT, LVL_WOUNDED, N_CAUSES, N_LEVELS, N_OUTCOMES, NS, OUT_HIT, OUT_MISS, P_DAMAGE_BONUS, P_HIT_POINTS,
+    P_SKILL, S_HARMED, S_HP, S_TOOK,
 )
 from .options import O_ROUND_CAP, O_STRIKES, O_TIES, STRIKES_SIMULTANEOUS, TIES_HIT
 
@@ -76,7 +76,9 @@ def _attack(F, S, opts, st, cnt, a):
     face = _die(st, 6)
     damage = _damage(F, a, face)
     S[d, S_HP] -= damage
-    cnt[C_WOUNDS + d * N_LEVELS + _level(damage, S[d, S_HP])] += 1  # one zone: body
+    level = _level(damage, S[d, S_HP])
+    cnt[C_WOUNDS + d * N_LEVELS + level] += 1  # one zone: body
+    S[d, S_TOOK + level] += 1
     cnt[C_DAMAGE + d] += damage
     if face == 6:
         cnt[C_SIXES + a] += 1
@@ -90,10 +92,12 @@ def _reset(F, S):
     for i in range(2):
         S[i, S_HP] = F[i, P_HIT_POINTS]
         S[i, S_HARMED] = 0
+        for level in range(N_LEVELS):
+            S[i, S_TOOK + level] = 0
 
 
 @rule
-def _finish(S, cnt, rnd):
+def _finish(S, cnt, rnd, round_cap):
     """Count a duel in which a fighter went out in round ``rnd``: 0 a won, 1 b won, 2 both went
     out at once (a draw)."""
     a_out = S[0, S_HP] <= 0
@@ -102,8 +106,8 @@ def _finish(S, cnt, rnd):
         cnt[C_DRAWS] += 1
         return 2
     loser = 0 if a_out else 1
-    _count_decision(cnt, loser, 0, S[loser, S_HP] <= DEAD_AT, S[loser, S_HARMED] == 1, rnd,
-                    N_CAUSES, C_ONE_BLOW, C_ROUNDS)
+    _count_decision(cnt, S, loser, 0, S[loser, S_HP] <= DEAD_AT, S[loser, S_HARMED] == 1, rnd, round_cap,
+                    S_TOOK, N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
     return 1 - loser
 
 
@@ -117,10 +121,10 @@ def _duel(F, S, opts, st, cnt):
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         _attack(F, S, opts, st, cnt, 0)
         if S[1, S_HP] <= 0 and opts[O_STRIKES] != STRIKES_SIMULTANEOUS:
-            return _finish(S, cnt, rnd)
+            return _finish(S, cnt, rnd, opts[O_ROUND_CAP])
         _attack(F, S, opts, st, cnt, 1)
         if S[0, S_HP] <= 0 or S[1, S_HP] <= 0:
-            return _finish(S, cnt, rnd)
+            return _finish(S, cnt, rnd, opts[O_ROUND_CAP])
     cnt[C_DRAWS] += 1
     return 2
 

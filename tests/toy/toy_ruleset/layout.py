@@ -16,7 +16,8 @@ NF = 3
 
 # -- fighter state (int64[2, NS]) -----------------------------------------------------------------
 S_HP, S_HARMED = range(2)  # S_HARMED: blows that did damage (for the shared one_blow counter)
-NS = 2
+S_TOOK = 2  # blows of level l taken in this duel at S_TOOK + l (for the shared loser_wounds counter)
+NS = S_TOOK + 3  # three levels
 
 #: T-3: a fighter put out at this many hit points or fewer is dead
 DEAD_AT = -3
@@ -44,6 +45,7 @@ C_WOUNDS = COUNTERS.wound
 C_SIXES = COUNTERS.special_at
 C_DAMAGE = COUNTERS.damage
 C_ONE_BLOW = COUNTERS.one_blow
+C_LOSER_WOUNDS = COUNTERS.loser_wounds
 C_ROUNDS = COUNTERS.rounds
 
 

@@ -15,12 +15,14 @@ from ....toolbox.tally import _count_decision
 from ..layout import (
     CAUSE_FLED,
     C_DRAWS,
+    C_LOSER_WOUNDS,
     C_ONE_BLOW,
     C_ROUNDS,
     G_CONTROLS,
     G_HELD,
     HELD_STUCK,
     NCAUSES,
+    NLEVELS,
     NS,
     P_AGILITY,
     P_ENDURANCE,
@@ -60,6 +62,7 @@ from ..layout import (
     S_STANCE,
     S_STUN,
     S_SURPRISED,
+    S_TOOK,
     S_TURNS,
     W_PRESENT,
 )
@@ -354,8 +357,9 @@ def _fight(F, S, opts, zt, st, cnt):
                 loser = 0 if S[0, S_SIDE_IN] == 0 else 1
                 last = _last_out(F, S, loser)
                 cause = S[last, S_OUT] - 1
-                _count_decision(cnt, loser, cause, S[last, S_DEAD],
-                                S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, NCAUSES, C_ONE_BLOW, C_ROUNDS)
+                _count_decision(cnt, S, loser, cause, S[last, S_DEAD],
+                                S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], S_TOOK,
+                                NCAUSES, NLEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
                 return 1 - loser
         for j in range(n):
             S[j, S_SURPRISED] = 0

@@ -60,6 +60,7 @@ from ..layout import (
     S_STUN,
     S_TAKEN,
     S_TALLY,
+    S_TOOK,
     S_TRACK,
     S_TURNS,
     W_TWO_HANDED,
@@ -286,7 +287,7 @@ def _mark_wound(F, S, d, level, dtype):
 def _take_wound(F, S, opts, st, cnt, d, damage, dtype, zone):
     """B-5, B-6, B-7: d takes one hit's final damage of type ``dtype`` in ``zone``.
 
-    Counts the wound (level by effect × zone group), records it (shock one level lower, B-5.2),
+    Counts the wound (level by effect × zone group; and in the side's tally of the fight, ``S_TOOK``), records it (shock one level lower, B-5.2),
     applies the effects, bleeding (cutting heavy/critical), lasting stun (critical) and the fatigue
     of a fire wound (B-7.8).
     A mortal wound puts d out at once and rolls the toughness 12 check for death (B-5.4). The
@@ -295,6 +296,7 @@ def _take_wound(F, S, opts, st, cnt, d, damage, dtype, zone):
     level = _wound_level(F, d, damage)
     side = F[d, P_SIDE]
     cnt[C_WOUNDS + side * 24 + level * 4 + ZONE_GROUP[zone]] += 1
+    S[side, S_TOOK + level] += 1
     cnt[C_DAMAGE + side] += damage
     S[d, S_TAKEN] += damage
     if level == LVL_NONE:
