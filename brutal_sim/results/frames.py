@@ -103,7 +103,7 @@ def decided_by_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     run was decided), count (runs won by then), n (all runs), p_decided_by, ci_low, ci_high
     (Wilson 95 %).
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         hist = r.rounds_hist[1:]
         last = int(np.nonzero(hist)[0].max()) + 1 if hist.any() else 0
@@ -127,7 +127,7 @@ def wounds_at_least_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
     count (runs lost with at least k such blows), n (runs the side lost), p, ci_low, ci_high
     (Wilson 95 %).
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for r in results:
         for side, key in ((0, "a"), (1, "b")):
             hist = r.loser_wounds(side)
