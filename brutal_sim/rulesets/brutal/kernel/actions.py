@@ -9,7 +9,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 
 from __future__ import annotations
 
-from ....toolbox.jit import inline_rule, rule
+from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import _roll_2d6
 from ..layout import (
     BROKEN_DESTROYED,
@@ -129,16 +129,23 @@ def _ready_attack(S, i):
     S[i, S_FULL_PEN] = 1
 
 
-@rule
+@loop_inline_rule
 def _answer_readied(F, S, opts, zt, st, cnt, a, trigger):
     """B-9.1: ``a``'s action is ``trigger`` (``TRIGGER_*``, the option ``readied_trigger``'s codes):
     every enemy holding a readied attack and engaged with a (a's foe, or whose foe a is; at
     distance 0), in turn order (``S_ORDER``: the higher initiative first), fires it at a before the
-    action resolves — unless dazed (no active actions, B-7.5), out, or in a grapple. The readied
+    action resolves (``_fire_readied``). Only the option's trigger does: this test is on every
+    attack, so it is compiled into its callers and the loop over the fighters is not."""
+    if opts[O_READIED_TRIGGER] == trigger and S[a, S_DIST] == 0:
+        _fire_readied(F, S, opts, zt, st, cnt, a)
+
+
+@rule
+def _fire_readied(F, S, opts, zt, st, cnt, a):
+    """B-9.1 (``_answer_readied``): every enemy holding a readied attack and engaged with a, in turn
+    order, fires it at a — unless dazed (no active actions, B-7.5), out, or in a grapple. The readied
     attack is a single attack (B-3.1: the weapon it attacks with, no modifier, rolled zone); it is
     spent when fired. Stops when a is out or the fight is decided."""
-    if opts[O_READIED_TRIGGER] != trigger or S[a, S_DIST] != 0:
-        return
     side = F[a, P_SIDE]
     for p in range(S.shape[0]):
         if S[a, S_OUT] != 0 or _decided(S):
