@@ -268,11 +268,20 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
         _opportunity(F, S, opts, zt, st, cnt, d, i)
     elif paired and S[i, S_OUT] == 0 and S[d, S_OUT] == 0 and _usable(F, S, i, SLOT_OFF):
         _attack(F, S, opts, zt, st, cnt, i, d, SLOT_OFF, mod, zone, kind)
-    for _ in range(S[i, S_MORE_HITS]):  # B-9.2: the unarmed full attack's further hits
+    if S[i, S_MORE_HITS] > 0:
+        _further_hits(F, S, opts, zt, st, cnt, i, d, zone)
+    return acts
+
+
+@rule
+def _further_hits(F, S, opts, zt, st, cnt, i, d, zone):
+    """B-9.2: the further hits of i's unarmed full attack on d (``S_MORE_HITS``), each drawing its own
+    zone and damage (no extra successes, no critical), until d is out. (A function of its own: the
+    blow it strikes is compiled into each caller, and the turn stays small without it.)"""
+    for _ in range(S[i, S_MORE_HITS]):
         if S[d, S_OUT] != 0:
             break
         _hit(F, S, opts, zt, st, cnt, i, d, SLOT_FISTS, 0, False, _open_aim(F, S, opts, zt, d, zone), 0, -1)
-    return acts
 
 
 @rule
