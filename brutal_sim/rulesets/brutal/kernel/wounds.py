@@ -111,7 +111,7 @@ def _wound_in_coma(S, d):
         S[d, S_DEAD] = 1
 
 
-@rule
+@loop_inline_rule
 def _record(F, S, d, level):
     """B-6.2–B-6.4: mark a light/heavy/critical wound on d's track; a filled И is out (B-6.6). A
     wound with no cell left for it puts d in a coma, or kills it in a coma (B-6.7: only a helpless
