@@ -34,8 +34,13 @@ entry (``_indices_ok``) and ``_fight`` the row whose turn it is; after that test
 Calls: the drivers' parallel loops (``_run``, ``_paired``) are compiled with this package's functions
 internal to them (:mod:`brutal_sim.toolbox.jit`), so LLVM passes only the arguments a function uses; rare
 paths (``_hard_block``, ``_parried_bare``) are functions of their own, so that the attack sets up
-fewer calls; LLVM inlines the blow (``_hit``, ``loop_inline_rule``) into its callers there
-(benchmarks/README.md).
+fewer calls; LLVM inlines the blow (``_hit``, ``loop_inline_rule``) into its callers there, and so
+the fight itself (``_fight``), a wound's marks on the track (``_mark_wound``, ``_record``) and the
+tests made on every attack or blow that rarely find anything to do (a readied attack's trigger,
+``_answer_readied``; cover, ``_zone_hidden`` and ``_open_aim``), whose work is a function of its own
+called only when needed. The unarmed full attack's further hits (``_further_hits``) are one too, so
+that the turn holds no second copy of the blow (benchmarks/README.md, "The B-9 rules on the hot
+path").
 
 Modules, one per rule chapter, each importing only the ones above it: :mod:`.checks` (checks,
 penalties, held weapons, reactions), :mod:`.situation` (B-8 size and cover), :mod:`.wounds`

@@ -9,7 +9,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 
 from __future__ import annotations
 
-from ....toolbox.jit import inline_rule, rule
+from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import _roll_2d6
 from ..layout import (
     BROKEN_DESTROYED,
@@ -129,16 +129,23 @@ def _ready_attack(S, i):
     S[i, S_FULL_PEN] = 1
 
 
-@rule
+@loop_inline_rule
 def _answer_readied(F, S, opts, zt, st, cnt, a, trigger):
     """B-9.1: ``a``'s action is ``trigger`` (``TRIGGER_*``, the option ``readied_trigger``'s codes):
     every enemy holding a readied attack and engaged with a (a's foe, or whose foe a is; at
     distance 0), in turn order (``S_ORDER``: the higher initiative first), fires it at a before the
-    action resolves — unless dazed (no active actions, B-7.5), out, or in a grapple. The readied
+    action resolves (``_fire_readied``). Only the option's trigger does: this test is on every
+    attack, so it is compiled into its callers and the loop over the fighters is not."""
+    if opts[O_READIED_TRIGGER] == trigger and S[a, S_DIST] == 0:
+        _fire_readied(F, S, opts, zt, st, cnt, a)
+
+
+@rule
+def _fire_readied(F, S, opts, zt, st, cnt, a):
+    """B-9.1 (``_answer_readied``): every enemy holding a readied attack and engaged with a, in turn
+    order, fires it at a — unless dazed (no active actions, B-7.5), out, or in a grapple. The readied
     attack is a single attack (B-3.1: the weapon it attacks with, no modifier, rolled zone); it is
     spent when fired. Stops when a is out or the fight is decided."""
-    if opts[O_READIED_TRIGGER] != trigger or S[a, S_DIST] != 0:
-        return
     side = F[a, P_SIDE]
     for p in range(S.shape[0]):
         if S[a, S_OUT] != 0 or _decided(S):
@@ -261,11 +268,20 @@ def _tactic_attack(F, S, opts, zt, st, cnt, i, acts, first_only):
         _opportunity(F, S, opts, zt, st, cnt, d, i)
     elif paired and S[i, S_OUT] == 0 and S[d, S_OUT] == 0 and _usable(F, S, i, SLOT_OFF):
         _attack(F, S, opts, zt, st, cnt, i, d, SLOT_OFF, mod, zone, kind)
-    for _ in range(S[i, S_MORE_HITS]):  # B-9.2: the unarmed full attack's further hits
+    if S[i, S_MORE_HITS] > 0:
+        _further_hits(F, S, opts, zt, st, cnt, i, d, zone)
+    return acts
+
+
+@rule
+def _further_hits(F, S, opts, zt, st, cnt, i, d, zone):
+    """B-9.2: the further hits of i's unarmed full attack on d (``S_MORE_HITS``), each drawing its own
+    zone and damage (no extra successes, no critical), until d is out. (A function of its own: the
+    blow it strikes is compiled into each caller, and the turn stays small without it.)"""
+    for _ in range(S[i, S_MORE_HITS]):
         if S[d, S_OUT] != 0:
             break
         _hit(F, S, opts, zt, st, cnt, i, d, SLOT_FISTS, 0, False, _open_aim(F, S, opts, zt, d, zone), 0, -1)
-    return acts
 
 
 @rule

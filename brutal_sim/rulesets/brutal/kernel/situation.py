@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....toolbox.jit import inline_rule, rule
+from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import _die
 from ..layout import (
     P_SIDE,
@@ -141,11 +141,19 @@ def _cover_hides(F, S, opts, zt, d, r):
     return r % 2 == 1
 
 
-@rule
+@loop_inline_rule
 def _zone_hidden(F, S, opts, zt, d, r):
     """B-8, B-9.9 explicit cover: whether zone-table roll ``r + 1`` is hidden behind d's cover
-    (``_cover_hides``), unless the cover would hide every roll of the table (a one-sided table, a
-    table of legs only behind quarter cover, …): then it hides none, so an open roll always exists.
+    (``_hidden_behind_cover``). Tested for every blow: without cover it is one test in the caller's
+    code."""
+    return _side_option(F, opts, O_COVER, d) != 0 and _hidden_behind_cover(F, S, opts, zt, d, r)
+
+
+@rule
+def _hidden_behind_cover(F, S, opts, zt, d, r):
+    """``_zone_hidden`` for d in explicit cover: whether the cover hides roll ``r + 1``
+    (``_cover_hides``), unless it would hide every roll of the table (a one-sided table, a table of
+    legs only behind quarter cover, …): then it hides none, so an open roll always exists.
     """
     if not _cover_hides(F, S, opts, zt, d, r):
         return False
@@ -165,12 +173,19 @@ def _roll_zone(F, S, opts, zt, st, d):
     return np.int64(zt[r])
 
 
-@rule
+@loop_inline_rule
 def _open_aim(F, S, opts, zt, d, zone):
     """B-8: an aimed blow (``zone >= 0``) hits its zone if any roll of it is open behind d's
-    cover (the seed: aim at an open zone); a zone wholly hidden gives −1 (the zone is rolled)."""
-    if zone < 0:
+    cover (the seed: aim at an open zone); a zone wholly hidden gives −1 (the zone is rolled).
+    Without an aim or without cover: ``zone`` (a test in the caller's code; ``_aim_behind_cover``)."""
+    if zone < 0 or _side_option(F, opts, O_COVER, d) == 0:
         return zone
+    return _aim_behind_cover(F, S, opts, zt, d, zone)
+
+
+@rule
+def _aim_behind_cover(F, S, opts, zt, d, zone):
+    """``_open_aim`` at a zone ``zone >= 0`` of d in explicit cover."""
     found = False
     for r in range(zt.shape[0]):
         if zt[r] == zone:

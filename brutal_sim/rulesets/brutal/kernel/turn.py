@@ -9,7 +9,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 
 from __future__ import annotations
 
-from ....toolbox.jit import inline_rule, rule
+from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import _roll_2d6
 from ....toolbox.tally import _count_decision
 from ..layout import (
@@ -314,7 +314,7 @@ def _initiative(F, S, st):
         _sort_places(F, S, p, end)
 
 
-@rule
+@loop_inline_rule
 def _fight(F, S, opts, zt, st, cnt):
     """One fight (B-2.9, docs/groups.md): rounds of turns in initiative order until every fighter
     of a side is out (side a checked first) or the round cap. Fighters out of the fight take no

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....toolbox.jit import inline_rule, rule
+from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import _roll_2d6
 from ..layout import (
     CAUSE_EXHAUSTED,
@@ -111,7 +111,7 @@ def _wound_in_coma(S, d):
         S[d, S_DEAD] = 1
 
 
-@rule
+@loop_inline_rule
 def _record(F, S, d, level):
     """B-6.2–B-6.4: mark a light/heavy/critical wound on d's track; a filled И is out (B-6.6). A
     wound with no cell left for it puts d in a coma, or kills it in a coma (B-6.7: only a helpless
@@ -270,7 +270,7 @@ def _wound_effects(F, S, opts, st, d, level, zone):
         _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
 
 
-@rule
+@loop_inline_rule
 def _mark_wound(F, S, d, level, dtype):
     """B-5.2, B-5.3, B-6: mark a blow of ``level`` (light damage … critical) on d's track, a shock
     blow one level lower (a light damage is tallied). Returns whether the wound's effects follow
