@@ -22,7 +22,7 @@ from .core.variants import get_path, names_apart, stat_steps, vary
 from .results.frames import paired_differences, summary_frame
 from .results.header import rates_half_width
 from .results.plots import diff_figure, sweep_figure, weights_figure
-from .results.stats import paired_difference, wilson
+from .results.stats import Z95, paired_difference, wilson
 from .run.engine import Precision, paired_work, run, run_paired_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
@@ -301,7 +301,7 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
                                                        executor=resolve(executor, client, threads))
     else:
         def widest(_w: int, totals: tuple[np.ndarray, ...], k: int) -> tuple[float, bool]:
-            return max(rates_half_width(rs.counters, row, k) for row in totals[0]), False
+            return rates_half_width(rs.counters, totals[0], k), False
 
         pr = run_to_precision([paired_work(cells, seed)], prec, widest, threads,
                               executor=resolve(executor, client, threads))
@@ -569,12 +569,10 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
                                 f"{len(fighters_new)}")
             changed = [rs.load_fighter(f, f"fighters_new[{i}]") for i, f in enumerate(fighters_new)]
             new_pairs = list(itertools.combinations(changed, 2))
-        for version in ("old", "new"):
-            with api.named_errors({k: names.get(f"{k}_{version}", f"{k}_{version}") for k in ("options", "rules")}):
-                rs.prepare(loaded[0], loaded[1], rules_old if version == "old" else rules_new,
-                           options_old if version == "old" else options_new)
-        old = [rs.prepare(fa, fb, rules_old, options_old) for fa, fb in pairs]
-        new = [rs.prepare(fa, fb, rules_new, options_new) for fa, fb in new_pairs]
+        with api.named_errors({k: names.get(f"{k}_old", f"{k}_old") for k in ("options", "rules")}):
+            old = [rs.prepare(fa, fb, rules_old, options_old) for fa, fb in pairs]
+        with api.named_errors({k: names.get(f"{k}_new", f"{k}_new") for k in ("options", "rules")}):
+            new = [rs.prepare(fa, fb, rules_new, options_new) for fa, fb in new_pairs]
     layout = rs.counters
     works: list[Any] = []
     pair_works: list[list[int]] = []  # per pair: its paired work, or its old and new works
@@ -588,7 +586,7 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
 
     def interval(wi: int, totals: tuple[np.ndarray, ...], k: int) -> tuple[float, bool]:
         rows = totals[0]
-        widest = max(rates_half_width(layout, row, k) for row in rows)
+        widest = rates_half_width(layout, rows, k)
         if len(rows) == 2:
             widest = max(widest, paired_difference(totals[1][0], k)[1])
         return widest, False
@@ -611,7 +609,7 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
             k_old, k_new = ns[members[0]], ns[members[1]]
             p0, p1 = c_old[layout.wins] / k_old, c_new[layout.wins] / k_new
             d = float(p1 - p0)
-            half = 1.959963984540054 * float(np.sqrt(p0 * (1 - p0) / k_old + p1 * (1 - p1) / k_new))
+            half = Z95 * float(np.sqrt(p0 * (1 - p0) / k_old + p1 * (1 - p1) / k_new))
         rate_old, rate_new = c_old[layout.wins] / k_old, c_new[layout.wins] / k_new
         d += 0.0
         rows.append({"a": fa.name, "b": fb.name, "win_rate_old": float(rate_old), "win_rate_new": float(rate_new),

@@ -591,7 +591,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
         totals, seconds, ns, met = ran.totals, ran.seconds, [spec.n] * len(works), [None] * len(works)
     else:
         def widest(w: int, parts: tuple[Any, ...], k: int) -> tuple[float, bool]:
-            return max(rates_half_width(layouts[w], row, k) for row in parts[0]), False
+            return rates_half_width(layouts[w], parts[0], k), False
 
         pr = run_to_precision(works, prec, widest, threads, executor=resolve(executor, client, threads),
                               progress=None if progress is None else lambda d, t: progress(d, t, ""))

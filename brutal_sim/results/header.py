@@ -18,8 +18,10 @@ def side_summary(name: str, wins: int, n: int) -> dict[str, Any]:
 
 
 def rates_half_width(layout: CounterLayout, counters: np.ndarray, n: int) -> float:
-    """The widest 95 % Wilson half-width of the rates a header reports: a's wins, b's wins, draws."""
-    counts = (counters[layout.wins], counters[layout.wins + 1], counters[layout.draws])
+    """The widest 95 % Wilson half-width of the rates a header reports (a's wins, b's wins, draws)
+    of a counter row ``int64[k]``, or of every row of ``int64[m, k]`` (the cells of a paired run)."""
+    rows = np.atleast_2d(counters)
+    counts = [row[i] for row in rows for i in (layout.wins, layout.wins + 1, layout.draws)]
     return max((hi - lo) / 2 for lo, hi in (wilson(int(k), n) for k in counts))
 
 
