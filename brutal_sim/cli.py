@@ -463,7 +463,7 @@ def attack(
     matchup = _guard(lambda: api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,
                                          names=names))
     rs = matchup[0]
-    _warm_up(json_out, rs, "attack")
+    _warm_up(json_out, rs, "exact" if n is None else "attack")
     result = _guard(lambda: api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names))
     data = result.to_dict()
     if json_out:

@@ -136,7 +136,7 @@ class Ruleset(ABC):
     #: dice expression steps its die (d6 → d8) instead of adding ``step``
     adjustable: tuple[tuple[str, int], ...] = ()
     #: about how many seconds the first compilation of each kind of kernel (``duel``, ``attack``,
-    #: ``fight``) takes on a 2-core machine with an empty numba cache: what the CLI tells the user
+    #: ``exact``, ``fight``; :meth:`warm_up`) takes on a 2-core machine with an empty numba cache: what the CLI tells the user
     compile_seconds: Mapping[str, float] = {}
 
     # -- data ---------------------------------------------------------------------------------
@@ -210,15 +210,20 @@ class Ruleset(ABC):
         return ExactAttack(outcomes, levels, float(damage[0]))
 
     def warm_up(self, kind: str = "duel") -> None:
-        """Compile (or load from numba's cache) the kernels of ``kind`` (``duel`` or ``attack``) by
-        running them once on :attr:`warm_up_pair`."""
+        """Compile (or load from numba's cache) the kernels of one kind of command by running them
+        once on :attr:`warm_up_pair`: ``duel`` (the duel driver), ``attack`` (the sampled single
+        attacks' driver) or ``exact`` (the exact enumeration of a single attack). Each kind compiles
+        only what its commands run."""
         c = self.prepare(*self.warm_up_pair, options={"round_cap": "1"}).compiled
         args = (*c.args(), np.uint64(0), np.int64(0), np.int64(1), 1, c.n_counters)
         if kind == "duel":
             c.kernels.duels(*args)
-        else:
+        elif kind == "attack":
             c.kernels.attacks(*args)
+        elif kind == "exact":
             self.enumerate_attack(c)
+        else:
+            raise ValueError(f"kind must be duel, attack or exact, not {kind!r}")
 
     # -- shared -------------------------------------------------------------------------------
     def stat_block(self, fighter: Any) -> list[tuple[str, str]]:
