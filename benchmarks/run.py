@@ -1,10 +1,12 @@
 """Speed of the Brutal duel kernel against its baselines, all measured in one run.
 
-    python benchmarks/run.py            # full run (about 5 minutes on 2 cores)
+    python benchmarks/run.py            # full run (about 10 minutes on 2 cores)
     python benchmarks/run.py --quick    # smaller samples, 10^7 instead of 10^8 for memory
+    python benchmarks/run.py --cold-only  # only the cold start of each command (about 5 minutes)
 
-Measures, for three standard matchups: the kernel at 10^6+ duels on 1 thread and on all threads,
-its cold first call (compilation, in a fresh process with an empty numba cache), the pure-Python
+Measures the cold start of each command (``COMMANDS``: the whole command in a fresh process, with an
+empty numba cache, with the cache the README's first command leaves, and warm), and for three
+standard matchups: the kernel at 10^6+ duels on 1 thread and on all threads, the pure-Python
 reference duel of the tests (``tests/brutal/naive.py``), the numpy-vectorised duel
 (``benchmarks/numpy_duel.py``), the random-number floor (the same number of draws per duel, no
 game logic), and peak memory at 10^6 and 10^8 duels. Prints a table of ratios and writes
@@ -17,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -141,20 +144,61 @@ def child(n: int, env: dict[str, str] | None = None) -> tuple[float, float]:
     return float(seconds), int(rss_kib) / 1024
 
 
-def cold_start() -> dict[str, float]:
-    """First `api.duel` in a fresh process with an empty numba cache, then with the warm cache."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = {"NUMBA_CACHE_DIR": cache}
-        cold, _ = child(1000, env)
-        warm, _ = child(1000, env)
-    return {"cold_first_call_s": cold, "warm_first_call_s": warm}
+#: The commands whose cold start is measured: the README's first command first.
+COMMANDS = {
+    "duel": ["duel", "swordsman", "brute", "-n", "1000000", "--seed", "7"],
+    "attack (exact)": ["attack", "swordsman", "brute"],
+    "attack (sampled)": ["attack", "swordsman", "brute", "-n", "100000"],
+    "fight": ["fight", "knight", "vs", "militia*3", "-n", "100000"],
+    "wfrp2e duel": ["duel", "orc", "goblin", "--ruleset", "wfrp2e", "-n", "1000000"],
+    "vereteno duel": ["duel", "swordsman", "brute", "--ruleset", "vereteno", "-n", "1000000"],
+}
+
+
+def command_seconds(args: list[str], cache: str) -> float:
+    """Wall-clock seconds of ``brutal-sim ARGS`` in a fresh process with numba cache ``cache``,
+    from start to exit (start-up, validation, compiling or loading the kernels, the run)."""
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "from brutal_sim.cli import main; main()", *args], check=True,
+                   capture_output=True, env={**os.environ, "NUMBA_CACHE_DIR": cache})
+    return time.perf_counter() - t0
+
+
+def cold_start() -> dict[str, dict[str, float]]:
+    """Each command of :data:`COMMANDS` three ways: alone with an empty numba cache (``alone``),
+    with the cache the README's first command (the duel) left (``after_duel``), and again with its
+    own cache filled (``warm``)."""
+    out: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as duel_cache:
+        command_seconds(COMMANDS["duel"], duel_cache)
+        for name, args in COMMANDS.items():
+            print(f"  cold start: {name} …", flush=True)
+            with tempfile.TemporaryDirectory() as cache:
+                alone = command_seconds(args, cache)
+                warm = command_seconds(args, cache)
+            with tempfile.TemporaryDirectory() as cache:
+                shutil.copytree(duel_cache, cache, dirs_exist_ok=True)
+                after = command_seconds(args, cache)
+            out[name] = {"alone_s": alone, "after_duel_s": after, "warm_s": warm}
+    return out
+
+
+def report_cold(cold: dict[str, dict[str, float]]) -> None:
+    print("\nstart-up, whole command (seconds; empty numba cache / cache of the duel / own cache):")
+    for name, t in cold.items():
+        print(f"  {name:18} {t['alone_s']:6.1f} {t['after_duel_s']:6.1f} {t['warm_s']:6.1f}   "
+              f"brutal-sim {' '.join(COMMANDS[name])}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller samples (a few minutes less)")
     ap.add_argument("--n", type=int, default=None, help="duels per kernel measurement (default 2,000,000)")
+    ap.add_argument("--cold-only", action="store_true", help="only the cold start of each command (about 5 minutes)")
     args = ap.parse_args()
+    if args.cold_only:
+        report_cold(cold_start())
+        return
     n_kernel = args.n or (1_000_000 if args.quick else 2_000_000)
     n_naive = 300 if args.quick else 2000
     n_numpy = 50_000 if args.quick else 200_000
@@ -169,7 +213,7 @@ def main() -> None:
         "n_kernel": n_kernel, "n_naive": n_naive, "n_numpy": n_numpy,
         "matchups": {},
     }
-    print("compile / cache check …", flush=True)
+    print("cold start of each command …", flush=True)
     results["startup"] = cold_start()
     for a, b in MATCHUPS:
         key = f"{a}-vs-{b}"
@@ -218,9 +262,7 @@ def report(r: dict) -> None:
               f"{m['naive_python']:>9,.0f} {m['numpy_vectorised']:>9,.0f} {m['rng_floor_1_thread']:>11,.0f} "
               f"{m['draws_per_duel']:>6.1f} {m['ratio_kernel_vs_python']:>8.0f} {m['ratio_kernel_vs_numpy']:>7.1f} "
               f"{m['ratio_floor_vs_kernel']:>8.2f} {m['ratio_threads']:>7.2f}")
-    s = r["startup"]
-    print(f"\nstart-up: cold first call {s['cold_first_call_s']:.1f} s (compiling), "
-          f"warm {s['warm_first_call_s']:.2f} s (numba cache)")
+    report_cold(r["startup"])
     m = r["memory"]
     print(f"peak memory: {m['peak_rss_mib_small']:.0f} MiB at {m['n_small']:,} duels, "
           f"{m['peak_rss_mib_big']:.0f} MiB at {m['n_big']:,} duels ({m['seconds_big']:.0f} s)")
