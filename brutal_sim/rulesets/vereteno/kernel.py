@@ -22,9 +22,10 @@ reaction's pool (and its prayer's dice), then the armour dice of the
 target (armour part then shield part), then two d6 per trauma, then the same for the counter on
 the attacker. Pools are rolled die by die with ``_die(st, 20)``.
 
-The parallel loops of the drivers (``_run_duels``, ``_run_attacks``, ``_run_paired``) are compiled
-with this package's functions internal to them (:mod:`brutal_sim.toolbox.jit`): LLVM passes only the
-arguments a function uses, 1.6× the duels per second without it (benchmarks/README.md).
+The parallel loop of ``_run`` is compiled with this package's functions internal to it
+(:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 1.6× the duels per
+second without it (benchmarks/README.md). ``_run_duels`` and ``_run_attacks`` are Python functions
+that pass ``_run`` its flag.
 """
 
 from __future__ import annotations
@@ -817,37 +818,38 @@ def _single_attack(F, S, opts, tt, st, cnt):
 
 
 @driver(parallel=True)
+def _run(F, opts, tt, seed, start, n, lanes, k, single_attacks):
+    """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
+
+    Returns
+    -------
+    int64[lanes, k]
+        One counter row per lane; their sum does not depend on ``lanes``.
+    """
+    cnt = np.zeros((lanes, k), dtype=np.int64)
+    for lane in prange(lanes):
+        lo = start + (n * lane) // lanes
+        hi = start + (n * (lane + 1)) // lanes
+        st = np.empty(4, dtype=np.uint64)
+        S = np.empty((2, NS), dtype=np.int64)
+        row = cnt[lane]
+        for idx in range(lo, hi):
+            _seed_duel(st, seed, idx)
+            if single_attacks:
+                _single_attack(F, S, opts, tt, st, row)
+            else:
+                _duel(F, S, opts, tt, st, row)
+    return cnt
+
+
 def _run_duels(F, opts, tt, seed, start, n, lanes, k):
-    """Duels ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel:
-    ``int64[lanes, k]`` counters, whose sum does not depend on ``lanes``."""
-    cnt = np.zeros((lanes, k), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
-        row = cnt[lane]
-        for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
-            _duel(F, S, opts, tt, st, row)
-    return cnt
+    """Duels ``start … start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters."""
+    return _run(F, opts, tt, seed, start, n, lanes, k, False)
 
 
-@driver(parallel=True)
 def _run_attacks(F, opts, tt, seed, start, n, lanes, k):
-    """Single attacks by side a on a fresh side b, indices ``start … start+n−1`` in ``lanes``
-    parallel parts: ``int64[lanes, k]`` counters, whose sum does not depend on ``lanes``."""
-    cnt = np.zeros((lanes, k), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
-        row = cnt[lane]
-        for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
-            _single_attack(F, S, opts, tt, st, row)
-    return cnt
+    """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters."""
+    return _run(F, opts, tt, seed, start, n, lanes, k, True)
 
 
 @driver(parallel=True)

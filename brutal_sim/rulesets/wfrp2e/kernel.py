@@ -25,9 +25,10 @@ reroll d100]; damage d10 [second d10 for Impact] [helpless d10, W-6.2]; Ulric's 
 d10, … (W-4.11); an attack on a helpless target draws its d100 for the location only, no reaction;
 critical table d100 (``crit_model = table`` only).
 
-The parallel loops of the drivers (``_run_duels``, ``_run_attacks``, ``_run_paired``) are compiled
-with this package's functions internal to them (:mod:`brutal_sim.toolbox.jit`): LLVM passes only the
-arguments a function uses, 2.4× the duels per second without it (benchmarks/README.md).
+The parallel loop of ``_run`` is compiled with this package's functions internal to it
+(:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 2.4× the duels per
+second without it (benchmarks/README.md). ``_run_duels`` and ``_run_attacks`` are Python functions
+that pass ``_run`` its flag.
 """
 
 from __future__ import annotations
@@ -816,37 +817,34 @@ def _single_attack(F, S, opts, grid, fx, st, cnt):
 
 
 @driver(parallel=True)
+def _run(F, opts, grid, fx, seed, start, n, lanes, k, single_attacks):
+    """Indices ``start … start+n−1`` in ``lanes`` contiguous parts run in parallel; each a duel or
+    (``single_attacks``) one attack of side a. Returns ``int64[lanes, k]`` counters whose sum does
+    not depend on ``lanes``."""
+    cnt = np.zeros((lanes, k), dtype=np.int64)
+    for lane in prange(lanes):
+        lo = start + (n * lane) // lanes
+        hi = start + (n * (lane + 1)) // lanes
+        st = np.empty(4, dtype=np.uint64)
+        S = np.empty((3, NS), dtype=np.int64)
+        row = cnt[lane]
+        for idx in range(lo, hi):
+            _seed_duel(st, seed, idx)
+            if single_attacks:
+                _single_attack(F, S, opts, grid, fx, st, row)
+            else:
+                _duel(F, S, opts, grid, fx, st, row)
+    return cnt
+
+
 def _run_duels(F, opts, grid, fx, seed, start, n, lanes, k):
-    """Duels ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel:
-    ``int64[lanes, k]`` counters, whose sum does not depend on ``lanes``."""
-    cnt = np.zeros((lanes, k), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((3, NS), dtype=np.int64)
-        row = cnt[lane]
-        for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
-            _duel(F, S, opts, grid, fx, st, row)
-    return cnt
+    """Duels ``start … start+n−1``: ``int64[lanes, k]`` counters."""
+    return _run(F, opts, grid, fx, seed, start, n, lanes, k, False)
 
 
-@driver(parallel=True)
 def _run_attacks(F, opts, grid, fx, seed, start, n, lanes, k):
-    """Single attacks by side a on a fresh side b, indices ``start … start+n−1`` in ``lanes``
-    parallel parts: ``int64[lanes, k]`` counters, whose sum does not depend on ``lanes``."""
-    cnt = np.zeros((lanes, k), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((3, NS), dtype=np.int64)
-        row = cnt[lane]
-        for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
-            _single_attack(F, S, opts, grid, fx, st, row)
-    return cnt
+    """Single attacks of side a on a fresh side b: ``int64[lanes, k]`` counters."""
+    return _run(F, opts, grid, fx, seed, start, n, lanes, k, True)
 
 
 @driver(parallel=True)

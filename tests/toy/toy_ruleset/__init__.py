@@ -50,7 +50,7 @@ class ToyRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     warm_up_pair = ("veteran", "recruit")
-    compile_seconds = {"duel": 7, "attack": 5}
+    compile_seconds = {"duel": 7, "attack": 5, "exact": 3}
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()

@@ -140,8 +140,8 @@ def _single_attack(F, S, opts, st, cnt):
 
 
 @driver(parallel=True)
-def _run_duels(F, opts, seed, start, n, lanes, k):
-    """Duels ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel:
+def _run(F, opts, seed, start, n, lanes, k, single_attacks):
+    """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel:
     ``int64[lanes, k]`` counters, whose sum does not depend on ``lanes``."""
     cnt = np.zeros((lanes, k), dtype=np.int64)
     for lane in prange(lanes):
@@ -152,25 +152,21 @@ def _run_duels(F, opts, seed, start, n, lanes, k):
         row = cnt[lane]
         for idx in range(lo, hi):
             _seed_duel(st, seed, idx)
-            _duel(F, S, opts, st, row)
+            if single_attacks:
+                _single_attack(F, S, opts, st, row)
+            else:
+                _duel(F, S, opts, st, row)
     return cnt
 
 
-@driver(parallel=True)
+def _run_duels(F, opts, seed, start, n, lanes, k):
+    """Duels ``start … start+n−1``: ``int64[lanes, k]`` counters."""
+    return _run(F, opts, seed, start, n, lanes, k, False)
+
+
 def _run_attacks(F, opts, seed, start, n, lanes, k):
-    """Single attacks by side a on a fresh side b, indices ``start … start+n−1`` in ``lanes``
-    parallel parts: ``int64[lanes, k]`` counters, whose sum does not depend on ``lanes``."""
-    cnt = np.zeros((lanes, k), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
-        row = cnt[lane]
-        for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
-            _single_attack(F, S, opts, st, row)
-    return cnt
+    """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters."""
+    return _run(F, opts, seed, start, n, lanes, k, True)
 
 
 @driver(parallel=True)

@@ -31,7 +31,7 @@ indexes with a negative number. ``_attack`` and ``_hit`` test their rows and wea
 entry (``_indices_ok``) and ``_fight`` the row whose turn it is; after that test LLVM knows them
 ≥ 0 and drops the per-access work: 5 % fewer instructions per duel (benchmarks/README.md).
 
-Calls: the drivers' parallel loops (``_run``, ``_run_attacks``, ``_paired``) are compiled with this package's functions
+Calls: the drivers' parallel loops (``_run``, ``_paired``) are compiled with this package's functions
 internal to them (:mod:`brutal_sim.toolbox.jit`), so LLVM passes only the arguments a function uses; rare
 paths (``_hard_block``, ``_parried_bare``) are functions of their own, so that the attack sets up
 fewer calls; LLVM inlines the blow (``_hit``, ``loop_inline_rule``) into its callers there, and so

@@ -1,9 +1,8 @@
 """The drivers: one fight or one attack per index, counted; the paired runs of several configurations
-on the same random numbers. Each takes only arrays and scalars. The compiled ones (``_run``,
-``_run_attacks``, ``_paired``) are the units a command compiles: a duel compiles no single-attack
-code, a sampled attack no fight. ``_run_duels``, ``_run_fights``, ``_run_paired`` and
-``_run_paired_fights`` are Python functions that pass the fixed arguments on, so that no compiled
-wrapper links in (and compiles again) the whole kernel.
+on the same random numbers. Each takes only arrays and scalars. ``_run`` and ``_paired`` are
+compiled; ``_run_duels``, ``_run_attacks``, ``_run_fights``, ``_run_paired`` and
+``_run_paired_fights`` are Python functions that pass them their flags, so that no compiled wrapper
+links in the whole kernel and compiles it once more.
 
 Rules: B-8, B-9.9.
 
@@ -53,13 +52,15 @@ def _single_attack(F, S, opts, zt, st, cnt):
 
 
 @driver(parallel=True)
-def _run(F, opts, zt, seed, start, n, lanes, k, group):
-    """Fights ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
+def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks, group):
+    """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
 
     Parameters
     ----------
     F : int64[N, NF]
-        The fighters (N = 2 for duels).
+        The fighters (N = 2 for duels and single attacks).
+    single_attacks : bool
+        Each index is one attack by side a on a fresh side b (``_single_attack``); else a fight.
     group : bool
         Also count the group block (docs/groups.md) after the header: ``k`` is then
         ``n_fight_counters(round_cap, N)``.
@@ -79,34 +80,25 @@ def _run(F, opts, zt, seed, start, n, lanes, k, group):
         row = cnt[lane]
         for idx in range(lo, hi):
             _seed_duel(st, seed, idx)
-            _fight(F, S, opts, zt, st, row)
-            if group:
-                _count_group(F, S, row, base)
-    return cnt
-
-
-@driver(parallel=True)
-def _run_attacks(F, opts, zt, seed, start, n, lanes, k):
-    """Single attacks by side a on a fresh side b (``_single_attack``), indices ``start …
-    start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters (outcomes at
-    ``C_ATTACKS``, b's wounds at ``C_WOUNDS``) whose sum does not depend on ``lanes``."""
-    cnt = np.zeros((lanes, k), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((F.shape[0], NS), dtype=np.int64)
-        row = cnt[lane]
-        for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
-            _single_attack(F, S, opts, zt, st, row)
+            if single_attacks:
+                _single_attack(F, S, opts, zt, st, row)
+            else:
+                _fight(F, S, opts, zt, st, row)
+                if group:
+                    _count_group(F, S, row, base)
     return cnt
 
 
 def _run_duels(F, opts, zt, seed, start, n, lanes, k):
     """Duels ``start … start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters
     (F ``int64[2, NF]``, k = ``n_counters(round_cap)``)."""
-    return _run(F, opts, zt, seed, start, n, lanes, k, False)
+    return _run(F, opts, zt, seed, start, n, lanes, k, False, False)
+
+
+def _run_attacks(F, opts, zt, seed, start, n, lanes, k):
+    """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters (outcomes at
+    ``C_ATTACKS``, b's wounds at ``C_WOUNDS``)."""
+    return _run(F, opts, zt, seed, start, n, lanes, k, True, False)
 
 
 def _run_fights(F, opts, zt, seed, start, n, lanes, k):
@@ -133,7 +125,7 @@ def _run_fights(F, opts, zt, seed, start, n, lanes, k):
     int64[lanes, k]
         Counter rows; a 1 vs 1's header equals ``_run_duels``'s.
     """
-    return _run(F, opts, zt, seed, start, n, lanes, k, True)
+    return _run(F, opts, zt, seed, start, n, lanes, k, False, True)
 
 
 @driver(parallel=True)
