@@ -22,7 +22,7 @@ def _notice(monkeypatch, seconds: float, json_mode: bool = False) -> str:
 def test_a_long_compile_is_announced_once_with_what_and_how_long(monkeypatch):
     text = _notice(monkeypatch, cli.COMPILE_NOTICE_AFTER + 2.0)
     lines = text.splitlines()
-    assert lines[0] == "compiling the brutal duel kernels (once: numba caches them, about 50 s) …"
+    assert lines[0] == "compiling the brutal duel kernels (once: numba caches them, about 60 s) …"
     assert len(lines) == 2 and lines[1].startswith("compiled the brutal duel kernels in ")
 
 

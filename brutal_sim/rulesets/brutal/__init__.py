@@ -70,7 +70,7 @@ class BrutalRuleset(Ruleset):
                   ("attributes.strength", 1), ("attributes.agility", 1), ("main_hand.damage", 1),
                   ("main_hand.penetration", 1), ("main_hand.durability", 1), ("off_hand.parry_bonus", 1),
                   ("armour.*.protection", 1), ("armour.*.toughness", 1))
-    compile_seconds = {"duel": 50, "attack": 50, "exact": 20, "fight": 50}
+    compile_seconds = {"duel": 60, "attack": 60, "exact": 25, "fight": 60}
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()

@@ -52,7 +52,7 @@ class VeretenoRuleset(Ruleset):
                   ("attributes.empathy", 1), ("skills.melee", 1), ("skills.nimbleness", 1),
                   ("weapon.modifier", 1), ("weapon.damage", 1), ("armour.protection", 1),
                   ("shield.protection", 1), ("action_points", 1))
-    compile_seconds = {"duel": 12, "attack": 12, "exact": 10}
+    compile_seconds = {"duel": 13, "attack": 13, "exact": 10}
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()

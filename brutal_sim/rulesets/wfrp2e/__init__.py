@@ -45,7 +45,7 @@ class WfrpRuleset(Ruleset):
     #: Wounds by one, the main weapon's damage and each armour's points by one
     adjustable = (("ws", 5), ("s", 5), ("t", 5), ("ag", 5), ("a", 1), ("w", 1), ("main_hand.damage", 1),
                   ("armour.*.head", 1), ("armour.*.arms", 1), ("armour.*.body", 1), ("armour.*.legs", 1))
-    compile_seconds = {"duel": 12, "attack": 12, "exact": 8}
+    compile_seconds = {"duel": 13, "attack": 13, "exact": 8}
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()
