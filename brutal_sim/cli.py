@@ -112,6 +112,8 @@ def _warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None
         _compile_notice(json_mode, rs, "fight", lambda: run_duel_counters(prepared.compiled, 1, 0, threads=1))
 
 
+#: how the compile notice names a kind of kernels (``Ruleset.warm_up``)
+KIND_WORDS = {"attack": "sampled-attack", "exact": "exact-attack"}
 #: seconds after which a warm-up is taken to be compiling (loading cached kernels takes less)
 COMPILE_NOTICE_AFTER = 0.8
 
@@ -122,6 +124,7 @@ def _compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: C
     long it takes: a spinner on a terminal, one line otherwise; nothing in JSON mode unless stderr
     is a terminal (stdout is never touched)."""
     about = ruleset.compile_seconds.get(kind)
+    kind = KIND_WORDS.get(kind, kind)
     what = f"compiling the {ruleset.name} {kind} kernels (once: numba caches them{f', about {about:.0f} s' if about else ''})"
     done = threading.Event()
 

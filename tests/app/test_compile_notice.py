@@ -26,6 +26,13 @@ def test_a_long_compile_is_announced_once_with_what_and_how_long(monkeypatch):
     assert len(lines) == 2 and lines[1].startswith("compiled the brutal duel kernels in ")
 
 
+def test_the_notice_names_the_kind_of_kernels(monkeypatch):
+    stream = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=stream, force_terminal=False, width=200))
+    cli._compile_notice(False, get_ruleset("brutal"), "exact", lambda: time.sleep(cli.COMPILE_NOTICE_AFTER + 0.5))
+    assert stream.getvalue().startswith("compiling the brutal exact-attack kernels (once: numba caches them, about 25 s) …")
+
+
 def test_loading_cached_kernels_says_nothing(monkeypatch):
     assert _notice(monkeypatch, 0.05) == ""
 
