@@ -99,6 +99,13 @@ class CounterLayout:
         """Counters per losing side in the ``loser_wounds`` block (levels × (CAP + 1))."""
         return len(self.levels) * (LOSER_WOUNDS_CAP + 1)
 
+    def loser_wounds_at(self, loser: int, level: int, blows: int) -> int:
+        """Index of the ``loser_wounds`` counter of losing side ``loser`` that took ``blows`` blows of
+        level ``level`` (index into the ruleset's ``levels``) in the duel; ``LOSER_WOUNDS_CAP`` or more
+        share the last bin."""
+        return (self.loser_wounds + loser * self.loser_wounds_size + level * (LOSER_WOUNDS_CAP + 1)
+                + min(blows, LOSER_WOUNDS_CAP))
+
     @property
     def rounds(self) -> int:
         return self.loser_wounds + 2 * self.loser_wounds_size

@@ -88,9 +88,8 @@ class HeaderCounters:
         """int64[n levels, LOSER_WOUNDS_CAP + 1]: runs side ``side`` lost, by how many blows of each
         level it took in the run (index k; the last bin: that many or more). Each level's row sums to
         the side's losses."""
-        size = self.c.loser_wounds_size
-        base = self.c.loser_wounds + side * size
-        return self.counters[base:base + size].reshape(len(self.c.levels), -1)
+        base = self.c.loser_wounds_at(side, 0, 0)
+        return self.counters[base:base + self.c.loser_wounds_size].reshape(len(self.c.levels), -1)
 
     def defeats(self, side: int) -> dict[str, int]:
         """How side ``side`` went down when it lost (in a group fight: its last fighter)."""

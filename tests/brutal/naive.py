@@ -691,7 +691,6 @@ class FightRecord:
         """The record in the layout of :mod:`brutal_sim.rulesets.brutal.layout` (a plain list of ints): the header
         ``C_*``; when ``k`` is a group fight's length (``n_fight_counters``), then the group block
         ``G_*`` (docs/groups.md)."""
-        from brutal_sim.core.counters import LOSER_WOUNDS_CAP
         from brutal_sim.rulesets.brutal import layout as L
 
         row = [0] * k
@@ -707,8 +706,7 @@ class FightRecord:
             row[L.COUNTERS.rounds_a(self.round_cap) + self.deciding_round] += int(self.winner == 0)
             for lv, level in enumerate(LEVELS):  # blows of each level the losing side took, the last bin k or more
                 k_lv = sum(1 for taker, name, _, _ in self.wounds if taker == loser and name == level)
-                row[L.C_LOSER_WOUNDS + L.COUNTERS.loser_wounds_size * loser + (LOSER_WOUNDS_CAP + 1) * lv
-                    + min(k_lv, LOSER_WOUNDS_CAP)] += 1
+                row[L.COUNTERS.loser_wounds_at(loser, lv, k_lv)] += 1
         for side, outcome in self.attacks:
             row[L.C_ATTACKS + 5 * side + OUTCOMES.index(outcome)] += 1
         for taker, level, zone, damage in self.wounds:

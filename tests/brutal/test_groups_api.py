@@ -19,7 +19,6 @@ from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.results.fight import FightResult
-from brutal_sim.core.counters import LOSER_WOUNDS_CAP
 from brutal_sim.results.frames import (decided_by_frame, fight_summary_frame, fighters_frame, rounds_frame,
                                        survivors_frame, wounds_at_least_frame, wounds_frame)
 from brutal_sim.rulesets.brutal.sides import expand_side, split_sides
@@ -56,7 +55,7 @@ def synthetic() -> FightResult:
     cnt[c.rounds + 3] = 5
     cnt[c.rounds_a(CAP) + 2] = 4                     # side a won 4 in round 2, 2 in round 3
     cnt[c.rounds_a(CAP) + 3] = 2
-    b_heavy = c.loser_wounds + c.loser_wounds_size + L.LVL_HEAVY * (LOSER_WOUNDS_CAP + 1)
+    b_heavy = c.loser_wounds_at(1, L.LVL_HEAVY, 0)
     cnt[b_heavy:b_heavy + 3] = (1, 2, 3)             # side b's 6 losses: 0, 1, 2 heavy blows taken
     g = L.n_counters(CAP)
     cnt[g + L.GB_SURVIVORS:g + L.GB_SURVIVORS + 2] = (3, 7)

@@ -36,6 +36,8 @@ def test_counter_offsets_follow_the_names():
     assert (c.special_at, c.damage, c.one_blow, c.loser_wounds) == (19, 21, 23, 25)
     # loser_wounds: 2 losers × 2 levels × 9 bins (0 … 7, 8 or more); rounds and rounds_a: 11 each at cap 10
     assert (c.loser_wounds_size, c.rounds, c.rounds_a(10), c.size(10), c.round_cap_of(83)) == (18, 61, 72, 83, 10)
+    # loser b, level "hurt": bins 25 + 18 + 9 …; 12 blows share the last bin with 8
+    assert (c.loser_wounds_at(1, 1, 0), c.loser_wounds_at(1, 1, 3), c.loser_wounds_at(1, 1, 12)) == (52, 55, 60)
     # Brutal's constants are these offsets (the kernel compiles them in)
     assert (L.C_CAUSE, L.C_DEATHS, L.C_ATTACKS, L.C_WOUNDS, L.C_BREAKS, L.C_DAMAGE, L.C_ONE_BLOW, L.C_LOSER_WOUNDS,
             L.C_ROUNDS) == (3, 13, 15, 25, 73, 75, 77, 79, 187)  # five loss causes, six levels

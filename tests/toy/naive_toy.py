@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from brutal_sim.core.counters import LOSER_WOUNDS_CAP
 from naive_rng import Xoshiro256StarStar
 from toy_ruleset.layout import COUNTERS
 
@@ -80,8 +79,7 @@ class NaiveToy:
                 self.cnt[c.rounds + rnd] += 1
                 self.cnt[c.rounds_a(self.round_cap) + rnd] += loser == 1
                 for lv, k in enumerate(sides[loser].took):  # the loser's blows by level, the last bin k or more
-                    self.cnt[c.loser_wounds + loser * c.loser_wounds_size + lv * (LOSER_WOUNDS_CAP + 1)
-                             + min(k, LOSER_WOUNDS_CAP)] += 1
+                    self.cnt[c.loser_wounds_at(loser, lv, k)] += 1
                 return
         self.cnt[c.draws] += 1
 

@@ -22,7 +22,6 @@ from typing import Any
 
 from naive_rng import Xoshiro256StarStar
 
-from brutal_sim.core.counters import LOSER_WOUNDS_CAP
 from brutal_sim.rulesets.vereteno import layout as L
 from brutal_sim.rulesets.vereteno.model import Fighter, Trauma
 
@@ -117,8 +116,7 @@ class Record:
             row[c.one_blow + loser] = int(harmful == 1)
             row[c.rounds_a(round_cap) + self.round] = int(self.winner == 0)
             for lv, name in enumerate(c.levels):  # blows of each level the loser took, the last bin k or more
-                taken = min(self.wounds[loser].get(name, 0), LOSER_WOUNDS_CAP)
-                row[c.loser_wounds + loser * c.loser_wounds_size + lv * (LOSER_WOUNDS_CAP + 1) + taken] = 1
+                row[c.loser_wounds_at(loser, lv, self.wounds[loser].get(name, 0))] = 1
         for side in range(2):
             for name, n in self.attacks[side].items():
                 row[c.attack + side * len(c.outcomes) + c.outcomes.index(name)] += n

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from brutal_sim.core.counters import LOSER_WOUNDS_CAP
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e import options as O
 
@@ -223,8 +222,7 @@ class Record:
             row[c.one_blow + self.loser] = int(harmful == 1 and self.cause != "fled")
             row[c.rounds_a(c.round_cap_of(k)) + self.round] = int(self.winner == 0)
             for lv in range(5):  # hits of each level the loser took, the last bin k or more
-                taken = min(sum(self.hits[self.loser][lv]), LOSER_WOUNDS_CAP)
-                row[c.loser_wounds + self.loser * c.loser_wounds_size + lv * (LOSER_WOUNDS_CAP + 1) + taken] = 1
+                row[c.loser_wounds_at(self.loser, lv, sum(self.hits[self.loser][lv]))] = 1
         for side in range(2):
             for k2 in range(4):
                 row[c.attack + side * 4 + k2] = self.outcomes[side][k2]
