@@ -379,16 +379,18 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
     return fig
 
 
-def _panel_grid(n: int, width: float, height: float) -> tuple[Figure, np.ndarray]:
-    """A figure of ``n`` panels in one, two or (beyond six) three columns (spare panels hidden); the
-    axes flattened."""
-    ncols = 1 if n == 1 else 2 if n <= 6 else 3
+def _panel_grid(n: int, width: float, height: float, max_cols: int = 3,
+                sharey: bool = False) -> tuple[Figure, np.ndarray, int]:
+    """A figure of ``n`` panels of ``width`` × ``height`` inches in one, two or (beyond six, up to
+    ``max_cols``) three columns, spare panels hidden: the figure, its axes flattened row by row and
+    the number of columns."""
+    ncols = min(max_cols, 1 if n == 1 else 2 if n <= 6 else 3)
     nrows = -(-n // ncols)
     fig = Figure(figsize=(width * ncols + 1.6, 0.7 + height * nrows), layout="constrained")
-    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    axes = fig.subplots(nrows, ncols, sharey=sharey, squeeze=False).ravel()
     for ax in axes[n:]:
         ax.set_visible(False)
-    return fig, axes
+    return fig, axes, ncols
 
 
 def _decided_end(cell: pd.DataFrame) -> int:
@@ -415,7 +417,7 @@ def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
     cells = _cells(decided_by)
     if not cells:
         raise ValueError("decided_by_figure: the decided_by frame is empty")
-    fig, axes = _panel_grid(len(cells), 4.6, 2.7)
+    fig, axes, _ = _panel_grid(len(cells), 4.6, 2.7)
     for ax, c in zip(axes, cells):
         cell = _in_cell(decided_by, c)
         end = max_round if max_round is not None else _decided_end(cell)
@@ -460,7 +462,7 @@ def wounds_at_least_figure(wounds_at_least: pd.DataFrame,
     levels = _unique(rows["level"])
     colours = _level_colours(levels)
     cap = int(rows["k"].max())
-    fig, axes = _panel_grid(len(panels), 4.2, 2.6)
+    fig, axes, _ = _panel_grid(len(panels), 4.2, 2.6)
     for ax, (*c, side) in zip(axes, panels):
         cell = _in_cell(rows, tuple(c))
         mine = cell[cell["side"] == side]
@@ -506,14 +508,10 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
     levels = _unique(rows["level"])  # the ruleset's order, harmless to worst
     zones = _unique(rows["zone"])
     colours = _level_colours(levels)
-    ncols = 1 if len(panels) == 1 else 2
-    nrows = -(-len(panels) // ncols)
-    fig = Figure(figsize=(4.0 * ncols + 1.6, 0.7 + 2.6 * nrows), layout="constrained")
-    axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False)
+    fig, axes, ncols = _panel_grid(len(panels), 4.0, 2.6, max_cols=2, sharey=True)
     x = np.arange(len(zones))
     top = 0.0
-    for k, (*c, side) in enumerate(panels):
-        ax = axes[k // ncols, k % ncols]
+    for k, (ax, (*c, side)) in enumerate(zip(axes, panels)):
         cell = _in_cell(rows, tuple(c))
         mine = cell[cell["side"] == side]
         fighter = mine["fighter"].iloc[0]
@@ -535,13 +533,11 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
         ax.set_xticks(x, zones)
         if k % ncols == 0:
             ax.set_ylabel("blows per duel")
-        if k // ncols == nrows - 1 or k + ncols >= len(panels):
+        if k + ncols >= len(panels):  # the lowest panel of its column
             ax.set_xlabel("hit zone")
         _style(ax, "y")
-    axes[0, 0].set_ylim(0, 1.12 * top if top > 0 else 1.0)  # shared: room for the totals
-    for k in range(len(panels), nrows * ncols):
-        axes[k // ncols, k % ncols].set_visible(False)
-    handles, labels = axes[0, 0].get_legend_handles_labels()
+    axes[0].set_ylim(0, 1.12 * top if top > 0 else 1.0)  # shared: room for the totals
+    handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles[::-1], labels[::-1], loc="outside right upper", frameon=False, title="wound level")
     fig.suptitle(title or f"Blows {direction} per duel by hit zone and wound level")
     return fig
