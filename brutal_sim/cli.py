@@ -124,8 +124,8 @@ def _compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: C
     long it takes: a spinner on a terminal, one line otherwise; nothing in JSON mode unless stderr
     is a terminal (stdout is never touched)."""
     about = ruleset.compile_seconds.get(kind)
-    kind = KIND_WORDS.get(kind, kind)
-    what = f"compiling the {ruleset.name} {kind} kernels (once: numba caches them{f', about {about:.0f} s' if about else ''})"
+    label = KIND_WORDS.get(kind, kind)
+    what = f"compiling the {ruleset.name} {label} kernels (once: numba caches them{f', about {about:.0f} s' if about else ''})"
     done = threading.Event()
 
     def announce() -> None:
@@ -147,7 +147,7 @@ def _compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: C
         notice.join()
     took = time.perf_counter() - t0
     if took > 2.0 and not json_mode:
-        err.print(f"[dim]compiled the {escape(ruleset.name)} {kind} kernels in {took:.1f} s (cached: later runs "
+        err.print(f"[dim]compiled the {escape(ruleset.name)} {label} kernels in {took:.1f} s (cached: later runs "
                   "start fast)[/]")
 
 

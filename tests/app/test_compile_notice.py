@@ -12,10 +12,10 @@ from brutal_sim import cli
 from brutal_sim.core.ruleset import get_ruleset
 
 
-def _notice(monkeypatch, seconds: float, json_mode: bool = False) -> str:
+def _notice(monkeypatch, seconds: float, json_mode: bool = False, kind: str = "duel") -> str:
     stream = io.StringIO()
     monkeypatch.setattr(cli, "err", Console(file=stream, force_terminal=False, width=200))
-    cli._compile_notice(json_mode, get_ruleset("brutal"), "duel", lambda: time.sleep(seconds))
+    cli._compile_notice(json_mode, get_ruleset("brutal"), kind, lambda: time.sleep(seconds))
     return stream.getvalue()
 
 
@@ -27,10 +27,8 @@ def test_a_long_compile_is_announced_once_with_what_and_how_long(monkeypatch):
 
 
 def test_the_notice_names_the_kind_of_kernels(monkeypatch):
-    stream = io.StringIO()
-    monkeypatch.setattr(cli, "err", Console(file=stream, force_terminal=False, width=200))
-    cli._compile_notice(False, get_ruleset("brutal"), "exact", lambda: time.sleep(cli.COMPILE_NOTICE_AFTER + 0.5))
-    assert stream.getvalue().startswith("compiling the brutal exact-attack kernels (once: numba caches them, about 25 s) …")
+    text = _notice(monkeypatch, cli.COMPILE_NOTICE_AFTER + 0.5, kind="exact")
+    assert text.startswith("compiling the brutal exact-attack kernels (once: numba caches them, about 25 s) …")
 
 
 def test_loading_cached_kernels_says_nothing(monkeypatch):
