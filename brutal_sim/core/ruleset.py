@@ -136,7 +136,8 @@ class Ruleset(ABC):
     #: dice expression steps its die (d6 → d8) instead of adding ``step``
     adjustable: tuple[tuple[str, int], ...] = ()
     #: about how many seconds the first compilation of each kind of kernel (``duel``, ``attack``,
-    #: ``exact``, ``fight``; :meth:`warm_up`) takes on a 2-core machine with an empty numba cache: what the CLI tells the user
+    #: ``exact``, ``fight``; :meth:`warm_up`) takes on a 2-core machine with an empty numba cache:
+    #: what the CLI tells the user
     compile_seconds: Mapping[str, float] = {}
 
     # -- data ---------------------------------------------------------------------------------

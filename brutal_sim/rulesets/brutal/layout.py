@@ -27,6 +27,7 @@ R_BEST, R_PARRY, R_DODGE, R_NONE = range(4)
 # wound levels by damage (B-5.1)
 LVL_NONE, LVL_LIGHT_DAMAGE, LVL_LIGHT, LVL_HEAVY, LVL_CRITICAL, LVL_MORTAL = range(6)
 LEVEL_NAMES = ("none", "light_damage", "light", "heavy", "critical", "mortal")
+NLEVELS = len(LEVEL_NAMES)
 
 # attack outcomes
 OUT_MISS, OUT_PARRIED, OUT_DODGED, OUT_HARD_BLOCK, OUT_HIT = range(5)
@@ -127,7 +128,7 @@ S_COMA = 49  # B-6.7: 1 in a coma (a wound with no cell left on the track; only 
 # fight at S_TOOK + l (the header's loser_wounds block)
 S_TOOK = 50
 # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
-NS = S_TOOK + len(LEVEL_NAMES)
+NS = S_TOOK + NLEVELS
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 HELD_STUCK = 2  # S_HELD_* value of a weapon stuck in an obstacle (B-9.7; 0 dropped, 1 in hand, −1 being readied)
@@ -150,7 +151,6 @@ C_DAMAGE = COUNTERS.damage      # [2 taker] sum of final damage taken
 C_ONE_BLOW = COUNTERS.one_blow  # [2 loser] lost to the only harmful blow it took (not fled)
 C_LOSER_WOUNDS = COUNTERS.loser_wounds  # [2 loser][6 level][LOSER_WOUNDS_CAP + 1] blows of each level the loser took
 C_ROUNDS = COUNTERS.rounds      # [cap + 1] histogram of the round in which a duel was decided, then rounds_a [cap + 1]
-NLEVELS = len(LEVEL_NAMES)
 
 
 def n_counters(round_cap: int) -> int:

@@ -287,9 +287,9 @@ def _mark_wound(F, S, d, level, dtype):
 def _take_wound(F, S, opts, st, cnt, d, damage, dtype, zone):
     """B-5, B-6, B-7: d takes one hit's final damage of type ``dtype`` in ``zone``.
 
-    Counts the wound (level by effect × zone group; and in the side's tally of the fight, ``S_TOOK``), records it (shock one level lower, B-5.2),
-    applies the effects, bleeding (cutting heavy/critical), lasting stun (critical) and the fatigue
-    of a fire wound (B-7.8).
+    Counts the wound (level by effect × zone group; and in the side's tally of the fight,
+    ``S_TOOK``), records it (shock one level lower, B-5.2), applies the effects, bleeding (cutting
+    heavy/critical), lasting stun (critical) and the fatigue of a fire wound (B-7.8).
     A mortal wound puts d out at once and rolls the toughness 12 check for death (B-5.4). The
     toughness checks are passive (B-9.5: ``_passive_bonus``).
     """
