@@ -43,7 +43,7 @@ from brutal_sim.rulesets.brutal.options import compile_options  # noqa: E402
 from brutal_sim.run.engine import run_duel_counters  # noqa: E402
 from brutal_sim.core.ruleset import Compiled  # noqa: E402
 from brutal_sim.rulesets.brutal import compiled as brutal_compiled  # noqa: E402
-from brutal_sim.toolbox.rng import _die, _seed_duel  # noqa: E402
+from brutal_sim.toolbox.rng import roll_die, seed_duel  # noqa: E402
 
 MATCHUPS = [("swordsman", "brute"), ("duelist", "knight"), ("militia", "brawler")]
 
@@ -64,9 +64,9 @@ def _rng_floor(seed, n, lanes, draws_per_duel):
         hi = (n * (lane + 1)) // lanes
         total = 0
         for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
+            seed_duel(st, seed, idx)
             for _ in range(draws_per_duel):
-                total += _die(st, 6)
+                total += roll_die(st, 6)
         acc[lane] = total
     return acc
 

@@ -106,8 +106,8 @@ MODE = jit_mode(numba.__version__, os.environ)
 
 #: Beginnings of the mangled names of the functions made by :func:`loop_inline_rule`.
 _LOOP_INLINE: set[str] = set()
-#: How numba's mangled names of this package's functions begin (``brutal_sim.toolbox.rng._die`` is
-#: ``_ZN10brutal_sim7toolbox3rng4_die…``).
+#: How numba's mangled names of this package's functions begin (``brutal_sim.toolbox.rng.roll_die`` is
+#: ``_ZN10brutal_sim7toolbox3rng8roll_die…``).
 OWN_PREFIX = "_ZN10brutal_sim"
 #: How numba names the library of a ``prange`` loop.
 GUFUNC_PREFIX = "__numba_parfor_gufunc"
@@ -329,8 +329,8 @@ def inline_rule(func: Callable[..., Any]) -> Any:
     ones, which LLVM does not inline into. A call between two compiled functions passes every array
     argument as its whole structure, and LLVM does not inline large functions across numba's
     function boundaries outside a gufunc. Each inlined call costs compile time (numba retypes its
-    caller), so small helpers that LLVM inlines by itself (``_wb``, the dice ``_die`` and
-    ``_roll_2d6``, whose rare rejection path is a function of its own) are :func:`rule`. The attack
+    caller), so small helpers that LLVM inlines by itself (``_wb``, the dice ``roll_die`` and
+    ``roll_2d6``, whose rare rejection path is a function of its own) are :func:`rule`. The attack
     (``_attack``) and the blow (``_hit``) are calls: inlining them as well gains at most a few per
     cent, and inlining the attack into the turn makes the first compile about five times as long
     (177 s against 36 s, benchmarks/README.md).

@@ -32,7 +32,7 @@ def _mix64(z):
 
 
 @rule
-def _seed_duel(st, seed, index):
+def seed_duel(st, seed, index):
     """Fill ``st`` (uint64[4]) with the xoshiro256** state of duel ``index`` for run ``seed``.
 
     Parameters
@@ -82,7 +82,7 @@ _next_called = rule(_xoshiro_next)
 
 @rule
 def _die_retry(st, nn, x):
-    """The rare path of ``_die``: Lemire's rejection, drawing again while the draw falls in the
+    """The rare path of ``roll_die``: Lemire's rejection, drawing again while the draw falls in the
     biased low part."""
     m = x * nn
     low = m & _MASK32
@@ -95,7 +95,7 @@ def _die_retry(st, nn, x):
 
 
 @rule
-def _die(st, n):
+def roll_die(st, n):
     """Uniform integer in ``1..n`` (``n`` ≤ 2**32) from the upper 32 bits of a draw, unbiased."""
     nn = _U(n)
     x = _next(st) >> _U(32)
@@ -106,7 +106,7 @@ def _die(st, n):
 
 
 @rule
-def _roll_2d6(st):
+def roll_2d6(st):
     """A 2d6 roll from one draw (a uniform 1..36): returns ``(die1, die2)``, each 1..6."""
-    v = _die(st, 36) - 1
+    v = roll_die(st, 36) - 1
     return v // 6 + 1, v % 6 + 1

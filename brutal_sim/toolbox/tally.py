@@ -1,6 +1,6 @@
 """Writing a decided duel into the shared counter header (:mod:`brutal_sim.core.counters`).
 
-Every ruleset's kernel calls :func:`_count_decision` when a duel ends with a loser, so that the
+Every ruleset's kernel calls :func:`count_decision` when a duel ends with a loser, so that the
 blocks every result reads by name (wins, causes, deaths, one_blow, loser_wounds, rounds, rounds_a)
 are filled one way.
 """
@@ -16,7 +16,7 @@ BINS = LOSER_WOUNDS_CAP + 1  # bins per level of the loser_wounds block
 
 
 @rule
-def _count_decision(cnt, S, loser, cause, dead, one_blow, rnd, round_cap, s_took, n_causes, n_levels,
+def count_decision(cnt, S, loser, cause, dead, one_blow, rnd, round_cap, s_took, n_causes, n_levels,
                     c_one_blow, c_loser_wounds, c_rounds):
     """Count a duel that side ``loser`` (0 or 1) lost.
 

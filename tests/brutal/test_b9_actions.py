@@ -22,7 +22,7 @@ from brutal_sim.rulesets.brutal.kernel import (
     tactic_attack,
     turn,
 )
-from brutal_sim.toolbox.rng import _seed_duel
+from brutal_sim.toolbox.rng import seed_duel
 
 from conftest import assert_exact_matches_sampled, blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
 from test_rules_scripted import HUGE_LEVELS, ZT, scripted
@@ -32,7 +32,7 @@ N = 200_000
 
 def _state(seed: int = 0, index: int = 0) -> np.ndarray:
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(seed), np.int64(index))
+    seed_duel(st, np.uint64(seed), np.int64(index))
     return st
 
 

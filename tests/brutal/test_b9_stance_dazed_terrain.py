@@ -25,7 +25,7 @@ from brutal_sim.rulesets.brutal.kernel import (
     tactic_attack,
     take_wound,
 )
-from brutal_sim.toolbox.rng import _seed_duel
+from brutal_sim.toolbox.rng import seed_duel
 
 from conftest import (
     assert_exact_matches_sampled,
@@ -171,7 +171,7 @@ def test_b9_5_exact_knock_outs_of_a_dazed_defender_match_the_kernel(mode):
     for i in range(N_DAZED):
         S = S0.copy()
         cnt = counters()
-        _seed_duel(st, np.uint64(91), np.int64(i))
+        seed_duel(st, np.uint64(91), np.int64(i))
         tactic_attack(F, S, opts, zt, st, cnt, 0, 2, True)
         got += cnt[L.C_ATTACKS:L.C_ATTACKS + 5]
         knocked += S[1, L.S_OUT] == L.CAUSE_KNOCKED_OUT + 1

@@ -197,7 +197,7 @@ def test_b9_9_shown_arm_and_leg_drawn_uniformly_per_fight():
     each value 0…3 comes within 4σ of 1/4; nothing is drawn with ``same_as_half``, vertical cover or
     another degree."""
     from brutal_sim.rulesets.brutal.kernel import draw_shown, draws_shown
-    from brutal_sim.toolbox.rng import _seed_duel
+    from brutal_sim.toolbox.rng import seed_duel
 
     F = np.zeros((2, L.NF), dtype=np.int64)
     F[1, L.P_SIDE] = 1
@@ -209,7 +209,7 @@ def test_b9_9_shown_arm_and_leg_drawn_uniformly_per_fight():
     n = 4000
     seen = np.zeros(4, dtype=np.int64)
     for i in range(n):
-        _seed_duel(st, np.uint64(7), np.int64(i))
+        seed_duel(st, np.uint64(7), np.int64(i))
         draw_shown(F, S, opts, st, 1)
         seen[S[1, L.S_SHOWN]] += 1
     assert all(within(0.25, c / n, n) for c in seen)
@@ -382,7 +382,7 @@ def test_charge_knockdown_gets_two_athletics():
     mobility hopeless (dodge −20) it falls whenever 2d6 + A (+2) > 2d6 + D; sampled within 4σ of the
     exact share."""
     from brutal_sim.rulesets.brutal.kernel import knockdown
-    from brutal_sim.toolbox.rng import _seed_duel
+    from brutal_sim.toolbox.rng import seed_duel
 
     F = np.zeros((2, L.NF), dtype=np.int64)
     F[:, L.P_NCELLS] = 7
@@ -396,7 +396,7 @@ def test_charge_knockdown_gets_two_athletics():
         for i in range(n):
             S = np.zeros((2, L.NS), dtype=np.int64)
             S[0, L.S_CHARGING] = charging
-            _seed_duel(st, np.uint64(99), np.int64(i))
+            seed_duel(st, np.uint64(99), np.int64(i))
             knockdown(F, S, st, 0, 1)
             prone += int(S[1, L.S_PRONE])
         assert within(exact, prone / n, n), (charging, exact, prone / n)

@@ -27,7 +27,7 @@ from brutal_sim.rulesets.brutal.kernel import (
     tactic_attack,
     turn,
 )
-from brutal_sim.toolbox.rng import _seed_duel
+from brutal_sim.toolbox.rng import seed_duel
 from brutal_sim.rulesets.brutal import RULESET
 
 from conftest import blank_fighters, counters, default_options, give_weapon, set_tactic
@@ -50,7 +50,7 @@ def block(prepared, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def rng(seed: int, index: int) -> np.ndarray:
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(seed), np.int64(index))
+    seed_duel(st, np.uint64(seed), np.int64(index))
     return st
 
 
@@ -267,7 +267,7 @@ def _play(F, opts, zt, seed, index, cnt, limit):
     n = F.shape[0]
     S = np.zeros((n, L.NS), dtype=np.int64)
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, seed, index)
+    seed_duel(st, seed, index)
     bad = 0
     reset(F, S)
     initiative(F, S, st)
@@ -361,7 +361,7 @@ def _attacks(F, opts, zt, seed, n, engaged, cnt):
     S = np.zeros((F.shape[0], L.NS), dtype=np.int64)
     st = np.empty(4, dtype=np.uint64)
     for idx in range(n):
-        _seed_duel(st, seed, idx)
+        seed_duel(st, seed, idx)
         reset(F, S)
         S[1, L.S_ENGAGERS] = engaged
         S[0, L.S_IN_TURN] = 1

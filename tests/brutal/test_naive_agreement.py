@@ -149,10 +149,10 @@ def test_dice_match_kernel_rng(sides):
     @njit
     def kernel_dice(seed, index, n, sides):
         st = np.empty(4, dtype=np.uint64)
-        krng._seed_duel(st, seed, index)
+        krng.seed_duel(st, seed, index)
         out = np.empty(n, dtype=np.int64)
         for j in range(n):
-            out[j] = krng._die(st, sides)
+            out[j] = krng.roll_die(st, sides)
         return out
 
     for index in (0, 1, 977, 2**40 + 3):

@@ -35,7 +35,7 @@ from brutal_sim.rulesets.brutal.kernel import (
     wound_level,
     wound_penalty,
 )
-from brutal_sim.toolbox.rng import _seed_duel
+from brutal_sim.toolbox.rng import seed_duel
 
 from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
 
@@ -44,7 +44,7 @@ ALWAYS_FAIL, ALWAYS_PASS = -5, 20
 
 def rng(seed: int = 1, index: int = 0) -> np.ndarray:
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(seed), np.int64(index))
+    seed_duel(st, np.uint64(seed), np.int64(index))
     return st
 
 
@@ -387,7 +387,7 @@ def _first_counts(F, n):
     S = np.zeros((F.shape[0], L.NS), dtype=np.int64)
     firsts = 0
     for i in range(n):
-        _seed_duel(st, np.uint64(3), i)
+        seed_duel(st, np.uint64(3), i)
         initiative(F, S, st)
         firsts += S[0, L.S_ORDER]
     return firsts

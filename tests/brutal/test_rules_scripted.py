@@ -29,7 +29,7 @@ from brutal_sim.rulesets.brutal.kernel import (
     wound_penalty,
 )
 from brutal_sim.rulesets.brutal.model import Tactic
-from brutal_sim.toolbox.rng import _die, _roll_2d6, _seed_duel
+from brutal_sim.toolbox.rng import roll_die, roll_2d6, seed_duel
 
 from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
 
@@ -43,10 +43,10 @@ def _first_index(seed, sides, faces):
     ``sides`` (−1 if none in the first 10⁷)."""
     st = np.empty(4, dtype=np.uint64)
     for i in range(10_000_000):
-        _seed_duel(st, np.uint64(seed), i)
+        seed_duel(st, np.uint64(seed), i)
         ok = True
         for k in range(sides.shape[0]):
-            if _die(st, sides[k]) != faces[k]:
+            if roll_die(st, sides[k]) != faces[k]:
                 ok = False
                 break
         if ok:
@@ -68,13 +68,13 @@ def scripted(*draws, seed: int = 0) -> np.ndarray:
     i = _first_index(seed, np.array(sides, dtype=np.int64), np.array(faces, dtype=np.int64))
     assert i >= 0
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(seed), np.int64(i))
+    seed_duel(st, np.uint64(seed), np.int64(i))
     return st
 
 
 def test_scripted_states_draw_the_wanted_faces():
     st = scripted((6, 6), ("d", 12, 7), (3, 5))
-    assert _roll_2d6(st) == (6, 6) and _die(st, 12) == 7 and _roll_2d6(st) == (3, 5)
+    assert roll_2d6(st) == (6, 6) and roll_die(st, 12) == 7 and roll_2d6(st) == (3, 5)
 
 
 def outcomes(cnt, side=0):

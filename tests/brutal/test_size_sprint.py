@@ -14,7 +14,7 @@ from brutal_sim.rulesets.brutal.catalog import Catalog
 from brutal_sim.rulesets.brutal.compile import compile_pair
 from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.brutal.kernel import reset, set_dist, size_modifier, turn
-from brutal_sim.toolbox.rng import _seed_duel
+from brutal_sim.toolbox.rng import seed_duel
 from conftest import assert_exact_matches_sampled, counters, default_options, p_2d6_at_least, within
 
 N = 200_000
@@ -126,7 +126,7 @@ def own_turns(F, opts, distance: int, turns: int, index: int = 0):
     S[0, L.S_FOE], S[1, L.S_FOE] = 1, 0
     set_dist(S, distance)
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(5), np.int64(index))
+    seed_duel(st, np.uint64(5), np.int64(index))
     zt = np.zeros(20, dtype=np.int8)
     after = []
     for _ in range(turns):

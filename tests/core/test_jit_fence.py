@@ -25,7 +25,7 @@ import pytest
 from numba import njit, prange
 
 from brutal_sim.toolbox import jit
-from brutal_sim.toolbox.rng import _seed_duel
+from brutal_sim.toolbox.rng import seed_duel
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -135,13 +135,13 @@ _IMPORT = """
     from numba.core.codegen import CPUCodeLibrary
     from brutal_sim.toolbox import jit, rng
     st = np.zeros(4, dtype=np.uint64)
-    rng._seed_duel(st, np.uint64(7), 0)
+    rng.seed_duel(st, np.uint64(7), 0)
     print(json.dumps({
         "mode": [jit.MODE.hook, jit.MODE.tested],
         "hooked": CPUCodeLibrary._optimize_final_module.__module__,
-        "rule": [type(rng._die).__module__, type(rng._die).__name__],
-        "rule options": sorted(rng._die.targetoptions),
-        "dice": [int(rng._die(st, 6)) for _ in range(8)],
+        "rule": [type(rng.roll_die).__module__, type(rng.roll_die).__name__],
+        "rule options": sorted(rng.roll_die.targetoptions),
+        "dice": [int(rng.roll_die(st, 6)) for _ in range(8)],
     }))
 """
 
@@ -187,7 +187,7 @@ def test_the_hook_leaves_a_users_parallel_loop_alone(monkeypatch):
     def loop(n):
         out = np.zeros((n, 4), dtype=np.uint64)
         for i in prange(n):
-            _seed_duel(out[i], np.uint64(3), i)
+            seed_duel(out[i], np.uint64(3), i)
         return out
 
     users = njit(parallel=True, cache=False)(loop)

@@ -11,7 +11,7 @@ import pytest
 from numba import njit
 from scipy import stats
 
-from brutal_sim.toolbox.rng import _die, _next, _roll_2d6, _seed_duel
+from brutal_sim.toolbox.rng import roll_die, _next, roll_2d6, seed_duel
 
 # First 8 outputs for (seed, duel index), printed by tests/data/xoshiro_ref.c (Vigna's reference
 # xoshiro256** and splitmix64, seeded as documented in brutal_sim/toolbox/rng.py).
@@ -30,7 +30,7 @@ KNOWN = {
 @njit
 def _outputs(seed, index, n):
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, seed, index)
+    seed_duel(st, seed, index)
     out = np.empty(n, dtype=np.uint64)
     for k in range(n):
         out[k] = _next(st)
@@ -41,9 +41,9 @@ def _outputs(seed, index, n):
 def _dice(seed, sides, n):
     st = np.empty(4, dtype=np.uint64)
     counts = np.zeros(sides + 1, dtype=np.int64)
-    _seed_duel(st, seed, 0)
+    seed_duel(st, seed, 0)
     for _ in range(n):
-        counts[_die(st, sides)] += 1
+        counts[roll_die(st, sides)] += 1
     return counts
 
 
@@ -52,9 +52,9 @@ def _two_d6(seed, n):
     st = np.empty(4, dtype=np.uint64)
     counts = np.zeros(13, dtype=np.int64)
     naturals = np.zeros(2, dtype=np.int64)
-    _seed_duel(st, seed, 0)
+    seed_duel(st, seed, 0)
     for _ in range(n):
-        a, b = _roll_2d6(st)
+        a, b = roll_2d6(st)
         counts[a + b] += 1
         if a == 6 and b == 6:
             naturals[0] += 1
@@ -116,9 +116,9 @@ def test_2d6_distribution():
 def _die_draws(seed, sides, n):
     st = np.empty(4, dtype=np.uint64)
     out = np.empty(n, dtype=np.int64)
-    _seed_duel(st, seed, 0)
+    seed_duel(st, seed, 0)
     for k in range(n):
-        out[k] = _die(st, sides)
+        out[k] = roll_die(st, sides)
     return out
 
 
@@ -143,7 +143,7 @@ def _lemire_reference(outputs, sides, n):
 
 @pytest.mark.parametrize("sides", [6, 36, 100, 2**31 + 1, 3 * 2**30])
 def test_dice_are_lemire_draw_by_draw_with_rejections(sides):
-    """_die equals Lemire's method on the same xoshiro outputs, the rejection path included: for
+    """roll_die equals Lemire's method on the same xoshiro outputs, the rejection path included: for
     n = 2³¹ + 1 about half the draws are rejected (threshold 2³¹ − 1), for 3·2³⁰ a quarter."""
     n = 2000
     outputs = _outputs(np.uint64(5), np.int64(0), 4 * n)

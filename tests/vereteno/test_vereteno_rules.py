@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from naive_rng import Xoshiro256StarStar
-from brutal_sim.toolbox.rng import _die, _seed_duel
+from brutal_sim.toolbox.rng import roll_die, seed_duel
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno import kernel as K
 from brutal_sim.rulesets.vereteno import layout as L
@@ -54,7 +54,7 @@ def dice(idx: int, n: int, size: int = 20) -> list[int]:
 
 def state_at(idx: int) -> np.ndarray:
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(SEED), np.int64(idx))
+    seed_duel(st, np.uint64(SEED), np.int64(idx))
     return st
 
 
@@ -520,7 +520,7 @@ def test_v3_4_v3_5_v4_1_one_reaction_for_one_ap(reaction, ap, reaction_dice, ap_
     K._attack(F, S, opts(), traumas(), st, cnt, 0, L.K_STANDARD)
     assert S[1, L.S_AP] == ap_after
     assert cnt[L.C_ATTACKS + L.OUT_MISS] == 1
-    assert [_die(st, 20) for _ in range(3)] == dice(idx, drawn + 3)[drawn:]
+    assert [roll_die(st, 20) for _ in range(3)] == dice(idx, drawn + 3)[drawn:]
 
 
 def test_v7_5_ap_spent_in_ones_turn_are_gone_for_reactions():

@@ -11,7 +11,7 @@ import pytest
 from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.kernel import _damage_bonus, _initiative, _quality, _turn
-from brutal_sim.toolbox.rng import _seed_duel
+from brutal_sim.toolbox.rng import seed_duel
 
 from wfrp2e_util import exact, fighter, prepared, state, within
 
@@ -20,7 +20,7 @@ def _one_turn(p, S, i: int, seed: int) -> np.ndarray:
     """Fighter i's turn from state ``S`` with the random stream of ``(seed, 0)``: the counters."""
     cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(seed), 0)
+    seed_duel(st, np.uint64(seed), 0)
     _turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, i)
     return cnt
 
@@ -74,7 +74,7 @@ def test_w6_5_fortune_initiative_rolls_2d10(option, fortune_b, dice_a, dice_b):
     firsts = 0
     for i in range(n):
         S = state(p)
-        _seed_duel(st, np.uint64(5), i)
+        seed_duel(st, np.uint64(5), i)
         firsts += _initiative(F, S, o, st)
     assert S[0, L.S_FORTUNE] == 2 - (dice_a - 1) and S[1, L.S_FORTUNE] == fortune_b - (dice_b - 1)
     expected = _p_second(35, dice_a, 30, dice_b)

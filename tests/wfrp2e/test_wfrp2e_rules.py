@@ -12,7 +12,7 @@ from brutal_sim.rulesets.wfrp2e.kernel import (
     _attack_target, _availability, _crit_effect, _degrees, _initiative, _location, _opposed_result, _plan, _react,
     _succeeds, _take_damage,
 )
-from brutal_sim.toolbox.rng import _die, _seed_duel
+from brutal_sim.toolbox.rng import roll_die, seed_duel
 
 from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
@@ -160,7 +160,7 @@ def test_w2_2_initiative_d10_plus_ag():
         n = 20_000
         firsts = 0
         for i in range(n):
-            _seed_duel(st, np.uint64(3), i)
+            seed_duel(st, np.uint64(3), i)
             firsts += _initiative(p.compiled.fighters, S, p.compiled.options, st)
         assert within(p_b, firsts / n, n)
 
@@ -248,7 +248,7 @@ def test_w3_7_parry_stance_gives_one_parry_until_the_next_turn():
     S[1, L.S_PARRY_STANCE] = 1
     assert _availability(F, S, o, 1, L.REACT_PARRY) == 1
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(0), 0)
+    seed_duel(st, np.uint64(0), 0)
     _react(F, S, o, st, 1, 0, L.SLOT_MAIN)
     assert S[1, L.S_PARRY_STANCE] == 0 and S[1, L.S_FORTUNE] >= 1
     assert _availability(F, S, o, 1, L.REACT_PARRY) == 0
@@ -370,7 +370,7 @@ def _hit(p, damage: int, wounds: int, loc: int = L.LOC_BODY, slot: int = L.SLOT_
     S[1, L.S_W] = wounds
     cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
     st = np.empty(4, dtype=np.uint64)
-    _seed_duel(st, np.uint64(roll_seed), 0)
+    seed_duel(st, np.uint64(roll_seed), 0)
     _take_damage(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, 0, 1, slot, loc, damage)
     level = int(np.argmax(cnt[L.C_WOUNDS + 20:L.C_WOUNDS + 40].reshape(5, 4).sum(axis=1)))
     return S, L.LEVEL_NAMES[level]
@@ -430,8 +430,8 @@ def test_w5_4_table_effects_apply():
     # critical value 5 and a roll of the band "76-00" (shift 0) → effect 5
     for seed in range(200):
         st = np.empty(4, dtype=np.uint64)
-        _seed_duel(st, np.uint64(seed), 0)
-        if grid[_die(st, 100) - 1, 5] == 5:
+        seed_duel(st, np.uint64(seed), 0)
+        if grid[roll_die(st, 100) - 1, 5] == 5:
             break
     S, level = _hit(p, 5, 0, loc=L.LOC_LARM, roll_seed=seed)
     assert level == "critical" and S[1, L.S_HELD_OFF] == 0 and S[1, L.S_HELD_MAIN] == 1 and S[1, L.S_STUN] == 1

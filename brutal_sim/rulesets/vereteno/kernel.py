@@ -20,7 +20,7 @@ Draw order (the contract with ``tests/vereteno/naive_vereteno.py``, written down
 d20 pairs); per attack: the attacker's pool (then its prayer's rerolled dice, V-1.6), then the
 reaction's pool (and its prayer's dice), then the armour dice of the
 target (armour part then shield part), then two d6 per trauma, then the same for the counter on
-the attacker. Pools are rolled die by die with ``_die(st, 20)``.
+the attacker. Pools are rolled die by die with ``roll_die(st, 20)``.
 
 The parallel loop of ``_run`` is compiled with this package's functions internal to it
 (:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 1.6× the duels per
@@ -34,8 +34,8 @@ import numpy as np
 from numba import prange
 
 from ...toolbox.jit import driver, inline_rule, rule
-from ...toolbox.tally import _count_decision
-from ...toolbox.rng import _die, _seed_duel
+from ...toolbox.tally import count_decision
+from ...toolbox.rng import roll_die, seed_duel
 from .layout import (
     N_CAUSES, AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, CAUSE_DEATH, CAUSE_HEALTH, CAUSE_TRAUMA_OUT,
     CAUSE_WILL, C_ATTACKS, C_DAMAGE, C_DEGRADED, C_DRAWS, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WOUNDS,
@@ -396,7 +396,7 @@ def _check(st, pool, opts):
     n20 = 0
     n1 = 0
     for _ in range(n):
-        face = _die(st, 20)
+        face = roll_die(st, 20)
         net += _successes(face, one)
         n20 += face == 20
         n1 += face == 1
@@ -454,7 +454,7 @@ def _fighter_check(S, opts, st, pool, i):
     kept = 0
     n_re = 0
     for _ in range(pool):
-        face = _die(st, 20)
+        face = roll_die(st, 20)
         v = _successes(face, one)
         net += v
         if _rerolled(mode, face, one):
@@ -465,7 +465,7 @@ def _fighter_check(S, opts, st, pool, i):
         return net
     ones = 0
     for _ in range(n_re):
-        face = _die(st, 20)
+        face = roll_die(st, 20)
         kept += _successes(face, one)
         ones += face == 1
     if mode == PRAYER_APP:
@@ -499,8 +499,8 @@ def _shock(S, opts, i, n):
 @rule
 def _trauma(F, S, opts, tt, st, i):
     """V-6.2: roll d66 (tens then units) and apply the row's combat codes to fighter ``i``."""
-    tens = _die(st, 6)
-    units = _die(st, 6)
+    tens = roll_die(st, 6)
+    units = roll_die(st, 6)
     row = (tens - 1) * 6 + units - 1
     if tt[row, T_SHOCK] > 0:
         _shock(S, opts, i, tt[row, T_SHOCK])
@@ -533,7 +533,7 @@ def _armour_roll(F, S, opts, st, cnt, src, tgt):
     ones_a = 0
     ones_s = 0
     for k in range(na + ns):
-        face = _die(st, 20)
+        face = roll_die(st, 20)
         if face != 1:
             successes += _successes(face, one)
         elif k < na:
@@ -740,10 +740,10 @@ def _roll_initiative(F, S, opts, st, first_round):
     (round 1 only) adds two more d20 or keeps the highest of three. +2 bonuses earned so far
     join the new base (``init_roll = every_round``; at the first roll there are none)."""
     for i in range(2):
-        roll = _die(st, 20)
+        roll = roll_die(st, 20)
         if first_round and opts[O_SURPRISE] == i + 1:
             for _ in range(2):
-                extra = _die(st, 20)
+                extra = roll_die(st, 20)
                 if opts[O_SURPRISE_INIT] == 0:
                     roll += extra
                 elif extra > roll:
@@ -762,8 +762,8 @@ def _first(S, st):
     if ta != tb:
         return 0 if ta > tb else 1
     while True:
-        da = _die(st, 20)
-        db = _die(st, 20)
+        da = roll_die(st, 20)
+        db = roll_die(st, 20)
         if da != db:
             return 0 if da > db else 1
 
@@ -775,7 +775,7 @@ def _finish(S, cnt, rnd, round_cap):
         cnt[C_DRAWS] += 1
         return 2
     loser = 0 if S[0, S_OUT] != 0 else 1
-    _count_decision(cnt, S, loser, S[loser, S_OUT] - 1, S[loser, S_DEAD], S[loser, S_HARMED] == 1, rnd, round_cap,
+    count_decision(cnt, S, loser, S[loser, S_OUT] - 1, S[loser, S_DEAD], S[loser, S_HARMED] == 1, rnd, round_cap,
                     S_TOOK, N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
     return 1 - loser
 
@@ -834,7 +834,7 @@ def _run(F, opts, tt, seed, start, n, lanes, k, single_attacks):
         S = np.empty((2, NS), dtype=np.int64)
         row = cnt[lane]
         for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
+            seed_duel(st, seed, idx)
             if single_attacks:
                 _single_attack(F, S, opts, tt, st, row)
             else:
@@ -874,7 +874,7 @@ def _run_paired(Fs, optss, tt, seed, start, n, lanes, k):
         for idx in range(lo, hi):
             previous = -1
             for j in range(m):
-                _seed_duel(st, seed, idx)
+                seed_duel(st, seed, idx)
                 outcome = _duel(Fs[j], S, optss[j], tt, st, cnt[lane, j])
                 if j > 0:
                     joint[lane, j - 1, previous, outcome] += 1

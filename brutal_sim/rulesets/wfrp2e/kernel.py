@@ -37,8 +37,8 @@ import numpy as np
 from numba import prange
 
 from ...toolbox.jit import driver, rule
-from ...toolbox.tally import _count_decision
-from ...toolbox.rng import _die, _seed_duel
+from ...toolbox.tally import count_decision
+from ...toolbox.rng import roll_die, seed_duel
 from .layout import (
     C_ATTACKS, C_DAMAGE, C_DRAWS, C_FURY, C_ONE_BLOW, C_ROUNDS, S_HARMED, C_WOUNDS, CAUSE_CRITICAL, CAUSE_FLED,
     CAUSE_HELPLESS, CHARGE_DISTANCE, CRIT_COLUMNS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PEN_AG, FX_PEN_WS,
@@ -127,11 +127,11 @@ def _fortune_spare(opts, S, i):
 def _test(S, opts, st, i, target, may_reroll):
     """A d100 test of fighter i (W-1.1); a failure is rerolled with a fortune point when
     ``may_reroll`` (W-6.5, at most one per test). Returns (success, the deciding roll)."""
-    roll = _die(st, 100)
+    roll = roll_die(st, 100)
     ok = _succeeds(opts, roll, target)
     if not ok and may_reroll:
         S[i, S_FORTUNE] -= 1
-        roll = _die(st, 100)
+        roll = roll_die(st, 100)
         ok = _succeeds(opts, roll, target)
     return ok, roll
 
@@ -167,8 +167,8 @@ def _opposed(opts, st, t_init, t_def):
     """W-1.4: an opposed test; True if the initiator wins. Draws: d100 initiator, d100 defender,
     again while :func:`_opposed_result` says so."""
     while True:
-        ri = _die(st, 100)
-        rd = _die(st, 100)
+        ri = roll_die(st, 100)
+        rd = roll_die(st, 100)
         r = _opposed_result(opts, ri, rd, t_init, t_def)
         if r >= 0:
             return r == 1
@@ -408,19 +408,19 @@ def _damage_roll(F, S, opts, st, a, slot, target, helpless):
     to-hit test against ``target`` as ``fury_confirm`` asks (against a helpless target the to-hit
     is automatic: no test).
     """
-    die = _die(st, 10)
+    die = roll_die(st, 10)
     if _quality(F, S, opts, a, slot, W_IMPACT):
-        second = _die(st, 10)
+        second = roll_die(st, 10)
         if second > die:
             die = second
     total = die + _damage_bonus(F, S, opts, a, slot)
     if helpless:
-        total += _die(st, 10)
+        total += roll_die(st, 10)
     extra = 0
     while die == 10:
-        if not helpless and _fury_needs_test(opts, extra) and not _succeeds(opts, _die(st, 100), target):
+        if not helpless and _fury_needs_test(opts, extra) and not _succeeds(opts, roll_die(st, 100), target):
             break
-        die = _die(st, 10)
+        die = roll_die(st, 10)
         total += die
         extra += 1
     return total, extra
@@ -524,7 +524,7 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
                 if _model_takes_out(opts, value):
                     _deadly(F, S, d)
             else:
-                _apply_effect(F, S, opts, fx, d, loc, _crit_effect(grid, value, _die(st, 100)))
+                _apply_effect(F, S, opts, fx, d, loc, _crit_effect(grid, value, roll_die(st, 100)))
             level = _wound_level(0, True, S[d, S_OUT] != 0)
     cnt[C_WOUNDS + d * N_LEVELS * N_ZONES + level * N_ZONES + zone] += 1
     S[d, S_TOOK + level] += 1
@@ -565,7 +565,7 @@ def _attack(F, S, opts, grid, fx, st, cnt, a, mod, feinted):
     target = _attack_target(F, S, opts, a, slot, mod)
     helpless = S[d, S_HELPLESS] != 0
     if helpless:
-        roll = _die(st, 100)
+        roll = roll_die(st, 100)
     else:
         ok, roll = _test(S, opts, st, a, target, _fortune_allows(opts, S, a, False))
         if not ok:
@@ -754,12 +754,12 @@ def _initiative(F, S, opts, st):
             S[1, S_FORTUNE] -= 1
             two_b = True
     while True:
-        ia = _die(st, 10) + ag_a
+        ia = roll_die(st, 10) + ag_a
         if two_a:
-            ia += _die(st, 10)
-        ib = _die(st, 10) + ag_b
+            ia += roll_die(st, 10)
+        ib = roll_die(st, 10) + ag_b
         if two_b:
-            ib += _die(st, 10)
+            ib += roll_die(st, 10)
         if ia != ib:
             return 0 if ia > ib else 1
         if ag_a != ag_b:
@@ -785,7 +785,7 @@ def _duel(F, S, opts, grid, fx, st, cnt):
             if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
                 loser = 0 if S[0, S_OUT] != 0 else 1
                 cause = S[loser, S_OUT] - 1
-                _count_decision(cnt, S, loser, cause, S[loser, S_DEAD],
+                count_decision(cnt, S, loser, cause, S[loser, S_DEAD],
                                 S[loser, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], S_TOOK,
                                 N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
                 return 1 - loser
@@ -829,7 +829,7 @@ def _run(F, opts, grid, fx, seed, start, n, lanes, k, single_attacks):
         S = np.empty((3, NS), dtype=np.int64)
         row = cnt[lane]
         for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
+            seed_duel(st, seed, idx)
             if single_attacks:
                 _single_attack(F, S, opts, grid, fx, st, row)
             else:
@@ -864,7 +864,7 @@ def _run_paired(Fs, optss, grid, fx, seed, start, n, lanes, k):
         for idx in range(lo, hi):
             previous = -1
             for j in range(m):
-                _seed_duel(st, seed, idx)
+                seed_duel(st, seed, idx)
                 outcome = _duel(Fs[j], S, optss[j], grid, fx, st, cnt[lane, j])
                 if j > 0:
                     joint[lane, j - 1, previous, outcome] += 1

@@ -14,7 +14,7 @@ cnt : int64[K]
     Counters (``C_*``), added to, never cleared.
 
 Draw order (the contract with the pure-Python reference ``tests/toy/naive_toy.py``): per attack,
-the attacker's 2d6 (one draw, :func:`~brutal_sim.toolbox.rng._roll_2d6`), the defender's 2d6, and
+the attacker's 2d6 (one draw, :func:`~brutal_sim.toolbox.rng.roll_2d6`), the defender's 2d6, and
 on a hit the damage d6. Side a attacks before side b in every round.
 """
 
@@ -24,8 +24,8 @@ import numpy as np
 from numba import prange
 
 from brutal_sim.toolbox.jit import driver, rule
-from brutal_sim.toolbox.rng import _die, _roll_2d6, _seed_duel
-from brutal_sim.toolbox.tally import _count_decision
+from brutal_sim.toolbox.rng import roll_die, roll_2d6, seed_duel
+from brutal_sim.toolbox.tally import count_decision
 
 from .layout import (
     C_ATTACKS, C_DAMAGE, C_DRAWS, C_LOSER_WOUNDS, C_ONE_BLOW, C_ROUNDS, C_SIXES, C_WOUNDS, DEAD_AT, LVL_NONE,
@@ -67,13 +67,13 @@ def _level(damage, hp_after):
 def _attack(F, S, opts, st, cnt, a):
     """T-1, T-2: one attack by side ``a`` on the other side, counted by outcome and level."""
     d = 1 - a
-    x1, x2 = _roll_2d6(st)
-    y1, y2 = _roll_2d6(st)
+    x1, x2 = roll_2d6(st)
+    y1, y2 = roll_2d6(st)
     if not _hits(F, opts, a, d, x1 + x2, y1 + y2):
         cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
         return
     cnt[C_ATTACKS + a * N_OUTCOMES + OUT_HIT] += 1
-    face = _die(st, 6)
+    face = roll_die(st, 6)
     damage = _damage(F, a, face)
     S[d, S_HP] -= damage
     level = _level(damage, S[d, S_HP])
@@ -106,7 +106,7 @@ def _finish(S, cnt, rnd, round_cap):
         cnt[C_DRAWS] += 1
         return 2
     loser = 0 if a_out else 1
-    _count_decision(cnt, S, loser, 0, S[loser, S_HP] <= DEAD_AT, S[loser, S_HARMED] == 1, rnd, round_cap,
+    count_decision(cnt, S, loser, 0, S[loser, S_HP] <= DEAD_AT, S[loser, S_HARMED] == 1, rnd, round_cap,
                     S_TOOK, N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
     return 1 - loser
 
@@ -151,7 +151,7 @@ def _run(F, opts, seed, start, n, lanes, k, single_attacks):
         S = np.empty((2, NS), dtype=np.int64)
         row = cnt[lane]
         for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
+            seed_duel(st, seed, idx)
             if single_attacks:
                 _single_attack(F, S, opts, st, row)
             else:
@@ -188,7 +188,7 @@ def _run_paired(Fs, optss, seed, start, n, lanes, k):
         for idx in range(lo, hi):
             previous = -1
             for j in range(m):
-                _seed_duel(st, seed, idx)
+                seed_duel(st, seed, idx)
                 outcome = _duel(Fs[j], S, optss[j], st, cnt[lane, j])
                 if j > 0:
                     joint[lane, j - 1, previous, outcome] += 1

@@ -10,7 +10,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 from ....toolbox.jit import inline_rule, loop_inline_rule, rule
-from ....toolbox.rng import _roll_2d6
+from ....toolbox.rng import roll_2d6
 from ..layout import (
     BROKEN_DESTROYED,
     G_NONE,
@@ -169,8 +169,8 @@ def _feint_bonuses(F, S, i):
 def _feint(F, S, st, i):
     """B-3.6: opposed melee check; True if i wins (its attack this turn then gets +1)."""
     bi, be = _feint_bonuses(F, S, i)
-    a1, a2 = _roll_2d6(st)
-    d1, d2 = _roll_2d6(st)
+    a1, a2 = roll_2d6(st)
+    d1, d2 = roll_2d6(st)
     return a1 + a2 + bi > d1 + d2 + be
 
 
@@ -298,7 +298,7 @@ def _ready(F, S, opts, zt, st, cnt, i, slot):
 def _free_stuck(F, S, st, i, slot):
     """B-9.7: try to free i's stuck weapon in ``slot`` (standard action): an athletics check vs 10
     (one 2d6; wound, stunned/dazed and fatigue penalties). It provokes nothing."""
-    r1, r2 = _roll_2d6(st)
+    r1, r2 = roll_2d6(st)
     if r1 + r2 + F[i, P_ATHLETICS] - _check_penalty(F, S, i) >= 10:
         S[i, S_HELD_MAIN + slot] = 1
 

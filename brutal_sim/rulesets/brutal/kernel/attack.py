@@ -10,7 +10,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 from ....toolbox.jit import loop_inline_rule, rule
-from ....toolbox.rng import _die, _roll_2d6
+from ....toolbox.rng import roll_die, roll_2d6
 from ..layout import (
     BROKEN_DEGRADED,
     BROKEN_DESTROYED,
@@ -239,10 +239,10 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
         if helpless and floor < sides // 2:
             floor = sides // 2
         for _ in range(F[a, b + W_NDICE]):
-            v = _die(st, sides)
+            v = roll_die(st, sides)
             total += v if v > floor else floor
-    crit_die = _die(st, 6) if crit else 0
-    marker = _die(st, 6) if _needs_marker(F, opts, d, zone) else 0
+    crit_die = roll_die(st, 6) if crit else 0
+    marker = roll_die(st, 6) if _needs_marker(F, opts, d, zone) else 0
     final, dtype = _final_damage(F, S, opts, a, d, slot, zone, total, crit_die, marker, reduce, max(band, 0))
     S[a, S_DEALT] += final
     _take_wound(F, S, opts, st, cnt, d, final, dtype, zone)
@@ -276,12 +276,12 @@ def _knockdown(F, S, st, a, d):
     """B-3.9 after a knock-down hit: opposed athletics; the winner by any margin pushes and d makes
     a hard (12) dodge [mobility] check or falls prone; d winning by 4+ puts a prone. All three
     checks take wound and stunned/dazed penalties (B-6.5, B-7.5)."""
-    a1, a2 = _roll_2d6(st)
-    d1, d2 = _roll_2d6(st)
+    a1, a2 = roll_2d6(st)
+    d1, d2 = roll_2d6(st)
     ra = a1 + a2 + F[a, P_ATHLETICS] - _check_penalty(F, S, a) + _charge_athletics(S, a)
     rd = d1 + d2 + F[d, P_ATHLETICS] - _check_penalty(F, S, d)
     if ra > rd:
-        m1, m2 = _roll_2d6(st)
+        m1, m2 = roll_2d6(st)
         if m1 + m2 + F[d, P_DODGE] - _check_penalty(F, S, d) < 12:
             S[d, S_PRONE] = 1
     elif rd - ra >= 4:
@@ -301,12 +301,12 @@ def _hard_block(F, S, opts, zt, st, cnt, a, d, slot, ps, shot):
     a_unarmed = F[a, _wb(slot) + W_UNARMED] != 0
     d_unarmed = ps == SLOT_FISTS
     if a_unarmed and d_unarmed:
-        r1, r2 = _roll_2d6(st)
-        q1, q2 = _roll_2d6(st)
+        r1, r2 = roll_2d6(st)
+        q1, q2 = roll_2d6(st)
         ra = r1 + r2 + F[a, P_ATHLETICS] - _fatigue_penalty(F, S, a)
         rd = q1 + q2 + F[d, P_ATHLETICS] - _fatigue_penalty(F, S, d)
         if ra != rd:
-            arm = ZONE_LARM if _die(st, 2) == 1 else ZONE_RARM
+            arm = ZONE_LARM if roll_die(st, 2) == 1 else ZONE_RARM
             if ra > rd:
                 _hit(F, S, opts, zt, st, cnt, a, d, SLOT_FISTS, 0, False, arm, 0, -1)
             else:
@@ -317,8 +317,8 @@ def _hard_block(F, S, opts, zt, st, cnt, a, d, slot, ps, shot):
     elif a_unarmed:
         _hit(F, S, opts, zt, st, cnt, d, a, ps, 0, False, ZONE_RARM, 0, -1)
     else:
-        r1, r2 = _roll_2d6(st)
-        q1, q2 = _roll_2d6(st)
+        r1, r2 = roll_2d6(st)
+        q1, q2 = roll_2d6(st)
         ra = r1 + r2 + F[a, _wb(slot) + W_DUR]
         rd = q1 + q2 + F[d, _wb(ps) + W_DUR]
         if rd - ra >= 6:
@@ -381,7 +381,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     if not _indices_ok(a, d, slot):
         return False
     ab = _wb(slot)
-    a1, a2 = _roll_2d6(st)
+    a1, a2 = roll_2d6(st)
     att = a1 + a2 + _attack_bonus(F, S, a, slot, mod) + _attack_situation(F, S, opts, a, d)
     shot = _is_ranged(F, a, slot)
     if shot:  # B-8: a ranged weapon fired in melee; it needs reloading
@@ -403,7 +403,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
     p2 = 0
     if reaction == R_PARRY:  # B-4.4
         ps = _parry_slot(F, S, d)
-        p1, p2 = _roll_2d6(st)
+        p1, p2 = roll_2d6(st)
         if cramped and ps != SLOT_FISTS and p1 == 1 and p2 == 1:
             reaction = R_NONE  # B-7.9: the parry did not happen
     if reaction == R_PARRY:
@@ -421,7 +421,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
         if opts[O_MARGIN_MAX] != 0 and par < base:
             extra = att - base
     elif reaction == R_DODGE:  # B-4.5
-        d1, d2 = _roll_2d6(st)
+        d1, d2 = roll_2d6(st)
         dod = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
         _dodge_made(F, S, opts, d)  # B-9.4
         if att < dod:

@@ -15,7 +15,7 @@ import numpy as np
 from numba import prange
 
 from ....toolbox.jit import driver, rule
-from ....toolbox.rng import _seed_duel
+from ....toolbox.rng import seed_duel
 from ..layout import (
     GB_FIGHTERS,
     GB_PER_FIGHTER,
@@ -79,7 +79,7 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks, group):
         S = np.empty((F.shape[0], NS), dtype=np.int64)
         row = cnt[lane]
         for idx in range(lo, hi):
-            _seed_duel(st, seed, idx)
+            seed_duel(st, seed, idx)
             if single_attacks:
                 _single_attack(F, S, opts, zt, st, row)
             else:
@@ -145,7 +145,7 @@ def _paired(Fs, optss, zt, seed, start, n, lanes, k, group):
         for idx in range(lo, hi):
             previous = -1
             for j in range(m):
-                _seed_duel(st, seed, idx)
+                seed_duel(st, seed, idx)
                 outcome = _fight(Fs[j], S, optss[j], zt, st, cnt[lane, j])
                 if group:
                     _count_group(Fs[j], S, cnt[lane, j], base)

@@ -8,7 +8,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 from ....toolbox.jit import rule
-from ....toolbox.rng import _die, _roll_2d6
+from ....toolbox.rng import roll_die, roll_2d6
 from ..layout import (
     DT_SHOCK,
     GA_THROW,
@@ -58,8 +58,8 @@ def _grapple_bonus(F, S, i, slip):
 def _grapple_contest(F, S, st, i, e, slip):
     """Opposed check of i (athletics, or mobility when ``slip``) against e's athletics: 2d6 for
     i, then 2d6 for e. Returns i's margin; i must win outright (a tie fails)."""
-    r1, r2 = _roll_2d6(st)
-    q1, q2 = _roll_2d6(st)
+    r1, r2 = roll_2d6(st)
+    q1, q2 = roll_2d6(st)
     return r1 + r2 + _grapple_bonus(F, S, i, slip) - (q1 + q2 + _grapple_bonus(F, S, e, False))
 
 
@@ -95,7 +95,7 @@ def _grapple_hold(F, S, opts, zt, st, cnt, i):
             S[e, S_PRONE] = 1
             _release(S, i, e)
             if margin >= 2:
-                damage = _die(st, 4) + 2
+                damage = roll_die(st, 4) + 2
                 S[i, S_DEALT] += damage
                 _take_wound(F, S, opts, st, cnt, e, damage, DT_SHOCK, ZONE_TORSO)
         return

@@ -9,7 +9,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 from ....toolbox.jit import inline_rule, rule
-from ....toolbox.rng import _roll_2d6
+from ....toolbox.rng import roll_2d6
 from ..layout import (
     C_ATTACKS,
     G_NONE,
@@ -195,7 +195,7 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
     """
     d = S[a, S_FOE]
     band = _shot_band(F, a, S[a, S_DIST])
-    a1, a2 = _roll_2d6(st)
+    a1, a2 = roll_2d6(st)
     att = a1 + a2 + _shot_bonus(F, S, opts, a, mod) - _shot_cover_penalty(F, opts, a, d)
     S[a, S_RELOAD] = F[a, _wb(SLOT_MAIN) + W_RELOAD]
     diff = _shot_difficulty(S, d)
@@ -204,7 +204,7 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
         cnt[out + OUT_MISS] += 1
         return
     if _can_dodge_shot(F, S, d):
-        d1, d2 = _roll_2d6(st)
+        d1, d2 = roll_2d6(st)
         dodge = d1 + d2 + _dodge_bonus_total(F, S, opts, d)
         _dodge_made(F, S, opts, d)  # B-9.4
         if dodge >= 10:
@@ -317,7 +317,7 @@ def _sprint_stop(F, S, opts, st, i):
     ignored). A turn without actions (dazed) ends the sprint without a check."""
     if S[i, S_SPRINTED] == 0 or S[i, S_SPRINTED] != S[i, S_TURNS] - 1 or _first_action_runs(F, S, opts, i):
         return
-    r1, r2 = _roll_2d6(st)
+    r1, r2 = roll_2d6(st)
     if r1 + r2 + F[i, P_DODGE] - _check_penalty(F, S, i) < MOBILITY_NORMAL:
         S[i, S_PRONE] = 1
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....toolbox.jit import inline_rule, loop_inline_rule, rule
-from ....toolbox.rng import _die
+from ....toolbox.rng import roll_die
 from ..layout import (
     P_SIDE,
     P_SIZE,
@@ -95,7 +95,7 @@ def _draw_shown(F, S, opts, st, d):
     """B-9.9: the arm and leg d shows behind three-quarter horizontal cover, each left or right with
     equal chance: one d4 (``S_SHOWN`` = roll − 1), drawn only when ``_draws_shown``."""
     if _draws_shown(F, opts, d):
-        S[d, S_SHOWN] = _die(st, 4) - 1
+        S[d, S_SHOWN] = roll_die(st, 4) - 1
 
 
 @rule
@@ -167,9 +167,9 @@ def _hidden_behind_cover(F, S, opts, zt, d, r):
 def _roll_zone(F, S, opts, zt, st, d):
     """B-4.9 hit zone of a blow on d: the zone die, re-rolled while it shows a roll hidden by d's
     explicit cover (B-8, B-9.9). Returns the zone code."""
-    r = _die(st, zt.shape[0]) - 1
+    r = roll_die(st, zt.shape[0]) - 1
     while _zone_hidden(F, S, opts, zt, d, r):
-        r = _die(st, zt.shape[0]) - 1
+        r = roll_die(st, zt.shape[0]) - 1
     return np.int64(zt[r])
 
 
@@ -206,7 +206,7 @@ def _deflected(F, opts, st, d):
     """B-8 indirect cover: a shot that hit d is deflected when a d100 ≤ d's value (drawn only
     when the value is above 0)."""
     value = _side_option(F, opts, O_INDIRECT, d)
-    return value > 0 and _die(st, 100) <= value
+    return value > 0 and roll_die(st, 100) <= value
 
 
 @rule

@@ -10,8 +10,8 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 from ....toolbox.jit import inline_rule, loop_inline_rule, rule
-from ....toolbox.rng import _roll_2d6
-from ....toolbox.tally import _count_decision
+from ....toolbox.rng import roll_2d6
+from ....toolbox.tally import count_decision
 from ..layout import (
     CAUSE_FLED,
     C_DRAWS,
@@ -145,7 +145,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     """
     S[i, S_TURNS] += 1
     if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
-        r1, r2 = _roll_2d6(st)
+        r1, r2 = roll_2d6(st)
         if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(_enemy_fear(F, i)):
             _knock_out(F, S, i, CAUSE_FLED)  # panic: flees
             return
@@ -252,7 +252,7 @@ def _reset(F, S):
 @rule
 def _initiative_roll(F, st, i):
     """B-2.2: i's initiative: 2d6 + resolve + initiative talents − starting fatigue (B-7.8)."""
-    r1, r2 = _roll_2d6(st)
+    r1, r2 = roll_2d6(st)
     return r1 + r2 + F[i, P_RESOLVE] + F[i, P_INIT_MOD] - _fatigue_penalty_of(F[i, P_FATIGUE0], F[i, P_ENDURANCE])
 
 
@@ -357,7 +357,7 @@ def _fight(F, S, opts, zt, st, cnt):
                 loser = 0 if S[0, S_SIDE_IN] == 0 else 1
                 last = _last_out(F, S, loser)
                 cause = S[last, S_OUT] - 1
-                _count_decision(cnt, S, loser, cause, S[last, S_DEAD],
+                count_decision(cnt, S, loser, cause, S[last, S_DEAD],
                                 S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], S_TOOK,
                                 NCAUSES, NLEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
                 return 1 - loser

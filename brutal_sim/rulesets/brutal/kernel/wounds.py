@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....toolbox.jit import inline_rule, loop_inline_rule, rule
-from ....toolbox.rng import _roll_2d6
+from ....toolbox.rng import roll_2d6
 from ..layout import (
     CAUSE_EXHAUSTED,
     CAUSE_KNOCKED_OUT,
@@ -161,7 +161,7 @@ def _passive_bonus(F, S, opts, d, check):
 @rule
 def _passive_check(F, S, opts, st, d, check, difficulty):
     """A passive check of ``F[d, check]`` (``_passive_bonus``) against ``difficulty``. One 2d6."""
-    r1, r2 = _roll_2d6(st)
+    r1, r2 = roll_2d6(st)
     return r1 + r2 + _passive_bonus(F, S, opts, d, check) >= difficulty
 
 
@@ -359,7 +359,7 @@ def _fear(F, S, st):
     for i in range(F.shape[0]):
         rating = _enemy_fear(F, i)
         if rating > 0:
-            r1, r2 = _roll_2d6(st)
+            r1, r2 = roll_2d6(st)
             if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(rating):
                 S[i, S_FRIGHTENED] = 1
                 S[i, S_DAZE] = 1
