@@ -16,12 +16,10 @@ import numba
 import numpy as np
 
 from .core.errors import DataError
-from .core.ruleset import Prepared, PreparedFight, Ruleset, resolve_ruleset
+from .core.ruleset import Prepared, PreparedFight, Ruleset, get_ruleset, resolve_ruleset
 from .results.duel import AttackResult, DuelResult
 from .results.fight import FightResult
-from .rulesets.brutal import RULESET as BRUTAL
-from .rulesets.brutal.layout import TARGETING_CODES
-from .rulesets.brutal.sides import expand_side
+from .core.sides import expand_side
 from .results.header import excludes, rates_half_width
 from .run.engine import Precision, ProgressFn, duel_work, run, run_attack_counters, run_to_precision
 from .run.executor import Executor
@@ -29,24 +27,13 @@ from .run.factory import resolve
 
 FighterRef = Any  # a catalog name, a TOML path or a ruleset's fighter object
 
-#: Errors name the argument at fault as the caller calls it. The rulesets' loaders name a run's
-#: arguments by the command line's words (the first word of an error's source, e.g. ``--option``
-#: or ``--rules FILE``); this maps each to the argument of :func:`prepare`. A ``names`` mapping
-#: (argument → the caller's word, e.g. ``{"options": "--option"}`` from the CLI) renames them
-#: again; without it errors use the argument names (``options: armor_model: unknown rule option``).
-LOADER_WORDS = {"--option": "options", "--rules": "rules", "--ruleset": "ruleset",
-                "--tactic-a": "tactic_a", "--reaction-a": "reaction_a", "--tactic": "tactic_a",
-                "--tactic-b": "tactic_b", "--reaction-b": "reaction_b"}
-
 
 def renamed(exc: DataError, names: Mapping[str, str] | None = None) -> DataError:
-    """``exc`` with a loader's word for an argument (:data:`LOADER_WORDS`) replaced by the
-    caller's name for it (``names``, default the argument's name); other errors unchanged."""
-    word, space, rest = exc.source.partition(" ")
-    argument = LOADER_WORDS.get(word)
-    if argument is None:
-        return exc
-    return DataError((names or {}).get(argument, argument) + space + rest, exc.field, exc.message)
+    """``exc`` with the argument it names worded as the caller calls it: ``names`` maps this
+    API's argument names to the caller's (``{"options": "--option"}`` from the CLI,
+    ``{"tactic_a": "tactics_a"}`` from the designer); without it errors name the arguments as the
+    API calls them (``options: armor_model: unknown rule option; did you mean …``)."""
+    return exc.worded(names or {})
 
 
 @contextmanager
@@ -60,8 +47,7 @@ def named_errors(names: Mapping[str, str] | None = None) -> Iterator[None]:
 
 def load_fighter(ref: FighterRef, ruleset: str | None = None, role: str = "fighter") -> Any:
     """A fighter by catalog name or TOML path (a fighter object passes through)."""
-    with named_errors():
-        return resolve_ruleset([ref], ruleset).load_fighter(ref, role)
+    return resolve_ruleset([ref], ruleset).load_fighter(ref, role)
 
 
 def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Mapping[str, str] | None = None,
@@ -255,36 +241,36 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
                         mean_damage_per_attack=float(cnt[c.damage + 1]) / n, n=n, seed=seed, **common)
 
 
-# -- group fights (Brutal, docs/groups.md) ---------------------------------------------------------
+# -- group fights (rulesets that declare ``fights``, docs/groups.md) --------------------------------
 
 def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
                   options: Mapping[str, str] | None = None, targeting_a: str | None = None,
                   targeting_b: str | None = None, source: str = "fight",
                   targeting_names: tuple[str, str] | None = None,
-                  names: Mapping[str, str] | None = None) -> PreparedFight:
-    """Load, validate and compile a group fight (Brutal). A side is a list of fighter references
-    (names, TOML paths, fighter objects; ``"militia*3"`` repeats one) or a single reference; each
-    side holds 1 … 6 fighters. ``targeting_a`` / ``targeting_b`` override the targeting policy of
-    every fighter of that side (docs/groups.md). Bad sides are a :class:`DataError` naming
-    ``source``; bad options or targeting name the argument as ``names`` maps it (default: as this
-    function calls it, e.g. ``options``; ``targeting_names`` is the pair of names of the
-    targeting arguments)."""
+                  names: Mapping[str, str] | None = None, ruleset: str | None = None) -> PreparedFight:
+    """Load, validate and compile a group fight under a ruleset that plays them (Brutal; ``ruleset``
+    as in :func:`duel`: default from the fighter files, else the catalog that has the fighters). A
+    side is a list of fighter references (names, TOML paths, fighter objects; ``"militia*3"``
+    repeats one) or a single reference; each side holds 1 … 6 fighters. ``targeting_a`` /
+    ``targeting_b`` override the targeting policy of every fighter of that side (docs/groups.md).
+    Bad sides, and a ruleset without group fights, are a :class:`DataError` naming ``source``; bad
+    options or targeting name the argument as ``names`` maps it (default: as this function calls
+    it, e.g. ``options``; ``targeting_names`` is the pair of names of the targeting arguments)."""
     names = names or {}
     if targeting_names is None:
         targeting_names = (names.get("targeting_a", "targeting_a"), names.get("targeting_b", "targeting_b"))
+    expanded = [expand_side(refs, source, f"side {key}") for key, refs in (("a", side_a), ("b", side_b))]
+    with named_errors(names):
+        rs = get_ruleset(ruleset) if ruleset is not None else resolve_ruleset([*expanded[0], *expanded[1]])
+    rs.require("fights", source)
     sides = []
-    for key, refs, targeting, name in (("a", side_a, targeting_a, targeting_names[0]),
-                                       ("b", side_b, targeting_b, targeting_names[1])):
-        side = expand_side(refs, source, f"side {key}")
+    for key, side, targeting, name in zip("ab", expanded, (targeting_a, targeting_b), targeting_names):
         if targeting is not None:
-            if targeting not in TARGETING_CODES:
-                raise DataError(source, name, f"unknown targeting {targeting!r}; allowed: "
-                                f"{', '.join(TARGETING_CODES)}")
-            side = [BRUTAL.load_fighter(ref, f"side {key}").model_copy(update={"targeting": targeting})
-                    for ref in side]
+            with named_errors(names):
+                side = [rs.with_targeting(rs.load_fighter(ref, f"side {key}"), targeting, source, name) for ref in side]
         sides.append(side)
     with named_errors(names):
-        return BRUTAL.prepare_fight(sides[0], sides[1], rules, options)
+        return rs.prepare_fight(sides[0], sides[1], rules, options)
 
 
 def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str | None = None,
@@ -292,21 +278,22 @@ def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str 
           targeting_a: str | None = None, targeting_b: str | None = None,
           executor: Executor | None = None, client: Any = None, progress: ProgressFn | None = None,
           labels: Mapping[str, str] | None = None, target_error: float | None = None,
-          max_n: int = MAX_N_DEFAULT) -> FightResult:
-    """Play ``n`` group fights of ``side_a`` against ``side_b`` (Brutal, docs/groups.md).
+          max_n: int = MAX_N_DEFAULT, ruleset: str | None = None) -> FightResult:
+    """Play ``n`` group fights of ``side_a`` against ``side_b`` under a ruleset that plays them
+    (Brutal; docs/groups.md).
 
     >>> r = fight(["knight"], ["militia*3"], n=10_000, seed=1)  # doctest: +SKIP
     >>> r.to_dict()["fighters"][0]["standing_rate"]  # doctest: +SKIP
 
     Sides as in :func:`prepare_fight`; ``options`` are rule options (``outnumbered``,
     ``attack_limit`` …), ``targeting_a`` / ``targeting_b`` override a side's targeting policy,
-    ``executor`` / ``client``, ``target_error`` and ``max_n`` as in :func:`duel`.
+    ``executor`` / ``client``, ``target_error``, ``max_n`` and ``ruleset`` as in :func:`duel`.
     """
     _check_n(n, what="fights")
     _check_seed(seed)
     _check_threads(threads)
     prec = precision_of(target_error, max_n)
-    prepared = prepare_fight(side_a, side_b, rules, options, targeting_a, targeting_b)
+    prepared = prepare_fight(side_a, side_b, rules, options, targeting_a, targeting_b, ruleset=ruleset)
     return fights([prepared], n, seed, threads, progress, [labels] if labels else None, executor, client, prec)[0]
 
 
@@ -320,7 +307,7 @@ def fights(prepared: Sequence[PreparedFight], n: int, seed: int = 0, threads: in
     _check_n(n, what="fights")
     _check_seed(seed)
     _check_threads(threads)
-    played = _played([BRUTAL.counters] * len(prepared), prepared, n, seed, threads, progress,
+    played = _played([get_ruleset(p.ruleset).counters for p in prepared], prepared, n, seed, threads, progress,
                      resolve(executor, client, threads), precision)
     results = []
     for i, (p, (counters, k, seconds, facts)) in enumerate(zip(prepared, played)):
@@ -333,7 +320,8 @@ def fights(prepared: Sequence[PreparedFight], n: int, seed: int = 0, threads: in
 def fight_result_of(p: PreparedFight, counters: np.ndarray, n: int, seed: int, elapsed: float,
                     labels: Mapping[str, str] | None = None) -> FightResult:
     """Wrap a prepared group fight's counters as a :class:`~brutal_sim.results.fight.FightResult`."""
-    behaviour = tuple({**BRUTAL.behaviour(f), "targeting": f.targeting} for f in (*p.a, *p.b))
+    rs = get_ruleset(p.ruleset)
+    behaviour = tuple(rs.fight_behaviour(f) for f in (*p.a, *p.b))
     return FightResult((tuple(f.name for f in p.a), tuple(f.name for f in p.b)), n, seed, p.options.as_dict(),
                        counters, elapsed, threads=numba.get_num_threads(), labels=dict(labels or {}),
-                       behaviour=behaviour, layout=BRUTAL.counters, ruleset=BRUTAL.name)
+                       behaviour=behaviour, layout=rs.counters, ruleset=rs.name)

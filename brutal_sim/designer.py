@@ -17,7 +17,7 @@ import pandas as pd
 
 from . import api
 from .core.errors import DataError
-from .core.ruleset import resolve_ruleset
+from .core.ruleset import Ruleset, resolve_ruleset
 from .core.variants import get_path, names_apart, stat_steps, vary
 from .results.frames import paired_differences, summary_frame
 from .results.header import rates_half_width
@@ -26,10 +26,6 @@ from .results.stats import Z95, paired_difference, wilson
 from .run.engine import Precision, paired_work, run, run_paired_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
-
-#: Tactics a matrix plays by default (aimed at the head as the aimed representative).
-DEFAULT_TACTICS = ("single", "feint", "defensive", "furious", "step", "aimed:head", "knockdown", "total_defence")
-
 
 @dataclass
 class TacticMatrix:
@@ -113,11 +109,15 @@ def _once(source: str, name: str, items: Sequence[Any], what: str) -> None:
             raise DataError(source, name, f"{label!r} is listed twice ({name}[{j}] and {name}[{k}]); each {what} once")
 
 
-def _choices(fighter: Any, tactics: Sequence[str] | None, reactions: bool) -> list[tuple[str, str | None]]:
-    names = list(tactics or DEFAULT_TACTICS)
+def _choices(rs: Ruleset, tactics: Sequence[str] | None, reactions: bool, name: str) -> list[tuple[str, str | None]]:
+    """The (tactic, reaction) cells of one side: ``tactics`` or the ruleset's default tactics, each
+    with each of its default reactions if ``reactions`` (else with the fighter's own)."""
+    names = list(tactics or rs.matrix_tactics)
+    if not names:
+        raise DataError("tactic_matrix", name, f"the {rs.name} ruleset has no default tactics; give {name}")
     if not reactions:
         return [(t, None) for t in names]
-    return [(t, r) for t in names for r in ("parry", "dodge")]
+    return [(t, r) for t in names for r in rs.matrix_reactions]
 
 
 def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str] | None = None,
@@ -129,7 +129,8 @@ def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str]
     at once on ``client`` / ``executor`` if given: ``docs/cluster.md``); with ``target_error``
     (percentage points) each cell plays to that half-width (or ``max_n``) instead of ``n`` duels.
 
-    The default tactic lists are Brutal's; for other rulesets pass ``tactics_a`` / ``tactics_b``.
+    The default tactics and reactions are the ruleset's (:attr:`~brutal_sim.core.ruleset.Ruleset.matrix_tactics`,
+    ``matrix_reactions``: Brutal's eight basic tactics, parry and dodge).
     Bad arguments are a :class:`DataError` naming them (``tactics_a: tactic: unknown tactic 'feitn';
     did you mean 'feint'? …``) before any duel is played.
     """
@@ -144,7 +145,7 @@ def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str]
                            "reaction_b": "reactions"}):
         rs = resolve_ruleset([a, b], ruleset)
         fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
-        ca, cb = _choices(fa, tactics_a, reactions), _choices(fb, tactics_b, reactions)
+        ca, cb = _choices(rs, tactics_a, reactions, "tactics_a"), _choices(rs, tactics_b, reactions, "tactics_b")
         pairs = [(i, j) for i in range(len(ca)) for j in range(len(cb))]
         prepared = [(rs, rs.prepare(fa, fb, rules, options, ca[i][0], ca[i][1], cb[j][0], cb[j][1]))
                     for i, j in pairs]
@@ -212,18 +213,16 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
     if len(values) < 2:
         raise DataError("balance", "values", "needs at least two values to search between")
     _once("balance", "values", values, "value")
-    with api.named_errors():
-        rs = resolve_ruleset([fighter, opponent], ruleset)
-        f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
-        varied = [vary(f, field, v, where="balance") for v in values]
-        rs.prepare(varied[0], opp, rules, options)  # the options and rules file, checked once
+    rs = resolve_ruleset([fighter, opponent], ruleset)
+    f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
+    varied = [vary(f, field, v, where="balance") for v in values]
+    rs.prepare(varied[0], opp, rules, options)  # the options and rules file, checked once
     result = Balance(field, f.name, opp.name, target, n if prec is None else prec.max_n)
 
     def rate(k: int, precision: Precision | None = prec) -> float:
         v = values[k]
         if v not in result.tried or precision is not prec:
-            with api.named_errors():
-                prepared = rs.prepare(varied[k], opp, rules, options)
+            prepared = rs.prepare(varied[k], opp, rules, options)
             r = api.duels([(rs, prepared)], n, seed, executor=executor, client=client, precision=precision)[0]
             lo, hi = wilson(r.wins(0), r.n)
             result.tried[v] = (r.wins(0) / r.n, lo, hi)
@@ -290,10 +289,9 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
     if not values:
         raise DataError("sweep", "values", "needs at least one value")
     _once("sweep", "values", values, "value")
-    with api.named_errors():
-        rs = resolve_ruleset([fighter, opponent], ruleset)
-        f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
-        prepared = [rs.prepare(vary(f, field, v, where="sweep"), opp, rules, options) for v in values]
+    rs = resolve_ruleset([fighter, opponent], ruleset)
+    f, opp = rs.load_fighter(fighter, "fighter"), rs.load_fighter(opponent, "opponent")
+    prepared = [rs.prepare(vary(f, field, v, where="sweep"), opp, rules, options) for v in values]
     cells = [p.compiled for p in prepared]
     facts: list[dict[str, Any]] = [{} for _ in values]
     if prec is None:
@@ -347,12 +345,11 @@ def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int =
         if j != i:
             raise DataError("round_robin", f"fighters[{i}]", f"the same fighter as fighters[{j}]; list each "
                             "fighter once")
-    with api.named_errors():
-        rs = resolve_ruleset(fighters, ruleset)
-        loaded = [rs.load_fighter(f, f"fighters[{i}]") for i, f in enumerate(fighters)]
-        loaded = names_apart(loaded, [f if isinstance(f, str) else None for f in fighters], "round_robin")
-        pairs = list(itertools.combinations(loaded, 2))
-        prepared = [(rs, rs.prepare(fa, fb, rules, options)) for fa, fb in pairs]
+    rs = resolve_ruleset(fighters, ruleset)
+    loaded = [rs.load_fighter(f, f"fighters[{i}]") for i, f in enumerate(fighters)]
+    loaded = names_apart(loaded, [f if isinstance(f, str) else None for f in fighters], "round_robin")
+    pairs = list(itertools.combinations(loaded, 2))
+    prepared = [(rs, rs.prepare(fa, fb, rules, options)) for fa, fb in pairs]
     labels = [{"matchup": f"{fa.name} vs {fb.name}", "variant": ""} for fa, fb in pairs]
     return api.duels(prepared, n, seed, threads, labels=labels, executor=executor, client=client, precision=prec)
 
@@ -437,14 +434,13 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
     """
     _check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
-    with api.named_errors():
-        rs = resolve_ruleset([a, b], ruleset)
-        fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
-        base = rs.prepare(fa, fb, rules, options)
-        data = rs.fighter_data(fa)
-        stats: dict[str, dict[int, Any]] = {}
-        for path, step, variant in stat_steps(fa, rs.adjustable):
-            stats.setdefault(path, {})[step] = rs.prepare(variant, fb, rules, options)
+    rs = resolve_ruleset([a, b], ruleset)
+    fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
+    base = rs.prepare(fa, fb, rules, options)
+    data = rs.fighter_data(fa)
+    stats: dict[str, dict[int, Any]] = {}
+    for path, step, variant in stat_steps(fa, rs.adjustable):
+        stats.setdefault(path, {})[step] = rs.prepare(variant, fb, rules, options)
     groups = []  # per stat: (path, [(step, cell index of the step, joint index, sign)], cells)
     for path, by_step in stats.items():
         down = [s for s in by_step if s < 0]
@@ -554,25 +550,24 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
     names = names or {}
     _check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
-    with api.named_errors():
-        rs = resolve_ruleset(list(fighters) if fighters else [], ruleset)
-        refs = list(fighters) if fighters else rs.fighter_names()
-        if len(refs) < 2:
-            raise DataError("rule_diff", "fighters", "needs at least two fighters")
-        loaded = [rs.load_fighter(f, f"fighters[{i}]") for i, f in enumerate(refs)]
-        loaded = names_apart(loaded, [f if isinstance(f, str) else None for f in refs], "rule_diff")
-        pairs = list(itertools.combinations(loaded, 2))
-        new_pairs = pairs
-        if fighters_new is not None:
-            if len(fighters_new) != len(refs):
-                raise DataError("rule_diff", "fighters_new", f"needs one fighter per fighter ({len(refs)}), got "
-                                f"{len(fighters_new)}")
-            changed = [rs.load_fighter(f, f"fighters_new[{i}]") for i, f in enumerate(fighters_new)]
-            new_pairs = list(itertools.combinations(changed, 2))
-        with api.named_errors({k: names.get(f"{k}_old", f"{k}_old") for k in ("options", "rules")}):
-            old = [rs.prepare(fa, fb, rules_old, options_old) for fa, fb in pairs]
-        with api.named_errors({k: names.get(f"{k}_new", f"{k}_new") for k in ("options", "rules")}):
-            new = [rs.prepare(fa, fb, rules_new, options_new) for fa, fb in new_pairs]
+    rs = resolve_ruleset(list(fighters) if fighters else [], ruleset)
+    refs = list(fighters) if fighters else rs.fighter_names()
+    if len(refs) < 2:
+        raise DataError("rule_diff", "fighters", "needs at least two fighters")
+    loaded = [rs.load_fighter(f, f"fighters[{i}]") for i, f in enumerate(refs)]
+    loaded = names_apart(loaded, [f if isinstance(f, str) else None for f in refs], "rule_diff")
+    pairs = list(itertools.combinations(loaded, 2))
+    new_pairs = pairs
+    if fighters_new is not None:
+        if len(fighters_new) != len(refs):
+            raise DataError("rule_diff", "fighters_new", f"needs one fighter per fighter ({len(refs)}), got "
+                            f"{len(fighters_new)}")
+        changed = [rs.load_fighter(f, f"fighters_new[{i}]") for i, f in enumerate(fighters_new)]
+        new_pairs = list(itertools.combinations(changed, 2))
+    with api.named_errors({k: names.get(f"{k}_old", f"{k}_old") for k in ("options", "rules")}):
+        old = [rs.prepare(fa, fb, rules_old, options_old) for fa, fb in pairs]
+    with api.named_errors({k: names.get(f"{k}_new", f"{k}_new") for k in ("options", "rules")}):
+        new = [rs.prepare(fa, fb, rules_new, options_new) for fa, fb in new_pairs]
     layout = rs.counters
     works: list[Any] = []
     pair_works: list[list[int]] = []  # per pair: its paired work, or its old and new works

@@ -30,7 +30,6 @@ from .results.frames import (
     wounds_at_least_frame,
     wounds_frame,
 )
-from .rulesets.brutal import layout as L
 from .core.errors import DataError
 from .outputs import embedded_files, parquet_writer, write_folder
 from .scenario import Scenario
@@ -278,9 +277,18 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
         difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights),
         weight_sections=_weight_sections(scenario),
-        n_fights=len(scenario.fights), causes=[(c, L.COUNTERS.describe(c)) for c in L.COUNTERS.causes],
+        n_fights=len(scenario.fights), causes=_fight_causes(fights),
     )
     return html
+
+
+def _fight_causes(fights: Sequence[FightResult]) -> list[tuple[str, str]]:
+    """The causes of going out of the fights' rulesets, in their order: (name, words)."""
+    causes: dict[str, str] = {}
+    for r in fights:
+        for c in r.layout.causes:
+            causes.setdefault(c, r.layout.describe(c))
+    return list(causes.items())
 
 
 def _fighters(scenario: Scenario) -> list[dict[str, Any]]:

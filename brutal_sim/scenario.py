@@ -1,5 +1,5 @@
 """Scenario files: a batch of duels (matchups, round robins, rule variants, sweeps) and group
-fights (``[[fights]]``, Brutal) in one TOML.
+fights (``[[fights]]``, under rulesets that play them) in one TOML.
 
 A scenario is validated completely — every fighter, option and sweep field — before anything runs.
 See ``docs/scenarios.md`` for the format and ``examples/*.toml`` for complete examples.
@@ -26,8 +26,7 @@ from .designer import stat_weights
 from .results.duel import DuelResult
 from .results.fight import side_name
 from .results.frames import paired_differences
-from .rulesets.brutal.catalog import load_rules
-from .rulesets.brutal.sides import expand_side
+from .core.sides import expand_side
 from .results.header import rates_half_width
 from .run.engine import Precision, paired_work, run_to_precision
 from .run.executor import Executor, run_works
@@ -60,7 +59,7 @@ class SweepSpec(StrictModel):
 
 
 class FightSpec(StrictModel):
-    """A group fight (Brutal, docs/groups.md): two sides of 1 … 6 fighters (``"militia*3"`` repeats
+    """A group fight (docs/groups.md; rulesets that play them): two sides of 1 … 6 fighters (``"militia*3"`` repeats
     one), played under each variant; ``options`` change the rules of this fight only."""
 
     a: list[str] = Field(description="side a: fighter names or TOML files, NAME*N repeats one")
@@ -356,8 +355,8 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
         try:
             prepared = rs.prepare(a, b, rules, options)
         except DataError as exc:
-            field_ = f"{where}.{exc.field}" if exc.field and exc.source == "--option" else where
-            raise DataError(path, field_, exc.message if exc.source == "--option" else _nested(exc)) from None
+            field_ = f"{where}.{exc.field}" if exc.field and exc.source == "options" else where
+            raise DataError(path, field_, exc.message if exc.source == "options" else _nested(exc)) from None
         scenario.variant_options.setdefault(label, prepared.options)
         scenario.variant_rulesets.setdefault(label, rs)
         scenario.cells.append(Cell(rs, prepared, label, sweep, value))
@@ -442,11 +441,14 @@ def _side_ref(ref: str, resolve_ref: Callable[[str], str]) -> str:
 
 
 def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str]) -> None:
-    """Cells of the ``[[fights]]``: each fight under each variant (Brutal only)."""
+    """Cells of the ``[[fights]]``: each fight under each variant (or each ruleset of a
+    cross-system comparison); every ruleset of the scenario must play group fights."""
     spec, path = scenario.spec, scenario.source
-    if spec.rulesets or runs[0][1].name != "brutal":
-        ruleset = ", ".join(spec.rulesets) if spec.rulesets else runs[0][1].name
-        raise DataError(path, "fights", f"group fights are Brutal only; this scenario runs {ruleset}")
+    for rs in {run[1].name: run[1] for run in runs}.values():
+        try:
+            rs.require("fights", path)
+        except DataError as exc:
+            raise DataError(path, "fights", exc.message) from None
     expanded = [[expand_side([_side_ref(r, resolve_ref) for r in refs], path, f"fights[{i}].{key}")
                  for key, refs in (("a", fs.a), ("b", fs.b))] for i, fs in enumerate(spec.fights)]
     for i, (fs, sides) in enumerate(zip(spec.fights, expanded)):
@@ -455,7 +457,7 @@ def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str
         for label, rs, rules, options, vwhere in runs:
             try:
                 prepared = prepare_fight(sides[0], sides[1], rules, {**options, **own}, fs.targeting_a,
-                                         fs.targeting_b, source=where)
+                                         fs.targeting_b, source=where, ruleset=rs.name)
             except DataError as exc:
                 if exc.source == "options":  # an option of the fight or of the variant
                     field_ = f"{where}.options.{exc.field}" if exc.field in own else f"{vwhere}.{exc.field}"
@@ -471,7 +473,7 @@ def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str
                 raise DataError(path, where, f"the same fight as fights[{twin // len(runs)}] ({matchup}); give "
                                 "one of them a label, or other options")
             if label not in scenario.variant_options:  # the variant's options, without the fight's own
-                scenario.variant_options[label] = load_rules(rules, options)[0]
+                scenario.variant_options[label] = rs.rule_options(rules, options)
                 scenario.variant_rulesets[label] = rs
             scenario.fights.append(FightCell(prepared, label, matchup, changed))
 

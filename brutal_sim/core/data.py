@@ -175,7 +175,7 @@ def read_rules_file(rules_file: str | None, options: RuleOptions, flags: Mapping
     tables the ruleset allows in a rules file."""
     raw: dict[str, Any] = {}
     if rules_file:
-        raw = read_toml(Path(rules_file), f"--rules {rules_file}")
+        raw = read_toml(Path(rules_file), f"rules {rules_file}")
         unknown = set(raw) - set(tables)
         if unknown:
             raise DataError(rules_file, sorted(unknown)[0], f"unknown table; allowed: {', '.join(tables)}")
@@ -183,7 +183,7 @@ def read_rules_file(rules_file: str | None, options: RuleOptions, flags: Mapping
         if not isinstance(table, dict):
             raise DataError(rules_file, "options", "expected a table of option = value")
         options = options.with_overrides(table, rules_file)
-    return options.with_overrides(flags, "--option"), raw
+    return options.with_overrides(flags, "options"), raw
 
 
 def option_file(name: str, value: str, rules_file: str | None, flags: Mapping[str, str]) -> tuple[Path, str, str | None]:
@@ -192,7 +192,7 @@ def option_file(name: str, value: str, rules_file: str | None, flags: Mapping[st
     from a rules file's ``[options]`` is a path from that file's folder (errors name the rules file
     and ``options.NAME``)."""
     if name in flags or not rules_file:
-        return Path(value), f"--option {name}={value}", None
+        return Path(value), f"options {name}={value}", None
     return Path(rules_file).parent / value, str(rules_file), f"options.{name}"
 
 

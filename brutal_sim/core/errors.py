@@ -1,8 +1,15 @@
-"""One exception type for every kind of bad input; the CLI turns it into one line and exit code 2."""
+"""One exception type for every kind of bad input; the CLI turns it into one line and exit code 2.
+
+An error names where the bad input came from: a file (its path), or an argument of a run by the
+API's name for it (``options``, ``rules FILE``, ``tactic_a``, ``ruleset`` …). The layers below the
+app raise errors with those neutral names; each caller words them once for its own users
+(:meth:`DataError.worded`: the CLI says ``--option``, ``--rules FILE``, ``--tactic-a``).
+"""
 
 from __future__ import annotations
 
 import unicodedata
+from typing import Mapping
 
 
 def one_line(text: str) -> str:
@@ -20,3 +27,12 @@ class DataError(Exception):
         self.message = message
         where = f"{source}: {field}: " if field else f"{source}: "
         super().__init__(one_line(where + message))
+
+    def worded(self, words: Mapping[str, str]) -> "DataError":
+        """This error with the first word of its source (an argument's name, e.g. ``options`` of
+        ``options crit_table=x.toml``) replaced by ``words[word]`` where ``words`` has it; else
+        itself."""
+        word, space, rest = self.source.partition(" ")
+        if word not in words:
+            return self
+        return DataError(words[word] + space + rest, self.field, self.message)

@@ -160,6 +160,6 @@ def parse_option_flags(flags: list[str]) -> dict[str, str]:
     for flag in flags:
         key, sep, value = flag.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise DataError("--option", flag, "expected key=value, e.g. --option margin_against=reaction")
+            raise DataError("options", flag, "expected key=value, e.g. margin_against=reaction")
         out[key.strip()] = value.strip()
     return out

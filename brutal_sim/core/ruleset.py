@@ -6,6 +6,12 @@ step, ``@njit`` kernels (:class:`Kernels`), counter names (:class:`~brutal_sim.c
 and exact single-attack enumeration. Everything downstream — the block engine, results, frames,
 plots, reports, the CLI — is shared and reads a ruleset only through this interface.
 
+What a ruleset plays is a capability it declares (:data:`CAPABILITIES`, :attr:`Ruleset.capabilities`):
+every ruleset plays duels of one against one; one that declares ``fights`` plays group fights of
+several a side (:meth:`Ruleset.prepare_fight`: ``brutal-sim fight``, ``api.fight``, scenario
+``[[fights]]``); one that declares ``distance`` plays duels that start apart (shooting, moving). The
+app asks :meth:`Ruleset.require`, never a ruleset's name.
+
 A ruleset outside the package (a plug-in) joins the table with :func:`register` and leaves it
 with :func:`unregister`; see ``docs/rulesets.md``.
 
@@ -26,8 +32,10 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .counters import CounterLayout
+from .data import read_rules_file
 from .errors import DataError
 from .options import OptionSpec, RuleOptions
+from .schema_tools import FileKind
 
 #: registered rulesets: name → module (imported on first use)
 RULESET_MODULES: dict[str, str] = {
@@ -36,6 +44,10 @@ RULESET_MODULES: dict[str, str] = {
     "vereteno": "brutal_sim.rulesets.vereteno",
 }
 DEFAULT_RULESET = "brutal"
+
+#: what a ruleset may declare it plays besides duels at point blank: its words in errors
+CAPABILITIES = {"fights": "group fights (several fighters a side)",
+                "distance": "duels that start at a distance (shooting, moving)"}
 
 
 @dataclass(frozen=True)
@@ -86,13 +98,14 @@ class Prepared:
 @dataclass(frozen=True)
 class PreparedFight:
     """A validated, compiled group fight (docs/groups.md): the fighters of each side in line order,
-    the resolved options and the compiled arrays (fighters ``int64[N, NF]``; its kernels play
-    fights and count the group block after the header)."""
+    the resolved options, the compiled arrays (fighters ``int64[N, NF]``; its kernels play
+    fights and count the group block after the header) and the name of the ruleset."""
 
     a: tuple[Any, ...]
     b: tuple[Any, ...]
     options: RuleOptions
     compiled: Compiled
+    ruleset: str
 
 
 @dataclass(frozen=True)
@@ -139,6 +152,33 @@ class Ruleset(ABC):
     #: ``exact``, ``fight``; :meth:`warm_up`) takes on a 2-core machine with an empty numba cache:
     #: what the CLI tells the user
     compile_seconds: Mapping[str, float] = {}
+    #: the rules digest whose ids (``B-4.7``: the prefix, then chapter.rule) the tests and the docs
+    #: cite, and the reference doc that lists the ids not modelled with their reasons: paths from the
+    #: project's ``docs/`` folder (a plug-in's may be absolute); the rule-id test reads them
+    rule_prefix: str = ""
+    digest: str | None = None
+    reference: str | None = None
+    #: the tactics and the reactions a tactic matrix (``designer.tactic_matrix``) plays by default
+    matrix_tactics: tuple[str, ...] = ()
+    matrix_reactions: tuple[str, ...] = ()
+    #: what the ruleset plays besides duels at point blank: names of :data:`CAPABILITIES`
+    capabilities: frozenset[str] = frozenset()
+    #: the target-choice policies of its group fights (a fighter's ``targeting``), the default first
+    targeting_policies: tuple[str, ...] = ()
+
+    def plays(self, capability: str) -> bool:
+        """Whether the ruleset declares ``capability`` (a key of :data:`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise ValueError(f"unknown capability {capability!r}; known: {', '.join(CAPABILITIES)}")
+        return capability in self.capabilities
+
+    def require(self, capability: str, source: str) -> None:
+        """A :class:`DataError` naming ``source`` unless the ruleset plays ``capability``: one line
+        naming the rulesets that do."""
+        if not self.plays(capability):
+            others = [n for n in RULESET_MODULES if get_ruleset(n).plays(capability)]
+            raise DataError(source, None, f"the {self.name} ruleset plays no {CAPABILITIES[capability]}; "
+                            f"rulesets that do: {', '.join(others) or 'none'}")
 
     # -- data ---------------------------------------------------------------------------------
     @abstractmethod
@@ -171,6 +211,12 @@ class Ruleset(ABC):
     def listings(self) -> dict[str, Listing]:
         """The catalog tables ``brutal-sim list TOPIC`` shows (``fighters`` first)."""
 
+    def file_kinds(self) -> dict[str, FileKind]:
+        """The kinds of input file the ruleset reads that have a JSON Schema (``brutal-sim schema
+        KIND --ruleset NAME``): kind → :class:`~brutal_sim.core.schema_tools.FileKind`. A ruleset
+        declares them in its ``schema.py``; this default has none (the scenario schema is shared)."""
+        return {}
+
     # -- compile ------------------------------------------------------------------------------
     def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,
                 tactic_a: str | None = None, reaction_a: str | None = None,
@@ -179,13 +225,40 @@ class Ruleset(ABC):
         by reference, each with its tactic and reaction overridden where given (the catalog's
         ``with_behaviour``), then :meth:`compile_matchup`."""
         catalog = self.catalog()
-        fa = catalog.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "--tactic-a")
-        fb = catalog.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "--tactic-b")
+        fa = catalog.with_behaviour(self.load_fighter(a, "fighter a"), tactic_a, reaction_a, "tactic_a")
+        fb = catalog.with_behaviour(self.load_fighter(b, "fighter b"), tactic_b, reaction_b, "tactic_b")
         return self.compile_matchup(fa, fb, rules, options or {})
 
     @abstractmethod
     def compile_matchup(self, a: Any, b: Any, rules: str | None, options: Mapping[str, str]) -> Prepared:
         """Compile two loaded fighters under the rules file and option flags (its ``load_rules``)."""
+
+    def rule_options(self, rules: str | None, options: Mapping[str, str]) -> RuleOptions:
+        """The options resolved from defaults, the rules file and the option flags (what
+        :meth:`compile_matchup` plays under). This default reads the rules file's ``[options]``;
+        a ruleset whose rules files carry more (tables that set options) overrides it."""
+        return read_rules_file(rules, self.default_options(), options, self.rules_file_tables)[0]
+
+    # -- group fights (capability ``fights``) --------------------------------------------------
+    def prepare_fight(self, side_a: Sequence[Any], side_b: Sequence[Any], rules: str | None = None,
+                      options: Mapping[str, str] | None = None) -> PreparedFight:
+        """Load, validate and compile a group fight: each side a list of fighter references
+        (catalog names, TOML paths or fighter objects) in line order. A ruleset that declares
+        ``fights`` overrides this; here it is the one-line :class:`DataError` of :meth:`require`."""
+        self.require("fights", "fight")
+        raise NotImplementedError(f"{self.name} declares fights but has no prepare_fight")
+
+    def with_targeting(self, fighter: Any, policy: str, source: str, field: str) -> Any:
+        """``fighter`` with its group-fight targeting policy set to ``policy`` (one of
+        :attr:`targeting_policies`, else a :class:`DataError` naming ``source`` and ``field``)."""
+        if policy not in self.targeting_policies:
+            raise DataError(source, field, f"unknown targeting {policy!r}; allowed: "
+                            f"{', '.join(self.targeting_policies) or 'none (no group fights)'}")
+        return fighter.model_copy(update={"targeting": policy})
+
+    def fight_behaviour(self, fighter: Any) -> dict[str, str]:
+        """A group fighter's tactic, reaction and targeting policy as text."""
+        return {**self.behaviour(fighter), "targeting": str(getattr(fighter, "targeting", ""))}
 
     @abstractmethod
     def behaviour(self, fighter: Any) -> dict[str, str]:
@@ -287,7 +360,7 @@ def unregister(name: str) -> None:
     RULESET_MODULES.pop(name, None)
 
 
-def get_ruleset(name: str, source: str = "--ruleset") -> Ruleset:
+def get_ruleset(name: str, source: str = "ruleset") -> Ruleset:
     """The registered ruleset ``name``; an unknown name is a :class:`DataError`."""
     if name not in RULESET_MODULES:
         raise DataError(source, None, f"unknown ruleset {name!r}; allowed: {', '.join(RULESET_MODULES)}")

@@ -23,10 +23,13 @@ def test_a_mirror_duel_labels_the_sides():
     assert [row.split("│")[0].strip() for row in rows] == ["Knight (a)", "Knight (b)", "Knight (a)", "Knight (b)"]
 
 
-def test_a_group_fight_of_another_ruleset_says_group_fights_are_brutal():
-    r = runner.invoke(app, ["fight", "orc", "vs", "goblin"])
-    assert r.exit_code == 2 and r.stderr.count("\n") == 1
-    assert "group fights are played under the Brutal ruleset only; 'orc' is a wfrp2e fighter" in r.stderr
+def test_a_group_fight_of_a_ruleset_without_fights_names_the_rulesets_that_have_them():
+    for words in (["orc", "vs", "goblin"], ["orc", "vs", "goblin", "--ruleset", "wfrp2e"],
+                  ["knight", "vs", "militia", "--ruleset", "vereteno"]):
+        r = runner.invoke(app, ["fight", *words])
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+        assert r.stderr.startswith("error: fight: the ") and r.stderr.rstrip().endswith(
+            "ruleset plays no group fights (several fighters a side); rulesets that do: brutal"), r.stderr
 
 
 def test_listed_path_options_show_their_working_default():
@@ -42,7 +45,7 @@ def test_brackets_in_help_and_data_are_kept():
     assert "[check_formula]" in r.output and "mobility [dodge] check" in r.output
     r = runner.invoke(app, ["duel", "--help"], env={"COLUMNS": "400"})
     text = " ".join(r.output.split()).replace("- ", "-")  # the help wraps long texts, also after a hyphen
-    assert "pip install 'brutal-sim[cluster]'" in text and "[options], [zone_table]" in text
+    assert "pip install 'brutal-sim[cluster]'" in text and "rules TOML file: [options] and the ruleset's own tables" in text
 
 
 def test_deaths_beyond_the_death_cause_are_explained():
@@ -52,8 +55,8 @@ def test_deaths_beyond_the_death_cause_are_explained():
 
 
 def test_a_large_report_says_its_size_first():
-    from brutal_sim.cli import _size_note
+    from brutal_sim.cli.reports import size_note
 
-    assert _size_note(1_000) is None
-    assert _size_note(10_000) == ("a large report: 10,000 cells; expect about 6 MiB of HTML and 1,200 MiB of memory "
+    assert size_note(1_000) is None
+    assert size_note(10_000) == ("a large report: 10,000 cells; expect about 6 MiB of HTML and 1,200 MiB of memory "
                                   "(a sweep's values or a round robin's fighters make the cells)")

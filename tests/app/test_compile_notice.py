@@ -8,14 +8,14 @@ import time
 
 from rich.console import Console
 
-from brutal_sim import cli
+from brutal_sim.cli import base as cli
 from brutal_sim.core.ruleset import get_ruleset
 
 
 def _notice(monkeypatch, seconds: float, json_mode: bool = False, kind: str = "duel") -> str:
     stream = io.StringIO()
     monkeypatch.setattr(cli, "err", Console(file=stream, force_terminal=False, width=200))
-    cli._compile_notice(json_mode, get_ruleset("brutal"), kind, lambda: time.sleep(seconds))
+    cli.compile_notice(json_mode, get_ruleset("brutal"), kind, lambda: time.sleep(seconds))
     return stream.getvalue()
 
 

@@ -18,7 +18,8 @@ import brutal_sim
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import get_ruleset
-from brutal_sim.schema import RULESET_KINDS, SCHEMA_DIR, all_schemas, kinds, schema, shipped_name
+from brutal_sim.core.ruleset import BUNDLED_RULESETS
+from brutal_sim.schema import SCHEMA_DIR, all_schemas, kinds, schema, shipped_name
 
 PACKAGE = Path(brutal_sim.__file__).parent
 DATA = PACKAGE / "data"
@@ -83,7 +84,7 @@ def test_shipped_schemas_equal_generated_ones():
 def bundled_files() -> list[tuple[Path, str, str]]:
     """Every bundled data file and example: (path, kind, ruleset)."""
     out = []
-    for ruleset in RULESET_KINDS:
+    for ruleset in BUNDLED_RULESETS:
         root = DATA / ruleset
         out += [(p, "fighter", ruleset) for p in sorted((root / "fighters").glob("*.toml"))]
         out += [(p, FILE_KINDS.get(p.name, p.stem), ruleset) for p in sorted(root.glob("*.toml"))]
@@ -111,7 +112,7 @@ def test_bundled_and_example_files_pass_their_loaders():
     for path, kind, ruleset in bundled_files():
         if kind in {"fighter", "rules", "scenario", "crit_table", "zones"}:
             LOADERS[kind](path, ruleset)
-    for ruleset in RULESET_KINDS:  # the catalog files
+    for ruleset in BUNDLED_RULESETS:  # the catalog files
         get_ruleset(ruleset).catalog().from_dir(DATA / ruleset)
 
 

@@ -21,7 +21,7 @@ from brutal_sim.core.errors import DataError
 from brutal_sim.results.fight import FightResult
 from brutal_sim.results.frames import (decided_by_frame, fight_summary_frame, fighters_frame, rounds_frame,
                                        survivors_frame, wounds_at_least_frame, wounds_frame)
-from brutal_sim.rulesets.brutal.sides import expand_side, split_sides
+from brutal_sim.core.sides import expand_side, split_sides
 from brutal_sim.results.fight import fighter_labels, side_name
 
 runner = CliRunner()
@@ -219,9 +219,9 @@ def test_fight_command_bad_numbers_exit_2():
     ('[[fights]]\na = ["knight"]\nb = ["militia"]\n[[fights]]\na = ["knight"]\nb = ["militia*x"]\n',
      "fights[1].b", "got 'x'"),
     ('ruleset = "wfrp2e"\nmatchups = [["orc", "goblin"]]\n[[fights]]\na = ["orc"]\nb = ["goblin"]\n',
-     "fights", "group fights are Brutal only; this scenario runs wfrp2e"),
+     "fights", "the wfrp2e ruleset plays no group fights (several fighters a side); rulesets that do: brutal"),
     ('rulesets = ["brutal", "wfrp2e"]\nmatchups = [["swordsman", "brute"]]\n[[fights]]\na = ["knight"]\nb = ["militia"]\n',
-     "fights", "group fights are Brutal only"),
+     "fights", "the wfrp2e ruleset plays no group fights"),
 ])
 def test_scenario_fight_errors_name_the_key(tmp_path, body, where, message):
     from brutal_sim.scenario import load_scenario

@@ -225,7 +225,7 @@ def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_build(monkeyp
     changed(os.path.join("brutal", "layout.py"))  # a constant the blow reads, from another file
     assert key() != base
     monkeypatch.undo()
-    changed(os.path.join("brutal_sim", "cli.py"))  # not imported by the kernel
+    changed(os.path.join("brutal_sim", "cli", "base.py"))  # not imported by the kernel
     assert key() == base
     monkeypatch.undo()
     monkeypatch.setattr(jit, "MODE", dataclasses.replace(jit.MODE, hook=not jit.MODE.hook))

@@ -97,6 +97,16 @@ def test_shared_layers_never_name_a_ruleset():
     assert not named
 
 
+def test_the_app_reads_rulesets_only_through_the_interface():
+    """The app layer (API, CLI, scenarios, designer, report, schemas) imports no module of a
+    ruleset's package: it reaches a ruleset through the registry and the :class:`Ruleset` interface
+    of ``core.ruleset`` (capabilities, ``prepare_fight``, ``file_kinds`` …), so a plug-in ruleset
+    gets every command without an edit here."""
+    reaching = sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if layer(m) == "app"
+                      for t in targets if t.startswith("brutal_sim.rulesets."))
+    assert not reaching, "app modules that import a ruleset's modules:\n" + "\n".join(reaching)
+
+
 def test_no_import_circles():
     """Depth-first search for a cycle in the module graph; prints the first circle found."""
     state: dict[str, int] = {}

@@ -15,20 +15,21 @@ from pathlib import Path
 
 import pytest
 
+from brutal_sim.core.ruleset import get_ruleset, ruleset_names
+
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 DOCS = ROOT / "docs"
 
-#: each ruleset's digest and the reference doc that lists its ids not modelled
-RULESETS = {
-    "brutal": ("rules/brutal.md", "reference.md"),
-    "wfrp2e": ("rules/wfrp2e.md", "reference-wfrp2e.md"),
-    "vereteno": ("rules/vereteno.md", "reference-vereteno.md"),
-}
+#: each registered ruleset with a digest: (id prefix, its digest, the reference doc that lists its ids
+#: not modelled), as the ruleset declares them (Ruleset.rule_prefix, .digest, .reference)
+RULESETS = {name: (rs.rule_prefix, rs.digest, rs.reference)
+            for name in ruleset_names() for rs in [get_ruleset(name)] if rs.digest}
+PREFIXES = "".join(sorted({prefix for prefix, _, _ in RULESETS.values()}))
 
-ID = r"[BWV]-\d+\.\d+"
+ID = rf"[{PREFIXES}]-\d+\.\d+"
 _DEFINED = re.compile(rf"^(?:#+ |- \*\*|\| ?)({ID})\b", re.M)
-_NAMED = re.compile(r"(?<![a-z0-9])([bwv])(\d+)_(\d+)(?![0-9])")
+_NAMED = re.compile(rf"(?<![a-z0-9])([{PREFIXES.lower()}])(\d+)_(\d+)(?![0-9])")
 
 
 def defined_ids(digest: str) -> set[str]:
@@ -83,10 +84,11 @@ def test_the_readers_work_on_examples():
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_every_rule_id_is_cited_or_listed_as_not_modelled(ruleset):
-    digest, reference = RULESETS[ruleset]
+    prefix, digest, reference = RULESETS[ruleset]
     defined = defined_ids((DOCS / digest).read_text(encoding="utf-8"))
     listed = not_modelled((DOCS / reference).read_text(encoding="utf-8"))
     cited = all_cited()
+    assert defined and all(r.startswith(f"{prefix}-") for r in defined), f"{digest} defines no {prefix}- ids"
     neither = sorted(defined - cited - set(listed), key=lambda r: [int(x) for x in r[2:].split(".")])
     print(f"{ruleset}: {len(defined)} ids, {len(defined & cited)} cited by tests, "
           f"{len((defined - cited) & set(listed))} listed as not modelled")

@@ -5,7 +5,8 @@ rules files: options, hit-zone table, check formula), :mod:`.options` (rule opti
 their slots and codes in the kernels' option row), :mod:`.layout` (fighter, state and counter
 layouts), :mod:`.compile` (models → arrays), :mod:`.kernel` (the ``@njit`` kernels, a package split
 by rule chapter), :mod:`.exact` (exact single-attack enumeration), and for group fights
-:mod:`.sides` (``knight vs militia*3``). This module ties them into :data:`RULESET`.
+the group-fight checks of :meth:`BrutalRuleset.prepare_fight` (sides are parsed by
+:mod:`brutal_sim.core.sides`). This module ties them into :data:`RULESET`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ...core.errors import DataError
+from ...core.options import RuleOptions
+from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, read_rules
@@ -71,9 +74,21 @@ class BrutalRuleset(Ruleset):
                   ("main_hand.penetration", 1), ("main_hand.durability", 1), ("off_hand.parry_bonus", 1),
                   ("armour.*.protection", 1), ("armour.*.toughness", 1))
     compile_seconds = {"duel": 60, "attack": 60, "exact": 25, "fight": 60}
+    #: the tactic matrix's defaults: aimed at the head as the aimed representative
+    matrix_tactics = ("single", "feint", "defensive", "furious", "step", "aimed:head", "knockdown", "total_defence")
+    matrix_reactions = ("parry", "dodge")
+    capabilities = frozenset({"fights", "distance"})
+    targeting_policies = tuple(L.TARGETING_CODES)
+
+    rule_prefix, digest, reference = "B", "rules/brutal.md", "reference.md"
 
     def catalog(self) -> Catalog:
         return Catalog.bundled()
+
+    def file_kinds(self) -> dict[str, FileKind]:
+        from .schema import file_kinds
+
+        return file_kinds()
 
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
         return fighter_data(fighter)
@@ -83,6 +98,9 @@ class BrutalRuleset(Ruleset):
         opts, (zone_table,) = r.options, r.tables
         F = compile_pair(fa, fb, formula=r.formula)
         return Prepared(fa, fb, opts, compiled(F, compile_options(opts), zone_table))
+
+    def rule_options(self, rules: str | None, options: Mapping[str, str]) -> RuleOptions:
+        return read_rules(rules, options).options
 
     def prepare_fight(self, side_a: Sequence[Any], side_b: Sequence[Any], rules: str | None = None,
                       options: Mapping[str, str] | None = None) -> PreparedFight:
@@ -105,12 +123,12 @@ class BrutalRuleset(Ruleset):
         r = read_rules(rules, options or {})
         opts, tables = r.options, r.tables
         if int(opts["start_distance"]) != 0:
-            raise DataError("--option", "start_distance", f"{opts['start_distance']}: group fights start engaged; "
+            raise DataError("options", "start_distance", f"{opts['start_distance']}: group fights start engaged; "
                             "allowed 0")
         F = compile_sides(sides[0], sides[1], formula=r.formula)
         row = compile_options(opts)
         k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
-        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, tables, FIGHT_KERNELS, k))
+        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, tables, FIGHT_KERNELS, k), self.name)
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}
@@ -123,15 +141,15 @@ class BrutalRuleset(Ruleset):
         weapon = fa.main_hand
         shooter = weapon is not None and weapon.ranges is not None
         if shooter and distance > weapon.ranges[2]:  # type: ignore[index, union-attr]
-            raise DataError("--option", "start_distance", f"{distance} m is beyond the long range of "
+            raise DataError("options", "start_distance", f"{distance} m is beyond the long range of "
                             f"{weapon.name or 'the weapon'} ({weapon.ranges[2]} m); "  # type: ignore[index, union-attr]
                             f"allowed 0..{weapon.ranges[2]} for a single shot")  # type: ignore[index, union-attr]
         if not shooter and distance > 0:
-            raise DataError("--option", "start_distance", f"{fa.name} has no ranged weapon: its single attack "
+            raise DataError("options", "start_distance", f"{fa.name} has no ranged weapon: its single attack "
                             "is made engaged; allowed 0 (duels close the distance)")
         if not shooter and fa.tactic.attack not in ("normal", "weapon"):
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack in ("normal", "weapon"))
-            raise DataError("--tactic", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
+            raise DataError("tactic_a", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
                             f"({fa.tactic.attack}); allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:

@@ -71,10 +71,10 @@ class Catalog(BaseCatalog):
                    table("tactics.toml", Tactic), fighter_files_in(root))
 
     # -- resolution -------------------------------------------------------------------------
-    def weapon(self, ref: Any, source: str = "--weapon", field: str = "weapon") -> Weapon:
+    def weapon(self, ref: Any, source: str = "weapon", field: str = "weapon") -> Weapon:
         return self._lookup("weapon", self.weapons, ref, Weapon, source, field)
 
-    def tactic(self, ref: Any, source: str = "--tactic", field: str = "tactic") -> tuple[Tactic, int]:
+    def tactic(self, ref: Any, source: str = "tactic", field: str = "tactic") -> tuple[Tactic, int]:
         """A tactic by name (``"aimed:head"`` for aiming ones) or inline table → (tactic, aim zone)."""
         if isinstance(ref, str):
             name, arg = split_tactic(ref)
@@ -94,7 +94,7 @@ class Catalog(BaseCatalog):
             raise DataError(source, field, str(exc)) from None
 
     def with_behaviour(self, f: Fighter, tactic: Any = None, reaction: str | None = None,
-                       source: str = "--tactic") -> Fighter:
+                       source: str = "tactic") -> Fighter:
         """A copy of ``f`` with another tactic and/or reaction."""
         update: dict[str, Any] = {}
         if tactic is not None:

@@ -16,6 +16,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...core.errors import DataError
+from ...core.options import RuleOptions
+from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
@@ -54,11 +56,24 @@ class VeretenoRuleset(Ruleset):
                   ("shield.protection", 1), ("action_points", 1))
     compile_seconds = {"duel": 13, "attack": 13, "exact": 10}
 
+    matrix_tactics = ("std_guard", "quick3", "power", "quick_guard2", "turtle", "battle_cry")
+    matrix_reactions = ("defend", "dodge")
+
+    rule_prefix, digest, reference = "V", "rules/vereteno.md", "reference-vereteno.md"
+
     def catalog(self) -> Catalog:
         return Catalog.bundled()
 
+    def file_kinds(self) -> dict[str, FileKind]:
+        from .schema import file_kinds
+
+        return file_kinds()
+
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
         return fighter_data(fighter)
+
+    def rule_options(self, rules: str | None, options: Mapping[str, str]) -> RuleOptions:
+        return load_rules(rules, options)[0]
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, _ = load_rules(rules, options)
@@ -73,7 +88,7 @@ class VeretenoRuleset(Ruleset):
         S[0, L.S_AP] = F[0, L.P_AP]
         if _plan(F, S, 0) == L.K_NONE:
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")
-            raise DataError("--tactic", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
+            raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
                             f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:

@@ -57,7 +57,7 @@ class Catalog(BaseCatalog):
 
     # -- resolution -------------------------------------------------------------------------
 
-    def tactic(self, ref: Any, source: str = "--tactic", field: str = "tactic") -> Tactic:
+    def tactic(self, ref: Any, source: str = "tactic", field: str = "tactic") -> Tactic:
         return self._lookup("tactic", self.tactics, ref, Tactic, source, field)
 
     def with_behaviour(self, f: Fighter, tactic: str | None, reaction: str | None, source: str) -> Fighter:
@@ -108,6 +108,6 @@ def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple
     tables the kernels read: none (the trauma table is the catalog's)."""
     options = read_rules_file(rules_file, RuleOptions.defaults(OPTION_SPECS), option_flags, RULES_FILE_TABLES)[0]
     if options["stealth_attack"] != "none" and options["surprise"] == "none":
-        raise DataError("--option", "stealth_attack", "a stealth attack needs the side that surprises: "
+        raise DataError("options", "stealth_attack", "a stealth attack needs the side that surprises: "
                         "set surprise = a | b")
     return options, ()

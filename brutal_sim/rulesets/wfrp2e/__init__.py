@@ -15,6 +15,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...core.errors import DataError
+from ...core.options import RuleOptions
+from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
@@ -47,11 +49,24 @@ class WfrpRuleset(Ruleset):
                   ("armour.*.head", 1), ("armour.*.arms", 1), ("armour.*.body", 1), ("armour.*.legs", 1))
     compile_seconds = {"duel": 13, "attack": 13, "exact": 8}
 
+    matrix_tactics = L.TACTIC_NAMES
+    matrix_reactions = ("parry_first", "dodge_first")
+
+    rule_prefix, digest, reference = "W", "rules/wfrp2e.md", "reference-wfrp2e.md"
+
     def catalog(self) -> Catalog:
         return Catalog.bundled()
 
+    def file_kinds(self) -> dict[str, FileKind]:
+        from .schema import file_kinds
+
+        return file_kinds()
+
     def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
         return fighter_data(fighter)
+
+    def rule_options(self, rules: str | None, options: Mapping[str, str]) -> RuleOptions:
+        return load_rules(rules, options)[0]
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, (grid, effects) = load_rules(rules, options)
@@ -63,7 +78,7 @@ class WfrpRuleset(Ruleset):
     def check_attack(self, prepared: Prepared) -> None:
         if prepared.a.tactic == "turtle":
             usable = ", ".join(t for t in L.TACTIC_NAMES if t != "turtle")
-            raise DataError("--tactic", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
+            raise DataError("tactic_a", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:
         return _enumerate_attack

@@ -94,8 +94,8 @@ def load_crit_table(path: str) -> tuple[np.ndarray, np.ndarray]:
         critical value; ``effects[zone, number]`` its effect fields (``FX_*``).
     """
     if path in ("", "none"):
-        raise DataError("--option", "crit_table", "crit_model = table needs a critical table file: "
-                        "--option crit_table=PATH (or crit_table=example)")
+        raise DataError("options", "crit_table", "crit_model = table needs a critical table file: "
+                        "crit_table=PATH (or crit_table=example)")
     file = EXAMPLE_FILE if path == EXAMPLE else Path(path)
     source = "crit_example.toml" if path == EXAMPLE else path
     return crit_tables_from_data(read_toml(file, source), source)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...core.errors import DataError
-from ...core.counters import MAX_SIDE
+from .errors import DataError
+from .counters import MAX_SIDE
 
 SEPARATOR = "vs"
 

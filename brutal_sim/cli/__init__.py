@@ -1,0 +1,42 @@
+"""The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``weights``, ``report``, ``diff``,
+``list``, ``schema``.
+
+A package by command family: :mod:`.base` (the app, its error boundary, shared options and
+helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.reports` (report,
+diff), :mod:`.catalog` (list, schema, version). This module registers them in that order and holds
+the entry point :func:`main`.
+
+Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
+
+Each command imports what it runs inside its own function, so that ``brutal-sim --help`` starts
+without loading numba, pandas or matplotlib.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from . import duels, fights, reports, catalog  # noqa: F401  (each registers its commands on the app)
+from .base import app, err
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """The ``brutal-sim`` entry point. Ctrl-C ends a run with one line and exit code 130 (typer
+    turns the interrupt into ``Exit(130)`` itself; an interrupt outside it is caught here)."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        code: object = 130
+    except SystemExit as exc:
+        code = exc.code
+    else:
+        return
+    if code == 130:
+        err.print("interrupted", highlight=False)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,230 @@
+"""What every command of the command line shares: the typer app and its one error boundary (bad
+input of any kind → one line ``error: FILE: FIELD: what is allowed``, exit 2), the common options,
+the words of the API's arguments as flags (:data:`FLAGS`), compile notices, executors, progress bars
+and the table helpers.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .. import __version__
+from ..core.errors import DataError, one_line
+
+#: click's usage error (an unknown command or flag, a missing argument, a value of the wrong type);
+#: typer exports its subclass BadParameter, and newer typers carry their own copy of click
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+class _Commands(typer.core.TyperGroup):
+    """The command group: a usage error is one line ``error: …`` and exit code 2, as every other
+    error (``--help`` shows the usage; no arguments at all show the help)."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with _usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _usage_errors():
+            return super().invoke(ctx)
+
+
+@contextmanager
+def _usage_errors() -> Iterator[None]:
+    """The command line's one error boundary: bad input — a :class:`DataError` from any layer, or a
+    usage error of the command line itself — ends the command with one line and exit code 2."""
+    try:
+        yield
+    except DataError as exc:
+        fail(str(exc.worded(FLAGS)))
+    except _UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            raise
+        fail(one_line(exc.format_message()) + (f" (see {exc.ctx.command_path} --help)" if exc.ctx else ""))
+
+
+# help text is plain text: "[cluster]" in "pip install 'brutal-sim[cluster]'" must not be read as markup
+app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Monte-Carlo balance analysis of tabletop combat rules (Brutal, WFRP 2e, Звёздное Веретено).")
+out = Console()
+err = Console(stderr=True)
+
+N_OPT = typer.Option(None, "-n", help="number of duels [default: 100,000]")
+TARGET_OPT = typer.Option(None, "--target-error", help="play until every win rate's 95 % interval is within ± this "
+                          "many percentage points (e.g. 0.1), at most --max-n; instead of -n")
+MAX_N_OPT = typer.Option(None, "--max-n", help="the most duels (fights) with --target-error [default: 100,000,000]")
+SEED_OPT = typer.Option(0, "--seed", help="random seed (0 … 2**64−1)")
+RULES_OPT = typer.Option(None, "--rules", help="rules TOML file: [options] and the ruleset's own tables "
+                         "(`brutal-sim list rulesets`; docs/reference.md)")
+OPTION_OPT = typer.Option(None, "--option", help="rule option key=value (repeatable); see `brutal-sim list options`")
+THREADS_OPT = typer.Option(None, "--threads", help="numba threads (default: all cores)")
+JSON_OPT = typer.Option(False, "--json", help="print one JSON object instead of the summary")
+CLUSTER_OPT = typer.Option(None, "--cluster", envvar="BRUTAL_SIM_CLUSTER", show_envvar=True,
+                           help="run the chunks on Dask: tcp://HOST:PORT (a running scheduler), local (a local "
+                           "cluster, one worker per core) or local:N; needs pip install 'brutal-sim[cluster]'; "
+                           "see docs/cluster.md")
+#: how this CLI calls the arguments of the API (errors from the API name them so)
+FLAGS = {"n": "-n", "seed": "--seed", "threads": "--threads", "options": "--option", "rules": "--rules",
+         "ruleset": "--ruleset", "tactic_a": "--tactic-a", "reaction_a": "--reaction-a", "tactic_b": "--tactic-b",
+         "reaction_b": "--reaction-b", "targeting_a": "--targeting-a", "targeting_b": "--targeting-b",
+         "target_error": "--target-error", "max_n": "--max-n"}
+RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (default: from the fighter files, else "
+                           "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
+
+
+def fail(message: str) -> None:
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def warm_up(json_mode: bool, ruleset: Any, kind: str = "duel") -> None:
+    """Compile (or load from the cache) the kernels, telling the user when that takes long."""
+    compile_notice(json_mode, ruleset, kind, lambda: ruleset.warm_up(kind))
+
+
+def warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None:
+    """Compile (or load from the cache) the group-fight kernel (``paired``: the one scenarios use)
+    by playing one fight."""
+    from ..core.ruleset import get_ruleset
+    from ..run.engine import run_duel_counters, run_paired_counters
+
+    rs = get_ruleset(prepared.ruleset)
+    if paired:
+        compile_notice(json_mode, rs, "fight", lambda: run_paired_counters([prepared.compiled], 1, 0, threads=1))
+    else:
+        compile_notice(json_mode, rs, "fight", lambda: run_duel_counters(prepared.compiled, 1, 0, threads=1))
+
+
+#: how the compile notice names a kind of kernels (``Ruleset.warm_up``)
+KIND_WORDS = {"attack": "sampled-attack", "exact": "exact-attack"}
+#: seconds after which a warm-up is taken to be compiling (loading cached kernels takes less)
+COMPILE_NOTICE_AFTER = 0.8
+
+
+def compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Callable[[], Any]) -> None:
+    """Run ``compile_kernels``; if it is still busy after :data:`COMPILE_NOTICE_AFTER` seconds
+    (compiling, not loading from numba's cache), say once on stderr what compiles and about how
+    long it takes: a spinner on a terminal, one line otherwise; nothing in JSON mode unless stderr
+    is a terminal (stdout is never touched)."""
+    about = ruleset.compile_seconds.get(kind)
+    label = KIND_WORDS.get(kind, kind)
+    what = f"compiling the {ruleset.name} {label} kernels (once: numba caches them{f', about {about:.0f} s' if about else ''})"
+    done = threading.Event()
+
+    def announce() -> None:
+        if done.wait(COMPILE_NOTICE_AFTER):
+            return
+        if err.is_terminal:
+            with err.status(escape(what) + " …", spinner="dots"):
+                done.wait()
+        elif not json_mode:
+            err.print(what + " …", highlight=False, markup=False)
+
+    notice = threading.Thread(target=announce, daemon=True)
+    t0 = time.perf_counter()
+    notice.start()
+    try:
+        compile_kernels()
+    finally:
+        done.set()
+        notice.join()
+    took = time.perf_counter() - t0
+    if took > 2.0 and not json_mode:
+        err.print(f"[dim]compiled the {escape(ruleset.name)} {label} kernels in {took:.1f} s (cached: later runs "
+                  "start fast)[/]")
+
+
+@contextmanager
+def run_executor(cluster: Any, threads: int | None, json_mode: bool = False) -> Iterator[Any]:
+    """The executor of ``--cluster`` (already parsed), closed on exit; any :class:`DataError`
+    inside the block (an unreachable scheduler, a cluster failing mid-run) → one line, exit 2."""
+    from ..run.cluster import open_executor, quiet
+
+    try:
+        with quiet(), open_executor(cluster, threads) as ex:  # Dask's own log lines would bury ours
+            if cluster is not None and not json_mode:
+                err.print(f"[dim]{escape(ex.describe())}[/]", highlight=False)
+            yield ex
+    except DataError as exc:
+        fail(str(exc))
+
+
+def with_progress(noun: str, n: int, threshold: int, json_mode: bool,
+                   play: Callable[[Callable[[int, int], None] | None], Any]) -> Any:
+    """``play(progress)``, with a progress bar of ``n`` ``noun`` on a terminal when ``n`` reaches
+    ``threshold`` (not in JSON mode)."""
+    if json_mode or not err.is_terminal or n < threshold:
+        return play(None)
+    with Progress(TextColumn(noun), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                  TimeRemainingColumn(), console=err, transient=True) as bar:
+        task = bar.add_task(noun, total=n)
+        return play(lambda done, total: bar.update(task, completed=done, total=total))
+
+
+def how_many(n: int | None, target_error: float | None, max_n: int | None, what: str = "duels") -> tuple[int, Any]:
+    """``-n`` (default 100,000) or ``--target-error`` with ``--max-n``, checked: the fixed n and the
+    API's precision (None for a fixed n)."""
+    from .. import api
+
+    if target_error is None:
+        if max_n is not None:
+            raise DataError("--max-n", None, "needs --target-error (with -n the run plays exactly n)")
+        n = 100_000 if n is None else n
+        api._check_n(n, "-n", what=what)
+        return n, None
+    if n is not None:
+        raise DataError("-n", None, "give -n or --target-error, not both")
+    prec = api.precision_of(target_error, api.MAX_N_DEFAULT if max_n is None else max_n, FLAGS)
+    return prec.max_n, prec
+
+
+def print_precision(d: dict[str, Any], noun: str) -> None:
+    """The line of a run played to a target error: met or not, the half-width reached, n."""
+    if "target_met" not in d:
+        return
+    verdict = "met" if d["target_met"] else "NOT met (--max-n reached)"
+    out.print(f"target ±{100 * d['target_error']:.3g} points {verdict}: widest 95 % half-width "
+              f"{100 * d['half_width']:.3f} points after {d['n']:,} {noun}", highlight=False, markup=False)
+
+
+def print_json(data: dict[str, Any]) -> None:
+    """One JSON object on stdout, with the versions that made it (``versions``: brutal_sim and numba)."""
+    from importlib.metadata import version
+
+    print(json.dumps({**data, "versions": {"brutal_sim": __version__, "numba": version("numba")}}))
+
+
+def add_row(table: Table, *cells: str) -> None:
+    """A table row of text: data (names, help texts) is never read as rich markup."""
+    table.add_row(*(escape(str(c)) for c in cells))
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:6.2f} %"
+
+
+def side_labels(d: dict[str, Any]) -> dict[str, str]:
+    """Row labels of the two sides: their names, with (a) and (b) when both have the same name."""
+    same = d["a"]["name"] == d["b"]["name"]
+    return {key: d[key]["name"] + (f" ({key})" if same else "") for key in ("a", "b")}
+
+
+def print_options(options: dict[str, Any], rs: Any) -> None:
+    """Echo the ruleset and the rule options used, the changed ones highlighted."""
+    defaults = rs.option_defaults()
+    changed = {k: v for k, v in options.items() if v != defaults.get(k)}
+    out.print(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items()), highlight=False, markup=False,
+              style="dim")
+    if changed:
+        out.print("changed from the defaults: " + ", ".join(f"{k}={v}" for k, v in changed.items()),
+                  highlight=False, markup=False, style="bold")

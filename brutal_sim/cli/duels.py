@@ -1,0 +1,226 @@
+"""``brutal-sim duel``, ``attack`` and ``weights``: one matchup of two fighters."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from ..core.options import parse_option_flags
+from .base import (
+    app,
+    out,
+    N_OPT,
+    TARGET_OPT,
+    MAX_N_OPT,
+    SEED_OPT,
+    RULES_OPT,
+    OPTION_OPT,
+    THREADS_OPT,
+    JSON_OPT,
+    CLUSTER_OPT,
+    FLAGS,
+    RULESET_OPT,
+    warm_up,
+    run_executor,
+    with_progress,
+    how_many,
+    print_precision,
+    print_json,
+    add_row,
+    percent,
+    side_labels,
+    print_options,
+)
+
+
+@app.command()
+def duel(
+    a: str = typer.Argument(..., help="fighter a: catalog name or TOML file"),
+    b: str = typer.Argument(..., help="fighter b: catalog name or TOML file"),
+    n: int = N_OPT,
+    seed: int = SEED_OPT,
+    rules: Optional[str] = RULES_OPT,
+    option: Optional[list[str]] = OPTION_OPT,
+    threads: Optional[int] = THREADS_OPT,
+    json_out: bool = JSON_OPT,
+    tactic_a: Optional[str] = typer.Option(None, "--tactic-a", help="override a's tactic"),
+    tactic_b: Optional[str] = typer.Option(None, "--tactic-b", help="override b's tactic"),
+    reaction_a: Optional[str] = typer.Option(None, "--reaction-a", help="override a's reaction"),
+    reaction_b: Optional[str] = typer.Option(None, "--reaction-b", help="override b's reaction"),
+    ruleset: Optional[str] = RULESET_OPT,
+    cluster: Optional[str] = CLUSTER_OPT,
+    target_error: Optional[float] = TARGET_OPT,
+    max_n: Optional[int] = MAX_N_OPT,
+) -> None:
+    """Play N duels between two fighters (or as many as --target-error needs) and summarise win
+    rates, rounds and defeat causes."""
+    flags = parse_option_flags(option or [])
+    from .. import api
+    from ..run.cluster import parse
+
+    # validate everything before compiling anything
+    n, prec = how_many(n, target_error, max_n)
+    (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
+    target = parse(cluster)
+    matchup = api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset,
+                                         names=FLAGS)
+    rs = matchup[0]
+    if target is None:  # on a cluster, the workers load the kernels
+        warm_up(json_out, rs)
+    with run_executor(target, threads, json_out) as ex:
+        result = with_progress("duels", n, 2_000_000, json_out, lambda progress:
+                                api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0])
+    data = result.to_dict()
+    if json_out:
+        print_json(data)
+        return
+    _print_duel(data, rs)
+
+
+def _print_duel(d: dict[str, Any], rs: Any) -> None:
+    rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
+    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b): {d['n']:,} duels, seed {d['seed']}, "
+              f"{d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, {d['threads']} threads)", highlight=False)
+    print_precision(d, "duels")
+    out.print(f"tactics: a {d['a'].get('tactic', '?')} / {d['a'].get('reaction', '?')}, "
+              f"b {d['b'].get('tactic', '?')} / {d['b'].get('reaction', '?')}", highlight=False, markup=False)
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("", "left"), ("wins", "right"), ("win rate", "right"), ("95 % CI (Wilson)", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    labels = side_labels(d)
+    for key in ("a", "b"):
+        s = d[key]
+        add_row(t, labels[key], f"{s['wins']:,}", percent(s["win_rate"]),
+                  f"{100 * s['ci95'][0]:.2f} – {100 * s['ci95'][1]:.2f} %")
+    add_row(t, "draws", f"{d['draws']:,}", percent(d["draws"] / d["n"]), "")
+    out.print(t)
+    r = d["rounds"]
+    if r["mean"] is None:
+        out.print("Rounds to decision: no duel was decided")
+    else:
+        out.print(f"Rounds to decision: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}")
+    t = Table(title="How the losers went down", show_edge=False, pad_edge=False, title_justify="left")
+    t.add_column("loser")
+    # every cause that ended a duel (all of them when none did)
+    causes = list(d["defeat_cause"])
+    shown = [c for c in causes if d["defeat_cause"][c]] or causes
+    for name in shown:
+        t.add_column(escape(rs.counters.describe(name)), justify="right")
+    t.add_column("of them died", justify="right")
+    for key in ("a", "b"):
+        s = d[key]
+        losses = max(1, sum(s["defeat_cause"].values()))
+        cells = [f"{s['defeat_cause'][c]:,} ({100 * s['defeat_cause'][c] / losses:.0f} %)" for c in shown]
+        add_row(t, labels[key], *cells, f"{s['deaths']:,}")
+    out.print(t)
+    deaths = dict(rs.counters.descriptions).get("deaths")
+    if deaths:
+        out.print(f"of them died: {deaths}", highlight=False, markup=False, style="dim")
+    print_options(d["options"], rs)
+
+
+@app.command()
+def attack(
+    a: str = typer.Argument(..., help="attacker: catalog name or TOML file"),
+    b: str = typer.Argument(..., help="defender: catalog name or TOML file"),
+    exact: bool = typer.Option(True, "--exact/--sampled", help="enumerate exactly (default) or sample with -n"),
+    n: Optional[int] = typer.Option(None, "-n", help="sample N attacks instead of enumerating"),
+    seed: int = SEED_OPT,
+    rules: Optional[str] = RULES_OPT,
+    option: Optional[list[str]] = OPTION_OPT,
+    threads: Optional[int] = THREADS_OPT,
+    tactic: Optional[str] = typer.Option(None, "--tactic", help="override the attacker's tactic"),
+    reaction: Optional[str] = typer.Option(None, "--reaction", help="override the defender's reaction"),
+    json_out: bool = JSON_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
+) -> None:
+    """Outcome distribution of one attack: miss/parried/dodged/hard block/hit, wound level, zone."""
+    flags = parse_option_flags(option or [])
+    from .. import api
+
+    if n is None and not exact:
+        n = 1_000_000
+    if n is not None:
+        (api._check_n(n, "-n", what="attacks"), api._check_seed(seed, "--seed"),
+                        api._check_threads(threads, "--threads"))
+    names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction"}
+    matchup = api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,
+                                         names=names)
+    rs = matchup[0]
+    warm_up(json_out, rs, "exact" if n is None else "attack")
+    result = api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names)
+    data = result.to_dict()
+    if json_out:
+        print_json(data)
+        return
+    how = "exact enumeration" if data["method"] == "exact" else f"{data['n']:,} sampled attacks, seed {data['seed']}"
+    distance = int(data["options"].get("start_distance", 0))
+    where = f" from {distance} m" if distance else ""
+    out.print(f"[bold]{escape(data['attacker'])}[/] attacks ({escape(data['tactic'])}) [bold]{escape(data['defender'])}[/] "
+              f"(reaction {escape(data['reaction'])}){where}: {how}", highlight=False)
+    t = Table(show_edge=False, pad_edge=False)
+    t.add_column("outcome")
+    t.add_column("probability", justify="right")
+    for k in rs.counters.outcomes:
+        add_row(t, rs.counters.describe(k), percent(data[f"p_{k}"]))
+    out.print(t)
+    t = Table(title="A blow that lands", show_edge=False, pad_edge=False,
+              title_justify="left")
+    t.add_column("wound level")
+    t.add_column("share", justify="right")
+    for k, v in data["wound_level"].items():
+        add_row(t, rs.counters.describe(k), percent(v))
+    out.print(t)
+    out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
+    out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; per attack: {data['mean_damage_per_attack']:.2f}")
+    print_options(data["options"], rs)
+
+
+@app.command()
+def weights(
+    a: str = typer.Argument(..., help="fighter a, whose stats are stepped: catalog name or TOML file"),
+    b: str = typer.Argument(..., help="fighter b: catalog name or TOML file"),
+    n: Optional[int] = typer.Option(None, "-n", help="duels per stat [default: 100,000]"),
+    seed: int = SEED_OPT,
+    rules: Optional[str] = RULES_OPT,
+    option: Optional[list[str]] = OPTION_OPT,
+    threads: Optional[int] = THREADS_OPT,
+    json_out: bool = JSON_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
+    target_error: Optional[float] = typer.Option(None, "--target-error", help="play each stat until its changes' 95 % "
+                                                 "half-width is at most this many percentage points; instead of -n"),
+    max_n: Optional[int] = MAX_N_OPT,
+) -> None:
+    """Stat weights: how much a's win rate against b changes when each of a's numeric stats goes one
+    step down or up (paired runs, 95 % intervals), largest first."""
+    flags = parse_option_flags(option or [])
+    from .. import api, designer
+
+    n, _prec = how_many(n, target_error, max_n)
+    (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
+    rs = api.prepare(a, b, rules, flags, ruleset=ruleset, names=FLAGS)[0]
+    warm_up(json_out, rs)
+    with api.named_errors(FLAGS):
+        w = designer.stat_weights(a, b, n, seed, flags, rules, ruleset, threads,
+                                                 target_error=target_error,
+                                                 max_n=api.MAX_N_DEFAULT if max_n is None else max_n)
+    data = w.to_dict()
+    if json_out:
+        print_json(data)
+        return
+    out.print(f"[bold]{escape(w.a)}[/] against [bold]{escape(w.b)}[/]: change of {escape(w.a)}'s win rate when one "
+              f"stat changes ({escape(w.ruleset)}, seed {seed}, paired runs)", highlight=False)
+    print_precision({**data, "n": int(w.rows["n"].max())}, "duels per stat")
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("stat", "left"), ("change", "left"), ("Δ win rate", "right"), ("95 % CI", "right"),
+                      ("duels", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for r in data["rows"]:
+        lo, hi = r["ci95"]
+        add_row(t, r["stat"], f"{r['from']} → {r['to']}", f"{100 * r['delta']:+.2f} pt",
+             f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}")
+    out.print(t)
+    print_options(data["options"], rs)

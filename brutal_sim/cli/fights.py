@@ -1,0 +1,138 @@
+"""``brutal-sim fight``: group fights of several fighters a side (rulesets that play them)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from ..core.options import parse_option_flags
+from .base import (
+    app,
+    out,
+    TARGET_OPT,
+    MAX_N_OPT,
+    SEED_OPT,
+    RULES_OPT,
+    OPTION_OPT,
+    THREADS_OPT,
+    JSON_OPT,
+    CLUSTER_OPT,
+    FLAGS,
+    RULESET_OPT,
+    warm_up_fight,
+    run_executor,
+    with_progress,
+    how_many,
+    print_precision,
+    print_json,
+    add_row,
+    percent,
+    print_options,
+)
+
+
+@app.command()
+def fight(
+    fighters: list[str] = typer.Argument(..., help="side a's fighters, then vs, then side b's: catalog names or "
+                                         "TOML files, NAME*N repeats one (e.g. knight vs militia*3); 1 … 6 a side"),
+    n: Optional[int] = typer.Option(None, "-n", help="number of fights [default: 100,000]"),
+    seed: int = SEED_OPT,
+    rules: Optional[str] = RULES_OPT,
+    option: Optional[list[str]] = OPTION_OPT,
+    threads: Optional[int] = THREADS_OPT,
+    json_out: bool = JSON_OPT,
+    targeting_a: Optional[str] = typer.Option(None, "--targeting-a", help="override the targeting of every fighter "
+                                              "of side a: spread | weakest | nearest"),
+    targeting_b: Optional[str] = typer.Option(None, "--targeting-b", help="the same for side b"),
+    cluster: Optional[str] = CLUSTER_OPT,
+    target_error: Optional[float] = TARGET_OPT,
+    max_n: Optional[int] = MAX_N_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
+) -> None:
+    """Play N group fights (1 … 6 fighters a side; docs/groups.md) under a ruleset that plays them
+    (`brutal-sim list rulesets`): side win rates, rounds, survivors and each fighter's fate."""
+    flags = parse_option_flags(option or [])
+    from .. import api
+    from ..core.ruleset import get_ruleset
+    from ..core.sides import split_sides
+    from ..run.cluster import parse
+
+    side_a, side_b = split_sides(fighters)
+    n, prec = how_many(n, target_error, max_n, what="fights")
+    (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
+    target = parse(cluster)
+    prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b,
+                                                names=FLAGS, ruleset=ruleset)
+    if target is None:
+        warm_up_fight(json_out, prepared)
+    with run_executor(target, threads, json_out) as ex:
+        result = with_progress("fights", n, 1_000_000, json_out, lambda progress:
+                                api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0])
+    data = result.to_dict()
+    if json_out:
+        print_json(data)
+        return
+    _print_fight(data, get_ruleset(prepared.ruleset))
+
+
+def _print_fight(d: dict[str, Any], rs: Any) -> None:
+    rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
+    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b): {d['n']:,} fights, "
+              f"seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} fights/s, {d['threads']} threads)",
+              highlight=False)
+    print_precision(d, "fights")
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("side", "left"), ("wins", "right"), ("win rate", "right"), ("95 % CI (Wilson)", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for key in ("a", "b"):
+        s = d[key]
+        add_row(t, f"{s['name']} ({key})", f"{s['wins']:,}", percent(s["win_rate"]),
+                  f"{100 * s['ci95'][0]:.2f} – {100 * s['ci95'][1]:.2f} %")
+    add_row(t, "draws", f"{d['draws']:,}", percent(d["draw_rate"]),
+              f"{100 * d['draw_ci95'][0]:.2f} – {100 * d['draw_ci95'][1]:.2f} %")
+    out.print(t)
+    r = d["rounds"]
+    if r["mean"] is None:
+        out.print("Rounds to decision: no fight was decided")
+    else:
+        out.print(f"Rounds to decision: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}")
+    size = max(len(d["a"]["fighters"]), len(d["b"]["fighters"]))
+    t = Table(title="Still in at the end (share of fights)", show_edge=False, pad_edge=False, title_justify="left")
+    t.add_column("side")
+    for k in range(size + 1):
+        t.add_column(str(k), justify="right")
+    t.add_column("mean", justify="right")
+    for key in ("a", "b"):
+        s = d[key]
+        cells = [percent(c / d["n"]).strip() for c in s["survivors"]]
+        add_row(t, s["name"], *cells, *[""] * (size + 1 - len(cells)), f"{s['survivors_mean']:.2f}")
+    out.print(t)
+    def short(x: float) -> str:
+        return f"{100 * x:.1f}%"
+
+    t = Table(title="Fighters (share of fights; damage: mean final damage per fight)", show_edge=False,
+              pad_edge=False, title_justify="left")
+    for col, just in (("fighter", "left"), ("place", "left"), ("tactic", "left"), ("target", "left"),
+                      ("standing", "right"), ("out", "right"), ("died", "right"), ("dealt", "right"),
+                      ("taken", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for f in d["fighters"]:
+        add_row(t, f["name"], f"{f['side']}{f['rank'] + 1}", f.get("tactic", "?"), f.get("targeting", "?"),
+                  short(f["standing_rate"]), short(f["out_total_rate"]), short(f["death_rate"]),
+                  f"{f['damage_dealt_mean']:.2f}", f"{f['damage_taken_mean']:.2f}")
+    out.print(t)
+    causes = list(rs.counters.causes)
+    shown = [c for c in causes if any(f["out"][c] for f in d["fighters"])] or causes
+    t = Table(title="How the fighters went out (share of fights)", show_edge=False, pad_edge=False,
+              title_justify="left")
+    t.add_column("fighter")
+    t.add_column("place")
+    for name in shown:
+        t.add_column(escape(rs.counters.describe(name)), justify="right")
+    for f in d["fighters"]:
+        add_row(t, f["name"], f"{f['side']}{f['rank'] + 1}", *[short(f["out_rate"][c]) for c in shown])
+    out.print(t)
+    print_options(d["options"], rs)

@@ -1,0 +1,302 @@
+"""``brutal-sim report`` and ``diff``: scenarios and rule diffs, written as one HTML page and tables."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator, Optional
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .. import __version__
+from ..core.options import parse_option_flags
+from .base import (
+    app,
+    out,
+    err,
+    TARGET_OPT,
+    MAX_N_OPT,
+    SEED_OPT,
+    THREADS_OPT,
+    JSON_OPT,
+    CLUSTER_OPT,
+    FLAGS,
+    RULESET_OPT,
+    fail,
+    warm_up,
+    warm_up_fight,
+    run_executor,
+    how_many,
+    print_json,
+    add_row,
+    percent,
+)
+
+
+@app.command()
+def report(
+    scenario: Optional[str] = typer.Argument(None, help="scenario TOML file (see docs/scenarios.md); not with --rerun"),
+    output: str = typer.Option(..., "-o", "--output", help="the HTML file to write, e.g. reports/NAME.html"),
+    csv: Optional[str] = typer.Option(None, "--csv", help="also write the tidy frames as CSV files into DIR"),
+    parquet: Optional[str] = typer.Option(None, "--parquet", help="also write the tidy frames as Parquet files into "
+                                          "DIR, each with the run's metadata; needs pip install 'brutal-sim[parquet]'"),
+    rerun: Optional[str] = typer.Option(None, "--rerun", help="play again the scenario a report carries (its setup: "
+                                        "the scenario and the files it names), with its n or target error"),
+    n: Optional[int] = typer.Option(None, "-n", help="override the scenario's duels per cell"),
+    threads: Optional[int] = THREADS_OPT,
+    cluster: Optional[str] = CLUSTER_OPT,
+    target_error: Optional[float] = typer.Option(None, "--target-error", help="play each cell until its rates' 95 % "
+                                                 "half-width is at most this many percentage points (overrides n)"),
+    max_n: Optional[int] = typer.Option(None, "--max-n", help="the most duels per cell with a target error "
+                                        "[default: the scenario's max_n, 100,000,000]"),
+) -> None:
+    """Run a scenario (or play again the one a report carries, --rerun) and write a one-file HTML
+    report (images embedded, the scenario and its files embedded)."""
+    from pathlib import Path
+
+    from .. import api
+    from ..outputs import check_file, check_folder, referenced_files, require_parquet, write_file
+    from ..report import ReportFrames, read_setup, render_report, report_setup, table_metadata
+    from ..run.cluster import parse
+    from ..scenario import load_scenario
+
+    if parquet:
+        require_parquet("--parquet")
+    old: dict[str, Any] | None = None
+    if rerun is not None:
+        if scenario is not None:
+            fail(f"give a scenario file or --rerun REPORT, not both ({scenario}, --rerun {rerun})")
+        old = read_setup(rerun)
+        if n is None and target_error is None:  # the report's own n or target error, unless overridden
+            if old["target_error"] is None:
+                n = None if max_n is not None else old["n"]
+            else:
+                target_error = old["target_error"]
+        if max_n is None and target_error is not None and old["target_error"] is not None:
+            max_n = old["max_n"]
+    elif scenario is None:
+        fail("give a scenario TOML file, or --rerun REPORT.html (see brutal-sim report --help)")
+
+    def check_outputs(inputs: list[Any]) -> None:
+        check_file("-o", output, inputs)  # nothing is created before the run succeeds
+        for flag, folder in (("--csv", csv), ("--parquet", parquet)):
+            if folder:
+                check_folder(flag, folder, inputs)
+        if csv and parquet and Path(csv).absolute() == Path(parquet).absolute():
+            fail(f"--csv and --parquet name the same folder ({csv}); give each its own")
+
+    if old is not None:
+        check_outputs([Path(rerun or "")])
+    with _scenario_place(old, scenario) as path:
+        sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n)
+        note = size_note(sc.n_runs)
+        if note:
+            err.print(note, highlight=False, markup=False)
+        api._check_threads(threads, "--threads")
+        target = parse(cluster)
+        if old is None:
+            check_outputs(referenced_files(path))
+        setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
+        with run_executor(target, threads) as ex:
+            if target is None:  # on a cluster, the workers load the kernels
+                for rs in sc.rulesets:
+                    warm_up(False, rs)
+                if sc.fights:
+                    warm_up_fight(False, sc.fights[0].prepared, paired=True)
+            results = _run_report(sc, threads, ex)
+    if old is not None and old.get("brutal_sim") != __version__:
+        err.print(f"note: {rerun} was written by brutal_sim {old.get('brutal_sim', '?')}; this is {__version__} (a "
+                  "change of the rules or the catalog between them changes the numbers)", highlight=False, markup=False)
+    total = sum(r.n for r in [*results, *sc.fight_results])
+    command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
+        (f"brutal-sim report --rerun {rerun} -o {output}" if rerun else f"brutal-sim report {scenario} -o {output}")
+    html = render_report(sc, results, command, setup=setup)
+    frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
+    try:
+        write_file(output, html)
+        if csv:
+            frames.to_csv(csv)
+        if parquet:
+            frames.to_parquet(parquet, {**table_metadata(sc), "scenario": setup["scenario"]["name"]})
+    except OSError as exc:
+        fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
+    fights = f" and {len(sc.fights)} group fights" if sc.fights else ""
+    also = "".join(f"; {what} in {folder}" for what, folder in (("CSV", csv), ("Parquet", parquet)) if folder)
+    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells{fights}, {total:,} "
+              f"{'duels and fights' if sc.fights else 'duels'} in "
+              f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + also,
+              highlight=False, markup=False)
+
+
+@contextmanager
+def _scenario_place(setup: dict[str, Any] | None, scenario: str | None) -> Iterator[str]:
+    """The path of the scenario to run: ``scenario`` as given, or a report's ``setup`` laid out in a
+    temporary folder that is the current folder inside the block (the scenario's files are found
+    beside it, or from the current folder, as they were); the folder is removed on exit."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from ..report import setup_folder
+
+    if setup is None:
+        yield scenario or ""
+        return
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="brutal-sim-rerun-") as root:
+        folder, name = setup_folder(setup, Path(root))
+        os.chdir(folder)
+        try:
+            yield name
+        finally:
+            os.chdir(here)
+
+
+#: a report of more cells than this is announced with its expected size
+LARGE_REPORT_CELLS = 1_000
+
+
+def size_note(cells: int) -> str | None:
+    """A line that tells what a large report costs before it runs (about 0.6 KiB of HTML and 0.12 MiB
+    of memory per cell, measured on a 10,000-value sweep), or None for an ordinary one."""
+    if cells <= LARGE_REPORT_CELLS:
+        return None
+    return (f"a large report: {cells:,} cells; expect about {cells * 0.6 / 1024:,.0f} MiB of HTML and "
+            f"{cells * 0.12:,.0f} MiB of memory (a sweep's values or a round robin's fighters make the cells)")
+
+
+def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
+    """Run a scenario's cells with a progress bar (or log lines when stderr is not a terminal)."""
+    from ..scenario import run_scenario
+
+    total = sc.total_duels
+    t0 = time.perf_counter()
+    if err.is_terminal:
+        columns = (TextColumn("{task.fields[cell]}"), BarColumn(), TextColumn("{task.fields[cells]}"),
+                   TextColumn("{task.fields[rate]}"), TimeRemainingColumn())
+        with Progress(*columns, console=err, transient=True) as bar:
+            task = bar.add_task("report", total=total, cell="", cells="", rate="")
+
+            def progress(done: int, planned: int, label: str) -> None:
+                rate = done / max(time.perf_counter() - t0, 1e-9)
+                if sc.precision is not None:  # stages of all cells at once: the duels planned so far
+                    bar.update(task, completed=done, total=planned, rate=f"{rate:,.0f} duels/s",
+                               cell=f"to ±{sc.spec.target_error:g} points")
+                    return
+                cells_done = done // sc.spec.n
+                bar.update(task, completed=done, cell=escape(label[:48]), rate=f"{rate:,.0f} duels/s",
+                           cells=f"cell {min(cells_done + 1, sc.n_runs)}/{sc.n_runs}")
+
+            return run_scenario(sc, threads, progress, executor=executor)
+    else:
+        def log(done: int, _total: int, label: str) -> None:
+            if sc.precision is None and done % sc.spec.n == 0:
+                rate = done / max(time.perf_counter() - t0, 1e-9)
+                err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {label}: {rate:,.0f} duels/s",
+                          highlight=False, markup=False, style="dim")
+
+        return run_scenario(sc, threads, log, executor=executor)
+
+
+@app.command("diff")
+def diff_(
+    fighters: Optional[list[str]] = typer.Argument(None, help="fighters of the round robin (also after --fighters); "
+                                                   "default: the ruleset's whole bundled catalog"),
+    fighters_opt: Optional[list[str]] = typer.Option(None, "--fighters", help="a fighter (catalog name or TOML "
+                                                     "file); more may follow as plain arguments"),
+    rules_a: Optional[str] = typer.Option(None, "--rules-a", help="the old rules file"),
+    rules_b: Optional[str] = typer.Option(None, "--rules-b", help="the new rules file"),
+    option_a: Optional[list[str]] = typer.Option(None, "--option-a", help="old rule option key=value (repeatable)"),
+    option_b: Optional[list[str]] = typer.Option(None, "--option-b", help="new rule option key=value (repeatable)"),
+    n: Optional[int] = typer.Option(None, "-n", help="duels per matchup and version [default: 100,000]"),
+    seed: int = SEED_OPT,
+    threads: Optional[int] = THREADS_OPT,
+    json_out: bool = JSON_OPT,
+    ruleset: Optional[str] = RULESET_OPT,
+    target_error: Optional[float] = TARGET_OPT,
+    max_n: Optional[int] = MAX_N_OPT,
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="also write a one-file HTML page, e.g. "
+                                         "reports/diff.html"),
+    csv: Optional[str] = typer.Option(None, "--csv", help="also write the table as DIR/diff.csv"),
+    parquet: Optional[str] = typer.Option(None, "--parquet", help="also write the table as DIR/diff.parquet with the "
+                                          "run's metadata; needs pip install 'brutal-sim[parquet]'"),
+) -> None:
+    """What a rule change does to every matchup: the round robin under the old rules (--rules-a,
+    --option-a) and the new (--rules-b, --option-b) on the same duels, each matchup's change of
+    side a's win rate with its 95 % interval, largest first."""
+    from .. import api, designer
+    from ..core.ruleset import get_ruleset, resolve_ruleset
+    from ..outputs import check_file, check_folder, parquet_writer, referenced_files, require_parquet, write_file, write_folder
+    from ..report import render_diff
+
+    if parquet:
+        require_parquet("--parquet")
+    flags_a = parse_option_flags(option_a or [])
+    flags_b = parse_option_flags(option_b or [])
+    refs = [*(fighters_opt or []), *(fighters or [])]
+    n, _prec = how_many(n, target_error, max_n)
+    (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
+    inputs = [p for f in (rules_a, rules_b, *refs) if f for p in referenced_files(f)]
+    if output:
+        check_file("-o", output, inputs)
+    for flag, folder in (("--csv", csv), ("--parquet", parquet)):
+        if folder:
+            check_folder(flag, folder, inputs)
+    if csv and parquet and os.path.abspath(csv) == os.path.abspath(parquet):
+        fail(f"--csv and --parquet name the same folder ({csv}); give each its own")
+    names = {"options_old": "--option-a", "options_new": "--option-b", "rules_old": "--rules-a",
+             "rules_new": "--rules-b", **FLAGS}
+    rs = resolve_ruleset(refs, ruleset) if refs else get_ruleset(ruleset or "brutal")
+    first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
+    for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
+        api.prepare(*first, rules, flags, ruleset=rs.name,
+                                   names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
+    warm_up(json_out, rs)
+    d = designer.rule_diff(refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads,
+                                          target_error=target_error, max_n=api.MAX_N_DEFAULT if max_n is None else max_n,
+                                          names=names)
+    data = d.to_dict()
+    command = "brutal-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["diff"] else "brutal-sim diff …"
+    try:
+        if output:
+            write_file(output, render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f)))
+        if csv:
+            write_folder(csv, {"diff.csv": lambda path: d.frame().to_csv(path, index=False)})
+        if parquet:
+            meta = {"version": __version__, "table": "diff", "ruleset": d.ruleset, "options_old": d.options_old,
+                    "options_new": d.options_new, "rules_old": rules_a, "rules_new": rules_b, "seed": seed,
+                    "n": None if d.precision else n, "target_error": 100 * d.precision["target_error"] if d.precision else None,
+                    "max_n": n if d.precision else None}
+            write_folder(parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
+    except OSError as exc:
+        fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv or parquet}")
+    if json_out:
+        print_json(data)
+        return
+    changed = ", ".join(f"{k} {o} → {v}" for k, (o, v) in d.changed_options.items()) or "the rules files"
+    out.print(f"Rule diff ({escape(d.ruleset)}, seed {seed}): {escape(changed)}; side a's win rate, old → new",
+              highlight=False)
+    if d.precision:
+        out.print(f"each matchup to ±{100 * d.precision['target_error']:.3g} points: "
+                  f"{'met' if d.precision['target_met'] else 'NOT met by --max-n'}; duels per matchup "
+                  f"{int(d.rows['n'].min()):,} … {int(d.rows['n'].max()):,}", highlight=False, markup=False)
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("a", "left"), ("b", "left"), ("old", "right"), ("new", "right"), ("change", "right"),
+                      ("95 % CI", "right"), ("", "left")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for r in data["rows"]:
+        lo, hi = r["ci95"]
+        add_row(t, r["a"], r["b"], percent(r["win_rate_old"]), percent(r["win_rate_new"]), f"{100 * r['delta']:+.2f} pt",
+             f"{100 * lo:+.2f} … {100 * hi:+.2f}", "*" if r["excludes_zero"] else "")
+    out.print(t)
+    out.print("*: the interval excludes no change" + ("" if all(r["paired"] for r in data["rows"]) else
+              "; rows whose versions differ in tables or round cap use independent intervals"),
+              highlight=False, markup=False, style="dim")
+    for path, what in ((output, "the page"), (csv, "the table"), (parquet, "the Parquet table")):
+        if path:
+            err.print(f"wrote {what} to {path}", highlight=False, markup=False)
