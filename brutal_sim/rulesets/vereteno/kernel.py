@@ -50,7 +50,7 @@ from .layout import (
 )
 from .options import (
     DESP_APP, DESP_FVTT, O_AP_REFILL, O_ARMOUR_ONES, O_DESPERATION, O_DODGE_MODIFIER, O_INIT_ROLL,
-    O_INIT_WEAPON_TERM, O_ONE_VALUE, O_PICKUP_AP, O_PIERCING_DICE, O_ROUND_CAP, O_SHIELD, O_SHOCK_TIMING,
+    O_INIT_WEAPON_TERM, O_ONE_VALUE, O_PICKUP, O_ARMOUR_PIERCING_DICE, O_ROUND_CAP, O_SHIELD, O_SHOCK_TIMING,
     O_STEALTH_ATTACK, O_SURPRISE, O_SURPRISE_INIT, SHIELD_ARMOUR_POOL, STEALTH_DICE, STEALTH_EXTRA_ATTACK,
 )
 from .options import (
@@ -349,7 +349,7 @@ def _armour_dice(F, S, opts, src, tgt):
     na = S[tgt, S_ARMOUR] + F[tgt, P_ARMOUR_QUALITY]
     ns = S[tgt, S_SHIELD] if opts[O_SHIELD] == SHIELD_ARMOUR_POOL else 0
     if _weapon(F, S, src, W_PIERCING) != 0:
-        cut = opts[O_PIERCING_DICE]
+        cut = opts[O_ARMOUR_PIERCING_DICE]
         take = min(cut, na)
         na -= take
         ns = max(ns - (cut - take), 0)
@@ -694,9 +694,9 @@ def _turn(F, S, opts, tt, st, cnt, i):
             return
         S[i, S_AP] -= 1
         S[i, S_PRONE] = 0
-    if S[i, S_DROPPED] != 0 and S[i, S_AP] >= opts[O_PICKUP_AP]:
+    if S[i, S_DROPPED] != 0 and S[i, S_AP] >= opts[O_PICKUP]:
         if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
-            S[i, S_AP] -= opts[O_PICKUP_AP]
+            S[i, S_AP] -= opts[O_PICKUP]
             S[i, S_DROPPED] = 0
     _break_free(F, S, opts, st, i)
     if S[i, S_OUT] != 0:
