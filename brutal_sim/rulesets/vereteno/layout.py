@@ -10,6 +10,7 @@ constants for numba.
 from __future__ import annotations
 
 from ...core.counters import CounterLayout
+from ...core.slots import Slots
 
 # -- attack kinds (V-3.1–V-3.3); their AP cost and pool modifier are the kernel's KIND_* arrays ----
 K_NONE, K_QUICK, K_STANDARD, K_POWER = 0, 1, 2, 3
@@ -24,49 +25,101 @@ ATTACK_SPENDING_CODES = {"trauma_first": AS_TRAUMA_FIRST, "damage_only": AS_DAMA
 DS_BLOCK_FIRST, DS_COUNTER_FIRST = range(2)
 DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COUNTER_FIRST}
 
+# -- blow levels (counter names); a fighter's state counts its blows of each level -------------------
+LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
+LVL_NONE, LVL_SCRATCH, LVL_WOUND, LVL_TRAUMA, LVL_OUT = range(len(LEVEL_NAMES))
+N_LEVELS = len(LEVEL_NAMES)
+
+# -- weapon records (V-8.2): fields of one record, and the fighter's two records --------------------
+W = Slots()
+W_PRESENT = W.next()
+W_MOD = W.next()
+W_INIT = W.next()
+W_DAMAGE = W.next()
+W_CRIT = W.next()
+W_LIGHT = W.next()
+W_HEAVY = W.next()
+W_TWO_HANDED = W.next()
+W_PIERCING = W.next()
+WN = W.size
+WEAPON_SLOTS = Slots()
+SLOT_WEAPON = WEAPON_SLOTS.next()  # the weapon in hand
+SLOT_UNARMED = WEAPON_SLOTS.next()  # bare hands (V-5.6)
+
 # -- fighter parameters (int64[NF]) ----------------------------------------------------------------
-(P_BODY, P_AGILITY, P_MELEE, P_AGIL_SKILL, P_HEALTH, P_WILL, P_AP,
- P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_SHIELD_CLASS,
- P_T_KIND, P_T_KEEP, P_REACTION, P_ATTACK_SPENDING, P_DEFENCE_SPENDING) = range(15)
-P_WEAPONS = 15
-# weapon fields, slot s at P_WEAPONS + s * WN (slot 0 the weapon in hand, slot 1 bare hands)
-W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = range(9)
-WN = 9
-SLOT_WEAPON, SLOT_UNARMED = 0, 1
-NF = P_WEAPONS + 2 * WN
-P_CRY_POOL = NF  # battle cry pool: Эмпатия + Влияние (seed 41–43)
-P_T_CRY = NF + 1  # 1 if the tactic opens each turn with a battle cry
-NF += 2
+P = Slots()
+P_BODY = P.next()
+P_AGILITY = P.next()
+P_MELEE = P.next()
+P_AGIL_SKILL = P.next()
+P_HEALTH = P.next()
+P_WILL = P.next()
+P_AP = P.next()
+P_ARMOUR_CLASS = P.next()
+P_ARMOUR_QUALITY = P.next()
+P_SHIELD_CLASS = P.next()
+P_T_KIND = P.next()
+P_T_KEEP = P.next()
+P_REACTION = P.next()
+P_ATTACK_SPENDING = P.next()
+P_DEFENCE_SPENDING = P.next()
+P_WEAPONS = P.block(WEAPON_SLOTS.size * WN)  # slot s's record at P_WEAPONS + s * WN
+P_CRY_POOL = P.next()  # battle cry pool: Эмпатия + Влияние (seed 41–43)
+P_T_CRY = P.next()  # 1 if the tactic opens each turn with a battle cry
+NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
-(S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS, S_PRONE, S_DROPPED, S_NO2H,
- S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK, S_ARMOUR, S_SHIELD, S_OUT, S_DEAD,
- S_STEALTH, S_HARMED) = range(20)
-NS = 20  # S_HARMED: blows taken with a level above none (for the shared one_blow counter)
-S_TOKENS_USED = NS  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
-NS += 1
-S_IMMOBILISED = NS  # V-6.9: 1 while the fighter is immobilised
-NS += 1
-S_PEN_INFL = NS  # V-6.4: dice off Влияние checks (the battle cry)
-NS += 1
+S = Slots()
+S_HEALTH = S.next()
+S_WILL = S.next()
+S_AP = S.next()
+S_AP_DEBT = S.next()
+S_INIT_ROLL = S.next()
+S_INIT_BONUS = S.next()
+S_PRONE = S.next()
+S_DROPPED = S.next()
+S_NO2H = S.next()
+S_PEN_MELEE = S.next()
+S_PEN_AGIL = S.next()
+S_BLEED = S.next()
+S_DMG_TURN = S.next()
+S_DMGCHK = S.next()
+S_ARMOUR = S.next()
+S_SHIELD = S.next()
+S_OUT = S.next()
+S_DEAD = S.next()
+S_STEALTH = S.next()
+S_HARMED = S.next()  # blows taken with a level above none (for the shared one_blow counter)
+S_TOKENS_USED = S.next()  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
+S_IMMOBILISED = S.next()  # V-6.9: 1 while the fighter is immobilised
+S_PEN_INFL = S.next()  # V-6.4: dice off Влияние checks (the battle cry)
+S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
+NS = S.size
 
 # -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
-(T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,
- T_NO2H, T_DEAD) = range(11)
-NT = 11
-T_PEN_INFL = NT  # V-8.4 PEN(infl)
-NT += 1
+T = Slots()
+T_SHOCK = T.next()
+T_DROP = T.next()
+T_PRONE = T.next()
+T_PEN_MELEE = T.next()
+T_PEN_AGIL = T.next()
+T_DMGCHK = T.next()
+T_OUT = T.next()
+T_BLEED = T.next()
+T_DMG_TURN = T.next()
+T_NO2H = T.next()
+T_DEAD = T.next()
+T_PEN_INFL = T.next()  # V-8.4 PEN(infl)
+NT = T.size
 
 # -- counters --------------------------------------------------------------------------------------
-CAUSE_HEALTH, CAUSE_WILL, CAUSE_TRAUMA_OUT, CAUSE_DEATH = range(4)
 CAUSE_NAMES = ("health", "will", "trauma_out", "death")
+CAUSE_HEALTH, CAUSE_WILL, CAUSE_TRAUMA_OUT, CAUSE_DEATH = range(len(CAUSE_NAMES))
 N_CAUSES = len(CAUSE_NAMES)
-OUT_MISS, OUT_DEFENDED, OUT_DODGED, OUT_ARMOUR_STOPPED, OUT_HIT = range(5)
 OUTCOME_NAMES = ("miss", "defended", "dodged", "armour_stopped", "hit")
-LVL_NONE, LVL_SCRATCH, LVL_WOUND, LVL_TRAUMA, LVL_OUT = range(5)
-LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
+OUT_MISS, OUT_DEFENDED, OUT_DODGED, OUT_ARMOUR_STOPPED, OUT_HIT = range(len(OUTCOME_NAMES))
 
 COUNTERS = CounterLayout(
     causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=("body",),
@@ -90,8 +143,6 @@ C_DAMAGE = COUNTERS.damage        # [2 taker] sum of Health damage from blows
 C_ONE_BLOW = COUNTERS.one_blow    # [2 loser] lost to the only blow above level none
 C_LOSER_WOUNDS = COUNTERS.loser_wounds  # [2 loser][5 level][LOSER_WOUNDS_CAP + 1]
 C_ROUNDS = COUNTERS.rounds        # [cap + 1], then rounds_a [cap + 1]
-S_TOOK = NS  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
-NS += len(LEVEL_NAMES)
 
 
 def n_counters(round_cap: int) -> int:
