@@ -90,13 +90,13 @@ O_NPC_TOKENS = ROW.pair("npc_tokens")
 O_IMMOBILISED = ROW.slot("immobilised")  # codes: bit 1 side a, bit 2 side b
 NO = ROW.size
 
-# -- codes of the choices the kernels compare with ------------------------------------------------
+# -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
 DESP_FVTT, DESP_YZE, DESP_APP = ROW.codes("desperation")
-STEALTH_NONE, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
-SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _SHIELD_COVER_LIKE = ROW.codes("shield")  # cover_like: no melee effect
-EXPOSURE_HIT_ONLY, EXPOSURE_MISS_BECOMES_HIT = ROW.codes("exposure")
+_, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
+SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _ = ROW.codes("shield")  # cover_like: no melee effect
+_, EXPOSURE_MISS_BECOMES_HIT = ROW.codes("exposure")
 PRAYER_OFF, PRAYER_APP, PRAYER_YZE = ROW.codes("prayer")
-NPC_FREE, NPC_TOKENS, NPC_NONE = ROW.codes("npc_reactions")
+_, NPC_TOKENS, NPC_NONE = ROW.codes("npc_reactions")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:
