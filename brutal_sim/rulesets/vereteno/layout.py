@@ -3,8 +3,9 @@
 A fighter compiles to one ``int64[NF]`` row (``P_*``), its changing state in a duel is one
 ``int64[NS]`` row (``S_*``); counters follow the shared
 :class:`~brutal_sim.core.counters.CounterLayout` with the names below. The rule options' row
-(``O_*``) is declared with the options, in :mod:`.options`. Module-level ints are compile-time
-constants for numba.
+(``O_*``) is declared with the options, in :mod:`.options`. The rows' indices are handed out in
+the order they are declared by one :class:`~brutal_sim.core.slots.Slots` each; module-level ints
+are compile-time constants for numba.
 """
 
 from __future__ import annotations
@@ -32,15 +33,7 @@ N_LEVELS = len(LEVEL_NAMES)
 
 # -- weapon records (V-8.2): fields of one record, and the fighter's two records --------------------
 W = Slots()
-W_PRESENT = W.next()
-W_MOD = W.next()
-W_INIT = W.next()
-W_DAMAGE = W.next()
-W_CRIT = W.next()
-W_LIGHT = W.next()
-W_HEAVY = W.next()
-W_TWO_HANDED = W.next()
-W_PIERCING = W.next()
+W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = W.take(9)
 WN = W.size
 WEAPON_SLOTS = Slots()
 SLOT_WEAPON = WEAPON_SLOTS.next()  # the weapon in hand
@@ -48,21 +41,9 @@ SLOT_UNARMED = WEAPON_SLOTS.next()  # bare hands (V-5.6)
 
 # -- fighter parameters (int64[NF]) ----------------------------------------------------------------
 P = Slots()
-P_BODY = P.next()
-P_AGILITY = P.next()
-P_MELEE = P.next()
-P_AGIL_SKILL = P.next()
-P_HEALTH = P.next()
-P_WILL = P.next()
-P_AP = P.next()
-P_ARMOUR_CLASS = P.next()
-P_ARMOUR_QUALITY = P.next()
-P_SHIELD_CLASS = P.next()
-P_T_KIND = P.next()
-P_T_KEEP = P.next()
-P_REACTION = P.next()
-P_ATTACK_SPENDING = P.next()
-P_DEFENCE_SPENDING = P.next()
+P_BODY, P_AGILITY, P_MELEE, P_AGIL_SKILL, P_HEALTH, P_WILL, P_AP = P.take(7)
+P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_SHIELD_CLASS = P.take(3)
+P_T_KIND, P_T_KEEP, P_REACTION, P_ATTACK_SPENDING, P_DEFENCE_SPENDING = P.take(5)  # tactic and policies
 P_WEAPONS = P.block(WEAPON_SLOTS.size * WN)  # slot s's record at P_WEAPONS + s * WN
 P_CRY_POOL = P.next()  # battle cry pool: Эмпатия + Влияние (seed 41–43)
 P_T_CRY = P.next()  # 1 if the tactic opens each turn with a battle cry
@@ -72,25 +53,11 @@ UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
 S = Slots()
-S_HEALTH = S.next()
-S_WILL = S.next()
-S_AP = S.next()
-S_AP_DEBT = S.next()
-S_INIT_ROLL = S.next()
-S_INIT_BONUS = S.next()
-S_PRONE = S.next()
-S_DROPPED = S.next()
-S_NO2H = S.next()
-S_PEN_MELEE = S.next()
-S_PEN_AGIL = S.next()
-S_BLEED = S.next()
-S_DMG_TURN = S.next()
-S_DMGCHK = S.next()
-S_ARMOUR = S.next()
-S_SHIELD = S.next()
-S_OUT = S.next()
-S_DEAD = S.next()
-S_STEALTH = S.next()
+S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS = S.take(6)
+S_PRONE, S_DROPPED, S_NO2H, S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK = S.take(8)  # conditions
+S_ARMOUR, S_SHIELD = S.take(2)  # armour and shield class left (V-5.4)
+S_OUT, S_DEAD = S.take(2)  # out of the fight: its cause + 1 (V-6.1); killed by a DEAD trauma
+S_STEALTH = S.next()  # V-2.5: the stealth attack still due (option stealth_attack's code)
 S_HARMED = S.next()  # blows taken with a level above none (for the shared one_blow counter)
 S_TOKENS_USED = S.next()  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
 S_IMMOBILISED = S.next()  # V-6.9: 1 while the fighter is immobilised
@@ -100,17 +67,8 @@ NS = S.size
 
 # -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
 T = Slots()
-T_SHOCK = T.next()
-T_DROP = T.next()
-T_PRONE = T.next()
-T_PEN_MELEE = T.next()
-T_PEN_AGIL = T.next()
-T_DMGCHK = T.next()
-T_OUT = T.next()
-T_BLEED = T.next()
-T_DMG_TURN = T.next()
-T_NO2H = T.next()
-T_DEAD = T.next()
+(T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,
+ T_NO2H, T_DEAD) = T.take(11)
 T_PEN_INFL = T.next()  # V-8.4 PEN(infl)
 NT = T.size
 
