@@ -12,7 +12,7 @@ import pytest
 from brutal_sim import api
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno import layout as L
-from brutal_sim.rulesets.vereteno.exact import _check_pmf, _reduction_pmf
+from brutal_sim.rulesets.vereteno.exact import check_pmf, reduction_pmf
 from brutal_sim.rulesets.vereteno.options import compile_options
 
 
@@ -53,7 +53,7 @@ def as_dict(pmf: np.ndarray, lo: int) -> dict[int, float]:
 @pytest.mark.parametrize("desperation", ["fvtt", "yze", "app"])
 @pytest.mark.parametrize("pool", [-2, -1, 0, 1, 2, 3])
 def test_check_pmf_matches_brute_force(pool, one, desperation):
-    pmf, lo = _check_pmf(pool, opts(one_value=one, desperation=desperation))
+    pmf, lo = check_pmf(pool, opts(one_value=one, desperation=desperation))
     got, want = as_dict(pmf, lo), brute_check(pool, int(one), desperation)
     assert got.keys() == want.keys()
     for k in want:
@@ -64,15 +64,15 @@ def test_hand_computed_pool_probabilities():
     """V-1.3/V-8.1: one die hits (≥ 1 success) on 17–20: 4/20. Two dice with 1 = −2: the pairs
     with net ≥ 1 are 20+20, 20+(17–19), 20+(2–16), (17–19)+(17–19), (17–19)+(2–16):
     (1 + 2·3 + 2·15 + 9 + 2·45) / 400 = 136/400. Mean per die: 0.15 (−2) and 0.20 (−1)."""
-    pmf, lo = _check_pmf(1, opts())
+    pmf, lo = check_pmf(1, opts())
     assert pmf[1 - lo:].sum() == pytest.approx(0.2)
-    pmf, lo = _check_pmf(2, opts())
+    pmf, lo = check_pmf(2, opts())
     assert pmf[1 - lo:].sum() == pytest.approx(136 / 400)
     for one, mean in (("-2", 0.15), ("-1", 0.20)):
-        pmf, lo = _check_pmf(10, opts(one_value=one))
+        pmf, lo = check_pmf(10, opts(one_value=one))
         assert float(np.dot(pmf, np.arange(lo, lo + len(pmf)))) == pytest.approx(10 * mean)
     # V-1.4 fvtt: a pool of −1 rolls 2d20 and succeeds only on 20+20
-    pmf, lo = _check_pmf(-1, opts())
+    pmf, lo = check_pmf(-1, opts())
     assert pmf[1 - lo] == pytest.approx(1 / 400)
 
 
@@ -87,7 +87,7 @@ def test_armour_reduction_matches_brute_force(n, ones, one):
         if ones == "net":
             succ = max(succ + faces.count(1) * int(one), 0)
         want[succ] = want.get(succ, 0.0) + 20.0 ** -n
-    got = {i: float(p) for i, p in enumerate(_reduction_pmf(n, o)) if p > 0}
+    got = {i: float(p) for i, p in enumerate(reduction_pmf(n, o)) if p > 0}
     assert got.keys() == want.keys()
     for k in want:
         assert got[k] == pytest.approx(want[k], abs=1e-12)
@@ -163,10 +163,10 @@ def test_v4_4_exposure_adds_only_to_a_hit():
     p = RULESET.prepare("militia", "brawler")
     F = p.compiled.fighters
     S = np.zeros((2, L.NS), dtype=np.int64)
-    K._reset(F, S)
+    K.reset(F, S)
     o = opts()
-    pa, loa = _check_pmf(K._attack_pool(F, S, 0, 1, L.K_STANDARD), o)
-    pr, lor = _check_pmf(K._dodge_pool(F, S, o, 0, 1, L.K_STANDARD), o)
+    pa, loa = check_pmf(K.attack_pool(F, S, 0, 1, L.K_STANDARD), o)
+    pr, lor = check_pmf(K.dodge_pool(F, S, o, 0, 1, L.K_STANDARD), o)
     moved = pa[:1 - loa].sum() * pr[:-lor].sum()
     old = api.attack("militia", "brawler", ruleset="vereteno", options={"exposure": "miss_becomes_hit"})
     new = api.attack("militia", "brawler", ruleset="vereteno")

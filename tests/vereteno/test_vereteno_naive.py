@@ -10,7 +10,7 @@ import pytest
 import naive_vereteno as nv
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno.catalog import Catalog
-from brutal_sim.rulesets.vereteno.kernel import _run_attacks, _run_duels
+from brutal_sim.rulesets.vereteno.kernel import run_attacks, run_duels
 
 SEED = 20261129
 
@@ -75,7 +75,7 @@ def test_duels_agree_one_by_one(a, b, ca, cb, options):
     k = p.compiled.n_counters
     total = np.zeros(k, dtype=np.int64)
     for index in range(200):
-        got = _run_duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        got = run_duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
         want = nv.play(fa, fb, opts, traumas, SEED, index)
         assert got.tolist() == want, f"duel {index}"
         total += got
@@ -92,5 +92,5 @@ def test_single_attacks_agree(a, b, ca, cb, options):
     traumas = list(Catalog.bundled().traumas.values())
     k = p.compiled.n_counters
     for index in range(200):
-        got = _run_attacks(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        got = run_attacks(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
         assert got.tolist() == nv.play(fa, fb, opts, traumas, SEED, index, single_attack=True), f"attack {index}"

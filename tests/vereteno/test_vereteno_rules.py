@@ -29,7 +29,7 @@ def pair(a: str = "swordsman", b: str = "brute", **kw: str) -> tuple[np.ndarray,
     p = RULESET.prepare(a, b, options=kw)
     F = p.compiled.fighters.copy()
     S = np.zeros((2, L.NS), dtype=np.int64)
-    K._reset(F, S)
+    K.reset(F, S)
     return F, S
 
 
@@ -74,33 +74,33 @@ def fighter(physique: int = 1, agility: int = 1, melee: int = 0, nimbleness: int
 # -- V-1 checks ------------------------------------------------------------------------------------
 
 def test_v1_3_face_values():
-    assert [K._successes(f, -2) for f in (1, 2, 16, 17, 19, 20)] == [-2, 0, 0, 1, 1, 2]
-    assert K._successes(1, -1) == -1
+    assert [K.successes(f, -2) for f in (1, 2, 16, 17, 19, 20)] == [-2, 0, 0, 1, 1, 2]
+    assert K.successes(1, -1) == -1
 
 
 def test_v1_4_desperate_rolls():
     fvtt, yze = O.DESP_FVTT, O.DESP_YZE
-    assert [K._desperate_dice(m, p) for m, p in ((fvtt, 0), (fvtt, -3), (yze, 0), (O.DESP_APP, -1))] == [1, 2, 2, 0]
+    assert [K.desperate_dice(m, p) for m, p in ((fvtt, 0), (fvtt, -3), (yze, 0), (O.DESP_APP, -1))] == [1, 2, 2, 0]
     # fvtt: 1 success only if every die is 20; else the total capped at 0 (1s count −1)
-    assert K._desperate(fvtt, 1, 1, 0, 2) == 1
-    assert K._desperate(fvtt, 2, 2, 0, 4) == 1
-    assert K._desperate(fvtt, 2, 1, 0, 2) == 0
-    assert K._desperate(fvtt, 2, 1, 1, 0) == 0
-    assert K._desperate(fvtt, 2, 0, 2, -4) == -2
+    assert K.desperate(fvtt, 1, 1, 0, 2) == 1
+    assert K.desperate(fvtt, 2, 2, 0, 4) == 1
+    assert K.desperate(fvtt, 2, 1, 0, 2) == 0
+    assert K.desperate(fvtt, 2, 1, 1, 0) == 0
+    assert K.desperate(fvtt, 2, 0, 2, -4) == -2
     # yze: normal count, ≥ 2 successes count as 1, 1 success fails
-    assert [K._desperate(yze, 2, 0, 0, n) for n in (3, 2, 1, 0, -2)] == [1, 1, 0, 0, -2]
+    assert [K.desperate(yze, 2, 0, 0, n) for n in (3, 2, 1, 0, -2)] == [1, 1, 0, 0, -2]
 
 
 def test_v1_check_rolls_the_pool_die_by_die():
     """V-1.1: a check rolls as many d20 as its pool and nets their successes (V-1.3); a pool ≤ 0 is a
     desperate roll (V-1.4)."""
     idx = index_with_dice((20, 20), (20, 18), (20, 1))
-    assert K._check(state_at(idx), 3, opts()) == 2 + 1 - 2
-    assert K._check(state_at(idx), 3, opts(one_value="-1")) == 2
-    assert K._check(state_at(idx), 0, opts()) == 1  # fvtt: one die, a 20
-    assert K._check(state_at(idx), -1, opts()) == 0  # fvtt: 20 and 18
-    assert K._check(state_at(idx), -1, opts(desperation="yze")) == 1  # 2 + 1 ≥ 2
-    assert K._check(state_at(idx), 0, opts(desperation="app")) == 0
+    assert K.check(state_at(idx), 3, opts()) == 2 + 1 - 2
+    assert K.check(state_at(idx), 3, opts(one_value="-1")) == 2
+    assert K.check(state_at(idx), 0, opts()) == 1  # fvtt: one die, a 20
+    assert K.check(state_at(idx), -1, opts()) == 0  # fvtt: 20 and 18
+    assert K.check(state_at(idx), -1, opts(desperation="yze")) == 1  # 2 + 1 ≥ 2
+    assert K.check(state_at(idx), 0, opts(desperation="app")) == 0
 
 
 # -- V-2 action points, initiative ---------------------------------------------------------------
@@ -108,41 +108,41 @@ def test_v1_check_rolls_the_pool_die_by_die():
 def test_v2_3_refill_and_v6_3_shock():
     F, S = pair()
     S[0, L.S_AP] = 1
-    K._shock(S, opts(), 0, 3)
+    K.shock(S, opts(), 0, 3)
     assert (S[0, L.S_AP], S[0, L.S_AP_DEBT]) == (0, 2)
-    K._refill(F, S, 0)
+    K.refill(F, S, 0)
     assert (S[0, L.S_AP], S[0, L.S_AP_DEBT]) == (1, 0)
-    K._shock(S, opts(shock_timing="next_turn"), 0, 5)
+    K.shock(S, opts(shock_timing="next_turn"), 0, 5)
     assert (S[0, L.S_AP], S[0, L.S_AP_DEBT]) == (1, 5)
-    K._refill(F, S, 0)
+    K.refill(F, S, 0)
     assert (S[0, L.S_AP], S[0, L.S_AP_DEBT]) == (0, 2)
-    K._refill(F, S, 0)
+    K.refill(F, S, 0)
     assert (S[0, L.S_AP], S[0, L.S_AP_DEBT]) == (1, 0)
 
 
 def test_v2_4_initiative_terms_and_ties():
     F, S = pair("duelist", "brute")  # sword init +2 mod +1, nimbleness 3; great axe init −2 mod +1, 0
     idx = index_with_dice((20, 10), (20, 10))
-    K._roll_initiative(F, S, opts(), state_at(idx), True)
+    K.roll_initiative(F, S, opts(), state_at(idx), True)
     assert (S[0, L.S_INIT_ROLL], S[1, L.S_INIT_ROLL]) == (10 + 2 + 3, 10 - 2)
-    K._roll_initiative(F, S, opts(init_weapon_term="modifier"), state_at(idx), True)
+    K.roll_initiative(F, S, opts(init_weapon_term="modifier"), state_at(idx), True)
     assert (S[0, L.S_INIT_ROLL], S[1, L.S_INIT_ROLL]) == (10 + 1 + 3, 10 + 1)
     # V-2.5 surprise by b: two more d20 added, or the highest of three kept
     _, b1, b2, b3 = dice(3, 4)
-    K._roll_initiative(F, S, opts(surprise="b"), state_at(3), True)
+    K.roll_initiative(F, S, opts(surprise="b"), state_at(3), True)
     assert S[1, L.S_INIT_ROLL] == b1 + b2 + b3 - 2
-    K._roll_initiative(F, S, opts(surprise="b", surprise_init="keep_highest"), state_at(3), True)
+    K.roll_initiative(F, S, opts(surprise="b", surprise_init="keep_highest"), state_at(3), True)
     assert S[1, L.S_INIT_ROLL] == max(b1, b2, b3) - 2
     # a tie is broken by bare d20 pairs (a, b) until they differ
     S[0, L.S_INIT_ROLL], S[1, L.S_INIT_ROLL] = 12, 10
     S[1, L.S_INIT_BONUS] = 2
     idx = next(i for i in range(10_000) if (d := dice(i, 4))[0] == d[1] and d[2] != d[3])
     _, _, da, db = dice(idx, 4)
-    assert K._first(S, state_at(idx)) == (0 if da > db else 1)
+    assert K.first(S, state_at(idx)) == (0 if da > db else 1)
     S[1, L.S_INIT_BONUS] = 4  # +2 effects raise the kept base (V-4.3, V-4.4)
-    assert K._first(S, state_at(idx)) == 1
+    assert K.first(S, state_at(idx)) == 1
     S[1, L.S_INIT_BONUS] = 0
-    assert K._first(S, state_at(idx)) == 0
+    assert K.first(S, state_at(idx)) == 0
 
 
 # -- V-3 actions, V-7.1 tactics -------------------------------------------------------------------
@@ -156,20 +156,20 @@ def test_v3_attack_kinds_costs_and_weapon_limits():
     F[0, L.P_T_KIND], F[0, L.P_T_KEEP] = L.K_STANDARD, 1  # std_guard
     for ap, kind in ((3, L.K_STANDARD), (2, L.K_QUICK), (1, L.K_NONE)):
         S[0, L.S_AP] = ap
-        assert K._plan(F, S, 0) == kind
+        assert K.plan(F, S, 0) == kind
     F[1, L.P_T_KIND], F[1, L.P_T_KEEP] = L.K_POWER, 0  # brute: heavy great axe
     for ap, kind in ((3, L.K_POWER), (2, L.K_STANDARD), (1, L.K_NONE)):  # no quick with a heavy weapon
         S[1, L.S_AP] = ap
-        assert K._plan(F, S, 1) == kind
+        assert K.plan(F, S, 1) == kind
     F[1, L.P_T_KIND] = L.K_QUICK  # quick3 with a heavy weapon strikes standard
     S[1, L.S_AP] = 3
-    assert K._plan(F, S, 1) == L.K_STANDARD
+    assert K.plan(F, S, 1) == L.K_STANDARD
     S[0, L.S_DROPPED] = 1  # bare hands: no power strike
-    assert not K._allowed(F, S, 0, L.K_POWER) and K._allowed(F, S, 0, L.K_QUICK)
+    assert not K.allowed(F, S, 0, L.K_POWER) and K.allowed(F, S, 0, L.K_QUICK)
     assert cat.weapons["knife"].properties[0] == "light"
     F2, S2 = pair("swordsman", "brute")
     F2[0, L.P_WEAPONS + L.W_LIGHT] = 1
-    assert not K._allowed(F2, S2, 0, L.K_POWER)
+    assert not K.allowed(F2, S2, 0, L.K_POWER)
 
 
 def test_v3_1_attack_pool_and_v4_4_dodge_pool():
@@ -177,28 +177,28 @@ def test_v3_1_attack_pool_and_v4_4_dodge_pool():
     attack kind (V-3.2 quick −2, V-3.3 power +2), +2 against a prone target (V-6.7); V-6.4 melee
     penalties come off attack and defence (V-4.3) pools, Проворство penalties off the dodge pool."""
     F, S = pair("swordsman", "brute")  # swordsman phys 4 + melee 3 + sword 1; brute agi 1 + nimble 0
-    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 8
-    assert K._attack_pool(F, S, 0, 1, L.K_QUICK) == 6
-    assert K._attack_pool(F, S, 0, 1, L.K_POWER) == 10
+    assert K.attack_pool(F, S, 0, 1, L.K_STANDARD) == 8
+    assert K.attack_pool(F, S, 0, 1, L.K_QUICK) == 6
+    assert K.attack_pool(F, S, 0, 1, L.K_POWER) == 10
     S[1, L.S_PRONE] = 1
     S[0, L.S_PEN_MELEE] = 3
-    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 8 + 2 - 3  # V-6.7, V-6.4
-    assert K._dodge_pool(F, S, opts(), 0, 1, L.K_POWER) == 1 + 0 - 1
-    assert K._dodge_pool(F, S, opts(dodge_modifier="weapon_plus_attack_type"), 0, 1, L.K_POWER) == -2
-    assert K._defence_pool(F, S, 1) == 5 + 3 + 1
+    assert K.attack_pool(F, S, 0, 1, L.K_STANDARD) == 8 + 2 - 3  # V-6.7, V-6.4
+    assert K.dodge_pool(F, S, opts(), 0, 1, L.K_POWER) == 1 + 0 - 1
+    assert K.dodge_pool(F, S, opts(dodge_modifier="weapon_plus_attack_type"), 0, 1, L.K_POWER) == -2
+    assert K.defence_pool(F, S, 1) == 5 + 3 + 1
     S[1, L.S_PEN_MELEE], S[1, L.S_PEN_AGIL] = 2, 1
-    assert K._defence_pool(F, S, 1) == 5 + 3 + 1 - 2
-    assert K._dodge_pool(F, S, opts(), 0, 1, L.K_POWER) == 1 + 0 - 1 - 1
+    assert K.defence_pool(F, S, 1) == 5 + 3 + 1 - 2
+    assert K.dodge_pool(F, S, opts(), 0, 1, L.K_POWER) == 1 + 0 - 1 - 1
 
 
 def test_v7_2_reaction_choice():
     F, S = pair("duelist", "swordsman")  # duelist: defence 3+4+1 = 8, dodge 5+3−1 = 7
     o = opts()
-    assert K._choose_reaction(F, S, o, 1, 0, L.K_STANDARD) == L.R_DEFEND
+    assert K.choose_reaction(F, S, o, 1, 0, L.K_STANDARD) == L.R_DEFEND
     S[0, L.S_PEN_MELEE] = 2
-    assert K._choose_reaction(F, S, o, 1, 0, L.K_STANDARD) == L.R_DODGE
+    assert K.choose_reaction(F, S, o, 1, 0, L.K_STANDARD) == L.R_DODGE
     S[0, L.S_AP] = 0  # V-2.3: no AP left, no reaction
-    assert K._choose_reaction(F, S, o, 1, 0, L.K_STANDARD) == L.R_NONE
+    assert K.choose_reaction(F, S, o, 1, 0, L.K_STANDARD) == L.R_NONE
 
 
 # -- V-4 resolving an attack ---------------------------------------------------------------------
@@ -207,16 +207,16 @@ def test_v4_3_defence_spending():
     """V-4.3 defence effects bought in the V-7.3 order: blocks, traumas at crit + 1, the counter, +2
     initiative; ``counter_first`` buys the counter before blocking. V-4.2: 0 successes is a miss."""
     F, S = pair("brute", "swordsman")  # defender swordsman: sword crit 2 → trauma costs 3
-    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 3, 5)  # 3 blocks, 2 left: no trauma, counter, +2 init
+    r = K.resolve(F, S, opts(), 0, 1, L.R_DEFEND, 3, 5)  # 3 blocks, 2 left: no trauma, counter, +2 init
     assert r == (L.OUT_DEFENDED, 0, 1, 0, 2)
-    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 1, 5)  # 1 block, 4 left: trauma (3), counter
+    r = K.resolve(F, S, opts(), 0, 1, L.R_DEFEND, 1, 5)  # 1 block, 4 left: trauma (3), counter
     assert r == (L.OUT_DEFENDED, 0, 1, 1, 0)
-    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 4, 2)  # not enough blocks: 2 attacker successes go through
+    r = K.resolve(F, S, opts(), 0, 1, L.R_DEFEND, 4, 2)  # not enough blocks: 2 attacker successes go through
     assert r == (L.OUT_HIT, 2, 0, 0, 0)
-    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 0, -2)  # a missed attack; negative defence does nothing
+    r = K.resolve(F, S, opts(), 0, 1, L.R_DEFEND, 0, -2)  # a missed attack; negative defence does nothing
     assert r == (L.OUT_MISS, 0, 0, 0, 0)
     F[1, L.P_DEFENCE_SPENDING] = L.DS_COUNTER_FIRST
-    r = K._resolve(F, S, opts(), 0, 1, L.R_DEFEND, 3, 3)  # counter first, then 2 blocks: both hit at once
+    r = K.resolve(F, S, opts(), 0, 1, L.R_DEFEND, 3, 3)  # counter first, then 2 blocks: both hit at once
     assert r == (L.OUT_HIT, 1, 1, 0, 0)
 
 
@@ -234,7 +234,7 @@ def test_v4_3_defence_spending():
 def test_v4_4_dodge_table(r, sa, want):
     """V-4.4 dodge results by its net successes; V-4.2: an attack with 0 successes misses."""
     F, S = pair()
-    assert K._resolve(F, S, opts(), 0, 1, L.R_DODGE, sa, r) == want
+    assert K.resolve(F, S, opts(), 0, 1, L.R_DODGE, sa, r) == want
 
 
 @pytest.mark.parametrize("r,sa,want", [
@@ -247,7 +247,7 @@ def test_v4_4_exposure_miss_becomes_hit(r, sa, want):
     """V-4.4 with ``exposure = miss_becomes_hit``: a dodge of ≤ −1 adds its negative to the attack's
     successes clipped at 0, so it can turn a miss into a hit."""
     F, S = pair()
-    assert K._resolve(F, S, opts(exposure="miss_becomes_hit"), 0, 1, L.R_DODGE, sa, r) == want
+    assert K.resolve(F, S, opts(exposure="miss_becomes_hit"), 0, 1, L.R_DODGE, sa, r) == want
 
 
 def test_v4_5_extra_successes_by_policy():
@@ -256,18 +256,18 @@ def test_v4_5_extra_successes_by_policy():
     F, S = pair("swordsman", "brute")  # sword: damage 2, crit 2; brute armed
     s = 6  # 5 extras
     F[0, L.P_ATTACK_SPENDING] = L.AS_TRAUMA_FIRST
-    assert K._spend(F, S, 0, 1, s) == (2 + 1, 2, 0, 0)
+    assert K.spend(F, S, 0, 1, s) == (2 + 1, 2, 0, 0)
     F[0, L.P_ATTACK_SPENDING] = L.AS_DAMAGE_ONLY
-    assert K._spend(F, S, 0, 1, s) == (2 + 5, 0, 0, 0)
+    assert K.spend(F, S, 0, 1, s) == (2 + 5, 0, 0, 0)
     F[0, L.P_ATTACK_SPENDING] = L.AS_DISARM_FIRST
-    assert K._spend(F, S, 0, 1, s) == (2 + 3, 0, 1, 0)
+    assert K.spend(F, S, 0, 1, s) == (2 + 3, 0, 1, 0)
     S[1, L.S_DROPPED] = 1  # nothing to disarm
-    assert K._spend(F, S, 0, 1, s) == (2 + 5, 0, 0, 0)
+    assert K.spend(F, S, 0, 1, s) == (2 + 5, 0, 0, 0)
     F[0, L.P_ATTACK_SPENDING] = L.AS_INTIMIDATE
-    assert K._spend(F, S, 0, 1, s) == (2, 0, 0, 5)
+    assert K.spend(F, S, 0, 1, s) == (2, 0, 0, 5)
     F[0, L.P_ATTACK_SPENDING] = L.AS_TRAUMA_FIRST
     S[0, L.S_DROPPED] = 1  # bare hands: crit "—", damage 1
-    assert K._spend(F, S, 0, 1, s) == (1 + 5, 0, 0, 0)
+    assert K.spend(F, S, 0, 1, s) == (1 + 5, 0, 0, 0)
 
 
 # -- V-5 armour, Health, Will ----------------------------------------------------------------------
@@ -282,15 +282,15 @@ def test_v5_4_armour_dice_shield_piercing_and_reduction():
     ``cover_like`` add nothing in melee); V-5.7 ``armour_piercing_dice`` for an armour-piercing
     weapon removes armour dice first, then shield dice."""
     F, S = pair("brute", "swordsman")  # swordsman: armoured shirt 3, archaic shield 2; great axe
-    assert K._armour_dice(F, S, opts(), 0, 1) == (3, 2)
-    assert K._armour_dice(F, S, opts(shield="ignore"), 0, 1) == (3, 0)
-    assert K._armour_dice(F, S, opts(shield="cover_like"), 0, 1) == (3, 0)
+    assert K.armour_dice(F, S, opts(), 0, 1) == (3, 2)
+    assert K.armour_dice(F, S, opts(shield="ignore"), 0, 1) == (3, 0)
+    assert K.armour_dice(F, S, opts(shield="cover_like"), 0, 1) == (3, 0)
     F[0, L.P_WEAPONS + L.W_PIERCING] = 1
-    assert K._armour_dice(F, S, opts(armour_piercing_dice="4"), 0, 1) == (0, 1)
-    assert K._armour_reduction(opts(), 3, 2) == 3
-    assert K._armour_reduction(opts(armour_ones="net"), 3, 1) == 1
-    assert K._armour_reduction(opts(armour_ones="net", one_value="-1"), 3, 1) == 2
-    assert K._armour_reduction(opts(armour_ones="net"), 1, 2) == 0
+    assert K.armour_dice(F, S, opts(armour_piercing_dice="4"), 0, 1) == (0, 1)
+    assert K.armour_reduction(opts(), 3, 2) == 3
+    assert K.armour_reduction(opts(armour_ones="net"), 3, 1) == 1
+    assert K.armour_reduction(opts(armour_ones="net", one_value="-1"), 3, 1) == 2
+    assert K.armour_reduction(opts(armour_ones="net"), 1, 2) == 0
 
 
 def test_v5_4_armour_roll_degrades_the_class_that_rolled_the_one():
@@ -298,14 +298,14 @@ def test_v5_4_armour_roll_degrades_the_class_that_rolled_the_one():
     S[1, L.S_ARMOUR], S[1, L.S_SHIELD] = 1, 1  # one armour die, one shield die
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
     idx = index_with_dice((20, 1), (20, (17, 18, 19)))
-    assert K._armour_roll(F, S, opts(), state_at(idx), cnt, 0, 1) == 1
+    assert K.armour_roll(F, S, opts(), state_at(idx), cnt, 0, 1) == 1
     assert (S[1, L.S_ARMOUR], S[1, L.S_SHIELD], cnt[L.C_DEGRADED + 1]) == (0, 1, 1)
     S[1, L.S_ARMOUR] = 1
     idx = index_with_dice((20, 20), (20, 1))
-    assert K._armour_roll(F, S, opts(), state_at(idx), cnt, 0, 1) == 2
+    assert K.armour_roll(F, S, opts(), state_at(idx), cnt, 0, 1) == 2
     assert (S[1, L.S_ARMOUR], S[1, L.S_SHIELD], cnt[L.C_DEGRADED + 1]) == (1, 0, 2)
     S[1, L.S_SHIELD] = 1
-    assert K._armour_roll(F, S, opts(armour_ones="net"), state_at(idx), cnt, 0, 1) == 0  # 2 − 2
+    assert K.armour_roll(F, S, opts(armour_ones="net"), state_at(idx), cnt, 0, 1) == 0  # 2 − 2
 
 
 def test_v4_6_blow_cancelled_by_armour_keeps_will_damage():
@@ -313,7 +313,7 @@ def test_v4_6_blow_cancelled_by_armour_keeps_will_damage():
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
     S[1, L.S_SHIELD] = 0  # armour shirt 3 only
     idx = index_with_dice((20, 20), (20, tuple(range(2, 17))), (20, tuple(range(2, 17))))  # armour removes 2
-    stopped = K._blow(F, S, opts(), traumas(), state_at(idx), cnt, 0, 1, 2, 1, 1, 1)
+    stopped = K.blow(F, S, opts(), traumas(), state_at(idx), cnt, 0, 1, 2, 1, 1, 1)
     assert stopped == 1
     assert S[1, L.S_HEALTH] == 7 and S[1, L.S_DROPPED] == 0  # no damage, trauma and disarm cancelled
     assert S[1, L.S_WILL] == 4 - 1
@@ -336,15 +336,15 @@ def test_v4_6_blow_cancelled_by_armour_keeps_will_damage():
 def test_v6_2_trauma_codes(tens, units, check):
     F, S = pair("swordsman", "knight")
     idx = index_with_dice((6, tens), (6, units))
-    K._trauma(F, S, opts(), traumas(), state_at(idx), 1)
+    K.trauma(F, S, opts(), traumas(), state_at(idx), 1)
     assert check(S)
 
 
 def test_v8_4_no2h_disarms_a_two_handed_weapon_for_good():
     F, S = pair("swordsman", "knight")  # greatsword
     S[1, L.S_NO2H] = 1
-    assert K._slot(F, S, 1) == L.SLOT_UNARMED
-    assert K._slot(F, S, 0) == L.SLOT_WEAPON
+    assert K.slot(F, S, 1) == L.SLOT_UNARMED
+    assert K.slot(F, S, 0) == L.SLOT_WEAPON
 
 
 def test_v6_5_bleeding_and_v6_7_prone_and_v3_9_pickup_in_a_turn():
@@ -355,26 +355,26 @@ def test_v6_5_bleeding_and_v6_7_prone_and_v3_9_pickup_in_a_turn():
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
     st = state_at(0)
     S[0, L.S_BLEED], S[0, L.S_PRONE], S[0, L.S_DROPPED] = 3, 1, 1
-    K._turn(F, S, opts(), traumas(), st, cnt, 0)
+    K.turn(F, S, opts(), traumas(), st, cnt, 0)
     assert S[0, L.S_HEALTH] == 7 - 3 and S[0, L.S_BLEED] == 2
     assert S[0, L.S_PRONE] == 0 and S[0, L.S_DROPPED] == 0 and S[0, L.S_AP] == 3 - 1 - 1
     S[0, L.S_DROPPED], S[0, L.S_AP] = 1, 3
-    K._turn(F, S, opts(pickup="pickup_and_ready"), traumas(), st, cnt, 0)
+    K.turn(F, S, opts(pickup="pickup_and_ready"), traumas(), st, cnt, 0)
     assert S[0, L.S_HEALTH] == 4 - 2 and S[0, L.S_AP] == 1 and S[0, L.S_DROPPED] == 0
     S[0, L.S_DROPPED], S[0, L.S_AP] = 1, 1
-    K._turn(F, S, opts(pickup="pickup_and_ready"), traumas(), st, cnt, 0)  # bleed 1 → Health 1
+    K.turn(F, S, opts(pickup="pickup_and_ready"), traumas(), st, cnt, 0)  # bleed 1 → Health 1
     assert S[0, L.S_DROPPED] == 1 and S[0, L.S_HEALTH] == 1 and S[0, L.S_OUT] == 0
-    K._turn(F, S, opts(), traumas(), st, cnt, 0)  # bleeding has run out
+    K.turn(F, S, opts(), traumas(), st, cnt, 0)  # bleeding has run out
     assert S[0, L.S_HEALTH] == 1
     S[0, L.S_DMG_TURN] = 1
-    K._turn(F, S, opts(), traumas(), st, cnt, 0)  # V-8.4 belly wound: 1 per turn → out
+    K.turn(F, S, opts(), traumas(), st, cnt, 0)  # V-8.4 belly wound: 1 per turn → out
     assert S[0, L.S_OUT] == L.CAUSE_HEALTH + 1
 
 
 def test_v6_11_every_check_costs_health():
     F, S = pair()
     S[0, L.S_DMGCHK] = 2
-    K._strain(S, 0)
+    K.strain(S, 0)
     assert S[0, L.S_HEALTH] == 7 - 2
 
 
@@ -382,12 +382,12 @@ def test_v6_1_both_out_at_once_is_a_draw():
     F, S = pair()
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
     S[0, L.S_OUT], S[1, L.S_OUT] = L.CAUSE_HEALTH + 1, L.CAUSE_HEALTH + 1
-    assert K._finish(S, cnt, 3, 100) == 2
+    assert K.finish(S, cnt, 3, 100) == 2
     assert cnt[L.C_DRAWS] == 1 and cnt[L.C_WINS:L.C_WINS + 2].sum() == 0
     S[0, L.S_OUT] = 0
     S[1, L.S_DEAD] = 1
     S[1, L.S_TOOK + L.LVL_WOUND] = 2
-    assert K._finish(S, cnt, 3, 100) == 0
+    assert K.finish(S, cnt, 3, 100) == 0
     assert cnt[L.C_CAUSE + 4 + L.CAUSE_HEALTH] == 1 and cnt[L.C_DEATHS + 1] == 1 and cnt[L.C_ROUNDS + 3] == 1
     assert cnt[L.COUNTERS.rounds_a(100) + 3] == 1  # side a won in round 3
     lost = cnt[L.C_LOSER_WOUNDS:L.C_LOSER_WOUNDS + 2 * L.COUNTERS.loser_wounds_size].reshape(2, 5, -1)
@@ -396,22 +396,22 @@ def test_v6_1_both_out_at_once_is_a_draw():
 
 
 def test_v5_level_names():
-    assert K._level(True, 0, 1, True) == L.LVL_NONE
-    assert K._level(False, 1, 0, True) == L.LVL_OUT
-    assert K._level(False, 1, 1, False) == L.LVL_TRAUMA
-    assert K._level(False, 2, 0, False) == L.LVL_WOUND
-    assert K._level(False, 1, 0, False) == L.LVL_SCRATCH
+    assert K.level(True, 0, 1, True) == L.LVL_NONE
+    assert K.level(False, 1, 0, True) == L.LVL_OUT
+    assert K.level(False, 1, 1, False) == L.LVL_TRAUMA
+    assert K.level(False, 2, 0, False) == L.LVL_WOUND
+    assert K.level(False, 1, 0, False) == L.LVL_SCRATCH
 
 
 def test_v2_5_stealth_attack():
     F, S = pair("swordsman", "brute")
     S[0, L.S_STEALTH] = O.STEALTH_DICE
-    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 8 + 3
+    assert K.attack_pool(F, S, 0, 1, L.K_STANDARD) == 8 + 3
     # a turtle that surprises with extra_attack still makes one free standard attack, once
     F[:, L.P_T_KIND], F[:, L.P_T_KEEP] = L.K_NONE, 3
     for surprise, want in (("none", 0), ("a", 1)):
         o = opts(round_cap="3", surprise=surprise, stealth_attack="extra_attack" if surprise != "none" else "none")
-        cnt = K._run_duels(F, o, traumas(), np.uint64(1), np.int64(0), np.int64(200), 1, L.n_counters(3)).sum(axis=0)
+        cnt = K.run_duels(F, o, traumas(), np.uint64(1), np.int64(0), np.int64(200), 1, L.n_counters(3)).sum(axis=0)
         a_attacks = cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum()
         assert a_attacks == 200 * want
         assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0
@@ -434,7 +434,7 @@ def test_v7_1_bundled_tactics_spend_a_round(name, kinds, left):
     F, S = pair("swordsman", "brute")
     F[0, L.P_T_KIND], F[0, L.P_T_KEEP] = L.KIND_CODES[t.attack], t.keep
     got = []
-    while (kind := K._plan(F, S, 0)) != L.K_NONE:
+    while (kind := K.plan(F, S, 0)) != L.K_NONE:
         got.append(kind)
         S[0, L.S_AP] -= K.KIND_COST[kind]
     assert (got, S[0, L.S_AP]) == (kinds, left)
@@ -452,7 +452,7 @@ def test_v2_1_v3_16_action_points_alone_limit_attacks(ap):
     F, _ = pair(a, b)
     assert F[0, L.P_AP] == ap
     n, cap = 300, 3
-    cnt = K._run_duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(5), np.int64(0), np.int64(n), 1,
+    cnt = K.run_duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(5), np.int64(0), np.int64(n), 1,
                        L.n_counters(cap)).sum(axis=0)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == n * ap * cap
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0
@@ -472,7 +472,7 @@ def test_v7_6_duels_start_engaged(cap):
     F[:, L.P_REACTION] = L.R_NONE
     F[:, L.P_ATTACK_SPENDING] = L.AS_DAMAGE_ONLY
     n = 300
-    cnt = K._run_duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(9), np.int64(0), np.int64(n), 1,
+    cnt = K.run_duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(9), np.int64(0), np.int64(n), 1,
                        L.n_counters(cap)).sum(axis=0)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == n * cap
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == n * cap
@@ -489,12 +489,12 @@ def test_v2_6_the_fight_stops_when_a_side_is_out():
     b = fighter(tactic="turtle")
     F, S = pair(a, b)
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
-    K._turn(F, S, opts(), traumas(), state_at(index_with_dice((20, 20))), cnt, 0)
+    K.turn(F, S, opts(), traumas(), state_at(index_with_dice((20, 20))), cnt, 0)
     assert (S[1, L.S_HEALTH], S[1, L.S_OUT], S[0, L.S_AP]) == (0, L.CAUSE_HEALTH + 1, 2)
     assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1 and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
     F, S = pair(a, b)
     cnt[:] = 0
-    K._turn(F, S, opts(), traumas(), state_at(index_with_dice(*[(20, BLANK)] * 3)), cnt, 0)
+    K.turn(F, S, opts(), traumas(), state_at(index_with_dice(*[(20, BLANK)] * 3)), cnt, 0)
     assert (S[1, L.S_HEALTH], S[1, L.S_OUT], S[0, L.S_AP]) == (2, 0, 0)
     assert cnt[L.C_ATTACKS + L.OUT_MISS] == 3
 
@@ -517,7 +517,7 @@ def test_v3_4_v3_5_v4_1_one_reaction_for_one_ap(reaction, ap, reaction_dice, ap_
     idx = index_with_dice(*[(20, BLANK)] * drawn)
     st = state_at(idx)
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
-    K._attack(F, S, opts(), traumas(), st, cnt, 0, L.K_STANDARD)
+    K.attack(F, S, opts(), traumas(), st, cnt, 0, L.K_STANDARD)
     assert S[1, L.S_AP] == ap_after
     assert cnt[L.C_ATTACKS + L.OUT_MISS] == 1
     assert [roll_die(st, 20) for _ in range(3)] == dice(idx, drawn + 3)[drawn:]
@@ -536,16 +536,16 @@ def test_v7_5_ap_spent_in_ones_turn_are_gone_for_reactions():
         cnt = np.zeros(L.n_counters(100), dtype=np.int64)
         F, S = pair(a, b)
         S[:, L.S_HEALTH] = 100
-        K._turn(F, S, opts(), traumas(), st, cnt, 0)  # a first: power strike, b defends
-        K._turn(F, S, opts(), traumas(), st, cnt, 1)  # b: standard leaves 1 < keep, so one quick attack
+        K.turn(F, S, opts(), traumas(), st, cnt, 0)  # a first: power strike, b defends
+        K.turn(F, S, opts(), traumas(), st, cnt, 1)  # b: standard leaves 1 < keep, so one quick attack
         assert (S[0, L.S_AP], S[1, L.S_AP]) == (0, 3 - 1 - 1)
         assert cnt[L.C_ATTACKS + 5 + L.OUT_DEFENDED] == cnt[L.C_ATTACKS + 5 + L.OUT_DODGED] == 0
         assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1
         F, S = pair(a, b)
         S[:, L.S_HEALTH] = 100
-        K._turn(F, S, opts(), traumas(), st, cnt, 1)  # b first: standard, a defends
+        K.turn(F, S, opts(), traumas(), st, cnt, 1)  # b first: standard, a defends
         assert (S[0, L.S_AP], S[1, L.S_AP]) == (2, 1)
-        K._turn(F, S, opts(), traumas(), st, cnt, 0)  # a: 2 AP, a standard attack; b defends with its kept AP
+        K.turn(F, S, opts(), traumas(), st, cnt, 0)  # a: 2 AP, a standard attack; b defends with its kept AP
         assert (S[0, L.S_AP], S[1, L.S_AP]) == (0, 0)
         assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 2
 
@@ -555,19 +555,19 @@ def test_v5_2_v5_3_v6_6_health_or_will_at_zero_puts_out():
     (here from intimidation, which rolls no armour): incapacitated, out by the digest's reading.
     The first cause is the one kept (V-6.1)."""
     F, S = pair()  # swordsman Health 7; brute Health 6, Will 5
-    K._lose_health(S, 0, 6)
+    K.lose_health(S, 0, 6)
     assert (S[0, L.S_HEALTH], S[0, L.S_OUT]) == (1, 0)
-    K._lose_health(S, 0, 1)
+    K.lose_health(S, 0, 1)
     assert S[0, L.S_OUT] == L.CAUSE_HEALTH + 1
     st = state_at(0)
     before = st.copy()
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
-    K._blow(F, S, opts(), traumas(), st, cnt, 0, 1, 0, 0, 0, 3)
+    K.blow(F, S, opts(), traumas(), st, cnt, 0, 1, 0, 0, 0, 3)
     assert (S[1, L.S_WILL], S[1, L.S_OUT]) == (2, 0)
-    K._blow(F, S, opts(), traumas(), st, cnt, 0, 1, 0, 0, 0, 2)
+    K.blow(F, S, opts(), traumas(), st, cnt, 0, 1, 0, 0, 0, 2)
     assert (S[1, L.S_WILL], S[1, L.S_HEALTH], S[1, L.S_OUT]) == (0, 6, L.CAUSE_WILL + 1)
     assert np.array_equal(st, before)
-    K._lose_health(S, 1, 6)
+    K.lose_health(S, 1, 6)
     assert S[1, L.S_OUT] == L.CAUSE_WILL + 1
 
 
@@ -577,15 +577,15 @@ def test_v5_6_bare_hands_profile():
     F, S = pair("brawler", "swordsman")  # brawler physique 4, melee 3, Проворство 3; swordsman 4, 3, 1
     S[1, L.S_DROPPED] = 1
     for i in range(2):
-        assert K._slot(F, S, i) == L.SLOT_UNARMED
-        assert [K._weapon(F, S, i, f) for f in (L.W_MOD, L.W_INIT, L.W_DAMAGE, L.W_CRIT)] == [0, 0, 1, 0]
-    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 4 + 3
-    assert K._attack_pool(F, S, 1, 0, L.K_STANDARD) == 4 + 3  # without the sword's +1
-    K._roll_initiative(F, S, opts(), state_at(index_with_dice((20, 10), (20, 10))), True)
+        assert K.slot(F, S, i) == L.SLOT_UNARMED
+        assert [K.weapon(F, S, i, f) for f in (L.W_MOD, L.W_INIT, L.W_DAMAGE, L.W_CRIT)] == [0, 0, 1, 0]
+    assert K.attack_pool(F, S, 0, 1, L.K_STANDARD) == 4 + 3
+    assert K.attack_pool(F, S, 1, 0, L.K_STANDARD) == 4 + 3  # without the sword's +1
+    K.roll_initiative(F, S, opts(), state_at(index_with_dice((20, 10), (20, 10))), True)
     assert (S[0, L.S_INIT_ROLL], S[1, L.S_INIT_ROLL]) == (10 + 0 + 3, 10 + 0 + 1)
     S[1, L.S_DROPPED] = 0
     F[0, L.P_ATTACK_SPENDING] = L.AS_DISARM_FIRST
-    assert K._spend(F, S, 0, 1, 4) == (1 + 3, 0, 0, 0)
+    assert K.spend(F, S, 0, 1, 4) == (1 + 3, 0, 0, 0)
 
 
 # -- V-1.6 prayer, V-3.17 GM characters' reactions --------------------------------------------------
@@ -598,18 +598,18 @@ def test_v1_6_prayer_app_rerolls_the_dice_without_a_success_for_will():
     new = dice(idx, 4)[2:]
     S[0, L.S_WILL] = 5
     o = opts(prayer="app")
-    assert K._fighter_check(S, o, state_at(idx), 2, 0) == sum(K._successes(x, -2) for x in new)
+    assert K.fighter_check(S, o, state_at(idx), 2, 0) == sum(K.successes(x, -2) for x in new)
     assert S[0, L.S_WILL] == 5 - 1 - new.count(1)
     S[0, L.S_WILL] = 1  # too little Will to pray: the check stands
-    assert K._fighter_check(S, o, state_at(idx), 2, 0) == -2
+    assert K.fighter_check(S, o, state_at(idx), 2, 0) == -2
     assert S[0, L.S_WILL] == 1
-    assert K._fighter_check(S, opts(), state_at(idx), 2, 0) == -2  # prayer = off
+    assert K.fighter_check(S, opts(), state_at(idx), 2, 0) == -2  # prayer = off
     idx = index_with_dice((20, 17), (20, 1))  # net −1: app keeps the 17 and rerolls the 1
     S[0, L.S_WILL] = 5
     third = dice(idx, 3)[2]
-    assert K._fighter_check(S, o, state_at(idx), 2, 0) == 1 + K._successes(third, -2)
+    assert K.fighter_check(S, o, state_at(idx), 2, 0) == 1 + K.successes(third, -2)
     idx = index_with_dice((20, 18), (20, 5))  # a success: no prayer, no Will spent
-    assert K._fighter_check(S, o, state_at(idx), 2, 0) == 1
+    assert K.fighter_check(S, o, state_at(idx), 2, 0) == 1
     assert S[0, L.S_WILL] == 5 - 1 - (third == 1)
 
 
@@ -619,32 +619,32 @@ def test_v1_6_prayer_yze_rerolls_all_but_twenties_and_v3_17_tokens():
     _, S = pair()
     idx = index_with_dice((20, 17), (20, 1))  # net −1: yze rerolls both (the 17 too)
     a, b = dice(idx, 4)[2:]
-    want = K._successes(a, -2) + K._successes(b, -2)
-    assert K._fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 0) == want
+    want = K.successes(a, -2) + K.successes(b, -2)
+    assert K.fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 0) == want
     o = opts(prayer="yze", npc="a", npc_reactions="tokens", npc_tokens_a="0")
-    assert K._fighter_check(S, o, state_at(idx), 2, 0) == -1  # no token left
+    assert K.fighter_check(S, o, state_at(idx), 2, 0) == -1  # no token left
     o = opts(prayer="yze", npc="a", npc_reactions="tokens", npc_tokens_a="1")
-    assert K._fighter_check(S, o, state_at(idx), 2, 0) == want
+    assert K.fighter_check(S, o, state_at(idx), 2, 0) == want
     assert S[0, L.S_TOKENS_USED] == 1 and S[0, L.S_WILL] == 4
     idx = index_with_dice((20, 20), (20, 1))  # net 0: the 20 is kept
     third = dice(idx, 3)[2]
-    assert K._fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 1) == 2 + K._successes(third, -2)
+    assert K.fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 1) == 2 + K.successes(third, -2)
 
 
 def test_v3_17_gm_characters_react_for_tokens_or_never():
     """V-3.17: a GM character (option ``npc``, default side b) reacts freely (``free``), only while the GM
     has a Chernobog token for it (``tokens``: each defence or dodge costs 1 AP and 1 token), or never."""
     F, S = pair()
-    assert K._choose_reaction(F, S, opts(), 0, 1, L.K_STANDARD) != L.R_NONE
-    assert K._choose_reaction(F, S, opts(npc_reactions="none"), 0, 1, L.K_STANDARD) == L.R_NONE
-    assert K._choose_reaction(F, S, opts(npc_reactions="none"), 1, 0, L.K_STANDARD) != L.R_NONE  # a is no NPC
-    assert K._choose_reaction(F, S, opts(npc_reactions="none", npc="none"), 0, 1, L.K_STANDARD) != L.R_NONE
+    assert K.choose_reaction(F, S, opts(), 0, 1, L.K_STANDARD) != L.R_NONE
+    assert K.choose_reaction(F, S, opts(npc_reactions="none"), 0, 1, L.K_STANDARD) == L.R_NONE
+    assert K.choose_reaction(F, S, opts(npc_reactions="none"), 1, 0, L.K_STANDARD) != L.R_NONE  # a is no NPC
+    assert K.choose_reaction(F, S, opts(npc_reactions="none", npc="none"), 0, 1, L.K_STANDARD) != L.R_NONE
     o = opts(npc_reactions="tokens", npc_tokens_b="1")
-    assert K._choose_reaction(F, S, o, 0, 1, L.K_STANDARD) != L.R_NONE
-    K._take_reaction(S, o, 1)
+    assert K.choose_reaction(F, S, o, 0, 1, L.K_STANDARD) != L.R_NONE
+    K.take_reaction(S, o, 1)
     assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (2, 1)
-    assert K._choose_reaction(F, S, o, 0, 1, L.K_STANDARD) == L.R_NONE  # AP left, no token
-    K._take_reaction(S, opts(), 1)  # free: AP only
+    assert K.choose_reaction(F, S, o, 0, 1, L.K_STANDARD) == L.R_NONE  # AP left, no token
+    K.take_reaction(S, opts(), 1)  # free: AP only
     assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (1, 1)
 
 
@@ -657,21 +657,21 @@ def test_v6_9_immobilised_breaks_free_with_a_standard_action():
     F = p.compiled.fighters
     o = p.compiled.options
     S = np.zeros((2, L.NS), dtype=np.int64)
-    K._reset(F, S)
-    K._immobilise(S, o)
+    K.reset(F, S)
+    K.immobilise(S, o)
     assert (S[0, L.S_IMMOBILISED], S[1, L.S_IMMOBILISED]) == (1, 0)
-    assert K._attack_pool(F, S, 1, 0, L.K_STANDARD) == 3 + 2
-    assert K._attack_pool(F, S, 0, 1, L.K_STANDARD) == 3
+    assert K.attack_pool(F, S, 1, 0, L.K_STANDARD) == 3 + 2
+    assert K.attack_pool(F, S, 0, 1, L.K_STANDARD) == 3
     cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
     idx = index_with_dice((20, BLANK))  # the check fails: still immobilised, 1 AP left, no attack
-    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    K.turn(F, S, o, traumas(), state_at(idx), cnt, 0)
     assert (S[0, L.S_IMMOBILISED], S[0, L.S_AP]) == (1, 1)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0
-    K._reset(F, S)
-    K._immobilise(S, o)
+    K.reset(F, S)
+    K.immobilise(S, o)
     F[0, L.P_AP] = S[0, L.S_AP] = 4  # 4 AP: free on a 17, then a quick attack (std_guard keeps 1 AP)
     idx = index_with_dice((20, 17))
-    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    K.turn(F, S, o, traumas(), state_at(idx), cnt, 0)
     assert (S[0, L.S_IMMOBILISED], S[0, L.S_AP]) == (0, 1)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
 
@@ -687,20 +687,20 @@ def test_battle_cry_influence_successes_are_will_damage():
     F, o = p.compiled.fighters, p.compiled.options
     assert F[0, L.P_CRY_POOL] == 2 + 1 and F[0, L.P_T_CRY] == 1 and F[1, L.P_T_CRY] == 0
     S = np.zeros((2, L.NS), dtype=np.int64)
-    K._reset(F, S)
+    K.reset(F, S)
     cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
     idx = index_with_dice((20, 20), (20, 17), (20, 5))  # 3 successes: Will 4 → 1
-    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    K.turn(F, S, o, traumas(), state_at(idx), cnt, 0)
     assert S[1, L.S_WILL] == 4 - 3 and S[1, L.S_OUT] == 0
     assert S[0, L.S_AP] == 0 and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1  # the quick attack
-    K._refill(F, S, 0)
+    K.refill(F, S, 0)
     idx = index_with_dice((20, 18), (20, BLANK), (20, BLANK))  # 1 success: Will 1 → 0, out
-    K._turn(F, S, o, traumas(), state_at(idx), cnt, 0)
+    K.turn(F, S, o, traumas(), state_at(idx), cnt, 0)
     assert S[1, L.S_WILL] == 0 and S[1, L.S_OUT] == L.CAUSE_WILL + 1
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1  # the fight is over: no attack
-    K._reset(F, S)
-    K._trauma(F, S, o, traumas(), state_at(index_with_dice((6, 2), (6, 1))), 0)  # 21 broken nose: infl −2
+    K.reset(F, S)
+    K.trauma(F, S, o, traumas(), state_at(index_with_dice((6, 2), (6, 1))), 0)  # 21 broken nose: infl −2
     assert S[0, L.S_PEN_INFL] == 2
     S[0, L.S_AP] = 3
-    K._battle_cry(F, S, o, state_at(index_with_dice((20, 20), (20, 20))), 0)  # pool 3 − 2 = 1 die: a 20
+    K.battle_cry(F, S, o, state_at(index_with_dice((20, 20), (20, 20))), 0)  # pool 3 − 2 = 1 die: a 20
     assert S[1, L.S_WILL] == 4 - 2 and S[0, L.S_AP] == 1

@@ -4,9 +4,9 @@ rules V-1 … V-8).
 Files, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog with the d66
 trauma table, fighter files, rules files), :mod:`.options` (rule options, every GAP, with their
 slots and codes in the kernels' option row), :mod:`.layout` (fighter, state, trauma-table and
-counter layouts), :mod:`.compile` (models → arrays), :mod:`.kernel` (``@njit`` duel and attack
-kernels), :mod:`.exact` (exact single-attack enumeration). This module ties them into
-:data:`RULESET`. Reference: ``docs/reference-vereteno.md``.
+counter layouts), :mod:`.compile` (models → arrays), :mod:`.kernel` (the numba duel and attack
+kernels, a package of one module per rule chapter), :mod:`.exact` (exact single-attack
+enumeration). This module ties them into :data:`RULESET`. Reference: ``docs/reference-vereteno.md``.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
 from .compile import compile_pair, compile_traumas
-from .exact import _enumerate_attack
-from .kernel import _plan, _run_attacks, _run_duels, _run_paired
+from .exact import enumerate_attack
+from .kernel import plan, run_attacks, run_duels, run_paired
 from .model import Fighter
 from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
 
-KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
+KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, traumas: np.ndarray) -> Compiled:
@@ -86,13 +86,13 @@ class VeretenoRuleset(Ruleset):
         F = prepared.compiled.fighters
         S = np.zeros((2, L.NS), dtype=np.int64)
         S[0, L.S_AP] = F[0, L.P_AP]
-        if _plan(F, S, 0) == L.K_NONE:
+        if plan(F, S, 0) == L.K_NONE:
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")
             raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
                             f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:
-        return _enumerate_attack
+        return enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

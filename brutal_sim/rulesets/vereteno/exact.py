@@ -13,10 +13,9 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    KIND_COST, _armour_dice, _armour_reduction, _attack_pool, _choose_reaction, _defence_pool,
-    _desperate, _desperate_dice, _dodge_pool, _level, _plan, _reset, _resolve, _spend,
+    KIND_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction, defence_pool, desperate,
+    desperate_dice, dodge_pool, immobilise, level, plan, reset, resolve, spend, take_reaction,
 )
-from .kernel import _can_pray, _immobilise, _take_reaction
 from .layout import (
     K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, OUT_HIT, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, S_AP, T_DEAD,
     T_OUT,
@@ -49,8 +48,8 @@ def _joint_pmf(n):
 
 
 @driver
-def _check_pmf(pool, opts):
-    """Exact distribution of ``kernel._check(st, pool, opts)`` (V-1.3, V-1.4).
+def check_pmf(pool, opts):
+    """Exact distribution of ``kernel.check(st, pool, opts)`` (V-1.3, V-1.4).
 
     Returns
     -------
@@ -59,7 +58,7 @@ def _check_pmf(pool, opts):
     """
     one = opts[O_ONE_VALUE]
     mode = opts[O_DESPERATION]
-    n = pool if pool > 0 else _desperate_dice(mode, pool)
+    n = pool if pool > 0 else desperate_dice(mode, pool)
     m = max(n, 2)
     lo = -2 * m
     pmf = np.zeros(4 * m + 1)
@@ -75,7 +74,7 @@ def _check_pmf(pool, opts):
             for n1 in range(n + 1 - n20):
                 for n17 in range(n + 1 - n20 - n1):
                     net = 2 * n20 + n17 + n1 * one
-                    pmf[_desperate(mode, n, n20, n1, net) - lo] += _split(n, n20, n17, n - n20 - n1 - n17, n1)
+                    pmf[desperate(mode, n, n20, n1, net) - lo] += _split(n, n20, n17, n - n20 - n1 - n17, n1)
     return pmf, lo
 
 
@@ -94,16 +93,16 @@ def _split(n, n20, n17, n_mid, n1):
 
 @driver
 def _prayer_pmf(pool, opts, can_pray):
-    """Exact joint distribution of ``kernel._fighter_check``'s total and the Will its prayer costs
-    (V-1.6; ``can_pray`` as :func:`kernel._can_pray`).
+    """Exact joint distribution of ``kernel.fighter_check``'s total and the Will its prayer costs
+    (V-1.6; ``can_pray`` as :func:`kernel.can_pray`).
 
     Returns
     -------
     (float64[4m + 1, pool + 2], int64)
         Probabilities of (net total ``lo … 2m``, Will lost ``0 … pool + 1``) and ``lo`` (as
-        :func:`_check_pmf`).
+        :func:`check_pmf`).
     """
-    pmf, lo = _check_pmf(pool, opts)
+    pmf, lo = check_pmf(pool, opts)
     mode = opts[O_PRAYER]
     out = np.zeros((pmf.shape[0], max(pool, 0) + 2))
     if mode == PRAYER_OFF or pool <= 0 or not can_pray:
@@ -133,7 +132,7 @@ def _prayer_pmf(pool, opts, can_pray):
 
 
 @driver
-def _reduction_pmf(n, opts):
+def reduction_pmf(n, opts):
     """Exact distribution of the damage an armour roll of ``n`` d20 removes (V-5.4):
     float64[2n + 1] indexed by the reduction."""
     joint = _joint_pmf(n)
@@ -141,41 +140,41 @@ def _reduction_pmf(n, opts):
     for s in range(2 * n + 1):
         for o in range(n + 1):
             if joint[s, o] != 0.0:
-                out[_armour_reduction(opts, s, o)] += joint[s, o]
+                out[armour_reduction(opts, s, o)] += joint[s, o]
     return out
 
 
 @driver
-def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
+def enumerate_attack(F, opts, tt, outcomes, levels, damage):
     """Add the exact outcome distribution of side a's first attack on a fresh side b.
 
     ``outcomes`` float64[5] (``OUT_*``), ``levels`` float64[5, 1] (``LVL_*`` × zone ``body``),
     ``damage`` float64[1] (mean final damage per attack).
     """
     S = np.empty((2, NS), dtype=np.int64)
-    _reset(F, S)
-    _immobilise(S, opts)
-    kind = _plan(F, S, 0)
+    reset(F, S)
+    immobilise(S, opts)
+    kind = plan(F, S, 0)
     if kind == K_NONE:
         return
     S[0, S_AP] -= KIND_COST[kind]
-    react = _choose_reaction(F, S, opts, 0, 1, kind)
+    react = choose_reaction(F, S, opts, 0, 1, kind)
     if react != R_NONE:
-        _take_reaction(S, opts, 1)
-    pa2, loa = _prayer_pmf(_attack_pool(F, S, 0, 1, kind), opts, _can_pray(S, opts, 0))
+        take_reaction(S, opts, 1)
+    pa2, loa = _prayer_pmf(attack_pool(F, S, 0, 1, kind), opts, can_pray(S, opts, 0))
     pa = pa2.sum(axis=1)  # the attacker's Will spent on prayer does not change this attack
     if react == R_DEFEND:
-        pr, lor = _prayer_pmf(_defence_pool(F, S, 1), opts, _can_pray(S, opts, 1))
+        pr, lor = _prayer_pmf(defence_pool(F, S, 1), opts, can_pray(S, opts, 1))
     elif react == R_DODGE:
-        pr, lor = _prayer_pmf(_dodge_pool(F, S, opts, 0, 1, kind), opts, _can_pray(S, opts, 1))
+        pr, lor = _prayer_pmf(dodge_pool(F, S, opts, 0, 1, kind), opts, can_pray(S, opts, 1))
     else:
         pr, lor = np.ones((1, 1)), 0
     q = 0.0  # V-8.4: chance that one trauma ends the fight (KO, PARA, DEAD)
     for row in range(tt.shape[0]):
         if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
             q += 1.0 / tt.shape[0]
-    na, ns = _armour_dice(F, S, opts, 0, 1)
-    red = _reduction_pmf(na + ns, opts)
+    na, ns = armour_dice(F, S, opts, 0, 1)
+    red = reduction_pmf(na + ns, opts)
     for i in range(pa.shape[0]):
         for jc in range(pr.size):  # j: the reaction's total; c: Will its prayer cost (V-1.6)
             j, c = jc // pr.shape[1], jc % pr.shape[1]
@@ -183,11 +182,11 @@ def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
             if p == 0.0:
                 continue
             will_left = F[1, P_WILL] - c
-            outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, 0, 1, react, i + loa, j + lor)
+            outcome, s, counter, d_traumas, d_init = resolve(F, S, opts, 0, 1, react, i + loa, j + lor)
             if s <= 0:
                 outcomes[outcome] += p
                 continue
-            dmg, traumas, disarm, will = _spend(F, S, 0, 1, s)
+            dmg, traumas, disarm, will = spend(F, S, 0, 1, s)
             for x in range(red.shape[0]):
                 px = p * red[x]
                 if px == 0.0:
@@ -205,5 +204,5 @@ def _enumerate_attack(F, opts, tt, outcomes, levels, damage):
                     p_out = 1.0
                 else:
                     p_out = 1.0 - (1.0 - q) ** traumas
-                levels[_level(False, final, traumas, True), 0] += px * p_out
-                levels[_level(False, final, traumas, False), 0] += px * (1.0 - p_out)
+                levels[level(False, final, traumas, True), 0] += px * p_out
+                levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)

@@ -3,13 +3,15 @@
 A fighter compiles to one ``int64[NF]`` row (``P_*``), its changing state in a duel is one
 ``int64[NS]`` row (``S_*``); counters follow the shared
 :class:`~brutal_sim.core.counters.CounterLayout` with the names below. The rule options' row
-(``O_*``) is declared with the options, in :mod:`.options`. Module-level ints are compile-time
-constants for numba.
+(``O_*``) is declared with the options, in :mod:`.options`. The rows' indices are handed out in
+the order they are declared by one :class:`~brutal_sim.core.slots.Slots` each; module-level ints
+are compile-time constants for numba.
 """
 
 from __future__ import annotations
 
 from ...core.counters import CounterLayout
+from ...core.slots import Slots
 
 # -- attack kinds (V-3.1–V-3.3); their AP cost and pool modifier are the kernel's KIND_* arrays ----
 K_NONE, K_QUICK, K_STANDARD, K_POWER = 0, 1, 2, 3
@@ -24,49 +26,58 @@ ATTACK_SPENDING_CODES = {"trauma_first": AS_TRAUMA_FIRST, "damage_only": AS_DAMA
 DS_BLOCK_FIRST, DS_COUNTER_FIRST = range(2)
 DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COUNTER_FIRST}
 
+# -- blow levels (counter names); a fighter's state counts its blows of each level -------------------
+LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
+LVL_NONE, LVL_SCRATCH, LVL_WOUND, LVL_TRAUMA, LVL_OUT = range(len(LEVEL_NAMES))
+N_LEVELS = len(LEVEL_NAMES)
+
+# -- weapon records (V-8.2): fields of one record, and the fighter's two records --------------------
+W = Slots()
+W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = W.take(9)
+WN = W.size
+WEAPON_SLOTS = Slots()
+SLOT_WEAPON = WEAPON_SLOTS.next()  # the weapon in hand
+SLOT_UNARMED = WEAPON_SLOTS.next()  # bare hands (V-5.6)
+
 # -- fighter parameters (int64[NF]) ----------------------------------------------------------------
-(P_BODY, P_AGILITY, P_MELEE, P_AGIL_SKILL, P_HEALTH, P_WILL, P_AP,
- P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_SHIELD_CLASS,
- P_T_KIND, P_T_KEEP, P_REACTION, P_ATTACK_SPENDING, P_DEFENCE_SPENDING) = range(15)
-P_WEAPONS = 15
-# weapon fields, slot s at P_WEAPONS + s * WN (slot 0 the weapon in hand, slot 1 bare hands)
-W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = range(9)
-WN = 9
-SLOT_WEAPON, SLOT_UNARMED = 0, 1
-NF = P_WEAPONS + 2 * WN
-P_CRY_POOL = NF  # battle cry pool: Эмпатия + Влияние (seed 41–43)
-P_T_CRY = NF + 1  # 1 if the tactic opens each turn with a battle cry
-NF += 2
+P = Slots()
+P_BODY, P_AGILITY, P_MELEE, P_AGIL_SKILL, P_HEALTH, P_WILL, P_AP = P.take(7)
+P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_SHIELD_CLASS = P.take(3)
+P_T_KIND, P_T_KEEP, P_REACTION, P_ATTACK_SPENDING, P_DEFENCE_SPENDING = P.take(5)  # tactic and policies
+P_WEAPONS = P.block(WEAPON_SLOTS.size * WN)  # slot s's record at P_WEAPONS + s * WN
+P_CRY_POOL = P.next()  # battle cry pool: Эмпатия + Влияние (seed 41–43)
+P_T_CRY = P.next()  # 1 if the tactic opens each turn with a battle cry
+NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
-(S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS, S_PRONE, S_DROPPED, S_NO2H,
- S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK, S_ARMOUR, S_SHIELD, S_OUT, S_DEAD,
- S_STEALTH, S_HARMED) = range(20)
-NS = 20  # S_HARMED: blows taken with a level above none (for the shared one_blow counter)
-S_TOKENS_USED = NS  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
-NS += 1
-S_IMMOBILISED = NS  # V-6.9: 1 while the fighter is immobilised
-NS += 1
-S_PEN_INFL = NS  # V-6.4: dice off Влияние checks (the battle cry)
-NS += 1
+S = Slots()
+S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS = S.take(6)
+S_PRONE, S_DROPPED, S_NO2H, S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK = S.take(8)  # conditions
+S_ARMOUR, S_SHIELD = S.take(2)  # armour and shield class left (V-5.4)
+S_OUT, S_DEAD = S.take(2)  # out of the fight: its cause + 1 (V-6.1); killed by a DEAD trauma
+S_STEALTH = S.next()  # V-2.5: the stealth attack still due (option stealth_attack's code)
+S_HARMED = S.next()  # blows taken with a level above none (for the shared one_blow counter)
+S_TOKENS_USED = S.next()  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
+S_IMMOBILISED = S.next()  # V-6.9: 1 while the fighter is immobilised
+S_PEN_INFL = S.next()  # V-6.4: dice off Влияние checks (the battle cry)
+S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
+NS = S.size
 
 # -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
+T = Slots()
 (T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,
- T_NO2H, T_DEAD) = range(11)
-NT = 11
-T_PEN_INFL = NT  # V-8.4 PEN(infl)
-NT += 1
+ T_NO2H, T_DEAD) = T.take(11)
+T_PEN_INFL = T.next()  # V-8.4 PEN(infl)
+NT = T.size
 
 # -- counters --------------------------------------------------------------------------------------
-CAUSE_HEALTH, CAUSE_WILL, CAUSE_TRAUMA_OUT, CAUSE_DEATH = range(4)
 CAUSE_NAMES = ("health", "will", "trauma_out", "death")
+CAUSE_HEALTH, CAUSE_WILL, CAUSE_TRAUMA_OUT, CAUSE_DEATH = range(len(CAUSE_NAMES))
 N_CAUSES = len(CAUSE_NAMES)
-OUT_MISS, OUT_DEFENDED, OUT_DODGED, OUT_ARMOUR_STOPPED, OUT_HIT = range(5)
 OUTCOME_NAMES = ("miss", "defended", "dodged", "armour_stopped", "hit")
-LVL_NONE, LVL_SCRATCH, LVL_WOUND, LVL_TRAUMA, LVL_OUT = range(5)
-LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
+OUT_MISS, OUT_DEFENDED, OUT_DODGED, OUT_ARMOUR_STOPPED, OUT_HIT = range(len(OUTCOME_NAMES))
 
 COUNTERS = CounterLayout(
     causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=("body",),
@@ -90,8 +101,6 @@ C_DAMAGE = COUNTERS.damage        # [2 taker] sum of Health damage from blows
 C_ONE_BLOW = COUNTERS.one_blow    # [2 loser] lost to the only blow above level none
 C_LOSER_WOUNDS = COUNTERS.loser_wounds  # [2 loser][5 level][LOSER_WOUNDS_CAP + 1]
 C_ROUNDS = COUNTERS.rounds        # [cap + 1], then rounds_a [cap + 1]
-S_TOOK = NS  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
-NS += len(LEVEL_NAMES)
 
 
 def n_counters(round_cap: int) -> int:

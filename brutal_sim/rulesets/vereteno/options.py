@@ -80,8 +80,8 @@ O_DODGE_MODIFIER = ROW.slot("dodge_modifier")
 O_SHIELD = ROW.slot("shield")
 O_ARMOUR_ONES = ROW.slot("armour_ones")
 O_SHOCK_TIMING = ROW.slot("shock_timing")
-O_PICKUP_AP = ROW.slot("pickup")
-O_PIERCING_DICE = ROW.slot("armour_piercing_dice")
+O_PICKUP = ROW.slot("pickup")
+O_ARMOUR_PIERCING_DICE = ROW.slot("armour_piercing_dice")
 O_EXPOSURE = ROW.slot("exposure")
 O_PRAYER = ROW.slot("prayer")
 O_NPC_REACTIONS = ROW.slot("npc_reactions")
@@ -90,13 +90,13 @@ O_NPC_TOKENS = ROW.pair("npc_tokens")
 O_IMMOBILISED = ROW.slot("immobilised")  # codes: bit 1 side a, bit 2 side b
 NO = ROW.size
 
-# -- codes of the choices the kernels compare with ------------------------------------------------
+# -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
 DESP_FVTT, DESP_YZE, DESP_APP = ROW.codes("desperation")
-STEALTH_NONE, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
-SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _SHIELD_COVER_LIKE = ROW.codes("shield")  # cover_like: no melee effect
-EXPOSURE_HIT_ONLY, EXPOSURE_MISS_BECOMES_HIT = ROW.codes("exposure")
+_, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
+SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _ = ROW.codes("shield")  # cover_like: no melee effect
+_, EXPOSURE_MISS_BECOMES_HIT = ROW.codes("exposure")
 PRAYER_OFF, PRAYER_APP, PRAYER_YZE = ROW.codes("prayer")
-NPC_FREE, NPC_TOKENS, NPC_NONE = ROW.codes("npc_reactions")
+_, NPC_TOKENS, NPC_NONE = ROW.codes("npc_reactions")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -1,0 +1,146 @@
+"""The Vereteno melee duel kernel (numba): arrays and scalars in, counters out.
+
+Inputs everywhere below:
+
+F : int64[2, NF]
+    Compiled fighters (``P_*`` of :mod:`brutal_sim.rulesets.vereteno.layout`); row 0 is side a,
+    row 1 side b.
+S : int64[2, NS]
+    Their changing state during one duel (``S_*``), reset at the start of every duel.
+opts : int64[NO]
+    Rule options (``O_*`` of :mod:`brutal_sim.rulesets.vereteno.options`).
+tt : int64[36, NT]
+    The d66 trauma table (``T_*`` combat codes), row ``(tens − 1)·6 + units − 1`` (V-8.4).
+st : uint64[4]
+    The duel's random state (:mod:`brutal_sim.toolbox.rng`).
+cnt : int64[K]
+    Counters (``C_*``), added to, never cleared.
+
+Draw order (the contract with ``tests/vereteno/naive_vereteno.py``, written down in
+``docs/reference-vereteno.md``): initiative d20 a then b (plus the surprise dice, then the tie
+d20 pairs); per attack: the attacker's pool (then its prayer's rerolled dice, V-1.6), then the
+reaction's pool (and its prayer's dice), then the armour dice of the
+target (armour part then shield part), then two d6 per trauma, then the same for the counter on
+the attacker. Pools are rolled die by die with ``roll_die(st, 20)``.
+
+Calls: the drivers' parallel loop is compiled with this package's functions internal to it
+(:mod:`.drivers`, :mod:`brutal_sim.toolbox.jit`).
+
+Modules, one per rule chapter of ``docs/rules/vereteno.md``, each importing only the ones above it:
+:mod:`.checks` (V-1 checks, prayer and pools, with the V-3.17 tokens and V-6.1 out that a prayer
+needs), :mod:`.initiative` (V-2 state, AP refill, initiative), :mod:`.actions` (V-3 attack kinds,
+V-4.1–V-4.5 reactions and spending, the V-7 policies), :mod:`.armour` (V-5), :mod:`.traumas` (V-6),
+:mod:`.melee` (V-4 the blow and the attack), :mod:`.rounds` (V-2.3, V-2.6 turns, rounds, the
+duel), :mod:`.drivers`.
+
+The interface
+-------------
+The names below are the kernel's public names; everything else is private to its chapter.
+
+- Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): ``run_duels``,
+  ``run_attacks``, ``run_paired``.
+- ``KIND_COST``: ``int64[4]``, the AP cost of each attack kind (``K_*``, V-2.2).
+- Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.vereteno.exact`), the ruleset's
+  attack check and the rule tests, which call one step on hand-made arrays. They take the
+  arguments described above.
+"""
+
+from __future__ import annotations
+
+from .checks import (
+    KIND_COST,
+    _attack_pool as attack_pool,
+    _can_pray as can_pray,
+    _check as check,
+    _defence_pool as defence_pool,
+    _desperate as desperate,
+    _desperate_dice as desperate_dice,
+    _dodge_pool as dodge_pool,
+    _fighter_check as fighter_check,
+    _slot as slot,
+    _successes as successes,
+    _weapon as weapon,
+)
+from .initiative import (
+    _first as first,
+    _refill as refill,
+    _reset as reset,
+    _roll_initiative as roll_initiative,
+)
+from .actions import (
+    _allowed as allowed,
+    _choose_reaction as choose_reaction,
+    _plan as plan,
+    _resolve as resolve,
+    _spend as spend,
+    _take_reaction as take_reaction,
+)
+from .armour import (
+    _armour_dice as armour_dice,
+    _armour_reduction as armour_reduction,
+    _armour_roll as armour_roll,
+    _lose_health as lose_health,
+)
+from .traumas import (
+    _immobilise as immobilise,
+    _shock as shock,
+    _strain as strain,
+    _trauma as trauma,
+)
+from .melee import (
+    _attack as attack,
+    _blow as blow,
+    _level as level,
+)
+from .rounds import (
+    _battle_cry as battle_cry,
+    _finish as finish,
+    _turn as turn,
+)
+from .drivers import (
+    _run_attacks as run_attacks,
+    _run_duels as run_duels,
+    _run_paired as run_paired,
+)
+
+__all__ = [
+    "KIND_COST",
+    "allowed",
+    "armour_dice",
+    "armour_reduction",
+    "armour_roll",
+    "attack",
+    "attack_pool",
+    "battle_cry",
+    "blow",
+    "can_pray",
+    "check",
+    "choose_reaction",
+    "defence_pool",
+    "desperate",
+    "desperate_dice",
+    "dodge_pool",
+    "fighter_check",
+    "finish",
+    "first",
+    "immobilise",
+    "level",
+    "lose_health",
+    "plan",
+    "refill",
+    "reset",
+    "resolve",
+    "roll_initiative",
+    "run_attacks",
+    "run_duels",
+    "run_paired",
+    "shock",
+    "slot",
+    "spend",
+    "strain",
+    "successes",
+    "take_reaction",
+    "trauma",
+    "turn",
+    "weapon",
+]

@@ -1,0 +1,245 @@
+"""V-1 checks and the pools they roll (chapter 1 of the kernel; imports no other chapter).
+
+A d20 check counted by V-1.3 (``_successes``), desperate when the pool is ≤ 0 (V-1.4), and a
+fighter's check that may be prayed once (V-1.6). The prayer's costs need being put out of the fight
+(V-6.1, ``_mark_out``; V-5.3 Will ≤ 0) and the GM's Chernobog tokens (V-3.17), so both live here
+too. Pools need the weapon in hand (V-3.9 dropped, V-5.6 bare hands, V-8.4 NO2H): the attack pool
+(V-3.1–V-3.3, V-6.4, V-6.7, V-6.9, V-2.5), the defence pool (V-4.3) and the dodge pool (V-4.4).
+``KIND_COST`` (V-2.2) and ``KIND_MODIFIER`` (V-3.1–V-3.3) are the attack kinds' AP cost and pool
+modifier.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....toolbox.jit import inline_rule, rule
+from ....toolbox.rng import roll_die
+from ..layout import (
+    CAUSE_WILL, P_AGILITY, P_AGIL_SKILL, P_BODY, P_MELEE, P_WEAPONS, SLOT_UNARMED, SLOT_WEAPON, S_DROPPED,
+    S_IMMOBILISED, S_NO2H, S_OUT, S_PEN_AGIL, S_PEN_MELEE, S_PRONE, S_STEALTH, S_TOKENS_USED, S_WILL, WN, W_MOD,
+    W_PRESENT, W_TWO_HANDED,
+)
+from ..options import (
+    DESP_APP, DESP_FVTT, NPC_TOKENS, O_DESPERATION, O_DODGE_MODIFIER, O_NPC, O_NPC_REACTIONS, O_NPC_TOKENS,
+    O_ONE_VALUE, O_PRAYER, PRAYER_APP, PRAYER_OFF, PRAYER_YZE, STEALTH_DICE,
+)
+
+
+#: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
+KIND_COST = np.array([0, 1, 2, 3], dtype=np.int64)
+KIND_MODIFIER = np.array([0, -2, 0, 2], dtype=np.int64)
+
+
+@inline_rule
+def _successes(face, one_value):
+    """V-1.3: successes of one d20 face (int64): 20 → 2, 17–19 → 1, 1 → ``one_value``, else 0."""
+    if face == 20:
+        return 2
+    if face >= 17:
+        return 1
+    if face == 1:
+        return one_value
+    return 0
+
+
+@rule
+def _desperate(mode, n_dice, n20, n1, net):
+    """V-1.4: total of a desperate roll (pool ≤ 0) from its dice (int64).
+
+    Parameters
+    ----------
+    mode : int64
+        ``DESP_FVTT`` (every 20 → +1, 1 → −1; 1 success only if all dice are 20, else ≤ 0),
+        ``DESP_YZE`` (2d20 counted by V-1.3; ≥ 2 successes count as 1, else at most 0).
+    n_dice, n20, n1, net : int64
+        Dice rolled, 20s among them, 1s among them, V-1.3 net successes.
+    """
+    if mode == DESP_FVTT:
+        if n20 == n_dice:
+            return 1
+        return min(n20 - n1, 0)
+    if net >= 2:
+        return 1
+    return min(net, 0)
+
+
+@rule
+def _desperate_dice(mode, pool):
+    """V-1.4: number of d20 a desperate roll (pool ≤ 0) rolls: fvtt 1 (pool 0) or 2, yze 2, app 0."""
+    if mode == DESP_APP:
+        return 0
+    if mode == DESP_FVTT and pool == 0:
+        return 1
+    return 2
+
+
+@rule
+def _check(st, pool, opts):
+    """V-1.1–V-1.4: roll a check of ``pool`` d20 (desperate if ≤ 0); its net successes (int64)."""
+    one = opts[O_ONE_VALUE]
+    n = pool
+    if pool <= 0:
+        n = _desperate_dice(opts[O_DESPERATION], pool)
+    net = 0
+    n20 = 0
+    n1 = 0
+    for _ in range(n):
+        face = roll_die(st, 20)
+        net += _successes(face, one)
+        n20 += face == 20
+        n1 += face == 1
+    if pool > 0:
+        return net
+    if n == 0:
+        return 0
+    return _desperate(opts[O_DESPERATION], n, n20, n1, net)
+
+
+@rule
+def _mark_out(S, i, cause):
+    """V-6.1: fighter ``i`` is out of the fight by ``cause`` (the first cause is kept)."""
+    if S[i, S_OUT] == 0:
+        S[i, S_OUT] = cause + 1
+
+
+@rule
+def _either_out(S):
+    """V-6.1: is either side out of the fight (bool)?"""
+    return S[0, S_OUT] != 0 or S[1, S_OUT] != 0
+
+
+@rule
+def _is_npc(opts, i):
+    """V-3.17: is side ``i`` a GM character (option ``npc`` codes: bit 0 side a, bit 1 side b)?"""
+    return (opts[O_NPC] >> i) & 1 != 0
+
+
+@rule
+def _tokens_left(S, opts, i):
+    """V-3.17: Chernobog tokens the GM has left for side ``i`` (``npc_tokens_a``/``_b`` less those spent)."""
+    return opts[O_NPC_TOKENS + i] - S[i, S_TOKENS_USED]
+
+
+@rule
+def _pays_tokens(opts, i):
+    """V-3.17: does side ``i`` cost the GM tokens (a GM character under ``npc_reactions = tokens``)?"""
+    return _is_npc(opts, i) and opts[O_NPC_REACTIONS] == NPC_TOKENS
+
+
+@rule
+def _can_pray(S, opts, i):
+    """V-1.6: may fighter ``i`` pray now? ``app``: with Will ≥ 2 (the basic cost leaves it standing)
+    **[reading]**; ``yze``: always, but a GM character under ``npc_reactions = tokens`` needs a token."""
+    mode = opts[O_PRAYER]
+    if mode == PRAYER_APP:
+        return S[i, S_WILL] >= 2
+    if mode == PRAYER_YZE:
+        return not _pays_tokens(opts, i) or _tokens_left(S, opts, i) >= 1
+    return False
+
+
+@inline_rule
+def _rerolled(mode, face, one):
+    """V-1.6: does a prayer reroll this face? ``app``: a die without a success (1–16); ``yze``: every
+    die but a 20."""
+    if mode == PRAYER_YZE:
+        return face != 20
+    return _successes(face, one) <= 0
+
+
+@rule
+def _fighter_check(S, opts, st, pool, i):
+    """V-1.1–V-1.4 and V-1.6: fighter ``i``'s check of ``pool`` d20 (attack, defence, dodge, agility,
+    battle cry; not the armour roll).
+
+    With option ``prayer``, a check of a pool > 0 that failed (≤ 0 successes) is prayed once if
+    :func:`_can_pray`: the dice :func:`_rerolled` picks are rolled again, after the check's own dice.
+    ``app`` costs 1 Will plus 1 per 1 among the new dice (Will ≤ 0 puts the fighter out, V-5.3);
+    ``yze`` costs a GM character under ``npc_reactions = tokens`` one token. Returns the net
+    successes (int64).
+    """
+    mode = opts[O_PRAYER]
+    if mode == PRAYER_OFF or pool <= 0:
+        return _check(st, pool, opts)
+    one = opts[O_ONE_VALUE]
+    net = 0
+    kept = 0
+    n_re = 0
+    for _ in range(pool):
+        face = roll_die(st, 20)
+        v = _successes(face, one)
+        net += v
+        if _rerolled(mode, face, one):
+            n_re += 1
+        else:
+            kept += v
+    if net > 0 or n_re == 0 or not _can_pray(S, opts, i):
+        return net
+    ones = 0
+    for _ in range(n_re):
+        face = roll_die(st, 20)
+        kept += _successes(face, one)
+        ones += face == 1
+    if mode == PRAYER_APP:
+        S[i, S_WILL] -= 1 + ones
+        if S[i, S_WILL] <= 0:
+            _mark_out(S, i, CAUSE_WILL)
+    elif _pays_tokens(opts, i):
+        S[i, S_TOKENS_USED] += 1
+    return kept
+
+
+@inline_rule
+def _wb(slot):
+    """Base index of weapon ``slot`` inside a fighter row."""
+    return P_WEAPONS + slot * WN
+
+
+@rule
+def _slot(F, S, i):
+    """The weapon slot fighter ``i`` fights with: its weapon unless it has none, dropped it
+    (V-3.9) or may no longer wield a two-handed one (NO2H, V-8.4); else bare hands (V-5.6)."""
+    b = _wb(SLOT_WEAPON)
+    if F[i, b + W_PRESENT] == 0 or S[i, S_DROPPED] != 0:
+        return SLOT_UNARMED
+    if S[i, S_NO2H] != 0 and F[i, b + W_TWO_HANDED] != 0:
+        return SLOT_UNARMED
+    return SLOT_WEAPON
+
+
+@rule
+def _weapon(F, S, i, field):
+    """A field (``W_*``) of the weapon fighter ``i`` fights with."""
+    return F[i, _wb(_slot(F, S, i)) + field]
+
+
+@rule
+def _attack_pool(F, S, a, d, kind):
+    """V-3.1–3.3, V-6.4, V-6.7, V-6.9, V-2.5: Телосложение + Ближний бой + weapon modifier + attack
+    kind − melee penalties, +2 against a prone target, +2 against an immobilised one, +3 on a stealth
+    attack (int64, may be ≤ 0)."""
+    pool = F[a, P_BODY] + F[a, P_MELEE] + _weapon(F, S, a, W_MOD) + KIND_MODIFIER[kind] - S[a, S_PEN_MELEE]
+    if S[d, S_PRONE] != 0:
+        pool += 2
+    if S[d, S_IMMOBILISED] != 0:
+        pool += 2
+    if S[a, S_STEALTH] == STEALTH_DICE:
+        pool += 3
+    return pool
+
+
+@rule
+def _defence_pool(F, S, d):
+    """V-4.3: the defender's melee pool with its own weapon modifier, minus melee penalties."""
+    return F[d, P_BODY] + F[d, P_MELEE] + _weapon(F, S, d, W_MOD) - S[d, S_PEN_MELEE]
+
+
+@rule
+def _dodge_pool(F, S, opts, a, d, kind):
+    """V-4.4: Ловкость + Проворство − the attacker's weapon modifier (and, by option
+    ``dodge_modifier``, its attack kind's modifier) − Проворство penalties."""
+    pool = F[d, P_AGILITY] + F[d, P_AGIL_SKILL] - _weapon(F, S, a, W_MOD) - S[d, S_PEN_AGIL]
+    if opts[O_DODGE_MODIFIER] != 0:
+        pool -= KIND_MODIFIER[kind]
+    return pool

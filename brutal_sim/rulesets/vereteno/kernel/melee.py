@@ -1,0 +1,101 @@
+"""V-4 resolving a melee attack: a blow's damage, traumas, disarm and Will damage through the
+armour roll (V-4.5, V-4.6, V-5.4, V-6.2), the blow's level for the counters, and one attack with
+its reaction, checks and the defence's counter (V-4, V-4.3). Imports :mod:`.checks`,
+:mod:`.actions`, :mod:`.armour` and :mod:`.traumas`."""
+
+from __future__ import annotations
+
+from ....toolbox.jit import rule
+from ..layout import (
+    CAUSE_WILL, C_ATTACKS, C_DAMAGE, C_WOUNDS, LVL_NONE, LVL_OUT, LVL_SCRATCH, LVL_TRAUMA, LVL_WOUND, N_LEVELS,
+    OUT_ARMOUR_STOPPED, R_DEFEND, R_DODGE, R_NONE, S_DROPPED, S_HARMED, S_INIT_BONUS, S_OUT, S_STEALTH, S_TOOK, S_WILL,
+    W_DAMAGE,
+)
+from .checks import _attack_pool, _defence_pool, _dodge_pool, _fighter_check, _mark_out, _weapon
+from .actions import _choose_reaction, _resolve, _spend, _take_reaction
+from .armour import _armour_roll, _lose_health
+from .traumas import _strain, _trauma
+
+
+@rule
+def _level(stopped, final, traumas, out):
+    """Level of a blow (counter names): ``none`` armour stopped it, ``out`` it put the target out
+    of the fight, ``trauma`` it inflicted one, else ``wound`` (2+ damage) or ``scratch`` (1)."""
+    if stopped:
+        return LVL_NONE
+    if out:
+        return LVL_OUT
+    if traumas > 0:
+        return LVL_TRAUMA
+    if final >= 2:
+        return LVL_WOUND
+    return LVL_SCRATCH
+
+
+@rule
+def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
+    """V-4.5, V-4.6, V-5.4, V-6.2: deliver ``damage``, ``traumas``, a disarm and Will damage from
+    ``src`` to ``tgt``. Damage goes through the armour roll; if it reaches 0 the traumas and the
+    disarm are cancelled too (Will damage stays). Counts the blow's level.
+
+    Returns 1 if the armour stopped all the damage, else 0.
+    """
+    if damage == 0 and traumas == 0 and disarm == 0 and will == 0:
+        return 0
+    was_out = S[tgt, S_OUT] != 0
+    final = damage
+    if damage > 0:
+        final = max(damage - _armour_roll(F, S, opts, st, cnt, src, tgt), 0)
+    stopped = damage > 0 and final == 0
+    cnt[C_DAMAGE + tgt] += final
+    _lose_health(S, tgt, final)
+    applied = 0
+    if not stopped:
+        for _ in range(traumas):
+            _trauma(F, S, opts, tt, st, tgt)
+        applied = traumas
+        if disarm != 0:
+            S[tgt, S_DROPPED] = 1
+    S[tgt, S_WILL] -= will
+    if S[tgt, S_WILL] <= 0:
+        _mark_out(S, tgt, CAUSE_WILL)
+    out = S[tgt, S_OUT] != 0 and not was_out
+    level = _level(stopped, final, applied, out)
+    cnt[C_WOUNDS + tgt * N_LEVELS + level] += 1
+    S[tgt, S_TOOK + level] += 1
+    if level != LVL_NONE:
+        S[tgt, S_HARMED] += 1
+    return 1 if stopped else 0
+
+
+@rule
+def _attack(F, S, opts, tt, st, cnt, a, kind):
+    """V-4: one melee attack of ``kind`` by ``a`` on ``d``: reaction, checks, effects, counter.
+
+    The attack's effects on ``d`` resolve first, then the defence's counter and traumas on ``a``
+    (simultaneous, V-4.3: they use the weapon ``d`` defended with even if the attack disarmed it).
+    """
+    d = 1 - a
+    react = _choose_reaction(F, S, opts, a, d, kind)
+    if react != R_NONE:
+        _take_reaction(S, opts, d)
+    sa = _fighter_check(S, opts, st, _attack_pool(F, S, a, d, kind), a)
+    S[a, S_STEALTH] = 0  # V-2.5: the stealth bonus is the first attacking action's
+    _strain(S, a)
+    r = 0
+    if react == R_DEFEND:
+        r = _fighter_check(S, opts, st, _defence_pool(F, S, d), d)
+        _strain(S, d)
+    elif react == R_DODGE:
+        r = _fighter_check(S, opts, st, _dodge_pool(F, S, opts, a, d, kind), d)
+        _strain(S, d)
+    outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
+    S[d, S_INIT_BONUS] += d_init
+    counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with
+    if s > 0:
+        damage, traumas, disarm, will = _spend(F, S, a, d, s)
+        if _blow(F, S, opts, tt, st, cnt, a, d, damage, traumas, disarm, will):
+            outcome = OUT_ARMOUR_STOPPED
+    cnt[C_ATTACKS + a * 5 + outcome] += 1
+    if counter != 0 or d_traumas != 0:
+        _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)

@@ -1,0 +1,81 @@
+"""V-6 traumas and conditions: shock (V-6.3), a d66 trauma and its combat codes (V-6.2, V-8.4),
+the DMGCHK strain of a check (V-6.11), and immobilisation with breaking free (V-6.9). Imports
+:mod:`.checks` and :mod:`.armour`."""
+
+from __future__ import annotations
+
+from ....toolbox.jit import rule
+from ....toolbox.rng import roll_die
+from ..layout import (
+    CAUSE_DEATH, CAUSE_TRAUMA_OUT, P_AGILITY, P_AGIL_SKILL, SLOT_WEAPON, S_AP, S_AP_DEBT, S_BLEED, S_DEAD, S_DMGCHK,
+    S_DMG_TURN, S_DROPPED, S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_INFL, S_PEN_MELEE, S_PRONE, T_BLEED, T_DEAD,
+    T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT, T_PEN_AGIL, T_PEN_INFL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_PRESENT,
+)
+from ..options import O_IMMOBILISED, O_SHOCK_TIMING
+from .checks import _fighter_check, _mark_out, _wb
+from .armour import _lose_health
+
+
+@rule
+def _shock(S, opts, i, n):
+    """V-6.3: lose ``n`` AP; ``now``: off the current pool, the rest off the next refill;
+    ``next_turn``: all off the next refill."""
+    take = 0
+    if opts[O_SHOCK_TIMING] == 0:
+        take = min(n, S[i, S_AP])
+    S[i, S_AP] -= take
+    S[i, S_AP_DEBT] += n - take
+
+
+@rule
+def _trauma(F, S, opts, tt, st, i):
+    """V-6.2: roll d66 (tens then units) and apply the row's combat codes to fighter ``i``."""
+    tens = roll_die(st, 6)
+    units = roll_die(st, 6)
+    row = (tens - 1) * 6 + units - 1
+    if tt[row, T_SHOCK] > 0:
+        _shock(S, opts, i, tt[row, T_SHOCK])
+    if tt[row, T_DROP] != 0 and F[i, _wb(SLOT_WEAPON) + W_PRESENT] != 0:
+        S[i, S_DROPPED] = 1
+    if tt[row, T_PRONE] != 0:
+        S[i, S_PRONE] = 1
+    S[i, S_PEN_MELEE] += tt[row, T_PEN_MELEE]
+    S[i, S_PEN_AGIL] += tt[row, T_PEN_AGIL]
+    S[i, S_PEN_INFL] += tt[row, T_PEN_INFL]
+    S[i, S_DMGCHK] += tt[row, T_DMGCHK]
+    S[i, S_BLEED] += tt[row, T_BLEED]
+    S[i, S_DMG_TURN] += tt[row, T_DMG_TURN]
+    if tt[row, T_NO2H] != 0:
+        S[i, S_NO2H] = 1
+    if tt[row, T_OUT] != 0:
+        _mark_out(S, i, CAUSE_TRAUMA_OUT)
+    if tt[row, T_DEAD] != 0:
+        S[i, S_DEAD] = 1
+        _mark_out(S, i, CAUSE_DEATH)
+
+
+@rule
+def _strain(S, i):
+    """V-6.11 (DMGCHK): each melee or Проворство check costs the fighter 1 Health per such trauma."""
+    if S[i, S_DMGCHK] > 0:
+        _lose_health(S, i, S[i, S_DMGCHK])
+
+
+@rule
+def _immobilise(S, opts):
+    """V-6.9: the sides option ``immobilised`` names (bit 0 side a, bit 1 side b) start immobilised."""
+    for i in range(2):
+        S[i, S_IMMOBILISED] = (opts[O_IMMOBILISED] >> i) & 1
+
+
+@rule
+def _break_free(F, S, opts, st, i):
+    """V-6.9: an immobilised fighter with 2 AP spends a standard action on an agility check
+    (Ловкость + Проворство − Проворство penalties **[reading]**; V-6.11 strain); ≥ 1 success frees it."""
+    if S[i, S_IMMOBILISED] == 0 or S[i, S_AP] < 2:
+        return
+    S[i, S_AP] -= 2
+    r = _fighter_check(S, opts, st, F[i, P_AGILITY] + F[i, P_AGIL_SKILL] - S[i, S_PEN_AGIL], i)
+    _strain(S, i)
+    if r >= 1:
+        S[i, S_IMMOBILISED] = 0
