@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 import pandas as pd
 from pydantic import Field, field_validator
@@ -220,6 +220,47 @@ def _nested(exc: DataError) -> str:
     return inner + (f"{exc.field}: " if exc.field else "") + exc.message
 
 
+class Run(NamedTuple):
+    """One configuration the scenario's cells play under: a variant of one ruleset, or one ruleset
+    of a cross-system comparison, with its rules file, options and where they are written."""
+
+    label: str
+    ruleset: Ruleset
+    rules: str | None
+    options: dict[str, str]
+    where: str
+
+
+@dataclass(frozen=True)
+class References:
+    """How the files a scenario names are found: relative to the scenario's folder."""
+
+    path: str
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.path).parent
+
+    def fighter(self, ref: str) -> str:
+        """A fighter reference: a TOML file beside the scenario by its path, else as written (a
+        catalog name, or a file the ruleset's loader looks for)."""
+        p = self.folder / ref
+        return str(p) if (ref.endswith(".toml") and p.is_file()) else ref
+
+    def identity(self, ref: str) -> str:
+        """One key per fighter: a file by its absolute path, a catalog name as written."""
+        found = Path(self.fighter(ref))
+        return str(found.resolve()) if found.is_file() else ref
+
+    def rules(self, ref: str, key: str) -> str:
+        """A rules file named at ``key``, beside the scenario or from the current folder."""
+        found = str(self.folder / ref) if (self.folder / ref).is_file() else ref
+        if not Path(found).is_file():
+            raise DataError(self.path, key, f"rules file {ref!r} not found (looked beside the scenario and in the "
+                            "current folder)")
+        return found
+
+
 def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | None = None,
                   target_error: float | None = None, max_n: int | None = None) -> Scenario:
     """Read, validate and expand a scenario file; every problem is a :class:`DataError`.
@@ -230,47 +271,54 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
 
     Nothing that can fail is left for later: each fighter, matchup, sweep name and sweep value
     once; fighters of different references sharing a name are labelled apart, ``"Brute
-    (brute2.toml)"`` (docs/scenarios.md).
+    (brute2.toml)"`` (docs/scenarios.md). The parts, in order: :func:`read_spec` (the file and the
+    overrides), :func:`_check_repeats`, :func:`_pairs` (the matchups), :func:`_runs` (the rulesets,
+    rules and options), :class:`_Fighters` (every fighter loaded once per ruleset), then the cells.
     """
-    raw = read_toml(Path(path))
-    spec = validate(ScenarioSpec, raw, path)
+    spec = read_spec(path, n, names, target_error, max_n)
+    refs = References(path)
+    _check_repeats(spec, path, refs.identity)
+    pairs = _pairs(spec, path)
+    runs = _runs(spec, path, refs)
+    fighters = _Fighters(path, refs)
+    fighters.load_all(spec, runs)
+    scenario = Scenario(spec, path, {}, {})
+    _add_matchups(scenario, runs, pairs, fighters)
+    _add_sweeps(scenario, runs, pairs, fighters)
+    _add_weights(scenario, runs, fighters)
+    if spec.fights:
+        _add_fights(scenario, runs, refs.fighter)
+    return scenario
+
+
+def read_spec(path: str, n: int | None = None, names: Mapping[str, str] | None = None,
+              target_error: float | None = None, max_n: int | None = None) -> ScenarioSpec:
+    """The scenario file read and validated, with the overrides of :func:`load_scenario` applied."""
+    names = names or {}
+    spec = validate(ScenarioSpec, read_toml(Path(path)), path)
     if n is not None:
         if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
-            raise DataError((names or {}).get("n", "n"), None, f"duels per cell must be a positive integer, got {n!r}")
+            raise DataError(names.get("n", "n"), None, f"duels per cell must be a positive integer, got {n!r}")
         if n > MAX_N_PER_CELL:
-            raise DataError((names or {}).get("n", "n"), None, f"duels per cell must be at most 10**9, got {n!r}")
+            raise DataError(names.get("n", "n"), None, f"duels per cell must be at most 10**9, got {n!r}")
         spec = spec.model_copy(update={"n": n, "target_error": None})
     if target_error is not None or max_n is not None:
         prec = api.precision_of(spec.target_error if target_error is None else target_error,
                                 spec.max_n if max_n is None else max_n, names)
         if n is not None:
-            raise DataError((names or {}).get("n", "n"), None, "give n or a target error, not both")
+            raise DataError(names.get("n", "n"), None, "give n or a target error, not both")
         if prec is None:
-            raise DataError((names or {}).get("max_n", "max_n"), None, "needs a target error")
+            raise DataError(names.get("max_n", "max_n"), None, "needs a target error")
         if prec.max_n > MAX_N_PER_CELL:
-            raise DataError((names or {}).get("max_n", "max_n"), None,
+            raise DataError(names.get("max_n", "max_n"), None,
                             f"duels per cell must be at most 10**9, got {prec.max_n!r}")
         spec = spec.model_copy(update={"target_error": prec.target * 100, "max_n": prec.max_n})
-    base_dir = Path(path).parent
+    return spec
 
-    def resolve_ref(ref: str) -> str:
-        p = base_dir / ref
-        return str(p) if (ref.endswith(".toml") and p.is_file()) else ref
 
-    def identity(ref: str) -> str:
-        """One key per fighter: a file by its absolute path, a catalog name as written."""
-        found = Path(resolve_ref(ref))
-        return str(found.resolve()) if found.is_file() else ref
-
-    _check_repeats(spec, path, identity)
-
-    def resolve_file(ref: str, key: str) -> str:
-        found = str(base_dir / ref) if (base_dir / ref).is_file() else ref
-        if not Path(found).is_file():
-            raise DataError(path, key, f"rules file {ref!r} not found (looked beside the scenario and in the "
-                            "current folder)")
-        return found
-
+def _pairs(spec: ScenarioSpec, path: str) -> list[tuple[str, str]]:
+    """The matchups: the round robin's pairs, then the explicit ones; a scenario with nothing to run
+    is an error."""
     pairs: list[tuple[str, str]] = []
     if spec.round_robin:
         if len(spec.fighters) < 2:
@@ -280,11 +328,14 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     if not pairs and not spec.sweeps and not spec.fights and not spec.weights:
         raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, sweeps, "
                         "[[fights]] or [[weights]]")
-    refs = [resolve_ref(r) for r in [*spec.fighters, *itertools.chain(*spec.matchups),
-                                     *(sw.fighter for sw in spec.sweeps), *(w.a for w in spec.weights)]]
+    return pairs
 
-    # which rulesets, and each one's rules file and options: (label, ruleset, rules, options, where)
-    runs: list[tuple[str, Ruleset, str | None, dict[str, str], str]] = []
+
+def _runs(spec: ScenarioSpec, path: str, refs: References) -> list[Run]:
+    """Which rulesets the cells play under, each with its rules file and options: every ruleset of a
+    cross-system comparison, else every variant of the one ruleset (named, or resolved from the
+    duels' fighters)."""
+    runs: list[Run] = []
     if spec.rulesets:
         if spec.ruleset:
             raise DataError(path, "ruleset", "give either ruleset (one) or rulesets (a cross-system comparison)")
@@ -304,79 +355,94 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
         for name in spec.rulesets:
             rs = _ruleset(name, path, "rulesets")
             rules = spec.rules.get(name) if isinstance(spec.rules, dict) else None
-            rules = resolve_file(rules, f"rules.{name}") if rules else None
-            runs.append((name, rs, rules, {k: str(x) for k, x in spec.options.get(name, {}).items()},
-                         f"options.{name}"))
-    else:
-        if isinstance(spec.rules, dict):
-            raise DataError(path, "rules", "expected the path of one rules file")
-        try:
-            rs = _ruleset(spec.ruleset, path, "ruleset") if spec.ruleset else resolve_ruleset(refs)
-        except DataError as exc:
-            raise DataError(path, "ruleset", _nested(exc)) from None
-        rules = resolve_file(spec.rules, "rules") if spec.rules else None
-        variants = spec.variants or [VariantSpec(name="default")]
-        names = [v.name for v in variants]
-        if len(set(names)) != len(names):
-            raise DataError(path, "variants", f"variant names must differ, got {names}")
-        for i, v in enumerate(variants):
-            merged = {**{k: str(x) for k, x in spec.options.items()}, **{k: str(x) for k, x in v.options.items()}}
-            runs.append((v.name, rs, rules, merged, f"variants[{i}].options" if v.options else "options"))
+            rules = refs.rules(rules, f"rules.{name}") if rules else None
+            runs.append(Run(name, rs, rules, {k: str(x) for k, x in spec.options.get(name, {}).items()},
+                            f"options.{name}"))
+        return runs
+    if isinstance(spec.rules, dict):
+        raise DataError(path, "rules", "expected the path of one rules file")
+    duelists = [refs.fighter(r) for r in [*spec.fighters, *itertools.chain(*spec.matchups),
+                                          *(sw.fighter for sw in spec.sweeps), *(w.a for w in spec.weights)]]
+    try:
+        rs = _ruleset(spec.ruleset, path, "ruleset") if spec.ruleset else resolve_ruleset(duelists)
+    except DataError as exc:
+        raise DataError(path, "ruleset", _nested(exc)) from None
+    rules = refs.rules(spec.rules, "rules") if spec.rules else None
+    variants = spec.variants or [VariantSpec(name="default")]
+    labels = [v.name for v in variants]
+    if len(set(labels)) != len(labels):
+        raise DataError(path, "variants", f"variant names must differ, got {labels}")
+    for i, v in enumerate(variants):
+        merged = {**{k: str(x) for k, x in spec.options.items()}, **{k: str(x) for k, x in v.options.items()}}
+        runs.append(Run(v.name, rs, rules, merged, f"variants[{i}].options" if v.options else "options"))
+    return runs
 
-    fighters: dict[tuple[str, str], Any] = {}  # (ruleset, identity) → fighter
 
-    def fighter(rs: Ruleset, ref: str, where: str) -> Any:
-        key = rs.name, identity(ref)
-        if key not in fighters:
+class _Fighters:
+    """Every fighter of the scenario's duels, loaded once per ruleset (by its identity) and checked
+    to belong to it; fighters of different references that share a name are labelled apart."""
+
+    def __init__(self, path: str, refs: References) -> None:
+        self.path, self.refs = path, refs
+        self.loaded: dict[tuple[str, str], Any] = {}  # (ruleset, identity) → fighter
+
+    def get(self, rs: Ruleset, ref: str, where: str) -> Any:
+        key = rs.name, self.refs.identity(ref)
+        if key not in self.loaded:
             try:
-                fighters[key] = rs.load_fighter(resolve_ref(ref))
+                self.loaded[key] = rs.load_fighter(self.refs.fighter(ref))
             except DataError as exc:
-                raise DataError(path, where, _nested(exc)) from None
-            if fighters[key].ruleset != rs.name:
-                raise DataError(path, where, f"{ref} is a {fighters[key].ruleset} fighter; this "
+                raise DataError(self.path, where, _nested(exc)) from None
+            if self.loaded[key].ruleset != rs.name:
+                raise DataError(self.path, where, f"{ref} is a {self.loaded[key].ruleset} fighter; this "
                                 f"scenario runs it under {rs.name}")
-        return fighters[key]
+        return self.loaded[key]
 
-    # every fighter of the duels, loaded under each ruleset before any cell is made
-    refs_at = [(ref, f"fighters[{i}]") for i, ref in enumerate(spec.fighters)]
-    refs_at += [(ref, f"matchups[{i}][{k}]") for i, pair in enumerate(spec.matchups) for k, ref in enumerate(pair)]
-    refs_at += [(ref, f"sweeps[{i}].{key}") for i, sw in enumerate(spec.sweeps)
-                for key, ref in [("fighter", sw.fighter), *(("opponents", o) for o in sw.opponents)]]
-    refs_at += [(ref, f"weights[{i}].{key}") for i, w in enumerate(spec.weights) for key, ref in (("a", w.a), ("b", w.b))]
-    for rs in {run[1].name: run[1] for run in runs}.values():
-        for ref, where in refs_at:
-            fighter(rs, ref, where)
-    _label_apart(fighters, {identity(ref): ref for ref, _ in reversed(refs_at)})
+    def load_all(self, spec: ScenarioSpec, runs: list[Run]) -> None:
+        """Load every fighter of the duels under each ruleset before any cell is made."""
+        refs_at = [(ref, f"fighters[{i}]") for i, ref in enumerate(spec.fighters)]
+        refs_at += [(ref, f"matchups[{i}][{k}]") for i, pair in enumerate(spec.matchups) for k, ref in enumerate(pair)]
+        refs_at += [(ref, f"sweeps[{i}].{key}") for i, sw in enumerate(spec.sweeps)
+                    for key, ref in [("fighter", sw.fighter), *(("opponents", o) for o in sw.opponents)]]
+        refs_at += [(ref, f"weights[{i}].{key}") for i, w in enumerate(spec.weights)
+                    for key, ref in (("a", w.a), ("b", w.b))]
+        for rs in {run.ruleset.name: run.ruleset for run in runs}.values():
+            for ref, where in refs_at:
+                self.get(rs, ref, where)
+        _label_apart(self.loaded, {self.refs.identity(ref): ref for ref, _ in reversed(refs_at)})
 
-    scenario = Scenario(spec, path, {}, {})
 
-    def add(label: str, rs: Ruleset, rules: str | None, options: dict[str, str], where: str, a: Any, b: Any,
-            sweep: str = "", value: str = "") -> None:
-        try:
-            prepared = rs.prepare(a, b, rules, options)
-        except DataError as exc:
-            field_ = f"{where}.{exc.field}" if exc.field and exc.source == "options" else where
-            raise DataError(path, field_, exc.message if exc.source == "options" else _nested(exc)) from None
-        scenario.variant_options.setdefault(label, prepared.options)
-        scenario.variant_rulesets.setdefault(label, rs)
-        scenario.cells.append(Cell(rs, prepared, label, sweep, value))
+def _add_cell(scenario: Scenario, label: str, rs: Ruleset, rules: str | None, options: dict[str, str], where: str,
+              a: Any, b: Any, sweep: str = "", value: str = "") -> None:
+    """One duel cell: a against b under one run's rules and options."""
+    try:
+        prepared = rs.prepare(a, b, rules, options)
+    except DataError as exc:
+        field_ = f"{where}.{exc.field}" if exc.field and exc.source == "options" else where
+        raise DataError(scenario.source, field_, exc.message if exc.source == "options" else _nested(exc)) from None
+    scenario.variant_options.setdefault(label, prepared.options)
+    scenario.variant_rulesets.setdefault(label, rs)
+    scenario.cells.append(Cell(rs, prepared, label, sweep, value))
 
-    for label, rs, rules, options, where in runs:
+
+def _add_matchups(scenario: Scenario, runs: list[Run], pairs: list[tuple[str, str]], fighters: _Fighters) -> None:
+    """The cells of the matchups: each pair under each run."""
+    for run in runs:
         for a, b in pairs:
-            add(label, rs, rules, options, where, fighter(rs, a, "matchups"), fighter(rs, b, "matchups"))
-    if spec.sweeps:
-        _add_sweeps(spec, path, runs, pairs, fighter, add)
-    for i, w in enumerate(spec.weights):
+            _add_cell(scenario, *run, fighters.get(run.ruleset, a, "matchups"),
+                      fighters.get(run.ruleset, b, "matchups"))
+
+
+def _add_weights(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
+    """The stat-weight jobs of ``[[weights]]``: each under each run, its matchup checked now."""
+    for i, w in enumerate(scenario.spec.weights):
         for label, rs, rules, options, where in runs:
-            a, b = fighter(rs, w.a, f"weights[{i}].a"), fighter(rs, w.b, f"weights[{i}].b")
+            a, b = fighters.get(rs, w.a, f"weights[{i}].a"), fighters.get(rs, w.b, f"weights[{i}].b")
             try:
                 rs.prepare(a, b, rules, options)
             except DataError as exc:
-                raise DataError(path, where, _nested(exc)) from None
+                raise DataError(scenario.source, where, _nested(exc)) from None
             scenario.weight_jobs.append(WeightJob(label, rs, rules, options, a, b))
-    if spec.fights:
-        _add_fights(scenario, runs, resolve_ref)
-    return scenario
 
 
 def _check_repeats(spec: ScenarioSpec, path: str, identity: Callable[[str], str]) -> None:
@@ -440,11 +506,11 @@ def _side_ref(ref: str, resolve_ref: Callable[[str], str]) -> str:
     return resolve_ref(name) + star + count if star else resolve_ref(ref)
 
 
-def _add_fights(scenario: Scenario, runs: list, resolve_ref: Callable[[str], str]) -> None:
+def _add_fights(scenario: Scenario, runs: list[Run], resolve_ref: Callable[[str], str]) -> None:
     """Cells of the ``[[fights]]``: each fight under each variant (or each ruleset of a
     cross-system comparison); every ruleset of the scenario must play group fights."""
     spec, path = scenario.spec, scenario.source
-    for rs in {run[1].name: run[1] for run in runs}.values():
+    for rs in {run.ruleset.name: run.ruleset for run in runs}.values():
         try:
             rs.require("fights", path)
         except DataError as exc:
@@ -485,23 +551,24 @@ def _ruleset(name: str, path: str, key: str) -> Ruleset:
         raise DataError(path, key, exc.message) from None
 
 
-def _add_sweeps(spec: ScenarioSpec, path: str, runs: list, pairs: list[tuple[str, str]],
-                fighter: Callable[..., Any], add: Callable[..., None]) -> None:
+def _add_sweeps(scenario: Scenario, runs: list[Run], pairs: list[tuple[str, str]], fighters: _Fighters) -> None:
     """Cells of each sweep: every value against each opponent under each variant."""
+    spec, path, fighter = scenario.spec, scenario.source, fighters.get
     for i, sw in enumerate(spec.sweeps):
         where = f"sweeps[{i}]"
         opponents = sw.opponents or [b for a, b in pairs if a == sw.fighter] + [a for a, b in pairs if b == sw.fighter]
         if not opponents:
             raise DataError(path, f"{where}.opponents", "no opponent: list opponents or add matchups with this fighter")
         sweep_name = sw.name or f"{sw.fighter}.{sw.field}"
-        rs = runs[0][1]
+        rs = runs[0].ruleset
         base = fighter(rs, sw.fighter, f"{where}.fighter")
         opps = list({id(f): f for f in (fighter(rs, o, f"{where}.opponents") for o in opponents)}.values())
         for value in sw.values:
             varied = vary(base, sw.field, value, where=f"{path}: {where}")
             for opp in opps:
                 for label, _, rules, options, vwhere in runs:
-                    add(label, rs, rules, options, vwhere, varied, opp, sweep_name, _value_label(value))
+                    _add_cell(scenario, label, rs, rules, options, vwhere, varied, opp, sweep_name,
+                              _value_label(value))
 
 
 ProgressFn = Callable[[int, int, str], None]
