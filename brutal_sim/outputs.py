@@ -16,6 +16,7 @@ import shutil
 import stat
 import tempfile
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -277,6 +278,30 @@ def embedded_files(path: str, depth: int = 3) -> dict[str, str]:
 
 #: the key–value metadata of each Parquet file name their keys with this prefix
 PARQUET_PREFIX = "brutal_sim."
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """What a command writes besides its terminal output: ``-o FILE`` (one HTML page), ``--csv
+    DIR`` and ``--parquet DIR`` (its tables), each optional."""
+
+    html: str | None = None
+    csv: str | None = None
+    parquet: str | None = None
+
+    def check(self, inputs: Iterable[Path] = ()) -> None:
+        """Refuse, before anything runs or is created, an output that may not be written
+        (:func:`check_file`, :func:`check_folder`; ``inputs`` are never overwritten), one folder
+        named twice, or ``--parquet`` without pyarrow."""
+        inputs = list(inputs)
+        if self.html:
+            check_file("-o", self.html, inputs)
+        for flag, folder in (("--csv", self.csv), ("--parquet", self.parquet)):
+            if folder:
+                check_folder(flag, folder, inputs)
+        if self.csv and self.parquet and Path(self.csv).absolute() == Path(self.parquet).absolute():
+            raise DataError("--parquet", None, f"--csv and --parquet name the same folder ({self.csv}); give each "
+                            "its own")
 
 
 def require_parquet(flag: str = "--parquet") -> None:

@@ -60,7 +60,7 @@ def report(
     from pathlib import Path
 
     from .. import api
-    from ..outputs import check_file, check_folder, referenced_files, require_parquet, write_file
+    from ..outputs import Outputs, referenced_files, require_parquet, write_file
     from ..report import ReportFrames, read_setup, render_report, report_setup, table_metadata
     from ..run.cluster import parse
     from ..scenario import load_scenario
@@ -82,16 +82,9 @@ def report(
     elif scenario is None:
         fail("give a scenario TOML file, or --rerun REPORT.html (see brutal-sim report --help)")
 
-    def check_outputs(inputs: list[Any]) -> None:
-        check_file("-o", output, inputs)  # nothing is created before the run succeeds
-        for flag, folder in (("--csv", csv), ("--parquet", parquet)):
-            if folder:
-                check_folder(flag, folder, inputs)
-        if csv and parquet and Path(csv).absolute() == Path(parquet).absolute():
-            fail(f"--csv and --parquet name the same folder ({csv}); give each its own")
-
+    outputs = Outputs(output, csv, parquet)  # checked before the run: nothing is created before it succeeds
     if old is not None:
-        check_outputs([Path(rerun or "")])
+        outputs.check([Path(rerun or "")])
     with _scenario_place(old, scenario) as path:
         sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n)
         note = size_note(sc.n_runs)
@@ -100,7 +93,7 @@ def report(
         api._check_threads(threads, "--threads")
         target = parse(cluster)
         if old is None:
-            check_outputs(referenced_files(path))
+            outputs.check(referenced_files(path))
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
         with run_executor(target, threads) as ex:
             if target is None:  # on a cluster, the workers load the kernels
@@ -138,7 +131,6 @@ def _scenario_place(setup: dict[str, Any] | None, scenario: str | None) -> Itera
     """The path of the scenario to run: ``scenario`` as given, or a report's ``setup`` laid out in a
     temporary folder that is the current folder inside the block (the scenario's files are found
     beside it, or from the current folder, as they were); the folder is removed on exit."""
-    import os
     import tempfile
     from pathlib import Path
 
@@ -231,7 +223,7 @@ def diff_(
     side a's win rate with its 95 % interval, largest first."""
     from .. import api, designer
     from ..core.ruleset import get_ruleset, resolve_ruleset
-    from ..outputs import check_file, check_folder, parquet_writer, referenced_files, require_parquet, write_file, write_folder
+    from ..outputs import Outputs, parquet_writer, referenced_files, require_parquet, write_file, write_folder
     from ..report import render_diff
 
     if parquet:
@@ -242,13 +234,7 @@ def diff_(
     n, _prec = how_many(n, target_error, max_n)
     (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
     inputs = [p for f in (rules_a, rules_b, *refs) if f for p in referenced_files(f)]
-    if output:
-        check_file("-o", output, inputs)
-    for flag, folder in (("--csv", csv), ("--parquet", parquet)):
-        if folder:
-            check_folder(flag, folder, inputs)
-    if csv and parquet and os.path.abspath(csv) == os.path.abspath(parquet):
-        fail(f"--csv and --parquet name the same folder ({csv}); give each its own")
+    Outputs(output, csv, parquet).check(inputs)
     names = {"options_old": "--option-a", "options_new": "--option-b", "rules_old": "--rules-a",
              "rules_new": "--rules-b", **FLAGS}
     rs = resolve_ruleset(refs, ruleset) if refs else get_ruleset(ruleset or "brutal")
