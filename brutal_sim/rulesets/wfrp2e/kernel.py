@@ -53,16 +53,16 @@ from .layout import (
 )
 from .options import (
     CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, FORTUNE_ATTACK_FIRST, FORTUNE_NEVER, FURY_EACH, FURY_FIRST_ONLY,
-    OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES, O_AUTO, O_BALANCED_OFFHAND, O_CRIT_MODEL,
-    O_CRIT_THRESHOLD, O_DEF_STANCE_FULL, O_FORTUNE, O_FORTUNE_REROLL_ONLY, O_FURY, O_INIT_EVERY_ROUND,
-    O_MIGHTY_BLOW, O_MODIFIER_CAP, O_OPPOSED, O_PRONE_BONUS, O_ROUND_CAP, O_SCOPE_ROUND, O_START_DISTANCE,
-    O_STREET_FIGHTING, O_SURPRISE, O_TIRING_IGNORE,
+    OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES, O_AUTO_RESULTS, O_BALANCED_OFFHAND, O_CRIT_MODEL,
+    O_CRIT_THRESHOLD, O_DEFENSIVE_STANCE, O_FORTUNE, O_FORTUNE_EXTRA_REACTION, O_FURY_CONFIRM, O_INITIATIVE_ROLL,
+    O_STRIKE_MIGHTY_BLOW, O_MODIFIER_CAP, O_OPPOSED, O_PRONE_BONUS, O_ROUND_CAP, O_PARRY_DODGE_CHOICE, O_START_DISTANCE,
+    O_STREET_FIGHTING, O_SURPRISE, O_TIRING,
 )
 from .layout import S_HELPLESS, W_CHOPPA
 from .layout import C_LOSER_WOUNDS, S_TOOK
 from .options import (
-    CHOPPA_IMPACT, CHOPPA_PLUS1, O_CHOPPA, O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_FORTUNE_SPEND_LAST,
-    O_HELPLESS_ATTACKABLE,
+    CHOPPA_IMPACT, CHOPPA_PLUS1, O_CHOPPA, O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_FORTUNE_KEEP_LAST,
+    O_HELPLESS,
 )
 
 LOCATION_UPPER = np.array([15, 35, 55, 80, 90, 100], dtype=np.int64)  # W-4.2
@@ -76,7 +76,7 @@ LOCATION_ZONE = np.array([0, 2, 2, 1, 3, 3], dtype=np.int64)  # head, arm, arm, 
 @rule
 def _succeeds(opts, roll, target):
     """W-1.1, W-1.5: whether a d100 ``roll`` (1..100) passes ``target`` (int64s). bool."""
-    if opts[O_AUTO] != 0:
+    if opts[O_AUTO_RESULTS] != 0:
         if roll <= 5:
             return True
         if roll >= 96:
@@ -111,7 +111,7 @@ def _fortune_allows(opts, S, i, reaction):
     if policy == FORTUNE_NEVER:
         return False
     preferred = reaction if policy != FORTUNE_ATTACK_FIRST else not reaction
-    return S[i, S_FORTUNE] >= (1 if preferred or opts[O_FORTUNE_SPEND_LAST] != 0 else 2)
+    return S[i, S_FORTUNE] >= (1 if preferred or opts[O_FORTUNE_KEEP_LAST] != 0 else 2)
 
 
 @rule
@@ -120,7 +120,7 @@ def _fortune_spare(opts, S, i):
     initiative, an extra half action): one in reserve unless ``fortune_keep_last = spend``."""
     if opts[O_FORTUNE] == FORTUNE_NEVER:
         return False
-    return S[i, S_FORTUNE] >= (1 if opts[O_FORTUNE_SPEND_LAST] != 0 else 2)
+    return S[i, S_FORTUNE] >= (1 if opts[O_FORTUNE_KEEP_LAST] != 0 else 2)
 
 
 @rule
@@ -214,7 +214,7 @@ def _quality(F, S, opts, i, slot, field):
     if _wf(F, i, slot, field) == 0:
         return False
     if (field == W_IMPACT or field == W_FAST) and _wf(F, i, slot, W_TIRING) != 0:
-        return opts[O_TIRING_IGNORE] != 0 or S[2, G_ROUND] <= 1
+        return opts[O_TIRING] != 0 or S[2, G_ROUND] <= 1
     return True
 
 
@@ -308,14 +308,14 @@ def _availability(F, S, opts, d, kind):
     if kind == REACT_PARRY:
         if _parry_slot(F, S, d) < 0 or (S[d, S_PARRY_STANCE] == 0 and not _held(F, S, d, SLOT_OFF)):
             return 0
-        used = S[d, S_PARRY_USED] != 0 or (opts[O_SCOPE_ROUND] != 0 and S[d, S_DODGE_USED] != 0)
+        used = S[d, S_PARRY_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] != 0 and S[d, S_DODGE_USED] != 0)
     else:
         if F[d, P_DODGE] < 0:
             return 0
-        used = S[d, S_DODGE_USED] != 0 or (opts[O_SCOPE_ROUND] != 0 and S[d, S_PARRY_USED] != 0)
+        used = S[d, S_DODGE_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] != 0 and S[d, S_PARRY_USED] != 0)
     if not used:
         return 1
-    if opts[O_FORTUNE_REROLL_ONLY] == 0 and _fortune_allows(opts, S, d, True):
+    if opts[O_FORTUNE_EXTRA_REACTION] == 0 and _fortune_allows(opts, S, d, True):
         return 2
     return 0
 
@@ -373,7 +373,7 @@ def _damage_bonus(F, S, opts, a, slot):
     bonus = F[a, P_SB] + _wf(F, a, slot, W_DAMAGE)
     if _wf(F, a, slot, W_CHOPPA) != 0 and opts[O_CHOPPA] == CHOPPA_PLUS1 and S[2, G_ROUND] <= 1:
         bonus += 1
-    if F[a, P_MIGHTY_BLOW] != 0 and opts[O_MIGHTY_BLOW] != 0:
+    if F[a, P_MIGHTY_BLOW] != 0 and opts[O_STRIKE_MIGHTY_BLOW] != 0:
         bonus += 1
     if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] != 0:
         bonus += 1
@@ -395,7 +395,7 @@ def _absorbed(F, a, d, slot, loc):
 @rule
 def _fury_needs_test(opts, extra):
     """W-4.11: whether the Fury die number ``extra`` (0 the first) needs a to-hit test first."""
-    mode = opts[O_FURY]
+    mode = opts[O_FURY_CONFIRM]
     return mode == FURY_EACH or (mode == FURY_FIRST_ONLY and extra == 0)
 
 
@@ -437,7 +437,7 @@ def _crit_effect(grid, value, roll):
 def _effect_takes_out(opts, fx, zone, e):
     """Whether effect ``e`` on ``zone`` ends the fight (OUT, DEATH, or HELPLESS unless
     ``helpless = attackable``, W-6.2)."""
-    if fx[zone, e, FX_HELPLESS] != 0 and opts[O_HELPLESS_ATTACKABLE] == 0:
+    if fx[zone, e, FX_HELPLESS] != 0 and opts[O_HELPLESS] == 0:
         return True
     return fx[zone, e, FX_OUT] != 0 or fx[zone, e, FX_DEATH] != 0
 
@@ -483,7 +483,7 @@ def _apply_effect(F, S, opts, fx, d, loc, e):
     elif fx[zone, e, FX_OUT] != 0:
         _knock_out(S, d, CAUSE_CRITICAL)
     elif fx[zone, e, FX_HELPLESS] != 0:
-        if opts[O_HELPLESS_ATTACKABLE] != 0:
+        if opts[O_HELPLESS] != 0:
             S[d, S_HELPLESS] = 1
         else:
             _knock_out(S, d, CAUSE_HELPLESS)  # W-5.5: helpless with nobody to defend it
@@ -605,7 +605,7 @@ def _plan(F, S, opts, i, halves):
         S[2, G_ENGAGED] = 1
         return 1, 10, False
     if t == T_TURTLE:
-        if opts[O_DEF_STANCE_FULL] != 0:
+        if opts[O_DEFENSIVE_STANCE] != 0:
             if halves == 2:
                 S[i, S_DEF_STANCE] = 1
             else:
@@ -774,7 +774,7 @@ def _duel(F, S, opts, grid, fx, st, cnt):
     first = _initiative(F, S, opts, st)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         S[2, G_ROUND] = rnd
-        if rnd > 1 and opts[O_INIT_EVERY_ROUND] != 0:
+        if rnd > 1 and opts[O_INITIATIVE_ROLL] != 0:
             first = _initiative(F, S, opts, st)
         for i in range(2):
             S[i, S_PARRY_USED] = 0
