@@ -61,10 +61,10 @@ def n_counters(round_cap: int) -> int:
 
 # -- tactics (W-8) and reactions ------------------------------------------------------------------
 TACTIC_NAMES = ("guarded", "swift", "berserk", "cautious", "turtle", "feinter")
-# guarded (0) is what the kernel plays when the tactic is none of these
+# guarded (0): the kernel's plan when the tactic is none of the five below
 T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER = range(1, len(TACTIC_NAMES))
 REACTION_NAMES = ("dodge_first", "parry_first", "best", "none")
-# dodge_first (0) is what the kernel plays when the reaction is none of these
+# dodge_first (0): the kernel's choice when the reaction is none of the three below
 R_PARRY_FIRST, R_BEST, R_NONE = range(1, len(REACTION_NAMES))
 REACT_NONE, REACT_PARRY, REACT_DODGE = 0, 1, 2
 
