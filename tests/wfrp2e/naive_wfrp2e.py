@@ -112,15 +112,15 @@ class Rules:
 
     @classmethod
     def from_array(cls, o) -> "Rules":
-        return cls(int(o[O.O_ROUND_CAP]), bool(o[O.O_INIT_EVERY_ROUND]),
+        return cls(int(o[O.O_ROUND_CAP]), bool(o[O.O_INITIATIVE_ROLL]),
                    None if o[O.O_SURPRISE] == 0 else int(o[O.O_SURPRISE]) - 1, OPPOSED[o[O.O_OPPOSED]],
-                   bool(o[O.O_AUTO]), int(o[O.O_MODIFIER_CAP]), bool(o[O.O_DEF_STANCE_FULL]),
-                   bool(o[O.O_SCOPE_ROUND]), bool(o[O.O_BALANCED_OFFHAND]), FURY[o[O.O_FURY]],
-                   bool(o[O.O_TIRING_IGNORE]), CRIT[o[O.O_CRIT_MODEL]], int(o[O.O_CRIT_THRESHOLD]),
-                   int(o[O.O_PRONE_BONUS]), FORTUNE[o[O.O_FORTUNE]], bool(o[O.O_FORTUNE_REROLL_ONLY]),
-                   bool(o[O.O_MIGHTY_BLOW]), bool(o[O.O_STREET_FIGHTING]), int(o[O.O_START_DISTANCE]),
-                   bool(o[O.O_FORTUNE_SPEND_LAST]), bool(o[O.O_FORTUNE_INITIATIVE]),
-                   bool(o[O.O_FORTUNE_HALF_ACTION]), bool(o[O.O_HELPLESS_ATTACKABLE]), CHOPPA[o[O.O_CHOPPA]])
+                   bool(o[O.O_AUTO_RESULTS]), int(o[O.O_MODIFIER_CAP]), bool(o[O.O_DEFENSIVE_STANCE]),
+                   bool(o[O.O_PARRY_DODGE_CHOICE]), bool(o[O.O_BALANCED_OFFHAND]), FURY[o[O.O_FURY_CONFIRM]],
+                   bool(o[O.O_TIRING]), CRIT[o[O.O_CRIT_MODEL]], int(o[O.O_CRIT_THRESHOLD]),
+                   int(o[O.O_PRONE_BONUS]), FORTUNE[o[O.O_FORTUNE]], bool(o[O.O_FORTUNE_EXTRA_REACTION]),
+                   bool(o[O.O_STRIKE_MIGHTY_BLOW]), bool(o[O.O_STREET_FIGHTING]), int(o[O.O_START_DISTANCE]),
+                   bool(o[O.O_FORTUNE_KEEP_LAST]), bool(o[O.O_FORTUNE_INITIATIVE]),
+                   bool(o[O.O_FORTUNE_HALF_ACTION]), bool(o[O.O_HELPLESS]), CHOPPA[o[O.O_CHOPPA]])
 
 
 @dataclass(frozen=True)

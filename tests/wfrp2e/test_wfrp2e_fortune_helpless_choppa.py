@@ -10,7 +10,7 @@ import pytest
 
 from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
-from brutal_sim.rulesets.wfrp2e.kernel import _damage_bonus, _initiative, _quality, _turn
+from brutal_sim.rulesets.wfrp2e.kernel import damage_bonus, initiative, quality, turn
 from brutal_sim.toolbox.rng import seed_duel
 
 from wfrp2e_util import exact, fighter, prepared, state, within
@@ -21,7 +21,7 @@ def _one_turn(p, S, i: int, seed: int) -> np.ndarray:
     cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
     st = np.empty(4, dtype=np.uint64)
     seed_duel(st, np.uint64(seed), 0)
-    _turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, i)
+    turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, i)
     return cnt
 
 
@@ -75,7 +75,7 @@ def test_w6_5_fortune_initiative_rolls_2d10(option, fortune_b, dice_a, dice_b):
     for i in range(n):
         S = state(p)
         seed_duel(st, np.uint64(5), i)
-        firsts += _initiative(F, S, o, st)
+        firsts += initiative(F, S, o, st)
     assert S[0, L.S_FORTUNE] == 2 - (dice_a - 1) and S[1, L.S_FORTUNE] == fortune_b - (dice_b - 1)
     expected = _p_second(35, dice_a, 30, dice_b)
     assert expected == pytest.approx({(1, 1): 0.10, (2, 2): 0.176, (2, 1): 0.01}[(dice_a, dice_b)])
@@ -193,7 +193,7 @@ def test_w9_3_choppa_readings():
         p = prepared(orc, b, choppa=option)
         F, o, S = p.compiled.fighters, p.compiled.options, state(p)
         S[2, L.G_ROUND] = 2
-        assert _damage_bonus(F, S, o, 0, L.SLOT_MAIN) == 3 and not _quality(F, S, o, 0, L.SLOT_MAIN, L.W_IMPACT)
+        assert damage_bonus(F, S, o, 0, L.SLOT_MAIN) == 3 and not quality(F, S, o, 0, L.SLOT_MAIN, L.W_IMPACT)
         S[2, L.G_ROUND] = 1
-        assert _damage_bonus(F, S, o, 0, L.SLOT_MAIN) == 3 + (option == "plus1_first_round")
-        assert _quality(F, S, o, 0, L.SLOT_MAIN, L.W_IMPACT) == (option == "impact_first_round")
+        assert damage_bonus(F, S, o, 0, L.SLOT_MAIN) == 3 + (option == "plus1_first_round")
+        assert quality(F, S, o, 0, L.SLOT_MAIN, L.W_IMPACT) == (option == "impact_first_round")

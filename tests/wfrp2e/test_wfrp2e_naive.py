@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import naive_wfrp2e as naive
-from brutal_sim.rulesets.wfrp2e.kernel import _run_attacks, _run_duels
+from brutal_sim.rulesets.wfrp2e.kernel import run_attacks, run_duels
 
 from wfrp2e_util import fighter, prepared
 
@@ -42,10 +42,10 @@ def _check(p, n: int = N) -> None:
     F, o, grid, fx = p.compiled.args()
     k = p.compiled.n_counters
     for i in range(n):
-        kernel = _run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         ref = naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k)
         assert kernel.tolist() == ref, f"duel {i}"
-        kernel = _run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        kernel = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         ref = naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(k)
         assert kernel.tolist() == ref, f"attack {i}"
 
@@ -79,7 +79,7 @@ def test_block_of_duels_is_the_sum_of_naive_duels():
     p = prepared("swordsman", "duelist")
     F, o, grid, fx = p.compiled.args()
     k = p.compiled.n_counters
-    block = _run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(100), np.int64(200), 2, k).sum(axis=0)
+    block = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(100), np.int64(200), 2, k).sum(axis=0)
     total = np.zeros(k, dtype=np.int64)
     for i in range(100, 300):
         total += np.array(naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k))

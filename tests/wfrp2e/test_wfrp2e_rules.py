@@ -9,8 +9,8 @@ from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.crit import load_crit_table
 from brutal_sim.rulesets.wfrp2e.kernel import (
-    _attack_target, _availability, _crit_effect, _degrees, _initiative, _location, _opposed_result, _plan, _react,
-    _succeeds, _take_damage,
+    attack_target, availability, crit_effect, degrees, initiative, location, opposed_result, plan, react,
+    succeeds, take_damage,
 )
 from brutal_sim.toolbox.rng import roll_die, seed_duel
 
@@ -27,9 +27,9 @@ def test_w1_1_a_roll_at_or_under_the_target_succeeds():
     """d100 ≤ target succeeds, one more fails; 100 is the highest roll ("00"): it fails every target below
     100. So a standard attack with no modifier hits with probability WS / 100."""
     o = prepared(fighter(), fighter()).compiled.options
-    assert _succeeds(o, 40, 40) and not _succeeds(o, 41, 40)
-    assert _succeeds(o, 1, 1) and not _succeeds(o, 2, 1)
-    assert not _succeeds(o, 100, 99) and _succeeds(o, 100, 100)
+    assert succeeds(o, 40, 40) and not succeeds(o, 41, 40)
+    assert succeeds(o, 1, 1) and not succeeds(o, 2, 1)
+    assert not succeeds(o, 100, 99) and succeeds(o, 100, 100)
     b = fighter(reaction="none")
     for ws in (1, 35, 73, 99):
         assert p_hit(fighter(ws=ws), b) == pytest.approx(ws / 100, abs=1e-12)
@@ -38,14 +38,14 @@ def test_w1_1_a_roll_at_or_under_the_target_succeeds():
 def test_w1_2_degrees_are_full_tens_between_roll_and_target():
     """Seed: failing by 21 is 2 degrees. An opposed test (W-1.4) between two successes goes to the
     more degrees of success; equal degrees to the higher target, equal targets: roll again."""
-    assert _degrees(40, 61) == 2  # failing by 21
-    assert [_degrees(40, r) for r in (40, 31, 30, 21, 20, 1, 49, 50, 51)] == [0, 0, 1, 1, 2, 3, 0, 1, 1]
+    assert degrees(40, 61) == 2  # failing by 21
+    assert [degrees(40, r) for r in (40, 31, 30, 21, 20, 1, 49, 50, 51)] == [0, 0, 1, 1, 2, 3, 0, 1, 1]
     o = prepared(fighter(), fighter()).compiled.options
-    assert _opposed_result(o, 5, 25, 40, 40) == 1  # 3 degrees beat 1
-    assert _opposed_result(o, 25, 5, 40, 40) == 0
-    assert _opposed_result(o, 21, 30, 40, 40) == -1  # 1 degree each, same target: again
-    assert _opposed_result(o, 40, 35, 45, 40) == 1  # 0 degrees each: the higher target
-    assert _opposed_result(o, 35, 40, 40, 45) == 0
+    assert opposed_result(o, 5, 25, 40, 40) == 1  # 3 degrees beat 1
+    assert opposed_result(o, 25, 5, 40, 40) == 0
+    assert opposed_result(o, 21, 30, 40, 40) == -1  # 1 degree each, same target: again
+    assert opposed_result(o, 40, 35, 45, 40) == 1  # 0 degrees each: the higher target
+    assert opposed_result(o, 35, 40, 40, 45) == 0
 
 
 def test_w1_5_automatic_results():
@@ -121,9 +121,9 @@ def test_w2_3_two_half_actions_or_one_full_action():
         p = prepared(fighter(main_hand="hand_weapon", **fields), fighter())
         F, o = p.compiled.fighters, p.compiled.options
         S = state(p)
-        assert tuple(_plan(F, S, o, 0, 2)) == full
+        assert tuple(plan(F, S, o, 0, 2)) == full
         S = state(p)
-        assert tuple(_plan(F, S, o, 0, 1)) == (1, 0, False)
+        assert tuple(plan(F, S, o, 0, 1)) == (1, 0, False)
         assert S[0, L.S_NO_REACT] == S[0, L.S_CAUTIOUS] == S[0, L.S_PARRY_STANCE] == S[0, L.S_DEF_STANCE] == 0
     # a prone berserk: stand up + a standard attack, and it may still react afterwards
     p = prepared(fighter(main_hand="hand_weapon", tactic="berserk"), fighter())
@@ -161,7 +161,7 @@ def test_w2_2_initiative_d10_plus_ag():
         firsts = 0
         for i in range(n):
             seed_duel(st, np.uint64(3), i)
-            firsts += _initiative(p.compiled.fighters, S, p.compiled.options, st)
+            firsts += initiative(p.compiled.fighters, S, p.compiled.options, st)
         assert within(p_b, firsts / n, n)
 
 
@@ -244,20 +244,20 @@ def test_w3_7_parry_stance_gives_one_parry_until_the_next_turn():
     p = prepared(a, b)
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
-    assert _availability(F, S, o, 1, L.REACT_PARRY) == 0  # no stance, no off-hand item
+    assert availability(F, S, o, 1, L.REACT_PARRY) == 0  # no stance, no off-hand item
     S[1, L.S_PARRY_STANCE] = 1
-    assert _availability(F, S, o, 1, L.REACT_PARRY) == 1
+    assert availability(F, S, o, 1, L.REACT_PARRY) == 1
     st = np.empty(4, dtype=np.uint64)
     seed_duel(st, np.uint64(0), 0)
-    _react(F, S, o, st, 1, 0, L.SLOT_MAIN)
+    react(F, S, o, st, 1, 0, L.SLOT_MAIN)
     assert S[1, L.S_PARRY_STANCE] == 0 and S[1, L.S_FORTUNE] >= 1
-    assert _availability(F, S, o, 1, L.REACT_PARRY) == 0
+    assert availability(F, S, o, 1, L.REACT_PARRY) == 0
     # sampled: a's turn of two sure hits against b in its guarded stance (attack + parry stance)
     n = 3000
     per_turn = np.zeros(3, dtype=np.int64)  # turns with 0, 1, 2 parries
     for seed in range(n):
         S = state(p)
-        _plan(F, S, o, 1, 2)
+        plan(F, S, o, 1, 2)
         out = turn_outcomes(p, S, 0, seed)
         assert out.sum() == 2 and out[L.OUT_MISS] == out[L.OUT_DODGED] == 0
         per_turn[out[L.OUT_PARRIED]] += 1
@@ -284,7 +284,7 @@ def test_w3_16_flee_gives_a_free_attack_and_ends_the_fight():
 def test_w4_2_location_of_reversed_digits():
     cases = {37: L.LOC_BODY, 10: L.LOC_HEAD, 100: L.LOC_LLEG, 51: L.LOC_HEAD, 61: L.LOC_RARM, 3: L.LOC_RARM,
              4: L.LOC_LARM, 8: L.LOC_BODY, 9: L.LOC_RLEG, 19: L.LOC_LLEG, 90: L.LOC_HEAD, 53: L.LOC_RARM}
-    assert {r: _location(r) for r in cases} == cases
+    assert {r: location(r) for r in cases} == cases
 
 
 def test_w4_3_parry_modifiers():
@@ -313,12 +313,12 @@ def test_w4_6_per_round_scope_and_w6_5_extra_reactions():
         S = state(p)
         S[1, L.S_PARRY_USED] = 1
         F, o = p.compiled.fighters, p.compiled.options
-        assert _availability(F, S, o, 1, L.REACT_PARRY) == 2  # once per round: only with fortune
-        assert _availability(F, S, o, 1, L.REACT_DODGE) == dodge_after_parry
+        assert availability(F, S, o, 1, L.REACT_PARRY) == 2  # once per round: only with fortune
+        assert availability(F, S, o, 1, L.REACT_DODGE) == dodge_after_parry
     p = prepared(fighter(), b, fortune_extra_reaction="reroll_only")
     S = state(p)
     S[1, L.S_PARRY_USED] = 1
-    assert _availability(p.compiled.fighters, S, p.compiled.options, 1, L.REACT_PARRY) == 0
+    assert availability(p.compiled.fighters, S, p.compiled.options, 1, L.REACT_PARRY) == 0
 
 
 def test_w4_8_absorption_w4_9_unarmed_and_armour_piercing():
@@ -326,7 +326,7 @@ def test_w4_8_absorption_w4_9_unarmed_and_armour_piercing():
     damage. Defender TB 3 in full leather + helmet: AP 3 on the head, 1 elsewhere. WS 100 hits on
     every roll; reversed digits 01–15 (rolls 10, 20, …, 100, 1, 11, 21, 31, 41, 51) are the head."""
     b = fighter(t=30, w=100, reaction="none", armour=["full_leather", "helmet"])
-    head = sum(_location(r) == L.LOC_HEAD for r in range(1, 101)) / 100
+    head = sum(location(r) == L.LOC_HEAD for r in range(1, 101)) / 100
     assert head == pytest.approx(0.15)
 
     def none(a) -> float:
@@ -347,7 +347,7 @@ def test_w4_10_off_hand_attack():
         p = prepared(fighter(ws=40, main_hand="hand_weapon", off_hand=off), fighter(), balanced_offhand=option)
         S = state(p)
         S[0, L.S_HELD_MAIN] = 0
-        assert _attack_target(p.compiled.fighters, S, p.compiled.options, 0, L.SLOT_OFF, 0) == expected
+        assert attack_target(p.compiled.fighters, S, p.compiled.options, 0, L.SLOT_OFF, 0) == expected
 
 
 def test_w6_1_stunned_and_w6_4_prone_targets():
@@ -355,12 +355,12 @@ def test_w6_1_stunned_and_w6_4_prone_targets():
     S = state(p)
     F, o = p.compiled.fighters, p.compiled.options
     S[1, L.S_STUN] = 1
-    assert _attack_target(F, S, o, 0, L.SLOT_FISTS, 0) == 60
+    assert attack_target(F, S, o, 0, L.SLOT_FISTS, 0) == 60
     S[1, L.S_PRONE] = 1
-    assert _attack_target(F, S, o, 0, L.SLOT_FISTS, 0) == 80
+    assert attack_target(F, S, o, 0, L.SLOT_FISTS, 0) == 80
     S[1, L.S_STUN] = 0
     p0 = prepared(fighter(ws=40), fighter())
-    assert _attack_target(p0.compiled.fighters, S, p0.compiled.options, 0, L.SLOT_FISTS, 0) == 40
+    assert attack_target(p0.compiled.fighters, S, p0.compiled.options, 0, L.SLOT_FISTS, 0) == 40
 
 
 # -- W-5 wounds and criticals --------------------------------------------------------------------
@@ -371,7 +371,7 @@ def _hit(p, damage: int, wounds: int, loc: int = L.LOC_BODY, slot: int = L.SLOT_
     cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
     st = np.empty(4, dtype=np.uint64)
     seed_duel(st, np.uint64(roll_seed), 0)
-    _take_damage(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, 0, 1, slot, loc, damage)
+    take_damage(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, 0, 1, slot, loc, damage)
     level = int(np.argmax(cnt[L.C_WOUNDS + 20:L.C_WOUNDS + 40].reshape(5, 4).sum(axis=1)))
     return S, L.LEVEL_NAMES[level]
 
@@ -415,11 +415,11 @@ def test_w5_4_table_seed_example():
     grid, fx = load_crit_table("example")
     p = prepared(fighter(), fighter(), crit_model="table", crit_table="example")
     assert np.array_equal(p.compiled.tables[0], grid) and np.array_equal(p.compiled.tables[1], fx)
-    assert _crit_effect(grid, 7, 85) == 7
+    assert crit_effect(grid, 7, 85) == 7
     assert fx[L.ZONE_HEAD, 7, L.FX_OUT] == 1
     # a value above the last column uses the last column; below the first, the first
-    assert _crit_effect(grid, 25, 100) == 10
-    assert _crit_effect(grid, 1, 1) == 1
+    assert crit_effect(grid, 25, 100) == 10
+    assert crit_effect(grid, 1, 1) == 1
 
 
 def test_w5_4_table_effects_apply():
@@ -472,7 +472,7 @@ def test_w9_3_talent_options():
 # -- W-4.12 Tiring, W-3.11/W-3.12 turn upkeep, W-6.1 stun, W-5.5 helpless ---------------------------
 
 def test_w4_12_tiring_impact_and_fast_only_in_round_1():
-    from brutal_sim.rulesets.wfrp2e.kernel import _quality
+    from brutal_sim.rulesets.wfrp2e.kernel import quality
 
     tiring = {"damage": 0, "qualities": ["impact", "fast", "tiring"]}
     for option, later in (("first_round", False), ("ignore", True)):
@@ -481,9 +481,9 @@ def test_w4_12_tiring_impact_and_fast_only_in_round_1():
         F, o = p.compiled.fighters, p.compiled.options
         for field in (L.W_IMPACT, L.W_FAST):
             S[2, L.G_ROUND] = 1
-            assert _quality(F, S, o, 0, L.SLOT_MAIN, field)
+            assert quality(F, S, o, 0, L.SLOT_MAIN, field)
             S[2, L.G_ROUND] = 2
-            assert _quality(F, S, o, 0, L.SLOT_MAIN, field) == later
+            assert quality(F, S, o, 0, L.SLOT_MAIN, field) == later
     # the attack measure is a first-round attack: the Fast −10 applies to the parry
     a = fighter(ws=100, main_hand=tiring)
     assert exact(a, fighter(ws=40, main_hand="hand_weapon")).to_dict()["p_parried"] == pytest.approx(0.30)

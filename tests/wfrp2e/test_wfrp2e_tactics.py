@@ -9,7 +9,7 @@ import pytest
 from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import RULESET
 from brutal_sim.rulesets.wfrp2e import layout as L
-from brutal_sim.rulesets.wfrp2e.kernel import _plan
+from brutal_sim.rulesets.wfrp2e.kernel import plan
 
 from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
@@ -65,14 +65,14 @@ PLANS = [  # tactic, fighter fields, (attacks, WS modifier, feint first), stance
 ]
 
 
-@pytest.mark.parametrize("tactic,fields,plan,stances", PLANS)
-def test_w3_19_each_tactic_is_two_half_actions_or_one_full_action(tactic, fields, plan, stances):
+@pytest.mark.parametrize("tactic,fields,expected,stances", PLANS)
+def test_w3_19_each_tactic_is_two_half_actions_or_one_full_action(tactic, fields, expected, stances):
     """W-3.19: the tactics are the action menu; a turn of two half actions takes the plan and stances
     of the digest's policy (W-8.1 – W-8.6)."""
     a = fighter(ws=40, main_hand="hand_weapon", tactic=tactic, **fields)
     p = prepared(a, fighter(ws=40, main_hand="hand_weapon", off_hand="shield"))
     S = state(p)
-    assert tuple(_plan(p.compiled.fighters, S, p.compiled.options, 0, 2)) == plan
+    assert tuple(plan(p.compiled.fighters, S, p.compiled.options, 0, 2)) == expected
     assert {name for name, k in STANCES.items() if S[0, k]} == stances
 
 
@@ -106,7 +106,7 @@ def test_w8_1_guarded_attacks_with_a_parry_stance_or_aims_and_dodges_before_it_p
     total = np.zeros(L.N_OUTCOMES, dtype=np.int64)
     for seed in range(n):
         S = state(p)
-        _plan(F, S, o, 1, 2)
+        plan(F, S, o, 1, 2)
         out = turn_outcomes(p, S, 0, seed)
         assert out.sum() == 2 and out[L.OUT_PARRIED] <= 1 and out[L.OUT_DODGED] <= 1
         total += out
@@ -232,15 +232,15 @@ def test_w8_8_the_first_mover_charges_from_4_yards():
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
     assert S[2, L.G_ENGAGED] == 0
-    assert tuple(_plan(F, S, o, 1, 2)) == (1, 10, False) and S[1, L.S_PARRY_STANCE] == 0 and S[2, L.G_ENGAGED] == 1
-    assert tuple(_plan(F, S, o, 0, 2)) == (1, 0, False) and S[0, L.S_PARRY_STANCE] == 1
+    assert tuple(plan(F, S, o, 1, 2)) == (1, 10, False) and S[1, L.S_PARRY_STANCE] == 0 and S[2, L.G_ENGAGED] == 1
+    assert tuple(plan(F, S, o, 0, 2)) == (1, 0, False) and S[0, L.S_PARRY_STANCE] == 1
     assert state(prepared(fighter(), fighter(), start_distance=3))[2, L.G_ENGAGED] == 1
     p = prepared(fighter(tactic="turtle"), fighter(), start_distance=10)
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
-    assert tuple(_plan(F, S, o, 0, 2)) == (0, 0, False) and S[2, L.G_ENGAGED] == 0
+    assert tuple(plan(F, S, o, 0, 2)) == (0, 0, False) and S[2, L.G_ENGAGED] == 0
     assert S[0, L.S_DEF_STANCE] == S[0, L.S_PARRY_STANCE] == 1
-    assert tuple(_plan(F, S, o, 1, 2)) == (1, 10, False)
+    assert tuple(plan(F, S, o, 1, 2)) == (1, 10, False)
     n = 3000
     for distance, mean, var in ((8, 1.3, 0.25 + 2 * 0.24), (3, 1.2, 3 * 0.24)):
         p = prepared(fighter(ws=40, ag=90, main_hand="hand_weapon", **WALL), fighter(ws=0, reaction="none", **WALL),

@@ -30,23 +30,23 @@ def exact(a: Any, b: Any, **options: Any):
 
 def state(p) -> np.ndarray:
     """A fresh duel state of a prepared matchup."""
-    from brutal_sim.rulesets.wfrp2e.kernel import _reset
+    from brutal_sim.rulesets.wfrp2e.kernel import reset
 
     S = np.zeros((3, L.NS), dtype=np.int64)
-    _reset(p.compiled.fighters, S, p.compiled.options)
+    reset(p.compiled.fighters, S, p.compiled.options)
     return S
 
 
 def turn_outcomes(p, S, i: int, seed: int = 1) -> np.ndarray:
-    """One turn of fighter i (the kernel's ``_turn``) from state ``S`` with the random stream of
+    """One turn of fighter i (the kernel's ``turn``) from state ``S`` with the random stream of
     ``(seed, 0)``: the outcome counts (``OUT_*``) of its attacks."""
-    from brutal_sim.rulesets.wfrp2e.kernel import _turn
+    from brutal_sim.rulesets.wfrp2e.kernel import turn
     from brutal_sim.toolbox.rng import seed_duel
 
     cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
     st = np.empty(4, dtype=np.uint64)
     seed_duel(st, np.uint64(seed), 0)
-    _turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, i)
+    turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, i)
     return cnt[L.C_ATTACKS + i * L.N_OUTCOMES:L.C_ATTACKS + (i + 1) * L.N_OUTCOMES]
 
 

@@ -3,9 +3,10 @@
 Files, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog, fighter files,
 rules files: options, critical table), :mod:`.options` (rule options, every GAP, with their slots
 and codes in the kernels' option row), :mod:`.layout` (fighter, state and counter layouts, the
-critical table's codes), :mod:`.compile` (models → arrays), :mod:`.kernel` (``@njit`` duel and
-attack kernels), :mod:`.exact` (exact single-attack enumeration), and :mod:`.crit` (critical table
-files → arrays, for ``crit_model = table``). This module ties them into :data:`RULESET`.
+critical table's codes), :mod:`.compile` (models → arrays), :mod:`.kernel` (the numba duel and
+attack kernels, a package with one module per rule chapter), :mod:`.exact` (exact single-attack
+enumeration), and :mod:`.crit` (critical table files → arrays, for ``crit_model = table``). This
+module ties them into :data:`RULESET`.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
 from .compile import compile_pair
-from .exact import _enumerate_attack
-from .kernel import _run_attacks, _run_duels, _run_paired
+from .exact import enumerate_attack
+from .kernel import run_attacks, run_duels, run_paired
 from .model import Fighter
 from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
 
-KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
+KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effects: np.ndarray) -> Compiled:
@@ -81,7 +82,7 @@ class WfrpRuleset(Ruleset):
             raise DataError("tactic_a", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:
-        return _enumerate_attack
+        return enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

@@ -1,6 +1,6 @@
 """Exact distribution of one attack by side a on a fresh side b, by enumeration of every die.
 
-The same situation as the sampler (``_attack_setup``): b in the stances its tactic takes, a's
+The same situation as the sampler (``attack_setup``): b in the stances its tactic takes, a's
 first attack of its turn. Enumerated: the feint's opposed test (its rerolls as a geometric sum),
 the to-hit d100 and its fortune reroll, the reaction d100 and its reroll, the damage d10 (2d10
 for Impact), the Ulric's Fury chain (to depth ``FURY_DEPTH``, the rest is below 1e-20) and the
@@ -13,9 +13,9 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    LOCATION_ZONE, _absorbed, _attack_setup, _attack_slot, _attack_target, _choose_reaction, _crit_effect,
-    _damage_bonus, _dodge_target, _effect_takes_out, _feint_targets, _fortune_allows, _fury_needs_test, _location,
-    _model_takes_out, _opposed_result, _parry_target, _quality, _succeeds, _wf, _wound_level,
+    LOCATION_ZONE, absorbed, attack_setup, attack_slot, attack_target, choose_reaction, crit_effect,
+    damage_bonus, dodge_target, effect_takes_out, feint_targets, fortune_allows, fury_needs_test, location,
+    model_takes_out, opposed_result, parry_target, quality, succeeds, wf, wound_level,
 )
 from .layout import (
     LVL_NONE, NS, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED, REACT_NONE, REACT_PARRY, S_FORTUNE, S_W, W_IMPACT,
@@ -31,7 +31,7 @@ def _p_success(opts, target):
     """Probability that a d100 test against ``target`` succeeds (W-1.1, W-1.5)."""
     n = 0
     for roll in range(1, 101):
-        if _succeeds(opts, roll, target):
+        if succeeds(opts, roll, target):
             n += 1
     return n / 100.0
 
@@ -43,7 +43,7 @@ def _p_opposed(opts, t_init, t_def):
     again = 0.0
     for ri in range(1, 101):
         for rd in range(1, 101):
-            r = _opposed_result(opts, ri, rd, t_init, t_def)
+            r = opposed_result(opts, ri, rd, t_init, t_def)
             if r == 1:
                 win += 1e-4
             elif r < 0:
@@ -53,11 +53,11 @@ def _p_opposed(opts, t_init, t_def):
 
 @driver
 def _raw_damage_pmf(F, S, opts, a, slot, target):
-    """pmf ``float64[n]`` of the damage before absorption minus :func:`_damage_bonus` (W-4.7,
+    """pmf ``float64[n]`` of the damage before absorption minus :func:`damage_bonus` (W-4.7,
     W-4.11, W-4.12): the kept d10 plus the Fury dice."""
     size = 10 * (FURY_DEPTH + 2) + 1
     pmf = np.zeros(size)
-    impact = _quality(F, S, opts, a, slot, W_IMPACT)
+    impact = quality(F, S, opts, a, slot, W_IMPACT)
     p_confirm = _p_success(opts, target)
     for k in range(1, 11):
         pk = (k * k - (k - 1) * (k - 1)) / 100.0 if impact else 0.1
@@ -68,7 +68,7 @@ def _raw_damage_pmf(F, S, opts, a, slot, target):
         mass = pk
         total = 10
         for extra in range(FURY_DEPTH):
-            if _fury_needs_test(opts, extra):
+            if fury_needs_test(opts, extra):
                 pmf[total] += mass * (1.0 - p_confirm)
                 mass *= p_confirm
             for v in range(1, 10):
@@ -79,67 +79,67 @@ def _raw_damage_pmf(F, S, opts, a, slot, target):
 
 
 @driver
-def _enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
+def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     """Fill ``outcomes`` float64[4] (miss, parried, dodged, hit), ``levels`` float64[5, 4] (level ×
     zone of the hit on b) and ``damage`` float64[1] (mean final damage per attack)."""
     S = np.zeros((3, NS), dtype=np.int64)
-    attacks, mod, feint = _attack_setup(F, S, opts)
+    attacks, mod, feint = attack_setup(F, S, opts)
     if attacks == 0:
         outcomes[OUT_MISS] = 1.0
         return
     p_feint = 0.0
     if feint:
-        t_init, t_def = _feint_targets(F, S, opts, 0)
+        t_init, t_def = feint_targets(F, S, opts, 0)
         p_feint = _p_opposed(opts, t_init, t_def)
-    slot = _attack_slot(F, S, 0)
-    target = _attack_target(F, S, opts, 0, slot, mod)
+    slot = attack_slot(F, S, 0)
+    target = attack_target(F, S, opts, 0, slot, mod)
     p_first = _p_success(opts, target)
-    reroll = _fortune_allows(opts, S, 0, False)
+    reroll = fortune_allows(opts, S, 0, False)
     factor = 1.0 + (1.0 - p_first) if reroll else 1.0
     # reaction of a fresh defender (a paid extra use is impossible: nothing is used yet)
-    kind, paid = _choose_reaction(F, S, opts, 1, 0, slot)
+    kind, paid = choose_reaction(F, S, opts, 1, 0, slot)
     p_block = 0.0
     if kind != REACT_NONE:
         if paid:
             S[1, S_FORTUNE] -= 1
-        t = _parry_target(F, S, opts, 1, 0, slot) if kind == REACT_PARRY else _dodge_target(F, S, opts, 1, 0, slot)
+        t = parry_target(F, S, opts, 1, 0, slot) if kind == REACT_PARRY else dodge_target(F, S, opts, 1, 0, slot)
         p = _p_success(opts, t)
-        if not paid and _fortune_allows(opts, S, 1, True):
+        if not paid and fortune_allows(opts, S, 1, True):
             p = 1.0 - (1.0 - p) * (1.0 - p)
         p_block = (1.0 - p_feint) * p
     loc_mass = np.zeros(6)
     for roll in range(1, 101):
-        if _succeeds(opts, roll, target):
-            loc_mass[_location(roll)] += factor / 100.0
+        if succeeds(opts, roll, target):
+            loc_mass[location(roll)] += factor / 100.0
     p_hit_roll = loc_mass.sum()
     outcomes[OUT_MISS] = 1.0 - p_hit_roll
     outcomes[OUT_PARRIED if kind == REACT_PARRY else OUT_DODGED] = p_hit_roll * p_block
     outcomes[OUT_HIT] = p_hit_roll * (1.0 - p_block)
     pmf = _raw_damage_pmf(F, S, opts, 0, slot, target)
-    bonus = _damage_bonus(F, S, opts, 0, slot)
+    bonus = damage_bonus(F, S, opts, 0, slot)
     left = S[1, S_W]
-    precise = 1 if _wf(F, 0, slot, W_PRECISE) != 0 else 0
+    precise = 1 if wf(F, 0, slot, W_PRECISE) != 0 else 0
     table = opts[O_CRIT_MODEL] != CRIT_SUDDEN_DEATH and opts[O_CRIT_MODEL] != CRIT_THRESHOLD
     for loc in range(6):
         zone = LOCATION_ZONE[loc]
         mass = loc_mass[loc] * (1.0 - p_block)
-        absorbed = _absorbed(F, 0, 1, slot, loc)
+        soaked = absorbed(F, 0, 1, slot, loc)
         for s in range(pmf.shape[0]):
             q = mass * pmf[s]
             if q == 0.0:
                 continue
-            final = s + bonus - absorbed
+            final = s + bonus - soaked
             if final <= 0:
                 levels[LVL_NONE, zone] += q
                 continue
             damage[0] += q * final
             if final <= left:
-                levels[_wound_level(left - final, False, False), zone] += q
+                levels[wound_level(left - final, False, False), zone] += q
                 continue
             value = final - left + precise
             if not table:
-                levels[_wound_level(0, True, _model_takes_out(opts, value)), zone] += q
+                levels[wound_level(0, True, model_takes_out(opts, value)), zone] += q
                 continue
             for roll in range(1, 101):
-                out = _effect_takes_out(opts, fx, zone, _crit_effect(grid, value, roll))
-                levels[_wound_level(0, True, out), zone] += q / 100.0
+                out = effect_takes_out(opts, fx, zone, crit_effect(grid, value, roll))
+                levels[wound_level(0, True, out), zone] += q / 100.0

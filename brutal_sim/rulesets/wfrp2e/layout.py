@@ -4,28 +4,30 @@ A fighter compiles to one ``int64[NF]`` row (``P_*``); the changing state of a d
 ``int64[3, NS]`` array: rows 0 and 1 are the fighters (``S_*``), row 2 holds duel-wide values
 (``G_*``). The rule options' row (``O_*``) is declared with the options, in :mod:`.options`. The
 critical table model (W-5.4) compiles to ``grid int64[100, CRIT_COLUMNS]`` (d100 roll − 1 ×
-critical value → effect number) and ``effects int64[4 zones, n effects + 1, NFX]``. Module-level
-ints are compile-time constants for numba.
+critical value → effect number) and ``effects int64[4 zones, n effects + 1, NFX]``. The rows'
+indices are handed out by :class:`~brutal_sim.core.slots.Slots` in the order they are declared.
+Module-level ints are compile-time constants for numba.
 """
 
 from ...core.counters import CounterLayout
+from ...core.slots import Slots
 
 # -- hit locations (W-4.2) and the zone groups of the counters -------------------------------------
-LOC_HEAD, LOC_RARM, LOC_LARM, LOC_BODY, LOC_RLEG, LOC_LLEG = range(6)
 LOCATION_NAMES = ("head", "right_arm", "left_arm", "body", "right_leg", "left_leg")
+LOC_HEAD, LOC_RARM, LOC_LARM, LOC_BODY, LOC_RLEG, LOC_LLEG = range(len(LOCATION_NAMES))
 #: upper bound of each location's band of reversed to-hit rolls (W-4.2)
 LOCATION_UPPER = (15, 35, 55, 80, 90, 100)
-ZONE_HEAD, ZONE_BODY, ZONE_ARM, ZONE_LEG = range(4)
 ZONE_NAMES = ("head", "body", "arm", "leg")
+ZONE_HEAD, ZONE_BODY, ZONE_ARM, ZONE_LEG = range(len(ZONE_NAMES))
 LOCATION_ZONE = (ZONE_HEAD, ZONE_ARM, ZONE_ARM, ZONE_BODY, ZONE_LEG, ZONE_LEG)
 
 # -- counter names ----------------------------------------------------------------------------------
-OUT_MISS, OUT_PARRIED, OUT_DODGED, OUT_HIT = range(4)
 OUTCOME_NAMES = ("miss", "parried", "dodged", "hit")
-LVL_NONE, LVL_WOUNDED, LVL_HEAVILY, LVL_CRITICAL, LVL_OUT = range(5)
+OUT_MISS, OUT_PARRIED, OUT_DODGED, OUT_HIT = range(len(OUTCOME_NAMES))
 LEVEL_NAMES = ("none", "wounded", "heavily_wounded", "critical", "out")
-CAUSE_CRITICAL, CAUSE_HELPLESS, CAUSE_FLED = range(3)
+LVL_NONE, LVL_WOUNDED, LVL_HEAVILY, LVL_CRITICAL, LVL_OUT = range(len(LEVEL_NAMES))
 CAUSE_NAMES = ("critical", "helpless", "fled")
+CAUSE_CRITICAL, CAUSE_HELPLESS, CAUSE_FLED = range(len(CAUSE_NAMES))
 
 COUNTERS = CounterLayout(
     causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=ZONE_NAMES, special="ulrics_fury",
@@ -58,41 +60,95 @@ def n_counters(round_cap: int) -> int:
 
 
 # -- tactics (W-8) and reactions ------------------------------------------------------------------
-T_GUARDED, T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER = range(6)
 TACTIC_NAMES = ("guarded", "swift", "berserk", "cautious", "turtle", "feinter")
-R_DODGE_FIRST, R_PARRY_FIRST, R_BEST, R_NONE = range(4)
+# guarded (0): the kernel's plan when the tactic is none of the five below
+T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER = range(1, len(TACTIC_NAMES))
 REACTION_NAMES = ("dodge_first", "parry_first", "best", "none")
+# dodge_first (0): the kernel's choice when the reaction is none of the three below
+R_PARRY_FIRST, R_BEST, R_NONE = range(1, len(REACTION_NAMES))
 REACT_NONE, REACT_PARRY, REACT_DODGE = 0, 1, 2
 
-# -- fighter row (int64[NF]) ------------------------------------------------------------------------
-(P_WS, P_AG, P_A, P_W, P_SB, P_TB, P_DODGE, P_FORTUNE, P_FATE, P_TACTIC, P_REACTION, P_AG_PENALTY,
- P_MIGHTY_BLOW, P_STREET_FIGHTING, P_FLEE_AT) = range(15)
-P_AP = 15  # armour points of zone z at P_AP + z (W-9.2)
-P_WEAPONS = P_AP + 4  # weapon slot s at P_WEAPONS + s * WN
-(W_PRESENT, W_DAMAGE, W_IMPACT, W_FAST, W_SLOW, W_PRECISE, W_DEFENSIVE, W_ARMOUR_PIERCING, W_BALANCED,
- W_TIRING, W_UNARMED) = range(11)
-W_CHOPPA = 11  # the orc choppa (W-9.3, option choppa)
-WN = 12
-SLOT_MAIN, SLOT_OFF, SLOT_FISTS = 0, 1, 2
-NF = P_WEAPONS + 3 * WN
+# -- a weapon record (WN fields) ---------------------------------------------------------------------
+W = Slots()
+W_PRESENT = W.next()
+W_DAMAGE = W.next()  # the damage modifier (SB + it, W-4.7)
+W_IMPACT = W.next()
+W_FAST = W.next()
+W_SLOW = W.next()
+W_PRECISE = W.next()
+W_DEFENSIVE = W.next()
+W_ARMOUR_PIERCING = W.next()
+W_BALANCED = W.next()
+W_TIRING = W.next()
+W_UNARMED = W.next()
+W_CHOPPA = W.next()  # the orc choppa (W-9.3, option choppa)
+WN = W.size
+SLOTS = Slots()  # a fighter's weapon slots
+SLOT_MAIN, SLOT_OFF, SLOT_FISTS = SLOTS.take(3)
 QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise": W_PRECISE,
                   "defensive": W_DEFENSIVE, "armour_piercing": W_ARMOUR_PIERCING, "balanced": W_BALANCED,
                   "tiring": W_TIRING}
 
+# -- fighter row (int64[NF]) ------------------------------------------------------------------------
+P = Slots()
+P_WS = P.next()
+P_AG = P.next()
+P_A = P.next()
+P_W = P.next()
+P_SB = P.next()
+P_TB = P.next()
+P_DODGE = P.next()  # the Dodge Blow target, armour Ag penalty taken off; −1 without the skill (W-4.4)
+P_FORTUNE = P.next()
+P_FATE = P.next()
+P_TACTIC = P.next()  # T_* (TACTIC_NAMES)
+P_REACTION = P.next()  # R_* (REACTION_NAMES)
+P_AG_PENALTY = P.next()
+P_MIGHTY_BLOW = P.next()
+P_STREET_FIGHTING = P.next()
+P_FLEE_AT = P.next()  # flees at or below these Wounds (W-3.16); −1 never
+P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
+P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
+NF = P.size
+
 # -- fighter state (int64[3, NS]; rows 0, 1) ----------------------------------------------------------
-(S_W, S_FORTUNE, S_STUN, S_PRONE, S_HELD_MAIN, S_HELD_OFF, S_PARRY_STANCE, S_DEF_STANCE, S_CAUTIOUS,
- S_NO_REACT, S_PARRY_USED, S_DODGE_USED, S_SURPRISED, S_OUT, S_DEAD, S_PEN_WS, S_PEN_AG, S_HARMED) = range(18)
-S_HELPLESS = 18  # W-6.2: helpless and still in the fight (helpless = attackable)
-NS = 19  # S_HARMED: hits taken with a level above none (for the shared one_blow counter)
-S_TOOK = NS  # hits of level l the fighter took in this duel at S_TOOK + l (the header's loser_wounds block)
-NS += N_LEVELS
+S = Slots()
+S_W = S.next()
+S_FORTUNE = S.next()
+S_STUN = S.next()
+S_PRONE = S.next()
+S_HELD_MAIN, S_HELD_OFF = S.take(2)  # the item of slot s is in hand at S_HELD_MAIN + s
+S_PARRY_STANCE = S.next()
+S_DEF_STANCE = S.next()
+S_CAUTIOUS = S.next()
+S_NO_REACT = S.next()
+S_PARRY_USED = S.next()
+S_DODGE_USED = S.next()
+S_SURPRISED = S.next()
+S_OUT = S.next()  # CAUSE_* + 1 once out of the fight
+S_DEAD = S.next()
+S_PEN_WS = S.next()
+S_PEN_AG = S.next()
+S_HARMED = S.next()  # hits taken with a level above none (for the shared one_blow counter)
+S_HELPLESS = S.next()  # W-6.2: helpless and still in the fight (helpless = attackable)
+S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
+NS = S.size
 # duel-wide values (row 2)
-G_ROUND, G_ENGAGED = 0, 1
+G = Slots()
+G_ROUND = G.next()
+G_ENGAGED = G.next()
 
 # -- distances (W-3.3) -------------------------------------------------------------------------------
 CHARGE_DISTANCE = 4  # W-3.3: yards needed for a charge
 
 # -- critical table (W-5.4, crit_model = table) ---------------------------------------------------------
 CRIT_COLUMNS = 32  # grid columns: critical value 0 … 31 (higher values use column 31)
-(FX_OUT, FX_DEATH, FX_HELPLESS, FX_STUN, FX_DROP, FX_PRONE, FX_PEN_WS, FX_PEN_AG) = range(8)
-NFX = 8
+FX = Slots()  # the fields of an effect
+FX_OUT = FX.next()
+FX_DEATH = FX.next()
+FX_HELPLESS = FX.next()
+FX_STUN = FX.next()
+FX_DROP = FX.next()
+FX_PRONE = FX.next()
+FX_PEN_WS = FX.next()
+FX_PEN_AG = FX.next()
+NFX = FX.size

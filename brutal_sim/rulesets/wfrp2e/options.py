@@ -83,37 +83,37 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 # -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
 ROW = OptionRow(OPTION_SPECS)
 O_ROUND_CAP = ROW.slot("round_cap")
-O_INIT_EVERY_ROUND = ROW.slot("initiative_roll")
+O_INITIATIVE_ROLL = ROW.slot("initiative_roll")
 O_SURPRISE = ROW.slot("surprise")
 O_OPPOSED = ROW.slot("opposed")
-O_AUTO = ROW.slot("auto_results")
+O_AUTO_RESULTS = ROW.slot("auto_results")
 O_MODIFIER_CAP = ROW.slot("modifier_cap")
-O_DEF_STANCE_FULL = ROW.slot("defensive_stance")
-O_SCOPE_ROUND = ROW.slot("parry_dodge_choice")
+O_DEFENSIVE_STANCE = ROW.slot("defensive_stance")
+O_PARRY_DODGE_CHOICE = ROW.slot("parry_dodge_choice")
 O_BALANCED_OFFHAND = ROW.slot("balanced_offhand")
-O_FURY = ROW.slot("fury_confirm")
-O_TIRING_IGNORE = ROW.slot("tiring")
+O_FURY_CONFIRM = ROW.slot("fury_confirm")
+O_TIRING = ROW.slot("tiring")
 O_CRIT_MODEL = ROW.slot("crit_model")
 O_CRIT_THRESHOLD = ROW.slot("crit_threshold")
 O_PRONE_BONUS = ROW.slot("prone_bonus")
 O_FORTUNE = ROW.slot("fortune")
-O_FORTUNE_REROLL_ONLY = ROW.slot("fortune_extra_reaction")
-O_MIGHTY_BLOW = ROW.slot("strike_mighty_blow")
-O_STREET_FIGHTING = ROW.slot("street_fighting")
-O_START_DISTANCE = ROW.slot("start_distance")
-O_FORTUNE_SPEND_LAST = ROW.slot("fortune_keep_last")
+O_FORTUNE_EXTRA_REACTION = ROW.slot("fortune_extra_reaction")
+O_FORTUNE_KEEP_LAST = ROW.slot("fortune_keep_last")
 O_FORTUNE_INITIATIVE = ROW.slot("fortune_initiative")
 O_FORTUNE_HALF_ACTION = ROW.slot("fortune_half_action")
-O_HELPLESS_ATTACKABLE = ROW.slot("helpless")
+O_HELPLESS = ROW.slot("helpless")
 O_CHOPPA = ROW.slot("choppa")
+O_STRIKE_MIGHTY_BLOW = ROW.slot("strike_mighty_blow")
+O_STREET_FIGHTING = ROW.slot("street_fighting")
+O_START_DISTANCE = ROW.slot("start_distance")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
-OPPOSED_OFFICIAL, OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES = ROW.codes("opposed")
+OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES = ROW.codes("opposed")[1:]  # official_like: the kernel's other branch
 FURY_EACH, FURY_FIRST_ONLY, FURY_NONE = ROW.codes("fury_confirm")
 CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, CRIT_TABLE = ROW.codes("crit_model")
-FORTUNE_REACTION_FIRST, FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = ROW.codes("fortune")
-CHOPPA_HAND_WEAPON, CHOPPA_PLUS1, CHOPPA_IMPACT = ROW.codes("choppa")
+FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = ROW.codes("fortune")[1:]  # reaction_first: the other branch
+CHOPPA_PLUS1, CHOPPA_IMPACT = ROW.codes("choppa")[1:]  # hand_weapon: no effect
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

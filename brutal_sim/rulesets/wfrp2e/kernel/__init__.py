@@ -1,0 +1,147 @@
+"""The WFRP 2e melee duel kernel (numba): arrays and scalars in, counters out.
+
+Inputs everywhere below:
+
+F : int64[2, NF]
+    Compiled fighters (``P_*`` in :mod:`brutal_sim.rulesets.wfrp2e.layout`); row 0 is side a, row 1
+    side b.
+S : int64[3, NS]
+    Duel state: rows 0, 1 the fighters (``S_*``), row 2 duel-wide values (``G_*``); reset per duel.
+opts : int64[NO]
+    Rule options (``O_*`` in :mod:`brutal_sim.rulesets.wfrp2e.options`).
+grid : int64[100, CRIT_COLUMNS]
+    Critical table (``crit_model = table``): effect number of a d100 roll and a critical value (W-5.4).
+fx : int64[4, n effects + 1, NFX]
+    Effect fields (``FX_*``) of each zone and effect number.
+st : uint64[4]
+    The duel's random state (:mod:`brutal_sim.toolbox.rng`).
+cnt : int64[K]
+    Counters (``C_*``), added to, never cleared.
+
+Fighter indices ``i``, ``a`` (attacker), ``d`` (defender) are 0 or 1; ``slot`` is a weapon slot
+(``SLOT_*``), ``loc`` a hit location (``LOC_*``), ``zone`` a zone (``ZONE_*``); the other scalars
+are int64s.
+
+Draw order (the contract with ``tests/wfrp2e/naive_wfrp2e.py``, written down in
+``docs/reference-wfrp2e.md``): initiative d10 a [second d10 a], d10 b [second d10 b] (again while
+tied, W-2.2; the second d10 with ``fortune_initiative``, W-6.5); a feint's opposed test d100
+feinter, d100 target (again on a reroll, W-1.4); each attack: to-hit d100 [fortune reroll d100];
+reaction d100 [fortune reroll d100]; damage d10 [second d10 for Impact] [helpless d10, W-6.2];
+Ulric's Fury: [confirmation d100] d10, … (W-4.11); an attack on a helpless target draws its d100
+for the location only, no reaction; critical table d100 (``crit_model = table`` only).
+
+The parallel loop of ``_run`` is compiled with this package's functions internal to it
+(:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 2.4× the duels per
+second without it (benchmarks/README.md).
+
+Modules, one per rule chapter of the digest ``docs/rules/wfrp2e.md``, each importing only the ones
+above it: :mod:`.tests` (W-1 tests, opposed tests), :mod:`.fortune` (W-6.5, W-8.7 fortune points),
+:mod:`.weapons` (W-4.9, W-4.10, W-4.12, W-9.3: items in hand, qualities), :mod:`.reactions`
+(W-4.3 – W-4.6 parry and dodge), :mod:`.wounds` (W-5 damage taken and criticals, W-6 their
+conditions), :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.actions` (W-3
+actions, W-8 tactics), :mod:`.turn` (W-2: initiative, the turn, the duel), :mod:`.drivers` (the
+parallel loops and their Python wrappers).
+
+The interface
+-------------
+The names below are the kernel's public names; everything else is private to its chapter (the
+chapters import each other's private names, nothing outside this package does).
+
+- Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): ``run_duels``,
+  ``run_attacks``, ``run_paired``.
+- ``LOCATION_ZONE``: ``int64[6]``, the zone of each hit location.
+- Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.wfrp2e.exact`) and for the rule
+  tests, which call one step on hand-made arrays. They take the arguments described above.
+"""
+
+from __future__ import annotations
+
+from .tests import (
+    _degrees as degrees,
+    _opposed_result as opposed_result,
+    _succeeds as succeeds,
+)
+from .fortune import (
+    _fortune_allows as fortune_allows,
+)
+from .weapons import (
+    _attack_slot as attack_slot,
+    _quality as quality,
+    _wf as wf,
+)
+from .reactions import (
+    _availability as availability,
+    _choose_reaction as choose_reaction,
+    _dodge_target as dodge_target,
+    _parry_target as parry_target,
+    _react as react,
+)
+from .wounds import (
+    LOCATION_ZONE,
+    _crit_effect as crit_effect,
+    _effect_takes_out as effect_takes_out,
+    _model_takes_out as model_takes_out,
+    _take_damage as take_damage,
+    _wound_level as wound_level,
+)
+from .attack import (
+    _absorbed as absorbed,
+    _attack as attack,
+    _attack_target as attack_target,
+    _damage_bonus as damage_bonus,
+    _fury_needs_test as fury_needs_test,
+    _location as location,
+)
+from .actions import (
+    _feint_targets as feint_targets,
+    _plan as plan,
+)
+from .turn import (
+    _attack_setup as attack_setup,
+    _duel as duel,
+    _initiative as initiative,
+    _reset as reset,
+    _turn as turn,
+)
+from .drivers import (
+    _run_attacks as run_attacks,
+    _run_duels as run_duels,
+    _run_paired as run_paired,
+)
+
+__all__ = [
+    "LOCATION_ZONE",
+    "absorbed",
+    "attack",
+    "attack_setup",
+    "attack_slot",
+    "attack_target",
+    "availability",
+    "choose_reaction",
+    "crit_effect",
+    "damage_bonus",
+    "degrees",
+    "dodge_target",
+    "duel",
+    "effect_takes_out",
+    "feint_targets",
+    "fortune_allows",
+    "fury_needs_test",
+    "initiative",
+    "location",
+    "model_takes_out",
+    "opposed_result",
+    "parry_target",
+    "plan",
+    "quality",
+    "react",
+    "reset",
+    "run_attacks",
+    "run_duels",
+    "run_paired",
+    "succeeds",
+    "take_damage",
+    "turn",
+    "wf",
+    "wound_level",
+]

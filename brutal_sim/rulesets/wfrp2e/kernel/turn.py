@@ -1,0 +1,168 @@
+"""The turn and the duel (W-2): fresh fighters, initiative, one fighter's turn, the rounds of a
+duel until a side is out or the round cap; and the situation the attack kind measures.
+
+Rules: W-2.2, W-2.3, W-2.6, W-2.7, W-3.2, W-3.4, W-3.7, W-3.11, W-3.12, W-3.16, W-6.1, W-6.2, W-6.5,
+W-8.8.
+
+Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
+"""
+
+from __future__ import annotations
+
+from ....toolbox.jit import rule
+from ....toolbox.rng import roll_die
+from ....toolbox.tally import count_decision
+from ..layout import (
+    CAUSE_FLED, CHARGE_DISTANCE, C_DRAWS, C_LOSER_WOUNDS, C_ONE_BLOW, C_ROUNDS, G_ENGAGED, G_ROUND, NS, N_CAUSES,
+    N_LEVELS, P_AG, P_AG_PENALTY, P_FLEE_AT, P_FORTUNE, P_W, SLOT_MAIN, SLOT_OFF, S_CAUTIOUS, S_DEAD, S_DEF_STANCE,
+    S_DODGE_USED, S_FORTUNE, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_NO_REACT, S_OUT, S_PARRY_STANCE,
+    S_PARRY_USED, S_PEN_AG, S_PRONE, S_STUN, S_SURPRISED, S_TOOK, S_W, W_PRESENT,
+)
+from ..options import (
+    O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_SURPRISE,
+)
+from .fortune import _fortune_spare
+from .weapons import _wf
+from .attack import _attack
+from .actions import _feint, _flee, _plan, _plan_aims
+
+
+@rule
+def _reset(F, S, opts):
+    """Fresh fighters: full Wounds and fortune (W-6.5), items in hand, surprise (W-2.6), engaged
+    unless ``start_distance`` ≥ 4 (W-8.8)."""
+    for i in range(2):
+        for k in range(NS):
+            S[i, k] = 0
+        S[i, S_W] = F[i, P_W]
+        S[i, S_FORTUNE] = F[i, P_FORTUNE]
+        S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
+        S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+    if opts[O_SURPRISE] > 0:
+        S[opts[O_SURPRISE] - 1, S_SURPRISED] = 1
+    S[2, G_ROUND] = 1
+    S[2, G_ENGAGED] = 1 if opts[O_START_DISTANCE] < CHARGE_DISTANCE else 0
+
+
+@rule
+def _initiative(F, S, opts, st):
+    """W-2.2: d10 + Ag (armour and critical Ag penalties off) for a, then b; ties go to the higher
+    Ag, then both roll again. With ``fortune_initiative`` a fighter with a spare fortune point
+    spends it for 2d10 + Ag (W-6.5; a tie's reroll keeps the dice). Returns the side that acts
+    first."""
+    ag_a = F[0, P_AG] - F[0, P_AG_PENALTY] - S[0, S_PEN_AG]
+    ag_b = F[1, P_AG] - F[1, P_AG_PENALTY] - S[1, S_PEN_AG]
+    two_a = False
+    two_b = False
+    if opts[O_FORTUNE_INITIATIVE] != 0:
+        if _fortune_spare(opts, S, 0):
+            S[0, S_FORTUNE] -= 1
+            two_a = True
+        if _fortune_spare(opts, S, 1):
+            S[1, S_FORTUNE] -= 1
+            two_b = True
+    while True:
+        ia = roll_die(st, 10) + ag_a
+        if two_a:
+            ia += roll_die(st, 10)
+        ib = roll_die(st, 10) + ag_b
+        if two_b:
+            ib += roll_die(st, 10)
+        if ia != ib:
+            return 0 if ia > ib else 1
+        if ag_a != ag_b:
+            return 0 if ag_a > ag_b else 1
+
+
+@rule
+def _turn(F, S, opts, grid, fx, st, cnt, i):
+    """One turn of fighter i (W-2.3).
+
+    Stances end (W-3.4 – W-3.7); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
+    (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
+    flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
+    first), a half action each, and spends the rest on its tactic (:func:`_plan`). With
+    ``fortune_half_action`` a spare fortune point buys one extra half action (W-6.5): it makes up a
+    half action lost to the upkeep, else it aims (W-3.2, +10 on the first attack) before an
+    unaimed attack of an engaged fighter that is no feint.
+    """
+    S[i, S_PARRY_STANCE] = 0
+    S[i, S_DEF_STANCE] = 0
+    S[i, S_CAUTIOUS] = 0
+    S[i, S_NO_REACT] = 0
+    if S[i, S_SURPRISED] != 0 or S[i, S_HELPLESS] != 0:
+        return
+    if S[i, S_STUN] > 0:
+        S[i, S_STUN] -= 1
+        return
+    if F[i, P_FLEE_AT] >= 0 and S[i, S_W] <= F[i, P_FLEE_AT]:
+        _flee(F, S, opts, grid, fx, st, cnt, i)
+        return
+    halves = 2
+    if S[i, S_PRONE] != 0:
+        S[i, S_PRONE] = 0
+        halves -= 1
+    for slot in (SLOT_MAIN, SLOT_OFF):
+        if halves > 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
+            S[i, S_HELD_MAIN + slot] = 1
+            halves -= 1
+            break
+    spare = opts[O_FORTUNE_HALF_ACTION] != 0 and _fortune_spare(opts, S, i)
+    if spare and halves < 2:
+        S[i, S_FORTUNE] -= 1
+        halves += 1
+        spare = False
+    if halves == 0:
+        return
+    engaged = S[2, G_ENGAGED] != 0
+    attacks, mod, feint = _plan(F, S, opts, i, halves)
+    aim = 0
+    if spare and engaged and halves == 2 and attacks > 0 and not feint and not _plan_aims(F, S, i):
+        S[i, S_FORTUNE] -= 1
+        aim = 10
+    feinted = feint and _feint(F, S, opts, st, i)
+    for k in range(attacks):
+        if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
+            break
+        _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
+
+
+@rule
+def _duel(F, S, opts, grid, fx, st, cnt):
+    """One duel (W-2): rounds of two turns in initiative order until one side is out or the round
+    cap (W-2.7). Returns 0 if side a won, 1 if side b won, 2 for a draw."""
+    _reset(F, S, opts)
+    first = _initiative(F, S, opts, st)
+    for rnd in range(1, opts[O_ROUND_CAP] + 1):
+        S[2, G_ROUND] = rnd
+        if rnd > 1 and opts[O_INITIATIVE_ROLL] != 0:
+            first = _initiative(F, S, opts, st)
+        for i in range(2):
+            S[i, S_PARRY_USED] = 0
+            S[i, S_DODGE_USED] = 0
+        for k in range(2):
+            i = first if k == 0 else 1 - first
+            _turn(F, S, opts, grid, fx, st, cnt, i)
+            if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
+                loser = 0 if S[0, S_OUT] != 0 else 1
+                cause = S[loser, S_OUT] - 1
+                count_decision(cnt, S, loser, cause, S[loser, S_DEAD],
+                                S[loser, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], S_TOOK,
+                                N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
+                return 1 - loser
+        S[0, S_SURPRISED] = 0
+        S[1, S_SURPRISED] = 0
+    cnt[C_DRAWS] += 1
+    return 2
+
+
+@rule
+def _attack_setup(F, S, opts):
+    """The situation ``attack`` measures: fresh fighters, side b in the stances its tactic takes when
+    engaged, side a's plan for its turn. Returns a's (attacks, modifier, feint) of :func:`_plan`."""
+    _reset(F, S, opts)
+    engaged = S[2, G_ENGAGED]
+    S[2, G_ENGAGED] = 1
+    _plan(F, S, opts, 1, 2)
+    S[2, G_ENGAGED] = engaged
+    return _plan(F, S, opts, 0, 2)
