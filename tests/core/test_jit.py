@@ -42,7 +42,7 @@ def test_the_kernel_functions_called_with_constants_are_rules():
     from brutal_sim.rulesets.wfrp2e import kernel as wfrp2e
 
     for f in (kernel.attack, kernel.hit, kernel.toughness_check, kernel.gain_fatigue, kernel.ready,
-              wfrp2e._attack, vereteno.attack):
+              wfrp2e.attack, vereteno.attack):
         assert isinstance(f, jit._TypedDispatcher), f
         assert f.targetoptions.get("_nrt", True) is not jit.MODE.hook, f  # no reference counting when tuned
 
