@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import tomllib
 from pathlib import Path
-from typing import Any, Mapping, TypeVar
+from typing import Any, ClassVar, Mapping, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -133,14 +133,54 @@ def validated_fighter(model: type[M], payload: dict[str, Any], source: str) -> M
         raise DataError(source, None, str(exc.errors()[0]["msg"]).removeprefix("Value error, ")) from None
 
 
-class BaseCatalog:
-    """What every ruleset's catalog shares: named items looked up with suggestions, and fighters by
-    catalog name or by TOML path. Subclasses set ``fighter_files`` and ``source_prefix`` and
-    implement :meth:`fighter_from_data`."""
+class Table(NamedTuple):
+    """One catalog file: its name in the catalog folder and the model of its items; ``named`` items
+    take their table key as name (``[arming_sword]`` …)."""
 
+    file: str
+    model: type[BaseModel]
+    named: bool = True
+
+
+class BaseCatalog:
+    """What every ruleset's catalog shares: its tables of named items read from a folder (``TABLES``:
+    attribute → :class:`Table`; the bundled folder ``DATA_ROOT``), items looked up with
+    suggestions, and fighters by catalog name or by TOML path. Subclasses declare ``TABLES``,
+    ``DATA_ROOT`` and ``source_prefix`` and implement :meth:`fighter_from_data`; one whose tables
+    must agree with each other checks them in :meth:`checked`."""
+
+    #: the catalog's tables: attribute → the file it is read from and its item model
+    TABLES: ClassVar[Mapping[str, Table]] = {}
+    #: the folder of the bundled catalog (a package resource)
+    DATA_ROOT: ClassVar[Any] = None
     fighter_files: dict[str, Any]
     #: how bundled files are named in messages, e.g. ``catalog/wfrp2e``
     source_prefix = "catalog"
+
+    def __init__(self, tables: Mapping[str, dict[str, Any]], fighter_files: dict[str, Any]) -> None:
+        for attr, items in tables.items():
+            setattr(self, attr, items)
+        self.fighter_files = fighter_files
+
+    @classmethod
+    def from_dir(cls, root: Any) -> Any:
+        """The catalog in folder ``root``: each of ``TABLES``, then the fighter files."""
+        tables = {attr: read_named_tables(root, t.file, t.model, f"{cls.source_prefix}/{t.file}", t.named)
+                  for attr, t in cls.TABLES.items()}
+        return cls(cls.checked(tables), fighter_files_in(root))
+
+    @classmethod
+    def checked(cls, tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """The tables as read, checked against each other (a :class:`DataError` if they disagree):
+        this default takes them as they are."""
+        return tables
+
+    @classmethod
+    def bundled(cls) -> Any:
+        """The bundled catalog (``DATA_ROOT``), read once."""
+        if cls not in _BUNDLED:
+            _BUNDLED[cls] = cls.from_dir(cls.DATA_ROOT)
+        return _BUNDLED[cls]
 
     def _lookup(self, kind: str, table: Mapping[str, M], ref: Any, model: type[M], source: str, field: str) -> M:
         """An item by name (with suggestions when unknown) or an inline table already validated."""
@@ -166,6 +206,10 @@ class BaseCatalog:
             raise DataError(role, None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
         source = f"{self.source_prefix}/fighters/{ref}.toml"
         return self.fighter_from_data(read_toml(self.fighter_files[ref], source), source, ref)
+
+
+#: the bundled catalog of each catalog class, read on first use
+_BUNDLED: dict[type, BaseCatalog] = {}
 
 
 def read_rules_file(rules_file: str | None, options: RuleOptions, flags: Mapping[str, str],

@@ -5,17 +5,14 @@ table) on top of the shared loaders of :mod:`brutal_sim.core.data`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping, TypeVar
+from typing import Any, Mapping
 
 import numpy as np
-from pydantic import BaseModel
 
 from ...core.data import (
     BaseCatalog,
-    fighter_files_in,
-    read_named_tables,
+    Table,
     read_option_file,
     read_rules_file,
     read_toml,
@@ -42,7 +39,6 @@ from .model import (
 )
 from .options import OPTION_SPECS
 
-M = TypeVar("M", bound=BaseModel)
 
 DATA_ROOT = resources.files("brutal_sim") / "data" / "brutal"
 
@@ -50,25 +46,13 @@ DATA_ROOT = resources.files("brutal_sim") / "data" / "brutal"
 class Catalog(BaseCatalog):
     """The named weapons, armour, talents and fighters a Brutal fighter file may refer to."""
 
-    def __init__(self, weapons: dict[str, Weapon], armour: dict[str, Armour], talents: dict[str, Talent],
-                 tactics: dict[str, Tactic], fighter_files: dict[str, Any]) -> None:
-        self.weapons = weapons
-        self.armour = armour
-        self.talents = talents
-        self.tactics = tactics
-        self.fighter_files = fighter_files
-
-    @classmethod
-    def bundled(cls) -> "Catalog":
-        return _bundled()
-
-    @classmethod
-    def from_dir(cls, root: Any) -> "Catalog":
-        def table(fname: str, model: type[M]) -> dict[str, M]:
-            return read_named_tables(root, fname, model, f"catalog/{fname}")
-
-        return cls(table("weapons.toml", Weapon), table("armour.toml", Armour), table("talents.toml", Talent),
-                   table("tactics.toml", Tactic), fighter_files_in(root))
+    TABLES = {"weapons": Table("weapons.toml", Weapon), "armour": Table("armour.toml", Armour),
+              "talents": Table("talents.toml", Talent), "tactics": Table("tactics.toml", Tactic)}
+    DATA_ROOT = DATA_ROOT
+    weapons: dict[str, Weapon]
+    armour: dict[str, Armour]
+    talents: dict[str, Talent]
+    tactics: dict[str, Tactic]
 
     # -- resolution -------------------------------------------------------------------------
     def weapon(self, ref: Any, source: str = "weapon", field: str = "weapon") -> Weapon:
@@ -117,11 +101,6 @@ class Catalog(BaseCatalog):
         payload.update(name=spec.name or default_name, main_hand=main, off_hand=off, armour=armour, talents=talents,
                        tactic=tactic, aim_zone=zone)
         return validated_fighter(Fighter, payload, source)
-
-
-@lru_cache(maxsize=1)
-def _bundled() -> Catalog:
-    return Catalog.from_dir(DATA_ROOT)
 
 
 def fighter_data(f: Fighter, catalog: Catalog | None = None) -> dict[str, Any]:

@@ -7,19 +7,15 @@ and :func:`~brutal_sim.core.data.suggest`).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping, TypeVar
+from typing import Any, Mapping
 
-from pydantic import BaseModel
-
-from ...core.data import BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, validate, validated_fighter
+from ...core.data import BaseCatalog, Table, read_rules_file, validate, validated_fighter
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from .model import REACTIONS, Armour, Fighter, FighterSpec, Shield, Tactic, Trauma, Weapon
 from .options import OPTION_SPECS
 
-M = TypeVar("M", bound=BaseModel)
 
 DATA_ROOT = resources.files("brutal_sim") / "data" / "vereteno"
 D66 = tuple(f"{t}{u}" for t in range(1, 7) for u in range(1, 7))
@@ -30,30 +26,25 @@ class Catalog(BaseCatalog):
 
     source_prefix = "catalog/vereteno"
 
-    def __init__(self, weapons: dict[str, Weapon], armour: dict[str, Armour], shields: dict[str, Shield],
-                 tactics: dict[str, Tactic], traumas: dict[str, Trauma], fighter_files: dict[str, Any]) -> None:
-        self.weapons = weapons
-        self.armour = armour
-        self.shields = shields
-        self.tactics = tactics
-        self.traumas = traumas
-        self.fighter_files = fighter_files
+    TABLES = {"weapons": Table("weapons.toml", Weapon), "armour": Table("armour.toml", Armour),
+              "shields": Table("shields.toml", Shield), "tactics": Table("tactics.toml", Tactic),
+              "traumas": Table("traumas.toml", Trauma, named=False)}
+    DATA_ROOT = DATA_ROOT
+    weapons: dict[str, Weapon]
+    armour: dict[str, Armour]
+    shields: dict[str, Shield]
+    tactics: dict[str, Tactic]
+    traumas: dict[str, Trauma]
 
     @classmethod
-    def bundled(cls) -> "Catalog":
-        return _bundled()
-
-    @classmethod
-    def from_dir(cls, root: Any) -> "Catalog":
-        def table(fname: str, model: type[M], named: bool = True) -> dict[str, M]:
-            return read_named_tables(root, fname, model, f"{cls.source_prefix}/{fname}", named)
-
-        traumas = table("traumas.toml", Trauma, named=False)
+    def checked(cls, tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """The d66 trauma table has exactly the keys 11 … 66 (V-6), kept in that order."""
+        traumas = tables["traumas"]
         if sorted(traumas) != list(D66):
             missing = sorted(set(D66) - set(traumas)) or sorted(set(traumas) - set(D66))
-            raise DataError("catalog/vereteno/traumas.toml", missing[0], "the d66 table needs exactly the keys 11 … 66")
-        return cls(table("weapons.toml", Weapon), table("armour.toml", Armour), table("shields.toml", Shield),
-                   table("tactics.toml", Tactic), {k: traumas[k] for k in D66}, fighter_files_in(root))
+            raise DataError(f"{cls.source_prefix}/traumas.toml", missing[0], "the d66 table needs exactly the keys "
+                            "11 … 66")
+        return {**tables, "traumas": {k: traumas[k] for k in D66}}
 
     # -- resolution -------------------------------------------------------------------------
 
@@ -81,11 +72,6 @@ class Catalog(BaseCatalog):
         payload.update(name=spec.name or default_name, weapon=weapon, armour=armour, shield=shield,
                        tactic=self.tactic(spec.tactic, source, "tactic"))
         return validated_fighter(Fighter, payload, source)
-
-
-@lru_cache(maxsize=1)
-def _bundled() -> Catalog:
-    return Catalog.from_dir(DATA_ROOT)
 
 
 def fighter_data(f: Fighter) -> dict[str, Any]:

@@ -7,14 +7,12 @@ allowed; unknown names come with close suggestions.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping, TypeVar
+from typing import Any, Mapping
 
 import numpy as np
-from pydantic import BaseModel
 
-from ...core.data import (BaseCatalog, fighter_files_in, read_named_tables, read_option_file, read_rules_file, suggest, validate,
+from ...core.data import (BaseCatalog, Table, read_option_file, read_rules_file, suggest, validate,
                           validated_fighter)
 from ...core.errors import DataError
 from ...core.options import RuleOptions
@@ -23,7 +21,6 @@ from .layout import REACTION_NAMES, TACTIC_NAMES
 from .model import Armour, Fighter, FighterSpec, Talent, Weapon
 from .options import OPTION_SPECS
 
-M = TypeVar("M", bound=BaseModel)
 
 DATA_ROOT = resources.files("brutal_sim") / "data" / "wfrp2e"
 
@@ -32,25 +29,12 @@ class Catalog(BaseCatalog):
     """Named weapons, armour, talents and fighter files."""
 
     source_prefix = "catalog/wfrp2e"
-
-    def __init__(self, weapons: dict[str, Weapon], armour: dict[str, Armour], talents: dict[str, Talent],
-                 fighter_files: dict[str, Any]) -> None:
-        self.weapons = weapons
-        self.armour = armour
-        self.talents = talents
-        self.fighter_files = fighter_files
-
-    @classmethod
-    def bundled(cls) -> "Catalog":
-        return _bundled()
-
-    @classmethod
-    def from_dir(cls, root: Any) -> "Catalog":
-        def table(fname: str, model: type[M]) -> dict[str, M]:
-            return read_named_tables(root, fname, model, f"{cls.source_prefix}/{fname}")
-
-        return cls(table("weapons.toml", Weapon), table("armour.toml", Armour), table("talents.toml", Talent),
-                   fighter_files_in(root))
+    TABLES = {"weapons": Table("weapons.toml", Weapon), "armour": Table("armour.toml", Armour),
+              "talents": Table("talents.toml", Talent)}
+    DATA_ROOT = DATA_ROOT
+    weapons: dict[str, Weapon]
+    armour: dict[str, Armour]
+    talents: dict[str, Talent]
 
     def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
         spec = validate(FighterSpec, data, source)
@@ -80,11 +64,6 @@ class Catalog(BaseCatalog):
                                 f"unknown reaction {reaction!r}; allowed: {', '.join(REACTION_NAMES)}")
             update["reaction"] = reaction
         return f.model_copy(update=update)
-
-
-@lru_cache(maxsize=1)
-def _bundled() -> Catalog:
-    return Catalog.from_dir(DATA_ROOT)
 
 
 def fighter_data(f: Fighter) -> dict[str, Any]:

@@ -6,11 +6,10 @@ allowed; unknown names come with close suggestions (the shared :mod:`brutal_sim.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
-from brutal_sim.core.data import BaseCatalog, fighter_files_in, read_named_tables, read_rules_file, validate, validated_fighter
+from brutal_sim.core.data import BaseCatalog, Table, read_rules_file, validate, validated_fighter
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.options import RuleOptions
 
@@ -25,18 +24,9 @@ class Catalog(BaseCatalog):
 
     source_prefix = "catalog/toy"
 
-    def __init__(self, weapons: dict[str, Weapon], fighter_files: dict[str, Any]) -> None:
-        self.weapons = weapons
-        self.fighter_files = fighter_files
-
-    @classmethod
-    def bundled(cls) -> "Catalog":
-        return _bundled()
-
-    @classmethod
-    def from_dir(cls, root: Any) -> "Catalog":
-        return cls(read_named_tables(root, "weapons.toml", Weapon, f"{cls.source_prefix}/weapons.toml"),
-                   fighter_files_in(root))
+    TABLES = {"weapons": Table("weapons.toml", Weapon)}
+    DATA_ROOT = DATA_ROOT
+    weapons: dict[str, Weapon]
 
     def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
         spec = validate(FighterSpec, data, source)
@@ -54,11 +44,6 @@ class Catalog(BaseCatalog):
             raise DataError(source.replace("tactic", "reaction"), "reaction",
                             f"unknown reaction {reaction!r}; allowed: {', '.join(REACTIONS)}")
         return f
-
-
-@lru_cache(maxsize=1)
-def _bundled() -> Catalog:
-    return Catalog.from_dir(DATA_ROOT)
 
 
 def fighter_data(f: Fighter) -> dict[str, Any]:
