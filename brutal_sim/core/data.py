@@ -193,6 +193,12 @@ class BaseCatalog:
         raise DataError(source, field, f"expected a {kind} name or an inline table")
 
     def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Any:
+        """Validate fighter-file data (``source`` names it in errors) into a fighter object."""
+        raise NotImplementedError
+
+    def fighter_data(self, fighter: Any) -> dict[str, Any]:
+        """A loaded fighter as fighter-file data, its catalog items as inline tables: the inverse of
+        :meth:`fighter_from_data`."""
         raise NotImplementedError
 
     def fighter(self, ref: str, role: str = "fighter") -> Any:

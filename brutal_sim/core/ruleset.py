@@ -32,7 +32,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .counters import CounterLayout
-from .data import read_rules_file
+from .data import BaseCatalog, read_rules_file
 from .errors import DataError
 from .options import OptionSpec, RuleOptions
 from .schema_tools import FileKind
@@ -181,9 +181,12 @@ class Ruleset(ABC):
                             f"rulesets that do: {', '.join(others) or 'none'}")
 
     # -- data ---------------------------------------------------------------------------------
-    @abstractmethod
+    #: the ruleset's catalog class (a :class:`~brutal_sim.core.data.BaseCatalog`)
+    catalog_type: type[BaseCatalog]
+
     def catalog(self) -> Any:
-        """The bundled catalog (a :class:`brutal_sim.core.data.BaseCatalog`)."""
+        """The bundled catalog."""
+        return self.catalog_type.bundled()
 
     def fighter_names(self) -> list[str]:
         """Names of the bundled fighters."""
@@ -198,10 +201,11 @@ class Ruleset(ABC):
                             f"got {type(ref).__name__}")
         return self.catalog().fighter(ref, role)
 
-    @abstractmethod
     def fighter_data(self, fighter: Any) -> dict[str, Any]:
         """A loaded fighter as fighter-file data (catalog items expanded to inline tables), ready to
-        be edited by :func:`brutal_sim.core.variants.set_path` and reloaded."""
+        be edited by :func:`brutal_sim.core.variants.set_path` and reloaded (the catalog's
+        ``fighter_data``)."""
+        return self.catalog().fighter_data(fighter)
 
     def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Any:
         """Validate fighter-file data (``source`` names it in errors) into a fighter object."""

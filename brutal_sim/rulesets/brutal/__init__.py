@@ -20,7 +20,7 @@ from ...core.options import RuleOptions
 from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
 from . import layout as L
-from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, read_rules
+from .catalog import RULES_FILE_TABLES, Catalog, read_rules
 from .compile import compile_pair, compile_sides
 from .exact import _enumerate_attack
 from .kernel import run_attacks, run_duels, run_fights, run_paired, run_paired_fights
@@ -65,6 +65,7 @@ class BrutalRuleset(Ruleset):
     option_specs = OPTION_SPECS
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
+    catalog_type = Catalog
     warm_up_pair = ("swordsman", "brute")
     #: stat weights step the checks and attributes the duel uses, the main weapon's die, penetration
     #: and durability, a shield's parry bonus and each armour's protection and toughness by one
@@ -82,16 +83,10 @@ class BrutalRuleset(Ruleset):
 
     rule_prefix, digest, reference = "B", "rules/brutal.md", "reference.md"
 
-    def catalog(self) -> Catalog:
-        return Catalog.bundled()
-
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds
 
         return file_kinds()
-
-    def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
-        return fighter_data(fighter)
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         r = read_rules(rules, options)

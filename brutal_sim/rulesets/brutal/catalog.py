@@ -102,14 +102,12 @@ class Catalog(BaseCatalog):
                        tactic=tactic, aim_zone=zone)
         return validated_fighter(Fighter, payload, source)
 
-
-def fighter_data(f: Fighter, catalog: Catalog | None = None) -> dict[str, Any]:
-    """A resolved Brutal fighter as fighter-file data (inline tables), ready to be edited and reloaded."""
-    catalog = catalog or Catalog.bundled()
-    data = f.model_dump(exclude={"aim_zone", "tactic"})
-    known = catalog.tactics.get(f.tactic.name)
-    data["tactic"] = f.tactic_text if known == f.tactic else f.tactic.model_dump()
-    return data
+    def fighter_data(self, f: Fighter) -> dict[str, Any]:
+        """A resolved Brutal fighter as fighter-file data (inline tables), ready to be edited and reloaded."""
+        data = f.model_dump(exclude={"aim_zone", "tactic"})
+        known = self.tactics.get(f.tactic.name)
+        data["tactic"] = f.tactic_text if known == f.tactic else f.tactic.model_dump()
+        return data
 
 
 # -- hit-zone table (B-4.9) ---------------------------------------------------------------------

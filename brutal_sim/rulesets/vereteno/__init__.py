@@ -20,7 +20,7 @@ from ...core.options import RuleOptions
 from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
-from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
+from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, compile_traumas
 from .exact import enumerate_attack
 from .kernel import plan, run_attacks, run_duels, run_paired
@@ -47,6 +47,7 @@ class VeretenoRuleset(Ruleset):
     option_specs = OPTION_SPECS
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
+    catalog_type = Catalog
     warm_up_pair = ("swordsman", "brute")
     #: stat weights step the attributes, the combat skills, the weapon's modifier and damage, the
     #: armour's and shield's protection and the action points by one
@@ -61,16 +62,10 @@ class VeretenoRuleset(Ruleset):
 
     rule_prefix, digest, reference = "V", "rules/vereteno.md", "reference-vereteno.md"
 
-    def catalog(self) -> Catalog:
-        return Catalog.bundled()
-
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds
 
         return file_kinds()
-
-    def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
-        return fighter_data(fighter)
 
     def rule_options(self, rules: str | None, options: Mapping[str, str]) -> RuleOptions:
         return load_rules(rules, options)[0]

@@ -73,16 +73,15 @@ class Catalog(BaseCatalog):
                        tactic=self.tactic(spec.tactic, source, "tactic"))
         return validated_fighter(Fighter, payload, source)
 
-
-def fighter_data(f: Fighter) -> dict[str, Any]:
-    """A fighter as fighter-file data with its catalog items as inline tables."""
-    data = f.model_dump(exclude={"weapon", "armour", "shield", "tactic"})
-    data["ruleset"] = "vereteno"
-    for key in ("weapon", "armour", "shield", "tactic"):
-        item = getattr(f, key)
-        if item is not None:
-            data[key] = item.model_dump()
-    return data
+    def fighter_data(self, f: Fighter) -> dict[str, Any]:
+        """A fighter as fighter-file data with its catalog items as inline tables."""
+        data = f.model_dump(exclude={"weapon", "armour", "shield", "tactic"})
+        data["ruleset"] = "vereteno"
+        for key in ("weapon", "armour", "shield", "tactic"):
+            item = getattr(f, key)
+            if item is not None:
+                data[key] = item.model_dump()
+        return data
 
 
 #: the top-level tables a Vereteno rules file may contain

@@ -20,7 +20,7 @@ from ...core.options import RuleOptions
 from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
-from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
+from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair
 from .exact import enumerate_attack
 from .kernel import run_attacks, run_duels, run_paired
@@ -43,6 +43,7 @@ class WfrpRuleset(Ruleset):
     option_specs = OPTION_SPECS
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
+    catalog_type = Catalog
     warm_up_pair = ("orc", "goblin")
     #: stat weights step the characteristics by 5 (one advance of a career scheme), Attacks and
     #: Wounds by one, the main weapon's damage and each armour's points by one
@@ -55,16 +56,10 @@ class WfrpRuleset(Ruleset):
 
     rule_prefix, digest, reference = "W", "rules/wfrp2e.md", "reference-wfrp2e.md"
 
-    def catalog(self) -> Catalog:
-        return Catalog.bundled()
-
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds
 
         return file_kinds()
-
-    def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
-        return fighter_data(fighter)
 
     def rule_options(self, rules: str | None, options: Mapping[str, str]) -> RuleOptions:
         return load_rules(rules, options)[0]

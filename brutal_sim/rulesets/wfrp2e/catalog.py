@@ -65,12 +65,11 @@ class Catalog(BaseCatalog):
             update["reaction"] = reaction
         return f.model_copy(update=update)
 
-
-def fighter_data(f: Fighter) -> dict[str, Any]:
-    """A fighter as fighter-file data with its catalog items as inline tables."""
-    data = f.model_dump(exclude={"talent_items"})
-    data["ruleset"] = "wfrp2e"
-    return data
+    def fighter_data(self, f: Fighter) -> dict[str, Any]:
+        """A fighter as fighter-file data with its catalog items as inline tables."""
+        data = f.model_dump(exclude={"talent_items"})
+        data["ruleset"] = "wfrp2e"
+        return data
 
 
 #: the top-level tables a WFRP 2e rules file may contain

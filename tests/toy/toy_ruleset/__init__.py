@@ -27,7 +27,7 @@ import numpy as np
 from brutal_sim.core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 
 from . import layout as L
-from .catalog import RULES_FILE_TABLES, Catalog, fighter_data, load_rules
+from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair
 from .exact import _enumerate_attack
 from .kernel import _run_attacks, _run_duels, _run_paired
@@ -49,14 +49,9 @@ class ToyRuleset(Ruleset):
     option_specs = OPTION_SPECS
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
+    catalog_type = Catalog
     warm_up_pair = ("veteran", "recruit")
     compile_seconds = {"duel": 7, "attack": 5, "exact": 3}
-
-    def catalog(self) -> Catalog:
-        return Catalog.bundled()
-
-    def fighter_data(self, fighter: Fighter) -> dict[str, Any]:
-        return fighter_data(fighter)
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, _ = load_rules(rules, options)  # no rule tables

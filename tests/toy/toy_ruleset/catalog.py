@@ -45,12 +45,11 @@ class Catalog(BaseCatalog):
                             f"unknown reaction {reaction!r}; allowed: {', '.join(REACTIONS)}")
         return f
 
-
-def fighter_data(f: Fighter) -> dict[str, Any]:
-    """A fighter as fighter-file data, its weapon as an inline table (for variants)."""
-    data = f.model_dump(exclude={"weapon"})
-    data.update(ruleset="toy", weapon=f.weapon.model_dump())
-    return data
+    def fighter_data(self, f: Fighter) -> dict[str, Any]:
+        """A fighter as fighter-file data, its weapon as an inline table (for variants)."""
+        data = f.model_dump(exclude={"weapon"})
+        data.update(ruleset="toy", weapon=f.weapon.model_dump())
+        return data
 
 
 #: the top-level tables a toy rules file may contain
