@@ -506,40 +506,38 @@ class _Chunk:
     def tactic_attack(self, i, idx, acts):
         """The tactic's action(s) with ``acts`` standard actions left; returns actions left."""
         F = self.F
-        t = F[i, L.P_TACTIC]
+        attack = F[i, L.P_T_ATTACK]
         k = idx.size
-        if t == L.T_TOTAL_DEFENCE:                                  # B-3.7
+        if attack == L.TA_NONE:                                     # B-3.7 total defence
             m = acts == 2
             self.tdef[i, idx[m]] = 1
-            self.stance[i, idx[m]] = 4
+            self.stance[i, idx[m]] = F[i, L.P_T_STANCE]
             return np.where(m, 0, acts)
         e = 1 - i
         slot = self.attack_slot(i, idx)
         mod = np.zeros(k, dtype=np.int64)
         zone = np.full(k, -1, dtype=np.int64)
         kd = np.zeros(k, dtype=bool)
-        feint = (acts == 2) if t == L.T_FEINT else np.zeros(k, dtype=bool)
+        feint = (acts == 2) if F[i, L.P_T_FEINT] else np.zeros(k, dtype=bool)   # B-3.6
         acts = acts - feint
-        if t == L.T_FURIOUS:                                        # B-3.4
+        if F[i, L.P_T_FULL]:                                        # B-3.4 furious
             fur = acts == 2
-            mod[fur] += 4
-            self.noreact[i, idx[fur]] = 1
-            self.fullpen[i, idx[fur]] = 1
+            mod[fur] += F[i, L.P_T_MOD]
+            self.noreact[i, idx[fur]] = F[i, L.P_T_NO_REACT]
+            self.fullpen[i, idx[fur]] = F[i, L.P_T_FULL_PEN]
             acts = np.where(fur, 0, acts - 1)
         else:
             acts = acts - 1
-            if t == L.T_DEFENSIVE:                                  # B-3.2
-                mod -= 2
-                self.stance[i, idx] = 2
-            elif t == L.T_AIMED:                                    # B-3.3
-                zone[:] = F[i, L.P_AIM_ZONE]
-                mod -= np.where(slot == FISTS, 2, 4)
-            elif t == L.T_STEP:                                     # B-3.5
-                mod -= 2
-            elif t == L.T_KNOCKDOWN:                                # B-3.9
+            if attack == L.TA_KNOCKDOWN:                            # B-3.9
                 kd = self.prone[e, idx] == 0
                 slot = np.where(kd, FISTS, slot)
-                mod -= 2 * kd
+                mod += F[i, L.P_T_MOD] * kd
+            else:                                                   # B-3.2, B-3.3, B-3.5
+                mod += np.where(slot == FISTS, F[i, L.P_T_UNARMED_MOD], F[i, L.P_T_MOD])
+                if F[i, L.P_T_STANCE]:
+                    self.stance[i, idx] = F[i, L.P_T_STANCE]
+                if F[i, L.P_AIM_ZONE] >= 0:
+                    zone[:] = F[i, L.P_AIM_ZONE]
         paired = np.zeros(k, dtype=bool)
         if F[i, L.P_PAIRED]:                                        # B-7.6
             paired = ~kd & (slot == MAIN) & self.usable(i, idx, OFF)

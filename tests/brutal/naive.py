@@ -67,7 +67,6 @@ ZONE_GROUP = {"head": "head", "torso": "torso", "left_arm": "arm", "right_arm": 
               "left_leg": "leg", "right_leg": "leg"}
 ZONE_GROUPS = ("head", "torso", "arm", "leg")
 DAMAGE_TYPES = ("cutting", "blunt", "shock", "fire", "blast")  # piercing compiles to cutting
-TACTICS = ("single", "feint", "defensive", "furious", "aimed", "step", "knockdown", "total_defence")
 REACTIONS = ("best", "parry", "dodge", "none")
 ARMOUR_MODELS = ("marker", "marker_pierce_ignores_protection", "protection_only")
 TARGETINGS = ("spread", "weakest", "nearest")  # docs/groups.md, codes TG_*
@@ -140,7 +139,6 @@ class NaiveArmour:
 class NaiveTactic:
     """What a fighter does with its turn (B-3), as settings (``data/brutal/tactics.toml``)."""
 
-    name: str
     attack: str = "normal"  # normal | knockdown (B-3.9) | grapple (B-3.12) | none
     attack_modifier: int = 0
     unarmed_attack_modifier: int = 0  # used when the attack is made with fists
@@ -267,10 +265,8 @@ def tactic_from_row(row) -> NaiveTactic:
     """The tactic settings of a compiled row (the ``P_T_*`` fields)."""
     from brutal_sim.rulesets.brutal import layout as L
 
-    code = int(row[L.P_TACTIC])
     attack_names = {c: n for n, c in L.TACTIC_ATTACK_CODES.items()}
     return NaiveTactic(
-        name=TACTICS[code] if 0 <= code < len(TACTICS) else "custom",
         attack=attack_names[int(row[L.P_T_ATTACK])],
         attack_modifier=int(row[L.P_T_MOD]),
         unarmed_attack_modifier=int(row[L.P_T_UNARMED_MOD]),

@@ -33,7 +33,6 @@ def _weapon_row(row: np.ndarray, slot: int, weapon: Weapon | None) -> None:
 
 
 def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
-    row[L.P_TACTIC] = L.TACTIC_CODES.get(t.name, L.T_CUSTOM)
     row[L.P_AIM_ZONE] = zone
     row[L.P_T_ATTACK] = L.TACTIC_ATTACK_CODES[t.attack]
     row[L.P_T_MOD] = t.attack_modifier
