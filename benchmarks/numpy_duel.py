@@ -276,7 +276,7 @@ class _Chunk:
             sides = np.where(deg, low, sides)
         nd = W[slot, L.W_NDICE]
         floor = np.where(extra >= 4, sides // 2, 0)                       # B-4.11 confident hit
-        if self.o[O.O_FLOOR_EXTRA]:
+        if self.o[O.O_EXTRA_SUCCESSES_FLOOR_DAMAGE]:
             floor = np.maximum(floor, np.minimum(extra, sides))
         total = np.zeros(k, dtype=np.int64)
         for j in range(int(nd.max())):
@@ -291,7 +291,7 @@ class _Chunk:
             crit_die[crit] = self.rng.integers(1, 7, int(crit.sum()))
         dtype = W[slot, L.W_TYPE]
         dmg = total + W[slot, L.W_BONUS] + self.F[a, L.P_DAMAGE_MOD] + crit_die
-        if self.o[O.O_ADD_STRENGTH]:
+        if self.o[O.O_MELEE_DAMAGE_ADDS_STRENGTH]:
             dmg = dmg + np.where(W[slot, L.W_UNARMED] == 0, self.F[a, L.P_STRENGTH], 0)
         pen = W[slot, L.W_PEN]
         pen = pen - (deg & (pen > 0))
@@ -349,7 +349,7 @@ class _Chunk:
             return
         self.cnt[L.C_BREAKS + i] += idx.size
         b = self.broken[i, slot, idx]
-        destroy = (b == DEGRADED) | bool(self.o[O.O_BREAK_DESTROYS])
+        destroy = (b == DEGRADED) | bool(self.o[O.O_BROKEN_WEAPON])
         self.broken[i, slot, idx] = np.where(destroy, DESTROYED, DEGRADED)
 
     def attack(self, a, idx, slot, mod, zone, kind):
@@ -373,8 +373,8 @@ class _Chunk:
             att = att - 2 * (slot == OFF)
         att = att - 2 * self.degraded(a, idx, slot)
         crit = v == NAT66
-        margin_max = bool(self.o[O.O_MARGIN_MAX])
-        if self.o[O.O_NEED_BASE]:                                   # B-4.3
+        margin_max = bool(self.o[O.O_MARGIN_AGAINST])
+        if self.o[O.O_ATTACK_NEEDS_BASE_DIFFICULTY]:                                   # B-4.3
             miss = att < BASE
             c[oc + L.OUT_MISS] += int(miss.sum())
             failed |= miss
@@ -581,7 +581,7 @@ class _Chunk:
                 self.prone[i, sub] = 2           # rising: the opportunity attack may fell it again
                 self.provoke(i, sub)
                 self.prone[i, sub[self.prone[i, sub] == 2]] = 0
-                if self.o[O.O_STAND_UP_FULL]:
+                if self.o[O.O_STAND_UP_ACTION]:
                     acts[m] = 0
                     self.fullpen[i, sub] = 1
                 else:
