@@ -259,7 +259,7 @@ def _durability_breaks(dur_a, dur_d):
 
 
 @driver
-def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
+def enumerate_attack(F, opts, zt, outcomes, levels, damage):
     """Exact distribution of side a's first attack roll of its tactic against a fresh side b
     (:func:`_enumerate_attack_breaks` without the weapon breaks)."""
     _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, np.zeros(2))
@@ -285,12 +285,12 @@ def _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, breaks):
     S = np.zeros((2, NS), dtype=np.int64)
     reset(F, S)
     set_ground(F, S, opts)  # B-9.6
-    _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, np.zeros(2), breaks)
+    enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, np.zeros(2), breaks)
 
 
 @driver
-def _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks):
-    """``_enumerate_attack`` from the fight state ``S`` (``reset``, ``set_ground``, then any condition
+def enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks):
+    """``enumerate_attack`` from the fight state ``S`` (``reset``, ``set_ground``, then any condition
     of either fighter, e.g. b dazed); ``fates`` float64[2] is filled as in ``_blow``: P(b knocked out by
     the wound's effects), P(b dies), and ``breaks`` as in ``_enumerate_attack_breaks``. ``S`` becomes
     the state as a's turn begins."""
