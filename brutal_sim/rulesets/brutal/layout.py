@@ -3,7 +3,9 @@
 A fighter compiles to one ``int64[NF]`` row (``P_*`` indices); its changing state during a fight is
 one ``int64[NS]`` row (``S_*``); a run's counters are one ``int64[K]`` row (``C_*`` offsets, the
 rounds histogram last). The rule options' row (``O_*``) is declared with the options, in
-:mod:`.options`. Module-level ints are compile-time constants for numba.
+:mod:`.options`. The indices of each row (and of the weapon record ``W_*`` inside the fighter row)
+are handed out by a :class:`~brutal_sim.core.slots.Slots` in the order they are declared, so none is
+written as a number. Module-level ints are compile-time constants for numba.
 """
 
 from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock  # noqa: F401  (MAX_SIDE: the kernel reads it here)
