@@ -276,7 +276,7 @@ class _Chunk:
             sides = np.where(deg, low, sides)
         nd = W[slot, L.W_NDICE]
         floor = np.where(extra >= 4, sides // 2, 0)                       # B-4.11 confident hit
-        if self.o[O.O_FLOOR_EXTRA]:
+        if self.o[O.O_EXTRA_SUCCESSES_FLOOR_DAMAGE]:
             floor = np.maximum(floor, np.minimum(extra, sides))
         total = np.zeros(k, dtype=np.int64)
         for j in range(int(nd.max())):
@@ -291,7 +291,7 @@ class _Chunk:
             crit_die[crit] = self.rng.integers(1, 7, int(crit.sum()))
         dtype = W[slot, L.W_TYPE]
         dmg = total + W[slot, L.W_BONUS] + self.F[a, L.P_DAMAGE_MOD] + crit_die
-        if self.o[O.O_ADD_STRENGTH]:
+        if self.o[O.O_MELEE_DAMAGE_ADDS_STRENGTH]:
             dmg = dmg + np.where(W[slot, L.W_UNARMED] == 0, self.F[a, L.P_STRENGTH], 0)
         pen = W[slot, L.W_PEN]
         pen = pen - (deg & (pen > 0))
@@ -349,7 +349,7 @@ class _Chunk:
             return
         self.cnt[L.C_BREAKS + i] += idx.size
         b = self.broken[i, slot, idx]
-        destroy = (b == DEGRADED) | bool(self.o[O.O_BREAK_DESTROYS])
+        destroy = (b == DEGRADED) | bool(self.o[O.O_BROKEN_WEAPON])
         self.broken[i, slot, idx] = np.where(destroy, DESTROYED, DEGRADED)
 
     def attack(self, a, idx, slot, mod, zone, kind):
@@ -373,8 +373,8 @@ class _Chunk:
             att = att - 2 * (slot == OFF)
         att = att - 2 * self.degraded(a, idx, slot)
         crit = v == NAT66
-        margin_max = bool(self.o[O.O_MARGIN_MAX])
-        if self.o[O.O_NEED_BASE]:                                   # B-4.3
+        margin_max = bool(self.o[O.O_MARGIN_AGAINST])
+        if self.o[O.O_ATTACK_NEEDS_BASE_DIFFICULTY]:                                   # B-4.3
             miss = att < BASE
             c[oc + L.OUT_MISS] += int(miss.sum())
             failed |= miss
@@ -506,40 +506,38 @@ class _Chunk:
     def tactic_attack(self, i, idx, acts):
         """The tactic's action(s) with ``acts`` standard actions left; returns actions left."""
         F = self.F
-        t = F[i, L.P_TACTIC]
+        attack = F[i, L.P_T_ATTACK]
         k = idx.size
-        if t == L.T_TOTAL_DEFENCE:                                  # B-3.7
+        if attack == L.TA_NONE:                                     # B-3.7 total defence
             m = acts == 2
             self.tdef[i, idx[m]] = 1
-            self.stance[i, idx[m]] = 4
+            self.stance[i, idx[m]] = F[i, L.P_T_STANCE]
             return np.where(m, 0, acts)
         e = 1 - i
         slot = self.attack_slot(i, idx)
         mod = np.zeros(k, dtype=np.int64)
         zone = np.full(k, -1, dtype=np.int64)
         kd = np.zeros(k, dtype=bool)
-        feint = (acts == 2) if t == L.T_FEINT else np.zeros(k, dtype=bool)
+        feint = (acts == 2) if F[i, L.P_T_FEINT] else np.zeros(k, dtype=bool)   # B-3.6
         acts = acts - feint
-        if t == L.T_FURIOUS:                                        # B-3.4
+        if F[i, L.P_T_FULL]:                                        # B-3.4 furious
             fur = acts == 2
-            mod[fur] += 4
-            self.noreact[i, idx[fur]] = 1
-            self.fullpen[i, idx[fur]] = 1
+            mod[fur] += F[i, L.P_T_MOD]
+            self.noreact[i, idx[fur]] = F[i, L.P_T_NO_REACT]
+            self.fullpen[i, idx[fur]] = F[i, L.P_T_FULL_PEN]
             acts = np.where(fur, 0, acts - 1)
         else:
             acts = acts - 1
-            if t == L.T_DEFENSIVE:                                  # B-3.2
-                mod -= 2
-                self.stance[i, idx] = 2
-            elif t == L.T_AIMED:                                    # B-3.3
-                zone[:] = F[i, L.P_AIM_ZONE]
-                mod -= np.where(slot == FISTS, 2, 4)
-            elif t == L.T_STEP:                                     # B-3.5
-                mod -= 2
-            elif t == L.T_KNOCKDOWN:                                # B-3.9
+            if attack == L.TA_KNOCKDOWN:                            # B-3.9
                 kd = self.prone[e, idx] == 0
                 slot = np.where(kd, FISTS, slot)
-                mod -= 2 * kd
+                mod += F[i, L.P_T_MOD] * kd
+            else:                                                   # B-3.2, B-3.3, B-3.5
+                mod += np.where(slot == FISTS, F[i, L.P_T_UNARMED_MOD], F[i, L.P_T_MOD])
+                if F[i, L.P_T_STANCE]:
+                    self.stance[i, idx] = F[i, L.P_T_STANCE]
+                if F[i, L.P_AIM_ZONE] >= 0:
+                    zone[:] = F[i, L.P_AIM_ZONE]
         paired = np.zeros(k, dtype=bool)
         if F[i, L.P_PAIRED]:                                        # B-7.6
             paired = ~kd & (slot == MAIN) & self.usable(i, idx, OFF)
@@ -583,7 +581,7 @@ class _Chunk:
                 self.prone[i, sub] = 2           # rising: the opportunity attack may fell it again
                 self.provoke(i, sub)
                 self.prone[i, sub[self.prone[i, sub] == 2]] = 0
-                if self.o[O.O_STAND_UP_FULL]:
+                if self.o[O.O_STAND_UP_ACTION]:
                     acts[m] = 0
                     self.fullpen[i, sub] = 1
                 else:

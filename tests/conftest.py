@@ -76,10 +76,10 @@ def counters(round_cap: int = 100) -> np.ndarray:
 
 def set_tactic(F: np.ndarray, i: int, text: str) -> None:
     """Give fighter ``i`` a bundled tactic (``"aimed:head"`` style) in place."""
-    from brutal_sim.rulesets.brutal.compile import _tactic_row
+    from brutal_sim.rulesets.brutal.compile import tactic_row
 
     tactic, zone = Catalog.bundled().tactic(text)
-    _tactic_row(F[i], tactic, zone)
+    tactic_row(F[i], tactic, zone)
 
 
 def p_2d6_at_least(t: int) -> float:

@@ -74,8 +74,8 @@ def _xoshiro_next(st):
     return result
 
 
-#: One xoshiro256** output, inlined into the dice (their common path draws once).
-_next = inline_rule(_xoshiro_next)
+#: One xoshiro256** output (a raw uint64 draw), inlined into the dice (their common path draws once).
+next_u64 = inline_rule(_xoshiro_next)
 #: The same, called: the dice's rare rejection path.
 _next_called = rule(_xoshiro_next)
 
@@ -98,7 +98,7 @@ def _die_retry(st, nn, x):
 def roll_die(st, n):
     """Uniform integer in ``1..n`` (``n`` ≤ 2**32) from the upper 32 bits of a draw, unbiased."""
     nn = _U(n)
-    x = _next(st) >> _U(32)
+    x = next_u64(st) >> _U(32)
     m = x * nn
     if (m & _MASK32) < nn:
         return _die_retry(st, nn, x)

@@ -67,7 +67,6 @@ ZONE_GROUP = {"head": "head", "torso": "torso", "left_arm": "arm", "right_arm": 
               "left_leg": "leg", "right_leg": "leg"}
 ZONE_GROUPS = ("head", "torso", "arm", "leg")
 DAMAGE_TYPES = ("cutting", "blunt", "shock", "fire", "blast")  # piercing compiles to cutting
-TACTICS = ("single", "feint", "defensive", "furious", "aimed", "step", "knockdown", "total_defence")
 REACTIONS = ("best", "parry", "dodge", "none")
 ARMOUR_MODELS = ("marker", "marker_pierce_ignores_protection", "protection_only")
 TARGETINGS = ("spread", "weakest", "nearest")  # docs/groups.md, codes TG_*
@@ -140,7 +139,6 @@ class NaiveArmour:
 class NaiveTactic:
     """What a fighter does with its turn (B-3), as settings (``data/brutal/tactics.toml``)."""
 
-    name: str
     attack: str = "normal"  # normal | knockdown (B-3.9) | grapple (B-3.12) | none
     attack_modifier: int = 0
     unarmed_attack_modifier: int = 0  # used when the attack is made with fists
@@ -267,10 +265,8 @@ def tactic_from_row(row) -> NaiveTactic:
     """The tactic settings of a compiled row (the ``P_T_*`` fields)."""
     from brutal_sim.rulesets.brutal import layout as L
 
-    code = int(row[L.P_TACTIC])
     attack_names = {c: n for n, c in L.TACTIC_ATTACK_CODES.items()}
     return NaiveTactic(
-        name=TACTICS[code] if 0 <= code < len(TACTICS) else "custom",
         attack=attack_names[int(row[L.P_T_ATTACK])],
         attack_modifier=int(row[L.P_T_MOD]),
         unarmed_attack_modifier=int(row[L.P_T_UNARMED_MOD]),
@@ -346,26 +342,26 @@ class NaiveRules:
         return cls(
             surprised_side=None if surprise == 0 else surprise - 1,
             round_cap=int(opts[O.O_ROUND_CAP]),
-            stand_up_is_full_action=bool(opts[O.O_STAND_UP_FULL]),
-            attack_needs_base_difficulty=bool(opts[O.O_NEED_BASE]),
-            margin_against_max_of_base_and_reaction=bool(opts[O.O_MARGIN_MAX]),
-            melee_damage_adds_strength=bool(opts[O.O_ADD_STRENGTH]),
-            extra_successes_floor_damage=bool(opts[O.O_FLOOR_EXTRA]),
+            stand_up_is_full_action=bool(opts[O.O_STAND_UP_ACTION]),
+            attack_needs_base_difficulty=bool(opts[O.O_ATTACK_NEEDS_BASE_DIFFICULTY]),
+            margin_against_max_of_base_and_reaction=bool(opts[O.O_MARGIN_AGAINST]),
+            melee_damage_adds_strength=bool(opts[O.O_MELEE_DAMAGE_ADDS_STRENGTH]),
+            extra_successes_floor_damage=bool(opts[O.O_EXTRA_SUCCESSES_FLOOR_DAMAGE]),
             armour_model=ARMOUR_MODELS[int(opts[O.O_ARMOUR_MODEL])],
             pierce_threshold=int(opts[O.O_PIERCE_THRESHOLD]),
-            broken_weapon_destroyed=bool(opts[O.O_BREAK_DESTROYS]),
-            cramped_space=bool(opts[O.O_CRAMPED]),
-            exertion_fatigue=EXERTION[int(opts[O.O_EXERTION])],
+            broken_weapon_destroyed=bool(opts[O.O_BROKEN_WEAPON]),
+            cramped_space=bool(opts[O.O_CRAMPED_SPACE]),
+            exertion_fatigue=EXERTION[int(opts[O.O_EXERTION_FATIGUE])],
             grapple_free_hands=int(opts[O.O_GRAPPLE_HANDS]),
-            start_distance=int(opts[O.O_START_DIST]),
+            start_distance=int(opts[O.O_START_DISTANCE]),
             cover=(int(opts[O.O_COVER]), int(opts[O.O_COVER + 1])),
             cover_zones=tuple(("horizontal", "vertical_left", "vertical_right")[int(opts[O.O_COVER_ZONES + s])]
                               for s in range(2)),  # type: ignore[arg-type]
-            indirect_cover=(int(opts[O.O_INDIRECT]), int(opts[O.O_INDIRECT + 1])),
-            indirect_cover_penalty=(int(opts[O.O_INDIRECT_PENALTY]), int(opts[O.O_INDIRECT_PENALTY + 1])),
-            cover_shooter_penalty=int(opts[O.O_COVER_SHOOTER]),
-            charge_attack_modifier=int(opts[O.O_CHARGE_MOD]),
-            charge_moving_target=bool(opts[O.O_CHARGE_MOVING]),
+            indirect_cover=(int(opts[O.O_INDIRECT_COVER]), int(opts[O.O_INDIRECT_COVER + 1])),
+            indirect_cover_penalty=(int(opts[O.O_INDIRECT_COVER_PENALTY]), int(opts[O.O_INDIRECT_COVER_PENALTY + 1])),
+            cover_shooter_penalty=int(opts[O.O_COVER_SHOOTER_PENALTY]),
+            charge_attack_modifier=int(opts[O.O_CHARGE_ATTACK_MODIFIER]),
+            charge_moving_target=bool(opts[O.O_CHARGE_MOVING_TARGET]),
             charge_provokes_target=int(opts[O.O_CHARGE_PROVOKES]) == O.CHARGE_PROVOKES_TARGET,
             outnumbered=OUTNUMBERED[int(opts[O.O_OUTNUMBERED])],
             attack_limit=int(opts[O.O_ATTACK_LIMIT]),
@@ -373,17 +369,17 @@ class NaiveRules:
             cover_degree_zones=("by_degree", "same_as_half")[int(opts[O.O_COVER_DEGREE_ZONES])],
             short_weapon_bands=("literal", "single_shift")[int(opts[O.O_SHORT_WEAPON_BANDS])],
             readied_trigger=("enemy_enters_reach", "enemy_attacks")[int(opts[O.O_READIED_TRIGGER])],
-            unarmed_full_attack={1: "furious", 2: "flurry"}[int(opts[O.O_UNARMED_FULL])],
-            dodge_ends_stance=("after", "before", "never")[int(opts[O.O_DODGE_STANCE])],
-            dazed_penalty_all_checks=bool(opts[O.O_DAZED_ALL]),
+            unarmed_full_attack={1: "furious", 2: "flurry"}[int(opts[O.O_UNARMED_FULL_ATTACK])],
+            dodge_ends_stance=("after", "before", "never")[int(opts[O.O_DODGE_ENDS_STANCE])],
+            dazed_penalty_all_checks=bool(opts[O.O_DAZED_PENALTY]),
             terrain=(int(opts[O.O_TERRAIN]), int(opts[O.O_TERRAIN + 1])),
             darkness=bool(opts[O.O_DARKNESS]),
-            darkness_dodge=bool(opts[O.O_DARK_DODGE]),
+            darkness_dodge=bool(opts[O.O_DARKNESS_DODGE]),
             second_break_destroys=int(opts[O.O_SECOND_BREAK]) == O.SECOND_BREAK_DESTROYED,
-            stuck_weapon=("never", "cutting_and_piercing", "always")[int(opts[O.O_STUCK])],
-            finish_helpless=bool(opts[O.O_FINISH]),
+            stuck_weapon=("never", "cutting_and_piercing", "always")[int(opts[O.O_STUCK_WEAPON])],
+            finish_helpless=bool(opts[O.O_FINISH_HELPLESS]),
             refelled_may_retry=int(opts[O.O_REFELLED]) == O.REFELLED_RETRY,
-            knocked_away_may_retry=int(opts[O.O_KNOCKED_AWAY]) == O.KNOCKED_AWAY_RETRY,
+            knocked_away_may_retry=int(opts[O.O_KNOCKED_AWAY_AGAIN]) == O.KNOCKED_AWAY_RETRY,
         )
 
 

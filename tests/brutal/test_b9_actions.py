@@ -12,7 +12,7 @@ from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog
 from brutal_sim.rulesets.brutal.compile import compile_fighter
-from brutal_sim.rulesets.brutal.exact import _enumerate_attack, attack_weapon_breaks
+from brutal_sim.rulesets.brutal.exact import enumerate_attack, attack_weapon_breaks
 from brutal_sim.rulesets.brutal.kernel import (
     answer_readied,
     plan_attack,
@@ -226,7 +226,7 @@ def test_b9_3_exact_break_probability_by_hand():
     zt = np.zeros(20, dtype=np.int8)
     assert attack_weapon_breaks(F, opts, zt) == pytest.approx([p_a, p_b], abs=1e-12)
     outcomes, levels, damage = np.zeros(5), np.zeros((6, 4)), np.zeros(1)
-    _enumerate_attack(F, opts, zt, outcomes, levels, damage)
+    enumerate_attack(F, opts, zt, outcomes, levels, damage)
     assert outcomes[L.OUT_HARD_BLOCK] == pytest.approx(p_hit) and outcomes[L.OUT_MISS] == pytest.approx(1 - p_hit)
     assert levels.sum() == 0.0 and damage[0] == 0.0
 

@@ -9,7 +9,7 @@ import pytest
 
 from brutal_sim import api
 from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal.exact import _enumerate_attack_on
+from brutal_sim.rulesets.brutal.exact import enumerate_attack_on
 from brutal_sim.rulesets.brutal.kernel import (
     active_penalty,
     attack,
@@ -151,7 +151,7 @@ def _dazed_defender(mode: str):
 def _exact_fates(mode: str) -> tuple[np.ndarray, np.ndarray]:
     F, opts, zt, S = _dazed_defender(mode)
     outcomes, levels, damage, fates = np.zeros(5), np.zeros((6, 4)), np.zeros(1), np.zeros(2)
-    _enumerate_attack_on(F, S.copy(), opts, zt, outcomes, levels, damage, fates, np.zeros(2))
+    enumerate_attack_on(F, S.copy(), opts, zt, outcomes, levels, damage, fates, np.zeros(2))
     return outcomes, fates
 
 

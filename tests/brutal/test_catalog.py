@@ -105,7 +105,6 @@ def test_tactics_are_data_and_inline_tactics_compile(tmp_path):
     f.write_text('name = "Cautious fencer"\nmain_hand = "rapier"\n'
                  'tactic = { name = "feint_defensive", feint_first = true, attack_modifier = -2, stance = 2 }\n')
     row = compile_fighter(cat.fighter(str(f)))
-    assert row[L.P_TACTIC] == L.T_CUSTOM
     assert (row[L.P_T_FEINT], row[L.P_T_MOD], row[L.P_T_STANCE], row[L.P_T_FULL]) == (1, -2, 2, 0)
     aimed = compile_fighter(cat.with_behaviour(cat.fighter("swordsman"), "aimed:left_leg"))
     assert (aimed[L.P_AIM_ZONE], aimed[L.P_T_MOD], aimed[L.P_T_UNARMED_MOD]) == (L.ZONE_LLEG, -4, -2)

@@ -563,4 +563,4 @@ def test_b9_readied_unarmed_full_and_weapon_aimed_duels_and_attacks_agree(a, b, 
     naive reference agree duel by duel and attack by attack."""
     F, opts, zt, k = compiled(a, b, overrides, tuple(sorted((key, str(v)) for key, v in options.items())))
     for i in range(200):
-        assert_agree(F, opts, zt, k, i, attack=int(opts[O.O_START_DIST]) == 0)
+        assert_agree(F, opts, zt, k, i, attack=int(opts[O.O_START_DISTANCE]) == 0)

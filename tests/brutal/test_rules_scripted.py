@@ -16,7 +16,7 @@ import pytest
 from numba import njit
 
 from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal.compile import _tactic_row, compile_fighter
+from brutal_sim.rulesets.brutal.compile import tactic_row, compile_fighter
 from brutal_sim.rulesets.brutal.kernel import (
     attack,
     feint,
@@ -318,7 +318,7 @@ def test_b2_6_full_action_minus_2_to_reactions_until_the_own_next_turn_and_b3_2_
     seen = []
     for k, tactic in enumerate(["full swing", "total_defence", "single", "defensive", "single"]):
         if tactic == "full swing":
-            _tactic_row(F[0], Tactic(name="full_swing", full_action=True), -1)
+            tactic_row(F[0], Tactic(name="full_swing", full_action=True), -1)
         else:
             set_tactic(F, 0, tactic)
         turn(F, S, o, ZT, scripted(seed=k), counters(), 0)

@@ -14,16 +14,17 @@ from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
 from brutal_sim.rulesets.brutal.compile import compile_pair, compile_sides
 from brutal_sim.rulesets.brutal.kernel import (
     attack,
+    attack_slot,
     base_difficulty,
     break_weapon,
     choose_foe,
+    parry_slot,
     record,
     run_fights,
     run_paired,
     take_wound,
     turn,
 )
-from brutal_sim.rulesets.brutal.kernel.checks import _attack_slot, _parry_slot
 from brutal_sim.rulesets.brutal.options import O_ROUND_CAP, compile_options
 
 from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
@@ -61,7 +62,7 @@ def test_b9_7_a_voided_attack_in_cramped_space_leaves_the_weapon_stuck_by_option
            0, 1, L.SLOT_MAIN, 0, -1, L.K_NORMAL)
     assert cnt[L.C_ATTACKS + L.OUT_MISS] == 1 and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
     assert S[0, L.S_HELD_MAIN] == (L.HELD_STUCK if stuck else 1)
-    assert (_attack_slot(F, S, 0), _parry_slot(F, S, 0)) == ((L.SLOT_FISTS,) * 2 if stuck else (L.SLOT_MAIN,) * 2)
+    assert (attack_slot(F, S, 0), parry_slot(F, S, 0)) == ((L.SLOT_FISTS,) * 2 if stuck else (L.SLOT_MAIN,) * 2)
 
 
 def test_b9_7_a_stuck_weapon_stays_stuck_when_the_arm_is_wounded():

@@ -103,11 +103,11 @@ def test_the_hook_rewrites_gufuncs_compiled_for_this_package_only(monkeypatch):
     monkeypatch.setattr(jit, "_numba_optimize_final_module", lambda library: optimised.append(library.name))
     monkeypatch.setattr(jit._COMPILING._local, "stack", [], raising=False)
     linkages = []
-    from brutal_sim.rulesets.brutal.kernel.drivers import _run
+    from brutal_sim.rulesets.brutal.kernel import run
 
-    for name, compiling in (("__numba_parfor_gufunc_0x7f00", _run),
-                            ("__numba_parfor_gufunc_0x7f00", _run),
-                            ("_fight", _run),
+    for name, compiling in (("__numba_parfor_gufunc_0x7f00", run),
+                            ("__numba_parfor_gufunc_0x7f00", run),
+                            ("_fight", run),
                             ("__numba_parfor_gufunc_0x7f01", _three_constants),
                             ("__numba_parfor_gufunc_0x7f02", None)):
         jit._COMPILING.stack[:] = [] if compiling is None else [compiling]

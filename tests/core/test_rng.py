@@ -11,7 +11,7 @@ import pytest
 from numba import njit
 from scipy import stats
 
-from brutal_sim.toolbox.rng import roll_die, _next, roll_2d6, seed_duel
+from brutal_sim.toolbox.rng import next_u64, roll_2d6, roll_die, seed_duel
 
 # First 8 outputs for (seed, duel index), printed by tests/data/xoshiro_ref.c (Vigna's reference
 # xoshiro256** and splitmix64, seeded as documented in brutal_sim/toolbox/rng.py).
@@ -33,7 +33,7 @@ def _outputs(seed, index, n):
     seed_duel(st, seed, index)
     out = np.empty(n, dtype=np.uint64)
     for k in range(n):
-        out[k] = _next(st)
+        out[k] = next_u64(st)
     return out
 
 

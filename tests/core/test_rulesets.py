@@ -180,10 +180,10 @@ def test_option_constants_come_from_the_specs():
         assert list(mod.ROW.slots) == kernel and sorted(mod.ROW.slots.values()) == list(range(mod.NO))
         assert mod.compile_options(RuleOptions.defaults(mod.OPTION_SPECS)).shape == (mod.NO,)
     assert [s.name for s in B.OPTION_SPECS if not s.kernel] == ["check_bonus", "zone_table"]
-    assert (B.O_COVER, B.O_COVER_ZONES, B.O_INDIRECT, B.O_INDIRECT_PENALTY) == (29, 31, 33, 35)
+    assert (B.O_COVER, B.O_COVER_ZONES, B.O_INDIRECT_COVER, B.O_INDIRECT_COVER_PENALTY) == (29, 31, 33, 35)
     assert (B.ARMOUR_MARKER, B.ARMOUR_MARKER_PIERCE_IGNORES, B.ARMOUR_PROTECTION_ONLY) == (0, 1, 2)
     assert (B.OUTNUMBERED_NONE, B.EXERTION_EVERY_ENDURANCE, B.COVER_VERTICAL_RIGHT, B.CHARGE_PROVOKES_TARGET) == (2, 2, 2, 1)
-    assert (B.TRIGGER_ENTERS_REACH, B.TRIGGER_ATTACKS, B.O_READIED_TRIGGER + 1) == (0, 1, B.O_UNARMED_FULL)
+    assert (B.TRIGGER_ENTERS_REACH, B.TRIGGER_ATTACKS, B.O_READIED_TRIGGER + 1) == (0, 1, B.O_UNARMED_FULL_ATTACK)
     assert (W.OPPOSED_DEFENDER_WINS_TIES, W.FURY_NONE, W.CRIT_TABLE, W.FORTUNE_NEVER) == (2, 2, 2, 2)
     assert (V.DESP_APP, V.STEALTH_DICE, V.SHIELD_IGNORE, V.O_STEALTH_ATTACK) == (2, 2, 1, 7)
     opts = RuleOptions.defaults(V.OPTION_SPECS).with_overrides({"shield": "cover_like"}, "test")

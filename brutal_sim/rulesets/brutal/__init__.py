@@ -22,7 +22,7 @@ from ...core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight,
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, read_rules
 from .compile import compile_pair, compile_sides
-from .exact import _enumerate_attack
+from .exact import enumerate_attack
 from .kernel import run_attacks, run_duels, run_fights, run_paired, run_paired_fights
 from .model import ZONES, Fighter, Tactic, Weapon
 from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
@@ -148,7 +148,7 @@ class BrutalRuleset(Ruleset):
                             f"({fa.tactic.attack}); allowed for attack: {usable}")
 
     def exact_kernel(self) -> Any:
-        return _enumerate_attack
+        return enumerate_attack
 
     def stat_block(self, f: Fighter) -> list[tuple[str, str]]:
         worn = []

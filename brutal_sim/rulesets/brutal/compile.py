@@ -32,8 +32,7 @@ def _weapon_row(row: np.ndarray, slot: int, weapon: Weapon | None) -> None:
         row[base + L.W_RELOAD] = weapon.reload
 
 
-def _tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
-    row[L.P_TACTIC] = L.TACTIC_CODES.get(t.name, L.T_CUSTOM)
+def tactic_row(row: np.ndarray, t: Tactic, zone: int) -> None:
     row[L.P_AIM_ZONE] = zone
     row[L.P_T_ATTACK] = L.TACTIC_ATTACK_CODES[t.attack]
     row[L.P_T_MOD] = t.attack_modifier
@@ -91,7 +90,7 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row[L.P_AMBIDEXTROUS] = int(f.has_flag("ambidexterity"))
     row[L.P_PAIRED] = int(f.has_flag("paired_weapons"))
     row[L.P_OA_PER_ROUND] = 1 + sum(x.flags.extra_opportunity_attacks for x in f.talents)
-    _tactic_row(row, f.tactic, f.aim_zone)
+    tactic_row(row, f.tactic, f.aim_zone)
     row[L.P_REACTION] = L.REACTION_CODES[f.reaction]
     row[L.P_ATTACK_MOD] = t("attack")
     row[L.P_PARRY_MOD] = t("parry")

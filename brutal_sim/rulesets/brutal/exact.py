@@ -84,12 +84,12 @@ from .layout import (
     ZONE_RARM,
 )
 from .options import (
-    O_CRAMPED,
-    O_FLOOR_EXTRA,
-    O_INDIRECT,
-    O_MARGIN_MAX,
-    O_NEED_BASE,
-    O_START_DIST,
+    O_CRAMPED_SPACE,
+    O_EXTRA_SUCCESSES_FLOOR_DAMAGE,
+    O_INDIRECT_COVER,
+    O_MARGIN_AGAINST,
+    O_ATTACK_NEEDS_BASE_DIFFICULTY,
+    O_START_DISTANCE,
 )
 
 MAX_EXTRA = 64
@@ -151,7 +151,7 @@ def _blow(F, S, opts, zt, a, d, slot, extra, crit, zone, reduce, mass, levels, d
         pmf = np.zeros(n * sides + 1)
         pmf[n * sides] = 1.0
     else:
-        pmf = _dice_pmf(n, sides, die_floor(sides, extra, opts[O_FLOOR_EXTRA] if band < 0 else 0))
+        pmf = _dice_pmf(n, sides, die_floor(sides, extra, opts[O_EXTRA_SUCCESSES_FLOOR_DAMAGE] if band < 0 else 0))
     n_open = 0  # B-8: the zone die is re-rolled until an open roll: open rolls are equally likely
     for r in range(die):
         if not zone_hidden(F, S, opts, zt, d, r):
@@ -213,7 +213,7 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage, fates):
     deflecting a hit with probability value/100 (a miss), then the blow less the range band."""
     band = shot_band(F, 0, S[0, S_DIST])
     bonus = shot_bonus(F, S, opts, 0, mod) - shot_cover_penalty(F, opts, 0, 1)
-    p_through = 1.0 - min(side_option(F, opts, O_INDIRECT, 1), 100) / 100.0
+    p_through = 1.0 - min(side_option(F, opts, O_INDIRECT_COVER, 1), 100) / 100.0
     diff0 = shot_difficulty(S, 1)
     reacts = can_dodge_shot(F, S, 1)
     dod_bonus = dodge_bonus_total(F, S, opts, 1)
@@ -259,7 +259,7 @@ def _durability_breaks(dur_a, dur_d):
 
 
 @driver
-def _enumerate_attack(F, opts, zt, outcomes, levels, damage):
+def enumerate_attack(F, opts, zt, outcomes, levels, damage):
     """Exact distribution of side a's first attack roll of its tactic against a fresh side b
     (:func:`_enumerate_attack_breaks` without the weapon breaks)."""
     _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, np.zeros(2))
@@ -285,18 +285,18 @@ def _enumerate_attack_breaks(F, opts, zt, outcomes, levels, damage, breaks):
     S = np.zeros((2, NS), dtype=np.int64)
     reset(F, S)
     set_ground(F, S, opts)  # B-9.6
-    _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, np.zeros(2), breaks)
+    enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, np.zeros(2), breaks)
 
 
 @driver
-def _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks):
-    """``_enumerate_attack`` from the fight state ``S`` (``reset``, ``set_ground``, then any condition
+def enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks):
+    """``enumerate_attack`` from the fight state ``S`` (``reset``, ``set_ground``, then any condition
     of either fighter, e.g. b dazed); ``fates`` float64[2] is filled as in ``_blow``: P(b knocked out by
     the wound's effects), P(b dies), and ``breaks`` as in ``_enumerate_attack_breaks``. ``S`` becomes
     the state as a's turn begins."""
     S[0, S_IN_TURN] = 1
     if shooter(F, S, 0):  # B-8: from the start distance
-        set_dist(S, opts[O_START_DIST])
+        set_dist(S, opts[O_START_DISTANCE])
         if lets_go_of_ranged(F, S, 0):
             S[0, S_HELD_MAIN] = 0
     shot = shooter(F, S, 0)
@@ -325,7 +325,7 @@ def _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks
     a_unarmed = F[0, wb(slot) + W_UNARMED] != 0
     d_unarmed = ps == SLOT_FISTS
     base = base_difficulty(S, 1)
-    cramped = opts[O_CRAMPED] != 0
+    cramped = opts[O_CRAMPED_SPACE] != 0
     # mass of hits by (extra successes, critical) and of bare-handed parries by reduction
     hits = np.zeros((MAX_EXTRA, 2))
     arm = np.zeros(MAX_EXTRA)
@@ -345,7 +345,7 @@ def _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks
             if cramped and not a_unarmed and a1 == 1 and a2 == 1:  # B-7.9: voided
                 outcomes[OUT_MISS] += pa
                 continue
-            if opts[O_NEED_BASE] != 0 and att < base:
+            if opts[O_ATTACK_NEEDS_BASE_DIFFICULTY] != 0 and att < base:
                 outcomes[OUT_MISS] += pa
                 continue
             if reaction != R_PARRY and reaction != R_DODGE:
@@ -384,7 +384,7 @@ def _enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks
                         outcomes[OUT_DODGED] += pr
                         continue
                 extra = att - res
-                if opts[O_MARGIN_MAX] != 0 and res < base:
+                if opts[O_MARGIN_AGAINST] != 0 and res < base:
                     extra = att - base
                 if extra < 0:
                     extra = 0

@@ -3,24 +3,23 @@
 A fighter compiles to one ``int64[NF]`` row (``P_*`` indices); its changing state during a fight is
 one ``int64[NS]`` row (``S_*``); a run's counters are one ``int64[K]`` row (``C_*`` offsets, the
 rounds histogram last). The rule options' row (``O_*``) is declared with the options, in
-:mod:`.options`. Module-level ints are compile-time constants for numba.
+:mod:`.options`. The indices of each row (and of the weapon record ``W_*`` inside the fighter row)
+are handed out by a :class:`~brutal_sim.core.slots.Slots` in the order they are declared, so none is
+written as a number. Module-level ints are compile-time constants for numba.
 """
 
 from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock  # noqa: F401  (MAX_SIDE: the kernel reads it here)
+from ...core.slots import Slots
 
 # -- codes ----------------------------------------------------------------------------------------
 ZONE_HEAD, ZONE_TORSO, ZONE_LARM, ZONE_RARM, ZONE_LLEG, ZONE_RLEG = 0, 1, 2, 3, 4, 5
 ZONE_GROUP_OF = (0, 1, 2, 2, 3, 3)  # head, torso, arm, leg
+NZONES = len(ZONE_GROUP_OF)
 
 DT_CUTTING, DT_BLUNT, DT_SHOCK, DT_FIRE, DT_BLAST = 0, 1, 2, 3, 4
 DAMAGE_TYPE_CODES = {"cutting": DT_CUTTING, "piercing": DT_CUTTING, "blunt": DT_BLUNT,
                      "shock": DT_SHOCK, "fire": DT_FIRE, "blast": DT_BLAST}
 
-# codes of the bundled tactics' names (informational: the kernel reads the P_T_* settings)
-TACTIC_CODES = {"single": 0, "feint": 1, "defensive": 2, "furious": 3, "aimed": 4, "step": 5,
-                "knockdown": 6, "total_defence": 7}
-T_SINGLE, T_FEINT, T_DEFENSIVE, T_FURIOUS, T_AIMED, T_STEP, T_KNOCKDOWN, T_TOTAL_DEFENCE = range(8)
-T_CUSTOM = -1
 REACTION_CODES = {"best": 0, "parry": 1, "dodge": 2, "none": 3}
 R_BEST, R_PARRY, R_DODGE, R_NONE = range(4)
 
@@ -43,51 +42,92 @@ K_NORMAL, K_OPPORTUNITY, K_KNOCKDOWN, K_GRAPPLE = 0, 1, 2, 3
 # B-9.3 an aimed attack at the weapon (a hit makes the hard block); B-9.2 the unarmed full attack (extra hits)
 K_WEAPON, K_FULL_UNARMED = 4, 5
 
+# -- a weapon record (WN fields): slot s of a fighter's weapons at P_WEAPONS + s * WN ------------------
+W = Slots()
+W_PRESENT = W.next()
+W_NDICE = W.next()
+W_SIDES = W.next()
+W_BONUS = W.next()
+W_TYPE = W.next()
+W_PEN = W.next()
+W_DUR = W.next()
+W_TWO_HANDED = W.next()
+W_REACH = W.next()
+W_PARRY_BONUS = W.next()
+W_UNARMED = W.next()
+# W_LONG > 0 marks a ranged weapon (B-8): range bands in metres, reload in standard actions
+W_SHORT = W.next()
+W_MEDIUM = W.next()
+W_LONG = W.next()
+W_RELOAD = W.next()
+WN = W.size
+SLOT_MAIN, SLOT_OFF, SLOT_FISTS = range(3)  # the weapon slots: main hand, off hand, fists
+
 # -- fighter parameters (int64[NF]) ---------------------------------------------------------------
-(P_MELEE, P_DODGE, P_ATHLETICS, P_TOUGHNESS, P_RESOLVE, P_WILLPOWER,
- P_ENDURANCE, P_STRENGTH, P_AGILITY,
- P_DL0, P_DL1, P_DL2, P_DL3,
- P_INIT_MOD, P_INIT_TALENT, P_AMBIDEXTROUS, P_PAIRED, P_OA_PER_ROUND,
- P_TACTIC, P_AIM_ZONE, P_REACTION,
- P_ATTACK_MOD, P_PARRY_MOD, P_DAMAGE_MOD, P_NCELLS, P_RANGED, P_MOVEMENT) = range(27)
-P_WEAPONS = 27
-# weapon fields, slot s at P_WEAPONS + s * WN (slot 0 main hand, 1 off hand, 2 fists)
-(W_PRESENT, W_NDICE, W_SIDES, W_BONUS, W_TYPE, W_PEN, W_DUR, W_TWO_HANDED, W_REACH,
- W_PARRY_BONUS, W_UNARMED, W_SHORT, W_MEDIUM, W_LONG, W_RELOAD) = range(15)
-WN = 15  # W_LONG > 0 marks a ranged weapon (B-8): range bands in metres, reload in standard actions
-SLOT_MAIN, SLOT_OFF, SLOT_FISTS = 0, 1, 2
-P_ARMOUR = P_WEAPONS + 3 * WN  # zone z: protection at P_ARMOUR + 2z, toughness at P_ARMOUR + 2z + 1
+P = Slots()
+P_MELEE = P.next()
+P_DODGE = P.next()
+P_ATHLETICS = P.next()
+P_TOUGHNESS = P.next()
+P_RESOLVE = P.next()
+P_WILLPOWER = P.next()
+P_ENDURANCE = P.next()
+P_STRENGTH = P.next()
+P_AGILITY = P.next()
+P_DL0, P_DL1, P_DL2, P_DL3 = P.take(4)  # damage levels (B-5.1): final damage up to P_DL0 + k is LVL_LIGHT_DAMAGE + k
+P_INIT_MOD = P.next()
+P_INIT_TALENT = P.next()
+P_AMBIDEXTROUS = P.next()
+P_PAIRED = P.next()
+P_OA_PER_ROUND = P.next()
+P_AIM_ZONE = P.next()
+P_REACTION = P.next()
+P_ATTACK_MOD = P.next()
+P_PARRY_MOD = P.next()
+P_DAMAGE_MOD = P.next()
+P_NCELLS = P.next()
+P_RANGED = P.next()
+P_MOVEMENT = P.next()
+P_WEAPONS = P.block(3 * WN)  # the three weapon slots' records
+P_ARMOUR = P.block(2 * NZONES)  # zone z: protection at P_ARMOUR + 2z, toughness at P_ARMOUR + 2z + 1
 # the fighter's tactic (B-3), compiled from its Tactic data
-(P_T_ATTACK, P_T_MOD, P_T_UNARMED_MOD, P_T_STANCE, P_T_FULL, P_T_FULL_PEN, P_T_NO_REACT, P_T_NO_OA,
- P_T_FEINT) = range(P_ARMOUR + 12, P_ARMOUR + 21)
+P_T_ATTACK = P.next()
+P_T_MOD = P.next()
+P_T_UNARMED_MOD = P.next()
+P_T_STANCE = P.next()
+P_T_FULL = P.next()
+P_T_FULL_PEN = P.next()
+P_T_NO_REACT = P.next()
+P_T_NO_OA = P.next()
+P_T_FEINT = P.next()
 TA_NONE, TA_NORMAL, TA_KNOCKDOWN, TA_GRAPPLE, TA_WEAPON = 0, 1, 2, 3, 4
 TACTIC_ATTACK_CODES = {"none": TA_NONE, "normal": TA_NORMAL, "knockdown": TA_KNOCKDOWN, "grapple": TA_GRAPPLE,
                        "weapon": TA_WEAPON}
 # what a fighter controlling a grapple does with its full action (B-3.12)
 GA_DAMAGE, GA_THROW = 0, 1
 GRAPPLE_ACTION_CODES = {"damage": GA_DAMAGE, "throw": GA_THROW}
-P_FEAR = P_ARMOUR + 21  # fear rating this fighter inflicts (B-7.10), 0 none
-P_FATIGUE0 = P_ARMOUR + 22  # fatigue levels at the start of the fight (B-7.8)
-P_T_GRAPPLE_ACTION = P_ARMOUR + 23  # GA_* (B-3.12)
-P_T_RANGED = P_ARMOUR + 24  # the tactic's action can be a shot: its modifier, zone and stance apply (B-8)
-P_T_KITE = P_ARMOUR + 25    # a shooter steps back from an enemy who could strike next turn (B-8)
-P_T_RUN = P_ARMOUR + 26     # a melee fighter runs to close a distance two moves cannot (B-8)
-P_T_DROP = P_ARMOUR + 27    # engaged, a shooter drops its ranged weapon and fights on (B-8)
+P_FEAR = P.next()  # fear rating this fighter inflicts (B-7.10), 0 none
+P_FATIGUE0 = P.next()  # fatigue levels at the start of the fight (B-7.8)
+P_T_GRAPPLE_ACTION = P.next()  # GA_* (B-3.12)
+P_T_RANGED = P.next()  # the tactic's action can be a shot: its modifier, zone and stance apply (B-8)
+P_T_KITE = P.next()    # a shooter steps back from an enemy who could strike next turn (B-8)
+P_T_RUN = P.next()     # a melee fighter runs to close a distance two moves cannot (B-8)
+P_T_DROP = P.next()    # engaged, a shooter drops its ranged weapon and fights on (B-8)
 # place in a group fight (docs/groups.md): side 0/1, place in the side's line 0…5, targeting policy
-P_SIDE = P_ARMOUR + 28
-P_RANK = P_ARMOUR + 29
-P_TARGETING = P_ARMOUR + 30
+P_SIDE = P.next()
+P_RANK = P.next()
+P_TARGETING = P.next()
 TG_SPREAD, TG_WEAKEST, TG_NEAREST = 0, 1, 2
 TARGETING_CODES = {"spread": TG_SPREAD, "weakest": TG_WEAKEST, "nearest": TG_NEAREST}
-P_T_CHARGE = P_ARMOUR + 31  # a melee fighter apart charges [Натиск] when within a run's distance (B-8)
-P_SIZE = P_ARMOUR + 32  # B-8 target size [Размер противника]: steps from medium (SIZE_NAMES index − 5; 0 medium)
-P_T_READY = P_ARMOUR + 33  # B-9.1: apart (or by the readied_trigger option) the fighter readies an attack
+P_T_CHARGE = P.next()  # a melee fighter apart charges [Натиск] when within a run's distance (B-8)
+P_SIZE = P.next()  # B-8 target size [Размер противника]: steps from medium (SIZE_NAMES index − 5; 0 medium)
+P_T_READY = P.next()  # B-9.1: apart (or by the readied_trigger option) the fighter readies an attack
 # B-9.2: the reading of option unarmed_full_attack (its code: 1 furious, 2 flurry; 0 none) under which the
 # tactic's full action with fists is the unarmed full attack; the hits are capped by P_MELEE_SKILL
-P_T_FULL_UNARMED = P_ARMOUR + 34
-P_MELEE_SKILL = P_ARMOUR + 35
+P_T_FULL_UNARMED = P.next()
+P_MELEE_SKILL = P.next()
 UNARMED_FULL_CODES = {"none": 0, "furious": 1, "flurry": 2}
-NF = P_ARMOUR + 36
+NF = P.size
 # B-8 size table: attacks (melee and shots) on a target of size k add SIZE_MODIFIERS[k]; explicit cover
 # counts the target as that many steps smaller (quarter 1, half 2, three quarters 3; clamped at tiny)
 SIZE_NAMES = ("tiny", "miniature", "very_small", "small", "smaller", "medium", "larger", "large",
@@ -96,39 +136,73 @@ SIZE_MODIFIERS = (-8, -6, -4, -2, -1, 0, 1, 2, 4, 6, 8)
 SIZE_MEDIUM = 5
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
-(S_TRACK, S_TALLY, S_BLEED, S_STUN, S_DAZE, S_PERM_STUN, S_PRONE,
- S_HELD_MAIN, S_HELD_OFF, S_BROKEN_MAIN, S_BROKEN_OFF,
- S_STANCE, S_NO_REACT, S_NO_OA, S_FULL_PEN, S_OA_LEFT,
- S_OUT, S_DEAD, S_IN_TURN, S_SURPRISED, S_FEINT, S_FRIGHTENED,
- S_FATIGUE, S_TURNS, S_GRAPPLE, S_DIST, S_RELOAD, S_MOVING, S_NO_RUN, S_HARMED) = range(30)
+S = Slots()
+S_TRACK = S.next()
+S_TALLY = S.next()
+S_BLEED = S.next()
+S_STUN = S.next()
+S_DAZE = S.next()
+S_PERM_STUN = S.next()
+S_PRONE = S.next()
+S_HELD_MAIN, S_HELD_OFF = S.take(2)  # of weapon slot s at S_HELD_MAIN + s
+S_BROKEN_MAIN, S_BROKEN_OFF = S.take(2)  # of weapon slot s at S_BROKEN_MAIN + s
+S_STANCE = S.next()
+S_NO_REACT = S.next()
+S_NO_OA = S.next()
+S_FULL_PEN = S.next()
+S_OA_LEFT = S.next()
+S_OUT = S.next()
+S_DEAD = S.next()
+S_IN_TURN = S.next()
+S_SURPRISED = S.next()
+S_FRIGHTENED = S.next()
+S_FATIGUE = S.next()
+S_TURNS = S.next()
+S_GRAPPLE = S.next()
+S_DIST = S.next()
+S_RELOAD = S.next()
+S_MOVING = S.next()
+S_NO_RUN = S.next()
+S_HARMED = S.next()
 # group fights (docs/groups.md): the foe's row (−1 none), enemies in the fight whose foe this is, the
 # order of going out (1 first), final damage dealt and taken
-S_FOE, S_ENGAGERS, S_OUT_SEQ, S_DEALT, S_TAKEN = range(30, 35)
+S_FOE = S.next()
+S_ENGAGERS = S.next()
+S_OUT_SEQ = S.next()
+S_DEALT = S.next()
+S_TAKEN = S.next()
 # bookkeeping of the whole fight kept in the rows of S (not per fighter): S_ORDER of row p is the row
 # acting at place p of the turn order; S_INIT the row's initiative total, S_INIT_GROUP the tie group of
 # place p while initiative is settled (B-2.2); S_SIDE_IN of row 0 / row 1: fighters of side a / b
 # still in the fight; S_OUTS of row 0: fighters out so far
-S_ORDER, S_INIT, S_INIT_GROUP, S_SIDE_IN, S_OUTS = range(35, 40)
-S_CHARGING = 40  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
+S_ORDER = S.next()
+S_INIT = S.next()
+S_INIT_GROUP = S.next()
+S_SIDE_IN = S.next()
+S_OUTS = S.next()
+S_CHARGING = S.next()  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
 # B-8 run and sprint: the own turn (S_TURNS) in which the fighter last ran (a sprint is a run) / sprinted, 0 never
-S_RAN, S_SPRINTED = 41, 42
+S_RAN = S.next()
+S_SPRINTED = S.next()
 # the wound (B-6.5) and fatigue (B-7.8) penalties to i's checks, kept in step with S_TRACK and S_FATIGUE
 # (kernel ``_set_track``, ``_set_fatigue``): read on every check, they change only with a wound or fatigue
-S_WOUND_PEN, S_FATIGUE_PEN = 43, 44
+S_WOUND_PEN = S.next()
+S_FATIGUE_PEN = S.next()
 # B-9.9: the arm and leg a fighter behind three-quarter horizontal cover shows, drawn per fight (0…3: the
 # arm ZONE_LARM + v % 2, the leg ZONE_LLEG + v // 2)
-S_SHOWN = 45
-S_READIED = 46  # B-9.1: 1 while the fighter holds a readied attack (until the start of its next turn)
-S_MORE_HITS = 47  # B-9.2: further hits of the unarmed full attack just made (set by the attack, 0 otherwise)
+S_SHOWN = S.next()
+S_READIED = S.next()  # B-9.1: 1 while the fighter holds a readied attack (until the start of its next turn)
+S_MORE_HITS = S.next()  # B-9.2: further hits of the unarmed full attack just made (set by the attack, 0 otherwise)
 # B-9.6 the penalty of the ground i fights on (its side's terrain) to its checks of active actions, set from the
 # options at the start of a fight (kernel ``_set_ground``)
-S_GROUND_PEN = 48
-S_COMA = 49  # B-6.7: 1 in a coma (a wound with no cell left on the track; only a helpless fighter finished, B-9.8)
+S_GROUND_PEN = S.next()
+# B-6.7: 1 in a coma (a wound with no cell left on the track; only a helpless fighter finished, B-9.8)
+S_COMA = S.next()
 # per side, kept in row 0 (side a) and row 1 (side b) like S_SIDE_IN: blows of level l the side took in this
 # fight at S_TOOK + l (the header's loser_wounds block)
-S_TOOK = 50
+S_TOOK = S.block(NLEVELS)
 # S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
-NS = S_TOOK + NLEVELS
+NS = S.size
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2
 HELD_STUCK = 2  # S_HELD_* value of a weapon stuck in an obstacle (B-9.7; 0 dropped, 1 in hand, −1 being readied)

@@ -29,12 +29,12 @@ from brutal_sim.core.ruleset import Compiled, Kernels, Listing, Prepared, Rulese
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair
-from .exact import _enumerate_attack
-from .kernel import _run_attacks, _run_duels, _run_paired
+from .exact import enumerate_attack
+from .kernel import run_attacks, run_duels, run_paired
 from .model import REACTIONS, TACTICS, Fighter
 from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
 
-KERNELS = Kernels(duels=_run_duels, attacks=_run_attacks, paired=_run_paired)
+KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray) -> Compiled:
@@ -64,7 +64,7 @@ class ToyRuleset(Ruleset):
         """Every toy fighter attacks."""
 
     def exact_kernel(self) -> Any:
-        return _enumerate_attack
+        return enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

@@ -1,16 +1,16 @@
-"""Exact distribution of one toy attack, from the kernel's own rule functions (:func:`.kernel._hits`,
-:func:`.kernel._damage`, :func:`.kernel._level`), so enumeration and sampler cannot drift."""
+"""Exact distribution of one toy attack, from the kernel's own rule functions (:func:`.kernel.hits`,
+:func:`.kernel.hit_damage`, :func:`.kernel.blow_level`), so enumeration and sampler cannot drift."""
 
 from __future__ import annotations
 
 from brutal_sim.toolbox.jit import driver
 
-from .kernel import _damage, _hits, _level
+from .kernel import blow_level, hit_damage, hits
 from .layout import OUT_HIT, OUT_MISS, P_HIT_POINTS
 
 
 @driver
-def _enumerate_attack(F, opts, outcomes, levels, damage):
+def enumerate_attack(F, opts, outcomes, levels, damage):
     """Add the exact outcome distribution of one attack by side a on a fresh side b.
 
     ``outcomes`` float64[2] (``OUT_*``), ``levels`` float64[3, 1] (``LVL_*`` × zone ``body``),
@@ -20,11 +20,11 @@ def _enumerate_attack(F, opts, outcomes, levels, damage):
     p_hit = 0.0
     for x in range(36):
         for y in range(36):
-            if _hits(F, opts, 0, 1, x // 6 + x % 6 + 2, y // 6 + y % 6 + 2):
+            if hits(F, opts, 0, 1, x // 6 + x % 6 + 2, y // 6 + y % 6 + 2):
                 p_hit += 1.0 / 1296.0
     outcomes[OUT_MISS] += 1.0 - p_hit
     outcomes[OUT_HIT] += p_hit
     for face in range(1, 7):
-        dealt = _damage(F, 0, face)
-        levels[_level(dealt, F[1, P_HIT_POINTS] - dealt), 0] += p_hit / 6.0
+        dealt = hit_damage(F, 0, face)
+        levels[blow_level(dealt, F[1, P_HIT_POINTS] - dealt), 0] += p_hit / 6.0
         damage[0] += dealt * p_hit / 6.0

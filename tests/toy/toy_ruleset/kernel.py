@@ -16,6 +16,10 @@ cnt : int64[K]
 Draw order (the contract with the pure-Python reference ``tests/toy/naive_toy.py``): per attack,
 the attacker's 2d6 (one draw, :func:`~brutal_sim.toolbox.rng.roll_2d6`), the defender's 2d6, and
 on a hit the damage d6. Side a attacks before side b in every round.
+
+Public names, for the other modules: the drivers ``run_duels``, ``run_attacks``, ``run_paired``
+(the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`) and the pure rule functions the exact
+enumeration reuses (``hits``, ``hit_damage``, ``blow_level``); the ``_`` names are this module's own.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from .options import O_ROUND_CAP, O_STRIKES, O_TIES, STRIKES_SIMULTANEOUS, TIES_
 
 
 @rule
-def _hits(F, opts, a, d, attack_2d6, defence_2d6):
+def hits(F, opts, a, d, attack_2d6, defence_2d6):
     """T-1: does ``attack_2d6`` + a's skill beat ``defence_2d6`` + d's skill? A tie hits only
     with ``ties = hit``."""
     margin = attack_2d6 + F[a, P_SKILL] - defence_2d6 - F[d, P_SKILL]
@@ -46,13 +50,13 @@ def _hits(F, opts, a, d, attack_2d6, defence_2d6):
 
 
 @rule
-def _damage(F, a, face):
+def hit_damage(F, a, face):
     """T-2: damage of a hit by ``a`` whose d6 shows ``face``: face + weapon bonus, at least 0."""
     return max(face + F[a, P_DAMAGE_BONUS], 0)
 
 
 @rule
-def _level(damage, hp_after):
+def blow_level(damage, hp_after):
     """The blow's level: ``none`` (no damage), ``out`` (T-3: 0 hit points or fewer), else
     ``wounded``."""
     if damage == 0:
@@ -69,14 +73,14 @@ def _attack(F, S, opts, st, cnt, a):
     d = 1 - a
     x1, x2 = roll_2d6(st)
     y1, y2 = roll_2d6(st)
-    if not _hits(F, opts, a, d, x1 + x2, y1 + y2):
+    if not hits(F, opts, a, d, x1 + x2, y1 + y2):
         cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
         return
     cnt[C_ATTACKS + a * N_OUTCOMES + OUT_HIT] += 1
     face = roll_die(st, 6)
-    damage = _damage(F, a, face)
+    damage = hit_damage(F, a, face)
     S[d, S_HP] -= damage
-    level = _level(damage, S[d, S_HP])
+    level = blow_level(damage, S[d, S_HP])
     cnt[C_WOUNDS + d * N_LEVELS + level] += 1  # one zone: body
     S[d, S_TOOK + level] += 1
     cnt[C_DAMAGE + d] += damage
@@ -159,18 +163,18 @@ def _run(F, opts, seed, start, n, lanes, k, single_attacks):
     return cnt
 
 
-def _run_duels(F, opts, seed, start, n, lanes, k):
+def run_duels(F, opts, seed, start, n, lanes, k):
     """Duels ``start … start+n−1``: ``int64[lanes, k]`` counters."""
     return _run(F, opts, seed, start, n, lanes, k, False)
 
 
-def _run_attacks(F, opts, seed, start, n, lanes, k):
+def run_attacks(F, opts, seed, start, n, lanes, k):
     """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters."""
     return _run(F, opts, seed, start, n, lanes, k, True)
 
 
 @driver(parallel=True)
-def _run_paired(Fs, optss, seed, start, n, lanes, k):
+def run_paired(Fs, optss, seed, start, n, lanes, k):
     """Common random numbers: every index played under each of ``m`` configurations
     (``Fs`` int64[m, 2, NF], ``optss`` int64[m, NO]) with the same random stream.
 

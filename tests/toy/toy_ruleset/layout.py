@@ -9,15 +9,26 @@ shared :class:`~brutal_sim.core.counters.CounterLayout` under the names below; i
 from __future__ import annotations
 
 from brutal_sim.core.counters import CounterLayout
+from brutal_sim.core.slots import Slots
+
+# -- codes ----------------------------------------------------------------------------------------
+LEVEL_NAMES = ("none", "wounded", "out")
+LVL_NONE, LVL_WOUNDED, LVL_OUT = range(3)
+N_LEVELS = len(LEVEL_NAMES)
 
 # -- fighter row (int64[NF]) ----------------------------------------------------------------------
-P_SKILL, P_HIT_POINTS, P_DAMAGE_BONUS = range(3)
-NF = 3
+P = Slots()
+P_SKILL = P.next()
+P_HIT_POINTS = P.next()
+P_DAMAGE_BONUS = P.next()
+NF = P.size
 
 # -- fighter state (int64[2, NS]) -----------------------------------------------------------------
-S_HP, S_HARMED = range(2)  # S_HARMED: blows that did damage (for the shared one_blow counter)
-S_TOOK = 2  # blows of level l taken in this duel at S_TOOK + l (for the shared loser_wounds counter)
-NS = S_TOOK + 3  # three levels
+S = Slots()
+S_HP = S.next()
+S_HARMED = S.next()  # blows that did damage (for the shared one_blow counter)
+S_TOOK = S.block(N_LEVELS)  # blows of level l taken in this duel at S_TOOK + l (for the shared loser_wounds counter)
+NS = S.size
 
 #: T-3: a fighter put out at this many hit points or fewer is dead
 DEAD_AT = -3
@@ -26,8 +37,6 @@ DEAD_AT = -3
 CAUSE_NAMES = ("hit_points",)
 OUTCOME_NAMES = ("miss", "hit")
 OUT_MISS, OUT_HIT = range(2)
-LEVEL_NAMES = ("none", "wounded", "out")
-LVL_NONE, LVL_WOUNDED, LVL_OUT = range(3)
 ZONE_NAMES = ("body",)
 
 COUNTERS = CounterLayout(
@@ -38,7 +47,6 @@ COUNTERS = CounterLayout(
                   ("deaths", "at −3 hit points or fewer (T-3)")))
 N_CAUSES = len(CAUSE_NAMES)
 N_OUTCOMES = len(OUTCOME_NAMES)
-N_LEVELS = len(LEVEL_NAMES)
 C_DRAWS = COUNTERS.draws
 C_ATTACKS = COUNTERS.attack
 C_WOUNDS = COUNTERS.wound

@@ -53,7 +53,8 @@ The interface
 The functions below are the kernel's public names; everything else is private to its chapter.
 
 - Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): ``run_duels``,
-  ``run_attacks``, ``run_fights``, ``run_paired``, ``run_paired_fights``.
+  ``run_attacks``, ``run_fights``, ``run_paired``, ``run_paired_fights``, Python functions that call
+  the compiled parallel loop ``run`` with their fixed flags.
 - ``ZONE_GROUP``: ``int64[6]``, the zone group (head, torso, arm, leg) of each zone code.
 - Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.brutal.exact`) and for the rule
   tests, which call one step on hand-made arrays. They take the arguments described above.
@@ -63,6 +64,7 @@ from __future__ import annotations
 
 from .checks import (
     _active_penalty as active_penalty,
+    _attack_slot as attack_slot,
     _base_difficulty as base_difficulty,
     _check_penalty as check_penalty,
     _choose_reaction as choose_reaction,
@@ -155,6 +157,7 @@ from .turn import (
     _turn as turn,
 )
 from .drivers import (
+    _run as run,
     _run_attacks as run_attacks,
     _run_duels as run_duels,
     _run_fights as run_fights,
@@ -168,6 +171,7 @@ __all__ = [
     "answer_readied",
     "attack",
     "attack_bonus",
+    "attack_slot",
     "attack_situation",
     "base_difficulty",
     "break_weapon",
@@ -213,6 +217,7 @@ __all__ = [
     "ready",
     "record",
     "reset",
+    "run",
     "run_attacks",
     "run_duels",
     "run_fights",

@@ -62,7 +62,7 @@ from ..layout import (
     TA_WEAPON,
     W_PRESENT,
 )
-from ..options import O_GRAPPLE_HANDS, O_READIED_TRIGGER, O_UNARMED_FULL, TRIGGER_ATTACKS
+from ..options import O_GRAPPLE_HANDS, O_READIED_TRIGGER, O_UNARMED_FULL_ATTACK, TRIGGER_ATTACKS
 from .checks import (
     _active_penalty,
     _attack_slot,
@@ -231,7 +231,7 @@ def _plan_attack(F, S, opts, i, acts):
         if F[i, P_T_ATTACK] == TA_NORMAL or kind != K_NORMAL:
             mod = F[i, P_T_UNARMED_MOD] if slot == SLOT_FISTS else F[i, P_T_MOD]
         if (kind == K_NORMAL and slot == SLOT_FISTS and F[i, P_T_FULL] != 0
-                and F[i, P_T_FULL_UNARMED] == opts[O_UNARMED_FULL]):
+                and F[i, P_T_FULL_UNARMED] == opts[O_UNARMED_FULL_ATTACK]):
             kind = K_FULL_UNARMED  # B-9.2
     paired = (kind == K_NORMAL and F[i, P_PAIRED] != 0 and slot == SLOT_MAIN
               and _usable(F, S, i, SLOT_OFF))

@@ -70,16 +70,16 @@ from ..layout import (
 from ..options import (
     ARMOUR_MARKER_PIERCE_IGNORES,
     ARMOUR_PROTECTION_ONLY,
-    O_ADD_STRENGTH,
+    O_MELEE_DAMAGE_ADDS_STRENGTH,
     O_ARMOUR_MODEL,
-    O_BREAK_DESTROYS,
-    O_CRAMPED,
-    O_FLOOR_EXTRA,
-    O_MARGIN_MAX,
-    O_NEED_BASE,
+    O_BROKEN_WEAPON,
+    O_CRAMPED_SPACE,
+    O_EXTRA_SUCCESSES_FLOOR_DAMAGE,
+    O_MARGIN_AGAINST,
+    O_ATTACK_NEEDS_BASE_DIFFICULTY,
     O_PIERCE_THRESHOLD,
     O_SECOND_BREAK,
-    O_STUCK,
+    O_STUCK_WEAPON,
     SECOND_BREAK_DESTROYED,
     STUCK_ALWAYS,
     STUCK_NEVER,
@@ -183,7 +183,7 @@ def _final_damage(F, S, opts, a, d, slot, zone, dice_sum, crit_die, marker, redu
     b = _wb(slot)
     dtype = F[a, b + W_TYPE]
     dmg = dice_sum + F[a, b + W_BONUS] + F[a, P_DAMAGE_MOD] + crit_die
-    if opts[O_ADD_STRENGTH] != 0 and F[a, b + W_UNARMED] == 0:
+    if opts[O_MELEE_DAMAGE_ADDS_STRENGTH] != 0 and F[a, b + W_UNARMED] == 0:
         dmg += F[a, P_STRENGTH]  # B-4.10 option
     pen = F[a, b + W_PEN]
     if _degraded(S, a, slot) and pen > 0:
@@ -235,7 +235,7 @@ def _hit(F, S, opts, zt, st, cnt, a, d, slot, extra, crit, zone, reduce, band):
     if crit:
         total = F[a, b + W_NDICE] * sides  # B-4.12
     else:
-        floor = _die_floor(sides, extra, opts[O_FLOOR_EXTRA] if band < 0 else 0)
+        floor = _die_floor(sides, extra, opts[O_EXTRA_SUCCESSES_FLOOR_DAMAGE] if band < 0 else 0)
         if helpless and floor < sides // 2:
             floor = sides // 2
         for _ in range(F[a, b + W_NDICE]):
@@ -253,7 +253,7 @@ def _break(F, S, opts, cnt, i, slot):
     """B-4.4: i's weapon in ``slot`` breaks: degraded, or destroyed (option ``broken_weapon``); a
     degraded weapon breaking again is destroyed, or stays degraded (option ``second_break``)."""
     cnt[C_BREAKS + F[i, P_SIDE]] += 1
-    if opts[O_BREAK_DESTROYS] != 0 or (S[i, S_BROKEN_MAIN + slot] == BROKEN_DEGRADED
+    if opts[O_BROKEN_WEAPON] != 0 or (S[i, S_BROKEN_MAIN + slot] == BROKEN_DEGRADED
                                        and opts[O_SECOND_BREAK] == SECOND_BREAK_DESTROYED):
         S[i, S_BROKEN_MAIN + slot] = BROKEN_DESTROYED
     else:
@@ -265,7 +265,7 @@ def _sticks(F, opts, a, slot):
     """B-9.7 option ``stuck_weapon``: whether a's melee weapon in ``slot`` gets stuck when cramped space
     voids its attack (B-7.9): always, or if it cuts or pierces (piercing compiles to cutting); a
     ranged weapon fired in melee never does."""
-    mode = opts[O_STUCK]
+    mode = opts[O_STUCK_WEAPON]
     if mode == STUCK_NEVER or _is_ranged(F, a, slot):
         return False
     return mode == STUCK_ALWAYS or F[a, _wb(slot) + W_TYPE] == DT_CUTTING
@@ -388,13 +388,13 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
         S[a, S_RELOAD] = F[a, ab + W_RELOAD]
     base = _base_difficulty(S, d)
     out = C_ATTACKS + F[a, P_SIDE] * 5
-    cramped = opts[O_CRAMPED] != 0
+    cramped = opts[O_CRAMPED_SPACE] != 0
     if cramped and slot != SLOT_FISTS and a1 == 1 and a2 == 1:  # B-7.9: the attack did not happen
         cnt[out + OUT_MISS] += 1
         if _sticks(F, opts, a, slot):  # B-9.7
             S[a, S_HELD_MAIN + slot] = HELD_STUCK
         return False
-    if opts[O_NEED_BASE] != 0 and att < base:  # B-4.3
+    if opts[O_ATTACK_NEEDS_BASE_DIFFICULTY] != 0 and att < base:  # B-4.3
         cnt[out + OUT_MISS] += 1
         return kind == K_KNOCKDOWN
     reaction = _choose_reaction(F, S, opts, d, kind)
@@ -418,7 +418,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
                 _parried_bare(F, S, opts, zt, st, cnt, a, d, slot, ps, shot, par - att, p1 == 6 and p2 == 6)
             return False
         extra = att - par
-        if opts[O_MARGIN_MAX] != 0 and par < base:
+        if opts[O_MARGIN_AGAINST] != 0 and par < base:
             extra = att - base
     elif reaction == R_DODGE:  # B-4.5
         d1, d2 = roll_2d6(st)
@@ -428,7 +428,7 @@ def _attack(F, S, opts, zt, st, cnt, a, d, slot, mod, zone, kind):
             cnt[out + OUT_DODGED] += 1
             return kind == K_KNOCKDOWN
         extra = att - dod
-        if opts[O_MARGIN_MAX] != 0 and dod < base:
+        if opts[O_MARGIN_AGAINST] != 0 and dod < base:
             extra = att - base
     if reaction == R_NONE:
         if att < base:

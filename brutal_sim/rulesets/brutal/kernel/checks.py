@@ -71,9 +71,9 @@ from ..options import (
     OUTNUMBERED_NONE,
     OUTNUMBERED_ONE_SIDE,
     O_DARKNESS,
-    O_DARK_DODGE,
-    O_DODGE_STANCE,
-    O_FINISH,
+    O_DARKNESS_DODGE,
+    O_DODGE_ENDS_STANCE,
+    O_FINISH_HELPLESS,
     O_OUTNUMBERED,
     O_TERRAIN,
 )
@@ -175,7 +175,7 @@ def _set_ground(F, S, opts):
 def _darkness(opts, dodge):
     """B-9.6: darkness's penalty to a melee or ranged combat check (attacks, shots, parries): 4 when
     ``darkness`` is on, 0 off; to a dodge (``dodge`` true) only with ``darkness_dodge`` yes."""
-    if opts[O_DARKNESS] == 0 or (dodge and opts[O_DARK_DODGE] == 0):
+    if opts[O_DARKNESS] == 0 or (dodge and opts[O_DARKNESS_DODGE] == 0):
         return 0
     return 4
 
@@ -191,7 +191,7 @@ def _concentrates(F, S, i):
 def _dodge_made(F, S, opts, i):
     """B-9.4: i made a dodge (against a blow or a shot, whatever its result): it ends i's stance of
     concentration unless ``dodge_ends_stance`` is never."""
-    if opts[O_DODGE_STANCE] != DODGE_STANCE_NEVER and _concentrates(F, S, i):
+    if opts[O_DODGE_ENDS_STANCE] != DODGE_STANCE_NEVER and _concentrates(F, S, i):
         S[i, S_STANCE] = 0
 
 
@@ -240,7 +240,7 @@ def _reaction_modifier(F, S, opts, i, parry):
         if prone > cond:
             cond = prone
     stance = S[i, S_STANCE]
-    if not parry and opts[O_DODGE_STANCE] == DODGE_STANCE_BEFORE and _concentrates(F, S, i):
+    if not parry and opts[O_DODGE_ENDS_STANCE] == DODGE_STANCE_BEFORE and _concentrates(F, S, i):
         stance = 0
     mod = (stance - cond - _wound_penalty(F, S, i) - _fatigue_penalty(F, S, i) - S[i, S_GROUND_PEN]
            - _darkness(opts, not parry))
@@ -340,7 +340,7 @@ def _helpless(S, d):
 def _attackable(S, opts, d):
     """Whether d may be attacked: it is in the fight, or helpless with ``finish_helpless`` (B-9.8).
     A foe that went out during the attacker's turn is not attacked otherwise (docs/groups.md)."""
-    return S[d, S_OUT] == 0 or (opts[O_FINISH] != 0 and _helpless(S, d))
+    return S[d, S_OUT] == 0 or (opts[O_FINISH_HELPLESS] != 0 and _helpless(S, d))
 
 
 @rule

@@ -23,7 +23,7 @@ from ..layout import (
     S_HELD_MAIN,
     S_IN_TURN,
 )
-from ..options import O_START_DIST
+from ..options import O_START_DISTANCE
 from .checks import _lets_go_of_ranged, _set_dist, _set_ground, _shooter
 from .situation import _draw_shown
 from .actions import _tactic_attack
@@ -42,7 +42,7 @@ def _single_attack(F, S, opts, zt, st, cnt):
     _draw_shown(F, S, opts, st, 1)
     S[0, S_IN_TURN] = 1
     if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
-        _set_dist(S, opts[O_START_DIST])
+        _set_dist(S, opts[O_START_DISTANCE])
         if _lets_go_of_ranged(F, S, 0):
             S[0, S_HELD_MAIN] = 0
     if _shooter(F, S, 0):

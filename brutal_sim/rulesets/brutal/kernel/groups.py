@@ -34,7 +34,7 @@ from ..layout import (
     TG_SPREAD,
     TG_WEAKEST,
 )
-from ..options import O_ATTACK_LIMIT, O_FINISH
+from ..options import O_ATTACK_LIMIT, O_FINISH_HELPLESS
 from .checks import _helpless
 
 
@@ -56,7 +56,7 @@ def _choose_foe(F, S, opts, i):
     side = F[i, P_SIDE]
     policy = F[i, P_TARGETING]
     current = S[i, S_FOE]
-    finish = opts[O_FINISH] != 0
+    finish = opts[O_FINISH_HELPLESS] != 0
     if finish and current >= 0 and _helpless(S, current):
         return  # B-9.8: i finishes its helpless foe first
     best = -1

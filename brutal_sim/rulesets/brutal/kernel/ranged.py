@@ -50,7 +50,7 @@ from ..layout import (
 )
 from ..options import (
     CHARGE_PROVOKES_TARGET,
-    O_CHARGE_MOVING,
+    O_CHARGE_MOVING_TARGET,
     O_CHARGE_PROVOKES,
     O_SHORT_WEAPON_BANDS,
     O_SPRINT,
@@ -332,7 +332,7 @@ def _charge(F, S, opts, zt, st, cnt, i):
     Returns the standard actions left (0)."""
     _set_dist(S, 0)
     S[i, S_FULL_PEN] = 1
-    if opts[O_CHARGE_MOVING] != 0:
+    if opts[O_CHARGE_MOVING_TARGET] != 0:
         S[i, S_MOVING] = 1
     _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ENTERS_REACH)
     if opts[O_CHARGE_PROVOKES] == CHARGE_PROVOKES_TARGET:

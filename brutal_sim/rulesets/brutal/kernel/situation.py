@@ -29,13 +29,13 @@ from ..options import (
     COVER_DEGREES_BY_DEGREE,
     COVER_HORIZONTAL,
     COVER_VERTICAL_LEFT,
-    O_CHARGE_MOD,
+    O_CHARGE_ATTACK_MODIFIER,
     O_COVER,
     O_COVER_DEGREE_ZONES,
-    O_COVER_SHOOTER,
+    O_COVER_SHOOTER_PENALTY,
     O_COVER_ZONES,
-    O_INDIRECT,
-    O_INDIRECT_PENALTY,
+    O_INDIRECT_COVER,
+    O_INDIRECT_COVER_PENALTY,
 )
 from .checks import _darkness
 
@@ -65,7 +65,7 @@ def _attack_situation(F, S, opts, a, d):
     (a's ground, B-9.6, is in its active penalty.)"""
     mod = _size_modifier(F, opts, d) - _darkness(opts, False)
     if S[a, S_CHARGING] != 0:
-        mod += opts[O_CHARGE_MOD]
+        mod += opts[O_CHARGE_ATTACK_MODIFIER]
     return mod
 
 
@@ -76,9 +76,9 @@ def _shot_cover_penalty(F, opts, a, d):
     (sparse 1, dense 2, thicket 4) and ``cover_shooter_penalty`` (seed: 2) when a shoots from behind
     its own explicit cover; darkness 4 (B-9.6: the situation of the shot, a's ground is in its check
     penalty)."""
-    pen = -_size_modifier(F, opts, d) + _side_option(F, opts, O_INDIRECT_PENALTY, d) + _darkness(opts, False)
+    pen = -_size_modifier(F, opts, d) + _side_option(F, opts, O_INDIRECT_COVER_PENALTY, d) + _darkness(opts, False)
     if _side_option(F, opts, O_COVER, a) > 0:
-        pen += opts[O_COVER_SHOOTER]
+        pen += opts[O_COVER_SHOOTER_PENALTY]
     return pen
 
 
@@ -198,14 +198,14 @@ def _aim_behind_cover(F, S, opts, zt, d, zone):
 @rule
 def _unseen(F, opts, d):
     """B-8: indirect cover of 100 % makes d invisible to shooters: it cannot be shot at."""
-    return _side_option(F, opts, O_INDIRECT, d) >= 100
+    return _side_option(F, opts, O_INDIRECT_COVER, d) >= 100
 
 
 @rule
 def _deflected(F, opts, st, d):
     """B-8 indirect cover: a shot that hit d is deflected when a d100 ≤ d's value (drawn only
     when the value is above 0)."""
-    value = _side_option(F, opts, O_INDIRECT, d)
+    value = _side_option(F, opts, O_INDIRECT_COVER, d)
     return value > 0 and roll_die(st, 100) <= value
 
 

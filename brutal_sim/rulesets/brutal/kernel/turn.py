@@ -68,11 +68,11 @@ from ..layout import (
 )
 from ..options import (
     KNOCKED_AWAY_RETRY,
-    O_KNOCKED_AWAY,
+    O_KNOCKED_AWAY_AGAIN,
     O_REFELLED,
     O_ROUND_CAP,
-    O_STAND_UP_FULL,
-    O_START_DIST,
+    O_STAND_UP_ACTION,
+    O_START_DISTANCE,
     O_SURPRISE,
     TRIGGER_ENTERS_REACH,
     REFELLED_RETRY,
@@ -182,14 +182,14 @@ def _turn(F, S, opts, zt, st, cnt, i):
                and (tries == 0 or opts[O_REFELLED] == REFELLED_RETRY)):
             _stand_up(F, S, opts, zt, st, cnt, i)
             tries += 1
-            if opts[O_STAND_UP_FULL] != 0:
+            if opts[O_STAND_UP_ACTION] != 0:
                 acts = 0
                 S[i, S_FULL_PEN] = 1
             else:
                 acts -= 1
         tries = 0
         while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN)
-               and (tries == 0 or opts[O_KNOCKED_AWAY] == KNOCKED_AWAY_RETRY)):
+               and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
             _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
             tries += 1
             acts -= 1
@@ -215,7 +215,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
         tries = 0
         while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF)
-               and (tries == 0 or opts[O_KNOCKED_AWAY] == KNOCKED_AWAY_RETRY)):
+               and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
             _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
             tries += 1
             acts -= 1
@@ -326,7 +326,7 @@ def _fight(F, S, opts, zt, st, cnt):
     n = F.shape[0]
     _reset(F, S)
     _set_ground(F, S, opts)  # B-9.6
-    _set_dist(S, opts[O_START_DIST])  # B-8
+    _set_dist(S, opts[O_START_DISTANCE])  # B-8
     _initiative(F, S, st)
     surprise = opts[O_SURPRISE]
     if surprise > 0:  # B-2.3: every fighter of that side

@@ -70,8 +70,8 @@ from ..layout import (
 from ..options import (
     EXERTION_AFTER_ENDURANCE,
     EXERTION_OFF,
-    O_DAZED_ALL,
-    O_EXERTION,
+    O_DAZED_PENALTY,
+    O_EXERTION_FATIGUE,
 )
 from .checks import _fatigue_penalty, _set_fatigue, _set_track, _wb
 
@@ -153,7 +153,7 @@ def _passive_bonus(F, S, opts, d, check):
     and a mortal wound, willpower against exhaustion): the bonus less fatigue (B-7.8); dazed −2 only
     with ``dazed_penalty`` all_checks (B-9.5: the dazed −2 is for checks of active actions, B-7.5)."""
     bonus = F[d, check] - _fatigue_penalty(F, S, d)
-    if opts[O_DAZED_ALL] != 0 and S[d, S_DAZE] > 0:
+    if opts[O_DAZED_PENALTY] != 0 and S[d, S_DAZE] > 0:
         bonus -= 2
     return bonus
 
@@ -326,7 +326,7 @@ def _exertion_due(F, S, opts, i):
     """B-7.8 option ``exertion_fatigue``: whether i's current turn (``S_TURNS``, counted from 1)
     brings a fatigue level: after the first ``endurance`` turns, or every ``endurance``-th turn
     (every turn at endurance 0)."""
-    mode = opts[O_EXERTION]
+    mode = opts[O_EXERTION_FATIGUE]
     if mode == EXERTION_OFF:
         return False
     end = F[i, P_ENDURANCE]
