@@ -69,7 +69,7 @@ def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Map
 MAX_N = 10**12
 
 
-def _check_n(n: int, name: str = "n", what: str = "duels") -> None:
+def check_n(n: int, name: str = "n", what: str = "duels") -> None:
     """``n`` is a positive integer up to :data:`MAX_N` (``name``: how the caller calls it, e.g.
     the CLI's ``-n``)."""
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n <= 0:
@@ -96,7 +96,7 @@ def precision_of(target_error: float | None, max_n: int = MAX_N_DEFAULT,
             or not 0 < float(target_error) <= 50):
         raise DataError(names.get("target_error", "target_error"), None,
                         f"target error must be percentage points above 0 and at most 50, got {target_error!r}")
-    _check_n(max_n, names.get("max_n", "max_n"))
+    check_n(max_n, names.get("max_n", "max_n"))
     return Precision(float(target_error) / 100, int(max_n), threshold=threshold)
 
 
@@ -119,12 +119,12 @@ def _played(layouts_of: Sequence[Any], kernel_args: Sequence[Any], n: int, seed:
             for w in range(len(works))]
 
 
-def _check_seed(seed: int, name: str = "seed") -> None:
+def check_seed(seed: int, name: str = "seed") -> None:
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise DataError(name, None, f"seed must be an integer 0 … 2**64−1, got {seed!r}")
 
 
-def _check_threads(threads: int | None, name: str = "threads") -> None:
+def check_threads(threads: int | None, name: str = "threads") -> None:
     if threads is not None and (not isinstance(threads, (int, np.integer)) or isinstance(threads, bool)
                                 or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):  # type: ignore[attr-defined]
         raise DataError(name, None, f"must be 1 … {numba.config.NUMBA_NUM_THREADS} on this machine, got {threads!r}")  # type: ignore[attr-defined]
@@ -157,9 +157,9 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
     :class:`~brutal_sim.run.executor.Executor`) run the duels elsewhere, e.g. on a Dask cluster, with
     the same counters (``docs/cluster.md``).
     """
-    _check_n(n)
-    _check_seed(seed)
-    _check_threads(threads)
+    check_n(n)
+    check_seed(seed)
+    check_threads(threads)
     prec = precision_of(target_error, max_n)
     matchup = prepare(a, b, rules, options, ruleset=ruleset, **overrides)
     return duels([matchup], n, seed, threads, progress, [labels] if labels else None, executor, client, prec)[0]
@@ -172,9 +172,9 @@ def duels(prepared: Sequence[tuple[Ruleset, Prepared]], n: int, seed: int = 0, t
     """Play ``n`` duels of each prepared matchup (from :func:`prepare`), all handed to the executor
     at once so that a cluster runs them side by side; ``progress(duels done, total)``. With
     ``precision``, each matchup plays to its target instead (``n`` is unused)."""
-    _check_n(n)
-    _check_seed(seed)
-    _check_threads(threads)
+    check_n(n)
+    check_seed(seed)
+    check_threads(threads)
     played = _played([rs.counters for rs, _ in prepared], [p for _, p in prepared], n, seed, threads, progress,
                      resolve(executor, client, threads), precision)
     results = []
@@ -229,9 +229,9 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
         return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,
                             mean_damage_per_attack=exact.mean_damage, **common)
     names = names or {}
-    _check_n(n, names.get("n", "n"), what="attacks")
-    _check_seed(seed, names.get("seed", "seed"))
-    _check_threads(threads, names.get("threads", "threads"))
+    check_n(n, names.get("n", "n"), what="attacks")
+    check_seed(seed, names.get("seed", "seed"))
+    check_threads(threads, names.get("threads", "threads"))
     cnt, _ = run_attack_counters(p.compiled, n, seed, threads, executor=resolve(executor, client, threads))
     c = rs.counters
     outcomes = cnt[c.attack:c.attack + len(c.outcomes)] / n
@@ -289,9 +289,9 @@ def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str 
     ``attack_limit`` …), ``targeting_a`` / ``targeting_b`` override a side's targeting policy,
     ``executor`` / ``client``, ``target_error``, ``max_n`` and ``ruleset`` as in :func:`duel`.
     """
-    _check_n(n, what="fights")
-    _check_seed(seed)
-    _check_threads(threads)
+    check_n(n, what="fights")
+    check_seed(seed)
+    check_threads(threads)
     prec = precision_of(target_error, max_n)
     prepared = prepare_fight(side_a, side_b, rules, options, targeting_a, targeting_b, ruleset=ruleset)
     return fights([prepared], n, seed, threads, progress, [labels] if labels else None, executor, client, prec)[0]
@@ -304,9 +304,9 @@ def fights(prepared: Sequence[PreparedFight], n: int, seed: int = 0, threads: in
     """Play ``n`` fights of each prepared group fight (from :func:`prepare_fight`), all handed to the
     executor at once; fight ``i`` of every configuration uses the same random numbers. With
     ``precision``, each plays to its target instead (``n`` is unused)."""
-    _check_n(n, what="fights")
-    _check_seed(seed)
-    _check_threads(threads)
+    check_n(n, what="fights")
+    check_seed(seed)
+    check_threads(threads)
     played = _played([get_ruleset(p.ruleset).counters for p in prepared], prepared, n, seed, threads, progress,
                      resolve(executor, client, threads), precision)
     results = []

@@ -94,9 +94,9 @@ class TacticMatrix:
 
 
 def _check_run(n: int, seed: int, threads: int | None = None) -> None:
-    api._check_n(n)
-    api._check_seed(seed)
-    api._check_threads(threads)
+    api.check_n(n)
+    api.check_seed(seed)
+    api.check_threads(threads)
 
 
 def _once(source: str, name: str, items: Sequence[Any], what: str) -> None:

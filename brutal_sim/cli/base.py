@@ -180,7 +180,7 @@ def how_many(n: int | None, target_error: float | None, max_n: int | None, what:
         if max_n is not None:
             raise DataError("--max-n", None, "needs --target-error (with -n the run plays exactly n)")
         n = 100_000 if n is None else n
-        api._check_n(n, "-n", what=what)
+        api.check_n(n, "-n", what=what)
         return n, None
     if n is not None:
         raise DataError("-n", None, "give -n or --target-error, not both")

@@ -63,7 +63,7 @@ def duel(
 
     # validate everything before compiling anything
     n, prec = how_many(n, target_error, max_n)
-    (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
+    (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
     target = parse(cluster)
     matchup = api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset,
                                          names=FLAGS)
@@ -144,8 +144,8 @@ def attack(
     if n is None and not exact:
         n = 1_000_000
     if n is not None:
-        (api._check_n(n, "-n", what="attacks"), api._check_seed(seed, "--seed"),
-                        api._check_threads(threads, "--threads"))
+        (api.check_n(n, "-n", what="attacks"), api.check_seed(seed, "--seed"),
+                        api.check_threads(threads, "--threads"))
     names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction"}
     matchup = api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,
                                          names=names)
@@ -200,7 +200,7 @@ def weights(
     from .. import api, designer
 
     n, _prec = how_many(n, target_error, max_n)
-    (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
+    (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
     rs = api.prepare(a, b, rules, flags, ruleset=ruleset, names=FLAGS)[0]
     warm_up(json_out, rs)
     with api.named_errors(FLAGS):

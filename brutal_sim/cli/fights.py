@@ -62,7 +62,7 @@ def fight(
 
     side_a, side_b = split_sides(fighters)
     n, prec = how_many(n, target_error, max_n, what="fights")
-    (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
+    (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
     target = parse(cluster)
     prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b,
                                                 names=FLAGS, ruleset=ruleset)

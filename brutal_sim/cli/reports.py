@@ -90,7 +90,7 @@ def report(
         note = size_note(sc.n_runs)
         if note:
             err.print(note, highlight=False, markup=False)
-        api._check_threads(threads, "--threads")
+        api.check_threads(threads, "--threads")
         target = parse(cluster)
         if old is None:
             outputs.check(referenced_files(path))
@@ -232,7 +232,7 @@ def diff_(
     flags_b = parse_option_flags(option_b or [])
     refs = [*(fighters_opt or []), *(fighters or [])]
     n, _prec = how_many(n, target_error, max_n)
-    (api._check_seed(seed, "--seed"), api._check_threads(threads, "--threads"))
+    (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
     inputs = [p for f in (rules_a, rules_b, *refs) if f for p in referenced_files(f)]
     Outputs(output, csv, parquet).check(inputs)
     names = {"options_old": "--option-a", "options_new": "--option-b", "rules_old": "--rules-a",

@@ -104,7 +104,7 @@ def test_callers_name_arguments_their_own_way(no_duels):
         "--tactic-a: tactic: unknown tactic 'x'")
     assert error_of(lambda: api.prepare("brute", "swordsman", rules="none.toml", names=flags)) == \
         "--rules none.toml: file not found"
-    assert error_of(lambda: api._check_n(0, "-n")).startswith("-n: number of duels")
+    assert error_of(lambda: api.check_n(0, "-n")).startswith("-n: number of duels")
     matchup = api.prepare("brawler", "knight", tactic_a="knockdown")
     assert error_of(lambda: api.attack_of(matchup, names={"tactic_a": "--tactic"})).startswith("--tactic: tactic ")
     assert error_of(lambda: api.prepare_fight(["knight"], ["militia"], options={"x": "1"},
