@@ -23,6 +23,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import __version__
+from .cache_cli import cache_app
 from .core.errors import DataError, one_line
 from .core.options import parse_option_flags
 
@@ -57,6 +58,7 @@ def _usage_errors() -> Iterator[None]:
 # help text is plain text: "[cluster]" in "pip install 'brutal-sim[cluster]'" must not be read as markup
 app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Monte-Carlo balance analysis of tabletop combat rules (Brutal, WFRP 2e, Звёздное Веретено).")
+app.add_typer(cache_app, name="cache", help="Compiled kernels on disk: info (where, versions), clear.")
 out = Console()
 err = Console(stderr=True)
 
