@@ -80,11 +80,17 @@ def write_atomically(path: Path, data: bytes) -> None:
 _PACKAGE_DIGEST: list[str] = []
 
 
+def _package_dir() -> Path:
+    """The folder of the ``brutal_sim`` package in use, as imported (links not resolved: numba's
+    folders are named after that path)."""
+    return Path(os.path.abspath(__file__)).parents[1]
+
+
 def package_digest() -> str:
     """A hash of every ``.py`` file of the ``brutal_sim`` package in use (its source tag), once per
-    process."""
+    process (``brutal_sim.toolbox.jit`` takes it when imported)."""
     if not _PACKAGE_DIGEST:
-        root = Path(__file__).resolve().parents[1]
+        root = _package_dir()
         digest = hashlib.sha256()
         for path in sorted(root.rglob("*.py")):
             digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
@@ -161,7 +167,7 @@ def locator_subpath(source_dir: str) -> str:
 def source_dirs(package_dir: Path | None = None) -> list[Path]:
     """The folders of ``brutal_sim``'s sources (the package in use unless ``package_dir``) that hold
     ``.py`` files."""
-    root = package_dir or Path(__file__).resolve().parents[1]
+    root = package_dir or _package_dir()
     return sorted({p.parent for p in root.rglob("*.py") if "__pycache__" not in p.parts})
 
 
@@ -200,7 +206,7 @@ def locate(cache_dir: str | os.PathLike[str] | None = None, package_dir: Path | 
         root = Path(cache_dir)
         return Location(where, root, [root / locator_subpath(str(d)) for d in dirs])
     wide = user_wide_dir()
-    package = package_dir or Path(__file__).resolve().parents[1]
+    package = package_dir or _package_dir()
     return Location(f"numba's default: __pycache__ beside the sources in {package}, or {wide}", None,
                     [d / "__pycache__" for d in dirs] + [wide / locator_subpath(str(d)) for d in dirs])
 
@@ -319,8 +325,8 @@ def clear(location: Location) -> Contents:
 def manifest(module: str, module_sources: str, level: str, numba_version: str) -> dict[str, Any]:
     """The manifest of a version folder: the format, brutal_sim's version and source tag
     (:func:`package_digest`), the module and its sources' digest, the level, numba and Python."""
-    from brutal_sim import __version__
-
-    return {"format": FORMAT, "brutal_sim": __version__, "package_sources": package_digest()[:16],
+    # the version from the package's loaded module (an import of the top level would run up the layers)
+    version = getattr(sys.modules.get("brutal_sim"), "__version__", "?")
+    return {"format": FORMAT, "brutal_sim": version, "package_sources": package_digest()[:16],
             "module": module, "module_sources": module_sources, "jit": level, "numba": numba_version,
             "python": f"{sys.version_info[0]}.{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"}

@@ -16,13 +16,16 @@ They use four numba internals, none of which changes what a kernel computes (doc
    argument *values* of a call from compiled code (a literal ``0`` is typed ``Literal[int](0)``):
    13 versions of the Brutal blow, and the first compile of the Brutal duel takes about 3.7× as long
    (176 s of CPU against 46 s, docs/engine.md).
-2. A disk cache keyed on the sources (:class:`_SourceKeyedCache`, overriding ``_index_key``). numba
-   keys a function's cached machine code on its own bytecode and file only, so a change in a
-   function it calls from another file, or of a constant it imports (``layout.py``), would load
-   stale code. The key here adds :func:`cache_tag`: a hash of this file and of the sources of the
-   function's module and of every module of its package or of ``brutal_sim`` that it imports,
-   directly or not (:func:`sources_digest`), and the build (``hook`` or ``plain``), which therefore
-   never share machine code.
+2. A disk cache keyed on the sources (:class:`_SourceKeyedCache`, overriding ``_index_key`` and
+   replacing numba's index and data files). numba keys a function's cached machine code on its own
+   bytecode and file only, so a change in a function it calls from another file, or of a constant
+   it imports (``layout.py``), would load stale code. The key here adds :func:`cache_tag`: a hash
+   of this file and of the sources of the function's module and of every module of its package or
+   of ``brutal_sim`` that it imports, directly or not (:func:`sources_digest`; each file hashed as
+   its module is imported, :func:`_snapshot_sources`), and the level (``tuned``, ``no-hook`` or
+   ``plain``). Each tag's machine code is kept in a folder of its own, one file per key, written
+   atomically and checked when loaded (:mod:`brutal_sim.toolbox.cache`): two versions of the
+   sources, or two levels, never share a file, so they never load each other's code.
 3. Rule functions compiled without numba's reference counting (the private option ``_nrt=False``):
    their array arguments are borrowed from the caller. With it, every call between two compiled
    functions increments and decrements each array argument atomically: half the speed
@@ -40,14 +43,18 @@ They use four numba internals, none of which changes what a kernel computes (doc
    dispatchers is the one compiling (numba's public event API says which): a user's own functions,
    parallel or not, are optimised as numba does.
 
-The fence (:data:`MODE`, from :func:`jit_mode`):
+The fence (:data:`MODE`, from :func:`jit_mode`), the level chosen by ``BRUTAL_SIM_JIT``:
 
-- On a numba version in :data:`TESTED_NUMBA`: all four, the *tuned build*.
-- With ``BRUTAL_SIM_PLAIN_JIT=1`` on a tested numba: the *plain build*, without 3 and 4 (the two
-  that change the machine code of a version); 1 and 2 stay, as they only choose which versions are
-  compiled and which cached code is loaded. The same counters (tests/core/test_jit_fence.py).
-- On any other numba: none of them; numba's public ``njit`` with its documented options and its
-  own disk cache. The same kernels, slower to compile and to run.
+- ``tuned`` (the default) on a numba version in :data:`TESTED_NUMBA`: all four.
+- ``no-hook``: all but 4, the LLVM hook, the riskiest part, dropped alone.
+- ``plain``: without 3 and 4 (the two that change the machine code of a version); 1 and 2 stay, as
+  they only choose which versions are compiled and which cached code is loaded.
+  ``BRUTAL_SIM_PLAIN_JIT=1``, the former switch, means ``plain`` when ``BRUTAL_SIM_JIT`` is unset.
+  An unknown ``BRUTAL_SIM_JIT`` prints one warning line to stderr and compiles ``plain``.
+- The three give the same counters (tests/core/test_jit_fence.py), and keep their machine code
+  apart in the cache.
+- On any other numba: none of them, whatever the level; numba's public ``njit`` with its
+  documented options and its own disk cache. The same kernels, slower to compile and to run.
 """
 
 from __future__ import annotations
@@ -288,8 +295,10 @@ if MODE.tested:
     from numba.core.registry import CPUDispatcher
     from numba.core.serialize import dumps
 
-    from .cache import VersionedFiles
+    from .cache import VersionedFiles, package_digest
     from .cache import manifest as cache_manifest
+
+    package_digest()  # the package's sources as imported, for the manifests
 
     class _SourceKeyedCache(FunctionCache):
         """numba's disk cache of a function, its index key extended by :func:`cache_tag`, its files
@@ -379,7 +388,9 @@ if MODE.hook:
 def _compiled(func: Callable[..., Any], *, typed: bool = False, rule_options: bool = False,
               cache: bool = True, **options: Any) -> Any:
     """``func`` compiled as this module's mode says: ``typed`` for one version per argument types
-    (a tested numba), ``rule_options`` for no reference counting (the tuned build)."""
+    (a tested numba), ``rule_options`` for no reference counting (levels ``tuned`` and
+    ``no-hook``). A cached function's module and the modules it imports are hashed now
+    (:func:`_snapshot_sources`)."""
     if MODE.tested:
         if MODE.borrowed_arrays and rule_options:
             options["_nrt"] = False
