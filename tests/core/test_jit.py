@@ -1,4 +1,4 @@
-"""brutal_sim.toolbox.jit: the tuned build's rule functions and the LLVM hook.
+"""brutal_sim.toolbox.jit: the tuned level's rule functions and the LLVM hook.
 
 numba's own dispatcher compiles a function once per constant argument *value* it is called with
 from compiled code (``Literal[int](0)``, ``Literal[int](-1)``, …); a rule gets one version per

@@ -94,7 +94,7 @@ def test_the_tuned_and_the_plain_level_give_identical_counters(tmp_path):
     assert (hook.pop("build"), plain.pop("build")) == ("tuned", "plain")
     assert hook.pop("tested") and plain.pop("tested")
     hooked, not_hooked = hook.pop("hooked"), plain.pop("hooked")
-    # the hook rewrote the parallel loops of the three rulesets, and only in the tuned build
+    # the hook rewrote the parallel loops of the three rulesets, and only at the tuned level
     assert hooked["libraries"] >= 3 and hooked["functions"] >= 30, hooked
     assert not_hooked == {"libraries": 0, "functions": 0}
     assert sum(hook["brutal duel"][:3]) > 0 and len(hook) == 12
