@@ -3,7 +3,7 @@
 
 A package by command family: :mod:`.base` (the app, its error boundary, shared options and
 helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.reports` (report,
-diff), :mod:`.catalog` (list, schema, version). This module registers them in that order and holds
+diff), :mod:`.catalog` (list, schema, version), :mod:`.cache` (cache info, clear). This module registers them in that order and holds
 the entry point :func:`main`.
 
 Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from . import duels, fights, reports, catalog  # noqa: F401  (each registers its commands on the app)
+from . import duels, fights, reports, catalog, cache  # noqa: F401  (each registers its commands on the app)
 from .base import app, err
 
 __all__ = ["app", "main"]

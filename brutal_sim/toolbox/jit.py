@@ -16,13 +16,16 @@ They use four numba internals, none of which changes what a kernel computes (doc
    argument *values* of a call from compiled code (a literal ``0`` is typed ``Literal[int](0)``):
    13 versions of the Brutal blow, and the first compile of the Brutal duel takes about 3.7× as long
    (176 s of CPU against 46 s, docs/engine.md).
-2. A disk cache keyed on the sources (:class:`_SourceKeyedCache`, overriding ``_index_key``). numba
-   keys a function's cached machine code on its own bytecode and file only, so a change in a
-   function it calls from another file, or of a constant it imports (``layout.py``), would load
-   stale code. The key here adds :func:`cache_tag`: a hash of this file and of the sources of the
-   function's module and of every module of its package or of ``brutal_sim`` that it imports,
-   directly or not (:func:`sources_digest`), and the build (``hook`` or ``plain``), which therefore
-   never share machine code.
+2. A disk cache keyed on the sources (:class:`_SourceKeyedCache`, overriding ``_index_key`` and
+   replacing numba's index and data files). numba keys a function's cached machine code on its own
+   bytecode and file only, so a change in a function it calls from another file, or of a constant
+   it imports (``layout.py``), would load stale code. The key here adds :func:`cache_tag`: a hash
+   of this file and of the sources of the function's module and of every module of its package or
+   of ``brutal_sim`` that it imports, directly or not (:func:`sources_digest`; each file hashed as
+   its module is imported, :func:`_snapshot_sources`), and the level (``tuned``, ``no-hook`` or
+   ``plain``). Each tag's machine code is kept in a folder of its own, one file per key, written
+   atomically and checked when loaded (:mod:`brutal_sim.toolbox.cache`): two versions of the
+   sources, or two levels, never share a file, so they never load each other's code.
 3. Rule functions compiled without numba's reference counting (the private option ``_nrt=False``):
    their array arguments are borrowed from the caller. With it, every call between two compiled
    functions increments and decrements each array argument atomically: half the speed
@@ -40,14 +43,18 @@ They use four numba internals, none of which changes what a kernel computes (doc
    dispatchers is the one compiling (numba's public event API says which): a user's own functions,
    parallel or not, are optimised as numba does.
 
-The fence (:data:`MODE`, from :func:`jit_mode`):
+The fence (:data:`MODE`, from :func:`jit_mode`), the level chosen by ``BRUTAL_SIM_JIT``:
 
-- On a numba version in :data:`TESTED_NUMBA`: all four, the *tuned build*.
-- With ``BRUTAL_SIM_PLAIN_JIT=1`` on a tested numba: the *plain build*, without 3 and 4 (the two
-  that change the machine code of a version); 1 and 2 stay, as they only choose which versions are
-  compiled and which cached code is loaded. The same counters (tests/core/test_jit_fence.py).
-- On any other numba: none of them; numba's public ``njit`` with its documented options and its
-  own disk cache. The same kernels, slower to compile and to run.
+- ``tuned`` (the default) on a numba version in :data:`TESTED_NUMBA`: all four.
+- ``no-hook``: all but 4, the LLVM hook, the riskiest part, dropped alone.
+- ``plain``: without 3 and 4 (the two that change the machine code of a version); 1 and 2 stay, as
+  they only choose which versions are compiled and which cached code is loaded.
+  ``BRUTAL_SIM_PLAIN_JIT=1``, the former switch, means ``plain`` when ``BRUTAL_SIM_JIT`` is unset.
+  An unknown ``BRUTAL_SIM_JIT`` prints one warning line to stderr and compiles ``plain``.
+- The three give the same counters (tests/core/test_jit_fence.py), and keep their machine code
+  apart in the cache.
+- On any other numba: none of them, whatever the level; numba's public ``njit`` with its
+  documented options and its own disk cache. The same kernels, slower to compile and to run.
 """
 
 from __future__ import annotations
@@ -67,42 +74,79 @@ from numba import njit
 
 #: The numba minor versions the internals are used on (their patch releases included, as the pin in
 #: pyproject.toml allows): the fence test (``tests/core/test_jit_fence.py``) and the whole suite
-#: pass on each, in both builds. Elsewhere only numba's public API is used.
+#: pass on each, at every level. Elsewhere only numba's public API is used.
 TESTED_NUMBA = ("0.68",)
-#: The environment variable that switches the tuned build off.
+#: The environment variable that chooses the level (:data:`LEVELS`) on a tested numba.
+JIT_ENV = "BRUTAL_SIM_JIT"
+#: The former switch, kept as a synonym: set to anything but ``0``/``false``/``no``/``off`` and
+#: with :data:`JIT_ENV` unset, it means ``BRUTAL_SIM_JIT=plain``.
 PLAIN_ENV = "BRUTAL_SIM_PLAIN_JIT"
+#: The levels, from the fastest to the one nearest to numba's own compile (module docstring).
+LEVELS = ("tuned", "no-hook", "plain")
 
 
 @dataclass(frozen=True)
 class JitMode:
     """How the kernels are compiled in this process."""
 
-    #: The tuned build: the LLVM hook, and rule functions without reference counting.
-    hook: bool
+    #: ``tuned``, ``no-hook`` or ``plain`` (:data:`LEVELS`); ``plain`` on an untested numba.
+    level: str
     #: A tested numba: rule functions get one version per argument types, and machine code is
     #: cached under :func:`cache_tag`. Else only numba's public decorators and disk cache are used.
     tested: bool
     #: Why, in words.
     reason: str
+    #: One line for the user when the environment asked for something unknown, else None.
+    warning: str | None = None
+
+    @property
+    def hook(self) -> bool:
+        """Whether the LLVM hook rewrites this package's gufuncs (``tuned``)."""
+        return self.tested and self.level == "tuned"
+
+    @property
+    def borrowed_arrays(self) -> bool:
+        """Whether rule functions are compiled without reference counting (``tuned``, ``no-hook``)."""
+        return self.tested and self.level in ("tuned", "no-hook")
 
     @property
     def build(self) -> str:
-        """``hook`` or ``plain``: the part of the cache key that keeps the builds apart."""
-        return "hook" if self.hook else "plain"
+        """The level: the part of the cache key that keeps the levels' machine code apart."""
+        return self.level
+
+
+def _switched_on(value: str) -> bool:
+    return value.strip().lower() not in ("", "0", "false", "no", "off")
 
 
 def jit_mode(numba_version: str, environ: Mapping[str, str]) -> JitMode:
-    """The mode for a numba version and an environment (module docstring, the fence)."""
-    plain = environ.get(PLAIN_ENV, "").strip().lower() not in ("", "0", "false", "no", "off")
+    """The mode for a numba version and an environment (module docstring, the fence).
+
+    ``BRUTAL_SIM_JIT`` names the level; unset or empty, ``BRUTAL_SIM_PLAIN_JIT=1`` means ``plain``
+    and otherwise the level is ``tuned``. An unknown value gives the ``plain`` level (the one that
+    changes nothing in numba's machine code) and a one-line :attr:`JitMode.warning`."""
+    raw = environ.get(JIT_ENV, "")
+    value, warning = raw.strip().lower(), None
+    if value in LEVELS:
+        level, why = value, f"{JIT_ENV}={value}"
+    elif value:
+        level, why = "plain", f"{JIT_ENV}={raw!r} is unknown"
+        warning = (f"warning: {JIT_ENV}={raw!r} is not one of {', '.join(LEVELS)}; "
+                   "the kernels are compiled at the plain level")
+    elif _switched_on(environ.get(PLAIN_ENV, "")):
+        level, why = "plain", f"{PLAIN_ENV} is set (the former name of {JIT_ENV}=plain)"
+    else:
+        level, why = "tuned", "the default level"
     if ".".join(numba_version.split(".")[:2]) not in TESTED_NUMBA:
-        return JitMode(False, False, f"numba {numba_version} is not among the tested versions {TESTED_NUMBA}")
-    if plain:
-        return JitMode(False, True, f"{PLAIN_ENV} is set")
-    return JitMode(True, True, f"numba {numba_version} is a tested version")
+        return JitMode("plain", False, f"numba {numba_version} is not among the tested versions {TESTED_NUMBA}",
+                       warning)
+    return JitMode(level, True, f"{why}, on numba {numba_version} (a tested version)", warning)
 
 
 #: This process's mode, fixed when the module is imported (the kernels are decorated then).
 MODE = jit_mode(numba.__version__, os.environ)
+if MODE.warning:
+    print(MODE.warning, file=sys.stderr)
 
 #: Beginnings of the mangled names of the functions made by :func:`loop_inline_rule`.
 _LOOP_INLINE: set[str] = set()
@@ -119,16 +163,45 @@ HOOKED = {"libraries": 0, "functions": 0}
 
 _PACKAGE_ROOT = "brutal_sim"
 _DIGESTS: dict[str, str] = {}
+#: The hash of each source file, taken once: at the first decoration after its module was imported
+#: (:func:`_snapshot_sources`), or when a digest first needs it.
+_FILE_DIGESTS: dict[str, str] = {}
+#: How many modules ``sys.modules`` held at the last snapshot, and the packages snapshotted.
+_SNAPSHOT_SIZE = [0]
+_SNAPSHOTTED: set[str] = set()
 
 
 def _file_digest(path: str) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """The hash of a source file as it was when first hashed in this process."""
+    if path not in _FILE_DIGESTS:
+        _FILE_DIGESTS[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return _FILE_DIGESTS[path]
 
 
 def _module_file(name: str) -> str | None:
     """The ``.py`` file of an imported module, or None."""
     path = getattr(sys.modules.get(name), "__file__", None)
     return path if path and path.endswith(".py") else None
+
+
+def _snapshot_sources(package: str) -> None:
+    """Hash the files of the imported modules of ``brutal_sim`` and of ``package`` not hashed yet.
+
+    Called as each kernel function is decorated, moments after its module and the modules it
+    imports were read: the cache key then describes the sources this process runs even if the
+    files change before the first compile (a checkout switched, a release installed in place while
+    a process is running). Hashed only at the first compile, the key would be the new sources' and
+    the machine code the old ones', and a later process of the new version would load it."""
+    if len(sys.modules) == _SNAPSHOT_SIZE[0] and package in _SNAPSHOTTED:
+        return
+    _SNAPSHOT_SIZE[0] = len(sys.modules)
+    _SNAPSHOTTED.add(package)
+    roots = {_PACKAGE_ROOT, package}
+    for name in list(sys.modules):
+        if name.partition(".")[0] in roots:
+            path = _module_file(name)
+            if path is not None:
+                _file_digest(path)
 
 
 def _imported_names(path: str, module: str) -> set[str]:
@@ -178,8 +251,9 @@ def sources_digest(module: str) -> str:
 
 def cache_tag(py_func: Callable[..., Any]) -> tuple[str, str, str]:
     """What :class:`_SourceKeyedCache` adds to numba's index key of ``py_func``: the sources it is
-    built from (:func:`sources_digest`) and the build (:attr:`JitMode.build`)."""
-    return (_PACKAGE_ROOT, sources_digest(py_func.__module__), MODE.build)
+    built from (:func:`sources_digest`) and the level (:attr:`JitMode.level`). It also names the
+    folder of the cache the machine code is kept in (:func:`brutal_sim.toolbox.cache.version_dir_name`)."""
+    return (_PACKAGE_ROOT, sources_digest(py_func.__module__), MODE.level)
 
 
 def mangled_prefix(qualified_name: str) -> str:
@@ -219,9 +293,26 @@ if MODE.tested:
     from numba.core import types
     from numba.core.caching import FunctionCache
     from numba.core.registry import CPUDispatcher
+    from numba.core.serialize import dumps
+
+    from .cache import VersionedFiles, package_digest
+    from .cache import manifest as cache_manifest
+
+    package_digest()  # the package's sources as imported, for the manifests
 
     class _SourceKeyedCache(FunctionCache):
-        """numba's disk cache of a function, its index key extended by :func:`cache_tag`."""
+        """numba's disk cache of a function, its index key extended by :func:`cache_tag`, its files
+        those of :class:`~brutal_sim.toolbox.cache.VersionedFiles` (a folder per version of the
+        sources and level, a file per key, written atomically, checked when loaded) in the place
+        of numba's index and numbered data files, which every version of the sources at one path
+        shares."""
+
+        def __init__(self, py_func: Callable[..., Any]) -> None:
+            super().__init__(py_func)
+            module = py_func.__module__
+            self._cache_file = VersionedFiles(
+                self._cache_path, self._impl.filename_base, self._impl.locator.get_source_stamp(),
+                lambda tag: cache_manifest(module, tag[1], tag[2], numba.__version__), dumps)
 
         def _index_key(self, sig: Any, codegen: Any) -> tuple:
             return (*super()._index_key(sig, codegen), cache_tag(self._py_func))
@@ -297,10 +388,14 @@ if MODE.hook:
 def _compiled(func: Callable[..., Any], *, typed: bool = False, rule_options: bool = False,
               cache: bool = True, **options: Any) -> Any:
     """``func`` compiled as this module's mode says: ``typed`` for one version per argument types
-    (a tested numba), ``rule_options`` for no reference counting (the tuned build)."""
+    (a tested numba), ``rule_options`` for no reference counting (levels ``tuned`` and
+    ``no-hook``). A cached function's module and the modules it imports are hashed now
+    (:func:`_snapshot_sources`)."""
     if MODE.tested:
-        if MODE.hook and rule_options:
+        if MODE.borrowed_arrays and rule_options:
             options["_nrt"] = False
+        if cache:
+            _snapshot_sources(func.__module__.partition(".")[0])
         return _make(func, _TypedDispatcher if typed else _Dispatcher, cache, **options)
     return njit(cache=cache, **options)(func)
 

@@ -1,4 +1,4 @@
-"""brutal_sim.toolbox.jit: the tuned build's rule functions and the LLVM hook.
+"""brutal_sim.toolbox.jit: the tuned level's rule functions and the LLVM hook.
 
 numba's own dispatcher compiles a function once per constant argument *value* it is called with
 from compiled code (``Literal[int](0)``, ``Literal[int](-1)``, …); a rule gets one version per
@@ -16,7 +16,7 @@ from brutal_sim.rulesets.brutal import kernel
 from brutal_sim.toolbox import jit
 from brutal_sim.toolbox.jit import rule
 
-tuned = pytest.mark.skipif(not jit.MODE.hook, reason=f"the plain build: {jit.MODE.reason}")
+tuned = pytest.mark.skipif(not jit.MODE.hook, reason=f"not the tuned level: {jit.MODE.reason}")
 on_tested_numba = pytest.mark.skipif(not jit.MODE.tested, reason=jit.MODE.reason)
 
 
@@ -44,7 +44,7 @@ def test_the_kernel_functions_called_with_constants_are_rules():
     for f in (kernel.attack, kernel.hit, kernel.toughness_check, kernel.gain_fatigue, kernel.ready,
               wfrp2e.attack, vereteno.attack):
         assert isinstance(f, jit._TypedDispatcher), f
-        assert f.targetoptions.get("_nrt", True) is not jit.MODE.hook, f  # no reference counting when tuned
+        assert f.targetoptions.get("_nrt", True) is not jit.MODE.borrowed_arrays, f  # none at tuned, no-hook
 
 
 def test_rule_functions_still_run_from_python():

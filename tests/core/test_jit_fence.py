@@ -1,13 +1,15 @@
 """The fence around numba's internals (brutal_sim.toolbox.jit, docs/engine.md "The numba hook").
 
-- The tuned build (the hook) and the plain build give identical counters: a duel, a group fight and
-  exact and sampled attacks of every ruleset, each build in a process of its own with an empty
-  numba cache of its own.
-- The tuned build runs only on a tested numba version and not with ``BRUTAL_SIM_PLAIN_JIT=1``: then
-  numba's code library is left as numba has it; on an untested numba the decorators make numba's
-  own dispatchers with public options only.
+- The tuned and the plain level give identical counters: a duel, a group fight and exact and
+  sampled attacks of every ruleset, each level in a process of its own with an empty numba cache of
+  its own; the three levels (``BRUTAL_SIM_JIT=tuned|no-hook|plain``) give a WFRP 2e duel's recorded
+  counters bit for bit.
+- The hook runs only at the tuned level on a tested numba version: otherwise numba's code library
+  is left as numba has it; on an untested numba the decorators make numba's own dispatchers with
+  public options only. ``BRUTAL_SIM_PLAIN_JIT=1`` is ``plain``; an unknown level is one warning
+  line and ``plain``.
 - The hook rewrites the gufuncs of this package's ``prange`` loops, not a user's.
-- The disk cache of a kernel function is keyed on the sources it is built from and on the build.
+- The disk cache of a kernel function is keyed on the sources it is built from and on the level.
 """
 
 from __future__ import annotations
@@ -29,12 +31,12 @@ from brutal_sim.toolbox.rng import seed_duel
 
 ROOT = Path(__file__).resolve().parents[2]
 
-tuned = pytest.mark.skipif(not jit.MODE.hook, reason=f"the plain build: {jit.MODE.reason}")
+tuned = pytest.mark.skipif(not jit.MODE.hook, reason=f"not the tuned level: {jit.MODE.reason}")
 on_tested_numba = pytest.mark.skipif(not jit.MODE.tested, reason=jit.MODE.reason)
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("BRUTAL_SIM_PLAIN_JIT", "NUMBA_CACHE_DIR")}
+    env = {k: v for k, v in os.environ.items() if k not in ("BRUTAL_SIM_PLAIN_JIT", "BRUTAL_SIM_JIT", "NUMBA_CACHE_DIR")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env.update(extra)
     return env
@@ -45,13 +47,15 @@ def _python(code: str, cwd: Path, **env: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _output(process: subprocess.Popen, timeout: float = 900) -> dict:
+def _output(process: subprocess.Popen, timeout: float = 900, stderr: list[str] | None = None) -> dict:
     out, err = process.communicate(timeout=timeout)
     assert process.returncode == 0, err[-3000:]
+    if stderr is not None:
+        stderr.append(err)
     return json.loads(out.strip().splitlines()[-1])
 
 
-# -- the two builds play the same games -----------------------------------------------------------
+# -- the levels play the same games -----------------------------------------------------------------
 
 _PLAY = """
     import json
@@ -61,7 +65,7 @@ _PLAY = """
     def attack(r):
         return [r.outcomes.tolist(), r.levels.tolist(), r.mean_damage_per_attack]
 
-    out = {"build": jit.MODE.build, "tested": jit.MODE.tested}
+    out = {"build": jit.MODE.level, "tested": jit.MODE.tested}
     out["brutal duel"] = api.duel("swordsman", "brute", n=3000, seed=7).counters.tolist()
     out["brutal shooting duel"] = api.duel("crossbowman", "swordsman", n=1000, seed=5,
                                            options={"start_distance": "30"}).counters.tolist()
@@ -80,17 +84,17 @@ _PLAY = """
 
 
 @tuned
-def test_the_tuned_and_the_plain_build_give_identical_counters(tmp_path):
+def test_the_tuned_and_the_plain_level_give_identical_counters(tmp_path):
     """Both processes compile every kernel they run from nothing (an empty NUMBA_CACHE_DIR each), at
     the same time, on one numba thread each."""
-    runs = {build: _python(_PLAY, tmp_path, NUMBA_CACHE_DIR=str(tmp_path / build), NUMBA_NUM_THREADS="1",
-                           BRUTAL_SIM_PLAIN_JIT=plain)
-            for build, plain in (("hook", "0"), ("plain", "1"))}
-    hook, plain = (_output(runs[build]) for build in ("hook", "plain"))
-    assert (hook.pop("build"), plain.pop("build")) == ("hook", "plain")
+    runs = {level: _python(_PLAY, tmp_path, NUMBA_CACHE_DIR=str(tmp_path / level), NUMBA_NUM_THREADS="1",
+                           BRUTAL_SIM_JIT=level)
+            for level in ("tuned", "plain")}
+    hook, plain = (_output(runs[level]) for level in ("tuned", "plain"))
+    assert (hook.pop("build"), plain.pop("build")) == ("tuned", "plain")
     assert hook.pop("tested") and plain.pop("tested")
     hooked, not_hooked = hook.pop("hooked"), plain.pop("hooked")
-    # the hook rewrote the parallel loops of the three rulesets, and only in the tuned build
+    # the hook rewrote the parallel loops of the three rulesets, and only at the tuned level
     assert hooked["libraries"] >= 3 and hooked["functions"] >= 30, hooked
     assert not_hooked == {"libraries": 0, "functions": 0}
     assert sum(hook["brutal duel"][:3]) > 0 and len(hook) == 12
@@ -102,18 +106,32 @@ def test_the_tuned_and_the_plain_build_give_identical_counters(tmp_path):
 
 def test_mode_follows_the_numba_version_and_the_environment():
     tested = jit.TESTED_NUMBA[0]
-    assert jit.jit_mode(tested, {}) == jit.JitMode(True, True, jit.jit_mode(tested, {}).reason)
-    assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": "0"}).hook
-    assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": ""}).hook
+    default = jit.jit_mode(tested, {})
+    assert (default.level, default.tested, default.hook, default.borrowed_arrays, default.warning) == \
+        ("tuned", True, True, True, None)
+    for level, hook, borrowed in (("tuned", True, True), ("no-hook", False, True), ("plain", False, False)):
+        for spelled in (level, f" {level.upper()} "):
+            mode = jit.jit_mode(tested, {"BRUTAL_SIM_JIT": spelled})
+            assert (mode.level, mode.build, mode.tested, mode.hook, mode.borrowed_arrays, mode.warning) == \
+                (level, level, True, hook, borrowed, None), spelled
+    # the former switch: BRUTAL_SIM_PLAIN_JIT=1 is plain; BRUTAL_SIM_JIT, when set, decides
+    assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": "0"}).level == "tuned"
+    assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": ""}).level == "tuned"
     for value in ("1", "yes", "true"):
-        plain = jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": value})
-        assert (plain.hook, plain.tested, plain.build) == (False, True, "plain")
+        assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": value}).level == "plain"
+    assert jit.jit_mode(tested, {"BRUTAL_SIM_PLAIN_JIT": "1", "BRUTAL_SIM_JIT": "no-hook"}).level == "no-hook"
+    unknown = jit.jit_mode(tested, {"BRUTAL_SIM_JIT": "fast"})
+    assert (unknown.level, unknown.hook, unknown.borrowed_arrays) == ("plain", False, False)
+    assert unknown.warning == ("warning: BRUTAL_SIM_JIT='fast' is not one of tuned, no-hook, plain; "
+                               "the kernels are compiled at the plain level")
     assert jit.jit_mode("0.68.2", {}).hook  # a patch release of a tested minor version
     for version in ("0.69.0", "0.67.0", "0.6.8", "1.0.0"):
-        untested = jit.jit_mode(version, {})
-        assert (untested.hook, untested.tested, untested.build) == (False, False, "plain"), version
-        assert version in untested.reason
-    assert jit.TESTED_NUMBA == ("0.68",)
+        for environ in ({}, {"BRUTAL_SIM_JIT": "tuned"}):
+            untested = jit.jit_mode(version, environ)
+            assert (untested.hook, untested.borrowed_arrays, untested.tested, untested.level) == \
+                (False, False, False, "plain"), version
+            assert version in untested.reason
+    assert jit.TESTED_NUMBA == ("0.68",) and jit.LEVELS == ("tuned", "no-hook", "plain")
 
 
 def test_the_numba_pin_is_the_tested_minor_version():
@@ -137,7 +155,7 @@ _IMPORT = """
     st = np.zeros(4, dtype=np.uint64)
     rng.seed_duel(st, np.uint64(7), 0)
     print(json.dumps({
-        "mode": [jit.MODE.hook, jit.MODE.tested],
+        "mode": [jit.MODE.level, jit.MODE.tested],
         "hooked": CPUCodeLibrary._optimize_final_module.__module__,
         "rule": [type(rng.roll_die).__module__, type(rng.roll_die).__name__],
         "rule options": sorted(rng.roll_die.targetoptions),
@@ -146,34 +164,69 @@ _IMPORT = """
 """
 
 
-def _imported(tmp_path: Path, *argv: str, **env: str) -> dict:
+def _imported(tmp_path: Path, *argv: str, stderr: list[str] | None = None, **env: str) -> dict:
     process = subprocess.Popen([sys.executable, "-c", textwrap.dedent(_IMPORT), *argv], cwd=tmp_path,
                                env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"), **env),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    return _output(process)
+    return _output(process, stderr=stderr)
 
 
 def test_the_fence_at_import_time(tmp_path):
-    """What a fresh process gets. On the tested numba the hook replaces numba's step and rules are
-    typed dispatchers without reference counting; with BRUTAL_SIM_PLAIN_JIT=1 numba's step is its
-    own and rules are typed dispatchers with public options; on an untested numba version rules
-    are numba's own dispatchers with public options. The dice are the same in all three."""
+    """What a fresh process gets. On the tested numba, tuned: the hook replaces numba's step and
+    rules are typed dispatchers without reference counting; no-hook: numba's step is its own, rules
+    as tuned; plain (also ``BRUTAL_SIM_PLAIN_JIT=1``, and an unknown level, with a warning line):
+    numba's step, typed dispatchers with public options; on an untested numba version rules are
+    numba's own dispatchers with public options. The dice are the same in all."""
     tested = jit.TESTED_NUMBA[0]
-    runs = {"tuned": _imported(tmp_path, tested), "plain": _imported(tmp_path, tested, BRUTAL_SIM_PLAIN_JIT="1"),
+    stderr: list[str] = []
+    runs = {"tuned": _imported(tmp_path, tested), "no-hook": _imported(tmp_path, tested, BRUTAL_SIM_JIT="no-hook"),
+            "plain": _imported(tmp_path, tested, BRUTAL_SIM_PLAIN_JIT="1"),
+            "unknown": _imported(tmp_path, tested, stderr=stderr, BRUTAL_SIM_JIT="hooked"),
             "untested": _imported(tmp_path, "0.69.0")}
-    assert runs["tuned"]["mode"] == [True, True]
+    assert runs["tuned"]["mode"] == ["tuned", True]
     assert runs["tuned"]["hooked"] == "brutal_sim.toolbox.jit"
-    assert runs["tuned"]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
-    assert "_nrt" in runs["tuned"]["rule options"]
-    assert runs["plain"]["mode"] == [False, True]
-    assert runs["plain"]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
-    assert runs["untested"]["mode"] == [False, False]
+    assert runs["no-hook"]["mode"] == ["no-hook", True]
+    for level in ("tuned", "no-hook"):
+        assert runs[level]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
+        assert "_nrt" in runs[level]["rule options"]
+    for level in ("plain", "unknown"):
+        assert runs[level]["mode"] == ["plain", True]
+        assert runs[level]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
+    assert stderr[0].strip() == jit.jit_mode(tested, {"BRUTAL_SIM_JIT": "hooked"}).warning
+    assert runs["untested"]["mode"] == ["plain", False]
     assert runs["untested"]["rule"] == ["numba.core.registry", "CPUDispatcher"]
-    for build in ("plain", "untested"):
-        assert runs[build]["hooked"] == "numba.core.codegen"
-        assert runs[build]["rule options"] == ["boundscheck", "nopython"]
-    assert runs["tuned"]["dice"] == runs["plain"]["dice"] == runs["untested"]["dice"]
+    for level in ("no-hook", "plain", "unknown", "untested"):
+        assert runs[level]["hooked"] == "numba.core.codegen"
+    for level in ("plain", "unknown", "untested"):
+        assert runs[level]["rule options"] == ["boundscheck", "nopython"]
+    assert all(run["dice"] == runs["tuned"]["dice"] for run in runs.values())
     assert all(1 <= d <= 6 for d in runs["tuned"]["dice"]) and len(set(runs["tuned"]["dice"])) > 1
+
+
+_GOLDEN_DUEL = """
+    import json
+    from brutal_sim import api
+    from brutal_sim.toolbox import jit
+
+    counters = api.duel("orc", "goblin", ruleset="wfrp2e", n=3000, seed=29, threads=1).counters.tolist()
+    print(json.dumps({"level": jit.MODE.level, "hooked": jit.HOOKED["libraries"], "counters": counters}))
+"""
+
+
+@on_tested_numba
+def test_each_level_plays_the_recorded_wfrp2e_duel(tmp_path):
+    """``BRUTAL_SIM_JIT=tuned``, ``no-hook`` and ``plain``, each in a process of its own compiling
+    from an empty cache, give the counters of tests/data/golden.json's "wfrp2e duel orc goblin" bit
+    for bit; only tuned runs the hook."""
+    golden = json.loads((ROOT / "tests" / "data" / "golden.json").read_text())["wfrp2e duel orc goblin"]
+    runs = {level: _python(_GOLDEN_DUEL, tmp_path, NUMBA_CACHE_DIR=str(tmp_path / level), NUMBA_NUM_THREADS="1",
+                           BRUTAL_SIM_JIT=level)
+            for level in jit.LEVELS}
+    for level, process in runs.items():
+        out = _output(process)
+        assert out["level"] == level
+        assert out["counters"] == golden["counters"], level
+        assert (out["hooked"] > 0) == (level == "tuned"), (level, out["hooked"])
 
 
 @tuned
@@ -199,10 +252,10 @@ def test_the_hook_leaves_a_users_parallel_loop_alone(monkeypatch):
     assert len(calls) >= 1
 
 
-# -- the disk cache is keyed on the sources and the build ------------------------------------------
+# -- the disk cache is keyed on the sources and the level ------------------------------------------
 
 @on_tested_numba
-def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_build(monkeypatch):
+def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_level(monkeypatch):
     from numba.core import types
 
     from brutal_sim.rulesets.brutal import kernel
@@ -218,7 +271,7 @@ def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_build(monkeyp
         monkeypatch.setattr(jit, "_file_digest", lambda path: real(path) + ("x" if path.endswith(suffix) else ""))
 
     base = key()
-    assert base[-1] == jit.cache_tag(kernel.hit.py_func) and base[-1][2] == jit.MODE.build
+    assert base[-1] == jit.cache_tag(kernel.hit.py_func) and base[-1][2] == jit.MODE.level
     changed(os.path.join("toolbox", "jit.py"))
     assert key() != base
     monkeypatch.undo()
@@ -228,8 +281,9 @@ def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_build(monkeyp
     changed(os.path.join("brutal_sim", "cli", "base.py"))  # not imported by the kernel
     assert key() == base
     monkeypatch.undo()
-    monkeypatch.setattr(jit, "MODE", dataclasses.replace(jit.MODE, hook=not jit.MODE.hook))
-    assert key()[-1][2] != base[-1][2] and key() != base
+    for level in set(jit.LEVELS) - {jit.MODE.level}:
+        monkeypatch.setattr(jit, "MODE", dataclasses.replace(jit.MODE, level=level))
+        assert key()[-1][2] == level and key() != base
 
 
 @on_tested_numba
