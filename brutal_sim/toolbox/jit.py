@@ -11,7 +11,7 @@ Every compiled function of the rulesets goes through one of these decorators:
 They use four numba internals, none of which changes what a kernel computes (docs/engine.md,
 "The numba hook"):
 
-1. One machine version per argument *types* (:class:`_TypedDispatcher`, overriding
+1. One machine version per argument *types* (:class:`TypedDispatcher`, overriding
    ``get_call_template``). numba's own dispatcher also makes one per combination of constant
    argument *values* of a call from compiled code (a literal ``0`` is typed ``Literal[int](0)``):
    13 versions of the Brutal blow, and the first compile of the Brutal duel takes about 3.7× as long
@@ -149,7 +149,7 @@ if MODE.warning:
     print(MODE.warning, file=sys.stderr)
 
 #: Beginnings of the mangled names of the functions made by :func:`loop_inline_rule`.
-_LOOP_INLINE: set[str] = set()
+LOOP_INLINE: set[str] = set()
 #: How numba's mangled names of this package's functions begin (``brutal_sim.toolbox.rng.roll_die`` is
 #: ``_ZN10brutal_sim7toolbox3rng8roll_die…``).
 OWN_PREFIX = "_ZN10brutal_sim"
@@ -171,7 +171,7 @@ _SNAPSHOT_SIZE = [0]
 _SNAPSHOTTED: set[str] = set()
 
 
-def _file_digest(path: str) -> str:
+def file_digest(path: str) -> str:
     """The hash of a source file as it was when first hashed in this process."""
     if path not in _FILE_DIGESTS:
         _FILE_DIGESTS[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -201,7 +201,7 @@ def _snapshot_sources(package: str) -> None:
         if name.partition(".")[0] in roots:
             path = _module_file(name)
             if path is not None:
-                _file_digest(path)
+                file_digest(path)
 
 
 def _imported_names(path: str, module: str) -> set[str]:
@@ -244,7 +244,7 @@ def sources_digest(module: str) -> str:
     files[__name__] = __file__
     digest = hashlib.sha256()
     for name in sorted(files):
-        digest.update(f"{name}\0{_file_digest(files[name])}\0".encode())
+        digest.update(f"{name}\0{file_digest(files[name])}\0".encode())
     _DIGESTS[module] = digest.hexdigest()
     return _DIGESTS[module]
 
@@ -323,7 +323,7 @@ if MODE.tested:
         def enable_caching(self) -> None:
             self._cache = _SourceKeyedCache(self.py_func)
 
-    class _TypedDispatcher(_Dispatcher):
+    class TypedDispatcher(_Dispatcher):
         """A dispatcher that types constant arguments of calls from compiled code by their type
         (``int64``), not by their value (``Literal[int](0)``): one version per argument types."""
 
@@ -364,23 +364,23 @@ if MODE.hook:
             """Whether the innermost compile is one of this package's functions."""
             return bool(self.stack) and isinstance(self.stack[-1], _Dispatcher)
 
-    _COMPILING = _Compiling()
-    event.register("numba:compile", _COMPILING)
+    COMPILING = _Compiling()
+    event.register("numba:compile", COMPILING)
 
     #: numba's own optimisation of a library's final module.
     _numba_optimize_final_module = CPUCodeLibrary._optimize_final_module
 
-    def _optimize_final_module(library: Any) -> None:
+    def optimize_final_module(library: Any) -> None:
         """numba's optimisation of a library's final module, after :func:`internalize_own_functions`
         in a gufunc compiled for one of this package's functions. Other libraries, and every library
         of a function compiled by anyone else, are optimised as numba does."""
-        if _COMPILING.own() and str(library.name).startswith(GUFUNC_PREFIX):
+        if COMPILING.own() and str(library.name).startswith(GUFUNC_PREFIX):
             HOOKED["functions"] += internalize_own_functions(library._final_module, f".internal.{uuid.uuid4().hex}",
-                                                             _LOOP_INLINE)
+                                                             LOOP_INLINE)
             HOOKED["libraries"] += 1
         _numba_optimize_final_module(library)
 
-    CPUCodeLibrary._optimize_final_module = _optimize_final_module
+    CPUCodeLibrary._optimize_final_module = optimize_final_module
 
 
 # -- the decorators --------------------------------------------------------------------------------
@@ -396,7 +396,7 @@ def _compiled(func: Callable[..., Any], *, typed: bool = False, rule_options: bo
             options["_nrt"] = False
         if cache:
             _snapshot_sources(func.__module__.partition(".")[0])
-        return _make(func, _TypedDispatcher if typed else _Dispatcher, cache, **options)
+        return _make(func, TypedDispatcher if typed else _Dispatcher, cache, **options)
     return njit(cache=cache, **options)(func)
 
 
@@ -411,7 +411,7 @@ def loop_inline_rule(func: Callable[..., Any]) -> Any:
     elsewhere it is called. Unlike :func:`inline_rule` (numba's inlining, which retypes the caller)
     this costs no compile time: for the blow (``_hit``), 7 % fewer instructions and 5–7 % more
     duels per second (benchmarks/README.md)."""
-    _LOOP_INLINE.add(mangled_prefix(f"{func.__module__}.{func.__qualname__}"))
+    LOOP_INLINE.add(mangled_prefix(f"{func.__module__}.{func.__qualname__}"))
     return rule(func)
 
 

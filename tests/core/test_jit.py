@@ -43,7 +43,7 @@ def test_the_kernel_functions_called_with_constants_are_rules():
 
     for f in (kernel.attack, kernel.hit, kernel.toughness_check, kernel.gain_fatigue, kernel.ready,
               wfrp2e.attack, vereteno.attack):
-        assert isinstance(f, jit._TypedDispatcher), f
+        assert isinstance(f, jit.TypedDispatcher), f
         assert f.targetoptions.get("_nrt", True) is not jit.MODE.borrowed_arrays, f  # none at tuned, no-hook
 
 
@@ -98,10 +98,10 @@ def test_the_hook_rewrites_gufuncs_compiled_for_this_package_only(monkeypatch):
     import llvmlite.binding as llvm
     from numba.core.codegen import CPUCodeLibrary
 
-    assert CPUCodeLibrary._optimize_final_module is jit._optimize_final_module
+    assert CPUCodeLibrary._optimize_final_module is jit.optimize_final_module
     optimised = []
     monkeypatch.setattr(jit, "_numba_optimize_final_module", lambda library: optimised.append(library.name))
-    monkeypatch.setattr(jit._COMPILING._local, "stack", [], raising=False)
+    monkeypatch.setattr(jit.COMPILING._local, "stack", [], raising=False)
     linkages = []
     from brutal_sim.rulesets.brutal.kernel import run
 
@@ -110,9 +110,9 @@ def test_the_hook_rewrites_gufuncs_compiled_for_this_package_only(monkeypatch):
                             ("_fight", run),
                             ("__numba_parfor_gufunc_0x7f01", _three_constants),
                             ("__numba_parfor_gufunc_0x7f02", None)):
-        jit._COMPILING.stack[:] = [] if compiling is None else [compiling]
+        jit.COMPILING.stack[:] = [] if compiling is None else [compiling]
         library = pytypes.SimpleNamespace(name=name, _final_module=llvm.parse_assembly(_LINKED))
-        jit._optimize_final_module(library)
+        jit.optimize_final_module(library)
         linkages.append({f.name: f.linkage for f in library._final_module.functions
                          if f.name.startswith("_ZN10brutal_sim6kernel4_hit")})
     assert optimised == ["__numba_parfor_gufunc_0x7f00", "__numba_parfor_gufunc_0x7f00", "_fight",
@@ -150,5 +150,5 @@ define linkonce_odr i64 @_ZN10brutal_sim6kernel7_hitterE(i64 %x) {
     attributes = {f.name: [bytes(a) for a in f.attributes] for f in module.functions}
     assert attributes["_ZN10brutal_sim6kernel4_hitE.s"] == [b"alwaysinline"]
     assert attributes["_ZN10brutal_sim6kernel7_hitterE.s"] == []
-    assert jit.mangled_prefix("brutal_sim.rulesets.brutal.kernel.attack._hit") in jit._LOOP_INLINE  # kernel.hit is one
+    assert jit.mangled_prefix("brutal_sim.rulesets.brutal.kernel.attack._hit") in jit.LOOP_INLINE  # kernel.hit is one
     module.verify()

@@ -187,11 +187,11 @@ def test_the_fence_at_import_time(tmp_path):
     assert runs["tuned"]["hooked"] == "brutal_sim.toolbox.jit"
     assert runs["no-hook"]["mode"] == ["no-hook", True]
     for level in ("tuned", "no-hook"):
-        assert runs[level]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
+        assert runs[level]["rule"] == ["brutal_sim.toolbox.jit", "TypedDispatcher"]
         assert "_nrt" in runs[level]["rule options"]
     for level in ("plain", "unknown"):
         assert runs[level]["mode"] == ["plain", True]
-        assert runs[level]["rule"] == ["brutal_sim.toolbox.jit", "_TypedDispatcher"]
+        assert runs[level]["rule"] == ["brutal_sim.toolbox.jit", "TypedDispatcher"]
     assert stderr[0].strip() == jit.jit_mode(tested, {"BRUTAL_SIM_JIT": "hooked"}).warning
     assert runs["untested"]["mode"] == ["plain", False]
     assert runs["untested"]["rule"] == ["numba.core.registry", "CPUDispatcher"]
@@ -267,8 +267,8 @@ def test_the_cache_key_follows_jit_py_the_imported_sources_and_the_level(monkeyp
         return kernel.hit._cache._index_key(sig, codegen)
 
     def changed(suffix: str):
-        real = jit._file_digest
-        monkeypatch.setattr(jit, "_file_digest", lambda path: real(path) + ("x" if path.endswith(suffix) else ""))
+        real = jit.file_digest
+        monkeypatch.setattr(jit, "file_digest", lambda path: real(path) + ("x" if path.endswith(suffix) else ""))
 
     base = key()
     assert base[-1] == jit.cache_tag(kernel.hit.py_func) and base[-1][2] == jit.MODE.level
