@@ -272,11 +272,14 @@ class Ruleset(ABC):
     def check_attack(self, prepared: Prepared) -> None:
         """Raise :class:`DataError` if side a's tactic makes no attack that ``attack`` can measure."""
 
-    @abstractmethod
+    #: the ``@njit`` enumeration of one attack (its ``exact.py``), as ``staticmethod(enumerate_attack)``
+    exact: Callable[..., None]
+
     def exact_kernel(self) -> Callable[..., None]:
         """The ``@njit`` enumeration ``(fighters, options, *tables, outcomes float64[n outcomes],
         levels float64[n levels, n zones], damage float64[1])`` that adds the exact probabilities of
-        one attack by side a on a fresh side b (and its mean final damage)."""
+        one attack by side a on a fresh side b (and its mean final damage): :attr:`exact`."""
+        return self.exact
 
     def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
         """Exact distribution of one attack by side a on a fresh side b."""

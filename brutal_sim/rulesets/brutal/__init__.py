@@ -66,6 +66,7 @@ class BrutalRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     catalog_type = Catalog
+    exact = staticmethod(enumerate_attack)
     warm_up_pair = ("swordsman", "brute")
     #: stat weights step the checks and attributes the duel uses, the main weapon's die, penetration
     #: and durability, a shield's parry bonus and each armour's protection and toughness by one
@@ -146,9 +147,6 @@ class BrutalRuleset(Ruleset):
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack in ("normal", "weapon"))
             raise DataError("tactic_a", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
                             f"({fa.tactic.attack}); allowed for attack: {usable}")
-
-    def exact_kernel(self) -> Any:
-        return enumerate_attack
 
     def stat_block(self, f: Fighter) -> list[tuple[str, str]]:
         worn = []

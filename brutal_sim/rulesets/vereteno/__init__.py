@@ -11,7 +11,7 @@ enumeration). This module ties them into :data:`RULESET`. Reference: ``docs/refe
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 import numpy as np
 
@@ -48,6 +48,7 @@ class VeretenoRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     catalog_type = Catalog
+    exact = staticmethod(enumerate_attack)
     warm_up_pair = ("swordsman", "brute")
     #: stat weights step the attributes, the combat skills, the weapon's modifier and damage, the
     #: armour's and shield's protection and the action points by one
@@ -85,9 +86,6 @@ class VeretenoRuleset(Ruleset):
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")
             raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
                             f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; allowed for attack: {usable}")
-
-    def exact_kernel(self) -> Any:
-        return enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

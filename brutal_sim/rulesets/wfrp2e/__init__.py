@@ -11,7 +11,7 @@ module ties them into :data:`RULESET`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 import numpy as np
 
@@ -44,6 +44,7 @@ class WfrpRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     catalog_type = Catalog
+    exact = staticmethod(enumerate_attack)
     warm_up_pair = ("orc", "goblin")
     #: stat weights step the characteristics by 5 (one advance of a career scheme), Attacks and
     #: Wounds by one, the main weapon's damage and each armour's points by one
@@ -75,9 +76,6 @@ class WfrpRuleset(Ruleset):
         if prepared.a.tactic == "turtle":
             usable = ", ".join(t for t in L.TACTIC_NAMES if t != "turtle")
             raise DataError("tactic_a", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
-
-    def exact_kernel(self) -> Any:
-        return enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

@@ -20,7 +20,7 @@ names), :mod:`.compile` (models → arrays), :mod:`.kernel` (``@njit`` rules and
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 import numpy as np
 
@@ -50,6 +50,7 @@ class ToyRuleset(Ruleset):
     rules_file_tables = RULES_FILE_TABLES
     fighter_type = Fighter
     catalog_type = Catalog
+    exact = staticmethod(enumerate_attack)
     warm_up_pair = ("veteran", "recruit")
     compile_seconds = {"duel": 7, "attack": 5, "exact": 3}
 
@@ -62,9 +63,6 @@ class ToyRuleset(Ruleset):
 
     def check_attack(self, prepared: Prepared) -> None:
         """Every toy fighter attacks."""
-
-    def exact_kernel(self) -> Any:
-        return enumerate_attack
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()
