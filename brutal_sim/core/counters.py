@@ -114,6 +114,13 @@ class CounterLayout:
         """Offset of the ``rounds_a`` block (rounds in which side a won) for a round cap."""
         return self.rounds + round_cap + 1
 
+    def tally(self, s_took: int) -> tuple[int, int, int, int, int, int]:
+        """What :func:`brutal_sim.toolbox.tally.count_decision` needs to know of the ruleset, as one
+        module-level constant of its layout: the state column of the per-duel blows of level 0
+        (``s_took``), the numbers of causes and of levels, and the offsets of the ``one_blow``,
+        ``loser_wounds`` and ``rounds`` blocks."""
+        return (s_took, len(self.causes), len(self.levels), self.one_blow, self.loser_wounds, self.rounds)
+
     def size(self, round_cap: int) -> int:
         """Length of the counter row for a round cap."""
         return self.rounds + 2 * (round_cap + 1)

@@ -16,8 +16,7 @@ BINS = LOSER_WOUNDS_CAP + 1  # bins per level of the loser_wounds block
 
 
 @rule
-def count_decision(cnt, S, loser, cause, dead, one_blow, rnd, round_cap, s_took, n_causes, n_levels,
-                    c_one_blow, c_loser_wounds, c_rounds):
+def count_decision(cnt, S, loser, cause, dead, one_blow, rnd, round_cap, tally):
     """Count a duel that side ``loser`` (0 or 1) lost.
 
     Parameters
@@ -34,12 +33,13 @@ def count_decision(cnt, S, loser, cause, dead, one_blow, rnd, round_cap, s_took,
         Whether the loser died, and whether it went down to the only blow that harmed it.
     round_cap : int64
         The round cap (the ``rounds_a`` block follows the ``round_cap + 1`` rounds counters).
-    s_took, n_causes, n_levels : int64
-        The state column of the per-duel blows of level 0, the ruleset's number of causes and of
-        levels.
-    c_one_blow, c_loser_wounds, c_rounds : int64
-        The offsets of the ruleset's ``one_blow``, ``loser_wounds`` and ``rounds`` blocks.
+    tally : UniTuple(int64, 6)
+        The ruleset's layout as :meth:`~brutal_sim.core.counters.CounterLayout.tally` gives it (a
+        module-level constant of its ``layout.py``, ``TALLY = COUNTERS.tally(S_TOOK)``): the state
+        column of the per-duel blows of level 0, the numbers of causes and of levels, and the
+        offsets of the ``one_blow``, ``loser_wounds`` and ``rounds`` blocks.
     """
+    s_took, n_causes, n_levels, c_one_blow, c_loser_wounds, c_rounds = tally
     cnt[WINS + 1 - loser] += 1
     cnt[CAUSE + loser * n_causes + cause] += 1
     cnt[CAUSE + 2 * n_causes + loser] += dead

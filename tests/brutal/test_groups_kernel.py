@@ -494,7 +494,7 @@ def test_prepare_fight_compiles_the_sides():
 @pytest.mark.parametrize("a, b, options, message", [
     ([], ["brute"], {}, "side a: has 0 fighters; allowed 1..6 a side"),
     (["brute"], ["militia"] * 7, {}, "side b: has 7 fighters; allowed 1..6 a side"),
-    (["brute"], ["militia"], {"start_distance": "5"}, "--option: start_distance: 5: group fights start engaged; allowed 0"),
+    (["brute"], ["militia"], {"start_distance": "5"}, "options: start_distance: 5: group fights start engaged; allowed 0"),
     (["brute", "nobody"], ["militia"], {}, "nobody"),
 ])
 def test_prepare_fight_refuses_bad_input(a, b, options, message):

@@ -225,6 +225,8 @@ C_DAMAGE = COUNTERS.damage      # [2 taker] sum of final damage taken
 C_ONE_BLOW = COUNTERS.one_blow  # [2 loser] lost to the only harmful blow it took (not fled)
 C_LOSER_WOUNDS = COUNTERS.loser_wounds  # [2 loser][6 level][LOSER_WOUNDS_CAP + 1] blows of each level the loser took
 C_ROUNDS = COUNTERS.rounds      # [cap + 1] histogram of the round in which a duel was decided, then rounds_a [cap + 1]
+#: what toolbox.tally.count_decision reads of this layout
+TALLY = COUNTERS.tally(S_TOOK)
 
 
 def n_counters(round_cap: int) -> int:

@@ -101,6 +101,8 @@ C_DAMAGE = COUNTERS.damage        # [2 taker] sum of Health damage from blows
 C_ONE_BLOW = COUNTERS.one_blow    # [2 loser] lost to the only blow above level none
 C_LOSER_WOUNDS = COUNTERS.loser_wounds  # [2 loser][5 level][LOSER_WOUNDS_CAP + 1]
 C_ROUNDS = COUNTERS.rounds        # [cap + 1], then rounds_a [cap + 1]
+#: what toolbox.tally.count_decision reads of this layout
+TALLY = COUNTERS.tally(S_TOOK)
 
 
 def n_counters(round_cap: int) -> int:

@@ -132,6 +132,8 @@ S_HARMED = S.next()  # hits taken with a level above none (for the shared one_bl
 S_HELPLESS = S.next()  # W-6.2: helpless and still in the fight (helpless = attackable)
 S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
 NS = S.size
+#: what toolbox.tally.count_decision reads of this layout
+TALLY = COUNTERS.tally(S_TOOK)
 # duel-wide values (row 2)
 G = Slots()
 G_ROUND = G.next()

@@ -32,9 +32,27 @@ from brutal_sim.toolbox.rng import roll_die, roll_2d6, seed_duel
 from brutal_sim.toolbox.tally import count_decision
 
 from .layout import (
-    C_ATTACKS, C_DAMAGE, C_DRAWS, C_LOSER_WOUNDS, C_ONE_BLOW, C_ROUNDS, C_SIXES, C_WOUNDS, DEAD_AT, LVL_NONE,
-    LVL_OUT, LVL_WOUNDED, N_CAUSES, N_LEVELS, N_OUTCOMES, NS, OUT_HIT, OUT_MISS, P_DAMAGE_BONUS, P_HIT_POINTS,
-    P_SKILL, S_HARMED, S_HP, S_TOOK,
+    C_ATTACKS,
+    C_DAMAGE,
+    C_DRAWS,
+    C_SIXES,
+    C_WOUNDS,
+    DEAD_AT,
+    LVL_NONE,
+    LVL_OUT,
+    LVL_WOUNDED,
+    NS,
+    N_LEVELS,
+    N_OUTCOMES,
+    OUT_HIT,
+    OUT_MISS,
+    P_DAMAGE_BONUS,
+    P_HIT_POINTS,
+    P_SKILL,
+    S_HARMED,
+    S_HP,
+    S_TOOK,
+    TALLY,
 )
 from .options import O_ROUND_CAP, O_STRIKES, O_TIES, STRIKES_SIMULTANEOUS, TIES_HIT
 
@@ -111,7 +129,7 @@ def _finish(S, cnt, rnd, round_cap):
         return 2
     loser = 0 if a_out else 1
     count_decision(cnt, S, loser, 0, S[loser, S_HP] <= DEAD_AT, S[loser, S_HARMED] == 1, rnd, round_cap,
-                    S_TOOK, N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
+                    TALLY)
     return 1 - loser
 
 

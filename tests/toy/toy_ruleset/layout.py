@@ -55,6 +55,8 @@ C_DAMAGE = COUNTERS.damage
 C_ONE_BLOW = COUNTERS.one_blow
 C_LOSER_WOUNDS = COUNTERS.loser_wounds
 C_ROUNDS = COUNTERS.rounds
+#: what toolbox.tally.count_decision reads of this layout
+TALLY = COUNTERS.tally(S_TOOK)
 
 
 def n_counters(round_cap: int) -> int:

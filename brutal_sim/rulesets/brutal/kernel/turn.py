@@ -15,14 +15,9 @@ from ....toolbox.tally import count_decision
 from ..layout import (
     CAUSE_FLED,
     C_DRAWS,
-    C_LOSER_WOUNDS,
-    C_ONE_BLOW,
-    C_ROUNDS,
     G_CONTROLS,
     G_HELD,
     HELD_STUCK,
-    NCAUSES,
-    NLEVELS,
     NS,
     P_AGILITY,
     P_ENDURANCE,
@@ -62,8 +57,8 @@ from ..layout import (
     S_STANCE,
     S_STUN,
     S_SURPRISED,
-    S_TOOK,
     S_TURNS,
+    TALLY,
     W_PRESENT,
 )
 from ..options import (
@@ -358,8 +353,7 @@ def _fight(F, S, opts, zt, st, cnt):
                 last = _last_out(F, S, loser)
                 cause = S[last, S_OUT] - 1
                 count_decision(cnt, S, loser, cause, S[last, S_DEAD],
-                                S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], S_TOOK,
-                                NCAUSES, NLEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
+                                S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], TALLY)
                 return 1 - loser
         for j in range(n):
             S[j, S_SURPRISED] = 0

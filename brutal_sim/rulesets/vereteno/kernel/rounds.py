@@ -7,9 +7,28 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
 from ..layout import (
-    CAUSE_WILL, C_DRAWS, C_LOSER_WOUNDS, C_ONE_BLOW, C_ROUNDS, K_NONE, K_STANDARD, N_CAUSES, N_LEVELS, P_CRY_POOL,
-    P_T_CRY, P_T_KEEP, SLOT_WEAPON, S_AP, S_BLEED, S_DEAD, S_DMG_TURN, S_DROPPED, S_HARMED, S_NO2H, S_OUT, S_PEN_INFL,
-    S_PRONE, S_STEALTH, S_TOOK, S_WILL, W_TWO_HANDED,
+    CAUSE_WILL,
+    C_DRAWS,
+    K_NONE,
+    K_STANDARD,
+    P_CRY_POOL,
+    P_T_CRY,
+    P_T_KEEP,
+    SLOT_WEAPON,
+    S_AP,
+    S_BLEED,
+    S_DEAD,
+    S_DMG_TURN,
+    S_DROPPED,
+    S_HARMED,
+    S_NO2H,
+    S_OUT,
+    S_PEN_INFL,
+    S_PRONE,
+    S_STEALTH,
+    S_WILL,
+    TALLY,
+    W_TWO_HANDED,
 )
 from ..options import (
     O_AP_REFILL, O_INIT_ROLL, O_PICKUP, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, STEALTH_EXTRA_ATTACK,
@@ -87,7 +106,7 @@ def _finish(S, cnt, rnd, round_cap):
         return 2
     loser = 0 if S[0, S_OUT] != 0 else 1
     count_decision(cnt, S, loser, S[loser, S_OUT] - 1, S[loser, S_DEAD], S[loser, S_HARMED] == 1, rnd, round_cap,
-                    S_TOOK, N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
+                    TALLY)
     return 1 - loser
 
 

@@ -13,10 +13,39 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ....toolbox.tally import count_decision
 from ..layout import (
-    CAUSE_FLED, CHARGE_DISTANCE, C_DRAWS, C_LOSER_WOUNDS, C_ONE_BLOW, C_ROUNDS, G_ENGAGED, G_ROUND, NS, N_CAUSES,
-    N_LEVELS, P_AG, P_AG_PENALTY, P_FLEE_AT, P_FORTUNE, P_W, SLOT_MAIN, SLOT_OFF, S_CAUTIOUS, S_DEAD, S_DEF_STANCE,
-    S_DODGE_USED, S_FORTUNE, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_NO_REACT, S_OUT, S_PARRY_STANCE,
-    S_PARRY_USED, S_PEN_AG, S_PRONE, S_STUN, S_SURPRISED, S_TOOK, S_W, W_PRESENT,
+    CAUSE_FLED,
+    CHARGE_DISTANCE,
+    C_DRAWS,
+    G_ENGAGED,
+    G_ROUND,
+    NS,
+    P_AG,
+    P_AG_PENALTY,
+    P_FLEE_AT,
+    P_FORTUNE,
+    P_W,
+    SLOT_MAIN,
+    SLOT_OFF,
+    S_CAUTIOUS,
+    S_DEAD,
+    S_DEF_STANCE,
+    S_DODGE_USED,
+    S_FORTUNE,
+    S_HARMED,
+    S_HELD_MAIN,
+    S_HELD_OFF,
+    S_HELPLESS,
+    S_NO_REACT,
+    S_OUT,
+    S_PARRY_STANCE,
+    S_PARRY_USED,
+    S_PEN_AG,
+    S_PRONE,
+    S_STUN,
+    S_SURPRISED,
+    S_W,
+    TALLY,
+    W_PRESENT,
 )
 from ..options import (
     O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_SURPRISE,
@@ -147,8 +176,7 @@ def _duel(F, S, opts, grid, fx, st, cnt):
                 loser = 0 if S[0, S_OUT] != 0 else 1
                 cause = S[loser, S_OUT] - 1
                 count_decision(cnt, S, loser, cause, S[loser, S_DEAD],
-                                S[loser, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], S_TOOK,
-                                N_CAUSES, N_LEVELS, C_ONE_BLOW, C_LOSER_WOUNDS, C_ROUNDS)
+                                S[loser, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], TALLY)
                 return 1 - loser
         S[0, S_SURPRISED] = 0
         S[1, S_SURPRISED] = 0
