@@ -46,7 +46,7 @@ def test_a_missing_file_named_in_a_rules_file_names_the_rules_file(elsewhere):
 def test_a_flag_path_is_read_from_the_current_folder(elsewhere):
     Path("cwdzones.toml").write_text(ZONES)
     assert read_rules(None, {"zone_table": "cwdzones.toml"}).tables[0].tolist() == [1] * 6
-    with pytest.raises(DataError, match="--option zone_table=none.toml: 'none.toml': file not found"):
+    with pytest.raises(DataError, match="options zone_table=none.toml: 'none.toml': file not found"):
         read_rules(None, {"zone_table": "none.toml"})
 
 
