@@ -15,7 +15,6 @@ import os
 import shutil
 import stat
 import tempfile
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -194,86 +193,6 @@ def _umask() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return umask
-
-
-def referenced_files(path: str, depth: int = 3) -> list[Path]:
-    """``path`` and every existing file its TOML names (beside it or from the current folder),
-    followed into named TOML files: the inputs a run must never overwrite."""
-    found: list[Path] = []
-
-    def visit(p: Path, level: int) -> None:
-        if not p.is_file() or any(_same_file(p, q) for q in found):
-            return
-        found.append(p)
-        if level >= depth or p.suffix != ".toml":
-            return
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            return
-        for text in _strings(data):
-            name = text.rpartition("*")[0] if text.rpartition("*")[2].isdigit() else text
-            for candidate in (p.parent / name, Path(name)):
-                try:
-                    if name and candidate.is_file():
-                        visit(candidate, level + 1)
-                except OSError:
-                    pass
-
-    visit(Path(path), 0)
-    return found
-
-
-def _strings(data: Any, skip: frozenset[str] = frozenset()) -> Iterable[str]:
-    """Every text in ``data``, but those under a key in ``skip``."""
-    if isinstance(data, str):
-        yield data
-    elif isinstance(data, dict):
-        for k, v in data.items():
-            if k not in skip:
-                yield from _strings(v, skip)
-    elif isinstance(data, list):
-        for v in data:
-            yield from _strings(v, skip)
-
-
-#: keys (at any level) of a scenario, a rules file or a fighter file whose texts never name files
-#: (titles, notes, labels, a sweep's field and values): :func:`embedded_files` does not look them up
-NOT_FILE_NAMES = frozenset({"title", "notes", "name", "description", "label", "field", "values"})
-
-
-def embedded_files(path: str, depth: int = 3) -> dict[str, str]:
-    """The texts of the files a scenario at ``path`` names (as :func:`referenced_files` finds
-    them, without the scenario itself), each under the name it has seen from the scenario's folder:
-    the name as the scenario writes it, and a name a file writes (e.g. a rules file's
-    ``zone_table``) joined to that file's own name. Laid out under those names in one folder, with
-    that folder as the scenario's and the current one, they are found as they were."""
-    found: dict[str, str] = {}
-
-    def visit(p: Path, key: str | None, level: int) -> None:
-        if level >= depth or (key is not None and p.suffix != ".toml"):
-            return
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            return
-        for text in _strings(data, NOT_FILE_NAMES):
-            name = text.rpartition("*")[0] if text.rpartition("*")[2].isdigit() else text
-            if not name or "\x00" in name:
-                continue
-            beside = os.path.normpath(os.path.join(os.path.dirname(key), name)) if key else os.path.normpath(name)
-            for candidate, name_key in ((p.parent / name, beside), (Path(name), os.path.normpath(name))):
-                try:
-                    if name_key in found or not candidate.is_file() or _same_file(candidate, Path(path)):
-                        continue
-                    found[name_key] = candidate.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError):
-                    continue
-                visit(candidate, name_key, level + 1)
-                break
-
-    visit(Path(path), None, 0)
-    return found
 
 
 #: the key–value metadata of each Parquet file name their keys with this prefix

@@ -31,8 +31,8 @@ from .results.frames import (
     wounds_frame,
 )
 from .core.errors import DataError
-from .outputs import embedded_files, parquet_writer, write_folder
-from .scenario import Scenario
+from .outputs import parquet_writer, write_folder
+from .scenario import Scenario, scenario_files
 
 
 #: Reports draw the wound figure (two panels per cell) only up to this many cells; the CSV has all.
@@ -344,7 +344,7 @@ SETUP_ID = "brutal-sim-setup"
 def report_setup(scenario: Scenario, name: str | None = None) -> dict[str, Any]:
     """Everything needed to play a report again (``brutal-sim report --rerun``): the scenario's text
     under its name (``name``, default the path it was read from), the text of every file it names
-    (:func:`brutal_sim.outputs.embedded_files`: fighters, rules files, the tables they name), the
+    (:func:`embedded_files`: fighters, rules files, the tables they name), the
     seed and the n or target error played; and, to read: the version, the rulesets, each variant's
     resolved options and each fighter's resolved data (catalog items expanded)."""
     spec = scenario.spec
@@ -363,6 +363,50 @@ def report_setup(scenario: Scenario, name: str | None = None) -> dict[str, Any]:
         "fighters": [{"ruleset": rs.name, "name": f.name, "data": rs.fighter_data(f)}
                      for rs, f in _shown_fighters(scenario)],
     }
+
+
+def embedded_files(path: str) -> dict[str, str]:
+    """The texts of exactly the files the scenario at ``path`` names
+    (:func:`brutal_sim.scenario.scenario_files`: fighter files, rules files and the tables their
+    path-valued options name), each under its name seen from the scenario's folder; the scenario
+    itself, and a file that is not a readable UTF-8 regular file (the loader refuses it), left out.
+    Laid out under those names in one folder with the scenario, they are found as they were."""
+    found: dict[str, str] = {}
+    for ref in scenario_files(path):
+        if ref.key in found or not ref.path.is_file() or _same_file(ref.path, Path(path)):
+            continue
+        try:
+            found[ref.key] = ref.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return found
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def setup_inputs(setup: Mapping[str, Any]) -> list[Path]:
+    """The files a report's setup came from, at their original paths (the scenario's name, and
+    each file's name joined to the scenario's folder): the inputs a replay must not overwrite."""
+    name = setup["scenario"]["name"]
+    return [Path(name), *(Path(os.path.dirname(name)) / key for key in setup["files"])]
+
+
+def check_replay_files(report: str, folder: Path, name: str, setup: Mapping[str, Any]) -> None:
+    """Before a replay reads any file: each file the laid-out scenario ``name`` (in ``folder``, the
+    current folder) names (:func:`brutal_sim.scenario.scenario_files`) must be one the report
+    carries, laid out by :func:`setup_folder`; an absolute path, a name going out of the folder
+    with ``..``, a path through a link or a file the report does not carry is refused as a
+    :class:`DataError` naming ``report`` and ``setup.files``."""
+    carried = {os.path.realpath(folder / key) for key in (*setup["files"], name)}
+    for ref in scenario_files(name):
+        if os.path.realpath(folder / ref.path) not in carried:
+            raise DataError(report, "setup.files", f"{ref.where} names {ref.key!r}, which is not a file the report "
+                            "carries; a replay reads only the files of the report's own setup")
 
 
 def _data_uri(text: str, media: str) -> str:
@@ -433,6 +477,9 @@ def _check_setup(path: str, setup: Any) -> None:
     for key in files:
         if not key or "\x00" in key or key != os.path.normpath(key) or key in (".", ".."):
             raise bad("files", f"malformed: {key!r} is not a file name")
+        if os.path.isabs(key):
+            raise bad("files", f"{key!r} is an absolute path; a report carries its files under names relative to "
+                      "its scenario, and a replay reads no other file")
     for key in ("n", "max_n"):
         if not isinstance(setup.get(key), int) or isinstance(setup.get(key), bool) or setup[key] <= 0:
             raise bad(key, f"malformed: expected a positive integer, got {setup.get(key)!r}")
@@ -445,9 +492,9 @@ def setup_folder(setup: Mapping[str, Any], root: Path) -> tuple[Path, str]:
     """Lay out a setup (:func:`read_setup`) under the folder ``root``: the scenario, and each file
     under its name seen from the scenario's folder (deep enough below ``root`` that names going up
     with ``..`` stay inside it). Returns the scenario's folder and the scenario's file name there;
-    with that folder as the current one, the scenario finds its files as it did. A file named by an
-    absolute path is read from that path."""
-    files = {k: v for k, v in setup["files"].items() if not os.path.isabs(k)}
+    the scenario finds its files beside it as it did (:func:`check_replay_files` then checks that it
+    names no other file)."""
+    files = dict(setup["files"])
     up = max((len(list(itertools.takewhile(lambda part: part == "..", Path(k).parts))) for k in files), default=0)
     folder = root.joinpath(*["up"] * up)
     name = Path(setup["scenario"]["name"]).name

@@ -8,9 +8,11 @@ See ``docs/scenarios.md`` for the format and ``examples/*.toml`` for complete ex
 from __future__ import annotations
 
 import itertools
+import os
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 import pandas as pd
 from pydantic import Field, field_validator
@@ -231,9 +233,16 @@ class Run(NamedTuple):
     where: str
 
 
+def names_file(ref: str) -> bool:
+    """Whether a fighter reference of a scenario is the path of a fighter file (it ends in
+    ``.toml`` or holds a folder separator) rather than a catalog name."""
+    return ref.endswith(".toml") or "/" in ref or os.sep in ref
+
+
 @dataclass(frozen=True)
 class References:
-    """How the files a scenario names are found: relative to the scenario's folder."""
+    """How the files a scenario names are found: relative to the scenario's folder, never the
+    current one; a catalog name is only ever a catalog name."""
 
     path: str
 
@@ -241,24 +250,150 @@ class References:
     def folder(self) -> Path:
         return Path(self.path).parent
 
+    def beside(self, ref: str) -> str:
+        """A path the scenario writes, as it is opened: from the scenario's folder."""
+        return str(self.folder / ref)
+
     def fighter(self, ref: str) -> str:
-        """A fighter reference: a TOML file beside the scenario by its path, else as written (a
-        catalog name, or a file the ruleset's loader looks for)."""
-        p = self.folder / ref
-        return str(p) if (ref.endswith(".toml") and p.is_file()) else ref
+        """A fighter reference: a fighter file's path from the scenario's folder, a catalog name as
+        written."""
+        return self.beside(ref) if names_file(ref) else ref
 
     def identity(self, ref: str) -> str:
         """One key per fighter: a file by its absolute path, a catalog name as written."""
-        found = Path(self.fighter(ref))
-        return str(found.resolve()) if found.is_file() else ref
+        return os.path.abspath(os.path.realpath(self.beside(ref))) if names_file(ref) else ref
+
+    def load_fighter(self, rs: Ruleset, ref: str, role: str = "fighter") -> Any:
+        """The fighter ``ref`` names under ``rs``: its file beside the scenario, or the catalog's."""
+        if not names_file(ref):
+            return rs.catalog().catalog_fighter(ref, role)
+        found = Path(self.beside(ref))
+        if not found.is_file():
+            raise DataError(str(found), None, "fighter file not found (a path in a scenario is read from the "
+                            "scenario's folder)")
+        return rs.fighter_from_data(read_toml(found), str(found), found.stem)
 
     def rules(self, ref: str, key: str) -> str:
-        """A rules file named at ``key``, beside the scenario or from the current folder."""
-        found = str(self.folder / ref) if (self.folder / ref).is_file() else ref
+        """A rules file named at ``key``, beside the scenario."""
+        found = self.beside(ref)
         if not Path(found).is_file():
-            raise DataError(self.path, key, f"rules file {ref!r} not found (looked beside the scenario and in the "
-                            "current folder)")
+            raise DataError(self.path, key, f"rules file {ref!r} not found (looked for {found}: a path in a "
+                            "scenario is read from the scenario's folder)")
         return found
+
+    def options(self, rs: Ruleset, options: Mapping[str, Any]) -> dict[str, str]:
+        """Rule options the scenario sets, as text; the value of an option that names a file
+        (:meth:`~brutal_sim.core.options.OptionSpec.names_file`) as a path from the scenario's folder."""
+        specs = {spec.name: spec for spec in rs.option_specs}
+        out = {}
+        for key, value in options.items():
+            text = str(value)
+            spec = specs.get(key)
+            out[key] = self.beside(text) if spec is not None and spec.names_file(text) else text
+        return out
+
+
+class FileRef(NamedTuple):
+    """A file a scenario names: who names it (``by``: None for the scenario, else the name of the
+    rules file), at which field, the path the loader opens, and the file's name seen from the
+    scenario's folder (the name a report carries it under)."""
+
+    by: str | None
+    field: str
+    path: Path
+    key: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.by}: {self.field}" if self.by else self.field
+
+
+def _fighter_refs(spec: ScenarioSpec) -> list[tuple[str, str]]:
+    """Every fighter reference of the scenario and its field (a fight's ``NAME*N`` as ``NAME``)."""
+    found = [(ref, f"fighters[{i}]") for i, ref in enumerate(spec.fighters)]
+    found += [(ref, f"matchups[{i}][{k}]") for i, pair in enumerate(spec.matchups) for k, ref in enumerate(pair)]
+    found += [(ref, f"sweeps[{i}].{key}") for i, sw in enumerate(spec.sweeps)
+              for key, ref in [("fighter", sw.fighter), *((f"opponents[{j}]", o) for j, o in enumerate(sw.opponents))]]
+    found += [(ref, f"weights[{i}].{key}") for i, w in enumerate(spec.weights) for key, ref in (("a", w.a), ("b", w.b))]
+    for i, fs in enumerate(spec.fights):
+        for key, side in (("a", fs.a), ("b", fs.b)):
+            for j, ref in enumerate(side):
+                name, star, count = ref.rpartition("*")
+                found.append((name if star and count.strip().isdigit() else ref, f"fights[{i}].{key}[{j}]"))
+    return found
+
+
+def _duelists(spec: ScenarioSpec) -> list[str]:
+    """The references the duels' ruleset is resolved from, when the scenario names none."""
+    return [*spec.fighters, *itertools.chain(*spec.matchups), *(sw.fighter for sw in spec.sweeps),
+            *(w.a for w in spec.weights)]
+
+
+def scenario_files(path: str) -> Iterator[FileRef]:
+    """Every file the scenario at ``path`` names, where the loader opens it, and nothing else: the
+    fighter files (``fighters``, ``matchups``, ``sweeps``, ``weights``, ``fights``), the rules files
+    (``rules``, ``rules.NAME``) and the tables named by the options that take a path
+    (:meth:`~brutal_sim.core.options.OptionSpec.names_file`) — in a rules file's ``[options]``
+    from that file's folder, in the scenario's options from the scenario's. Catalog names, free
+    text and other option values are never taken for files.
+
+    Lazy: a rules file is read (for the tables it names) only after it has been yielded, and a
+    fighter file (for its ruleset) only after every fighter file has been, so that a caller
+    refusing a file stops before it is read. A malformed scenario is a :class:`DataError` (as
+    :func:`load_scenario` raises it); a rules file that cannot be read is left to the loader."""
+    spec = read_spec(path)
+    refs = References(path)
+    for ref, where in _fighter_refs(spec):
+        if names_file(ref):
+            yield FileRef(None, where, Path(refs.beside(ref)), os.path.normpath(ref))
+    rules = ({f"rules.{k}": v for k, v in spec.rules.items()} if isinstance(spec.rules, dict)
+             else {"rules": spec.rules} if spec.rules else {})
+    try:
+        if spec.rulesets:
+            rulesets = {name: get_ruleset(name) for name in spec.rulesets}
+            runs = [(rulesets[name], f"rules.{name}", [(f"options.{name}", spec.options.get(name))])
+                    for name in spec.rulesets]
+        else:
+            rs = get_ruleset(spec.ruleset) if spec.ruleset else resolve_ruleset(
+                [refs.fighter(r) for r in _duelists(spec)])
+            runs = [(rs, "rules", [("options", spec.options),
+                                               *((f"variants[{i}].options", v.options)
+                                                 for i, v in enumerate(spec.variants))])]
+    except DataError:  # no ruleset to read the options with: the loader tells why
+        return
+    for rs, rules_key, tables in runs:
+        tables += [(f"fights[{i}].options", fs.options) for i, fs in enumerate(spec.fights)]
+        for where, table in tables:
+            for key, value in _path_options(rs, table):
+                yield FileRef(None, f"{where}.{key}", Path(refs.beside(value)), os.path.normpath(value))
+        rules_ref = rules.get(rules_key)
+        if not rules_ref:
+            continue
+        name = os.path.normpath(rules_ref)
+        found = Path(refs.beside(rules_ref))
+        yield FileRef(None, rules_key, found, name)
+        yield from rules_files(rs, found, name)
+
+
+def rules_files(rs: Ruleset, rules_file: Path, name: str | None = None) -> list[FileRef]:
+    """The tables a rules file of ``rs`` names through its path-valued options, from the rules
+    file's folder, each under its name joined to ``name`` (the rules file's own name, default its
+    path); none if the file cannot be read (the loader tells why)."""
+    name = str(rules_file) if name is None else name
+    try:
+        table = tomllib.loads(rules_file.read_text(encoding="utf-8")).get("options") if rules_file.is_file() else None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    return [FileRef(name, f"options.{key}", rules_file.parent / value,
+                    os.path.normpath(os.path.join(os.path.dirname(name), value))) for key, value in _path_options(rs, table)]
+
+
+def _path_options(rs: Ruleset, table: Any) -> list[tuple[str, str]]:
+    """The options of ``table`` (a TOML table of option = value) whose values name files."""
+    if not isinstance(table, dict):
+        return []
+    specs = {spec.name: spec for spec in rs.option_specs}
+    return [(k, v) for k, v in table.items() if k in specs and specs[k].names_file(v)]
 
 
 def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | None = None,
@@ -287,7 +422,7 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     _add_sweeps(scenario, runs, pairs, fighters)
     _add_weights(scenario, runs, fighters)
     if spec.fights:
-        _add_fights(scenario, runs, refs.fighter)
+        _add_fights(scenario, runs, refs)
     return scenario
 
 
@@ -356,13 +491,11 @@ def _runs(spec: ScenarioSpec, path: str, refs: References) -> list[Run]:
             rs = _ruleset(name, path, "rulesets")
             rules = spec.rules.get(name) if isinstance(spec.rules, dict) else None
             rules = refs.rules(rules, f"rules.{name}") if rules else None
-            runs.append(Run(name, rs, rules, {k: str(x) for k, x in spec.options.get(name, {}).items()},
-                            f"options.{name}"))
+            runs.append(Run(name, rs, rules, refs.options(rs, spec.options.get(name, {})), f"options.{name}"))
         return runs
     if isinstance(spec.rules, dict):
         raise DataError(path, "rules", "expected the path of one rules file")
-    duelists = [refs.fighter(r) for r in [*spec.fighters, *itertools.chain(*spec.matchups),
-                                          *(sw.fighter for sw in spec.sweeps), *(w.a for w in spec.weights)]]
+    duelists = [refs.fighter(r) for r in _duelists(spec)]
     try:
         rs = _ruleset(spec.ruleset, path, "ruleset") if spec.ruleset else resolve_ruleset(duelists)
     except DataError as exc:
@@ -373,7 +506,7 @@ def _runs(spec: ScenarioSpec, path: str, refs: References) -> list[Run]:
     if len(set(labels)) != len(labels):
         raise DataError(path, "variants", f"variant names must differ, got {labels}")
     for i, v in enumerate(variants):
-        merged = {**{k: str(x) for k, x in spec.options.items()}, **{k: str(x) for k, x in v.options.items()}}
+        merged = {**refs.options(rs, spec.options), **refs.options(rs, v.options)}
         runs.append(Run(v.name, rs, rules, merged, f"variants[{i}].options" if v.options else "options"))
     return runs
 
@@ -390,7 +523,7 @@ class _Fighters:
         key = rs.name, self.refs.identity(ref)
         if key not in self.loaded:
             try:
-                self.loaded[key] = rs.load_fighter(self.refs.fighter(ref))
+                self.loaded[key] = self.refs.load_fighter(rs, ref)
             except DataError as exc:
                 raise DataError(self.path, where, _nested(exc)) from None
             if self.loaded[key].ruleset != rs.name:
@@ -500,13 +633,7 @@ def _label_apart(fighters: dict[tuple[str, str], Any], written: dict[str, str]) 
             fighters[rs_name, ident] = f.model_copy(update={"name": f"{f.name} ({labels[ident]})"})
 
 
-def _side_ref(ref: str, resolve_ref: Callable[[str], str]) -> str:
-    """A fight's fighter reference with a TOML path resolved beside the scenario (``*N`` kept)."""
-    name, star, count = ref.rpartition("*")
-    return resolve_ref(name) + star + count if star else resolve_ref(ref)
-
-
-def _add_fights(scenario: Scenario, runs: list[Run], resolve_ref: Callable[[str], str]) -> None:
+def _add_fights(scenario: Scenario, runs: list[Run], refs: References) -> None:
     """Cells of the ``[[fights]]``: each fight under each variant (or each ruleset of a
     cross-system comparison); every ruleset of the scenario must play group fights."""
     spec, path = scenario.spec, scenario.source
@@ -515,14 +642,27 @@ def _add_fights(scenario: Scenario, runs: list[Run], resolve_ref: Callable[[str]
             rs.require("fights", path)
         except DataError as exc:
             raise DataError(path, "fights", exc.message) from None
-    expanded = [[expand_side([_side_ref(r, resolve_ref) for r in refs], path, f"fights[{i}].{key}")
-                 for key, refs in (("a", fs.a), ("b", fs.b))] for i, fs in enumerate(spec.fights)]
+    expanded = [[expand_side(list(side), path, f"fights[{i}].{key}") for key, side in (("a", fs.a), ("b", fs.b))]
+                for i, fs in enumerate(spec.fights)]
+    loaded: dict[tuple[str, str], Any] = {}
+
+    def fighter(rs: Ruleset, ref: str, where: str) -> Any:
+        key = rs.name, refs.identity(ref)
+        if key not in loaded:
+            try:
+                loaded[key] = refs.load_fighter(rs, ref, where)
+            except DataError as exc:
+                raise DataError(path, where, _nested(exc) if exc.source != where else exc.message) from None
+        return loaded[key]
+
     for i, (fs, sides) in enumerate(zip(spec.fights, expanded)):
         where = f"fights[{i}]"
-        own = {k: str(x) for k, x in fs.options.items()}
+        written = {k: str(x) for k, x in fs.options.items()}
         for label, rs, rules, options, vwhere in runs:
+            own = refs.options(rs, fs.options)
+            side_a, side_b = ([fighter(rs, ref, f"{where}.{key}") for ref in side] for key, side in zip("ab", sides))
             try:
-                prepared = prepare_fight(sides[0], sides[1], rules, {**options, **own}, fs.targeting_a,
+                prepared = prepare_fight(side_a, side_b, rules, {**options, **own}, fs.targeting_a,
                                          fs.targeting_b, source=where, ruleset=rs.name)
             except DataError as exc:
                 if exc.source == "options":  # an option of the fight or of the variant
@@ -532,7 +672,7 @@ def _add_fights(scenario: Scenario, runs: list[Run], resolve_ref: Callable[[str]
                 raise DataError(path, field_, _nested(exc) if exc.source != where else exc.message) from None
             matchup = fs.label or f"{side_name([f.name for f in prepared.a])} vs {side_name([f.name for f in prepared.b])}"
             targeting = {f"targeting_{k}": t for k, t in (("a", fs.targeting_a), ("b", fs.targeting_b)) if t}
-            changed = ", ".join(f"{k}={v}" for k, v in {**own, **targeting}.items())
+            changed = ", ".join(f"{k}={v}" for k, v in {**written, **targeting}.items())
             twin = next((j for j, fc in enumerate(scenario.fights)
                          if (fc.label, fc.variant, fc.changed) == (matchup, label, changed)), None)
             if twin is not None:

@@ -60,10 +60,10 @@ def report(
     from pathlib import Path
 
     from .. import api
-    from ..outputs import Outputs, referenced_files, require_parquet, write_file
-    from ..report import ReportFrames, read_setup, render_report, report_setup, table_metadata
+    from ..outputs import Outputs, require_parquet, write_file
+    from ..report import ReportFrames, read_setup, render_report, report_setup, setup_inputs, table_metadata
     from ..run.cluster import parse
-    from ..scenario import load_scenario
+    from ..scenario import load_scenario, scenario_files
 
     if parquet:
         require_parquet("--parquet")
@@ -83,17 +83,17 @@ def report(
         fail("give a scenario TOML file, or --rerun REPORT.html (see brutal-sim report --help)")
 
     outputs = Outputs(output, csv, parquet)  # checked before the run: nothing is created before it succeeds
-    if old is not None:
-        outputs.check([Path(rerun or "")])
-    with _scenario_place(old, scenario) as path:
+    if old is not None:  # the report, and the files its setup came from at their original paths
+        outputs.check([Path(rerun or ""), *setup_inputs(old)])
+    with _scenario_place(old, scenario, rerun) as path:
+        if old is None:
+            outputs.check([Path(path), *(ref.path for ref in scenario_files(path))])
         sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n)
         note = size_note(sc.n_runs)
         if note:
             err.print(note, highlight=False, markup=False)
         api.check_threads(threads, "--threads")
         target = parse(cluster)
-        if old is None:
-            outputs.check(referenced_files(path))
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
         with run_executor(target, threads) as ex:
             if target is None:  # on a cluster, the workers load the kernels
@@ -127,14 +127,15 @@ def report(
 
 
 @contextmanager
-def _scenario_place(setup: dict[str, Any] | None, scenario: str | None) -> Iterator[str]:
+def _scenario_place(setup: dict[str, Any] | None, scenario: str | None, report: str | None = None) -> Iterator[str]:
     """The path of the scenario to run: ``scenario`` as given, or a report's ``setup`` laid out in a
     temporary folder that is the current folder inside the block (the scenario's files are found
-    beside it, or from the current folder, as they were); the folder is removed on exit."""
+    beside it, as they were; one that names any other file is refused before it is read); the
+    folder is removed on exit."""
     import tempfile
     from pathlib import Path
 
-    from ..report import setup_folder
+    from ..report import check_replay_files, setup_folder
 
     if setup is None:
         yield scenario or ""
@@ -144,6 +145,7 @@ def _scenario_place(setup: dict[str, Any] | None, scenario: str | None) -> Itera
         folder, name = setup_folder(setup, Path(root))
         os.chdir(folder)
         try:
+            check_replay_files(report or "--rerun", folder, name, setup)
             yield name
         finally:
             os.chdir(here)
@@ -221,10 +223,13 @@ def diff_(
     """What a rule change does to every matchup: the round robin under the old rules (--rules-a,
     --option-a) and the new (--rules-b, --option-b) on the same duels, each matchup's change of
     side a's win rate with its 95 % interval, largest first."""
+    from pathlib import Path
+
     from .. import api, designer
     from ..core.ruleset import get_ruleset, resolve_ruleset
-    from ..outputs import Outputs, parquet_writer, referenced_files, require_parquet, write_file, write_folder
+    from ..outputs import Outputs, parquet_writer, require_parquet, write_file, write_folder
     from ..report import render_diff
+    from ..scenario import rules_files
 
     if parquet:
         require_parquet("--parquet")
@@ -233,11 +238,14 @@ def diff_(
     refs = [*(fighters_opt or []), *(fighters or [])]
     n, _prec = how_many(n, target_error, max_n)
     (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
-    inputs = [p for f in (rules_a, rules_b, *refs) if f for p in referenced_files(f)]
-    Outputs(output, csv, parquet).check(inputs)
     names = {"options_old": "--option-a", "options_new": "--option-b", "rules_old": "--rules-a",
              "rules_new": "--rules-b", **FLAGS}
     rs = resolve_ruleset(refs, ruleset) if refs else get_ruleset(ruleset or "brutal")
+    inputs = [Path(f) for f in (rules_a, rules_b, *refs) if f]
+    inputs += [ref.path for f in (rules_a, rules_b) if f for ref in rules_files(rs, Path(f))]
+    inputs += [Path(v) for flags in (flags_a, flags_b) for k, v in flags.items()
+               if any(s.name == k and s.names_file(v) for s in rs.option_specs)]
+    Outputs(output, csv, parquet).check(inputs)
     first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
     for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
         api.prepare(*first, rules, flags, ruleset=rs.name,

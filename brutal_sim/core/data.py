@@ -208,6 +208,11 @@ class BaseCatalog:
             if not path.is_file():
                 raise DataError(ref, None, "fighter file not found")
             return self.fighter_from_data(read_toml(path), ref, path.stem)
+        return self.catalog_fighter(ref, role)
+
+    def catalog_fighter(self, ref: str, role: str = "fighter") -> Any:
+        """A bundled fighter by its catalog name only (no file is looked for); ``role`` names it in
+        errors."""
         if ref not in self.fighter_files:
             raise DataError(role, None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
         source = f"{self.source_prefix}/fighters/{ref}.toml"

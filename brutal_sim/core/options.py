@@ -35,6 +35,15 @@ class OptionSpec:
     #: False for an option with no slot in the kernels' option row: one the rules loader or the
     #: compile step acts on (a file path, the check formula), or one with a single reading
     kernel: bool = True
+    #: True for an option whose value is the path of a file (a table the rules loader reads),
+    #: relative to the file that sets it; ``path_words`` are the values that name no file (the
+    #: bundled table, none)
+    path: bool = False
+    path_words: tuple[str, ...] = ()
+
+    def names_file(self, value: object) -> bool:
+        """Whether ``value`` of this option is the path of a file to read."""
+        return self.path and isinstance(value, str) and value not in self.path_words
 
     @property
     def value_codes(self) -> tuple[int, ...]:

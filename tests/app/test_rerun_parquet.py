@@ -16,8 +16,7 @@ from typer.testing import CliRunner
 
 from brutal_sim import __version__
 from brutal_sim.cli import app
-from brutal_sim.outputs import embedded_files
-from brutal_sim.report import SETUP_FORMAT, read_setup
+from brutal_sim.report import SETUP_FORMAT, embedded_files, read_setup
 
 pq = pytest.importorskip("pyarrow.parquet")
 runner = CliRunner()
@@ -138,19 +137,20 @@ def test_a_rerun_plays_the_target_error_it_was_played_to(tmp_path):
 
 
 def test_embedded_files_are_named_as_seen_from_the_scenario(tmp_path, monkeypatch):
-    """A name found from the current folder keeps its name; names inside a rules file are joined to
-    the rules file's own name; catalog names and texts that name no file (a title, notes, a
-    variant's name) are not embedded."""
+    """Files are found beside the file that names them, never in the current folder; names inside
+    a rules file are joined to the rules file's own name; catalog names and texts that name no file
+    (a title, notes, a variant's name) are not embedded."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_text("private")
     (tmp_path / "rules").mkdir()
-    (tmp_path / "rules" / "r.toml").write_text('[options]\nzone_table = "../z.toml"\n')
-    (tmp_path / "z.toml").write_text(ZONES)
-    (tmp_path / "sc").mkdir()
+    (tmp_path / "rules" / "r.toml").write_text("[options]\nround_cap = 7\n")  # in the current folder: not read
+    (tmp_path / "sc" / "rules").mkdir(parents=True)
+    (tmp_path / "sc" / "rules" / "r.toml").write_text('[options]\nzone_table = "../z.toml"\n')
+    (tmp_path / "sc" / "z.toml").write_text(ZONES)
     (tmp_path / "sc" / "s.toml").write_text('matchups = [["militia", "brute"]]\nrules = "rules/r.toml"\n'
                                             'title = "s.toml"\nnotes = "notes.txt"\n'
                                             '[[variants]]\nname = "notes.txt"\n')
-    assert embedded_files("sc/s.toml") == {"rules/r.toml": (tmp_path / "rules" / "r.toml").read_text(),
+    assert embedded_files("sc/s.toml") == {"rules/r.toml": (tmp_path / "sc" / "rules" / "r.toml").read_text(),
                                            "z.toml": ZONES}
 
 

@@ -143,7 +143,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="sprint [Спринт]: a running melee fighter who ran in its previous turn and cannot reach with a run "
                     "covers six moves; its next action must be a run or a normal (10) mobility [dodge] check, else it "
                     "falls prone. The seed allows it in light load only: encumbrance is not modelled, 'off' forbids it"),
-    OptionSpec("zone_table", "B-4.9", "default", kernel=False,
+    OptionSpec("zone_table", "B-4.9", "default", kernel=False, path=True, path_words=("default",),
                help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )
 

@@ -42,7 +42,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "crit_threshold does; table: the critical table file crit_table decides"),
     OptionSpec("crit_threshold", "W-5.4", 5, int_range=(1, 99),
                help="X of crit_model = threshold(X)"),
-    OptionSpec("crit_table", "W-5.4", "none", kernel=False,
+    OptionSpec("crit_table", "W-5.4", "none", kernel=False, path=True, path_words=("", "none", "example"),
                help="critical table TOML file for crit_model = table (crit_grid and crit_effects; example: "
                     "brutal_sim/data/wfrp2e/crit_example.toml, or 'example')"),
     OptionSpec("prone_bonus", "W-6.4", 0, int_range=(0, 30),
