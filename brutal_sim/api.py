@@ -284,7 +284,10 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
     already applied). A's tactic making no attack is a :class:`DataError` naming ``tactic`` (or
     ``names["tactic_a"]``)."""
     rs, p = prepared
-    with named_errors({"tactic_a": "tactic", **(names or {})}):
+    names = names or {}
+    seed = check_seed(seed, names.get("seed", "seed"))
+    threads = check_threads(threads, names.get("threads", "threads"))
+    with named_errors({"tactic_a": "tactic", **names}):
         rs.check_attack(p)
     common: dict[str, Any] = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
                   reaction=rs.behaviour(p.b)["reaction"], layout=rs.counters, ruleset=rs.name)
@@ -292,10 +295,7 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
         exact = rs.enumerate_attack(p.compiled)
         return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,
                             mean_damage_per_attack=exact.mean_damage, **common)
-    names = names or {}
     n = check_n(n, names.get("n", "n"), what="attacks")
-    seed = check_seed(seed, names.get("seed", "seed"))
-    threads = check_threads(threads, names.get("threads", "threads"))
     cnt, _ = run_attack_counters(p.compiled, n, seed, threads, executor=resolve(executor, client, threads))
     c = rs.counters
     outcomes = cnt[c.attack:c.attack + len(c.outcomes)] / n
