@@ -12,19 +12,8 @@ import pytest
 
 from brutal_sim import api, designer
 from brutal_sim.core.errors import DataError
-from brutal_sim.core.ruleset import Ruleset
 from brutal_sim.rulesets.brutal.catalog import DATA_ROOT
-from brutal_sim.run import executor
-
-
-@pytest.fixture
-def no_duels(monkeypatch):
-    """Any duel played (or kernel warmed up) fails the test."""
-    def played(*args, **kwargs):
-        raise AssertionError("a duel was played")
-
-    monkeypatch.setattr(executor, "run_chunk", played)
-    monkeypatch.setattr(Ruleset, "warm_up", played)
+from test_api_errors import no_duels  # noqa: F401  (the fixture: any duel played fails the test)
 
 
 @pytest.mark.parametrize("call,message", [
