@@ -14,6 +14,7 @@ without loading numba, pandas or matplotlib.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -32,6 +33,11 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is not None and not (threads.strip().isdigit() and int(threads) > 0):
+        err.print(f"error: NUMBA_NUM_THREADS: must be a positive number of threads, got {threads!r}",
+                  highlight=False, markup=False)
+        sys.exit(2)
     try:
         app()
     except KeyboardInterrupt:

@@ -76,3 +76,10 @@ def test_an_unwritable_cache_still_gives_a_result(tmp_path):
             NUMBA_CACHE_DIR=str(blocker / "cache"), HOME=str(blocker))
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr and r.stdout.startswith("{")
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_a_bad_numba_num_threads_is_one_line(value):
+    r = cli("duel", "brute", "swordsman", NUMBA_NUM_THREADS=value)
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        f"error: NUMBA_NUM_THREADS: must be a positive number of threads, got {value!r}"]
