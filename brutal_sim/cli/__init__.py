@@ -33,10 +33,16 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        err.print("error: the working folder no longer exists; change to an existing folder and run again",
+                  highlight=False, markup=False, soft_wrap=True)
+        sys.exit(2)
     threads = os.environ.get("NUMBA_NUM_THREADS")
     if threads is not None and not (threads.strip().isdigit() and int(threads) > 0):
         err.print(f"error: NUMBA_NUM_THREADS: must be a positive number of threads, got {threads!r}",
-                  highlight=False, markup=False)
+                  highlight=False, markup=False, soft_wrap=True)
         sys.exit(2)
     try:
         app()

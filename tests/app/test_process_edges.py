@@ -83,3 +83,14 @@ def test_a_bad_numba_num_threads_is_one_line(value):
     r = cli("duel", "brute", "swordsman", NUMBA_NUM_THREADS=value)
     assert r.returncode == 2 and r.stderr.strip().splitlines() == [
         f"error: NUMBA_NUM_THREADS: must be a positive number of threads, got {value!r}"]
+
+
+def test_a_deleted_working_folder_is_one_line(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (f"import os, runpy, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
+              "sys.argv = ['brutal-sim', 'report', '--rerun', 'r.html', '-o', 'out.html']; "
+              "runpy.run_module('brutal_sim.cli', run_name='__main__')")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=ENV, timeout=120)
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "error: the working folder no longer exists; change to an existing folder and run again"], r.stderr
