@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence, TypedDict, Unpack
 
@@ -45,9 +46,66 @@ def named_errors(names: Mapping[str, str] | None = None) -> Iterator[None]:
         raise renamed(exc, names) from None
 
 
+def fighter_ref(ref: FighterRef) -> FighterRef:
+    """A fighter reference as the loaders take it: an ``os.PathLike`` (``pathlib.Path``) as its
+    path text, anything else as it is."""
+    return os.fspath(ref) if isinstance(ref, os.PathLike) else ref
+
+
+def fighter_refs(refs: Any, name: str, source: str | None = None) -> list[FighterRef]:
+    """A list of fighter references (:func:`fighter_ref` each); a single text or path where the
+    list is due is a :class:`DataError` naming ``name`` (of ``source``, if given)."""
+    if isinstance(refs, (str, bytes, os.PathLike)) or not isinstance(refs, (list, tuple)):
+        where = (source, name) if source else (name, None)
+        raise DataError(*where, f"expected a list of fighters (names, TOML paths or fighter objects), "
+                        f"got {type(refs).__name__} {refs!r}")
+    return [fighter_ref(r) for r in refs]
+
+
+def check_options(options: Any, name: str = "options") -> Mapping[str, Any] | None:
+    """``options`` is None or a mapping of rule option names to values (``{"armor_model": "b"}``)."""
+    if options is not None and not isinstance(options, Mapping):
+        raise DataError(name, None, f"expected a mapping of rule option = value (e.g. {{'armor_model': 'b'}}) "
+                        f"or None, got {type(options).__name__} {options!r}")
+    return options
+
+
+def check_rules(rules: Any, name: str = "rules") -> str | None:
+    """``rules`` is None or a rules file's path (text or ``os.PathLike``), as text."""
+    if isinstance(rules, os.PathLike):
+        rules = os.fspath(rules)
+    if rules is not None and not isinstance(rules, str):
+        raise DataError(name, None, f"expected a rules TOML file's path or None, got {type(rules).__name__} {rules!r}")
+    return rules
+
+
+def check_name(value: Any, name: str) -> str | None:
+    """``value`` (a ruleset, tactic, reaction or targeting name) is None or a text."""
+    if value is not None and not isinstance(value, str):
+        raise DataError(name, None, f"expected a name (text) or None, got {type(value).__name__} {value!r}")
+    return value
+
+
+def plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (``np.int64(3)`` → ``3``); anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def values_of(values: Any, source: str, name: str = "values") -> list[Any]:
+    """The values of a search or sweep as a list of Python values: a list, tuple, range or numpy
+    array (its numpy scalars as Python numbers); anything else is a :class:`DataError`."""
+    if isinstance(values, np.ndarray):
+        values = values.tolist()
+    if not isinstance(values, (list, tuple, range)):
+        raise DataError(source, name, f"expected a list of values (list, tuple, range or numpy array), "
+                        f"got {type(values).__name__} {values!r}")
+    return [plain(v) for v in values]
+
+
 def load_fighter(ref: FighterRef, ruleset: str | None = None, role: str = "fighter") -> Any:
-    """A fighter by catalog name or TOML path (a fighter object passes through)."""
-    return resolve_ruleset([ref], ruleset).load_fighter(ref, role)
+    """A fighter by catalog name or TOML path (text or ``os.PathLike``; a fighter object passes through)."""
+    ref = fighter_ref(ref)
+    return resolve_ruleset([ref], check_name(ruleset, "ruleset")).load_fighter(ref, role)
 
 
 def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Mapping[str, str] | None = None,
@@ -60,7 +118,12 @@ def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Map
     function calls it, e.g. ``options: armor_model: unknown rule option; did you mean …``); the
     CLI passes its flags (``{"options": "--option", "tactic_a": "--tactic-a", …}``)."""
     with named_errors(names):
-        rs = resolve_ruleset([a, b], ruleset)
+        a, b = fighter_ref(a), fighter_ref(b)
+        rules, options = check_rules(rules), check_options(options)
+        tactic_a, reaction_a, tactic_b, reaction_b = (
+            check_name(v, k) for k, v in (("tactic_a", tactic_a), ("reaction_a", reaction_a),
+                                          ("tactic_b", tactic_b), ("reaction_b", reaction_b)))
+        rs = resolve_ruleset([a, b], check_name(ruleset, "ruleset"))
         return rs, rs.prepare(a, b, rules, options, tactic_a, reaction_a, tactic_b, reaction_b)
 
 
@@ -69,13 +132,14 @@ def prepare(a: FighterRef, b: FighterRef, rules: str | None = None, options: Map
 MAX_N = 10**12
 
 
-def check_n(n: int, name: str = "n", what: str = "duels") -> None:
+def check_n(n: int, name: str = "n", what: str = "duels") -> int:
     """``n`` is a positive integer up to :data:`MAX_N` (``name``: how the caller calls it, e.g.
-    the CLI's ``-n``)."""
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n <= 0:
+    the CLI's ``-n``); returned as a Python ``int`` (a numpy integer is converted)."""
+    if not isinstance(n, (int, np.integer)) or isinstance(n, (bool, np.bool_)) or n <= 0:
         raise DataError(name, None, f"number of {what} must be a positive integer, got {n!r}")
     if n > MAX_N:
         raise DataError(name, None, f"number of {what} must be at most 10**12, got {n!r}")
+    return int(n)
 
 
 #: the default most duels of a run played to a target error
@@ -96,8 +160,8 @@ def precision_of(target_error: float | None, max_n: int = MAX_N_DEFAULT,
             or not 0 < float(target_error) <= 50):
         raise DataError(names.get("target_error", "target_error"), None,
                         f"target error must be percentage points above 0 and at most 50, got {target_error!r}")
-    check_n(max_n, names.get("max_n", "max_n"))
-    return Precision(float(target_error) / 100, int(max_n), threshold=threshold)
+    max_n = check_n(max_n, names.get("max_n", "max_n"))
+    return Precision(float(target_error) / 100, max_n, threshold=threshold)
 
 
 def _played(layouts_of: Sequence[Any], kernel_args: Sequence[Any], n: int, seed: int, threads: int | None,
@@ -119,15 +183,19 @@ def _played(layouts_of: Sequence[Any], kernel_args: Sequence[Any], n: int, seed:
             for w in range(len(works))]
 
 
-def check_seed(seed: int, name: str = "seed") -> None:
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+def check_seed(seed: int, name: str = "seed") -> int:
+    """``seed`` is an integer 0 … 2**64−1, returned as a Python ``int`` (a numpy integer is converted)."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)) or not 0 <= int(seed) < 2**64:
         raise DataError(name, None, f"seed must be an integer 0 … 2**64−1, got {seed!r}")
+    return int(seed)
 
 
-def check_threads(threads: int | None, name: str = "threads") -> None:
-    if threads is not None and (not isinstance(threads, (int, np.integer)) or isinstance(threads, bool)
-                                or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):  # type: ignore[attr-defined]
+def check_threads(threads: int | None, name: str = "threads") -> int | None:
+    """``threads`` is None (all cores) or 1 … numba's thread count, returned as a Python ``int``."""
+    if threads is not None and (not isinstance(threads, (int, np.integer)) or isinstance(threads, (bool, np.bool_))
+                                or not 1 <= int(threads) <= numba.config.NUMBA_NUM_THREADS):  # type: ignore[attr-defined]
         raise DataError(name, None, f"must be 1 … {numba.config.NUMBA_NUM_THREADS} on this machine, got {threads!r}")  # type: ignore[attr-defined]
+    return None if threads is None else int(threads)
 
 
 class Behaviour(TypedDict, total=False):
@@ -157,9 +225,7 @@ def duel(a: FighterRef, b: FighterRef, n: int = 100_000, seed: int = 0, rules: s
     :class:`~brutal_sim.run.executor.Executor`) run the duels elsewhere, e.g. on a Dask cluster, with
     the same counters (``docs/cluster.md``).
     """
-    check_n(n)
-    check_seed(seed)
-    check_threads(threads)
+    n, seed, threads = check_n(n), check_seed(seed), check_threads(threads)
     prec = precision_of(target_error, max_n)
     matchup = prepare(a, b, rules, options, ruleset=ruleset, **overrides)
     return duels([matchup], n, seed, threads, progress, [labels] if labels else None, executor, client, prec)[0]
@@ -172,9 +238,7 @@ def duels(prepared: Sequence[tuple[Ruleset, Prepared]], n: int, seed: int = 0, t
     """Play ``n`` duels of each prepared matchup (from :func:`prepare`), all handed to the executor
     at once so that a cluster runs them side by side; ``progress(duels done, total)``. With
     ``precision``, each matchup plays to its target instead (``n`` is unused)."""
-    check_n(n)
-    check_seed(seed)
-    check_threads(threads)
+    n, seed, threads = check_n(n), check_seed(seed), check_threads(threads)
     played = _played([rs.counters for rs, _ in prepared], [p for _, p in prepared], n, seed, threads, progress,
                      resolve(executor, client, threads), precision)
     results = []
@@ -220,7 +284,10 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
     already applied). A's tactic making no attack is a :class:`DataError` naming ``tactic`` (or
     ``names["tactic_a"]``)."""
     rs, p = prepared
-    with named_errors({"tactic_a": "tactic", **(names or {})}):
+    names = names or {}
+    seed = check_seed(seed, names.get("seed", "seed"))
+    threads = check_threads(threads, names.get("threads", "threads"))
+    with named_errors({"tactic_a": "tactic", **names}):
         rs.check_attack(p)
     common: dict[str, Any] = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
                   reaction=rs.behaviour(p.b)["reaction"], layout=rs.counters, ruleset=rs.name)
@@ -228,10 +295,7 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
         exact = rs.enumerate_attack(p.compiled)
         return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,
                             mean_damage_per_attack=exact.mean_damage, **common)
-    names = names or {}
-    check_n(n, names.get("n", "n"), what="attacks")
-    check_seed(seed, names.get("seed", "seed"))
-    check_threads(threads, names.get("threads", "threads"))
+    n = check_n(n, names.get("n", "n"), what="attacks")
     cnt, _ = run_attack_counters(p.compiled, n, seed, threads, executor=resolve(executor, client, threads))
     c = rs.counters
     outcomes = cnt[c.attack:c.attack + len(c.outcomes)] / n
@@ -259,8 +323,12 @@ def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
     names = names or {}
     if targeting_names is None:
         targeting_names = (names.get("targeting_a", "targeting_a"), names.get("targeting_b", "targeting_b"))
-    expanded = [expand_side(refs, source, f"side {key}") for key, refs in (("a", side_a), ("b", side_b))]
+    expanded = [[fighter_ref(r) for r in expand_side(fighter_ref(refs), source, f"side {key}")]
+                for key, refs in (("a", side_a), ("b", side_b))]
     with named_errors(names):
+        rules, options = check_rules(rules), check_options(options)
+        targeting_a, targeting_b = check_name(targeting_a, "targeting_a"), check_name(targeting_b, "targeting_b")
+        ruleset = check_name(ruleset, "ruleset")
         rs = get_ruleset(ruleset) if ruleset is not None else resolve_ruleset([*expanded[0], *expanded[1]])
     rs.require("fights", source)
     sides = []
@@ -289,9 +357,7 @@ def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str 
     ``attack_limit`` …), ``targeting_a`` / ``targeting_b`` override a side's targeting policy,
     ``executor`` / ``client``, ``target_error``, ``max_n`` and ``ruleset`` as in :func:`duel`.
     """
-    check_n(n, what="fights")
-    check_seed(seed)
-    check_threads(threads)
+    n, seed, threads = check_n(n, what="fights"), check_seed(seed), check_threads(threads)
     prec = precision_of(target_error, max_n)
     prepared = prepare_fight(side_a, side_b, rules, options, targeting_a, targeting_b, ruleset=ruleset)
     return fights([prepared], n, seed, threads, progress, [labels] if labels else None, executor, client, prec)[0]
@@ -304,9 +370,7 @@ def fights(prepared: Sequence[PreparedFight], n: int, seed: int = 0, threads: in
     """Play ``n`` fights of each prepared group fight (from :func:`prepare_fight`), all handed to the
     executor at once; fight ``i`` of every configuration uses the same random numbers. With
     ``precision``, each plays to its target instead (``n`` is unused)."""
-    check_n(n, what="fights")
-    check_seed(seed)
-    check_threads(threads)
+    n, seed, threads = check_n(n, what="fights"), check_seed(seed), check_threads(threads)
     played = _played([get_ruleset(p.ruleset).counters for p in prepared], prepared, n, seed, threads, progress,
                      resolve(executor, client, threads), precision)
     results = []

@@ -93,10 +93,16 @@ class TacticMatrix:
                 f"Maximin: {self.a} {ma} ({100 * va:.1f} %), {self.b} {mb} ({100 * vb:.1f} %).</p>" + table.to_html())
 
 
-def _check_run(n: int, seed: int, threads: int | None = None) -> None:
-    api.check_n(n)
-    api.check_seed(seed)
-    api.check_threads(threads)
+def _check_run(n: int, seed: int, threads: int | None = None) -> tuple[int, int, int | None]:
+    """``n``, ``seed`` and ``threads`` checked, as Python ints."""
+    return api.check_n(n), api.check_seed(seed), api.check_threads(threads)
+
+
+def _checked(rules: Any, options: Any, ruleset: Any, rules_name: str = "rules",
+             options_name: str = "options") -> tuple[str | None, Mapping[str, Any] | None, str | None]:
+    """The rules file, rule options and ruleset arguments checked for their types (:mod:`.api`)."""
+    return (api.check_rules(rules, rules_name), api.check_options(options, options_name),
+            api.check_name(ruleset, "ruleset"))
 
 
 def _once(source: str, name: str, items: Sequence[Any], what: str) -> None:
@@ -134,8 +140,10 @@ def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str]
     Bad arguments are a :class:`DataError` naming them (``tactics_a: tactic: unknown tactic 'feitn';
     did you mean 'feint'? …``) before any duel is played.
     """
-    _check_run(n, seed)
+    n, seed, _ = _check_run(n, seed)
     prec = api.precision_of(target_error, max_n)
+    a, b = api.fighter_ref(a), api.fighter_ref(b)
+    rules, options, ruleset = _checked(rules, options, ruleset)
     for name, tactics in (("tactics_a", tactics_a), ("tactics_b", tactics_b)):
         if tactics is not None:
             if isinstance(tactics, str) or not tactics:
@@ -207,9 +215,11 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
     """
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < 1:
         raise DataError("balance", "target", f"must be a win rate strictly between 0 and 1, got {target!r}")
-    _check_run(n, seed)
+    n, seed, _ = _check_run(n, seed)
     prec = api.precision_of(target_error, max_n, threshold=float(target))
-    values = list(values)
+    values = api.values_of(values, "balance")
+    fighter, opponent = api.fighter_ref(fighter), api.fighter_ref(opponent)
+    rules, options, ruleset = _checked(rules, options, ruleset)
     if len(values) < 2:
         raise DataError("balance", "values", "needs at least two values to search between")
     _once("balance", "values", values, "value")
@@ -283,9 +293,11 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
 
     ``client`` (a ``distributed.Client``) or ``executor`` run the duels elsewhere, e.g. on a Dask
     cluster, with the same counters (``docs/cluster.md``). ``values`` holds each value once."""
-    _check_run(n, seed, threads)
+    n, seed, threads = _check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
-    values = list(values)
+    values = api.values_of(values, "sweep")
+    fighter, opponent = api.fighter_ref(fighter), api.fighter_ref(opponent)
+    rules, options, ruleset = _checked(rules, options, ruleset)
     if not values:
         raise DataError("sweep", "values", "needs at least one value")
     _once("sweep", "values", values, "value")
@@ -334,9 +346,10 @@ def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int =
     Each fighter once (the same name or file twice is a :class:`DataError`); different files
     whose fighters share a name are labelled apart, ``"Brute (brute2.toml)"``; fighter objects
     sharing a name are an error (rename one)."""
-    _check_run(n, seed, threads)
+    n, seed, threads = _check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n, threshold=0.5 if early_stop else None)
-    fighters = list(fighters)
+    fighters = api.fighter_refs(fighters, "fighters", "round_robin")
+    rules, options, ruleset = _checked(rules, options, ruleset)
     if len(fighters) < 2:
         raise DataError("round_robin", "fighters", "needs at least two fighters")
     keys = [_identity(f) for f in fighters]
@@ -432,8 +445,10 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
     intervals is at most that (or ``max_n``); else ``n`` duels each. A step outside the field's
     range (a check at its minimum, a d12 up) is left out.
     """
-    _check_run(n, seed, threads)
+    n, seed, threads = _check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
+    a, b = api.fighter_ref(a), api.fighter_ref(b)
+    rules, options, ruleset = _checked(rules, options, ruleset)
     rs = resolve_ruleset([a, b], ruleset)
     fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
     base = rs.prepare(fa, fb, rules, options)
@@ -548,8 +563,15 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
     ``{"options_old": "--option-a", …}``).
     """
     names = names or {}
-    _check_run(n, seed, threads)
+    n, seed, threads = _check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
+    fighters = None if fighters is None else api.fighter_refs(fighters, names.get("fighters", "fighters"))
+    fighters_new = (None if fighters_new is None
+                    else api.fighter_refs(fighters_new, names.get("fighters_new", "fighters_new")))
+    rules_old, options_old, ruleset = _checked(rules_old, options_old, ruleset, names.get("rules_old", "rules_old"),
+                                               names.get("options_old", "options_old"))
+    rules_new, options_new, _ = _checked(rules_new, options_new, None, names.get("rules_new", "rules_new"),
+                                         names.get("options_new", "options_new"))
     rs = resolve_ruleset(list(fighters) if fighters else [], ruleset)
     refs = list(fighters) if fighters else rs.fighter_names()
     if len(refs) < 2:

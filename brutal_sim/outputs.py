@@ -11,6 +11,7 @@ and an earlier run's files are never mixed with the new ones.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -161,11 +162,12 @@ def write_file(path: str | Path, text: str) -> None:
 def write_folder(path: str | Path, files: Mapping[str, Callable[[Path], None] | str]) -> list[Path]:
     """Write ``files`` (name → text, or a function writing the file at the path it is given) as the
     folder ``path``: built beside it, then moved into place, replacing an earlier run's folder as a
-    whole."""
+    whole. Runs writing one folder at once each put theirs in place whole: the last to finish wins
+    and no earlier folder is left behind."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     build = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
-    old: Path | None = None
+    olds: list[Path] = []
     try:
         for name, content in files.items():
             if isinstance(content, str):
@@ -174,19 +176,35 @@ def write_folder(path: str | Path, files: Mapping[str, Callable[[Path], None] | 
                 content(build / name)
         (build / MANIFEST).write_text("\n".join(files) + "\n", encoding="utf-8")
         os.chmod(build, 0o777 & ~_umask())
-        if target.exists():
-            old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".old"))
-            os.rmdir(old)
-            os.replace(target, old)
-        os.replace(build, target)
+        for attempt in range(_PLACE_ATTEMPTS):
+            if target.exists():
+                old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".old"))
+                os.rmdir(old)
+                try:
+                    os.replace(target, old)
+                    olds.append(old)
+                except FileNotFoundError:  # another run moved it aside meanwhile
+                    pass
+            try:
+                os.replace(build, target)
+                break
+            except OSError as exc:  # another run put its folder in place meanwhile: move that aside too
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST) or attempt == _PLACE_ATTEMPTS - 1:
+                    raise
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
-        if old is not None and old.exists() and not target.exists():
-            os.replace(old, target)
+        if olds and olds[-1].exists() and not target.exists():
+            os.replace(olds.pop(), target)
+        for old in olds:
+            shutil.rmtree(old, ignore_errors=True)
         raise
-    if old is not None:
+    for old in olds:
         shutil.rmtree(old, ignore_errors=True)
     return [target / name for name in files]
+
+
+#: how often :func:`write_folder` tries to put its folder in place while other runs do the same
+_PLACE_ATTEMPTS = 100
 
 
 def _umask() -> int:

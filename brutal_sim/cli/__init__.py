@@ -14,6 +14,8 @@ without loading numba, pandas or matplotlib.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 
 from . import duels, fights, reports, catalog, cache  # noqa: F401  (each registers its commands on the app)
@@ -24,7 +26,24 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """The ``brutal-sim`` entry point. Ctrl-C ends a run with one line and exit code 130 (typer
-    turns the interrupt into ``Exit(130)`` itself; an interrupt outside it is caught here)."""
+    turns the interrupt into ``Exit(130)`` itself; an interrupt outside it is caught here). SIGTERM
+    ends a run as Ctrl-C does, its temporary files and folders removed. Output that the terminal's
+    encoding cannot show is written with replacement characters."""
+    signal.signal(signal.SIGTERM, _terminated)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        err.print("error: the working folder no longer exists; change to an existing folder and run again",
+                  highlight=False, markup=False, soft_wrap=True)
+        sys.exit(2)
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is not None and not (threads.strip().isdigit() and int(threads) > 0):
+        err.print(f"error: NUMBA_NUM_THREADS: must be a positive number of threads, got {threads!r}",
+                  highlight=False, markup=False, soft_wrap=True)
+        sys.exit(2)
     try:
         app()
     except KeyboardInterrupt:
@@ -36,6 +55,10 @@ def main() -> None:
     if code == 130:
         err.print("interrupted", highlight=False)
     sys.exit(code)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ and the table helpers.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from contextlib import contextmanager
@@ -56,8 +57,19 @@ def _usage_errors() -> Iterator[None]:
 # help text is plain text: "[cluster]" in "pip install 'brutal-sim[cluster]'" must not be read as markup
 app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Monte-Carlo balance analysis of tabletop combat rules (Brutal, WFRP 2e, Звёздное Веретено).")
-out = Console()
-err = Console(stderr=True)
+
+
+def _width() -> int | None:
+    """The width of the consoles: ``COLUMNS`` when it is a positive number, 80 when it is set to
+    anything else (0, negative, not a number), else the terminal's (None)."""
+    columns = os.environ.get("COLUMNS")
+    if columns is None:
+        return None
+    return int(columns) if columns.strip().isdigit() and int(columns) > 0 else 80
+
+
+out = Console(width=_width())
+err = Console(stderr=True, width=_width())
 
 N_OPT = typer.Option(None, "-n", help="number of duels [default: 100,000]")
 TARGET_OPT = typer.Option(None, "--target-error", help="play until every win rate's 95 % interval is within ± this "

@@ -8,6 +8,7 @@ is allowed; unknown names come with close suggestions.
 from __future__ import annotations
 
 import difflib
+import os
 import tomllib
 from pathlib import Path
 from typing import Any, ClassVar, Mapping, NamedTuple, TypeVar
@@ -202,9 +203,13 @@ class BaseCatalog:
         raise NotImplementedError
 
     def fighter(self, ref: str, role: str = "fighter") -> Any:
-        """A fighter by catalog name, or from a TOML file path; ``role`` names it in errors."""
+        """A fighter by catalog name, or from a TOML file path; ``role`` names it in errors. A
+        catalog name wins over a file of that name in the working folder: a reference is a file
+        when it ends in ``.toml``, holds a path separator, or names an existing file and no
+        catalog fighter."""
         path = Path(ref)
-        if ref.endswith(".toml") or path.exists() or "/" in ref:
+        if (ref.endswith(".toml") or "/" in ref or os.sep in ref
+                or (path.exists() and ref not in self.fighter_files)):
             if not path.is_file():
                 raise DataError(ref, None, "fighter file not found")
             return self.fighter_from_data(read_toml(path), ref, path.stem)

@@ -38,9 +38,29 @@ ChunkProgress = Callable[[int, int], None]
 _KERNEL_LOCK = threading.Lock()
 
 
+#: whether this process started numba's threads, and whether it is a child forked after they
+#: started: GNU OpenMP's threads do not survive a fork, so a kernel call there would hang forever
+_THREADS = {"started": False, "forked_after": False}
+
+
+def _after_fork_in_child() -> None:
+    _THREADS["forked_after"] = _THREADS["started"]
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+FORK_MESSAGE = ("this process was forked after numba's threads started and cannot run kernels; start "
+                "worker processes with the spawn or forkserver start method "
+                "(multiprocessing.get_context('spawn').Pool())")
+
+
 def lanes(threads: int | None) -> int:
     """Set and return numba's thread count for this process: ``threads`` capped at the cores
-    numba may use, all of them if None."""
+    numba may use, all of them if None. In a child forked after the threads started this is a
+    RuntimeError (:data:`FORK_MESSAGE`) instead of a hang."""
+    if _THREADS["forked_after"]:
+        raise RuntimeError(FORK_MESSAGE)
+    _THREADS["started"] = True
     threads = threads or numba.config.NUMBA_NUM_THREADS
     threads = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
     numba.set_num_threads(threads)

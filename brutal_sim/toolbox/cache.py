@@ -134,10 +134,17 @@ class VersionedFiles:
 
     def load(self, key: tuple) -> Any:
         """numba's reduced compile result under ``key``, or None: none kept, unreadable, or kept for
-        another key or source stamp."""
+        another key or source stamp. A damaged file (unreadable, not a pickle of ours) is said in one
+        line on stderr; the compile that follows replaces it."""
+        path = self.path(key)
         try:
-            stored_key, stamp, data = pickle.loads(self.path(key).read_bytes())
-        except Exception:  # missing, removed meanwhile, or not a file of ours
+            raw = path.read_bytes()
+        except OSError:  # missing, removed meanwhile, or unreadable
+            return None
+        try:
+            stored_key, stamp, data = pickle.loads(raw)
+        except Exception:  # not a file of ours, cut short, or damaged
+            print(f"warning: damaged cache file {path}: compiling again (the new code replaces it)", file=sys.stderr)
             return None
         if stored_key != key or stamp != self._stamp:
             return None

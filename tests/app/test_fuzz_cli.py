@@ -212,3 +212,36 @@ def test_random_report_lines(tmp_path, files):
             assert after == before, r.stderr
 
     run()
+
+
+def test_api_arguments_of_the_wrong_type_are_a_data_error(monkeypatch):
+    """Any API call with an argument of the wrong type is a DataError, never another exception."""
+    from fuzz_strategies import api_calls
+
+    from brutal_sim import api, designer
+    from brutal_sim.core.errors import DataError
+    from brutal_sim.core.ruleset import Ruleset
+    from brutal_sim.run import executor
+
+    def played(*args, **kwargs):
+        raise AssertionError("a duel was played")
+
+    monkeypatch.setattr(executor, "run_chunk", played)
+    monkeypatch.setattr(Ruleset, "warm_up", played)
+    calls = {"duel": lambda **kw: api.duel("brute", "swordsman", **kw),
+             "attack": lambda **kw: api.attack("brute", "swordsman", **kw),
+             "fight": lambda **kw: api.fight(["knight"], ["militia*2"], **kw),
+             "sweep": lambda **kw: designer.sweep("brute", "swordsman", "endurance", [3, 4], **kw),
+             "round_robin": lambda **kw: designer.round_robin(["brute", "swordsman"], **kw),
+             "stat_weights": lambda **kw: designer.stat_weights("brute", "swordsman", **kw)}
+
+    @settings(max_examples=examples(150))
+    @given(api_calls)
+    def check(call):
+        function, name, value = call
+        if name == "n" and function == "attack" and value is None:
+            return
+        with pytest.raises(DataError):
+            calls[function](**{name: value})
+
+    check()

@@ -124,3 +124,28 @@ def test_check_file_creates_nothing(tmp_path):
     path = tmp_path / "x" / "y" / "r.html"
     assert outputs.check_file("-o", str(path)) == path
     assert not (tmp_path / "x").exists()
+
+
+def test_runs_writing_one_folder_at_once_leave_the_last_complete_one_and_nothing_else(tmp_path):
+    import threading
+
+    from brutal_sim.outputs import write_folder
+
+    target = tmp_path / "out"
+    errors = []
+
+    def writer(k: int) -> None:
+        try:
+            for i in range(30):
+                write_folder(target, {"a.csv": f"{k},{i}\n", "b.csv": f"{k},{i}\n"})
+        except Exception as exc:  # noqa: BLE001  (any failure fails the test)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert (target / "a.csv").read_text() == (target / "b.csv").read_text()

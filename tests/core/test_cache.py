@@ -225,3 +225,16 @@ def test_cache_bad_input_is_one_line_and_exit_2(tmp_path):
         assert result.exit_code == 2, (args, result.output)
         (line,) = result.output.strip().splitlines()
         assert line.startswith("error: "), line
+
+
+def test_a_damaged_data_file_is_said_in_one_line_and_compiled_again(tmp_path, capsys):
+    key = ("sig", "magic", ("code",), ("brutal_sim", "sources", "tuned"))
+    files = _files(tmp_path)
+    files.save(key, b"machine code")
+    files.path(key).write_bytes(b"\x80\x04 cut short")
+    assert files.load(key) is None
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warning: damaged cache file ") and "compiling again" in lines[0]
+    files.save(key, b"machine code")
+    assert files.load(key) == b"machine code"
+    assert capsys.readouterr().err == ""
