@@ -56,9 +56,9 @@ def fighter_refs(refs: Any, name: str, source: str | None = None) -> list[Fighte
     """A list of fighter references (:func:`fighter_ref` each); a single text or path where the
     list is due is a :class:`DataError` naming ``name`` (of ``source``, if given)."""
     if isinstance(refs, (str, bytes, os.PathLike)) or not isinstance(refs, (list, tuple)):
-        where = (source, name) if source else (name, None)
-        raise DataError(*where, f"expected a list of fighters (names, TOML paths or fighter objects), "
-                        f"got {type(refs).__name__} {refs!r}")
+        message = (f"expected a list of fighters (names, TOML paths or fighter objects), got "
+                   f"{type(refs).__name__} {refs!r}")
+        raise DataError(source, name, message) if source else DataError(name, None, message)
     return [fighter_ref(r) for r in refs]
 
 
