@@ -226,7 +226,7 @@ def lethality_figure(summary: pd.DataFrame, title: str = "Lethality side by side
             est = scale * mine["estimate"].to_numpy(dtype=float)
             err = np.clip(np.vstack([est - scale * mine["ci_low"].to_numpy(dtype=float),
                                      scale * mine["ci_high"].to_numpy(dtype=float) - est]), 0, None)
-            bars = ax.barh(y, est, height=0.92 * height, color=colours[variant],
+            bars = ax.barh(y, est, height=0.92 * height, color=colours[variant], label=plain(variant),
                            xerr=np.nan_to_num(err), error_kw={"ecolor": "#333333", "elinewidth": 0.8, "capsize": 2})
             if ax is axes[0]:
                 handles.append(bars)
@@ -359,7 +359,7 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
             end = max(max_round + 1, int(r[-1]) if len(r) else 0)  # hold the last level to the right edge
             x = np.concatenate([[0], r, [end]])
             y = np.concatenate([[0.0], cdf, cdf[-1:] if len(cdf) else [0.0]])
-            steps += ax.step(x, y, where="post", color=colours[c], linewidth=1.8)
+            steps += ax.step(x, y, where="post", color=colours[c], linewidth=1.8, label=plain(_cell_title(rounds, c)))
         ax.set_xlim(0, max_round + 0.6)
         ax.set_ylim(0, 101)
         ax.set_xlabel("rounds to decision (rounds)")
@@ -450,7 +450,7 @@ def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
                 ax.fill_between(r, lo, hi, step="post", color=colour, alpha=0.2, linewidth=0)
                 label = f"{label}: {percent_label(est[-1] / 100)}"
             drawn += ax.step(r, est, where="post", color=colour, linestyle=style,
-                             linewidth=1.8 if style == "-" else 1.2)
+                             linewidth=1.8 if style == "-" else 1.2, label=plain(label))
             labels.append(plain(label))
         ax.set_xlim(0, end + 0.6)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -602,8 +602,8 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
         label = name + (" — " + " · ".join(str(k) for k in key[:-1] if k) if group_cols else "")
         ax.fill_between(s["_x"], 100 * s["ci_low"], 100 * s["ci_high"], color=colour, alpha=0.2, linewidth=0)
         drawn += ax.plot(s["_x"], 100 * s["estimate"], marker=marker, markersize=4.5, color=colour,
-                         linewidth=1.8, linestyle=line)
-        labels.append(plain(label))
+                         linewidth=1.8, linestyle=line, label=plain(label))
+        labels.append(drawn[-1].get_label())
     draws = summary[(summary["measure"] == "draw_rate") & summary[x_column].isin(xpos)]
     if show_draws and len(draws) and (draws["estimate"] > 0).any():
         for key, d in (draws.groupby(group_cols, sort=False) if group_cols else [((), draws)]):
@@ -611,8 +611,9 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
             d = d.assign(_x=d[x_column].map(xpos)).sort_values("_x", kind="stable")
             line, marker = styles.get(key, ("-", "o")) if group_cols else ("--", ".")
             drawn += ax.plot(d["_x"], 100 * d["estimate"], color=DRAW_COLOUR, linestyle=line, marker=marker,
-                             markersize=3.5, linewidth=1.3)
-            labels.append(plain("draw" + (" — " + " · ".join(str(k) for k in key if k) if group_cols else "")))
+                             markersize=3.5, linewidth=1.3,
+                             label=plain("draw" + (" — " + " · ".join(str(k) for k in key if k) if group_cols else "")))
+            labels.append(drawn[-1].get_label())
     ax.axhline(50, color="#555555", linestyle=":", linewidth=1)
     ax.set_xticks(range(len(xs)), _plain_all(xs))
     ax.set_xlim(-0.3, len(xs) - 0.7)
