@@ -30,7 +30,7 @@ from matplotlib.ticker import MaxNLocator
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
            "decided_by_figure", "wounds_at_least_figure",
-           "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label"]
+           "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label", "plain"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -47,6 +47,16 @@ _GROUP_STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D")]  # line style
 
 
 # -- helpers --------------------------------------------------------------------------------------
+
+def plain(text: object) -> str:
+    """``text`` as matplotlib draws it literally: every ``$`` escaped as ``\\$``, so that no name
+    (of a fighter, variant, sweep …) is read as mathtext. Every text a figure shows from the data or
+    the caller (titles, labels, legends, tick labels, annotations) goes through here."""
+    return str(text).replace("$", r"\$")
+
+
+def _plain_all(texts: Iterable[object]) -> list[str]:
+    return [plain(t) for t in texts]
 
 def percent_label(rate: float) -> str:
     """How a rate (0 … 1) is written on the figures: ``0.3257 -> "32.6%"``."""
@@ -145,7 +155,7 @@ def win_rate_figure(summary: pd.DataFrame, title: str = "Win rates with 95 % Wil
     for c in _cells(rows):
         cell = _in_cell(rows, c)
         wins, draws = cell[cell["measure"] == "win_rate"], cell[cell["measure"] == "draw_rate"]
-        headers.append((y, _cell_title(rows, c)))
+        headers.append((y, plain(_cell_title(rows, c))))
         y += 1
         for label, (_, r) in zip(_side_labels(wins) + ["draw"] * len(draws),
                                  list(wins.iterrows()) + list(draws.iterrows())):
@@ -175,12 +185,12 @@ def win_rate_figure(summary: pd.DataFrame, title: str = "Win rates with 95 % Wil
     for yy, text in headers:
         ax.text(0.008, yy, text, transform=header_tf, fontweight="bold", va="center", ha="left", fontsize=9.5)
     ax.axvline(50, color="#555555", linestyle=":", linewidth=1)
-    ax.set_yticks(ys, labels)
+    ax.set_yticks(ys, _plain_all(labels))
     ax.tick_params(axis="y", length=0)
     ax.set_ylim(y - 0.4, -0.7)  # top to bottom
     ax.set_xlim(0, 100)
     ax.set_xlabel("win rate (%)")
-    ax.set_title(title)
+    ax.set_title(plain(title))
     _style(ax, "x")
     return fig
 
@@ -207,6 +217,7 @@ def lethality_figure(summary: pd.DataFrame, title: str = "Lethality side by side
     fig = Figure(figsize=(11.0, 1.3 + 0.32 * len(matchups) * len(variants) + 0.3 * len(matchups)),
                  layout="constrained")
     axes = fig.subplots(1, len(LETHALITY_PANELS), sharey=True)
+    handles: list[Any] = []
     for ax, (measure, label, scale) in zip(axes, LETHALITY_PANELS):
         part = rows[rows["measure"] == measure]
         for k, variant in enumerate(variants):
@@ -215,19 +226,20 @@ def lethality_figure(summary: pd.DataFrame, title: str = "Lethality side by side
             est = scale * mine["estimate"].to_numpy(dtype=float)
             err = np.clip(np.vstack([est - scale * mine["ci_low"].to_numpy(dtype=float),
                                      scale * mine["ci_high"].to_numpy(dtype=float) - est]), 0, None)
-            ax.barh(y, est, height=0.92 * height, color=colours[variant], label=variant,
-                    xerr=np.nan_to_num(err), error_kw={"ecolor": "#333333", "elinewidth": 0.8, "capsize": 2})
+            bars = ax.barh(y, est, height=0.92 * height, color=colours[variant], label=plain(variant),
+                           xerr=np.nan_to_num(err), error_kw={"ecolor": "#333333", "elinewidth": 0.8, "capsize": 2})
+            if ax is axes[0]:
+                handles.append(bars)
         if measure == "win_rate":
             ax.axvline(50, color="#555555", linestyle=":", linewidth=1)
             ax.set_xlim(0, 100)
         ax.set_xlabel(label)
         _style(ax, "x")
-    axes[0].set_yticks(np.arange(len(matchups)), matchups)
+    axes[0].set_yticks(np.arange(len(matchups)), _plain_all(matchups))
     axes[0].set_ylim(len(matchups) - 0.5, -0.5)
     axes[0].tick_params(axis="y", length=0)
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(variants), frameon=False)
-    fig.suptitle(title)
+    fig.legend(handles, _plain_all(variants), loc="outside lower center", ncols=len(variants), frameon=False)
+    fig.suptitle(plain(title))
     return fig
 
 
@@ -293,8 +305,8 @@ def matchup_matrix_figure(summary: pd.DataFrame, variant: str | None = None,
                 if not np.isnan(m[i, j]):
                     ax.text(j, i, percent_label(m[i, j]), ha="center", va="center", fontsize=9,
                             color=_ink_on(cmap(m[i, j])), gid="cell_label")
-        ax.set_xticks(range(len(fighters)), fighters, rotation=30, ha="right", rotation_mode="anchor")
-        ax.set_yticks(range(len(fighters)), fighters)
+        ax.set_xticks(range(len(fighters)), _plain_all(fighters), rotation=30, ha="right", rotation_mode="anchor")
+        ax.set_yticks(range(len(fighters)), _plain_all(fighters))
         ax.set_xticks(np.arange(len(fighters) + 1) - 0.5, minor=True)
         ax.set_yticks(np.arange(len(fighters) + 1) - 0.5, minor=True)
         ax.grid(which="minor", color="white", linewidth=2)
@@ -304,9 +316,9 @@ def matchup_matrix_figure(summary: pd.DataFrame, variant: str | None = None,
         if p == 0:
             ax.set_ylabel("fighter (row)")
         if len(variants) > 1 or v:
-            ax.set_title(v or "(no variant)")
+            ax.set_title(plain(v) or "(no variant)")
     fig.colorbar(image, ax=list(axes), label="win rate (%)", shrink=0.8)
-    fig.suptitle(title)
+    fig.suptitle(plain(title))
     return fig
 
 
@@ -340,19 +352,20 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
     if kind == "cdf":
         fig = Figure(figsize=(7.5, 4.2), layout="constrained")
         ax = fig.add_subplot()
+        steps: list[Any] = []
         for c in cells:
             cell = _in_cell(rounds, c)
             r, cdf = cell["round"].to_numpy(), 100 * cell["cdf"].to_numpy()
             end = max(max_round + 1, int(r[-1]) if len(r) else 0)  # hold the last level to the right edge
             x = np.concatenate([[0], r, [end]])
             y = np.concatenate([[0.0], cdf, cdf[-1:] if len(cdf) else [0.0]])
-            ax.step(x, y, where="post", color=colours[c], linewidth=1.8, label=_cell_title(rounds, c))
+            steps += ax.step(x, y, where="post", color=colours[c], linewidth=1.8, label=plain(_cell_title(rounds, c)))
         ax.set_xlim(0, max_round + 0.6)
         ax.set_ylim(0, 101)
         ax.set_xlabel("rounds to decision (rounds)")
         ax.set_ylabel("duels decided by then (% of decided)")
-        ax.set_title(title)
-        ax.legend(loc="lower right", frameon=False)
+        ax.set_title(plain(title))
+        ax.legend(steps, [plain(_cell_title(rounds, c)) for c in cells], loc="lower right", frameon=False)
         _style(ax)
         return fig
 
@@ -369,13 +382,13 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
         if beyond > 0:
             ax.text(1.0, 0.6, f"{percent_label(beyond)} after round {max_round}", transform=ax.transAxes,
                     va="center", ha="right", fontsize=8, color="#555555")
-        ax.set_title(_cell_title(rounds, c), fontsize=10, loc="left")
+        ax.set_title(plain(_cell_title(rounds, c)), fontsize=10, loc="left")
         ax.set_ylabel("share (%)")
         ax.set_ylim(0, 1.2 * max(100 * float(cell["share"].max()), 1e-9))  # headroom for the median label
         _style(ax, "y")
     axes[-1].set_xlim(*xlim)
     axes[-1].set_xlabel("rounds to decision (rounds)")
-    fig.suptitle(f"{title} (share of decided duels per round)")
+    fig.suptitle(plain(f"{title} (share of decided duels per round)"))
     return fig
 
 
@@ -426,6 +439,8 @@ def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
         curves = [(part, f"{name} ({key}) won", colour, "-")
                   for (key, part), name, colour in zip(sides.groupby("side", sort=True), names, OKABE_ITO)]
         curves.append((cell[cell["side"] == ""], "decided", DRAW_COLOUR, "--"))
+        drawn: list[Any] = []
+        labels: list[str] = []
         for part, label, colour, style in curves:
             last = int(part["round"].max()) if len(part) else 0
             r = np.concatenate([[0], part["round"].to_numpy(), [max(end + 1, last)]])
@@ -434,17 +449,18 @@ def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
             if style == "-":
                 ax.fill_between(r, lo, hi, step="post", color=colour, alpha=0.2, linewidth=0)
                 label = f"{label}: {percent_label(est[-1] / 100)}"
-            ax.step(r, est, where="post", color=colour, linestyle=style, linewidth=1.8 if style == "-" else 1.2,
-                    label=label)
+            drawn += ax.step(r, est, where="post", color=colour, linestyle=style,
+                             linewidth=1.8 if style == "-" else 1.2, label=plain(label))
+            labels.append(plain(label))
         ax.set_xlim(0, end + 0.6)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylim(0, 101)
-        ax.set_title(_cell_title(decided_by, c), fontsize=10, loc="left")
+        ax.set_title(plain(_cell_title(decided_by, c)), fontsize=10, loc="left")
         ax.set_xlabel("round")
         ax.set_ylabel("won by then (% of all)")
-        ax.legend(loc="best", frameon=False, fontsize=8)
+        ax.legend(drawn, labels, loc="best", frameon=False, fontsize=8)
         _style(ax)
-    fig.suptitle(f"{title} (per side, 95 % Wilson bands)")
+    fig.suptitle(plain(f"{title} (per side, 95 % Wilson bands)"))
     return fig
 
 
@@ -475,16 +491,17 @@ def wounds_at_least_figure(wounds_at_least: pd.DataFrame,
             colour = colours[lv] if lv != "none" else DRAW_COLOUR
             ax.fill_between(k, 100 * part["ci_low"], 100 * part["ci_high"], color=colour, alpha=0.2, linewidth=0)
             ax.plot(k, 100 * part["p"], color=colour, marker="o", markersize=3, linewidth=1.6,
-                    label=LEVEL_LABELS.get(lv, lv.replace("_", " ")))
+                    label=plain(LEVEL_LABELS.get(lv, lv.replace("_", " "))))
         ax.set_xticks(range(1, cap + 1), [str(k) for k in range(1, cap)] + [f"{cap}+"])
         ax.set_ylim(0, 101)
-        ax.set_title(f"{_cell_title(rows, tuple(c))}\nlosses of {fighter} ({side}): {lost:,}", fontsize=10, loc="left")
+        ax.set_title(plain(f"{_cell_title(rows, tuple(c))}\nlosses of {fighter} ({side}): {lost:,}"), fontsize=10,
+                     loc="left")
         ax.set_xlabel("at least k blows of the level")
         ax.set_ylabel("% of its losses")
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="upper right", frameon=False, fontsize=8)
         _style(ax)
-    fig.suptitle(f"{title}: P(at least k blows of each level), 95 % Wilson bands")
+    fig.suptitle(plain(f"{title}: P(at least k blows of each level), 95 % Wilson bands"))
     return fig
 
 
@@ -522,15 +539,15 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
         for lv in levels:
             h = grid.loc[lv].to_numpy()
             ax.bar(x, h, bottom=bottom, width=0.7, color=colours[lv], edgecolor="white", linewidth=0.5,
-                   label=LEVEL_LABELS.get(lv, lv))
+                   label=plain(LEVEL_LABELS.get(lv, lv)))
             bottom += h
         top = max(top, float(bottom.max(initial=0.0)))
         for xx, total in zip(x, bottom):
             ax.text(xx, total, f"{total:.2f}", ha="center", va="bottom", fontsize=8)
         vs = ("hit by " if direction == "taken" else "hitting ") + (" / ".join(others) or "nobody")
         rest = _cell_title(rows, tuple(c), with_matchup=False)  # variant, sweep = value
-        ax.set_title(f"{fighter}, {vs}" + (f"\n{rest}" if rest else ""), fontsize=10)
-        ax.set_xticks(x, zones)
+        ax.set_title(plain(f"{fighter}, {vs}" + (f"\n{rest}" if rest else "")), fontsize=10)
+        ax.set_xticks(x, _plain_all(zones))
         if k % ncols == 0:
             ax.set_ylabel("blows per duel")
         if k + ncols >= len(panels):  # the lowest panel of its column
@@ -539,7 +556,7 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
     axes[0].set_ylim(0, 1.12 * top if top > 0 else 1.0)  # shared: room for the totals
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles[::-1], labels[::-1], loc="outside right upper", frameon=False, title="wound level")
-    fig.suptitle(title or f"Blows {direction} per duel by hit zone and wound level")
+    fig.suptitle(plain(title or f"Blows {direction} per duel by hit zone and wound level"))
     return fig
 
 
@@ -575,6 +592,8 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
 
     fig = Figure(figsize=(max(6.0, 1.0 + 0.8 * len(xs)), 4.2), layout="constrained")
     ax = fig.add_subplot()
+    drawn: list[Any] = []
+    labels: list[str] = []
     for key, s in wins.groupby([*group_cols, "side"], sort=False):
         s = s.assign(_x=s[x_column].map(xpos)).sort_values("_x", kind="stable")
         name = " / ".join(_unique(s["fighter"]))
@@ -582,26 +601,29 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
         line, marker = styles[tuple(key[:-1])]
         label = name + (" — " + " · ".join(str(k) for k in key[:-1] if k) if group_cols else "")
         ax.fill_between(s["_x"], 100 * s["ci_low"], 100 * s["ci_high"], color=colour, alpha=0.2, linewidth=0)
-        ax.plot(s["_x"], 100 * s["estimate"], marker=marker, markersize=4.5, color=colour, linewidth=1.8,
-                linestyle=line, label=label)
+        drawn += ax.plot(s["_x"], 100 * s["estimate"], marker=marker, markersize=4.5, color=colour,
+                         linewidth=1.8, linestyle=line, label=plain(label))
+        labels.append(drawn[-1].get_label())
     draws = summary[(summary["measure"] == "draw_rate") & summary[x_column].isin(xpos)]
     if show_draws and len(draws) and (draws["estimate"] > 0).any():
         for key, d in (draws.groupby(group_cols, sort=False) if group_cols else [((), draws)]):
             key = key if isinstance(key, tuple) else (key,)
             d = d.assign(_x=d[x_column].map(xpos)).sort_values("_x", kind="stable")
             line, marker = styles.get(key, ("-", "o")) if group_cols else ("--", ".")
-            ax.plot(d["_x"], 100 * d["estimate"], color=DRAW_COLOUR, linestyle=line, marker=marker, markersize=3.5,
-                    linewidth=1.3, label="draw" + (" — " + " · ".join(str(k) for k in key if k) if group_cols else ""))
+            drawn += ax.plot(d["_x"], 100 * d["estimate"], color=DRAW_COLOUR, linestyle=line, marker=marker,
+                             markersize=3.5, linewidth=1.3,
+                             label=plain("draw" + (" — " + " · ".join(str(k) for k in key if k) if group_cols else "")))
+            labels.append(drawn[-1].get_label())
     ax.axhline(50, color="#555555", linestyle=":", linewidth=1)
-    ax.set_xticks(range(len(xs)), xs)
+    ax.set_xticks(range(len(xs)), _plain_all(xs))
     ax.set_xlim(-0.3, len(xs) - 0.7)
     ax.set_ylim(0, 100)
-    ax.set_xlabel(x_label)
+    ax.set_xlabel(plain(x_label))
     ax.set_ylabel("win rate (%)")
     matchups = _unique(wins["matchup"])
-    ax.set_title(title or (f"{matchups[0]}: win rate by {x_label}" if len(matchups) == 1
-                           else f"Win rate by {x_label}") + " (95 % bands)")
-    ax.legend(frameon=False, loc="best", fontsize=9)
+    ax.set_title(plain(title or (f"{matchups[0]}: win rate by {x_label}" if len(matchups) == 1
+                                 else f"Win rate by {x_label}") + " (95 % bands)"))
+    ax.legend(drawn, labels, frameon=False, loc="best", fontsize=9)
     _style(ax)
     return fig
 
@@ -618,9 +640,9 @@ def delta_bars_figure(labels: list[str], delta: Any, ci_low: Any, ci_high: Any, 
     err = np.vstack([100 * (delta - lo), 100 * (hi - delta)]) if len(labels) else None
     ax.barh(y, 100 * delta, color=colours, height=0.7, xerr=err, ecolor="#333333", capsize=2.5)
     ax.axvline(0, color="#555555", linewidth=1)
-    ax.set_yticks(y, labels)
-    ax.set_xlabel(x_label)
-    ax.set_title(title)
+    ax.set_yticks(y, _plain_all(labels))
+    ax.set_xlabel(plain(x_label))
+    ax.set_title(plain(title))
     _style(ax, "x")
     return fig
 
@@ -679,7 +701,7 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
     for row, c in enumerate(cells):
         left, right = rows[row].subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.5]})
         first_right = first_right or right
-        rows[row].suptitle(_cell_title(survivors, c), x=0.01, ha="left", fontweight="bold", fontsize=10.5)
+        rows[row].suptitle(plain(_cell_title(survivors, c)), x=0.01, ha="left", fontweight="bold", fontsize=10.5)
         surv = _in_cell(survivors, c)
         sides = _unique(zip(surv["side"], surv["fighter"]))
         width = 0.8 / max(len(sides), 1)
@@ -688,7 +710,7 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
             part = surv[surv["side"] == side]
             x = part["survivors"].to_numpy() + (k - (len(sides) - 1) / 2) * width
             bars = left.bar(x, 100 * part["share"].to_numpy(), width=width * 0.95, color=OKABE_ITO[k],
-                            label=f"{name} ({side})")
+                            label=plain(f"{name} ({side})"))
             left.bar_label(bars, labels=[f"{100 * v:.0f}" if v >= 0.005 else "" for v in part["share"]],
                            fontsize=7.5, padding=1)
         left.set_xticks(range(top + 1))
@@ -708,14 +730,14 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
             measure = "standing_rate" if fate == "standing" else f"out_{fate}"
             w = np.array([100 * float(est.get((f, measure), 0.0)) for f in labels])
             right.barh(ys, w, left=left_edge, height=0.7, color=FATE_COLOURS.get(fate, DRAW_COLOUR),
-                       edgecolor="white", linewidth=0.5, label=FATE_LABELS.get(fate, fate.replace("_", " ")))
+                       edgecolor="white", linewidth=0.5, label=plain(FATE_LABELS.get(fate, fate.replace("_", " "))))
             for y, l, ww in zip(ys, left_edge, w):
                 if ww >= 8:
                     colour = mcolors.to_rgba(FATE_COLOURS.get(fate, DRAW_COLOUR))
                     right.text(l + ww / 2, y, f"{ww:.0f}", ha="center", va="center", fontsize=7.5,
                                color=_ink_on(colour))
             left_edge += w
-        right.set_yticks(ys, labels)
+        right.set_yticks(ys, _plain_all(labels))
         for tick, f in zip(right.get_yticklabels(), labels):
             tick.set_color("#0072B2" if sides_of[f] == "a" else "#9A5B00")
         right.set_ylim(len(labels) - 0.5, -0.5)
@@ -726,7 +748,7 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
         _style(right, "x")
     handles, names = first_right.get_legend_handles_labels()
     fig.legend(handles, names, loc="outside right upper", frameon=False, fontsize=8.5)
-    fig.suptitle(title)
+    fig.suptitle(plain(title))
     return fig
 
 
