@@ -17,10 +17,12 @@ from __future__ import annotations
 
 
 class Slots:
-    """Hands out indices ``0, 1, 2, …`` of a row; :attr:`size` is the row length so far."""
+    """Hands out indices ``start, start + 1, …`` of a row (``start``: columns taken by a block
+    declared elsewhere, as the battle block of :mod:`brutal_sim.toolbox.battle`); :attr:`size` is
+    the row length so far."""
 
-    def __init__(self) -> None:
-        self.size = 0
+    def __init__(self, start: int = 0) -> None:
+        self.size = start
 
     def next(self) -> int:
         """The next index."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from brutal_sim.toolbox.battle import foe_distance, place_sides
 from brutal_sim import api
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal import options as O
@@ -18,7 +19,6 @@ from brutal_sim.rulesets.brutal.kernel import (
     plan_attack,
     readies,
     run_attacks,
-    set_dist,
     tactic_attack,
     turn,
 )
@@ -53,14 +53,14 @@ def test_b9_1_when_a_sensible_fighter_readies(dist, trigger, expected):
     F = blank_fighters()
     set_tactic(F, 0, "ready_attack")
     S = fresh_state(F)
-    set_dist(S, dist)
+    place_sides(F, S, dist)
     opts = default_options(readied_trigger=trigger)
     assert readies(F, S, opts, 0, 2) is expected
     assert readies(F, S, opts, 0, 1) is False
     give_weapon(F, 1, L.SLOT_MAIN, 1, 10)  # b a shooter: a crossbow of 20/40/80 m
     F[1, L.P_WEAPONS + L.W_SHORT], F[1, L.P_WEAPONS + L.W_MEDIUM], F[1, L.P_WEAPONS + L.W_LONG] = 20, 40, 80
     S = fresh_state(F)
-    set_dist(S, dist)
+    place_sides(F, S, dist)
     assert readies(F, S, opts, 0, 2) is (expected and dist == 0)
 
 
@@ -78,14 +78,14 @@ def test_b9_1_readied_attack_fires_when_the_enemy_walks_into_reach(trigger):
     F[:, L.P_DL0:L.P_DL0 + 4] = HUGE_LEVELS
     opts = default_options(readied_trigger=trigger, start_distance=10)
     S = fresh_state(F)
-    set_dist(S, 10)
+    place_sides(F, S, 10)
     S[1, L.S_ORDER] = 1
     cnt = counters()
     st = _state()
     turn(F, S, opts, ZT, st, cnt, 0)
-    assert (S[0, L.S_READIED], S[0, L.S_FULL_PEN], S[0, L.S_DIST]) == (1, 1, 10)
+    assert (S[0, L.S_READIED], S[0, L.S_FULL_PEN], foe_distance(S, 0)) == (1, 1, 10)
     turn(F, S, opts, ZT, st, cnt, 1)
-    assert S[1, L.S_DIST] == 0 and _attacks(cnt, 1) == 0
+    assert foe_distance(S, 1) == 0 and _attacks(cnt, 1) == 0
     fired = trigger == "enemy_enters_reach"
     assert (_attacks(cnt, 0), S[0, L.S_READIED]) == ((1, 0) if fired else (0, 1))
     turn(F, S, opts, ZT, st, cnt, 0)

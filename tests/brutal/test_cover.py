@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from brutal_sim.toolbox.battle import place_sides, start_battle
 from brutal_sim import api
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal import options as O
@@ -312,19 +313,21 @@ def test_charge_forbidden_after_heavy_wound():
     F = np.zeros((2, L.NF), dtype=np.int64)
     F[0, L.P_T_CHARGE] = 1
     F[0, L.P_MOVEMENT] = 5
+    F[1, L.P_SIDE] = 1
     S = np.zeros((2, L.NS), dtype=np.int64)
-    S[:, L.S_DIST] = 12
+    start_battle(F, S)
+    place_sides(F, S, 12)
     assert charges(F, S, 0, 2)
     assert not charges(F, S, 0, 1)
     S[0, L.S_NO_RUN] = 1
     assert not charges(F, S, 0, 2)
     S[0, L.S_NO_RUN] = 0
-    S[:, L.S_DIST] = 21
+    place_sides(F, S, 21)
     assert not charges(F, S, 0, 2)
-    S[:, L.S_DIST] = 0
+    place_sides(F, S, 0)
     assert not charges(F, S, 0, 2)
     F[0, L.P_T_CHARGE] = 0
-    S[:, L.S_DIST] = 12
+    place_sides(F, S, 12)
     assert not charges(F, S, 0, 2)
 
 

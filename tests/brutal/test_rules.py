@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from brutal_sim.toolbox.battle import foe_distance, place_sides
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.rulesets.brutal.kernel import (
@@ -934,11 +935,11 @@ def _shooter_pair(ranges=(30, 60, 120), reload=2, two_handed=1):
                                                (100, 0, -4), (2, 1, 0), (10, 1, 0)])
 def test_b8_range_bands_point_blank_and_close(dist, moving, bonus):
     """Crossbow 30/60/120: ≤ 3 m +2, ≤ 10 m +1 (not at a moving target), medium −2, long −4."""
-    from brutal_sim.rulesets.brutal.kernel import set_dist, shot_bonus
+    from brutal_sim.rulesets.brutal.kernel import shot_bonus
 
     F = _shooter_pair()
     S = fresh_state(F)
-    set_dist(S, dist)
+    place_sides(F, S, dist)
     S[1, L.S_MOVING] = moving
     for bands in ("literal", "single_shift"):  # a 120 m crossbow is no short weapon
         assert shot_bonus(F, S, default_options(short_weapon_bands=bands), 0, 0) == bonus
@@ -948,11 +949,11 @@ def test_b8_range_bands_point_blank_and_close(dist, moving, bonus):
 def test_b9_10_single_shift_short_weapon_point_blank_is_1_m_and_close_3_m(dist, bonus):
     """B-9.10 ``short_weapon_bands = single_shift``: a weapon whose range is ≤ 10 m (here 4/8/10):
     point blank ≤ 1 m, close ≤ 3 m."""
-    from brutal_sim.rulesets.brutal.kernel import set_dist, shot_bonus
+    from brutal_sim.rulesets.brutal.kernel import shot_bonus
 
     F = _shooter_pair(ranges=(4, 8, 10))
     S = fresh_state(F)
-    set_dist(S, dist)
+    place_sides(F, S, dist)
     assert shot_bonus(F, S, default_options(short_weapon_bands="single_shift"), 0, 0) == bonus
 
 
@@ -969,7 +970,7 @@ def test_b9_10_point_blank_and_close_of_range_3_and_range_8_weapons(ranges, band
     but keeps point blank +2 within 3 m, and gets no close bonus at 5 m (beyond it, medium band −2
     at 5 m). ``single_shift``: the range-8 weapon too has point blank within 1 m, close within 3 m.
     The shot modifier (``shot_bonus``: ranged 0, no modifier) is the close bonus less 2 per band."""
-    from brutal_sim.rulesets.brutal.kernel import close_bonus, set_dist, shot_bonus
+    from brutal_sim.rulesets.brutal.kernel import close_bonus, shot_bonus
 
     F = _shooter_pair(ranges=ranges)
     opts = default_options(short_weapon_bands=bands)
@@ -979,7 +980,7 @@ def test_b9_10_point_blank_and_close_of_range_3_and_range_8_weapons(ranges, band
             continue
         assert close_bonus(F, opts, 0, dist) == bonus
         S = fresh_state(F)
-        set_dist(S, dist)
+        place_sides(F, S, dist)
         band = 0 if dist <= ranges[0] else 1 if dist <= ranges[1] else 2
         assert shot_bonus(F, S, opts, 0, 0) == bonus - 2 * band
     assert default_options()[O.O_SHORT_WEAPON_BANDS] == O.SHORT_BANDS_LITERAL
@@ -1087,13 +1088,13 @@ def test_b8_firing_in_melee_minus_4_two_handed_parryable_bare_hands_unhurt():
 
 
 def test_b8_reload_takes_actions_and_provokes_only_when_engaged():
-    from brutal_sim.rulesets.brutal.kernel import set_dist, shooter_actions
+    from brutal_sim.rulesets.brutal.kernel import shooter_actions
 
     F = _shooter_pair()
     F[1, L.P_MELEE] = 20
     for dist, opportunity in ((0, 1), (20, 0)):
         S = fresh_state(F)
-        set_dist(S, dist)
+        place_sides(F, S, dist)
         S[0, L.S_RELOAD] = 2
         S[1, L.S_OA_LEFT] = 1
         cnt = counters()
@@ -1108,27 +1109,27 @@ def test_b8_reload_takes_actions_and_provokes_only_when_engaged():
 def test_b8_closing_in_moves_or_runs(dist, run, after, acts, moving):
     """Movement 5: one move engages at 4 m and leaves an action; two moves reach 10 m; beyond, a
     run covers 20 m (a moving target without reactions) unless the tactic walks (``advance``)."""
-    from brutal_sim.rulesets.brutal.kernel import close_in, set_dist
+    from brutal_sim.rulesets.brutal.kernel import close_in
 
     F = _shooter_pair()
     F[1, L.P_T_RUN] = run
     S = fresh_state(F)
-    set_dist(S, dist)
+    place_sides(F, S, dist)
     assert close_in(F, S, default_options(), 1, 2) == acts
-    assert S[0, L.S_DIST] == S[1, L.S_DIST] == after
+    assert foe_distance(S, 0) == foe_distance(S, 1) == after
     assert S[1, L.S_MOVING] == moving and S[1, L.S_NO_REACT] == moving
 
 
 def test_b7_4_heavy_wound_forbids_running():
-    from brutal_sim.rulesets.brutal.kernel import close_in, set_dist
+    from brutal_sim.rulesets.brutal.kernel import close_in
 
     F = _shooter_pair()
     F[1, L.P_TOUGHNESS] = ALWAYS_PASS
     S = fresh_state(F)
     take_wound(F, S, default_options(), rng(), counters(), 1, 8, L.DT_BLUNT, L.ZONE_LLEG)
     S[1, L.S_PRONE] = 0
-    set_dist(S, 30)
-    assert close_in(F, S, default_options(), 1, 2) == 0 and S[1, L.S_DIST] == 20 and S[1, L.S_MOVING] == 0
+    place_sides(F, S, 30)
+    assert close_in(F, S, default_options(), 1, 2) == 0 and foe_distance(S, 1) == 20 and S[1, L.S_MOVING] == 0
 
 
 def test_b8_kite_steps_back_from_melee_with_an_opportunity_attack_then_shoots():
@@ -1140,7 +1141,7 @@ def test_b8_kite_steps_back_from_melee_with_an_opportunity_attack_then_shoots():
     S[1, L.S_OA_LEFT] = 1
     cnt = counters()
     shooter_actions(F, S, default_options(), np.zeros(20, np.int8), rng(), cnt, 0, 2)
-    assert S[0, L.S_DIST] == 5  # one move away
+    assert foe_distance(S, 0) == 5  # one move away
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 1  # b's opportunity attack (B-3.8)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1 and S[0, L.S_RELOAD] == 2  # then a shot
 
@@ -1165,7 +1166,7 @@ def test_b8_data_errors_name_the_field():
 def test_b8_shoot_until_engaged_drops_the_ranged_weapon_and_keeps_it_down():
     """Tactic ``shoot_until_engaged`` (drop_ranged): engaged, the crossbow is dropped (a free
     action) and the fighter strikes with fists in the same turn; it is not picked up in melee."""
-    from brutal_sim.rulesets.brutal.kernel import needs_ready, set_dist
+    from brutal_sim.rulesets.brutal.kernel import needs_ready
 
     F = _shooter_pair()
     set_tactic(F, 0, "shoot_until_engaged")
@@ -1176,5 +1177,5 @@ def test_b8_shoot_until_engaged_drops_the_ranged_weapon_and_keeps_it_down():
     assert S[0, L.S_HELD_MAIN] == 0 and S[0, L.S_RELOAD] == 0
     assert cnt[L.C_ATTACKS + L.OUT_HIT] == 1 and cnt[L.C_DAMAGE + 1] <= 4  # a fist (d4 + 0)
     assert not needs_ready(F, S, 0, L.SLOT_MAIN)
-    set_dist(S, 10)
+    place_sides(F, S, 10)
     assert needs_ready(F, S, 0, L.SLOT_MAIN)  # apart again, it would pick it up

@@ -7,13 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from brutal_sim.toolbox.battle import foe_distance, place_sides
 from brutal_sim import api
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal import options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog
 from brutal_sim.rulesets.brutal.compile import compile_pair
 from brutal_sim.core.errors import DataError
-from brutal_sim.rulesets.brutal.kernel import reset, set_dist, size_modifier, turn
+from brutal_sim.rulesets.brutal.kernel import reset, size_modifier, turn
 from brutal_sim.toolbox.rng import seed_duel
 from conftest import assert_exact_matches_sampled, counters, default_options, p_2d6_at_least, within
 
@@ -124,14 +125,14 @@ def own_turns(F, opts, distance: int, turns: int, index: int = 0):
     S = np.zeros((2, L.NS), dtype=np.int64)
     reset(F, S)
     S[0, L.S_FOE], S[1, L.S_FOE] = 1, 0
-    set_dist(S, distance)
+    place_sides(F, S, distance)
     st = np.empty(4, dtype=np.uint64)
     seed_duel(st, np.uint64(5), np.int64(index))
     zt = np.zeros(20, dtype=np.int8)
     after = []
     for _ in range(turns):
         turn(F, S, opts, zt, st, counters(), 0)
-        after.append(int(S[0, L.S_DIST]))
+        after.append(int(foe_distance(S, 0)))
     return after, S, st
 
 

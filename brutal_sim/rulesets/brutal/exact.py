@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...toolbox.battle import foe_distance, place_sides
 from ...toolbox.jit import driver
 from .kernel import (
     ZONE_GROUP,
@@ -37,7 +38,6 @@ from .kernel import (
     wb,
     wound_level,
     can_dodge_shot,
-    set_dist,
     shooter,
     shot_band,
     shot_bonus,
@@ -66,7 +66,6 @@ from .layout import (
     SLOT_MAIN,
     S_HELD_MAIN,
     NS,
-    S_DIST,
     OUT_DODGED,
     P_ATHLETICS,
     ZONE_LARM,
@@ -211,7 +210,7 @@ def _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage, fates):
     """Exact distribution of side a's shot from the start distance (B-8): attack 2d6 against the
     difficulty (less the cover penalties), b's dodge 2d6 against 10 raising it, b's indirect cover
     deflecting a hit with probability value/100 (a miss), then the blow less the range band."""
-    band = shot_band(F, 0, S[0, S_DIST])
+    band = shot_band(F, 0, foe_distance(S, 0))
     bonus = shot_bonus(F, S, opts, 0, mod) - shot_cover_penalty(F, opts, 0, 1)
     p_through = 1.0 - min(side_option(F, opts, O_INDIRECT_COVER, 1), 100) / 100.0
     diff0 = shot_difficulty(S, 1)
@@ -296,16 +295,16 @@ def enumerate_attack_on(F, S, opts, zt, outcomes, levels, damage, fates, breaks)
     the state as a's turn begins."""
     S[0, S_IN_TURN] = 1
     if shooter(F, S, 0):  # B-8: from the start distance
-        set_dist(S, opts[O_START_DISTANCE])
+        place_sides(F, S, opts[O_START_DISTANCE])
         if lets_go_of_ranged(F, S, 0):
             S[0, S_HELD_MAIN] = 0
     shot = shooter(F, S, 0)
-    if shot and S[0, S_DIST] > 0 and unseen(F, opts, 1):  # B-8: no shot at an unseen target
+    if shot and foe_distance(S, 0) > 0 and unseen(F, opts, 1):  # B-8: no shot at an unseen target
         return
     if shot:  # B-8: aim (+1) and shoot; engaged, fired in melee
         mod, zone = shot_plan(F, S, 0)
         mod += 1
-        if S[0, S_DIST] > 0:
+        if foe_distance(S, 0) > 0:
             _enumerate_shot(F, S, opts, zt, mod, zone, outcomes, levels, damage, fates)
             return
         kind, slot, feint = K_NORMAL, SLOT_MAIN, False

@@ -8,6 +8,7 @@ are handed out by a :class:`~brutal_sim.core.slots.Slots` in the order they are 
 written as a number. Module-level ints are compile-time constants for numba.
 """
 
+from ...core import battle as B
 from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock  # noqa: F401  (MAX_SIDE: the kernel reads it here)
 from ...core.slots import Slots
 
@@ -63,8 +64,19 @@ W_RELOAD = W.next()
 WN = W.size
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = range(3)  # the weapon slots: main hand, off hand, fists
 
+# -- the battle block (core.battle): side, place in the line, targeting policy (docs/groups.md);
+# in the state: out (its cause + 1), dead, foe, engagers, order of going out, damage dealt and taken,
+# position on the line (metres; 0 apart engaged), initiative (B-2.2) and the turn order
+P_SIDE, P_RANK, P_TARGETING = B.F_SIDE, B.F_RANK, B.F_TARGETING
+TG_SPREAD, TG_WEAKEST, TG_NEAREST = B.TG_SPREAD, B.TG_WEAKEST, B.TG_NEAREST
+TARGETING_CODES = B.TARGETING_CODES
+S_OUT, S_DEAD, S_FOE, S_ENGAGERS, S_OUT_SEQ = B.B_OUT, B.B_DEAD, B.B_FOE, B.B_ENGAGERS, B.B_OUT_SEQ
+S_DEALT, S_TAKEN, S_ORDER, S_INIT, S_INIT_GROUP = B.B_DEALT, B.B_TAKEN, B.B_ORDER, B.B_INIT, B.B_INIT_GROUP
+S_SIDE_IN, S_OUTS, S_WEAKNESS = B.B_SIDE_IN, B.B_OUTS, B.B_WEAKNESS
+S_INIT_MOD, S_INIT_TIE = B.B_INIT_MOD, B.B_INIT_TIE
+
 # -- fighter parameters (int64[NF]) ---------------------------------------------------------------
-P = Slots()
+P = Slots(B.FIGHTER_BLOCK)  # after the battle block (core.battle)
 P_MELEE = P.next()
 P_DODGE = P.next()
 P_ATHLETICS = P.next()
@@ -113,12 +125,6 @@ P_T_RANGED = P.next()  # the tactic's action can be a shot: its modifier, zone a
 P_T_KITE = P.next()    # a shooter steps back from an enemy who could strike next turn (B-8)
 P_T_RUN = P.next()     # a melee fighter runs to close a distance two moves cannot (B-8)
 P_T_DROP = P.next()    # engaged, a shooter drops its ranged weapon and fights on (B-8)
-# place in a group fight (docs/groups.md): side 0/1, place in the side's line 0…5, targeting policy
-P_SIDE = P.next()
-P_RANK = P.next()
-P_TARGETING = P.next()
-TG_SPREAD, TG_WEAKEST, TG_NEAREST = 0, 1, 2
-TARGETING_CODES = {"spread": TG_SPREAD, "weakest": TG_WEAKEST, "nearest": TG_NEAREST}
 P_T_CHARGE = P.next()  # a melee fighter apart charges [Натиск] when within a run's distance (B-8)
 P_SIZE = P.next()  # B-8 target size [Размер противника]: steps from medium (SIZE_NAMES index − 5; 0 medium)
 P_T_READY = P.next()  # B-9.1: apart (or by the readied_trigger option) the fighter readies an attack
@@ -136,7 +142,7 @@ SIZE_MODIFIERS = (-8, -6, -4, -2, -1, 0, 1, 2, 4, 6, 8)
 SIZE_MEDIUM = 5
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
-S = Slots()
+S = Slots(B.STATE_BLOCK)  # after the battle block (core.battle)
 S_TRACK = S.next()
 S_TALLY = S.next()
 S_BLEED = S.next()
@@ -151,35 +157,16 @@ S_NO_REACT = S.next()
 S_NO_OA = S.next()
 S_FULL_PEN = S.next()
 S_OA_LEFT = S.next()
-S_OUT = S.next()
-S_DEAD = S.next()
 S_IN_TURN = S.next()
 S_SURPRISED = S.next()
 S_FRIGHTENED = S.next()
 S_FATIGUE = S.next()
 S_TURNS = S.next()
 S_GRAPPLE = S.next()
-S_DIST = S.next()
 S_RELOAD = S.next()
 S_MOVING = S.next()
 S_NO_RUN = S.next()
 S_HARMED = S.next()
-# group fights (docs/groups.md): the foe's row (−1 none), enemies in the fight whose foe this is, the
-# order of going out (1 first), final damage dealt and taken
-S_FOE = S.next()
-S_ENGAGERS = S.next()
-S_OUT_SEQ = S.next()
-S_DEALT = S.next()
-S_TAKEN = S.next()
-# bookkeeping of the whole fight kept in the rows of S (not per fighter): S_ORDER of row p is the row
-# acting at place p of the turn order; S_INIT the row's initiative total, S_INIT_GROUP the tie group of
-# place p while initiative is settled (B-2.2); S_SIDE_IN of row 0 / row 1: fighters of side a / b
-# still in the fight; S_OUTS of row 0: fighters out so far
-S_ORDER = S.next()
-S_INIT = S.next()
-S_INIT_GROUP = S.next()
-S_SIDE_IN = S.next()
-S_OUTS = S.next()
 S_CHARGING = S.next()  # 1 during the attack of a charge (B-8: its modifier, +2 athletics to a knock-down)
 # B-8 run and sprint: the own turn (S_TURNS) in which the fighter last ran (a sprint is a run) / sprinted, 0 never
 S_RAN = S.next()
@@ -201,7 +188,7 @@ S_COMA = S.next()
 # per side, kept in row 0 (side a) and row 1 (side b) like S_SIDE_IN: blows of level l the side took in this
 # fight at S_TOOK + l (the header's loser_wounds block)
 S_TOOK = S.block(NLEVELS)
-# S_DIST (metres apart, 0 engaged) is kept equal in all rows; S_HARMED: blows above level none
+# S_HARMED: blows above level none
 NS = S.size
 G_NONE, G_CONTROLS, G_HELD = 0, 1, 2  # S_GRAPPLE values (B-3.12)
 BROKEN_DEGRADED, BROKEN_DESTROYED = 1, 2

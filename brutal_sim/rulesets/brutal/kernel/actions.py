@@ -9,6 +9,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 
 from __future__ import annotations
 
+from ....toolbox.battle import decided, foe_distance
 from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import roll_2d6
 from ..layout import (
@@ -41,7 +42,6 @@ from ..layout import (
     SLOT_OFF,
     S_BROKEN_MAIN,
     S_DAZE,
-    S_DIST,
     S_FOE,
     S_FULL_PEN,
     S_GRAPPLE,
@@ -68,7 +68,6 @@ from .checks import (
     _attack_slot,
     _can_go_on,
     _can_react,
-    _decided,
     _check_penalty,
     _free_hands,
     _lets_go_of_ranged,
@@ -95,7 +94,7 @@ def _opportunity(F, S, opts, zt, st, cnt, e, i):
 def _provoke(F, S, opts, zt, st, cnt, i):
     """B-3.8: i provokes; every enemy engaged with it (its foe, or an enemy whose foe it is; at
     distance 0, B-8), in row order, makes an opportunity attack if it can, until i is out."""
-    if S[i, S_DIST] != 0:
+    if foe_distance(S, i) != 0:
         return
     side = F[i, P_SIDE]
     foe = S[i, S_FOE]
@@ -116,9 +115,9 @@ def _readies(F, S, opts, i, acts):
     e = S[i, S_FOE]
     if F[i, P_T_READY] == 0 or acts < 2 or e < 0:
         return False
-    if S[i, S_DIST] > 0 and _shooter(F, S, e):
+    if foe_distance(S, i) > 0 and _shooter(F, S, e):
         return False
-    return S[i, S_DIST] > 0 or opts[O_READIED_TRIGGER] == TRIGGER_ATTACKS
+    return foe_distance(S, i) > 0 or opts[O_READIED_TRIGGER] == TRIGGER_ATTACKS
 
 
 @rule
@@ -136,7 +135,7 @@ def _answer_readied(F, S, opts, zt, st, cnt, a, trigger):
     distance 0), in turn order (``S_ORDER``: the higher initiative first), fires it at a before the
     action resolves (``_fire_readied``). Only the option's trigger does: this test is on every
     attack, so it is compiled into its callers and the loop over the fighters is not."""
-    if opts[O_READIED_TRIGGER] == trigger and S[a, S_DIST] == 0:
+    if opts[O_READIED_TRIGGER] == trigger and foe_distance(S, a) == 0:
         _fire_readied(F, S, opts, zt, st, cnt, a)
 
 
@@ -148,7 +147,7 @@ def _fire_readied(F, S, opts, zt, st, cnt, a):
     spent when fired. Stops when a is out or the fight is decided."""
     side = F[a, P_SIDE]
     for p in range(S.shape[0]):
-        if S[a, S_OUT] != 0 or _decided(S):
+        if S[a, S_OUT] != 0 or decided(S):
             return
         r = S[p, S_ORDER]
         if (r >= 0 and S[r, S_READIED] != 0 and F[r, P_SIDE] != side and (S[a, S_FOE] == r or S[r, S_FOE] == a)

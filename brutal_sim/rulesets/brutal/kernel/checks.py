@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....toolbox.battle import decided, foe_distance, lies_helpless
 from ....toolbox.jit import inline_rule, rule
 from ..layout import (
     BROKEN_DEGRADED,
@@ -36,8 +37,6 @@ from ..layout import (
     SLOT_OFF,
     S_BROKEN_MAIN,
     S_DAZE,
-    S_DEAD,
-    S_DIST,
     S_ENGAGERS,
     S_FATIGUE,
     S_FATIGUE_PEN,
@@ -51,11 +50,11 @@ from ..layout import (
     S_PERM_STUN,
     S_PRONE,
     S_RELOAD,
-    S_SIDE_IN,
     S_STANCE,
     S_STUN,
     S_SURPRISED,
     S_TRACK,
+    S_WEAKNESS,
     S_WOUND_PEN,
     TA_NONE,
     WN,
@@ -137,9 +136,21 @@ def _fatigue_penalty_of(level, endurance):
 
 
 @rule
+def _marks(track):
+    """The marked cells of a wound track."""
+    marks = 0
+    while track:
+        marks += track & 1
+        track >>= 1
+    return marks
+
+
+@rule
 def _set_track(F, S, i, track):
-    """i's wound track becomes ``track`` (bits: marked cells), its wound penalty with it."""
+    """i's wound track becomes ``track`` (bits: marked cells), its wound penalty and its weakness
+    (the marked cells) with it."""
     S[i, S_TRACK] = track
+    S[i, S_WEAKNESS] = _marks(track)  # the weakest targeting policy (docs/groups.md)
     S[i, S_WOUND_PEN] = _wound_penalty_of(F[i, P_NCELLS], track)
 
 
@@ -333,7 +344,7 @@ def _dodge_bonus_total(F, S, opts, i):
 @rule
 def _helpless(S, d):
     """B-4.1, B-9.8: d lies helpless: out of the fight unconscious (any cause but fleeing) and not dead."""
-    return S[d, S_OUT] != 0 and S[d, S_OUT] != CAUSE_FLED + 1 and S[d, S_DEAD] == 0
+    return lies_helpless(S, d, CAUSE_FLED)
 
 
 @rule
@@ -386,30 +397,16 @@ def _choose_reaction(F, S, opts, d, kind):
 
 
 @rule
-def _decided(S):
-    """B-2.9: whether every fighter of a side is out (the fight is over)."""
-    return S[0, S_SIDE_IN] == 0 or S[1, S_SIDE_IN] == 0
-
-
-@rule
 def _can_go_on(S, i):
     """Whether i may take its next action: the fight is not over, i is still in and was not dazed
     meanwhile (B-7.5)."""
-    return not _decided(S) and S[i, S_OUT] == 0 and S[i, S_DAZE] == 0
-
-
-@rule
-def _set_dist(S, metres):
-    """The distance between the fighters (metres, 0 engaged; only duels start apart), kept in every
-    state row."""
-    for j in range(S.shape[0]):
-        S[j, S_DIST] = metres
+    return not decided(S) and S[i, S_OUT] == 0 and S[i, S_DAZE] == 0
 
 
 @rule
 def _lets_go_of_ranged(F, S, i):
     """B-8 tactic ``drop_ranged``: engaged, i does without its ranged main-hand weapon."""
-    return F[i, P_T_DROP] != 0 and S[i, S_DIST] == 0 and _is_ranged(F, i, SLOT_MAIN)
+    return F[i, P_T_DROP] != 0 and foe_distance(S, i) == 0 and _is_ranged(F, i, SLOT_MAIN)
 
 
 @rule

@@ -14,21 +14,22 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from ....toolbox.battle import count_group, place_sides
 from ....toolbox.jit import driver, rule
 from ....toolbox.rng import seed_duel
 from ..layout import (
     GB_FIGHTERS,
     GB_PER_FIGHTER,
+    NCAUSES,
     NS,
     S_HELD_MAIN,
     S_IN_TURN,
 )
 from ..options import O_START_DISTANCE
-from .checks import _lets_go_of_ranged, _set_dist, _set_ground, _shooter
+from .checks import _lets_go_of_ranged, _set_ground, _shooter
 from .situation import _draw_shown
 from .actions import _tactic_attack
 from .ranged import _shot_action
-from .groups import _count_group
 from .turn import _fight, _reset
 
 
@@ -42,7 +43,7 @@ def _single_attack(F, S, opts, zt, st, cnt):
     _draw_shown(F, S, opts, st, 1)
     S[0, S_IN_TURN] = 1
     if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
-        _set_dist(S, opts[O_START_DISTANCE])
+        place_sides(F, S, opts[O_START_DISTANCE])
         if _lets_go_of_ranged(F, S, 0):
             S[0, S_HELD_MAIN] = 0
     if _shooter(F, S, 0):
@@ -85,7 +86,7 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks, group):
             else:
                 _fight(F, S, opts, zt, st, row)
                 if group:
-                    _count_group(F, S, row, base)
+                    count_group(F, S, row, base, NCAUSES)
     return cnt
 
 
@@ -148,7 +149,7 @@ def _paired(Fs, optss, zt, seed, start, n, lanes, k, group):
                 seed_duel(st, seed, idx)
                 outcome = _fight(Fs[j], S, optss[j], zt, st, cnt[lane, j])
                 if group:
-                    _count_group(Fs[j], S, cnt[lane, j], base)
+                    count_group(Fs[j], S, cnt[lane, j], base, NCAUSES)
                 if j > 0:
                     joint[lane, j - 1, previous, outcome] += 1
                 previous = outcome

@@ -8,6 +8,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 
 from __future__ import annotations
 
+from ....toolbox.battle import foe_distance, move_away, move_toward
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_2d6
 from ..layout import (
@@ -31,7 +32,6 @@ from ..layout import (
     R_NONE,
     SLOT_MAIN,
     S_CHARGING,
-    S_DIST,
     S_FOE,
     S_FULL_PEN,
     S_GRAPPLE,
@@ -67,7 +67,6 @@ from .checks import (
     _degraded,
     _dodge_bonus_total,
     _dodge_made,
-    _set_dist,
     _shooter,
     _wb,
 )
@@ -86,9 +85,9 @@ def _run_moves(F, S, opts, i, acts):
     [Спринт] when even a run cannot reach, i ran (or sprinted) in its previous own turn and the
     option ``sprint`` allows it."""
     mov = F[i, P_MOVEMENT]
-    if not (acts == 2 and F[i, P_T_RUN] != 0 and S[i, S_DIST] > 2 * mov and S[i, S_NO_RUN] == 0):
+    if not (acts == 2 and F[i, P_T_RUN] != 0 and foe_distance(S, i) > 2 * mov and S[i, S_NO_RUN] == 0):
         return 0
-    if (opts[O_SPRINT] != 0 and S[i, S_DIST] > 4 * mov and S[i, S_RAN] > 0
+    if (opts[O_SPRINT] != 0 and foe_distance(S, i) > 4 * mov and S[i, S_RAN] > 0
             and S[i, S_RAN] == S[i, S_TURNS] - 1):
         return 6
     return 4
@@ -105,7 +104,7 @@ def _close_in(F, S, opts, i, acts):
     mov = F[i, P_MOVEMENT]
     moves = _run_moves(F, S, opts, i, acts)
     if moves > 0:
-        _set_dist(S, max(S[i, S_DIST] - moves * mov, 0))
+        move_toward(S, i, S[i, S_FOE], moves * mov, 0)
         S[i, S_MOVING] = 1
         S[i, S_NO_REACT] = 1
         S[i, S_FULL_PEN] = 1
@@ -113,8 +112,8 @@ def _close_in(F, S, opts, i, acts):
         if moves == 6:
             S[i, S_SPRINTED] = S[i, S_TURNS]
         return 0
-    while acts > 0 and S[i, S_DIST] > 0 and mov > 0:
-        _set_dist(S, max(S[i, S_DIST] - mov, 0))
+    while acts > 0 and foe_distance(S, i) > 0 and mov > 0:
+        move_toward(S, i, S[i, S_FOE], mov, 0)
         acts -= 1
     return acts
 
@@ -157,7 +156,7 @@ def _shot_bonus(F, S, opts, a, mod):
     is moving, a degraded weapon −2, wounds, stunned/dazed and fatigue (prone is a melee penalty
     only, B-7.5)."""
     d = S[a, S_FOE]
-    dist = S[a, S_DIST]
+    dist = foe_distance(S, a)
     total = F[a, P_RANGED] + mod - 2 * _shot_band(F, a, dist) - _check_penalty(F, S, a)
     if _degraded(S, a, SLOT_MAIN):
         total -= 2
@@ -184,7 +183,7 @@ def _can_dodge_shot(F, S, d):
 
 @rule
 def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
-    """B-8: a shot by a at its foe d from ``S_DIST`` metres (within the long range).
+    """B-8: a shot by a at its foe d from its distance (``foe_distance``) in metres (within the long range).
 
     Draws the attack 2d6 (less the cover penalties, ``_shot_cover_penalty``); below the difficulty
     (8, moving 12, prone +2) it misses. Otherwise d may dodge: 2d6 + dodge (B-4.7 modifiers)
@@ -194,7 +193,7 @@ def _shoot(F, S, opts, zt, st, cnt, a, mod, zone):
     then needs ``reload`` actions.
     """
     d = S[a, S_FOE]
-    band = _shot_band(F, a, S[a, S_DIST])
+    band = _shot_band(F, a, foe_distance(S, a))
     a1, a2 = roll_2d6(st)
     att = a1 + a2 + _shot_bonus(F, S, opts, a, mod) - _shot_cover_penalty(F, opts, a, d)
     S[a, S_RELOAD] = F[a, _wb(SLOT_MAIN) + W_RELOAD]
@@ -242,20 +241,20 @@ def _shot_action(F, S, opts, zt, st, cnt, i, acts):
     B-9.8), there is no shot.
     """
     e = S[i, S_FOE]
-    if e < 0 or not _attackable(S, opts, e) or (S[i, S_DIST] > 0 and _unseen(F, opts, e)):  # B-8: cover 100 %
+    if e < 0 or not _attackable(S, opts, e) or (foe_distance(S, i) > 0 and _unseen(F, opts, e)):  # B-8: cover 100 %
         return acts
-    if S[i, S_DIST] > F[i, _wb(SLOT_MAIN) + W_LONG]:
-        _set_dist(S, max(S[i, S_DIST] - F[i, P_MOVEMENT], 1))
+    if foe_distance(S, i) > F[i, _wb(SLOT_MAIN) + W_LONG]:
+        move_toward(S, i, e, F[i, P_MOVEMENT], 1)  # to the long range, never engaged
         acts -= 1
-    if acts <= 0 or S[i, S_DIST] > F[i, _wb(SLOT_MAIN) + W_LONG]:
+    if acts <= 0 or foe_distance(S, i) > F[i, _wb(SLOT_MAIN) + W_LONG]:
         return acts
     aim = 0
     if acts == 2:
         acts -= 1
-        if S[e, S_MOVING] == 0 or S[i, S_DIST] > 10:
+        if S[e, S_MOVING] == 0 or foe_distance(S, i) > 10:
             aim = 1
     mod, zone = _shot_plan(F, S, i)
-    if S[i, S_DIST] == 0:
+    if foe_distance(S, i) == 0:
         _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ATTACKS)  # B-9.1: before the shot
         if not _can_go_on(S, i) or not _shooter(F, S, i):
             return acts - 1
@@ -275,12 +274,12 @@ def _shooter_actions(F, S, opts, zt, st, cnt, i, acts):
     """
     e = S[i, S_FOE]
     mov = F[i, P_MOVEMENT]
-    if F[i, P_T_KITE] != 0 and mov > 0 and e >= 0 and S[i, S_DIST] <= F[e, P_MOVEMENT]:
+    if F[i, P_T_KITE] != 0 and mov > 0 and e >= 0 and foe_distance(S, i) <= F[e, P_MOVEMENT]:
         _provoke(F, S, opts, zt, st, cnt, i)  # only when engaged
         acts -= 1
         if not _can_go_on(S, i):
             return acts
-        _set_dist(S, S[i, S_DIST] + mov)
+        move_away(F, S, i, e, mov)
     while acts > 0 and S[i, S_RELOAD] > 0 and _can_go_on(S, i) and _shooter(F, S, i):
         _provoke(F, S, opts, zt, st, cnt, i)  # B-3.8 manipulation (only when engaged)
         acts -= 1
@@ -296,7 +295,7 @@ def _charges(F, S, i, acts):
     """B-8: whether i charges [Натиск] now: its tactic charges, both standard actions are left (a
     full action), the enemy is apart within a run's distance (four moves) and no heavy or critical
     wound forbids it (B-7.4)."""
-    return (F[i, P_T_CHARGE] != 0 and acts == 2 and 0 < S[i, S_DIST] <= 4 * F[i, P_MOVEMENT]
+    return (F[i, P_T_CHARGE] != 0 and acts == 2 and 0 < foe_distance(S, i) <= 4 * F[i, P_MOVEMENT]
             and S[i, S_NO_RUN] == 0)
 
 
@@ -305,7 +304,7 @@ def _first_action_runs(F, S, opts, i):
     """B-8: whether i's first action this turn will be a run or sprint (``_turn``'s order: not in a
     grapple, not prone, no weapon to ready, not a shooter, no charge)."""
     return (S[i, S_GRAPPLE] == G_NONE and S[i, S_PRONE] == 0 and not _needs_ready(F, S, i, SLOT_MAIN)
-            and not _shooter(F, S, i) and not _charges(F, S, i, 2) and S[i, S_DIST] > 0
+            and not _shooter(F, S, i) and not _charges(F, S, i, 2) and foe_distance(S, i) > 0
             and _run_moves(F, S, opts, i, 2) > 0)
 
 
@@ -330,7 +329,7 @@ def _charge(F, S, opts, zt, st, cnt, i):
     turn; with ``charge_provokes = target`` the charged enemy first makes its opportunity attack
     (B-3.8). Readied attacks its arrival triggers fire before both (B-9.1, ``enemy_enters_reach``).
     Returns the standard actions left (0)."""
-    _set_dist(S, 0)
+    move_toward(S, i, S[i, S_FOE], foe_distance(S, i), 0)
     S[i, S_FULL_PEN] = 1
     if opts[O_CHARGE_MOVING_TARGET] != 0:
         S[i, S_MOVING] = 1

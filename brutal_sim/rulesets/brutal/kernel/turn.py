@@ -9,7 +9,9 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 
 from __future__ import annotations
 
-from ....toolbox.jit import inline_rule, loop_inline_rule, rule
+from ....core.battle import STATE_BLOCK
+from ....toolbox.battle import DICE_2D6, decided, foe_distance, last_out, loser_side, place_sides, put_out, start_battle, turn_order
+from ....toolbox.jit import inline_rule, loop_inline_rule
 from ....toolbox.rng import roll_2d6
 from ....toolbox.tally import count_decision
 from ..layout import (
@@ -33,8 +35,6 @@ from ..layout import (
     S_BLEED,
     S_DAZE,
     S_DEAD,
-    S_DIST,
-    S_ENGAGERS,
     S_FOE,
     S_FRIGHTENED,
     S_FULL_PEN,
@@ -42,8 +42,8 @@ from ..layout import (
     S_HARMED,
     S_HELD_MAIN,
     S_HELD_OFF,
-    S_INIT,
-    S_INIT_GROUP,
+    S_INIT_MOD,
+    S_INIT_TIE,
     S_IN_TURN,
     S_MOVING,
     S_NO_OA,
@@ -53,7 +53,6 @@ from ..layout import (
     S_OUT,
     S_PRONE,
     S_READIED,
-    S_SIDE_IN,
     S_STANCE,
     S_STUN,
     S_SURPRISED,
@@ -75,11 +74,9 @@ from ..options import (
 from .checks import (
     _attackable,
     _can_go_on,
-    _decided,
     _fatigue_penalty,
     _fatigue_penalty_of,
     _lets_go_of_ranged,
-    _set_dist,
     _set_fatigue,
     _set_ground,
     _shooter,
@@ -91,7 +88,6 @@ from .wounds import (
     _fear,
     _fear_difficulty,
     _gain_fatigue,
-    _knock_out,
     _light_damage,
     _until_end_of_next_turn,
 )
@@ -114,7 +110,7 @@ from .ranged import (
     _shooter_actions,
     _sprint_stop,
 )
-from .groups import _choose_foe, _last_out
+from .groups import _choose_foe
 
 
 @inline_rule
@@ -142,7 +138,7 @@ def _turn(F, S, opts, zt, st, cnt, i):
     if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
         r1, r2 = roll_2d6(st)
         if r1 + r2 + F[i, P_WILLPOWER] - _fatigue_penalty(F, S, i) < _fear_difficulty(_enemy_fear(F, i)):
-            _knock_out(F, S, i, CAUSE_FLED)  # panic: flees
+            put_out(F, S, i, CAUSE_FLED)  # panic: flees
             return
         S[i, S_FRIGHTENED] = 0
         S[i, S_DAZE] = 0
@@ -201,11 +197,11 @@ def _turn(F, S, opts, zt, st, cnt, i):
                 acts = 0
             if acts > 0 and _can_go_on(S, i) and _charges(F, S, i, acts):
                 acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
-            if acts > 0 and _can_go_on(S, i) and S[i, S_DIST] > 0:
+            if acts > 0 and _can_go_on(S, i) and foe_distance(S, i) > 0:
                 acts = _close_in(F, S, opts, i, acts)
-                if S[i, S_DIST] == 0:  # B-9.1: it came into reach
+                if foe_distance(S, i) == 0:  # B-9.1: it came into reach
                     _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ENTERS_REACH)
-            if (acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0
+            if (acts > 0 and _can_go_on(S, i) and foe_distance(S, i) == 0 and S[i, S_FOE] >= 0
                     and _attackable(S, opts, S[i, S_FOE])):
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
         tries = 0
@@ -227,86 +223,25 @@ def _turn(F, S, opts, zt, st, cnt, i):
 def _reset(F, S):
     """Fresh state for a fight: weapons in hand, starting fatigue (B-7.8), no foes (a duel's two
     fighters are each other's foe at once: the only choice, docs/groups.md), every fighter in."""
-    n = F.shape[0]
-    for i in range(n):
-        for k in range(NS):
+    start_battle(F, S)
+    for i in range(F.shape[0]):
+        for k in range(STATE_BLOCK, NS):
             S[i, k] = 0
         S[i, S_HELD_MAIN] = F[i, _wb(SLOT_MAIN) + W_PRESENT]
         S[i, S_HELD_OFF] = F[i, _wb(SLOT_OFF) + W_PRESENT]
         _set_fatigue(F, S, i, F[i, P_FATIGUE0])  # B-7.8
-        S[i, S_FOE] = -1
-    for i in range(n):
-        S[F[i, P_SIDE], S_SIDE_IN] += 1
-    if n == 2:
-        S[0, S_FOE] = 1
-        S[1, S_FOE] = 0
-        S[0, S_ENGAGERS] = 1
-        S[1, S_ENGAGERS] = 1
-
-
-@rule
-def _initiative_roll(F, st, i):
-    """B-2.2: i's initiative: 2d6 + resolve + initiative talents − starting fatigue (B-7.8)."""
-    r1, r2 = roll_2d6(st)
-    return r1 + r2 + F[i, P_RESOLVE] + F[i, P_INIT_MOD] - _fatigue_penalty_of(F[i, P_FATIGUE0], F[i, P_ENDURANCE])
-
-
-@rule
-def _initiative_order(F, S, x, y):
-    """B-2.2: 1 if row x acts before row y, −1 after, 0 for a full tie: the higher total, then an
-    initiative talent, then the higher agility."""
-    if S[x, S_INIT] != S[y, S_INIT]:
-        return 1 if S[x, S_INIT] > S[y, S_INIT] else -1
-    if F[x, P_INIT_TALENT] != F[y, P_INIT_TALENT]:
-        return 1 if F[x, P_INIT_TALENT] > F[y, P_INIT_TALENT] else -1
-    if F[x, P_AGILITY] != F[y, P_AGILITY]:
-        return 1 if F[x, P_AGILITY] > F[y, P_AGILITY] else -1
-    return 0
-
-
-@rule
-def _sort_places(F, S, lo, hi):
-    """Stable insertion sort of the turn-order places ``lo … hi−1`` (``S_ORDER``) by initiative."""
-    for p in range(lo + 1, hi):
-        r = S[p, S_ORDER]
-        q = p
-        while q > lo and _initiative_order(F, S, r, S[q - 1, S_ORDER]) > 0:
-            S[q, S_ORDER] = S[q - 1, S_ORDER]
-            q -= 1
-        S[q, S_ORDER] = r
 
 
 @inline_rule
 def _initiative(F, S, st):
-    """B-2.2 (docs/groups.md): the turn order, written to ``S_ORDER`` (row p: the row at place p).
-
-    Every fighter in row order rolls; the order sorts by total, then initiative talent, then agility
-    (higher first). A group still tied rerolls (its members in row order) and is ordered within its
-    places by the reroll, recursively; groups are settled in turn order, the highest place first.
-    For a duel: a rolls, b rolls, a full tie rerolls both.
-    """
-    n = F.shape[0]
-    for i in range(n):
-        S[i, S_INIT] = _initiative_roll(F, st, i)
-        S[i, S_ORDER] = i
-        S[i, S_INIT_GROUP] = 0
-    _sort_places(F, S, 0, n)
-    groups = 0
-    p = 0
-    while p < n:
-        end = p + 1  # the tied group at p: same tie group, a full tie (ties are in row order)
-        while (end < n and S[end, S_INIT_GROUP] == S[p, S_INIT_GROUP]
-               and _initiative_order(F, S, S[p, S_ORDER], S[end, S_ORDER]) == 0):
-            end += 1
-        if end - p == 1:
-            p += 1
-            continue
-        groups += 1
-        for q in range(p, end):
-            r = S[q, S_ORDER]
-            S[r, S_INIT] = _initiative_roll(F, st, r)
-            S[q, S_INIT_GROUP] = groups
-        _sort_places(F, S, p, end)
+    """B-2.2 (docs/groups.md): the turn order (``toolbox.battle.turn_order``) by 2d6 + resolve +
+    initiative talents − starting fatigue (B-7.8); ties: an initiative talent, then the higher
+    agility; a full tie rerolled."""
+    for i in range(F.shape[0]):
+        S[i, S_INIT_MOD] = (F[i, P_RESOLVE] + F[i, P_INIT_MOD]
+                            - _fatigue_penalty_of(F[i, P_FATIGUE0], F[i, P_ENDURANCE]))
+        S[i, S_INIT_TIE] = F[i, P_INIT_TALENT] * 1024 + F[i, P_AGILITY] + 512
+    turn_order(F, S, st, DICE_2D6)
 
 
 @loop_inline_rule
@@ -321,7 +256,7 @@ def _fight(F, S, opts, zt, st, cnt):
     n = F.shape[0]
     _reset(F, S)
     _set_ground(F, S, opts)  # B-9.6
-    _set_dist(S, opts[O_START_DISTANCE])  # B-8
+    place_sides(F, S, opts[O_START_DISTANCE])  # B-8
     _initiative(F, S, st)
     surprise = opts[O_SURPRISE]
     if surprise > 0:  # B-2.3: every fighter of that side
@@ -348,9 +283,9 @@ def _fight(F, S, opts, zt, st, cnt):
                 # _turn (the foe of a duel never changes)
                 _choose_foe(F, S, opts, i)
             _turn(F, S, opts, zt, st, cnt, i)
-            if _decided(S):
-                loser = 0 if S[0, S_SIDE_IN] == 0 else 1
-                last = _last_out(F, S, loser)
+            if decided(S):
+                loser = loser_side(S)
+                last = last_out(F, S, loser)
                 cause = S[last, S_OUT] - 1
                 count_decision(cnt, S, loser, cause, S[last, S_DEAD],
                                 S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], TALLY)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....toolbox.battle import put_out
 from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import roll_2d6
 from ..layout import (
@@ -42,9 +43,7 @@ from ..layout import (
     S_COMA,
     S_DAZE,
     S_DEAD,
-    S_ENGAGERS,
     S_FATIGUE,
-    S_FOE,
     S_FRIGHTENED,
     S_HARMED,
     S_HELD_MAIN,
@@ -52,11 +51,8 @@ from ..layout import (
     S_IN_TURN,
     S_NO_RUN,
     S_OUT,
-    S_OUTS,
-    S_OUT_SEQ,
     S_PERM_STUN,
     S_PRONE,
-    S_SIDE_IN,
     S_STUN,
     S_TAKEN,
     S_TALLY,
@@ -91,20 +87,6 @@ def _wound_level(F, d, damage):
 
 
 @rule
-def _knock_out(F, S, d, cause):
-    """d goes out of the fight by ``cause`` (once): it gets the next place in the order of going
-    out (``S_OUT_SEQ``), stops being an engager of its foe and leaves its side's count."""
-    if S[d, S_OUT] == 0:
-        S[d, S_OUT] = cause + 1
-        S[0, S_OUTS] += 1
-        S[d, S_OUT_SEQ] = S[0, S_OUTS]
-        foe = S[d, S_FOE]
-        if foe >= 0:
-            S[foe, S_ENGAGERS] -= 1
-        S[F[d, P_SIDE], S_SIDE_IN] -= 1
-
-
-@rule
 def _wound_in_coma(S, d):
     """B-6.7: a wound on d in a coma kills it."""
     if S[d, S_COMA] != 0:
@@ -135,7 +117,7 @@ def _record(F, S, d, level):
         _wound_in_coma(S, d)
         S[d, S_COMA] = 1
     if (S[d, S_TRACK] >> (n - 1)) & 1:
-        _knock_out(F, S, d, CAUSE_TRACK_FULL)
+        put_out(F, S, d, CAUSE_TRACK_FULL)
 
 
 @rule
@@ -184,9 +166,9 @@ def _gain_fatigue(F, S, opts, st, d, levels):
         _set_fatigue(F, S, d, S[d, S_FATIGUE] + 1)
         if S[d, S_FATIGUE] > 3 * end:
             S[d, S_DEAD] = 1
-            _knock_out(F, S, d, CAUSE_EXHAUSTED)
+            put_out(F, S, d, CAUSE_EXHAUSTED)
         elif S[d, S_FATIGUE] > end and not _passive_check(F, S, opts, st, d, P_WILLPOWER, 12):
-            _knock_out(F, S, d, CAUSE_EXHAUSTED)
+            put_out(F, S, d, CAUSE_EXHAUSTED)
 
 
 @rule
@@ -253,11 +235,11 @@ def _wound_effects(F, S, opts, st, d, level, zone):
         else:
             _until_end_of_next_turn(S, d, S_DAZE)
             if not ok:
-                _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
+                put_out(F, S, d, CAUSE_KNOCKED_OUT)
         return
     # critical
     if group == 0:
-        _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
+        put_out(F, S, d, CAUSE_KNOCKED_OUT)
         return
     ok = _toughness_check(F, S, opts, st, d, 14)
     if group == 2:
@@ -267,7 +249,7 @@ def _wound_effects(F, S, opts, st, d, level, zone):
     else:
         _until_end_of_next_turn(S, d, S_DAZE)
     if not ok:
-        _knock_out(F, S, d, CAUSE_KNOCKED_OUT)
+        put_out(F, S, d, CAUSE_KNOCKED_OUT)
 
 
 @loop_inline_rule
@@ -306,7 +288,7 @@ def _take_wound(F, S, opts, st, cnt, d, damage, dtype, zone):
         if not _toughness_check(F, S, opts, st, d, 12):
             S[d, S_DEAD] = 1
         _wound_in_coma(S, d)  # B-6.7
-        _knock_out(F, S, d, CAUSE_MORTAL)
+        put_out(F, S, d, CAUSE_MORTAL)
         return
     if not _mark_wound(F, S, d, level, dtype):
         return

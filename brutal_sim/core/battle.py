@@ -1,0 +1,64 @@
+"""The battle block: the columns every ruleset that plays group fights or distance keeps at the
+start of its fighter and state rows, and the targeting policies (docs/groups.md). The mechanics that
+read them are :mod:`brutal_sim.toolbox.battle`; a ruleset's ``layout.py`` begins its rows after
+them (``P = Slots(FIGHTER_BLOCK)``, ``S = Slots(STATE_BLOCK)``).
+
+Fighter row ``int64[NF]`` (written by the compile step):
+
+- ``F_SIDE``: 0 side a, 1 side b;
+- ``F_RANK``: its place in its side's line, 0 … 5 (the order given);
+- ``F_TARGETING``: its targeting policy (``TG_*``, :data:`TARGETING`).
+
+State ``int64[N, NS]``, one row per fighter, reset by ``toolbox.battle.start_battle``:
+
+- ``B_OUT``: 0 while in the fight, else its cause of going out + 1;
+- ``B_OUT_SEQ``: its place in the order of going out (1 first);
+- ``B_FOE``: the row of its foe, −1 none; ``B_ENGAGERS``: enemies in the fight whose foe it is;
+- ``B_DEAD``, ``B_DEALT``, ``B_TAKEN``: killed, final damage dealt and taken (the group block);
+- ``B_X``: its position on the line (in the ruleset's unit: metres, yards);
+- ``B_WEAKNESS``: how near it is to going out, 0 … 127, kept by the ruleset (the ``weakest``
+  targeting policy);
+- ``B_INIT_MOD``, ``B_INIT_TIE``: its initiative modifier and tie key (its tie-breakers as one int,
+  higher first), written by the ruleset before the turn order; ``B_INIT``: its initiative total;
+- kept in the rows of S for the whole fight, not per fighter: ``B_ORDER`` of row p is the row
+  acting at place p of the turn order; ``B_INIT_GROUP`` of row p the tie group of place p while the
+  order is settled; ``B_SIDE_IN`` of row 0 / row 1 the fighters of side a / b still in;
+  ``B_OUTS`` of row 0 the fighters out so far.
+"""
+
+from __future__ import annotations
+
+from .slots import Slots
+
+_F = Slots()
+F_SIDE = _F.next()
+F_RANK = _F.next()
+F_TARGETING = _F.next()
+#: columns of the fighter row the battle block takes (a ruleset's own begin here)
+FIGHTER_BLOCK = _F.size
+
+_S = Slots()
+B_OUT = _S.next()
+B_OUT_SEQ = _S.next()
+B_FOE = _S.next()
+B_ENGAGERS = _S.next()
+B_DEAD = _S.next()
+B_DEALT = _S.next()
+B_TAKEN = _S.next()
+B_X = _S.next()
+B_WEAKNESS = _S.next()
+B_INIT_MOD = _S.next()
+B_INIT_TIE = _S.next()
+B_INIT = _S.next()
+B_ORDER = _S.next()
+B_INIT_GROUP = _S.next()
+B_SIDE_IN = _S.next()
+B_OUTS = _S.next()
+#: columns of the state row the battle block takes (a ruleset's own begin here)
+STATE_BLOCK = _S.size
+
+#: The targeting policies (docs/groups.md), the default first; a fighter's ``targeting`` is one of
+#: them, compiled to its index (``TG_*``).
+TARGETING = ("spread", "weakest", "nearest")
+TG_SPREAD, TG_WEAKEST, TG_NEAREST = range(len(TARGETING))
+TARGETING_CODES = {name: code for code, name in enumerate(TARGETING)}
