@@ -94,6 +94,18 @@ RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (defau
                            "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 
 
+def check_run(seed: int | None, threads: int | None, n: int | None = None, what: str = "duels") -> None:
+    """The seed, thread count and (when given) number of a run, checked before anything is
+    compiled; a bad one is a :class:`DataError` the error boundary words as its flag."""
+    from .. import api
+
+    if n is not None:
+        api.check_n(n, what=what)
+    if seed is not None:
+        api.check_seed(seed)
+    api.check_threads(threads)
+
+
 def fail(message: str) -> None:
     err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)

@@ -23,6 +23,7 @@ from .base import (
     CLUSTER_OPT,
     FLAGS,
     RULESET_OPT,
+    check_run,
     warm_up,
     run_executor,
     with_progress,
@@ -63,10 +64,9 @@ def duel(
 
     # validate everything before compiling anything
     n, prec = how_many(n, target_error, max_n)
-    (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
+    check_run(seed, threads)
     target = parse(cluster)
-    matchup = api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset,
-                                         names=FLAGS)
+    matchup = api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset)
     rs = matchup[0]
     if target is None:  # on a cluster, the workers load the kernels
         warm_up(json_out, rs)
@@ -144,11 +144,9 @@ def attack(
     if n is None and not exact:
         n = 1_000_000
     if n is not None:
-        (api.check_n(n, "-n", what="attacks"), api.check_seed(seed, "--seed"),
-                        api.check_threads(threads, "--threads"))
+        check_run(seed, threads, n, what="attacks")
     names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction"}
-    matchup = api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,
-                                         names=names)
+    matchup = api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset, names=names)
     rs = matchup[0]
     warm_up(json_out, rs, "exact" if n is None else "attack")
     result = api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names)
@@ -200,13 +198,11 @@ def weights(
     from .. import api, designer
 
     n, _prec = how_many(n, target_error, max_n)
-    (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
-    rs = api.prepare(a, b, rules, flags, ruleset=ruleset, names=FLAGS)[0]
+    check_run(seed, threads)
+    rs = api.prepare(a, b, rules, flags, ruleset=ruleset)[0]
     warm_up(json_out, rs)
-    with api.named_errors(FLAGS):
-        w = designer.stat_weights(a, b, n, seed, flags, rules, ruleset, threads,
-                                                 target_error=target_error,
-                                                 max_n=api.MAX_N_DEFAULT if max_n is None else max_n)
+    w = designer.stat_weights(a, b, n, seed, flags, rules, ruleset, threads, target_error=target_error,
+                              max_n=api.MAX_N_DEFAULT if max_n is None else max_n)
     data = w.to_dict()
     if json_out:
         print_json(data)

@@ -20,8 +20,8 @@ from .base import (
     THREADS_OPT,
     JSON_OPT,
     CLUSTER_OPT,
-    FLAGS,
     RULESET_OPT,
+    check_run,
     warm_up_fight,
     run_executor,
     with_progress,
@@ -62,10 +62,9 @@ def fight(
 
     side_a, side_b = split_sides(fighters)
     n, prec = how_many(n, target_error, max_n, what="fights")
-    (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
+    check_run(seed, threads)
     target = parse(cluster)
-    prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b,
-                                                names=FLAGS, ruleset=ruleset)
+    prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b, ruleset=ruleset)
     if target is None:
         warm_up_fight(json_out, prepared)
     with run_executor(target, threads, json_out) as ex:

@@ -28,6 +28,7 @@ from .base import (
     FLAGS,
     RULESET_OPT,
     fail,
+    check_run,
     warm_up,
     warm_up_fight,
     run_executor,
@@ -59,7 +60,6 @@ def report(
     report (images embedded, the scenario and its files embedded)."""
     from pathlib import Path
 
-    from .. import api
     from ..outputs import Outputs, require_parquet, write_file
     from ..report import ReportFrames, read_setup, render_report, report_setup, setup_inputs, table_metadata
     from ..run.cluster import parse
@@ -92,7 +92,7 @@ def report(
         note = size_note(sc.n_runs)
         if note:
             err.print(note, highlight=False, markup=False)
-        api.check_threads(threads, "--threads")
+        check_run(None, threads)
         target = parse(cluster)
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
         with run_executor(target, threads) as ex:
@@ -237,7 +237,7 @@ def diff_(
     flags_b = parse_option_flags(option_b or [])
     refs = [*(fighters_opt or []), *(fighters or [])]
     n, _prec = how_many(n, target_error, max_n)
-    (api.check_seed(seed, "--seed"), api.check_threads(threads, "--threads"))
+    check_run(seed, threads)
     names = {"options_old": "--option-a", "options_new": "--option-b", "rules_old": "--rules-a",
              "rules_new": "--rules-b", **FLAGS}
     rs = resolve_ruleset(refs, ruleset) if refs else get_ruleset(ruleset or "brutal")
@@ -248,12 +248,11 @@ def diff_(
     Outputs(output, csv, parquet).check(inputs)
     first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
     for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
-        api.prepare(*first, rules, flags, ruleset=rs.name,
-                                   names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
+        api.prepare(*first, rules, flags, ruleset=rs.name, names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
     warm_up(json_out, rs)
     d = designer.rule_diff(refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads,
-                                          target_error=target_error, max_n=api.MAX_N_DEFAULT if max_n is None else max_n,
-                                          names=names)
+                           target_error=target_error, max_n=api.MAX_N_DEFAULT if max_n is None else max_n,
+                           names=names)
     data = d.to_dict()
     command = "brutal-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["diff"] else "brutal-sim diff …"
     try:
