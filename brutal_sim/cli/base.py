@@ -7,7 +7,9 @@ and the table helpers.
 from __future__ import annotations
 
 import json
+import math
 import os
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -36,8 +38,23 @@ class _Commands(typer.core.TyperGroup):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: Any) -> Any:
-        with _usage_errors():
+        with _closed_pipe(), _usage_errors():
             return super().invoke(ctx)
+
+
+@contextmanager
+def _closed_pipe() -> Iterator[None]:
+    """A reader that stops early (``brutal-sim list weapons | head``) ends the command quietly with
+    exit code 0: whatever is still to print goes nowhere."""
+    try:
+        yield
+        sys.stdout.flush()  # a pipe closed early fails here, not in the interpreter's last flush
+    except BrokenPipeError:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (AttributeError, ValueError, OSError):  # an stdout without a file descriptor
+            pass
+        raise typer.Exit(0) from None
 
 
 @contextmanager
@@ -55,21 +72,42 @@ def _usage_errors() -> Iterator[None]:
 
 
 # help text is plain text: "[cluster]" in "pip install 'brutal-sim[cluster]'" must not be read as markup
-app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+app = typer.Typer(cls=_Commands, add_completion=True, no_args_is_help=True, rich_markup_mode=None,
                   help="Monte-Carlo balance analysis of tabletop combat rules (Brutal, WFRP 2e, Звёздное Веретено).")
 
 
-def _width() -> int | None:
-    """The width of the consoles: ``COLUMNS`` when it is a positive number, 80 when it is set to
-    anything else (0, negative, not a number), else the terminal's (None)."""
+#: the width of output that is not a terminal (a pipe, a file): wide enough that no table cuts a
+#: name or an allowed value that one would type or grep
+PIPE_WIDTH = 1000
+
+
+def _width(stream: Any) -> int | None:
+    """The width of a console: ``COLUMNS`` when it is a positive number, 80 when it is set to
+    anything else (0, negative, not a number); else the terminal's (None), or :data:`PIPE_WIDTH`
+    when ``stream`` is not a terminal."""
     columns = os.environ.get("COLUMNS")
     if columns is None:
-        return None
+        return None if _is_terminal(stream) else PIPE_WIDTH
     return int(columns) if columns.strip().isdigit() and int(columns) > 0 else 80
 
 
-out = Console(width=_width())
-err = Console(stderr=True, width=_width())
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _Console(Console):
+    """rich's console, but a closed pipe is left to :func:`_closed_pipe` (rich's own ends with exit 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+out = _Console(width=_width(sys.stdout))
+err = _Console(stderr=True, width=_width(sys.stderr))
 
 N_OPT = typer.Option(None, "-n", help="number of duels [default: 100,000]")
 TARGET_OPT = typer.Option(None, "--target-error", help="play until every win rate's 95 % interval is within ± this "
@@ -243,12 +281,50 @@ def side_labels(d: dict[str, Any]) -> dict[str, str]:
     return {key: d[key]["name"] + (f" ({key})" if same else "") for key in ("a", "b")}
 
 
-def print_options(options: dict[str, Any], rs: Any) -> None:
-    """Echo the ruleset and the rule options used, the changed ones highlighted."""
+SHOW_OPTIONS_OPT = typer.Option(False, "--show-options", help="echo every rule option, not only those changed "
+                                "from the defaults (--json always holds all)")
+
+
+def print_options(options: dict[str, Any], rs: Any, show_all: bool = False) -> None:
+    """Echo the ruleset and the rule options that differ from its defaults (``show_all``: every
+    option, the changed ones repeated after them)."""
     defaults = rs.option_defaults()
     changed = {k: v for k, v in options.items() if v != defaults.get(k)}
-    out.print(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items()), highlight=False, markup=False,
-              style="dim")
+    if show_all:
+        out.print(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items()),
+                  highlight=False, markup=False, style="dim")
     if changed:
-        out.print("changed from the defaults: " + ", ".join(f"{k}={v}" for k, v in changed.items()),
+        out.print(("changed from the defaults: " if show_all else f"ruleset: {rs.name}; options changed from the "
+                   "defaults: ") + ", ".join(f"{k}={v}" for k, v in changed.items()),
                   highlight=False, markup=False, style="bold")
+    elif not show_all:
+        out.print(f"ruleset: {rs.name}; every option at its default ({plural(len(options), 'option')}: "
+                  "--show-options, `brutal-sim list options`)", highlight=False, markup=False, style="dim")
+
+
+def under(rs: Any, asked: str | None) -> str:
+    """How a header names the ruleset: ``under brutal``, and when the fighters chose it rather than
+    ``--ruleset`` and it is not the first registered one, that it was picked."""
+    from ..core.ruleset import ruleset_names
+
+    picked = asked is None and rs.name != ruleset_names()[0]
+    return f"under {rs.name}" + (" (picked from the fighters; --ruleset to choose)" if picked else "")
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 thread``, ``2 threads``: the count with its noun (``words``: an irregular plural)."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
+
+
+def verdict(a_name: str, b_name: str, a_wins: int, b_wins: int, n: int, noun: str = "points") -> str:
+    """One line: which side the run favours and by how much, with the 95 % interval of the
+    difference of the win rates (draws count for neither; normal approximation of the multinomial);
+    "no side favoured" when the interval holds 0."""
+    pa, pb = a_wins / n, b_wins / n
+    diff = pb - pa
+    half = 1.959963984540054 * math.sqrt(max(pa + pb - diff * diff, 0.0) / n)
+    interval = f"95 % CI {100 * (abs(diff) - half):.2f} – {100 * (abs(diff) + half):.2f}"
+    if abs(diff) <= half:
+        return (f"no side favoured: win rates differ by {100 * abs(diff):.2f} {noun} "
+                f"(95 % CI {100 * (diff - half):+.2f} – {100 * (diff + half):+.2f}, b − a)")
+    return f"{b_name if diff > 0 else a_name} favoured by {100 * abs(diff):.2f} {noun} ({interval})"

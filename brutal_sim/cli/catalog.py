@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from typing import Optional
 
 import typer
 from rich.table import Table
@@ -18,32 +20,38 @@ from .base import (
 @app.command("list")
 def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | tactics | options | "
                                                       "rulesets (topics depend on the ruleset)"),
-          ruleset: str = typer.Option("brutal", "--ruleset", help="whose catalog to list")) -> None:
+          pattern: Optional[str] = typer.Argument(None, help="only the rows whose text holds this (any case), "
+                                                  "e.g. `list options cover`"),
+          ruleset: str = typer.Option("brutal", "--ruleset", help="whose catalog to list"),
+          json_out: bool = typer.Option(False, "--json", help="print one JSON object: the columns and the rows")) -> None:
     """List a ruleset's bundled catalog, its rule options, or the rulesets."""
     from ..core.ruleset import get_ruleset, ruleset_names
 
     if what == "rulesets":
-        t = Table("ruleset", "title", "fighters")
-        for name in ruleset_names():
-            r = get_ruleset(name)
-            add_row(t, name, r.title, ", ".join(r.fighter_names()))
-        out.print(t)
+        columns: tuple[str, ...] = ("ruleset", "title", "fighters")
+        rows = [(name, get_ruleset(name).title, ", ".join(get_ruleset(name).fighter_names()))
+                for name in ruleset_names()]
+    else:
+        rs = get_ruleset(ruleset)
+        if what == "options":
+            columns = ("option", "rule", "default", "allowed", "meaning")
+            rows = [(s.name, s.rule, str(s.default), s.allowed or f"{s.default} | PATH", s.help)
+                    for s in rs.option_specs]
+        else:
+            listings = rs.listings()
+            if what not in listings:
+                fail(f"list: unknown topic {what!r} for the {rs.name} ruleset; allowed: "
+                     f"{', '.join([*listings, 'options', 'rulesets'])}")
+            columns, rows = tuple(listings[what].columns), [tuple(r) for r in listings[what].rows]
+    if pattern is not None:
+        needle = pattern.casefold()
+        rows = [r for r in rows if any(needle in str(c).casefold() for c in r)]
+    if json_out:
+        print(json.dumps({"topic": what, "columns": list(columns), "rows": [list(map(str, r)) for r in rows]},
+                         ensure_ascii=False))
         return
-    rs = get_ruleset(ruleset)
-    if what == "options":
-        t = Table("option", "rule", "default", "allowed", "meaning", show_lines=False)
-        for s in rs.option_specs:
-            allowed = s.allowed or f"{s.default} | PATH"
-            add_row(t, s.name, s.rule, str(s.default), allowed, s.help)
-        out.print(t)
-        return
-    listings = rs.listings()
-    if what not in listings:
-        fail(f"list: unknown topic {what!r} for the {rs.name} ruleset; allowed: "
-              f"{', '.join([*listings, 'options', 'rulesets'])}")
-    table = listings[what]
-    t = Table(*table.columns)
-    for row in table.rows:
+    t = Table(*columns)
+    for row in rows:
         add_row(t, *row)
     out.print(t)
 

@@ -34,6 +34,10 @@ from .base import (
     percent,
     side_labels,
     print_options,
+    SHOW_OPTIONS_OPT,
+    plural,
+    under,
+    verdict,
 )
 
 
@@ -55,6 +59,7 @@ def duel(
     cluster: Optional[str] = CLUSTER_OPT,
     target_error: Optional[float] = TARGET_OPT,
     max_n: Optional[int] = MAX_N_OPT,
+    show_options: bool = SHOW_OPTIONS_OPT,
 ) -> None:
     """Play N duels between two fighters (or as many as --target-error needs) and summarise win
     rates, rounds and defeat causes."""
@@ -77,13 +82,14 @@ def duel(
     if json_out:
         print_json(data)
         return
-    _print_duel(data, rs)
+    _print_duel(data, rs, ruleset, show_options)
 
 
-def _print_duel(d: dict[str, Any], rs: Any) -> None:
+def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
-    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b): {d['n']:,} duels, seed {d['seed']}, "
-              f"{d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, {d['threads']} threads)", highlight=False)
+    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b) {escape(under(rs, asked))}: "
+              f"{plural(d['n'], 'duel')}, seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, "
+              f"{plural(d['threads'], 'thread')})", highlight=False)
     print_precision(d, "duels")
     out.print(f"tactics: a {d['a'].get('tactic', '?')} / {d['a'].get('reaction', '?')}, "
               f"b {d['b'].get('tactic', '?')} / {d['b'].get('reaction', '?')}", highlight=False, markup=False)
@@ -97,6 +103,7 @@ def _print_duel(d: dict[str, Any], rs: Any) -> None:
                   f"{100 * s['ci95'][0]:.2f} – {100 * s['ci95'][1]:.2f} %")
     add_row(t, "draws", f"{d['draws']:,}", percent(d["draws"] / d["n"]), "")
     out.print(t)
+    out.print(verdict(labels["a"], labels["b"], d["a"]["wins"], d["b"]["wins"], d["n"]), highlight=False, markup=False)
     r = d["rounds"]
     if r["mean"] is None:
         out.print("Rounds to decision: no duel was decided")
@@ -119,7 +126,7 @@ def _print_duel(d: dict[str, Any], rs: Any) -> None:
     deaths = dict(rs.counters.descriptions).get("deaths")
     if deaths:
         out.print(f"of them died: {deaths}", highlight=False, markup=False, style="dim")
-    print_options(d["options"], rs)
+    print_options(d["options"], rs, show_options)
 
 
 @app.command()
@@ -136,6 +143,7 @@ def attack(
     reaction: Optional[str] = typer.Option(None, "--reaction", help="override the defender's reaction"),
     json_out: bool = JSON_OPT,
     ruleset: Optional[str] = RULESET_OPT,
+    show_options: bool = SHOW_OPTIONS_OPT,
 ) -> None:
     """Outcome distribution of one attack: miss/parried/dodged/hard block/hit, wound level, zone."""
     flags = parse_option_flags(option or [])
@@ -174,7 +182,7 @@ def attack(
     out.print(t)
     out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; per attack: {data['mean_damage_per_attack']:.2f}")
-    print_options(data["options"], rs)
+    print_options(data["options"], rs, show_options)
 
 
 @app.command()
@@ -191,6 +199,7 @@ def weights(
     target_error: Optional[float] = typer.Option(None, "--target-error", help="play each stat until its changes' 95 % "
                                                  "half-width is at most this many percentage points; instead of -n"),
     max_n: Optional[int] = MAX_N_OPT,
+    show_options: bool = SHOW_OPTIONS_OPT,
 ) -> None:
     """Stat weights: how much a's win rate against b changes when each of a's numeric stats goes one
     step down or up (paired runs, 95 % intervals), largest first."""
@@ -219,4 +228,4 @@ def weights(
         add_row(t, r["stat"], f"{r['from']} → {r['to']}", f"{100 * r['delta']:+.2f} pt",
              f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}")
     out.print(t)
-    print_options(data["options"], rs)
+    print_options(data["options"], rs, show_options)

@@ -31,6 +31,10 @@ from .base import (
     add_row,
     percent,
     print_options,
+    SHOW_OPTIONS_OPT,
+    plural,
+    under,
+    verdict,
 )
 
 
@@ -51,6 +55,7 @@ def fight(
     target_error: Optional[float] = TARGET_OPT,
     max_n: Optional[int] = MAX_N_OPT,
     ruleset: Optional[str] = RULESET_OPT,
+    show_options: bool = SHOW_OPTIONS_OPT,
 ) -> None:
     """Play N group fights (1 … 6 fighters a side; docs/groups.md) under a ruleset that plays them
     (`brutal-sim list rulesets`): side win rates, rounds, survivors and each fighter's fate."""
@@ -74,14 +79,14 @@ def fight(
     if json_out:
         print_json(data)
         return
-    _print_fight(data, get_ruleset(prepared.ruleset))
+    _print_fight(data, get_ruleset(prepared.ruleset), ruleset, show_options)
 
 
-def _print_fight(d: dict[str, Any], rs: Any) -> None:
+def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
-    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b): {d['n']:,} fights, "
-              f"seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} fights/s, {d['threads']} threads)",
-              highlight=False)
+    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b) {escape(under(rs, asked))}: "
+              f"{plural(d['n'], 'fight')}, seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} fights/s, "
+              f"{plural(d['threads'], 'thread')})", highlight=False)
     print_precision(d, "fights")
     t = Table(show_edge=False, pad_edge=False)
     for col, just in (("side", "left"), ("wins", "right"), ("win rate", "right"), ("95 % CI (Wilson)", "right")):
@@ -93,6 +98,8 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
     add_row(t, "draws", f"{d['draws']:,}", percent(d["draw_rate"]),
               f"{100 * d['draw_ci95'][0]:.2f} – {100 * d['draw_ci95'][1]:.2f} %")
     out.print(t)
+    out.print(verdict(f"{d['a']['name']} (a)", f"{d['b']['name']} (b)", d["a"]["wins"], d["b"]["wins"], d["n"]),
+              highlight=False, markup=False)
     r = d["rounds"]
     if r["mean"] is None:
         out.print("Rounds to decision: no fight was decided")
@@ -134,4 +141,4 @@ def _print_fight(d: dict[str, Any], rs: Any) -> None:
     for f in d["fighters"]:
         add_row(t, f["name"], f"{f['side']}{f['rank'] + 1}", *[short(f["out_rate"][c]) for c in shown])
     out.print(t)
-    print_options(d["options"], rs)
+    print_options(d["options"], rs, show_options)

@@ -30,6 +30,7 @@ from .base import (
     fail,
     check_run,
     warm_up,
+    plural,
     warm_up_fight,
     run_executor,
     how_many,
@@ -55,6 +56,7 @@ def report(
                                                  "half-width is at most this many percentage points (overrides n)"),
     max_n: Optional[int] = typer.Option(None, "--max-n", help="the most duels per cell with a target error "
                                         "[default: the scenario's max_n, 100,000,000]"),
+    open_page: bool = typer.Option(False, "--open", help="open the written report in the web browser"),
 ) -> None:
     """Run a scenario (or play again the one a report carries, --rerun) and write a one-file HTML
     report (images embedded, the scenario and its files embedded)."""
@@ -118,12 +120,16 @@ def report(
             frames.to_parquet(parquet, {**table_metadata(sc), "scenario": setup["scenario"]["name"]})
     except OSError as exc:
         fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
-    fights = f" and {len(sc.fights)} group fights" if sc.fights else ""
+    fights = f" and {plural(len(sc.fights), 'group fight')}" if sc.fights else ""
     also = "".join(f"; {what} in {folder}" for what, folder in (("CSV", csv), ("Parquet", parquet)) if folder)
-    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {len(sc.cells)} cells{fights}, {total:,} "
-              f"{'duels and fights' if sc.fights else 'duels'} in "
+    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {plural(len(sc.cells), 'cell')}{fights}, "
+              f"{plural(total, 'duel') if not sc.fights else f'{total:,} duels and fights'} in "
               f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + also,
               highlight=False, markup=False)
+    if open_page:
+        import webbrowser
+
+        webbrowser.open(Path(output).resolve().as_uri())
 
 
 @contextmanager
