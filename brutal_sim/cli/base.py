@@ -311,6 +311,48 @@ def under(rs: Any, asked: str | None) -> str:
     return f"under {rs.name}" + (" (picked from the fighters; --ruleset to choose)" if picked else "")
 
 
+SET_OPT = typer.Option(None, "--set", help="change one field of side a's or b's fighters for this run, written as "
+                       "in a fighter file: a.main_hand.damage=d10, b.checks.melee=5 (repeatable; validated like "
+                       "a fighter file; `docs/designer.md` lists the paths)")
+
+
+def parse_sets(sets: list[str] | None) -> dict[str, dict[str, Any]]:
+    """``--set SIDE.PATH=VALUE`` flags as ``{"a": {path: value}, "b": {…}}``; the value is read as
+    a TOML value (``5``, ``true``, ``"d10"``), else taken as text (``d10``)."""
+    import tomllib
+
+    changes: dict[str, dict[str, Any]] = {"a": {}, "b": {}}
+    for flag in sets or []:
+        target, eq, text = flag.partition("=")
+        side, dot, path = target.strip().partition(".")
+        if not eq or not dot or side not in changes or not path.strip():
+            raise DataError("--set", None, f"{flag!r}: write SIDE.PATH=VALUE with SIDE a or b, e.g. "
+                            "a.main_hand.damage=d10")
+        try:
+            value: Any = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = text.strip()
+        changes[side][path.strip()] = value
+    return changes
+
+
+def with_sets(rs: Any, side: list[Any], changes: dict[str, Any], key: str) -> list[Any]:
+    """The fighters of side ``key`` (references) loaded, with ``changes`` applied to each; the
+    references themselves when there are none."""
+    from ..core.variants import with_changes
+
+    if not changes:
+        return side
+    return [with_changes(rs.load_fighter(ref, f"side {key}"), changes, f"--set {key}") for ref in side]
+
+
+def print_sets(changes: dict[str, dict[str, Any]]) -> None:
+    """Echo the ``--set`` changes of a run."""
+    shown = [f"{key}.{path}={value}" for key, paths in changes.items() for path, value in paths.items()]
+    if shown:
+        out.print("set: " + ", ".join(shown), highlight=False, markup=False)
+
+
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``1 thread``, ``2 threads``: the count with its noun (``words``: an irregular plural)."""
     return f"{count:,} {word if count == 1 else words or word + 's'}"

@@ -35,6 +35,10 @@ from .base import (
     side_labels,
     print_options,
     SHOW_OPTIONS_OPT,
+    SET_OPT,
+    parse_sets,
+    print_sets,
+    with_sets,
     plural,
     under,
     verdict,
@@ -60,6 +64,7 @@ def duel(
     target_error: Optional[float] = TARGET_OPT,
     max_n: Optional[int] = MAX_N_OPT,
     show_options: bool = SHOW_OPTIONS_OPT,
+    sets: Optional[list[str]] = SET_OPT,
 ) -> None:
     """Play N duels between two fighters (or as many as --target-error needs) and summarise win
     rates, rounds and defeat causes."""
@@ -71,6 +76,8 @@ def duel(
     n, prec = how_many(n, target_error, max_n)
     check_run(seed, threads)
     target = parse(cluster)
+    changes = parse_sets(sets)
+    a, b = _changed(a, b, changes, ruleset)
     matchup = api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset)
     rs = matchup[0]
     if target is None:  # on a cluster, the workers load the kernels
@@ -78,14 +85,31 @@ def duel(
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("duels", n, 2_000_000, json_out, lambda progress:
                                 api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0])
-    data = result.to_dict()
+    data = {**result.to_dict(), **_set_entry(changes)}
     if json_out:
         print_json(data)
         return
-    _print_duel(data, rs, ruleset, show_options)
+    _print_duel(data, rs, ruleset, show_options, changes)
 
 
-def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool) -> None:
+def _changed(a: str, b: str, changes: dict[str, dict[str, Any]], ruleset: str | None) -> tuple[Any, Any]:
+    """Fighters a and b with their ``--set`` changes (the references when there are none)."""
+    if not (changes["a"] or changes["b"]):
+        return a, b
+    from ..core.ruleset import resolve_ruleset
+
+    rs = resolve_ruleset([a, b], ruleset)
+    return with_sets(rs, [a], changes["a"], "a")[0], with_sets(rs, [b], changes["b"], "b")[0]
+
+
+def _set_entry(changes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The ``set`` entry of ``--json``: ``{"a.main_hand.damage": "d10"}``, absent without changes."""
+    flat = {f"{key}.{path}": value for key, paths in changes.items() for path, value in paths.items()}
+    return {"set": flat} if flat else {}
+
+
+def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool,
+                changes: dict[str, dict[str, Any]]) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
     out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b) {escape(under(rs, asked))}: "
               f"{plural(d['n'], 'duel')}, seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, "
@@ -126,6 +150,7 @@ def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: boo
     deaths = dict(rs.counters.descriptions).get("deaths")
     if deaths:
         out.print(f"of them died: {deaths}", highlight=False, markup=False, style="dim")
+    print_sets(changes)
     print_options(d["options"], rs, show_options)
 
 
@@ -144,6 +169,7 @@ def attack(
     json_out: bool = JSON_OPT,
     ruleset: Optional[str] = RULESET_OPT,
     show_options: bool = SHOW_OPTIONS_OPT,
+    sets: Optional[list[str]] = SET_OPT,
 ) -> None:
     """Outcome distribution of one attack: miss/parried/dodged/hard block/hit, wound level, zone."""
     flags = parse_option_flags(option or [])
@@ -154,11 +180,13 @@ def attack(
     if n is not None:
         check_run(seed, threads, n, what="attacks")
     names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction"}
+    changes = parse_sets(sets)
+    a, b = _changed(a, b, changes, ruleset)
     matchup = api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset, names=names)
     rs = matchup[0]
     warm_up(json_out, rs, "exact" if n is None else "attack")
     result = api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names)
-    data = result.to_dict()
+    data = {**result.to_dict(), **_set_entry(changes)}
     if json_out:
         print_json(data)
         return
@@ -182,6 +210,7 @@ def attack(
     out.print(t)
     out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; per attack: {data['mean_damage_per_attack']:.2f}")
+    print_sets(changes)
     print_options(data["options"], rs, show_options)
 
 
@@ -200,6 +229,7 @@ def weights(
                                                  "half-width is at most this many percentage points; instead of -n"),
     max_n: Optional[int] = MAX_N_OPT,
     show_options: bool = SHOW_OPTIONS_OPT,
+    sets: Optional[list[str]] = SET_OPT,
 ) -> None:
     """Stat weights: how much a's win rate against b changes when each of a's numeric stats goes one
     step down or up (paired runs, 95 % intervals), largest first."""
@@ -208,11 +238,13 @@ def weights(
 
     n, _prec = how_many(n, target_error, max_n)
     check_run(seed, threads)
+    changes = parse_sets(sets)
+    a, b = _changed(a, b, changes, ruleset)
     rs = api.prepare(a, b, rules, flags, ruleset=ruleset)[0]
     warm_up(json_out, rs)
     w = designer.stat_weights(a, b, n, seed, flags, rules, ruleset, threads, target_error=target_error,
                               max_n=api.MAX_N_DEFAULT if max_n is None else max_n)
-    data = w.to_dict()
+    data = {**w.to_dict(), **_set_entry(changes)}
     if json_out:
         print_json(data)
         return
@@ -228,4 +260,5 @@ def weights(
         add_row(t, r["stat"], f"{r['from']} → {r['to']}", f"{100 * r['delta']:+.2f} pt",
              f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}")
     out.print(t)
+    print_sets(changes)
     print_options(data["options"], rs, show_options)

@@ -32,6 +32,10 @@ from .base import (
     percent,
     print_options,
     SHOW_OPTIONS_OPT,
+    SET_OPT,
+    parse_sets,
+    print_sets,
+    with_sets,
     plural,
     under,
     verdict,
@@ -56,6 +60,7 @@ def fight(
     max_n: Optional[int] = MAX_N_OPT,
     ruleset: Optional[str] = RULESET_OPT,
     show_options: bool = SHOW_OPTIONS_OPT,
+    sets: Optional[list[str]] = SET_OPT,
 ) -> None:
     """Play N group fights (1 … 6 fighters a side; docs/groups.md) under a ruleset that plays them
     (`brutal-sim list rulesets`): side win rates, rounds, survivors and each fighter's fate."""
@@ -69,6 +74,14 @@ def fight(
     n, prec = how_many(n, target_error, max_n, what="fights")
     check_run(seed, threads)
     target = parse(cluster)
+    changes = parse_sets(sets)
+    if changes["a"] or changes["b"]:
+        from ..core.ruleset import resolve_ruleset
+        from ..core.sides import expand_side
+
+        side_a, side_b = (expand_side(side, "fight", f"side {key}") for key, side in (("a", side_a), ("b", side_b)))
+        rs = resolve_ruleset([*side_a, *side_b], ruleset)
+        side_a, side_b = with_sets(rs, side_a, changes["a"], "a"), with_sets(rs, side_b, changes["b"], "b")
     prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b, ruleset=ruleset)
     if target is None:
         warm_up_fight(json_out, prepared)
@@ -76,10 +89,14 @@ def fight(
         result = with_progress("fights", n, 1_000_000, json_out, lambda progress:
                                 api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0])
     data = result.to_dict()
+    flat = {f"{key}.{path}": value for key, paths in changes.items() for path, value in paths.items()}
+    if flat:
+        data["set"] = flat
     if json_out:
         print_json(data)
         return
     _print_fight(data, get_ruleset(prepared.ruleset), ruleset, show_options)
+    print_sets(changes)
 
 
 def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool) -> None:

@@ -124,3 +124,45 @@ def test_report_open_opens_the_written_page(tmp_path, monkeypatch):
 def test_shell_completion_is_offered():
     r = run("--help")
     assert "--install-completion" in r.stdout and "--show-completion" in r.stdout
+
+
+def test_set_changes_a_field_for_the_run_as_a_fighter_file_would():
+    from brutal_sim import api
+    from brutal_sim.core.variants import with_changes
+
+    r = run("duel", "swordsman", "brute", "-n", "20000", "--seed", "4", "--json", "--set", "a.main_hand.damage=d10",
+            "--set", "b.checks.melee=3")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["set"] == {"a.main_hand.damage": "d10", "b.checks.melee": 3}
+    a = with_changes(api.load_fighter("swordsman"), {"main_hand.damage": "d10"})
+    b = with_changes(api.load_fighter("brute"), {"checks.melee": 3})
+    same = api.duel(a, b, n=20000, seed=4)
+    assert (d["a"]["wins"], d["b"]["wins"]) == (same.to_dict()["a"]["wins"], same.to_dict()["b"]["wins"])
+    plain = json.loads(run("duel", "swordsman", "brute", "-n", "20000", "--seed", "4", "--json").stdout)
+    assert plain["a"]["wins"] != d["a"]["wins"] and "set" not in plain
+    text = run("duel", "swordsman", "brute", "-n", "2000", "--set", "a.main_hand.damage=d10").stdout
+    assert "set: a.main_hand.damage=d10" in text
+
+
+def test_set_on_a_fight_changes_every_fighter_of_the_side():
+    from brutal_sim import api
+    from brutal_sim.core.variants import with_changes
+
+    r = run("fight", "swordsman", "vs", "militia*2", "-n", "3000", "--seed", "2", "--json", "--set",
+            "b.checks.melee=5")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    militia = with_changes(api.load_fighter("militia"), {"checks.melee": 5})
+    same = api.fight(["swordsman"], [militia, militia], n=3000, seed=2)
+    assert d["a"]["wins"] == same.to_dict()["a"]["wins"] and d["set"] == {"b.checks.melee": 5}
+
+
+def test_a_bad_set_is_one_line_naming_the_flag():
+    for flag, words in (("c.x=1", "write SIDE.PATH=VALUE with SIDE a or b"),
+                        ("a.main_hand.damage", "write SIDE.PATH=VALUE"),
+                        ("a.main_hand.dmg=d10", "no field 'dmg'; allowed here: name, description, damage"),
+                        ("a.main_hand.damage=d11", "die size in 'd11' must be one of")):
+        r = run("duel", "swordsman", "brute", "-n", "1000", "--set", flag)
+        assert r.exit_code == 2 and r.stdout == ""
+        assert r.stderr.startswith("error: --set") and words in r.stderr and len(r.stderr.strip().splitlines()) == 1
