@@ -17,7 +17,7 @@ import jinja2
 import pandas as pd
 
 from . import __version__
-from .results import plots
+from .results import findings, plots
 from .results.duel import DuelResult
 from .results.fight import FightResult
 from .results.frames import (
@@ -217,7 +217,8 @@ def _weight_sections(scenario: Scenario) -> list[dict[str, Any]]:
 
 
 def _option_sections(scenario: Scenario) -> list[dict[str, Any]]:
-    """One options table per ruleset: a row per option, a column per variant of that ruleset."""
+    """One options table per ruleset: a row per option (``changed`` when a variant changes it from the
+    default; the page folds the others), a column per variant of that ruleset."""
     sections = []
     for rs in scenario.rulesets:
         names = [v for v, r in scenario.variant_rulesets.items() if r is rs]
@@ -227,7 +228,8 @@ def _option_sections(scenario: Scenario) -> list[dict[str, Any]]:
             for v in names:
                 value = scenario.variant_options[v][spec.name]
                 values.append({"value": value, "changed": value != spec.default})
-            rows.append({"name": spec.name, "rule": spec.rule, "cells": values})
+            rows.append({"name": spec.name, "rule": spec.rule, "cells": values,
+                         "changed": any(c["changed"] for c in values)})
         sections.append({"title": rs.title, "variants": names, "rows": rows})
     return sections
 
@@ -278,6 +280,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights),
         weight_sections=_weight_sections(scenario),
         n_fights=len(scenario.fights), causes=_fight_causes(fights),
+        findings=findings.report_findings(results, fights, frames.differences),
     )
     return html
 
@@ -329,7 +332,8 @@ def render_diff(diff: Any, command: str, rules: str = "") -> str:
         rows=list(rows.itertuples()), per_cell=per_cell, ruleset=diff.ruleset, seed=diff.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         changed=[(k, o, v) for k, (o, v) in diff.changed_options.items()], rules=rules,
-        figure=plots.figure_to_data_uri(diff.figure()), pct=_pct, command=command)
+        figure=plots.figure_to_data_uri(diff.figure()), pct=_pct, command=command,
+        findings=findings.diff_findings(rows))
 
 
 # -- the setup a report carries: its scenario and the files it names -------------------------------

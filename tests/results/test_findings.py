@@ -1,0 +1,125 @@
+"""Key findings (results/findings.py): hand-computed crossings, balances, baselines and the diff's
+noise count; and the box that opens a report and a diff page."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+from typer.testing import CliRunner
+
+from brutal_sim.cli import app
+from brutal_sim.results.findings import (
+    diff_findings,
+    fight_findings,
+    holm_kept,
+    round_robin_findings,
+    sweep_findings,
+    variant_findings,
+)
+
+
+@dataclass
+class Cell:
+    """What the findings read of a DuelResult: names, n, wins, labels, the Wilson interval."""
+
+    names: tuple[str, str]
+    a_rate: float
+    labels: dict[str, str] = field(default_factory=dict)
+    n: int = 10_000
+    band: float = 0.02
+
+    def wins(self, side: int) -> int:
+        return round(self.n * (self.a_rate if side == 0 else 1 - self.a_rate))
+
+    def to_dict(self) -> dict:
+        return {"n": self.n, "a": {"win_rate": self.a_rate, "ci95": [self.a_rate - self.band, self.a_rate + self.band]},
+                "b": {"win_rate": 1 - self.a_rate}}
+
+
+def _sweep(values, rates, variant=""):
+    return [Cell(("Brute", "Swordsman"), r, {"sweep": "axe", "value": v, "variant": variant, "matchup": "m"})
+            for v, r in zip(values, rates)]
+
+
+def test_a_sweep_crossing_is_interpolated_with_the_interval_of_its_bands():
+    # 0.45 → 0.65 between d8 and d10: 50 % at (0.50 − 0.45) / 0.20 = 0.25 of the step; the bands
+    # (±0.02) cross at 0.03 / 0.20 = 0.15 (upper) and 0.07 / 0.20 = 0.35 (lower); step (0.65 − 0.30) / 2
+    [text] = sweep_findings(_sweep(["d6", "d8", "d10"], [0.30, 0.45, 0.65]))
+    assert text == ("axe: Brute against Swordsman: even (50.0 %) at about d8 + 0.25 of the step to d10 (95 % interval "
+                    "0.15 – 0.35 of that step), between d8 (45.0 %) and d10 (65.0 %); a step of the sweep changes it "
+                    "by +17.5 points on average.")
+    # numbers are interpolated as numbers: 0.48 → 0.56 from 4 to 5 crosses at 4 + 0.02 / 0.08 = 4.25
+    [text] = sweep_findings(_sweep(["3", "4", "5"], [0.40, 0.48, 0.56]))
+    assert "even (50.0 %) at about 4.25 (95 % interval 4 – 4.5)" in text
+    [text] = sweep_findings(_sweep(["d6", "d8"], [0.10, 0.20]))
+    assert text.startswith("axe: Brute against Swordsman stays below 50.0 % from d6 (10.0 %) to d8 (20.0 %); "
+                           "nearest at d8 (20.0 %)")
+    two = sweep_findings([*_sweep(["d6", "d8"], [0.4, 0.6], "x"), *_sweep(["d6", "d8"], [0.4, 0.6], "y")])
+    assert [t[:9] for t in two] == ["axe (x): ", "axe (y): "]
+
+
+def test_a_round_robin_names_its_most_and_least_balanced_pairs():
+    cells = [Cell(("A", "B"), 0.55, {"matchup": "A vs B"}), Cell(("A", "C"), 0.90, {"matchup": "A vs C"}),
+             Cell(("B", "C"), 0.30, {"matchup": "B vs C"})]
+    assert round_robin_findings(cells) == [
+        "Most balanced of 3 matchups: A vs B (55.0 % : 45.0 %); least balanced: A vs C (90.0 % : 10.0 %)."]
+    assert round_robin_findings(cells[:2]) == []
+
+
+def test_variants_are_read_against_the_first_with_paired_intervals_where_known():
+    cells = [Cell(("A", "B"), 0.50, {"matchup": "A vs B", "variant": "base"}),
+             Cell(("A", "B"), 0.53, {"matchup": "A vs B", "variant": "new"})]
+    # independent: 1.96 · sqrt(0.25 / 10⁴ + 0.53 · 0.47 / 10⁴) = 1.96 · 0.0070569 = 0.0138
+    [text] = variant_findings(cells)
+    assert text == "new against base: side a's win rate A vs B +3.0 points (±1.4); 1 of 1 beyond the noise (95 % intervals)."
+    paired = pd.DataFrame([{"sweep": "", "side": "a", "matchup": "A vs B", "from": "base", "to": "new",
+                            "ci_low": 0.025, "ci_high": 0.035}])
+    [text] = variant_findings(cells, paired)
+    assert "+3.0 points (±0.5)" in text
+
+
+def test_fights_are_compared_with_their_baseline():
+    @dataclass
+    class Fight:
+        rate: float
+        labels: dict
+
+        def to_dict(self):
+            return {"n": 10_000, "a": {"win_rate": self.rate}, "b": {"win_rate": 1 - self.rate}}
+
+    texts = fight_findings([Fight(0.6, {"matchup": "K vs M", "value": ""}),
+                            Fight(0.7, {"matchup": "K vs M", "value": "outnumbered=none"})])
+    # ±1.96 · sqrt((0.7 · 0.3 + 0.6 · 0.4) / 10⁴) = ±0.0131
+    assert texts == ["K vs M: side a wins 60.0 %, side b 40.0 %.",
+                     "K vs M with outnumbered=none: side a's win rate +10.0 points (±1.3) against the same sides "
+                     "without them."]
+
+
+def test_holm_and_the_diff_count():
+    assert holm_kept([0.01, 0.02, 0.03, 0.5]) == 1  # 0.01 ≤ 0.05/4; 0.02 > 0.05/3
+    assert holm_kept([0.001, 0.01, 0.02]) == 3  # ≤ 0.05/3, ≤ 0.05/2, ≤ 0.05
+    rows = pd.DataFrame({"a": ["A", "B", "C"], "b": ["X", "Y", "Z"], "delta": [0.10, 0.012, 0.0],
+                         "ci_low": [0.08, 0.001, -0.01], "ci_high": [0.12, 0.023, 0.01],
+                         "excludes_zero": [True, True, False]})
+    first, largest = diff_findings(rows)
+    # 0.05 · 3 = 0.15 (shown 0.2); z = 0.10 / (0.04 / 3.92) = 9.8 (p ≈ 0); z = 0.012 / (0.022 / 3.92) = 2.14 (p = 0.032 > 0.05 / 2)
+    assert first == ("2 of 3 matchups changed beyond noise (95 % intervals that exclude no change); chance alone would "
+                     "flag about 0.2 of 3; 1 stay flagged after Holm's correction for 3 comparisons.")
+    assert largest == "Largest change: A vs X, +10.00 points (+8.00 … +12.00)."
+
+
+def test_a_report_opens_with_its_key_findings(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('title = "axe"\nn = 4000\nmatchups = [["brute", "swordsman"]]\n'
+                        '[[sweeps]]\nname = "axe"\nfighter = "brute"\nfield = "main_hand.damage"\n'
+                        'values = ["d6", "d8", "d10", "d12"]\nopponents = ["swordsman"]\n')
+    out = tmp_path / "r.html"
+    r = CliRunner().invoke(app, ["report", str(scenario), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    box = html.index('<section class="findings" id="key-findings">')
+    assert box < html.index("<h2>Summary</h2>")
+    assert re.search(r"axe: Brute against Swordsman: even \(50\.0 %\) at about d8 \+ 0\.\d\d of the step to d10", html)
+    assert '<details class="defaults"><summary>' in html  # the options at their defaults, folded
