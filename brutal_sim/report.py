@@ -268,7 +268,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     html = env.get_template("report.html.j2").render(
-        title=scenario.spec.title, notes=scenario.spec.notes.strip(), n=_per_cell(scenario, [*results, *fights]),
+        title=scenario.spec.title, notes=paragraphs(scenario.spec.notes), tables_js=_tables_js(), n=_per_cell(scenario, [*results, *fights]),
         seed=scenario.spec.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         cells=scenario.cells, summary_rows=_summary_rows(results),
@@ -283,6 +283,29 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         findings=findings.report_findings(results, fights, frames.differences),
     )
     return html
+
+
+def paragraphs(text: str) -> list[str]:
+    """Notes as paragraphs that reflow: split at blank lines, each paragraph's lines joined by
+    spaces, except before a line that starts a list item (``- ``, ``* ``, ``1. ``)."""
+    out = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        if not lines:
+            continue
+        joined = lines[0]
+        for line in lines[1:]:
+            joined += ("\n" if re.match(r"([-*]|\d+[.)])\s", line) else " ") + line
+        out.append(joined)
+    return out
+
+
+def _tables_js() -> str:
+    """The page's script: sortable, filterable tables with a CSV download each
+    (``templates/tables.js``; no library, nothing fetched)."""
+    from importlib.resources import files
+
+    return (files("brutal_sim") / "templates" / "tables.js").read_text(encoding="utf-8")
 
 
 def _fight_causes(fights: Sequence[FightResult]) -> list[tuple[str, str]]:

@@ -21,6 +21,7 @@ from .base import (
     JSON_OPT,
     CLUSTER_OPT,
     RULESET_OPT,
+    FLAGS,
     check_run,
     warm_up_fight,
     run_executor,
@@ -82,7 +83,7 @@ def fight(
         side_a, side_b = (expand_side(side, "fight", f"side {key}") for key, side in (("a", side_a), ("b", side_b)))
         rs = resolve_ruleset([*side_a, *side_b], ruleset)
         side_a, side_b = with_sets(rs, side_a, changes["a"], "a"), with_sets(rs, side_b, changes["b"], "b")
-    prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b, ruleset=ruleset)
+    prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b, names=FLAGS, ruleset=ruleset)
     if target is None:
         warm_up_fight(json_out, prepared)
     with run_executor(target, threads, json_out) as ex:

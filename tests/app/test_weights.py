@@ -112,7 +112,7 @@ def test_scenario_weights_section_in_the_report_and_csv(tmp_path):
     res = runner.invoke(app, ["report", "examples/stat_weights.toml", "-n", "4000", "-o", str(out), "--csv", str(csv)])
     assert res.exit_code == 0, res.output
     html = out.read_text()
-    assert "<h2>Stat weights</h2>" in html and "Swordsman against Brute" in html
+    assert '<h2 id="weights-section">Stat weights</h2>' in html and "Swordsman against Brute" in html
     first = direct.rows.iloc[0]
     assert f"{100 * first.delta:+.2f}" in html
     table = (csv / "weights.csv").read_text().splitlines()

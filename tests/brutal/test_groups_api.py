@@ -363,10 +363,10 @@ def test_report_with_group_fights(tmp_path):
     r = runner.invoke(app, ["report", str(f), "-o", str(out), "--csv", str(csv)])
     assert r.exit_code == 0, r.output
     html = out.read_text()
-    assert "<h2>Group fights</h2>" in html and 'id="fights"' in html and 'id="fight-fighters"' in html
+    assert '<h2 id="fights-section">Group fights</h2>' in html and 'id="fights"' in html and 'id="fight-fighters"' in html
     assert "Two pairs" in html and "outnumbered=none" in html and "Knight vs Militia spearman ×3" in html
-    assert 'alt="Group fights"' in html and '<table id="summary">' in html
-    assert not re.findall(r'(?:src|href)="(?!data:)', html)  # self-contained
+    assert 'alt="Group fights"' in html and '<table id="summary"' in html
+    assert not re.findall(r'(?:src|href)="(?!data:|#)', html)  # self-contained (links within the page only)
     for name in ("fight_summary", "fighters", "survivors", "summary"):
         assert (csv / f"{name}.csv").is_file()
     import pandas as pd
@@ -383,7 +383,7 @@ def test_report_with_group_fights(tmp_path):
     r = runner.invoke(app, ["report", str(f), "-o", str(out)])
     assert r.exit_code == 0, r.output
     html = out.read_text()
-    assert "<h2>Group fights</h2>" in html and '<table id="summary">' not in html
+    assert '<h2 id="fights-section">Group fights</h2>' in html and '<table id="summary"' not in html
 
 
 def test_scenario_fights_replayed_together_match_separate_runs(tmp_path):

@@ -120,6 +120,6 @@ def test_a_report_opens_with_its_key_findings(tmp_path):
     assert r.exit_code == 0, r.output
     html = out.read_text()
     box = html.index('<section class="findings" id="key-findings">')
-    assert box < html.index("<h2>Summary</h2>")
+    assert box < html.index('<h2 id="summary-section">Summary</h2>')
     assert re.search(r"axe: Brute against Swordsman: even \(50\.0 %\) at about d8 \+ 0\.\d\d of the step to d10", html)
     assert '<details class="defaults"><summary>' in html  # the options at their defaults, folded

@@ -1,0 +1,71 @@
+// Sortable, filterable tables with a CSV download each, for a report page that works offline.
+// Every table.data: click (or Enter on) a column header to sort by it (numbers by value: a cell's
+// data-value, else its leading number); type in the box above it to show only the rows holding the
+// text; "CSV" downloads the rows shown. No library, nothing fetched.
+(function () {
+  "use strict";
+  function each(list, f) { Array.prototype.forEach.call(list, f); }
+  function value(cell) {
+    var v = cell.getAttribute("data-value");
+    if (v !== null && v !== "") { return parseFloat(v); }
+    var text = cell.textContent.trim();
+    var m = text.replace(/\u2212/g, "-").replace(/[,\u00a0 ]/g, "").match(/^[+-]?\d+(\.\d+)?/);
+    return m ? parseFloat(m[0]) : text.toLowerCase();
+  }
+  function sortBy(table, col, th) {
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+    each(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", dir === 1 ? "ascending" : "descending");
+    rows.sort(function (x, y) {
+      var a = value(x.cells[col]), b = value(y.cells[col]);
+      if (typeof a === typeof b) { return (a < b ? -1 : a > b ? 1 : 0) * dir; }
+      return (typeof a === "number" ? -1 : 1) * dir;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+  function csvCell(cell) {
+    var t = cell.innerText.replace(/\s+/g, " ").trim();
+    if (/^[=+\-@\t\r]/.test(t)) { t = "'" + t; }  // no formulas when a spreadsheet opens it
+    return /[",\n]/.test(t) ? "\"" + t.replace(/"/g, "\"\"") + "\"" : t;
+  }
+  function csv(table) {
+    var lines = [];
+    each(table.rows, function (r) {
+      if (r.style.display !== "none") { lines.push(Array.prototype.map.call(r.cells, csvCell).join(",")); }
+    });
+    return lines.join("\r\n") + "\r\n";
+  }
+  each(document.querySelectorAll("table.data"), function (table) {
+    var tools = document.createElement("div");
+    tools.className = "tools";
+    var input = document.createElement("input");
+    input.type = "search";
+    input.placeholder = "filter rows";
+    input.setAttribute("aria-label", "show only the rows holding this text");
+    input.addEventListener("input", function () {
+      var q = input.value.toLowerCase();
+      each(table.tBodies[0].rows, function (r) {
+        r.style.display = r.textContent.toLowerCase().indexOf(q) >= 0 ? "" : "none";
+      });
+    });
+    var link = document.createElement("a");
+    link.textContent = "CSV";
+    link.href = "#";
+    link.download = (table.id || "table") + ".csv";
+    link.addEventListener("click", function () {
+      link.href = "data:text/csv;charset=utf-8," + encodeURIComponent(csv(table));
+    });
+    tools.appendChild(input);
+    tools.appendChild(link);
+    var box = table.parentNode.classList.contains("scroll") ? table.parentNode : table;
+    box.parentNode.insertBefore(tools, box);
+    each(table.tHead.rows[0].cells, function (th, i) {
+      th.tabIndex = 0;
+      th.title = th.title || "sort by this column";
+      th.addEventListener("click", function () { sortBy(table, i, th); });
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter") { sortBy(table, i, th); } });
+    });
+  });
+}());

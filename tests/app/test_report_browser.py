@@ -1,0 +1,83 @@
+"""The example reports as a browser shows them (headless Chromium, skipped where none is installed):
+no horizontal overflow on a 390 px phone screen, no script error, tables sort and filter."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from brutal_sim.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ("axe_sweep", "round_robin", "group_fights", "cross_system", "stat_weights")
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt install chromium): the example "
+                                "reports are not rendered in a browser")
+
+#: the page that holds a report in a 390 px wide frame and reports what it finds as JSON in <pre id="result">
+WRAPPER = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="REPORT" style="width:390px;height:844px;border:0"></iframe>
+<script>
+document.getElementById("f").addEventListener("load", function () {
+  var d = document.getElementById("f").contentDocument, out = {};
+  out.client = d.documentElement.clientWidth;
+  out.scroll = d.documentElement.scrollWidth;
+  out.tools = d.querySelectorAll(".tools").length;
+  out.tables = d.querySelectorAll("table.data").length;
+  var t = d.querySelector("table.data"), col = -1;
+  if (t) {
+    var first = t.tBodies[0].rows[0];
+    for (var i = 0; i < first.cells.length && col < 0; i++) { if (first.cells[i].hasAttribute("data-value")) { col = i; } }
+    if (col < 0) { col = 0; }
+    var read = function () { return Array.prototype.map.call(t.tBodies[0].rows, function (r) {
+      var c = r.cells[col]; return c.hasAttribute("data-value") ? parseFloat(c.getAttribute("data-value")) : c.textContent.trim(); }); };
+    t.tHead.rows[0].cells[col].click(); out.up = read();
+    t.tHead.rows[0].cells[col].click(); out.down = read();
+    var box = d.querySelector(".tools input");
+    box.value = "no row holds this"; box.dispatchEvent(new Event("input"));
+    out.shown = Array.prototype.filter.call(t.tBodies[0].rows, function (r) { return r.style.display !== "none"; }).length;
+  }
+  var pre = document.createElement("pre"); pre.id = "result"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("reports")
+    out = {}
+    for name in EXAMPLES:
+        path = folder / f"{name}.html"
+        r = CliRunner().invoke(app, ["report", str(ROOT / "examples" / f"{name}.toml"), "-o", str(path), "-n", "2000"])
+        assert r.exit_code == 0, r.output
+        out[name] = path
+    return out
+
+
+def _render(report: Path) -> tuple[dict, str]:
+    wrapper = report.with_name(report.stem + ".wrapper.html")
+    wrapper.write_text(WRAPPER.replace("REPORT", report.name))
+    done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                           "--enable-logging=stderr", "--v=0", "--window-size=1000,900", "--virtual-time-budget=8000",
+                           "--dump-dom", wrapper.as_uri()], capture_output=True, text=True, timeout=180)
+    found = re.search(r'<pre id="result">([^<]*)</pre>', done.stdout)
+    assert found, done.stderr[-2000:]
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&")), done.stderr
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_an_example_report_fits_a_phone_and_its_tables_sort_and_filter(reports, name):
+    result, log = _render(reports[name])
+    assert result["scroll"] <= result["client"] <= 390, result  # wide tables scroll inside their box
+    assert not re.findall(r"Uncaught|SyntaxError|ReferenceError|TypeError", log), log[-2000:]
+    assert result["tools"] == result["tables"] >= 1
+    up, down = result["up"], result["down"]
+    assert up == sorted(up) and down == sorted(down, reverse=True) and sorted(up) == sorted(down)
+    assert result["shown"] == 0
