@@ -356,7 +356,7 @@ def render_diff(diff: Any, command: str, rules: str = "") -> str:
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         changed=[(k, o, v) for k, (o, v) in diff.changed_options.items()], rules=rules,
         figure=plots.figure_to_data_uri(diff.figure()), pct=_pct, command=command,
-        findings=findings.diff_findings(rows))
+        findings=findings.diff_findings(rows), tables_js=_tables_js())
 
 
 # -- the setup a report carries: its scenario and the files it names -------------------------------
