@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from html import escape
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -26,6 +27,13 @@ from .results.stats import Z95, paired_difference, wilson
 from .run.engine import Precision, paired_work, run, run_paired_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
+from .explorer import Explorer, explore
+
+__all__ = [
+    "Balance", "Explorer", "RuleDiff", "Sweep", "TacticMatrix", "Weights", "balance", "explore",
+    "round_robin", "rule_diff", "stat_weights", "sweep", "tactic_matrix"
+]
+
 
 @dataclass
 class TacticMatrix:
@@ -378,7 +386,7 @@ def _identity(ref: Any) -> Any:
 
 # -- stat weights -----------------------------------------------------------------------------------
 
-WEIGHT_COLUMNS = ["stat", "step", "from", "to", "delta", "ci_low", "ci_high", "n"]
+WEIGHT_COLUMNS = ["stat", "step", "from", "to", "delta", "ci_low", "ci_high", "n", "path"]
 
 
 @dataclass
@@ -394,16 +402,36 @@ class Weights:
     options: dict[str, Any] = field(default_factory=dict)
     precision: dict[str, Any] = field(default_factory=dict)  # with a target error: target_error, target_met
     label: str = ""  # the variant (scenarios)
+    #: fighter a with each row's change: ``(path, step) → fighter`` (:meth:`apply`)
+    variants: dict[tuple[str, int], Any] = field(default_factory=dict, repr=False)
 
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per stat and step (``stat``, ``step``, ``from``, ``to``, ``delta``,
-        ``ci_low``, ``ci_high``, ``n``), sorted by the size of ``delta``, with ``a``, ``b`` and
-        the ``variant``."""
+        ``ci_low``, ``ci_high``, ``n``, and the field's ``path``), sorted by the size of ``delta``,
+        with ``a``, ``b`` and the ``variant``."""
         return self.rows.assign(a=self.a, b=self.b, variant=self.label)
 
-    def figure(self, title: str | None = None) -> Any:
-        """A bar per row with its interval (:func:`brutal_sim.results.plots.weights_figure`)."""
-        return weights_figure(self.frame(), title)
+    def changing(self) -> pd.DataFrame:
+        """The rows of steps that changed the outcome of at least one duel (a step that changes
+        nothing has a change of 0 and an interval of width 0)."""
+        r = self.rows
+        return r[~((r["delta"] == 0) & (r["ci_low"] == 0) & (r["ci_high"] == 0))].reset_index(drop=True)
+
+    def apply(self, row: Any) -> Any:
+        """Fighter a with the change of one row: its index in :attr:`rows`, or the row itself (from
+        :meth:`frame`, :meth:`changing` or ``rows.iloc[k]``)."""
+        if isinstance(row, (int, np.integer)):
+            row = self.rows.iloc[int(row)]
+        key = (str(row["path"]), int(row["step"]))
+        if key not in self.variants:
+            raise DataError("weights", "row", f"no step {key[1]:+d} of {key[0]!r} among these weights")
+        return self.variants[key]
+
+    def figure(self, title: str | None = None, show_all: bool = False) -> Any:
+        """A bar per row with its interval (:func:`brutal_sim.results.plots.weights_figure`); the
+        steps that change nothing are left out unless ``show_all``."""
+        rows = self.rows if show_all else self.changing()
+        return weights_figure(rows.assign(a=self.a, b=self.b, variant=self.label), title)
 
     def to_dict(self) -> dict[str, Any]:
         """The public JSON object of ``brutal-sim weights --json``."""
@@ -414,10 +442,13 @@ class Weights:
                          for _, r in self.rows.iterrows()]}
 
     def _repr_html_(self) -> str:
-        shown = self.rows.assign(delta=100 * self.rows.delta, ci_low=100 * self.rows.ci_low,
-                                 ci_high=100 * self.rows.ci_high).round(2)
-        return (f"<p>Stat weights of <b>{self.a}</b> against <b>{self.b}</b>: change of {self.a}'s win rate "
-                "in percentage points, paired 95 % intervals.</p>" + shown.to_html(index=False))
+        rows = self.changing()
+        shown = rows.assign(delta=100 * rows.delta, ci_low=100 * rows.ci_low, ci_high=100 * rows.ci_high).round(2)
+        hidden = len(self.rows) - len(rows)
+        more = f" {hidden} steps that change no duel are not shown (<code>.rows</code> has them)." if hidden else ""
+        return (f"<p>Stat weights of <b>{escape(self.a)}</b> against <b>{escape(self.b)}</b>: change of "
+                f"{escape(self.a)}'s win rate in percentage points, paired 95 % intervals.{more}</p>"
+                + shown.drop(columns="path").to_html(index=False))
 
 
 def _stat_label(data: dict[str, Any], path: str) -> str:
@@ -488,10 +519,11 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
             variant = stats[path][step]
             rows.append({"stat": _stat_label(data, path), "step": step, "from": str(value),
                          "to": str(get_path(rs.fighter_data(variant.a), path)), "delta": delta,
-                         "ci_low": delta - half, "ci_high": delta + half, "n": ns[w]})
+                         "ci_low": delta - half, "ci_high": delta + half, "n": ns[w], "path": path})
     frame = pd.DataFrame(rows, columns=WEIGHT_COLUMNS)
     frame = frame.reindex(frame["delta"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
-    return Weights(fa.name, fb.name, rs.name, seed, frame, base.options.as_dict(), facts, label)
+    variants = {(path, step): p.a for path, by_step in stats.items() for step, p in by_step.items()}
+    return Weights(fa.name, fb.name, rs.name, seed, frame, base.options.as_dict(), facts, label, variants)
 
 
 # -- rule-version diffs -------------------------------------------------------------------------------

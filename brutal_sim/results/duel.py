@@ -47,6 +47,14 @@ class DuelResult(HeaderCounters):
         return {"summary": summary_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self]),
                 "decided_by": decided_by_frame([self]), "wounds_at_least": wounds_at_least_frame([self])}
 
+    def figure(self, max_round: int | None = None) -> Any:
+        """The run at a glance (a matplotlib Figure): each side's chance to have won by round r, with
+        its 95 % band, reaching its win rate (:func:`brutal_sim.results.plots.decided_by_figure`)."""
+        from .plots import decided_by_figure
+
+        return decided_by_figure(decided_by_frame([self]), max_round=max_round,
+                                 title=f"{self.names[0]} vs {self.names[1]}: decided by round r")
+
     def to_dict(self) -> dict[str, Any]:
         """The public JSON object of ``brutal-sim duel --json``."""
         out: dict[str, Any] = {

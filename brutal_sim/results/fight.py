@@ -207,6 +207,14 @@ class FightResult(HeaderCounters):
                 "survivors": survivors_frame([self]), "rounds": rounds_frame([self]), "wounds": wounds_frame([self]),
                 "decided_by": decided_by_frame([self]), "wounds_at_least": wounds_at_least_frame([self])}
 
+    def figure(self) -> Any:
+        """The fight at a glance (a matplotlib Figure): the share of fights ending with k of each side
+        still in, and each fighter's fate (:func:`brutal_sim.results.plots.fight_figure`)."""
+        from .plots import fight_figure
+
+        return fight_figure(survivors_frame([self]), fighters_frame([self]),
+                            title=f"{self.names[0]} vs {self.names[1]}")
+
     def _repr_html_(self) -> str:
         """Small tables in Jupyter: side wins and draws, rounds, survivors, and the fighters."""
         sides = [(f"{self.names[s]} ({k})", self.wins(s)) for s, k in enumerate(SIDE_KEYS)] + [("draws", self.draws)]

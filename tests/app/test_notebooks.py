@@ -42,7 +42,7 @@ def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_notebooks_exist() -> None:
     names = [p.name for p in NOTEBOOKS]
     assert names == ["01_tune_a_weapon.ipynb", "02_compare_talents.ipynb", "03_armour_model_gap.ipynb",
-                     "04_cross_system_lethality.ipynb", "05_what_to_change.ipynb"]
+                     "04_cross_system_lethality.ipynb", "05_what_to_change.ipynb", "06_explore.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

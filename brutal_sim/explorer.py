@@ -1,0 +1,302 @@
+"""A live explorer of one matchup for notebooks: a control per chosen field, the win rate with its
+interval and curve, the paired difference against the baseline, and the setup saved as a scenario
+or opened as a report (``designer.explore``; the widgets need the ``notebook`` extra, ipywidgets).
+
+The logic (:class:`Explorer`, :class:`Reading`) needs no browser: ``set(field, value)`` plays the
+changed matchup and the baseline on the same duels (common random numbers) and returns what the
+widgets show. Fields are named as in ``--set`` and sweeps: ``a.main_hand.damage``,
+``b.checks.melee``, ``a.tactic``; rule options as ``options.NAME``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from . import api
+from .core.errors import DataError
+from .core.ruleset import Ruleset, resolve_ruleset
+from .core.variants import DIE_LADDER, get_path, with_changes
+from .results.duel import DuelResult
+from .results.frames import paired_differences
+from .run.engine import run_paired_counters
+
+#: how far an integer field's control reaches by default on each side of its value
+INT_REACH = 3
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One setup of the explorer played against the baseline on the same duels."""
+
+    values: dict[str, Any]
+    current: DuelResult
+    baseline: DuelResult
+    #: side a's paired change of win rate against the baseline, and its 95 % interval
+    difference: float
+    ci: tuple[float, float]
+
+    @property
+    def win_rate(self) -> float:
+        return self.current.wins(0) / self.current.n
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        lo, hi = self.current.to_dict()["a"]["ci95"]
+        return float(lo), float(hi)
+
+    def text(self) -> str:
+        """One line: side a's win rate and interval, the baseline's, the paired change."""
+        lo, hi = self.interval
+        base = self.baseline.wins(0) / self.baseline.n
+        return (f"{self.current.names[0]} wins {100 * self.win_rate:.1f} % (95 % CI {100 * lo:.1f} – {100 * hi:.1f}) "
+                f"against {self.current.names[1]}; baseline {100 * base:.1f} %: {100 * self.difference:+.1f} points "
+                f"(paired 95 % CI {100 * self.ci[0]:+.1f} … {100 * self.ci[1]:+.1f})")
+
+    def figure(self) -> Any:
+        """The current setup's curve: each side's chance to have won by round r (``DuelResult.figure``)."""
+        return self.current.figure()
+
+
+class Explorer:
+    """One matchup with some of its fields and options open to change (module docstring)."""
+
+    def __init__(self, a: api.FighterRef, b: api.FighterRef, fields: Sequence[str] | Mapping[str, Sequence[Any]],
+                 n: int = 20_000, seed: int = 0, options: Mapping[str, str] | None = None,
+                 rules: str | None = None, ruleset: str | None = None, threads: int | None = None) -> None:
+        self.n, self.seed = api.check_n(n), api.check_seed(seed)
+        self.threads = api.check_threads(threads)
+        a, b = api.fighter_ref(a), api.fighter_ref(b)
+        self.rules, self.options = api.check_rules(rules), dict(api.check_options(options) or {})
+        self.rs: Ruleset = resolve_ruleset([a, b], api.check_name(ruleset, "ruleset"))
+        self.a, self.b = self.rs.load_fighter(a, "a"), self.rs.load_fighter(b, "b")
+        if isinstance(fields, str) or not isinstance(fields, (Sequence, Mapping)) or not fields:
+            raise DataError("explore", "fields", "name one field or more: a.PATH, b.PATH or options.NAME, "
+                            "e.g. ['a.main_hand.damage', 'options.armour_model']")
+        chosen = fields if isinstance(fields, Mapping) else {f: None for f in fields}
+        self.base: dict[str, Any] = {key: self._current(key) for key in chosen}
+        self.choices: dict[str, list[Any]] = {key: list(v) if v is not None else self._choices(key)
+                                              for key, v in chosen.items()}
+        self.values = dict(self.base)
+        self._last: Reading | None = None
+
+    # -- fields -------------------------------------------------------------------------------
+
+    def _split(self, key: str) -> tuple[str, str]:
+        where, dot, path = key.partition(".")
+        if not dot or where not in ("a", "b", "options") or not path:
+            raise DataError("explore", "fields", f"{key!r}: write a.PATH, b.PATH or options.NAME")
+        return where, path
+
+    def _current(self, key: str) -> Any:
+        where, path = self._split(key)
+        if where == "options":
+            spec = next((s for s in self.rs.option_specs if s.name == path), None)
+            if spec is None:
+                raise DataError("explore", "fields", f"{key!r}: no rule option {path!r} in {self.rs.name}")
+            return self.options.get(path, spec.default)
+        value = get_path(self.rs.fighter_data(self.a if where == "a" else self.b), path)
+        if value is None or isinstance(value, (dict, list)):
+            raise DataError("explore", "fields", f"{key!r}: the fighter has no value at {path!r}")
+        return value
+
+    def _choices(self, key: str) -> list[Any]:
+        """Default values of a control: an option's allowed values, a die's ladder, an integer ±3."""
+        where, path = self._split(key)
+        value = self.base[key]
+        if where == "options":
+            spec = next(s for s in self.rs.option_specs if s.name == path)
+            allowed = [v.strip() for v in (spec.allowed or "").split("|") if v.strip()]
+            return allowed or [value]
+        if isinstance(value, bool):
+            return [False, True]
+        if isinstance(value, int):
+            return list(range(value - INT_REACH, value + INT_REACH + 1))
+        if isinstance(value, str) and value.startswith("d") and value[1:].isdigit():
+            return [f"d{s}" for s in DIE_LADDER]
+        return [value]
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def _setup(self, values: Mapping[str, Any]) -> tuple[Any, Any, dict[str, str]]:
+        changes: dict[str, dict[str, Any]] = {"a": {}, "b": {}, "options": {}}
+        for key, value in values.items():
+            where, path = self._split(key)
+            changes[where][path] = value
+        fa = with_changes(self.a, changes["a"], "explore a") if changes["a"] else self.a
+        fb = with_changes(self.b, changes["b"], "explore b") if changes["b"] else self.b
+        return fa, fb, {**self.options, **{k: str(v) for k, v in changes["options"].items()}}
+
+    def reading(self) -> Reading:
+        """The current values played against the baseline (cached until a value changes)."""
+        if self._last is not None and self._last.values == self.values:
+            return self._last
+        cells = []
+        for values in (self.base, self.values):
+            fa, fb, options = self._setup(values)
+            cells.append(self.rs.prepare(fa, fb, self.rules, options))
+        counters, joint, elapsed = run_paired_counters([p.compiled for p in cells], self.n, self.seed, self.threads)
+        results = [api.result_of(self.rs, p, cnt, self.n, self.seed, elapsed / 2, {"variant": label})
+                   for p, cnt, label in zip(cells, counters, ("baseline", "current"))]
+        d = paired_differences(results, joint, "variant")
+        row = d[d["side"] == "a"].iloc[0]
+        self._last = Reading(dict(self.values), results[1], results[0], float(row["difference"]),
+                             (float(row["ci_low"]), float(row["ci_high"])))
+        return self._last
+
+    def set(self, key: str, value: Any) -> Reading:
+        """Set one field (of ``fields``) and play: a bad value is a :class:`DataError` and changes nothing."""
+        if key not in self.values:
+            raise DataError("explore", "field", f"{key!r} is not one of the explorer's fields: {', '.join(self.values)}")
+        previous = self.values[key]
+        self.values[key] = value
+        try:
+            self._setup(self.values)
+        except DataError:
+            self.values[key] = previous
+            raise
+        return self.reading()
+
+    def reset(self) -> Reading:
+        """Back to the baseline."""
+        self.values = dict(self.base)
+        return self.reading()
+
+    # -- keeping a setup ----------------------------------------------------------------------
+
+    def scenario_files(self) -> dict[str, str]:
+        """The current setup as TOML files: the two fighters and a scenario of their matchup."""
+        try:
+            import tomli_w
+        except ImportError:
+            raise DataError("explore", None, 'saving a setup needs tomli-w: pip install "brutal-sim[notebook]"') from None
+
+        fa, fb, options = self._setup(self.values)
+        names = {"a": _file_name(fa.name, "a"), "b": _file_name(fb.name, "b")}
+        if names["a"] == names["b"]:
+            names = {k: f"{k}_{v}" for k, v in names.items()}
+        scenario: dict[str, Any] = {"title": f"{fa.name} vs {fb.name} (explored)", "n": self.n, "seed": self.seed,
+                                    "ruleset": self.rs.name, "matchups": [[names["a"], names["b"]]]}
+        if options:
+            scenario["options"] = options
+        return {"scenario.toml": tomli_w.dumps(scenario),
+                names["a"]: tomli_w.dumps(_present(self.rs.fighter_data(fa))),
+                names["b"]: tomli_w.dumps(_present(self.rs.fighter_data(fb)))}
+
+    def save_scenario(self, folder: str | Path) -> Path:
+        """Write :meth:`scenario_files` into ``folder`` (created; existing files of those names are
+        replaced); returns the scenario's path."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in self.scenario_files().items():
+            (folder / name).write_text(text, encoding="utf-8")
+        return folder / "scenario.toml"
+
+    def report(self, folder: str | Path, name: str = "report.html") -> Path:
+        """Save the scenario into ``folder`` and write its report there; returns the report's path."""
+        from .outputs import write_file
+        from .report import render_report
+        from .scenario import load_scenario, run_scenario
+
+        path = self.save_scenario(folder)
+        sc = load_scenario(str(path))
+        results = run_scenario(sc, threads=self.threads)
+        out = Path(folder) / name
+        write_file(str(out), render_report(sc, results, f"brutal-sim report {path} -o {out}"))
+        return out
+
+    # -- the widgets --------------------------------------------------------------------------
+
+    def widget(self) -> Any:
+        """The explorer as ipywidgets: a control per field, the reading and its curve, buttons to
+        reset, save the scenario and write a report (``pip install "brutal-sim[notebook]"``)."""
+        try:
+            import ipywidgets as w
+        except ImportError:
+            raise DataError("explore", None, 'the widgets need ipywidgets: pip install "brutal-sim[notebook]"') from None
+        import matplotlib.pyplot as plt
+
+        text = w.HTML()
+        plot = w.Output()
+        folder = w.Text(value="explored", description="folder")
+        status = w.HTML()
+
+        def show(reading: Reading) -> None:
+            text.value = f"<b>{_html(reading.text())}</b>"
+            with plot:
+                plot.clear_output(wait=True)
+                fig = reading.figure()
+                plt.show()
+                plt.close(fig)
+
+        controls = []
+        for key, choices in self.choices.items():
+            numeric = all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in choices)
+            make = w.SelectionSlider if numeric and len(choices) > 1 else w.Dropdown
+            control = make(options=choices, value=self.values[key], description=key,
+                           style={"description_width": "initial"}, continuous_update=False) if make is w.SelectionSlider \
+                else make(options=choices, value=self.values[key], description=key, style={"description_width": "initial"})
+
+            def changed(change: Any, key: str = key) -> None:
+                try:
+                    show(self.set(key, change["new"]))
+                    status.value = ""
+                except DataError as exc:
+                    status.value = f"<span style='color:#b00'>{_html(str(exc))}</span>"
+            control.observe(changed, names="value")
+            controls.append(control)
+
+        def on_reset(_: Any) -> None:
+            show(self.reset())
+            for control, key in zip(controls, self.choices):
+                control.value = self.values[key]
+
+        def on_save(_: Any) -> None:
+            status.value = f"saved {_html(str(self.save_scenario(folder.value)))}"
+
+        def on_report(_: Any) -> None:
+            status.value = f"wrote {_html(str(self.report(folder.value)))}"
+
+        buttons = []
+        for label, action in (("reset", on_reset), ("save scenario", on_save), ("write report", on_report)):
+            button = w.Button(description=label)
+            button.on_click(action)
+            buttons.append(button)
+        show(self.reading())
+        return w.VBox([*controls, text, plot, w.HBox([folder, *buttons]), status])
+
+    def _ipython_display_(self) -> None:  # pragma: no cover - a notebook shows the widgets
+        from IPython.display import display
+
+        display(self.widget())
+
+
+def _present(data: Any) -> Any:
+    """Fighter data without its empty fields (TOML has no null: an absent field is its default)."""
+    if isinstance(data, dict):
+        return {k: _present(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [_present(v) for v in data if v is not None]
+    return data
+
+
+def _file_name(name: str, fallback: str) -> str:
+    stem = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")
+    return f"{stem or fallback}.toml"
+
+
+def _html(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+def explore(a: api.FighterRef, b: api.FighterRef, fields: Sequence[str] | Mapping[str, Sequence[Any]],
+            n: int = 20_000, seed: int = 0, options: Mapping[str, str] | None = None, rules: str | None = None,
+            ruleset: str | None = None, threads: int | None = None) -> Explorer:
+    """An :class:`Explorer` of ``a`` against ``b``; in a notebook it shows as widgets. ``fields``
+    names the controls (``a.main_hand.damage``, ``b.checks.melee``, ``options.armour_model``), or
+    maps each to its values (default: an option's allowed values, a die's ladder d4 … d12, an
+    integer ±3)."""
+    return Explorer(a, b, fields, n=n, seed=seed, options=options, rules=rules, ruleset=ruleset, threads=threads)

@@ -1,0 +1,81 @@
+"""The live explorer (designer.explore): each reading is the paired run of the changed matchup and
+its baseline; bad fields and values are one DataError and change nothing; a saved setup replays
+the same duels as a scenario; the widgets drive the same logic."""
+
+from __future__ import annotations
+
+import pytest
+
+from brutal_sim import api, designer
+from brutal_sim.core.errors import DataError
+from brutal_sim.core.variants import with_changes
+from brutal_sim.scenario import load_scenario, run_scenario
+
+N, SEED = 6000, 3
+FIELDS = ["a.main_hand.damage", "b.checks.melee", "options.armour_model"]
+
+
+@pytest.fixture()
+def explorer():
+    return designer.explore("swordsman", "brute", FIELDS, n=N, seed=SEED)
+
+
+def test_the_controls_default_to_the_allowed_values(explorer):
+    melee = explorer.base["b.checks.melee"]
+    assert explorer.choices["a.main_hand.damage"] == ["d4", "d6", "d8", "d10", "d12"]
+    assert explorer.choices["b.checks.melee"] == list(range(melee - 3, melee + 4))
+    assert explorer.choices["options.armour_model"] == ["marker", "marker_pierce_ignores_protection", "protection_only"]
+    assert explorer.base["options.armour_model"] == "marker"
+
+
+def test_a_reading_is_the_paired_run_of_the_change_and_the_baseline(explorer):
+    reading = explorer.set("a.main_hand.damage", "d10")
+    changed = with_changes(api.load_fighter("swordsman"), {"main_hand.damage": "d10"})
+    alone = api.duel(changed, "brute", n=N, seed=SEED)
+    base = api.duel("swordsman", "brute", n=N, seed=SEED)
+    assert (reading.current.wins(0), reading.current.wins(1)) == (alone.wins(0), alone.wins(1))
+    assert (reading.baseline.wins(0), reading.baseline.wins(1)) == (base.wins(0), base.wins(1))
+    assert reading.difference == pytest.approx((alone.wins(0) - base.wins(0)) / N, abs=1e-12)
+    assert reading.ci[0] < reading.difference < reading.ci[1]
+    assert reading.text().startswith(f"Swordsman wins {100 * alone.wins(0) / N:.1f} %")
+    reading = explorer.set("options.armour_model", "protection_only")
+    other = api.duel(changed, "brute", n=N, seed=SEED, options={"armour_model": "protection_only"})
+    assert reading.current.wins(0) == other.wins(0)
+    assert explorer.reset().difference == 0.0
+
+
+def test_bad_fields_and_values_are_one_error_and_change_nothing(explorer):
+    with pytest.raises(DataError, match="write a.PATH, b.PATH or options.NAME"):
+        designer.explore("swordsman", "brute", ["c.x"], n=N)
+    with pytest.raises(DataError, match="no rule option 'armor_model'"):
+        designer.explore("swordsman", "brute", ["options.armor_model"], n=N)
+    with pytest.raises(DataError, match="no value at 'main_hand.dmg'"):
+        designer.explore("swordsman", "brute", ["a.main_hand.dmg"], n=N)
+    with pytest.raises(DataError, match="is not one of the explorer's fields"):
+        explorer.set("a.checks.melee", 3)
+    with pytest.raises(DataError, match="die size in 'd11'"):
+        explorer.set("a.main_hand.damage", "d11")
+    assert explorer.values == explorer.base
+
+
+def test_a_saved_setup_replays_the_same_duels_as_a_scenario(explorer, tmp_path):
+    reading = explorer.set("b.checks.melee", explorer.base["b.checks.melee"] - 1)
+    explorer.set("options.armour_model", "protection_only")
+    reading = explorer.reading()
+    path = explorer.save_scenario(tmp_path / "kept")
+    assert sorted(p.name for p in path.parent.iterdir()) == ["brute.toml", "scenario.toml", "swordsman.toml"]
+    [result] = run_scenario(load_scenario(str(path)))
+    assert (result.wins(0), result.wins(1), result.n) == (reading.current.wins(0), reading.current.wins(1), N)
+    out = explorer.report(tmp_path / "kept")
+    assert out.name == "report.html" and "Swordsman" in out.read_text()
+
+
+def test_the_widgets_drive_the_explorer(explorer):
+    pytest.importorskip("ipywidgets")
+    box = explorer.widget()
+    controls = box.children[:len(FIELDS)]
+    text = box.children[len(FIELDS)]
+    assert [c.description for c in controls] == FIELDS
+    controls[0].value = "d12"
+    assert explorer.values["a.main_hand.damage"] == "d12"
+    assert explorer.reading().text() in text.value.replace("&#x27;", "'")
