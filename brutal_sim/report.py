@@ -172,7 +172,7 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         if frames.decided_by is not None and len(cells) <= MAX_CURVE_CELLS:
             add(plots.decided_by_figure(frames.decided_by[frames.decided_by["sweep"] == ""]), "Decided by round",
                 "Per side, the share of all duels it had won by each round (its win rate at the end), with 95 % "
-                "Wilson bands; dashed, the share decided by then either way (decided_by.csv).")
+                "Wilson bands; dashed, the share decided by then either way (the frame decided_by, a CSV file with --csv).")
         if len(cells) <= MAX_WOUND_CELLS:  # two panels per cell: beyond this the figure is a wall
             add(plots.wounds_figure(wounds, direction="taken"), "Wounds taken",
                 "Blows taken per duel by wound level and zone.")
@@ -180,7 +180,7 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
                 add(plots.wounds_at_least_figure(frames.wounds_at_least[frames.wounds_at_least["sweep"] == ""]),
                     "Blows the loser took",
                     "Per losing side, the share of its losses in which it had taken at least k blows of each wound "
-                    "level (the last k: that many or more), with 95 % Wilson bands (wounds_at_least.csv).")
+                    "level (the last k: that many or more), with 95 % Wilson bands (the frame wounds_at_least, a CSV file with --csv).")
     if frames.survivors is not None and frames.fighters is not None:
         n_fights = len(frames.survivors[["matchup", "variant", "value"]].drop_duplicates())
         if n_fights <= MAX_FIGHT_CELLS:
@@ -188,10 +188,11 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
                 "Per group fight: left, the share of fights that ended with that many fighters of each side still "
                 "in; right, each fighter's fate in percent of fights (out by cause, or standing at the end).")
     sweeps = frames.summary[frames.summary["sweep"] != ""]
-    for (sweep, variant, matchup), part in sweeps.groupby(["sweep", "variant", "matchup"], sort=False):
-        data = part.assign(variant=part["value"])
-        add(plots.sweep_figure(data, x_label=sweep), f"Sweep: {sweep} ({variant})",
-            f"{sweep}, {variant}: win rate against the swept value, 95 % bands.")
+    for (sweep, matchup), part in sweeps.groupby(["sweep", "matchup"], sort=False):
+        variants = list(part["variant"].unique())
+        add(plots.sweep_figure(part, x_label=sweep, x_column="value"), f"Sweep: {sweep}",
+            f"{sweep}: win rate against the swept value, 95 % bands"
+            + (f"; one line style per variant ({', '.join(variants)})." if len(variants) > 1 else "."))
     return figs
 
 

@@ -88,10 +88,11 @@ def _cells(frame: pd.DataFrame) -> list[tuple[str, ...]]:
     return _unique(zip(*(frame[c] for c in cols))) if len(frame) else []
 
 
-def _cell_title(frame: pd.DataFrame, cell: tuple[str, ...], with_matchup: bool = True) -> str:
+def _cell_title(frame: pd.DataFrame, cell: tuple[str, ...], with_matchup: bool = True,
+                with_variant: bool = True) -> str:
     """"Swordsman vs Brute · variant · sweep = value", leaving out empty labels."""
     labels = dict(zip(_label_columns(frame), cell))
-    parts = [labels.get("matchup", "") if with_matchup else "", labels.get("variant", "")]
+    parts = [labels.get("matchup", "") if with_matchup else "", labels.get("variant", "") if with_variant else ""]
     if labels.get("sweep"):
         parts.append(f"{labels['sweep']} = {labels.get('value', '')}")
     elif labels.get("value"):
@@ -335,8 +336,10 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
 
     ``kind="hist"``: one panel per matchup with bars of the share of decided duels per round and
     the median marked; ``kind="cdf"``: one panel with a cumulative step line per matchup. The
-    x axis stops at ``max_round`` (default: where 99.5 % of every matchup's duels are decided);
-    the rare longer duels are still in the data, only outside the view.
+    x axis stops at ``max_round`` (default: where 99.5 % of every matchup's duels are decided;
+    for ``cdf``, 99 %); the rare longer duels are still in the data, only outside the view. A
+    ``cdf`` of more than :data:`MAX_SERIES` curves is drawn as small multiples, a panel per variant,
+    each with its legend beside it.
     """
     _require(rounds, ("matchup", "variant", "round", "share", "cdf"), "rounds_figure")
     if kind not in ("hist", "cdf"):
@@ -346,27 +349,35 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
         raise ValueError("rounds_figure: the rounds frame is empty")
     colours = _palette(cells)
     if max_round is None:
-        max_round = max(_first_round_reaching(_in_cell(rounds, c), 0.995) for c in cells)
+        level = 0.99 if kind == "cdf" else 0.995
+        max_round = max(_first_round_reaching(_in_cell(rounds, c), level) for c in cells)
     xlim = (0.4, max_round + 0.6)
 
     if kind == "cdf":
-        fig = Figure(figsize=(7.5, 4.2), layout="constrained")
-        ax = fig.add_subplot()
-        steps: list[Any] = []
-        for c in cells:
-            cell = _in_cell(rounds, c)
-            r, cdf = cell["round"].to_numpy(), 100 * cell["cdf"].to_numpy()
-            end = max(max_round + 1, int(r[-1]) if len(r) else 0)  # hold the last level to the right edge
-            x = np.concatenate([[0], r, [end]])
-            y = np.concatenate([[0.0], cdf, cdf[-1:] if len(cdf) else [0.0]])
-            steps += ax.step(x, y, where="post", color=colours[c], linewidth=1.8, label=plain(_cell_title(rounds, c)))
-        ax.set_xlim(0, max_round + 0.6)
-        ax.set_ylim(0, 101)
-        ax.set_xlabel("rounds to decision (rounds)")
-        ax.set_ylabel("duels decided by then (% of decided)")
-        ax.set_title(plain(title))
-        ax.legend(steps, [plain(_cell_title(rounds, c)) for c in cells], loc="lower right", frameon=False)
-        _style(ax)
+        panels = _series_panels(rounds, cells)
+        fig = Figure(figsize=(7.5 if len(panels) == 1 else 9.0, 0.8 + 3.4 * len(panels)), layout="constrained")
+        axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
+        for ax, (heading, members) in zip(axes, panels):
+            steps: list[Any] = []
+            colours = _palette(members)
+            for c in members:
+                cell = _in_cell(rounds, c)
+                r, cdf = cell["round"].to_numpy(), 100 * cell["cdf"].to_numpy()
+                end = max(max_round + 1, int(r[-1]) if len(r) else 0)  # hold the last level to the right edge
+                x = np.concatenate([[0], r, [end]])
+                y = np.concatenate([[0.0], cdf, cdf[-1:] if len(cdf) else [0.0]])
+                label = plain(_cell_title(rounds, c, with_variant=not heading))
+                steps += ax.step(x, y, where="post", color=colours[c], linewidth=1.8, label=label)
+            ax.set_ylim(0, 101)
+            ax.set_ylabel("decided by then (%)")
+            if heading:
+                ax.set_title(plain(heading), fontsize=10, loc="left")
+            ax.legend(steps, [s.get_label() for s in steps], loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                      frameon=False, fontsize=8.5)  # beside the panel, never over the curves or the title
+            _style(ax)
+        axes[-1].set_xlim(0, max_round + 0.6)
+        axes[-1].set_xlabel("rounds to decision (rounds)")
+        fig.suptitle(plain(title + " (share of decided duels)"))
         return fig
 
     fig = Figure(figsize=(7.5, 0.6 + 1.9 * len(cells)), layout="constrained")
@@ -390,6 +401,28 @@ def rounds_figure(rounds: pd.DataFrame, kind: str = "hist", max_round: int | Non
     axes[-1].set_xlabel("rounds to decision (rounds)")
     fig.suptitle(plain(f"{title} (share of decided duels per round)"))
     return fig
+
+
+#: the most curves one panel of :func:`rounds_figure` holds; more are split into panels by variant
+MAX_SERIES = 8
+
+
+def _series_panels(frame: pd.DataFrame, cells: list[tuple[str, ...]]) -> list[tuple[str, list[tuple[str, ...]]]]:
+    """The cells split into panels of at most :data:`MAX_SERIES` curves: one panel when they fit,
+    else one per variant (named by it), and a variant still too large in parts of ``MAX_SERIES``."""
+    if len(cells) <= MAX_SERIES:
+        return [("", cells)]
+    columns = _label_columns(frame)
+    at = columns.index("variant") if "variant" in columns else None
+    groups: dict[str, list[tuple[str, ...]]] = {}
+    for c in cells:
+        groups.setdefault(str(c[at]) if at is not None else "", []).append(c)
+    panels = []
+    for name, members in groups.items():
+        for k in range(0, len(members), MAX_SERIES):
+            part = members[k:k + MAX_SERIES]
+            panels.append((name + (f" ({k // MAX_SERIES + 1})" if len(members) > MAX_SERIES else ""), part))
+    return panels
 
 
 def _panel_grid(n: int, width: float, height: float, max_cols: int = 3,

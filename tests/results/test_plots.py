@@ -190,9 +190,22 @@ def test_rounds_cdf_one_line_per_matchup(pair_results):
         y = ln.get_ydata()
         assert y[0] == 0 and y[-1] == pytest.approx(100 * cell["cdf"].iloc[-1])
         np.testing.assert_allclose(y[1:len(cell) + 1], 100 * cell["cdf"].to_numpy())
-    assert ax.get_xlabel() == "rounds to decision (rounds)" and "%" in ax.get_ylabel() and ax.get_title()
+    assert ax.get_xlabel() == "rounds to decision (rounds)" and "%" in ax.get_ylabel()
+    assert fig.get_suptitle().startswith("Rounds to decision")
     with pytest.raises(ValueError, match="kind"):
         plots.rounds_figure(rounds, kind="violin")
+
+
+def test_rounds_cdf_of_many_curves_is_small_multiples_by_variant(pair_results):
+    """More than MAX_SERIES curves: a panel per variant, its legend beside it (no variant in the labels)."""
+    rounds = rounds_frame(pair_results)
+    many = pd.concat([rounds.assign(matchup=f"m{k}", variant=v) for k in range(5) for v in ("x", "y")])
+    fig = plots.rounds_figure(many, kind="cdf")
+    assert [ax.get_title(loc="left") for ax in fig.axes if ax.get_lines()] == ["x", "y"]
+    first = [ln.get_label() for ln in fig.axes[0].get_lines() if not ln.get_label().startswith("_")]
+    assert first == [f"m{k}" for k in range(5)]
+    legend = fig.axes[0].get_legend()
+    assert legend.get_bbox_to_anchor().x0 > fig.axes[0].get_window_extent().x1 - 1  # outside the panel
 
 
 def test_decided_by_one_panel_per_matchup_ending_at_the_win_rates(pair_results):
