@@ -174,7 +174,8 @@ def _turn(F, S, opts, zt, st, cnt, i):
         if S[i, S_GRAPPLE] == G_CONTROLS:  # also at once after a take-over
             _grapple_hold(F, S, opts, zt, st, cnt, i)
             acts = 0
-        acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.11
+        if S[i, S_PRONE] != 0:
+            acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.11
         up = S[i, S_PRONE] == 0
         tries = 0
         while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN)
