@@ -127,10 +127,9 @@ def _turn(F, S, opts, zt, st, cnt, i):
     the main weapon if dropped (B-3.10; again if the opportunity attack knocked it away, option
     ``knocked_away_again``; felled by that attack, it stands up first with a remaining action when
     ``felled_while_readying`` is ``stand_up``), try to free a stuck main weapon (B-9.7), then a
-    shooter's actions (B-8),
-    or else charge or close in if apart (B-8) and the tactic's attack if engaged, then ready a
-    dropped off-hand item (felled meanwhile: as for the main weapon), or try to free a stuck one,
-    with a spare action. A readying tactic
+    shooter's actions (B-8), or else charge or close in if apart (B-8) and the tactic's attack if
+    engaged, then ready a dropped off-hand item (felled meanwhile: as for the main weapon), or try
+    to free a stuck one, with a spare action. A readying tactic
     (B-9.1, ``_readies``) readies its attack instead of charging, closing in or attacking; a fighter
     that closes in to melee fires the readied attacks its arrival triggers (``enemy_enters_reach``)
     before its further actions. Dazed or surprised
