@@ -175,15 +175,16 @@ def _turn(F, S, opts, zt, st, cnt, i):
             acts = 0
         if S[i, S_PRONE] != 0:
             acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.11
-        up = S[i, S_PRONE] == 0
-        tries = 0
-        while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN)
-               and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
-            _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
-            tries += 1
-            acts -= 1
-        if up and S[i, S_PRONE] != 0 and opts[O_FELLED_WHILE_READYING] == FELLED_STAND_UP:
-            acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.10: felled by the Ready's attack
+        if acts > 0 and _needs_ready(F, S, i, SLOT_MAIN):
+            up = S[i, S_PRONE] == 0
+            tries = 0
+            while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN)
+                   and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
+                _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
+                tries += 1
+                acts -= 1
+            if up and S[i, S_PRONE] != 0 and opts[O_FELLED_WHILE_READYING] == FELLED_STAND_UP:
+                acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.10: felled by the Ready's attack
         if acts > 0 and _can_go_on(S, i) and S[i, S_HELD_MAIN] == HELD_STUCK:
             _free_stuck(F, S, st, i, SLOT_MAIN)  # B-9.7
             acts -= 1
@@ -204,15 +205,16 @@ def _turn(F, S, opts, zt, st, cnt, i):
             if (acts > 0 and _can_go_on(S, i) and S[i, S_DIST] == 0 and S[i, S_FOE] >= 0
                     and _attackable(S, opts, S[i, S_FOE])):
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
-        up = S[i, S_PRONE] == 0
-        tries = 0
-        while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF)
-               and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
-            _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
-            tries += 1
-            acts -= 1
-        if up and S[i, S_PRONE] != 0 and opts[O_FELLED_WHILE_READYING] == FELLED_STAND_UP:
-            acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.10: felled by the Ready's attack
+        if acts > 0 and _needs_ready(F, S, i, SLOT_OFF):
+            up = S[i, S_PRONE] == 0
+            tries = 0
+            while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF)
+                   and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
+                _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
+                tries += 1
+                acts -= 1
+            if up and S[i, S_PRONE] != 0 and opts[O_FELLED_WHILE_READYING] == FELLED_STAND_UP:
+                acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.10: felled by the Ready's attack
         if acts > 0 and _can_go_on(S, i) and S[i, S_HELD_OFF] == HELD_STUCK:
             _free_stuck(F, S, st, i, SLOT_OFF)  # B-9.7
     if S[i, S_STUN] > 0:
