@@ -331,8 +331,10 @@ class NaiveRules:
     second_break_destroys: bool = True  # B-4.4 GAP: a degraded weapon breaking again is destroyed (else stays degraded)
     stuck_weapon: str = "never"  # B-9.7: never | cutting_and_piercing | always
     finish_helpless: bool = False  # B-9.8: group fighters finish helpless enemies (B-4.13, B-6.7)
-    refelled_may_retry: bool = True  # B-3.11 GAP: felled again while rising, it may try again
-    knocked_away_may_retry: bool = False  # B-3.10 GAP: knocked away again while readied, it may try again
+    refelled: str = "may_retry"  # B-3.11 GAP, felled again while rising: may_retry | stays_down | stands
+    knocked_away_again: str = "stays_down"  # B-3.10 GAP, knocked away while readied: stays_down | may_retry | ready_completes
+    felled_while_readying_stands_up: bool = False  # B-3.10 GAP: felled by the Ready's attack, it stands up first
+    react_in_own_turn: bool = True  # B-2.7 GAP: a fighter reacts to the attacks made on it in its own turn
 
     @classmethod
     def from_array(cls, opts) -> "NaiveRules":
@@ -378,8 +380,10 @@ class NaiveRules:
             second_break_destroys=int(opts[O.O_SECOND_BREAK]) == O.SECOND_BREAK_DESTROYED,
             stuck_weapon=("never", "cutting_and_piercing", "always")[int(opts[O.O_STUCK_WEAPON])],
             finish_helpless=bool(opts[O.O_FINISH_HELPLESS]),
-            refelled_may_retry=int(opts[O.O_REFELLED]) == O.REFELLED_RETRY,
-            knocked_away_may_retry=int(opts[O.O_KNOCKED_AWAY_AGAIN]) == O.KNOCKED_AWAY_RETRY,
+            refelled=("may_retry", "stays_down", "stands")[int(opts[O.O_REFELLED])],
+            knocked_away_again=("stays_down", "may_retry", "ready_completes")[int(opts[O.O_KNOCKED_AWAY_AGAIN])],
+            felled_while_readying_stands_up=int(opts[O.O_FELLED_WHILE_READYING]) == O.FELLED_STAND_UP,
+            react_in_own_turn=bool(opts[O.O_REACT_IN_OWN_TURN]),
         )
 
 
@@ -1034,16 +1038,7 @@ class NaiveFight:
     def standard_actions(self, me: FighterState, actions: int) -> None:
         """Outside a grapple: stand up if prone (B-3.11), pick up a dropped main weapon (B-3.10),
         the tactic's attack action(s), pick up a dropped off-hand item with a spare action."""
-        tries = 0
-        while (actions > 0 and me.prone and self.can_go_on_acting(me)
-               and (tries == 0 or self.rules.refelled_may_retry)):  # B-3.11 option refelled
-            self.stand_up(me)
-            tries += 1
-            if self.rules.stand_up_is_full_action:
-                actions = 0
-                me.full_action_penalty = True
-            else:
-                actions -= 1
+        actions = self.stand_up_actions(me, actions)
         actions = self.ready_actions(me, MAIN, actions)
         if actions > 0 and self.can_go_on_acting(me) and me.stuck[MAIN]:
             self.free_stuck_weapon(me, MAIN)
@@ -1069,16 +1064,37 @@ class NaiveFight:
         if actions > 0 and self.can_go_on_acting(me) and me.stuck[OFF]:
             self.free_stuck_weapon(me, OFF)
 
+    def stand_up_actions(self, me: FighterState, actions: int) -> int:
+        """B-3.11: a prone fighter stands up (a standard action, or a full one by
+        ``stand_up_action``); felled again by the opportunity attack, once more with a remaining
+        action when the option ``refelled`` is ``may_retry``. Returns the actions left."""
+        tries = 0
+        while (actions > 0 and me.prone and self.can_go_on_acting(me)
+               and (tries == 0 or self.rules.refelled == "may_retry")):
+            self.stand_up(me)
+            tries += 1
+            if self.rules.stand_up_is_full_action:
+                actions = 0
+                me.full_action_penalty = True
+            else:
+                actions -= 1
+        return actions
+
     def ready_actions(self, me: FighterState, slot: str, actions: int) -> int:
         """B-3.10: ready the dropped item of ``slot`` with a standard action; if the opportunity
         attack knocked it away again, once more with a remaining action when the option
-        ``knocked_away_again`` is ``may_retry``. Returns the actions left."""
+        ``knocked_away_again`` is ``may_retry``. Knocked down by that attack (a standing fighter),
+        with ``felled_while_readying = stand_up`` it stands up with the actions left (B-3.11);
+        else it goes on prone. Returns the actions left."""
+        was_standing = not me.prone
         tries = 0
         while (actions > 0 and self.can_go_on_acting(me) and self.will_ready(me, slot)
-               and (tries == 0 or self.rules.knocked_away_may_retry)):
+               and (tries == 0 or self.rules.knocked_away_again == "may_retry")):
             self.ready_weapon(me, slot)
             tries += 1
             actions -= 1
+        if was_standing and me.prone and self.rules.felled_while_readying_stands_up:
+            actions = self.stand_up_actions(me, actions)
         return actions
 
     def free_stuck_weapon(self, me: FighterState, slot: str) -> None:
@@ -1440,7 +1456,7 @@ class NaiveFight:
         down; it is up afterwards unless that attack felled it again."""
         me.rising = True
         self.provoke_opportunity_attack(me)
-        if me.rising:
+        if me.rising or self.rules.refelled == "stands":  # stands: it completes after the attack
             me.prone = False
         me.rising = False
 
@@ -1449,7 +1465,7 @@ class NaiveFight:
         is in hand afterwards unless that attack knocked it away again."""
         me.picking_up = slot
         self.provoke_opportunity_attack(me)
-        if me.picking_up == slot:
+        if me.picking_up == slot or self.rules.knocked_away_again == "ready_completes":
             me.holding[slot] = True
         me.picking_up = None
 
@@ -1590,6 +1606,8 @@ class NaiveFight:
         """B-4.8: the defender's tactic; ``best`` = higher total bonus (parry on ties), unarmed
         defenders dodge; a knock-down cannot be parried (B-3.9)."""
         if not defender.can_react():
+            return "none"
+        if defender.in_own_turn and not self.rules.react_in_own_turn:  # B-2.7
             return "none"
         choice = defender.profile.reaction
         if choice == "none":

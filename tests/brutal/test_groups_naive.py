@@ -528,6 +528,11 @@ GROUP_CASES = {
     "3v2-stuck-retries": (["brute", "militia", "dual_blades"], ["knight", "swordsman"], {}, {},
                           {"cramped_space": "true", "stuck_weapon": "always", "second_break": "degraded_again",
                            "refelled": "stays_down", "knocked_away_again": "may_retry"}, 400),
+    # B-3.10, B-3.11, B-2.7: the other readings of those opportunity attacks, with several engagers
+    "3v2-ready-completes-stands-no-own-turn-reactions": (
+        ["brute", "militia", "dual_blades"], ["knight", "swordsman"], {}, {},
+        {"knocked_away_again": "ready_completes", "felled_while_readying": "stand_up", "refelled": "stands",
+         "react_in_own_turn": "no"}, 400),
 }
 
 

@@ -278,6 +278,30 @@ def test_knocked_away_again_may_retry_duels_agree(a, b):
     assert mismatches(a, b, options=(("knocked_away_again", "may_retry"),), n=300) == []
 
 
+#: B-3.10, B-3.11, B-2.7: the readings around the opportunity attacks of a Ready and a Stand up, each
+#: alone (the duels of brute and knight have dropped two-handed axes, leg wounds and prone fighters)
+OWN_TURN_READINGS = [
+    (("knocked_away_again", "ready_completes"),),
+    (("felled_while_readying", "stand_up"),),
+    (("refelled", "stands"),),
+    (("react_in_own_turn", "no"),),
+]
+
+
+@pytest.mark.parametrize("options", OWN_TURN_READINGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o))
+@pytest.mark.parametrize("a,b", [("brute", "knight"), ("knight", "brute")])
+def test_opportunity_attack_readings_duels_agree(a, b, options):
+    """Each reading switched on: kernel and naive agree duel by duel, and some of the 300 duels
+    differ from the default reading (the reading is exercised: 2 duels for ``ready_completes``,
+    5–8 for ``stand_up`` and ``stands``, 128–142 for ``react_in_own_turn=no``)."""
+    assert mismatches(a, b, options=options, n=300) == []
+    F, opts, zt, k = compiled(a, b)
+    F2, opts2, zt2, k2 = compiled(a, b, (), options)
+    changed = sum(kernel_duel(F, opts, zt, k, SEED, i).tolist() != kernel_duel(F2, opts2, zt2, k2, SEED, i).tolist()
+                  for i in range(300))
+    assert changed > 0
+
+
 def test_custom_zone_table_agrees(tmp_path):
     """A rules file with its own (d12) zone table: the zone die size follows the table."""
     rules_file = tmp_path / "rules.toml"

@@ -1,7 +1,8 @@
 """Stuck weapons (B-9.7), finishing the helpless in group fights (B-9.8: B-4.13, B-6.7) and the
-readings of a second break (B-4.4), of being felled again while standing up (B-3.11) and of a
-weapon knocked away again while readied (B-3.10): kernel steps on scripted dice (``scripted``, see
-``test_rules_scripted``), hand-computed; and the options' effect on whole fights.
+readings of a second break (B-4.4), of being felled again while standing up (B-3.11), of a weapon
+knocked away again or a fighter felled while readying (B-3.10) and of reactions in the own turn
+(B-2.7): kernel steps on scripted dice (``scripted``, see ``test_rules_scripted``), hand-computed;
+and the options' effect on whole fights.
 """
 
 from __future__ import annotations
@@ -283,11 +284,12 @@ def _opportunist(F):
 OA_HIT_THEN_MISS = ((6, 5), ("d", 20, 1), ("d", 4, 1), (1, 1), (1, 2))
 
 
-@pytest.mark.parametrize("option,prone,b_attacks", [("may_retry", 0, 2), ("stays_down", 1, 1)])
+@pytest.mark.parametrize("option,prone,b_attacks", [("may_retry", 0, 2), ("stays_down", 1, 1), ("stands", 0, 1)])
 def test_b3_11_felled_again_while_standing_up(option, prone, b_attacks):
     """B-3.11, B-3.8: prone a stands up; b's opportunity attack wounds a's leg and fells it again.
     ``refelled=may_retry``: a stands up again with its second action, b's second opportunity attack
-    misses, a is up. ``stays_down``: a stays prone for the turn (b attacked once)."""
+    misses, a is up. ``stays_down``: a stays prone for the turn (b attacked once). ``stands``: the
+    attack resolves first and the stand-up still completes: a is up, b attacked once."""
     F = blank_fighters()
     _opportunist(F)
     S = fresh_state(F)
@@ -299,12 +301,14 @@ def test_b3_11_felled_again_while_standing_up(option, prone, b_attacks):
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == b_attacks
 
 
-@pytest.mark.parametrize("option,held,b_attacks", [("stays_down", 0, 1), ("may_retry", 1, 2)])
+@pytest.mark.parametrize("option,held,b_attacks", [("stays_down", 0, 1), ("may_retry", 1, 2),
+                                                    ("ready_completes", 1, 1)])
 def test_b3_10_knocked_away_again_while_readied(option, held, b_attacks):
     """B-3.10, B-3.8: a picks up its dropped sword; b's opportunity attack wounds a's right arm and
     knocks it away again. ``knocked_away_again=stays_down``: it stays on the ground this turn.
     ``may_retry``: a readies it again with its second action (b's second opportunity attack
-    misses): in hand."""
+    misses): in hand. ``ready_completes``: the attack resolves before the Ready takes effect (a
+    holds nothing yet) and the Ready still puts the sword in hand: in hand, b attacked once."""
     F = blank_fighters()
     give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
     _opportunist(F)
@@ -315,6 +319,66 @@ def test_b3_10_knocked_away_again_while_readied(option, held, b_attacks):
     turn(F, S, default_options(knocked_away_again=option), ZT_RARM, scripted(*OA_HIT_THEN_MISS), cnt, 0)
     assert S[0, L.S_HELD_MAIN] == held
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == b_attacks
+
+
+@pytest.mark.parametrize("option,oa_per_round,prone,b_attacks", [
+    ("fight_prone", 2, 1, 1),
+    ("stand_up", 2, 0, 2),
+    ("stand_up", 1, 0, 1),
+])
+def test_b3_10_felled_while_readying(option, oa_per_round, prone, b_attacks):
+    """B-3.10, B-3.8, B-3.11: standing a picks up its dropped sword; b's opportunity attack wounds
+    a's leg and knocks it down; the sword is in hand. ``felled_while_readying=fight_prone``: a goes
+    on prone with its second action (total defence with one action: nothing) and is still prone
+    for b's turn. ``stand_up``: with its second action a stands up first; that provokes b's second
+    opportunity attack (it misses) when b has one left; with one a round b has none: a stands up
+    unopposed."""
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    _opportunist(F)
+    F[1, L.P_OA_PER_ROUND] = oa_per_round
+    S = fresh_state(F)
+    S[0, L.S_HELD_MAIN] = 0
+    S[1, L.S_OA_LEFT] = oa_per_round
+    cnt = counters()
+    turn(F, S, default_options(felled_while_readying=option), ZT_LEG, scripted(*OA_HIT_THEN_MISS), cnt, 0)
+    assert S[0, L.S_HELD_MAIN] == 1
+    assert S[0, L.S_PRONE] == prone
+    assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == b_attacks
+    assert S[1, L.S_OA_LEFT] == oa_per_round - b_attacks
+
+
+@pytest.mark.parametrize("option,outcome", [("yes", L.OUT_DODGED), ("no", L.OUT_HIT)])
+def test_b2_7_reactions_in_the_own_turn(option, outcome):
+    """B-2.7, B-3.8, B-3.10: a (a dodger, dodge 0) picks up its dropped sword in its own turn; b's
+    opportunity attack: 6+5 − 2 = 9 ≥ 8. ``react_in_own_turn=yes``: a dodges, 6+6 = 12 > 9, dodged.
+    ``no`` (reactions happen outside the own turn): no dodge, 9 ≥ 8 hits (every blow is light
+    damage here, no wound effects)."""
+    F = blank_fighters()
+    give_weapon(F, 0, L.SLOT_MAIN, 1, 8)
+    _opportunist(F)
+    F[0, L.P_REACTION] = L.R_DODGE
+    F[0, L.P_DL0:L.P_DL0 + 4] = HUGE_LEVELS
+    S = fresh_state(F)
+    S[0, L.S_HELD_MAIN] = 0
+    S[1, L.S_OA_LEFT] = 1
+    cnt = counters()
+    turn(F, S, default_options(react_in_own_turn=option), ZT_LEG, scripted((6, 5), (6, 6)), cnt, 0)
+    b_outcomes = cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10]
+    assert b_outcomes[outcome] == 1 and b_outcomes.sum() == 1
+
+
+def test_b2_7_outside_the_own_turn_a_fighter_reacts_either_way():
+    """B-2.7: ``react_in_own_turn=no`` takes only the reactions inside the own turn: b's attack on a
+    in b's turn (a not in its own turn), 6+5 = 11, is dodged by a's 6+6 = 12 under both readings."""
+    F = blank_fighters()
+    F[0, L.P_REACTION] = L.R_DODGE
+    for option in ("yes", "no"):
+        S = fresh_state(F)
+        cnt = counters()
+        attack(F, S, default_options(react_in_own_turn=option), ZT_LEG, scripted((6, 5), (6, 6)), cnt, 1, 0,
+               L.SLOT_FISTS, 0, -1, L.K_NORMAL)
+        assert cnt[L.C_ATTACKS + 5 + L.OUT_DODGED] == 1, option
 
 
 # -- whole duels: the options change the numbers ----------------------------------------------------------

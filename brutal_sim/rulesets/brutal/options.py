@@ -70,12 +70,24 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "dead): a fighter keeps attacking its foe while it lies helpless, and takes a helpless enemy "
                     "when no standing enemy has room for it; difficulty 4, ordinary hits count as confident, "
                     "confident as critical (B-4.13); wounds with no cell left on the track: coma, then death (B-6.7)"),
-    OptionSpec("refelled", "B-3.11", "may_retry", ("may_retry", "stays_down"),
-               help="a fighter felled again by the opportunity attack its standing up provoked tries to stand "
-                    "again with a remaining action (may_retry), or stays down for the rest of the turn"),
-    OptionSpec("knocked_away_again", "B-3.10", "stays_down", ("stays_down", "may_retry"),
-               help="a weapon knocked away again by the opportunity attack its readying provoked stays on the "
-                    "ground for the rest of the turn, or the fighter tries to ready it again with a remaining action"),
+    OptionSpec("refelled", "B-3.11", "may_retry", ("may_retry", "stays_down", "stands"),
+               help="a fighter felled again by the opportunity attack its standing up provoked (B-3.8) tries to "
+                    "stand again with a remaining action (may_retry), or stays down for the rest of the turn "
+                    "(stays_down), or stands: the attack resolves first and the stand-up still completes"),
+    OptionSpec("knocked_away_again", "B-3.10", "stays_down", ("stays_down", "may_retry", "ready_completes"),
+               help="a weapon knocked away again by the opportunity attack its readying provoked (B-3.8) stays on "
+                    "the ground for the rest of the turn (stays_down), or the fighter tries to ready it again "
+                    "with a remaining action (may_retry), or ready_completes: the attack resolves before the "
+                    "Ready takes effect, the fighter holds nothing yet, and the Ready still puts the weapon in hand"),
+    OptionSpec("felled_while_readying", "B-3.10", "fight_prone", ("fight_prone", "stand_up"),
+               help="a fighter knocked down by the opportunity attack its readying provoked (B-3.8) goes on with "
+                    "its remaining action prone (fight_prone: attacking at −4, prone for the foe's turn), or "
+                    "stand_up: with its remaining action it stands up first (B-3.11: provoking an opportunity "
+                    "attack from an enemy that has one left)"),
+    OptionSpec("react_in_own_turn", "B-2.7", "yes", ("yes", "no"), codes=(1, 0),
+               help="whether a fighter parries or dodges attacks made on it during its own turn (the opportunity "
+                    "attacks its own actions provoke, B-3.8; readied attacks its actions trigger, B-9.1): yes; "
+                    "no: reactions happen outside the own turn (B-2.7), so those attacks meet no reaction"),
     OptionSpec("cramped_space", "B-7.9", "false", ("false", "true"),
                help="solid obstacles within reach: a natural 1+1 on an armed attack or parry voids that action "
                     "(whether the attacking weapon gets stuck: stuck_weapon)"),
@@ -169,6 +181,8 @@ O_STUCK_WEAPON = ROW.slot("stuck_weapon")
 O_FINISH_HELPLESS = ROW.slot("finish_helpless")
 O_REFELLED = ROW.slot("refelled")
 O_KNOCKED_AWAY_AGAIN = ROW.slot("knocked_away_again")
+O_FELLED_WHILE_READYING = ROW.slot("felled_while_readying")
+O_REACT_IN_OWN_TURN = ROW.slot("react_in_own_turn")
 O_CRAMPED_SPACE = ROW.slot("cramped_space")
 O_EXERTION_FATIGUE = ROW.slot("exertion_fatigue")
 O_GRAPPLE_HANDS = ROW.slot("grapple_hands")
@@ -203,8 +217,9 @@ TRIGGER_ENTERS_REACH, TRIGGER_ATTACKS = ROW.codes("readied_trigger")
 DODGE_STANCE_AFTER, DODGE_STANCE_BEFORE, DODGE_STANCE_NEVER = ROW.codes("dodge_ends_stance")
 SECOND_BREAK_DESTROYED, SECOND_BREAK_DEGRADED = ROW.codes("second_break")
 STUCK_NEVER, STUCK_CUTTING_PIERCING, STUCK_ALWAYS = ROW.codes("stuck_weapon")
-REFELLED_RETRY, REFELLED_STAYS = ROW.codes("refelled")
-KNOCKED_AWAY_STAYS, KNOCKED_AWAY_RETRY = ROW.codes("knocked_away_again")
+REFELLED_RETRY, REFELLED_STAYS, REFELLED_STANDS = ROW.codes("refelled")
+KNOCKED_AWAY_STAYS, KNOCKED_AWAY_RETRY, KNOCKED_AWAY_READY_COMPLETES = ROW.codes("knocked_away_again")
+FELLED_FIGHT_PRONE, FELLED_STAND_UP = ROW.codes("felled_while_readying")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -62,7 +62,18 @@ from ..layout import (
     TA_WEAPON,
     W_PRESENT,
 )
-from ..options import O_GRAPPLE_HANDS, O_READIED_TRIGGER, O_UNARMED_FULL_ATTACK, TRIGGER_ATTACKS
+from ..options import (
+    KNOCKED_AWAY_READY_COMPLETES,
+    O_GRAPPLE_HANDS,
+    O_KNOCKED_AWAY_AGAIN,
+    O_READIED_TRIGGER,
+    O_REFELLED,
+    O_STAND_UP_ACTION,
+    O_UNARMED_FULL_ATTACK,
+    REFELLED_RETRY,
+    REFELLED_STANDS,
+    TRIGGER_ATTACKS,
+)
 from .checks import (
     _active_penalty,
     _attack_slot,
@@ -285,11 +296,14 @@ def _further_hits(F, S, opts, zt, st, cnt, i, d, zone):
 
 @rule
 def _ready(F, S, opts, zt, st, cnt, i, slot):
-    """B-3.10: pick up a dropped weapon (standard action). It provokes (B-3.8); the weapon is in
-    hand unless the opportunity attack knocked it away again (−1 marks it as being picked up)."""
+    """B-3.10: pick up a dropped weapon (standard action). It provokes (B-3.8), and the opportunity
+    attack resolves before the Ready takes effect (−1 marks the weapon as being picked up, not yet
+    in hand). The weapon is in hand afterwards unless that attack's arm wound knocked it away again;
+    with ``knocked_away_again = ready_completes`` it is in hand either way (the fighter held
+    nothing yet, and the Ready still puts the weapon in hand)."""
     S[i, S_HELD_MAIN + slot] = -1
     _provoke(F, S, opts, zt, st, cnt, i)
-    if S[i, S_HELD_MAIN + slot] == -1:
+    if S[i, S_HELD_MAIN + slot] == -1 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_READY_COMPLETES:
         S[i, S_HELD_MAIN + slot] = 1
 
 
@@ -304,12 +318,32 @@ def _free_stuck(F, S, st, i, slot):
 
 @rule
 def _stand_up(F, S, opts, zt, st, cnt, i):
-    """B-3.11: stand up. It provokes (B-3.8) while still down; the fighter is up unless the
-    opportunity attack felled it again (2 marks it as rising)."""
+    """B-3.11: stand up. It provokes (B-3.8) while still down (2 marks the fighter as rising); it
+    is up afterwards unless the opportunity attack felled it again (a leg wound) — with
+    ``refelled = stands`` it is up either way (the attack resolves first, the stand-up completes)."""
     S[i, S_PRONE] = 2
     _provoke(F, S, opts, zt, st, cnt, i)
-    if S[i, S_PRONE] == 2:
+    if S[i, S_PRONE] == 2 or opts[O_REFELLED] == REFELLED_STANDS:
         S[i, S_PRONE] = 0
+
+
+@rule
+def _rise(F, S, opts, zt, st, cnt, i, acts):
+    """B-3.11: prone i, with ``acts`` standard actions left, stands up (``_stand_up``, provoking,
+    B-3.8); felled again by the opportunity attack, it tries once more with a remaining action when
+    ``refelled`` is ``may_retry``. A stand-up is a standard action, or with ``stand_up_action =
+    full`` the rest of the turn's actions (and −2 to reactions, B-2.6). Returns the actions left."""
+    tries = 0
+    while (acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i)
+           and (tries == 0 or opts[O_REFELLED] == REFELLED_RETRY)):
+        _stand_up(F, S, opts, zt, st, cnt, i)
+        tries += 1
+        if opts[O_STAND_UP_ACTION] != 0:
+            acts = 0
+            S[i, S_FULL_PEN] = 1
+        else:
+            acts -= 1
+    return acts
 
 
 @rule

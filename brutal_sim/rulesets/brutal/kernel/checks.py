@@ -1,8 +1,8 @@
 """Checks and their modifiers: wound, fatigue and stun penalties (B-1, B-6.5, B-7), the weapons a
 fighter holds and can use, reactions and their choice (B-4.2–B-4.6), the state's small writers.
 
-Rules: B-1.6, B-2.6, B-2.9, B-3.9, B-3.12, B-4.1, B-4.2, B-4.4, B-4.7, B-4.8, B-6.5, B-7.5, B-7.6,
-B-7.7, B-7.8, B-8, B-9.3, B-9.4, B-9.6.
+Rules: B-1.6, B-2.6, B-2.7, B-2.9, B-3.8, B-3.9, B-3.12, B-4.1, B-4.2, B-4.4, B-4.7, B-4.8, B-6.5,
+B-7.5, B-7.6, B-7.7, B-7.8, B-8, B-9.1, B-9.3, B-9.4, B-9.6.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -44,6 +44,7 @@ from ..layout import (
     S_GRAPPLE,
     S_GROUND_PEN,
     S_HELD_MAIN,
+    S_IN_TURN,
     S_MOVING,
     S_NO_REACT,
     S_OUT,
@@ -74,6 +75,7 @@ from ..options import (
     O_DODGE_ENDS_STANCE,
     O_FINISH_HELPLESS,
     O_OUTNUMBERED,
+    O_REACT_IN_OWN_TURN,
     O_TERRAIN,
 )
 
@@ -376,9 +378,14 @@ def _choose_reaction(F, S, opts, d, kind):
     """B-4.8: the defender's reaction to an attack: R_PARRY, R_DODGE or R_NONE.
 
     ``best`` takes the higher total bonus (parry on ties); unarmed defenders dodge. A knock-down
-    (B-3.9) cannot be parried, so a parrying defender dodges it.
+    (B-3.9) cannot be parried, so a parrying defender dodges it. With ``react_in_own_turn = no``
+    (B-2.7: reactions happen outside the own turn) a defender in its own turn (``S_IN_TURN``: the
+    opportunity attacks its actions provoke, B-3.8, the readied attacks they trigger, B-9.1) does
+    not react.
     """
     if not _can_react(S, d):
+        return R_NONE
+    if S[d, S_IN_TURN] != 0 and opts[O_REACT_IN_OWN_TURN] == 0:
         return R_NONE
     r = F[d, P_REACTION]
     if r == R_NONE:

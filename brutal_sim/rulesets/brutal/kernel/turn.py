@@ -1,8 +1,8 @@
 """The round and the turn (B-2, B-3): the fight's reset, initiative and turn order, fear at the start,
 a fighter's turn (conditions, actions by tactic), the fight loop.
 
-Rules: B-2.2, B-2.3, B-2.4, B-2.6, B-2.8, B-2.9, B-3.2, B-3.4, B-3.7, B-3.10, B-3.11, B-3.12, B-7.5,
-B-7.8, B-7.10, B-8, B-9.1, B-9.7, B-9.8, B-9.9.
+Rules: B-2.2, B-2.3, B-2.4, B-2.6, B-2.8, B-2.9, B-3.2, B-3.4, B-3.7, B-3.8, B-3.10, B-3.11,
+B-3.12, B-7.5, B-7.8, B-7.10, B-8, B-9.1, B-9.7, B-9.8, B-9.9.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kernel`).
 """
@@ -61,15 +61,14 @@ from ..layout import (
     W_PRESENT,
 )
 from ..options import (
+    FELLED_STAND_UP,
     KNOCKED_AWAY_RETRY,
+    O_FELLED_WHILE_READYING,
     O_KNOCKED_AWAY_AGAIN,
-    O_REFELLED,
     O_ROUND_CAP,
-    O_STAND_UP_ACTION,
     O_START_DISTANCE,
     O_SURPRISE,
     TRIGGER_ENTERS_REACH,
-    REFELLED_RETRY,
 )
 from .checks import (
     _attackable,
@@ -100,7 +99,7 @@ from .actions import (
     _ready,
     _ready_attack,
     _readies,
-    _stand_up,
+    _rise,
     _tactic_attack,
 )
 from .ranged import (
@@ -119,12 +118,14 @@ def _turn(F, S, opts, zt, st, cnt, i):
     actions against its foe (``S_FOE``; in group fights ``_fight`` lets i choose it just before).
 
     In a grapple (B-3.12) the controller's full action, or the held fighter's (after breaking free
-    one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11;
-    again if the opportunity attack felled it while rising, option ``refelled``), ready the main
-    weapon if dropped (B-3.10; again if the opportunity attack knocked it away, option
-    ``knocked_away_again``), try to free a stuck main weapon (B-9.7), then a shooter's actions (B-8),
-    or else charge or close in if apart (B-8) and the tactic's attack if engaged, then ready a
-    dropped off-hand item, or try to free a stuck one, with a spare action. A readying tactic
+    one standard action remains). Otherwise two standard actions: stand up while prone (B-3.11,
+    ``_rise``; again if the opportunity attack felled it while rising, option ``refelled``), ready
+    the main weapon if dropped (B-3.10; again if the opportunity attack knocked it away, option
+    ``knocked_away_again``; felled by that attack, it stands up first with a remaining action when
+    ``felled_while_readying`` is ``stand_up``), try to free a stuck main weapon (B-9.7), then a
+    shooter's actions (B-8), or else charge or close in if apart (B-8) and the tactic's attack if
+    engaged, then ready a dropped off-hand item (felled meanwhile: as for the main weapon), or try
+    to free a stuck one, with a spare action. A readying tactic
     (B-9.1, ``_readies``) readies its attack instead of charging, closing in or attacking; a fighter
     that closes in to melee fires the readied attacks its arrival triggers (``enemy_enters_reach``)
     before its further actions. Dazed or surprised
@@ -168,22 +169,18 @@ def _turn(F, S, opts, zt, st, cnt, i):
         if S[i, S_GRAPPLE] == G_CONTROLS:  # also at once after a take-over
             _grapple_hold(F, S, opts, zt, st, cnt, i)
             acts = 0
-        tries = 0
-        while (acts > 0 and S[i, S_PRONE] != 0 and _can_go_on(S, i)
-               and (tries == 0 or opts[O_REFELLED] == REFELLED_RETRY)):
-            _stand_up(F, S, opts, zt, st, cnt, i)
-            tries += 1
-            if opts[O_STAND_UP_ACTION] != 0:
-                acts = 0
-                S[i, S_FULL_PEN] = 1
-            else:
+        if S[i, S_PRONE] != 0:
+            acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.11
+        if acts > 0 and _needs_ready(F, S, i, SLOT_MAIN):
+            up = S[i, S_PRONE] == 0
+            tries = 0
+            while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN)
+                   and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
+                _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
+                tries += 1
                 acts -= 1
-        tries = 0
-        while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_MAIN)
-               and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
-            _ready(F, S, opts, zt, st, cnt, i, SLOT_MAIN)
-            tries += 1
-            acts -= 1
+            if up and S[i, S_PRONE] != 0 and opts[O_FELLED_WHILE_READYING] == FELLED_STAND_UP:
+                acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.10: felled by the Ready's attack
         if acts > 0 and _can_go_on(S, i) and S[i, S_HELD_MAIN] == HELD_STUCK:
             _free_stuck(F, S, st, i, SLOT_MAIN)  # B-9.7
             acts -= 1
@@ -204,12 +201,16 @@ def _turn(F, S, opts, zt, st, cnt, i):
             if (acts > 0 and _can_go_on(S, i) and foe_distance(S, i) == 0 and S[i, S_FOE] >= 0
                     and _attackable(S, opts, S[i, S_FOE])):
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
-        tries = 0
-        while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF)
-               and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
-            _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
-            tries += 1
-            acts -= 1
+        if acts > 0 and _needs_ready(F, S, i, SLOT_OFF):
+            up = S[i, S_PRONE] == 0
+            tries = 0
+            while (acts > 0 and _can_go_on(S, i) and _needs_ready(F, S, i, SLOT_OFF)
+                   and (tries == 0 or opts[O_KNOCKED_AWAY_AGAIN] == KNOCKED_AWAY_RETRY)):
+                _ready(F, S, opts, zt, st, cnt, i, SLOT_OFF)
+                tries += 1
+                acts -= 1
+            if up and S[i, S_PRONE] != 0 and opts[O_FELLED_WHILE_READYING] == FELLED_STAND_UP:
+                acts = _rise(F, S, opts, zt, st, cnt, i, acts)  # B-3.10: felled by the Ready's attack
         if acts > 0 and _can_go_on(S, i) and S[i, S_HELD_OFF] == HELD_STUCK:
             _free_stuck(F, S, st, i, SLOT_OFF)  # B-9.7
     if S[i, S_STUN] > 0:
