@@ -128,7 +128,8 @@ class DaskExecutor(Executor):
         info = self.client.scheduler_info()
         workers = info.get("workers", {})
         threads = sum(w.get("nthreads", 0) for w in workers.values())
-        return f"Dask cluster {info.get('address', '?')}: {len(workers)} workers, {threads} task threads"
+        return (f"Dask cluster {info.get('address', '?')}: {len(workers)} worker{'' if len(workers) == 1 else 's'}, "
+                f"{threads} task thread{'' if threads == 1 else 's'}")
 
 
 @contextlib.contextmanager
