@@ -34,7 +34,7 @@ from brutal_sim.scenario import load_scenario, run_scenario
 
 import toy_ruleset
 from naive_toy import NaiveToy, Side
-from toy_ruleset.kernel import run_attacks, run_duels
+from toy_ruleset.drivers import run_attacks, run_duels, run_fights
 
 runner = CliRunner()
 SEED = 20261201
@@ -81,8 +81,9 @@ def test_registration_is_scoped_and_checked():
 
 
 def test_the_toy_implements_the_interface(toy, tmp_path):
-    assert toy.fighter_names() == ["giant", "recruit", "veteran"]
-    assert toy.option_defaults() == {"round_cap": 50, "ties": "miss", "strikes": "in_turn"}
+    assert toy.fighter_names() == ["archer", "giant", "recruit", "veteran"]
+    assert toy.option_defaults() == {"round_cap": 50, "ties": "miss", "strikes": "in_turn", "turn_order": "sides",
+                                    "start_distance": 0}
     veteran = toy.load_fighter("veteran")
     assert (veteran.name, veteran.skill, veteran.hit_points, veteran.weapon.damage_bonus) == ("Veteran", 3, 12, 1)
     assert toy.fighter_from_data(toy.fighter_data(veteran), "test", "veteran") == veteran  # variants round trip
