@@ -7,7 +7,7 @@ order, the choice of a foe and the moves are computed here again, by sorting and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import groupby
 from typing import Sequence
 

@@ -30,7 +30,22 @@ drivers) and the pure rule functions the exact enumeration reuses (``hits``, ``h
 
 from __future__ import annotations
 
-from brutal_sim.core.battle import B_DEAD, B_DEALT, B_FOE, B_ORDER, B_OUT, B_OUT_SEQ, B_OUTS, B_SIDE_IN, B_TAKEN, B_WEAKNESS, B_INIT_MOD, B_INIT_TIE, F_SIDE, STATE_BLOCK
+from brutal_sim.core.battle import (
+    B_DEAD,
+    B_DEALT,
+    B_FOE,
+    B_INIT_MOD,
+    B_INIT_TIE,
+    B_ORDER,
+    B_OUT,
+    B_OUT_SEQ,
+    B_OUTS,
+    B_SIDE_IN,
+    B_TAKEN,
+    B_WEAKNESS,
+    F_SIDE,
+    STATE_BLOCK,
+)
 from brutal_sim.toolbox.battle import (
     choose_foe,
     decided,
