@@ -34,7 +34,7 @@ from brutal_sim.scenario import load_scenario, run_scenario
 
 import toy_ruleset
 from naive_toy import NaiveToy, Side
-from toy_ruleset.drivers import run_attacks, run_duels, run_fights
+from toy_ruleset.drivers import run_attacks, run_duels
 
 runner = CliRunner()
 SEED = 20261201
@@ -414,14 +414,14 @@ def test_report_of_a_toy_scenario_names_its_fighters(toy, tmp_path):
 # -- Dask ---------------------------------------------------------------------------------------------
 
 def test_dask_runs_equal_the_local_runs_bit_for_bit(toy, tmp_path):
-    """A worker process imports the toy's kernels by their module path (``toy_ruleset.kernel``): a
+    """A worker process imports the toy's kernels by their module path (``toy_ruleset.drivers``): a
     local cluster's workers inherit this process's ``sys.path``, where pytest put ``tests/toy``."""
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as lc, \
             Client(lc) as client:
         worker_pids = set(client.run(os.getpid).values())
         assert os.getpid() not in worker_pids
-        assert set(client.run(lambda: __import__("toy_ruleset.kernel").kernel.__file__).values()) == \
-            {str(Path(toy_ruleset.__file__).with_name("kernel.py"))}
+        assert set(client.run(lambda: __import__("toy_ruleset.drivers").drivers.__file__).values()) == \
+            {str(Path(toy_ruleset.__file__).with_name("drivers.py"))}
         dask = DaskExecutor(client, threads=1, chunk=7000)
         local = api.duel("giant", "veteran", n=30_000, seed=5, options={"strikes": "simultaneous"})
         remote = api.duel("giant", "veteran", n=30_000, seed=5, options={"strikes": "simultaneous"}, executor=dask)
