@@ -27,6 +27,7 @@ from brutal_sim.core.ruleset import Ruleset, get_ruleset, register, unregister
 from brutal_sim.run.executor import LocalExecutor
 
 from naive_toy import NaiveToy, Side
+from rule_ids import account
 from toy_ruleset.drivers import run_duels, run_fights
 
 runner = CliRunner()
@@ -355,6 +356,17 @@ def test_two_against_one_matches_the_exact_chain(toy, targeting):
     d = api.fight([r1, r2], [giant], n=n, seed=SEED, ruleset="toy").to_dict()
     _within_4_sigma(exact, _rates(d), n)
     assert 0.2 < exact[0] < 0.8
+
+
+# -- rule ids --------------------------------------------------------------------------------------
+
+def test_every_toy_rule_id_is_cited_by_a_test(toy):
+    """The rule-id accounting of the bundled rulesets (``tests/rule_ids.py``) reads a plug-in's
+    digest as it reads theirs: the toy's rulebook, its package docstring, defines T-1 … T-6, and a
+    test cites each."""
+    a = account(toy)
+    assert a.defined == {f"T-{k}" for k in range(1, 7)}
+    assert not a.neither and not a.unknown and not a.listed, (a.neither, a.unknown)
 
 
 # -- the app -----------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ mechanics), :mod:`.drivers` (the parallel loops), :mod:`.exact` (exact single at
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -76,6 +77,8 @@ class ToyRuleset(Ruleset):
     compile_seconds = {"duel": 7, "attack": 5, "exact": 3, "fight": 8}
     capabilities = frozenset({"fights", "distance"})
     targeting_policies = TARGETING
+    #: the rulebook is this module's docstring (the rule-id accounting reads it); every rule is modelled
+    rule_prefix, digest, reference = "T", str(Path(__file__).resolve()), None
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, _ = load_rules(rules, options)  # no rule tables
