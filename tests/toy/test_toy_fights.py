@@ -29,6 +29,7 @@ from brutal_sim.run.executor import LocalExecutor
 from naive_toy import NaiveToy, Side
 from rule_ids import account
 from toy_ruleset.drivers import run_duels, run_fights
+from toy_ruleset.layout import GROUP
 
 runner = CliRunner()
 SEED = 20261202
@@ -117,16 +118,10 @@ def test_fights_agree_with_the_naive_reference_one_by_one(toy, side_a, side_b, o
     h = toy.counters
     # the sample covers the counters: decided fights, hits on both sides, fighters out and standing
     assert total[h.wins:h.wins + 2].sum() > 0 and total[h.damage] > 0 and total[h.damage + 1] > 0
-    g = toy_ruleset_group()
+    g = GROUP
     per = [total[c.n_counters - g.size(len(a) + len(b)) + g.fighters + j * g.per_fighter:][:g.per_fighter]
            for j in range(len(a) + len(b))]
     assert sum(p[g.out] for p in per) > 0 and sum(p[g.standing] for p in per) > 0
-
-
-def toy_ruleset_group():
-    from toy_ruleset.layout import GROUP
-
-    return GROUP
 
 
 def test_the_naive_cases_reach_every_rule(toy):
@@ -392,6 +387,8 @@ def test_api_fight_and_its_refusals(toy):
         toy.prepare_fight(["recruit"] * 7, ["giant"])
     with pytest.raises(DataError, match="unknown targeting 'closest'; allowed: spread, weakest, nearest"):
         api.fight(["veteran"], ["recruit"], n=10, targeting_a="closest")
+    with pytest.raises(DataError, match="the wfrp2e ruleset plays no group fights .*; rulesets that do: brutal, toy"):
+        api.fight(["duelist"], ["brawler"], n=10, ruleset="wfrp2e")  # the registered plug-in is named
     with pytest.raises(DataError, match="a single toy attack is made engaged"):
         api.attack("archer", "recruit", options={"start_distance": "5"})
 

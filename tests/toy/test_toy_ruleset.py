@@ -1,7 +1,8 @@
 """A fourth ruleset from the recipe of docs/rulesets.md: the toy of ``tests/toy/toy_ruleset`` (2d6 +
 skill against 2d6 + skill, d6 damage, hit points; rules T-1 … T-4 in its docstring), registered
 for each test and removed after it, plays duels, exact and sampled attacks, reports and Dask runs
-through the shared engine like a bundled ruleset.
+through the shared engine like a bundled ruleset (its group fights and fights at a distance, T-5 and
+T-6: ``test_toy_fights.py``).
 
 Each number is checked against something the toy's code does not compute: P(hit) counted by
 hand, the win rates of an exact Markov chain over both fighters' hit points, and the pure-Python
