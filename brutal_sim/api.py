@@ -312,8 +312,9 @@ def prepare_fight(side_a: Any, side_b: Any, rules: str | None = None,
                   targeting_b: str | None = None, source: str = "fight",
                   targeting_names: tuple[str, str] | None = None,
                   names: Mapping[str, str] | None = None, ruleset: str | None = None) -> PreparedFight:
-    """Load, validate and compile a group fight under a ruleset that plays them (Brutal; ``ruleset``
-    as in :func:`duel`: default from the fighter files, else the catalog that has the fighters). A
+    """Load, validate and compile a group fight under a ruleset that plays them (capability
+    ``fights``; ``ruleset`` as in :func:`duel`: default from the fighter files, else the catalog
+    that has the fighters). A
     side is a list of fighter references (names, TOML paths, fighter objects; ``"militia*3"``
     repeats one) or a single reference; each side holds 1 … 6 fighters. ``targeting_a`` /
     ``targeting_b`` override the targeting policy of every fighter of that side (docs/groups.md).
@@ -348,7 +349,7 @@ def fight(side_a: Any, side_b: Any, n: int = 100_000, seed: int = 0, rules: str 
           labels: Mapping[str, str] | None = None, target_error: float | None = None,
           max_n: int = MAX_N_DEFAULT, ruleset: str | None = None) -> FightResult:
     """Play ``n`` group fights of ``side_a`` against ``side_b`` under a ruleset that plays them
-    (Brutal; docs/groups.md).
+    (capability ``fights``; Brutal's: docs/groups.md).
 
     >>> r = fight(["knight"], ["militia*3"], n=10_000, seed=1)  # doctest: +SKIP
     >>> r.to_dict()["fighters"][0]["standing_rate"]  # doctest: +SKIP

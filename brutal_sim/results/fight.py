@@ -1,4 +1,5 @@
-"""Results of group fights (N vs M, Brutal; docs/groups.md): the shared header and the group block.
+"""Results of group fights (N vs M, every ruleset that plays them; docs/groups.md): the shared
+header and the group block.
 
 A group fight's counter row is the shared header (:mod:`brutal_sim.core.counters`, read by
 :class:`~brutal_sim.results.header.HeaderCounters` as for duels) followed by the group block
@@ -170,7 +171,8 @@ class FightResult(HeaderCounters):
         side's ``name``, ``fighters`` (names in line order), ``wins``, ``win_rate``, ``ci95``, the
         deciding takedown's ``defeat_cause``, ``deaths``, ``one_blow_losses``; ``attacks`` (outcomes
         of the side's attacks), ``wounds_taken`` (level → zone group → blows), ``damage_taken``,
-        ``weapon_breaks``, ``survivors`` (fights ending with k = 0 … size of the side still in) and
+        the ruleset's special count under its name (Brutal's ``weapon_breaks``), ``survivors``
+        (fights ending with k = 0 … size of the side still in) and
         ``survivors_mean``; ``draws``, ``draw_rate``, ``draw_ci95``, ``rounds`` (``mean``, ``p50``,
         ``p90`` of the deciding round), ``defeat_cause`` (both sides), ``one_blow_share``;
         ``fighters``: per fighter row ``name``, ``label``, ``side``, ``rank``, ``out`` and

@@ -41,12 +41,12 @@ _PLAY = """
     import json, sys
     from brutal_sim import api
     from brutal_sim.core.ruleset import register
-    import toy_ruleset.kernel
+    import toy_ruleset.drivers
     register("toy", "toy_ruleset")
     print("ready", flush=True)
     sys.stdin.readline()
     r = api.duel("veteran", "recruit", ruleset="toy", n=2000, seed=3, threads=1)
-    hits = sum(toy_ruleset.kernel._run.stats.cache_hits.values())
+    hits = sum(toy_ruleset.drivers._run.stats.cache_hits.values())
     print(json.dumps({"counters": r.counters.tolist(), "loaded": hits}), flush=True)
 """
 
@@ -120,7 +120,7 @@ def test_two_versions_at_one_path_compiling_into_one_cache_at_once_keep_their_ow
             if round_:
                 assert out["loaded"] >= 1, f"round {round_}: version {v} did not load from the cache"
     toy_folders = [Path(p) for p in cache.scan(cache.locate(shared)).as_dict()["version_folders"]
-                   if json.loads((Path(p) / cache.MANIFEST).read_text())["module"] == "toy_ruleset.kernel"]
+                   if json.loads((Path(p) / cache.MANIFEST).read_text())["module"] == "toy_ruleset.drivers"]
     assert len(toy_folders) == 2  # one per version, side by side in numba's folder of the one path
     assert toy_folders[0].parent == toy_folders[1].parent
 

@@ -1,7 +1,8 @@
 """A fourth ruleset from the recipe of docs/rulesets.md: the toy of ``tests/toy/toy_ruleset`` (2d6 +
 skill against 2d6 + skill, d6 damage, hit points; rules T-1 … T-4 in its docstring), registered
 for each test and removed after it, plays duels, exact and sampled attacks, reports and Dask runs
-through the shared engine like a bundled ruleset.
+through the shared engine like a bundled ruleset (its group fights and fights at a distance, T-5 and
+T-6: ``test_toy_fights.py``).
 
 Each number is checked against something the toy's code does not compute: P(hit) counted by
 hand, the win rates of an exact Markov chain over both fighters' hit points, and the pure-Python
@@ -34,7 +35,7 @@ from brutal_sim.scenario import load_scenario, run_scenario
 
 import toy_ruleset
 from naive_toy import NaiveToy, Side
-from toy_ruleset.kernel import run_attacks, run_duels
+from toy_ruleset.drivers import run_attacks, run_duels
 
 runner = CliRunner()
 SEED = 20261201
@@ -81,8 +82,9 @@ def test_registration_is_scoped_and_checked():
 
 
 def test_the_toy_implements_the_interface(toy, tmp_path):
-    assert toy.fighter_names() == ["giant", "recruit", "veteran"]
-    assert toy.option_defaults() == {"round_cap": 50, "ties": "miss", "strikes": "in_turn"}
+    assert toy.fighter_names() == ["archer", "giant", "recruit", "veteran"]
+    assert toy.option_defaults() == {"round_cap": 50, "ties": "miss", "strikes": "in_turn", "turn_order": "sides",
+                                    "start_distance": 0}
     veteran = toy.load_fighter("veteran")
     assert (veteran.name, veteran.skill, veteran.hit_points, veteran.weapon.damage_bonus) == ("Veteran", 3, 12, 1)
     assert toy.fighter_from_data(toy.fighter_data(veteran), "test", "veteran") == veteran  # variants round trip
@@ -413,14 +415,14 @@ def test_report_of_a_toy_scenario_names_its_fighters(toy, tmp_path):
 # -- Dask ---------------------------------------------------------------------------------------------
 
 def test_dask_runs_equal_the_local_runs_bit_for_bit(toy, tmp_path):
-    """A worker process imports the toy's kernels by their module path (``toy_ruleset.kernel``): a
+    """A worker process imports the toy's kernels by their module path (``toy_ruleset.drivers``): a
     local cluster's workers inherit this process's ``sys.path``, where pytest put ``tests/toy``."""
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as lc, \
             Client(lc) as client:
         worker_pids = set(client.run(os.getpid).values())
         assert os.getpid() not in worker_pids
-        assert set(client.run(lambda: __import__("toy_ruleset.kernel").kernel.__file__).values()) == \
-            {str(Path(toy_ruleset.__file__).with_name("kernel.py"))}
+        assert set(client.run(lambda: __import__("toy_ruleset.drivers").drivers.__file__).values()) == \
+            {str(Path(toy_ruleset.__file__).with_name("drivers.py"))}
         dask = DaskExecutor(client, threads=1, chunk=7000)
         local = api.duel("giant", "veteran", n=30_000, seed=5, options={"strikes": "simultaneous"})
         remote = api.duel("giant", "veteran", n=30_000, seed=5, options={"strikes": "simultaneous"}, executor=dask)

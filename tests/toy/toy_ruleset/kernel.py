@@ -1,37 +1,69 @@
-"""The toy duel kernel (numba): arrays and scalars in, counters out.
+"""The toy fight kernel (numba): the rules of a duel or a group fight, on the shared battle
+mechanics of :mod:`brutal_sim.toolbox.battle`; the drivers that run them are in :mod:`.drivers`.
 
 Inputs everywhere below:
 
-F : int64[2, NF]
-    Compiled fighters (``P_*`` of :mod:`.layout`); row 0 is side a, row 1 side b.
-S : int64[2, NS]
-    Their changing state during one duel (``S_*``), reset at the start of every duel.
+F : int64[N, NF]
+    Compiled fighters (the battle block, then ``P_*`` of :mod:`.layout`): rows ``0 … na−1`` side a
+    in line order, then side b; N = 2 for a duel.
+S : int64[N, NS]
+    Their changing state during one fight (the battle block ``B_*``, then ``S_*``), reset at the
+    start of every fight.
 opts : int64[NO]
     Rule options (``O_*`` of :mod:`.options`).
 st : uint64[4]
-    The duel's random state (:mod:`brutal_sim.toolbox.rng`), seeded once per duel index.
+    The fight's random state (:mod:`brutal_sim.toolbox.rng`), seeded once per fight index.
 cnt : int64[K]
-    Counters (``C_*``), added to, never cleared.
+    Counters (``C_*``), added to, never cleared; per side: attacks at the attacker's side, blows
+    and damage at the taker's.
 
-Draw order (the contract with the pure-Python reference ``tests/toy/naive_toy.py``): per attack,
-the attacker's 2d6 (one draw, :func:`~brutal_sim.toolbox.rng.roll_2d6`), the defender's 2d6, and
-on a hit the damage d6. Side a attacks before side b in every round.
+Draw order (the contract with the pure-Python reference ``tests/toy/naive_toy.py``): with
+``turn_order = initiative`` first one d6 per fighter in row order (and the rerolls of full ties,
+``toolbox.battle.turn_order``); then per attack or shot the attacker's 2d6 (one draw,
+:func:`~brutal_sim.toolbox.rng.roll_2d6`), the defender's 2d6, and on a hit the damage d6. A move
+draws nothing.
 
-Public names, for the other modules: the drivers ``run_duels``, ``run_attacks``, ``run_paired``
-(the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`) and the pure rule functions the exact
-enumeration reuses (``hits``, ``hit_damage``, ``blow_level``); the ``_`` names are this module's own.
+Public names, for the other modules: the fight ``fight``, the single attack ``single_attack`` (the
+drivers) and the pure rule functions the exact enumeration reuses (``hits``, ``hit_damage``,
+``blow_level``); the ``_`` names are this module's own.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import prange
-
-from brutal_sim.toolbox.jit import driver, rule
-from brutal_sim.toolbox.rng import roll_die, roll_2d6, seed_duel
+from brutal_sim.core.battle import (
+    B_DEAD,
+    B_DEALT,
+    B_FOE,
+    B_INIT_MOD,
+    B_INIT_TIE,
+    B_ORDER,
+    B_OUT,
+    B_OUT_SEQ,
+    B_OUTS,
+    B_SIDE_IN,
+    B_TAKEN,
+    B_WEAKNESS,
+    F_SIDE,
+    STATE_BLOCK,
+)
+from brutal_sim.toolbox.battle import (
+    choose_foe,
+    decided,
+    foe_distance,
+    last_out,
+    loser_side,
+    move_toward,
+    place_sides,
+    put_out,
+    start_battle,
+    turn_order,
+)
+from brutal_sim.toolbox.jit import rule
+from brutal_sim.toolbox.rng import roll_die, roll_2d6
 from brutal_sim.toolbox.tally import count_decision
 
 from .layout import (
+    ATTACK_LIMIT,
     C_ATTACKS,
     C_DAMAGE,
     C_DRAWS,
@@ -48,13 +80,29 @@ from .layout import (
     OUT_MISS,
     P_DAMAGE_BONUS,
     P_HIT_POINTS,
+    P_RANGE,
     P_SKILL,
+    P_SPEED,
+    SHOT_PENALTY,
     S_HARMED,
     S_HP,
     S_TOOK,
     TALLY,
+    WEAKNESS_CAP,
 )
-from .options import O_ROUND_CAP, O_STRIKES, O_TIES, STRIKES_SIMULTANEOUS, TIES_HIT
+from .options import (
+    O_ROUND_CAP,
+    O_START_DISTANCE,
+    O_STRIKES,
+    O_TIES,
+    O_TURN_ORDER,
+    STRIKES_SIMULTANEOUS,
+    TIES_HIT,
+    TURN_ORDER_INITIATIVE,
+)
+
+#: T-5: the initiative die (one d6)
+INITIATIVE_DIE = 6
 
 # -- pure rule functions (no random numbers): shared with the exact enumeration ----------------------
 
@@ -82,137 +130,132 @@ def blow_level(damage, hp_after):
     return LVL_OUT if hp_after <= 0 else LVL_WOUNDED
 
 
-# -- the duel ------------------------------------------------------------------------------------
+# -- the fight ------------------------------------------------------------------------------------
 
 
 @rule
-def _attack(F, S, opts, st, cnt, a):
-    """T-1, T-2: one attack by side ``a`` on the other side, counted by outcome and level."""
-    d = 1 - a
+def _attack(F, S, opts, st, cnt, a, d, shot):
+    """T-1, T-2, T-3: one attack (``shot``: a T-6 shot, its total less ``SHOT_PENALTY``) by row
+    ``a`` on row ``d``, counted by outcome and level at the sides; a blow that leaves d at 0 hit
+    points or fewer puts it out (dead at ``DEAD_AT`` or fewer)."""
+    side_a, side_d = F[a, F_SIDE], F[d, F_SIDE]
     x1, x2 = roll_2d6(st)
     y1, y2 = roll_2d6(st)
-    if not hits(F, opts, a, d, x1 + x2, y1 + y2):
-        cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
+    if not hits(F, opts, a, d, x1 + x2 - (SHOT_PENALTY if shot else 0), y1 + y2):
+        cnt[C_ATTACKS + side_a * N_OUTCOMES + OUT_MISS] += 1
         return
-    cnt[C_ATTACKS + a * N_OUTCOMES + OUT_HIT] += 1
+    cnt[C_ATTACKS + side_a * N_OUTCOMES + OUT_HIT] += 1
     face = roll_die(st, 6)
     damage = hit_damage(F, a, face)
     S[d, S_HP] -= damage
     level = blow_level(damage, S[d, S_HP])
-    cnt[C_WOUNDS + d * N_LEVELS + level] += 1  # one zone: body
-    S[d, S_TOOK + level] += 1
-    cnt[C_DAMAGE + d] += damage
+    cnt[C_WOUNDS + side_d * N_LEVELS + level] += 1  # one zone: body
+    S[side_d, S_TOOK + level] += 1
+    cnt[C_DAMAGE + side_d] += damage
     if face == 6:
-        cnt[C_SIXES + a] += 1
+        cnt[C_SIXES + side_a] += 1
     if damage > 0:
         S[d, S_HARMED] += 1
+    S[a, B_DEALT] += damage
+    S[d, B_TAKEN] += damage
+    S[d, B_WEAKNESS] = min(F[d, P_HIT_POINTS] - S[d, S_HP], WEAKNESS_CAP)  # T-5: hit points lost
+    if S[d, S_HP] <= 0:
+        S[d, B_DEAD] = 1 if S[d, S_HP] <= DEAD_AT else 0
+        put_out(F, S, d, 0)  # the one cause: hit_points
+
+
+@rule
+def _turn(F, S, opts, st, cnt, i):
+    """T-6: i's turn against its foe (``B_FOE``): engaged (distance 0) it attacks (T-1); apart it
+    shoots if its weapon's range reaches, else moves its speed toward the foe. Without a foe in
+    the fight it does nothing."""
+    foe = S[i, B_FOE]
+    if foe < 0 or S[foe, B_OUT] != 0:
+        return
+    distance = foe_distance(S, i)
+    if distance == 0:
+        _attack(F, S, opts, st, cnt, i, foe, False)
+    elif distance <= F[i, P_RANGE]:
+        _attack(F, S, opts, st, cnt, i, foe, True)
+    else:
+        move_toward(S, i, foe, F[i, P_SPEED], 0)
 
 
 @rule
 def _reset(F, S):
-    """T-3: both fighters at full hit points, unharmed."""
-    for i in range(2):
+    """T-3: a fresh battle block (``start_battle``: everyone in, a duel's foes set), every fighter at
+    full hit points, unharmed."""
+    start_battle(F, S)
+    for i in range(F.shape[0]):
+        for k in range(STATE_BLOCK, NS):
+            S[i, k] = 0
         S[i, S_HP] = F[i, P_HIT_POINTS]
-        S[i, S_HARMED] = 0
-        for level in range(N_LEVELS):
-            S[i, S_TOOK + level] = 0
 
 
 @rule
-def _finish(S, cnt, rnd, round_cap):
-    """Count a duel in which a fighter went out in round ``rnd``: 0 a won, 1 b won, 2 both went
-    out at once (a draw)."""
-    a_out = S[0, S_HP] <= 0
-    b_out = S[1, S_HP] <= 0
-    if a_out and b_out:
+def _initiative(F, S, opts, st):
+    """T-5: the turn order. ``sides``: the rows in order (side a's line, then side b's; no dice);
+    ``initiative``: the shared ``turn_order`` by one d6 + skill, ties to the more hit points."""
+    n = F.shape[0]
+    if opts[O_TURN_ORDER] == TURN_ORDER_INITIATIVE:
+        for i in range(n):
+            S[i, B_INIT_MOD] = F[i, P_SKILL]
+            S[i, B_INIT_TIE] = F[i, P_HIT_POINTS]
+        turn_order(F, S, st, INITIATIVE_DIE)
+    else:
+        for p in range(n):
+            S[p, B_ORDER] = p
+
+
+@rule
+def _finish(F, S, cnt, rnd, round_cap):
+    """Count a decided fight (T-4): both sides out is a draw (2); else the losing side's last
+    fighter out is the deciding takedown of the header. Returns 0 a won, 1 b won, 2 a draw."""
+    if S[0, B_SIDE_IN] == 0 and S[1, B_SIDE_IN] == 0:
         cnt[C_DRAWS] += 1
         return 2
-    loser = 0 if a_out else 1
-    count_decision(cnt, S, loser, 0, S[loser, S_HP] <= DEAD_AT, S[loser, S_HARMED] == 1, rnd, round_cap,
-                    TALLY)
+    loser = loser_side(S)
+    last = last_out(F, S, loser)
+    count_decision(cnt, S, loser, 0, S[last, B_DEAD], S[last, S_HARMED] == 1, rnd, round_cap, TALLY)
     return 1 - loser
 
 
 @rule
-def _duel(F, S, opts, st, cnt):
-    """T-4: rounds of one attack each (a, then b) until a side is out or the round cap (a draw).
+def fight(F, S, opts, st, cnt):
+    """T-4 … T-6: one duel or group fight. Side b starts ``start_distance`` from side a; the turn
+    order is settled once (T-5); each round every fighter still in takes its turn in that order, a
+    fighter of a fight of more than two choosing its foe just before it (``choose_foe``: its
+    targeting policy, no attack limit, no helpless foes). With ``strikes = in_turn`` the fight ends
+    after the turn that puts a side's last fighter out; with ``simultaneous`` (duels only) a
+    fighter put out in a round still takes its turn in it, and the fight is decided at the end of
+    the round. Still running after ``round_cap`` rounds: a draw.
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
+    n = F.shape[0]
     _reset(F, S)
+    place_sides(F, S, opts[O_START_DISTANCE])
+    _initiative(F, S, opts, st)
+    simultaneous = opts[O_STRIKES] == STRIKES_SIMULTANEOUS
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
-        _attack(F, S, opts, st, cnt, 0)
-        if S[1, S_HP] <= 0 and opts[O_STRIKES] != STRIKES_SIMULTANEOUS:
-            return _finish(S, cnt, rnd, opts[O_ROUND_CAP])
-        _attack(F, S, opts, st, cnt, 1)
-        if S[0, S_HP] <= 0 or S[1, S_HP] <= 0:
-            return _finish(S, cnt, rnd, opts[O_ROUND_CAP])
+        outs = S[0, B_OUTS]  # out before this round
+        for p in range(n):
+            i = S[p, B_ORDER]
+            if S[i, B_OUT] != 0 and not (simultaneous and S[i, B_OUT_SEQ] > outs):
+                continue
+            if n > 2:
+                choose_foe(F, S, i, ATTACK_LIMIT, False, -1)
+            _turn(F, S, opts, st, cnt, i)
+            if not simultaneous and decided(S):
+                return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])
+        if decided(S):
+            return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])
     cnt[C_DRAWS] += 1
     return 2
 
 
 @rule
-def _single_attack(F, S, opts, st, cnt):
-    """One attack by side a on a fresh side b."""
+def single_attack(F, S, opts, st, cnt):
+    """One engaged attack (T-1) by side a on a fresh side b."""
     _reset(F, S)
-    _attack(F, S, opts, st, cnt, 0)
-
-
-# -- drivers (the ruleset's Kernels) -------------------------------------------------------------
-
-
-@driver(parallel=True)
-def _run(F, opts, seed, start, n, lanes, k, single_attacks):
-    """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel:
-    ``int64[lanes, k]`` counters, whose sum does not depend on ``lanes``."""
-    cnt = np.zeros((lanes, k), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
-        row = cnt[lane]
-        for idx in range(lo, hi):
-            seed_duel(st, seed, idx)
-            if single_attacks:
-                _single_attack(F, S, opts, st, row)
-            else:
-                _duel(F, S, opts, st, row)
-    return cnt
-
-
-def run_duels(F, opts, seed, start, n, lanes, k):
-    """Duels ``start … start+n−1``: ``int64[lanes, k]`` counters."""
-    return _run(F, opts, seed, start, n, lanes, k, False)
-
-
-def run_attacks(F, opts, seed, start, n, lanes, k):
-    """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters."""
-    return _run(F, opts, seed, start, n, lanes, k, True)
-
-
-@driver(parallel=True)
-def run_paired(Fs, optss, seed, start, n, lanes, k):
-    """Common random numbers: every index played under each of ``m`` configurations
-    (``Fs`` int64[m, 2, NF], ``optss`` int64[m, NO]) with the same random stream.
-
-    Returns counters ``int64[lanes, m, k]`` and the joint outcomes of neighbouring configurations
-    ``int64[lanes, max(m − 1, 1), 3, 3]`` (0 a won, 1 b won, 2 draw).
-    """
-    m = Fs.shape[0]
-    cnt = np.zeros((lanes, m, k), dtype=np.int64)
-    joint = np.zeros((lanes, max(m - 1, 1), 3, 3), dtype=np.int64)
-    for lane in prange(lanes):
-        lo = start + (n * lane) // lanes
-        hi = start + (n * (lane + 1)) // lanes
-        st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
-        for idx in range(lo, hi):
-            previous = -1
-            for j in range(m):
-                seed_duel(st, seed, idx)
-                outcome = _duel(Fs[j], S, optss[j], st, cnt[lane, j])
-                if j > 0:
-                    joint[lane, j - 1, previous, outcome] += 1
-                previous = outcome
-    return cnt, joint
+    _attack(F, S, opts, st, cnt, 0, 1, False)

@@ -16,6 +16,8 @@ from brutal_sim.core.data import StrictModel
 #: the toy's one way to attack and to defend (T-4: every fighter attacks once a round)
 TACTICS: tuple[str, ...] = ("strike",)
 REACTIONS: tuple[str, ...] = ("none",)
+#: T-5: how a fighter in a fight of more than two chooses its foe (the shared policies, core.battle)
+Targeting = Literal["spread", "weakest", "nearest"]
 
 
 class Weapon(StrictModel):
@@ -23,6 +25,7 @@ class Weapon(StrictModel):
 
     name: str = ""
     damage_bonus: int = Field(0, ge=-5, le=6, description="added to the d6 of a hit (T-2)")
+    range: int = Field(0, ge=0, le=100, description="steps a shot reaches (T-6); 0: a melee weapon")
 
 
 class FighterSpec(StrictModel):
@@ -32,6 +35,8 @@ class FighterSpec(StrictModel):
     name: str = ""
     skill: int = Field(0, ge=-5, le=10, description="added to the 2d6 of attack and defence (T-1)")
     hit_points: int = Field(10, ge=1, le=60, description="out of the fight at 0 or below (T-3)")
+    speed: int = Field(5, ge=1, le=50, description="steps a move covers (T-6)")
+    targeting: Targeting = Field("spread", description="how it chooses its foe in a fight of more than two (T-5)")
     weapon: str | Weapon = "fists"
 
 
@@ -44,4 +49,6 @@ class Fighter(StrictModel):
     name: str
     skill: int
     hit_points: int
+    speed: int = 5
+    targeting: Targeting = "spread"
     weapon: Weapon

@@ -20,7 +20,7 @@ from ....toolbox.rng import seed_duel
 from ..layout import (
     GB_FIGHTERS,
     GB_PER_FIGHTER,
-    NCAUSES,
+    NCAUSES as N_CAUSES,
     NS,
     S_HELD_MAIN,
     S_IN_TURN,
@@ -86,7 +86,7 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks, group):
             else:
                 _fight(F, S, opts, zt, st, row)
                 if group:
-                    count_group(F, S, row, base, NCAUSES)
+                    count_group(F, S, row, base, N_CAUSES)
     return cnt
 
 
@@ -149,7 +149,7 @@ def _paired(Fs, optss, zt, seed, start, n, lanes, k, group):
                 seed_duel(st, seed, idx)
                 outcome = _fight(Fs[j], S, optss[j], zt, st, cnt[lane, j])
                 if group:
-                    count_group(Fs[j], S, cnt[lane, j], base, NCAUSES)
+                    count_group(Fs[j], S, cnt[lane, j], base, N_CAUSES)
                 if j > 0:
                     joint[lane, j - 1, previous, outcome] += 1
                 previous = outcome
