@@ -51,5 +51,7 @@ def compile_fighter(f: Fighter) -> np.ndarray:
 
 
 def compile_pair(a: Fighter, b: Fighter) -> np.ndarray:
-    """Sides a and b as ``int64[2, NF]``."""
-    return np.ascontiguousarray(np.stack([compile_fighter(a), compile_fighter(b)]))
+    """Sides a and b as ``int64[2, NF]`` (the battle block: b on side 1, both first in their line)."""
+    pair = np.ascontiguousarray(np.stack([compile_fighter(a), compile_fighter(b)]))
+    pair[1, L.P_SIDE] = 1
+    return pair

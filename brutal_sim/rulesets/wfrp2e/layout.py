@@ -2,13 +2,15 @@
 
 A fighter compiles to one ``int64[NF]`` row (``P_*``); the changing state of a duel is an
 ``int64[3, NS]`` array: rows 0 and 1 are the fighters (``S_*``), row 2 holds duel-wide values
-(``G_*``). The rule options' row (``O_*``) is declared with the options, in :mod:`.options`. The
+(``G_*``). The fighter and state rows begin with the battle block of :mod:`brutal_sim.core.battle`
+(side, out, position …), read by the shared mechanics of :mod:`brutal_sim.toolbox.battle`. The rule options' row (``O_*``) is declared with the options, in :mod:`.options`. The
 critical table model (W-5.4) compiles to ``grid int64[100, CRIT_COLUMNS]`` (d100 roll − 1 ×
 critical value → effect number) and ``effects int64[4 zones, n effects + 1, NFX]``. The rows'
 indices are handed out by :class:`~brutal_sim.core.slots.Slots` in the order they are declared.
 Module-level ints are compile-time constants for numba.
 """
 
+from ...core import battle as B
 from ...core.counters import CounterLayout
 from ...core.slots import Slots
 
@@ -89,8 +91,14 @@ QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise":
                   "defensive": W_DEFENSIVE, "armour_piercing": W_ARMOUR_PIERCING, "balanced": W_BALANCED,
                   "tiring": W_TIRING}
 
+# -- the battle block (core.battle): side, place in the line, targeting policy; in the state: out (its
+# cause + 1), dead, foe, engagers, order of going out, position on the line (yards, W-11.5), the sides
+# still in (rows 0 and 1 of the fighters; row 2 of the duel state is not the block's)
+P_SIDE, P_RANK, P_TARGETING = B.F_SIDE, B.F_RANK, B.F_TARGETING
+S_OUT, S_DEAD, S_X = B.B_OUT, B.B_DEAD, B.B_X
+
 # -- fighter row (int64[NF]) ------------------------------------------------------------------------
-P = Slots()
+P = Slots(B.FIGHTER_BLOCK)  # after the battle block (core.battle)
 P_WS = P.next()
 P_AG = P.next()
 P_A = P.next()
@@ -111,7 +119,7 @@ P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
 
 # -- fighter state (int64[3, NS]; rows 0, 1) ----------------------------------------------------------
-S = Slots()
+S = Slots(B.STATE_BLOCK)  # after the battle block (core.battle)
 S_W = S.next()
 S_FORTUNE = S.next()
 S_STUN = S.next()
@@ -124,8 +132,6 @@ S_NO_REACT = S.next()
 S_PARRY_USED = S.next()
 S_DODGE_USED = S.next()
 S_SURPRISED = S.next()
-S_OUT = S.next()  # CAUSE_* + 1 once out of the fight
-S_DEAD = S.next()
 S_PEN_WS = S.next()
 S_PEN_AG = S.next()
 S_HARMED = S.next()  # hits taken with a level above none (for the shared one_blow counter)

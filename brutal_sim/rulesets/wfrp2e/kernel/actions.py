@@ -8,6 +8,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
+from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ..layout import (
     CAUSE_FLED, G_ENGAGED, P_A, P_TACTIC, P_WS, REACT_PARRY, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_NO_REACT,
@@ -17,7 +18,6 @@ from ..options import O_DEFENSIVE_STANCE
 from .tests import _capped, _opposed
 from .weapons import _held
 from .reactions import _availability
-from .wounds import _knock_out
 from .attack import _attack
 
 
@@ -96,4 +96,4 @@ def _feint(F, S, opts, st, i):
 def _flee(F, S, opts, grid, fx, st, cnt, i):
     """W-3.16: i flees; the foe gets a free standard attack; i is out (fled) if still in the fight."""
     _attack(F, S, opts, grid, fx, st, cnt, 1 - i, 0, False)
-    _knock_out(S, i, CAUSE_FLED)
+    put_out(F, S, i, CAUSE_FLED)

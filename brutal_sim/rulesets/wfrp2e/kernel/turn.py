@@ -9,6 +9,8 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
+from ....core.battle import STATE_BLOCK
+from ....toolbox.battle import decided, loser_side, place_sides, start_battle
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ....toolbox.tally import count_decision
@@ -58,10 +60,13 @@ from .actions import _feint, _flee, _plan, _plan_aims
 
 @rule
 def _reset(F, S, opts):
-    """Fresh fighters: full Wounds and fortune (W-6.5), items in hand, surprise (W-2.6), engaged
-    unless ``start_distance`` ≥ 4 (W-8.8)."""
+    """Fresh fighters: the battle block (``start_battle``: both in, each the other's foe; side b
+    ``start_distance`` yards from side a, ``place_sides``), full Wounds and fortune (W-6.5), items in
+    hand, surprise (W-2.6), engaged unless ``start_distance`` ≥ 4 (W-8.8)."""
+    start_battle(F, S)
+    place_sides(F, S, opts[O_START_DISTANCE])
     for i in range(2):
-        for k in range(NS):
+        for k in range(STATE_BLOCK, NS):
             S[i, k] = 0
         S[i, S_W] = F[i, P_W]
         S[i, S_FORTUNE] = F[i, P_FORTUNE]
@@ -151,7 +156,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         aim = 10
     feinted = feint and _feint(F, S, opts, st, i)
     for k in range(attacks):
-        if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
+        if decided(S):
             break
         _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
 
@@ -172,8 +177,8 @@ def _duel(F, S, opts, grid, fx, st, cnt):
         for k in range(2):
             i = first if k == 0 else 1 - first
             _turn(F, S, opts, grid, fx, st, cnt, i)
-            if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
-                loser = 0 if S[0, S_OUT] != 0 else 1
+            if decided(S):
+                loser = loser_side(S)
                 cause = S[loser, S_OUT] - 1
                 count_decision(cnt, S, loser, cause, S[loser, S_DEAD],
                                 S[loser, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], TALLY)

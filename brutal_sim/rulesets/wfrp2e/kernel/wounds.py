@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from .. import layout
@@ -53,17 +54,10 @@ def _model_takes_out(opts, value):
 
 
 @rule
-def _knock_out(S, d, cause):
-    """W-5.5: d is out of the fight for ``cause`` (``CAUSE_*``; ``S[d, S_OUT]`` = cause + 1) unless it
-    is out already."""
-    if S[d, S_OUT] == 0:
-        S[d, S_OUT] = cause + 1
-
-
-@rule
 def _deadly(F, S, d):
-    """W-5.6: an out-by-critical that kills, unless a fate point is spent (then only out)."""
-    _knock_out(S, d, CAUSE_CRITICAL)
+    """W-5.6: an out-by-critical (W-5.5: out of the fight, ``put_out``) that kills, unless a fate
+    point is spent (then only out)."""
+    put_out(F, S, d, CAUSE_CRITICAL)
     if F[d, P_FATE] == 0:
         S[d, S_DEAD] = 1
 
@@ -85,12 +79,12 @@ def _apply_effect(F, S, opts, fx, d, loc, e):
     if fx[zone, e, FX_DEATH] != 0:
         _deadly(F, S, d)
     elif fx[zone, e, FX_OUT] != 0:
-        _knock_out(S, d, CAUSE_CRITICAL)
+        put_out(F, S, d, CAUSE_CRITICAL)
     elif fx[zone, e, FX_HELPLESS] != 0:
         if opts[O_HELPLESS] != 0:
             S[d, S_HELPLESS] = 1
         else:
-            _knock_out(S, d, CAUSE_HELPLESS)  # W-5.5: helpless with nobody to defend it
+            put_out(F, S, d, CAUSE_HELPLESS)  # W-5.5: helpless with nobody to defend it
 
 
 @rule
