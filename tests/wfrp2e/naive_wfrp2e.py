@@ -57,6 +57,7 @@ class Profile:
     mighty_blow: bool
     street_fighting: bool
     flee_at: int | None
+    movement: int
     ap: dict[str, int]
     main: Item | None
     off: Item | None
@@ -78,7 +79,7 @@ def profile_from_row(row) -> Profile:
         fortune=int(row[L.P_FORTUNE]), fate=int(row[L.P_FATE]), tactic=L.TACTIC_NAMES[row[L.P_TACTIC]],
         reaction=L.REACTION_NAMES[row[L.P_REACTION]], ag_penalty=int(row[L.P_AG_PENALTY]),
         mighty_blow=bool(row[L.P_MIGHTY_BLOW]), street_fighting=bool(row[L.P_STREET_FIGHTING]),
-        flee_at=None if row[L.P_FLEE_AT] < 0 else int(row[L.P_FLEE_AT]),
+        flee_at=None if row[L.P_FLEE_AT] < 0 else int(row[L.P_FLEE_AT]), movement=int(row[L.P_M]),
         ap={z: int(row[L.P_AP + k]) for k, z in enumerate(L.ZONE_NAMES)},
         main=_item(row, L.SLOT_MAIN), off=_item(row, L.SLOT_OFF), fists=_item(row, L.SLOT_FISTS))
 
@@ -109,6 +110,12 @@ class Rules:
     fortune_half_action: bool = False
     helpless_attackable: bool = False
     choppa: str = "hand_weapon"
+    disengage: bool = False  # leave_melee = rulebook
+    reposition: bool = False  # flee_outcome = reposition
+    difficult: bool = False
+    no_difficult_charge: bool = False
+    arena: int = 0
+    double_move: bool = False
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -120,7 +127,9 @@ class Rules:
                    int(o[O.O_PRONE_BONUS]), FORTUNE[o[O.O_FORTUNE]], bool(o[O.O_FORTUNE_EXTRA_REACTION]),
                    bool(o[O.O_STRIKE_MIGHTY_BLOW]), bool(o[O.O_STREET_FIGHTING]), int(o[O.O_START_DISTANCE]),
                    bool(o[O.O_FORTUNE_KEEP_LAST]), bool(o[O.O_FORTUNE_INITIATIVE]),
-                   bool(o[O.O_FORTUNE_HALF_ACTION]), bool(o[O.O_HELPLESS]), CHOPPA[o[O.O_CHOPPA]])
+                   bool(o[O.O_FORTUNE_HALF_ACTION]), bool(o[O.O_HELPLESS]), CHOPPA[o[O.O_CHOPPA]],
+                   bool(o[O.O_LEAVE_MELEE]), bool(o[O.O_FLEE_OUTCOME]), bool(o[O.O_TERRAIN]),
+                   bool(o[O.O_DIFFICULT_CHARGE]), int(o[O.O_ARENA]), bool(o[O.O_APPROACH]))
 
 
 @dataclass(frozen=True)
@@ -174,6 +183,8 @@ class Combatant:
     dead: bool = False
     pen_ws: int = 0
     pen_ag: int = 0
+    x: int = 0  # yards on the line (W-11.5)
+    running: bool = False
 
     def __post_init__(self) -> None:
         self.wounds = self.p.wounds
@@ -247,7 +258,7 @@ class Duel:
         self.f = [Combatant(profile_from_row(F[0])), Combatant(profile_from_row(F[1]))]
         if self.rules.surprised is not None:
             self.f[self.rules.surprised].surprised = True
-        self.engaged = self.rules.start_distance < 4
+        self.f[1].x = self.rules.start_distance
         self.round = 1
         self.rec = Record()
 
@@ -375,6 +386,7 @@ class Duel:
         total += 20 if d.stunned_turns else 0
         total += self.rules.prone_bonus if d.prone else 0
         total -= 20 if d.defensive_stance else 0
+        total += 20 if d.running else 0  # W-11.2
         if hand == "off" and not ("balanced" in weapon.qualities and self.rules.balanced_offhand):
             total -= 20
         street = a.p.street_fighting and self.rules.street_fighting
@@ -496,8 +508,7 @@ class Duel:
                 me.parry_stance = me.parry_stance or halves == 2
             return 0, 0, False
         if not self.engaged:
-            self.engaged = True
-            return 1, 10, False  # W-3.3 charge
+            return self.close_in(i, halves)
         if halves == 1:
             return 1, 0, False
         if tactic == "swift" and me.p.attacks >= 2:
@@ -515,6 +526,63 @@ class Duel:
         me.parry_stance = True
         return 1, 0, False
 
+    # -- distance (W-11) ----------------------------------------------------------------------------
+    @property
+    def gap(self) -> int:
+        return abs(self.f[0].x - self.f[1].x)
+
+    as_if_engaged = False  # b's stances of the single attack
+
+    @property
+    def engaged(self) -> bool:
+        return self.as_if_engaged or self.gap <= 2  # W-11.3: adjacent
+
+    def step(self, me: Combatant) -> int:
+        return me.p.movement if self.rules.difficult else 2 * me.p.movement  # W-11.2 Move, Flee
+
+    def go_toward(self, i: int, yards: int, stop: int) -> None:
+        me, foe = self.f[i], self.f[1 - i]
+        new_gap = max(stop, self.gap - yards) if self.gap > stop else self.gap
+        me.x = foe.x - new_gap if me.x <= foe.x else foe.x + new_gap
+
+    def close_in(self, i: int, halves: int) -> tuple[int, int, bool]:
+        """W-8.12: move + attack under 4 yards, a charge within 4·M, else a run (or two moves) that
+        stops 4 yards short."""
+        me = self.f[i]
+        m = me.p.movement
+        if self.gap < 4:
+            self.go_toward(i, self.step(me), 2)
+            return (1, 0, False) if halves == 2 and self.engaged else (0, 0, False)
+        if self.rules.difficult:
+            reach = 0 if self.rules.no_difficult_charge else 2 * m
+        else:
+            reach = 4 * m
+        if halves == 2 and self.gap <= reach:
+            self.go_toward(i, self.gap, 2)
+            return 1, 10, False  # W-3.3 charge
+        if halves == 2 and not self.rules.double_move and not self.rules.difficult:
+            self.go_toward(i, 6 * m, 4)
+            me.running = True
+        else:
+            self.go_toward(i, halves * self.step(me), 4)
+        return 0, 0, False
+
+    def flee(self, i: int) -> None:
+        """W-3.16, W-11.4."""
+        me, foe = self.f[i], self.f[1 - i]
+        if self.engaged and not self.rules.disengage:
+            self.attack(1 - i, 0, False)  # the free attack
+        if not self.rules.reposition:
+            self.take_out(me, "fled")
+            return
+        if me.out is not None:
+            return
+        away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+        me.x += away * self.step(me)
+        if self.rules.arena:
+            low = (self.rules.start_distance - self.rules.arena) // 2
+            me.x = min(max(me.x, low), low + self.rules.arena)
+
     def feint(self, i: int) -> bool:
         me, foe = self.f[i], self.f[1 - i]
         return self.opposed(me.p.ws + self.modifiers(-me.pen_ws), foe.p.ws + self.modifiers(-foe.pen_ws))
@@ -524,15 +592,14 @@ class Duel:
 
     def turn(self, i: int) -> None:
         me = self.f[i]
-        me.parry_stance = me.defensive_stance = me.cautious = me.all_out = False
+        me.parry_stance = me.defensive_stance = me.cautious = me.all_out = me.running = False
         if me.surprised or me.helpless:
             return
         if me.stunned_turns:
             me.stunned_turns -= 1
             return
         if me.p.flee_at is not None and me.wounds <= me.p.flee_at:
-            self.attack(1 - i, 0, False)  # W-3.16: the free attack
-            self.take_out(me, "fled")
+            self.flee(i)
             return
         halves = 2
         if me.prone:
@@ -602,10 +669,9 @@ class Duel:
 
     def single_attack(self) -> Record:
         """b in the stances its tactic takes when engaged, then a's first attack of its turn."""
-        engaged = self.engaged
-        self.engaged = True
+        self.as_if_engaged = True
         self.plan(1, 2)
-        self.engaged = engaged
+        self.as_if_engaged = False
         n, modifier, feint = self.plan(0, 2)
         if n:
             self.attack(0, modifier, feint and self.feint(0))

@@ -110,3 +110,27 @@ def test_w6_5_w6_2_w9_3_options_agree(a, b, options):
     """W-6.5 fortune on initiative and extra half actions, W-8.7 fortune_keep_last, W-6.2 helpless
     targets that stay in the fight, W-9.3 choppa readings: kernel and reference duel by duel."""
     _check(prepared(fighter(**FORTUNE_FIGHTERS[a]), fighter(**FORTUNE_FIGHTERS[b]), **options), n=250)
+
+
+MOVING = [  # a, b, a's fields, b's fields, options
+    ({"m": 4}, {"m": 3}, {"start_distance": 3}),
+    ({"m": 4}, {"m": 3}, {"start_distance": 14}),
+    ({"m": 3, "ag": 60}, {"m": 5}, {"start_distance": 40}),
+    ({"m": 3}, {"m": 4}, {"start_distance": 40, "approach": "double_move"}),
+    ({"m": 4}, {"m": 4}, {"start_distance": 12, "terrain": "difficult"}),
+    ({"m": 4}, {"m": 4}, {"start_distance": 7, "terrain": "difficult", "difficult_charge": "forbidden"}),
+    ({"m": 4, "flee_at": 6}, {"m": 5, "tactic": "berserk"}, {"start_distance": 9, "flee_outcome": "reposition"}),
+    ({"m": 4, "flee_at": 6}, {"m": 2}, {"flee_outcome": "reposition", "arena": 10, "leave_melee": "rulebook"}),
+    ({"m": 4, "flee_at": 6}, {"m": 4}, {"leave_melee": "rulebook"}),
+    ({"m": 4, "tactic": "turtle"}, {"m": 4}, {"start_distance": 30}),
+]
+
+
+@pytest.mark.parametrize("fa,fb,options", MOVING)
+def test_w11_moving_duels_agree(fa, fb, options):
+    """W-11.2 moves, charges and runs (+20 WS at a runner), W-11.3 engagement at 2 yards, W-11.4
+    leaving melee (seed / rulebook, out / reposition), W-11.5 the line and its arena, W-8.12 closing
+    in (W-3.14 Move, W-3.15 Run): duel by duel as the reference plays them."""
+    a = fighter(ws=45, main_hand="hand_weapon", dodge=35, **fa)
+    b = fighter(ws=40, s=40, main_hand="hand_weapon", armour=["mail_shirt"], **fb)
+    _check(prepared(a, b, **options), n=120)

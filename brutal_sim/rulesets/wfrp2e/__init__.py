@@ -67,6 +67,10 @@ class WfrpRuleset(Ruleset):
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, (grid, effects) = load_rules(rules, options)
+        arena, start = int(opts.values["arena"]), int(opts.values["start_distance"])
+        if 0 < arena < start:
+            raise DataError("options", "arena", f"{arena} yards is shorter than start_distance {start}: the "
+                                            "fighters' starting positions lie within the arena (W-11.5)")
         return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), grid, effects))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
@@ -76,6 +80,16 @@ class WfrpRuleset(Ruleset):
         if prepared.a.tactic == "turtle":
             usable = ", ".join(t for t in L.TACTIC_NAMES if t != "turtle")
             raise DataError("tactic_a", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
+        d = int(prepared.options["start_distance"])
+        difficult = prepared.options["terrain"] == "difficult"
+        reach = 4 * prepared.a.m
+        if difficult:
+            reach = 0 if prepared.options["difficult_charge"] == "forbidden" else 2 * prepared.a.m
+        if d >= L.CHARGE_DISTANCE and d > reach:
+            raise DataError("options", "start_distance",
+                            f"{d} yards is beyond side a's charge reach ({reach} yards, W-11.2): it makes no attack "
+                            "in its first turn; attack measures from at most 3 yards (a move and an attack) or "
+                            "from 4 yards up to the charge reach (a charge, +10 WS)")
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

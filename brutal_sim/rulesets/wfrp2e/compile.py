@@ -42,6 +42,7 @@ def compile_fighter(f: Fighter) -> np.ndarray:
     row[L.P_MIGHTY_BLOW] = int(f.talent_option("strike_mighty_blow"))
     row[L.P_STREET_FIGHTING] = int(f.talent_option("street_fighting"))
     row[L.P_FLEE_AT] = -1 if f.flee_at is None else f.flee_at
+    row[L.P_M] = f.m
     for z, points in enumerate(f.armour_points().values()):
         row[L.P_AP + z] = points
     _weapon(row, L.SLOT_MAIN, f.main_hand)

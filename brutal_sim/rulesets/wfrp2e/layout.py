@@ -114,6 +114,7 @@ P_AG_PENALTY = P.next()
 P_MIGHTY_BLOW = P.next()
 P_STREET_FIGHTING = P.next()
 P_FLEE_AT = P.next()  # flees at or below these Wounds (W-3.16); −1 never
+P_M = P.next()  # Movement (W-11.1)
 P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
@@ -136,6 +137,7 @@ S_PEN_WS = S.next()
 S_PEN_AG = S.next()
 S_HARMED = S.next()  # hits taken with a level above none (for the shared one_blow counter)
 S_HELPLESS = S.next()  # W-6.2: helpless and still in the fight (helpless = attackable)
+S_RUNNING = S.next()  # W-11.2: ran in its last turn (until its next turn)
 S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout
@@ -145,8 +147,9 @@ G = Slots()
 G_ROUND = G.next()
 G_ENGAGED = G.next()
 
-# -- distances (W-3.3) -------------------------------------------------------------------------------
-CHARGE_DISTANCE = 4  # W-3.3: yards needed for a charge
+# -- distances (W-3.3, W-11), in yards --------------------------------------------------------------
+CHARGE_DISTANCE = 4  # W-3.3, W-11.2: yards needed for a charge
+ENGAGE_DISTANCE = 2  # W-11.3: adjacent (one square), engaged
 
 # -- critical table (W-5.4, crit_model = table) ---------------------------------------------------------
 CRIT_COLUMNS = 32  # grid columns: critical value 0 … 31 (higher values use column 31)

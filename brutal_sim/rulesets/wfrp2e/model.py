@@ -85,6 +85,8 @@ class _Profile(StrictModel):
     talents: list[str] = Field(default_factory=list)
     tactic: Tactic = "guarded"
     reaction: Reaction = "dodge_first"
+    m: int = Field(4, ge=1, le=10, description="Movement (W-11.1): a Move covers 2·M yards, a charge up to 4·M, "
+                                                "a run 6·M; default 4 (human)")
     flee_at: int | None = Field(None, ge=0, le=100, description="flees (W-3.16) at the start of its turn when "
                                                                "its Wounds are at most this")
 

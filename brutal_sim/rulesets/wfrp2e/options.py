@@ -75,9 +75,27 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="the Strike Mighty Blow talent: no effect, or +1 melee damage"),
     OptionSpec("street_fighting", "W-9.3", "ignore", ("ignore", "on"),
                help="the Street Fighting talent: no effect, or +10 WS and +1 damage unarmed"),
-    OptionSpec("start_distance", "W-8.8", 0, int_range=(0, 100),
-               help="yards between the fighters at the start; from 4 the first mover with an attacking tactic "
-                    "charges (+10 WS); below 4 they start engaged"),
+    OptionSpec("start_distance", "W-8.8", 0, int_range=(0, 200),
+               help="yards between the fighters at the start (W-11.5 line model); up to 2 they start engaged "
+                    "(W-11.3); 3 yards: no charge (a foe nearer than 4 yards cannot be charged, W-11.2), the "
+                    "first mover moves and attacks; from 4 up to 4·M it charges (+10 WS); farther it runs (or "
+                    "moves twice, approach) toward the foe, stopping 4 yards short"),
+    OptionSpec("leave_melee", "W-11.4", "seed", ("seed", "rulebook"),
+               help="seed: a fighter leaving melee (Flee) gives its engaged foe one free attack; rulebook: it "
+                    "disengages without free attacks"),
+    OptionSpec("flee_outcome", "W-11.4", "out", ("out", "reposition"),
+               help="a fleeing fighter (W-3.16) leaves the fight (out), or stays in it 2·M yards farther from "
+                    "its foe (reposition; halved in difficult terrain, within the arena)"),
+    OptionSpec("terrain", "W-11.2", "open", ("open", "difficult"),
+               help="difficult terrain halves Move and Flee and forbids Run (a runner moves twice instead)"),
+    OptionSpec("difficult_charge", "W-11.2", "half", ("half", "forbidden"),
+               help="a charge in difficult terrain covers at most 2·M yards (half), or is not allowed"),
+    OptionSpec("arena", "W-11.5", 0, int_range=(0, 1000),
+               help="0: the line is unlimited; N: positions stay within N yards round the starting midpoint "
+                    "(N at least start_distance)"),
+    OptionSpec("approach", "W-8.12", "run", ("run", "double_move"),
+               help="how a melee fighter beyond charge reach closes: run (6·M; melee at the runner +20 WS until "
+                    "its next turn) or two moves (2·M each), stopping 4 yards from the foe"),
 )
 
 # -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
@@ -106,6 +124,12 @@ O_CHOPPA = ROW.slot("choppa")
 O_STRIKE_MIGHTY_BLOW = ROW.slot("strike_mighty_blow")
 O_STREET_FIGHTING = ROW.slot("street_fighting")
 O_START_DISTANCE = ROW.slot("start_distance")
+O_LEAVE_MELEE = ROW.slot("leave_melee")
+O_FLEE_OUTCOME = ROW.slot("flee_outcome")
+O_TERRAIN = ROW.slot("terrain")
+O_DIFFICULT_CHARGE = ROW.slot("difficult_charge")
+O_ARENA = ROW.slot("arena")
+O_APPROACH = ROW.slot("approach")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------

@@ -1,4 +1,4 @@
-"""The WFRP 2e melee duel kernel (numba): arrays and scalars in, counters out.
+"""The WFRP 2e duel kernel (numba): arrays and scalars in, counters out.
 
 Inputs everywhere below:
 
@@ -38,7 +38,7 @@ Modules, one per rule chapter of the digest ``docs/rules/wfrp2e.md``, each impor
 above it: :mod:`.tests` (W-1 tests, opposed tests), :mod:`.fortune` (W-6.5, W-8.7 fortune points),
 :mod:`.weapons` (W-4.9, W-4.10, W-4.12, W-9.3: items in hand, qualities), :mod:`.reactions`
 (W-4.3 – W-4.6 parry and dodge), :mod:`.wounds` (W-5 damage taken and criticals, W-6 their
-conditions), :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.actions` (W-3
+conditions), :mod:`.movement` (W-11 moves, charges, runs, engagement, the line model), :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.actions` (W-3
 actions, W-8 tactics), :mod:`.turn` (W-2: initiative, the turn, the duel), :mod:`.drivers` (the
 parallel loops and their Python wrappers).
 
@@ -84,6 +84,10 @@ from .wounds import (
     _take_damage as take_damage,
     _wound_level as wound_level,
 )
+from .movement import (
+    _close as close,
+    _retreat as retreat,
+)
 from .attack import (
     _absorbed as absorbed,
     _attack as attack,
@@ -118,6 +122,7 @@ __all__ = [
     "attack_target",
     "availability",
     "choose_reaction",
+    "close",
     "crit_effect",
     "damage_bonus",
     "degrees",
@@ -136,6 +141,7 @@ __all__ = [
     "quality",
     "react",
     "reset",
+    "retreat",
     "run_attacks",
     "run_duels",
     "run_paired",

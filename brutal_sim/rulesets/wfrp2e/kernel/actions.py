@@ -1,7 +1,8 @@
 """Actions and tactics (W-3, W-8): what a fighter's tactic does with its half actions, the feint's
 opposed test, fleeing.
 
-Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.16, W-8.1, W-8.6, W-8.8.
+Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.16, W-8.1, W-8.6, W-8.8,
+W-11.4.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -12,12 +13,13 @@ from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ..layout import (
     CAUSE_FLED, G_ENGAGED, P_A, P_TACTIC, P_WS, REACT_PARRY, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_NO_REACT,
-    S_PARRY_STANCE, S_PEN_WS, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_SWIFT, T_TURTLE,
+    S_OUT, S_PARRY_STANCE, S_PEN_WS, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_SWIFT, T_TURTLE,
 )
-from ..options import O_DEFENSIVE_STANCE
+from ..options import O_DEFENSIVE_STANCE, O_FLEE_OUTCOME, O_LEAVE_MELEE
 from .tests import _capped, _opposed
 from .weapons import _held
 from .reactions import _availability
+from .movement import _close, _move_yards, _retreat
 from .attack import _attack
 
 
@@ -26,8 +28,8 @@ def _plan(F, S, opts, i, halves):
     """W-3, W-8: what i's tactic does with ``halves`` half actions; sets its stances.
 
     Returns (attacks, modifier, feint): the number of attacks, their WS modifier and whether a
-    feint (W-3.9) comes first. Not yet engaged (``start_distance`` ≥ 4): a charge, one attack at +10
-    (W-3.3, W-8.8). guarded: aim + attack with an off-hand item, else attack + parry stance (W-8.1);
+    feint (W-3.9) comes first. Not engaged (W-11.3): it closes in (:func:`_close`: a move and an
+    attack, a charge with one attack at +10, or a run; W-3.3, W-8.8, W-8.12). guarded: aim + attack with an off-hand item, else attack + parry stance (W-8.1);
     swift: A attacks when A ≥ 2 (W-3.8); berserk: all-out +20, no reactions (W-3.4); cautious: −10,
     +10 to reactions (W-3.5); turtle: defensive stance + parry stance, the defensive stance alone
     when it is a full action (W-3.6, W-3.7); feinter: feint + attack when the foe could parry and
@@ -35,8 +37,8 @@ def _plan(F, S, opts, i, halves):
     """
     t = F[i, P_TACTIC]
     if S[2, G_ENGAGED] == 0 and t != T_TURTLE:
-        S[2, G_ENGAGED] = 1
-        return 1, 10, False
+        attacks, mod = _close(F, S, opts, i, halves)
+        return attacks, mod, False
     if t == T_TURTLE:
         if opts[O_DEFENSIVE_STANCE] != 0:
             if halves == 2:
@@ -94,6 +96,13 @@ def _feint(F, S, opts, st, i):
 
 @rule
 def _flee(F, S, opts, grid, fx, st, cnt, i):
-    """W-3.16: i flees; the foe gets a free standard attack; i is out (fled) if still in the fight."""
-    _attack(F, S, opts, grid, fx, st, cnt, 1 - i, 0, False)
-    put_out(F, S, i, CAUSE_FLED)
+    """W-3.16, W-11.4: i flees (a full action). Engaged, with ``leave_melee = seed`` its foe first
+    gets a free standard attack (``rulebook``: it disengages, no free attack). If still in the fight
+    it is out (fled) with ``flee_outcome = out``, or with ``reposition`` moves 2·M yards away from
+    its foe (W-11.2 Flee; halved in difficult terrain; within the arena, W-11.5) and stays in."""
+    if S[2, G_ENGAGED] != 0 and opts[O_LEAVE_MELEE] == 0:
+        _attack(F, S, opts, grid, fx, st, cnt, 1 - i, 0, False)
+    if opts[O_FLEE_OUTCOME] == 0:
+        put_out(F, S, i, CAUSE_FLED)
+    elif S[i, S_OUT] == 0:
+        _retreat(F, S, opts, i, _move_yards(F, opts, i))

@@ -2,7 +2,7 @@
 what TB and armour absorb, and the attack itself: to-hit test, reaction, damage.
 
 Rules: W-1.6, W-3.6, W-3.9, W-4.1, W-4.2, W-4.7, W-4.8, W-4.9, W-4.10, W-4.11, W-4.12, W-6.1, W-6.2,
-W-6.4, W-9.3.
+W-6.4, W-9.3, W-11.2.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -16,7 +16,7 @@ from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
     C_ATTACKS, C_FURY, G_ROUND, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AP, P_MIGHTY_BLOW, P_SB, P_STREET_FIGHTING, P_TB, P_WS,
-    SLOT_FISTS, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
+    SLOT_FISTS, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_RUNNING, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
     W_DAMAGE, W_IMPACT, W_UNARMED,
 )
 from ..options import (
@@ -38,7 +38,7 @@ LOCATION_UPPER = np.array(layout.LOCATION_UPPER, dtype=np.int64)
 def _attack_target(F, S, opts, a, slot, mod):
     """W-4.1: a's to-hit target with ``slot`` and the action modifier ``mod``.
 
-    Adds: target stunned +20 (W-6.1), prone +prone_bonus (W-6.4), in defensive stance −20 (W-3.6),
+    Adds: target stunned +20 (W-6.1), running +20 (W-11.2), prone +prone_bonus (W-6.4), in defensive stance −20 (W-3.6),
     off hand −20 unless Balanced with ``balanced_offhand`` (W-4.10), Street Fighting unarmed +10
     (W-9.3 option), critical-effect WS penalties; the sum capped by W-1.6. int64.
     """
@@ -50,6 +50,8 @@ def _attack_target(F, S, opts, a, slot, mod):
         m += opts[O_PRONE_BONUS]
     if S[d, S_DEF_STANCE] > 0:
         m -= 20
+    if S[d, S_RUNNING] > 0:
+        m += 20
     if slot == SLOT_OFF and not (_wf(F, a, slot, W_BALANCED) != 0 and opts[O_BALANCED_OFFHAND] != 0):
         m -= 20
     if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] != 0:

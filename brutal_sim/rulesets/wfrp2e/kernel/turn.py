@@ -16,7 +16,6 @@ from ....toolbox.rng import roll_die
 from ....toolbox.tally import count_decision
 from ..layout import (
     CAUSE_FLED,
-    CHARGE_DISTANCE,
     C_DRAWS,
     G_ENGAGED,
     G_ROUND,
@@ -43,6 +42,7 @@ from ..layout import (
     S_PARRY_USED,
     S_PEN_AG,
     S_PRONE,
+    S_RUNNING,
     S_STUN,
     S_SURPRISED,
     S_W,
@@ -54,6 +54,7 @@ from ..options import (
 )
 from .fortune import _fortune_spare
 from .weapons import _wf
+from .movement import _settle
 from .attack import _attack
 from .actions import _feint, _flee, _plan, _plan_aims
 
@@ -62,7 +63,7 @@ from .actions import _feint, _flee, _plan, _plan_aims
 def _reset(F, S, opts):
     """Fresh fighters: the battle block (``start_battle``: both in, each the other's foe; side b
     ``start_distance`` yards from side a, ``place_sides``), full Wounds and fortune (W-6.5), items in
-    hand, surprise (W-2.6), engaged unless ``start_distance`` ≥ 4 (W-8.8)."""
+    hand, surprise (W-2.6), engaged when at most 2 yards apart (W-11.3, W-8.8)."""
     start_battle(F, S)
     place_sides(F, S, opts[O_START_DISTANCE])
     for i in range(2):
@@ -75,7 +76,7 @@ def _reset(F, S, opts):
     if opts[O_SURPRISE] > 0:
         S[opts[O_SURPRISE] - 1, S_SURPRISED] = 1
     S[2, G_ROUND] = 1
-    S[2, G_ENGAGED] = 1 if opts[O_START_DISTANCE] < CHARGE_DISTANCE else 0
+    _settle(S)
 
 
 @rule
@@ -112,7 +113,7 @@ def _initiative(F, S, opts, st):
 def _turn(F, S, opts, grid, fx, st, cnt, i):
     """One turn of fighter i (W-2.3).
 
-    Stances end (W-3.4 – W-3.7); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
+    Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
     (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
     flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
     first), a half action each, and spends the rest on its tactic (:func:`_plan`). With
@@ -124,6 +125,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     S[i, S_DEF_STANCE] = 0
     S[i, S_CAUTIOUS] = 0
     S[i, S_NO_REACT] = 0
+    S[i, S_RUNNING] = 0
     if S[i, S_SURPRISED] != 0 or S[i, S_HELPLESS] != 0:
         return
     if S[i, S_STUN] > 0:
