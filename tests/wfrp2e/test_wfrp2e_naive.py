@@ -134,3 +134,37 @@ def test_w11_moving_duels_agree(fa, fb, options):
     a = fighter(ws=45, main_hand="hand_weapon", dodge=35, **fa)
     b = fighter(ws=40, s=40, main_hand="hand_weapon", armour=["mail_shirt"], **fb)
     _check(prepared(a, b, **options), n=120)
+
+
+SHOOTING = [  # a, b, options
+    ("kithband", "orc", {"start_distance": 40}),
+    ("orc", "kithband", {"start_distance": 130, "approach": "double_move"}),
+    ("crossbowman", "orc", {"start_distance": 30, "start_loaded": "false"}),
+    ("pistolier", "duelist", {}),
+    ("pistolier", "knight", {"start_distance": 20, "crit_model": "table", "crit_table": "example"}),
+    ("goblin_archer", "swordsman", {"start_distance": 70, "extreme_mod": "stack"}),
+    ("goblin_archer", "kithband", {"start_distance": 50, "extreme_mod": "aim_adds", "fortune": "attack_first"}),
+    ("kithband", "goblin_archer", {"start_distance": 100, "extreme": "off", "terrain": "difficult"}),
+]
+
+
+@pytest.mark.parametrize("a,b,options", SHOOTING)
+def test_w7_shooting_duels_agree(a, b, options):
+    """W-7.1 – W-7.5, W-7.7, W-7.10 shots, bands, aim, reloads; W-8.9, W-8.10 marksman and
+    shoot_then_draw; W-9.5 example fighters: duel by duel and shot by shot as the reference plays them."""
+    from brutal_sim.rulesets.wfrp2e import RULESET
+
+    p = RULESET.prepare(a, b, options={k: str(v) for k, v in options.items()})
+    F, o, grid, fx = p.compiled.args()
+    k = p.compiled.n_counters
+    for i in range(150):
+        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+
+
+def test_w7_throwing_axe_duels_agree():
+    """W-7.4 no long range (short_is_max / double_short), thrown damage SB − 2 (W-7.1, W-9.4)."""
+    a = fighter(bs=45, m=3, missile="throwing_axe", main_hand="hand_weapon", tactic="marksman")
+    b = fighter(ws=40, main_hand="hand_weapon", armour=["leather_jack"])
+    for rule in ("short_is_max", "double_short"):
+        _check(prepared(a, b, start_distance=20, no_long=rule), n=100)

@@ -96,6 +96,15 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("approach", "W-8.12", "run", ("run", "double_move"),
                help="how a melee fighter beyond charge reach closes: run (6·M; melee at the runner +20 WS until "
                     "its next turn) or two moves (2·M each), stopping 4 yards from the foe"),
+    OptionSpec("start_loaded", "W-7.10", "true", ("true", "false"), codes=(1, 0),
+               help="missile weapons are loaded when the fight starts, or empty (a reload comes first)"),
+    OptionSpec("no_long", "W-7.4", "short_is_max", ("short_is_max", "double_short"),
+               help="a missile weapon without a long range: its short range is its longest, or long = 2 × short"),
+    OptionSpec("extreme", "W-7.5", "2x_long", ("2x_long", "off"),
+               help="very long range: aimed shots beyond long range up to twice the long range, or none"),
+    OptionSpec("extreme_mod", "W-7.5", "flat", ("flat", "aim_adds", "stack"),
+               help="a very long shot: −30 net (flat: neither aim nor the long band adds), −30 + aim (aim_adds), "
+                    "or −30 − 20 + aim (stack)"),
 )
 
 # -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
@@ -130,6 +139,10 @@ O_TERRAIN = ROW.slot("terrain")
 O_DIFFICULT_CHARGE = ROW.slot("difficult_charge")
 O_ARENA = ROW.slot("arena")
 O_APPROACH = ROW.slot("approach")
+O_START_LOADED = ROW.slot("start_loaded")
+O_NO_LONG = ROW.slot("no_long")
+O_EXTREME = ROW.slot("extreme")
+O_EXTREME_MOD = ROW.slot("extreme_mod")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
@@ -138,6 +151,7 @@ FURY_EACH, FURY_FIRST_ONLY, FURY_NONE = ROW.codes("fury_confirm")
 CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, CRIT_TABLE = ROW.codes("crit_model")
 FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = ROW.codes("fortune")[1:]  # reaction_first: the other branch
 CHOPPA_PLUS1, CHOPPA_IMPACT = ROW.codes("choppa")[1:]  # hand_weapon: no effect
+EXTREME_AIM_ADDS, EXTREME_STACK = ROW.codes("extreme_mod")[1:]  # flat: the other branch
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

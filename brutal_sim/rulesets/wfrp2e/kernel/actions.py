@@ -1,26 +1,39 @@
 """Actions and tactics (W-3, W-8): what a fighter's tactic does with its half actions, the feint's
-opposed test, fleeing.
+opposed test, fleeing, the shooters' turns.
 
 Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.16, W-8.1, W-8.6, W-8.8,
-W-11.4.
+W-8.9, W-8.10, W-8.12, W-11.4.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
 
 from __future__ import annotations
 
-from ....toolbox.battle import put_out
+from ....toolbox.battle import decided, move_toward, put_out
 from ....toolbox.jit import rule
 from ..layout import (
-    CAUSE_FLED, G_ENGAGED, P_A, P_TACTIC, P_WS, REACT_PARRY, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_NO_REACT,
-    S_OUT, S_PARRY_STANCE, S_PEN_WS, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_SWIFT, T_TURTLE,
+    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, G_ENGAGED, P_A, P_MELEE_TACTIC, P_TACTIC, P_WS, REACT_PARRY,
+    SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN, S_HELD_OFF, S_LOADED, S_MISSILE,
+    S_NO_REACT, S_OUT, S_PARRY_STANCE, S_PEN_WS, S_RELOADING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT,
+    T_TURTLE, W_ENGAGED_FIRE, W_PRESENT,
 )
 from ..options import O_DEFENSIVE_STANCE, O_FLEE_OUTCOME, O_LEAVE_MELEE
 from .tests import _capped, _opposed
-from .weapons import _held
+from .weapons import _held, _wf
 from .reactions import _availability
-from .movement import _close, _move_yards, _retreat
+from .movement import _close, _move_yards, _retreat, _settle
+from .ranged import _band, _long_range, _reload, _shoot
 from .attack import _attack
+
+
+@rule
+def _melee_tactic(F, i):
+    """i's melee tactic (``T_*``): its tactic, or for a shooter and rush (W-8.10, W-8.12) its
+    ``melee_tactic``."""
+    t = F[i, P_TACTIC]
+    if t >= T_MARKSMAN:
+        return F[i, P_MELEE_TACTIC]
+    return t
 
 
 @rule
@@ -35,7 +48,7 @@ def _plan(F, S, opts, i, halves):
     when it is a full action (W-3.6, W-3.7); feinter: feint + attack when the foe could parry and
     WS ≥ the foe's (W-8.6), else guarded. One half action left: a standard attack (turtle: a stance).
     """
-    t = F[i, P_TACTIC]
+    t = _melee_tactic(F, i)
     if S[2, G_ENGAGED] == 0 and t != T_TURTLE:
         attacks, mod = _close(F, S, opts, i, halves)
         return attacks, mod, False
@@ -73,10 +86,71 @@ def _plan(F, S, opts, i, halves):
 def _plan_aims(F, S, i):
     """Whether i's plan with two half actions, engaged and without a feint, aims already (W-8.1:
     guarded with an off-hand item; feinter and swift with A 1 fall back to guarded)."""
-    t = F[i, P_TACTIC]
+    t = _melee_tactic(F, i)
     if t == T_BERSERK or t == T_CAUTIOUS or t == T_TURTLE or (t == T_SWIFT and F[i, P_A] >= 2):
         return False
     return _held(F, S, i, SLOT_OFF)
+
+
+@rule
+def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
+    """W-8.9 ``marksman`` (and ``shoot_then_draw`` while not engaged, W-8.10) with ``halves`` half
+    actions: empty → reload (W-7.10); loaded and the foe within long range: with two half actions
+    aim (+10, W-7.3) and shoot, with one shoot; within very long range and two half actions: aim and
+    shoot (W-7.5); out of range: Move toward the foe (2·M), stopping at long range; repeated while
+    half actions are left."""
+    e = 1 - i
+    while halves > 0 and not decided(S):
+        if S[i, S_LOADED] == 0:
+            used = _reload(F, S, i, halves)
+            if used == 0:
+                return
+            halves -= used
+            continue
+        band = _band(F, S, opts, i)
+        if band == BAND_SHORT or band == BAND_LONG:
+            if halves == 2:
+                _shoot(F, S, opts, grid, fx, st, cnt, i, band, 10)
+                halves = 0
+            else:
+                _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
+                halves -= 1
+            continue
+        if band == BAND_EXTREME and halves == 2:
+            _shoot(F, S, opts, grid, fx, st, cnt, i, band, 10)
+            return
+        move_toward(S, i, e, _move_yards(F, opts, i), _long_range(F, opts, i))
+        _settle(S)
+        halves -= 1
+
+
+@rule
+def _draw(F, S, opts, grid, fx, st, cnt, i, halves):
+    """W-8.10 engaged with the missile weapon in hand (W-7.6: only a pistol-class weapon fires in
+    melee): a loaded one fires first (−20, W-7.7); then i stows the missile weapon and readies its
+    melee items (a half action; a reload under way is lost); with a half action left a standard
+    attack. From then on it fights by its melee tactic."""
+    if _wf(F, i, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 and S[i, S_LOADED] != 0:
+        _shoot(F, S, opts, grid, fx, st, cnt, i, _band(F, S, opts, i), 0)
+        halves -= 1
+    if halves == 0 or decided(S):
+        return
+    S[i, S_MISSILE] = 0
+    S[i, S_RELOADING] = 0
+    S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
+    S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+    if halves == 2:
+        _attack(F, S, opts, grid, fx, st, cnt, i, 0, False)
+
+
+@rule
+def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
+    """The turn of a fighter with its missile weapon in hand: engaged, :func:`_draw`; else
+    :func:`_marksman` (W-8.9, W-8.10)."""
+    if S[2, G_ENGAGED] != 0:
+        _draw(F, S, opts, grid, fx, st, cnt, i, halves)
+    else:
+        _marksman(F, S, opts, grid, fx, st, cnt, i, halves)
 
 
 @rule

@@ -25,7 +25,9 @@ from ..layout import (
     P_FLEE_AT,
     P_FORTUNE,
     P_W,
+    BAND_EXTREME,
     SLOT_MAIN,
+    SLOT_MISSILE,
     SLOT_OFF,
     S_CAUTIOUS,
     S_DEAD,
@@ -36,27 +38,33 @@ from ..layout import (
     S_HELD_MAIN,
     S_HELD_OFF,
     S_HELPLESS,
+    S_LOADED,
+    S_MISSILE,
     S_NO_REACT,
     S_OUT,
     S_PARRY_STANCE,
     S_PARRY_USED,
     S_PEN_AG,
     S_PRONE,
+    S_RELOADING,
     S_RUNNING,
     S_STUN,
     S_SURPRISED,
     S_W,
     TALLY,
+    W_ENGAGED_FIRE,
     W_PRESENT,
 )
 from ..options import (
-    O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_SURPRISE,
+    O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_START_LOADED,
+    O_SURPRISE,
 )
 from .fortune import _fortune_spare
 from .weapons import _wf
 from .movement import _settle
 from .attack import _attack
-from .actions import _feint, _flee, _plan, _plan_aims
+from .actions import _feint, _flee, _plan, _plan_aims, _ranged_turn
+from .ranged import _band
 
 
 @rule
@@ -71,8 +79,12 @@ def _reset(F, S, opts):
             S[i, k] = 0
         S[i, S_W] = F[i, P_W]
         S[i, S_FORTUNE] = F[i, P_FORTUNE]
-        S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
-        S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+        if _wf(F, i, SLOT_MISSILE, W_PRESENT) != 0:  # W-7: the missile weapon in hand, loaded or not
+            S[i, S_MISSILE] = 1
+            S[i, S_LOADED] = opts[O_START_LOADED]
+        else:
+            S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
+            S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
     if opts[O_SURPRISE] > 0:
         S[opts[O_SURPRISE] - 1, S_SURPRISED] = 1
     S[2, G_ROUND] = 1
@@ -130,6 +142,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         return
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1
+        S[i, S_RELOADING] = 0  # W-7.10: an interrupted reload starts again
         return
     if F[i, P_FLEE_AT] >= 0 and S[i, S_W] <= F[i, P_FLEE_AT]:
         _flee(F, S, opts, grid, fx, st, cnt, i)
@@ -139,7 +152,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         S[i, S_PRONE] = 0
         halves -= 1
     for slot in (SLOT_MAIN, SLOT_OFF):
-        if halves > 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
+        if halves > 0 and S[i, S_MISSILE] == 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
             S[i, S_HELD_MAIN + slot] = 1
             halves -= 1
             break
@@ -149,6 +162,9 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         halves += 1
         spare = False
     if halves == 0:
+        return
+    if S[i, S_MISSILE] != 0:
+        _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
         return
     engaged = S[2, G_ENGAGED] != 0
     attacks, mod, feint = _plan(F, S, opts, i, halves)
@@ -189,6 +205,20 @@ def _duel(F, S, opts, grid, fx, st, cnt):
         S[1, S_SURPRISED] = 0
     cnt[C_DRAWS] += 1
     return 2
+
+
+@rule
+def _shot_setup(F, S, opts):
+    """The situation ``attack`` measures for a shooter: fresh fighters; side a's first shot, if its
+    turn starts with one: engaged, a loaded pistol-class weapon fires unaimed (W-7.6); apart and
+    loaded, the foe within very long range: aimed (W-8.9). Returns (band, aim), band −1 for none."""
+    _reset(F, S, opts)
+    if S[0, S_MISSILE] == 0 or S[0, S_LOADED] == 0:
+        return -1, 0
+    band = _band(F, S, opts, 0)
+    if S[2, G_ENGAGED] != 0:
+        return (band, 0) if _wf(F, 0, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 else (-1, 0)
+    return (band, 10) if band <= BAND_EXTREME else (-1, 0)
 
 
 @rule
