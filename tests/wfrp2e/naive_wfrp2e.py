@@ -667,6 +667,8 @@ class Duel:
             if halves == 2:
                 self.attack(i, 0, False)
             return
+        if me.p.tactic == "kite" and halves == 2 and self.kite(i):
+            return
         while halves and not self.anyone_out():
             if not me.loaded:  # W-7.10
                 cost = 2 if w.full else 1
@@ -688,6 +690,53 @@ class Duel:
                 longest = w.long or (2 * w.short if self.rules.double_short else w.short)
                 self.go_toward(i, self.step(me), longest)
                 halves -= 1
+
+    def arena_bounds(self) -> tuple[int, int] | None:
+        if not self.rules.arena:
+            return None
+        low = (self.rules.start_distance - self.rules.arena) // 2
+        return low, low + self.rules.arena
+
+    def step_away(self, i: int, yards: int) -> None:
+        me, foe = self.f[i], self.f[1 - i]
+        away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+        me.x += away * yards
+        bounds = self.arena_bounds()
+        if bounds:
+            me.x = min(max(me.x, bounds[0]), bounds[1])
+
+    def kite(self, i: int) -> bool:
+        """W-8.11 with two half actions; False: play as marksman (rules 1 and 6, the arena's end)."""
+        me, foe = self.f[i], self.f[1 - i]
+        if self.rules.difficult:
+            r = 0 if self.rules.no_difficult_charge else 2 * foe.p.movement
+        else:
+            r = 4 * foe.p.movement
+        s, run, d = self.step(me), 0 if self.rules.difficult else 6 * me.p.movement, self.gap
+        bounds = self.arena_bounds()
+        if bounds:
+            away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+            if (away < 0 and me.x <= bounds[0]) or (away > 0 and me.x >= bounds[1]):
+                return False
+        if d > r:
+            return False
+        w = me.p.missile
+        if d + s > r and me.loaded:
+            self.step_away(i, s)
+            if self.band(i) in ("short", "long"):
+                self.shoot(i, self.band(i), 0)
+        elif d + s > r and w.reload == 1 and not w.full:
+            self.step_away(i, s)
+            me.loaded, me.reload_done = True, 0
+        elif d + 2 * s > r:
+            self.step_away(i, s)
+            self.step_away(i, s)
+        elif run and d + run > r:
+            self.step_away(i, run)
+            me.running = True
+        else:
+            return False
+        return True
 
     def flee(self, i: int) -> None:
         """W-3.16, W-11.4."""

@@ -146,6 +146,26 @@ SHOOTING = [  # a, b, options
     ("goblin_archer", "kithband", {"start_distance": 50, "extreme_mod": "aim_adds", "fortune": "attack_first"}),
     ("kithband", "goblin_archer", {"start_distance": 100, "extreme": "off", "terrain": "difficult"}),
 ]
+KITING = [  # options (kithband kiting an orc)
+    {"start_distance": 40},
+    {"start_distance": 30, "arena": 60},
+    {"start_distance": 12, "terrain": "difficult"},
+    {"start_distance": 20, "approach": "double_move", "start_loaded": "false"},
+]
+
+
+@pytest.mark.parametrize("options", KITING)
+def test_w8_11_kiting_duels_agree(options):
+    """W-8.11 kite (moves away, shots, reloads, runs, the arena's end) against a rushing orc (W-8.12)."""
+    from brutal_sim.rulesets.wfrp2e import RULESET
+
+    kith = RULESET.catalog().fighter("kithband").model_copy(update={"tactic": "kite"})
+    p = prepared(kith, "orc", **options)
+    F, o, grid, fx = p.compiled.args()
+    k = p.compiled.n_counters
+    for i in range(150):
+        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
 
 
 @pytest.mark.parametrize("a,b,options", SHOOTING)

@@ -203,6 +203,7 @@ def test_w9_4_missile_weapons_and_w9_5_example_fighters():
         f = cat.fighter(name)
         assert (f.bs, f.m, f.missile.name) == (bs, m, missile)
     assert cat.fighter("kithband").tactic == "shoot_then_draw" and cat.fighter("goblin_archer").tactic == "marksman"
+    assert RULESET.plays("distance") and not RULESET.plays("fights")
 
 
 @pytest.mark.parametrize("weapon,message", [
@@ -217,3 +218,30 @@ def test_w9_4_bad_missile_weapons_are_refused(tmp_path, weapon, message):
     f.write_text(f'ruleset = "wfrp2e"\nws = 30\nbs = 40\ns = 30\nt = 30\nag = 30\nw = 10\n[missile]\n{body}\n')
     r = CliRunner().invoke(app, ["duel", str(f), "orc", "-n", "10", "--option", "start_distance=20"])
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and message in r.output, r.output
+
+
+@pytest.mark.parametrize("distance,foe_m,loaded,options,expected", [
+    (40, 4, 1, {}, (1, 40, 0)),  # (1) d 40 > r 16: marksman, aim + shot
+    (16, 4, 1, {}, (1, 26, 0)),  # (2) 16 + 10 > 16, loaded: Move away 10 + a shot
+    (16, 4, 0, {}, (0, 26, 0)),  # (3) empty, longbow 1 half: Move away + reload
+    (4, 4, 1, {}, (0, 24, 0)),  # (4) 4 + 20 > 16: Move away twice
+    (4, 6, 1, {}, (0, 34, 1)),  # (5) r 24: 4 + 20 ≤ 24 < 4 + 30: Run away 30 (a runner)
+    (4, 10, 1, {}, (1, 4, 0)),  # (6) r 40: no escape, marksman: aim + shot
+    (10, 4, 1, {"arena": 20}, (1, 10, 0)),  # at the arena's end (x = −5): marksman
+])
+def test_w8_11_kite_keeps_out_of_the_foes_charge_reach(distance, foe_m, loaded, options, expected):
+    """W-8.11 kite (kithband, M 5: s = 10, Run 30) against a foe of charge reach r = 4·M (W-11.2):
+    (shots fired, distance after its turn, running)."""
+    p = prepared(RULESET.catalog().fighter("kithband").model_copy(update={"tactic": "kite"}),
+                 fighter(m=foe_m, tactic="turtle", **WALL), start_distance=distance, **options)
+    F, o = p.compiled.fighters, p.compiled.options
+    S = state(p)
+    S[0, L.S_LOADED] = loaded
+    if options:
+        S[0, L.S_X] = -5
+        S[1, L.S_X] = 5
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    st = np.zeros(4, dtype=np.uint64) + np.uint64(5)
+    turn(F, S, o, *p.compiled.tables, st, cnt, 0)
+    shots = int(cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum())
+    assert (shots, int(S[1, L.S_X] - S[0, L.S_X]), int(S[0, L.S_RUNNING])) == expected

@@ -63,6 +63,8 @@ class WfrpRuleset(Ruleset):
     matrix_reactions = ("parry_first", "dodge_first")
 
     rule_prefix, digest, reference = "W", "rules/wfrp2e.md", "reference-wfrp2e.md"
+    #: duels from a distance: moves, charges, runs (W-11) and shots (W-7)
+    capabilities = frozenset({"distance"})
 
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds

@@ -63,13 +63,14 @@ def n_counters(round_cap: int) -> int:
 
 # -- tactics (W-8) and reactions ------------------------------------------------------------------
 MELEE_TACTIC_NAMES = ("guarded", "swift", "berserk", "cautious", "turtle", "feinter")
-RANGED_TACTIC_NAMES = ("marksman", "shoot_then_draw")
+RANGED_TACTIC_NAMES = ("marksman", "shoot_then_draw", "kite")
 TACTIC_NAMES = MELEE_TACTIC_NAMES + RANGED_TACTIC_NAMES + ("rush",)
 #: the rule of each tactic (W-8)
 TACTIC_RULES = dict(zip(TACTIC_NAMES, ("W-8.1", "W-8.2", "W-8.3", "W-8.4", "W-8.5", "W-8.6", "W-8.9", "W-8.10",
-                                       "W-8.12")))
+                                       "W-8.11", "W-8.12")))
 # guarded (0): the kernel's plan when the tactic is none of the melee five below
-T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER, T_MARKSMAN, T_SHOOT_THEN_DRAW, T_RUSH = range(1, len(TACTIC_NAMES))
+(T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER, T_MARKSMAN, T_SHOOT_THEN_DRAW, T_KITE,
+ T_RUSH) = range(1, len(TACTIC_NAMES))
 REACTION_NAMES = ("dodge_first", "parry_first", "best", "none")
 # dodge_first (0): the kernel's choice when the reaction is none of the three below
 R_PARRY_FIRST, R_BEST, R_NONE = range(1, len(REACTION_NAMES))

@@ -2,26 +2,26 @@
 opposed test, fleeing, the shooters' turns.
 
 Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.16, W-8.1, W-8.6, W-8.8,
-W-8.9, W-8.10, W-8.12, W-11.4.
+W-8.9, W-8.10, W-8.11, W-8.12, W-11.4.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
 
 from __future__ import annotations
 
-from ....toolbox.battle import decided, move_toward, put_out
+from ....toolbox.battle import apart, decided, move_toward, put_out
 from ....toolbox.jit import rule
 from ..layout import (
     BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, G_ENGAGED, P_A, P_MELEE_TACTIC, P_TACTIC, P_WS, REACT_PARRY,
     SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN, S_HELD_OFF, S_LOADED, S_MISSILE,
-    S_NO_REACT, S_OUT, S_PARRY_STANCE, S_PEN_WS, S_RELOADING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT,
-    T_TURTLE, W_ENGAGED_FIRE, W_PRESENT,
+    S_NO_REACT, S_OUT, S_PARRY_STANCE, S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT,
+    T_KITE, T_TURTLE, W_ENGAGED_FIRE, W_PRESENT, W_RELOAD, W_RELOAD_FULL,
 )
 from ..options import O_DEFENSIVE_STANCE, O_FLEE_OUTCOME, O_LEAVE_MELEE
 from .tests import _capped, _opposed
 from .weapons import _held, _wf
 from .reactions import _availability
-from .movement import _close, _move_yards, _retreat, _settle
+from .movement import _at_edge, _charge_yards, _close, _move_yards, _retreat, _run_yards, _settle
 from .ranged import _band, _long_range, _reload, _shoot
 from .attack import _attack
 
@@ -144,11 +144,50 @@ def _draw(F, S, opts, grid, fx, st, cnt, i, halves):
 
 
 @rule
+def _kite(F, S, opts, grid, fx, st, cnt, i):
+    """W-8.11 ``kite`` with two half actions, not engaged; r = the foe's charge reach (W-11.2), s =
+    i's Move, d = the distance. (1) d > r: :func:`_marksman`; (2) d + s > r and loaded: Move away +
+    a shot; (3) d + s > r, empty and a one-half-action reload: Move away + reload; (4) d + 2s > r:
+    Move away twice; (5) d + Run > r: Run away (W-11.2: −20 to shots, +20 WS to melee at it until
+    its next turn); (6) else, or at the arena's end (W-11.5): :func:`_marksman`."""
+    e = 1 - i
+    d = apart(S, i, e)
+    r = _charge_yards(F, opts, e)
+    s = _move_yards(F, opts, i)
+    run = _run_yards(F, opts, i)
+    if d > r or _at_edge(F, S, opts, i):
+        _marksman(F, S, opts, grid, fx, st, cnt, i, 2)
+        return
+    if d + s > r and S[i, S_LOADED] != 0:
+        _retreat(F, S, opts, i, s)
+        band = _band(F, S, opts, i)
+        if band == BAND_SHORT or band == BAND_LONG:
+            _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
+        return
+    if (d + s > r and _wf(F, i, SLOT_MISSILE, W_RELOAD) == 1
+            and _wf(F, i, SLOT_MISSILE, W_RELOAD_FULL) == 0):
+        _retreat(F, S, opts, i, s)
+        _reload(F, S, i, 1)
+        return
+    if d + 2 * s > r:
+        _retreat(F, S, opts, i, s)
+        _retreat(F, S, opts, i, s)
+        return
+    if run > 0 and d + run > r:
+        _retreat(F, S, opts, i, run)
+        S[i, S_RUNNING] = 1
+        return
+    _marksman(F, S, opts, grid, fx, st, cnt, i, 2)
+
+
+@rule
 def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
     """The turn of a fighter with its missile weapon in hand: engaged, :func:`_draw`; else
-    :func:`_marksman` (W-8.9, W-8.10)."""
+    :func:`_kite` (``kite`` with two half actions) or :func:`_marksman` (W-8.9 – W-8.11)."""
     if S[2, G_ENGAGED] != 0:
         _draw(F, S, opts, grid, fx, st, cnt, i, halves)
+    elif F[i, P_TACTIC] == T_KITE and halves == 2:
+        _kite(F, S, opts, grid, fx, st, cnt, i)
     else:
         _marksman(F, S, opts, grid, fx, st, cnt, i, halves)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ....toolbox.battle import apart, move_away, move_toward
 from ....toolbox.jit import rule
-from ..layout import CHARGE_DISTANCE, ENGAGE_DISTANCE, G_ENGAGED, P_M, S_RUNNING, S_X
+from ..layout import CHARGE_DISTANCE, ENGAGE_DISTANCE, G_ENGAGED, P_M, P_SIDE, S_RUNNING, S_X
 from ..options import O_APPROACH, O_ARENA, O_DIFFICULT_CHARGE, O_START_DISTANCE, O_TERRAIN
 
 
@@ -47,6 +47,19 @@ def _charge_yards(F, opts, i):
 def _run_yards(F, opts, i):
     """W-11.2: yards of i's Run (a full action): 6·M; 0 in difficult terrain (forbidden). int64."""
     return 0 if opts[O_TERRAIN] != 0 else 6 * F[i, P_M]
+
+
+@rule
+def _at_edge(F, S, opts, i):
+    """W-11.5: whether i stands at the arena's end on the side away from its foe (it cannot move
+    away); never without an arena."""
+    if opts[O_ARENA] == 0:
+        return False
+    lo = (opts[O_START_DISTANCE] - opts[O_ARENA]) // 2
+    gap = S[i, S_X] - S[1 - i, S_X]
+    if gap > 0 or (gap == 0 and F[i, P_SIDE] == 1):
+        return S[i, S_X] >= lo + opts[O_ARENA]
+    return S[i, S_X] <= lo
 
 
 @rule
