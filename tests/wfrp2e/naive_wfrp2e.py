@@ -145,6 +145,7 @@ class Rules:
     double_short: bool = False
     no_extreme: bool = False
     extreme_mod: str = "flat"
+    reload_break_damage: bool = False
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -160,7 +161,7 @@ class Rules:
                    bool(o[O.O_LEAVE_MELEE]), bool(o[O.O_FLEE_OUTCOME]), bool(o[O.O_TERRAIN]),
                    bool(o[O.O_DIFFICULT_CHARGE]), int(o[O.O_ARENA]), bool(o[O.O_APPROACH]),
                    bool(o[O.O_START_LOADED]), bool(o[O.O_NO_LONG]), bool(o[O.O_EXTREME]),
-                   ("flat", "aim_adds", "stack")[o[O.O_EXTREME_MOD]])
+                   ("flat", "aim_adds", "stack")[o[O.O_EXTREME_MOD]], bool(o[O.O_RELOAD_BREAK]))
 
 
 @dataclass(frozen=True)
@@ -493,6 +494,8 @@ class Duel:
         if "armour_piercing" in weapon.qualities:
             ap = max(0, ap - 1)
         final = max(0, raw - d.p.tb - ap)
+        if final and self.rules.reload_break_damage:
+            d.reload_done = 0  # W-7.10
         self.rec.damage[1 - ai] += final
         if final == 0:
             level = "none"

@@ -145,6 +145,8 @@ SHOOTING = [  # a, b, options
     ("goblin_archer", "swordsman", {"start_distance": 70, "extreme_mod": "stack"}),
     ("goblin_archer", "kithband", {"start_distance": 50, "extreme_mod": "aim_adds", "fortune": "attack_first"}),
     ("kithband", "goblin_archer", {"start_distance": 100, "extreme": "off", "terrain": "difficult"}),
+    ("pistolier", "goblin_archer", {"start_distance": 30, "reload_break": "also_damage"}),
+    ("goblin_archer", "pistolier", {"start_distance": 30}),
 ]
 KITING = [  # options (kithband kiting an orc)
     {"start_distance": 40},

@@ -14,7 +14,7 @@ from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import RULESET
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.kernel import (
-    absorbed, band, damage_bonus, location, reload, shot_target, succeeds, turn,
+    absorbed, band, damage_bonus, location, reload, shot_target, succeeds, take_damage, turn,
 )
 
 from wfrp2e_util import exact, fighter, prepared, state, within
@@ -245,3 +245,22 @@ def test_w8_11_kite_keeps_out_of_the_foes_charge_reach(distance, foe_m, loaded, 
     turn(F, S, o, *p.compiled.tables, st, cnt, 0)
     shots = int(cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum())
     assert (shots, int(S[1, L.S_X] - S[0, L.S_X]), int(S[0, L.S_RUNNING])) == expected
+
+
+@pytest.mark.parametrize("rule,expected", [("other_action", (1, 0)), ("also_damage", (0, 2))])
+def test_w7_10_reload_break_restarts_a_reload_on_damage(rule, expected):
+    """W-7.10 reload_break: a pistol (2 full) shot, then one turn of reloading (2 of 4 half actions);
+    a hit of 3 damage; the next turn completes the reload (other_action) or, the reload restarted by
+    the damage (also_damage), leaves it half done again: (loaded, half actions under way)."""
+    p = prepared(fighter(bs=40, missile="pistol", tactic="marksman"), fighter(tactic="turtle", **WALL),
+                 start_distance=6, reload_break=rule)
+    F, o = p.compiled.fighters, p.compiled.options
+    S = state(p)
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    st = np.zeros(4, dtype=np.uint64) + np.uint64(5)
+    for _ in range(2):
+        turn(F, S, o, *p.compiled.tables, st, cnt, 0)
+    assert (S[0, L.S_LOADED], S[0, L.S_RELOADING]) == (0, 2)
+    take_damage(F, S, o, *p.compiled.tables, st, cnt, 1, 0, L.SLOT_MAIN, L.LOC_BODY, 3)
+    turn(F, S, o, *p.compiled.tables, st, cnt, 0)
+    assert (int(S[0, L.S_LOADED]), int(S[0, L.S_RELOADING])) == expected

@@ -96,6 +96,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("approach", "W-8.12", "run", ("run", "double_move"),
                help="how a melee fighter beyond charge reach closes: run (6·M; melee at the runner +20 WS until "
                     "its next turn) or two moves (2·M each), stopping 4 yards from the foe"),
+    OptionSpec("reload_break", "W-7.10", "other_action", ("other_action", "also_damage"),
+               help="what restarts a reload over several turns: another action or a lost (stunned) turn, or also "
+                    "any damage taken (more than 0 after TB and AP)"),
     OptionSpec("start_loaded", "W-7.10", "true", ("true", "false"), codes=(1, 0),
                help="missile weapons are loaded when the fight starts, or empty (a reload comes first)"),
     OptionSpec("no_long", "W-7.4", "short_is_max", ("short_is_max", "double_short"),
@@ -139,6 +142,7 @@ O_TERRAIN = ROW.slot("terrain")
 O_DIFFICULT_CHARGE = ROW.slot("difficult_charge")
 O_ARENA = ROW.slot("arena")
 O_APPROACH = ROW.slot("approach")
+O_RELOAD_BREAK = ROW.slot("reload_break")
 O_START_LOADED = ROW.slot("start_loaded")
 O_NO_LONG = ROW.slot("no_long")
 O_EXTREME = ROW.slot("extreme")

@@ -2,7 +2,7 @@
 the critical models, the critical table's effects, out of the fight and fate points, the level a
 hit is counted at.
 
-Rules: W-3.11, W-5.1, W-5.2, W-5.3, W-5.4, W-5.5, W-5.6, W-6.1, W-6.2, W-6.4.
+Rules: W-3.11, W-5.1, W-5.2, W-5.3, W-5.4, W-5.5, W-5.6, W-6.1, W-6.2, W-6.4, W-7.10.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -18,10 +18,10 @@ from .. import layout
 from ..layout import (
     CAUSE_CRITICAL, CAUSE_HELPLESS, CRIT_COLUMNS, C_DAMAGE, C_WOUNDS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PEN_AG,
     FX_PEN_WS, FX_PRONE, FX_STUN, LOC_LARM, LVL_CRITICAL, LVL_HEAVILY, LVL_NONE, LVL_OUT, LVL_WOUNDED, N_LEVELS,
-    N_ZONES, P_FATE, S_DEAD, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_OUT, S_PEN_AG, S_PEN_WS, S_PRONE, S_STUN,
-    S_TOOK, S_W, W_PRECISE,
+    N_ZONES, P_FATE, S_DEAD, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_OUT, S_PEN_AG, S_PEN_WS, S_PRONE,
+    S_RELOADING, S_STUN, S_TOOK, S_W, W_PRECISE,
 )
-from ..options import CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, O_CRIT_MODEL, O_CRIT_THRESHOLD, O_HELPLESS
+from ..options import CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, O_CRIT_MODEL, O_CRIT_THRESHOLD, O_HELPLESS, O_RELOAD_BREAK
 from .weapons import _wf
 
 
@@ -104,11 +104,14 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
 
     Damage above the Wounds left (any damage at 0) is critical: value = damage − Wounds left
     (+1 Precise), Wounds become 0, and the critical model decides (one d100 for the table model).
+    With ``reload_break = also_damage`` damage restarts d's reload under way (W-7.10).
     """
     cnt[C_DAMAGE + d] += final
     zone = LOCATION_ZONE[loc]
     level = LVL_NONE
     if final > 0:
+        if opts[O_RELOAD_BREAK] != 0:
+            S[d, S_RELOADING] = 0  # W-7.10 reload_break = also_damage
         left = S[d, S_W]
         if final <= left:
             S[d, S_W] = left - final
