@@ -41,6 +41,18 @@ class Item:
 
 
 @dataclass(frozen=True)
+class Missile:
+    """A missile weapon (W-9.4): damage flat or SB + damage (thrown), ranges, reload in half actions."""
+    item: Item
+    short: int
+    long: int
+    reload: int
+    full: bool
+    thrown: bool
+    in_melee: bool
+
+
+@dataclass(frozen=True)
 class Profile:
     ws: int
     ag: int
@@ -57,10 +69,14 @@ class Profile:
     mighty_blow: bool
     street_fighting: bool
     flee_at: int | None
+    movement: int
     ap: dict[str, int]
     main: Item | None
     off: Item | None
     fists: Item
+    bs: int = 0
+    missile: Missile | None = None
+    melee_tactic: str = "guarded"
 
 
 def _item(row, slot: int) -> Item | None:
@@ -71,6 +87,15 @@ def _item(row, slot: int) -> Item | None:
     return Item(int(row[base + L.W_DAMAGE]), qualities, bool(row[base + L.W_UNARMED]), bool(row[base + L.W_CHOPPA]))
 
 
+def _missile(row) -> Missile | None:
+    item = _item(row, L.SLOT_MISSILE)
+    if item is None:
+        return None
+    b = L.P_WEAPONS + L.SLOT_MISSILE * L.WN
+    return Missile(item, int(row[b + L.W_SHORT]), int(row[b + L.W_LONG]), int(row[b + L.W_RELOAD]),
+                   bool(row[b + L.W_RELOAD_FULL]), bool(row[b + L.W_THROWN]), bool(row[b + L.W_ENGAGED_FIRE]))
+
+
 def profile_from_row(row) -> Profile:
     return Profile(
         ws=int(row[L.P_WS]), ag=int(row[L.P_AG]), attacks=int(row[L.P_A]), wounds=int(row[L.P_W]),
@@ -78,9 +103,10 @@ def profile_from_row(row) -> Profile:
         fortune=int(row[L.P_FORTUNE]), fate=int(row[L.P_FATE]), tactic=L.TACTIC_NAMES[row[L.P_TACTIC]],
         reaction=L.REACTION_NAMES[row[L.P_REACTION]], ag_penalty=int(row[L.P_AG_PENALTY]),
         mighty_blow=bool(row[L.P_MIGHTY_BLOW]), street_fighting=bool(row[L.P_STREET_FIGHTING]),
-        flee_at=None if row[L.P_FLEE_AT] < 0 else int(row[L.P_FLEE_AT]),
+        flee_at=None if row[L.P_FLEE_AT] < 0 else int(row[L.P_FLEE_AT]), movement=int(row[L.P_M]),
         ap={z: int(row[L.P_AP + k]) for k, z in enumerate(L.ZONE_NAMES)},
-        main=_item(row, L.SLOT_MAIN), off=_item(row, L.SLOT_OFF), fists=_item(row, L.SLOT_FISTS))
+        main=_item(row, L.SLOT_MAIN), off=_item(row, L.SLOT_OFF), fists=_item(row, L.SLOT_FISTS),
+        bs=int(row[L.P_BS]), missile=_missile(row), melee_tactic=L.TACTIC_NAMES[row[L.P_MELEE_TACTIC]])
 
 
 @dataclass(frozen=True)
@@ -109,6 +135,17 @@ class Rules:
     fortune_half_action: bool = False
     helpless_attackable: bool = False
     choppa: str = "hand_weapon"
+    disengage: bool = False  # leave_melee = rulebook
+    reposition: bool = False  # flee_outcome = reposition
+    difficult: bool = False
+    no_difficult_charge: bool = False
+    arena: int = 0
+    double_move: bool = False
+    start_loaded: bool = True
+    double_short: bool = False
+    no_extreme: bool = False
+    extreme_mod: str = "flat"
+    reload_break_damage: bool = False
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -120,7 +157,11 @@ class Rules:
                    int(o[O.O_PRONE_BONUS]), FORTUNE[o[O.O_FORTUNE]], bool(o[O.O_FORTUNE_EXTRA_REACTION]),
                    bool(o[O.O_STRIKE_MIGHTY_BLOW]), bool(o[O.O_STREET_FIGHTING]), int(o[O.O_START_DISTANCE]),
                    bool(o[O.O_FORTUNE_KEEP_LAST]), bool(o[O.O_FORTUNE_INITIATIVE]),
-                   bool(o[O.O_FORTUNE_HALF_ACTION]), bool(o[O.O_HELPLESS]), CHOPPA[o[O.O_CHOPPA]])
+                   bool(o[O.O_FORTUNE_HALF_ACTION]), bool(o[O.O_HELPLESS]), CHOPPA[o[O.O_CHOPPA]],
+                   bool(o[O.O_LEAVE_MELEE]), bool(o[O.O_FLEE_OUTCOME]), bool(o[O.O_TERRAIN]),
+                   bool(o[O.O_DIFFICULT_CHARGE]), int(o[O.O_ARENA]), bool(o[O.O_APPROACH]),
+                   bool(o[O.O_START_LOADED]), bool(o[O.O_NO_LONG]), bool(o[O.O_EXTREME]),
+                   ("flat", "aim_adds", "stack")[o[O.O_EXTREME_MOD]], bool(o[O.O_RELOAD_BREAK]))
 
 
 @dataclass(frozen=True)
@@ -174,12 +215,18 @@ class Combatant:
     dead: bool = False
     pen_ws: int = 0
     pen_ag: int = 0
+    x: int = 0  # yards on the line (W-11.5)
+    running: bool = False
+    bow_in_hand: bool = False  # the missile weapon (W-7), melee items stowed
+    loaded: bool = False
+    reload_done: int = 0
 
     def __post_init__(self) -> None:
         self.wounds = self.p.wounds
         self.fortune = self.p.fortune
-        self.holds_main = self.p.main is not None
-        self.holds_off = self.p.off is not None
+        self.bow_in_hand = self.p.missile is not None
+        self.holds_main = self.p.main is not None and not self.bow_in_hand
+        self.holds_off = self.p.off is not None and not self.bow_in_hand
 
     def weapon(self) -> tuple[str, Item]:
         if self.holds_main:
@@ -247,7 +294,9 @@ class Duel:
         self.f = [Combatant(profile_from_row(F[0])), Combatant(profile_from_row(F[1]))]
         if self.rules.surprised is not None:
             self.f[self.rules.surprised].surprised = True
-        self.engaged = self.rules.start_distance < 4
+        for f in self.f:
+            f.loaded = f.bow_in_hand and self.rules.start_loaded
+        self.f[1].x = self.rules.start_distance
         self.round = 1
         self.rec = Record()
 
@@ -375,6 +424,7 @@ class Duel:
         total += 20 if d.stunned_turns else 0
         total += self.rules.prone_bonus if d.prone else 0
         total -= 20 if d.defensive_stance else 0
+        total += 20 if d.running else 0  # W-11.2
         if hand == "off" and not ("balanced" in weapon.qualities and self.rules.balanced_offhand):
             total -= 20
         street = a.p.street_fighting and self.rules.street_fighting
@@ -405,16 +455,26 @@ class Duel:
         self.rec.outcomes[ai][("miss", "parried", "dodged", "hit").index(outcome)] += 1
         if outcome != "hit":
             return
+        self.land(ai, hand, weapon, roll, target)
+
+    def land(self, ai: int, hand: str, weapon: Item, roll: int, target: int) -> None:
+        """A hit (W-4.2 – W-4.12, W-5): location, damage with Fury, TB and AP, criticals; ``hand``
+        ``"missile"`` for a shot (W-7.1: flat damage, SB + damage thrown)."""
+        a, d = self.f[ai], self.f[1 - ai]
+        street = a.p.street_fighting and self.rules.street_fighting
         reversed_roll = int(f"{roll % 100:02d}"[::-1]) or 100
         location = next(name for upper, name in LOCATIONS if reversed_roll <= upper)
         # damage (W-4.7, W-4.11, W-4.12)
         kept = self.rng.die(10)
         if self.has(weapon, "impact"):
             kept = max(kept, self.rng.die(10))
-        raw = kept + a.p.sb + weapon.damage
-        raw += 1 if a.p.mighty_blow and self.rules.mighty_blow else 0
-        raw += 1 if hand == "fists" and street else 0
-        raw += 1 if weapon.choppa and self.rules.choppa == "plus1_first_round" and self.round == 1 else 0
+        if hand == "missile":
+            raw = kept + weapon.damage + (a.p.sb if a.p.missile.thrown else 0)
+        else:
+            raw = kept + a.p.sb + weapon.damage
+            raw += 1 if a.p.mighty_blow and self.rules.mighty_blow else 0
+            raw += 1 if hand == "fists" and street else 0
+            raw += 1 if weapon.choppa and self.rules.choppa == "plus1_first_round" and self.round == 1 else 0
         if d.helpless:
             raw += self.rng.die(10)  # W-6.2: +1d10
         fury_dice = 0
@@ -434,6 +494,8 @@ class Duel:
         if "armour_piercing" in weapon.qualities:
             ap = max(0, ap - 1)
         final = max(0, raw - d.p.tb - ap)
+        if final and self.rules.reload_break_damage:
+            d.reload_done = 0  # W-7.10
         self.rec.damage[1 - ai] += final
         if final == 0:
             level = "none"
@@ -487,6 +549,8 @@ class Duel:
     def plan(self, i: int, halves: int) -> tuple[int, int, bool]:
         me, foe = self.f[i], self.f[1 - i]
         tactic = me.p.tactic
+        if tactic in ("marksman", "shoot_then_draw", "rush"):
+            tactic = me.p.melee_tactic
         if tactic == "turtle":
             if self.rules.defensive_full:
                 me.defensive_stance = me.defensive_stance or halves == 2
@@ -496,8 +560,7 @@ class Duel:
                 me.parry_stance = me.parry_stance or halves == 2
             return 0, 0, False
         if not self.engaged:
-            self.engaged = True
-            return 1, 10, False  # W-3.3 charge
+            return self.close_in(i, halves)
         if halves == 1:
             return 1, 0, False
         if tactic == "swift" and me.p.attacks >= 2:
@@ -515,6 +578,185 @@ class Duel:
         me.parry_stance = True
         return 1, 0, False
 
+    # -- distance (W-11) ----------------------------------------------------------------------------
+    @property
+    def gap(self) -> int:
+        return abs(self.f[0].x - self.f[1].x)
+
+    as_if_engaged = False  # b's stances of the single attack
+
+    @property
+    def engaged(self) -> bool:
+        return self.as_if_engaged or self.gap <= 2  # W-11.3: adjacent
+
+    def step(self, me: Combatant) -> int:
+        return me.p.movement if self.rules.difficult else 2 * me.p.movement  # W-11.2 Move, Flee
+
+    def go_toward(self, i: int, yards: int, stop: int) -> None:
+        me, foe = self.f[i], self.f[1 - i]
+        new_gap = max(stop, self.gap - yards) if self.gap > stop else self.gap
+        me.x = foe.x - new_gap if me.x <= foe.x else foe.x + new_gap
+
+    def close_in(self, i: int, halves: int) -> tuple[int, int, bool]:
+        """W-8.12: move + attack under 4 yards, a charge within 4·M, else a run (or two moves) that
+        stops 4 yards short."""
+        me = self.f[i]
+        m = me.p.movement
+        if self.gap < 4:
+            self.go_toward(i, self.step(me), 2)
+            return (1, 0, False) if halves == 2 and self.engaged else (0, 0, False)
+        if self.rules.difficult:
+            reach = 0 if self.rules.no_difficult_charge else 2 * m
+        else:
+            reach = 4 * m
+        if halves == 2 and self.gap <= reach:
+            self.go_toward(i, self.gap, 2)
+            return 1, 10, False  # W-3.3 charge
+        if halves == 2 and not self.rules.double_move and not self.rules.difficult:
+            self.go_toward(i, 6 * m, 4)
+            me.running = True
+        else:
+            self.go_toward(i, halves * self.step(me), 4)
+        return 0, 0, False
+
+    # -- shooting (W-7) ------------------------------------------------------------------------------
+    def band(self, i: int) -> str:
+        """W-7.4, W-7.5."""
+        w = self.f[i].p.missile
+        longest = w.long or (2 * w.short if self.rules.double_short else w.short)
+        if self.gap <= w.short:
+            return "short"
+        if self.gap <= longest:
+            return "long"
+        if not self.rules.no_extreme and self.gap <= 2 * longest:
+            return "very_long"
+        return "out"
+
+    def shoot(self, ai: int, band: str, aim: int) -> None:
+        """W-7.1, W-7.2, W-7.7, W-7.9: a BS test, no parry or dodge."""
+        a, d = self.f[ai], self.f[1 - ai]
+        if band == "very_long":
+            total = {"flat": -30, "aim_adds": -30 + aim, "stack": -50 + aim}[self.rules.extreme_mod]
+        else:
+            total = aim - (20 if band == "long" else 0)
+        total -= 20 if d.running else 0
+        total -= 20 if self.engaged else 0
+        target = a.p.bs + self.modifiers(total)
+        if a.p.missile.reload > 0:
+            a.loaded = False
+        if d.helpless:
+            roll = self.d100()
+        else:
+            hit, roll = self.test(a, target, on_reaction=False)
+            if not hit:
+                self.rec.outcomes[ai][L.OUT_MISS] += 1
+                return
+        self.rec.outcomes[ai][L.OUT_HIT] += 1
+        self.land(ai, "missile", a.p.missile.item, roll, target)
+
+    def ranged_turn(self, i: int, halves: int) -> None:
+        """W-8.9 marksman / W-8.10 shoot_then_draw with the missile weapon in hand."""
+        me = self.f[i]
+        w = me.p.missile
+        if self.engaged:  # W-8.10: a pistol fires, then the melee weapon is drawn
+            if w.in_melee and me.loaded:
+                self.shoot(i, self.band(i), 0)
+                halves -= 1
+            if halves == 0 or self.anyone_out():
+                return
+            me.bow_in_hand = False
+            me.reload_done = 0
+            me.holds_main, me.holds_off = me.p.main is not None, me.p.off is not None
+            if halves == 2:
+                self.attack(i, 0, False)
+            return
+        if me.p.tactic == "kite" and halves == 2 and self.kite(i):
+            return
+        while halves and not self.anyone_out():
+            if not me.loaded:  # W-7.10
+                cost = 2 if w.full else 1
+                if cost > halves:
+                    return
+                me.reload_done += cost
+                halves -= cost
+                if me.reload_done >= w.reload:
+                    me.loaded, me.reload_done = True, 0
+                continue
+            band = self.band(i)
+            if band in ("short", "long"):
+                self.shoot(i, band, 10 if halves == 2 else 0)  # W-7.3 aim with a half action to spare
+                halves = 0 if halves == 2 else halves - 1
+            elif band == "very_long" and halves == 2:
+                self.shoot(i, band, 10)
+                return
+            else:
+                longest = w.long or (2 * w.short if self.rules.double_short else w.short)
+                self.go_toward(i, self.step(me), longest)
+                halves -= 1
+
+    def arena_bounds(self) -> tuple[int, int] | None:
+        if not self.rules.arena:
+            return None
+        low = (self.rules.start_distance - self.rules.arena) // 2
+        return low, low + self.rules.arena
+
+    def step_away(self, i: int, yards: int) -> None:
+        me, foe = self.f[i], self.f[1 - i]
+        away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+        me.x += away * yards
+        bounds = self.arena_bounds()
+        if bounds:
+            me.x = min(max(me.x, bounds[0]), bounds[1])
+
+    def kite(self, i: int) -> bool:
+        """W-8.11 with two half actions; False: play as marksman (rules 1 and 6, the arena's end)."""
+        me, foe = self.f[i], self.f[1 - i]
+        if self.rules.difficult:
+            r = 0 if self.rules.no_difficult_charge else 2 * foe.p.movement
+        else:
+            r = 4 * foe.p.movement
+        s, run, d = self.step(me), 0 if self.rules.difficult else 6 * me.p.movement, self.gap
+        bounds = self.arena_bounds()
+        if bounds:
+            away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+            if (away < 0 and me.x <= bounds[0]) or (away > 0 and me.x >= bounds[1]):
+                return False
+        if d > r:
+            return False
+        w = me.p.missile
+        if d + s > r and me.loaded:
+            self.step_away(i, s)
+            if self.band(i) in ("short", "long"):
+                self.shoot(i, self.band(i), 0)
+        elif d + s > r and w.reload == 1 and not w.full:
+            self.step_away(i, s)
+            me.loaded, me.reload_done = True, 0
+        elif d + 2 * s > r:
+            self.step_away(i, s)
+            self.step_away(i, s)
+        elif run and d + run > r:
+            self.step_away(i, run)
+            me.running = True
+        else:
+            return False
+        return True
+
+    def flee(self, i: int) -> None:
+        """W-3.16, W-11.4."""
+        me, foe = self.f[i], self.f[1 - i]
+        if self.engaged and not self.rules.disengage:
+            self.attack(1 - i, 0, False)  # the free attack
+        if not self.rules.reposition:
+            self.take_out(me, "fled")
+            return
+        if me.out is not None:
+            return
+        away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+        me.x += away * self.step(me)
+        if self.rules.arena:
+            low = (self.rules.start_distance - self.rules.arena) // 2
+            me.x = min(max(me.x, low), low + self.rules.arena)
+
     def feint(self, i: int) -> bool:
         me, foe = self.f[i], self.f[1 - i]
         return self.opposed(me.p.ws + self.modifiers(-me.pen_ws), foe.p.ws + self.modifiers(-foe.pen_ws))
@@ -524,21 +766,23 @@ class Duel:
 
     def turn(self, i: int) -> None:
         me = self.f[i]
-        me.parry_stance = me.defensive_stance = me.cautious = me.all_out = False
+        me.parry_stance = me.defensive_stance = me.cautious = me.all_out = me.running = False
         if me.surprised or me.helpless:
             return
         if me.stunned_turns:
             me.stunned_turns -= 1
+            me.reload_done = 0
             return
         if me.p.flee_at is not None and me.wounds <= me.p.flee_at:
-            self.attack(1 - i, 0, False)  # W-3.16: the free attack
-            self.take_out(me, "fled")
+            self.flee(i)
             return
         halves = 2
         if me.prone:
             me.prone = False
             halves -= 1
-        if me.p.main is not None and not me.holds_main:
+        if me.bow_in_hand:
+            pass
+        elif me.p.main is not None and not me.holds_main:
             me.holds_main = True
             halves -= 1
         elif me.p.off is not None and not me.holds_off:
@@ -551,10 +795,14 @@ class Duel:
             extra_half = False
         if halves == 0:
             return
+        if me.bow_in_hand:
+            self.ranged_turn(i, halves)
+            return
         was_engaged = self.engaged
         n, modifier, feint = self.plan(i, halves)
-        aims_already = (me.p.tactic not in ("berserk", "cautious", "turtle")
-                        and not (me.p.tactic == "swift" and me.p.attacks >= 2) and me.holds_off)
+        tactic = me.p.melee_tactic if me.p.tactic in ("marksman", "shoot_then_draw", "rush") else me.p.tactic
+        aims_already = (tactic not in ("berserk", "cautious", "turtle")
+                        and not (tactic == "swift" and me.p.attacks >= 2) and me.holds_off)
         aim = 0
         if extra_half and was_engaged and halves == 2 and n and not feint and not aims_already:
             me.fortune -= 1
@@ -601,11 +849,20 @@ class Duel:
         return self.rec
 
     def single_attack(self) -> Record:
-        """b in the stances its tactic takes when engaged, then a's first attack of its turn."""
-        engaged = self.engaged
-        self.engaged = True
+        """b in the stances its tactic takes when engaged, then a's first attack of its turn; a
+        shooter's first shot (aimed when apart)."""
+        a = self.f[0]
+        if a.bow_in_hand and a.loaded:
+            band = self.band(0)
+            if self.engaged and a.p.missile.in_melee:
+                self.shoot(0, band, 0)
+                return self.rec
+            if not self.engaged and band != "out":
+                self.shoot(0, band, 10)
+                return self.rec
+        self.as_if_engaged = True
         self.plan(1, 2)
-        self.engaged = engaged
+        self.as_if_engaged = False
         n, modifier, feint = self.plan(0, 2)
         if n:
             self.attack(0, modifier, feint and self.feint(0))

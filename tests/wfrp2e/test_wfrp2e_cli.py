@@ -63,7 +63,7 @@ def test_attack_exact_and_sampled():
 
 @pytest.mark.parametrize("topic,needle", [("fighters", "Orc"), ("weapons", "great_weapon"), ("armour", "full_mail"),
                                           ("options", "fury_confirm"), ("talents", "street_fighting"),
-                                          ("tactics", "feinter")])
+                                          ("tactics", "feinter"), ("missiles", "longbow")])
 def test_list(topic, needle):
     r = runner.invoke(app, ["list", topic, "--ruleset", "wfrp2e"], terminal_width=250)
     assert r.exit_code == 0, r.output

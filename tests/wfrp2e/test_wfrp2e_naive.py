@@ -110,3 +110,83 @@ def test_w6_5_w6_2_w9_3_options_agree(a, b, options):
     """W-6.5 fortune on initiative and extra half actions, W-8.7 fortune_keep_last, W-6.2 helpless
     targets that stay in the fight, W-9.3 choppa readings: kernel and reference duel by duel."""
     _check(prepared(fighter(**FORTUNE_FIGHTERS[a]), fighter(**FORTUNE_FIGHTERS[b]), **options), n=250)
+
+
+MOVING = [  # a, b, a's fields, b's fields, options
+    ({"m": 4}, {"m": 3}, {"start_distance": 3}),
+    ({"m": 4}, {"m": 3}, {"start_distance": 14}),
+    ({"m": 3, "ag": 60}, {"m": 5}, {"start_distance": 40}),
+    ({"m": 3}, {"m": 4}, {"start_distance": 40, "approach": "double_move"}),
+    ({"m": 4}, {"m": 4}, {"start_distance": 12, "terrain": "difficult"}),
+    ({"m": 4}, {"m": 4}, {"start_distance": 7, "terrain": "difficult", "difficult_charge": "forbidden"}),
+    ({"m": 4, "flee_at": 6}, {"m": 5, "tactic": "berserk"}, {"start_distance": 9, "flee_outcome": "reposition"}),
+    ({"m": 4, "flee_at": 6}, {"m": 2}, {"flee_outcome": "reposition", "arena": 10, "leave_melee": "rulebook"}),
+    ({"m": 4, "flee_at": 6}, {"m": 4}, {"leave_melee": "rulebook"}),
+    ({"m": 4, "tactic": "turtle"}, {"m": 4}, {"start_distance": 30}),
+]
+
+
+@pytest.mark.parametrize("fa,fb,options", MOVING)
+def test_w11_moving_duels_agree(fa, fb, options):
+    """W-11.2 moves, charges and runs (+20 WS at a runner), W-11.3 engagement at 2 yards, W-11.4
+    leaving melee (seed / rulebook, out / reposition), W-11.5 the line and its arena, W-8.12 closing
+    in (W-3.14 Move, W-3.15 Run): duel by duel as the reference plays them."""
+    a = fighter(ws=45, main_hand="hand_weapon", dodge=35, **fa)
+    b = fighter(ws=40, s=40, main_hand="hand_weapon", armour=["mail_shirt"], **fb)
+    _check(prepared(a, b, **options), n=120)
+
+
+SHOOTING = [  # a, b, options
+    ("kithband", "orc", {"start_distance": 40}),
+    ("orc", "kithband", {"start_distance": 130, "approach": "double_move"}),
+    ("crossbowman", "orc", {"start_distance": 30, "start_loaded": "false"}),
+    ("pistolier", "duelist", {}),
+    ("pistolier", "knight", {"start_distance": 20, "crit_model": "table", "crit_table": "example"}),
+    ("goblin_archer", "swordsman", {"start_distance": 70, "extreme_mod": "stack"}),
+    ("goblin_archer", "kithband", {"start_distance": 50, "extreme_mod": "aim_adds", "fortune": "attack_first"}),
+    ("kithband", "goblin_archer", {"start_distance": 100, "extreme": "off", "terrain": "difficult"}),
+    ("pistolier", "goblin_archer", {"start_distance": 30, "reload_break": "also_damage"}),
+    ("goblin_archer", "pistolier", {"start_distance": 30}),
+]
+KITING = [  # options (kithband kiting an orc)
+    {"start_distance": 40},
+    {"start_distance": 30, "arena": 60},
+    {"start_distance": 12, "terrain": "difficult"},
+    {"start_distance": 20, "approach": "double_move", "start_loaded": "false"},
+]
+
+
+@pytest.mark.parametrize("options", KITING)
+def test_w8_11_kiting_duels_agree(options):
+    """W-8.11 kite (moves away, shots, reloads, runs, the arena's end) against a rushing orc (W-8.12)."""
+    from brutal_sim.rulesets.wfrp2e import RULESET
+
+    kith = RULESET.catalog().fighter("kithband").model_copy(update={"tactic": "kite"})
+    p = prepared(kith, "orc", **options)
+    F, o, grid, fx = p.compiled.args()
+    k = p.compiled.n_counters
+    for i in range(150):
+        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+
+
+@pytest.mark.parametrize("a,b,options", SHOOTING)
+def test_w7_shooting_duels_agree(a, b, options):
+    """W-7.1 – W-7.5, W-7.7, W-7.10 shots, bands, aim, reloads; W-8.9, W-8.10 marksman and
+    shoot_then_draw; W-9.5 example fighters: duel by duel and shot by shot as the reference plays them."""
+    from brutal_sim.rulesets.wfrp2e import RULESET
+
+    p = RULESET.prepare(a, b, options={k: str(v) for k, v in options.items()})
+    F, o, grid, fx = p.compiled.args()
+    k = p.compiled.n_counters
+    for i in range(150):
+        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+
+
+def test_w7_throwing_axe_duels_agree():
+    """W-7.4 no long range (short_is_max / double_short), thrown damage SB − 2 (W-7.1, W-9.4)."""
+    a = fighter(bs=45, m=3, missile="throwing_axe", main_hand="hand_weapon", tactic="marksman")
+    b = fighter(ws=40, main_hand="hand_weapon", armour=["leather_jack"])
+    for rule in ("short_is_max", "double_short"):
+        _check(prepared(a, b, start_distance=20, no_long=rule), n=100)

@@ -79,7 +79,9 @@ def test_w3_19_each_tactic_is_two_half_actions_or_one_full_action(tactic, fields
 def test_w3_19_the_tactics_listed_are_the_w8_policies():
     rows = RULESET.listings()["tactics"].rows
     assert [tuple(r) for r in rows] == [("guarded", "W-8.1"), ("swift", "W-8.2"), ("berserk", "W-8.3"),
-                                        ("cautious", "W-8.4"), ("turtle", "W-8.5"), ("feinter", "W-8.6")]
+                                        ("cautious", "W-8.4"), ("turtle", "W-8.5"), ("feinter", "W-8.6"),
+                                        ("marksman", "W-8.9"), ("shoot_then_draw", "W-8.10"), ("kite", "W-8.11"),
+                                        ("rush", "W-8.12")]
 
 
 # -- W-8.1 guarded -----------------------------------------------------------------------------------
@@ -227,14 +229,16 @@ def test_w8_8_the_first_mover_charges_from_4_yards():
     """start_distance ≥ 4: the first to act with an attacking tactic charges (a full action: one attack
     at +10, no stance) and engages; the other then fights as usual. A turtle waits in its stances.
     Sampled: side a (Ag 90) always acts first; WS 40 on a foe that does not react hits 50 % in round 1
-    and 40 % in rounds 2 and 3 (mean 1.3 hits per duel); from 3 yards 40 % throughout (1.2)."""
+    and 40 % in rounds 2 and 3 (mean 1.3 hits per duel); from 3 yards (a Move and an attack, W-11.2)
+    40 % throughout (1.2)."""
     p = prepared(fighter(main_hand="hand_weapon"), fighter(main_hand="hand_weapon"), start_distance=4)
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
     assert S[2, L.G_ENGAGED] == 0
     assert tuple(plan(F, S, o, 1, 2)) == (1, 10, False) and S[1, L.S_PARRY_STANCE] == 0 and S[2, L.G_ENGAGED] == 1
     assert tuple(plan(F, S, o, 0, 2)) == (1, 0, False) and S[0, L.S_PARRY_STANCE] == 1
-    assert state(prepared(fighter(), fighter(), start_distance=3))[2, L.G_ENGAGED] == 1
+    assert state(prepared(fighter(), fighter(), start_distance=2))[2, L.G_ENGAGED] == 1
+    assert state(prepared(fighter(), fighter(), start_distance=3))[2, L.G_ENGAGED] == 0  # a move, no charge
     p = prepared(fighter(tactic="turtle"), fighter(), start_distance=10)
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)

@@ -24,7 +24,7 @@ from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair
 from .exact import enumerate_attack
 from .kernel import run_attacks, run_duels, run_paired
-from .model import Fighter
+from .model import Fighter, Weapon
 from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
 
 KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
@@ -36,9 +36,16 @@ def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effect
     return Compiled(fighters, options, (grid, effects), KERNELS, L.n_counters(int(options[O_ROUND_CAP])))
 
 
+def _damage_text(w: Weapon) -> str:
+    """A weapon's damage as the tables write it: SB ± n (melee, thrown), or the flat number."""
+    if w.missile and not w.thrown:
+        return str(w.damage)
+    return f"SB{w.damage:+d}" if w.damage else "SB"
+
+
 class WfrpRuleset(Ruleset):
     name = "wfrp2e"
-    title = "WFRP 2nd edition (d100 melee duels)"
+    title = "WFRP 2nd edition (d100 duels: melee, moving, shooting)"
     counters = L.COUNTERS
     option_specs = OPTION_SPECS
     rules_file_tables = RULES_FILE_TABLES
@@ -52,10 +59,12 @@ class WfrpRuleset(Ruleset):
                   ("armour.*.head", 1), ("armour.*.arms", 1), ("armour.*.body", 1), ("armour.*.legs", 1))
     compile_seconds = {"duel": 13, "attack": 13, "exact": 8}
 
-    matrix_tactics = L.TACTIC_NAMES
+    matrix_tactics = L.MELEE_TACTIC_NAMES
     matrix_reactions = ("parry_first", "dodge_first")
 
     rule_prefix, digest, reference = "W", "rules/wfrp2e.md", "reference-wfrp2e.md"
+    #: duels from a distance: moves, charges, runs (W-11) and shots (W-7)
+    capabilities = frozenset({"distance"})
 
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds
@@ -67,6 +76,10 @@ class WfrpRuleset(Ruleset):
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, (grid, effects) = load_rules(rules, options)
+        arena, start = int(opts.values["arena"]), int(opts.values["start_distance"])
+        if 0 < arena < start:
+            raise DataError("options", "arena", f"{arena} yards is shorter than start_distance {start}: the "
+                                            "fighters' starting positions lie within the arena (W-11.5)")
         return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), grid, effects))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
@@ -76,28 +89,63 @@ class WfrpRuleset(Ruleset):
         if prepared.a.tactic == "turtle":
             usable = ", ".join(t for t in L.TACTIC_NAMES if t != "turtle")
             raise DataError("tactic_a", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
+        d = int(prepared.options["start_distance"])
+        if prepared.a.missile is not None:
+            self._check_shot(prepared, d)
+            return
+        difficult = prepared.options["terrain"] == "difficult"
+        reach = 4 * prepared.a.m
+        if difficult:
+            reach = 0 if prepared.options["difficult_charge"] == "forbidden" else 2 * prepared.a.m
+        if d >= L.CHARGE_DISTANCE and d > reach:
+            raise DataError("options", "start_distance",
+                            f"{d} yards is beyond side a's charge reach ({reach} yards, W-11.2): it makes no attack "
+                            "in its first turn; attack measures from at most 3 yards (a move and an attack) or "
+                            "from 4 yards up to the charge reach (a charge, +10 WS)")
+
+    @staticmethod
+    def _check_shot(prepared: Prepared, d: int) -> None:
+        """The attack measure of a shooter is its first shot (W-8.9, W-7.6): loaded, and in range or
+        engaged with a weapon that fires in melee."""
+        w = prepared.a.missile
+        if prepared.options["start_loaded"] == "false":
+            raise DataError("options", "start_loaded", "false: side a's first action is a reload, so attack "
+                                                       "measures no shot; use start_loaded=true")
+        if d <= L.ENGAGE_DISTANCE and not w.engaged_fire:
+            raise DataError("options", "start_distance", f"{d} yards: side a is engaged and its {w.name!r} does not "
+                                                         "fire in melee (W-7.6: pistols, crossbow pistols)")
+        longest = w.long or (2 * w.short if prepared.options["no_long"] == "double_short" else w.short)
+        reach = 2 * longest if prepared.options["extreme"] == "2x_long" else longest
+        if d > reach:
+            raise DataError("options", "start_distance", f"{d} yards is beyond the range of side a's {w.name!r} "
+                                                         f"({reach} yards, W-7.4, W-7.5): no shot in its first turn")
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()
         fighters = []
         for key in sorted(cat.fighter_files):
             f = cat.fighter(key)
-            fighters.append((key, f.name, f"{f.ws}", f"{f.ag}", f"{f.a}", f"{f.w}",
-                             f"{f.strength_bonus}/{f.toughness_bonus}", "—" if f.dodge is None else str(f.dodge),
-                             f.main_hand.name if f.main_hand else "unarmed", f.off_hand.name if f.off_hand else "—",
+            hands = " + ".join(x.name for x in (f.missile, f.main_hand, f.off_hand) if x is not None) or "unarmed"
+            fighters.append((key, f.name, f"{f.ws}/{f.bs}", f"{f.ag}", f"{f.a}", f"{f.w}", f"{f.m}",
+                             f"{f.strength_bonus}/{f.toughness_bonus}", "—" if f.dodge is None else str(f.dodge), hands,
                              ", ".join(x.name for x in f.armour) or "—", f.tactic, f.reaction))
         return {
-            "fighters": Listing(("name", "fighter", "WS", "Ag", "A", "W", "SB/TB", "dodge", "main hand",
-                                 "off hand", "armour", "tactic", "reaction"), fighters),
+            "fighters": Listing(("name", "fighter", "WS/BS", "Ag", "A", "W", "M", "SB/TB", "dodge", "weapons",
+                                 "armour", "tactic", "reaction"), fighters),
             "weapons": Listing(("name", "group", "damage", "qualities", "two-handed", "off hand"), [
-                (k, w.group, f"SB{w.damage:+d}" if w.damage else "SB", ", ".join(w.qualities) or "—",
-                 "yes" if w.two_handed else "", "yes" if w.off_hand else "") for k, w in cat.weapons.items()]),
+                (k, w.group, _damage_text(w), ", ".join(w.qualities) or "—",
+                 "yes" if w.two_handed else "", "yes" if w.off_hand else "")
+                for k, w in cat.weapons.items() if not w.missile]),
+            "missiles": Listing(("name", "group", "damage", "range", "reload", "qualities", "2H", "in melee"), [
+                (k, w.group, _damage_text(w), f"{w.short}/{w.long or '–'}", w.reload, ", ".join(w.qualities) or "—",
+                 "yes" if w.two_handed else "", "yes" if w.engaged_fire else "")
+                for k, w in cat.weapons.items() if w.missile]),
             "armour": Listing(("name", "head", "arms", "body", "legs", "Ag penalty"), [
                 (k, str(x.head), str(x.arms), str(x.body), str(x.legs), f"-{x.ag_penalty}" if x.ag_penalty else "")
                 for k, x in cat.armour.items()]),
             "talents": Listing(("name", "rule", "option", "description"), [
                 (k, x.rule, x.option or "— (no effect)", x.description) for k, x in cat.talents.items()]),
-            "tactics": Listing(("name", "rule"), [(t, f"W-8.{i + 1}") for i, t in enumerate(L.TACTIC_NAMES)]),
+            "tactics": Listing(("name", "rule"), [(t, L.TACTIC_RULES[t]) for t in L.TACTIC_NAMES]),
         }
 
 

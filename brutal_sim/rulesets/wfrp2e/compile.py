@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout as L
-from .model import Fighter, Weapon
+from .model import Fighter, Weapon, reload_halves
 
 #: W-4.9: fighting unarmed is SB − 4 and doubles the target's AP
 FISTS = Weapon(name="unarmed", damage=-4)
@@ -22,12 +22,20 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None, unarmed: bool = False)
     row[b + L.W_CHOPPA] = int(w.choppa)
     for quality, field in L.QUALITY_FIELDS.items():
         row[b + field] = int(w.has(quality))
+    if w.missile:
+        row[b + L.W_SHORT] = w.short
+        row[b + L.W_LONG] = w.long
+        row[b + L.W_RELOAD], full = reload_halves(w.reload)
+        row[b + L.W_RELOAD_FULL] = int(full)
+        row[b + L.W_THROWN] = int(w.thrown)
+        row[b + L.W_ENGAGED_FIRE] = int(w.engaged_fire)
 
 
 def compile_fighter(f: Fighter) -> np.ndarray:
     """One fighter as ``int64[NF]`` (``P_*``)."""
     row = np.zeros(L.NF, dtype=np.int64)
     row[L.P_WS] = f.ws
+    row[L.P_BS] = f.bs
     row[L.P_AG] = f.ag
     row[L.P_A] = f.a
     row[L.P_W] = f.w
@@ -38,18 +46,23 @@ def compile_fighter(f: Fighter) -> np.ndarray:
     row[L.P_FORTUNE] = f.fortune_points
     row[L.P_FATE] = f.fate
     row[L.P_TACTIC] = L.TACTIC_NAMES.index(f.tactic)
+    row[L.P_MELEE_TACTIC] = L.TACTIC_NAMES.index(f.melee_tactic)
     row[L.P_REACTION] = L.REACTION_NAMES.index(f.reaction)
     row[L.P_MIGHTY_BLOW] = int(f.talent_option("strike_mighty_blow"))
     row[L.P_STREET_FIGHTING] = int(f.talent_option("street_fighting"))
     row[L.P_FLEE_AT] = -1 if f.flee_at is None else f.flee_at
+    row[L.P_M] = f.m
     for z, points in enumerate(f.armour_points().values()):
         row[L.P_AP + z] = points
     _weapon(row, L.SLOT_MAIN, f.main_hand)
     _weapon(row, L.SLOT_OFF, f.off_hand)
     _weapon(row, L.SLOT_FISTS, FISTS, unarmed=True)
+    _weapon(row, L.SLOT_MISSILE, f.missile)
     return row
 
 
 def compile_pair(a: Fighter, b: Fighter) -> np.ndarray:
-    """Sides a and b as ``int64[2, NF]``."""
-    return np.ascontiguousarray(np.stack([compile_fighter(a), compile_fighter(b)]))
+    """Sides a and b as ``int64[2, NF]`` (the battle block: b on side 1, both first in their line)."""
+    pair = np.ascontiguousarray(np.stack([compile_fighter(a), compile_fighter(b)]))
+    pair[1, L.P_SIDE] = 1
+    return pair

@@ -1,7 +1,7 @@
 """Exact distribution of one attack by side a on a fresh side b, by enumeration of every die.
 
 The same situation as the sampler (``attack_setup``): b in the stances its tactic takes, a's
-first attack of its turn. Enumerated: the feint's opposed test (its rerolls as a geometric sum),
+first attack of its turn; for a shooter its first shot (``shot_setup``: BS, band, aim, no reaction). Enumerated: the feint's opposed test (its rerolls as a geometric sum),
 the to-hit d100 and its fortune reroll, the reaction d100 and its reroll, the damage d10 (2d10
 for Impact), the Ulric's Fury chain (to depth ``FURY_DEPTH``, the rest is below 1e-20) and the
 critical table d100. Every rule decision is the kernel's own ``@rule`` function.
@@ -15,10 +15,11 @@ from ...toolbox.jit import driver
 from .kernel import (
     LOCATION_ZONE, absorbed, attack_setup, attack_slot, attack_target, choose_reaction, crit_effect,
     damage_bonus, dodge_target, effect_takes_out, feint_targets, fortune_allows, fury_needs_test, location,
-    model_takes_out, opposed_result, parry_target, quality, succeeds, wf, wound_level,
+    model_takes_out, opposed_result, parry_target, quality, shot_setup, shot_target, succeeds, wf, wound_level,
 )
 from .layout import (
-    LVL_NONE, NS, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED, REACT_NONE, REACT_PARRY, S_FORTUNE, S_W, W_IMPACT,
+    LVL_NONE, NS, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED, REACT_NONE, REACT_PARRY, SLOT_MISSILE, S_FORTUNE, S_W,
+    W_IMPACT,
     W_PRECISE,
 )
 from .options import CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, O_CRIT_MODEL
@@ -83,7 +84,11 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     """Fill ``outcomes`` float64[4] (miss, parried, dodged, hit), ``levels`` float64[5, 4] (level ×
     zone of the hit on b) and ``damage`` float64[1] (mean final damage per attack)."""
     S = np.zeros((3, NS), dtype=np.int64)
-    attacks, mod, feint = attack_setup(F, S, opts)
+    band, aim = shot_setup(F, S, opts)
+    shot = band >= 0
+    attacks, mod, feint = 1, 0, False
+    if not shot:
+        attacks, mod, feint = attack_setup(F, S, opts)
     if attacks == 0:
         outcomes[OUT_MISS] = 1.0
         return
@@ -91,13 +96,19 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     if feint:
         t_init, t_def = feint_targets(F, S, opts, 0)
         p_feint = _p_opposed(opts, t_init, t_def)
-    slot = attack_slot(F, S, 0)
-    target = attack_target(F, S, opts, 0, slot, mod)
+    if shot:  # W-7.1, W-7.2: BS, no reaction
+        slot = SLOT_MISSILE
+        target = shot_target(F, S, opts, 0, band, aim)
+    else:
+        slot = attack_slot(F, S, 0)
+        target = attack_target(F, S, opts, 0, slot, mod)
     p_first = _p_success(opts, target)
     reroll = fortune_allows(opts, S, 0, False)
     factor = 1.0 + (1.0 - p_first) if reroll else 1.0
     # reaction of a fresh defender (a paid extra use is impossible: nothing is used yet)
-    kind, paid = choose_reaction(F, S, opts, 1, 0, slot)
+    kind, paid = REACT_NONE, False
+    if not shot:
+        kind, paid = choose_reaction(F, S, opts, 1, 0, slot)
     p_block = 0.0
     if kind != REACT_NONE:
         if paid:

@@ -2,13 +2,15 @@
 
 A fighter compiles to one ``int64[NF]`` row (``P_*``); the changing state of a duel is an
 ``int64[3, NS]`` array: rows 0 and 1 are the fighters (``S_*``), row 2 holds duel-wide values
-(``G_*``). The rule options' row (``O_*``) is declared with the options, in :mod:`.options`. The
+(``G_*``). The fighter and state rows begin with the battle block of :mod:`brutal_sim.core.battle`
+(side, out, position …), read by the shared mechanics of :mod:`brutal_sim.toolbox.battle`. The rule options' row (``O_*``) is declared with the options, in :mod:`.options`. The
 critical table model (W-5.4) compiles to ``grid int64[100, CRIT_COLUMNS]`` (d100 roll − 1 ×
 critical value → effect number) and ``effects int64[4 zones, n effects + 1, NFX]``. The rows'
 indices are handed out by :class:`~brutal_sim.core.slots.Slots` in the order they are declared.
 Module-level ints are compile-time constants for numba.
 """
 
+from ...core import battle as B
 from ...core.counters import CounterLayout
 from ...core.slots import Slots
 
@@ -60,9 +62,15 @@ def n_counters(round_cap: int) -> int:
 
 
 # -- tactics (W-8) and reactions ------------------------------------------------------------------
-TACTIC_NAMES = ("guarded", "swift", "berserk", "cautious", "turtle", "feinter")
-# guarded (0): the kernel's plan when the tactic is none of the five below
-T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER = range(1, len(TACTIC_NAMES))
+MELEE_TACTIC_NAMES = ("guarded", "swift", "berserk", "cautious", "turtle", "feinter")
+RANGED_TACTIC_NAMES = ("marksman", "shoot_then_draw", "kite")
+TACTIC_NAMES = MELEE_TACTIC_NAMES + RANGED_TACTIC_NAMES + ("rush",)
+#: the rule of each tactic (W-8)
+TACTIC_RULES = dict(zip(TACTIC_NAMES, ("W-8.1", "W-8.2", "W-8.3", "W-8.4", "W-8.5", "W-8.6", "W-8.9", "W-8.10",
+                                       "W-8.11", "W-8.12")))
+# guarded (0): the kernel's plan when the tactic is none of the melee five below
+(T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER, T_MARKSMAN, T_SHOOT_THEN_DRAW, T_KITE,
+ T_RUSH) = range(1, len(TACTIC_NAMES))
 REACTION_NAMES = ("dodge_first", "parry_first", "best", "none")
 # dodge_first (0): the kernel's choice when the reaction is none of the three below
 R_PARRY_FIRST, R_BEST, R_NONE = range(1, len(REACTION_NAMES))
@@ -82,16 +90,30 @@ W_BALANCED = W.next()
 W_TIRING = W.next()
 W_UNARMED = W.next()
 W_CHOPPA = W.next()  # the orc choppa (W-9.3, option choppa)
+W_SHORT = W.next()  # W-7.4 short range (yards); > 0 marks a missile weapon
+W_LONG = W.next()  # W-7.4 long range (yards), 0 none
+W_RELOAD = W.next()  # W-7.10 half actions of reloading after a shot
+W_RELOAD_FULL = W.next()  # 1: the reload is in full actions (whole turns)
+W_THROWN = W.next()  # damage SB + W_DAMAGE (thrown); else flat W_DAMAGE (W-7.1)
+W_ENGAGED_FIRE = W.next()  # W-7.6 fires while engaged
 WN = W.size
 SLOTS = Slots()  # a fighter's weapon slots
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = SLOTS.take(3)
+SLOT_MISSILE = SLOTS.next()  # the missile weapon (W-7)
 QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise": W_PRECISE,
                   "defensive": W_DEFENSIVE, "armour_piercing": W_ARMOUR_PIERCING, "balanced": W_BALANCED,
                   "tiring": W_TIRING}
 
+# -- the battle block (core.battle): side, place in the line, targeting policy; in the state: out (its
+# cause + 1), dead, foe, engagers, order of going out, position on the line (yards, W-11.5), the sides
+# still in (rows 0 and 1 of the fighters; row 2 of the duel state is not the block's)
+P_SIDE, P_RANK, P_TARGETING = B.F_SIDE, B.F_RANK, B.F_TARGETING
+S_OUT, S_DEAD, S_X = B.B_OUT, B.B_DEAD, B.B_X
+
 # -- fighter row (int64[NF]) ------------------------------------------------------------------------
-P = Slots()
+P = Slots(B.FIGHTER_BLOCK)  # after the battle block (core.battle)
 P_WS = P.next()
+P_BS = P.next()
 P_AG = P.next()
 P_A = P.next()
 P_W = P.next()
@@ -101,17 +123,19 @@ P_DODGE = P.next()  # the Dodge Blow target, armour Ag penalty taken off; −1 w
 P_FORTUNE = P.next()
 P_FATE = P.next()
 P_TACTIC = P.next()  # T_* (TACTIC_NAMES)
+P_MELEE_TACTIC = P.next()  # T_* of MELEE_TACTIC_NAMES: the tactic of a shooter or rusher once engaged (W-8.10)
 P_REACTION = P.next()  # R_* (REACTION_NAMES)
 P_AG_PENALTY = P.next()
 P_MIGHTY_BLOW = P.next()
 P_STREET_FIGHTING = P.next()
 P_FLEE_AT = P.next()  # flees at or below these Wounds (W-3.16); −1 never
+P_M = P.next()  # Movement (W-11.1)
 P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
 
 # -- fighter state (int64[3, NS]; rows 0, 1) ----------------------------------------------------------
-S = Slots()
+S = Slots(B.STATE_BLOCK)  # after the battle block (core.battle)
 S_W = S.next()
 S_FORTUNE = S.next()
 S_STUN = S.next()
@@ -124,12 +148,14 @@ S_NO_REACT = S.next()
 S_PARRY_USED = S.next()
 S_DODGE_USED = S.next()
 S_SURPRISED = S.next()
-S_OUT = S.next()  # CAUSE_* + 1 once out of the fight
-S_DEAD = S.next()
 S_PEN_WS = S.next()
 S_PEN_AG = S.next()
 S_HARMED = S.next()  # hits taken with a level above none (for the shared one_blow counter)
 S_HELPLESS = S.next()  # W-6.2: helpless and still in the fight (helpless = attackable)
+S_RUNNING = S.next()  # W-11.2: ran in its last turn (until its next turn)
+S_MISSILE = S.next()  # W-7: the missile weapon is in hand (the melee items stowed)
+S_LOADED = S.next()  # W-7.10: the missile weapon is loaded
+S_RELOADING = S.next()  # W-7.10: half actions of the reload under way
 S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout
@@ -139,8 +165,11 @@ G = Slots()
 G_ROUND = G.next()
 G_ENGAGED = G.next()
 
-# -- distances (W-3.3) -------------------------------------------------------------------------------
-CHARGE_DISTANCE = 4  # W-3.3: yards needed for a charge
+# -- distances (W-3.3, W-11), in yards --------------------------------------------------------------
+CHARGE_DISTANCE = 4  # W-3.3, W-11.2: yards needed for a charge
+ENGAGE_DISTANCE = 2  # W-11.3: adjacent (one square), engaged
+#: range bands of a missile weapon (W-7.4, W-7.5)
+BAND_SHORT, BAND_LONG, BAND_EXTREME, BAND_OUT = range(4)
 
 # -- critical table (W-5.4, crit_model = table) ---------------------------------------------------------
 CRIT_COLUMNS = 32  # grid columns: critical value 0 … 31 (higher values use column 31)

@@ -6,35 +6,84 @@ are resolved by :mod:`brutal_sim.rulesets.wfrp2e.catalog`.
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar, Literal, Union
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ...core.data import StrictModel
 
-from .layout import REACTION_NAMES, TACTIC_NAMES
+from .layout import MELEE_TACTIC_NAMES, RANGED_TACTIC_NAMES, REACTION_NAMES, TACTIC_NAMES
 
 Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",
-                  "pummelling", "special"]
-WeaponGroup = Literal["basic", "fencing", "flail", "parry", "two_handed", "cavalry"]
+                  "pummelling", "special", "unreliable", "experimental"]
+#: the missile weapon groups (W-9.4); throwing weapons add SB to their damage, the others deal flat damage
+MISSILE_GROUPS = ("bow", "crossbow", "sling", "blackpowder", "engineering", "throwing")
+WeaponGroup = Literal["basic", "fencing", "flail", "parry", "two_handed", "cavalry", "bow", "crossbow", "sling",
+                      "blackpowder", "engineering", "throwing"]
+_RELOAD = re.compile(r"^(0|([1-9]) (half|full))$")
+
+
+def reload_halves(reload: str) -> tuple[int, bool]:
+    """W-7.10: a reload ``"0"``, ``"N half"`` or ``"N full"`` as (half actions, whether full actions)."""
+    m = _RELOAD.match(reload)
+    if m is None:
+        raise ValueError(f"reload {reload!r} is not a count of actions: '0', 'N half' or 'N full' (N 1 … 9)")
+    if m.group(1) == "0":
+        return 0, False
+    n, kind = int(m.group(2)), m.group(3)
+    return (n if kind == "half" else 2 * n), kind == "full"
 #: the W-8 policies and the reactions, one list with the kernel codes (``layout.py``)
 Tactic = Literal[TACTIC_NAMES]  # type: ignore[valid-type]
+MeleeTactic = Literal[MELEE_TACTIC_NAMES]  # type: ignore[valid-type]
 Reaction = Literal[REACTION_NAMES]  # type: ignore[valid-type]
 
 
 class Weapon(StrictModel):
-    """A melee weapon, shield or parrying item (W-9.1). Damage is SB + ``damage`` (W-4.7)."""
+    """A melee weapon, shield or parrying item (W-9.1; damage SB + ``damage``, W-4.7), or a missile
+    weapon (W-9.4: a missile group, ranges, reload; damage flat, or SB + ``damage`` thrown)."""
 
     name: str = ""
     description: str = ""
     group: WeaponGroup = "basic"
-    damage: int = Field(0, ge=-6, le=6, description="added to the wielder's SB")
+    damage: int = Field(0, ge=-6, le=6, description="added to the wielder's SB (W-4.7; thrown weapons too); "
+                                                     "other missile weapons: their flat damage (W-7.1)")
     qualities: list[Quality] = Field(default_factory=list)
     two_handed: bool = False
     off_hand: bool = Field(False, description="W-4.10: may be carried in the off hand")
     main_with_off_hand: bool = Field(False, description="W-4.10: may be wielded in the main hand next to an "
                                                         "off-hand item")
     choppa: bool = Field(False, description="W-9.3: an orc choppa, whose bonus the choppa option sets")
+    short: int = Field(0, ge=0, le=500, description="W-7.4: short range in yards (missile weapons)")
+    long: int = Field(0, ge=0, le=1000, description="W-7.4: long range in yards; 0: none (option no_long)")
+    reload: str = Field("1 half", description="W-7.10: '0', 'N half' or 'N full' actions after each shot")
+    engaged_fire: bool = Field(False, description="W-7.6: fires while engaged in melee (pistol, crossbow pistol)")
+
+    @field_validator("reload")
+    @classmethod
+    def _reload(cls, v: str) -> str:
+        reload_halves(v)
+        return v
+
+    @model_validator(mode="after")
+    def _range(self) -> "Weapon":
+        """W-9.4: a missile weapon has a short range; a melee weapon none."""
+        if self.missile and self.short == 0:
+            raise ValueError(f"a missile weapon (group {self.group!r}) needs short = its short range in yards (W-7.4)")
+        if not self.missile and (self.short or self.long):
+            raise ValueError(f"short/long: a {self.group!r} weapon is a melee weapon; ranges need a missile group: "
+                             f"{', '.join(MISSILE_GROUPS)}")
+        if self.long and self.long < self.short:
+            raise ValueError(f"long range {self.long} is shorter than short range {self.short}")
+        return self
+
+    @property
+    def missile(self) -> bool:
+        return self.group in MISSILE_GROUPS
+
+    @property
+    def thrown(self) -> bool:
+        return self.group == "throwing"
 
     def has(self, quality: str) -> bool:
         return quality in self.qualities
@@ -84,7 +133,11 @@ class _Profile(StrictModel):
     fortune: int | None = Field(None, ge=0, le=10, description="Fortune points; default = fate (W-6.5)")
     talents: list[str] = Field(default_factory=list)
     tactic: Tactic = "guarded"
+    melee_tactic: MeleeTactic = Field("guarded", description="W-8.10: the tactic once engaged with the melee "
+                                                             "weapon in hand (shooters and rush)")
     reaction: Reaction = "dodge_first"
+    m: int = Field(4, ge=1, le=10, description="Movement (W-11.1): a Move covers 2·M yards, a charge up to 4·M, "
+                                                "a run 6·M; default 4 (human)")
     flee_at: int | None = Field(None, ge=0, le=100, description="flees (W-3.16) at the start of its turn when "
                                                                "its Wounds are at most this")
 
@@ -95,6 +148,7 @@ class FighterSpec(_Profile):
     ruleset: Literal["wfrp2e"] | None = None
     main_hand: WeaponRef = None
     off_hand: WeaponRef = None
+    missile: WeaponRef = None
     armour: list[ArmourRef] = Field(default_factory=list)
 
 
@@ -104,6 +158,8 @@ class Fighter(_Profile):
     ruleset: ClassVar[str] = "wfrp2e"
     main_hand: Weapon | None = None
     off_hand: Weapon | None = None
+    missile: Weapon | None = Field(None, description="W-7: the missile weapon, in hand at the start (melee items "
+                                                     "stowed until drawn)")
     armour: list[Armour] = Field(default_factory=list)
     talent_items: list[Talent] = Field(default_factory=list)
 
@@ -111,6 +167,13 @@ class Fighter(_Profile):
     def _two_weapons(self) -> "Fighter":
         """W-4.10: which items may be carried together."""
         main, off = self.main_hand, self.off_hand
+        for field, item in (("main_hand", main), ("off_hand", off)):
+            if item is not None and item.missile:
+                raise ValueError(f"{field}: {item.name!r} is a missile weapon; carry it as missile (W-7)")
+        if self.missile is not None and not self.missile.missile:
+            raise ValueError(f"missile: {self.missile.name!r} is a melee weapon (group {self.missile.group!r})")
+        if self.tactic in RANGED_TACTIC_NAMES and self.missile is None:
+            raise ValueError(f"tactic {self.tactic!r} shoots: it needs a missile weapon (field missile)")
         if off is None:
             return self
         if not off.off_hand:

@@ -75,9 +75,39 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="the Strike Mighty Blow talent: no effect, or +1 melee damage"),
     OptionSpec("street_fighting", "W-9.3", "ignore", ("ignore", "on"),
                help="the Street Fighting talent: no effect, or +10 WS and +1 damage unarmed"),
-    OptionSpec("start_distance", "W-8.8", 0, int_range=(0, 100),
-               help="yards between the fighters at the start; from 4 the first mover with an attacking tactic "
-                    "charges (+10 WS); below 4 they start engaged"),
+    OptionSpec("start_distance", "W-8.8", 0, int_range=(0, 200),
+               help="yards between the fighters at the start (W-11.5 line model); up to 2 they start engaged "
+                    "(W-11.3); 3 yards: no charge (a foe nearer than 4 yards cannot be charged, W-11.2), the "
+                    "first mover moves and attacks; from 4 up to 4·M it charges (+10 WS); farther it runs (or "
+                    "moves twice, approach) toward the foe, stopping 4 yards short"),
+    OptionSpec("leave_melee", "W-11.4", "seed", ("seed", "rulebook"),
+               help="seed: a fighter leaving melee (Flee) gives its engaged foe one free attack; rulebook: it "
+                    "disengages without free attacks"),
+    OptionSpec("flee_outcome", "W-11.4", "out", ("out", "reposition"),
+               help="a fleeing fighter (W-3.16) leaves the fight (out), or stays in it 2·M yards farther from "
+                    "its foe (reposition; halved in difficult terrain, within the arena)"),
+    OptionSpec("terrain", "W-11.2", "open", ("open", "difficult"),
+               help="difficult terrain halves Move and Flee and forbids Run (a runner moves twice instead)"),
+    OptionSpec("difficult_charge", "W-11.2", "half", ("half", "forbidden"),
+               help="a charge in difficult terrain covers at most 2·M yards (half), or is not allowed"),
+    OptionSpec("arena", "W-11.5", 0, int_range=(0, 1000),
+               help="0: the line is unlimited; N: positions stay within N yards round the starting midpoint "
+                    "(N at least start_distance)"),
+    OptionSpec("approach", "W-8.12", "run", ("run", "double_move"),
+               help="how a melee fighter beyond charge reach closes: run (6·M; melee at the runner +20 WS until "
+                    "its next turn) or two moves (2·M each), stopping 4 yards from the foe"),
+    OptionSpec("reload_break", "W-7.10", "other_action", ("other_action", "also_damage"),
+               help="what restarts a reload over several turns: another action or a lost (stunned) turn, or also "
+                    "any damage taken (more than 0 after TB and AP)"),
+    OptionSpec("start_loaded", "W-7.10", "true", ("true", "false"), codes=(1, 0),
+               help="missile weapons are loaded when the fight starts, or empty (a reload comes first)"),
+    OptionSpec("no_long", "W-7.4", "short_is_max", ("short_is_max", "double_short"),
+               help="a missile weapon without a long range: its short range is its longest, or long = 2 × short"),
+    OptionSpec("extreme", "W-7.5", "2x_long", ("2x_long", "off"),
+               help="very long range: aimed shots beyond long range up to twice the long range, or none"),
+    OptionSpec("extreme_mod", "W-7.5", "flat", ("flat", "aim_adds", "stack"),
+               help="a very long shot: −30 net (flat: neither aim nor the long band adds), −30 + aim (aim_adds), "
+                    "or −30 − 20 + aim (stack)"),
 )
 
 # -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
@@ -106,6 +136,17 @@ O_CHOPPA = ROW.slot("choppa")
 O_STRIKE_MIGHTY_BLOW = ROW.slot("strike_mighty_blow")
 O_STREET_FIGHTING = ROW.slot("street_fighting")
 O_START_DISTANCE = ROW.slot("start_distance")
+O_LEAVE_MELEE = ROW.slot("leave_melee")
+O_FLEE_OUTCOME = ROW.slot("flee_outcome")
+O_TERRAIN = ROW.slot("terrain")
+O_DIFFICULT_CHARGE = ROW.slot("difficult_charge")
+O_ARENA = ROW.slot("arena")
+O_APPROACH = ROW.slot("approach")
+O_RELOAD_BREAK = ROW.slot("reload_break")
+O_START_LOADED = ROW.slot("start_loaded")
+O_NO_LONG = ROW.slot("no_long")
+O_EXTREME = ROW.slot("extreme")
+O_EXTREME_MOD = ROW.slot("extreme_mod")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
@@ -114,6 +155,7 @@ FURY_EACH, FURY_FIRST_ONLY, FURY_NONE = ROW.codes("fury_confirm")
 CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, CRIT_TABLE = ROW.codes("crit_model")
 FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = ROW.codes("fortune")[1:]  # reaction_first: the other branch
 CHOPPA_PLUS1, CHOPPA_IMPACT = ROW.codes("choppa")[1:]  # hand_weapon: no effect
+EXTREME_AIM_ADDS, EXTREME_STACK = ROW.codes("extreme_mod")[1:]  # flat: the other branch
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

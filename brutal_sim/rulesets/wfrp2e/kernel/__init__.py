@@ -1,4 +1,4 @@
-"""The WFRP 2e melee duel kernel (numba): arrays and scalars in, counters out.
+"""The WFRP 2e duel kernel (numba): arrays and scalars in, counters out.
 
 Inputs everywhere below:
 
@@ -38,9 +38,11 @@ Modules, one per rule chapter of the digest ``docs/rules/wfrp2e.md``, each impor
 above it: :mod:`.tests` (W-1 tests, opposed tests), :mod:`.fortune` (W-6.5, W-8.7 fortune points),
 :mod:`.weapons` (W-4.9, W-4.10, W-4.12, W-9.3: items in hand, qualities), :mod:`.reactions`
 (W-4.3 – W-4.6 parry and dodge), :mod:`.wounds` (W-5 damage taken and criticals, W-6 their
-conditions), :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.actions` (W-3
-actions, W-8 tactics), :mod:`.turn` (W-2: initiative, the turn, the duel), :mod:`.drivers` (the
-parallel loops and their Python wrappers).
+conditions), :mod:`.movement` (W-11 moves, charges, runs, engagement, the line model),
+:mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.ranged` (W-7: range bands,
+the shot, reloads), :mod:`.actions` (W-3 actions, W-8 tactics, the shooters' turns), :mod:`.turn`
+(W-2: initiative, the turn, the duel), :mod:`.drivers` (the parallel loops and their Python
+wrappers).
 
 The interface
 -------------
@@ -84,6 +86,10 @@ from .wounds import (
     _take_damage as take_damage,
     _wound_level as wound_level,
 )
+from .movement import (
+    _close as close,
+    _retreat as retreat,
+)
 from .attack import (
     _absorbed as absorbed,
     _attack as attack,
@@ -91,6 +97,11 @@ from .attack import (
     _damage_bonus as damage_bonus,
     _fury_needs_test as fury_needs_test,
     _location as location,
+)
+from .ranged import (
+    _band as band,
+    _reload as reload,
+    _shot_target as shot_target,
 )
 from .actions import (
     _feint_targets as feint_targets,
@@ -101,6 +112,7 @@ from .turn import (
     _duel as duel,
     _initiative as initiative,
     _reset as reset,
+    _shot_setup as shot_setup,
     _turn as turn,
 )
 from .drivers import (
@@ -117,7 +129,9 @@ __all__ = [
     "attack_slot",
     "attack_target",
     "availability",
+    "band",
     "choose_reaction",
+    "close",
     "crit_effect",
     "damage_bonus",
     "degrees",
@@ -135,10 +149,14 @@ __all__ = [
     "plan",
     "quality",
     "react",
+    "reload",
     "reset",
+    "retreat",
     "run_attacks",
     "run_duels",
     "run_paired",
+    "shot_setup",
+    "shot_target",
     "succeeds",
     "take_damage",
     "turn",

@@ -1,24 +1,39 @@
 """Actions and tactics (W-3, W-8): what a fighter's tactic does with its half actions, the feint's
-opposed test, fleeing.
+opposed test, fleeing, the shooters' turns.
 
-Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.16, W-8.1, W-8.6, W-8.8.
+Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.16, W-8.1, W-8.6, W-8.8,
+W-8.9, W-8.10, W-8.11, W-8.12, W-11.4.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
 
 from __future__ import annotations
 
+from ....toolbox.battle import apart, decided, move_toward, put_out
 from ....toolbox.jit import rule
 from ..layout import (
-    CAUSE_FLED, G_ENGAGED, P_A, P_TACTIC, P_WS, REACT_PARRY, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_NO_REACT,
-    S_PARRY_STANCE, S_PEN_WS, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_SWIFT, T_TURTLE,
+    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, G_ENGAGED, P_A, P_MELEE_TACTIC, P_TACTIC, P_WS, REACT_PARRY,
+    SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN, S_HELD_OFF, S_LOADED, S_MISSILE,
+    S_NO_REACT, S_OUT, S_PARRY_STANCE, S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT,
+    T_KITE, T_TURTLE, W_ENGAGED_FIRE, W_PRESENT, W_RELOAD, W_RELOAD_FULL,
 )
-from ..options import O_DEFENSIVE_STANCE
+from ..options import O_DEFENSIVE_STANCE, O_FLEE_OUTCOME, O_LEAVE_MELEE
 from .tests import _capped, _opposed
-from .weapons import _held
+from .weapons import _held, _wf
 from .reactions import _availability
-from .wounds import _knock_out
+from .movement import _at_edge, _charge_yards, _close, _move_yards, _retreat, _run_yards, _settle
+from .ranged import _band, _long_range, _reload, _shoot
 from .attack import _attack
+
+
+@rule
+def _melee_tactic(F, i):
+    """i's melee tactic (``T_*``): its tactic, or for a shooter and rush (W-8.10, W-8.12) its
+    ``melee_tactic``."""
+    t = F[i, P_TACTIC]
+    if t >= T_MARKSMAN:
+        return F[i, P_MELEE_TACTIC]
+    return t
 
 
 @rule
@@ -26,17 +41,17 @@ def _plan(F, S, opts, i, halves):
     """W-3, W-8: what i's tactic does with ``halves`` half actions; sets its stances.
 
     Returns (attacks, modifier, feint): the number of attacks, their WS modifier and whether a
-    feint (W-3.9) comes first. Not yet engaged (``start_distance`` ≥ 4): a charge, one attack at +10
-    (W-3.3, W-8.8). guarded: aim + attack with an off-hand item, else attack + parry stance (W-8.1);
+    feint (W-3.9) comes first. Not engaged (W-11.3): it closes in (:func:`_close`: a move and an
+    attack, a charge with one attack at +10, or a run; W-3.3, W-8.8, W-8.12). guarded: aim + attack with an off-hand item, else attack + parry stance (W-8.1);
     swift: A attacks when A ≥ 2 (W-3.8); berserk: all-out +20, no reactions (W-3.4); cautious: −10,
     +10 to reactions (W-3.5); turtle: defensive stance + parry stance, the defensive stance alone
     when it is a full action (W-3.6, W-3.7); feinter: feint + attack when the foe could parry and
     WS ≥ the foe's (W-8.6), else guarded. One half action left: a standard attack (turtle: a stance).
     """
-    t = F[i, P_TACTIC]
+    t = _melee_tactic(F, i)
     if S[2, G_ENGAGED] == 0 and t != T_TURTLE:
-        S[2, G_ENGAGED] = 1
-        return 1, 10, False
+        attacks, mod = _close(F, S, opts, i, halves)
+        return attacks, mod, False
     if t == T_TURTLE:
         if opts[O_DEFENSIVE_STANCE] != 0:
             if halves == 2:
@@ -71,10 +86,110 @@ def _plan(F, S, opts, i, halves):
 def _plan_aims(F, S, i):
     """Whether i's plan with two half actions, engaged and without a feint, aims already (W-8.1:
     guarded with an off-hand item; feinter and swift with A 1 fall back to guarded)."""
-    t = F[i, P_TACTIC]
+    t = _melee_tactic(F, i)
     if t == T_BERSERK or t == T_CAUTIOUS or t == T_TURTLE or (t == T_SWIFT and F[i, P_A] >= 2):
         return False
     return _held(F, S, i, SLOT_OFF)
+
+
+@rule
+def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
+    """W-8.9 ``marksman`` (and ``shoot_then_draw`` while not engaged, W-8.10) with ``halves`` half
+    actions: empty → reload (W-7.10); loaded and the foe within long range: with two half actions
+    aim (+10, W-7.3) and shoot, with one shoot; within very long range and two half actions: aim and
+    shoot (W-7.5); out of range: Move toward the foe (2·M), stopping at long range; repeated while
+    half actions are left."""
+    e = 1 - i
+    while halves > 0 and not decided(S):
+        if S[i, S_LOADED] == 0:
+            used = _reload(F, S, i, halves)
+            if used == 0:
+                return
+            halves -= used
+            continue
+        band = _band(F, S, opts, i)
+        if band == BAND_SHORT or band == BAND_LONG:
+            if halves == 2:
+                _shoot(F, S, opts, grid, fx, st, cnt, i, band, 10)
+                halves = 0
+            else:
+                _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
+                halves -= 1
+            continue
+        if band == BAND_EXTREME and halves == 2:
+            _shoot(F, S, opts, grid, fx, st, cnt, i, band, 10)
+            return
+        move_toward(S, i, e, _move_yards(F, opts, i), _long_range(F, opts, i))
+        _settle(S)
+        halves -= 1
+
+
+@rule
+def _draw(F, S, opts, grid, fx, st, cnt, i, halves):
+    """W-8.10 engaged with the missile weapon in hand (W-7.6: only a pistol-class weapon fires in
+    melee): a loaded one fires first (−20, W-7.7); then i stows the missile weapon and readies its
+    melee items (a half action; a reload under way is lost); with a half action left a standard
+    attack. From then on it fights by its melee tactic."""
+    if _wf(F, i, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 and S[i, S_LOADED] != 0:
+        _shoot(F, S, opts, grid, fx, st, cnt, i, _band(F, S, opts, i), 0)
+        halves -= 1
+    if halves == 0 or decided(S):
+        return
+    S[i, S_MISSILE] = 0
+    S[i, S_RELOADING] = 0
+    S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
+    S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+    if halves == 2:
+        _attack(F, S, opts, grid, fx, st, cnt, i, 0, False)
+
+
+@rule
+def _kite(F, S, opts, grid, fx, st, cnt, i):
+    """W-8.11 ``kite`` with two half actions, not engaged; r = the foe's charge reach (W-11.2), s =
+    i's Move, d = the distance. (1) d > r: :func:`_marksman`; (2) d + s > r and loaded: Move away +
+    a shot; (3) d + s > r, empty and a one-half-action reload: Move away + reload; (4) d + 2s > r:
+    Move away twice; (5) d + Run > r: Run away (W-11.2: −20 to shots, +20 WS to melee at it until
+    its next turn); (6) else, or at the arena's end (W-11.5): :func:`_marksman`."""
+    e = 1 - i
+    d = apart(S, i, e)
+    r = _charge_yards(F, opts, e)
+    s = _move_yards(F, opts, i)
+    run = _run_yards(F, opts, i)
+    if d > r or _at_edge(F, S, opts, i):
+        _marksman(F, S, opts, grid, fx, st, cnt, i, 2)
+        return
+    if d + s > r and S[i, S_LOADED] != 0:
+        _retreat(F, S, opts, i, s)
+        band = _band(F, S, opts, i)
+        if band == BAND_SHORT or band == BAND_LONG:
+            _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
+        return
+    if (d + s > r and _wf(F, i, SLOT_MISSILE, W_RELOAD) == 1
+            and _wf(F, i, SLOT_MISSILE, W_RELOAD_FULL) == 0):
+        _retreat(F, S, opts, i, s)
+        _reload(F, S, i, 1)
+        return
+    if d + 2 * s > r:
+        _retreat(F, S, opts, i, s)
+        _retreat(F, S, opts, i, s)
+        return
+    if run > 0 and d + run > r:
+        _retreat(F, S, opts, i, run)
+        S[i, S_RUNNING] = 1
+        return
+    _marksman(F, S, opts, grid, fx, st, cnt, i, 2)
+
+
+@rule
+def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
+    """The turn of a fighter with its missile weapon in hand: engaged, :func:`_draw`; else
+    :func:`_kite` (``kite`` with two half actions) or :func:`_marksman` (W-8.9 – W-8.11)."""
+    if S[2, G_ENGAGED] != 0:
+        _draw(F, S, opts, grid, fx, st, cnt, i, halves)
+    elif F[i, P_TACTIC] == T_KITE and halves == 2:
+        _kite(F, S, opts, grid, fx, st, cnt, i)
+    else:
+        _marksman(F, S, opts, grid, fx, st, cnt, i, halves)
 
 
 @rule
@@ -94,6 +209,13 @@ def _feint(F, S, opts, st, i):
 
 @rule
 def _flee(F, S, opts, grid, fx, st, cnt, i):
-    """W-3.16: i flees; the foe gets a free standard attack; i is out (fled) if still in the fight."""
-    _attack(F, S, opts, grid, fx, st, cnt, 1 - i, 0, False)
-    _knock_out(S, i, CAUSE_FLED)
+    """W-3.16, W-11.4: i flees (a full action). Engaged, with ``leave_melee = seed`` its foe first
+    gets a free standard attack (``rulebook``: it disengages, no free attack). If still in the fight
+    it is out (fled) with ``flee_outcome = out``, or with ``reposition`` moves 2·M yards away from
+    its foe (W-11.2 Flee; halved in difficult terrain; within the arena, W-11.5) and stays in."""
+    if S[2, G_ENGAGED] != 0 and opts[O_LEAVE_MELEE] == 0:
+        _attack(F, S, opts, grid, fx, st, cnt, 1 - i, 0, False)
+    if opts[O_FLEE_OUTCOME] == 0:
+        put_out(F, S, i, CAUSE_FLED)
+    elif S[i, S_OUT] == 0:
+        _retreat(F, S, opts, i, _move_yards(F, opts, i))

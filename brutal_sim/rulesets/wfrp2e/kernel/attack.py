@@ -2,7 +2,7 @@
 what TB and armour absorb, and the attack itself: to-hit test, reaction, damage.
 
 Rules: W-1.6, W-3.6, W-3.9, W-4.1, W-4.2, W-4.7, W-4.8, W-4.9, W-4.10, W-4.11, W-4.12, W-6.1, W-6.2,
-W-6.4, W-9.3.
+W-6.4, W-9.3, W-11.2.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -16,8 +16,8 @@ from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
     C_ATTACKS, C_FURY, G_ROUND, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AP, P_MIGHTY_BLOW, P_SB, P_STREET_FIGHTING, P_TB, P_WS,
-    SLOT_FISTS, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
-    W_DAMAGE, W_IMPACT, W_UNARMED,
+    SLOT_FISTS, SLOT_MISSILE, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_RUNNING, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
+    W_DAMAGE, W_IMPACT, W_THROWN, W_UNARMED,
 )
 from ..options import (
     CHOPPA_PLUS1, FURY_EACH, FURY_FIRST_ONLY, O_BALANCED_OFFHAND, O_CHOPPA, O_FURY_CONFIRM, O_PRONE_BONUS,
@@ -38,7 +38,7 @@ LOCATION_UPPER = np.array(layout.LOCATION_UPPER, dtype=np.int64)
 def _attack_target(F, S, opts, a, slot, mod):
     """W-4.1: a's to-hit target with ``slot`` and the action modifier ``mod``.
 
-    Adds: target stunned +20 (W-6.1), prone +prone_bonus (W-6.4), in defensive stance −20 (W-3.6),
+    Adds: target stunned +20 (W-6.1), running +20 (W-11.2), prone +prone_bonus (W-6.4), in defensive stance −20 (W-3.6),
     off hand −20 unless Balanced with ``balanced_offhand`` (W-4.10), Street Fighting unarmed +10
     (W-9.3 option), critical-effect WS penalties; the sum capped by W-1.6. int64.
     """
@@ -50,6 +50,8 @@ def _attack_target(F, S, opts, a, slot, mod):
         m += opts[O_PRONE_BONUS]
     if S[d, S_DEF_STANCE] > 0:
         m -= 20
+    if S[d, S_RUNNING] > 0:
+        m += 20
     if slot == SLOT_OFF and not (_wf(F, a, slot, W_BALANCED) != 0 and opts[O_BALANCED_OFFHAND] != 0):
         m -= 20
     if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] != 0:
@@ -73,7 +75,10 @@ def _location(roll):
 def _damage_bonus(F, S, opts, a, slot):
     """W-4.7, W-4.9: what is added to the damage d10: SB + the weapon's modifier (unarmed −4),
     Strike Mighty Blow +1 and Street Fighting +1 unarmed when their options are on, a choppa +1 in
-    round 1 with ``choppa = plus1_first_round`` (W-9.3)."""
+    round 1 with ``choppa = plus1_first_round`` (W-9.3). A missile weapon (W-7.1): its damage, flat,
+    SB + it when thrown."""
+    if slot == SLOT_MISSILE:
+        return _wf(F, a, slot, W_DAMAGE) + (F[a, P_SB] if _wf(F, a, slot, W_THROWN) != 0 else 0)
     bonus = F[a, P_SB] + _wf(F, a, slot, W_DAMAGE)
     if _wf(F, a, slot, W_CHOPPA) != 0 and opts[O_CHOPPA] == CHOPPA_PLUS1 and S[2, G_ROUND] <= 1:
         bonus += 1
@@ -131,6 +136,19 @@ def _damage_roll(F, S, opts, st, a, slot, target, helpless):
 
 
 @rule
+def _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless):
+    """W-4.2 – W-4.12, W-5: a's hit with ``slot`` (to-hit ``roll``, its ``target`` for Fury
+    confirmations): location, damage roll with Fury (counted), TB and AP, the damage taken."""
+    d = 1 - a
+    loc = _location(roll)
+    raw, extra = _damage_roll(F, S, opts, st, a, slot, target, helpless)
+    if extra > 0:
+        cnt[C_FURY + a] += 1
+    final = raw - _absorbed(F, a, d, slot, loc)
+    _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final if final > 0 else 0)
+
+
+@rule
 def _attack(F, S, opts, grid, fx, st, cnt, a, mod, feinted):
     """W-4: one melee attack of a with action modifier ``mod``; after a won feint it cannot be
     parried or dodged (W-3.9); a helpless target is hit automatically, the d100 giving the location
@@ -150,9 +168,4 @@ def _attack(F, S, opts, grid, fx, st, cnt, a, mod, feinted):
     cnt[C_ATTACKS + a * N_OUTCOMES + outcome] += 1
     if outcome != OUT_HIT:
         return
-    loc = _location(roll)
-    raw, extra = _damage_roll(F, S, opts, st, a, slot, target, helpless)
-    if extra > 0:
-        cnt[C_FURY + a] += 1
-    final = raw - _absorbed(F, a, d, slot, loc)
-    _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final if final > 0 else 0)
+    _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless)

@@ -18,13 +18,18 @@ from ....toolbox.rng import seed_duel
 from ..layout import NS
 from .attack import _attack
 from .actions import _feint
-from .turn import _attack_setup, _duel
+from .ranged import _shoot
+from .turn import _attack_setup, _duel, _shot_setup
 
 
 @rule
 def _single_attack(F, S, opts, grid, fx, st, cnt):
     """One attack by side a on a fresh side b (:func:`_attack_setup`): a's first attack of its turn,
-    a feint, aim or charge included."""
+    a feint, aim or charge included; a shooter's first shot (:func:`_shot_setup`)."""
+    band, aim = _shot_setup(F, S, opts)
+    if band >= 0:
+        _shoot(F, S, opts, grid, fx, st, cnt, 0, band, aim)
+        return
     attacks, mod, feint = _attack_setup(F, S, opts)
     if attacks > 0:
         _attack(F, S, opts, grid, fx, st, cnt, 0, mod, feint and _feint(F, S, opts, st, 0))

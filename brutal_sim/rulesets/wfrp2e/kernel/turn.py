@@ -9,12 +9,13 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
+from ....core.battle import STATE_BLOCK
+from ....toolbox.battle import decided, loser_side, place_sides, start_battle
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ....toolbox.tally import count_decision
 from ..layout import (
     CAUSE_FLED,
-    CHARGE_DISTANCE,
     C_DRAWS,
     G_ENGAGED,
     G_ROUND,
@@ -24,7 +25,9 @@ from ..layout import (
     P_FLEE_AT,
     P_FORTUNE,
     P_W,
+    BAND_EXTREME,
     SLOT_MAIN,
+    SLOT_MISSILE,
     SLOT_OFF,
     S_CAUTIOUS,
     S_DEAD,
@@ -35,42 +38,57 @@ from ..layout import (
     S_HELD_MAIN,
     S_HELD_OFF,
     S_HELPLESS,
+    S_LOADED,
+    S_MISSILE,
     S_NO_REACT,
     S_OUT,
     S_PARRY_STANCE,
     S_PARRY_USED,
     S_PEN_AG,
     S_PRONE,
+    S_RELOADING,
+    S_RUNNING,
     S_STUN,
     S_SURPRISED,
     S_W,
     TALLY,
+    W_ENGAGED_FIRE,
     W_PRESENT,
 )
 from ..options import (
-    O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_SURPRISE,
+    O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_START_LOADED,
+    O_SURPRISE,
 )
 from .fortune import _fortune_spare
 from .weapons import _wf
+from .movement import _settle
 from .attack import _attack
-from .actions import _feint, _flee, _plan, _plan_aims
+from .actions import _feint, _flee, _plan, _plan_aims, _ranged_turn
+from .ranged import _band
 
 
 @rule
 def _reset(F, S, opts):
-    """Fresh fighters: full Wounds and fortune (W-6.5), items in hand, surprise (W-2.6), engaged
-    unless ``start_distance`` ≥ 4 (W-8.8)."""
+    """Fresh fighters: the battle block (``start_battle``: both in, each the other's foe; side b
+    ``start_distance`` yards from side a, ``place_sides``), full Wounds and fortune (W-6.5), items in
+    hand, surprise (W-2.6), engaged when at most 2 yards apart (W-11.3, W-8.8)."""
+    start_battle(F, S)
+    place_sides(F, S, opts[O_START_DISTANCE])
     for i in range(2):
-        for k in range(NS):
+        for k in range(STATE_BLOCK, NS):
             S[i, k] = 0
         S[i, S_W] = F[i, P_W]
         S[i, S_FORTUNE] = F[i, P_FORTUNE]
-        S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
-        S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+        if _wf(F, i, SLOT_MISSILE, W_PRESENT) != 0:  # W-7: the missile weapon in hand, loaded or not
+            S[i, S_MISSILE] = 1
+            S[i, S_LOADED] = opts[O_START_LOADED]
+        else:
+            S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
+            S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
     if opts[O_SURPRISE] > 0:
         S[opts[O_SURPRISE] - 1, S_SURPRISED] = 1
     S[2, G_ROUND] = 1
-    S[2, G_ENGAGED] = 1 if opts[O_START_DISTANCE] < CHARGE_DISTANCE else 0
+    _settle(S)
 
 
 @rule
@@ -107,7 +125,7 @@ def _initiative(F, S, opts, st):
 def _turn(F, S, opts, grid, fx, st, cnt, i):
     """One turn of fighter i (W-2.3).
 
-    Stances end (W-3.4 – W-3.7); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
+    Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
     (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
     flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
     first), a half action each, and spends the rest on its tactic (:func:`_plan`). With
@@ -119,10 +137,12 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     S[i, S_DEF_STANCE] = 0
     S[i, S_CAUTIOUS] = 0
     S[i, S_NO_REACT] = 0
+    S[i, S_RUNNING] = 0
     if S[i, S_SURPRISED] != 0 or S[i, S_HELPLESS] != 0:
         return
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1
+        S[i, S_RELOADING] = 0  # W-7.10: an interrupted reload starts again
         return
     if F[i, P_FLEE_AT] >= 0 and S[i, S_W] <= F[i, P_FLEE_AT]:
         _flee(F, S, opts, grid, fx, st, cnt, i)
@@ -132,7 +152,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         S[i, S_PRONE] = 0
         halves -= 1
     for slot in (SLOT_MAIN, SLOT_OFF):
-        if halves > 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
+        if halves > 0 and S[i, S_MISSILE] == 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
             S[i, S_HELD_MAIN + slot] = 1
             halves -= 1
             break
@@ -143,6 +163,9 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         spare = False
     if halves == 0:
         return
+    if S[i, S_MISSILE] != 0:
+        _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
+        return
     engaged = S[2, G_ENGAGED] != 0
     attacks, mod, feint = _plan(F, S, opts, i, halves)
     aim = 0
@@ -151,7 +174,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         aim = 10
     feinted = feint and _feint(F, S, opts, st, i)
     for k in range(attacks):
-        if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
+        if decided(S):
             break
         _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
 
@@ -172,8 +195,8 @@ def _duel(F, S, opts, grid, fx, st, cnt):
         for k in range(2):
             i = first if k == 0 else 1 - first
             _turn(F, S, opts, grid, fx, st, cnt, i)
-            if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
-                loser = 0 if S[0, S_OUT] != 0 else 1
+            if decided(S):
+                loser = loser_side(S)
                 cause = S[loser, S_OUT] - 1
                 count_decision(cnt, S, loser, cause, S[loser, S_DEAD],
                                 S[loser, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], TALLY)
@@ -182,6 +205,20 @@ def _duel(F, S, opts, grid, fx, st, cnt):
         S[1, S_SURPRISED] = 0
     cnt[C_DRAWS] += 1
     return 2
+
+
+@rule
+def _shot_setup(F, S, opts):
+    """The situation ``attack`` measures for a shooter: fresh fighters; side a's first shot, if its
+    turn starts with one: engaged, a loaded pistol-class weapon fires unaimed (W-7.6); apart and
+    loaded, the foe within very long range: aimed (W-8.9). Returns (band, aim), band −1 for none."""
+    _reset(F, S, opts)
+    if S[0, S_MISSILE] == 0 or S[0, S_LOADED] == 0:
+        return -1, 0
+    band = _band(F, S, opts, 0)
+    if S[2, G_ENGAGED] != 0:
+        return (band, 0) if _wf(F, 0, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 else (-1, 0)
+    return (band, 10) if band <= BAND_EXTREME else (-1, 0)
 
 
 @rule

@@ -2,7 +2,7 @@
 the critical models, the critical table's effects, out of the fight and fate points, the level a
 hit is counted at.
 
-Rules: W-3.11, W-5.1, W-5.2, W-5.3, W-5.4, W-5.5, W-5.6, W-6.1, W-6.2, W-6.4.
+Rules: W-3.11, W-5.1, W-5.2, W-5.3, W-5.4, W-5.5, W-5.6, W-6.1, W-6.2, W-6.4, W-7.10.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
     CAUSE_CRITICAL, CAUSE_HELPLESS, CRIT_COLUMNS, C_DAMAGE, C_WOUNDS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PEN_AG,
     FX_PEN_WS, FX_PRONE, FX_STUN, LOC_LARM, LVL_CRITICAL, LVL_HEAVILY, LVL_NONE, LVL_OUT, LVL_WOUNDED, N_LEVELS,
-    N_ZONES, P_FATE, S_DEAD, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_OUT, S_PEN_AG, S_PEN_WS, S_PRONE, S_STUN,
-    S_TOOK, S_W, W_PRECISE,
+    N_ZONES, P_FATE, S_DEAD, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_OUT, S_PEN_AG, S_PEN_WS, S_PRONE,
+    S_RELOADING, S_STUN, S_TOOK, S_W, W_PRECISE,
 )
-from ..options import CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, O_CRIT_MODEL, O_CRIT_THRESHOLD, O_HELPLESS
+from ..options import CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, O_CRIT_MODEL, O_CRIT_THRESHOLD, O_HELPLESS, O_RELOAD_BREAK
 from .weapons import _wf
 
 
@@ -53,17 +54,10 @@ def _model_takes_out(opts, value):
 
 
 @rule
-def _knock_out(S, d, cause):
-    """W-5.5: d is out of the fight for ``cause`` (``CAUSE_*``; ``S[d, S_OUT]`` = cause + 1) unless it
-    is out already."""
-    if S[d, S_OUT] == 0:
-        S[d, S_OUT] = cause + 1
-
-
-@rule
 def _deadly(F, S, d):
-    """W-5.6: an out-by-critical that kills, unless a fate point is spent (then only out)."""
-    _knock_out(S, d, CAUSE_CRITICAL)
+    """W-5.6: an out-by-critical (W-5.5: out of the fight, ``put_out``) that kills, unless a fate
+    point is spent (then only out)."""
+    put_out(F, S, d, CAUSE_CRITICAL)
     if F[d, P_FATE] == 0:
         S[d, S_DEAD] = 1
 
@@ -85,12 +79,12 @@ def _apply_effect(F, S, opts, fx, d, loc, e):
     if fx[zone, e, FX_DEATH] != 0:
         _deadly(F, S, d)
     elif fx[zone, e, FX_OUT] != 0:
-        _knock_out(S, d, CAUSE_CRITICAL)
+        put_out(F, S, d, CAUSE_CRITICAL)
     elif fx[zone, e, FX_HELPLESS] != 0:
         if opts[O_HELPLESS] != 0:
             S[d, S_HELPLESS] = 1
         else:
-            _knock_out(S, d, CAUSE_HELPLESS)  # W-5.5: helpless with nobody to defend it
+            put_out(F, S, d, CAUSE_HELPLESS)  # W-5.5: helpless with nobody to defend it
 
 
 @rule
@@ -110,11 +104,14 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
 
     Damage above the Wounds left (any damage at 0) is critical: value = damage − Wounds left
     (+1 Precise), Wounds become 0, and the critical model decides (one d100 for the table model).
+    With ``reload_break = also_damage`` damage restarts d's reload under way (W-7.10).
     """
     cnt[C_DAMAGE + d] += final
     zone = LOCATION_ZONE[loc]
     level = LVL_NONE
     if final > 0:
+        if opts[O_RELOAD_BREAK] != 0:
+            S[d, S_RELOADING] = 0  # W-7.10 reload_break = also_damage
         left = S[d, S_W]
         if final <= left:
             S[d, S_W] = left - final

@@ -1,0 +1,119 @@
+"""Ranged combat (W-7): range bands, the shot's BS target, the shot through the W-4 pipeline
+(location, damage, criticals, Fury), reloads.
+
+Rules: W-7.1, W-7.2, W-7.3, W-7.4, W-7.5, W-7.6, W-7.7, W-7.9, W-7.10, W-7.13.
+
+The missile weapon is the fighter's weapon slot ``SLOT_MISSILE``; while it is in hand
+(``S_MISSILE``) the melee items are stowed. Nothing here runs in a duel without missile weapons.
+
+Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`); ``band`` is a
+range band (``BAND_*``), ``aim`` the aim bonus (0 or 10, W-7.3).
+"""
+
+from __future__ import annotations
+
+from ....toolbox.battle import apart
+from ....toolbox.jit import rule
+from ....toolbox.rng import roll_die
+from ..layout import (
+    BAND_EXTREME, BAND_LONG, BAND_OUT, BAND_SHORT, C_ATTACKS, G_ENGAGED, N_OUTCOMES, OUT_HIT, OUT_MISS, P_BS,
+    SLOT_MISSILE, S_HELPLESS, S_LOADED, S_RELOADING, S_RUNNING, W_LONG, W_RELOAD, W_RELOAD_FULL, W_SHORT,
+)
+from ..options import EXTREME_AIM_ADDS, EXTREME_STACK, O_EXTREME, O_EXTREME_MOD, O_NO_LONG
+from .tests import _capped, _test
+from .fortune import _fortune_allows
+from .weapons import _wf
+from .attack import _strike
+
+
+@rule
+def _long_range(F, opts, i):
+    """W-7.4: i's missile weapon's long range in yards; without one (pack 0) its short range
+    (``no_long = short_is_max``) or twice it (``double_short``). int64."""
+    long = _wf(F, i, SLOT_MISSILE, W_LONG)
+    if long > 0:
+        return long
+    short = _wf(F, i, SLOT_MISSILE, W_SHORT)
+    return 2 * short if opts[O_NO_LONG] != 0 else short
+
+
+@rule
+def _band(F, S, opts, i):
+    """W-7.4, W-7.5: the range band of i's missile weapon at its foe's distance: short (d ≤ short),
+    long (≤ long), very long (≤ 2 × long, ``extreme = 2x_long``), else out of range. int64."""
+    d = apart(S, i, 1 - i)
+    if d <= _wf(F, i, SLOT_MISSILE, W_SHORT):
+        return BAND_SHORT
+    long = _long_range(F, opts, i)
+    if d <= long:
+        return BAND_LONG
+    if opts[O_EXTREME] == 0 and d <= 2 * long:
+        return BAND_EXTREME
+    return BAND_OUT
+
+
+@rule
+def _shot_target(F, S, opts, a, band, aim):
+    """W-7.1: a's BS target for a shot in ``band`` with aim bonus ``aim``.
+
+    Short 0, long −20 (W-7.4); very long −30 with ``extreme_mod``: flat (aim and the long band do not
+    add), aim_adds (−30 + aim), stack (−30 − 20 + aim) (W-7.5); the target running −20 (W-7.9);
+    shooting in melee −20 (W-7.7: in a duel the target is engaged exactly when the shooter is, so
+    the seed's and the rulebook's readings agree); the sum capped by W-1.6. int64.
+    """
+    d = 1 - a
+    if band == BAND_EXTREME:
+        m = -30
+        if opts[O_EXTREME_MOD] == EXTREME_AIM_ADDS:
+            m += aim
+        elif opts[O_EXTREME_MOD] == EXTREME_STACK:
+            m += aim - 20
+    else:
+        m = aim
+        if band == BAND_LONG:
+            m -= 20
+    if S[d, S_RUNNING] != 0:
+        m -= 20
+    if S[2, G_ENGAGED] != 0:
+        m -= 20
+    return F[a, P_BS] + _capped(opts, m)
+
+
+@rule
+def _shoot(F, S, opts, grid, fx, st, cnt, a, band, aim):
+    """W-7.1, W-7.2: one shot of a (a standard attack) in ``band`` with ``aim``: a BS test (fortune
+    reroll as an attack), no parry or dodge; a hit goes through location, damage (flat, or SB + n
+    thrown), Fury confirmed by the same BS target, TB and AP (Armour Piercing), criticals (W-4, W-5).
+    A helpless target is hit automatically, +1d10 (W-7.9). The weapon is empty afterwards unless its
+    reload is 0 (W-7.10). Counted as an attack of a (miss or hit)."""
+    d = 1 - a
+    target = _shot_target(F, S, opts, a, band, aim)
+    if _wf(F, a, SLOT_MISSILE, W_RELOAD) > 0:
+        S[a, S_LOADED] = 0
+    helpless = S[d, S_HELPLESS] != 0
+    if helpless:
+        roll = roll_die(st, 100)
+    else:
+        ok, roll = _test(S, opts, st, a, target, _fortune_allows(opts, S, a, False))
+        if not ok:
+            cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
+            return
+    cnt[C_ATTACKS + a * N_OUTCOMES + OUT_HIT] += 1
+    _strike(F, S, opts, grid, fx, st, cnt, a, SLOT_MISSILE, roll, target, helpless)
+
+
+@rule
+def _reload(F, S, i, halves):
+    """W-7.10: i reloads with up to ``halves`` half actions; a reload in full actions needs both
+    half actions of a turn (one full action a turn, n full = n turns in a row). Returns the half
+    actions spent (0: a full-action reload with one half action left waits)."""
+    used = 1
+    if _wf(F, i, SLOT_MISSILE, W_RELOAD_FULL) != 0:
+        if halves < 2:
+            return 0
+        used = 2
+    S[i, S_RELOADING] += used
+    if S[i, S_RELOADING] >= _wf(F, i, SLOT_MISSILE, W_RELOAD):
+        S[i, S_LOADED] = 1
+        S[i, S_RELOADING] = 0
+    return used
