@@ -89,7 +89,7 @@ CLUSTER_OPT = typer.Option(None, "--cluster", envvar="BRUTAL_SIM_CLUSTER", show_
 FLAGS = {"n": "-n", "seed": "--seed", "threads": "--threads", "options": "--option", "rules": "--rules",
          "ruleset": "--ruleset", "tactic_a": "--tactic-a", "reaction_a": "--reaction-a", "tactic_b": "--tactic-b",
          "reaction_b": "--reaction-b", "targeting_a": "--targeting-a", "targeting_b": "--targeting-b",
-         "target_error": "--target-error", "max_n": "--max-n"}
+         "target_error": "--target-error", "max_n": "--max-n", "force": "--force"}
 RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (default: from the fighter files, else "
                            "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 

@@ -54,6 +54,8 @@ def report(
                                                  "half-width is at most this many percentage points (overrides n)"),
     max_n: Optional[int] = typer.Option(None, "--max-n", help="the most duels per cell with a target error "
                                         "[default: the scenario's max_n, 100,000,000]"),
+    force: bool = typer.Option(False, "--force", help="run a scenario of more than 10,000 cells (refused without: "
+                               "the message tells its estimated size)"),
 ) -> None:
     """Run a scenario (or play again the one a report carries, --rerun) and write a one-file HTML
     report (images embedded, the scenario and its files embedded)."""
@@ -63,7 +65,7 @@ def report(
     from ..outputs import Outputs, require_parquet, write_file
     from ..report import ReportFrames, read_setup, render_report, report_setup, setup_inputs, table_metadata
     from ..run.cluster import parse
-    from ..scenario import load_scenario, scenario_files
+    from ..scenario import MAX_CELLS, load_scenario, scenario_files
 
     if parquet:
         require_parquet("--parquet")
@@ -88,10 +90,8 @@ def report(
     with _scenario_place(old, scenario, rerun) as path:
         if old is None:
             outputs.check([Path(path), *(ref.path for ref in scenario_files(path))])
-        sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n)
-        note = size_note(sc.n_runs)
-        if note:
-            err.print(note, highlight=False, markup=False)
+        sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n,
+                           max_cells=None if force else MAX_CELLS, on_size=_announce)
         api.check_threads(threads, "--threads")
         target = parse(cluster)
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
@@ -162,6 +162,13 @@ def size_note(cells: int) -> str | None:
         return None
     return (f"a large report: {cells:,} cells; expect about {cells * 0.6 / 1024:,.0f} MiB of HTML and "
             f"{cells * 0.12:,.0f} MiB of memory (a sweep's values or a round robin's fighters make the cells)")
+
+
+def _announce(cells: int) -> None:
+    """Tell the size of a large report (:func:`size_note`) before its cells are built."""
+    note = size_note(cells)
+    if note:
+        err.print(note, highlight=False, markup=False)
 
 
 def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
