@@ -32,7 +32,7 @@ from .results.frames import (
 from .core.data import exists
 from .core.errors import DataError
 from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes
-from .outputs import parquet_writer, write_folder
+from .outputs import csv_writer, parquet_writer, write_folder
 from .scenario import Scenario, scenario_files
 
 
@@ -80,10 +80,10 @@ class ReportFrames:
         return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
 
     def to_csv(self, directory: str) -> list[Path]:
-        """Write each frame as ``DIRECTORY/NAME.csv``; the folder is replaced as a whole
-        (:func:`brutal_sim.outputs.write_folder`)."""
-        return write_folder(directory, {f"{name}.csv": (lambda path, f=frame: f.to_csv(path, index=False))
-                                        for name, frame in self.tables().items()})
+        """Write each frame as ``DIRECTORY/NAME.csv`` (text that a spreadsheet would run as a
+        formula neutralised: :func:`brutal_sim.outputs.csv_writer`); the folder is replaced as a
+        whole (:func:`brutal_sim.outputs.write_folder`)."""
+        return write_folder(directory, {f"{name}.csv": csv_writer(frame) for name, frame in self.tables().items()})
 
     def to_parquet(self, directory: str, metadata: Mapping[str, Any]) -> list[Path]:
         """Write each frame as ``DIRECTORY/NAME.parquet`` (needs pyarrow), ``metadata`` (e.g.

@@ -94,8 +94,14 @@ RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (defau
                            "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 
 
+def literal(value: Any) -> str:
+    """Data (a name, a label, a message) as literal text for a rich console: control characters and
+    escape sequences written as escapes (``\\x1b``), rich markup (``[bold]``) escaped."""
+    return escape(one_line(str(value)))
+
+
 def fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]error:[/] {literal(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -217,8 +223,9 @@ def print_json(data: dict[str, Any]) -> None:
 
 
 def add_row(table: Table, *cells: str) -> None:
-    """A table row of text: data (names, help texts) is never read as rich markup."""
-    table.add_row(*(escape(str(c)) for c in cells))
+    """A table row of text: data (names, help texts) is never read as rich markup, nor its control
+    characters sent to the terminal (:func:`literal`)."""
+    table.add_row(*(literal(c) for c in cells))
 
 
 def percent(x: float) -> str:
@@ -235,8 +242,8 @@ def print_options(options: dict[str, Any], rs: Any) -> None:
     """Echo the ruleset and the rule options used, the changed ones highlighted."""
     defaults = rs.option_defaults()
     changed = {k: v for k, v in options.items() if v != defaults.get(k)}
-    out.print(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items()), highlight=False, markup=False,
-              style="dim")
+    out.print(one_line(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items())),
+              highlight=False, markup=False, style="dim")
     if changed:
-        out.print("changed from the defaults: " + ", ".join(f"{k}={v}" for k, v in changed.items()),
+        out.print(one_line("changed from the defaults: " + ", ".join(f"{k}={v}" for k, v in changed.items())),
                   highlight=False, markup=False, style="bold")

@@ -9,13 +9,14 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from .. import __version__
+from ..core.errors import one_line
 from ..core.options import parse_option_flags
 from .base import (
+    literal,
     app,
     out,
     err,
@@ -190,7 +191,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
                                cell=f"to ±{sc.spec.target_error:g} points")
                     return
                 cells_done = done // sc.spec.n
-                bar.update(task, completed=done, cell=escape(label[:48]), rate=f"{rate:,.0f} duels/s",
+                bar.update(task, completed=done, cell=literal(label[:48]), rate=f"{rate:,.0f} duels/s",
                            cells=f"cell {min(cells_done + 1, sc.n_runs)}/{sc.n_runs}")
 
             return run_scenario(sc, threads, progress, executor=executor)
@@ -198,7 +199,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
         def log(done: int, _total: int, label: str) -> None:
             if sc.precision is None and done % sc.spec.n == 0:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
-                err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {label}: {rate:,.0f} duels/s",
+                err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {one_line(label)}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
 
         return run_scenario(sc, threads, log, executor=executor)
@@ -234,7 +235,7 @@ def diff_(
 
     from .. import api, designer
     from ..core.ruleset import get_ruleset, resolve_ruleset
-    from ..outputs import Outputs, parquet_writer, require_parquet, write_file, write_folder
+    from ..outputs import Outputs, csv_writer, parquet_writer, require_parquet, write_file, write_folder
     from ..report import render_diff
     from ..scenario import rules_files
 
@@ -267,7 +268,7 @@ def diff_(
         if output:
             write_file(output, render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f)))
         if csv:
-            write_folder(csv, {"diff.csv": lambda path: d.frame().to_csv(path, index=False)})
+            write_folder(csv, {"diff.csv": csv_writer(d.frame())})
         if parquet:
             meta = {"version": __version__, "table": "diff", "ruleset": d.ruleset, "options_old": d.options_old,
                     "options_new": d.options_new, "rules_old": rules_a, "rules_new": rules_b, "seed": seed,
@@ -280,7 +281,7 @@ def diff_(
         print_json(data)
         return
     changed = ", ".join(f"{k} {o} → {v}" for k, (o, v) in d.changed_options.items()) or "the rules files"
-    out.print(f"Rule diff ({escape(d.ruleset)}, seed {seed}): {escape(changed)}; side a's win rate, old → new",
+    out.print(f"Rule diff ({literal(d.ruleset)}, seed {seed}): {literal(changed)}; side a's win rate, old → new",
               highlight=False)
     if d.precision:
         out.print(f"each matchup to ±{100 * d.precision['target_error']:.3g} points: "
