@@ -94,6 +94,31 @@ RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (defau
                            "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 
 
+#: set when SIGTERM or Ctrl-C asked the run to stop (:func:`stop_requested`)
+STOP = threading.Event()
+
+
+def stop_requested(signum: int, frame: object) -> None:
+    """The handler of SIGTERM and SIGINT: end the run as Ctrl-C does (a ``KeyboardInterrupt``). The
+    request is kept in :data:`STOP`, and while numba compiles (:data:`COMPILING`) only kept:
+    :func:`check_stop` raises it when the compile returns, and after each chunk of duels."""
+    STOP.set()
+    if not COMPILING.is_set():
+        raise KeyboardInterrupt
+
+
+#: set while numba compiles (:func:`compile_notice`): an interrupt raised inside the compiler can
+#: crash the process, so a stop requested then waits for the compile to return
+COMPILING = threading.Event()
+
+
+def check_stop() -> None:
+    """Raise ``KeyboardInterrupt`` if a stop was requested (:data:`STOP`): called after each
+    compile and each finished chunk of duels."""
+    if STOP.is_set():
+        raise KeyboardInterrupt
+
+
 def literal(value: Any) -> str:
     """Data (a name, a label, a message) as literal text for a rich console: control characters and
     escape sequences written as escapes (``\\x1b``), rich markup (``[bold]``) escaped."""
@@ -151,11 +176,14 @@ def compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Ca
     notice = threading.Thread(target=announce, daemon=True)
     t0 = time.perf_counter()
     notice.start()
+    COMPILING.set()
     try:
         compile_kernels()
     finally:
+        COMPILING.clear()
         done.set()
         notice.join()
+    check_stop()
     took = time.perf_counter() - t0
     if took > 2.0 and not json_mode:
         err.print(f"[dim]compiled the {escape(ruleset.name)} {label} kernels in {took:.1f} s (cached: later runs "

@@ -13,10 +13,11 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from .. import __version__
-from ..core.errors import one_line
+from ..core.errors import DataError, one_line
 from ..core.options import parse_option_flags
 from .base import (
     literal,
+    check_stop,
     app,
     out,
     err,
@@ -149,7 +150,14 @@ def _scenario_place(setup: dict[str, Any] | None, scenario: str | None, report: 
             check_replay_files(report or "--rerun", folder, name, setup)
             yield name
         finally:
-            os.chdir(here)
+            try:
+                os.chdir(here)
+                gone = False
+            except FileNotFoundError:
+                gone = True
+        if gone:
+            raise DataError(here, None, "the working folder was removed during the run; nothing written (change to "
+                            "an existing folder and run again)")
 
 
 #: a report of more cells than this is announced with its expected size
@@ -185,6 +193,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
             task = bar.add_task("report", total=total, cell="", cells="", rate="")
 
             def progress(done: int, planned: int, label: str) -> None:
+                check_stop()
                 rate = done / max(time.perf_counter() - t0, 1e-9)
                 if sc.precision is not None:  # stages of all cells at once: the duels planned so far
                     bar.update(task, completed=done, total=planned, rate=f"{rate:,.0f} duels/s",
@@ -197,6 +206,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
             return run_scenario(sc, threads, progress, executor=executor)
     else:
         def log(done: int, _total: int, label: str) -> None:
+            check_stop()
             if sc.precision is None and done % sc.spec.n == 0:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
                 err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {one_line(label)}: {rate:,.0f} duels/s",

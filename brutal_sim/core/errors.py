@@ -24,8 +24,8 @@ def one_line(text: str) -> str:
 #: the longest value a message quotes (:func:`shown`), in characters
 MAX_SHOWN = 80
 #: the longest source (a path) or field an error names, and the longest message it carries
-MAX_WHERE = 200
-MAX_MESSAGE = 1_000
+MAX_WHERE = 1_000
+MAX_MESSAGE = 2_000
 
 
 def cut(text: str, limit: int = MAX_SHOWN) -> str:
