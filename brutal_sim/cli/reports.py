@@ -92,8 +92,9 @@ def report(
     with _scenario_place(old, scenario, rerun) as path:
         if old is None:
             outputs.check([Path(path), *(ref.path for ref in scenario_files(path))])
-        sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n,
-                           max_cells=None if force else MAX_CELLS, on_size=_announce)
+        with _setup_errors(rerun):
+            sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n,
+                               max_cells=None if force else MAX_CELLS, on_size=_announce)
         api.check_threads(threads, "--threads")
         target = parse(cluster)
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
@@ -147,7 +148,8 @@ def _scenario_place(setup: dict[str, Any] | None, scenario: str | None, report: 
         folder, name = setup_folder(setup, Path(root))
         os.chdir(folder)
         try:
-            check_replay_files(report or "--rerun", folder, name, setup)
+            with _setup_errors(report or "--rerun"):
+                check_replay_files(report or "--rerun", folder, name, setup)
             yield name
         finally:
             try:
@@ -158,6 +160,24 @@ def _scenario_place(setup: dict[str, Any] | None, scenario: str | None, report: 
         if gone:
             raise DataError(here, None, "the working folder was removed during the run; nothing written (change to "
                             "an existing folder and run again)")
+
+
+#: the sources of errors that name what the user gave with a replay (its flags), not its setup
+_REPLAY_FLAGS = {"n", "target_error", "max_n", "threads", "force", "-n", "--target-error", "--max-n", "--threads",
+                 "--force"}
+
+
+@contextmanager
+def _setup_errors(report: str | None) -> Iterator[None]:
+    """Inside a replay of ``report`` (None: a plain run), an error in the files of its setup names
+    the report: ``REPORT: setup: s.toml: FIELD: …`` (the files by the names the report carries
+    them under); an error of a flag the user gave, or one naming the report already, as it is."""
+    try:
+        yield
+    except DataError as exc:
+        if report is None or exc.source == report or exc.source in _REPLAY_FLAGS:
+            raise
+        raise DataError(report, "setup", str(exc)) from None
 
 
 #: a report of more cells than this is announced with its expected size
