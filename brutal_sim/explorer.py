@@ -194,16 +194,18 @@ class Explorer:
         return folder / "scenario.toml"
 
     def report(self, folder: str | Path, name: str = "report.html") -> Path:
-        """Save the scenario into ``folder`` and write its report there; returns the report's path."""
-        from .outputs import write_file
-        from .report import render_report
-        from .scenario import load_scenario, run_scenario
+        """Save the scenario into ``folder`` and write its report there, as ``brutal-sim report``
+        does (run as that command, with its checks); returns the report's path."""
+        import subprocess
+        import sys
 
         path = self.save_scenario(folder)
-        sc = load_scenario(str(path))
-        results = run_scenario(sc, threads=self.threads)
         out = Path(folder) / name
-        write_file(str(out), render_report(sc, results, f"brutal-sim report {path} -o {out}"))
+        done = subprocess.run([sys.executable, "-m", "brutal_sim.cli", "report", str(path), "-o", str(out)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            lines = (done.stderr.strip() or "the report command failed").splitlines()
+            raise DataError("explore", "report", lines[-1].removeprefix("error: "))
         return out
 
     # -- the widgets --------------------------------------------------------------------------

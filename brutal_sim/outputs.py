@@ -265,3 +265,47 @@ def parquet_writer(frame: Any, metadata: Mapping[str, Any]) -> Callable[[Path], 
         pq.write_table(table.replace_schema_metadata({**(table.schema.metadata or {}), **ours}), target)
 
     return write
+
+
+#: the first characters that make a spreadsheet read a CSV cell as a formula
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _plain_number(text: str) -> bool:
+    """Whether ``text`` is a plain decimal number (``-1``, ``+0.5``, ``1e-3``): no formula, kept."""
+    body = text[1:] if text[:1] in "+-" else text
+    mantissa, e, exponent = body.lower().partition("e")
+    if e:
+        exponent = exponent[1:] if exponent[:1] in "+-" else exponent
+        if not (exponent.isascii() and exponent.isdigit()):
+            return False
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    return digits.isascii() and digits.isdigit()
+
+
+def neutralised(value: Any) -> Any:
+    """A CSV cell that a spreadsheet would run as a formula (text starting with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return) with a leading ``'``, so it is shown as text; other
+    values, and plain numbers written as text (``-1``), as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _plain_number(value):
+        return "'" + value
+    return value
+
+
+def csv_writer(frame: Any) -> Callable[[Path], None]:
+    """A function writing ``frame`` (a pandas DataFrame) as a CSV file at the path it is given,
+    without its index; the text cells of its text columns neutralised (:func:`neutralised`), so that
+    a name such as ``=HYPERLINK(…)`` opens as text in a spreadsheet. Parquet and JSON outputs keep
+    the raw text."""
+
+    def write(target: Path) -> None:
+        from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+        safe = frame.copy()
+        for column in safe.columns:
+            if not (is_numeric_dtype(safe[column]) or is_bool_dtype(safe[column])):
+                safe[column] = safe[column].map(neutralised)
+        safe.to_csv(target, index=False)
+
+    return write

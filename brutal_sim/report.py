@@ -7,7 +7,6 @@ import binascii
 import itertools
 import json
 import os
-import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,8 +29,10 @@ from .results.frames import (
     wounds_at_least_frame,
     wounds_frame,
 )
+from .core.data import exists
 from .core.errors import DataError
-from .outputs import parquet_writer, write_folder
+from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes
+from .outputs import csv_writer, parquet_writer, write_folder
 from .scenario import Scenario, scenario_files
 
 
@@ -79,10 +80,10 @@ class ReportFrames:
         return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
 
     def to_csv(self, directory: str) -> list[Path]:
-        """Write each frame as ``DIRECTORY/NAME.csv``; the folder is replaced as a whole
-        (:func:`brutal_sim.outputs.write_folder`)."""
-        return write_folder(directory, {f"{name}.csv": (lambda path, f=frame: f.to_csv(path, index=False))
-                                        for name, frame in self.tables().items()})
+        """Write each frame as ``DIRECTORY/NAME.csv`` (text that a spreadsheet would run as a
+        formula neutralised: :func:`brutal_sim.outputs.csv_writer`); the folder is replaced as a
+        whole (:func:`brutal_sim.outputs.write_folder`)."""
+        return write_folder(directory, {f"{name}.csv": csv_writer(frame) for name, frame in self.tables().items()})
 
     def to_parquet(self, directory: str, metadata: Mapping[str, Any]) -> list[Path]:
         """Write each frame as ``DIRECTORY/NAME.parquet`` (needs pyarrow), ``metadata`` (e.g.
@@ -397,15 +398,16 @@ def embedded_files(path: str) -> dict[str, str]:
     """The texts of exactly the files the scenario at ``path`` names
     (:func:`brutal_sim.scenario.scenario_files`: fighter files, rules files and the tables their
     path-valued options name), each under its name seen from the scenario's folder; the scenario
-    itself, and a file that is not a readable UTF-8 regular file (the loader refuses it), left out.
+    itself, and a file that is not a readable UTF-8 regular file within the size limit (the loader
+    refuses it), left out.
     Laid out under those names in one folder with the scenario, they are found as they were."""
     found: dict[str, str] = {}
     for ref in scenario_files(path):
-        if ref.key in found or not ref.path.is_file() or _same_file(ref.path, Path(path)):
+        if ref.key in found or not exists(ref.path, file=True) or _same_file(ref.path, Path(path)):
             continue
         try:
-            found[ref.key] = ref.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            found[ref.key] = read_bytes(ref.path, str(ref.path)).decode("utf-8")
+        except (DataError, OSError, UnicodeDecodeError):
             continue
     return found
 
@@ -458,29 +460,74 @@ def _setup_section(setup: Mapping[str, Any]) -> dict[str, Any]:
             "uri": _data_uri(json.dumps(setup, ensure_ascii=False, indent=1, default=str), "application/json")}
 
 
-_SETUP_LINK = re.compile(r'<a\b[^>]*\bid="' + SETUP_ID + r'"[^>]*>')
-_SETUP_HREF = re.compile(r'\bhref="data:application/json;base64,([A-Za-z0-9+/=\s]*)"')
+_SETUP_ATTR = f'id="{SETUP_ID}"'
+_SETUP_HREF = 'href="data:application/json;base64,'
+_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/= \t\r\n")
+
+
+def find_setup(text: str) -> str | None:
+    """The base64 payload of a report's setup link (the first ``<a …>`` tag with
+    ``id="brutal-sim-setup"`` and a ``href="data:application/json;base64,…"``), or None. One pass
+    from left to right with :meth:`str.find` (no regular expression): each ``<a`` tag is looked at
+    once, from its ``<`` to its ``>``, so the time is linear in the length of ``text`` whatever it
+    holds."""
+    i = 0
+    while True:
+        start = text.find("<a", i)
+        if start < 0:
+            return None
+        if start + 2 >= len(text) or not text[start + 2].isspace():
+            i = start + 2  # <abbr …>, <a>: not a link with attributes
+            continue
+        end = text.find(">", start)
+        if end < 0:
+            return None  # no tag ends after this one: none to find
+        i = end + 1
+        tag = text[start:end]
+        at = tag.find(_SETUP_ATTR)
+        if at < 0 or not tag[at - 1].isspace():
+            continue
+        href = tag.find(_SETUP_HREF)
+        if href < 0 or not tag[href - 1].isspace():
+            return None
+        payload_start = href + len(_SETUP_HREF)
+        close = tag.find('"', payload_start)
+        if close < 0:
+            return None
+        payload = tag[payload_start:close]
+        return payload if _BASE64.issuperset(payload) else None
 
 
 def read_setup(path: str) -> dict[str, Any]:
     """The setup a report at ``path`` carries (:func:`report_setup`); a file that is no report, or
-    whose setup is missing or malformed, is a :class:`DataError` naming it."""
+    whose setup is missing, malformed, nested deeper than
+    :data:`~brutal_sim.core.limits.MAX_DEPTH` or larger than
+    :data:`~brutal_sim.core.limits.MAX_REPORT_BYTES`, is a :class:`DataError` naming it."""
+    file = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if file.exists() and not file.is_file():
+            raise DataError(path, None, "cannot read the report (not a regular file)")
+        text = read_bytes(file, path, MAX_REPORT_BYTES, "report").decode("utf-8")
     except FileNotFoundError:
         raise DataError(path, None, "report not found") from None
     except UnicodeDecodeError:
         raise DataError(path, None, "not a brutal-sim report (not UTF-8 text)") from None
     except OSError as exc:
         raise DataError(path, None, f"cannot read the report: {exc.strerror or exc}") from None
-    tag = _SETUP_LINK.search(text)
-    href = _SETUP_HREF.search(tag.group(0)) if tag else None
-    if href is None:
+    payload = find_setup(text)
+    if payload is None:
         raise DataError(path, None, "holds no brutal-sim setup (the link id=\"brutal-sim-setup\" that "
                         "brutal-sim report writes); nothing to play again")
     try:
-        setup = json.loads(base64.b64decode("".join(href.group(1).split()), validate=True).decode("utf-8"))
+        decoded = base64.b64decode("".join(payload.split()), validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise DataError(path, "setup", "malformed: not base64-encoded JSON") from None
+    check_json_nesting(decoded, path, "setup")
+    try:
+        setup = json.loads(decoded)
+    except RecursionError:  # not reached within the nesting limit; kept as a last guard
+        raise DataError(path, "setup", f"nested too deep; allowed: at most {MAX_DEPTH} levels") from None
+    except ValueError:
         raise DataError(path, "setup", "malformed: not base64-encoded JSON") from None
     _check_setup(path, setup)
     return setup

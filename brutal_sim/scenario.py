@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, NamedTuple
@@ -19,8 +18,9 @@ from pydantic import Field, field_validator
 
 from . import api
 from .api import fight_result_of, prepare_fight, result_of
-from .core.data import StrictModel, read_toml, validate
+from .core.data import StrictModel, exists, peek_toml, read_toml, validate
 from .core.errors import DataError
+from .core.limits import MAX_NAME
 from .core.options import RuleOptions
 from .core.ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
 from .core.variants import short_labels, vary
@@ -38,7 +38,7 @@ from .run.factory import resolve
 class VariantSpec(StrictModel):
     """A rule variant: a name and the options it changes."""
 
-    name: str
+    name: str = Field(max_length=MAX_NAME)
     options: dict[str, Any] = Field(default_factory=dict)
     description: str = ""
 
@@ -46,7 +46,7 @@ class VariantSpec(StrictModel):
 class SweepSpec(StrictModel):
     """One field of one fighter over a list of values."""
 
-    name: str = ""
+    name: str = Field("", max_length=MAX_NAME)
     fighter: str
     field: str = Field(description="dotted path in the fighter's data, e.g. main_hand.damage or armour.0.protection")
     values: list[Any]
@@ -66,7 +66,7 @@ class FightSpec(StrictModel):
 
     a: list[str] = Field(description="side a: fighter names or TOML files, NAME*N repeats one")
     b: list[str] = Field(description="side b")
-    label: str = ""
+    label: str = Field("", max_length=MAX_NAME)
     options: dict[str, Any] = Field(default_factory=dict)
     targeting_a: str | None = Field(None, description="override side a's targeting: spread | weakest | nearest")
     targeting_b: str | None = None
@@ -268,7 +268,7 @@ class References:
         if not names_file(ref):
             return rs.catalog().catalog_fighter(ref, role)
         found = Path(self.beside(ref))
-        if not found.is_file():
+        if not exists(found, file=True):
             raise DataError(str(found), None, "fighter file not found (a path in a scenario is read from the "
                             "scenario's folder)")
         return rs.fighter_from_data(read_toml(found), str(found), found.stem)
@@ -276,7 +276,7 @@ class References:
     def rules(self, ref: str, key: str) -> str:
         """A rules file named at ``key``, beside the scenario."""
         found = self.beside(ref)
-        if not Path(found).is_file():
+        if not exists(Path(found), file=True):
             raise DataError(self.path, key, f"rules file {ref!r} not found (looked for {found}: a path in a "
                             "scenario is read from the scenario's folder)")
         return found
@@ -380,10 +380,8 @@ def rules_files(rs: Ruleset, rules_file: Path, name: str | None = None) -> list[
     file's folder, each under its name joined to ``name`` (the rules file's own name, default its
     path); none if the file cannot be read (the loader tells why)."""
     name = str(rules_file) if name is None else name
-    try:
-        table = tomllib.loads(rules_file.read_text(encoding="utf-8")).get("options") if rules_file.is_file() else None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return []
+    data = peek_toml(rules_file)
+    table = None if data is None else data.get("options")
     return [FileRef(name, f"options.{key}", rules_file.parent / value,
                     os.path.normpath(os.path.join(os.path.dirname(name), value))) for key, value in _path_options(rs, table)]
 
@@ -396,13 +394,50 @@ def _path_options(rs: Ruleset, table: Any) -> list[tuple[str, str]]:
     return [(k, v) for k, v in table.items() if k in specs and specs[k].names_file(v)]
 
 
+#: the most cells (duel cells and group fights) a scenario expands into unless forced
+MAX_CELLS = 10_000
+
+
+def estimated_cells(spec: ScenarioSpec) -> int:
+    """How many cells (duel cells and group fights) ``spec`` expands into, counted from the file
+    alone before anything is loaded or built: each matchup (a round robin of k fighters makes
+    k(k−1)/2) and each sweep value against each opponent, under each variant or ruleset; each
+    fight under each. An upper bound where repeats would be refused anyway."""
+    k = len(spec.fighters)
+    robin = k * (k - 1) // 2 if spec.round_robin else 0
+    swept = 0
+    for sw in spec.sweeps:
+        opponents = len(sw.opponents) or (
+            (k - 1 if spec.round_robin and sw.fighter in spec.fighters else 0)
+            + sum(sw.fighter in pair for pair in spec.matchups))
+        swept += len(sw.values) * opponents
+    runs = len(spec.rulesets) or max(len(spec.variants), 1)
+    return runs * (robin + len(spec.matchups) + swept + len(spec.fights))
+
+
+def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapping[str, str]) -> int:
+    """The estimated cells of ``spec`` (:func:`estimated_cells`); more than ``max_cells`` (None: no
+    limit) is a :class:`DataError` naming the estimate and the limit."""
+    cells = estimated_cells(spec)
+    if max_cells is not None and cells > max_cells:
+        force = names.get("force", "force")
+        raise DataError(path, None, f"about {cells:,} cells (matchups and sweep values times variants, and fights); "
+                        f"allowed: at most {max_cells:,} cells, or more with {force}")
+    return cells
+
+
 def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | None = None,
-                  target_error: float | None = None, max_n: int | None = None) -> Scenario:
+                  target_error: float | None = None, max_n: int | None = None,
+                  max_cells: int | None = MAX_CELLS, on_size: Callable[[int], None] | None = None) -> Scenario:
     """Read, validate and expand a scenario file; every problem is a :class:`DataError`.
 
     ``n`` overrides the file's duels per cell (quick previews) and its ``target_error``;
     ``target_error`` (and ``max_n``) override the file's ``n``. A bad one names the argument as
     ``names`` maps it (default ``n``; the CLI passes ``{"n": "-n"}``).
+
+    The cells are counted from the file before any is built (:func:`estimated_cells`): more than
+    ``max_cells`` (default :data:`MAX_CELLS`; None: no limit) is refused, naming the estimate and
+    ``names["force"]``; ``on_size(cells)`` is then told the estimate (e.g. to announce a large run).
 
     Nothing that can fail is left for later: each fighter, matchup, sweep name and sweep value
     once; fighters of different references sharing a name are labelled apart, ``"Brute
@@ -411,6 +446,9 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     rules and options), :class:`_Fighters` (every fighter loaded once per ruleset), then the cells.
     """
     spec = read_spec(path, n, names, target_error, max_n)
+    cells = check_size(spec, path, max_cells, names or {})
+    if on_size is not None:
+        on_size(cells)
     refs = References(path)
     _check_repeats(spec, path, refs.identity)
     pairs = _pairs(spec, path)

@@ -19,7 +19,7 @@ import signal
 import sys
 
 from . import duels, fights, reports, catalog, cache  # noqa: F401  (each registers its commands on the app)
-from .base import app, err
+from .base import app, err, stop_requested
 
 __all__ = ["app", "main"]
 
@@ -27,9 +27,11 @@ __all__ = ["app", "main"]
 def main() -> None:
     """The ``brutal-sim`` entry point. Ctrl-C ends a run with one line and exit code 130 (typer
     turns the interrupt into ``Exit(130)`` itself; an interrupt outside it is caught here). SIGTERM
-    ends a run as Ctrl-C does, its temporary files and folders removed. Output that the terminal's
+    ends a run as Ctrl-C does, its temporary files and folders removed; either, arriving while
+    numba compiles, ends the run when the compile returns (:func:`.base.stop_requested`). Output that the terminal's
     encoding cannot show is written with replacement characters."""
-    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGTERM, stop_requested)
+    signal.signal(signal.SIGINT, stop_requested)
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
@@ -55,10 +57,6 @@ def main() -> None:
     if code == 130:
         err.print("interrupted", highlight=False)
     sys.exit(code)
-
-
-def _terminated(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -127,7 +127,7 @@ CLUSTER_OPT = typer.Option(None, "--cluster", envvar="BRUTAL_SIM_CLUSTER", show_
 FLAGS = {"n": "-n", "seed": "--seed", "threads": "--threads", "options": "--option", "rules": "--rules",
          "ruleset": "--ruleset", "tactic_a": "--tactic-a", "reaction_a": "--reaction-a", "tactic_b": "--tactic-b",
          "reaction_b": "--reaction-b", "targeting_a": "--targeting-a", "targeting_b": "--targeting-b",
-         "target_error": "--target-error", "max_n": "--max-n"}
+         "target_error": "--target-error", "max_n": "--max-n", "force": "--force"}
 RULESET_OPT = typer.Option(None, "--ruleset", help="brutal | wfrp2e | … (default: from the fighter files, else "
                            "the ruleset whose catalog has the fighters, Brutal first); see `brutal-sim list rulesets`")
 
@@ -144,8 +144,39 @@ def check_run(seed: int | None, threads: int | None, n: int | None = None, what:
     api.check_threads(threads)
 
 
+#: set when SIGTERM or Ctrl-C asked the run to stop (:func:`stop_requested`)
+STOP = threading.Event()
+
+
+def stop_requested(signum: int, frame: object) -> None:
+    """The handler of SIGTERM and SIGINT: end the run as Ctrl-C does (a ``KeyboardInterrupt``). The
+    request is kept in :data:`STOP`, and while numba compiles (:data:`COMPILING`) only kept:
+    :func:`check_stop` raises it when the compile returns, and after each chunk of duels."""
+    STOP.set()
+    if not COMPILING.is_set():
+        raise KeyboardInterrupt
+
+
+#: set while numba compiles (:func:`compile_notice`): an interrupt raised inside the compiler can
+#: crash the process, so a stop requested then waits for the compile to return
+COMPILING = threading.Event()
+
+
+def check_stop() -> None:
+    """Raise ``KeyboardInterrupt`` if a stop was requested (:data:`STOP`): called after each
+    compile and each finished chunk of duels."""
+    if STOP.is_set():
+        raise KeyboardInterrupt
+
+
+def literal(value: Any) -> str:
+    """Data (a name, a label, a message) as literal text for a rich console: control characters and
+    escape sequences written as escapes (``\\x1b``), rich markup (``[bold]``) escaped."""
+    return escape(one_line(str(value)))
+
+
 def fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]error:[/] {literal(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -195,11 +226,14 @@ def compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Ca
     notice = threading.Thread(target=announce, daemon=True)
     t0 = time.perf_counter()
     notice.start()
+    COMPILING.set()
     try:
         compile_kernels()
     finally:
+        COMPILING.clear()
         done.set()
         notice.join()
+    check_stop()
     took = time.perf_counter() - t0
     if took > 2.0 and not json_mode:
         err.print(f"[dim]compiled the {escape(ruleset.name)} {label} kernels in {took:.1f} s (cached: later runs "
@@ -267,8 +301,9 @@ def print_json(data: dict[str, Any]) -> None:
 
 
 def add_row(table: Table, *cells: str) -> None:
-    """A table row of text: data (names, help texts) is never read as rich markup."""
-    table.add_row(*(escape(str(c)) for c in cells))
+    """A table row of text: data (names, help texts) is never read as rich markup, nor its control
+    characters sent to the terminal (:func:`literal`)."""
+    table.add_row(*(literal(c) for c in cells))
 
 
 def percent(x: float) -> str:
@@ -291,11 +326,11 @@ def print_options(options: dict[str, Any], rs: Any, show_all: bool = False) -> N
     defaults = rs.option_defaults()
     changed = {k: v for k, v in options.items() if v != defaults.get(k)}
     if show_all:
-        out.print(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items()),
+        out.print(one_line(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items())),
                   highlight=False, markup=False, style="dim")
     if changed:
-        out.print(("changed from the defaults: " if show_all else f"ruleset: {rs.name}; options changed from the "
-                   "defaults: ") + ", ".join(f"{k}={v}" for k, v in changed.items()),
+        out.print(one_line(("changed from the defaults: " if show_all else f"ruleset: {rs.name}; options changed "
+                            "from the defaults: ") + ", ".join(f"{k}={v}" for k, v in changed.items())),
                   highlight=False, markup=False, style="bold")
     elif not show_all:
         out.print(f"ruleset: {rs.name}; every option at its default ({plural(len(options), 'option')}: "

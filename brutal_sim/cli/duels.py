@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from ..core.options import parse_option_flags
 from .base import (
+    literal,
     app,
     out,
     N_OPT,
@@ -111,7 +111,7 @@ def _set_entry(changes: dict[str, dict[str, Any]]) -> dict[str, Any]:
 def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool,
                 changes: dict[str, dict[str, Any]]) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
-    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b) {escape(under(rs, asked))}: "
+    out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] (b) {literal(under(rs, asked))}: "
               f"{plural(d['n'], 'duel')}, seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, "
               f"{plural(d['threads'], 'thread')})", highlight=False)
     print_precision(d, "duels")
@@ -139,7 +139,7 @@ def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: boo
     causes = list(d["defeat_cause"])
     shown = [c for c in causes if d["defeat_cause"][c]] or causes
     for name in shown:
-        t.add_column(escape(rs.counters.describe(name)), justify="right")
+        t.add_column(literal(rs.counters.describe(name)), justify="right")
     t.add_column("of them died", justify="right")
     for key in ("a", "b"):
         s = d[key]
@@ -193,8 +193,8 @@ def attack(
     how = "exact enumeration" if data["method"] == "exact" else f"{data['n']:,} sampled attacks, seed {data['seed']}"
     distance = int(data["options"].get("start_distance", 0))
     where = f" from {distance} m" if distance else ""
-    out.print(f"[bold]{escape(data['attacker'])}[/] attacks ({escape(data['tactic'])}) [bold]{escape(data['defender'])}[/] "
-              f"(reaction {escape(data['reaction'])}){where}: {how}", highlight=False)
+    out.print(f"[bold]{literal(data['attacker'])}[/] attacks ({literal(data['tactic'])}) [bold]{literal(data['defender'])}[/] "
+              f"(reaction {literal(data['reaction'])}){where}: {how}", highlight=False)
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("outcome")
     t.add_column("probability", justify="right")
@@ -248,8 +248,8 @@ def weights(
     if json_out:
         print_json(data)
         return
-    out.print(f"[bold]{escape(w.a)}[/] against [bold]{escape(w.b)}[/]: change of {escape(w.a)}'s win rate when one "
-              f"stat changes ({escape(w.ruleset)}, seed {seed}, paired runs)", highlight=False)
+    out.print(f"[bold]{literal(w.a)}[/] against [bold]{literal(w.b)}[/]: change of {literal(w.a)}'s win rate when one "
+              f"stat changes ({literal(w.ruleset)}, seed {seed}, paired runs)", highlight=False)
     print_precision({**data, "n": int(w.rows["n"].max())}, "duels per stat")
     t = Table(show_edge=False, pad_edge=False)
     for col, just in (("stat", "left"), ("change", "left"), ("Δ win rate", "right"), ("95 % CI", "right"),

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from ..core.options import parse_option_flags
 from .base import (
+    literal,
     app,
     out,
     TARGET_OPT,
@@ -102,7 +102,7 @@ def fight(
 
 def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
-    out.print(f"[bold]{escape(d['a']['name'])}[/] (a) vs [bold]{escape(d['b']['name'])}[/] (b) {escape(under(rs, asked))}: "
+    out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] (b) {literal(under(rs, asked))}: "
               f"{plural(d['n'], 'fight')}, seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} fights/s, "
               f"{plural(d['threads'], 'thread')})", highlight=False)
     print_precision(d, "fights")
@@ -155,7 +155,7 @@ def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bo
     t.add_column("fighter")
     t.add_column("place")
     for name in shown:
-        t.add_column(escape(rs.counters.describe(name)), justify="right")
+        t.add_column(literal(rs.counters.describe(name)), justify="right")
     for f in d["fighters"]:
         add_row(t, f["name"], f"{f['side']}{f['rank'] + 1}", *[short(f["out_rate"][c]) for c in shown])
     out.print(t)

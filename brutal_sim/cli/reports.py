@@ -9,13 +9,15 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from .. import __version__
+from ..core.errors import DataError, one_line
 from ..core.options import parse_option_flags
 from .base import (
+    literal,
+    check_stop,
     app,
     out,
     err,
@@ -57,6 +59,8 @@ def report(
     max_n: Optional[int] = typer.Option(None, "--max-n", help="the most duels per cell with a target error "
                                         "[default: the scenario's max_n, 100,000,000]"),
     open_page: bool = typer.Option(False, "--open", help="open the written report in the web browser"),
+    force: bool = typer.Option(False, "--force", help="run a scenario of more than 10,000 cells (refused without: "
+                               "the message tells its estimated size)"),
 ) -> None:
     """Run a scenario (or play again the one a report carries, --rerun) and write a one-file HTML
     report (images embedded, the scenario and its files embedded)."""
@@ -65,7 +69,7 @@ def report(
     from ..outputs import Outputs, require_parquet, write_file
     from ..report import ReportFrames, read_setup, render_report, report_setup, setup_inputs, table_metadata
     from ..run.cluster import parse
-    from ..scenario import load_scenario, scenario_files
+    from ..scenario import MAX_CELLS, load_scenario, scenario_files
 
     if parquet:
         require_parquet("--parquet")
@@ -90,10 +94,9 @@ def report(
     with _scenario_place(old, scenario, rerun) as path:
         if old is None:
             outputs.check([Path(path), *(ref.path for ref in scenario_files(path))])
-        sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n)
-        note = size_note(sc.n_runs)
-        if note:
-            err.print(note, highlight=False, markup=False)
+        with _setup_errors(rerun):
+            sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n,
+                               max_cells=None if force else MAX_CELLS, on_size=_announce)
         check_run(None, threads)
         target = parse(cluster)
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
@@ -151,10 +154,36 @@ def _scenario_place(setup: dict[str, Any] | None, scenario: str | None, report: 
         folder, name = setup_folder(setup, Path(root))
         os.chdir(folder)
         try:
-            check_replay_files(report or "--rerun", folder, name, setup)
+            with _setup_errors(report or "--rerun"):
+                check_replay_files(report or "--rerun", folder, name, setup)
             yield name
         finally:
-            os.chdir(here)
+            try:
+                os.chdir(here)
+                gone = False
+            except FileNotFoundError:
+                gone = True
+        if gone:
+            raise DataError(here, None, "the working folder was removed during the run; nothing written (change to "
+                            "an existing folder and run again)")
+
+
+#: the sources of errors that name what the user gave with a replay (its flags), not its setup
+_REPLAY_FLAGS = {"n", "target_error", "max_n", "threads", "force", "-n", "--target-error", "--max-n", "--threads",
+                 "--force"}
+
+
+@contextmanager
+def _setup_errors(report: str | None) -> Iterator[None]:
+    """Inside a replay of ``report`` (None: a plain run), an error in the files of its setup names
+    the report: ``REPORT: setup: s.toml: FIELD: …`` (the files by the names the report carries
+    them under); an error of a flag the user gave, or one naming the report already, as it is."""
+    try:
+        yield
+    except DataError as exc:
+        if report is None or exc.source == report or exc.source in _REPLAY_FLAGS:
+            raise
+        raise DataError(report, "setup", str(exc)) from None
 
 
 #: a report of more cells than this is announced with its expected size
@@ -170,6 +199,13 @@ def size_note(cells: int) -> str | None:
             f"{cells * 0.12:,.0f} MiB of memory (a sweep's values or a round robin's fighters make the cells)")
 
 
+def _announce(cells: int) -> None:
+    """Tell the size of a large report (:func:`size_note`) before its cells are built."""
+    note = size_note(cells)
+    if note:
+        err.print(note, highlight=False, markup=False)
+
+
 def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
     """Run a scenario's cells with a progress bar (or log lines when stderr is not a terminal)."""
     from ..scenario import run_scenario
@@ -183,21 +219,23 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
             task = bar.add_task("report", total=total, cell="", cells="", rate="")
 
             def progress(done: int, planned: int, label: str) -> None:
+                check_stop()
                 rate = done / max(time.perf_counter() - t0, 1e-9)
                 if sc.precision is not None:  # stages of all cells at once: the duels planned so far
                     bar.update(task, completed=done, total=planned, rate=f"{rate:,.0f} duels/s",
                                cell=f"to ±{sc.spec.target_error:g} points")
                     return
                 cells_done = done // sc.spec.n
-                bar.update(task, completed=done, cell=escape(label[:48]), rate=f"{rate:,.0f} duels/s",
+                bar.update(task, completed=done, cell=literal(label[:48]), rate=f"{rate:,.0f} duels/s",
                            cells=f"cell {min(cells_done + 1, sc.n_runs)}/{sc.n_runs}")
 
             return run_scenario(sc, threads, progress, executor=executor)
     else:
         def log(done: int, _total: int, label: str) -> None:
+            check_stop()
             if sc.precision is None and done % sc.spec.n == 0:
                 rate = done / max(time.perf_counter() - t0, 1e-9)
-                err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {label}: {rate:,.0f} duels/s",
+                err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {one_line(label)}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
 
         return run_scenario(sc, threads, log, executor=executor)
@@ -233,7 +271,7 @@ def diff_(
 
     from .. import api, designer
     from ..core.ruleset import get_ruleset, resolve_ruleset
-    from ..outputs import Outputs, parquet_writer, require_parquet, write_file, write_folder
+    from ..outputs import Outputs, csv_writer, parquet_writer, require_parquet, write_file, write_folder
     from ..report import render_diff
     from ..scenario import rules_files
 
@@ -265,7 +303,7 @@ def diff_(
         if output:
             write_file(output, render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f)))
         if csv:
-            write_folder(csv, {"diff.csv": lambda path: d.frame().to_csv(path, index=False)})
+            write_folder(csv, {"diff.csv": csv_writer(d.frame())})
         if parquet:
             meta = {"version": __version__, "table": "diff", "ruleset": d.ruleset, "options_old": d.options_old,
                     "options_new": d.options_new, "rules_old": rules_a, "rules_new": rules_b, "seed": seed,
@@ -278,7 +316,7 @@ def diff_(
         print_json(data)
         return
     changed = ", ".join(f"{k} {o} → {v}" for k, (o, v) in d.changed_options.items()) or "the rules files"
-    out.print(f"Rule diff ({escape(d.ruleset)}, seed {seed}): {escape(changed)}; side a's win rate, old → new",
+    out.print(f"Rule diff ({literal(d.ruleset)}, seed {seed}): {literal(changed)}; side a's win rate, old → new",
               highlight=False)
     if d.precision:
         out.print(f"each matchup to ±{100 * d.precision['target_error']:.3g} points: "

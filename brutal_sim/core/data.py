@@ -15,7 +15,8 @@ from typing import Any, ClassVar, Mapping, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .errors import DataError
+from .errors import DataError, shown
+from .limits import MAX_DEPTH, MAX_NAME, check_depth, check_names, check_toml_nesting, long_name, read_bytes
 from .options import RuleOptions
 
 M = TypeVar("M", bound=BaseModel)
@@ -30,13 +31,15 @@ class StrictModel(BaseModel):
 
 
 def read_toml(path: Path | Any, source: str | None = None) -> dict[str, Any]:
-    """Read a TOML file; a missing, unreadable or malformed file is a :class:`DataError`. Only a
-    regular file is read: a FIFO would wait for a writer and a device may never end."""
+    """Read a TOML file; a missing, unreadable, malformed or oversized file (over
+    :data:`~brutal_sim.core.limits.MAX_FILE_BYTES`, or nested deeper than
+    :data:`~brutal_sim.core.limits.MAX_DEPTH`) is a :class:`DataError`. Only a regular file is
+    read: a FIFO would wait for a writer and a device may never end."""
     source = source or str(path)
     try:
         if isinstance(path, Path) and path.exists() and not (path.is_file() or path.is_dir()):
             raise DataError(source, None, "cannot read file (not a regular file: a FIFO, device or socket)")
-        text = path.read_text(encoding="utf-8")
+        text = read_bytes(path, source).decode("utf-8")
     except FileNotFoundError:
         raise DataError(source, None, "file not found") from None
     except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
@@ -45,10 +48,31 @@ def read_toml(path: Path | Any, source: str | None = None) -> dict[str, Any]:
         raise DataError(source, None, f"cannot read file ({exc.strerror or exc.__class__.__name__})") from None
     except ValueError:  # a NUL character in the path
         raise DataError(source, None, "cannot read file (the path holds a NUL character)") from None
+    return parse_toml(text, source)
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """TOML text parsed within bounds: its nesting checked before and after parsing
+    (:func:`~brutal_sim.core.limits.check_toml_nesting`, :func:`~brutal_sim.core.limits.check_depth`);
+    malformed or too deep text is a :class:`DataError` naming ``source``."""
+    check_toml_nesting(text, source)
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(source, None, f"not valid TOML: {exc}") from None
+    except RecursionError:  # not reached within the nesting limit; kept as a last guard
+        raise DataError(source, None, f"nested too deep; allowed: at most {MAX_DEPTH} levels") from None
+    check_depth(data, source)
+    return data
+
+
+def peek_toml(path: Path) -> dict[str, Any] | None:
+    """A TOML file read as :func:`read_toml` reads it, or None if it cannot be (the loader tells
+    why when it reads the file): for looking ahead into a file, e.g. for the ruleset it names."""
+    try:
+        return read_toml(path) if path.is_file() else None
+    except (DataError, OSError, ValueError):
+        return None
 
 
 def _format_loc(prefix: str, loc: tuple[Any, ...]) -> str:
@@ -64,7 +88,9 @@ def _format_loc(prefix: str, loc: tuple[Any, ...]) -> str:
 
 
 def validate(model: type[M], data: Any, source: str, prefix: str = "") -> M:
-    """Validate ``data`` as ``model``; report the first problem as a one-line :class:`DataError`."""
+    """Validate ``data`` as ``model``; report the first problem as a one-line :class:`DataError`.
+    Every ``name`` in ``data`` is at most :data:`~brutal_sim.core.limits.MAX_NAME` characters."""
+    check_names(data, source, prefix)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -79,7 +105,7 @@ def validate(model: type[M], data: Any, source: str, prefix: str = "") -> M:
             allowed = ", ".join(sub.model_fields) if sub else "see docs/reference.md"
             msg = f"unknown field; allowed: {allowed}"
         elif "input" in err and err["type"] not in {"value_error", "missing"}:
-            msg = f"{msg} (got {err['input']!r})"
+            msg = f"{msg} (got {shown(err['input'])})"
         raise DataError(source, loc or None, msg) from None
 
 
@@ -105,7 +131,7 @@ def _submodel(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] |
 
 
 def suggest(name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5) if len(name) <= MAX_NAME else []
     hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
     return f"{hint}known: {', '.join(sorted(known))}"
 
@@ -127,7 +153,11 @@ def fighter_files_in(root: Any) -> dict[str, Any]:
 
 
 def validated_fighter(model: type[M], payload: dict[str, Any], source: str) -> M:
-    """The resolved fighter model; a cross-field problem (a validator's ValueError) is one line."""
+    """The resolved fighter model; a cross-field problem (a validator's ValueError) is one line; so
+    is a name over :data:`~brutal_sim.core.limits.MAX_NAME` characters (e.g. from the file's name)."""
+    name = payload.get("name")
+    if isinstance(name, str) and len(name) > MAX_NAME:
+        raise DataError(source, "name", long_name(name))
     try:
         return model.model_validate(payload)
     except ValidationError as exc:
@@ -187,7 +217,7 @@ class BaseCatalog:
         """An item by name (with suggestions when unknown) or an inline table already validated."""
         if isinstance(ref, str):
             if ref not in table:
-                raise DataError(source, field, f"unknown {kind} {ref!r}; {suggest(ref, list(table))}")
+                raise DataError(source, field, f"unknown {kind} {shown(ref)}; {suggest(ref, list(table))}")
             return table[ref]
         if isinstance(ref, model):
             return ref if ref.name else ref.model_copy(update={"name": f"custom {kind}"})
@@ -209,8 +239,8 @@ class BaseCatalog:
         catalog fighter."""
         path = Path(ref)
         if (ref.endswith(".toml") or "/" in ref or os.sep in ref
-                or (path.exists() and ref not in self.fighter_files)):
-            if not path.is_file():
+                or (ref not in self.fighter_files and exists(path))):
+            if not exists(path, file=True):
                 raise DataError(ref, None, "fighter file not found")
             return self.fighter_from_data(read_toml(path), ref, path.stem)
         return self.catalog_fighter(ref, role)
@@ -219,9 +249,18 @@ class BaseCatalog:
         """A bundled fighter by its catalog name only (no file is looked for); ``role`` names it in
         errors."""
         if ref not in self.fighter_files:
-            raise DataError(role, None, f"unknown fighter {ref!r}; {suggest(ref, list(self.fighter_files))}")
+            raise DataError(role, None, f"unknown fighter {shown(ref)}; {suggest(ref, list(self.fighter_files))}")
         source = f"{self.source_prefix}/fighters/{ref}.toml"
         return self.fighter_from_data(read_toml(self.fighter_files[ref], source), source, ref)
+
+
+def exists(path: Path, file: bool = False) -> bool:
+    """Whether ``path`` exists (is a file): False also for a name the system refuses (too long,
+    a NUL character), which the caller reports as not found."""
+    try:
+        return path.is_file() if file else path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 #: the bundled catalog of each catalog class, read on first use
@@ -260,7 +299,7 @@ def read_option_file(name: str, value: str, rules_file: str | None, flags: Mappi
     """Read the TOML file a path-valued rule option names (:func:`option_file`): its data, and the
     file's path for the errors of its own content. A missing file names the place that named it."""
     path, source, field = option_file(name, value, rules_file, flags)
-    if not path.is_file():
+    if not exists(path, file=True):
         where = " (a path in a rules file is read from the rules file's folder)" if field else ""
-        raise DataError(source, field, f"{value!r}: file not found{where}")
+        raise DataError(source, field, f"{shown(value)}: file not found{where}")
     return read_toml(path, str(path)), str(path)

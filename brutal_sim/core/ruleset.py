@@ -23,7 +23,6 @@ Brutal when several do.
 from __future__ import annotations
 
 import importlib
-import tomllib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .counters import CounterLayout
-from .data import BaseCatalog, read_rules_file
+from .data import BaseCatalog, exists, peek_toml, read_rules_file
 from .errors import DataError
 from .options import OptionSpec, RuleOptions
 from .schema_tools import FileKind
@@ -377,12 +376,10 @@ def get_ruleset(name: str, source: str = "ruleset") -> Ruleset:
 def _file_ruleset(ref: str) -> str | None:
     """The ``ruleset`` key of a fighter file (None for catalog names and files without it)."""
     path = Path(ref)
-    if not (ref.endswith(".toml") and path.is_file()):
+    if not (ref.endswith(".toml") and exists(path, file=True)):
         return None
-    try:
-        value = tomllib.loads(path.read_text(encoding="utf-8")).get("ruleset")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return None  # the ruleset's own loader reports the problem with its file name
+    data = peek_toml(path)  # None: the ruleset's own loader reports the problem with its file name
+    value = None if data is None else data.get("ruleset")
     if value is None:
         return None
     if not isinstance(value, str) or value not in RULESET_MODULES:  # a list or table is no name either
