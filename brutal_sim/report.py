@@ -290,16 +290,28 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
 def paragraphs(text: str) -> list[str]:
     """Notes as paragraphs that reflow: split at blank lines, each paragraph's lines joined by
     spaces, except before a line that starts a list item (``- ``, ``* ``, ``1. ``)."""
-    out = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        lines = [line.strip() for line in block.splitlines() if line.strip()]
-        if not lines:
+    out: list[str] = []
+    lines: list[str] = []
+    for raw in [*text.strip().splitlines(), ""]:
+        line = raw.strip()
+        if line:
+            lines.append(line)
             continue
-        joined = lines[0]
-        for line in lines[1:]:
-            joined += ("\n" if re.match(r"([-*]|\d+[.)])\s", line) else " ") + line
-        out.append(joined)
+        if lines:
+            joined = lines[0]
+            for item in lines[1:]:
+                joined += ("\n" if _starts_item(item) else " ") + item
+            out.append(joined)
+            lines = []
     return out
+
+
+def _starts_item(line: str) -> bool:
+    """Whether a line of notes starts a list item: ``- x``, ``* x``, ``1. x``, ``2) x``."""
+    if line[:2] in ("- ", "* "):
+        return True
+    digits = len(line) - len(line.lstrip("0123456789"))
+    return 0 < digits and line[digits:digits + 2] in (". ", ") ")
 
 
 def _tables_js() -> str:

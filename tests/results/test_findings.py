@@ -123,3 +123,10 @@ def test_a_report_opens_with_its_key_findings(tmp_path):
     assert box < html.index('<h2 id="summary-section">Summary</h2>')
     assert re.search(r"axe: Brute against Swordsman: even \(50\.0 %\) at about d8 \+ 0\.\d\d of the step to d10", html)
     assert '<details class="defaults"><summary>' in html  # the options at their defaults, folded
+
+
+def test_notes_reflow_into_paragraphs_and_keep_list_items():
+    from brutal_sim.report import paragraphs
+
+    text = "The axe goes from d6\nto d12.\n\n  Two readings:\n- marker\n- protection only\n2) last\n\n\n"
+    assert paragraphs(text) == ["The axe goes from d6 to d12.", "Two readings:\n- marker\n- protection only\n2) last"]
