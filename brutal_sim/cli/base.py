@@ -199,7 +199,7 @@ def warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None:
 
 
 #: how the compile notice names a kind of kernels (``Ruleset.warm_up``)
-KIND_WORDS = {"attack": "sampled-attack", "exact": "exact-attack"}
+KIND_WORDS = {"attack": "sampled-attack", "exact": "exact-attack", "paired": "scenario"}
 #: seconds after which a warm-up is taken to be compiling (loading cached kernels takes less)
 COMPILE_NOTICE_AFTER = 0.8
 

@@ -102,8 +102,8 @@ def report(
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
         with run_executor(target, threads) as ex:
             if target is None:  # on a cluster, the workers load the kernels
-                for rs in sc.rulesets:
-                    warm_up(False, rs)
+                for rs in sc.rulesets:  # the cells play on common random numbers (the paired driver)
+                    warm_up(False, rs, "paired")
                 if sc.fights:
                     warm_up_fight(False, sc.fights[0].prepared, paired=True)
             results = _run_report(sc, threads, ex)

@@ -291,19 +291,22 @@ class Ruleset(ABC):
 
     def warm_up(self, kind: str = "duel") -> None:
         """Compile (or load from numba's cache) the kernels of one kind of command by running them
-        once on :attr:`warm_up_pair`: ``duel`` (the duel driver), ``attack`` (the sampled single
-        attacks' driver) or ``exact`` (the exact enumeration of a single attack). Each kind compiles
-        only what its commands run."""
+        once on :attr:`warm_up_pair`: ``duel`` (the duel driver), ``paired`` (the driver of duels
+        on common random numbers, which scenarios run), ``attack`` (the sampled single attacks'
+        driver) or ``exact`` (the exact enumeration of a single attack). Each kind compiles only
+        what its commands run."""
         c = self.prepare(*self.warm_up_pair, options={"round_cap": "1"}).compiled
         args = (*c.args(), np.uint64(0), np.int64(0), np.int64(1), 1, c.n_counters)
         if kind == "duel":
             c.kernels.duels(*args)
+        elif kind == "paired":
+            c.kernels.paired(c.fighters[None], c.options[None], *args[2:])
         elif kind == "attack":
             c.kernels.attacks(*args)
         elif kind == "exact":
             self.enumerate_attack(c)
         else:
-            raise ValueError(f"kind must be duel, attack or exact, not {kind!r}")
+            raise ValueError(f"kind must be duel, paired, attack or exact, not {kind!r}")
 
     # -- shared -------------------------------------------------------------------------------
     def stat_block(self, fighter: Any) -> list[tuple[str, str]]:

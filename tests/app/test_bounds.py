@@ -277,14 +277,17 @@ def test_force_runs_a_scenario_over_the_limit(tmp_path, monkeypatch):
     assert read_setup("r.html")["n"] == 20
 
 
-def test_the_size_is_told_before_the_cells_are_built(tmp_path, monkeypatch):
-    told: list[tuple[str, int]] = []
-    real = scenario._add_cell
-    monkeypatch.setattr(scenario, "_add_cell", lambda *a, **k: (told.append(("cell", 0)), real(*a, **k)))
-    (tmp_path / "s.toml").write_text('n = 20\nmatchups = [["militia", "brute"]]\n[[sweeps]]\nfighter = "militia"\n'
-                                     'field = "attributes.strength"\nvalues = [1, 2, 3]\n')
-    sc = load_scenario(str(tmp_path / "s.toml"), on_size=lambda cells: told.append(("size", cells)))
-    assert told[0] == ("size", 4) and len(told) == 5 and len(sc.cells) == 4
+def test_the_size_is_told_before_the_cells_are_built(tmp_path):
+    """The estimate comes from the file alone: it is told even when a fighter then fails to load."""
+    told: list[int] = []
+    sweep = '[[sweeps]]\nfighter = "militia"\nfield = "attributes.strength"\nvalues = [1, 2, 3]\n'
+    (tmp_path / "bad.toml").write_text('n = 20\nmatchups = [["militia", "no_such_fighter"]]\n' + sweep)
+    with pytest.raises(DataError, match="no_such_fighter"):
+        load_scenario(str(tmp_path / "bad.toml"), on_size=told.append)
+    assert told == [4]  # before any fighter was loaded or any cell built
+    (tmp_path / "s.toml").write_text('n = 20\nmatchups = [["militia", "brute"]]\n' + sweep)
+    sc = load_scenario(str(tmp_path / "s.toml"), on_size=told.append)
+    assert told == [4, 4] and len(sc.cells) == 4
     with pytest.raises(DataError, match="about 4 cells"):
         load_scenario(str(tmp_path / "s.toml"), max_cells=3)
     assert len(load_scenario(str(tmp_path / "s.toml"), max_cells=None).cells) == 4

@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from fuzz_strategies import (DATA, EXAMPLES, RULESETS, WEAPON_KEY, broken_text, catalog_tables, dumps, examples,
@@ -82,6 +82,8 @@ def test_valid_fighter_files_give_a_result(ruleset, tmp_path):
     @given(base=st.sampled_from(fighters_of(ruleset)), name=odd_text, description=odd_text, inline=st.booleans(),
            cmd=COMMANDS)
     def run(base, name, description, inline, cmd):
+        # a WFRP 2e shooter's single attack is its first shot, which engaged needs a weapon that fires in melee
+        assume(not (cmd == "attack" and base.get("missile")))
         data = {**base, "name": name, "description": description}
         key = WEAPON_KEY[ruleset]
         if inline and isinstance(data.get(key), str):

@@ -180,7 +180,7 @@ def test_option_constants_come_from_the_specs():
         assert list(mod.ROW.slots) == kernel and sorted(mod.ROW.slots.values()) == list(range(mod.NO))
         assert mod.compile_options(RuleOptions.defaults(mod.OPTION_SPECS)).shape == (mod.NO,)
     assert [s.name for s in B.OPTION_SPECS if not s.kernel] == ["check_bonus", "zone_table"]
-    assert (B.O_COVER, B.O_COVER_ZONES, B.O_INDIRECT_COVER, B.O_INDIRECT_COVER_PENALTY) == (29, 31, 33, 35)
+    assert (B.O_COVER, B.O_COVER_ZONES, B.O_INDIRECT_COVER, B.O_INDIRECT_COVER_PENALTY) == (31, 33, 35, 37)
     assert (B.ARMOUR_MARKER, B.ARMOUR_MARKER_PIERCE_IGNORES, B.ARMOUR_PROTECTION_ONLY) == (0, 1, 2)
     assert (B.OUTNUMBERED_NONE, B.EXERTION_EVERY_ENDURANCE, B.COVER_VERTICAL_RIGHT, B.CHARGE_PROVOKES_TARGET) == (2, 2, 2, 1)
     assert (B.TRIGGER_ENTERS_REACH, B.TRIGGER_ATTACKS, B.O_READIED_TRIGGER + 1) == (0, 1, B.O_UNARMED_FULL_ATTACK)

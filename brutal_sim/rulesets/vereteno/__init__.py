@@ -56,7 +56,7 @@ class VeretenoRuleset(Ruleset):
                   ("attributes.empathy", 1), ("skills.melee", 1), ("skills.nimbleness", 1),
                   ("weapon.modifier", 1), ("weapon.damage", 1), ("armour.protection", 1),
                   ("shield.protection", 1), ("action_points", 1))
-    compile_seconds = {"duel": 13, "attack": 13, "exact": 10}
+    compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 10}
 
     matrix_tactics = ("std_guard", "quick3", "power", "quick_guard2", "turtle", "battle_cry")
     matrix_reactions = ("defend", "dodge")
