@@ -153,13 +153,28 @@ def stop_requested(signum: int, frame: object) -> None:
     request is kept in :data:`STOP`, and while numba compiles (:data:`COMPILING`) only kept:
     :func:`check_stop` raises it when the compile returns, and after each chunk of duels."""
     STOP.set()
-    if not COMPILING.is_set():
+    if not (COMPILING.is_set() or PLAYING.is_set()):
         raise KeyboardInterrupt
 
 
 #: set while numba compiles (:func:`compile_notice`): an interrupt raised inside the compiler can
 #: crash the process, so a stop requested then waits for the compile to return
 COMPILING = threading.Event()
+#: set while a report plays its cells: numba calls back into Python inside a kernel call, where an
+#: interrupt is a SystemError; the run's progress callback (after each chunk) ends it instead
+PLAYING = threading.Event()
+
+
+@contextmanager
+def playing() -> Iterator[None]:
+    """A run whose progress callback calls :func:`check_stop`: a stop is kept until the next
+    chunk has finished."""
+    PLAYING.set()
+    try:
+        yield
+    finally:
+        PLAYING.clear()
+    check_stop()
 
 
 def check_stop() -> None:

@@ -18,6 +18,7 @@ from ..core.options import parse_option_flags
 from .base import (
     literal,
     check_stop,
+    playing,
     app,
     out,
     err,
@@ -229,7 +230,8 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
                 bar.update(task, completed=done, cell=literal(label[:48]), rate=f"{rate:,.0f} duels/s",
                            cells=f"cell {min(cells_done + 1, sc.n_runs)}/{sc.n_runs}")
 
-            return run_scenario(sc, threads, progress, executor=executor)
+            with playing():
+                return run_scenario(sc, threads, progress, executor=executor)
     else:
         def log(done: int, _total: int, label: str) -> None:
             check_stop()
@@ -238,7 +240,8 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
                 err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {one_line(label)}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
 
-        return run_scenario(sc, threads, log, executor=executor)
+        with playing():
+            return run_scenario(sc, threads, log, executor=executor)
 
 
 @app.command("diff")
