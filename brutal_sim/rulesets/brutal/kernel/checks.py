@@ -55,7 +55,6 @@ from ..layout import (
     S_STUN,
     S_SURPRISED,
     S_TRACK,
-    S_WEAKNESS,
     S_WOUND_PEN,
     TA_NONE,
     WN,
@@ -138,21 +137,9 @@ def _fatigue_penalty_of(level, endurance):
 
 
 @rule
-def _marks(track):
-    """The marked cells of a wound track."""
-    marks = 0
-    while track:
-        marks += track & 1
-        track >>= 1
-    return marks
-
-
-@rule
 def _set_track(F, S, i, track):
-    """i's wound track becomes ``track`` (bits: marked cells), its wound penalty and its weakness
-    (the marked cells) with it."""
+    """i's wound track becomes ``track`` (bits: marked cells), its wound penalty with it."""
     S[i, S_TRACK] = track
-    S[i, S_WEAKNESS] = _marks(track)  # the weakest targeting policy (docs/groups.md)
     S[i, S_WOUND_PEN] = _wound_penalty_of(F[i, P_NCELLS], track)
 
 
