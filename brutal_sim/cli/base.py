@@ -7,7 +7,6 @@ and the table helpers.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import threading
@@ -386,19 +385,34 @@ def parse_sets(sets: list[str] | None) -> dict[str, dict[str, Any]]:
     return changes
 
 
-def with_sets(rs: Any, side: list[Any], changes: dict[str, Any], key: str) -> list[Any]:
-    """The fighters of side ``key`` (references) loaded, with ``changes`` applied to each; the
-    references themselves when there are none."""
+def with_sets(side_a: list[Any], side_b: list[Any], changes: dict[str, dict[str, Any]],
+              ruleset: str | None) -> tuple[list[Any], list[Any]]:
+    """The two sides' fighters (references) with their ``--set`` changes applied to each, under
+    the ruleset the run resolves to; the references themselves when there are none."""
+    if not (changes["a"] or changes["b"]):
+        return side_a, side_b
+    from ..core.ruleset import resolve_ruleset
     from ..core.variants import with_changes
 
-    if not changes:
-        return side
-    return [with_changes(rs.load_fighter(ref, f"side {key}"), changes, f"--set {key}") for ref in side]
+    rs = resolve_ruleset([*side_a, *side_b], ruleset)
+    return tuple(  # type: ignore[return-value]
+        [with_changes(rs.load_fighter(ref, f"side {key}"), changes[key], f"--set {key}") for ref in side]
+        if changes[key] else side for key, side in (("a", side_a), ("b", side_b)))
+
+
+def _flat_sets(changes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {f"{key}.{path}": value for key, paths in changes.items() for path, value in paths.items()}
+
+
+def set_entry(changes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The ``set`` entry of ``--json``: ``{"a.main_hand.damage": "d10"}``, absent without changes."""
+    flat = _flat_sets(changes)
+    return {"set": flat} if flat else {}
 
 
 def print_sets(changes: dict[str, dict[str, Any]]) -> None:
     """Echo the ``--set`` changes of a run."""
-    shown = [f"{key}.{path}={value}" for key, paths in changes.items() for path, value in paths.items()]
+    shown = [f"{k}={v}" for k, v in _flat_sets(changes).items()]
     if shown:
         out.print("set: " + ", ".join(shown), highlight=False, markup=False)
 
@@ -412,9 +426,11 @@ def verdict(a_name: str, b_name: str, a_wins: int, b_wins: int, n: int, noun: st
     """One line: which side the run favours and by how much, with the 95 % interval of the
     difference of the win rates (draws count for neither; normal approximation of the multinomial);
     "no side favoured" when the interval holds 0."""
+    from ..results.stats import sides_difference_half_width
+
     pa, pb = a_wins / n, b_wins / n
     diff = pb - pa
-    half = 1.959963984540054 * math.sqrt(max(pa + pb - diff * diff, 0.0) / n)
+    half = sides_difference_half_width(pa, pb, n)
     interval = f"95 % CI {100 * (abs(diff) - half):.2f} – {100 * (abs(diff) + half):.2f}"
     if abs(diff) <= half:
         return (f"no side favoured: win rates differ by {100 * abs(diff):.2f} {noun} "

@@ -17,10 +17,10 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
+from .stats import Z95, independent_half_width
+
 #: the win rate a sweep is read against: even
 TARGET = 0.5
-#: the two-sided 95 % normal quantile
-Z95 = 1.959963984540054
 
 
 def _pct(x: float) -> str:
@@ -148,7 +148,7 @@ def variant_findings(results: Sequence[Any], differences: Any = None, limit: int
             pa, pb = r.wins(0) / r.n, b.wins(0) / b.n
             half = _paired_half(differences, r.labels.get("matchup", ""), variants[0], variant)
             if half is None:
-                half = Z95 * math.sqrt(pa * (1 - pa) / r.n + pb * (1 - pb) / b.n)
+                half = independent_half_width(pb, b.n, pa, r.n)
             changes.append((pa - pb, half, r.labels.get("matchup", "")))
         if not changes:
             continue
@@ -188,7 +188,7 @@ def fight_findings(fights: Sequence[Any]) -> list[str]:
             continue
         b = baseline[key].to_dict()
         pa, pb = d["a"]["win_rate"], b["a"]["win_rate"]
-        half = Z95 * math.sqrt(pa * (1 - pa) / d["n"] + pb * (1 - pb) / b["n"])
+        half = independent_half_width(pb, b["n"], pa, d["n"])
         changed = r.labels.get("value", "") or "its own options"
         out.append(f"{key[0]} with {changed}: side a's win rate {100 * (pa - pb):+.1f} points (±{100 * half:.1f}) "
                    "against the same sides without them.")

@@ -36,6 +36,18 @@ def paired_difference(joint: np.ndarray, n: int, side: int = 0, z: float = Z95) 
     return d, z * math.sqrt(var_paired), z * math.sqrt(var_indep)
 
 
+def independent_half_width(p0: float, n0: int, p1: float, n1: int, z: float = Z95) -> float:
+    """The half-width of the 95 % interval of ``p1 − p0`` for two independent runs of ``n0`` and
+    ``n1`` duels (normal approximation)."""
+    return z * math.sqrt(p0 * (1 - p0) / n0 + p1 * (1 - p1) / n1)
+
+
+def sides_difference_half_width(pa: float, pb: float, n: int, z: float = Z95) -> float:
+    """The half-width of the 95 % interval of ``pb − pa``, the two sides' win rates of one run of
+    ``n`` duels (multinomial: draws count for neither; normal approximation)."""
+    return z * math.sqrt(max(pa + pb - (pb - pa) ** 2, 0.0) / n)
+
+
 def hist_mean(hist: np.ndarray) -> float | None:
     """Mean of values ``0 … len−1`` weighted by ``hist``; None if empty."""
     total = int(hist.sum())
