@@ -89,13 +89,17 @@ class Explorer:
             raise DataError("explore", "fields", f"{key!r}: write a.PATH, b.PATH or options.NAME")
         return where, path
 
+    def _spec(self, key: str, name: str) -> Any:
+        """The rule option ``name`` of the ruleset (``key`` names the field in errors)."""
+        spec = next((s for s in self.rs.option_specs if s.name == name), None)
+        if spec is None:
+            raise DataError("explore", "fields", f"{key!r}: no rule option {name!r} in {self.rs.name}")
+        return spec
+
     def _current(self, key: str) -> Any:
         where, path = self._split(key)
         if where == "options":
-            spec = next((s for s in self.rs.option_specs if s.name == path), None)
-            if spec is None:
-                raise DataError("explore", "fields", f"{key!r}: no rule option {path!r} in {self.rs.name}")
-            return self.options.get(path, spec.default)
+            return self.options.get(path, self._spec(key, path).default)
         value = get_path(self.rs.fighter_data(self.a if where == "a" else self.b), path)
         if value is None or isinstance(value, (dict, list)):
             raise DataError("explore", "fields", f"{key!r}: the fighter has no value at {path!r}")
@@ -106,8 +110,7 @@ class Explorer:
         where, path = self._split(key)
         value = self.base[key]
         if where == "options":
-            spec = next(s for s in self.rs.option_specs if s.name == path)
-            allowed = [v.strip() for v in (spec.allowed or "").split("|") if v.strip()]
+            allowed = [v.strip() for v in (self._spec(key, path).allowed or "").split("|") if v.strip()]
             return allowed or [value]
         if isinstance(value, bool):
             return [False, True]

@@ -39,6 +39,7 @@ from .base import (
     parse_sets,
     print_sets,
     with_sets,
+    set_entry,
     plural,
     under,
     verdict,
@@ -77,7 +78,7 @@ def duel(
     check_run(seed, threads)
     target = parse(cluster)
     changes = parse_sets(sets)
-    a, b = _changed(a, b, changes, ruleset)
+    (a,), (b,) = with_sets([a], [b], changes, ruleset)
     matchup = api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset)
     rs = matchup[0]
     if target is None:  # on a cluster, the workers load the kernels
@@ -85,27 +86,11 @@ def duel(
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("duels", n, 2_000_000, json_out, lambda progress:
                                 api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0])
-    data = {**result.to_dict(), **_set_entry(changes)}
+    data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
         return
     _print_duel(data, rs, ruleset, show_options, changes)
-
-
-def _changed(a: str, b: str, changes: dict[str, dict[str, Any]], ruleset: str | None) -> tuple[Any, Any]:
-    """Fighters a and b with their ``--set`` changes (the references when there are none)."""
-    if not (changes["a"] or changes["b"]):
-        return a, b
-    from ..core.ruleset import resolve_ruleset
-
-    rs = resolve_ruleset([a, b], ruleset)
-    return with_sets(rs, [a], changes["a"], "a")[0], with_sets(rs, [b], changes["b"], "b")[0]
-
-
-def _set_entry(changes: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The ``set`` entry of ``--json``: ``{"a.main_hand.damage": "d10"}``, absent without changes."""
-    flat = {f"{key}.{path}": value for key, paths in changes.items() for path, value in paths.items()}
-    return {"set": flat} if flat else {}
 
 
 def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool,
@@ -181,12 +166,12 @@ def attack(
         check_run(seed, threads, n, what="attacks")
     names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction"}
     changes = parse_sets(sets)
-    a, b = _changed(a, b, changes, ruleset)
+    (a,), (b,) = with_sets([a], [b], changes, ruleset)
     matchup = api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset, names=names)
     rs = matchup[0]
     warm_up(json_out, rs, "exact" if n is None else "attack")
     result = api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names)
-    data = {**result.to_dict(), **_set_entry(changes)}
+    data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
         return
@@ -239,12 +224,12 @@ def weights(
     n, _prec = how_many(n, target_error, max_n)
     check_run(seed, threads)
     changes = parse_sets(sets)
-    a, b = _changed(a, b, changes, ruleset)
+    (a,), (b,) = with_sets([a], [b], changes, ruleset)
     rs = api.prepare(a, b, rules, flags, ruleset=ruleset)[0]
     warm_up(json_out, rs)
     w = designer.stat_weights(a, b, n, seed, flags, rules, ruleset, threads, target_error=target_error,
                               max_n=api.MAX_N_DEFAULT if max_n is None else max_n)
-    data = {**w.to_dict(), **_set_entry(changes)}
+    data = {**w.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
         return

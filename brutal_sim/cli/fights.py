@@ -37,6 +37,7 @@ from .base import (
     parse_sets,
     print_sets,
     with_sets,
+    set_entry,
     plural,
     under,
     verdict,
@@ -76,23 +77,18 @@ def fight(
     check_run(seed, threads)
     target = parse(cluster)
     changes = parse_sets(sets)
-    if changes["a"] or changes["b"]:
-        from ..core.ruleset import resolve_ruleset
+    if changes["a"] or changes["b"]:  # each fighter of a side changed: NAME*N first made N fighters
         from ..core.sides import expand_side
 
-        side_a, side_b = (expand_side(side, "fight", f"side {key}") for key, side in (("a", side_a), ("b", side_b)))
-        rs = resolve_ruleset([*side_a, *side_b], ruleset)
-        side_a, side_b = with_sets(rs, side_a, changes["a"], "a"), with_sets(rs, side_b, changes["b"], "b")
+        side_a, side_b = with_sets(expand_side(side_a, "fight", "side a"), expand_side(side_b, "fight", "side b"),
+                                   changes, ruleset)
     prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b, names=FLAGS, ruleset=ruleset)
     if target is None:
         warm_up_fight(json_out, prepared)
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("fights", n, 1_000_000, json_out, lambda progress:
                                 api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0])
-    data = result.to_dict()
-    flat = {f"{key}.{path}": value for key, paths in changes.items() for path, value in paths.items()}
-    if flat:
-        data["set"] = flat
+    data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
         return
