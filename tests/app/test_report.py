@@ -18,6 +18,8 @@ from brutal_sim.scenario import load_scenario, run_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 runner = CliRunner()
+#: the stylesheet every page includes (one copy: templates/page.css)
+STYLESHEET = (Path(__file__).resolve().parents[2] / "brutal_sim" / "templates" / "page.css").read_text(encoding="utf-8")
 
 SMALL = """
 title = "Small test"
@@ -79,6 +81,7 @@ def test_report_is_self_contained_and_matches_the_frames(tmp_path):
     assert not re.search(r'(src|href)\s*=\s*"(?!data:|#)', html), "external reference in the report"
     assert "<link" not in html and not re.search(r"<script[^>]*\bsrc\b", html)  # inline only
     assert html.count("<script>") == 1  # the tables' script (templates/tables.js), nothing fetched
+    assert html.count("<style>") == 1 and STYLESHEET in html  # the one stylesheet (templates/page.css)
     imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
     assert "Win rates" in imgs and any(t.startswith("Matchup matrix") for t in imgs)
     assert any(t.startswith("Sweep: shield") for t in imgs) and "Rounds to decision" in imgs
