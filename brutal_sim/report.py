@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import jinja2
+import markupsafe
 import pandas as pd
 
 from . import __version__
@@ -236,16 +237,39 @@ def _option_sections(scenario: Scenario) -> list[dict[str, Any]]:
     return sections
 
 
-def _fight_rows(fights: list[FightResult]) -> list[dict[str, Any]]:
-    """A row per group fight: side win rates, draws, rounds and the mean still in at the end."""
+def _fight_rows(fights: list[FightResult], differences: pd.DataFrame | None = None) -> list[dict[str, Any]]:
+    """A row per group fight: side win rates, draws, rounds, the mean still in at the end, and side
+    a's paired change against the baseline of the same sides (``against``: the scenario's
+    ``differences`` compare each fight with it; "baseline" for the baseline itself, "—" for a fight
+    played alone)."""
     rows = []
+    compared = pd.DataFrame() if differences is None else differences[
+        (differences["sweep"] == "") & (differences["side"] == "a")]
     for r in fights:
         d = r.to_dict()
-        rows.append({"matchup": r.labels.get("matchup", ""), "variant": r.labels.get("variant", ""),
+        key = (r.labels.get("matchup", ""), r.labels.get("variant", ""), r.labels.get("value", ""))
+        against, value = "—", None
+        for _, c in compared.iterrows():
+            if (c["matchup"], c["variant"], c["to"]) == key:
+                against = f"{100 * c['difference']:+.1f}\u00a0pp<br><span class=\"ci\">{100 * c['ci_low']:+.1f} … " \
+                          f"{100 * c['ci_high']:+.1f}</span>"
+                value = float(c["difference"])
+            elif against == "—" and c["from"] == key[2] and c["variant"] == key[1] and r.sides == _sides_of(fights, c):
+                against = "baseline"
+        rows.append({"matchup": key[0], "variant": key[1],
                      "changed": r.labels.get("value", "") or "—", "sides": [d["a"], d["b"]],
                      "draws": d["draw_rate"], "rounds_mean": d["rounds"]["mean"], "p90": d["rounds"]["p90"],
-                     "fighters": d["fighters"]})
+                     "fighters": d["fighters"], "against": markupsafe.Markup(against), "against_value": value})
     return rows
+
+
+def _sides_of(fights: Sequence[FightResult], row: Any) -> Any:
+    """The sides of the fight a differences row ends at."""
+    for r in fights:
+        if (r.labels.get("matchup", ""), r.labels.get("variant", ""), r.labels.get("value", "")) == \
+                (row["matchup"], row["variant"], row["to"]):
+            return r.sides
+    return None
 
 
 def _per_cell(scenario: Any, results: Sequence[Any]) -> str:
@@ -279,10 +303,11 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         option_sections=_option_sections(scenario), source=setup["scenario"]["name"], command=command,
         setup=_setup_section(setup),
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
-        difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights),
+        difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights, frames.differences),
         weight_sections=_weight_sections(scenario),
         n_fights=len(scenario.fights), causes=_fight_causes(fights),
         findings=findings.report_findings(results, fights, frames.differences),
+        sets=[f"{k}={v}" for k, v in flat_sets(scenario.sets).items()],
     )
     return html
 
@@ -386,7 +411,8 @@ def report_setup(scenario: Scenario, name: str | None = None) -> dict[str, Any]:
     """Everything needed to play a report again (``brutal-sim report --rerun``): the scenario's text
     under its name (``name``, default the path it was read from), the text of every file it names
     (:func:`embedded_files`: fighters, rules files, the tables they name), the
-    seed and the n or target error played; and, to read: the version, the rulesets, each variant's
+    seed and the n or target error played, the ``--set`` changes (``set``: ``{"brute.main_hand.damage":
+    "d10"}``, replayed too); and, to read: the version, the rulesets, each variant's
     resolved options and each fighter's resolved data (catalog items expanded)."""
     spec = scenario.spec
     try:
@@ -399,11 +425,26 @@ def report_setup(scenario: Scenario, name: str | None = None) -> dict[str, Any]:
         "scenario": {"name": name or scenario.source, "text": text},
         "files": embedded_files(scenario.source),
         "seed": spec.seed, "n": spec.n, "target_error": spec.target_error, "max_n": spec.max_n,
+        "set": flat_sets(scenario.sets),
         "rulesets": [rs.name for rs in scenario.rulesets],
         "options": {v: o.as_dict() for v, o in scenario.variant_options.items()},
         "fighters": [{"ruleset": rs.name, "name": f.name, "data": rs.fighter_data(f)}
                      for rs, f in _shown_fighters(scenario)],
     }
+
+
+def flat_sets(sets: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """``--set`` changes (fighter key → {path: value}) as one table ``{"brute.main_hand.damage": "d10"}``."""
+    return {f"{key}.{path}": value for key, paths in sets.items() for path, value in paths.items()}
+
+
+def nested_sets(flat: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The inverse of :func:`flat_sets`: each key split at its first dot."""
+    out: dict[str, dict[str, Any]] = {}
+    for key, value in flat.items():
+        fighter, _, path = key.partition(".")
+        out.setdefault(fighter, {})[path] = value
+    return out
 
 
 def embedded_files(path: str) -> dict[str, str]:
@@ -570,6 +611,9 @@ def _check_setup(path: str, setup: Any) -> None:
     for key in ("n", "max_n"):
         if not isinstance(setup.get(key), int) or isinstance(setup.get(key), bool) or setup[key] <= 0:
             raise bad(key, f"malformed: expected a positive integer, got {setup.get(key)!r}")
+    sets = setup.get("set", {})
+    if not isinstance(sets, dict) or not all(isinstance(k, str) and "." in k.strip(".") for k in sets):
+        raise bad("set", "malformed: expected a table of FIGHTER.PATH = value")
     te = setup.get("target_error")
     if te is not None and (not isinstance(te, (int, float)) or isinstance(te, bool) or te <= 0):
         raise bad("target_error", f"malformed: expected a positive number or null, got {te!r}")

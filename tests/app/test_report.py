@@ -215,3 +215,55 @@ def test_cross_system_report(tmp_path):
         row = summary[(summary.variant == ruleset) & (summary.matchup == "Swordsman vs Brute")
                       & (summary.measure == "win_rate") & (summary.side == "a")]
         assert int(row["count"].iloc[0]) == direct.wins(0)
+
+
+SET_SCENARIO = """
+title = "Set test"
+n = 2000
+seed = 9
+matchups = [["brute", "swordsman"]]
+
+[[sweeps]]
+name = "axe"
+fighter = "brute"
+field = "main_hand.damage"
+values = ["d6"]
+opponents = ["swordsman"]
+"""
+
+
+def _win_rates(html: str) -> list[float]:
+    return [float(x) for x in re.findall(r'<td data-value="([0-9.e-]+)">', html)]
+
+
+def test_report_set_changes_a_fighter_of_the_scenario_is_echoed_and_replayed(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(SET_SCENARIO)
+    plain, changed, again = (tmp_path / f"{k}.html" for k in ("plain", "changed", "again"))
+    assert runner.invoke(app, ["report", str(f), "-o", str(plain)]).exit_code == 0
+    r = runner.invoke(app, ["report", str(f), "-o", str(changed), "--set", "brute.main_hand.damage=d6"])
+    assert r.exit_code == 0, r.output
+    # rows: the matchup's a and b, then the sweep cell's (axe d6); the same seed and duel indices
+    before, after = _win_rates(plain.read_text()), _win_rates(changed.read_text())
+    assert before[2:] == after[2:] and before[:2] != before[2:]  # the catalog's great axe is d12, not d6
+    assert after[:2] == after[2:]  # --set gave the brute of the matchup the d6 of the sweep: the very same duels
+    html = changed.read_text()
+    assert "<code>brute.main_hand.damage=d6</code>" in html.split('<nav')[0]  # echoed under the title
+    assert report.read_setup(str(changed))["set"] == {"brute.main_hand.damage": "d6"}
+    r = runner.invoke(app, ["report", "--rerun", str(changed), "-o", str(again)])
+    assert r.exit_code == 0, r.output
+    assert _win_rates(again.read_text()) == after and report.read_setup(str(again))["set"] == {"brute.main_hand.damage": "d6"}
+
+
+@pytest.mark.parametrize("flag,needle", [
+    ("brut.main_hand.damage=d6", "error: --set: 'brut' is no fighter of the scenario; allowed: brute, swordsman"),
+    ("brute.main_hand.damag=d6", "error: --set brute: field: 'main_hand.damag': no field 'damag'"),
+    ("brute=d6", "error: --set: 'brute=d6': write FIGHTER.PATH=VALUE"),
+])
+def test_report_set_refuses_a_bad_target_in_one_line_and_writes_nothing(tmp_path, flag, needle):
+    f = tmp_path / "s.toml"
+    f.write_text(SET_SCENARIO)
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(f), "-o", str(out), "--set", flag])
+    assert r.exit_code == 2 and r.output.startswith(needle) and r.output.count("\n") == 1, r.output
+    assert not out.exists() and not list(tmp_path.glob(".r.html*"))
