@@ -151,8 +151,8 @@ def _difference_rows(diff: pd.DataFrame | None) -> list[dict[str, Any]]:
 def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
     figs: list[dict[str, str]] = []
 
-    def add(fig: Any, title: str, caption: str) -> None:
-        figs.append({"uri": plots.figure_to_data_uri(fig), "title": title, "caption": caption})
+    def add(fig: Any, title: str, caption: str, sweep: bool = False) -> None:
+        figs.append({"uri": plots.figure_to_data_uri(fig), "title": title, "caption": caption, "sweep": sweep})
 
     plain = frames.summary[frames.summary["sweep"] == ""]
     if not plain.empty and scenario.spec.rulesets:
@@ -194,7 +194,7 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         variants = list(part["variant"].unique())
         add(plots.sweep_figure(part, x_label=sweep, x_column="value"), f"Sweep: {sweep}",
             f"{sweep}: win rate against the swept value, 95 % bands"
-            + (f"; one line style per variant ({', '.join(variants)})." if len(variants) > 1 else "."))
+            + (f"; one line style per variant ({', '.join(variants)})." if len(variants) > 1 else "."), sweep=True)
     return figs
 
 
@@ -272,6 +272,32 @@ def _sides_of(fights: Sequence[FightResult], row: Any) -> Any:
     return None
 
 
+#: a report's sections of results: name → (anchor, title), in the order of those no key finding rests on
+RESULT_SECTIONS = {"sweeps": ("sweeps-section", "Sweeps"), "weights": ("weights-section", "Stat weights"),
+                   "fights": ("fights-section", "Group fights"), "summary": ("summary-section", "Summary"),
+                   "differences": ("differences-section", "Paired differences"), "plots": ("plots", "Plots")}
+#: the section each kind of key finding (:func:`brutal_sim.results.findings.findings_by_kind`) rests on
+FINDING_SECTIONS = {"sweep": "sweeps", "round_robin": "plots", "variants": "differences", "fights": "fights"}
+
+
+def section_order(present: Sequence[str], kinds: Sequence[str]) -> list[str]:
+    """The report's sections of results (``present``: names of :data:`RESULT_SECTIONS` the report
+    has) by value, the most telling first: (1) the sections the key findings rest on, in the
+    findings' order (``kinds``: a sweep's chart, the matchup matrix among the plots for a round
+    robin, the paired differences — else the summary — for variants, the group fights); (2) the
+    rest in the order of :data:`RESULT_SECTIONS`: the stat weights (a ``[[weights]]`` entry is a
+    question the scenario asks), the group fights, the summary table, the paired differences and the
+    plots. The fighters, the rule options and the setup follow, always in that order."""
+    first: list[str] = []
+    for kind in kinds:
+        name = FINDING_SECTIONS[kind]
+        if name == "differences" and name not in present:
+            name = "summary"
+        if name in present and name not in first:
+            first.append(name)
+    return first + [name for name in RESULT_SECTIONS if name in present and name not in first]
+
+
 def _per_cell(scenario: Any, results: Sequence[Any]) -> str:
     """Duels per cell as the report states it: the fixed n, or the target error and the range of n."""
     if scenario.spec.target_error is None or not results:
@@ -293,20 +319,29 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     frames = ReportFrames.of(results, scenario.differences, fights, scenario.weight_results)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
+    figures = _figures(scenario, frames)
+    summary_rows, difference_rows = _summary_rows(results), _difference_rows(frames.differences)
+    fight_rows, weight_sections = _fight_rows(fights, frames.differences), _weight_sections(scenario)
+    by_kind = findings.findings_by_kind(results, fights, frames.differences)
+    present = [name for name, has in (("sweeps", any(f["sweep"] for f in figures)), ("weights", weight_sections),
+                                      ("fights", fight_rows), ("summary", summary_rows),
+                                      ("differences", difference_rows), ("plots", any(not f["sweep"] for f in figures)))
+               if has]
+    sections = [{"name": name, "id": RESULT_SECTIONS[name][0], "title": RESULT_SECTIONS[name][1]}
+                for name in section_order(present, [kind for kind, _ in by_kind])]
     html = env.get_template("report.html.j2").render(
         title=scenario.spec.title, notes=paragraphs(scenario.spec.notes), tables_js=_tables_js(), n=_per_cell(scenario, [*results, *fights]),
         seed=scenario.spec.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
-        cells=scenario.cells, summary_rows=_summary_rows(results),
+        cells=scenario.cells, summary_rows=summary_rows, sections=sections,
         show_variant=len(scenario.variant_options) > 1, variant_header="ruleset" if scenario.spec.rulesets else "variant", show_sweep=any(c.sweep for c in scenario.cells),
-        figures=_figures(scenario, frames), fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
+        figures=figures, fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
         option_sections=_option_sections(scenario), source=setup["scenario"]["name"], command=command,
         setup=_setup_section(setup),
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
-        difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights, frames.differences),
-        weight_sections=_weight_sections(scenario),
+        difference_rows=difference_rows, fight_rows=fight_rows, weight_sections=weight_sections,
         n_fights=len(scenario.fights), causes=_fight_causes(fights),
-        findings=findings.report_findings(results, fights, frames.differences),
+        findings=[text for _, texts in by_kind for text in texts],
         sets=[f"{k}={v}" for k, v in flat_sets(scenario.sets).items()],
     )
     return html

@@ -252,7 +252,16 @@ def diff_findings(rows: Any) -> list[str]:
     ]
 
 
+def findings_by_kind(results: Sequence[Any], fights: Sequence[Any] = (),
+                     differences: Any = None) -> list[tuple[str, list[str]]]:
+    """The key findings of a report by kind, the most telling first: ``sweep``, ``round_robin``,
+    ``variants``, ``fights``; a kind without a finding left out (a report orders its sections by
+    them)."""
+    kinds = [("sweep", sweep_findings(results)), ("round_robin", round_robin_findings(results)),
+             ("variants", variant_findings(results, differences)), ("fights", fight_findings(fights, differences))]
+    return [(kind, texts) for kind, texts in kinds if texts]
+
+
 def report_findings(results: Sequence[Any], fights: Sequence[Any] = (), differences: Any = None) -> list[str]:
     """The key findings of a report, the most telling first: sweeps, round robin, variants, fights."""
-    return [*sweep_findings(results), *round_robin_findings(results), *variant_findings(results, differences),
-            *fight_findings(fights, differences)]
+    return [text for _, texts in findings_by_kind(results, fights, differences) for text in texts]

@@ -82,6 +82,13 @@ def test_report_is_self_contained_and_matches_the_frames(tmp_path):
     assert "<link" not in html and not re.search(r"<script[^>]*\bsrc\b", html)  # inline only
     assert html.count("<script>") == 1  # the tables' script (templates/tables.js), nothing fetched
     assert html.count("<style>") == 1 and STYLESHEET in html  # the one stylesheet (templates/page.css)
+    # sections by value: those the key findings rest on in the findings' order (the sweep's chart, the
+    # round robin's matrix among the plots, the variants' paired differences), then the summary table
+    order = ["sweeps-section", "plots", "differences-section", "summary-section", "fighters", "rule-options",
+             "setup-section"]
+    assert re.findall(r'<h2 id="([^"]+)"', html) == order
+    toc = html[html.index('<nav class="toc"'):html.index("</nav>")]
+    assert re.findall(r'href="#([^"]+)"', toc) == ["key-findings", *order]
     imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
     assert "Win rates" in imgs and any(t.startswith("Matchup matrix") for t in imgs)
     assert any(t.startswith("Sweep: shield") for t in imgs) and "Rounds to decision" in imgs

@@ -144,3 +144,19 @@ def test_notes_reflow_into_paragraphs_and_keep_list_items():
 
     text = "The axe goes from d6\nto d12.\n\n  Two readings:\n- marker\n- protection only\n2) last\n\n\n"
     assert paragraphs(text) == ["The axe goes from d6 to d12.", "Two readings:\n- marker\n- protection only\n2) last"]
+
+
+def test_sections_follow_the_findings_then_a_fixed_order():
+    from brutal_sim.report import section_order
+
+    every = ["sweeps", "weights", "fights", "summary", "differences", "plots"]
+    # no finding: the fixed order (stat weights, fights, summary, differences, plots)
+    assert section_order(["summary", "plots", "weights"], []) == ["weights", "summary", "plots"]
+    # a round robin's finding rests on its matrix (among the plots), the variants' on the paired differences
+    assert section_order(every, ["round_robin", "variants"]) == ["plots", "differences", "sweeps", "weights",
+                                                                 "fights", "summary"]
+    assert section_order(every, ["sweep", "fights"]) == ["sweeps", "fights", "weights", "summary", "differences",
+                                                         "plots"]
+    # variants played apart (no paired differences): their finding rests on the summary table
+    assert section_order(["summary", "plots"], ["variants"]) == ["summary", "plots"]
+    assert section_order(["summary", "plots"], ["round_robin", "variants"]) == ["plots", "summary"]
