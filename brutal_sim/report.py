@@ -17,7 +17,7 @@ import markupsafe
 import pandas as pd
 
 from . import __version__
-from .results import findings, plots
+from .results import findings, hover, plots
 from .results.duel import DuelResult
 from .results.fight import FightResult
 from .results.frames import (
@@ -152,7 +152,7 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
     figs: list[dict[str, str]] = []
 
     def add(fig: Any, title: str, caption: str, sweep: bool = False) -> None:
-        figs.append({"uri": plots.figure_to_data_uri(fig), "title": title, "caption": caption, "sweep": sweep})
+        figs.append({"svg": _svg(fig, f"fig{len(figs)}", title), "title": title, "caption": caption, "sweep": sweep})
 
     plain = frames.summary[frames.summary["sweep"] == ""]
     if not plain.empty and scenario.spec.rulesets:
@@ -214,7 +214,7 @@ def _weight_sections(scenario: Scenario) -> list[dict[str, Any]]:
                       "ci": f"{100 * r.ci_low:+.2f} … {100 * r.ci_high:+.2f}", "n": f"{int(r.n):,}"}
                      for _, r in top.iterrows()],
             "more": max(len(w.rows) - WEIGHT_ROWS, 0),
-            "figure": plots.figure_to_data_uri(w.figure()),
+            "figure": _svg(w.figure(), f"weights{len(sections)}", f"stat weights: {w.a} against {w.b}"),
         })
     return sections
 
@@ -296,6 +296,13 @@ def section_order(present: Sequence[str], kinds: Sequence[str]) -> list[str]:
         if name in present and name not in first:
             first.append(name)
     return first + [name for name in RESULT_SECTIONS if name in present and name not in first]
+
+
+def _svg(fig: Any, key: str, title: str) -> markupsafe.Markup:
+    """A figure as inline SVG with a hover value per point, bar and cell
+    (:func:`brutal_sim.results.hover.figure_to_svg`; ``key`` keeps its ids apart from the page's
+    other figures)."""
+    return markupsafe.Markup(hover.figure_to_svg(fig, key, title))
 
 
 def _per_cell(scenario: Any, results: Sequence[Any]) -> str:
@@ -429,7 +436,7 @@ def render_diff(diff: Any, command: str, rules: str = "") -> str:
         rows=list(rows.itertuples()), per_cell=per_cell, ruleset=diff.ruleset, seed=diff.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         changed=[(k, o, v) for k, (o, v) in diff.changed_options.items()], rules=rules,
-        figure=plots.figure_to_data_uri(diff.figure()), pct=_pct, command=command,
+        figure=_svg(diff.figure(), "diff", "changes of the win rates"), pct=_pct, command=command,
         findings=findings.diff_findings(rows), tables_js=_tables_js())
 
 

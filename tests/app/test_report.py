@@ -89,7 +89,7 @@ def test_report_is_self_contained_and_matches_the_frames(tmp_path):
     assert re.findall(r'<h2 id="([^"]+)"', html) == order
     toc = html[html.index('<nav class="toc"'):html.index("</nav>")]
     assert re.findall(r'href="#([^"]+)"', toc) == ["key-findings", *order]
-    imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
+    imgs = re.findall(r'<svg role="img" aria-label="([^"]+)" class="plot"', html)
     assert "Win rates" in imgs and any(t.startswith("Matchup matrix") for t in imgs)
     assert any(t.startswith("Sweep: shield") for t in imgs) and "Rounds to decision" in imgs
     summary = pd.read_csv(csv / "summary.csv", keep_default_na=False)
@@ -210,7 +210,7 @@ def test_cross_system_report(tmp_path):
                             "-n", "3000"])
     assert r.exit_code == 0, r.output
     html = out.read_text()
-    imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
+    imgs = re.findall(r'<svg role="img" aria-label="([^"]+)" class="plot"', html)
     assert "Lethality by ruleset" in imgs
     assert sum(t.startswith("Matchup matrix") for t in imgs) == 3  # one per ruleset
     assert len(re.findall(r'<table id="options', html)) == 3 and "<th class=\"l\">ruleset</th>" in html

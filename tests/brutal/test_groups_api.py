@@ -365,7 +365,7 @@ def test_report_with_group_fights(tmp_path):
     html = out.read_text()
     assert '<h2 id="fights-section">Group fights</h2>' in html and 'id="fights"' in html and 'id="fight-fighters"' in html
     assert "Two pairs" in html and "outnumbered=none" in html and "Knight vs Militia spearman ×3" in html
-    assert 'alt="Group fights"' in html and '<table id="summary"' in html
+    assert 'aria-label="Group fights"' in html and '<table id="summary"' in html
     assert html.index('id="fights-section"') < html.index('id="summary-section"')  # the findings rest on the fights
     assert not re.findall(r'(?:src|href)="(?!data:|#)', html)  # self-contained (links within the page only)
     for name in ("fight_summary", "fighters", "survivors", "summary"):
