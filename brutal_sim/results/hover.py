@@ -8,7 +8,9 @@ reader reads):
 - a bar (``bar``/``barh``, stacked too): its category (the tick label at its centre), its series
   (the legend label) and its value, with its 95 % interval when the bar has error bars;
 - a point of a line drawn with markers: every point; a line without markers (a step curve): the
-  points where it changes, at most :data:`MAX_LINE_TARGETS` of them, the last always;
+  points where it changes, at most :data:`MAX_LINE_TARGETS` of them, the last always; with the
+  interval of the band filled in the line's colour around it (``fill_between``: the 95 % bands of
+  brutal_sim's figures);
 - a cell of an image (the matchup matrix): its row and column labels and its value.
 
 The targets are placed while the figure is drawn (an artist drawn last reads each datum's place in
@@ -18,6 +20,7 @@ Nothing is fetched and no script is needed: the page stays one offline file.
 
 from __future__ import annotations
 
+import base64
 import io
 import math
 import re
@@ -27,6 +30,8 @@ from typing import Any, Iterator
 import numpy as np
 from matplotlib import rc_context
 from matplotlib.artist import Artist
+from matplotlib.collections import PolyCollection
+from matplotlib.colors import to_rgb
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 
@@ -36,6 +41,8 @@ __all__ = ["figure_to_svg", "MAX_LINE_TARGETS"]
 MAX_LINE_TARGETS = 24
 #: the radius of a point's target, in the SVG's points
 POINT_RADIUS = 4.5
+#: a figure's vector drawing larger than this (bytes) is drawn as PNG when that is smaller
+VECTOR_MAX_BYTES = 160_000
 
 
 def _number(v: float) -> str:
@@ -82,9 +89,11 @@ class _Recorder(Artist):
         super().__init__()
         self.set_zorder(math.inf)
         self.targets: list[str] = []
+        self.width = self.height = 0.0
 
     def draw(self, renderer: Any) -> None:
-        height = self.figure.bbox.height  # the figure's height as saved (a tight bounding box: the cropped one)
+        self.width, self.height = self.figure.bbox.width, self.figure.bbox.height  # as saved (a tight box: cropped)
+        height = self.height
         self.targets = list(_targets(self.figure, renderer, height))
 
 
@@ -100,9 +109,10 @@ def _targets(fig: Figure, renderer: Any, height: float) -> Iterator[str]:
         for c in ax.containers:
             if isinstance(c, BarContainer):
                 yield from _bars(c, xt, yt, xlabel, ylabel, renderer, height)
+        bands = _bands(ax)
         for line in ax.get_lines():
-            if id(line) not in skip and line.get_visible():
-                yield from _points(line, xt, xlabel, ylabel, height)
+            if id(line) not in skip and line.get_visible() and line.get_transform() == ax.transData:  # not axhline
+                yield from _points(line, xt, xlabel, ylabel, height, bands)
         for image in ax.get_images():
             yield from _cells(image, ax, xt, yt, renderer, height)
 
@@ -138,7 +148,29 @@ def _bars(c: BarContainer, xt: dict[float, str], yt: dict[float, str], xlabel: s
         yield _rect(patch.get_window_extent(renderer), height, text)
 
 
-def _points(line: Any, xt: dict[float, str], xlabel: str, ylabel: str, height: float) -> Iterator[str]:
+def _bands(ax: Any) -> list[tuple[tuple[float, ...], np.ndarray]]:
+    """The filled bands of an axes (``fill_between``): colour and outline vertices."""
+    found = []
+    for c in ax.collections:
+        if isinstance(c, PolyCollection) and len(c.get_paths()) and len(c.get_facecolor()):
+            found.append((tuple(np.round(c.get_facecolor()[0][:3], 4)), np.vstack([p.vertices for p in c.get_paths()])))
+    return found
+
+
+def _band_at(bands: list[tuple[tuple[float, ...], np.ndarray]], colour: tuple[float, ...], x: float,
+             y: float) -> tuple[float, float] | None:
+    """The interval at ``x`` of the band of ``colour`` that holds ``y``, if there is one."""
+    for rgb, vertices in bands:
+        if rgb != colour:
+            continue
+        ys = vertices[np.abs(vertices[:, 0] - x) < 1e-9, 1]
+        if len(ys) >= 2 and ys.min() - 1e-9 <= y <= ys.max() + 1e-9 and ys.min() < ys.max():
+            return float(ys.min()), float(ys.max())
+    return None
+
+
+def _points(line: Any, xt: dict[float, str], xlabel: str, ylabel: str, height: float,
+            bands: list[tuple[tuple[float, ...], np.ndarray]] = ()) -> Iterator[str]:  # type: ignore[assignment]
     xy = np.asarray(line.get_xydata(), dtype=float)
     if xy.ndim != 2 or len(xy) == 0:
         return
@@ -153,9 +185,13 @@ def _points(line: Any, xt: dict[float, str], xlabel: str, ylabel: str, height: f
     keep = keep[shown]
     places = line.get_transform().transform(xy[keep])
     series = _series(line.get_label())
+    colour = tuple(np.round(to_rgb(line.get_color()), 4))
     for (x, y), (px, py) in zip(xy[keep], places):
         where = f"{xlabel + ' ' if xlabel else ''}{_at(xt, x)}"
         text = f"{series + ': ' if series else ''}{where} → {ylabel + ' ' if ylabel else ''}{_number(y)}"
+        band = _band_at(bands, colour, x, y)
+        if band is not None:
+            text += f" (95 % interval {_number(band[0])} – {_number(band[1])})"
         yield (f'<circle cx="{px:.1f}" cy="{height - py:.1f}" r="{POINT_RADIUS}">'
                f"<title>{escape(text)}</title></circle>")
 
@@ -184,25 +220,44 @@ def _cells(image: Any, ax: Any, xt: dict[float, str], yt: dict[float, str], rend
                    f'height="{high - low:.1f}"><title>{escape(text)}</title></rect>')
 
 
-def figure_to_svg(fig: Figure, key: str = "f", title: str = "") -> str:
-    """The figure as inline SVG markup (no XML prolog), white background, tight bounding box, text
-    as text, with a hover target and ``<title>`` per datum (the module's docstring) in a ``<g
-    class="hover">`` drawn over it. ``key`` salts the SVG's internal ids (clip paths, markers) so
-    that several figures on one page keep theirs apart; the same figure and key give the same text.
-    ``title`` labels the image for screen readers (``role="img"``, ``aria-label``)."""
+def _saved(fig: Figure, fmt: str, key: str, dpi: float) -> tuple[bytes, list[str], float, float]:
+    """The figure saved as ``fmt`` (tight bounding box, white), with the hover targets placed in
+    its own coordinates (points for SVG, pixels for PNG) and its width and height in them."""
     recorder = _Recorder()
     fig.add_artist(recorder)
-    buf = io.StringIO()
+    buf = io.BytesIO()
     try:
         with rc_context({"svg.fonttype": "none", "svg.hashsalt": key}):
-            fig.savefig(buf, format="svg", facecolor="white", bbox_inches="tight", metadata={"Date": None})
+            fig.savefig(buf, format=fmt, dpi=dpi, facecolor="white", bbox_inches="tight",
+                        metadata={"Date": None} if fmt == "svg" else None)
     finally:
         recorder.remove()
-    svg = buf.getvalue()
+    return buf.getvalue(), recorder.targets, recorder.width, recorder.height
+
+
+def figure_to_svg(fig: Figure, key: str = "f", title: str = "", dpi: float = 110) -> str:
+    """The figure as inline SVG markup (no XML prolog), white background, tight bounding box, with
+    a hover target and ``<title>`` per datum (the module's docstring) in a ``<g class="hover">``
+    drawn over it. Drawn as vector graphics, text as text; a figure whose vector drawing is larger
+    than :data:`VECTOR_MAX_BYTES` and than its PNG at ``dpi`` (many long curves and bands) is drawn
+    as that PNG inside the SVG instead, the targets alike. ``key`` salts the SVG's internal ids
+    (clip paths, markers) so that several figures on one page keep theirs apart; the same figure
+    and key give the same text. ``title`` labels the image for screen readers (``role="img"``,
+    ``aria-label``)."""
+    head = f'<svg role="img" aria-label="{escape(title)}" class="plot" '
+    data, targets, _, _ = _saved(fig, "svg", key, 72)
+    svg = data.decode("utf-8")
     svg = svg[svg.index("<svg"):]
     used = set(re.findall(r"#([^\s\"')]+)", svg))  # ids an href or url() refers to (salted by key); the others go
-    svg = re.sub(r' id="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", svg)
-    svg = f'<svg role="img" aria-label="{escape(title)}" class="plot" ' + svg[len("<svg "):]
-    hover = ('<g class="hover" fill="#000" fill-opacity="0" stroke="none">' + "".join(recorder.targets) + "</g>")
+    svg = head + re.sub(r' id="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", svg)[len("<svg "):]
+    if len(svg) > VECTOR_MAX_BYTES:
+        png, png_targets, _, _ = _saved(fig, "png", key, dpi)
+        w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")  # the PNG's pixels (IHDR)
+        uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        if len(uri) < len(svg):
+            svg = (f'{head}xmlns="http://www.w3.org/2000/svg" width="{w * 72 / dpi:.1f}pt" height="{h * 72 / dpi:.1f}pt" '
+                   f'viewBox="0 0 {w} {h}"><image width="{w}" height="{h}" href="{uri}"/></svg>')
+            targets = [t.replace(f'r="{POINT_RADIUS}"', f'r="{POINT_RADIUS * dpi / 72:.1f}"') for t in png_targets]
+    hover = '<g class="hover" fill="#000" fill-opacity="0" stroke="none">' + "".join(targets) + "</g>"
     end = svg.rindex("</svg>")
     return svg[:end] + hover + svg[end:]

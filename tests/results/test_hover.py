@@ -8,7 +8,7 @@ import re
 import numpy as np
 from matplotlib.figure import Figure
 
-from brutal_sim.results.hover import MAX_LINE_TARGETS, figure_to_svg
+from brutal_sim.results.hover import MAX_LINE_TARGETS, VECTOR_MAX_BYTES, figure_to_svg
 
 
 def _targets(svg: str) -> list[tuple[str, dict[str, float], str]]:
@@ -36,7 +36,8 @@ def test_bars_with_intervals_name_their_category_series_value_and_interval():
 def test_marked_points_sit_on_their_markers_and_step_curves_are_thinned():
     fig = Figure(figsize=(6, 3))
     ax, curve = fig.subplots(1, 2)
-    ax.plot([0, 1, 2], [10.0, 47.5, 80.0], marker="o", label="Brute")
+    ax.fill_between([0, 1, 2], [8.0, 45.0, 77.5], [12.0, 50.0, 82.5], color="#0072B2", alpha=0.2)
+    ax.plot([0, 1, 2], [10.0, 47.5, 80.0], marker="o", label="Brute", color="#0072B2")
     ax.set_xticks([0, 1, 2], ["d6", "d8", "d10"])
     ax.set_xlabel("axe damage")
     ax.set_ylabel("win rate (%)")
@@ -47,8 +48,9 @@ def test_marked_points_sit_on_their_markers_and_step_curves_are_thinned():
     svg = figure_to_svg(fig, "t")
     found = _targets(svg)
     marked = [f for f in found if f[2].startswith("Brute")]
-    assert [t for _, _, t in marked] == ["Brute: axe damage d6 → win rate (%) 10", "Brute: axe damage d8 → win rate (%) 47.5",
-                                         "Brute: axe damage d10 → win rate (%) 80"]
+    assert [t for _, _, t in marked] == ["Brute: axe damage d6 → win rate (%) 10 (95 % interval 8 – 12)",
+                                         "Brute: axe damage d8 → win rate (%) 47.5 (95 % interval 45 – 50)",
+                                         "Brute: axe damage d10 → win rate (%) 80 (95 % interval 77.5 – 82.5)"]
     # matplotlib draws each marker (and tick) as <use … x=… y=…>: each target is centred on one
     uses = [(float(x), float(y)) for x, y in re.findall(r'<use [^>]*x="(-?[0-9.]+)" y="(-?[0-9.]+)"', svg)]
     for _, at, _ in marked:
@@ -81,3 +83,19 @@ def test_the_same_figure_and_key_give_the_same_text_and_keys_keep_ids_apart():
     ids = re.findall(r'id="([^"]+)"', one)
     assert ids and len(set(ids)) == len(ids) and not set(ids) & set(re.findall(r'id="([^"]+)"', other))
     assert all(f"#{i}" in one for i in ids)  # only the ids a clip path or marker reference needs
+
+
+def test_a_vector_drawing_too_large_is_drawn_as_png_with_its_targets_in_pixels():
+    fig = Figure(figsize=(4, 3))
+    ax = fig.add_subplot()
+    cloud = np.random.default_rng(1).random((2, 5000))
+    ax.scatter(29_999 * cloud[0], cloud[1], s=2)  # 5,000 dots: a large vector drawing, a small PNG
+    ax.plot([0, 15_000, 29_999], [0.5, 0.5, 0.5], marker="o", label="mid")
+    svg = figure_to_svg(fig, "t", dpi=100)
+    assert '<image width="' in svg and 'href="data:image/png;base64,' in svg and len(svg) < VECTOR_MAX_BYTES
+    w, h = (float(v) for v in re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg).groups())
+    assert re.search(rf'width="{w * 72 / 100:.1f}pt" height="{h * 72 / 100:.1f}pt"', svg)
+    mid = [t for t in _targets(svg) if t[2].startswith("mid")]
+    assert [t[2] for t in mid] == ["mid: 0 → 0.5", "mid: 15,000 → 0.5", "mid: 29,999 → 0.5"]
+    assert all(0 <= t[1]["cx"] <= w and 0 <= t[1]["cy"] <= h and t[1]["r"] == 6.2 for t in mid)  # 4.5 pt at 100 dpi
+    assert abs(mid[0][1]["cy"] - mid[2][1]["cy"]) < 0.2 and mid[0][1]["cx"] < mid[1][1]["cx"] < mid[2][1]["cx"]
