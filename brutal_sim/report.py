@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import jinja2
+import markupsafe
 import pandas as pd
 
 from . import __version__
-from .results import findings, plots
+from .results import findings, hover, plots
 from .results.duel import DuelResult
 from .results.fight import FightResult
 from .results.frames import (
@@ -150,8 +151,8 @@ def _difference_rows(diff: pd.DataFrame | None) -> list[dict[str, Any]]:
 def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
     figs: list[dict[str, str]] = []
 
-    def add(fig: Any, title: str, caption: str) -> None:
-        figs.append({"uri": plots.figure_to_data_uri(fig), "title": title, "caption": caption})
+    def add(fig: Any, title: str, caption: str, sweep: bool = False) -> None:
+        figs.append({"svg": _svg(fig, f"fig{len(figs)}", title), "title": title, "caption": caption, "sweep": sweep})
 
     plain = frames.summary[frames.summary["sweep"] == ""]
     if not plain.empty and scenario.spec.rulesets:
@@ -193,7 +194,7 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         variants = list(part["variant"].unique())
         add(plots.sweep_figure(part, x_label=sweep, x_column="value"), f"Sweep: {sweep}",
             f"{sweep}: win rate against the swept value, 95 % bands"
-            + (f"; one line style per variant ({', '.join(variants)})." if len(variants) > 1 else "."))
+            + (f"; one line style per variant ({', '.join(variants)})." if len(variants) > 1 else "."), sweep=True)
     return figs
 
 
@@ -213,7 +214,7 @@ def _weight_sections(scenario: Scenario) -> list[dict[str, Any]]:
                       "ci": f"{100 * r.ci_low:+.2f} … {100 * r.ci_high:+.2f}", "n": f"{int(r.n):,}"}
                      for _, r in top.iterrows()],
             "more": max(len(w.rows) - WEIGHT_ROWS, 0),
-            "figure": plots.figure_to_data_uri(w.figure()),
+            "figure": _svg(w.figure(), f"weights{len(sections)}", f"stat weights: {w.a} against {w.b}"),
         })
     return sections
 
@@ -236,16 +237,72 @@ def _option_sections(scenario: Scenario) -> list[dict[str, Any]]:
     return sections
 
 
-def _fight_rows(fights: list[FightResult]) -> list[dict[str, Any]]:
-    """A row per group fight: side win rates, draws, rounds and the mean still in at the end."""
+def _fight_rows(fights: list[FightResult], differences: pd.DataFrame | None = None) -> list[dict[str, Any]]:
+    """A row per group fight: side win rates, draws, rounds, the mean still in at the end, and side
+    a's paired change against the baseline of the same sides (``against``: the scenario's
+    ``differences`` compare each fight with it; "baseline" for the baseline itself, "—" for a fight
+    played alone)."""
     rows = []
+    compared = pd.DataFrame() if differences is None else differences[
+        (differences["sweep"] == "") & (differences["side"] == "a")]
     for r in fights:
         d = r.to_dict()
-        rows.append({"matchup": r.labels.get("matchup", ""), "variant": r.labels.get("variant", ""),
+        key = (r.labels.get("matchup", ""), r.labels.get("variant", ""), r.labels.get("value", ""))
+        against, value = "—", None
+        for _, c in compared.iterrows():
+            if (c["matchup"], c["variant"], c["to"]) == key:
+                against = f"{100 * c['difference']:+.1f}\u00a0pp<br><span class=\"ci\">{100 * c['ci_low']:+.1f} … " \
+                          f"{100 * c['ci_high']:+.1f}</span>"
+                value = float(c["difference"])
+            elif against == "—" and c["from"] == key[2] and c["variant"] == key[1] and r.sides == _sides_of(fights, c):
+                against = "baseline"
+        rows.append({"matchup": key[0], "variant": key[1],
                      "changed": r.labels.get("value", "") or "—", "sides": [d["a"], d["b"]],
                      "draws": d["draw_rate"], "rounds_mean": d["rounds"]["mean"], "p90": d["rounds"]["p90"],
-                     "fighters": d["fighters"]})
+                     "fighters": d["fighters"], "against": markupsafe.Markup(against), "against_value": value})
     return rows
+
+
+def _sides_of(fights: Sequence[FightResult], row: Any) -> Any:
+    """The sides of the fight a differences row ends at."""
+    for r in fights:
+        if (r.labels.get("matchup", ""), r.labels.get("variant", ""), r.labels.get("value", "")) == \
+                (row["matchup"], row["variant"], row["to"]):
+            return r.sides
+    return None
+
+
+#: a report's sections of results: name → (anchor, title), in the order of those no key finding rests on
+RESULT_SECTIONS = {"sweeps": ("sweeps-section", "Sweeps"), "weights": ("weights-section", "Stat weights"),
+                   "fights": ("fights-section", "Group fights"), "summary": ("summary-section", "Summary"),
+                   "differences": ("differences-section", "Paired differences"), "plots": ("plots", "Plots")}
+#: the section each kind of key finding (:func:`brutal_sim.results.findings.findings_by_kind`) rests on
+FINDING_SECTIONS = {"sweep": "sweeps", "round_robin": "plots", "variants": "differences", "fights": "fights"}
+
+
+def section_order(present: Sequence[str], kinds: Sequence[str]) -> list[str]:
+    """The report's sections of results (``present``: names of :data:`RESULT_SECTIONS` the report
+    has) by value, the most telling first: (1) the sections the key findings rest on, in the
+    findings' order (``kinds``: a sweep's chart, the matchup matrix among the plots for a round
+    robin, the paired differences — else the summary — for variants, the group fights); (2) the
+    rest in the order of :data:`RESULT_SECTIONS`: the stat weights (a ``[[weights]]`` entry is a
+    question the scenario asks), the group fights, the summary table, the paired differences and the
+    plots. The fighters, the rule options and the setup follow, always in that order."""
+    first: list[str] = []
+    for kind in kinds:
+        name = FINDING_SECTIONS[kind]
+        if name == "differences" and name not in present:
+            name = "summary"
+        if name in present and name not in first:
+            first.append(name)
+    return first + [name for name in RESULT_SECTIONS if name in present and name not in first]
+
+
+def _svg(fig: Any, key: str, title: str) -> markupsafe.Markup:
+    """A figure as inline SVG with a hover value per point, bar and cell
+    (:func:`brutal_sim.results.hover.figure_to_svg`; ``key`` keeps its ids apart from the page's
+    other figures)."""
+    return markupsafe.Markup(hover.figure_to_svg(fig, key, title))
 
 
 def _per_cell(scenario: Any, results: Sequence[Any]) -> str:
@@ -269,20 +326,30 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     frames = ReportFrames.of(results, scenario.differences, fights, scenario.weight_results)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
+    figures = _figures(scenario, frames)
+    summary_rows, difference_rows = _summary_rows(results), _difference_rows(frames.differences)
+    fight_rows, weight_sections = _fight_rows(fights, frames.differences), _weight_sections(scenario)
+    by_kind = findings.findings_by_kind(results, fights, frames.differences)
+    present = [name for name, has in (("sweeps", any(f["sweep"] for f in figures)), ("weights", weight_sections),
+                                      ("fights", fight_rows), ("summary", summary_rows),
+                                      ("differences", difference_rows), ("plots", any(not f["sweep"] for f in figures)))
+               if has]
+    sections = [{"name": name, "id": RESULT_SECTIONS[name][0], "title": RESULT_SECTIONS[name][1]}
+                for name in section_order(present, [kind for kind, _ in by_kind])]
     html = env.get_template("report.html.j2").render(
         title=scenario.spec.title, notes=paragraphs(scenario.spec.notes), tables_js=_tables_js(), n=_per_cell(scenario, [*results, *fights]),
         seed=scenario.spec.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
-        cells=scenario.cells, summary_rows=_summary_rows(results),
+        cells=scenario.cells, summary_rows=summary_rows, sections=sections,
         show_variant=len(scenario.variant_options) > 1, variant_header="ruleset" if scenario.spec.rulesets else "variant", show_sweep=any(c.sweep for c in scenario.cells),
-        figures=_figures(scenario, frames), fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
+        figures=figures, fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
         option_sections=_option_sections(scenario), source=setup["scenario"]["name"], command=command,
         setup=_setup_section(setup),
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
-        difference_rows=_difference_rows(frames.differences), fight_rows=_fight_rows(fights),
-        weight_sections=_weight_sections(scenario),
+        difference_rows=difference_rows, fight_rows=fight_rows, weight_sections=weight_sections,
         n_fights=len(scenario.fights), causes=_fight_causes(fights),
-        findings=findings.report_findings(results, fights, frames.differences),
+        findings=[text for _, texts in by_kind for text in texts],
+        sets=[f"{k}={v}" for k, v in flat_sets(scenario.sets).items()],
     )
     return html
 
@@ -369,7 +436,7 @@ def render_diff(diff: Any, command: str, rules: str = "") -> str:
         rows=list(rows.itertuples()), per_cell=per_cell, ruleset=diff.ruleset, seed=diff.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         changed=[(k, o, v) for k, (o, v) in diff.changed_options.items()], rules=rules,
-        figure=plots.figure_to_data_uri(diff.figure()), pct=_pct, command=command,
+        figure=_svg(diff.figure(), "diff", "changes of the win rates"), pct=_pct, command=command,
         findings=findings.diff_findings(rows), tables_js=_tables_js())
 
 
@@ -386,7 +453,8 @@ def report_setup(scenario: Scenario, name: str | None = None) -> dict[str, Any]:
     """Everything needed to play a report again (``brutal-sim report --rerun``): the scenario's text
     under its name (``name``, default the path it was read from), the text of every file it names
     (:func:`embedded_files`: fighters, rules files, the tables they name), the
-    seed and the n or target error played; and, to read: the version, the rulesets, each variant's
+    seed and the n or target error played, the ``--set`` changes (``set``: ``{"brute.main_hand.damage":
+    "d10"}``, replayed too); and, to read: the version, the rulesets, each variant's
     resolved options and each fighter's resolved data (catalog items expanded)."""
     spec = scenario.spec
     try:
@@ -399,11 +467,26 @@ def report_setup(scenario: Scenario, name: str | None = None) -> dict[str, Any]:
         "scenario": {"name": name or scenario.source, "text": text},
         "files": embedded_files(scenario.source),
         "seed": spec.seed, "n": spec.n, "target_error": spec.target_error, "max_n": spec.max_n,
+        "set": flat_sets(scenario.sets),
         "rulesets": [rs.name for rs in scenario.rulesets],
         "options": {v: o.as_dict() for v, o in scenario.variant_options.items()},
         "fighters": [{"ruleset": rs.name, "name": f.name, "data": rs.fighter_data(f)}
                      for rs, f in _shown_fighters(scenario)],
     }
+
+
+def flat_sets(sets: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """``--set`` changes (fighter key → {path: value}) as one table ``{"brute.main_hand.damage": "d10"}``."""
+    return {f"{key}.{path}": value for key, paths in sets.items() for path, value in paths.items()}
+
+
+def nested_sets(flat: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The inverse of :func:`flat_sets`: each key split at its first dot."""
+    out: dict[str, dict[str, Any]] = {}
+    for key, value in flat.items():
+        fighter, _, path = key.partition(".")
+        out.setdefault(fighter, {})[path] = value
+    return out
 
 
 def embedded_files(path: str) -> dict[str, str]:
@@ -570,6 +653,9 @@ def _check_setup(path: str, setup: Any) -> None:
     for key in ("n", "max_n"):
         if not isinstance(setup.get(key), int) or isinstance(setup.get(key), bool) or setup[key] <= 0:
             raise bad(key, f"malformed: expected a positive integer, got {setup.get(key)!r}")
+    sets = setup.get("set", {})
+    if not isinstance(sets, dict) or not all(isinstance(k, str) and "." in k.strip(".") for k in sets):
+        raise bad("set", "malformed: expected a table of FIGHTER.PATH = value")
     te = setup.get("target_error")
     if te is not None and (not isinstance(te, (int, float)) or isinstance(te, bool) or te <= 0):
         raise bad("target_error", f"malformed: expected a positive number or null, got {te!r}")

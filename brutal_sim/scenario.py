@@ -23,7 +23,7 @@ from .core.errors import DataError
 from .core.limits import MAX_NAME
 from .core.options import RuleOptions
 from .core.ruleset import Compiled, Prepared, Ruleset, get_ruleset, resolve_ruleset
-from .core.variants import short_labels, vary
+from .core.variants import short_labels, vary, with_changes
 from .designer import stat_weights
 from .results.duel import DuelResult
 from .results.fight import side_name
@@ -187,6 +187,8 @@ class Scenario:
     fight_results: list[Any] = field(default_factory=list)  # FightResult per fight cell, after a run
     weight_jobs: list["WeightJob"] = field(default_factory=list)
     weight_results: list[Any] = field(default_factory=list)  # designer.Weights per job, after a run
+    #: the changes of ``--set`` applied to the scenario's fighters: fighter key → {path: value} (:func:`fighter_key`)
+    sets: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def n_runs(self) -> int:
@@ -239,12 +241,20 @@ def names_file(ref: str) -> bool:
     return ref.endswith(".toml") or "/" in ref or os.sep in ref
 
 
+def fighter_key(ref: str) -> str:
+    """How ``--set`` names a fighter reference of a scenario: a catalog name as written, a fighter
+    file by its name without ``.toml`` (``fighters/brute2.toml`` → ``brute2``)."""
+    return Path(ref).stem if names_file(ref) else ref
+
+
 @dataclass(frozen=True)
 class References:
     """How the files a scenario names are found: relative to the scenario's folder, never the
-    current one; a catalog name is only ever a catalog name."""
+    current one; a catalog name is only ever a catalog name. ``sets``: changes applied to each
+    fighter as it is loaded (fighter key → {path: value}, :func:`fighter_key`; ``--set``)."""
 
     path: str
+    sets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def folder(self) -> Path:
@@ -264,14 +274,18 @@ class References:
         return os.path.abspath(os.path.realpath(self.beside(ref))) if names_file(ref) else ref
 
     def load_fighter(self, rs: Ruleset, ref: str, role: str = "fighter") -> Any:
-        """The fighter ``ref`` names under ``rs``: its file beside the scenario, or the catalog's."""
+        """The fighter ``ref`` names under ``rs``: its file beside the scenario, or the catalog's,
+        with its ``sets`` applied (a bad one is a :class:`DataError` from ``--set FIGHTER``)."""
         if not names_file(ref):
-            return rs.catalog().catalog_fighter(ref, role)
-        found = Path(self.beside(ref))
-        if not exists(found, file=True):
-            raise DataError(str(found), None, "fighter file not found (a path in a scenario is read from the "
-                            "scenario's folder)")
-        return rs.fighter_from_data(read_toml(found), str(found), found.stem)
+            loaded = rs.catalog().catalog_fighter(ref, role)
+        else:
+            found = Path(self.beside(ref))
+            if not exists(found, file=True):
+                raise DataError(str(found), None, "fighter file not found (a path in a scenario is read from the "
+                                "scenario's folder)")
+            loaded = rs.fighter_from_data(read_toml(found), str(found), found.stem)
+        changes = self.sets.get(fighter_key(ref))
+        return with_changes(loaded, dict(changes), f"--set {fighter_key(ref)}") if changes else loaded
 
     def rules(self, ref: str, key: str) -> str:
         """A rules file named at ``key``, beside the scenario."""
@@ -428,7 +442,8 @@ def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapp
 
 def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | None = None,
                   target_error: float | None = None, max_n: int | None = None,
-                  max_cells: int | None = MAX_CELLS, on_size: Callable[[int], None] | None = None) -> Scenario:
+                  max_cells: int | None = MAX_CELLS, on_size: Callable[[int], None] | None = None,
+                  sets: Mapping[str, Mapping[str, Any]] | None = None) -> Scenario:
     """Read, validate and expand a scenario file; every problem is a :class:`DataError`.
 
     ``n`` overrides the file's duels per cell (quick previews) and its ``target_error``;
@@ -438,6 +453,11 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     The cells are counted from the file before any is built (:func:`estimated_cells`): more than
     ``max_cells`` (default :data:`MAX_CELLS`; None: no limit) is refused, naming the estimate and
     ``names["force"]``; ``on_size(cells)`` is then told the estimate (e.g. to announce a large run).
+
+    ``sets`` (``brutal-sim report --set``) change fighters of the scenario wherever they play:
+    fighter key (:func:`fighter_key`) → {dotted path: value}, each applied as the fighter is loaded
+    and validated like a fighter file; a key that names no fighter of the scenario is a
+    :class:`DataError` from ``--set`` listing the keys allowed (:func:`check_sets`).
 
     Nothing that can fail is left for later: each fighter, matchup, sweep name and sweep value
     once; fighters of different references sharing a name are labelled apart, ``"Brute
@@ -449,19 +469,36 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     cells = check_size(spec, path, max_cells, names or {})
     if on_size is not None:
         on_size(cells)
-    refs = References(path)
+    refs = References(path, {k: dict(v) for k, v in (sets or {}).items() if v})
+    check_sets(spec, refs)
     _check_repeats(spec, path, refs.identity)
     pairs = _pairs(spec, path)
     runs = _runs(spec, path, refs)
     fighters = _Fighters(path, refs)
     fighters.load_all(spec, runs)
-    scenario = Scenario(spec, path, {}, {})
+    scenario = Scenario(spec, path, {}, {}, sets={k: dict(v) for k, v in refs.sets.items()})
     _add_matchups(scenario, runs, pairs, fighters)
     _add_sweeps(scenario, runs, pairs, fighters)
     _add_weights(scenario, runs, fighters)
     if spec.fights:
         _add_fights(scenario, runs, refs)
     return scenario
+
+
+def check_sets(spec: ScenarioSpec, refs: References) -> None:
+    """Each key of ``refs.sets`` names one fighter of the scenario (:func:`fighter_key` of a
+    reference anywhere in it): an unknown key, or one naming two different fighter files, is a
+    :class:`DataError` from ``--set`` that lists the keys allowed."""
+    known: dict[str, set[str]] = {}
+    for ref, _ in _fighter_refs(spec):
+        known.setdefault(fighter_key(ref), set()).add(refs.identity(ref))
+    allowed = ", ".join(known) or "none (the scenario names no fighter)"
+    for key in refs.sets:
+        if key not in known:
+            raise DataError("--set", None, f"{key!r} is no fighter of the scenario; allowed: {allowed}")
+        if len(known[key]) > 1:
+            raise DataError("--set", None, f"{key!r} names {len(known[key])} different fighter files of the scenario; "
+                            "give them different file names to change one")
 
 
 def read_spec(path: str, n: int | None = None, names: Mapping[str, str] | None = None,
@@ -563,6 +600,8 @@ class _Fighters:
             try:
                 self.loaded[key] = self.refs.load_fighter(rs, ref)
             except DataError as exc:
+                if exc.source.startswith("--set "):
+                    raise
                 raise DataError(self.path, where, _nested(exc)) from None
             if self.loaded[key].ruleset != rs.name:
                 raise DataError(self.path, where, f"{ref} is a {self.loaded[key].ruleset} fighter; this "
@@ -690,6 +729,8 @@ def _add_fights(scenario: Scenario, runs: list[Run], refs: References) -> None:
             try:
                 loaded[key] = refs.load_fighter(rs, ref, where)
             except DataError as exc:
+                if exc.source.startswith("--set "):
+                    raise
                 raise DataError(path, where, _nested(exc) if exc.source != where else exc.message) from None
         return loaded[key]
 
@@ -772,6 +813,18 @@ def _fight_groups(scenario: Scenario) -> list[tuple[list[int], str]]:
     return _pairable(groups, [fc.prepared.compiled for fc in scenario.fights])
 
 
+def _fight_order(scenario: Scenario, members: list[int]) -> list[int]:
+    """The order a group of fights is played in so that each fight is compared with the group's
+    baseline — the fight without options of its own (the scenario's and the variant's only), else
+    the first listed — and never with the fight listed before it: the paired driver counts the
+    joint outcomes of neighbouring configurations, so the baseline is played before each other
+    fight (``[base, f1, base, f2, …]``; a baseline's copies replay the same fights, so their
+    counters are the same)."""
+    base = next((i for i in members if not scenario.fights[i].changed), members[0])
+    others = [i for i in members if i != base]
+    return [x for i in others for x in (base, i)] or [base]
+
+
 def _pairable(groups: dict[tuple, list[int]], compiled: list[Compiled]) -> list[tuple[list[int], str]]:
     """The groups (key: the changing label first) whose members share the tables and the round cap;
     members of other groups run on their own."""
@@ -802,7 +855,8 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
 
     All cells use the scenario's seed and duel indices 0 … n−1 (common random numbers). Cells that
     differ only by a sweep value, or only by the rule variant, are replayed together, and the
-    paired differences between neighbours are left in ``scenario.differences``. All groups are
+    paired differences between neighbours are left in ``scenario.differences``; group fights of the
+    same sides, each against their baseline (:func:`_fight_order`). All groups are
     handed to the executor at once: ``client`` (a ``distributed.Client``) or ``executor`` run them
     side by side on a Dask cluster, with the same counters (``docs/cluster.md``).
     """
@@ -819,9 +873,12 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
               for m, _ in groups]
     labels += [scenario.fights[m[0]].label + (f" [{scenario.fights[m[0]].variant}]" if several else "")
                + (f" … ({len(m)} fights)" if len(m) > 1 else "") for m, _ in fight_groups]
+    # the order each group plays its members in: a sweep's values and the variants as listed (their
+    # differences are those of neighbours), group fights each after its baseline (:func:`_fight_order`)
+    orders = [members for members, _ in groups] + [_fight_order(scenario, members) for members, _ in fight_groups]
     works = [paired_work([scenario.cells[i].compiled for i in members], spec.seed) for members, _ in groups]
-    works += [paired_work([scenario.fights[i].prepared.compiled for i in members], spec.seed)
-              for members, _ in fight_groups]
+    works += [paired_work([scenario.fights[i].prepared.compiled for i in order], spec.seed)
+              for order in orders[len(groups):]]
     sizes = [len(members) for members, _ in [*groups, *fight_groups]]
 
     def step(work: int, size: int) -> None:
@@ -844,10 +901,12 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
                               progress=None if progress is None else lambda d, t: progress(d, t, ""))
         totals, seconds, ns, met = pr.totals, pr.seconds, pr.n, pr.met
     for g, ((members, by), (counters, joint), elapsed) in enumerate(zip([*groups, *fight_groups], totals, seconds)):
-        joint = joint[: len(members) - 1]
+        order = orders[g]
         n = ns[g]
-        group = []
-        for i, cnt in zip(members, counters):
+        group: dict[int, Any] = {}  # member → result, each once (a fight group plays its baseline again)
+        for i, cnt in zip(order, counters):
+            if i in group:
+                continue
             if g < len(groups):
                 cell = scenario.cells[i]
                 r = result_of(cell.ruleset, cell.prepared, cnt, n, spec.seed, elapsed / len(members),
@@ -862,9 +921,14 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
             if prec is not None:
                 r.precision.update({"target_error": prec.target, "half_width": rates_half_width(layouts[g], cnt, n),
                                     "target_met": met[g]})
-            group.append(r)
-        if len(group) > 1:
-            differences.append(paired_differences(group, joint, by))
+            group[i] = r
+        if len(order) > 1:
+            played = [group[i] for i in order]
+            if g < len(groups):  # neighbours: one frame of the whole group
+                differences.append(paired_differences(played, joint[: len(order) - 1], by))
+            else:
+                differences.extend(paired_differences(played[p:p + 2], joint[p:p + 1], by)
+                                   for p in range(0, len(order) - 1, 2))
     scenario.differences = pd.concat(differences, ignore_index=True) if differences else None
     scenario.fight_results = [fight_results[i] for i in range(len(scenario.fights))]
     scenario.weight_results = [

@@ -365,23 +365,32 @@ SET_OPT = typer.Option(None, "--set", help="change one field of side a's or b's 
                        "a fighter file; `docs/designer.md` lists the paths)")
 
 
-def parse_sets(sets: list[str] | None) -> dict[str, dict[str, Any]]:
-    """``--set SIDE.PATH=VALUE`` flags as ``{"a": {path: value}, "b": {…}}``; the value is read as
-    a TOML value (``5``, ``true``, ``"d10"``), else taken as text (``d10``)."""
+REPORT_SET_OPT = typer.Option(None, "--set", help="change one field of a fighter of the scenario for this run: "
+                              "FIGHTER.PATH=VALUE, FIGHTER as the scenario names it (a catalog name, or a fighter "
+                              "file's name without .toml), e.g. brute.main_hand.damage=d10 (repeatable; validated like "
+                              "a fighter file; echoed in the report's setup and replayed by --rerun)")
+
+
+def parse_sets(sets: list[str] | None, sides: tuple[str, ...] | None = ("a", "b")) -> dict[str, dict[str, Any]]:
+    """``--set TARGET.PATH=VALUE`` flags as ``{"a": {path: value}, "b": {…}}``; the value is read as
+    a TOML value (``5``, ``true``, ``"d10"``), else taken as text (``d10``). ``sides``: the targets
+    allowed (a side), or None for any word before the first dot (a report's fighters, checked by
+    the scenario loader)."""
     import tomllib
 
-    changes: dict[str, dict[str, Any]] = {"a": {}, "b": {}}
+    changes: dict[str, dict[str, Any]] = {key: {} for key in sides or ()}
     for flag in sets or []:
         target, eq, text = flag.partition("=")
         side, dot, path = target.strip().partition(".")
-        if not eq or not dot or side not in changes or not path.strip():
+        if not eq or not dot or not side or (sides is not None and side not in changes) or not path.strip():
             raise DataError("--set", None, f"{flag!r}: write SIDE.PATH=VALUE with SIDE a or b, e.g. "
-                            "a.main_hand.damage=d10")
+                            "a.main_hand.damage=d10" if sides is not None else f"{flag!r}: write FIGHTER.PATH=VALUE "
+                            "with FIGHTER a fighter of the scenario, e.g. brute.main_hand.damage=d10")
         try:
             value: Any = tomllib.loads(f"v = {text.strip()}")["v"]
         except tomllib.TOMLDecodeError:
             value = text.strip()
-        changes[side][path.strip()] = value
+        changes.setdefault(side, {})[path.strip()] = value
     return changes
 
 

@@ -40,6 +40,8 @@ from .base import (
     print_json,
     add_row,
     percent,
+    REPORT_SET_OPT,
+    parse_sets,
 )
 
 
@@ -62,18 +64,21 @@ def report(
     open_page: bool = typer.Option(False, "--open", help="open the written report in the web browser"),
     force: bool = typer.Option(False, "--force", help="run a scenario of more than 10,000 cells (refused without: "
                                "the message tells its estimated size)"),
+    sets: Optional[list[str]] = REPORT_SET_OPT,
 ) -> None:
     """Run a scenario (or play again the one a report carries, --rerun) and write a one-file HTML
     report (images embedded, the scenario and its files embedded)."""
     from pathlib import Path
 
     from ..outputs import Outputs, require_parquet, write_file
-    from ..report import ReportFrames, read_setup, render_report, report_setup, setup_inputs, table_metadata
+    from ..report import (ReportFrames, flat_sets, nested_sets, read_setup, render_report, report_setup,
+                          setup_inputs, table_metadata)
     from ..run.cluster import parse
     from ..scenario import MAX_CELLS, load_scenario, scenario_files
 
     if parquet:
         require_parquet("--parquet")
+    changes = parse_sets(sets, sides=None)
     old: dict[str, Any] | None = None
     if rerun is not None:
         if scenario is not None:
@@ -86,6 +91,7 @@ def report(
                 target_error = old["target_error"]
         if max_n is None and target_error is not None and old["target_error"] is not None:
             max_n = old["max_n"]
+        changes = nested_sets({**old.get("set", {}), **flat_sets(changes)})  # the report's, then the flags'
     elif scenario is None:
         fail("give a scenario TOML file, or --rerun REPORT.html (see brutal-sim report --help)")
 
@@ -95,9 +101,9 @@ def report(
     with _scenario_place(old, scenario, rerun) as path:
         if old is None:
             outputs.check([Path(path), *(ref.path for ref in scenario_files(path))])
-        with _setup_errors(rerun):
+        with _setup_errors(rerun, _REPLAY_FLAGS if sets else _REPLAY_FLAGS - {"--set"}):
             sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n,
-                               max_cells=None if force else MAX_CELLS, on_size=_announce)
+                               max_cells=None if force else MAX_CELLS, on_size=_announce, sets=changes)
         check_run(None, threads)
         target = parse(cluster)
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
@@ -171,18 +177,19 @@ def _scenario_place(setup: dict[str, Any] | None, scenario: str | None, report: 
 
 #: the sources of errors that name what the user gave with a replay (its flags), not its setup
 _REPLAY_FLAGS = {"n", "target_error", "max_n", "threads", "force", "-n", "--target-error", "--max-n", "--threads",
-                 "--force"}
+                 "--force", "--set"}
 
 
 @contextmanager
-def _setup_errors(report: str | None) -> Iterator[None]:
+def _setup_errors(report: str | None, flags: set[str] = _REPLAY_FLAGS) -> Iterator[None]:
     """Inside a replay of ``report`` (None: a plain run), an error in the files of its setup names
     the report: ``REPORT: setup: s.toml: FIELD: …`` (the files by the names the report carries
-    them under); an error of a flag the user gave, or one naming the report already, as it is."""
+    them under); an error of a flag the user gave (``flags``: ``--set`` only when given), or one
+    naming the report already, as it is."""
     try:
         yield
     except DataError as exc:
-        if report is None or exc.source == report or exc.source in _REPLAY_FLAGS:
+        if report is None or exc.source == report or exc.source.partition(" ")[0] in flags:
             raise
         raise DataError(report, "setup", str(exc)) from None
 

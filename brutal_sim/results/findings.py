@@ -4,7 +4,8 @@
   values around it, with the interval the 95 % bands give, and the mean change per step;
 - a round robin (three matchups or more under one reading): the most and the least balanced pair;
 - rule variants: each reading against the first one (the baseline), matchup by matchup;
-- group fights: each fight with its own options against the same sides' first fight;
+- group fights: each fight with its own options against the baseline of the same sides (the fight
+  without options of its own, else the first), paired;
 - a rule diff: how many changes exceed noise, the largest, how many chance alone would flag at the
   95 % level, and how many stay flagged after Holm's correction for the many comparisons.
 
@@ -174,25 +175,49 @@ def _paired_half(differences: Any, matchup: str, base: str, variant: str) -> flo
     return float(rows["ci_high"].iloc[0] - rows["ci_low"].iloc[0]) / 2
 
 
-def fight_findings(fights: Sequence[Any]) -> list[str]:
-    """Each group fight with its own options against the first fight of the same sides and
-    variant (its baseline): the change of side a's win rate."""
+def fight_findings(fights: Sequence[Any], differences: Any = None) -> list[str]:
+    """Each group fight with its own options against the baseline of the same sides and variant
+    (the fight without options of its own, else the first listed): the change of side a's win
+    rate, with its paired 95 % interval where ``differences`` (the scenario's, which compare
+    group fights with their baseline) holds the pair, else the interval independent runs would give."""
     out = []
-    baseline: dict[tuple[str, str], Any] = {}
+    baseline: dict[tuple[Any, str], Any] = {}
     for r in fights:
-        key = (r.labels.get("matchup", ""), r.labels.get("variant", ""))
-        d = r.to_dict()
-        if key not in baseline:
+        key = (r.sides, r.labels.get("variant", ""))
+        if key not in baseline or (baseline[key].labels.get("value", "") and not r.labels.get("value", "")):
             baseline[key] = r
-            out.append(f"{key[0]}: side a wins {_pct(d['a']['win_rate'])}, side b {_pct(d['b']['win_rate'])}.")
+    for r in fights:
+        key = (r.sides, r.labels.get("variant", ""))
+        d = r.to_dict()
+        if baseline[key] is r:
+            out.append(f"{r.labels.get('matchup', '')}: side a wins {_pct(d['a']['win_rate'])}, "
+                       f"side b {_pct(d['b']['win_rate'])}.")
             continue
-        b = baseline[key].to_dict()
+        base = baseline[key]
+        b = base.to_dict()
         pa, pb = d["a"]["win_rate"], b["a"]["win_rate"]
-        half = independent_half_width(pb, b["n"], pa, d["n"])
+        half = _paired_fight_half(differences, r, base)
+        if half is None:
+            half = independent_half_width(pb, b["n"], pa, d["n"])
         changed = r.labels.get("value", "") or "its own options"
-        out.append(f"{key[0]} with {changed}: side a's win rate {100 * (pa - pb):+.1f} points (±{100 * half:.1f}) "
-                   "against the same sides without them.")
+        against = "without them" if not base.labels.get("value", "") else f"with {base.labels['value']}"
+        out.append(f"{r.labels.get('matchup', '')} with {changed}: side a's win rate {100 * (pa - pb):+.1f} points "
+                   f"(±{100 * half:.1f}) against the same sides {against}.")
     return out
+
+
+def _paired_fight_half(differences: Any, fight: Any, base: Any) -> float | None:
+    """The paired 95 % half-width of side a's change from the fight ``base`` to ``fight``, when the
+    scenario's differences hold that pair."""
+    if differences is None or len(differences) == 0:
+        return None
+    d = differences
+    rows = d[(d["sweep"] == "") & (d["side"] == "a") & (d["matchup"] == fight.labels.get("matchup", ""))
+             & (d["variant"] == fight.labels.get("variant", "")) & (d["from"] == base.labels.get("value", ""))
+             & (d["to"] == fight.labels.get("value", ""))]
+    if len(rows) != 1:
+        return None
+    return float(rows["ci_high"].iloc[0] - rows["ci_low"].iloc[0]) / 2
 
 
 def holm_kept(p_values: Sequence[float], alpha: float = 0.05) -> int:
@@ -227,7 +252,16 @@ def diff_findings(rows: Any) -> list[str]:
     ]
 
 
+def findings_by_kind(results: Sequence[Any], fights: Sequence[Any] = (),
+                     differences: Any = None) -> list[tuple[str, list[str]]]:
+    """The key findings of a report by kind, the most telling first: ``sweep``, ``round_robin``,
+    ``variants``, ``fights``; a kind without a finding left out (a report orders its sections by
+    them)."""
+    kinds = [("sweep", sweep_findings(results)), ("round_robin", round_robin_findings(results)),
+             ("variants", variant_findings(results, differences)), ("fights", fight_findings(fights, differences))]
+    return [(kind, texts) for kind, texts in kinds if texts]
+
+
 def report_findings(results: Sequence[Any], fights: Sequence[Any] = (), differences: Any = None) -> list[str]:
     """The key findings of a report, the most telling first: sweeps, round robin, variants, fights."""
-    return [*sweep_findings(results), *round_robin_findings(results), *variant_findings(results, differences),
-            *fight_findings(fights)]
+    return [text for _, texts in findings_by_kind(results, fights, differences) for text in texts]

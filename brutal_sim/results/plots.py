@@ -2,7 +2,8 @@
 
 Every function takes a tidy frame and returns a :class:`matplotlib.figure.Figure` built directly,
 without pyplot: no global figure registry, no ``plt.show``, so the figures work headless, in
-Jupyter (a returned ``Figure`` displays itself) and in HTML reports (:func:`figure_to_data_uri`).
+Jupyter (a returned ``Figure`` displays itself), as PNG (:func:`figure_to_png`, :func:`figure_to_data_uri`)
+and in HTML reports as inline SVG with a hover value per datum (:func:`brutal_sim.results.hover.figure_to_svg`).
 
 >>> from brutal_sim import api, frames, plots
 >>> rs = [api.duel("swordsman", "brute", n=10_000, seed=1)]

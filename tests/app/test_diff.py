@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +16,8 @@ from brutal_sim.run.engine import run_paired_counters
 
 runner = CliRunner()
 FIGHTERS = ["swordsman", "brute", "knight"]
+#: the stylesheet every page includes (one copy: templates/page.css)
+STYLESHEET = (Path(__file__).resolve().parents[2] / "brutal_sim" / "templates" / "page.css").read_text(encoding="utf-8")
 
 
 def test_cli_diff_gives_a_row_per_matchup_sorted_by_size():
@@ -62,7 +66,11 @@ def test_diff_writes_the_page_and_the_table_and_refuses_bad_flags(tmp_path):
                               "-n", "3000", "-o", str(page), "--csv", str(table)])
     assert res.exit_code == 0, res.output
     html = page.read_text()
-    assert "broken_weapon" in html and "data:image/png;base64," in html and "Swordsman" in html
+    assert "broken_weapon" in html and '<svg role="img" aria-label="changes of the win rates"' in html and "Swordsman" in html
+    # a hover value on each bar: the matchup, its change and interval
+    assert re.search(r"<title>Swordsman vs Brute: change of the win rate \(percentage points, 95 % interval\) -?[0-9.]+ "
+                     r"\(95 % interval -?[0-9.]+ – -?[0-9.]+\)</title>", html)
+    assert STYLESHEET in html  # the one stylesheet of every page (templates/page.css)
     assert (table / "diff.csv").read_text().startswith("a,b,win_rate_old,win_rate_new,delta")
     for args, message in ((["--option-a", "armour_mdel=x"], "--option-a: armour_mdel"),
                           (["--rules-b", str(tmp_path / "none.toml")], "--rules-b"),

@@ -18,6 +18,8 @@ from brutal_sim.scenario import load_scenario, run_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 runner = CliRunner()
+#: the stylesheet every page includes (one copy: templates/page.css)
+STYLESHEET = (Path(__file__).resolve().parents[2] / "brutal_sim" / "templates" / "page.css").read_text(encoding="utf-8")
 
 SMALL = """
 title = "Small test"
@@ -79,7 +81,15 @@ def test_report_is_self_contained_and_matches_the_frames(tmp_path):
     assert not re.search(r'(src|href)\s*=\s*"(?!data:|#)', html), "external reference in the report"
     assert "<link" not in html and not re.search(r"<script[^>]*\bsrc\b", html)  # inline only
     assert html.count("<script>") == 1  # the tables' script (templates/tables.js), nothing fetched
-    imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
+    assert html.count("<style>") == 1 and STYLESHEET in html  # the one stylesheet (templates/page.css)
+    # sections by value: those the key findings rest on in the findings' order (the sweep's chart, the
+    # round robin's matrix among the plots, the variants' paired differences), then the summary table
+    order = ["sweeps-section", "plots", "differences-section", "summary-section", "fighters", "rule-options",
+             "setup-section"]
+    assert re.findall(r'<h2 id="([^"]+)"', html) == order
+    toc = html[html.index('<nav class="toc"'):html.index("</nav>")]
+    assert re.findall(r'href="#([^"]+)"', toc) == ["key-findings", *order]
+    imgs = re.findall(r'<svg role="img" aria-label="([^"]+)" class="plot"', html)
     assert "Win rates" in imgs and any(t.startswith("Matchup matrix") for t in imgs)
     assert any(t.startswith("Sweep: shield") for t in imgs) and "Rounds to decision" in imgs
     summary = pd.read_csv(csv / "summary.csv", keep_default_na=False)
@@ -200,7 +210,7 @@ def test_cross_system_report(tmp_path):
                             "-n", "3000"])
     assert r.exit_code == 0, r.output
     html = out.read_text()
-    imgs = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,', html)
+    imgs = re.findall(r'<svg role="img" aria-label="([^"]+)" class="plot"', html)
     assert "Lethality by ruleset" in imgs
     assert sum(t.startswith("Matchup matrix") for t in imgs) == 3  # one per ruleset
     assert len(re.findall(r'<table id="options', html)) == 3 and "<th class=\"l\">ruleset</th>" in html
@@ -212,3 +222,55 @@ def test_cross_system_report(tmp_path):
         row = summary[(summary.variant == ruleset) & (summary.matchup == "Swordsman vs Brute")
                       & (summary.measure == "win_rate") & (summary.side == "a")]
         assert int(row["count"].iloc[0]) == direct.wins(0)
+
+
+SET_SCENARIO = """
+title = "Set test"
+n = 2000
+seed = 9
+matchups = [["brute", "swordsman"]]
+
+[[sweeps]]
+name = "axe"
+fighter = "brute"
+field = "main_hand.damage"
+values = ["d6"]
+opponents = ["swordsman"]
+"""
+
+
+def _win_rates(html: str) -> list[float]:
+    return [float(x) for x in re.findall(r'<td data-value="([0-9.e-]+)">', html)]
+
+
+def test_report_set_changes_a_fighter_of_the_scenario_is_echoed_and_replayed(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text(SET_SCENARIO)
+    plain, changed, again = (tmp_path / f"{k}.html" for k in ("plain", "changed", "again"))
+    assert runner.invoke(app, ["report", str(f), "-o", str(plain)]).exit_code == 0
+    r = runner.invoke(app, ["report", str(f), "-o", str(changed), "--set", "brute.main_hand.damage=d6"])
+    assert r.exit_code == 0, r.output
+    # rows: the matchup's a and b, then the sweep cell's (axe d6); the same seed and duel indices
+    before, after = _win_rates(plain.read_text()), _win_rates(changed.read_text())
+    assert before[2:] == after[2:] and before[:2] != before[2:]  # the catalog's great axe is d12, not d6
+    assert after[:2] == after[2:]  # --set gave the brute of the matchup the d6 of the sweep: the very same duels
+    html = changed.read_text()
+    assert "<code>brute.main_hand.damage=d6</code>" in html.split('<nav')[0]  # echoed under the title
+    assert report.read_setup(str(changed))["set"] == {"brute.main_hand.damage": "d6"}
+    r = runner.invoke(app, ["report", "--rerun", str(changed), "-o", str(again)])
+    assert r.exit_code == 0, r.output
+    assert _win_rates(again.read_text()) == after and report.read_setup(str(again))["set"] == {"brute.main_hand.damage": "d6"}
+
+
+@pytest.mark.parametrize("flag,needle", [
+    ("brut.main_hand.damage=d6", "error: --set: 'brut' is no fighter of the scenario; allowed: brute, swordsman"),
+    ("brute.main_hand.damag=d6", "error: --set brute: field: 'main_hand.damag': no field 'damag'"),
+    ("brute=d6", "error: --set: 'brute=d6': write FIGHTER.PATH=VALUE"),
+])
+def test_report_set_refuses_a_bad_target_in_one_line_and_writes_nothing(tmp_path, flag, needle):
+    f = tmp_path / "s.toml"
+    f.write_text(SET_SCENARIO)
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(f), "-o", str(out), "--set", flag])
+    assert r.exit_code == 2 and r.output.startswith(needle) and r.output.count("\n") == 1, r.output
+    assert not out.exists() and not list(tmp_path.glob(".r.html*"))

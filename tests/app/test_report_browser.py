@@ -1,5 +1,7 @@
 """The example reports as a browser shows them (headless Chromium, skipped where none is installed):
-no horizontal overflow on a 390 px phone screen, no script error, tables sort and filter."""
+no horizontal overflow on a 390 px phone screen, no script error, tables sort and filter, every
+figure is inline SVG whose every hover target carries its value as a title, and the pointer over a
+target finds that target (so hovering shows its value)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,22 @@ document.getElementById("f").addEventListener("load", function () {
   out.scroll = d.documentElement.scrollWidth;
   out.tools = d.querySelectorAll(".tools").length;
   out.tables = d.querySelectorAll("table.data").length;
+  var svgs = Array.prototype.slice.call(d.querySelectorAll("figure svg.plot"));
+  out.figures = d.querySelectorAll("figure").length; out.svgs = svgs.length; out.targets = 0; out.untitled = 0;
+  out.empty = 0; out.hit = 0; out.titles = [];
+  svgs.forEach(function (svg) {
+    var targets = svg.querySelectorAll("g.hover > *");
+    out.targets += targets.length; if (!targets.length) { out.empty++; }
+    Array.prototype.forEach.call(targets, function (t) { var title = t.querySelector("title");
+      if (!title || !title.textContent.trim()) { out.untitled++; } });
+    var t = targets[Math.floor(targets.length / 2)];
+    if (!t) { return; }
+    t.scrollIntoView({block: "center", inline: "center"});
+    var r = t.getBoundingClientRect(), e = d.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (e && e.parentNode && e.parentNode.parentNode === svg && e.parentNode.classList.contains("hover")) {
+      out.hit++; out.titles.push(e.querySelector("title").textContent); }  // that target, or one drawn over it
+  });
+  d.documentElement.scrollTop = 0; d.documentElement.scrollLeft = 0;
   var t = d.querySelector("table.data"), col = -1;
   if (t) {
     var first = t.tBodies[0].rows[0];
@@ -81,3 +99,7 @@ def test_an_example_report_fits_a_phone_and_its_tables_sort_and_filter(reports, 
     up, down = result["up"], result["down"]
     assert up == sorted(up) and down == sorted(down, reverse=True) and sorted(up) == sorted(down)
     assert result["shown"] == 0
+    # every figure an inline SVG with a titled hover target per datum; the pointer over one finds it
+    assert result["figures"] == result["svgs"] >= 1 and result["untitled"] == result["empty"] == 0
+    assert result["targets"] >= 3 * result["svgs"] and result["hit"] == result["svgs"], result
+    assert all(re.search(r"\d", t) for t in result["titles"]), result["titles"]  # a value in each

@@ -177,6 +177,9 @@ def _page(setup_json: str) -> str:
     (_page(json.dumps({**_good_setup(), "scenario": {"name": "s.toml"}})), "setup.scenario: malformed"),
     (_page(json.dumps({**_good_setup(), "n": 0})), "setup.n: malformed"),
     (_page(json.dumps({**_good_setup(), "target_error": "x"})), "setup.target_error: malformed"),
+    (_page(json.dumps({**_good_setup(), "set": {"brute": "d10"}})), "setup.set: malformed"),
+    (_page(json.dumps({**_good_setup(), "set": {"brut.main_hand.damage": "d10"}})),
+     "setup: --set: 'brut' is no fighter of the scenario; allowed: militia, brute"),
 ])
 def test_a_report_without_a_good_setup_is_refused_in_one_line(tmp_path, page, needle):
     old = tmp_path / "old.html"

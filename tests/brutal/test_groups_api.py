@@ -365,7 +365,8 @@ def test_report_with_group_fights(tmp_path):
     html = out.read_text()
     assert '<h2 id="fights-section">Group fights</h2>' in html and 'id="fights"' in html and 'id="fight-fighters"' in html
     assert "Two pairs" in html and "outnumbered=none" in html and "Knight vs Militia spearman ×3" in html
-    assert 'alt="Group fights"' in html and '<table id="summary"' in html
+    assert 'aria-label="Group fights"' in html and '<table id="summary"' in html
+    assert html.index('id="fights-section"') < html.index('id="summary-section"')  # the findings rest on the fights
     assert not re.findall(r'(?:src|href)="(?!data:|#)', html)  # self-contained (links within the page only)
     for name in ("fight_summary", "fighters", "survivors", "summary"):
         assert (csv / f"{name}.csv").is_file()
@@ -388,20 +389,28 @@ def test_report_with_group_fights(tmp_path):
 
 def test_scenario_fights_replayed_together_match_separate_runs(tmp_path):
     """Fights of the same sides are played on common random numbers: each one's counters are those
-    of a separate run, and their paired difference is in scenario.differences."""
+    of a separate run, and each one's paired difference against the baseline — the fight without
+    options of its own, here listed second — is in scenario.differences, never against the fight
+    listed before it."""
     from brutal_sim import api
     from brutal_sim.scenario import load_scenario, run_scenario
 
     f = tmp_path / "s.toml"
-    f.write_text('n = 1500\nseed = 4\n[[fights]]\na = ["knight"]\nb = ["militia*3"]\n'
-                 '[[fights]]\na = ["knight"]\nb = ["militia*3"]\noptions = { outnumbered = "none" }\n')
+    f.write_text('n = 1500\nseed = 4\n'
+                 '[[fights]]\na = ["knight"]\nb = ["militia*3"]\noptions = { outnumbered = "none" }\n'
+                 '[[fights]]\na = ["knight"]\nb = ["militia*3"]\n'
+                 '[[fights]]\na = ["knight"]\nb = ["militia*3"]\noptions = { attack_limit = "corridor" }\n')
     sc = load_scenario(str(f))
     assert run_scenario(sc) == []
     alone = api.fight(["knight"], ["militia*3"], n=1500, seed=4, options={"outnumbered": "none"})
-    assert np.array_equal(sc.fight_results[1].counters, alone.counters)
+    assert np.array_equal(sc.fight_results[0].counters, alone.counters)
+    base = api.fight(["knight"], ["militia*3"], n=1500, seed=4)
+    assert np.array_equal(sc.fight_results[1].counters, base.counters)  # the baseline, played twice, once kept
     d = sc.differences
-    row = d[(d["side"] == "a") & (d["measure"] == "win_rate")].iloc[0]
-    assert (row["from"], row["to"], row["fighter"]) == ("", "outnumbered=none", "Knight")
-    r0, r1 = sc.fight_results
-    assert row["difference"] == pytest.approx((r1.wins(0) - r0.wins(0)) / 1500)
-    assert row["ci_low"] <= row["difference"] <= row["ci_high"]
+    rows = d[(d["side"] == "a") & (d["measure"] == "win_rate")]
+    assert [(r["from"], r["to"], r["fighter"]) for _, r in rows.iterrows()] == [
+        ("", "outnumbered=none", "Knight"), ("", "attack_limit=corridor", "Knight")]
+    none, r0, corridor = sc.fight_results
+    for (_, row), r1 in zip(rows.iterrows(), (none, corridor)):
+        assert row["difference"] == pytest.approx((r1.wins(0) - r0.wins(0)) / 1500, abs=1e-15)
+        assert row["ci_low"] <= row["difference"] <= row["ci_high"]

@@ -85,6 +85,7 @@ def test_fights_are_compared_with_their_baseline():
     class Fight:
         rate: float
         labels: dict
+        sides: tuple = (("Knight",), ("Militia", "Militia"))
 
         def to_dict(self):
             return {"n": 10_000, "a": {"win_rate": self.rate}, "b": {"win_rate": 1 - self.rate}}
@@ -95,6 +96,19 @@ def test_fights_are_compared_with_their_baseline():
     assert texts == ["K vs M: side a wins 60.0 %, side b 40.0 %.",
                      "K vs M with outnumbered=none: side a's win rate +10.0 points (±1.3) against the same sides "
                      "without them."]
+    # the baseline is the fight without options of its own wherever it is listed, never the one before;
+    # the paired interval of the scenario's differences where they hold the pair
+    fights = [Fight(0.7, {"matchup": "K vs M", "variant": "", "value": "outnumbered=none"}),
+              Fight(0.6, {"matchup": "K vs M", "variant": "", "value": ""}),
+              Fight(0.65, {"matchup": "K vs M", "variant": "", "value": "attack_limit=corridor"}),
+              Fight(0.2, {"matchup": "other sides", "variant": "", "value": "outnumbered=none"}, (("A",), ("B",)))]
+    differences = pd.DataFrame({"matchup": ["K vs M"], "variant": [""], "sweep": [""], "side": ["a"],
+                                "from": [""], "to": ["attack_limit=corridor"], "ci_low": [0.046], "ci_high": [0.054]})
+    assert fight_findings(fights, differences) == [
+        "K vs M with outnumbered=none: side a's win rate +10.0 points (±1.3) against the same sides without them.",
+        "K vs M: side a wins 60.0 %, side b 40.0 %.",
+        "K vs M with attack_limit=corridor: side a's win rate +5.0 points (±0.4) against the same sides without them.",
+        "other sides: side a wins 20.0 %, side b 80.0 %."]
 
 
 def test_holm_and_the_diff_count():
@@ -130,3 +144,19 @@ def test_notes_reflow_into_paragraphs_and_keep_list_items():
 
     text = "The axe goes from d6\nto d12.\n\n  Two readings:\n- marker\n- protection only\n2) last\n\n\n"
     assert paragraphs(text) == ["The axe goes from d6 to d12.", "Two readings:\n- marker\n- protection only\n2) last"]
+
+
+def test_sections_follow_the_findings_then_a_fixed_order():
+    from brutal_sim.report import section_order
+
+    every = ["sweeps", "weights", "fights", "summary", "differences", "plots"]
+    # no finding: the fixed order (stat weights, fights, summary, differences, plots)
+    assert section_order(["summary", "plots", "weights"], []) == ["weights", "summary", "plots"]
+    # a round robin's finding rests on its matrix (among the plots), the variants' on the paired differences
+    assert section_order(every, ["round_robin", "variants"]) == ["plots", "differences", "sweeps", "weights",
+                                                                 "fights", "summary"]
+    assert section_order(every, ["sweep", "fights"]) == ["sweeps", "fights", "weights", "summary", "differences",
+                                                         "plots"]
+    # variants played apart (no paired differences): their finding rests on the summary table
+    assert section_order(["summary", "plots"], ["variants"]) == ["summary", "plots"]
+    assert section_order(["summary", "plots"], ["round_robin", "variants"]) == ["plots", "summary"]
