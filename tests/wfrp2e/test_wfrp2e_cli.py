@@ -120,6 +120,7 @@ GOOD_FX = "".join(f'[crit_effects.{z}]\n1 = "STUN(1)"\n2 = ["OUT"]\n' for z in (
     (GOOD_GRID.replace('"01-50"', '"01-60"') + GOOD_FX, "roll 51 is in two bands"),
     (GOOD_GRID.replace("[1, 5]", "[5, 1]") + GOOD_FX, "rising order"),
     (GOOD_GRID.replace("effects = [1, 2] }, {", "effects = [1] }, {") + GOOD_FX, "expected 2 effect numbers"),
+    (GOOD_GRID.replace("effects = [1, 2] }, {", "effects = [1, 101] }, {") + GOOD_FX, "effect numbers 1..100"),
     (GOOD_GRID, "needs the tables crit_grid (columns, bands) and crit_effects.ZONE"),
     (GOOD_GRID + GOOD_FX.replace('2 = ["OUT"]', '2 = "EXPLODE"', 1), "unknown effect code 'EXPLODE'"),
     (GOOD_GRID + GOOD_FX.replace('2 = ["OUT"]\n', "", 1), "effect numbers 2 of the grid have no effect here"),

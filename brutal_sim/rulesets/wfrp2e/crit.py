@@ -34,6 +34,8 @@ from .layout import (CRIT_COLUMNS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PE
 EXAMPLE = "example"
 EXAMPLE_FILE = resources.files("brutal_sim") / "data" / "wfrp2e" / "crit_example.toml"
 CODES_HELP = "NONE, OUT, DEATH, HELPLESS, STUN(n), DROP, PRONE, PEN(ws|ag|all, -n)"
+#: The largest effect number a critical table may use (a table numbers its effects 1, 2, …).
+MAX_EFFECT = 100
 _FLAGS = {"OUT": FX_OUT, "DEATH": FX_DEATH, "HELPLESS": FX_HELPLESS, "DROP": FX_DROP, "PRONE": FX_PRONE}
 _STUN = re.compile(r"^STUN\((\d+)\)$")
 _PEN = re.compile(r"^PEN\((WS|AG|ALL),(-\d+)\)$")
@@ -127,8 +129,9 @@ def crit_tables_from_data(raw: dict[str, Any], source: str) -> tuple[np.ndarray,
             raise DataError(source, field, "expected exactly the fields rolls and effects")
         effects = band["effects"]
         if (not isinstance(effects, list) or len(effects) != len(columns)
-                or not all(isinstance(e, int) and not isinstance(e, bool) and e >= 1 for e in effects)):
-            raise DataError(source, f"{field}.effects", f"expected {len(columns)} effect numbers ≥ 1 (one per column)")
+                or not all(isinstance(e, int) and not isinstance(e, bool) and 1 <= e <= MAX_EFFECT for e in effects)):
+            raise DataError(source, f"{field}.effects",
+                            f"expected {len(columns)} effect numbers 1..{MAX_EFFECT} (one per column)")
         for roll in _rolls(band["rolls"], source, f"{field}.rolls"):
             if by_roll[roll - 1, 0]:
                 raise DataError(source, f"{field}.rolls", f"roll {roll:02d} is in two bands")
