@@ -72,7 +72,7 @@ def test_a_child_forked_after_the_threads_started_says_so_instead_of_hanging():
 def test_an_unwritable_cache_still_gives_a_result(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")  # a folder below a file can be made by no one, root included
-    r = cli("duel", "--ruleset", "wfrp2e", "orc", "goblin", "-n", "2000", "--json",
+    r = cli("duel", "--ruleset", "vereteno", "swordsman", "brute", "-n", "2000", "--json",  # the smallest kernel
             NUMBA_CACHE_DIR=str(blocker / "cache"), HOME=str(blocker))
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr and r.stdout.startswith("{")
