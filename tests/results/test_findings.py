@@ -56,8 +56,8 @@ def test_a_sweep_crossing_is_interpolated_with_the_interval_of_its_bands():
     [text] = sweep_findings(_sweep(["d6", "d8"], [0.10, 0.20]))
     assert text.startswith("axe: Brute against Swordsman stays below 50.0 % from d6 (10.0 %) to d8 (20.0 %); "
                            "nearest at d8 (20.0 %)")
-    two = sweep_findings([*_sweep(["d6", "d8"], [0.4, 0.6], "x"), *_sweep(["d6", "d8"], [0.4, 0.6], "y")])
-    assert [t[:9] for t in two] == ["axe (x): ", "axe (y): "]
+    two = sweep_findings([*_sweep(["d6", "d8"], [0.4, 0.6], "x (default)"), *_sweep(["d6", "d8"], [0.4, 0.6], "y")])
+    assert [t.split(":")[0] for t in two] == ["axe [x (default)]", "axe [y]"]
 
 
 def test_a_round_robin_names_its_most_and_least_balanced_pairs():
