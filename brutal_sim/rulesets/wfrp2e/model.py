@@ -16,7 +16,7 @@ from ...core.data import StrictModel
 from .layout import MELEE_TACTIC_NAMES, RANGED_TACTIC_NAMES, REACTION_NAMES, TACTIC_NAMES
 
 Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",
-                  "pummelling", "special", "unreliable", "experimental"]
+                  "pummelling", "special", "unreliable", "experimental", "shrapnel"]
 #: the missile weapon groups (W-9.4); throwing weapons add SB to their damage, the others deal flat damage
 MISSILE_GROUPS = ("bow", "crossbow", "sling", "blackpowder", "engineering", "throwing")
 WeaponGroup = Literal["basic", "fencing", "flail", "parry", "two_handed", "cavalry", "bow", "crossbow", "sling",
@@ -101,13 +101,21 @@ class Armour(StrictModel):
     ag_penalty: int = Field(0, ge=0, le=30, description="taken off Ag tests (dodge, initiative)")
 
 
+#: talents whose rule the digest gives (W-7.3, W-7.8, W-7.10, W-7.12 – W-7.14): always in effect
+TALENT_EFFECTS = ("sure_shot", "sharpshooter", "mighty_shot", "rapid_reload", "master_gunner", "quick_draw",
+                  "ambidextrous")
+TalentEffect = Literal[("",) + TALENT_EFFECTS]  # type: ignore[valid-type]
+
+
 class Talent(StrictModel):
-    """A talent: its rule id and the rule option that switches its effect on (empty: no effect in a duel)."""
+    """A talent: its rule id and either the rule option that switches its effect on (a GAP, W-9.3) or
+    the rule it always plays (``effect``); neither: no effect in a duel."""
 
     name: str = ""
     description: str = ""
     rule: str = "W-9.3"
     option: Literal["", "strike_mighty_blow", "street_fighting"] = ""
+    effect: TalentEffect = Field("", description="the rule the talent plays (W-7): " + ", ".join(TALENT_EFFECTS))
 
 
 WeaponRef = Union[str, Weapon, None]
@@ -210,3 +218,6 @@ class Fighter(_Profile):
 
     def talent_option(self, option: str) -> bool:
         return any(t.option == option for t in self.talent_items)
+
+    def talent_effect(self, effect: str) -> bool:
+        return any(t.effect == effect for t in self.talent_items)

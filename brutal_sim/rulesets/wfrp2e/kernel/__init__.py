@@ -99,8 +99,12 @@ from .attack import (
     _location as location,
 )
 from .ranged import (
+    _aim_bonus as aim_bonus,
     _band as band,
+    _jams as jams,
     _reload as reload,
+    _reload_need as reload_need,
+    _shot_auto as shot_auto,
     _shot_target as shot_target,
 )
 from .actions import (
@@ -124,6 +128,7 @@ from .drivers import (
 __all__ = [
     "LOCATION_ZONE",
     "absorbed",
+    "aim_bonus",
     "attack",
     "attack_setup",
     "attack_slot",
@@ -142,6 +147,7 @@ __all__ = [
     "fortune_allows",
     "fury_needs_test",
     "initiative",
+    "jams",
     "location",
     "model_takes_out",
     "opposed_result",
@@ -150,11 +156,13 @@ __all__ = [
     "quality",
     "react",
     "reload",
+    "reload_need",
     "reset",
     "retreat",
     "run_attacks",
     "run_duels",
     "run_paired",
+    "shot_auto",
     "shot_setup",
     "shot_target",
     "succeeds",

@@ -15,14 +15,14 @@ from ..layout import (
     BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, G_ENGAGED, P_A, P_MELEE_TACTIC, P_TACTIC, P_WS, REACT_PARRY,
     SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN, S_HELD_OFF, S_LOADED, S_MISSILE,
     S_NO_REACT, S_OUT, S_PARRY_STANCE, S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT,
-    T_KITE, T_TURTLE, W_ENGAGED_FIRE, W_PRESENT, W_RELOAD, W_RELOAD_FULL,
+    T_KITE, T_TURTLE, W_ENGAGED_FIRE, W_PRESENT, P_QUICK_DRAW,
 )
 from ..options import O_DEFENSIVE_STANCE, O_FLEE_OUTCOME, O_LEAVE_MELEE
 from .tests import _capped, _opposed
 from .weapons import _held, _wf
 from .reactions import _availability
 from .movement import _at_edge, _charge_yards, _close, _move_yards, _retreat, _run_yards, _settle
-from .ranged import _band, _long_range, _reload, _shoot
+from .ranged import _aim_bonus, _band, _long_range, _reload, _reload_need, _shoot
 from .attack import _attack
 
 
@@ -96,7 +96,7 @@ def _plan_aims(F, S, i):
 def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
     """W-8.9 ``marksman`` (and ``shoot_then_draw`` while not engaged, W-8.10) with ``halves`` half
     actions: empty → reload (W-7.10); loaded and the foe within long range: with two half actions
-    aim (+10, W-7.3) and shoot, with one shoot; within very long range and two half actions: aim and
+    aim (+10, Sharpshooter +20, W-7.3) and shoot, with one shoot; within very long range and two half actions: aim and
     shoot (W-7.5); out of range: Move toward the foe (2·M), stopping at long range; repeated while
     half actions are left."""
     e = 1 - i
@@ -110,14 +110,14 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
         band = _band(F, S, opts, i)
         if band == BAND_SHORT or band == BAND_LONG:
             if halves == 2:
-                _shoot(F, S, opts, grid, fx, st, cnt, i, band, 10)
+                _shoot(F, S, opts, grid, fx, st, cnt, i, band, _aim_bonus(F, i))
                 halves = 0
             else:
                 _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
                 halves -= 1
             continue
         if band == BAND_EXTREME and halves == 2:
-            _shoot(F, S, opts, grid, fx, st, cnt, i, band, 10)
+            _shoot(F, S, opts, grid, fx, st, cnt, i, band, _aim_bonus(F, i))
             return
         move_toward(S, i, e, _move_yards(F, opts, i), _long_range(F, opts, i))
         _settle(S)
@@ -129,18 +129,28 @@ def _draw(F, S, opts, grid, fx, st, cnt, i, halves):
     """W-8.10 engaged with the missile weapon in hand (W-7.6: only a pistol-class weapon fires in
     melee): a loaded one fires first (−20, W-7.7); then i stows the missile weapon and readies its
     melee items (a half action; a reload under way is lost); with a half action left a standard
-    attack. From then on it fights by its melee tactic."""
+    attack. From then on it fights by its melee tactic. With Quick Draw (W-7.12) the Ready is free:
+    after a shot (the round's attack, W-2.4) the half action left takes the parry stance (W-3.7);
+    else the half actions left go to the melee tactic. Returns the half actions left for it."""
+    shot = False
     if _wf(F, i, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 and S[i, S_LOADED] != 0:
         _shoot(F, S, opts, grid, fx, st, cnt, i, _band(F, S, opts, i), 0)
         halves -= 1
+        shot = True
     if halves == 0 or decided(S):
-        return
+        return 0
     S[i, S_MISSILE] = 0
     S[i, S_RELOADING] = 0
     S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
     S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+    if F[i, P_QUICK_DRAW] != 0:
+        if not shot:
+            return halves
+        S[i, S_PARRY_STANCE] = 1
+        return 0
     if halves == 2:
         _attack(F, S, opts, grid, fx, st, cnt, i, 0, False)
+    return 0
 
 
 @rule
@@ -164,8 +174,7 @@ def _kite(F, S, opts, grid, fx, st, cnt, i):
         if band == BAND_SHORT or band == BAND_LONG:
             _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
         return
-    if (d + s > r and _wf(F, i, SLOT_MISSILE, W_RELOAD) == 1
-            and _wf(F, i, SLOT_MISSILE, W_RELOAD_FULL) == 0):
+    if d + s > r and _reload_need(F, i) <= 1:
         _retreat(F, S, opts, i, s)
         _reload(F, S, i, 1)
         return
@@ -183,13 +192,15 @@ def _kite(F, S, opts, grid, fx, st, cnt, i):
 @rule
 def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
     """The turn of a fighter with its missile weapon in hand: engaged, :func:`_draw`; else
-    :func:`_kite` (``kite`` with two half actions) or :func:`_marksman` (W-8.9 – W-8.11)."""
+    :func:`_kite` (``kite`` with two half actions) or :func:`_marksman` (W-8.9 – W-8.11). Returns
+    the half actions left for the melee tactic (a free Quick Draw, W-7.12)."""
     if S[2, G_ENGAGED] != 0:
-        _draw(F, S, opts, grid, fx, st, cnt, i, halves)
-    elif F[i, P_TACTIC] == T_KITE and halves == 2:
+        return _draw(F, S, opts, grid, fx, st, cnt, i, halves)
+    if F[i, P_TACTIC] == T_KITE and halves == 2:
         _kite(F, S, opts, grid, fx, st, cnt, i)
     else:
         _marksman(F, S, opts, grid, fx, st, cnt, i, halves)
+    return 0
 
 
 @rule

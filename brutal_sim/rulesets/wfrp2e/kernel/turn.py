@@ -24,6 +24,7 @@ from ..layout import (
     P_AG_PENALTY,
     P_FLEE_AT,
     P_FORTUNE,
+    P_QUICK_DRAW,
     P_W,
     BAND_EXTREME,
     SLOT_MAIN,
@@ -64,7 +65,7 @@ from .weapons import _wf
 from .movement import _settle
 from .attack import _attack
 from .actions import _feint, _flee, _plan, _plan_aims, _ranged_turn
-from .ranged import _band
+from .ranged import _aim_bonus, _band
 
 
 @rule
@@ -128,7 +129,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
     (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
     flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
-    first), a half action each, and spends the rest on its tactic (:func:`_plan`). With
+    first), a half action each (Quick Draw: the Ready free, W-7.12), and spends the rest on its tactic (:func:`_plan`). With
     ``fortune_half_action`` a spare fortune point buys one extra half action (W-6.5): it makes up a
     half action lost to the upkeep, else it aims (W-3.2, +10 on the first attack) before an
     unaimed attack of an engaged fighter that is no feint.
@@ -154,7 +155,8 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     for slot in (SLOT_MAIN, SLOT_OFF):
         if halves > 0 and S[i, S_MISSILE] == 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
             S[i, S_HELD_MAIN + slot] = 1
-            halves -= 1
+            if F[i, P_QUICK_DRAW] == 0:  # W-7.12 Quick Draw: the Ready is free
+                halves -= 1
             break
     spare = opts[O_FORTUNE_HALF_ACTION] != 0 and _fortune_spare(opts, S, i)
     if spare and halves < 2:
@@ -164,8 +166,9 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     if halves == 0:
         return
     if S[i, S_MISSILE] != 0:
-        _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
-        return
+        halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
+        if halves == 0 or decided(S):
+            return
     engaged = S[2, G_ENGAGED] != 0
     attacks, mod, feint = _plan(F, S, opts, i, halves)
     aim = 0
@@ -218,7 +221,7 @@ def _shot_setup(F, S, opts):
     band = _band(F, S, opts, 0)
     if S[2, G_ENGAGED] != 0:
         return (band, 0) if _wf(F, 0, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 else (-1, 0)
-    return (band, 10) if band <= BAND_EXTREME else (-1, 0)
+    return (band, _aim_bonus(F, 0)) if band <= BAND_EXTREME else (-1, 0)
 
 
 @rule

@@ -1,0 +1,248 @@
+"""WFRP 2e missile qualities and talents (W-7.3, W-7.8, W-7.10, W-7.12 – W-7.14): Sure Shot and its
+stacking with Armour Piercing, the misfire dial, Shrapnel, Sharpshooter, Mighty Shot, Rapid Reload,
+Master Gunner, Quick Draw, Ambidextrous, Marksman; exact single shots, kernel steps and the naive
+reference duel by duel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import naive_wfrp2e as naive
+from brutal_sim import api
+from brutal_sim.rulesets.wfrp2e import RULESET
+from brutal_sim.rulesets.wfrp2e import layout as L
+from brutal_sim.rulesets.wfrp2e.compile import compile_fighter
+from brutal_sim.toolbox.rng import seed_duel
+from brutal_sim.rulesets.wfrp2e.kernel import (
+    absorbed, aim_bonus, attack_target, damage_bonus, reload_need, run_attacks, run_duels, shot_setup, turn,
+)
+
+from wfrp2e_util import exact, fighter, prepared, state, within
+
+WALL = {"t": 99, "tb": 10, "w": 100}
+PLATE = {"body": 3}  # an inline armour piece: body AP 3
+
+
+def _p(a, b, **options) -> dict:
+    return exact(a, b, **options).to_dict()
+
+
+@pytest.mark.parametrize("missile,talents,stack,ap", [
+    ("bow", [], "true", 3),
+    ("bow", ["sure_shot"], "true", 2),  # Sure Shot −1 AP
+    ("longbow", [], "true", 2),  # Armour Piercing −1 AP
+    ("longbow", ["sure_shot"], "true", 1),  # both: −2
+    ("longbow", ["sure_shot"], "false", 2),  # sure_shot_stack = false: −1 in all
+])
+def test_w7_13_sure_shot_and_sure_shot_stack(missile, talents, stack, ap):
+    """W-7.13: Sure Shot ignores 1 AP of a ranged hit; with the weapon's Armour Piercing the
+    ``sure_shot_stack`` GAP: −2 AP (true) or −1 (false). TB 3 + the AP left on the body; nothing
+    where unarmoured (the arm), and nothing for a melee blow."""
+    p = prepared(fighter(bs=40, missile=missile, talents=talents, main_hand="hand_weapon"),
+                 fighter(armour=[PLATE]), start_distance=20, sure_shot_stack=stack)
+    F, o = p.compiled.fighters, p.compiled.options
+    assert absorbed(F, o, 0, 1, L.SLOT_MISSILE, L.LOC_BODY) == 3 + ap
+    assert absorbed(F, o, 0, 1, L.SLOT_MISSILE, L.LOC_LARM) == 3
+    assert absorbed(F, o, 0, 1, L.SLOT_MAIN, L.LOC_BODY) == 3 + 3
+
+
+def test_w7_13_sure_shot_moves_the_exact_shot():
+    """W-7.13: an exact shot (BS 100, bow 3 at 10 yards, aimed: always a hit) on TB 3, W 1: more than
+    1 damage is critical (sudden death: out). Elsewhere (75 %) d10 + 3 − 3 > 1: 90 %; on the body
+    (25 %, AP 3) d10 − 3 > 1: 60 %, with Sure Shot d10 − 2 > 1: 70 %."""
+    b = fighter(armour=[PLATE], w=1, reaction="none")
+    for talents, p_body in (([], 0.60), (["sure_shot"], 0.70)):
+        d = _p(fighter(bs=100, missile="bow", talents=talents, tactic="marksman"), b, start_distance=10)
+        assert d["p_hit"] == pytest.approx(1.0, abs=1e-12)
+        assert d["wound_level"]["out"] == pytest.approx(0.75 * 0.9 + 0.25 * p_body, abs=1e-12)
+
+
+@pytest.mark.parametrize("band,weapon,expected", [(0, "pistol", 1.0), (10, "pistol", 0.90), (10, "bow", 1.0),
+                                                  (4, "firearm", 0.96)])
+def test_w7_13_the_misfire_dial_jams_unreliable_weapons(band, weapon, expected):
+    """W-7.13 ``misfire_band``: an Unreliable weapon's shot whose d100 is above 100 − band jams (a
+    miss), whatever its BS (100 + aim); a bow is not Unreliable."""
+    a = fighter(bs=100, missile=weapon, tactic="marksman")
+    assert _p(a, fighter(reaction="none"), start_distance=6, misfire_band=band)["p_hit"] == pytest.approx(expected)
+
+
+def test_w7_13_a_jam_sampled_and_it_empties_a_weapon_without_reload():
+    """W-7.13: the sampled shot agrees with the exact one (BS 95 + 10 aim: every roll hits, but band
+    10 jams 91–100: 90 %); a jam empties a weapon with reload 0, which otherwise stays loaded
+    (W-7.10), so after one turn it is loaded exactly when its shot hit."""
+    n = 20_000
+    gun = {"group": "blackpowder", "damage": 4, "short": 8, "long": 16, "reload": "0", "qualities": ["unreliable"]}
+    a = fighter(bs=95, missile=gun, tactic="marksman")
+    b = fighter(reaction="none", **WALL)
+    ex = api.attack(a, b, options={"start_distance": "6", "misfire_band": "10"}, ruleset="wfrp2e")
+    sa = api.attack(a, b, n=n, seed=5, options={"start_distance": "6", "misfire_band": "10"}, ruleset="wfrp2e")
+    assert ex.outcomes[L.OUT_HIT] == pytest.approx(0.90) and within(0.90, sa.outcomes[L.OUT_HIT], n)
+    p = prepared(a, b, start_distance=6, misfire_band=10)
+    F, o = p.compiled.fighters, p.compiled.options
+    jammed = 0
+    for seed in range(60):  # a turn: aim + shot; loaded afterwards unless it jammed
+        S = state(p)
+        cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+        st = np.empty(4, dtype=np.uint64)
+        seed_duel(st, np.uint64(7), seed)
+        turn(F, S, o, *p.compiled.tables, st, cnt, 0)
+        hit = cnt[L.C_ATTACKS + L.OUT_HIT]
+        assert S[0, L.S_LOADED] == hit
+        jammed += 1 - hit
+    assert 0 < jammed < 20
+
+
+@pytest.mark.parametrize("rule,distance,expected", [
+    ("no_test", 20, 1.0),  # within short range (32): hit without a BS test
+    ("bs_test", 20, 0.40),  # BS 30 + aim 10
+    ("no_test", 32, 1.0),
+    ("no_test", 40, 0.0),  # beyond short range: a very long shot, BS 30 − 30
+])
+def test_w7_13_shrapnel_no_test_or_bs_test(rule, distance, expected):
+    """W-7.13 ``shrapnel`` (W-9.4 blunderbuss 32/–, Shrapnel, Unreliable): no_test hits its one target
+    within short range without a test; bs_test shoots as any other weapon."""
+    a = fighter(bs=30, missile="blunderbuss", tactic="marksman")
+    assert _p(a, fighter(reaction="none"), start_distance=distance, shrapnel=rule)["p_hit"] == pytest.approx(expected)
+    assert RULESET.catalog().weapons["blunderbuss"].has("shrapnel")
+
+
+def test_w7_13_shrapnel_with_the_misfire_dial():
+    """W-7.13: a shrapnel shot without a test still draws its d100 (the location), which may jam."""
+    a = fighter(bs=30, missile="blunderbuss", tactic="marksman")
+    assert _p(a, fighter(reaction="none"), start_distance=20, misfire_band=10)["p_hit"] == pytest.approx(0.90)
+
+
+def test_w7_3_sharpshooter_aims_for_plus_20():
+    """W-7.3, W-7.14: Sharpshooter's aim gives +20 instead of +10: the kithband's aimed shot at 30
+    yards (BS 42) 52 % → 62 %, at 40 yards (long, −20) 32 % → 42 %."""
+    kith = RULESET.catalog().fighter("kithband")
+    sharp = kith.model_copy(update={"talent_items": [RULESET.catalog().talents["sharpshooter"]]})
+    for distance, plain, better in ((30, 0.52, 0.62), (40, 0.32, 0.42)):
+        assert _p(kith, "orc", start_distance=distance)["p_hit"] == pytest.approx(plain, abs=1e-12)
+        assert _p(sharp, "orc", start_distance=distance)["p_hit"] == pytest.approx(better, abs=1e-12)
+    p = prepared(sharp, "orc", start_distance=30)
+    assert aim_bonus(p.compiled.fighters, 0) == 20
+    assert shot_setup(p.compiled.fighters, state(p), p.compiled.options) == (L.BAND_SHORT, 20)
+
+
+def test_w7_14_mighty_shot_and_marksman():
+    """W-7.14: Mighty Shot +1 missile damage (not melee); Marksman's +5 BS is in the profile: the
+    talent changes nothing of the compiled fighter."""
+    plain = fighter(bs=40, missile="longbow", main_hand="hand_weapon")
+    mighty = fighter(bs=40, missile="longbow", main_hand="hand_weapon", talents=["mighty_shot"])
+    for f, extra in ((plain, 0), (mighty, 1)):
+        p = prepared(f, fighter(), start_distance=20)
+        S = state(p)
+        assert damage_bonus(p.compiled.fighters, S, p.compiled.options, 0, L.SLOT_MISSILE) == 3 + extra
+        assert damage_bonus(p.compiled.fighters, S, p.compiled.options, 0, L.SLOT_MAIN) == 3
+    marks = fighter(bs=40, missile="longbow", main_hand="hand_weapon", talents=["marksman"])
+    assert (compile_fighter(marks) == compile_fighter(plain)).all()
+
+
+def _turns(shooter, turns: int, distance: int = 6):
+    """Side a's turns alone against a standing wall: (shots fired, loaded) after each."""
+    p = prepared(shooter, fighter(tactic="turtle", **WALL), start_distance=distance)
+    F, o = p.compiled.fighters, p.compiled.options
+    S = state(p)
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    st = np.zeros(4, dtype=np.uint64) + np.uint64(11)
+    out = []
+    for _ in range(turns):
+        turn(F, S, o, *p.compiled.tables, st, cnt, 0)
+        out.append((int(cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum()), int(S[0, L.S_LOADED])))
+    return out
+
+
+@pytest.mark.parametrize("missile,talents,need,sequence", [
+    ("bow", ["rapid_reload"], 0, [(1, 1), (2, 1), (3, 1)]),  # 1 half → free: aim + shot every turn
+    ("crossbow", ["rapid_reload"], 1, [(1, 0), (2, 0), (3, 0)]),  # 1 full → 1 half: reload + shot
+    ("pistol", [], 4, [(1, 0), (1, 0), (1, 1), (2, 0)]),  # 2 full
+    ("pistol", ["rapid_reload"], 3, [(1, 0), (1, 0), (2, 0), (2, 0)]),  # 1½ full: a turn, then a half + shot
+    ("pistol", ["rapid_reload", "master_gunner"], 2, [(1, 0), (1, 1), (2, 0), (2, 1)]),  # 1 full
+    ("crossbow", ["master_gunner"], 2, [(1, 0), (1, 1), (2, 0), (2, 1)]),  # not blackpowder: unchanged
+])
+def test_w7_10_rapid_reload_and_master_gunner(missile, talents, need, sequence):
+    """W-7.10: Rapid Reload takes one half action off a reload (a half becomes free), Master Gunner
+    one more for blackpowder; 1½ full actions = one turn, then a half action (W-8.9 marksman turns:
+    (shots fired, loaded) after each)."""
+    shooter = fighter(bs=40, missile=missile, tactic="marksman", talents=talents)
+    assert reload_need(prepared(shooter, fighter()).compiled.fighters, 0) == need
+    assert _turns(shooter, len(sequence)) == sequence
+
+
+@pytest.mark.parametrize("talents,stance", [([], 0), (["quick_draw"], 1)])
+def test_w7_12_quick_draw_readies_for_free(talents, stance):
+    """W-7.12 Quick Draw: engaged with a longbow (W-8.10) the archer stows it and readies its hand
+    weapon for free, so its guarded turn is a standard attack + parry stance (without: the Ready, one
+    attack). A pistol's shot (the round's attack) leaves the half action for the parry stance. A
+    dropped weapon (W-3.11) is readied for free too."""
+    foe = fighter(reaction="none", **WALL)
+    archer = fighter(bs=40, missile="longbow", main_hand="hand_weapon", talents=talents)
+    p = prepared(archer, foe)
+    S = state(p)
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    st = np.zeros(4, dtype=np.uint64) + np.uint64(3)
+    turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, 0)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum() == 1 and S[0, L.S_MISSILE] == 0
+    assert S[0, L.S_PARRY_STANCE] == stance
+    pistolier = fighter(bs=40, missile="pistol", main_hand="rapier", talents=talents)
+    p = prepared(pistolier, foe)
+    S = state(p)
+    cnt[:] = 0
+    turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, 0)
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum() == 1  # the shot only
+    assert S[0, L.S_MISSILE] == 0 and S[0, L.S_PARRY_STANCE] == stance
+    swordsman = fighter(main_hand="hand_weapon", talents=talents)
+    p = prepared(swordsman, foe)
+    S = state(p)
+    S[0, L.S_HELD_MAIN] = 0  # dropped
+    turn(p.compiled.fighters, S, p.compiled.options, *p.compiled.tables, st, cnt, 0)
+    assert S[0, L.S_HELD_MAIN] == 1 and S[0, L.S_PARRY_STANCE] == stance
+
+
+def test_w7_8_ambidextrous_has_no_off_hand_penalty():
+    """W-7.8, W-4.10: an off-hand blow is −20 WS; Ambidextrous removes it (WS 40: 20 → 40); the
+    exact attack of an off-hand-only fighter moves with it (guarded, no off-hand parry item: attack +
+    parry stance)."""
+    for talents, ws in (([], 20), (["ambidextrous"], 40)):
+        a = fighter(off_hand="hand_weapon", talents=talents)
+        p = prepared(a, fighter())
+        assert attack_target(p.compiled.fighters, state(p), p.compiled.options, 0, L.SLOT_OFF, 0) == ws
+    d = _p(fighter(ws=40, off_hand="hand_weapon", talents=["ambidextrous"], tactic="berserk"),
+           fighter(reaction="none"))
+    assert d["p_hit"] == pytest.approx(0.60, abs=1e-12)  # WS 40 + all-out 20
+
+
+SEED = 31
+CASES = [
+    (fighter(ws=35, bs=42, ag=45, m=5, missile="longbow", main_hand="dagger", armour=["leather_jack"],
+             talents=["sure_shot", "sharpshooter", "mighty_shot"]), "knight", {"start_distance": 40,
+                                                                              "sure_shot_stack": "false"}),
+    (fighter(ws=40, bs=41, ag=42, missile="pistol", main_hand="rapier", dodge=42,
+             talents=["rapid_reload", "master_gunner", "quick_draw"]), "duelist",
+     {"start_distance": 6, "misfire_band": 10}),
+    (fighter(bs=35, missile="blunderbuss", main_hand="hand_weapon", talents=["quick_draw"]), "orc",
+     {"start_distance": 30, "misfire_band": 6}),
+    (fighter(bs=35, missile="blunderbuss", main_hand="hand_weapon"), "orc",
+     {"start_distance": 30, "shrapnel": "bs_test", "no_long": "double_short"}),
+    (fighter(ws=45, off_hand="hand_weapon", talents=["ambidextrous", "quick_draw"]), "goblin",
+     {"crit_model": "table", "crit_table": "example"}),
+    (fighter(bs=45, missile="crossbow", main_hand="hand_weapon", talents=["rapid_reload"], tactic="kite"), "orc",
+     {"start_distance": 30, "round_cap": 30}),
+]
+
+
+@pytest.mark.parametrize("k", range(len(CASES)))
+def test_w7_13_w7_14_kernel_and_naive_reference_agree(k):
+    """W-7.10, W-7.12, W-7.13, W-7.14, W-7.8: the kernel against ``naive_wfrp2e``, duel by duel and
+    single attack by single attack, with the missile talents and options of this file."""
+    a, b, options = CASES[k]
+    p = prepared(a, b, **options)
+    F, o, grid, fx = p.compiled.args()
+    n = p.compiled.n_counters
+    for i in range(60):
+        row = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
+        row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
