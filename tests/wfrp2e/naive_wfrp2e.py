@@ -38,6 +38,7 @@ class Item:
     qualities: frozenset[str]
     unarmed: bool = False
     choppa: bool = False
+    shield: bool = False  # W-7.9
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ def _item(row, slot: int) -> Item | None:
     if not row[base + L.W_PRESENT]:
         return None
     qualities = frozenset(q for q, f in L.QUALITY_FIELDS.items() if row[base + f])
-    return Item(int(row[base + L.W_DAMAGE]), qualities, bool(row[base + L.W_UNARMED]), bool(row[base + L.W_CHOPPA]))
+    return Item(int(row[base + L.W_DAMAGE]), qualities, bool(row[base + L.W_UNARMED]), bool(row[base + L.W_CHOPPA]),
+                bool(row[base + L.W_SHIELD]))
 
 
 def _missile(row) -> Missile | None:
@@ -160,6 +162,9 @@ class Rules:
     sure_shot_stack: bool = True
     misfire_band: int = 0
     shrapnel_test: bool = False
+    stunned_plus20: bool = False  # bs_bonus = plus20
+    visibility: int = 0
+    cover_legs: bool = False
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -176,7 +181,8 @@ class Rules:
                    bool(o[O.O_DIFFICULT_CHARGE]), int(o[O.O_ARENA]), bool(o[O.O_APPROACH]),
                    bool(o[O.O_START_LOADED]), bool(o[O.O_NO_LONG]), bool(o[O.O_EXTREME]),
                    ("flat", "aim_adds", "stack")[o[O.O_EXTREME_MOD]], bool(o[O.O_RELOAD_BREAK]),
-                   bool(o[O.O_SURE_SHOT_STACK]), int(o[O.O_MISFIRE_BAND]), bool(o[O.O_SHRAPNEL]))
+                   bool(o[O.O_SURE_SHOT_STACK]), int(o[O.O_MISFIRE_BAND]), bool(o[O.O_SHRAPNEL]),
+                   bool(o[O.O_BS_BONUS]), int(o[O.O_VISIBILITY]), bool(o[O.O_COVER]))
 
 
 @dataclass(frozen=True)
@@ -480,6 +486,8 @@ class Duel:
         street = a.p.street_fighting and self.rules.street_fighting
         reversed_roll = int(f"{roll % 100:02d}"[::-1]) or 100
         location = next(name for upper, name in LOCATIONS if reversed_roll <= upper)
+        if hand == "missile" and self.rules.cover_legs and location.endswith("_leg"):
+            location = "body"  # W-7.9 cover
         # damage (W-4.7, W-4.11, W-4.12)
         kept = self.rng.die(10)
         if self.has(weapon, "impact"):
@@ -661,6 +669,10 @@ class Duel:
             total = aim - (20 if band == "long" else 0)
         total -= 20 if d.running else 0
         total -= 20 if self.engaged else 0
+        shields = [x for x, held in ((d.p.main, d.holds_main), (d.p.off, d.holds_off)) if held and x.shield]
+        total -= 10 if shields and not d.surprised else 0  # W-7.9: a shield bearer, aware
+        total += 20 if d.stunned_turns and self.rules.stunned_plus20 else 0
+        total -= self.rules.visibility
         target = a.p.bs + self.modifiers(total)
         w = a.p.missile
         if self.reload_need(a) > 0:

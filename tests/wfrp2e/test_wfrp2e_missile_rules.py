@@ -246,3 +246,78 @@ def test_w7_13_w7_14_kernel_and_naive_reference_agree(k):
         assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
         row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
+
+
+def test_w7_9_a_shield_bearer_is_harder_to_hit_unless_surprised():
+    """W-7.9: shots at a fighter holding a shield −10 while it is aware (not surprised, W-2.6): the
+    kithband's aimed short shot (52) at the swordsman (hand weapon + shield) 42 %, 52 % with
+    surprise = b; the orc (no shield) 52 %."""
+    assert _p("kithband", "swordsman", start_distance=20)["p_hit"] == pytest.approx(0.42, abs=1e-12)
+    assert _p("kithband", "swordsman", start_distance=20, surprise="b")["p_hit"] == pytest.approx(0.52, abs=1e-12)
+    assert _p("kithband", "orc", start_distance=20)["p_hit"] == pytest.approx(0.52, abs=1e-12)
+    assert RULESET.catalog().weapons["shield"].shield and not RULESET.catalog().weapons["buckler"].shield
+
+
+@pytest.mark.parametrize("option,stunned,target", [
+    ("none", 0, 52), ("none", 1, 52), ("plus20", 1, 72), ("plus20", 0, 52)])
+def test_w7_9_bs_bonus_against_a_stunned_target(option, stunned, target):
+    """W-7.9 ``bs_bonus``: a stunned target's +20 is a melee bonus (none) or also BS (plus20)."""
+    p = prepared("kithband", "orc", start_distance=20, bs_bonus=option)
+    S = state(p)
+    S[1, L.S_STUN] = stunned
+    from brutal_sim.rulesets.wfrp2e.kernel import shot_target
+    assert shot_target(p.compiled.fighters, S, p.compiled.options, 0, L.BAND_SHORT, 10) == target
+
+
+def test_w7_9_visibility_and_cover():
+    """W-7.9 ``visibility`` (a dial: N off every shot): 52 % → 22 % at 30; ``cover = legs``: a shot's
+    leg hit (reversed roll 81–00, 20 %) strikes the body (25 % → 45 %); melee is not covered."""
+    assert _p("kithband", "orc", start_distance=20, visibility=30)["p_hit"] == pytest.approx(0.22, abs=1e-12)
+    a = fighter(bs=100, missile="bow", tactic="marksman")
+    for cover, body, leg in (("none", 0.25, 0.20), ("legs", 0.45, 0.0)):
+        d = exact(a, fighter(reaction="none", **WALL), start_distance=10, cover=cover)
+        zone = d.levels.sum(axis=0)
+        assert (zone[L.ZONE_BODY], zone[L.ZONE_LEG]) == (pytest.approx(body), pytest.approx(leg))
+    m = exact(fighter(ws=100, main_hand="hand_weapon", tactic="berserk"), fighter(reaction="none", **WALL), cover="legs")
+    assert m.levels.sum(axis=0)[L.ZONE_LEG] == pytest.approx(0.20)
+
+
+@pytest.mark.parametrize("options", [
+    {"start_distance": 20, "visibility": 10, "cover": "legs", "bs_bonus": "plus20", "crit_model": "table",
+     "crit_table": "example", "surprise": "b"},
+    {"start_distance": 40, "bs_bonus": "plus20", "crit_model": "table", "crit_table": "example"},
+])
+def test_w7_9_target_modifiers_kernel_and_naive_reference_agree(options):
+    """W-7.9: shield, stunned target, visibility and cover, the kernel against ``naive_wfrp2e``."""
+    p = prepared("kithband", "swordsman", **options)
+    F, o, grid, fx = p.compiled.args()
+    n = p.compiled.n_counters
+    for i in range(60):
+        row = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
+        row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
+
+
+@pytest.mark.parametrize("body,needles", [
+    ('[missile]\ngroup = "bow"\ndamage = 3\n', ("archer.toml", "missile", "short")),  # no range
+    ('[missile]\ngroup = "bow"\ndamage = 3\nshort = 10\nreload = "one half"\n', ("archer.toml", "reload",
+                                                                               "count of actions")),
+    ('m = 0\nmissile = "bow"\n', ("archer.toml", "m")),  # Movement outside 1 … 10 (W-11.1)
+])
+def test_w9_4_w11_1_bad_shooters_stop_a_report_before_anything_is_written(tmp_path, body, needles):
+    """W-9.4, W-7.10, W-11.1: a missile weapon without range, a reload that is not a count of
+    actions, a Movement of 0 — one line naming the file and the field, exit 2, no report and no
+    CSV folder written."""
+    from typer.testing import CliRunner
+
+    from brutal_sim.cli import app
+
+    (tmp_path / "archer.toml").write_text(f'ruleset = "wfrp2e"\nws = 30\nbs = 40\ns = 30\nt = 30\nag = 30\nw = 10\n{body}')
+    (tmp_path / "s.toml").write_text('title = "t"\nn = 10\nruleset = "wfrp2e"\nmatchups = [["archer.toml", "orc"]]\n'
+                                     'options = { start_distance = 20 }\n')
+    out, csv = tmp_path / "r.html", tmp_path / "csv"
+    r = CliRunner().invoke(app, ["report", str(tmp_path / "s.toml"), "-o", str(out), "--csv", str(csv)])
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 2 and len(lines) == 1 and all(x in lines[0] for x in needles), r.output
+    assert not out.exists() and not csv.exists()

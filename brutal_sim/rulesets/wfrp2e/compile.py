@@ -20,6 +20,7 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None, unarmed: bool = False)
     row[b + L.W_DAMAGE] = w.damage
     row[b + L.W_UNARMED] = int(unarmed)
     row[b + L.W_CHOPPA] = int(w.choppa)
+    row[b + L.W_SHIELD] = int(w.shield)
     for quality, field in L.QUALITY_FIELDS.items():
         row[b + field] = int(w.has(quality))
     if w.missile:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    LOCATION_ZONE, absorbed, attack_setup, attack_slot, attack_target, choose_reaction, crit_effect,
+    LOCATION_ZONE, absorbed, attack_setup, attack_slot, attack_target, choose_reaction, covered, crit_effect,
     damage_bonus, dodge_target, effect_takes_out, feint_targets, fortune_allows, fury_needs_test, jams, location,
     model_takes_out, opposed_result, parry_target, quality, shot_auto, shot_setup, shot_target, succeeds, wf,
     wound_level,
@@ -124,7 +124,7 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     loc_mass = np.zeros(6)
     for roll in range(1, 101):
         if (auto or succeeds(opts, roll, target)) and not (shot and jams(F, opts, 0, roll)):
-            loc_mass[location(roll)] += factor / 100.0
+            loc_mass[covered(opts, location(roll)) if shot else location(roll)] += factor / 100.0
     p_hit_roll = loc_mass.sum()
     outcomes[OUT_MISS] = 1.0 - p_hit_roll
     outcomes[OUT_PARRIED if kind == REACT_PARRY else OUT_DODGED] = p_hit_roll * p_block

@@ -99,6 +99,7 @@ W_ENGAGED_FIRE = W.next()  # W-7.6 fires while engaged
 W_UNRELIABLE = W.next()  # W-7.13 Unreliable or Experimental: may jam (option misfire_band)
 W_SHRAPNEL = W.next()  # W-7.13 Shrapnel (the blunderbuss; option shrapnel)
 W_BLACKPOWDER = W.next()  # group blackpowder (W-7.10 Master Gunner)
+W_SHIELD = W.next()  # a shield: shots at its bearer −10 (W-7.9)
 WN = W.size
 SLOTS = Slots()  # a fighter's weapon slots
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = SLOTS.take(3)

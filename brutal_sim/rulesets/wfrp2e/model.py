@@ -58,6 +58,7 @@ class Weapon(StrictModel):
     long: int = Field(0, ge=0, le=1000, description="W-7.4: long range in yards; 0: none (option no_long)")
     reload: str = Field("1 half", description="W-7.10: '0', 'N half' or 'N full' actions after each shot")
     engaged_fire: bool = Field(False, description="W-7.6: fires while engaged in melee (pistol, crossbow pistol)")
+    shield: bool = Field(False, description="W-7.9: a shield; shots at a fighter holding it −10 (unless surprised)")
 
     @field_validator("reload")
     @classmethod

@@ -117,6 +117,13 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("shrapnel", "W-7.13", "no_test", ("no_test", "bs_test"),
                help="a Shrapnel weapon (blunderbuss): within its short range the target is hit without a BS test "
                     "(the d100 gives the location; Ulric's Fury is confirmed by BS), or it shoots as any other"),
+    OptionSpec("bs_bonus", "W-7.9", "none", ("none", "plus20"),
+               help="shots at a stunned target: no bonus (its +20 is for melee attacks), or +20 BS as in melee"),
+    OptionSpec("visibility", "W-7.9", 0, int_range=(0, 30),
+               help="poor visibility: N taken off every shot's BS (0 … 30, a designer's dial; the digest gives no "
+                    "number)"),
+    OptionSpec("cover", "W-7.9", "none", ("none", "legs"),
+               help="cover: none, or the legs are behind cover (a shot's leg hit strikes the body instead)"),
 )
 
 # -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
@@ -159,6 +166,9 @@ O_EXTREME_MOD = ROW.slot("extreme_mod")
 O_SURE_SHOT_STACK = ROW.slot("sure_shot_stack")
 O_MISFIRE_BAND = ROW.slot("misfire_band")
 O_SHRAPNEL = ROW.slot("shrapnel")
+O_BS_BONUS = ROW.slot("bs_bonus")
+O_VISIBILITY = ROW.slot("visibility")
+O_COVER = ROW.slot("cover")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------

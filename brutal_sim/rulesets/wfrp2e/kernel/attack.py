@@ -2,7 +2,7 @@
 what TB and armour absorb, and the attack itself: to-hit test, reaction, damage.
 
 Rules: W-1.6, W-3.6, W-3.9, W-4.1, W-4.2, W-4.7, W-4.8, W-4.9, W-4.10, W-4.11, W-4.12, W-6.1, W-6.2,
-W-6.4, W-9.3, W-11.2.
+W-6.4, W-7.8, W-7.9, W-7.13, W-7.14, W-9.3, W-11.2.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -15,14 +15,14 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
-    C_ATTACKS, C_FURY, G_ROUND, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS, P_AP, P_MIGHTY_BLOW, P_MIGHTY_SHOT, P_SB,
+    C_ATTACKS, C_FURY, G_ROUND, LOC_BODY, LOC_LLEG, LOC_RLEG, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS, P_AP, P_MIGHTY_BLOW, P_MIGHTY_SHOT, P_SB,
     P_STREET_FIGHTING, P_SURE_SHOT, P_TB, P_WS,
     SLOT_FISTS, SLOT_MISSILE, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_RUNNING, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
     W_DAMAGE, W_IMPACT, W_THROWN, W_UNARMED,
 )
 from ..options import (
     CHOPPA_PLUS1, FURY_EACH, FURY_FIRST_ONLY, O_BALANCED_OFFHAND, O_CHOPPA, O_FURY_CONFIRM, O_PRONE_BONUS,
-    O_STREET_FIGHTING, O_STRIKE_MIGHTY_BLOW, O_SURE_SHOT_STACK,
+    O_COVER, O_STREET_FIGHTING, O_STRIKE_MIGHTY_BLOW, O_SURE_SHOT_STACK,
 )
 from .tests import _capped, _succeeds, _test
 from .fortune import _fortune_allows
@@ -71,6 +71,15 @@ def _location(roll):
         if rev <= LOCATION_UPPER[loc]:
             return loc
     return 5
+
+
+@rule
+def _covered(opts, loc):
+    """W-7.9 ``cover = legs``: a shot's leg hit strikes the body (the nearest reachable location,
+    seed 120)."""
+    if opts[O_COVER] != 0 and (loc == LOC_RLEG or loc == LOC_LLEG):
+        return LOC_BODY
+    return loc
 
 
 @rule
@@ -149,6 +158,8 @@ def _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless):
     confirmations): location, damage roll with Fury (counted), TB and AP, the damage taken."""
     d = 1 - a
     loc = _location(roll)
+    if slot == SLOT_MISSILE:
+        loc = _covered(opts, loc)
     raw, extra = _damage_roll(F, S, opts, st, a, slot, target, helpless)
     if extra > 0:
         cnt[C_FURY + a] += 1

@@ -18,12 +18,16 @@ from ....toolbox.rng import roll_die
 from ..layout import (
     BAND_EXTREME, BAND_LONG, BAND_OUT, BAND_SHORT, C_ATTACKS, G_ENGAGED, N_OUTCOMES, OUT_HIT, OUT_MISS, P_BS,
     P_MASTER_GUNNER, P_RAPID_RELOAD, P_SHARPSHOOTER, SLOT_MISSILE, S_HELPLESS, S_LOADED, S_RELOADING, S_RUNNING,
-    W_BLACKPOWDER, W_LONG, W_RELOAD, W_RELOAD_FULL, W_SHORT, W_SHRAPNEL, W_UNRELIABLE,
+    SLOT_MAIN, SLOT_OFF, S_STUN, S_SURPRISED, W_BLACKPOWDER, W_LONG, W_RELOAD, W_RELOAD_FULL, W_SHIELD, W_SHORT,
+    W_SHRAPNEL, W_UNRELIABLE,
 )
-from ..options import EXTREME_AIM_ADDS, EXTREME_STACK, O_EXTREME, O_EXTREME_MOD, O_MISFIRE_BAND, O_NO_LONG, O_SHRAPNEL
+from ..options import (
+    EXTREME_AIM_ADDS, EXTREME_STACK, O_BS_BONUS, O_EXTREME, O_EXTREME_MOD, O_MISFIRE_BAND, O_NO_LONG,
+    O_SHRAPNEL, O_VISIBILITY,
+)
 from .tests import _capped, _test
 from .fortune import _fortune_allows
-from .weapons import _wf
+from .weapons import _held, _wf
 from .attack import _strike
 
 
@@ -93,7 +97,9 @@ def _shot_target(F, S, opts, a, band, aim):
     Short 0, long −20 (W-7.4); very long −30 with ``extreme_mod``: flat (aim and the long band do not
     add), aim_adds (−30 + aim), stack (−30 − 20 + aim) (W-7.5); the target running −20 (W-7.9);
     shooting in melee −20 (W-7.7: in a duel the target is engaged exactly when the shooter is, so
-    the seed's and the rulebook's readings agree); the sum capped by W-1.6. int64.
+    the seed's and the rulebook's readings agree); the target holding a shield −10 unless surprised
+    (W-7.9: aware); stunned +20 with ``bs_bonus = plus20``; ``visibility`` off; the sum capped by
+    W-1.6. int64.
     """
     d = 1 - a
     if band == BAND_EXTREME:
@@ -110,7 +116,14 @@ def _shot_target(F, S, opts, a, band, aim):
         m -= 20
     if S[2, G_ENGAGED] != 0:
         m -= 20
+    if S[d, S_SURPRISED] == 0 and ((_held(F, S, d, SLOT_OFF) and _wf(F, d, SLOT_OFF, W_SHIELD) != 0)
+                                   or (_held(F, S, d, SLOT_MAIN) and _wf(F, d, SLOT_MAIN, W_SHIELD) != 0)):
+        m -= 10
+    if S[d, S_STUN] > 0 and opts[O_BS_BONUS] != 0:
+        m += 20
+    m -= opts[O_VISIBILITY]
     return F[a, P_BS] + _capped(opts, m)
+
 
 
 @rule
