@@ -82,6 +82,7 @@ class Profile:
     missile: Missile | None = None
     melee_tactic: str = "guarded"
     talents: frozenset[str] = frozenset()  # the missile talents of W-7 (model.TALENT_EFFECTS)
+    thrown_supply: int | None = None  # W-7.12
 
 
 def _item(row, slot: int) -> Item | None:
@@ -119,7 +120,8 @@ def profile_from_row(row) -> Profile:
         ap={z: int(row[L.P_AP + k]) for k, z in enumerate(L.ZONE_NAMES)},
         main=_item(row, L.SLOT_MAIN), off=_item(row, L.SLOT_OFF), fists=_item(row, L.SLOT_FISTS),
         bs=int(row[L.P_BS]), missile=_missile(row), melee_tactic=L.TACTIC_NAMES[row[L.P_MELEE_TACTIC]],
-        talents=frozenset(t for t, k in TALENT_FIELDS.items() if row[k]))
+        talents=frozenset(t for t, k in TALENT_FIELDS.items() if row[k]),
+        thrown_supply=None if row[L.P_THROWN] < 0 else int(row[L.P_THROWN]))
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,8 @@ class Rules:
     stunned_plus20: bool = False  # bs_bonus = plus20
     visibility: int = 0
     cover_legs: bool = False
+    ammo: int = 0
+    cut_after_move: bool = False  # delay_cut = after_move (W-11.6)
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -182,7 +186,8 @@ class Rules:
                    bool(o[O.O_START_LOADED]), bool(o[O.O_NO_LONG]), bool(o[O.O_EXTREME]),
                    ("flat", "aim_adds", "stack")[o[O.O_EXTREME_MOD]], bool(o[O.O_RELOAD_BREAK]),
                    bool(o[O.O_SURE_SHOT_STACK]), int(o[O.O_MISFIRE_BAND]), bool(o[O.O_SHRAPNEL]),
-                   bool(o[O.O_BS_BONUS]), int(o[O.O_VISIBILITY]), bool(o[O.O_COVER]))
+                   bool(o[O.O_BS_BONUS]), int(o[O.O_VISIBILITY]), bool(o[O.O_COVER]), int(o[O.O_AMMO]),
+                   bool(o[O.O_DELAY_CUT]))
 
 
 @dataclass(frozen=True)
@@ -241,6 +246,8 @@ class Combatant:
     bow_in_hand: bool = False  # the missile weapon (W-7), melee items stowed
     loaded: bool = False
     reload_done: int = 0
+    supply: int | None = None  # shots left (W-7.12); None: unlimited
+    kept: bool = False  # a delayed half action for a shot (W-11.6, W-8.14)
 
     def __post_init__(self) -> None:
         self.wounds = self.p.wounds
@@ -317,6 +324,8 @@ class Duel:
             self.f[self.rules.surprised].surprised = True
         for f in self.f:
             f.loaded = f.bow_in_hand and self.rules.start_loaded
+            if f.p.missile is not None:
+                f.supply = f.p.thrown_supply if f.p.missile.thrown else (self.rules.ammo or None)
         self.f[1].x = self.rules.start_distance
         self.round = 1
         self.rec = Record()
@@ -612,10 +621,11 @@ class Duel:
         return abs(self.f[0].x - self.f[1].x)
 
     as_if_engaged = False  # b's stances of the single attack
+    as_if_apart = False  # a kept shot at a charger before its blow (W-8.14, delay_cut = after_move)
 
     @property
     def engaged(self) -> bool:
-        return self.as_if_engaged or self.gap <= 2  # W-11.3: adjacent
+        return not self.as_if_apart and (self.as_if_engaged or self.gap <= 2)  # W-11.3: adjacent
 
     def step(self, me: Combatant) -> int:
         return me.p.movement if self.rules.difficult else 2 * me.p.movement  # W-11.2 Move, Flee
@@ -677,6 +687,9 @@ class Duel:
         w = a.p.missile
         if self.reload_need(a) > 0:
             a.loaded = False
+        if a.supply is not None:
+            a.supply -= 1
+            a.loaded = a.loaded and a.supply > 0
         if d.helpless or (w.shrapnel and band == "short" and not self.rules.shrapnel_test):  # W-7.13 Shrapnel
             roll, hit = self.d100(), True
         else:
@@ -726,11 +739,25 @@ class Duel:
             if halves == 2:
                 self.attack(i, 0, False)
             return 0
+        if not me.loaded and me.supply == 0:  # W-7.12: spent; the melee items readied
+            me.bow_in_hand = False
+            me.reload_done = 0
+            me.holds_main, me.holds_off = me.p.main is not None, me.p.off is not None
+            return halves if "quick_draw" in me.p.talents else halves - 1
         if me.p.tactic == "kite" and halves == 2 and self.kite(i):
+            return 0
+        foe = self.f[1 - i]
+        foe_tactic = foe.p.melee_tactic if foe.p.tactic in ("marksman", "shoot_then_draw", "rush", "overwatch") \
+            else foe.p.tactic
+        if (me.p.tactic == "overwatch" and halves == 2 and me.loaded and not foe.bow_in_hand
+                and foe_tactic != "turtle" and self.gap > w.short):
+            me.kept = True  # W-8.14: delay (W-11.6)
             return 0
         need = self.reload_need(me)
         while halves and not self.anyone_out():
             if not me.loaded:  # W-7.10
+                if me.supply == 0:
+                    return 0
                 cost = 2 if w.full and need - me.reload_done >= 2 else 1
                 if cost > halves:
                     return 0
@@ -740,7 +767,13 @@ class Duel:
                     me.loaded, me.reload_done = True, 0
                 continue
             band = self.band(i)
-            if band in ("short", "long"):
+            if band in ("short", "long") and halves == 2 and me.p.attacks >= 2 and need == 0:
+                for _ in range(me.p.attacks):  # W-7.11 swift shots
+                    if self.anyone_out() or not me.loaded:
+                        break
+                    self.shoot(i, band, 0)
+                halves = 0
+            elif band in ("short", "long"):
                 self.shoot(i, band, self.aim(me) if halves == 2 else 0)  # W-7.3 aim with a half action to spare
                 halves = 0 if halves == 2 else halves - 1
             elif band == "very_long" and halves == 2:
@@ -825,6 +858,7 @@ class Duel:
     def turn(self, i: int) -> None:
         me = self.f[i]
         me.parry_stance = me.defensive_stance = me.cautious = me.all_out = me.running = False
+        me.kept = False
         if me.surprised or me.helpless:
             return
         if me.stunned_turns:
@@ -860,6 +894,14 @@ class Duel:
                 return
         was_engaged = self.engaged
         n, modifier, feint = self.plan(i, halves)
+        watcher = self.f[1 - i]
+        charge = False
+        if watcher.kept and not was_engaged:  # W-8.14: the kept shot after this approach
+            charge = self.engaged and modifier == 10
+            if not charge or self.rules.cut_after_move:
+                self.kept_shot(1 - i, arriving=charge)
+                if self.anyone_out():
+                    return
         tactic = me.p.melee_tactic if me.p.tactic in ("marksman", "shoot_then_draw", "rush") else me.p.tactic
         aims_already = (tactic not in ("berserk", "cautious", "turtle")
                         and not (tactic == "swift" and me.p.attacks >= 2) and me.holds_off)
@@ -872,6 +914,22 @@ class Duel:
             if self.anyone_out():
                 break
             self.attack(i, modifier + (aim if k == 0 else 0), feinted)
+        if charge and watcher.kept:
+            self.kept_shot(1 - i, arriving=False)
+
+    def kept_shot(self, i: int, arriving: bool) -> None:
+        """W-8.14, W-11.6: the overwatcher's kept half action once its foe is within short range."""
+        me = self.f[i]
+        if not me.kept or self.anyone_out() or self.gap > me.p.missile.short:
+            return
+        me.kept = False
+        if not me.loaded or not me.bow_in_hand:
+            return
+        if self.engaged and not arriving and not me.p.missile.in_melee:
+            return
+        self.as_if_apart = arriving
+        self.shoot(i, self.band(i), 0)
+        self.as_if_apart = False
 
     def initiative(self) -> int:
         ag = [f.p.ag - f.p.ag_penalty - f.pen_ag for f in self.f]
@@ -918,7 +976,8 @@ class Duel:
                 self.shoot(0, band, 0)
                 return self.rec
             if not self.engaged and band != "out":
-                self.shoot(0, band, self.aim(a))
+                swift = band in ("short", "long") and a.p.attacks >= 2 and self.reload_need(a) == 0
+                self.shoot(0, band, 0 if swift else self.aim(a))
                 return self.rec
         self.as_if_engaged = True
         self.plan(1, 2)

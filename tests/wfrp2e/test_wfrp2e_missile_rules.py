@@ -321,3 +321,121 @@ def test_w9_4_w11_1_bad_shooters_stop_a_report_before_anything_is_written(tmp_pa
     lines = r.output.strip().splitlines()
     assert r.exit_code == 2 and len(lines) == 1 and all(x in lines[0] for x in needles), r.output
     assert not out.exists() and not csv.exists()
+
+
+def _shots_and_missile(shooter, turns: int, **options):
+    """Side a's turns alone against a standing wall 6 yards away: (shots fired, missile in hand)."""
+    p = prepared(shooter, fighter(tactic="turtle", **WALL), **{"start_distance": 6, **options})
+    F, o = p.compiled.fighters, p.compiled.options
+    S = state(p)
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    st = np.zeros(4, dtype=np.uint64) + np.uint64(11)
+    out = []
+    for _ in range(turns):
+        turn(F, S, o, *p.compiled.tables, st, cnt, 0)
+        out.append((int(cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum()), int(S[0, L.S_MISSILE])))
+    return out
+
+
+def test_w7_11_swift_shots_need_a_free_or_no_reload():
+    """W-7.11, W-8.9: with A 2 and a free reload (a bow with Rapid Reload) a turn is a swift attack
+    of two unaimed shots (the attack measure's first shot: BS 40, 40 %); with A 1, or a reload
+    left (A 2 without the talent), one aimed shot (50 %)."""
+    swift = fighter(bs=40, a=2, missile="bow", tactic="marksman", talents=["rapid_reload"])
+    assert _shots_and_missile(swift, 2) == [(2, 1), (4, 1)]
+    for f in (fighter(bs=40, missile="bow", tactic="marksman", talents=["rapid_reload"]),
+              fighter(bs=40, a=2, missile="bow", tactic="marksman")):
+        assert _shots_and_missile(f, 1)[0][0] == 1
+        assert _p(f, fighter(reaction="none"), start_distance=20)["p_hit"] == pytest.approx(0.50)
+    assert _p(swift, fighter(reaction="none"), start_distance=20)["p_hit"] == pytest.approx(0.40)
+
+
+@pytest.mark.parametrize("shooter,options,expected", [
+    (fighter(bs=40, missile="javelin", main_hand="hand_weapon", tactic="marksman", thrown=2), {},
+     [(1, 1), (2, 1), (2, 0)]),  # two javelins: aim + throw, ready the next + throw; then the hand weapon
+    (fighter(bs=40, missile="javelin", main_hand="hand_weapon", tactic="marksman"), {},
+     [(1, 1), (2, 1), (3, 1)]),  # no thrown field: unlimited
+    (fighter(bs=40, missile="bow", main_hand="hand_weapon", tactic="marksman"), {"ammo": 1},
+     [(1, 1), (1, 0), (2, 0)]),  # one arrow: the shot; the hand weapon drawn, a Move to 4 yards; a charge
+    (fighter(bs=40, missile="bow", main_hand="hand_weapon", tactic="marksman"), {"ammo": 0},
+     [(1, 1), (2, 1), (3, 1)]),
+])
+def test_w7_12_thrown_supply_and_ammunition(shooter, options, expected):
+    """W-7.12: a throw spends an item (fighter field ``thrown``), a shot a round of ``ammo``; spent,
+    the shooter stows the missile weapon and readies its melee items (a half action), then closes in
+    by its melee tactic: (shots fired, missile weapon in hand) after each turn."""
+    assert _shots_and_missile(shooter, len(expected), **options) == expected
+
+
+@pytest.mark.parametrize("a,b,options", [
+    (fighter(bs=40, missile="javelin", main_hand="hand_weapon", thrown=3), "orc", {"start_distance": 16}),
+    ("kithband", "orc", {"start_distance": 40, "ammo": 3}),
+    (fighter(bs=45, a=2, missile="shortbow", main_hand="dagger", talents=["rapid_reload", "quick_draw"], thrown=None),
+     "orc", {"start_distance": 30, "ammo": 5}),
+])
+def test_w7_11_w7_12_kernel_and_naive_reference_agree(a, b, options):
+    """W-7.11, W-7.12: swift shots, thrown supply and ammunition, the kernel against ``naive_wfrp2e``."""
+    p = prepared(a, b, **options)
+    F, o, grid, fx = p.compiled.args()
+    n = p.compiled.n_counters
+    for i in range(60):
+        row = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
+        row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
+
+
+def _watch(shooter, foe, distance: int, **options):
+    """The overwatcher's turn (side a), then its foe's: (a's shots after its turn, a's shots after
+    the foe's turn, the half action still kept, the distance)."""
+    p = prepared(shooter, foe, start_distance=distance, **options)
+    F, o = p.compiled.fighters, p.compiled.options
+    S = state(p)
+    cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+    st = np.empty(4, dtype=np.uint64)
+    seed_duel(st, np.uint64(3), 0)
+    turn(F, S, o, *p.compiled.tables, st, cnt, 0)
+    first = int(cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum())
+    kept = int(S[0, L.S_KEPT])
+    turn(F, S, o, *p.compiled.tables, st, cnt, 1)
+    return first, kept, int(cnt[L.C_ATTACKS:L.C_ATTACKS + L.N_OUTCOMES].sum()), int(S[1, L.S_X] - S[0, L.S_X])
+
+
+def test_w8_14_overwatch_delays_and_shoots_the_runner_w11_6():
+    """W-8.14, W-11.6, W-3.10: the kithband (longbow, short 30) with the orc 40 yards off delays (no
+    shot, a half action kept); the orc runs 24 yards to 16 (W-8.12), within short range: the kept shot
+    comes right after the run. An orc already within short range: marksman (aim + shot)."""
+    kith = RULESET.catalog().fighter("kithband").model_copy(update={"tactic": "overwatch"})
+    assert _watch(kith, "orc", 40) == (0, 1, 1, 16)
+    assert _watch(kith, "orc", 30)[:2] == (1, 0)
+    with pytest.raises(Exception, match="missile"):
+        fighter(tactic="overwatch")
+
+
+@pytest.mark.parametrize("cut,shots", [("between_actions", 0), ("after_move", 1)])
+def test_w11_6_delay_cut_a_charger_before_or_after_its_blow(cut, shots):
+    """W-11.6 ``delay_cut``, W-8.14: a thrower (throwing dagger, short 6) overwatching an orc 10
+    yards off; the orc charges (W-3.3). between_actions: the kept half comes after the whole charge,
+    engaged, where a throwing dagger cannot be used (W-7.6): lost; after_move: the shot comes
+    between the charge's move and its blow."""
+    thrower = fighter(bs=40, missile="throwing_dagger", main_hand="hand_weapon", tactic="overwatch")
+    assert _watch(thrower, fighter(main_hand="hand_weapon"), 10, delay_cut=cut) == (0, 1, shots, 2)
+
+
+@pytest.mark.parametrize("a,b,options", [
+    ("kithband", "orc", {"start_distance": 40}),
+    ("kithband", "orc", {"start_distance": 40, "delay_cut": "after_move", "approach": "double_move"}),
+    (fighter(bs=40, missile="throwing_dagger", main_hand="hand_weapon", thrown=4), "orc",
+     {"start_distance": 12, "delay_cut": "after_move"}),
+    ("pistolier", "duelist", {"start_distance": 14}),
+])
+def test_w8_14_overwatch_kernel_and_naive_reference_agree(a, b, options):
+    """W-8.14, W-11.6: overwatch and both delay cuts, the kernel against ``naive_wfrp2e``."""
+    p = RULESET.prepare(a, b, options={k: str(v) for k, v in options.items()}, tactic_a="overwatch")
+    F, o, grid, fx = p.compiled.args()
+    n = p.compiled.n_counters
+    for i in range(60):
+        row = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
+        row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"

@@ -56,6 +56,7 @@ def compile_fighter(f: Fighter) -> np.ndarray:
     row[L.P_STREET_FIGHTING] = int(f.talent_option("street_fighting"))
     row[L.P_FLEE_AT] = -1 if f.flee_at is None else f.flee_at
     row[L.P_M] = f.m
+    row[L.P_THROWN] = -1 if f.thrown is None else f.thrown
     for field, effect in ((L.P_SURE_SHOT, "sure_shot"), (L.P_SHARPSHOOTER, "sharpshooter"),
                           (L.P_MIGHTY_SHOT, "mighty_shot"), (L.P_RAPID_RELOAD, "rapid_reload"),
                           (L.P_MASTER_GUNNER, "master_gunner"), (L.P_QUICK_DRAW, "quick_draw"),

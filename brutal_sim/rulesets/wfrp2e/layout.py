@@ -64,13 +64,15 @@ def n_counters(round_cap: int) -> int:
 # -- tactics (W-8) and reactions ------------------------------------------------------------------
 MELEE_TACTIC_NAMES = ("guarded", "swift", "berserk", "cautious", "turtle", "feinter")
 RANGED_TACTIC_NAMES = ("marksman", "shoot_then_draw", "kite")
-TACTIC_NAMES = MELEE_TACTIC_NAMES + RANGED_TACTIC_NAMES + ("rush",)
+TACTIC_NAMES = MELEE_TACTIC_NAMES + RANGED_TACTIC_NAMES + ("rush", "overwatch")
+#: the tactics that need a missile weapon
+SHOOTING_TACTIC_NAMES = RANGED_TACTIC_NAMES + ("overwatch",)
 #: the rule of each tactic (W-8)
 TACTIC_RULES = dict(zip(TACTIC_NAMES, ("W-8.1", "W-8.2", "W-8.3", "W-8.4", "W-8.5", "W-8.6", "W-8.9", "W-8.10",
-                                       "W-8.11", "W-8.12")))
+                                       "W-8.11", "W-8.12", "W-8.14")))
 # guarded (0): the kernel's plan when the tactic is none of the melee five below
 (T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER, T_MARKSMAN, T_SHOOT_THEN_DRAW, T_KITE,
- T_RUSH) = range(1, len(TACTIC_NAMES))
+ T_RUSH, T_OVERWATCH) = range(1, len(TACTIC_NAMES))
 REACTION_NAMES = ("dodge_first", "parry_first", "best", "none")
 # dodge_first (0): the kernel's choice when the reaction is none of the three below
 R_PARRY_FIRST, R_BEST, R_NONE = range(1, len(REACTION_NAMES))
@@ -142,6 +144,7 @@ P_RAPID_RELOAD = P.next()  # reload −1 half action (W-7.10)
 P_MASTER_GUNNER = P.next()  # blackpowder reload −1 half action more (W-7.10)
 P_QUICK_DRAW = P.next()  # one Ready a round is free (W-7.12)
 P_AMBIDEXTROUS = P.next()  # no −20 to WS or BS with the off hand (W-7.8)
+P_THROWN = P.next()  # W-7.12: the supply of a thrown missile weapon (items); −1 unlimited
 P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
@@ -168,6 +171,8 @@ S_RUNNING = S.next()  # W-11.2: ran in its last turn (until its next turn)
 S_MISSILE = S.next()  # W-7: the missile weapon is in hand (the melee items stowed)
 S_LOADED = S.next()  # W-7.10: the missile weapon is loaded
 S_RELOADING = S.next()  # W-7.10: half actions of the reload under way
+S_SUPPLY = S.next()  # W-7.12: shots left (thrown items, or ammunition with option ammo); −1 unlimited
+S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W-8.14) until its next turn
 S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout

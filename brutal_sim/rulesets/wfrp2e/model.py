@@ -13,7 +13,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ...core.data import StrictModel
 
-from .layout import MELEE_TACTIC_NAMES, RANGED_TACTIC_NAMES, REACTION_NAMES, TACTIC_NAMES
+from .layout import MELEE_TACTIC_NAMES, REACTION_NAMES, SHOOTING_TACTIC_NAMES, TACTIC_NAMES
 
 Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",
                   "pummelling", "special", "unreliable", "experimental", "shrapnel"]
@@ -147,6 +147,9 @@ class _Profile(StrictModel):
     reaction: Reaction = "dodge_first"
     m: int = Field(4, ge=1, le=10, description="Movement (W-11.1): a Move covers 2·M yards, a charge up to 4·M, "
                                                 "a run 6·M; default 4 (human)")
+    thrown: int | None = Field(None, ge=1, le=100, description="W-7.12: how many of its thrown missile weapon the "
+                                                               "fighter carries (each throw spends one); absent: "
+                                                               "unlimited")
     flee_at: int | None = Field(None, ge=0, le=100, description="flees (W-3.16) at the start of its turn when "
                                                                "its Wounds are at most this")
 
@@ -181,7 +184,7 @@ class Fighter(_Profile):
                 raise ValueError(f"{field}: {item.name!r} is a missile weapon; carry it as missile (W-7)")
         if self.missile is not None and not self.missile.missile:
             raise ValueError(f"missile: {self.missile.name!r} is a melee weapon (group {self.missile.group!r})")
-        if self.tactic in RANGED_TACTIC_NAMES and self.missile is None:
+        if self.tactic in SHOOTING_TACTIC_NAMES and self.missile is None:
             raise ValueError(f"tactic {self.tactic!r} shoots: it needs a missile weapon (field missile)")
         if off is None:
             return self

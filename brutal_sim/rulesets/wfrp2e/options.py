@@ -117,6 +117,12 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("shrapnel", "W-7.13", "no_test", ("no_test", "bs_test"),
                help="a Shrapnel weapon (blunderbuss): within its short range the target is hit without a BS test "
                     "(the d100 gives the location; Ulric's Fury is confirmed by BS), or it shoots as any other"),
+    OptionSpec("delay_cut", "W-11.6", "between_actions", ("between_actions", "after_move"),
+               help="where a delayed half action (overwatch, W-8.14) may cut into the foe's turn: between its "
+                    "actions (after a whole charge), or also between a charge's move and its attack"),
+    OptionSpec("ammo", "W-7.12", 0, int_range=(0, 1000),
+               help="ammunition of every bow, crossbow, sling and firearm: N shots in the fight (the one loaded at "
+                    "the start included); 0: unlimited. Thrown weapons count the fighter's field thrown instead"),
     OptionSpec("bs_bonus", "W-7.9", "none", ("none", "plus20"),
                help="shots at a stunned target: no bonus (its +20 is for melee attacks), or +20 BS as in melee"),
     OptionSpec("visibility", "W-7.9", 0, int_range=(0, 30),
@@ -166,6 +172,8 @@ O_EXTREME_MOD = ROW.slot("extreme_mod")
 O_SURE_SHOT_STACK = ROW.slot("sure_shot_stack")
 O_MISFIRE_BAND = ROW.slot("misfire_band")
 O_SHRAPNEL = ROW.slot("shrapnel")
+O_DELAY_CUT = ROW.slot("delay_cut")
+O_AMMO = ROW.slot("ammo")
 O_BS_BONUS = ROW.slot("bs_bonus")
 O_VISIBILITY = ROW.slot("visibility")
 O_COVER = ROW.slot("cover")

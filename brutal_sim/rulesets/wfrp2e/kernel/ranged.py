@@ -18,6 +18,7 @@ from ....toolbox.rng import roll_die
 from ..layout import (
     BAND_EXTREME, BAND_LONG, BAND_OUT, BAND_SHORT, C_ATTACKS, G_ENGAGED, N_OUTCOMES, OUT_HIT, OUT_MISS, P_BS,
     P_MASTER_GUNNER, P_RAPID_RELOAD, P_SHARPSHOOTER, SLOT_MISSILE, S_HELPLESS, S_LOADED, S_RELOADING, S_RUNNING,
+    S_SUPPLY,
     SLOT_MAIN, SLOT_OFF, S_STUN, S_SURPRISED, W_BLACKPOWDER, W_LONG, W_RELOAD, W_RELOAD_FULL, W_SHIELD, W_SHORT,
     W_SHRAPNEL, W_UNRELIABLE,
 )
@@ -133,12 +134,16 @@ def _shoot(F, S, opts, grid, fx, st, cnt, a, band, aim):
     thrown), Fury confirmed by the same BS target, TB and AP (Armour Piercing, Sure Shot), criticals
     (W-4, W-5). A helpless target is hit automatically, +1d10 (W-7.9); a Shrapnel shot within short
     range without a test (:func:`_shot_auto`). The weapon is empty afterwards unless its reload is 0
-    or free (W-7.10). A jam (:func:`_jams`, read off the deciding d100) is a miss and empties the
+    or free (W-7.10), nor with its supply spent (W-7.12). A jam (:func:`_jams`, read off the deciding d100) is a miss and empties the
     weapon, a reload under way lost. Counted as an attack of a (miss or hit)."""
     d = 1 - a
     target = _shot_target(F, S, opts, a, band, aim)
     if _reload_need(F, a) > 0:
         S[a, S_LOADED] = 0
+    if S[a, S_SUPPLY] > 0:  # W-7.12: a shot spends an item (thrown) or a round of ammunition
+        S[a, S_SUPPLY] -= 1
+        if S[a, S_SUPPLY] == 0:
+            S[a, S_LOADED] = 0
     helpless = S[d, S_HELPLESS] != 0
     if helpless or _shot_auto(F, opts, a, band):
         roll = roll_die(st, 100)
