@@ -304,6 +304,7 @@ def test_w7_9_target_modifiers_kernel_and_naive_reference_agree(options):
     ('[missile]\ngroup = "bow"\ndamage = 3\nshort = 10\nreload = "one half"\n', ("archer.toml", "reload",
                                                                                "count of actions")),
     ('m = 0\nmissile = "bow"\n', ("archer.toml", "m")),  # Movement outside 1 … 10 (W-11.1)
+    ('thrown = 3\nmissile = "bow"\n', ("archer.toml", "thrown", "ammo")),  # a supply for a bow (W-7.12)
 ])
 def test_w9_4_w11_1_bad_shooters_stop_a_report_before_anything_is_written(tmp_path, body, needles):
     """W-9.4, W-7.10, W-11.1: a missile weapon without range, a reload that is not a count of

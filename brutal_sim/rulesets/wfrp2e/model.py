@@ -184,6 +184,9 @@ class Fighter(_Profile):
                 raise ValueError(f"{field}: {item.name!r} is a missile weapon; carry it as missile (W-7)")
         if self.missile is not None and not self.missile.missile:
             raise ValueError(f"missile: {self.missile.name!r} is a melee weapon (group {self.missile.group!r})")
+        if self.thrown is not None and (self.missile is None or not self.missile.thrown):
+            raise ValueError("thrown: the supply of a thrown missile weapon (W-7.12) needs missile of group "
+                             "'throwing'; other missile weapons count the option ammo")
         if self.tactic in SHOOTING_TACTIC_NAMES and self.missile is None:
             raise ValueError(f"tactic {self.tactic!r} shoots: it needs a missile weapon (field missile)")
         if off is None:
