@@ -38,6 +38,7 @@ class Item:
     qualities: frozenset[str]
     unarmed: bool = False
     choppa: bool = False
+    shield: bool = False  # W-7.9
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,9 @@ class Missile:
     full: bool
     thrown: bool
     in_melee: bool
+    unreliable: bool = False  # Unreliable or Experimental (W-7.13)
+    shrapnel: bool = False
+    blackpowder: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,8 @@ class Profile:
     bs: int = 0
     missile: Missile | None = None
     melee_tactic: str = "guarded"
+    talents: frozenset[str] = frozenset()  # the missile talents of W-7 (model.TALENT_EFFECTS)
+    thrown_supply: int | None = None  # W-7.12
 
 
 def _item(row, slot: int) -> Item | None:
@@ -84,7 +90,8 @@ def _item(row, slot: int) -> Item | None:
     if not row[base + L.W_PRESENT]:
         return None
     qualities = frozenset(q for q, f in L.QUALITY_FIELDS.items() if row[base + f])
-    return Item(int(row[base + L.W_DAMAGE]), qualities, bool(row[base + L.W_UNARMED]), bool(row[base + L.W_CHOPPA]))
+    return Item(int(row[base + L.W_DAMAGE]), qualities, bool(row[base + L.W_UNARMED]), bool(row[base + L.W_CHOPPA]),
+                bool(row[base + L.W_SHIELD]))
 
 
 def _missile(row) -> Missile | None:
@@ -93,7 +100,13 @@ def _missile(row) -> Missile | None:
         return None
     b = L.P_WEAPONS + L.SLOT_MISSILE * L.WN
     return Missile(item, int(row[b + L.W_SHORT]), int(row[b + L.W_LONG]), int(row[b + L.W_RELOAD]),
-                   bool(row[b + L.W_RELOAD_FULL]), bool(row[b + L.W_THROWN]), bool(row[b + L.W_ENGAGED_FIRE]))
+                   bool(row[b + L.W_RELOAD_FULL]), bool(row[b + L.W_THROWN]), bool(row[b + L.W_ENGAGED_FIRE]),
+                   bool(row[b + L.W_UNRELIABLE]), bool(row[b + L.W_SHRAPNEL]), bool(row[b + L.W_BLACKPOWDER]))
+
+
+TALENT_FIELDS = {"sure_shot": L.P_SURE_SHOT, "sharpshooter": L.P_SHARPSHOOTER, "mighty_shot": L.P_MIGHTY_SHOT,
+                 "rapid_reload": L.P_RAPID_RELOAD, "master_gunner": L.P_MASTER_GUNNER, "quick_draw": L.P_QUICK_DRAW,
+                 "ambidextrous": L.P_AMBIDEXTROUS}
 
 
 def profile_from_row(row) -> Profile:
@@ -106,7 +119,9 @@ def profile_from_row(row) -> Profile:
         flee_at=None if row[L.P_FLEE_AT] < 0 else int(row[L.P_FLEE_AT]), movement=int(row[L.P_M]),
         ap={z: int(row[L.P_AP + k]) for k, z in enumerate(L.ZONE_NAMES)},
         main=_item(row, L.SLOT_MAIN), off=_item(row, L.SLOT_OFF), fists=_item(row, L.SLOT_FISTS),
-        bs=int(row[L.P_BS]), missile=_missile(row), melee_tactic=L.TACTIC_NAMES[row[L.P_MELEE_TACTIC]])
+        bs=int(row[L.P_BS]), missile=_missile(row), melee_tactic=L.TACTIC_NAMES[row[L.P_MELEE_TACTIC]],
+        talents=frozenset(t for t, k in TALENT_FIELDS.items() if row[k]),
+        thrown_supply=None if row[L.P_THROWN] < 0 else int(row[L.P_THROWN]))
 
 
 @dataclass(frozen=True)
@@ -146,6 +161,14 @@ class Rules:
     no_extreme: bool = False
     extreme_mod: str = "flat"
     reload_break_damage: bool = False
+    sure_shot_stack: bool = True
+    misfire_band: int = 0
+    shrapnel_test: bool = False
+    stunned_plus20: bool = False  # bs_bonus = plus20
+    visibility: int = 0
+    cover_legs: bool = False
+    ammo: int = 0
+    cut_after_move: bool = False  # delay_cut = after_move (W-11.6)
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -161,7 +184,10 @@ class Rules:
                    bool(o[O.O_LEAVE_MELEE]), bool(o[O.O_FLEE_OUTCOME]), bool(o[O.O_TERRAIN]),
                    bool(o[O.O_DIFFICULT_CHARGE]), int(o[O.O_ARENA]), bool(o[O.O_APPROACH]),
                    bool(o[O.O_START_LOADED]), bool(o[O.O_NO_LONG]), bool(o[O.O_EXTREME]),
-                   ("flat", "aim_adds", "stack")[o[O.O_EXTREME_MOD]], bool(o[O.O_RELOAD_BREAK]))
+                   ("flat", "aim_adds", "stack")[o[O.O_EXTREME_MOD]], bool(o[O.O_RELOAD_BREAK]),
+                   bool(o[O.O_SURE_SHOT_STACK]), int(o[O.O_MISFIRE_BAND]), bool(o[O.O_SHRAPNEL]),
+                   bool(o[O.O_BS_BONUS]), int(o[O.O_VISIBILITY]), bool(o[O.O_COVER]), int(o[O.O_AMMO]),
+                   bool(o[O.O_DELAY_CUT]))
 
 
 @dataclass(frozen=True)
@@ -220,6 +246,8 @@ class Combatant:
     bow_in_hand: bool = False  # the missile weapon (W-7), melee items stowed
     loaded: bool = False
     reload_done: int = 0
+    supply: int | None = None  # shots left (W-7.12); None: unlimited
+    kept: bool = False  # a delayed half action for a shot (W-11.6, W-8.14)
 
     def __post_init__(self) -> None:
         self.wounds = self.p.wounds
@@ -296,6 +324,8 @@ class Duel:
             self.f[self.rules.surprised].surprised = True
         for f in self.f:
             f.loaded = f.bow_in_hand and self.rules.start_loaded
+            if f.p.missile is not None:
+                f.supply = f.p.thrown_supply if f.p.missile.thrown else (self.rules.ammo or None)
         self.f[1].x = self.rules.start_distance
         self.round = 1
         self.rec = Record()
@@ -425,7 +455,8 @@ class Duel:
         total += self.rules.prone_bonus if d.prone else 0
         total -= 20 if d.defensive_stance else 0
         total += 20 if d.running else 0  # W-11.2
-        if hand == "off" and not ("balanced" in weapon.qualities and self.rules.balanced_offhand):
+        if (hand == "off" and not ("balanced" in weapon.qualities and self.rules.balanced_offhand)
+                and "ambidextrous" not in a.p.talents):  # W-7.8
             total -= 20
         street = a.p.street_fighting and self.rules.street_fighting
         if hand == "fists" and street:
@@ -464,12 +495,15 @@ class Duel:
         street = a.p.street_fighting and self.rules.street_fighting
         reversed_roll = int(f"{roll % 100:02d}"[::-1]) or 100
         location = next(name for upper, name in LOCATIONS if reversed_roll <= upper)
+        if hand == "missile" and self.rules.cover_legs and location.endswith("_leg"):
+            location = "body"  # W-7.9 cover
         # damage (W-4.7, W-4.11, W-4.12)
         kept = self.rng.die(10)
         if self.has(weapon, "impact"):
             kept = max(kept, self.rng.die(10))
         if hand == "missile":
             raw = kept + weapon.damage + (a.p.sb if a.p.missile.thrown else 0)
+            raw += 1 if "mighty_shot" in a.p.talents else 0  # W-7.14
         else:
             raw = kept + a.p.sb + weapon.damage
             raw += 1 if a.p.mighty_blow and self.rules.mighty_blow else 0
@@ -491,8 +525,11 @@ class Duel:
             self.rec.fury[ai] += 1
         zone = ZONE_OF[location]
         ap = d.p.ap[zone] * (2 if weapon.unarmed else 1)
-        if "armour_piercing" in weapon.qualities:
-            ap = max(0, ap - 1)
+        pierced = "armour_piercing" in weapon.qualities and ap > 0
+        if pierced:
+            ap -= 1
+        if hand == "missile" and "sure_shot" in a.p.talents and not (pierced and not self.rules.sure_shot_stack):
+            ap = max(0, ap - 1)  # W-7.13 Sure Shot
         final = max(0, raw - d.p.tb - ap)
         if final and self.rules.reload_break_damage:
             d.reload_done = 0  # W-7.10
@@ -584,10 +621,11 @@ class Duel:
         return abs(self.f[0].x - self.f[1].x)
 
     as_if_engaged = False  # b's stances of the single attack
+    as_if_apart = False  # a kept shot at a charger before its blow (W-8.14, delay_cut = after_move)
 
     @property
     def engaged(self) -> bool:
-        return self.as_if_engaged or self.gap <= 2  # W-11.3: adjacent
+        return not self.as_if_apart and (self.as_if_engaged or self.gap <= 2)  # W-11.3: adjacent
 
     def step(self, me: Combatant) -> int:
         return me.p.movement if self.rules.difficult else 2 * me.p.movement  # W-11.2 Move, Flee
@@ -641,58 +679,111 @@ class Duel:
             total = aim - (20 if band == "long" else 0)
         total -= 20 if d.running else 0
         total -= 20 if self.engaged else 0
+        shields = [x for x, held in ((d.p.main, d.holds_main), (d.p.off, d.holds_off)) if held and x.shield]
+        total -= 10 if shields and not d.surprised else 0  # W-7.9: a shield bearer, aware
+        total += 20 if d.stunned_turns and self.rules.stunned_plus20 else 0
+        total -= self.rules.visibility
         target = a.p.bs + self.modifiers(total)
-        if a.p.missile.reload > 0:
+        w = a.p.missile
+        if self.reload_need(a) > 0:
             a.loaded = False
-        if d.helpless:
-            roll = self.d100()
+        if a.supply is not None:
+            a.supply -= 1
+            a.loaded = a.loaded and a.supply > 0
+        if d.helpless or (w.shrapnel and band == "short" and not self.rules.shrapnel_test):  # W-7.13 Shrapnel
+            roll, hit = self.d100(), True
         else:
             hit, roll = self.test(a, target, on_reaction=False)
-            if not hit:
-                self.rec.outcomes[ai][L.OUT_MISS] += 1
-                return
+        if w.unreliable and roll > 100 - self.rules.misfire_band:  # W-7.13: a jam
+            a.loaded, a.reload_done, hit = False, 0, False
+        if not hit:
+            self.rec.outcomes[ai][L.OUT_MISS] += 1
+            return
         self.rec.outcomes[ai][L.OUT_HIT] += 1
         self.land(ai, "missile", a.p.missile.item, roll, target)
 
-    def ranged_turn(self, i: int, halves: int) -> None:
-        """W-8.9 marksman / W-8.10 shoot_then_draw with the missile weapon in hand."""
+    @staticmethod
+    def reload_need(me: Combatant) -> int:
+        """W-7.10: Rapid Reload −1 half action, Master Gunner −1 more for blackpowder."""
+        w = me.p.missile
+        if w.reload == 0:
+            return 0
+        n = w.reload - ("rapid_reload" in me.p.talents) - ("master_gunner" in me.p.talents and w.blackpowder)
+        return max(n, 0)
+
+    @staticmethod
+    def aim(me: Combatant) -> int:
+        return 20 if "sharpshooter" in me.p.talents else 10  # W-7.3
+
+    def ranged_turn(self, i: int, halves: int) -> int:
+        """W-8.9 marksman / W-8.10 shoot_then_draw with the missile weapon in hand; the half actions
+        left for the melee tactic (W-7.12 Quick Draw)."""
         me = self.f[i]
         w = me.p.missile
         if self.engaged:  # W-8.10: a pistol fires, then the melee weapon is drawn
+            shot = False
             if w.in_melee and me.loaded:
                 self.shoot(i, self.band(i), 0)
                 halves -= 1
+                shot = True
             if halves == 0 or self.anyone_out():
-                return
+                return 0
             me.bow_in_hand = False
             me.reload_done = 0
             me.holds_main, me.holds_off = me.p.main is not None, me.p.off is not None
+            if "quick_draw" in me.p.talents:  # the Ready is free
+                if shot:
+                    me.parry_stance = True  # the round's attack is spent (W-2.4)
+                    return 0
+                return halves
             if halves == 2:
                 self.attack(i, 0, False)
-            return
+            return 0
+        if not me.loaded and me.supply == 0:  # W-7.12: spent; the melee items readied
+            me.bow_in_hand = False
+            me.reload_done = 0
+            me.holds_main, me.holds_off = me.p.main is not None, me.p.off is not None
+            return halves if "quick_draw" in me.p.talents else halves - 1
         if me.p.tactic == "kite" and halves == 2 and self.kite(i):
-            return
+            return 0
+        foe = self.f[1 - i]
+        foe_tactic = foe.p.melee_tactic if foe.p.tactic in ("marksman", "shoot_then_draw", "rush", "overwatch") \
+            else foe.p.tactic
+        if (me.p.tactic == "overwatch" and halves == 2 and me.loaded and not foe.bow_in_hand
+                and foe_tactic != "turtle" and self.gap > w.short):
+            me.kept = True  # W-8.14: delay (W-11.6)
+            return 0
+        need = self.reload_need(me)
         while halves and not self.anyone_out():
             if not me.loaded:  # W-7.10
-                cost = 2 if w.full else 1
+                if me.supply == 0:
+                    return 0
+                cost = 2 if w.full and need - me.reload_done >= 2 else 1
                 if cost > halves:
-                    return
+                    return 0
                 me.reload_done += cost
                 halves -= cost
-                if me.reload_done >= w.reload:
+                if me.reload_done >= need:
                     me.loaded, me.reload_done = True, 0
                 continue
             band = self.band(i)
-            if band in ("short", "long"):
-                self.shoot(i, band, 10 if halves == 2 else 0)  # W-7.3 aim with a half action to spare
+            if band in ("short", "long") and halves == 2 and me.p.attacks >= 2 and need == 0:
+                for _ in range(me.p.attacks):  # W-7.11 swift shots
+                    if self.anyone_out() or not me.loaded:
+                        break
+                    self.shoot(i, band, 0)
+                halves = 0
+            elif band in ("short", "long"):
+                self.shoot(i, band, self.aim(me) if halves == 2 else 0)  # W-7.3 aim with a half action to spare
                 halves = 0 if halves == 2 else halves - 1
             elif band == "very_long" and halves == 2:
-                self.shoot(i, band, 10)
-                return
+                self.shoot(i, band, self.aim(me))
+                return 0
             else:
                 longest = w.long or (2 * w.short if self.rules.double_short else w.short)
                 self.go_toward(i, self.step(me), longest)
                 halves -= 1
+        return 0
 
     def arena_bounds(self) -> tuple[int, int] | None:
         if not self.rules.arena:
@@ -728,7 +819,7 @@ class Duel:
             self.step_away(i, s)
             if self.band(i) in ("short", "long"):
                 self.shoot(i, self.band(i), 0)
-        elif d + s > r and w.reload == 1 and not w.full:
+        elif d + s > r and self.reload_need(me) <= 1:
             self.step_away(i, s)
             me.loaded, me.reload_done = True, 0
         elif d + 2 * s > r:
@@ -767,6 +858,7 @@ class Duel:
     def turn(self, i: int) -> None:
         me = self.f[i]
         me.parry_stance = me.defensive_stance = me.cautious = me.all_out = me.running = False
+        me.kept = False
         if me.surprised or me.helpless:
             return
         if me.stunned_turns:
@@ -780,14 +872,15 @@ class Duel:
         if me.prone:
             me.prone = False
             halves -= 1
+        ready = 0 if "quick_draw" in me.p.talents else 1  # W-7.12
         if me.bow_in_hand:
             pass
         elif me.p.main is not None and not me.holds_main:
             me.holds_main = True
-            halves -= 1
+            halves -= ready
         elif me.p.off is not None and not me.holds_off:
             me.holds_off = True
-            halves -= 1
+            halves -= ready
         extra_half = self.rules.fortune_half_action and self.spare_point(me)  # W-6.5
         if extra_half and halves < 2:
             me.fortune -= 1
@@ -796,10 +889,19 @@ class Duel:
         if halves == 0:
             return
         if me.bow_in_hand:
-            self.ranged_turn(i, halves)
-            return
+            halves = self.ranged_turn(i, halves)
+            if halves == 0 or self.anyone_out():
+                return
         was_engaged = self.engaged
         n, modifier, feint = self.plan(i, halves)
+        watcher = self.f[1 - i]
+        charge = False
+        if watcher.kept and not was_engaged:  # W-8.14: the kept shot after this approach
+            charge = self.engaged and modifier == 10
+            if not charge or self.rules.cut_after_move:
+                self.kept_shot(1 - i, arriving=charge)
+                if self.anyone_out():
+                    return
         tactic = me.p.melee_tactic if me.p.tactic in ("marksman", "shoot_then_draw", "rush") else me.p.tactic
         aims_already = (tactic not in ("berserk", "cautious", "turtle")
                         and not (tactic == "swift" and me.p.attacks >= 2) and me.holds_off)
@@ -812,6 +914,22 @@ class Duel:
             if self.anyone_out():
                 break
             self.attack(i, modifier + (aim if k == 0 else 0), feinted)
+        if charge and watcher.kept:
+            self.kept_shot(1 - i, arriving=False)
+
+    def kept_shot(self, i: int, arriving: bool) -> None:
+        """W-8.14, W-11.6: the overwatcher's kept half action once its foe is within short range."""
+        me = self.f[i]
+        if not me.kept or self.anyone_out() or self.gap > me.p.missile.short:
+            return
+        me.kept = False
+        if not me.loaded or not me.bow_in_hand:
+            return
+        if self.engaged and not arriving and not me.p.missile.in_melee:
+            return
+        self.as_if_apart = arriving
+        self.shoot(i, self.band(i), 0)
+        self.as_if_apart = False
 
     def initiative(self) -> int:
         ag = [f.p.ag - f.p.ag_penalty - f.pen_ag for f in self.f]
@@ -858,7 +976,8 @@ class Duel:
                 self.shoot(0, band, 0)
                 return self.rec
             if not self.engaged and band != "out":
-                self.shoot(0, band, 10)
+                swift = band in ("short", "long") and a.p.attacks >= 2 and self.reload_need(a) == 0
+                self.shoot(0, band, 0 if swift else self.aim(a))
                 return self.rec
         self.as_if_engaged = True
         self.plan(1, 2)

@@ -36,8 +36,8 @@ def test_w7_1_seed_91_longbow_shot_on_a_goblin():
     F, o = p.compiled.fighters, p.compiled.options
     assert kith.bs == 42 and succeeds(o, 25, 42) and not succeeds(o, 43, 42)
     assert location(25) == L.LOC_LARM
-    assert 8 + damage_bonus(F, state(p), o, 0, L.SLOT_MISSILE) - absorbed(F, 0, 1, L.SLOT_MISSILE, L.LOC_LARM) == 9
-    assert absorbed(F, 0, 1, L.SLOT_MISSILE, L.LOC_BODY) == 2 + 1 - 1  # W-7.13 Armour Piercing: jerkin 1 → 0
+    assert 8 + damage_bonus(F, state(p), o, 0, L.SLOT_MISSILE) - absorbed(F, o, 0, 1, L.SLOT_MISSILE, L.LOC_LARM) == 9
+    assert absorbed(F, o, 0, 1, L.SLOT_MISSILE, L.LOC_BODY) == 2 + 1 - 1  # W-7.13 Armour Piercing: jerkin 1 → 0
 
 
 @pytest.mark.parametrize("distance,options,expected", [

@@ -144,7 +144,7 @@ class WfrpRuleset(Ruleset):
                 (k, str(x.head), str(x.arms), str(x.body), str(x.legs), f"-{x.ag_penalty}" if x.ag_penalty else "")
                 for k, x in cat.armour.items()]),
             "talents": Listing(("name", "rule", "option", "description"), [
-                (k, x.rule, x.option or "— (no effect)", x.description) for k, x in cat.talents.items()]),
+                (k, x.rule, x.option or ("— (always)" if x.effect else "— (no effect)"), x.description) for k, x in cat.talents.items()]),
             "tactics": Listing(("name", "rule"), [(t, L.TACTIC_RULES[t]) for t in L.TACTIC_NAMES]),
         }
 

@@ -20,6 +20,7 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None, unarmed: bool = False)
     row[b + L.W_DAMAGE] = w.damage
     row[b + L.W_UNARMED] = int(unarmed)
     row[b + L.W_CHOPPA] = int(w.choppa)
+    row[b + L.W_SHIELD] = int(w.shield)
     for quality, field in L.QUALITY_FIELDS.items():
         row[b + field] = int(w.has(quality))
     if w.missile:
@@ -29,6 +30,9 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None, unarmed: bool = False)
         row[b + L.W_RELOAD_FULL] = int(full)
         row[b + L.W_THROWN] = int(w.thrown)
         row[b + L.W_ENGAGED_FIRE] = int(w.engaged_fire)
+        row[b + L.W_UNRELIABLE] = int(w.has("unreliable") or w.has("experimental"))
+        row[b + L.W_SHRAPNEL] = int(w.has("shrapnel"))
+        row[b + L.W_BLACKPOWDER] = int(w.group == "blackpowder")
 
 
 def compile_fighter(f: Fighter) -> np.ndarray:
@@ -52,6 +56,12 @@ def compile_fighter(f: Fighter) -> np.ndarray:
     row[L.P_STREET_FIGHTING] = int(f.talent_option("street_fighting"))
     row[L.P_FLEE_AT] = -1 if f.flee_at is None else f.flee_at
     row[L.P_M] = f.m
+    row[L.P_THROWN] = -1 if f.thrown is None else f.thrown
+    for field, effect in ((L.P_SURE_SHOT, "sure_shot"), (L.P_SHARPSHOOTER, "sharpshooter"),
+                          (L.P_MIGHTY_SHOT, "mighty_shot"), (L.P_RAPID_RELOAD, "rapid_reload"),
+                          (L.P_MASTER_GUNNER, "master_gunner"), (L.P_QUICK_DRAW, "quick_draw"),
+                          (L.P_AMBIDEXTROUS, "ambidextrous")):
+        row[field] = int(f.talent_effect(effect))
     for z, points in enumerate(f.armour_points().values()):
         row[L.P_AP + z] = points
     _weapon(row, L.SLOT_MAIN, f.main_hand)

@@ -1,7 +1,8 @@
 """Exact distribution of one attack by side a on a fresh side b, by enumeration of every die.
 
 The same situation as the sampler (``attack_setup``): b in the stances its tactic takes, a's
-first attack of its turn; for a shooter its first shot (``shot_setup``: BS, band, aim, no reaction). Enumerated: the feint's opposed test (its rerolls as a geometric sum),
+first attack of its turn; for a shooter its first shot (``shot_setup``: BS, band, aim, no reaction;
+a Shrapnel shot without a test, a jam a miss). Enumerated: the feint's opposed test (its rerolls as a geometric sum),
 the to-hit d100 and its fortune reroll, the reaction d100 and its reroll, the damage d10 (2d10
 for Impact), the Ulric's Fury chain (to depth ``FURY_DEPTH``, the rest is below 1e-20) and the
 critical table d100. Every rule decision is the kernel's own ``@rule`` function.
@@ -13,9 +14,10 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    LOCATION_ZONE, absorbed, attack_setup, attack_slot, attack_target, choose_reaction, crit_effect,
-    damage_bonus, dodge_target, effect_takes_out, feint_targets, fortune_allows, fury_needs_test, location,
-    model_takes_out, opposed_result, parry_target, quality, shot_setup, shot_target, succeeds, wf, wound_level,
+    LOCATION_ZONE, absorbed, attack_setup, attack_slot, attack_target, choose_reaction, covered, crit_effect,
+    damage_bonus, dodge_target, effect_takes_out, feint_targets, fortune_allows, fury_needs_test, jams, location,
+    model_takes_out, opposed_result, parry_target, quality, shot_auto, shot_setup, shot_target, succeeds, wf,
+    wound_level,
 )
 from .layout import (
     LVL_NONE, NS, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED, REACT_NONE, REACT_PARRY, SLOT_MISSILE, S_FORTUNE, S_W,
@@ -102,8 +104,9 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     else:
         slot = attack_slot(F, S, 0)
         target = attack_target(F, S, opts, 0, slot, mod)
-    p_first = _p_success(opts, target)
-    reroll = fortune_allows(opts, S, 0, False)
+    auto = shot and shot_auto(F, opts, 0, band)
+    p_first = 1.0 if auto else _p_success(opts, target)
+    reroll = not auto and fortune_allows(opts, S, 0, False)
     factor = 1.0 + (1.0 - p_first) if reroll else 1.0
     # reaction of a fresh defender (a paid extra use is impossible: nothing is used yet)
     kind, paid = REACT_NONE, False
@@ -120,8 +123,8 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
         p_block = (1.0 - p_feint) * p
     loc_mass = np.zeros(6)
     for roll in range(1, 101):
-        if succeeds(opts, roll, target):
-            loc_mass[location(roll)] += factor / 100.0
+        if (auto or succeeds(opts, roll, target)) and not (shot and jams(F, opts, 0, roll)):
+            loc_mass[covered(opts, location(roll)) if shot else location(roll)] += factor / 100.0
     p_hit_roll = loc_mass.sum()
     outcomes[OUT_MISS] = 1.0 - p_hit_roll
     outcomes[OUT_PARRIED if kind == REACT_PARRY else OUT_DODGED] = p_hit_roll * p_block
@@ -134,7 +137,7 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     for loc in range(6):
         zone = LOCATION_ZONE[loc]
         mass = loc_mass[loc] * (1.0 - p_block)
-        soaked = absorbed(F, 0, 1, slot, loc)
+        soaked = absorbed(F, opts, 0, 1, slot, loc)
         for s in range(pmf.shape[0]):
             q = mass * pmf[s]
             if q == 0.0:

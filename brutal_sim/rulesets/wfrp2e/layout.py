@@ -64,13 +64,15 @@ def n_counters(round_cap: int) -> int:
 # -- tactics (W-8) and reactions ------------------------------------------------------------------
 MELEE_TACTIC_NAMES = ("guarded", "swift", "berserk", "cautious", "turtle", "feinter")
 RANGED_TACTIC_NAMES = ("marksman", "shoot_then_draw", "kite")
-TACTIC_NAMES = MELEE_TACTIC_NAMES + RANGED_TACTIC_NAMES + ("rush",)
+TACTIC_NAMES = MELEE_TACTIC_NAMES + RANGED_TACTIC_NAMES + ("rush", "overwatch")
+#: the tactics that need a missile weapon
+SHOOTING_TACTIC_NAMES = RANGED_TACTIC_NAMES + ("overwatch",)
 #: the rule of each tactic (W-8)
 TACTIC_RULES = dict(zip(TACTIC_NAMES, ("W-8.1", "W-8.2", "W-8.3", "W-8.4", "W-8.5", "W-8.6", "W-8.9", "W-8.10",
-                                       "W-8.11", "W-8.12")))
+                                       "W-8.11", "W-8.12", "W-8.14")))
 # guarded (0): the kernel's plan when the tactic is none of the melee five below
 (T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER, T_MARKSMAN, T_SHOOT_THEN_DRAW, T_KITE,
- T_RUSH) = range(1, len(TACTIC_NAMES))
+ T_RUSH, T_OVERWATCH) = range(1, len(TACTIC_NAMES))
 REACTION_NAMES = ("dodge_first", "parry_first", "best", "none")
 # dodge_first (0): the kernel's choice when the reaction is none of the three below
 R_PARRY_FIRST, R_BEST, R_NONE = range(1, len(REACTION_NAMES))
@@ -96,6 +98,10 @@ W_RELOAD = W.next()  # W-7.10 half actions of reloading after a shot
 W_RELOAD_FULL = W.next()  # 1: the reload is in full actions (whole turns)
 W_THROWN = W.next()  # damage SB + W_DAMAGE (thrown); else flat W_DAMAGE (W-7.1)
 W_ENGAGED_FIRE = W.next()  # W-7.6 fires while engaged
+W_UNRELIABLE = W.next()  # W-7.13 Unreliable or Experimental: may jam (option misfire_band)
+W_SHRAPNEL = W.next()  # W-7.13 Shrapnel (the blunderbuss; option shrapnel)
+W_BLACKPOWDER = W.next()  # group blackpowder (W-7.10 Master Gunner)
+W_SHIELD = W.next()  # a shield: shots at its bearer −10 (W-7.9)
 WN = W.size
 SLOTS = Slots()  # a fighter's weapon slots
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = SLOTS.take(3)
@@ -130,6 +136,15 @@ P_MIGHTY_BLOW = P.next()
 P_STREET_FIGHTING = P.next()
 P_FLEE_AT = P.next()  # flees at or below these Wounds (W-3.16); −1 never
 P_M = P.next()  # Movement (W-11.1)
+# missile talents (W-7.10, W-7.14, W-7.8): 1 with the talent
+P_SURE_SHOT = P.next()  # ignores 1 AP on a ranged hit (W-7.13)
+P_SHARPSHOOTER = P.next()  # aim +20 instead of +10 (W-7.3)
+P_MIGHTY_SHOT = P.next()  # +1 missile damage (W-7.14)
+P_RAPID_RELOAD = P.next()  # reload −1 half action (W-7.10)
+P_MASTER_GUNNER = P.next()  # blackpowder reload −1 half action more (W-7.10)
+P_QUICK_DRAW = P.next()  # one Ready a round is free (W-7.12)
+P_AMBIDEXTROUS = P.next()  # no −20 to WS or BS with the off hand (W-7.8)
+P_THROWN = P.next()  # W-7.12: the supply of a thrown missile weapon (items); −1 unlimited
 P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
@@ -156,6 +171,8 @@ S_RUNNING = S.next()  # W-11.2: ran in its last turn (until its next turn)
 S_MISSILE = S.next()  # W-7: the missile weapon is in hand (the melee items stowed)
 S_LOADED = S.next()  # W-7.10: the missile weapon is loaded
 S_RELOADING = S.next()  # W-7.10: half actions of the reload under way
+S_SUPPLY = S.next()  # W-7.12: shots left (thrown items, or ammunition with option ammo); −1 unlimited
+S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W-8.14) until its next turn
 S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout

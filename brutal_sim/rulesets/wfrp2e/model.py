@@ -13,10 +13,10 @@ from pydantic import Field, field_validator, model_validator
 
 from ...core.data import StrictModel
 
-from .layout import MELEE_TACTIC_NAMES, RANGED_TACTIC_NAMES, REACTION_NAMES, TACTIC_NAMES
+from .layout import MELEE_TACTIC_NAMES, REACTION_NAMES, SHOOTING_TACTIC_NAMES, TACTIC_NAMES
 
 Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",
-                  "pummelling", "special", "unreliable", "experimental"]
+                  "pummelling", "special", "unreliable", "experimental", "shrapnel"]
 #: the missile weapon groups (W-9.4); throwing weapons add SB to their damage, the others deal flat damage
 MISSILE_GROUPS = ("bow", "crossbow", "sling", "blackpowder", "engineering", "throwing")
 WeaponGroup = Literal["basic", "fencing", "flail", "parry", "two_handed", "cavalry", "bow", "crossbow", "sling",
@@ -58,6 +58,7 @@ class Weapon(StrictModel):
     long: int = Field(0, ge=0, le=1000, description="W-7.4: long range in yards; 0: none (option no_long)")
     reload: str = Field("1 half", description="W-7.10: '0', 'N half' or 'N full' actions after each shot")
     engaged_fire: bool = Field(False, description="W-7.6: fires while engaged in melee (pistol, crossbow pistol)")
+    shield: bool = Field(False, description="W-7.9: a shield; shots at a fighter holding it −10 (unless surprised)")
 
     @field_validator("reload")
     @classmethod
@@ -101,13 +102,21 @@ class Armour(StrictModel):
     ag_penalty: int = Field(0, ge=0, le=30, description="taken off Ag tests (dodge, initiative)")
 
 
+#: talents whose rule the digest gives (W-7.3, W-7.8, W-7.10, W-7.12 – W-7.14): always in effect
+TALENT_EFFECTS = ("sure_shot", "sharpshooter", "mighty_shot", "rapid_reload", "master_gunner", "quick_draw",
+                  "ambidextrous")
+TalentEffect = Literal[("",) + TALENT_EFFECTS]  # type: ignore[valid-type]
+
+
 class Talent(StrictModel):
-    """A talent: its rule id and the rule option that switches its effect on (empty: no effect in a duel)."""
+    """A talent: its rule id and either the rule option that switches its effect on (a GAP, W-9.3) or
+    the rule it always plays (``effect``); neither: no effect in a duel."""
 
     name: str = ""
     description: str = ""
     rule: str = "W-9.3"
     option: Literal["", "strike_mighty_blow", "street_fighting"] = ""
+    effect: TalentEffect = Field("", description="the rule the talent plays (W-7): " + ", ".join(TALENT_EFFECTS))
 
 
 WeaponRef = Union[str, Weapon, None]
@@ -138,6 +147,9 @@ class _Profile(StrictModel):
     reaction: Reaction = "dodge_first"
     m: int = Field(4, ge=1, le=10, description="Movement (W-11.1): a Move covers 2·M yards, a charge up to 4·M, "
                                                 "a run 6·M; default 4 (human)")
+    thrown: int | None = Field(None, ge=1, le=100, description="W-7.12: how many of its thrown missile weapon the "
+                                                               "fighter carries (each throw spends one); absent: "
+                                                               "unlimited")
     flee_at: int | None = Field(None, ge=0, le=100, description="flees (W-3.16) at the start of its turn when "
                                                                "its Wounds are at most this")
 
@@ -172,7 +184,10 @@ class Fighter(_Profile):
                 raise ValueError(f"{field}: {item.name!r} is a missile weapon; carry it as missile (W-7)")
         if self.missile is not None and not self.missile.missile:
             raise ValueError(f"missile: {self.missile.name!r} is a melee weapon (group {self.missile.group!r})")
-        if self.tactic in RANGED_TACTIC_NAMES and self.missile is None:
+        if self.thrown is not None and (self.missile is None or not self.missile.thrown):
+            raise ValueError("thrown: the supply of a thrown missile weapon (W-7.12) needs missile of group "
+                             "'throwing'; other missile weapons count the option ammo")
+        if self.tactic in SHOOTING_TACTIC_NAMES and self.missile is None:
             raise ValueError(f"tactic {self.tactic!r} shoots: it needs a missile weapon (field missile)")
         if off is None:
             return self
@@ -210,3 +225,6 @@ class Fighter(_Profile):
 
     def talent_option(self, option: str) -> bool:
         return any(t.option == option for t in self.talent_items)
+
+    def talent_effect(self, effect: str) -> bool:
+        return any(t.effect == effect for t in self.talent_items)

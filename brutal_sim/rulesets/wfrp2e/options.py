@@ -108,6 +108,28 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("extreme_mod", "W-7.5", "flat", ("flat", "aim_adds", "stack"),
                help="a very long shot: −30 net (flat: neither aim nor the long band adds), −30 + aim (aim_adds), "
                     "or −30 − 20 + aim (stack)"),
+    OptionSpec("sure_shot_stack", "W-7.13", "true", ("true", "false"), codes=(1, 0),
+               help="the Sure Shot talent (−1 AP on a ranged hit) adds to a weapon's Armour Piercing (−2 AP), or "
+                    "not (−1 AP in all)"),
+    OptionSpec("misfire_band", "W-7.13", 0, int_range=(0, 10),
+               help="Unreliable and Experimental weapons: a shot whose d100 is above 100 − N jams (a miss, and the "
+                    "weapon needs its whole reload); 0: they never jam"),
+    OptionSpec("shrapnel", "W-7.13", "no_test", ("no_test", "bs_test"),
+               help="a Shrapnel weapon (blunderbuss): within its short range the target is hit without a BS test "
+                    "(the d100 gives the location; Ulric's Fury is confirmed by BS), or it shoots as any other"),
+    OptionSpec("delay_cut", "W-11.6", "between_actions", ("between_actions", "after_move"),
+               help="where a delayed half action (overwatch, W-8.14) may cut into the foe's turn: between its "
+                    "actions (after a whole charge), or also between a charge's move and its attack"),
+    OptionSpec("ammo", "W-7.12", 0, int_range=(0, 1000),
+               help="ammunition of every bow, crossbow, sling and firearm: N shots in the fight (the one loaded at "
+                    "the start included); 0: unlimited. Thrown weapons count the fighter's field thrown instead"),
+    OptionSpec("bs_bonus", "W-7.9", "none", ("none", "plus20"),
+               help="shots at a stunned target: no bonus (its +20 is for melee attacks), or +20 BS as in melee"),
+    OptionSpec("visibility", "W-7.9", 0, int_range=(0, 30),
+               help="poor visibility: N taken off every shot's BS (0 … 30, a designer's dial; the digest gives no "
+                    "number)"),
+    OptionSpec("cover", "W-7.9", "none", ("none", "legs"),
+               help="cover: none, or the legs are behind cover (a shot's leg hit strikes the body instead)"),
 )
 
 # -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
@@ -147,6 +169,14 @@ O_START_LOADED = ROW.slot("start_loaded")
 O_NO_LONG = ROW.slot("no_long")
 O_EXTREME = ROW.slot("extreme")
 O_EXTREME_MOD = ROW.slot("extreme_mod")
+O_SURE_SHOT_STACK = ROW.slot("sure_shot_stack")
+O_MISFIRE_BAND = ROW.slot("misfire_band")
+O_SHRAPNEL = ROW.slot("shrapnel")
+O_DELAY_CUT = ROW.slot("delay_cut")
+O_AMMO = ROW.slot("ammo")
+O_BS_BONUS = ROW.slot("bs_bonus")
+O_VISIBILITY = ROW.slot("visibility")
+O_COVER = ROW.slot("cover")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------

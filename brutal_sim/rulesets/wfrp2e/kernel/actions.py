@@ -2,7 +2,7 @@
 opposed test, fleeing, the shooters' turns.
 
 Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.16, W-8.1, W-8.6, W-8.8,
-W-8.9, W-8.10, W-8.11, W-8.12, W-11.4.
+W-7.11, W-7.12, W-8.9, W-8.10, W-8.11, W-8.12, W-8.14, W-11.4, W-11.6.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -15,14 +15,14 @@ from ..layout import (
     BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, G_ENGAGED, P_A, P_MELEE_TACTIC, P_TACTIC, P_WS, REACT_PARRY,
     SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN, S_HELD_OFF, S_LOADED, S_MISSILE,
     S_NO_REACT, S_OUT, S_PARRY_STANCE, S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT,
-    T_KITE, T_TURTLE, W_ENGAGED_FIRE, W_PRESENT, W_RELOAD, W_RELOAD_FULL,
+    T_KITE, T_TURTLE, W_ENGAGED_FIRE, W_PRESENT, P_QUICK_DRAW, S_SUPPLY, S_KEPT, T_OVERWATCH, W_SHORT,
 )
 from ..options import O_DEFENSIVE_STANCE, O_FLEE_OUTCOME, O_LEAVE_MELEE
 from .tests import _capped, _opposed
 from .weapons import _held, _wf
 from .reactions import _availability
 from .movement import _at_edge, _charge_yards, _close, _move_yards, _retreat, _run_yards, _settle
-from .ranged import _band, _long_range, _reload, _shoot
+from .ranged import _aim_bonus, _band, _long_range, _reload, _reload_need, _shoot
 from .attack import _attack
 
 
@@ -95,13 +95,16 @@ def _plan_aims(F, S, i):
 @rule
 def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
     """W-8.9 ``marksman`` (and ``shoot_then_draw`` while not engaged, W-8.10) with ``halves`` half
-    actions: empty → reload (W-7.10); loaded and the foe within long range: with two half actions
-    aim (+10, W-7.3) and shoot, with one shoot; within very long range and two half actions: aim and
+    actions: empty → reload (W-7.10; nothing left to load: the turn ends, W-7.12); loaded and the foe
+    within long range: with two half actions aim (+10, Sharpshooter +20, W-7.3) and shoot, or with
+    A ≥ 2 and a free or no reload a swift attack of A unaimed shots (W-7.11), with one shoot; within very long range and two half actions: aim and
     shoot (W-7.5); out of range: Move toward the foe (2·M), stopping at long range; repeated while
     half actions are left."""
     e = 1 - i
     while halves > 0 and not decided(S):
         if S[i, S_LOADED] == 0:
+            if S[i, S_SUPPLY] == 0:  # W-7.12: nothing left to load
+                return
             used = _reload(F, S, i, halves)
             if used == 0:
                 return
@@ -109,15 +112,21 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
             continue
         band = _band(F, S, opts, i)
         if band == BAND_SHORT or band == BAND_LONG:
-            if halves == 2:
-                _shoot(F, S, opts, grid, fx, st, cnt, i, band, 10)
+            if halves == 2 and F[i, P_A] >= 2 and _reload_need(F, i) == 0:
+                for _k in range(F[i, P_A]):  # W-7.11 swift shots (a free or no reload)
+                    if decided(S) or S[i, S_LOADED] == 0:
+                        break
+                    _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
+                halves = 0
+            elif halves == 2:
+                _shoot(F, S, opts, grid, fx, st, cnt, i, band, _aim_bonus(F, i))
                 halves = 0
             else:
                 _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
                 halves -= 1
             continue
         if band == BAND_EXTREME and halves == 2:
-            _shoot(F, S, opts, grid, fx, st, cnt, i, band, 10)
+            _shoot(F, S, opts, grid, fx, st, cnt, i, band, _aim_bonus(F, i))
             return
         move_toward(S, i, e, _move_yards(F, opts, i), _long_range(F, opts, i))
         _settle(S)
@@ -129,18 +138,28 @@ def _draw(F, S, opts, grid, fx, st, cnt, i, halves):
     """W-8.10 engaged with the missile weapon in hand (W-7.6: only a pistol-class weapon fires in
     melee): a loaded one fires first (−20, W-7.7); then i stows the missile weapon and readies its
     melee items (a half action; a reload under way is lost); with a half action left a standard
-    attack. From then on it fights by its melee tactic."""
+    attack. From then on it fights by its melee tactic. With Quick Draw (W-7.12) the Ready is free:
+    after a shot (the round's attack, W-2.4) the half action left takes the parry stance (W-3.7);
+    else the half actions left go to the melee tactic. Returns the half actions left for it."""
+    shot = False
     if _wf(F, i, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 and S[i, S_LOADED] != 0:
         _shoot(F, S, opts, grid, fx, st, cnt, i, _band(F, S, opts, i), 0)
         halves -= 1
+        shot = True
     if halves == 0 or decided(S):
-        return
+        return 0
     S[i, S_MISSILE] = 0
     S[i, S_RELOADING] = 0
     S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
     S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+    if F[i, P_QUICK_DRAW] != 0:
+        if not shot:
+            return halves
+        S[i, S_PARRY_STANCE] = 1
+        return 0
     if halves == 2:
         _attack(F, S, opts, grid, fx, st, cnt, i, 0, False)
+    return 0
 
 
 @rule
@@ -164,8 +183,7 @@ def _kite(F, S, opts, grid, fx, st, cnt, i):
         if band == BAND_SHORT or band == BAND_LONG:
             _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
         return
-    if (d + s > r and _wf(F, i, SLOT_MISSILE, W_RELOAD) == 1
-            and _wf(F, i, SLOT_MISSILE, W_RELOAD_FULL) == 0):
+    if d + s > r and _reload_need(F, i) <= 1:
         _retreat(F, S, opts, i, s)
         _reload(F, S, i, 1)
         return
@@ -181,15 +199,55 @@ def _kite(F, S, opts, grid, fx, st, cnt, i):
 
 
 @rule
+def _approaching(F, S, e):
+    """W-8.14: whether e closes in (a melee fighter, its missile weapon not in hand, not a turtle)."""
+    return S[e, S_MISSILE] == 0 and _melee_tactic(F, e) != T_TURTLE
+
+
+@rule
+def _overwatch_shot(F, S, opts, grid, fx, st, cnt, i, arriving):
+    """W-8.14, W-11.6: i's kept half action after its foe's action: the foe within i's short range,
+    i shoots (unaimed; engaged only a pistol-class weapon, W-7.6, unless ``arriving``: a charger
+    after its move, before its blow, ``delay_cut = after_move``); the kept half is spent either way
+    once the foe is within short range."""
+    if S[i, S_KEPT] == 0 or decided(S) or apart(S, i, 1 - i) > _wf(F, i, SLOT_MISSILE, W_SHORT):
+        return
+    S[i, S_KEPT] = 0
+    if S[i, S_LOADED] == 0 or S[i, S_MISSILE] == 0:
+        return
+    engaged = S[2, G_ENGAGED]
+    if arriving:
+        S[2, G_ENGAGED] = 0
+    elif engaged != 0 and _wf(F, i, SLOT_MISSILE, W_ENGAGED_FIRE) == 0:
+        return
+    _shoot(F, S, opts, grid, fx, st, cnt, i, _band(F, S, opts, i), 0)
+    S[2, G_ENGAGED] = engaged
+
+
+@rule
 def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
     """The turn of a fighter with its missile weapon in hand: engaged, :func:`_draw`; else
-    :func:`_kite` (``kite`` with two half actions) or :func:`_marksman` (W-8.9 – W-8.11)."""
+    :func:`_kite` (``kite`` with two half actions), ``overwatch`` (W-8.14: loaded, its foe approaching
+    beyond short range: it delays, W-11.6, keeping a half action for :func:`_overwatch_shot`) or
+    :func:`_marksman` (W-8.9 – W-8.11); empty with
+    its supply spent (W-7.12) it stows the missile weapon and readies its melee items (a half
+    action, free with Quick Draw). Returns the half actions left for the melee tactic."""
     if S[2, G_ENGAGED] != 0:
-        _draw(F, S, opts, grid, fx, st, cnt, i, halves)
-    elif F[i, P_TACTIC] == T_KITE and halves == 2:
+        return _draw(F, S, opts, grid, fx, st, cnt, i, halves)
+    if S[i, S_LOADED] == 0 and S[i, S_SUPPLY] == 0:  # W-7.12: spent; the melee items readied (a Ready)
+        S[i, S_MISSILE] = 0
+        S[i, S_RELOADING] = 0
+        S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
+        S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+        return halves if F[i, P_QUICK_DRAW] != 0 else halves - 1
+    if F[i, P_TACTIC] == T_KITE and halves == 2:
         _kite(F, S, opts, grid, fx, st, cnt, i)
+    elif F[i, P_TACTIC] == T_OVERWATCH and halves == 2 and _approaching(F, S, 1 - i) and S[i, S_LOADED] != 0 \
+            and apart(S, i, 1 - i) > _wf(F, i, SLOT_MISSILE, W_SHORT):
+        S[i, S_KEPT] = 1  # W-8.14, W-11.6: delay, a half action kept
     else:
         _marksman(F, S, opts, grid, fx, st, cnt, i, halves)
+    return 0
 
 
 @rule

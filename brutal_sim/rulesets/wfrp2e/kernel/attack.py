@@ -2,7 +2,7 @@
 what TB and armour absorb, and the attack itself: to-hit test, reaction, damage.
 
 Rules: W-1.6, W-3.6, W-3.9, W-4.1, W-4.2, W-4.7, W-4.8, W-4.9, W-4.10, W-4.11, W-4.12, W-6.1, W-6.2,
-W-6.4, W-9.3, W-11.2.
+W-6.4, W-7.8, W-7.9, W-7.13, W-7.14, W-9.3, W-11.2.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -15,13 +15,14 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
-    C_ATTACKS, C_FURY, G_ROUND, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AP, P_MIGHTY_BLOW, P_SB, P_STREET_FIGHTING, P_TB, P_WS,
+    C_ATTACKS, C_FURY, G_ROUND, LOC_BODY, LOC_LLEG, LOC_RLEG, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS, P_AP, P_MIGHTY_BLOW, P_MIGHTY_SHOT, P_SB,
+    P_STREET_FIGHTING, P_SURE_SHOT, P_TB, P_WS,
     SLOT_FISTS, SLOT_MISSILE, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_RUNNING, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
     W_DAMAGE, W_IMPACT, W_THROWN, W_UNARMED,
 )
 from ..options import (
     CHOPPA_PLUS1, FURY_EACH, FURY_FIRST_ONLY, O_BALANCED_OFFHAND, O_CHOPPA, O_FURY_CONFIRM, O_PRONE_BONUS,
-    O_STREET_FIGHTING, O_STRIKE_MIGHTY_BLOW,
+    O_COVER, O_STREET_FIGHTING, O_STRIKE_MIGHTY_BLOW, O_SURE_SHOT_STACK,
 )
 from .tests import _capped, _succeeds, _test
 from .fortune import _fortune_allows
@@ -39,7 +40,7 @@ def _attack_target(F, S, opts, a, slot, mod):
     """W-4.1: a's to-hit target with ``slot`` and the action modifier ``mod``.
 
     Adds: target stunned +20 (W-6.1), running +20 (W-11.2), prone +prone_bonus (W-6.4), in defensive stance −20 (W-3.6),
-    off hand −20 unless Balanced with ``balanced_offhand`` (W-4.10), Street Fighting unarmed +10
+    off hand −20 unless Balanced with ``balanced_offhand`` (W-4.10) or Ambidextrous (W-7.8), Street Fighting unarmed +10
     (W-9.3 option), critical-effect WS penalties; the sum capped by W-1.6. int64.
     """
     d = 1 - a
@@ -52,7 +53,8 @@ def _attack_target(F, S, opts, a, slot, mod):
         m -= 20
     if S[d, S_RUNNING] > 0:
         m += 20
-    if slot == SLOT_OFF and not (_wf(F, a, slot, W_BALANCED) != 0 and opts[O_BALANCED_OFFHAND] != 0):
+    if (slot == SLOT_OFF and not (_wf(F, a, slot, W_BALANCED) != 0 and opts[O_BALANCED_OFFHAND] != 0)
+            and F[a, P_AMBIDEXTROUS] == 0):
         m -= 20
     if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] != 0:
         m += 10
@@ -72,13 +74,23 @@ def _location(roll):
 
 
 @rule
+def _covered(opts, loc):
+    """W-7.9 ``cover = legs``: a shot's leg hit strikes the body (the nearest reachable location,
+    seed 120)."""
+    if opts[O_COVER] != 0 and (loc == LOC_RLEG or loc == LOC_LLEG):
+        return LOC_BODY
+    return loc
+
+
+@rule
 def _damage_bonus(F, S, opts, a, slot):
     """W-4.7, W-4.9: what is added to the damage d10: SB + the weapon's modifier (unarmed −4),
     Strike Mighty Blow +1 and Street Fighting +1 unarmed when their options are on, a choppa +1 in
     round 1 with ``choppa = plus1_first_round`` (W-9.3). A missile weapon (W-7.1): its damage, flat,
-    SB + it when thrown."""
+    SB + it when thrown; Mighty Shot +1 (W-7.14)."""
     if slot == SLOT_MISSILE:
-        return _wf(F, a, slot, W_DAMAGE) + (F[a, P_SB] if _wf(F, a, slot, W_THROWN) != 0 else 0)
+        return (_wf(F, a, slot, W_DAMAGE) + (F[a, P_SB] if _wf(F, a, slot, W_THROWN) != 0 else 0)
+                + F[a, P_MIGHTY_SHOT])
     bonus = F[a, P_SB] + _wf(F, a, slot, W_DAMAGE)
     if _wf(F, a, slot, W_CHOPPA) != 0 and opts[O_CHOPPA] == CHOPPA_PLUS1 and S[2, G_ROUND] <= 1:
         bonus += 1
@@ -90,13 +102,18 @@ def _damage_bonus(F, S, opts, a, slot):
 
 
 @rule
-def _absorbed(F, a, d, slot, loc):
+def _absorbed(F, opts, a, d, slot, loc):
     """W-4.8: what d's TB and AP on ``loc`` take off a's damage: AP ×2 against unarmed (W-4.9),
-    −1 AP (not below 0) for Armour Piercing (W-4.12)."""
+    −1 AP (not below 0) for Armour Piercing (W-4.12); a shot of a Sure Shot talent −1 AP more (not
+    below 0), or none more after Armour Piercing with ``sure_shot_stack = false`` (W-7.13)."""
     ap = F[d, P_AP + LOCATION_ZONE[loc]]
     if _wf(F, a, slot, W_UNARMED) != 0:
         ap *= 2
-    if _wf(F, a, slot, W_ARMOUR_PIERCING) != 0 and ap > 0:
+    pierced = _wf(F, a, slot, W_ARMOUR_PIERCING) != 0 and ap > 0
+    if pierced:
+        ap -= 1
+    if (slot == SLOT_MISSILE and F[a, P_SURE_SHOT] != 0 and ap > 0
+            and not (pierced and opts[O_SURE_SHOT_STACK] == 0)):
         ap -= 1
     return F[d, P_TB] + ap
 
@@ -141,10 +158,12 @@ def _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless):
     confirmations): location, damage roll with Fury (counted), TB and AP, the damage taken."""
     d = 1 - a
     loc = _location(roll)
+    if slot == SLOT_MISSILE:
+        loc = _covered(opts, loc)
     raw, extra = _damage_roll(F, S, opts, st, a, slot, target, helpless)
     if extra > 0:
         cnt[C_FURY + a] += 1
-    final = raw - _absorbed(F, a, d, slot, loc)
+    final = raw - _absorbed(F, opts, a, d, slot, loc)
     _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final if final > 0 else 0)
 
 

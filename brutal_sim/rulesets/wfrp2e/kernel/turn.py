@@ -24,6 +24,9 @@ from ..layout import (
     P_AG_PENALTY,
     P_FLEE_AT,
     P_FORTUNE,
+    P_A,
+    P_QUICK_DRAW,
+    P_THROWN,
     P_W,
     BAND_EXTREME,
     SLOT_MAIN,
@@ -49,22 +52,26 @@ from ..layout import (
     S_RELOADING,
     S_RUNNING,
     S_STUN,
+    S_SUPPLY,
+    S_KEPT,
     S_SURPRISED,
     S_W,
     TALLY,
     W_ENGAGED_FIRE,
     W_PRESENT,
+    W_THROWN,
+    BAND_LONG,
 )
 from ..options import (
-    O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_START_LOADED,
+    O_AMMO, O_DELAY_CUT, O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_START_LOADED,
     O_SURPRISE,
 )
 from .fortune import _fortune_spare
 from .weapons import _wf
 from .movement import _settle
 from .attack import _attack
-from .actions import _feint, _flee, _plan, _plan_aims, _ranged_turn
-from .ranged import _band
+from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn
+from .ranged import _aim_bonus, _band, _reload_need
 
 
 @rule
@@ -82,6 +89,10 @@ def _reset(F, S, opts):
         if _wf(F, i, SLOT_MISSILE, W_PRESENT) != 0:  # W-7: the missile weapon in hand, loaded or not
             S[i, S_MISSILE] = 1
             S[i, S_LOADED] = opts[O_START_LOADED]
+            if _wf(F, i, SLOT_MISSILE, W_THROWN) != 0:  # W-7.12: the supply
+                S[i, S_SUPPLY] = F[i, P_THROWN]
+            else:
+                S[i, S_SUPPLY] = opts[O_AMMO] if opts[O_AMMO] > 0 else -1
         else:
             S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
             S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
@@ -128,7 +139,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
     (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
     flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
-    first), a half action each, and spends the rest on its tactic (:func:`_plan`). With
+    first), a half action each (Quick Draw: the Ready free, W-7.12), and spends the rest on its tactic (:func:`_plan`). With
     ``fortune_half_action`` a spare fortune point buys one extra half action (W-6.5): it makes up a
     half action lost to the upkeep, else it aims (W-3.2, +10 on the first attack) before an
     unaimed attack of an engaged fighter that is no feint.
@@ -138,6 +149,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     S[i, S_CAUTIOUS] = 0
     S[i, S_NO_REACT] = 0
     S[i, S_RUNNING] = 0
+    S[i, S_KEPT] = 0  # W-11.6: a kept half action not used is lost
     if S[i, S_SURPRISED] != 0 or S[i, S_HELPLESS] != 0:
         return
     if S[i, S_STUN] > 0:
@@ -154,7 +166,8 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     for slot in (SLOT_MAIN, SLOT_OFF):
         if halves > 0 and S[i, S_MISSILE] == 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
             S[i, S_HELD_MAIN + slot] = 1
-            halves -= 1
+            if F[i, P_QUICK_DRAW] == 0:  # W-7.12 Quick Draw: the Ready is free
+                halves -= 1
             break
     spare = opts[O_FORTUNE_HALF_ACTION] != 0 and _fortune_spare(opts, S, i)
     if spare and halves < 2:
@@ -164,10 +177,19 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     if halves == 0:
         return
     if S[i, S_MISSILE] != 0:
-        _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
-        return
+        halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
+        if halves == 0 or decided(S):
+            return
     engaged = S[2, G_ENGAGED] != 0
     attacks, mod, feint = _plan(F, S, opts, i, halves)
+    e = 1 - i
+    charge = False
+    if S[e, S_KEPT] != 0 and not engaged:  # W-8.14: the foe's kept shot after this approach
+        charge = S[2, G_ENGAGED] != 0 and mod == 10
+        if not charge or opts[O_DELAY_CUT] != 0:
+            _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, charge)
+            if decided(S):
+                return
     aim = 0
     if spare and engaged and halves == 2 and attacks > 0 and not feint and not _plan_aims(F, S, i):
         S[i, S_FORTUNE] -= 1
@@ -177,6 +199,8 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         if decided(S):
             break
         _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
+    if charge and S[e, S_KEPT] != 0:  # delay_cut = between_actions: after the whole charge
+        _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, False)
 
 
 @rule
@@ -218,7 +242,9 @@ def _shot_setup(F, S, opts):
     band = _band(F, S, opts, 0)
     if S[2, G_ENGAGED] != 0:
         return (band, 0) if _wf(F, 0, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 else (-1, 0)
-    return (band, 10) if band <= BAND_EXTREME else (-1, 0)
+    if band <= BAND_LONG and F[0, P_A] >= 2 and _reload_need(F, 0) == 0:
+        return band, 0  # W-7.11: the first of a swift attack's shots, unaimed
+    return (band, _aim_bonus(F, 0)) if band <= BAND_EXTREME else (-1, 0)
 
 
 @rule
