@@ -277,6 +277,14 @@ def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, ru
                      threads, executor=executor, client=client)
 
 
+def check_attack(prepared: tuple[Ruleset, Prepared], names: Mapping[str, str] | None = None) -> None:
+    """Raise :class:`DataError` naming ``tactic`` (or ``names["tactic_a"]``) if side a's tactic makes
+    no attack that :func:`attack_of` can measure: before any kernel is compiled for it."""
+    rs, p = prepared
+    with named_errors({"tactic_a": "tactic", **(names or {})}):
+        rs.check_attack(p)
+
+
 def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: int = 0, threads: int | None = None,
               executor: Executor | None = None, client: Any = None,
               names: Mapping[str, str] | None = None) -> AttackResult:
@@ -287,8 +295,7 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
     names = names or {}
     seed = check_seed(seed, names.get("seed", "seed"))
     threads = check_threads(threads, names.get("threads", "threads"))
-    with named_errors({"tactic_a": "tactic", **names}):
-        rs.check_attack(p)
+    check_attack(prepared, names)
     common: dict[str, Any] = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
                   reaction=rs.behaviour(p.b)["reaction"], layout=rs.counters, ruleset=rs.name)
     if n is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,11 @@ from brutal_sim.rulesets.brutal.compile import compile_pair
 from brutal_sim.rulesets.brutal.options import compile_options
 from brutal_sim.core.ruleset import Compiled
 from brutal_sim.rulesets.brutal import compiled as brutal_compiled
+
+# The CLI sizes its tables by COLUMNS where it is set (a shell, pytest-xdist's workers); the tests
+# read a command's output as it is printed off a terminal, where COLUMNS is not set.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
 
 
 @pytest.fixture(scope="session")

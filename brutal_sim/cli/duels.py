@@ -169,6 +169,7 @@ def attack(
     (a,), (b,) = with_sets([a], [b], changes, ruleset)
     matchup = api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset, names=names)
     rs = matchup[0]
+    api.check_attack(matchup, names)  # a tactic that makes no attack is refused before the compile
     warm_up(json_out, rs, "exact" if n is None else "attack")
     result = api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names)
     data = {**result.to_dict(), **set_entry(changes)}

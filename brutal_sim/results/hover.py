@@ -94,7 +94,7 @@ class _Recorder(Artist):
     def draw(self, renderer: Any) -> None:
         self.width, self.height = self.figure.bbox.width, self.figure.bbox.height  # as saved (a tight box: cropped)
         height = self.height
-        self.targets = list(_targets(self.figure, renderer, height))
+        self.targets = list(_targets(self.figure, renderer, height))  # type: ignore[arg-type]  # a Figure here
 
 
 def _targets(fig: Figure, renderer: Any, height: float) -> Iterator[str]:
@@ -150,10 +150,12 @@ def _bars(c: BarContainer, xt: dict[float, str], yt: dict[float, str], xlabel: s
 
 def _bands(ax: Any) -> list[tuple[tuple[float, ...], np.ndarray]]:
     """The filled bands of an axes (``fill_between``): colour and outline vertices."""
-    found = []
+    found: list[tuple[tuple[float, ...], np.ndarray]] = []
     for c in ax.collections:
         if isinstance(c, PolyCollection) and len(c.get_paths()) and len(c.get_facecolor()):
-            found.append((tuple(np.round(c.get_facecolor()[0][:3], 4)), np.vstack([p.vertices for p in c.get_paths()])))
+            face: Any = c.get_facecolor()
+            colour = tuple(float(v) for v in np.round(np.asarray(face)[0][:3], 4))
+            found.append((colour, np.vstack([p.vertices for p in c.get_paths()])))
     return found
 
 
@@ -198,7 +200,7 @@ def _points(line: Any, xt: dict[float, str], xlabel: str, ylabel: str, height: f
 
 def _cells(image: Any, ax: Any, xt: dict[float, str], yt: dict[float, str], renderer: Any,
            height: float) -> Iterator[str]:
-    data = np.ma.masked_invalid(np.ma.asarray(image.get_array(), dtype=float))
+    data: Any = np.ma.masked_invalid(np.ma.asarray(image.get_array(), dtype=float))
     if data.ndim != 2:
         return
     x0, x1, y0, y1 = image.get_extent()  # left, right, bottom, top

@@ -102,6 +102,15 @@ def test_bad_input_is_one_line_exit_2(args, needle):
     assert len(r.output.strip().splitlines()) == 1
 
 
+def test_an_attack_by_a_tactic_that_makes_none_is_refused_before_any_compile(monkeypatch):
+    """With a cold cache the refusal would otherwise follow a compile notice: the one line comes first."""
+    import brutal_sim.cli.duels as duels
+
+    monkeypatch.setattr(duels, "warm_up", lambda *a, **k: pytest.fail("warmed up before the check"))
+    r = run("attack", "swordsman", "brute", "--ruleset", "vereteno", "--tactic", "turtle")
+    assert r.exit_code == 2 and "makes no attack" in r.output and len(r.output.strip().splitlines()) == 1, r.output
+
+
 @pytest.mark.parametrize("body,needle", [
     ('weapon = "chainsword"', "unknown weapon 'chainsword'"),
     ('weapon = { damage = 2, properties = ["energy"] }', "not modelled"),
