@@ -10,6 +10,7 @@ are compile-time constants for numba.
 
 from __future__ import annotations
 
+from ...core import battle as B
 from ...core.counters import CounterLayout
 from ...core.slots import Slots
 
@@ -26,6 +27,25 @@ ATTACK_SPENDING_CODES = {"trauma_first": AS_TRAUMA_FIRST, "damage_only": AS_DAMA
 DS_BLOCK_FIRST, DS_COUNTER_FIRST = range(2)
 DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COUNTER_FIRST}
 
+# -- shots (V-11.2–V-11.5) and the moves and engaged handling of a tactic (V-15.1, V-15.2, V-15.4);
+# the shots' AP cost and pool modifier are the kernel's SHOT_* arrays ---------------------------------
+SH_NONE, SH_HIP, SH_STANDARD, SH_AIMED, SH_BURST = range(5)
+SHOT_CODES = {"none": SH_NONE, "hip": SH_HIP, "standard": SH_STANDARD, "aimed": SH_AIMED, "burst": SH_BURST}
+MV_HOLD, MV_ADVANCE, MV_CLOSE_IN = range(3)
+MOVE_CODES = {"hold": MV_HOLD, "advance": MV_ADVANCE, "close_in": MV_CLOSE_IN}
+EN_SHOOT, EN_DRAW = range(2)
+ENGAGED_CODES = {"shoot": EN_SHOOT, "draw": EN_DRAW}
+
+# -- range bands (V-10.1, V-16.1): upper bounds in metres of band b = 0 … 4 ---------------------------
+BAND_NAMES = ("point_blank", "close", "medium", "long", "extreme")
+BAND_POINT_BLANK, BAND_CLOSE, BAND_MEDIUM, BAND_LONG, BAND_EXTREME = range(len(BAND_NAMES))
+BAND_CODES = {name: b for b, name in enumerate(BAND_NAMES)}
+BAND_METRES = (1, 2, 20, 100, 1000)
+#: V-10.1 no band beyond the extreme one: a target farther than this cannot be shot
+MAX_RANGE = BAND_METRES[-1]
+#: V-3.15, V-10.7: melee reach (point blank); a fighter this close is engaged (V-11.11)
+REACH = BAND_METRES[BAND_POINT_BLANK]
+
 # -- blow levels (counter names); a fighter's state counts its blows of each level -------------------
 LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
 LVL_NONE, LVL_SCRATCH, LVL_WOUND, LVL_TRAUMA, LVL_OUT = range(len(LEVEL_NAMES))
@@ -34,34 +54,49 @@ N_LEVELS = len(LEVEL_NAMES)
 # -- weapon records (V-8.2): fields of one record, and the fighter's two records --------------------
 W = Slots()
 W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = W.take(9)
+W_RANGE, W_AUTOMATIC, W_SINGLE_SHOT = W.take(3)  # a gun's effective band (V-11.10), V-11.12, V-11.14 (a)
 WN = W.size
 WEAPON_SLOTS = Slots()
-SLOT_WEAPON = WEAPON_SLOTS.next()  # the weapon in hand
+SLOT_WEAPON = WEAPON_SLOTS.next()  # the melee weapon (a gunman's sidearm, V-10.9)
 SLOT_UNARMED = WEAPON_SLOTS.next()  # bare hands (V-5.6)
+SLOT_GUN = WEAPON_SLOTS.next()  # the ranged weapon (V-11, V-16.2)
+
+# -- the battle block (core.battle) first in both rows: side, place, targeting policy; in the state
+# out (its cause + 1), dead and the position on the line (metres, V-10.3)
+P_SIDE = B.F_SIDE
+S_OUT, S_DEAD, S_X = B.B_OUT, B.B_DEAD, B.B_X
 
 # -- fighter parameters (int64[NF]) ----------------------------------------------------------------
-P = Slots()
+P = Slots(B.FIGHTER_BLOCK)  # after the battle block (core.battle)
 P_BODY, P_AGILITY, P_MELEE, P_AGIL_SKILL, P_HEALTH, P_WILL, P_AP = P.take(7)
 P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_SHIELD_CLASS = P.take(3)
 P_T_KIND, P_T_KEEP, P_REACTION, P_ATTACK_SPENDING, P_DEFENCE_SPENDING = P.take(5)  # tactic and policies
 P_WEAPONS = P.block(WEAPON_SLOTS.size * WN)  # slot s's record at P_WEAPONS + s * WN
 P_CRY_POOL = P.next()  # battle cry pool: Эмпатия + Влияние (seed 41–43)
 P_T_CRY = P.next()  # 1 if the tactic opens each turn with a battle cry
+P_SHOOT_POOL = P.next()  # V-11.1: Ловкость + Стрельба
+P_SPEED = P.next()  # V-10.4: metres a move
+P_COVER = P.next()  # V-10.6, V-11.17: the strength of its cover at the start
+P_SIZE = P.next()  # V-11.19: dice added to shots at it
+P_T_SHOT, P_T_MOVE, P_T_ENGAGED = P.take(3)  # the tactic's shot (SH_*), move (MV_*), engaged handling (EN_*)
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
-S = Slots()
+S = Slots(B.STATE_BLOCK)  # after the battle block (core.battle)
 S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS = S.take(6)
 S_PRONE, S_DROPPED, S_NO2H, S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK = S.take(8)  # conditions
 S_ARMOUR, S_SHIELD = S.take(2)  # armour and shield class left (V-5.4)
-S_OUT, S_DEAD = S.take(2)  # out of the fight: its cause + 1 (V-6.1); killed by a DEAD trauma
 S_STEALTH = S.next()  # V-2.5: the stealth attack still due (option stealth_attack's code)
 S_HARMED = S.next()  # blows taken with a level above none (for the shared one_blow counter)
 S_TOKENS_USED = S.next()  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
 S_IMMOBILISED = S.next()  # V-6.9: 1 while the fighter is immobilised
 S_PEN_INFL = S.next()  # V-6.4: dice off Влияние checks (the battle cry)
+S_GUN = S.next()  # V-10.9, V-11.22: 1 while the gun is in hand (the melee weapon stowed)
+S_RELOAD = S.next()  # V-11.14: 1 while the gun needs a reload
+S_HIP_CHAIN = S.next()  # V-11.14 (b): hip shots in a row with the gun
+S_COVER = S.next()  # V-11.17: cover strength left
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 

@@ -34,8 +34,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("dodge_modifier", "V-4.4", "weapon", ("weapon", "weapon_plus_attack_type"),
                help="a dodge removes the attacker's weapon modifier as dice, or also the attack kind's modifier"),
     OptionSpec("shield", "V-4.7", "adds_class_to_armour_pool", ("adds_class_to_armour_pool", "ignore", "cover_like"),
-               codes=(0, 1, 1),
-               help="a held shield adds its class to the armour roll; ignore; cover_like (ranged only: no melee effect)"),
+               help="a held shield adds its class to the armour roll; ignore; cover_like (against shots only: no "
+                    "melee effect)"),
     OptionSpec("armour_ones", "V-5.4", "separate", ("separate", "net"),
                help="1s on the armour roll only degrade the armour, or also count against its successes (one_value)"),
     OptionSpec("shock_timing", "V-6.3", "now", ("now", "next_turn"),
@@ -63,6 +63,22 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("immobilised", "V-6.9", "none", ("none", "a", "b", "both"),
                help="sides that start the duel immobilised: attacks at them +2 dice; each turn, while it has 2 AP, "
                     "the fighter spends a standard action on an agility check (Ловкость + Проворство) to get free"),
+    OptionSpec("start_distance", "V-10.6", 1, int_range=(0, 1000),
+               help="metres between the fighters at the start (V-10.1 bands: ≤ 1 point blank, ≤ 2 close, ≤ 20 medium, "
+                    "≤ 100 long, ≤ 1000 extreme); 0 and 1 are point blank, engaged, as the melee duels"),
+    OptionSpec("engaged_range", "V-11.11", "replace", ("replace", "add"),
+               help="an engaged shooter's −3 replaces the point-blank band bonus (−3), or adds to it (+2 − 3 = −1)"),
+    OptionSpec("burst_hit", "V-11.12", "total", ("total", "first_check"),
+               help="a long burst hits if its check plus the continuation dice reach 1 success, or only if the "
+                    "check alone does (the continuation then adds to the hit)"),
+    OptionSpec("stop_die", "V-11.12", "counted", ("counted", "not_counted"),
+               help="the burst's stopping die (1–4) counts as any die (a 1 adds one_value), or not at all"),
+    OptionSpec("hip_chain", "V-11.14", "across_turns", ("across_turns", "per_turn"),
+               help="3 hip shots in a row need a reload: consecutive hip shots across turns (reset by a reload or "
+                    "another shot), or within one turn"),
+    OptionSpec("cover_ones", "V-11.17", "cover_first", ("cover_first", "armour_first"),
+               help="each 1 of an armour roll against a shot lowers the cover first, then the armour, or the "
+                    "armour first"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -88,15 +104,26 @@ O_NPC_REACTIONS = ROW.slot("npc_reactions")
 O_NPC = ROW.slot("npc")  # codes: bit 1 side a, bit 2 side b
 O_NPC_TOKENS = ROW.pair("npc_tokens")
 O_IMMOBILISED = ROW.slot("immobilised")  # codes: bit 1 side a, bit 2 side b
+O_START_DISTANCE = ROW.slot("start_distance")
+O_ENGAGED_RANGE = ROW.slot("engaged_range")
+O_BURST_HIT = ROW.slot("burst_hit")
+O_STOP_DIE = ROW.slot("stop_die")
+O_HIP_CHAIN = ROW.slot("hip_chain")
+O_COVER_ONES = ROW.slot("cover_ones")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
 DESP_FVTT, DESP_YZE, DESP_APP = ROW.codes("desperation")
 _, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
-SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _ = ROW.codes("shield")  # cover_like: no melee effect
+SHIELD_ARMOUR_POOL, SHIELD_IGNORE, SHIELD_COVER_LIKE = ROW.codes("shield")  # cover_like: against shots only
 _, EXPOSURE_MISS_BECOMES_HIT = ROW.codes("exposure")
 PRAYER_OFF, PRAYER_APP, PRAYER_YZE = ROW.codes("prayer")
 _, NPC_TOKENS, NPC_NONE = ROW.codes("npc_reactions")
+_, ENGAGED_RANGE_ADD = ROW.codes("engaged_range")
+_, BURST_HIT_FIRST_CHECK = ROW.codes("burst_hit")
+_, STOP_DIE_NOT_COUNTED = ROW.codes("stop_die")
+_, HIP_CHAIN_PER_TURN = ROW.codes("hip_chain")
+_, COVER_ONES_ARMOUR_FIRST = ROW.codes("cover_ones")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -42,10 +42,19 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
     """
     if damage == 0 and traumas == 0 and disarm == 0 and will == 0:
         return 0
-    was_out = S[tgt, S_OUT] != 0
     final = damage
     if damage > 0:
         final = max(damage - _armour_roll(F, S, opts, st, cnt, src, tgt), 0)
+    return _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will)
+
+
+@rule
+def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
+    """V-4.6, V-5.2, V-6.2, V-12.3: a blow or shot of ``damage`` left ``final`` after the armour
+    roll: Health, then the traumas and the disarm unless the armour stopped it all, then the Will
+    damage (never stopped); counts the blow's level. Returns 1 if the armour stopped all the
+    damage, else 0."""
+    was_out = S[tgt, S_OUT] != 0
     stopped = damage > 0 and final == 0
     cnt[C_DAMAGE + tgt] += final
     _lose_health(S, tgt, final)

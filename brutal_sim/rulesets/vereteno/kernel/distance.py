@@ -1,0 +1,77 @@
+"""V-10 distance and movement on the shared line model (:mod:`brutal_sim.toolbox.battle`): the
+range band of a distance (V-10.1, V-16.1), engagement (V-11.11), the opening at
+``start_distance`` with cover and the gun in hand (V-10.6, V-11.17), a move (V-10.4) and closing
+in (V-15.4). Positions are the battle block's ``S_X`` in metres (V-10.3 ``space = line``: side a
+from 0, side b from ``start_distance``). Nothing here runs in a melee duel. Imports
+:mod:`.checks` and :mod:`.initiative`."""
+
+from __future__ import annotations
+
+from ....toolbox.battle import apart, move_toward, place_sides
+from ....toolbox.jit import rule
+from ..layout import (
+    BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, P_T_SHOT, REACH, SH_NONE,
+    SLOT_GUN, S_AP, S_COVER, S_GUN, W_PRESENT,
+)
+from ..options import O_START_DISTANCE
+from .checks import _wb
+from .initiative import _reset
+
+#: V-10.1: a distance beyond the extreme band (1000 m) has no band: nothing can be shot there
+BAND_OUT = BAND_EXTREME + 1
+
+
+@rule
+def _band(d):
+    """V-10.1: the band of a distance of ``d`` metres (the metres are upper bounds): 0 point blank
+    (d ≤ 1), 1 close (≤ 2), 2 medium (≤ 20), 3 long (≤ 100), 4 extreme (≤ 1000), else ``BAND_OUT``."""
+    if d <= 1:
+        return BAND_POINT_BLANK
+    if d <= 2:
+        return BAND_CLOSE
+    if d <= 20:
+        return BAND_MEDIUM
+    if d <= 100:
+        return BAND_LONG
+    if d <= 1000:
+        return BAND_EXTREME
+    return BAND_OUT
+
+
+@rule
+def _engaged(S, i):
+    """V-11.11, V-3.15: ``i`` is engaged when its foe is within melee reach (point blank: bare
+    hands reach, V-5.6 **[reading]**), where it may attack in melee (V-10.4) (bool)."""
+    return apart(S, i, 1 - i) <= REACH
+
+
+@rule
+def _open(F, S, opts):
+    """V-10.6, V-11.17, V-10.9: a fresh duel (:func:`_reset`) with side b ``start_distance``
+    metres from side a, each fighter behind its cover, a fighter whose tactic shoots with its gun
+    in hand (the melee weapon stowed), any other with its melee weapon."""
+    _reset(F, S)
+    place_sides(F, S, opts[O_START_DISTANCE])
+    for i in range(2):
+        S[i, S_COVER] = F[i, P_COVER]
+        S[i, S_GUN] = 1 if F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and F[i, P_T_SHOT] != SH_NONE else 0
+
+
+@rule
+def _step(F, S, i):
+    """V-10.4, V-11.17: one move (quick, 1 AP) of up to the fighter's speed toward its foe, never
+    nearer than point blank (V-10.2, V-10.3); a move forfeits cover (the line has no cover
+    positions **[reading]**)."""
+    S[i, S_AP] -= 1
+    move_toward(S, i, 1 - i, F[i, P_SPEED], REACH)
+    S[i, S_COVER] = 0
+
+
+@rule
+def _close_in(F, S, i):
+    """V-15.4 ``close_in``: moves toward the foe while AP last and it is not engaged (⌈(d − reach) /
+    speed⌉ moves at most); returns whether it is engaged now (bool)."""
+    while S[i, S_AP] >= 1 and not _engaged(S, i):
+        _step(F, S, i)
+    return _engaged(S, i)
+

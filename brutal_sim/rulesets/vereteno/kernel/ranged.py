@@ -1,0 +1,113 @@
+"""V-15 a duel at a distance: a shooter's turn (V-15.1–V-15.6: engaged handling, reload, advance,
+shots), a fighter's turn at a distance (closing in, then melee as in :mod:`.rounds`), the duel of
+rounds (V-2.6) from ``start_distance`` and the single attack of ``run_attacks`` there. Played by
+the drivers of :mod:`.ranged_drivers` only: a melee duel never compiles this module. With no gun
+in hand and ``start_distance`` ≤ 1 it draws the melee duel's dice in the melee duel's order, so
+both give the same counters. Imports :mod:`.rounds` and the chapters above it."""
+
+from __future__ import annotations
+
+from ....toolbox.jit import rule
+from ..layout import (
+    C_DRAWS, EN_DRAW, K_NONE, MV_ADVANCE, MV_CLOSE_IN, P_T_ENGAGED, P_T_KEEP, P_T_MOVE, SH_NONE, S_AP, S_GUN,
+    S_HIP_CHAIN, S_RELOAD, S_STEALTH, W_RANGE,
+)
+from ..options import HIP_CHAIN_PER_TURN, O_AP_REFILL, O_HIP_CHAIN, O_INIT_ROLL, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE
+from ....toolbox.battle import apart
+from .checks import KIND_COST, _either_out
+from .initiative import _first, _refill, _roll_initiative
+from .actions import _plan
+from .traumas import _immobilise
+from .melee import _attack
+from .distance import _band, _close_in, _engaged, _open, _step
+from .shooting import _gun, _plan_shot, _reload, _shoot
+from .rounds import _finish, _melee_actions, _turn_start
+
+
+@rule
+def _shooter_actions(F, S, opts, tt, st, cnt, i):
+    """V-15.1–V-15.6: fighter ``i``'s turn with its gun in hand. Engaged under ``engaged = draw``:
+    ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False). Else a reload if one is
+    due and 2 AP leave the reserve (V-15.3); with ``move = advance`` one move while the foe is beyond
+    the gun's effective range and 1 AP leaves the reserve (V-15.4); then shots by
+    :func:`_plan_shot` (V-15.6). Returns True when the turn is over."""
+    keep = F[i, P_T_KEEP]
+    if F[i, P_T_ENGAGED] == EN_DRAW and _engaged(S, i) and S[i, S_AP] >= 1:
+        S[i, S_AP] -= 1
+        S[i, S_GUN] = 0
+        return False
+    if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= 2:
+        _reload(S, i)
+    if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
+            and _band(apart(S, i, 1 - i)) > _gun(F, i, W_RANGE)):
+        _step(F, S, i)
+    while True:
+        shot = _plan_shot(F, S, i)
+        if shot == SH_NONE:
+            return True
+        _shoot(F, S, opts, tt, st, cnt, i, shot)
+        if _either_out(S):
+            return True
+
+
+@rule
+def _ranged_turn(F, S, opts, tt, st, cnt, i):
+    """V-15.1: fighter ``i``'s turn in a duel at a distance: its start (:func:`_turn_start`; with
+    ``hip_chain = per_turn`` a new chain of hip shots), its shooting with the gun in hand
+    (:func:`_shooter_actions`); otherwise, not engaged, closing in (``move = close_in``, V-15.4),
+    then melee (:func:`_melee_actions`) once engaged."""
+    if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
+        S[i, S_HIP_CHAIN] = 0
+    if not _turn_start(F, S, opts, tt, st, cnt, i):
+        return
+    if S[i, S_GUN] != 0 and _shooter_actions(F, S, opts, tt, st, cnt, i):
+        return
+    if not _engaged(S, i):
+        if F[i, P_T_MOVE] != MV_CLOSE_IN or not _close_in(F, S, i):
+            return
+    _melee_actions(F, S, opts, tt, st, cnt, i)
+
+
+@rule
+def _ranged_duel(F, S, opts, tt, st, cnt):
+    """One duel at a distance (V-2.6, V-10.6): from :func:`_open`, rounds of two turns in initiative
+    order (initiative with the gun in hand, V-11.1) until a side is out or the cap.
+
+    Returns 0 if side a won, 1 if side b won, 2 for a draw.
+    """
+    _open(F, S, opts)
+    _immobilise(S, opts)
+    if opts[O_SURPRISE] > 0:
+        S[opts[O_SURPRISE] - 1, S_STEALTH] = opts[O_STEALTH_ATTACK]
+    _roll_initiative(F, S, opts, st, True)
+    for rnd in range(1, opts[O_ROUND_CAP] + 1):
+        if rnd > 1 and opts[O_INIT_ROLL] != 0:
+            _roll_initiative(F, S, opts, st, False)
+        first = _first(S, st)
+        if opts[O_AP_REFILL] == 0:
+            _refill(F, S, 0)
+            _refill(F, S, 1)
+        for k in range(2):
+            _ranged_turn(F, S, opts, tt, st, cnt, first if k == 0 else 1 - first)
+            if _either_out(S):
+                return _finish(S, cnt, rnd, opts[O_ROUND_CAP])
+    cnt[C_DRAWS] += 1
+    return 2
+
+
+@rule
+def _ranged_single_attack(F, S, opts, tt, st, cnt):
+    """One attack by side a on a fresh side b from ``start_distance``: the first shot of its tactic
+    with its gun in hand, else (engaged) its tactic's first melee attack."""
+    _open(F, S, opts)
+    _immobilise(S, opts)
+    if S[0, S_GUN] != 0:
+        shot = _plan_shot(F, S, 0)
+        if shot != SH_NONE:
+            _shoot(F, S, opts, tt, st, cnt, 0, shot)
+        return
+    if _engaged(S, 0):
+        kind = _plan(F, S, 0)
+        if kind != K_NONE:
+            S[0, S_AP] -= KIND_COST[kind]
+            _attack(F, S, opts, tt, st, cnt, 0, kind)

@@ -1,0 +1,252 @@
+"""V-11 shooting and V-12 its extra effects: which shots a fighter may fire (V-11.2–V-11.5, V-11.4
+not engaged, V-11.5 automatic, V-11.14 a gun needing a reload), the shot of its tactic (V-15.6),
+the shooting pool with the band, effective-range and engaged modifiers (V-11.1, V-11.10, V-11.11,
+V-11.19), the long burst's continuation dice (V-11.12), the reload triggers and the reload
+(V-11.8, V-11.14), the spending of a hit's extra successes (V-12.1–V-12.4, V-15.9), the armour roll
+with cover (V-11.17, V-5.7) and the shot itself (no reaction, V-11.15). Nothing here runs in a
+melee duel. Imports :mod:`.checks`, :mod:`.armour`, :mod:`.melee` and :mod:`.distance`.
+
+``shot`` is a shot kind ``SH_*``; ``SHOT_COST`` and ``SHOT_DICE`` are its AP cost and pool dice
+(V-11.2–V-11.5), ``BAND_DICE`` the band modifiers (V-11.10, V-16.1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....toolbox.battle import apart
+from ....toolbox.jit import rule
+from ....toolbox.rng import roll_die
+from ..layout import (
+    AS_INTIMIDATE, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED, OUT_ARMOUR_STOPPED,
+    OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_T_KEEP, P_T_SHOT, SH_AIMED,
+    SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AP, S_ARMOUR, S_COVER, S_GUN, S_HIP_CHAIN, S_PRONE, S_RELOAD,
+    S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
+)
+from ..options import (
+    BURST_HIT_FIRST_CHECK, COVER_ONES_ARMOUR_FIRST, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
+    O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
+)
+from .checks import _fighter_check, _successes, _wb
+from .armour import _armour_reduction
+from .melee import _land
+from .distance import BAND_OUT, _band, _engaged
+
+#: V-2.2 AP cost and V-11.2–V-11.5 pool dice by shot kind (none, hip, standard, aimed, burst)
+SHOT_COST = np.array([0, 1, 2, 3, 3], dtype=np.int64)
+SHOT_DICE = np.array([0, -2, 0, 2, -2], dtype=np.int64)
+#: V-11.10, V-16.1: dice by band (point blank, close, medium, long, extreme)
+BAND_DICE = np.array([2, 1, 0, -1, -2], dtype=np.int64)
+#: V-11.10, V-11.11: dice per band beyond the effective range, and an engaged shooter's
+BEYOND_DICE = -3
+ENGAGED_DICE = -3
+#: V-11.14 (b): hip shots in a row that make a reload due
+HIP_CHAIN = 3
+
+
+@rule
+def _gun(F, i, field):
+    """A field (``W_*``) of fighter ``i``'s gun."""
+    return F[i, _wb(SLOT_GUN) + field]
+
+
+@rule
+def _can_shoot(F, S, a, shot):
+    """V-11.2–V-11.5, V-11.14, V-10.1: may ``a`` fire ``shot`` now? The gun in hand and not needing
+    a reload, the foe within 1000 m; an aimed shot not while engaged (V-11.4, V-11.11); a long burst
+    only with an automatic gun (V-11.5)."""
+    if shot == SH_NONE or S[a, S_GUN] == 0 or S[a, S_RELOAD] != 0:
+        return False
+    if _band(apart(S, a, 1 - a)) == BAND_OUT:
+        return False
+    if shot == SH_AIMED and _engaged(S, a):
+        return False
+    if shot == SH_BURST and _gun(F, a, W_AUTOMATIC) == 0:
+        return False
+    return True
+
+
+@rule
+def _plan_shot(F, S, i):
+    """V-15.6: the next shot of ``i``'s tactic, or ``SH_NONE``: the tactic's shot if allowed and its
+    cost leaves the tactic's reserve, else the next cheaper (burst or aimed → standard → hip)."""
+    pref = F[i, P_T_SHOT]
+    room = S[i, S_AP] - F[i, P_T_KEEP]
+    if pref == SH_NONE:
+        return SH_NONE
+    if _can_shoot(F, S, i, pref) and SHOT_COST[pref] <= room:
+        return pref
+    if pref != SH_HIP and pref != SH_STANDARD and _can_shoot(F, S, i, SH_STANDARD) and SHOT_COST[SH_STANDARD] <= room:
+        return SH_STANDARD
+    if pref != SH_HIP and _can_shoot(F, S, i, SH_HIP) and SHOT_COST[SH_HIP] <= room:
+        return SH_HIP
+    return SH_NONE
+
+
+@rule
+def _range_dice(F, S, opts, a):
+    """V-11.10, V-11.11: the range term of ``a``'s shot at its foe: the band's dice (+2 … −2) and −3
+    per band beyond the gun's effective range; engaged (point blank) −3 instead of the band bonus
+    (``engaged_range = replace``) or with it (``add``: +2 − 3). int64."""
+    b = _band(apart(S, a, 1 - a))
+    if b == BAND_POINT_BLANK:
+        if opts[O_ENGAGED_RANGE] == ENGAGED_RANGE_ADD:
+            return BAND_DICE[b] + ENGAGED_DICE
+        return ENGAGED_DICE
+    return BAND_DICE[b] + BEYOND_DICE * max(b - _gun(F, a, W_RANGE), 0)
+
+
+@rule
+def _shot_pool(F, S, opts, a, shot):
+    """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the range
+    term (:func:`_range_dice`) + the target's size (V-11.19), −1 at a prone target (V-10.8,
+    V-11.19). int64, may be ≤ 0 (a desperate roll, V-1.4)."""
+    d = 1 - a
+    pool = F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _range_dice(F, S, opts, a) + F[d, P_SIZE]
+    if S[d, S_PRONE] != 0:
+        pool -= 1
+    return pool
+
+
+@rule
+def _continuation(opts, st):
+    """V-11.12: the long burst's continuation: one d20 at a time, each counted by V-1.3 and added,
+    until a die shows 1–4; the stopping die counts too (a 1 adds ``one_value``) or not
+    (``stop_die = not_counted``). Returns the successes added (int64)."""
+    one = opts[O_ONE_VALUE]
+    total = 0
+    while True:
+        face = roll_die(st, 20)
+        if face <= 4:
+            if face == 1 and opts[O_STOP_DIE] != STOP_DIE_NOT_COUNTED:
+                total += one
+            return total
+        total += _successes(face, one)
+
+
+@rule
+def _after_shot(F, S, a, shot):
+    """V-11.14: the reload a shot makes due: after every shot of a single-shot gun (a), after 3 hip
+    shots in a row (b; any other shot resets the count), after a long burst (c)."""
+    if shot == SH_HIP:
+        S[a, S_HIP_CHAIN] += 1
+        if S[a, S_HIP_CHAIN] >= HIP_CHAIN:
+            S[a, S_RELOAD] = 1
+    else:
+        S[a, S_HIP_CHAIN] = 0
+    if shot == SH_BURST or _gun(F, a, W_SINGLE_SHOT) != 0:
+        S[a, S_RELOAD] = 1
+
+
+@rule
+def _reload(S, i):
+    """V-11.8: a reload (standard, 2 AP) readies the gun and ends a chain of hip shots."""
+    S[i, S_AP] -= 2
+    S[i, S_RELOAD] = 0
+    S[i, S_HIP_CHAIN] = 0
+
+
+@rule
+def _shot_spend(F, a, s, shot):
+    """V-12.1–V-12.4, V-15.9: a hit with ``s`` ≥ 1 successes; each extra success buys, by the
+    shooter's spending policy: a trauma at the gun's crit (``trauma_first``; none with crit "—"),
+    +1 damage (``damage_only``, and what is left), suppression (``intimidate``: 1 Will each, 2 from a
+    long burst, V-12.3). No disarm at range (V-12.4 ``ranged_disarm = off``: ``disarm_first``
+    spends as ``damage_only``).
+
+    Returns (damage, traumas, will) : int64 tuple.
+    """
+    extra = s - 1
+    crit = _gun(F, a, W_CRIT)
+    policy = F[a, P_ATTACK_SPENDING]
+    traumas = 0
+    will = 0
+    if policy == AS_TRAUMA_FIRST and crit > 0:
+        traumas = extra // crit
+        extra -= traumas * crit
+    elif policy == AS_INTIMIDATE:
+        will = extra * (2 if shot == SH_BURST else 1)
+        extra = 0
+    return _gun(F, a, W_DAMAGE) + extra, traumas, will
+
+
+@rule
+def _shot_armour_dice(F, S, opts, a, d):
+    """V-5.4, V-11.17, V-4.7, V-5.7: dice of ``d``'s armour roll against ``a``'s shot: armour class +
+    quality, the held shield's class (unless ``shield = ignore``; ``cover_like`` counts it here),
+    less ``armour_piercing_dice`` for an armour-piercing gun (armour dice first, never the cover
+    dice **[reading]**), and the cover's strength. Returns (armour, shield, cover) dice."""
+    na = S[d, S_ARMOUR] + F[d, P_ARMOUR_QUALITY]
+    ns = S[d, S_SHIELD] if opts[O_SHIELD] != SHIELD_IGNORE else 0
+    if _gun(F, a, W_PIERCING) != 0:
+        cut = opts[O_ARMOUR_PIERCING_DICE]
+        take = min(cut, na)
+        na -= take
+        ns = max(ns - (cut - take), 0)
+    return na, ns, S[d, S_COVER]
+
+
+@rule
+def _wear(S, d, ones, cover_first):
+    """V-11.17: the 1s of an armour roll against a shot lower the cover first, then the armour,
+    then the shield (``cover_ones = cover_first``), or the armour, the shield, then the cover.
+    Returns the armour and shield class lost (int64)."""
+    lost_c = 0
+    if cover_first:
+        lost_c = min(ones, S[d, S_COVER])
+        ones -= lost_c
+    lost_a = min(ones, S[d, S_ARMOUR])
+    ones -= lost_a
+    lost_s = min(ones, S[d, S_SHIELD])
+    ones -= lost_s
+    if not cover_first:
+        lost_c = min(ones, S[d, S_COVER])
+    S[d, S_COVER] -= lost_c
+    S[d, S_ARMOUR] -= lost_a
+    S[d, S_SHIELD] -= lost_s
+    return lost_a + lost_s
+
+
+@rule
+def _shot_armour_roll(F, S, opts, st, cnt, a, d):
+    """V-5.4, V-11.17: ``d`` rolls armour + shield + cover dice (in that order) against ``a``'s shot;
+    its 1s wear them down (:func:`_wear`). Returns the damage removed (int64)."""
+    na, ns, nc = _shot_armour_dice(F, S, opts, a, d)
+    one = opts[O_ONE_VALUE]
+    successes = 0
+    ones = 0
+    for _ in range(na + ns + nc):
+        face = roll_die(st, 20)
+        if face == 1:
+            ones += 1
+        else:
+            successes += _successes(face, one)
+    cnt[C_DEGRADED + d] += _wear(S, d, ones, opts[O_COVER_ONES] != COVER_ONES_ARMOUR_FIRST)
+    return _armour_reduction(opts, successes, ones)
+
+
+@rule
+def _shoot(F, S, opts, tt, st, cnt, a, shot):
+    """V-11.1, V-11.12, V-11.15, V-12: ``a`` fires ``shot`` (paying its AP) at its foe: the shooting
+    check (prayable, V-1.6: a burst's first check only), a long burst's continuation dice (added to
+    the check, ``burst_hit = total``, or only to a hit, ``first_check``); no defence or dodge answers
+    it; ≥ 1 success hits: the gun's damage and the bought extras through the armour + cover roll
+    (Will damage never stopped, V-12.3); then the reload it makes due. Counted as an attack of a
+    (miss, armour_stopped or hit)."""
+    d = 1 - a
+    S[a, S_AP] -= SHOT_COST[shot]
+    s = _fighter_check(S, opts, st, _shot_pool(F, S, opts, a, shot), a)
+    if shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1):
+        s += _continuation(opts, st)
+    _after_shot(F, S, a, shot)
+    outcome = OUT_MISS
+    if s >= 1:
+        outcome = OUT_HIT
+        damage, traumas, will = _shot_spend(F, a, s, shot)
+        if damage != 0 or traumas != 0 or will != 0:
+            final = damage
+            if damage > 0:
+                final = max(damage - _shot_armour_roll(F, S, opts, st, cnt, a, d), 0)
+            if _land(F, S, opts, tt, st, cnt, d, damage, final, traumas, 0, will):
+                outcome = OUT_ARMOUR_STOPPED
+    cnt[C_ATTACKS + a * 5 + outcome] += 1
