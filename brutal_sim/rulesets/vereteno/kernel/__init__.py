@@ -112,6 +112,7 @@ from .drivers import (
 from .distance import (
     BAND_OUT,
     _band as band,
+    _close_in as close_in,
     _open as open_duel,
 )
 from .shooting import (
@@ -119,6 +120,7 @@ from .shooting import (
     _after_shot as after_shot,
     _plan_shot as plan_shot,
     _range_dice as range_dice,
+    _reload as reload_gun,
     _shot_armour_dice as shot_armour_dice,
     _shot_pool as shot_pool,
     _shot_spend as shot_spend,
@@ -135,9 +137,11 @@ __all__ = [
     "SHOT_COST",
     "after_shot",
     "band",
+    "close_in",
     "open_duel",
     "plan_shot",
     "range_dice",
+    "reload_gun",
     "run_ranged_attacks",
     "run_ranged_duels",
     "run_ranged_paired",
