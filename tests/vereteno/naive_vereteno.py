@@ -71,6 +71,7 @@ class Side:
     gun_in_hand: bool = False  # V-10.9
     reload: bool = False  # V-11.14: a reload is due
     hip_chain: int = 0  # V-11.14 (b)
+    braced: bool = False  # V-11.16
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -440,6 +441,8 @@ class Game:
             s.immobilised = not freed
             if s.out is not None:
                 return
+        if not (s.prone or s.cover > 0):
+            s.braced = False
         if s.gun_in_hand and self.shooter(i):
             return
         if not self.engaged():  # V-15.4: a melee tactic closes in, then strikes with the AP left
@@ -527,6 +530,7 @@ class Game:
         moved = min(s.f.speed, max(abs(gap) - 1, 0))
         s.x += moved if gap > 0 else -moved
         s.cover = 0
+        s.braced = False
 
     def can_shoot(self, s: Side, shot: str) -> bool:
         if not s.gun_in_hand or s.reload or self.band(self.dist()) > 4:
@@ -549,7 +553,7 @@ class Game:
         else:
             rng = BAND_DICE[b] - 3 * max(b - BAND_NAMES.index(a.f.gun.range), 0)
         return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng
-                + d.f.size_mod - (1 if d.prone else 0))
+                + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0))
 
     def continuation(self) -> int:
         total = 0
@@ -577,6 +581,8 @@ class Game:
             ones -= lost[part]
             setattr(tgt, part, getattr(tgt, part) - lost[part])
         self.rec.degraded[self.sides.index(tgt)] += lost["armour"] + lost["shield"]
+        if not (tgt.prone or tgt.cover > 0):
+            tgt.braced = False
         if self.o["armour_ones"] == "net":
             return max(successes + faces.count(1) * self.one, 0)
         return successes
@@ -594,6 +600,8 @@ class Game:
             a.hip_chain = 0
         if shot == "burst" or "single_shot" in a.f.gun.properties:
             a.reload = True
+        if self.o["brace"] == "next_shot":
+            a.braced = False
         outcome = "miss"
         if s >= 1:
             outcome = "hit"
@@ -620,6 +628,11 @@ class Game:
         if (s.f.tactic.move == "advance" and s.ap - keep >= 1
                 and self.band(self.dist()) > BAND_NAMES.index(s.f.gun.range)):
             self.step(s)
+        t = s.f.tactic
+        if (t.brace and not s.braced and (s.prone or s.cover > 0)
+                and s.ap - keep >= 1 + min(SHOT_COST[t.shot], SHOT_COST["standard"])):
+            s.ap -= 1
+            s.braced = True
         while (shot := self.plan_shot(s)) != "none":
             self.shoot(i, shot)
             if any(x.out is not None for x in self.sides):

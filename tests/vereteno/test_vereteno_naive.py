@@ -87,7 +87,10 @@ def test_duels_agree_one_by_one(a, b, ca, cb, options):
 RANGED_CASES = [
     ("rifleman", "swordsman", {}, {"tactic": "charge", "cover": 4}, {"start_distance": "30"}),
     ("rifleman", "swordsman", {"tactic": "std_shot"}, {}, {"start_distance": "30", "engaged_range": "add"}),
-    ("gunfighter", "gunfighter", {"cover": 3}, {"cover": 3, "reaction": "best"}, {"start_distance": "20"}),
+    ("gunfighter", "gunfighter", {"cover": 3, "tactic": "braced_aimed"}, {"cover": 3, "reaction": "best"},
+     {"start_distance": "20"}),
+    ("gunfighter", "rifleman", {"cover": 2, "tactic": "braced_aimed"}, {"tactic": "braced_aimed", "cover": 1},
+     {"start_distance": "15", "brace": "next_shot"}),
     ("gunfighter", "gunfighter", {"cover": 3, "tactic": "std_shot"}, {"cover": 5},
      {"start_distance": "20", "hip_chain": "per_turn", "cover_ones": "armour_first", "armour_ones": "net"}),
     ("gunner", "rifleman", {}, {"cover": 2}, {"start_distance": "20"}),
@@ -102,9 +105,9 @@ RANGED_CASES = [
 
 @pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES)
 def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
-    """V-10.4, V-11.2, V-11.3, V-11.4, V-11.5, V-11.12, V-11.14, V-11.17, V-12.3, V-15.4, V-15.8: the
-    kernels at a distance (moves, every shot, bursts, reloads, cover, suppression, drawing the
-    sidearm) against the reference, duel by duel."""
+    """V-10.4, V-11.2, V-11.3, V-11.4, V-11.5, V-11.9, V-11.12, V-11.14, V-11.16, V-11.17, V-12.3,
+    V-15.4, V-15.5, V-15.8: the kernels at a distance (moves, every shot, bursts, reloads, bracing,
+    cover, suppression, drawing the sidearm) against the reference, duel by duel."""
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)
     p = RULESET.prepare(fa, fb, options=options)
     opts = p.options.as_dict()
@@ -120,7 +123,7 @@ def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
     assert total[c.wound:c.special_at].sum() > 0
 
 
-@pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES[2:7])
+@pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES[2:8])
 def test_single_shots_agree(a, b, ca, cb, options):
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)
     p = RULESET.prepare(fa, fb, options=options)

@@ -22,7 +22,7 @@ from brutal_sim.rulesets.vereteno import layout as L
 from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.exact import continuation_pmf
 from brutal_sim.rulesets.vereteno.kernel import (
-    BAND_OUT, after_shot, band, close_in, open_duel, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
+    BAND_OUT, after_shot, band, brace, close_in, open_duel, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
     shot_spend, slot,
 )
 from brutal_sim.rulesets.vereteno.options import compile_options
@@ -127,6 +127,25 @@ def test_v15_6_v11_2_v11_3_shots_fall_back_to_cheaper_ones_as_ap_run_low():
     S[1, L.S_PRONE] = 1
     assert shot_pool(F, S, p.compiled.options, 0, L.SH_STANDARD) == base - 1
     assert shot_pool(F, S, p.compiled.options, 0, L.SH_HIP) == base - 1 - 2
+
+
+def test_v11_9_v11_16_v15_5_v16_4_matchup_b_braced_aimed_gunfighter_behind_a_table():
+    """V-16.4 B, V-11.9, V-11.16, V-15.5: behind a table (cover 3) at 20 m the ``braced_aimed``
+    gunfighter braces (1 AP) and fires a standard shot of 9 dice in its first turn (4 + 3 + 1 + 0
+    + 1), then aimed shots of 11; it braces once; without cover it cannot brace."""
+    p = prepared(fighter(attributes={"physique": 3, "agility": 4, "intellect": 2, "empathy": 2},
+                         skills={"shooting": 3}, gun="makov_pistol", tactic="braced_aimed", cover=3),
+                 "gunfighter", start_distance="20")
+    F, S, o = p.compiled.fighters, opened(p), p.compiled.options
+    brace(F, S, 0)
+    assert (S[0, L.S_BRACED], S[0, L.S_AP]) == (1, 2)
+    assert plan_shot(F, S, 0) == L.SH_STANDARD and shot_pool(F, S, o, 0, L.SH_STANDARD) == 9
+    S[0, L.S_AP] = 3
+    brace(F, S, 0)
+    assert S[0, L.S_AP] == 3 and plan_shot(F, S, 0) == L.SH_AIMED and shot_pool(F, S, o, 0, L.SH_AIMED) == 11
+    S[0, L.S_BRACED], S[0, L.S_COVER] = 0, 0
+    brace(F, S, 0)
+    assert S[0, L.S_BRACED] == 0
 
 
 def test_v10_1_nothing_beyond_1000_m_can_be_shot():

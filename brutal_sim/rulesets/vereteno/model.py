@@ -130,6 +130,8 @@ class Tactic(StrictModel):
     move: Literal["hold", "advance", "close_in"] = Field(
         "close_in", description="V-15.4: close_in moves to point blank and attacks in melee; advance makes one move "
                                 "while the target is beyond the gun's effective range; hold stays")
+    brace: bool = Field(False, description="V-15.5: in cover or prone and not yet braced, brace the gun (1 AP, +1 "
+                                            "to shots, V-11.16) when the AP left still pay a shot")
     engaged: Literal["shoot", "draw"] = Field(
         "shoot", description="V-15.2: engaged with the gun in hand, go on shooting (−3, no aimed shot) or ready "
                              "the melee weapon (1 AP) and fight by `attack`")

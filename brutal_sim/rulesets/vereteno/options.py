@@ -76,6 +76,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("hip_chain", "V-11.14", "across_turns", ("across_turns", "per_turn"),
                help="3 hip shots in a row need a reload: consecutive hip shots across turns (reset by a reload or "
                     "another shot), or within one turn"),
+    OptionSpec("brace", "V-11.16", "until_moved", ("until_moved", "next_shot"),
+               help="a braced gun keeps its +1 until the shooter moves, changes posture or loses its cover, or only "
+                    "for the next shot"),
     OptionSpec("cover_ones", "V-11.17", "cover_first", ("cover_first", "armour_first"),
                help="each 1 of an armour roll against a shot lowers the cover first, then the armour, or the "
                     "armour first"),
@@ -109,6 +112,7 @@ O_ENGAGED_RANGE = ROW.slot("engaged_range")
 O_BURST_HIT = ROW.slot("burst_hit")
 O_STOP_DIE = ROW.slot("stop_die")
 O_HIP_CHAIN = ROW.slot("hip_chain")
+O_BRACE = ROW.slot("brace")
 O_COVER_ONES = ROW.slot("cover_ones")
 NO = ROW.size
 
@@ -123,6 +127,7 @@ _, ENGAGED_RANGE_ADD = ROW.codes("engaged_range")
 _, BURST_HIT_FIRST_CHECK = ROW.codes("burst_hit")
 _, STOP_DIE_NOT_COUNTED = ROW.codes("stop_die")
 _, HIP_CHAIN_PER_TURN = ROW.codes("hip_chain")
+_, BRACE_NEXT_SHOT = ROW.codes("brace")
 _, COVER_ONES_ARMOUR_FIRST = ROW.codes("cover_ones")
 
 

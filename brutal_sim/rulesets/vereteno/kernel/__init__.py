@@ -118,6 +118,7 @@ from .distance import (
 from .shooting import (
     SHOT_COST,
     _after_shot as after_shot,
+    _brace as brace,
     _plan_shot as plan_shot,
     _range_dice as range_dice,
     _reload as reload_gun,
@@ -137,6 +138,7 @@ __all__ = [
     "SHOT_COST",
     "after_shot",
     "band",
+    "brace",
     "close_in",
     "open_duel",
     "plan_shot",

@@ -11,7 +11,7 @@ from ....toolbox.battle import apart, move_toward, place_sides
 from ....toolbox.jit import rule
 from ..layout import (
     BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, P_T_SHOT, REACH, SH_NONE,
-    SLOT_GUN, S_AP, S_COVER, S_GUN, W_PRESENT,
+    SLOT_GUN, S_AP, S_BRACED, S_COVER, S_GUN, W_PRESENT,
 )
 from ..options import O_START_DISTANCE
 from .checks import _wb
@@ -61,10 +61,11 @@ def _open(F, S, opts):
 def _step(F, S, i):
     """V-10.4, V-11.17: one move (quick, 1 AP) of up to the fighter's speed toward its foe, never
     nearer than point blank (V-10.2, V-10.3); a move forfeits cover (the line has no cover
-    positions **[reading]**)."""
+    positions **[reading]**) and a braced gun's support (V-11.16)."""
     S[i, S_AP] -= 1
     move_toward(S, i, 1 - i, F[i, P_SPEED], REACH)
     S[i, S_COVER] = 0
+    S[i, S_BRACED] = 0
 
 
 @rule

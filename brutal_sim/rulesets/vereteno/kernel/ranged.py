@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    C_DRAWS, EN_DRAW, K_NONE, MV_ADVANCE, MV_CLOSE_IN, P_T_ENGAGED, P_T_KEEP, P_T_MOVE, SH_NONE, S_AP, S_GUN,
+    C_DRAWS, EN_DRAW, K_NONE, MV_ADVANCE, MV_CLOSE_IN, P_T_ENGAGED, P_T_KEEP, P_T_MOVE, SH_NONE, S_AP, S_BRACED, S_GUN,
     S_HIP_CHAIN, S_RELOAD, S_STEALTH, W_RANGE,
 )
 from ..options import HIP_CHAIN_PER_TURN, O_AP_REFILL, O_HIP_CHAIN, O_INIT_ROLL, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE
@@ -20,7 +20,7 @@ from .actions import _plan
 from .traumas import _immobilise
 from .melee import _attack
 from .distance import _band, _close_in, _engaged, _open, _step
-from .shooting import _gun, _plan_shot, _reload, _shoot
+from .shooting import _brace, _gun, _plan_shot, _reload, _shoot, _supported
 from .rounds import _finish, _melee_actions, _turn_start
 
 
@@ -29,7 +29,7 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
     """V-15.1–V-15.6: fighter ``i``'s turn with its gun in hand. Engaged under ``engaged = draw``:
     ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False). Else a reload if one is
     due and 2 AP leave the reserve (V-15.3); with ``move = advance`` one move while the foe is beyond
-    the gun's effective range and 1 AP leaves the reserve (V-15.4); then shots by
+    the gun's effective range and 1 AP leaves the reserve (V-15.4); bracing (V-15.5); then shots by
     :func:`_plan_shot` (V-15.6). Returns True when the turn is over."""
     keep = F[i, P_T_KEEP]
     if F[i, P_T_ENGAGED] == EN_DRAW and _engaged(S, i) and S[i, S_AP] >= 1:
@@ -41,6 +41,7 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
     if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
             and _band(apart(S, i, 1 - i)) > _gun(F, i, W_RANGE)):
         _step(F, S, i)
+    _brace(F, S, i)
     while True:
         shot = _plan_shot(F, S, i)
         if shot == SH_NONE:
@@ -60,6 +61,8 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
         S[i, S_HIP_CHAIN] = 0
     if not _turn_start(F, S, opts, tt, st, cnt, i):
         return
+    if not _supported(S, i):  # V-11.16: stood up without cover, no brace
+        S[i, S_BRACED] = 0
     if S[i, S_GUN] != 0 and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
     if not _engaged(S, i):

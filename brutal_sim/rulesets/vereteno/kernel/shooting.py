@@ -2,7 +2,7 @@
 not engaged, V-11.5 automatic, V-11.14 a gun needing a reload), the shot of its tactic (V-15.6),
 the shooting pool with the band, effective-range and engaged modifiers (V-11.1, V-11.10, V-11.11,
 V-11.19), the long burst's continuation dice (V-11.12), the reload triggers and the reload
-(V-11.8, V-11.14), the spending of a hit's extra successes (V-12.1–V-12.4, V-15.9), the armour roll
+(V-11.8, V-11.14), bracing (V-11.9, V-11.16, V-15.5), the spending of a hit's extra successes (V-12.1–V-12.4, V-15.9), the armour roll
 with cover (V-11.17, V-5.7) and the shot itself (no reaction, V-11.15). Nothing here runs in a
 melee duel. Imports :mod:`.checks`, :mod:`.armour`, :mod:`.melee` and :mod:`.distance`.
 
@@ -19,12 +19,12 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
     AS_INTIMIDATE, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED, OUT_ARMOUR_STOPPED,
-    OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_T_KEEP, P_T_SHOT, SH_AIMED,
-    SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AP, S_ARMOUR, S_COVER, S_GUN, S_HIP_CHAIN, S_PRONE, S_RELOAD,
+    OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_T_BRACE, P_T_KEEP, P_T_SHOT, SH_AIMED,
+    SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN, S_PRONE, S_RELOAD,
     S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
 from ..options import (
-    BURST_HIT_FIRST_CHECK, COVER_ONES_ARMOUR_FIRST, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
+    BRACE_NEXT_SHOT, BURST_HIT_FIRST_CHECK, COVER_ONES_ARMOUR_FIRST, O_BRACE, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
     O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
 )
 from .checks import _fighter_check, _successes, _wb
@@ -42,6 +42,8 @@ BEYOND_DICE = -3
 ENGAGED_DICE = -3
 #: V-11.14 (b): hip shots in a row that make a reload due
 HIP_CHAIN = 3
+#: V-11.9, V-11.16: dice a braced gun adds to its shots
+BRACE_DICE = 1
 
 
 @rule
@@ -100,12 +102,31 @@ def _range_dice(F, S, opts, a):
 def _shot_pool(F, S, opts, a, shot):
     """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the range
     term (:func:`_range_dice`) + the target's size (V-11.19), −1 at a prone target (V-10.8,
-    V-11.19). int64, may be ≤ 0 (a desperate roll, V-1.4)."""
+    V-11.19), +1 with the gun braced (V-11.16). int64, may be ≤ 0 (a desperate roll, V-1.4)."""
     d = 1 - a
     pool = F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _range_dice(F, S, opts, a) + F[d, P_SIZE]
     if S[d, S_PRONE] != 0:
         pool -= 1
-    return pool
+    return pool + BRACE_DICE * S[a, S_BRACED]
+
+
+@rule
+def _supported(S, i):
+    """V-11.16: may ``i`` brace its gun (or keep it braced)? Prone or behind cover (bool)."""
+    return S[i, S_PRONE] != 0 or S[i, S_COVER] > 0
+
+
+@rule
+def _brace(F, S, i):
+    """V-11.9, V-15.5: with a tactic that braces, ``i`` braces its gun (quick, 1 AP) when it is
+    supported (:func:`_supported`), not yet braced, and the AP left after it still pay the tactic's
+    shot or a standard one, whichever is cheaper, above the reserve (turn 1 of ``braced_aimed``:
+    brace and a standard shot)."""
+    if F[i, P_T_BRACE] == 0 or S[i, S_BRACED] != 0 or not _supported(S, i):
+        return
+    if S[i, S_AP] - F[i, P_T_KEEP] >= 1 + min(SHOT_COST[F[i, P_T_SHOT]], SHOT_COST[SH_STANDARD]):
+        S[i, S_AP] -= 1
+        S[i, S_BRACED] = 1
 
 
 @rule
@@ -222,6 +243,8 @@ def _shot_armour_roll(F, S, opts, st, cnt, a, d):
         else:
             successes += _successes(face, one)
     cnt[C_DEGRADED + d] += _wear(S, d, ones, opts[O_COVER_ONES] != COVER_ONES_ARMOUR_FIRST)
+    if not _supported(S, d):  # V-11.16: cover worn away, no brace
+        S[d, S_BRACED] = 0
     return _armour_reduction(opts, successes, ones)
 
 
@@ -239,6 +262,8 @@ def _shoot(F, S, opts, tt, st, cnt, a, shot):
     if shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1):
         s += _continuation(opts, st)
     _after_shot(F, S, a, shot)
+    if opts[O_BRACE] == BRACE_NEXT_SHOT:
+        S[a, S_BRACED] = 0
     outcome = OUT_MISS
     if s >= 1:
         outcome = OUT_HIT
