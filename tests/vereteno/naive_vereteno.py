@@ -72,6 +72,7 @@ class Side:
     reload: bool = False  # V-11.14: a reload is due
     hip_chain: int = 0  # V-11.14 (b)
     braced: bool = False  # V-11.16
+    ammo: int = 0  # V-11.14 (ammo = magazine)
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -79,6 +80,7 @@ class Side:
         self.shield = self.f.shield.protection if self.f.shield else 0
         self.cover = self.f.cover
         self.gun_in_hand = self.f.gun is not None and self.f.tactic.shot != "none"
+        self.ammo = self.f.gun.magazine if self.f.gun else 0
 
     @property
     def weapon(self) -> dict[str, Any]:
@@ -529,7 +531,8 @@ class Game:
         gap = o.x - s.x
         moved = min(s.f.speed, max(abs(gap) - 1, 0))
         s.x += moved if gap > 0 else -moved
-        s.cover = 0
+        if self.o["cover_move"] == "forfeit":
+            s.cover = 0
         s.braced = False
 
     def can_shoot(self, s: Side, shot: str) -> bool:
@@ -590,8 +593,10 @@ class Game:
     def shoot(self, ai: int, shot: str) -> None:
         a, d = self.sides[ai], self.sides[1 - ai]
         a.ap -= SHOT_COST[shot]
-        s = self.fighter_check(a, self.shot_pool(a, d, shot))
-        if shot == "burst" and (self.o["burst_hit"] == "total" or s >= 1):
+        pool = self.shot_pool(a, d, shot)
+        s = self.fighter_check(a, pool)
+        if (shot == "burst" and (self.o["burst_hit"] == "total" or s >= 1)
+                and (pool > 0 or self.o["burst_desperate"] == "continue")):
             s += self.continuation()
         if shot == "hip":
             a.hip_chain += 1
@@ -600,6 +605,9 @@ class Game:
             a.hip_chain = 0
         if shot == "burst" or "single_shot" in a.f.gun.properties:
             a.reload = True
+        if self.o["ammo"] == "magazine":
+            a.ammo = 0 if shot == "burst" else a.ammo - 1
+            a.reload = a.reload or a.ammo <= 0
         if self.o["brace"] == "next_shot":
             a.braced = False
         outcome = "miss"
@@ -622,9 +630,10 @@ class Game:
             s.ap -= 1
             s.gun_in_hand = False
             return False
-        if s.reload and s.ap - keep >= 2:
-            s.ap -= 2
-            s.reload, s.hip_chain = False, 0
+        cost = 3 if self.o["long_reload"] == "extended" and "long_reload" in s.f.gun.properties else 2
+        if s.reload and s.ap - keep >= cost:
+            s.ap -= cost
+            s.reload, s.hip_chain, s.ammo = False, 0, s.f.gun.magazine
         if (s.f.tactic.move == "advance" and s.ap - keep >= 1
                 and self.band(self.dist()) > BAND_NAMES.index(s.f.gun.range)):
             self.step(s)

@@ -100,6 +100,11 @@ RANGED_CASES = [
     ("rifleman", "gunfighter", {"tactic": "advance_fire", "cover": 3}, {"gun": "kurovski_rail_pistol", "tactic": "std_shot"},
      {"start_distance": "300", "armour_piercing_dice": "2", "init_roll": "every_round"}),
     ("raider", "gunfighter", {}, {"gun": "bow", "tactic": "std_shot", "size_mod": 1}, {"start_distance": "40"}),
+    ("gunfighter", "raider", {"gun": "pump_shotgun", "tactic": "std_shot", "cover": 2},
+     {"tactic": "charge", "cover": 3}, {"start_distance": "25", "long_reload": "extended", "ammo": "magazine",
+                                        "cover_move": "keep"}),
+    ("gunner", "gunner", {"gun": "shagov_smg", "skills": {"shooting": 0}}, {"tactic": "hip_spam"},
+     {"start_distance": "90", "burst_desperate": "no_continuation", "ammo": "magazine"}),
 ]
 
 

@@ -83,7 +83,7 @@ def test_v10_4_v15_4_closing_in_moves_speed_metres_a_move_to_point_blank(d, move
     p = prepared("swordsman", fighter(cover=4), start_distance=str(d))
     S = opened(p)
     S[1, L.S_AP] = 3
-    assert close_in(p.compiled.fighters, S, 1) is engaged
+    assert close_in(p.compiled.fighters, S, p.compiled.options, 1) is engaged
     assert (S[1, L.S_AP], abs(S[1, L.S_X] - S[0, L.S_X])) == (3 - moves, 1 if engaged else d - 30)
     assert S[1, L.S_COVER] == 0
 
@@ -164,19 +164,69 @@ def test_v11_14_reload_triggers_hip_chains_single_shot_guns_and_bursts():
     p = prepared("gunfighter", "swordsman", start_distance="10")
     F, S = p.compiled.fighters, opened(p)
     for shot in (L.SH_HIP, L.SH_HIP, L.SH_STANDARD, L.SH_HIP, L.SH_HIP):
-        after_shot(F, S, 0, shot)
+        after_shot(F, S, p.compiled.options, 0, shot)
     assert (S[0, L.S_HIP_CHAIN], S[0, L.S_RELOAD]) == (2, 0)
-    after_shot(F, S, 0, L.SH_HIP)
+    after_shot(F, S, p.compiled.options, 0, L.SH_HIP)
     assert S[0, L.S_RELOAD] == 1 and plan_shot(F, S, 0) == L.SH_NONE
     S[0, L.S_AP] = 3
-    reload_gun(S, 0)
+    reload_gun(F, S, p.compiled.options, 0)
     assert (S[0, L.S_AP], S[0, L.S_RELOAD], S[0, L.S_HIP_CHAIN]) == (1, 0, 0)
-    after_shot(F, S, 0, L.SH_BURST)
+    after_shot(F, S, p.compiled.options, 0, L.SH_BURST)
     assert S[0, L.S_RELOAD] == 1
     p = prepared(fighter(gun="bow", tactic="std_shot"), "swordsman", start_distance="10")
     F, S = p.compiled.fighters, opened(p)
-    after_shot(F, S, 0, L.SH_STANDARD)
+    after_shot(F, S, p.compiled.options, 0, L.SH_STANDARD)
     assert S[0, L.S_RELOAD] == 1
+
+
+def _shots_in_first_draw(a, b, **options) -> int:
+    """Shots side a fired in the first duel (seed 5) that reached the round cap: every shot its
+    tactic planned was fired."""
+    c = prepared(a, b, **options).compiled
+    for idx in range(200):
+        row = c.kernels.duels(*c.args(), np.uint64(5), np.int64(idx), np.int64(1), 1, c.n_counters).sum(axis=0)
+        if row[L.C_DRAWS] == 1:
+            return int(row[L.C_ATTACKS:L.C_ATTACKS + 5].sum())
+    raise AssertionError("no duel reached the round cap")
+
+
+def test_v11_14_long_reload_and_magazine_options_change_the_shots_fired():
+    """V-11.14 ``long_reload``: hip shots with a pump shotgun (long reload) fire 3 then 1 in two
+    turns (a reload of 2 AP), 3 then 0 with ``extended`` (3 AP); ``ammo = magazine``: a 2-round gun
+    fires 2 hip shots in its first turn (then it is empty), 3 with ammunition uncounted."""
+    target = fighter(armour="power_armour", tactic="turtle", attributes={"physique": 10, "agility": 10,
+                                                                        "intellect": 10, "empathy": 10})
+    pump = fighter(attributes={"physique": 3, "agility": 4, "intellect": 2, "empathy": 2}, gun="pump_shotgun",
+                   tactic="hip_spam")
+    assert [_shots_in_first_draw(pump, target, start_distance="15", round_cap="2", long_reload=v)
+            for v in ("normal", "extended")] == [3 + 1, 3 + 0]
+    two = fighter(gun={"damage": 1, "magazine": 2}, tactic="hip_spam")
+    assert [_shots_in_first_draw(two, target, start_distance="15", round_cap="1", ammo=v)
+            for v in ("uncounted", "magazine")] == [3, 2]
+
+
+def test_v11_17_cover_move_keep_keeps_cover_on_a_move():
+    """V-11.17 ``cover_move``: a move forfeits cover (default) or keeps it (``keep``)."""
+    for option, left in (("forfeit", 0), ("keep", 4)):
+        p = prepared("swordsman", fighter(cover=4), start_distance="30", cover_move=option)
+        S = opened(p)
+        S[1, L.S_AP] = 3
+        close_in(p.compiled.fighters, S, p.compiled.options, 1)
+        assert S[1, L.S_COVER] == left
+
+
+def test_v11_12_burst_desperate_no_continuation_by_hand():
+    """V-11.12 ``burst_desperate``, V-1.4: a long burst of a pool < 0 rolls the fvtt desperate 2d20
+    (1 success only on two 20s: 1/400); with ``no_continuation`` that alone decides: P(hit or
+    stopped) = 1/400 exactly; with the continuation dice added it is higher."""
+    a = fighter(attributes={"physique": 3, "agility": 1, "intellect": 2, "empathy": 2},
+                gun={"damage": 2, "range": "close", "properties": ["automatic"]}, tactic="autofire")
+    rates = {}
+    for v in ("continue", "no_continuation"):
+        r = api.attack(a, fighter(), ruleset="vereteno", options={"start_distance": "90", "burst_desperate": v})
+        rates[v] = float(r.outcomes[3] + r.outcomes[4])
+    assert rates["no_continuation"] == pytest.approx(1 / 400, abs=1e-15)
+    assert rates["continue"] > rates["no_continuation"] + 0.01
 
 
 def test_v11_14_hip_chain_across_turns_or_per_turn_changes_the_shots_fired():

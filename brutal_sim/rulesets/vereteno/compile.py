@@ -36,6 +36,8 @@ def _gun(row: np.ndarray, g: Gun | None) -> None:
     row[base + L.W_RANGE] = L.BAND_CODES[g.range]
     row[base + L.W_AUTOMATIC] = "automatic" in g.properties
     row[base + L.W_SINGLE_SHOT] = "single_shot" in g.properties
+    row[base + L.W_LONG_RELOAD] = "long_reload" in g.properties
+    row[base + L.W_MAGAZINE] = g.magazine
 
 
 def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:

@@ -25,7 +25,10 @@ from .layout import (
     K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, OUT_HIT, OUT_MISS, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, SH_BURST,
     SH_NONE, S_AP, T_DEAD, T_OUT,
 )
-from .options import BURST_HIT_FIRST_CHECK, O_BURST_HIT, O_DESPERATION, O_ONE_VALUE, O_STOP_DIE, STOP_DIE_NOT_COUNTED
+from .options import (
+    BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, O_BURST_DESPERATE, O_BURST_HIT, O_DESPERATION, O_ONE_VALUE,
+    O_STOP_DIE, STOP_DIE_NOT_COUNTED,
+)
 from .options import O_PRAYER, PRAYER_APP, PRAYER_OFF
 
 #: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
@@ -264,9 +267,10 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
     if shot == SH_NONE:
         return
     S[0, S_AP] -= SHOT_COST[shot]
-    pa2, lo = _prayer_pmf(shot_pool(F, S, opts, 0, shot), opts, can_pray(S, opts, 0))
+    pool = shot_pool(F, S, opts, 0, shot)
+    pa2, lo = _prayer_pmf(pool, opts, can_pray(S, opts, 0))
     pa = pa2.sum(axis=1)
-    if shot == SH_BURST:
+    if shot == SH_BURST and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION):
         pc, loc = continuation_pmf(opts)
         total = np.zeros(pa.shape[0] + pc.shape[0] - 1)
         first = opts[O_BURST_HIT] == BURST_HIT_FIRST_CHECK

@@ -55,6 +55,7 @@ N_LEVELS = len(LEVEL_NAMES)
 W = Slots()
 W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = W.take(9)
 W_RANGE, W_AUTOMATIC, W_SINGLE_SHOT = W.take(3)  # a gun's effective band (V-11.10), V-11.12, V-11.14 (a)
+W_LONG_RELOAD, W_MAGAZINE = W.take(2)  # V-11.14: long reload, rounds (options long_reload, ammo)
 WN = W.size
 WEAPON_SLOTS = Slots()
 SLOT_WEAPON = WEAPON_SLOTS.next()  # the melee weapon (a gunman's sidearm, V-10.9)
@@ -99,6 +100,7 @@ S_RELOAD = S.next()  # V-11.14: 1 while the gun needs a reload
 S_HIP_CHAIN = S.next()  # V-11.14 (b): hip shots in a row with the gun
 S_COVER = S.next()  # V-11.17: cover strength left
 S_BRACED = S.next()  # V-11.16: 1 while the gun is braced
+S_AMMO = S.next()  # V-11.14 (ammo = magazine): rounds left in the gun
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 

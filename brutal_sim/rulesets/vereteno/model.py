@@ -77,7 +77,8 @@ class Gun(StrictModel):
     crit: int = Field(0, ge=0, le=10, description="successes per trauma [Крит.]; 0 stands for '—' (none)")
     range: Literal["point_blank", "close", "medium", "long", "extreme"] = Field(
         "medium", description="effective range band: −3 dice per band beyond it (V-11.10)")
-    magazine: int = Field(1, ge=1, le=1000, description="rounds (app ammoCapacity; not counted, V-11.14)")
+    magazine: int = Field(1, ge=1, le=1000, description="rounds (app ammoCapacity), counted only with the "
+                                                        "option ammo = magazine (V-11.14)")
     properties: list[str] = []
 
     @field_validator("properties")

@@ -76,6 +76,16 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("hip_chain", "V-11.14", "across_turns", ("across_turns", "per_turn"),
                help="3 hip shots in a row need a reload: consecutive hip shots across turns (reset by a reload or "
                     "another shot), or within one turn"),
+    OptionSpec("burst_desperate", "V-11.12", "continue", ("continue", "no_continuation"),
+               help="a long burst of a pool ≤ 0: the desperate roll (V-1.4) plus the continuation dice, or the "
+                    "desperate roll alone"),
+    OptionSpec("long_reload", "V-11.14", "normal", ("normal", "extended"),
+               help="a gun with the property long_reload reloads in 2 AP as any other, or in 3 (extended; no source)"),
+    OptionSpec("ammo", "V-11.14", "uncounted", ("uncounted", "magazine"),
+               help="ammunition is not counted, or each shot takes a round of the gun's magazine and a long burst "
+                    "empties it (a reload is then due and refills it)"),
+    OptionSpec("cover_move", "V-11.17", "forfeit", ("forfeit", "keep"),
+               help="a move forfeits cover (the line has no cover positions), or keeps it (abstract fights)"),
     OptionSpec("brace", "V-11.16", "until_moved", ("until_moved", "next_shot"),
                help="a braced gun keeps its +1 until the shooter moves, changes posture or loses its cover, or only "
                     "for the next shot"),
@@ -112,6 +122,10 @@ O_ENGAGED_RANGE = ROW.slot("engaged_range")
 O_BURST_HIT = ROW.slot("burst_hit")
 O_STOP_DIE = ROW.slot("stop_die")
 O_HIP_CHAIN = ROW.slot("hip_chain")
+O_BURST_DESPERATE = ROW.slot("burst_desperate")
+O_LONG_RELOAD = ROW.slot("long_reload")
+O_AMMO = ROW.slot("ammo")
+O_COVER_MOVE = ROW.slot("cover_move")
 O_BRACE = ROW.slot("brace")
 O_COVER_ONES = ROW.slot("cover_ones")
 NO = ROW.size
@@ -127,6 +141,10 @@ _, ENGAGED_RANGE_ADD = ROW.codes("engaged_range")
 _, BURST_HIT_FIRST_CHECK = ROW.codes("burst_hit")
 _, STOP_DIE_NOT_COUNTED = ROW.codes("stop_die")
 _, HIP_CHAIN_PER_TURN = ROW.codes("hip_chain")
+_, BURST_NO_CONTINUATION = ROW.codes("burst_desperate")
+_, LONG_RELOAD_EXTENDED = ROW.codes("long_reload")
+_, AMMO_MAGAZINE = ROW.codes("ammo")
+_, COVER_MOVE_KEEP = ROW.codes("cover_move")
 _, BRACE_NEXT_SHOT = ROW.codes("brace")
 _, COVER_ONES_ARMOUR_FIRST = ROW.codes("cover_ones")
 

@@ -20,7 +20,7 @@ from .actions import _plan
 from .traumas import _immobilise
 from .melee import _attack
 from .distance import _band, _close_in, _engaged, _open, _step
-from .shooting import _brace, _gun, _plan_shot, _reload, _shoot, _supported
+from .shooting import _brace, _gun, _plan_shot, _reload, _reload_cost, _shoot, _supported
 from .rounds import _finish, _melee_actions, _turn_start
 
 
@@ -28,7 +28,7 @@ from .rounds import _finish, _melee_actions, _turn_start
 def _shooter_actions(F, S, opts, tt, st, cnt, i):
     """V-15.1–V-15.6: fighter ``i``'s turn with its gun in hand. Engaged under ``engaged = draw``:
     ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False). Else a reload if one is
-    due and 2 AP leave the reserve (V-15.3); with ``move = advance`` one move while the foe is beyond
+    due and its AP leave the reserve (V-15.3); with ``move = advance`` one move while the foe is beyond
     the gun's effective range and 1 AP leaves the reserve (V-15.4); bracing (V-15.5); then shots by
     :func:`_plan_shot` (V-15.6). Returns True when the turn is over."""
     keep = F[i, P_T_KEEP]
@@ -36,11 +36,11 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
         S[i, S_AP] -= 1
         S[i, S_GUN] = 0
         return False
-    if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= 2:
-        _reload(S, i)
+    if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= _reload_cost(F, opts, i):
+        _reload(F, S, opts, i)
     if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
             and _band(apart(S, i, 1 - i)) > _gun(F, i, W_RANGE)):
-        _step(F, S, i)
+        _step(F, S, opts, i)
     _brace(F, S, i)
     while True:
         shot = _plan_shot(F, S, i)
@@ -66,7 +66,7 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
     if S[i, S_GUN] != 0 and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
     if not _engaged(S, i):
-        if F[i, P_T_MOVE] != MV_CLOSE_IN or not _close_in(F, S, i):
+        if F[i, P_T_MOVE] != MV_CLOSE_IN or not _close_in(F, S, opts, i):
             return
     _melee_actions(F, S, opts, tt, st, cnt, i)
 

@@ -20,11 +20,13 @@ from ....toolbox.rng import roll_die
 from ..layout import (
     AS_INTIMIDATE, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED, OUT_ARMOUR_STOPPED,
     OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_T_BRACE, P_T_KEEP, P_T_SHOT, SH_AIMED,
-    SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN, S_PRONE, S_RELOAD,
-    S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
+    SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN,
+    S_PRONE, S_RELOAD,
+    S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_LONG_RELOAD, W_MAGAZINE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
 from ..options import (
-    BRACE_NEXT_SHOT, BURST_HIT_FIRST_CHECK, COVER_ONES_ARMOUR_FIRST, O_BRACE, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
+    AMMO_MAGAZINE, BRACE_NEXT_SHOT, BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, COVER_ONES_ARMOUR_FIRST,
+    LONG_RELOAD_EXTENDED, O_AMMO, O_BRACE, O_BURST_DESPERATE, O_LONG_RELOAD, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
     O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
 )
 from .checks import _fighter_check, _successes, _wb
@@ -146,9 +148,10 @@ def _continuation(opts, st):
 
 
 @rule
-def _after_shot(F, S, a, shot):
+def _after_shot(F, S, opts, a, shot):
     """V-11.14: the reload a shot makes due: after every shot of a single-shot gun (a), after 3 hip
-    shots in a row (b; any other shot resets the count), after a long burst (c)."""
+    shots in a row (b; any other shot resets the count), after a long burst (c); with ``ammo =
+    magazine`` when the magazine is empty (a shot takes a round, a long burst all of them)."""
     if shot == SH_HIP:
         S[a, S_HIP_CHAIN] += 1
         if S[a, S_HIP_CHAIN] >= HIP_CHAIN:
@@ -157,14 +160,29 @@ def _after_shot(F, S, a, shot):
         S[a, S_HIP_CHAIN] = 0
     if shot == SH_BURST or _gun(F, a, W_SINGLE_SHOT) != 0:
         S[a, S_RELOAD] = 1
+    if opts[O_AMMO] == AMMO_MAGAZINE:
+        S[a, S_AMMO] = 0 if shot == SH_BURST else S[a, S_AMMO] - 1
+        if S[a, S_AMMO] <= 0:
+            S[a, S_RELOAD] = 1
 
 
 @rule
-def _reload(S, i):
-    """V-11.8: a reload (standard, 2 AP) readies the gun and ends a chain of hip shots."""
-    S[i, S_AP] -= 2
+def _reload_cost(F, opts, i):
+    """V-11.8, V-11.14: AP of a reload: 2; 3 for a gun with ``long_reload`` under ``long_reload =
+    extended``. int64."""
+    if opts[O_LONG_RELOAD] == LONG_RELOAD_EXTENDED and _gun(F, i, W_LONG_RELOAD) != 0:
+        return 3
+    return 2
+
+
+@rule
+def _reload(F, S, opts, i):
+    """V-11.8: a reload (standard action, :func:`_reload_cost` AP) readies the gun, refills its
+    magazine and ends a chain of hip shots."""
+    S[i, S_AP] -= _reload_cost(F, opts, i)
     S[i, S_RELOAD] = 0
     S[i, S_HIP_CHAIN] = 0
+    S[i, S_AMMO] = _gun(F, i, W_MAGAZINE)
 
 
 @rule
@@ -252,16 +270,19 @@ def _shot_armour_roll(F, S, opts, st, cnt, a, d):
 def _shoot(F, S, opts, tt, st, cnt, a, shot):
     """V-11.1, V-11.12, V-11.15, V-12: ``a`` fires ``shot`` (paying its AP) at its foe: the shooting
     check (prayable, V-1.6: a burst's first check only), a long burst's continuation dice (added to
-    the check, ``burst_hit = total``, or only to a hit, ``first_check``); no defence or dodge answers
+    the check, ``burst_hit = total``, or only to a hit, ``first_check``; none after a desperate
+    check with ``burst_desperate = no_continuation``); no defence or dodge answers
     it; ≥ 1 success hits: the gun's damage and the bought extras through the armour + cover roll
     (Will damage never stopped, V-12.3); then the reload it makes due. Counted as an attack of a
     (miss, armour_stopped or hit)."""
     d = 1 - a
     S[a, S_AP] -= SHOT_COST[shot]
-    s = _fighter_check(S, opts, st, _shot_pool(F, S, opts, a, shot), a)
-    if shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1):
+    pool = _shot_pool(F, S, opts, a, shot)
+    s = _fighter_check(S, opts, st, pool, a)
+    if (shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1)
+            and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION)):
         s += _continuation(opts, st)
-    _after_shot(F, S, a, shot)
+    _after_shot(F, S, opts, a, shot)
     if opts[O_BRACE] == BRACE_NEXT_SHOT:
         S[a, S_BRACED] = 0
     outcome = OUT_MISS
