@@ -73,13 +73,14 @@ class Side:
     hip_chain: int = 0  # V-11.14 (b)
     braced: bool = False  # V-11.16
     ammo: int = 0  # V-11.14 (ammo = magazine)
+    sector: int = 0  # V-11.13: AP set aside for sector shots
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
         self.armour = self.f.armour.protection if self.f.armour else 0
         self.shield = self.f.shield.protection if self.f.shield else 0
         self.cover = self.f.cover
-        self.gun_in_hand = self.f.gun is not None and self.f.tactic.shot != "none"
+        self.gun_in_hand = self.f.gun is not None and (self.f.tactic.shot != "none" or self.f.tactic.overwatch)
         self.ammo = self.f.gun.magazine if self.f.gun else 0
 
     @property
@@ -416,6 +417,7 @@ class Game:
 
     def turn(self, i: int) -> None:
         s = self.sides[i]
+        s.sector = 0
         if self.o["hip_chain"] == "per_turn":
             s.hip_chain = 0
         if self.o["ap_refill"] == "turn_start":
@@ -451,7 +453,9 @@ class Game:
             if s.f.tactic.move != "close_in":
                 return
             while s.ap >= 1 and not self.engaged():
-                self.step(s)
+                self.move(s)
+                if any(x.out is not None for x in self.sides):
+                    return
             if not self.engaged():
                 return
         if s.stealth == "extra_attack":
@@ -485,6 +489,9 @@ class Game:
             if self.o["ap_refill"] == "round_start":
                 for s in self.sides:
                     self.refill(s)
+            if self.o["overwatch_expiry"] == "refill":
+                for s in self.sides:
+                    s.sector = 0
             for i in (first, 1 - first):
                 self.turn(i)
                 outs = [s.out is not None for s in self.sides]
@@ -590,9 +597,12 @@ class Game:
             return max(successes + faces.count(1) * self.one, 0)
         return successes
 
-    def shoot(self, ai: int, shot: str) -> None:
+    def shoot(self, ai: int, shot: str, sector: bool = False) -> None:
         a, d = self.sides[ai], self.sides[1 - ai]
-        a.ap -= SHOT_COST[shot]
+        if sector:
+            a.sector -= 1
+        else:
+            a.ap -= SHOT_COST[shot]
         pool = self.shot_pool(a, d, shot)
         s = self.fighter_check(a, pool)
         if (shot == "burst" and (self.o["burst_hit"] == "total" or s >= 1)
@@ -613,6 +623,7 @@ class Game:
         outcome = "miss"
         if s >= 1:
             outcome = "hit"
+            health = d.health
             extra, crit, traumas, will = s - 1, a.f.gun.crit, 0, 0
             if a.f.attack_spending == "trauma_first" and crit:
                 traumas, extra = extra // crit, extra % crit
@@ -620,32 +631,72 @@ class Game:
                 will, extra = extra * (2 if shot == "burst" else 1), 0
             if self.blow(a, d, a.f.gun.damage + extra, traumas, False, will, shot=True):
                 outcome = "armour_stopped"
+            if d.health < health or self.o["overwatch_break"] == "any_hit":
+                d.sector = 0
         self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
 
+    def sector_shot(self, s: Side, cost: int) -> bool:
+        """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the
+        action goes ahead."""
+        wi = 1 - self.sides.index(s)
+        w = self.sides[wi]
+        if not w.sector:
+            return True
+        if self.engaged():
+            w.sector = 0
+            return True
+        if not self.can_shoot(w, "hip"):
+            return True
+        self.shoot(wi, "hip", sector=True)
+        if any(x.out is not None for x in self.sides):
+            return False
+        return s.ap >= cost
+
+    def move(self, s: Side) -> None:
+        if self.o["overwatch_move"] == "end":
+            self.step(s)
+            self.sector_shot(s, 0)
+        elif self.sector_shot(s, 1):
+            self.step(s)
+
     def shooter(self, i: int) -> bool:
-        """V-15.1–V-15.6 with the gun in hand; False when it draws its melee weapon instead."""
+        """V-15.1–V-15.7 with the gun in hand; False when it draws its melee weapon instead."""
         s = self.sides[i]
         keep = s.f.tactic.keep
+        out = lambda: any(x.out is not None for x in self.sides)  # noqa: E731
         if s.f.tactic.engaged == "draw" and self.engaged() and s.ap >= 1:
             s.ap -= 1
             s.gun_in_hand = False
             return False
         cost = 3 if self.o["long_reload"] == "extended" and "long_reload" in s.f.gun.properties else 2
         if s.reload and s.ap - keep >= cost:
-            s.ap -= cost
-            s.reload, s.hip_chain, s.ammo = False, 0, s.f.gun.magazine
+            if self.sector_shot(s, cost):
+                s.ap -= cost
+                s.reload, s.hip_chain, s.ammo = False, 0, s.f.gun.magazine
+            if out():
+                return True
         if (s.f.tactic.move == "advance" and s.ap - keep >= 1
                 and self.band(self.dist()) > BAND_NAMES.index(s.f.gun.range)):
-            self.step(s)
+            self.move(s)
+            if out():
+                return True
         t = s.f.tactic
         if (t.brace and not s.braced and (s.prone or s.cover > 0)
-                and s.ap - keep >= 1 + min(SHOT_COST[t.shot], SHOT_COST["standard"])):
-            s.ap -= 1
-            s.braced = True
-        while (shot := self.plan_shot(s)) != "none":
-            self.shoot(i, shot)
-            if any(x.out is not None for x in self.sides):
+                and s.ap - keep >= 1 + min(SHOT_COST.get(t.shot, 0), SHOT_COST["standard"])):
+            if self.sector_shot(s, 1):
+                s.ap -= 1
+                s.braced = True
+            if out():
                 return True
+        while (shot := self.plan_shot(s)) != "none":
+            if self.sector_shot(s, SHOT_COST[shot]):
+                self.shoot(i, shot)
+            if out():
+                return True
+        if t.overwatch and not self.engaged():  # V-15.7: the AP left set aside
+            ap = s.ap - (1 if self.o["overwatch_cost"] == "declare_quick" else 0)
+            if ap >= 1:
+                s.sector, s.ap = ap, 0
         return True
 
 

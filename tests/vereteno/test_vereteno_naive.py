@@ -105,14 +105,22 @@ RANGED_CASES = [
                                         "cover_move": "keep"}),
     ("gunner", "gunner", {"gun": "shagov_smg", "skills": {"shooting": 0}}, {"tactic": "hip_spam"},
      {"start_distance": "90", "burst_desperate": "no_continuation", "ammo": "magazine"}),
+    ("rifleman", "swordsman", {"tactic": "overwatch"}, {}, {"start_distance": "30"}),
+    ("rifleman", "raider", {"tactic": "overwatch"}, {},
+     {"start_distance": "40", "overwatch_move": "end", "overwatch_expiry": "refill", "init_roll": "every_round"}),
+    ("gunfighter", "gunfighter", {"tactic": "overwatch", "cover": 2}, {"cover": 2},
+     {"start_distance": "15", "overwatch_cost": "declare_quick", "overwatch_break": "any_hit"}),
+    ("gunner", "rifleman", {"tactic": "overwatch"}, {"tactic": "braced_aimed", "cover": 3},
+     {"start_distance": "20", "ammo": "magazine"}),
 ]
 
 
 @pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES)
 def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
-    """V-10.4, V-11.2, V-11.3, V-11.4, V-11.5, V-11.9, V-11.12, V-11.14, V-11.16, V-11.17, V-12.3,
-    V-15.4, V-15.5, V-15.8: the kernels at a distance (moves, every shot, bursts, reloads, bracing,
-    cover, suppression, drawing the sidearm) against the reference, duel by duel."""
+    """V-10.4, V-11.2, V-11.3, V-11.4, V-11.5, V-11.6, V-11.9, V-11.12, V-11.13, V-11.14, V-11.16,
+    V-11.17, V-12.3, V-15.4, V-15.5, V-15.7, V-15.8: the kernels at a distance (moves, every
+    shot, bursts, reloads, bracing, sector control, cover, suppression, drawing the sidearm) against
+    the reference, duel by duel."""
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)
     p = RULESET.prepare(fa, fb, options=options)
     opts = p.options.as_dict()

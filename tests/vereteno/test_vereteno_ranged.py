@@ -22,9 +22,10 @@ from brutal_sim.rulesets.vereteno import layout as L
 from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.exact import continuation_pmf
 from brutal_sim.rulesets.vereteno.kernel import (
-    BAND_OUT, after_shot, band, brace, close_in, open_duel, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
-    shot_spend, slot,
+    BAND_OUT, after_shot, band, brace, open_duel, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
+    sector_shot, set_aside, shot_spend, slot, step,
 )
+from brutal_sim.toolbox.rng import seed_duel
 from brutal_sim.rulesets.vereteno.options import compile_options
 
 
@@ -51,6 +52,13 @@ def opened(p) -> np.ndarray:
 def at(S: np.ndarray, d: int) -> np.ndarray:
     S[0, L.S_X], S[1, L.S_X] = 0, d
     return S
+
+
+def close_in(F, S, opts, i) -> bool:
+    """V-15.4 ``close_in`` as the turn at a distance plays it: moves while AP last, not engaged."""
+    while S[i, L.S_AP] >= 1 and abs(S[0, L.S_X] - S[1, L.S_X]) > L.REACH:
+        step(F, S, opts, i)
+    return bool(abs(S[0, L.S_X] - S[1, L.S_X]) <= L.REACH)
 
 
 # -- V-10 distance and movement ------------------------------------------------------------------
@@ -146,6 +154,30 @@ def test_v11_9_v11_16_v15_5_v16_4_matchup_b_braced_aimed_gunfighter_behind_a_tab
     S[0, L.S_BRACED], S[0, L.S_COVER] = 0, 0
     brace(F, S, 0)
     assert S[0, L.S_BRACED] == 0
+
+
+def test_v11_13_v11_6_v15_7_v16_4_matchup_a_sector_control_against_a_charge():
+    """V-16.4 A rerun, V-15.7, V-11.13, V-11.6: the rifleman on ``overwatch`` sets its 3 AP aside;
+    each action of the charging swordsman draws a sector shot (a hip shot: 5 dice at 30 m, 6 at
+    20 m) paid from them; after 3 (hip shots in a row, V-11.14) a reload is due and the AP are
+    spent; sector control ends once the shooter is engaged."""
+    p = RULESET.prepare("rifleman", "swordsman", options={"start_distance": "30"}, tactic_a="overwatch")
+    c = p.compiled
+    F, S, o, tt = c.fighters, opened(p), c.options, c.tables[0]
+    set_aside(F, S, o, 0)
+    assert (S[0, L.S_SECTOR], S[0, L.S_AP]) == (3, 0)
+    assert shot_pool(F, S, o, 0, L.SH_HIP) == 5 and shot_pool(F, at(S.copy(), 20), o, 0, L.SH_HIP) == 6
+    st, cnt = np.empty(4, dtype=np.uint64), np.zeros(c.n_counters, dtype=np.int64)
+    seed_duel(st, np.uint64(1), np.int64(0))
+    S[1, L.S_AP] = 3
+    for left in (2, 1, 0):
+        sector_shot(F, S, o, tt, st, cnt, 1, 1)
+        assert S[0, L.S_SECTOR] == left
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 3 and (S[0, L.S_HIP_CHAIN], S[0, L.S_RELOAD]) == (3, 1)
+    assert sector_shot(F, S, o, tt, st, cnt, 1, 1) and cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 3
+    S[0, L.S_SECTOR], S[0, L.S_RELOAD] = 2, 0
+    assert sector_shot(F, at(S, 1), o, tt, st, cnt, 1, 1) and S[0, L.S_SECTOR] == 0
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 3
 
 
 def test_v10_1_nothing_beyond_1000_m_can_be_shot():

@@ -69,6 +69,7 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_T_MOVE] = L.MOVE_CODES[f.tactic.move]
     row[L.P_T_ENGAGED] = L.ENGAGED_CODES[f.tactic.engaged]
     row[L.P_T_BRACE] = f.tactic.brace
+    row[L.P_T_OVERWATCH] = f.tactic.overwatch
     _weapon(row, L.SLOT_WEAPON, f.weapon)
     _gun(row, f.gun)
     unarmed = L.P_WEAPONS + L.SLOT_UNARMED * L.WN

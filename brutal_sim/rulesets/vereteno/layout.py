@@ -81,6 +81,7 @@ P_COVER = P.next()  # V-10.6, V-11.17: the strength of its cover at the start
 P_SIZE = P.next()  # V-11.19: dice added to shots at it
 P_T_SHOT, P_T_MOVE, P_T_ENGAGED = P.take(3)  # the tactic's shot (SH_*), move (MV_*), engaged handling (EN_*)
 P_T_BRACE = P.next()  # 1 if the tactic braces its gun (V-15.5)
+P_T_OVERWATCH = P.next()  # 1 if the tactic sets its AP left aside for sector control (V-15.7)
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
@@ -101,6 +102,7 @@ S_HIP_CHAIN = S.next()  # V-11.14 (b): hip shots in a row with the gun
 S_COVER = S.next()  # V-11.17: cover strength left
 S_BRACED = S.next()  # V-11.16: 1 while the gun is braced
 S_AMMO = S.next()  # V-11.14 (ammo = magazine): rounds left in the gun
+S_SECTOR = S.next()  # V-11.13: AP set aside for sector shots (0: no sector control)
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 

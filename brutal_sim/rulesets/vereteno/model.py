@@ -133,6 +133,8 @@ class Tactic(StrictModel):
                                 "while the target is beyond the gun's effective range; hold stays")
     brace: bool = Field(False, description="V-15.5: in cover or prone and not yet braced, brace the gun (1 AP, +1 "
                                             "to shots, V-11.16) when the AP left still pay a shot")
+    overwatch: bool = Field(False, description="V-15.7: not engaged, end the turn by setting every AP left aside "
+                                                "for sector shots at the enemy's actions (V-11.13)")
     engaged: Literal["shoot", "draw"] = Field(
         "shoot", description="V-15.2: engaged with the gun in hand, go on shooting (−3, no aimed shot) or ready "
                              "the melee weapon (1 AP) and fight by `attack`")
@@ -259,8 +261,9 @@ class Fighter(StrictModel):
     def _hands(self) -> "Fighter":
         if self.weapon is not None and self.weapon.two_handed and self.shield is not None:
             raise ValueError(f"weapon {self.weapon.name!r} is two-handed, so shield must be empty")
-        if self.tactic.shot != "none" and self.gun is None:
-            raise ValueError(f"tactic {self.tactic.name!r} shoots ({self.tactic.shot}): the fighter needs a gun")
+        if (self.tactic.shot != "none" or self.tactic.overwatch) and self.gun is None:
+            what = self.tactic.shot if self.tactic.shot != "none" else "sector control"
+            raise ValueError(f"tactic {self.tactic.name!r} shoots ({what}): the fighter needs a gun")
         if self.tactic.shot == "burst" and self.gun is not None and "automatic" not in self.gun.properties:
             raise ValueError(f"tactic {self.tactic.name!r} fires long bursts, which need an automatic gun (V-11.5); "
                              f"{self.gun.name!r} is not")

@@ -86,6 +86,17 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "empties it (a reload is then due and refills it)"),
     OptionSpec("cover_move", "V-11.17", "forfeit", ("forfeit", "keep"),
                help="a move forfeits cover (the line has no cover positions), or keeps it (abstract fights)"),
+    OptionSpec("overwatch_cost", "V-11.13", "reserve", ("reserve", "declare_quick"),
+               help="sector control sets aside every AP left, one a sector shot (reserve), or costs 1 AP to declare "
+                    "and sets aside the rest (declare_quick)"),
+    OptionSpec("overwatch_move", "V-11.13", "start", ("start", "end"),
+               help="a sector shot at a move is fired where the move starts, or where it ends (no shot if it ends "
+                    "at point blank: the shooter is then engaged)"),
+    OptionSpec("overwatch_expiry", "V-11.13", "next_turn", ("next_turn", "refill"),
+               help="the set-aside AP last until the shooter's next turn (surviving the round's refill), or lapse at "
+                    "the refill"),
+    OptionSpec("overwatch_break", "V-11.13", "health_lost", ("health_lost", "any_hit"),
+               help="sector control ends when a shot takes Health from the shooter (after armour), or on any hit"),
     OptionSpec("brace", "V-11.16", "until_moved", ("until_moved", "next_shot"),
                help="a braced gun keeps its +1 until the shooter moves, changes posture or loses its cover, or only "
                     "for the next shot"),
@@ -126,6 +137,10 @@ O_BURST_DESPERATE = ROW.slot("burst_desperate")
 O_LONG_RELOAD = ROW.slot("long_reload")
 O_AMMO = ROW.slot("ammo")
 O_COVER_MOVE = ROW.slot("cover_move")
+O_OVERWATCH_COST = ROW.slot("overwatch_cost")
+O_OVERWATCH_MOVE = ROW.slot("overwatch_move")
+O_OVERWATCH_EXPIRY = ROW.slot("overwatch_expiry")
+O_OVERWATCH_BREAK = ROW.slot("overwatch_break")
 O_BRACE = ROW.slot("brace")
 O_COVER_ONES = ROW.slot("cover_ones")
 NO = ROW.size
@@ -145,6 +160,10 @@ _, BURST_NO_CONTINUATION = ROW.codes("burst_desperate")
 _, LONG_RELOAD_EXTENDED = ROW.codes("long_reload")
 _, AMMO_MAGAZINE = ROW.codes("ammo")
 _, COVER_MOVE_KEEP = ROW.codes("cover_move")
+_, OVERWATCH_DECLARE_QUICK = ROW.codes("overwatch_cost")
+_, OVERWATCH_MOVE_END = ROW.codes("overwatch_move")
+_, OVERWATCH_EXPIRY_REFILL = ROW.codes("overwatch_expiry")
+_, OVERWATCH_BREAK_ANY_HIT = ROW.codes("overwatch_break")
 _, BRACE_NEXT_SHOT = ROW.codes("brace")
 _, COVER_ONES_ARMOUR_FIRST = ROW.codes("cover_ones")
 

@@ -112,8 +112,8 @@ from .drivers import (
 from .distance import (
     BAND_OUT,
     _band as band,
-    _close_in as close_in,
     _open as open_duel,
+    _step as step,
 )
 from .shooting import (
     SHOT_COST,
@@ -122,6 +122,8 @@ from .shooting import (
     _plan_shot as plan_shot,
     _range_dice as range_dice,
     _reload as reload_gun,
+    _sector_shot as sector_shot,
+    _set_aside as set_aside,
     _shot_armour_dice as shot_armour_dice,
     _shot_pool as shot_pool,
     _shot_spend as shot_spend,
@@ -139,11 +141,13 @@ __all__ = [
     "after_shot",
     "band",
     "brace",
-    "close_in",
+    "step",
     "open_duel",
     "plan_shot",
     "range_dice",
     "reload_gun",
+    "sector_shot",
+    "set_aside",
     "run_ranged_attacks",
     "run_ranged_duels",
     "run_ranged_paired",

@@ -1,5 +1,5 @@
-"""V-15 a duel at a distance: a shooter's turn (V-15.1–V-15.6: engaged handling, reload, advance,
-shots), a fighter's turn at a distance (closing in, then melee as in :mod:`.rounds`), the duel of
+"""V-15 a duel at a distance: a shooter's turn (V-15.1–V-15.7: engaged handling, reload, advance,
+bracing, shots, sector control, each action drawing the foe's sector shot, V-11.13), a fighter's turn at a distance (closing in, then melee as in :mod:`.rounds`), the duel of
 rounds (V-2.6) from ``start_distance`` and the single attack of ``run_attacks`` there. Played by
 the drivers of :mod:`.ranged_drivers` only: a melee duel never compiles this module. With no gun
 in hand and ``start_distance`` ≤ 1 it draws the melee duel's dice in the melee duel's order, so
@@ -10,53 +10,90 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ..layout import (
     C_DRAWS, EN_DRAW, K_NONE, MV_ADVANCE, MV_CLOSE_IN, P_T_ENGAGED, P_T_KEEP, P_T_MOVE, SH_NONE, S_AP, S_BRACED, S_GUN,
+    S_SECTOR,
     S_HIP_CHAIN, S_RELOAD, S_STEALTH, W_RANGE,
 )
-from ..options import HIP_CHAIN_PER_TURN, O_AP_REFILL, O_HIP_CHAIN, O_INIT_ROLL, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE
+from ..options import (
+    HIP_CHAIN_PER_TURN, O_AP_REFILL, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY, O_OVERWATCH_MOVE, O_ROUND_CAP,
+    O_STEALTH_ATTACK, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
+)
 from ....toolbox.battle import apart
 from .checks import KIND_COST, _either_out
 from .initiative import _first, _refill, _roll_initiative
 from .actions import _plan
 from .traumas import _immobilise
 from .melee import _attack
-from .distance import _band, _close_in, _engaged, _open, _step
-from .shooting import _brace, _gun, _plan_shot, _reload, _reload_cost, _shoot, _supported
+from .distance import _band, _engaged, _open, _step
+from .shooting import (
+    SHOT_COST, _gun, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported, _wants_brace,
+)
 from .rounds import _finish, _melee_actions, _turn_start
 
 
 @rule
+def _move(F, S, opts, tt, st, cnt, i):
+    """V-10.4, V-11.13: one move of ``i`` toward its foe, its foe in sector control firing at it
+    where the move starts (the move is lost if the shot's shock leaves no AP for it) or, with
+    ``overwatch_move = end``, where it ends."""
+    if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
+        _step(F, S, opts, i)
+        _sector_shot(F, S, opts, tt, st, cnt, i, 0)
+    elif _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+        _step(F, S, opts, i)
+
+
+@rule
 def _shooter_actions(F, S, opts, tt, st, cnt, i):
-    """V-15.1–V-15.6: fighter ``i``'s turn with its gun in hand. Engaged under ``engaged = draw``:
+    """V-15.1–V-15.7: fighter ``i``'s turn with its gun in hand. Engaged under ``engaged = draw``:
     ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False). Else a reload if one is
-    due and its AP leave the reserve (V-15.3); with ``move = advance`` one move while the foe is beyond
-    the gun's effective range and 1 AP leaves the reserve (V-15.4); bracing (V-15.5); then shots by
-    :func:`_plan_shot` (V-15.6). Returns True when the turn is over."""
+    due and its AP leave the reserve (V-15.3); with ``move = advance`` one move while the foe is
+    beyond the gun's effective range and 1 AP leaves the reserve (V-15.4); bracing (V-15.5); shots
+    by :func:`_plan_shot` (V-15.6); sector control with the AP left (V-15.7). Each action but the
+    draw (the foe is engaged then) first draws the foe's sector shot (V-11.13). Returns True when
+    the turn is over."""
     keep = F[i, P_T_KEEP]
     if F[i, P_T_ENGAGED] == EN_DRAW and _engaged(S, i) and S[i, S_AP] >= 1:
         S[i, S_AP] -= 1
         S[i, S_GUN] = 0
         return False
-    if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= _reload_cost(F, opts, i):
-        _reload(F, S, opts, i)
+    cost = _reload_cost(F, opts, i)
+    if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= cost:
+        if _sector_shot(F, S, opts, tt, st, cnt, i, cost):
+            _reload(F, S, opts, i)
+        if _either_out(S):
+            return True
     if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
             and _band(apart(S, i, 1 - i)) > _gun(F, i, W_RANGE)):
-        _step(F, S, opts, i)
-    _brace(F, S, i)
+        _move(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return True
+    if _wants_brace(F, S, i):
+        if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+            S[i, S_AP] -= 1
+            S[i, S_BRACED] = 1
+        if _either_out(S):
+            return True
     while True:
         shot = _plan_shot(F, S, i)
         if shot == SH_NONE:
-            return True
-        _shoot(F, S, opts, tt, st, cnt, i, shot)
+            break
+        if _sector_shot(F, S, opts, tt, st, cnt, i, SHOT_COST[shot]):
+            _shoot(F, S, opts, tt, st, cnt, i, shot)
         if _either_out(S):
             return True
+    _set_aside(F, S, opts, i)
+    return True
 
 
 @rule
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
-    """V-15.1: fighter ``i``'s turn in a duel at a distance: its start (:func:`_turn_start`; with
-    ``hip_chain = per_turn`` a new chain of hip shots), its shooting with the gun in hand
-    (:func:`_shooter_actions`); otherwise, not engaged, closing in (``move = close_in``, V-15.4),
-    then melee (:func:`_melee_actions`) once engaged."""
+    """V-15.1: fighter ``i``'s turn in a duel at a distance: its sector control lapses
+    (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
+    per_turn`` a new chain of hip shots); its shooting with the gun in hand
+    (:func:`_shooter_actions`); otherwise, not engaged, closing in (``move = close_in``, V-15.4:
+    moves while AP last, each drawing the foe's sector shot), then melee (:func:`_melee_actions`)
+    once engaged."""
+    S[i, S_SECTOR] = 0
     if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
         S[i, S_HIP_CHAIN] = 0
     if not _turn_start(F, S, opts, tt, st, cnt, i):
@@ -66,7 +103,13 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
     if S[i, S_GUN] != 0 and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
     if not _engaged(S, i):
-        if F[i, P_T_MOVE] != MV_CLOSE_IN or not _close_in(F, S, opts, i):
+        if F[i, P_T_MOVE] != MV_CLOSE_IN:
+            return
+        while S[i, S_AP] >= 1 and not _engaged(S, i):
+            _move(F, S, opts, tt, st, cnt, i)
+            if _either_out(S):
+                return
+        if not _engaged(S, i):
             return
     _melee_actions(F, S, opts, tt, st, cnt, i)
 
@@ -90,6 +133,9 @@ def _ranged_duel(F, S, opts, tt, st, cnt):
         if opts[O_AP_REFILL] == 0:
             _refill(F, S, 0)
             _refill(F, S, 1)
+        if opts[O_OVERWATCH_EXPIRY] == OVERWATCH_EXPIRY_REFILL:  # V-11.13: set-aside AP lapse at the refill
+            S[0, S_SECTOR] = 0
+            S[1, S_SECTOR] = 0
         for k in range(2):
             _ranged_turn(F, S, opts, tt, st, cnt, first if k == 0 else 1 - first)
             if _either_out(S):

@@ -3,7 +3,8 @@ not engaged, V-11.5 automatic, V-11.14 a gun needing a reload), the shot of its 
 the shooting pool with the band, effective-range and engaged modifiers (V-11.1, V-11.10, V-11.11,
 V-11.19), the long burst's continuation dice (V-11.12), the reload triggers and the reload
 (V-11.8, V-11.14), bracing (V-11.9, V-11.16, V-15.5), the spending of a hit's extra successes (V-12.1–V-12.4, V-15.9), the armour roll
-with cover (V-11.17, V-5.7) and the shot itself (no reaction, V-11.15). Nothing here runs in a
+with cover (V-11.17, V-5.7), the shot itself (no reaction, V-11.15) and sector control (V-11.13:
+setting AP aside, the sector shot at an enemy's action). Nothing here runs in a
 melee duel. Imports :mod:`.checks`, :mod:`.armour`, :mod:`.melee` and :mod:`.distance`.
 
 ``shot`` is a shot kind ``SH_*``; ``SHOT_COST`` and ``SHOT_DICE`` are its AP cost and pool dice
@@ -19,14 +20,16 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
     AS_INTIMIDATE, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED, OUT_ARMOUR_STOPPED,
-    OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_T_BRACE, P_T_KEEP, P_T_SHOT, SH_AIMED,
+    OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_T_BRACE, P_T_KEEP, P_T_OVERWATCH,
+    P_T_SHOT, SH_AIMED,
     SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN,
-    S_PRONE, S_RELOAD,
+    S_OUT, S_PRONE, S_RELOAD, S_SECTOR,
     S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_LONG_RELOAD, W_MAGAZINE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
 from ..options import (
     AMMO_MAGAZINE, BRACE_NEXT_SHOT, BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, COVER_ONES_ARMOUR_FIRST,
-    LONG_RELOAD_EXTENDED, O_AMMO, O_BRACE, O_BURST_DESPERATE, O_LONG_RELOAD, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
+    LONG_RELOAD_EXTENDED, O_AMMO, O_BRACE, O_BURST_DESPERATE, O_LONG_RELOAD, O_OVERWATCH_BREAK, O_OVERWATCH_COST,
+    OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
     O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
 )
 from .checks import _fighter_check, _successes, _wb
@@ -119,14 +122,20 @@ def _supported(S, i):
 
 
 @rule
-def _brace(F, S, i):
-    """V-11.9, V-15.5: with a tactic that braces, ``i`` braces its gun (quick, 1 AP) when it is
-    supported (:func:`_supported`), not yet braced, and the AP left after it still pay the tactic's
+def _wants_brace(F, S, i):
+    """V-15.5: does ``i``'s tactic brace its gun now? It braces, the gun is supported
+    (:func:`_supported`) and not yet braced, and the AP left after the brace still pay the tactic's
     shot or a standard one, whichever is cheaper, above the reserve (turn 1 of ``braced_aimed``:
-    brace and a standard shot)."""
+    brace and a standard shot) (bool)."""
     if F[i, P_T_BRACE] == 0 or S[i, S_BRACED] != 0 or not _supported(S, i):
-        return
-    if S[i, S_AP] - F[i, P_T_KEEP] >= 1 + min(SHOT_COST[F[i, P_T_SHOT]], SHOT_COST[SH_STANDARD]):
+        return False
+    return S[i, S_AP] - F[i, P_T_KEEP] >= 1 + min(SHOT_COST[F[i, P_T_SHOT]], SHOT_COST[SH_STANDARD])
+
+
+@rule
+def _brace(F, S, i):
+    """V-11.9: ``i`` braces its gun (quick, 1 AP: +1 to its shots) if :func:`_wants_brace`."""
+    if _wants_brace(F, S, i):
         S[i, S_AP] -= 1
         S[i, S_BRACED] = 1
 
@@ -268,15 +277,22 @@ def _shot_armour_roll(F, S, opts, st, cnt, a, d):
 
 @rule
 def _shoot(F, S, opts, tt, st, cnt, a, shot):
-    """V-11.1, V-11.12, V-11.15, V-12: ``a`` fires ``shot`` (paying its AP) at its foe: the shooting
+    """V-11.2–V-11.5: ``a`` pays ``shot``'s AP and fires it (:func:`_fire`)."""
+    S[a, S_AP] -= SHOT_COST[shot]
+    _fire(F, S, opts, tt, st, cnt, a, shot)
+
+
+@rule
+def _fire(F, S, opts, tt, st, cnt, a, shot):
+    """V-11.1, V-11.12, V-11.15, V-12: ``a`` fires ``shot`` at its foe: the shooting
     check (prayable, V-1.6: a burst's first check only), a long burst's continuation dice (added to
     the check, ``burst_hit = total``, or only to a hit, ``first_check``; none after a desperate
     check with ``burst_desperate = no_continuation``); no defence or dodge answers
     it; ≥ 1 success hits: the gun's damage and the bought extras through the armour + cover roll
     (Will damage never stopped, V-12.3); then the reload it makes due. Counted as an attack of a
-    (miss, armour_stopped or hit)."""
+    (miss, armour_stopped or hit). A hit that takes Health from a shooter in sector control (or any
+    hit, ``overwatch_break = any_hit``) ends its control (V-11.13)."""
     d = 1 - a
-    S[a, S_AP] -= SHOT_COST[shot]
     pool = _shot_pool(F, S, opts, a, shot)
     s = _fighter_check(S, opts, st, pool, a)
     if (shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1)
@@ -289,10 +305,50 @@ def _shoot(F, S, opts, tt, st, cnt, a, shot):
     if s >= 1:
         outcome = OUT_HIT
         damage, traumas, will = _shot_spend(F, a, s, shot)
+        final = 0
         if damage != 0 or traumas != 0 or will != 0:
             final = damage
             if damage > 0:
                 final = max(damage - _shot_armour_roll(F, S, opts, st, cnt, a, d), 0)
             if _land(F, S, opts, tt, st, cnt, d, damage, final, traumas, 0, will):
                 outcome = OUT_ARMOUR_STOPPED
+        if final >= 1 or opts[O_OVERWATCH_BREAK] == OVERWATCH_BREAK_ANY_HIT:
+            S[d, S_SECTOR] = 0
     cnt[C_ATTACKS + a * 5 + outcome] += 1
+
+
+@rule
+def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
+    """V-11.13: before ``i``'s action of ``cost`` AP in its turn, its foe in sector control
+    fires one sector shot at it (a hip shot, −2 and every other modifier, V-11.6) with one of its
+    set-aside AP: not if it is engaged now (control ends) or its gun cannot fire. The shot counts
+    towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if either is
+    out, or the shot's shock left ``i`` fewer AP than the action costs (bool)."""
+    w = 1 - i
+    if S[w, S_SECTOR] == 0:
+        return True
+    if _engaged(S, w):
+        S[w, S_SECTOR] = 0
+        return True
+    if not _can_shoot(F, S, w, SH_HIP):
+        return True
+    S[w, S_SECTOR] -= 1
+    _fire(F, S, opts, tt, st, cnt, w, SH_HIP)
+    if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
+        return False
+    return S[i, S_AP] >= cost
+
+
+@rule
+def _set_aside(F, S, opts, i):
+    """V-11.13, V-15.7: a tactic with sector control, not engaged, with its gun in hand, ends its
+    turn setting aside every AP left (``overwatch_cost = reserve``, at least 1), or pays 1 AP to
+    declare and sets aside the rest (``declare_quick``, at least 2 AP)."""
+    if F[i, P_T_OVERWATCH] == 0 or S[i, S_GUN] == 0 or _engaged(S, i):
+        return
+    ap = S[i, S_AP]
+    if opts[O_OVERWATCH_COST] == OVERWATCH_DECLARE_QUICK:
+        ap -= 1
+    if ap >= 1:
+        S[i, S_SECTOR] = ap
+        S[i, S_AP] = 0
