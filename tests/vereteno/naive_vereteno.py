@@ -238,6 +238,8 @@ class Game:
         if self.is_npc(d) and (self.o["npc_reactions"] == "none"
                                or (self.o["npc_reactions"] == "tokens" and self.tokens_left(d) < 1)):
             return "none"
+        if d.gun_in_hand and self.o["gun_melee"] == "none":
+            return "dodge"
         if d.f.reaction == "best":
             return "defend" if self.defence_pool(d) >= self.dodge_pool(a, d, kind) else "dodge"
         return d.f.reaction

@@ -106,6 +106,8 @@ RANGED_CASES = [
     ("gunner", "gunner", {"gun": "shagov_smg", "skills": {"shooting": 0}}, {"tactic": "hip_spam"},
      {"start_distance": "90", "burst_desperate": "no_continuation", "ammo": "magazine"}),
     ("rifleman", "swordsman", {"tactic": "overwatch"}, {}, {"start_distance": "30"}),
+    ("raider", "gunfighter", {}, {"reaction": "best"}, {"start_distance": "12", "gun_melee": "none"}),
+    ("raider", "gunfighter", {}, {"reaction": "defend", "weapon": "knife"}, {"start_distance": "12"}),
     ("rifleman", "raider", {"tactic": "overwatch"}, {},
      {"start_distance": "40", "overwatch_move": "end", "overwatch_expiry": "refill", "init_roll": "every_round"}),
     ("gunfighter", "gunfighter", {"tactic": "overwatch", "cover": 2}, {"cover": 2},

@@ -417,3 +417,18 @@ def test_v16_2_a_gun_in_the_melee_slot_and_a_burst_without_an_automatic_gun_are_
 def test_a_single_attack_from_a_distance_without_a_gun_is_refused():
     with pytest.raises(DataError, match="start_distance"):
         api.attack("swordsman", "rifleman", ruleset="vereteno", options={"start_distance": "30"})
+
+
+def test_v11_22_gun_melee_a_gun_holder_defends_bare_handed_or_only_dodges():
+    """V-11.22: a gunfighter with its pistol in hand, defending against the raider's blow at point
+    blank, blocks with bare hands (``gun_melee = unarmed``: some blows defended) or cannot defend and
+    dodges (``none``: none defended, some dodged); exact single attacks."""
+    gunman = fighter(attributes={"physique": 3, "agility": 4, "intellect": 2, "empathy": 2},
+                     skills={"shooting": 3, "nimbleness": 1, "melee": 2}, gun="makov_pistol", tactic="hip_spam",
+                     reaction="defend")
+    out = {}
+    for v in ("unarmed", "none"):
+        r = api.attack("raider", gunman, ruleset="vereteno", options={"start_distance": "1", "gun_melee": v})
+        out[v] = dict(zip(RULESET.counters.outcomes, r.outcomes))
+    assert out["unarmed"]["defended"] > 0.05 and out["unarmed"]["dodged"] == 0.0
+    assert out["none"]["defended"] == 0.0 and out["none"]["dodged"] > 0.05

@@ -86,6 +86,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "empties it (a reload is then due and refills it)"),
     OptionSpec("cover_move", "V-11.17", "forfeit", ("forfeit", "keep"),
                help="a move forfeits cover (the line has no cover positions), or keeps it (abstract fights)"),
+    OptionSpec("gun_melee", "V-11.22", "unarmed", ("unarmed", "none"),
+               help="a fighter with its gun in hand strikes and defends in melee with bare hands, or cannot "
+                    "defend at all (it dodges)"),
     OptionSpec("overwatch_cost", "V-11.13", "reserve", ("reserve", "declare_quick"),
                help="sector control sets aside every AP left, one a sector shot (reserve), or costs 1 AP to declare "
                     "and sets aside the rest (declare_quick)"),
@@ -137,6 +140,7 @@ O_BURST_DESPERATE = ROW.slot("burst_desperate")
 O_LONG_RELOAD = ROW.slot("long_reload")
 O_AMMO = ROW.slot("ammo")
 O_COVER_MOVE = ROW.slot("cover_move")
+O_GUN_MELEE = ROW.slot("gun_melee")
 O_OVERWATCH_COST = ROW.slot("overwatch_cost")
 O_OVERWATCH_MOVE = ROW.slot("overwatch_move")
 O_OVERWATCH_EXPIRY = ROW.slot("overwatch_expiry")
@@ -160,6 +164,7 @@ _, BURST_NO_CONTINUATION = ROW.codes("burst_desperate")
 _, LONG_RELOAD_EXTENDED = ROW.codes("long_reload")
 _, AMMO_MAGAZINE = ROW.codes("ammo")
 _, COVER_MOVE_KEEP = ROW.codes("cover_move")
+_, GUN_MELEE_NONE = ROW.codes("gun_melee")
 _, OVERWATCH_DECLARE_QUICK = ROW.codes("overwatch_cost")
 _, OVERWATCH_MOVE_END = ROW.codes("overwatch_move")
 _, OVERWATCH_EXPIRY_REFILL = ROW.codes("overwatch_expiry")

@@ -10,9 +10,8 @@ from __future__ import annotations
 from ....toolbox.battle import apart, move_toward, place_sides
 from ....toolbox.jit import rule
 from ..layout import (
-    BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, P_T_OVERWATCH, P_T_SHOT, REACH,
-    SH_NONE,
-    SLOT_GUN, S_AMMO, S_AP, S_BRACED, S_COVER, S_GUN, W_MAGAZINE, W_PRESENT,
+    BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, REACH, SLOT_GUN, S_AMMO,
+    S_AP, S_BRACED, S_COVER, W_MAGAZINE,
 )
 from ..options import COVER_MOVE_KEEP, O_COVER_MOVE, O_START_DISTANCE
 from .checks import _wb
@@ -48,15 +47,13 @@ def _engaged(S, i):
 
 @rule
 def _open(F, S, opts):
-    """V-10.6, V-11.17, V-10.9: a fresh duel (:func:`_reset`) with side b ``start_distance``
-    metres from side a, each fighter behind its cover, a fighter whose tactic shoots with its gun
-    in hand (the melee weapon stowed; sector control shoots too), any other with its melee weapon; its magazine full (V-11.14)."""
+    """V-10.6, V-11.17, V-11.14: a fresh duel (:func:`_reset`: the gun in hand if the tactic shoots,
+    V-10.9) with side b ``start_distance`` metres from side a, each fighter behind its cover, its
+    magazine full."""
     _reset(F, S)
     place_sides(F, S, opts[O_START_DISTANCE])
     for i in range(2):
         S[i, S_COVER] = F[i, P_COVER]
-        shoots = F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0
-        S[i, S_GUN] = 1 if F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and shoots else 0
         S[i, S_AMMO] = F[i, _wb(SLOT_GUN) + W_MAGAZINE]
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    NS, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_HEALTH, P_SHIELD_CLASS, P_WILL, S_AP, S_AP_DEBT, S_ARMOUR, S_HEALTH,
-    S_GUN, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD,
+    NS, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_HEALTH, P_SHIELD_CLASS, P_T_OVERWATCH, P_T_SHOT, P_WILL, SH_NONE, S_AP,
+    S_AP_DEBT, S_ARMOUR, S_HEALTH,
+    S_GUN, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD, W_PRESENT,
 )
 from ..options import O_INIT_WEAPON_TERM, O_SURPRISE, O_SURPRISE_INIT
 from .checks import _slot, _wb
@@ -17,7 +18,9 @@ from .checks import _slot, _wb
 @rule
 def _reset(F, S):
     """Fresh state ``S`` int64[2, NS] for a duel: full Health, Will (V-5.1) and AP (V-2.1), armour
-    and shield at their class (V-5.4), no conditions."""
+    and shield at their class (V-5.4), no conditions; a fighter whose tactic shoots (or keeps sector
+    control) with its gun in hand, the melee weapon stowed (V-10.9), any other with its melee
+    weapon."""
     for i in range(2):
         for k in range(NS):
             S[i, k] = 0
@@ -26,6 +29,8 @@ def _reset(F, S):
         S[i, S_AP] = F[i, P_AP]
         S[i, S_ARMOUR] = F[i, P_ARMOUR_CLASS]
         S[i, S_SHIELD] = F[i, P_SHIELD_CLASS]
+        if F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and (F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0):
+            S[i, S_GUN] = 1
 
 
 @rule
