@@ -544,6 +544,27 @@ class Game:
             s.cover = 0
         s.braced = False
 
+    def step_back(self, s: Side) -> None:
+        """V-15.2: one move (1 AP) of up to the speed away from the foe."""
+        si = self.sides.index(s)
+        o = self.sides[1 - si]
+        s.ap -= 1
+        s.x += s.f.speed if (s.x - o.x > 0 or (s.x == o.x and si == 1)) else -s.f.speed
+        if self.o["cover_move"] == "forfeit":
+            s.cover = 0
+        s.braced = False
+
+    def retreat(self, s: Side) -> None:
+        """V-10.7: a move away; leaving the foe's reach draws its free blow at −2 (a quick attack)."""
+        if not self.sector_shot(s, 1):
+            return
+        was = self.engaged()
+        self.step_back(s)
+        ei = 1 - self.sides.index(s)
+        e = self.sides[ei]
+        if was and not self.engaged() and not (e.gun_in_hand and self.o["gun_melee"] == "none"):
+            self.attack(ei, "quick")
+
     def can_shoot(self, s: Side, shot: str) -> bool:
         if not s.gun_in_hand or s.reload or self.band(self.dist()) > 4:
             return False
@@ -670,6 +691,10 @@ class Game:
             s.ap -= 1
             s.gun_in_hand = False
             return False
+        if s.f.tactic.engaged == "step_back" and self.engaged() and s.ap >= 1:
+            self.retreat(s)
+            if out():
+                return True
         cost = 3 if self.o["long_reload"] == "extended" and "long_reload" in s.f.gun.properties else 2
         if s.reload and s.ap - keep >= cost:
             if self.sector_shot(s, cost):
@@ -680,6 +705,12 @@ class Game:
         if (s.f.tactic.move == "advance" and s.ap - keep >= 1
                 and self.band(self.dist()) > BAND_NAMES.index(s.f.gun.range)):
             self.move(s)
+            if out():
+                return True
+        e = self.sides[1 - i]
+        if (s.f.tactic.move == "keep_distance" and s.ap - keep >= 1 and not e.gun_in_hand
+                and self.dist() <= 2 * e.f.speed + 1):
+            self.retreat(s)
             if out():
                 return True
         t = s.f.tactic

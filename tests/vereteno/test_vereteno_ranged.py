@@ -23,7 +23,7 @@ from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.exact import continuation_pmf
 from brutal_sim.rulesets.vereteno.kernel import (
     BAND_OUT, after_shot, band, brace, open_duel, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
-    sector_shot, set_aside, shot_spend, slot, step,
+    retreat, sector_shot, set_aside, shot_spend, slot, step,
 )
 from brutal_sim.toolbox.rng import seed_duel
 from brutal_sim.rulesets.vereteno.options import compile_options
@@ -432,3 +432,21 @@ def test_v11_22_gun_melee_a_gun_holder_defends_bare_handed_or_only_dodges():
         out[v] = dict(zip(RULESET.counters.outcomes, r.outcomes))
     assert out["unarmed"]["defended"] > 0.05 and out["unarmed"]["dodged"] == 0.0
     assert out["none"]["defended"] == 0.0 and out["none"]["dodged"] > 0.05
+
+
+def test_v10_7_v3_6_v15_2_stepping_back_out_of_reach_draws_one_free_blow():
+    """V-10.7 (= V-3.6), V-15.2 ``step_back``: the kiting gunfighter engaged at point blank moves
+    away (1 AP, 10 m); leaving the raider's reach draws one opportunity attack, free for the raider
+    (its AP untouched); a move away that starts outside reach draws none."""
+    p = RULESET.prepare("gunfighter", "raider", options={"start_distance": "1"}, tactic_a="kite")
+    c = p.compiled
+    F, S, o, tt = c.fighters, opened(p), c.options, c.tables[0]
+    st, cnt = np.empty(4, dtype=np.uint64), np.zeros(c.n_counters, dtype=np.int64)
+    seed_duel(st, np.uint64(2), np.int64(0))
+    S[1, L.S_AP] = 3
+    retreat(F, S, o, tt, st, cnt, 0)
+    b_attacks = slice(L.C_ATTACKS + 5, L.C_ATTACKS + 10)
+    assert abs(S[0, L.S_X] - S[1, L.S_X]) == 11 and cnt[b_attacks].sum() == 1 and S[1, L.S_AP] == 3
+    assert S[0, L.S_OUT] == 0
+    retreat(F, S, o, tt, st, cnt, 0)
+    assert abs(S[0, L.S_X] - S[1, L.S_X]) == 21 and cnt[b_attacks].sum() == 1

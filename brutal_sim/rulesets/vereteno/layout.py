@@ -31,10 +31,10 @@ DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COU
 # the shots' AP cost and pool modifier are the kernel's SHOT_* arrays ---------------------------------
 SH_NONE, SH_HIP, SH_STANDARD, SH_AIMED, SH_BURST = range(5)
 SHOT_CODES = {"none": SH_NONE, "hip": SH_HIP, "standard": SH_STANDARD, "aimed": SH_AIMED, "burst": SH_BURST}
-MV_HOLD, MV_ADVANCE, MV_CLOSE_IN = range(3)
-MOVE_CODES = {"hold": MV_HOLD, "advance": MV_ADVANCE, "close_in": MV_CLOSE_IN}
-EN_SHOOT, EN_DRAW = range(2)
-ENGAGED_CODES = {"shoot": EN_SHOOT, "draw": EN_DRAW}
+MV_HOLD, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE = range(4)
+MOVE_CODES = {"hold": MV_HOLD, "advance": MV_ADVANCE, "close_in": MV_CLOSE_IN, "keep_distance": MV_KEEP_DISTANCE}
+EN_SHOOT, EN_DRAW, EN_STEP_BACK = range(3)
+ENGAGED_CODES = {"shoot": EN_SHOOT, "draw": EN_DRAW, "step_back": EN_STEP_BACK}
 
 # -- range bands (V-10.1, V-16.1): upper bounds in metres of band b = 0 … 4 ---------------------------
 BAND_NAMES = ("point_blank", "close", "medium", "long", "extreme")

@@ -128,16 +128,18 @@ class Tactic(StrictModel):
     shot: Literal["none", "hip", "standard", "aimed", "burst"] = Field(
         "none", description="V-15.6: the shot repeated while its cost leaves `keep` AP (then the cheaper ones: "
                             "burst or aimed → standard → hip); none: a melee tactic")
-    move: Literal["hold", "advance", "close_in"] = Field(
+    move: Literal["hold", "advance", "close_in", "keep_distance"] = Field(
         "close_in", description="V-15.4: close_in moves to point blank and attacks in melee; advance makes one move "
-                                "while the target is beyond the gun's effective range; hold stays")
+                                "while the target is beyond the gun's effective range; keep_distance one move away "
+                                "while a foe without a gun in hand is within 2 × its speed + its reach; hold stays")
     brace: bool = Field(False, description="V-15.5: in cover or prone and not yet braced, brace the gun (1 AP, +1 "
                                             "to shots, V-11.16) when the AP left still pay a shot")
     overwatch: bool = Field(False, description="V-15.7: not engaged, end the turn by setting every AP left aside "
                                                 "for sector shots at the enemy's actions (V-11.13)")
-    engaged: Literal["shoot", "draw"] = Field(
-        "shoot", description="V-15.2: engaged with the gun in hand, go on shooting (−3, no aimed shot) or ready "
-                             "the melee weapon (1 AP) and fight by `attack`")
+    engaged: Literal["shoot", "draw", "step_back"] = Field(
+        "shoot", description="V-15.2: engaged with the gun in hand, go on shooting (−3, no aimed shot), ready "
+                             "the melee weapon (1 AP) and fight by `attack`, or step back (a move away, drawing "
+                             "an opportunity attack, V-10.7) and go on")
 
 
 class Penalties(StrictModel):

@@ -128,6 +128,9 @@ from .shooting import (
     _shot_pool as shot_pool,
     _shot_spend as shot_spend,
 )
+from .ranged import (
+    _retreat as retreat,
+)
 from .ranged_drivers import (
     _run_attacks as run_ranged_attacks,
     _run_duels as run_ranged_duels,
@@ -146,6 +149,7 @@ __all__ = [
     "plan_shot",
     "range_dice",
     "reload_gun",
+    "retreat",
     "sector_shot",
     "set_aside",
     "run_ranged_attacks",

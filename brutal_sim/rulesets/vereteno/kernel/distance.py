@@ -7,7 +7,7 @@ from 0, side b from ``start_distance``). Nothing here runs in a melee duel. Impo
 
 from __future__ import annotations
 
-from ....toolbox.battle import apart, move_toward, place_sides
+from ....toolbox.battle import apart, move_away, move_toward, place_sides
 from ....toolbox.jit import rule
 from ..layout import (
     BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, REACH, SLOT_GUN, S_AMMO,
@@ -55,6 +55,17 @@ def _open(F, S, opts):
     for i in range(2):
         S[i, S_COVER] = F[i, P_COVER]
         S[i, S_AMMO] = F[i, _wb(SLOT_GUN) + W_MAGAZINE]
+
+
+@rule
+def _step_back(F, S, opts, i):
+    """V-10.4, V-15.2: one move (1 AP) of up to the fighter's speed away from its foe (the line has
+    no end); cover and a brace are lost as on any move (:func:`_step`)."""
+    S[i, S_AP] -= 1
+    move_away(F, S, i, 1 - i, F[i, P_SPEED])
+    if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
+        S[i, S_COVER] = 0
+    S[i, S_BRACED] = 0
 
 
 @rule

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    C_DRAWS, EN_DRAW, K_NONE, MV_ADVANCE, MV_CLOSE_IN, P_T_ENGAGED, P_T_KEEP, P_T_MOVE, SH_NONE, S_AP, S_BRACED, S_GUN,
+    C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE,
+    P_SPEED, P_T_ENGAGED, P_T_KEEP, P_T_MOVE, REACH, SH_NONE, S_AP, S_BRACED, S_GUN,
     S_SECTOR,
     S_HIP_CHAIN, S_RELOAD, S_STEALTH, W_RANGE,
 )
 from ..options import (
-    HIP_CHAIN_PER_TURN, O_AP_REFILL, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY, O_OVERWATCH_MOVE, O_ROUND_CAP,
+    GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_AP_REFILL, O_GUN_MELEE, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY, O_OVERWATCH_MOVE, O_ROUND_CAP,
     O_STEALTH_ATTACK, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
 )
 from ....toolbox.battle import apart
@@ -23,7 +24,7 @@ from .initiative import _first, _refill, _roll_initiative
 from .actions import _plan
 from .traumas import _immobilise
 from .melee import _attack
-from .distance import _band, _engaged, _open, _step
+from .distance import _band, _engaged, _open, _step, _step_back
 from .shooting import (
     SHOT_COST, _gun, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported, _wants_brace,
 )
@@ -43,11 +44,37 @@ def _move(F, S, opts, tt, st, cnt, i):
 
 
 @rule
+def _retreat(F, S, opts, tt, st, cnt, i):
+    """V-15.2, V-15.4, V-10.7 (= V-3.6): one move of ``i`` away from its foe (drawing the foe's
+    sector shot first, V-11.13); a move that starts within the foe's melee reach and ends outside it
+    draws one opportunity attack: a free blow at −2 dice (a quick attack without its AP
+    **[reading]**), which ``i`` may answer with a reaction; not from a foe with its gun in hand under
+    ``gun_melee = none``."""
+    if not _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+        return
+    was = _engaged(S, i)
+    _step_back(F, S, opts, i)
+    e = 1 - i
+    if was and not _engaged(S, i) and not (S[e, S_GUN] != 0 and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
+        _attack(F, S, opts, tt, st, cnt, e, K_QUICK)
+
+
+@rule
+def _threatened(F, S, i):
+    """V-15.4 ``keep_distance``: is ``i``'s foe one without a gun in hand within 2 × its speed + its
+    reach (bool)?"""
+    e = 1 - i
+    return S[e, S_GUN] == 0 and apart(S, i, e) <= 2 * F[e, P_SPEED] + REACH
+
+
+@rule
 def _shooter_actions(F, S, opts, tt, st, cnt, i):
     """V-15.1–V-15.7: fighter ``i``'s turn with its gun in hand. Engaged under ``engaged = draw``:
-    ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False). Else a reload if one is
-    due and its AP leave the reserve (V-15.3); with ``move = advance`` one move while the foe is
-    beyond the gun's effective range and 1 AP leaves the reserve (V-15.4); bracing (V-15.5); shots
+    ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False); under ``step_back`` one
+    move away (:func:`_retreat`) and go on. Then a reload if one is due and its AP leave the reserve
+    (V-15.3); with ``move = advance`` one move while the foe is beyond the gun's effective range and
+    1 AP leaves the reserve, with ``keep_distance`` one move away while :func:`_threatened` (V-15.4);
+    bracing (V-15.5); shots
     by :func:`_plan_shot` (V-15.6); sector control with the AP left (V-15.7). Each action but the
     draw (the foe is engaged then) first draws the foe's sector shot (V-11.13). Returns True when
     the turn is over."""
@@ -56,6 +83,10 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
         S[i, S_AP] -= 1
         S[i, S_GUN] = 0
         return False
+    if F[i, P_T_ENGAGED] == EN_STEP_BACK and _engaged(S, i) and S[i, S_AP] >= 1:
+        _retreat(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return True
     cost = _reload_cost(F, opts, i)
     if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= cost:
         if _sector_shot(F, S, opts, tt, st, cnt, i, cost):
@@ -65,6 +96,10 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
     if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
             and _band(apart(S, i, 1 - i)) > _gun(F, i, W_RANGE)):
         _move(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return True
+    if F[i, P_T_MOVE] == MV_KEEP_DISTANCE and S[i, S_AP] - keep >= 1 and _threatened(F, S, i):
+        _retreat(F, S, opts, tt, st, cnt, i)
         if _either_out(S):
             return True
     if _wants_brace(F, S, i):
