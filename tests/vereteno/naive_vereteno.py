@@ -74,6 +74,7 @@ class Side:
     braced: bool = False  # V-11.16
     ammo: int = 0  # V-11.14 (ammo = magazine)
     sector: int = 0  # V-11.13: AP set aside for sector shots
+    halfspd: int = 0  # V-10.5: HALFSPD traumas
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -280,6 +281,7 @@ class Game:
         tgt.strain += int(t.dmgchk)
         tgt.bleed += t.bleed
         tgt.dmg_per_turn += int(t.dmg_turn)
+        tgt.halfspd += int(t.halfspd)
         tgt.no_two_handed = tgt.no_two_handed or t.no2h
         if t.ko or t.para:
             tgt.go_out("trauma_out")
@@ -538,18 +540,23 @@ class Game:
         o = self.sides[1 - self.sides.index(s)]
         s.ap -= 1
         gap = o.x - s.x
-        moved = min(s.f.speed, max(abs(gap) - 1, 0))
+        moved = min(self.speed(s), max(abs(gap) - 1, 0))
         s.x += moved if gap > 0 else -moved
         if self.o["cover_move"] == "forfeit":
             s.cover = 0
         s.braced = False
+
+    def speed(self, s: Side) -> int:
+        """V-10.5: HALFSPD traumas halve the speed once (``halving = once``) or each again."""
+        n = s.halfspd if self.o["halving"] == "stack" else min(s.halfspd, 1)
+        return s.f.speed >> n
 
     def step_back(self, s: Side) -> None:
         """V-15.2: one move (1 AP) of up to the speed away from the foe."""
         si = self.sides.index(s)
         o = self.sides[1 - si]
         s.ap -= 1
-        s.x += s.f.speed if (s.x - o.x > 0 or (s.x == o.x and si == 1)) else -s.f.speed
+        s.x += self.speed(s) if (s.x - o.x > 0 or (s.x == o.x and si == 1)) else -self.speed(s)
         if self.o["cover_move"] == "forfeit":
             s.cover = 0
         s.braced = False
@@ -631,6 +638,8 @@ class Game:
         if (shot == "burst" and (self.o["burst_hit"] == "total" or s >= 1)
                 and (pool > 0 or self.o["burst_desperate"] == "continue")):
             s += self.continuation()
+            if self.o["high_capacity"] == "extra_chain" and "high_capacity" in a.f.gun.properties:
+                s += self.continuation()
         if shot == "hip":
             a.hip_chain += 1
             a.reload = a.reload or a.hip_chain >= 3

@@ -23,7 +23,7 @@ from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.exact import continuation_pmf
 from brutal_sim.rulesets.vereteno.kernel import (
     BAND_OUT, after_shot, band, brace, open_duel, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
-    retreat, sector_shot, set_aside, shot_spend, slot, step,
+    move_metres, retreat, sector_shot, set_aside, shot_spend, slot, step,
 )
 from brutal_sim.toolbox.rng import seed_duel
 from brutal_sim.rulesets.vereteno.options import compile_options
@@ -448,5 +448,30 @@ def test_v10_7_v3_6_v15_2_stepping_back_out_of_reach_draws_one_free_blow():
     b_attacks = slice(L.C_ATTACKS + 5, L.C_ATTACKS + 10)
     assert abs(S[0, L.S_X] - S[1, L.S_X]) == 11 and cnt[b_attacks].sum() == 1 and S[1, L.S_AP] == 3
     assert S[0, L.S_OUT] == 0
+    metres = move_metres(F, S, o, 0)  # the free blow may have left a HALFSPD trauma (V-10.5)
     retreat(F, S, o, tt, st, cnt, 0)
-    assert abs(S[0, L.S_X] - S[1, L.S_X]) == 21 and cnt[b_attacks].sum() == 1
+    assert abs(S[0, L.S_X] - S[1, L.S_X]) == 11 + metres and cnt[b_attacks].sum() == 1
+
+
+def test_v10_5_halfspd_traumas_halve_the_speed_once_or_each_again():
+    """V-10.5 ``halving``, V-8.4 HALFSPD: two HALFSPD traumas leave 10 m a move at 5 m (``once``)
+    or 2 m (``stack``)."""
+    for option, metres in (("once", 5), ("stack", 2)):
+        p = prepared("swordsman", "brute", start_distance="30", halving=option)
+        S = opened(p)
+        assert move_metres(p.compiled.fighters, S, p.compiled.options, 0) == 10
+        S[0, L.S_HALFSPD] = 2
+        assert move_metres(p.compiled.fighters, S, p.compiled.options, 0) == metres
+
+
+def test_v11_12_high_capacity_extra_chain_adds_a_second_continuation():
+    """V-11.12 ``high_capacity = extra_chain``: a long burst of the Shagov SMG (high-capacity
+    magazine) rolls a second chain of continuation dice, so it hits more often; the Kurovski assault
+    rifle (none) is unchanged (exact)."""
+    def p_blow(gun, option):
+        a = fighter(gun=gun, tactic="autofire", skills={"shooting": 1})
+        r = api.attack(a, fighter(armour="leather_armour"), ruleset="vereteno",
+                       options={"start_distance": "20", "high_capacity": option})
+        return float(r.outcomes[3] + r.outcomes[4])
+    assert p_blow("shagov_smg", "extra_chain") > p_blow("shagov_smg", "none") + 0.02
+    assert p_blow("kurovski_assault_rifle", "extra_chain") == p_blow("kurovski_assault_rifle", "none")

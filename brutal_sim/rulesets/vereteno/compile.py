@@ -38,6 +38,7 @@ def _gun(row: np.ndarray, g: Gun | None) -> None:
     row[base + L.W_SINGLE_SHOT] = "single_shot" in g.properties
     row[base + L.W_LONG_RELOAD] = "long_reload" in g.properties
     row[base + L.W_MAGAZINE] = g.magazine
+    row[base + L.W_HIGH_CAPACITY] = "high_capacity" in g.properties
 
 
 def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
@@ -99,4 +100,5 @@ def compile_traumas(traumas: dict[str, Trauma]) -> np.ndarray:
         table[r, L.T_NO2H] = t.no2h
         table[r, L.T_DEAD] = t.dead
         table[r, L.T_PEN_INFL] = t.penalties.infl
+        table[r, L.T_HALFSPD] = t.halfspd
     return table

@@ -22,12 +22,12 @@ from .kernel import (
     shot_pool, shot_spend, spend, take_reaction,
 )
 from .layout import (
-    K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, OUT_HIT, OUT_MISS, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, SH_BURST,
+    K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, P_WEAPONS, SLOT_GUN, W_HIGH_CAPACITY, WN, OUT_HIT, OUT_MISS, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, SH_BURST,
     SH_NONE, S_AP, T_DEAD, T_OUT,
 )
 from .options import (
     BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, O_BURST_DESPERATE, O_BURST_HIT, O_DESPERATION, O_ONE_VALUE,
-    O_STOP_DIE, STOP_DIE_NOT_COUNTED,
+    O_STOP_DIE, STOP_DIE_NOT_COUNTED, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY,
 )
 from .options import O_PRAYER, PRAYER_APP, PRAYER_OFF
 
@@ -272,6 +272,12 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
     pa = pa2.sum(axis=1)
     if shot == SH_BURST and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION):
         pc, loc = continuation_pmf(opts)
+        if opts[O_HIGH_CAPACITY] == HIGH_CAPACITY_EXTRA_CHAIN and F[0, P_WEAPONS + SLOT_GUN * WN + W_HIGH_CAPACITY] != 0:
+            two = np.zeros(2 * pc.shape[0] - 1)  # V-11.12: a second chain
+            for j in range(pc.shape[0]):
+                for k in range(pc.shape[0]):
+                    two[j + k] += pc[j] * pc[k]
+            pc, loc = two, 2 * loc
         total = np.zeros(pa.shape[0] + pc.shape[0] - 1)
         first = opts[O_BURST_HIT] == BURST_HIT_FIRST_CHECK
         for i in range(pa.shape[0]):

@@ -56,6 +56,7 @@ W = Slots()
 W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = W.take(9)
 W_RANGE, W_AUTOMATIC, W_SINGLE_SHOT = W.take(3)  # a gun's effective band (V-11.10), V-11.12, V-11.14 (a)
 W_LONG_RELOAD, W_MAGAZINE = W.take(2)  # V-11.14: long reload, rounds (options long_reload, ammo)
+W_HIGH_CAPACITY = W.next()  # V-11.12: a high-capacity magazine (option high_capacity)
 WN = W.size
 WEAPON_SLOTS = Slots()
 SLOT_WEAPON = WEAPON_SLOTS.next()  # the melee weapon (a gunman's sidearm, V-10.9)
@@ -103,6 +104,7 @@ S_COVER = S.next()  # V-11.17: cover strength left
 S_BRACED = S.next()  # V-11.16: 1 while the gun is braced
 S_AMMO = S.next()  # V-11.14 (ammo = magazine): rounds left in the gun
 S_SECTOR = S.next()  # V-11.13: AP set aside for sector shots (0: no sector control)
+S_HALFSPD = S.next()  # V-10.5: HALFSPD traumas taken
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 
@@ -111,6 +113,7 @@ T = Slots()
 (T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,
  T_NO2H, T_DEAD) = T.take(11)
 T_PEN_INFL = T.next()  # V-8.4 PEN(infl)
+T_HALFSPD = T.next()  # V-8.4 HALFSPD (V-10.5)
 NT = T.size
 
 # -- counters --------------------------------------------------------------------------------------

@@ -86,6 +86,11 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "empties it (a reload is then due and refills it)"),
     OptionSpec("cover_move", "V-11.17", "forfeit", ("forfeit", "keep"),
                help="a move forfeits cover (the line has no cover positions), or keeps it (abstract fights)"),
+    OptionSpec("halving", "V-10.5", "once", ("once", "stack"),
+               help="HALFSPD traumas halve a fighter's speed once however many it has, or each halves it again"),
+    OptionSpec("high_capacity", "V-11.12", "none", ("none", "extra_chain"),
+               help="a high-capacity magazine has no effect, or adds one more chain of continuation dice to a long "
+                    "burst (yze)"),
     OptionSpec("gun_melee", "V-11.22", "unarmed", ("unarmed", "none"),
                help="a fighter with its gun in hand strikes and defends in melee with bare hands, or cannot "
                     "defend at all (it dodges)"),
@@ -140,6 +145,8 @@ O_BURST_DESPERATE = ROW.slot("burst_desperate")
 O_LONG_RELOAD = ROW.slot("long_reload")
 O_AMMO = ROW.slot("ammo")
 O_COVER_MOVE = ROW.slot("cover_move")
+O_HALVING = ROW.slot("halving")
+O_HIGH_CAPACITY = ROW.slot("high_capacity")
 O_GUN_MELEE = ROW.slot("gun_melee")
 O_OVERWATCH_COST = ROW.slot("overwatch_cost")
 O_OVERWATCH_MOVE = ROW.slot("overwatch_move")
@@ -164,6 +171,8 @@ _, BURST_NO_CONTINUATION = ROW.codes("burst_desperate")
 _, LONG_RELOAD_EXTENDED = ROW.codes("long_reload")
 _, AMMO_MAGAZINE = ROW.codes("ammo")
 _, COVER_MOVE_KEEP = ROW.codes("cover_move")
+_, HALVING_STACK = ROW.codes("halving")
+_, HIGH_CAPACITY_EXTRA_CHAIN = ROW.codes("high_capacity")
 _, GUN_MELEE_NONE = ROW.codes("gun_melee")
 _, OVERWATCH_DECLARE_QUICK = ROW.codes("overwatch_cost")
 _, OVERWATCH_MOVE_END = ROW.codes("overwatch_move")

@@ -113,6 +113,7 @@ from .distance import (
     BAND_OUT,
     _band as band,
     _open as open_duel,
+    _speed as move_metres,
     _step as step,
 )
 from .shooting import (
@@ -145,6 +146,7 @@ __all__ = [
     "band",
     "brace",
     "step",
+    "move_metres",
     "open_duel",
     "plan_shot",
     "range_dice",

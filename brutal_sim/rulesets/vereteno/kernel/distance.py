@@ -11,9 +11,9 @@ from ....toolbox.battle import apart, move_away, move_toward, place_sides
 from ....toolbox.jit import rule
 from ..layout import (
     BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, REACH, SLOT_GUN, S_AMMO,
-    S_AP, S_BRACED, S_COVER, W_MAGAZINE,
+    S_AP, S_BRACED, S_COVER, S_HALFSPD, W_MAGAZINE,
 )
-from ..options import COVER_MOVE_KEEP, O_COVER_MOVE, O_START_DISTANCE
+from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_START_DISTANCE
 from .checks import _wb
 from .initiative import _reset
 
@@ -58,11 +58,21 @@ def _open(F, S, opts):
 
 
 @rule
+def _speed(F, S, opts, i):
+    """V-10.4, V-10.5: metres of one move: the fighter's speed, halved (rounded down) by HALFSPD
+    traumas once (``halving = once``) or once per trauma (``stack``). int64."""
+    n = S[i, S_HALFSPD]
+    if n > 0 and opts[O_HALVING] != HALVING_STACK:
+        n = 1
+    return F[i, P_SPEED] >> n
+
+
+@rule
 def _step_back(F, S, opts, i):
     """V-10.4, V-15.2: one move (1 AP) of up to the fighter's speed away from its foe (the line has
     no end); cover and a brace are lost as on any move (:func:`_step`)."""
     S[i, S_AP] -= 1
-    move_away(F, S, i, 1 - i, F[i, P_SPEED])
+    move_away(F, S, i, 1 - i, _speed(F, S, opts, i))
     if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
         S[i, S_COVER] = 0
     S[i, S_BRACED] = 0
@@ -74,7 +84,7 @@ def _step(F, S, opts, i):
     nearer than point blank (V-10.2, V-10.3); a move forfeits cover (the line has no cover
     positions **[reading]**; ``cover_move = keep`` keeps it) and a braced gun's support (V-11.16)."""
     S[i, S_AP] -= 1
-    move_toward(S, i, 1 - i, F[i, P_SPEED], REACH)
+    move_toward(S, i, 1 - i, _speed(F, S, opts, i), REACH)
     if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
         S[i, S_COVER] = 0
     S[i, S_BRACED] = 0

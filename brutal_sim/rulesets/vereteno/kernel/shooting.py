@@ -24,12 +24,12 @@ from ..layout import (
     P_T_SHOT, SH_AIMED,
     SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN,
     S_OUT, S_PRONE, S_RELOAD, S_SECTOR,
-    S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_LONG_RELOAD, W_MAGAZINE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
+    S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_HIGH_CAPACITY, W_LONG_RELOAD, W_MAGAZINE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
 from ..options import (
     AMMO_MAGAZINE, BRACE_NEXT_SHOT, BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, COVER_ONES_ARMOUR_FIRST,
     LONG_RELOAD_EXTENDED, O_AMMO, O_BRACE, O_BURST_DESPERATE, O_LONG_RELOAD, O_OVERWATCH_BREAK, O_OVERWATCH_COST,
-    OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
+    HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
     O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
 )
 from .checks import _fighter_check, _successes, _wb
@@ -287,7 +287,8 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
     """V-11.1, V-11.12, V-11.15, V-12: ``a`` fires ``shot`` at its foe: the shooting
     check (prayable, V-1.6: a burst's first check only), a long burst's continuation dice (added to
     the check, ``burst_hit = total``, or only to a hit, ``first_check``; none after a desperate
-    check with ``burst_desperate = no_continuation``); no defence or dodge answers
+    check with ``burst_desperate = no_continuation``; a second chain from a high-capacity magazine
+    with ``high_capacity = extra_chain``); no defence or dodge answers
     it; ≥ 1 success hits: the gun's damage and the bought extras through the armour + cover roll
     (Will damage never stopped, V-12.3); then the reload it makes due. Counted as an attack of a
     (miss, armour_stopped or hit). A hit that takes Health from a shooter in sector control (or any
@@ -298,6 +299,8 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
     if (shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1)
             and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION)):
         s += _continuation(opts, st)
+        if opts[O_HIGH_CAPACITY] == HIGH_CAPACITY_EXTRA_CHAIN and _gun(F, a, W_HIGH_CAPACITY) != 0:
+            s += _continuation(opts, st)
     _after_shot(F, S, opts, a, shot)
     if opts[O_BRACE] == BRACE_NEXT_SHOT:
         S[a, S_BRACED] = 0

@@ -8,7 +8,8 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
     CAUSE_DEATH, CAUSE_TRAUMA_OUT, P_AGILITY, P_AGIL_SKILL, SLOT_WEAPON, S_AP, S_AP_DEBT, S_BLEED, S_DEAD, S_DMGCHK,
-    S_DMG_TURN, S_DROPPED, S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_INFL, S_PEN_MELEE, S_PRONE, T_BLEED, T_DEAD,
+    S_DMG_TURN, S_DROPPED, S_HALFSPD, S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_INFL, S_PEN_MELEE, S_PRONE, T_BLEED,
+    T_DEAD, T_HALFSPD,
     T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT, T_PEN_AGIL, T_PEN_INFL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_PRESENT,
 )
 from ..options import O_IMMOBILISED, O_SHOCK_TIMING
@@ -45,6 +46,7 @@ def _trauma(F, S, opts, tt, st, i):
     S[i, S_DMGCHK] += tt[row, T_DMGCHK]
     S[i, S_BLEED] += tt[row, T_BLEED]
     S[i, S_DMG_TURN] += tt[row, T_DMG_TURN]
+    S[i, S_HALFSPD] += tt[row, T_HALFSPD]
     if tt[row, T_NO2H] != 0:
         S[i, S_NO2H] = 1
     if tt[row, T_OUT] != 0:
