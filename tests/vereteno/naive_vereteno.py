@@ -75,6 +75,7 @@ class Side:
     ammo: int = 0  # V-11.14 (ammo = magazine)
     sector: int = 0  # V-11.13: AP set aside for sector shots
     halfspd: int = 0  # V-10.5: HALFSPD traumas
+    pen_shoot: int = 0  # V-6.4: PEN(shoot)
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -282,6 +283,7 @@ class Game:
         tgt.bleed += t.bleed
         tgt.dmg_per_turn += int(t.dmg_turn)
         tgt.halfspd += int(t.halfspd)
+        tgt.pen_shoot += t.penalties.shoot
         tgt.no_two_handed = tgt.no_two_handed or t.no2h
         if t.ko or t.para:
             tgt.go_out("trauma_out")
@@ -593,7 +595,7 @@ class Game:
         else:
             rng = BAND_DICE[b] - 3 * max(b - BAND_NAMES.index(a.f.gun.range), 0)
         return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng
-                + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0))
+                + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0) - a.pen_shoot)
 
     def continuation(self) -> int:
         total = 0

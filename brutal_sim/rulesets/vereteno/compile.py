@@ -101,4 +101,5 @@ def compile_traumas(traumas: dict[str, Trauma]) -> np.ndarray:
         table[r, L.T_DEAD] = t.dead
         table[r, L.T_PEN_INFL] = t.penalties.infl
         table[r, L.T_HALFSPD] = t.halfspd
+        table[r, L.T_PEN_SHOOT] = t.penalties.shoot
     return table

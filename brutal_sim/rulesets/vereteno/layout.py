@@ -105,6 +105,7 @@ S_BRACED = S.next()  # V-11.16: 1 while the gun is braced
 S_AMMO = S.next()  # V-11.14 (ammo = magazine): rounds left in the gun
 S_SECTOR = S.next()  # V-11.13: AP set aside for sector shots (0: no sector control)
 S_HALFSPD = S.next()  # V-10.5: HALFSPD traumas taken
+S_PEN_SHOOT = S.next()  # V-6.4: dice off shooting checks
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 
@@ -114,6 +115,7 @@ T = Slots()
  T_NO2H, T_DEAD) = T.take(11)
 T_PEN_INFL = T.next()  # V-8.4 PEN(infl)
 T_HALFSPD = T.next()  # V-8.4 HALFSPD (V-10.5)
+T_PEN_SHOOT = T.next()  # V-8.4 PEN(shoot)
 NT = T.size
 
 # -- counters --------------------------------------------------------------------------------------

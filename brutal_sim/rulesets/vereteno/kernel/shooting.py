@@ -23,7 +23,7 @@ from ..layout import (
     OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_T_BRACE, P_T_KEEP, P_T_OVERWATCH,
     P_T_SHOT, SH_AIMED,
     SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN,
-    S_OUT, S_PRONE, S_RELOAD, S_SECTOR,
+    S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR,
     S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_HIGH_CAPACITY, W_LONG_RELOAD, W_MAGAZINE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
 from ..options import (
@@ -106,10 +106,12 @@ def _range_dice(F, S, opts, a):
 @rule
 def _shot_pool(F, S, opts, a, shot):
     """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the range
-    term (:func:`_range_dice`) + the target's size (V-11.19), −1 at a prone target (V-10.8,
-    V-11.19), +1 with the gun braced (V-11.16). int64, may be ≤ 0 (a desperate roll, V-1.4)."""
+    term (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
+    traumas), −1 at a prone target (V-10.8, V-11.19), +1 with the gun braced (V-11.16). int64, may
+    be ≤ 0 (a desperate roll, V-1.4)."""
     d = 1 - a
-    pool = F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _range_dice(F, S, opts, a) + F[d, P_SIZE]
+    pool = (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _range_dice(F, S, opts, a) + F[d, P_SIZE]
+            - S[a, S_PEN_SHOOT])
     if S[d, S_PRONE] != 0:
         pool -= 1
     return pool + BRACE_DICE * S[a, S_BRACED]
