@@ -367,7 +367,7 @@ class Game:
             outcome = "hit"
             extra, crit, policy = s - 1, a.weapon["crit"], a.f.attack_spending
             traumas, disarm, will = 0, False, 0
-            if policy == "trauma_first" and crit:
+            if policy in ("trauma_first", "suppress_covered") and crit:
                 traumas, extra = extra // crit, extra % crit
             elif policy == "disarm_first" and crit and extra >= crit and d.armed:
                 disarm, extra = True, extra - crit
@@ -659,9 +659,16 @@ class Game:
             outcome = "hit"
             health = d.health
             extra, crit, traumas, will = s - 1, a.f.gun.crit, 0, 0
-            if a.f.attack_spending == "trauma_first" and crit:
+            policy = a.f.attack_spending
+            if policy == "suppress_covered":
+                dice = (d.armour + (d.f.armour.quality if d.f.armour else 0)
+                        + (d.shield if self.o["shield"] != "ignore" else 0))
+                if "armour_piercing" in a.f.gun.properties:
+                    dice = max(dice - int(self.o["armour_piercing_dice"]), 0)
+                policy = "intimidate" if dice + d.cover >= a.f.suppress_at else "trauma_first"
+            if policy == "trauma_first" and crit:
                 traumas, extra = extra // crit, extra % crit
-            elif a.f.attack_spending == "intimidate":
+            elif policy == "intimidate":
                 will, extra = extra * (2 if shot == "burst" else 1), 0
             if self.blow(a, d, a.f.gun.damage + extra, traumas, False, will, shot=True):
                 outcome = "armour_stopped"

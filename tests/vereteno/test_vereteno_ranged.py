@@ -296,9 +296,19 @@ def test_v12_2_v12_3_v12_4_extras_of_a_hit_damage_trauma_suppression_no_disarm()
              ("intimidate", L.SH_BURST): (3, 0, 4), ("disarm_first", L.SH_STANDARD): (5, 0, 0),
              ("damage_only", L.SH_STANDARD): (5, 0, 0)}
     for (spending, shot), expected in cases.items():
-        F = prepared(fighter(gun="kurovski_assault_rifle", tactic="std_shot", attack_spending=spending),
-                     "swordsman", start_distance="10").compiled.fighters
-        assert shot_spend(F, 0, 3, shot) == expected, spending
+        p = prepared(fighter(gun="kurovski_assault_rifle", tactic="std_shot", attack_spending=spending),
+                     "swordsman", start_distance="10")
+        assert shot_spend(p.compiled.fighters, opened(p), p.compiled.options, 0, 3, shot) == expected, spending
+
+
+def test_v15_9_suppress_covered_suppresses_a_target_rolling_many_armour_and_cover_dice():
+    """V-15.9 ``suppress_covered``: a shot's extras go to Will (suppression) when the target rolls at
+    least ``suppress_at`` (default 6) armour + shield + cover dice against it, else they buy traumas
+    (``trauma_first``): leather (2) behind a table (3) is 5 dice, behind a door (4) 6."""
+    shooter = fighter(gun="kurovski_assault_rifle", tactic="std_shot", attack_spending="suppress_covered")
+    for cover, expected in ((3, (3, 1, 0)), (4, (3, 0, 2))):
+        p = prepared(shooter, fighter(armour="leather_armour", cover=cover), start_distance="10")
+        assert shot_spend(p.compiled.fighters, opened(p), p.compiled.options, 0, 3, L.SH_STANDARD) == expected
 
 
 def test_v11_17_v5_7_cover_and_armour_dice_against_a_shot():

@@ -304,7 +304,7 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
         if s < 1:
             outcomes[OUT_MISS] += p
             continue
-        dmg, traumas, will = shot_spend(F, 0, s, shot)
+        dmg, traumas, will = shot_spend(F, S, opts, 0, s, shot)
         if dmg == 0 and traumas == 0 and will == 0:
             outcomes[OUT_HIT] += p
             continue

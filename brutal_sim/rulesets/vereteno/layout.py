@@ -21,9 +21,10 @@ KIND_CODES = {"none": K_NONE, "quick": K_QUICK, "standard": K_STANDARD, "power":
 # -- reactions (V-7.2) and spending policies (V-7.3, V-7.4) ----------------------------------------
 R_BEST, R_DEFEND, R_DODGE, R_NONE = range(4)
 REACTION_CODES = {"best": R_BEST, "defend": R_DEFEND, "dodge": R_DODGE, "none": R_NONE}
-AS_TRAUMA_FIRST, AS_DAMAGE_ONLY, AS_DISARM_FIRST, AS_INTIMIDATE = range(4)
+AS_TRAUMA_FIRST, AS_DAMAGE_ONLY, AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COVERED = range(5)
 ATTACK_SPENDING_CODES = {"trauma_first": AS_TRAUMA_FIRST, "damage_only": AS_DAMAGE_ONLY,
-                         "disarm_first": AS_DISARM_FIRST, "intimidate": AS_INTIMIDATE}
+                         "disarm_first": AS_DISARM_FIRST, "intimidate": AS_INTIMIDATE,
+                         "suppress_covered": AS_SUPPRESS_COVERED}
 DS_BLOCK_FIRST, DS_COUNTER_FIRST = range(2)
 DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COUNTER_FIRST}
 
@@ -83,6 +84,7 @@ P_SIZE = P.next()  # V-11.19: dice added to shots at it
 P_T_SHOT, P_T_MOVE, P_T_ENGAGED = P.take(3)  # the tactic's shot (SH_*), move (MV_*), engaged handling (EN_*)
 P_T_BRACE = P.next()  # 1 if the tactic braces its gun (V-15.5)
 P_T_OVERWATCH = P.next()  # 1 if the tactic sets its AP left aside for sector control (V-15.7)
+P_SUPPRESS_AT = P.next()  # V-15.9 suppress_covered: the target's armour + cover dice from which extras go to Will
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}

@@ -18,7 +18,7 @@ PROPERTIES: tuple[str, ...] = ("light", "heavy", "long", "small", "armour_pierci
                                "incendiary")
 NOT_MODELLED_PROPERTIES = {"energy": "the fuel-cell swap after 3 quick attacks (V-3.2) is not modelled"}
 REACTIONS: tuple[str, ...] = ("best", "defend", "dodge", "none")
-ATTACK_SPENDING: tuple[str, ...] = ("trauma_first", "damage_only", "disarm_first", "intimidate")
+ATTACK_SPENDING: tuple[str, ...] = ("trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered")
 DEFENCE_SPENDING: tuple[str, ...] = ("block_first", "counter_first")
 #: V-8.4 skill keys of trauma penalties; only ``melee``, ``agil`` and ``infl`` (the battle cry) act in a duel (V-6.4)
 PENALTY_SKILLS: tuple[str, ...] = ("melee", "agil", "shoot", "stealth", "str", "perc", "infl", "prof")
@@ -34,7 +34,7 @@ GUN_PROPERTIES: tuple[str, ...] = ("automatic", "single_shot", "armour_piercing"
 BANDS: tuple[str, ...] = ("point_blank", "close", "medium", "long", "extreme")
 
 Reaction = Literal["best", "defend", "dodge", "none"]
-AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate"]
+AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered"]
 DefenceSpending = Literal["block_first", "counter_first"]
 
 
@@ -232,6 +232,9 @@ class FighterSpec(StrictModel):
     cover: int = Field(0, ge=0, le=20, description="V-10.6, V-11.17: strength of its cover (table 3, brick wall 7; "
                                                    "added to the armour roll against shots)")
     size_mod: int = Field(0, ge=-3, le=3, description="V-11.19: dice added to shots at it (vehicles > 0)")
+    suppress_at: int = Field(6, ge=0, le=40, description="V-15.9 attack_spending = suppress_covered: a shot's "
+                                                         "extras go to Will when the target rolls this many "
+                                                         "armour + cover dice or more")
     tactic: str | Tactic = "std_guard"
     reaction: Reaction = "best"
     attack_spending: AttackSpending = "trauma_first"
@@ -254,6 +257,7 @@ class Fighter(StrictModel):
     speed: int = 10
     cover: int = 0
     size_mod: int = 0
+    suppress_at: int = 6
     tactic: Tactic
     reaction: Reaction
     attack_spending: AttackSpending

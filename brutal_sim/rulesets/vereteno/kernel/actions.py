@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, OUT_DEFENDED,
+    AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, OUT_DEFENDED,
     OUT_DODGED, OUT_HIT, OUT_MISS, P_ATTACK_SPENDING, P_DEFENCE_SPENDING, P_REACTION, P_T_KEEP, P_T_KIND, R_BEST,
     R_DEFEND, R_DODGE, R_NONE, SLOT_WEAPON, S_AP, S_GUN, S_OUT, S_TOKENS_USED, W_CRIT, W_DAMAGE, W_HEAVY, W_LIGHT,
 )
@@ -159,7 +159,7 @@ def _spend(F, S, a, d, s):
     traumas = 0
     disarm = 0
     will = 0
-    if policy == AS_TRAUMA_FIRST and crit > 0:
+    if (policy == AS_TRAUMA_FIRST or policy == AS_SUPPRESS_COVERED) and crit > 0:
         traumas = extra // crit
         extra -= traumas * crit
     elif policy == AS_DISARM_FIRST and crit > 0 and extra >= crit and _slot(F, S, d) == SLOT_WEAPON:

@@ -19,8 +19,8 @@ from ....toolbox.battle import apart
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    AS_INTIMIDATE, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED, OUT_ARMOUR_STOPPED,
-    OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_T_BRACE, P_T_KEEP, P_T_OVERWATCH,
+    AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED, OUT_ARMOUR_STOPPED,
+    OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_SUPPRESS_AT, P_T_BRACE, P_T_KEEP, P_T_OVERWATCH,
     P_T_SHOT, SH_AIMED,
     SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN,
     S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR,
@@ -197,18 +197,22 @@ def _reload(F, S, opts, i):
 
 
 @rule
-def _shot_spend(F, a, s, shot):
+def _shot_spend(F, S, opts, a, s, shot):
     """V-12.1–V-12.4, V-15.9: a hit with ``s`` ≥ 1 successes; each extra success buys, by the
     shooter's spending policy: a trauma at the gun's crit (``trauma_first``; none with crit "—"),
     +1 damage (``damage_only``, and what is left), suppression (``intimidate``: 1 Will each, 2 from a
-    long burst, V-12.3). No disarm at range (V-12.4 ``ranged_disarm = off``: ``disarm_first``
-    spends as ``damage_only``).
+    long burst, V-12.3); ``suppress_covered`` suppresses when the target rolls at least the
+    shooter's ``suppress_at`` armour + shield + cover dice against it, else as ``trauma_first``. No
+    disarm at range (V-12.4 ``ranged_disarm = off``: ``disarm_first`` spends as ``damage_only``).
 
     Returns (damage, traumas, will) : int64 tuple.
     """
     extra = s - 1
     crit = _gun(F, a, W_CRIT)
     policy = F[a, P_ATTACK_SPENDING]
+    if policy == AS_SUPPRESS_COVERED:
+        na, ns, nc = _shot_armour_dice(F, S, opts, a, 1 - a)
+        policy = AS_INTIMIDATE if na + ns + nc >= F[a, P_SUPPRESS_AT] else AS_TRAUMA_FIRST
     traumas = 0
     will = 0
     if policy == AS_TRAUMA_FIRST and crit > 0:
@@ -309,7 +313,7 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
     outcome = OUT_MISS
     if s >= 1:
         outcome = OUT_HIT
-        damage, traumas, will = _shot_spend(F, a, s, shot)
+        damage, traumas, will = _shot_spend(F, S, opts, a, s, shot)
         final = 0
         if damage != 0 or traumas != 0 or will != 0:
             final = damage
