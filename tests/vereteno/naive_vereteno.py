@@ -76,6 +76,7 @@ class Side:
     sector: int = 0  # V-11.13: AP set aside for sector shots
     halfspd: int = 0  # V-10.5: HALFSPD traumas
     pen_shoot: int = 0  # V-6.4: PEN(shoot)
+    sight: int = 0  # V-11.18: 0 not checked this turn, 1 sees, 2 blind
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -424,6 +425,8 @@ class Game:
     def turn(self, i: int) -> None:
         s = self.sides[i]
         s.sector = 0
+        for x in self.sides:
+            x.sight = 0
         if self.o["hip_chain"] == "per_turn":
             s.hip_chain = 0
         if self.o["ap_refill"] == "turn_start":
@@ -513,9 +516,11 @@ class Game:
     def single_attack(self) -> Record:
         s = self.sides[0]
         if s.gun_in_hand:
-            shot = self.plan_shot(s)
-            if shot != "none":
-                self.shoot(0, shot)
+            if self.plan_shot(s) != "none":
+                self.look(s)
+                shot = self.plan_shot(s)
+                if shot != "none":
+                    self.shoot(0, shot)
             return self.rec
         if not self.engaged():
             return self.rec
@@ -574,10 +579,22 @@ class Game:
         if was and not self.engaged() and not (e.gun_in_hand and self.o["gun_melee"] == "none"):
             self.attack(ei, "quick")
 
+    def blind(self, s: Side) -> bool:
+        return s.sight == 2 and not self.engaged()
+
+    def look(self, s: Side) -> None:
+        """V-11.18: the free perception check (Интеллект + Наблюдательность − 2) under poor visibility."""
+        if self.o["visibility"] != "poor" or self.engaged():
+            return
+        if s.sight and self.o["visibility_check"] != "per_shot":
+            return
+        r = self.fighter_check(s, s.f.attributes.intellect + s.f.skills.perception - 2)
+        s.sight = 1 if r >= 1 else 2
+
     def can_shoot(self, s: Side, shot: str) -> bool:
         if not s.gun_in_hand or s.reload or self.band(self.dist()) > 4:
             return False
-        if shot == "aimed" and self.engaged():
+        if shot == "aimed" and (self.engaged() or self.blind(s)):
             return False
         return not (shot == "burst" and "automatic" not in s.f.gun.properties)
 
@@ -595,7 +612,8 @@ class Game:
         else:
             rng = BAND_DICE[b] - 3 * max(b - BAND_NAMES.index(a.f.gun.range), 0)
         return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng
-                + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0) - a.pen_shoot)
+                + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0) - a.pen_shoot
+                - (3 if self.blind(a) else 0))
 
     def continuation(self) -> int:
         total = 0
@@ -688,6 +706,9 @@ class Game:
             return True
         if not self.can_shoot(w, "hip"):
             return True
+        w.sector -= 1
+        self.look(w)
+        w.sector += 1
         self.shoot(wi, "hip", sector=True)
         if any(x.out is not None for x in self.sides):
             return False
@@ -739,7 +760,13 @@ class Game:
                 s.braced = True
             if out():
                 return True
-        while (shot := self.plan_shot(s)) != "none":
+        while self.plan_shot(s) != "none":
+            self.look(s)
+            shot = self.plan_shot(s)
+            if out():
+                return True
+            if shot == "none":
+                break
             if self.sector_shot(s, SHOT_COST[shot]):
                 self.shoot(i, shot)
             if out():

@@ -360,11 +360,13 @@ def _within_4_sigma(exact, sampled, n):
     ("gunner", "rifleman", {"start_distance": "20"}),
     ("gunner", "rifleman", {"start_distance": "20", "burst_hit": "first_check", "stop_die": "not_counted"}),
     ("gunfighter", "gunfighter", {"start_distance": "1", "prayer": "app"}),
+    ("rifleman", "swordsman", {"start_distance": "50", "visibility": "poor", "prayer": "app"}),
 ])
 def test_v11_12_v11_2_v11_4_exact_shots_agree_with_sampled_ones(a, b, options):
-    """V-11.2, V-11.4, V-11.5, V-11.12: exact single shots (aimed; a long burst with its continuation
-    under both ``burst_hit`` readings; an engaged hip-spam shot at point blank, prayed) within 4σ of
-    20,000 sampled ones."""
+    """V-11.2, V-11.4, V-11.5, V-11.12, V-11.18: exact single shots (aimed; a long burst with its
+    continuation under both ``burst_hit`` readings; an engaged hip-spam shot at point blank, prayed;
+    an aimed shot in poor visibility after a prayed perception check) within 4σ of 20,000 sampled
+    ones."""
     n = 20_000
     exact = api.attack(a, b, ruleset="vereteno", options=options)
     sampled = api.attack(a, b, ruleset="vereteno", options=options, n=n, seed=3, threads=1)
@@ -485,3 +487,20 @@ def test_v11_12_high_capacity_extra_chain_adds_a_second_continuation():
         return float(r.outcomes[3] + r.outcomes[4])
     assert p_blow("shagov_smg", "extra_chain") > p_blow("shagov_smg", "none") + 0.02
     assert p_blow("kurovski_assault_rifle", "extra_chain") == p_blow("kurovski_assault_rifle", "none")
+
+
+def test_v11_18_poor_visibility_blinds_a_shooter_that_fails_its_perception_check():
+    """V-11.18: in poor visibility the rifleman's perception check is 1 die (Интеллект 2 +
+    Наблюдательность 1 − 2): it sees its foe on 17–20 (0.2) and fires its aimed shot of 9 dice, else
+    it is blind: a standard shot (no aimed shot) at −3, 4 dice. Exactly the mixture of the two
+    clear-sky shots with those pools; at point blank no check is made."""
+    def hit(options, a="rifleman", **kw):
+        r = api.attack(a, "swordsman", ruleset="vereteno", options=options, **kw)
+        return float(r.outcomes[3] + r.outcomes[4])
+    poor = hit({"start_distance": "50", "visibility": "poor"})
+    seeing = hit({"start_distance": "50"})
+    blind = hit({"start_distance": "50"}, a=fighter(attributes={"physique": 3, "agility": 1, "intellect": 2,
+                                                                "empathy": 2}, skills={"shooting": 3},
+                                                    gun="kosin_rifle", tactic="std_shot"))
+    assert poor == pytest.approx(0.2 * seeing + 0.8 * blind, abs=1e-12)
+    assert hit({"start_distance": "1", "visibility": "poor"}) == hit({"start_distance": "1"})

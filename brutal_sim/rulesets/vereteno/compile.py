@@ -67,6 +67,7 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_COVER] = f.cover
     row[L.P_SIZE] = f.size_mod
     row[L.P_SUPPRESS_AT] = f.suppress_at
+    row[L.P_PERC_POOL] = f.attributes.intellect + f.skills.perception
     row[L.P_T_SHOT] = L.SHOT_CODES[f.tactic.shot]
     row[L.P_T_MOVE] = L.MOVE_CODES[f.tactic.move]
     row[L.P_T_ENGAGED] = L.ENGAGED_CODES[f.tactic.engaged]

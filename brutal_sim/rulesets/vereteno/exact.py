@@ -17,17 +17,17 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    KIND_COST, SHOT_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction, defence_pool,
+    KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction, defence_pool,
     desperate, desperate_dice, dodge_pool, immobilise, level, open_duel, plan, plan_shot, reset, resolve, shot_armour_dice,
     shot_pool, shot_spend, spend, take_reaction,
 )
 from .layout import (
     K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, P_WEAPONS, SLOT_GUN, W_HIGH_CAPACITY, WN, OUT_HIT, OUT_MISS, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, SH_BURST,
-    SH_NONE, S_AP, T_DEAD, T_OUT,
+    SH_NONE, S_AP, S_SIGHT, S_WILL, S_X, P_PERC_POOL, REACH, T_DEAD, T_OUT,
 )
 from .options import (
     BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, O_BURST_DESPERATE, O_BURST_HIT, O_DESPERATION, O_ONE_VALUE,
-    O_STOP_DIE, STOP_DIE_NOT_COUNTED, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY,
+    O_STOP_DIE, STOP_DIE_NOT_COUNTED, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, O_VISIBILITY, VISIBILITY_POOR,
 )
 from .options import O_PRAYER, PRAYER_APP, PRAYER_OFF
 
@@ -254,8 +254,10 @@ def continuation_pmf(opts):
 @driver
 def enumerate_shot(F, opts, tt, outcomes, levels, damage):
     """Add the exact outcome distribution of side a's first shot (V-11) on a fresh side b from
-    ``start_distance``, as ``kernel``'s single attack at a distance: the shooting check (its prayer),
-    a long burst's continuation, no reaction (V-11.15), the extras (V-12), the armour + cover roll.
+    ``start_distance``, as ``kernel``'s single attack at a distance: under poor visibility the
+    perception check first (V-11.18: seeing or blind, jointly with the Will its prayer costs), then
+    the shooting check (its prayer), a long burst's continuation, no reaction (V-11.15), the extras
+    (V-12), the armour + cover roll.
 
     ``outcomes`` float64[5] (``OUT_*``), ``levels`` float64[5, 1] (``LVL_*`` × zone ``body``),
     ``damage`` float64[1] (mean final damage per shot).
@@ -263,6 +265,25 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
     S = np.empty((2, NS), dtype=np.int64)
     open_duel(F, S, opts)
     immobilise(S, opts)
+    if plan_shot(F, S, 0) == SH_NONE:
+        return
+    if opts[O_VISIBILITY] != VISIBILITY_POOR or abs(S[0, S_X] - S[1, S_X]) <= REACH:
+        _add_shot(F, S, opts, tt, 1.0, outcomes, levels, damage)
+        return
+    pl, lol = _prayer_pmf(F[0, P_PERC_POOL] + LOOK_DICE, opts, can_pray(S, opts, 0))
+    for j in range(pl.shape[0]):
+        for c in range(pl.shape[1]):
+            if pl[j, c] == 0.0:
+                continue
+            S2 = S.copy()
+            S2[0, S_SIGHT] = 1 if j + lol >= 1 else 2
+            S2[0, S_WILL] -= c
+            _add_shot(F, S2, opts, tt, pl[j, c], outcomes, levels, damage)
+
+
+@driver
+def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
+    """:func:`enumerate_shot` from the shooting check on, each probability times ``weight``."""
     shot = plan_shot(F, S, 0)
     if shot == SH_NONE:
         return
@@ -302,14 +323,14 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
         if p == 0.0:
             continue
         if s < 1:
-            outcomes[OUT_MISS] += p
+            outcomes[OUT_MISS] += p * weight
             continue
         dmg, traumas, will = shot_spend(F, S, opts, 0, s, shot)
         if dmg == 0 and traumas == 0 and will == 0:
-            outcomes[OUT_HIT] += p
+            outcomes[OUT_HIT] += p * weight
             continue
         for x in range(red.shape[0] if dmg > 0 else 1):
-            px = p * (red[x] if dmg > 0 else 1.0)
+            px = p * weight * (red[x] if dmg > 0 else 1.0)
             if px == 0.0:
                 continue
             final = max(dmg - x, 0)

@@ -84,6 +84,7 @@ P_SIZE = P.next()  # V-11.19: dice added to shots at it
 P_T_SHOT, P_T_MOVE, P_T_ENGAGED = P.take(3)  # the tactic's shot (SH_*), move (MV_*), engaged handling (EN_*)
 P_T_BRACE = P.next()  # 1 if the tactic braces its gun (V-15.5)
 P_T_OVERWATCH = P.next()  # 1 if the tactic sets its AP left aside for sector control (V-15.7)
+P_PERC_POOL = P.next()  # V-11.18: Интеллект + Наблюдательность
 P_SUPPRESS_AT = P.next()  # V-15.9 suppress_covered: the target's armour + cover dice from which extras go to Will
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
@@ -108,6 +109,7 @@ S_AMMO = S.next()  # V-11.14 (ammo = magazine): rounds left in the gun
 S_SECTOR = S.next()  # V-11.13: AP set aside for sector shots (0: no sector control)
 S_HALFSPD = S.next()  # V-10.5: HALFSPD traumas taken
 S_PEN_SHOOT = S.next()  # V-6.4: dice off shooting checks
+S_SIGHT = S.next()  # V-11.18 (visibility = poor): 0 not checked this turn, 1 sees its foe, 2 blind
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 

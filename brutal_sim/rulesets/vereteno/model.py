@@ -211,7 +211,7 @@ class Skills(StrictModel):
     shooting: int = Field(0, ge=0, le=10, description="Стрельба (V-11.1)")
     strength: int = Field(0, ge=0, le=10, description="Сила (throwing, V-11.20: not modelled)")
     stealth: int = Field(0, ge=0, le=10, description="Скрытность (the stealth approach, V-10.10: not modelled)")
-    perception: int = Field(0, ge=0, le=10, description="Наблюдательность (poor visibility, V-11.18: not modelled)")
+    perception: int = Field(0, ge=0, le=10, description="Наблюдательность (the check under poor visibility, V-11.18)")
 
 
 class FighterSpec(StrictModel):

@@ -86,6 +86,12 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "empties it (a reload is then due and refills it)"),
     OptionSpec("cover_move", "V-11.17", "forfeit", ("forfeit", "keep"),
                help="a move forfeits cover (the line has no cover positions), or keeps it (abstract fights)"),
+    OptionSpec("visibility", "V-11.18", "clear", ("clear", "poor"),
+               help="clear, or poor (smoke, darkness): beyond point blank a shooter makes a free perception check "
+                    "(Интеллект + Наблюдательность − 2); failed, it is blind: −3 a shot and no aimed shot"),
+    OptionSpec("visibility_check", "V-11.18", "per_turn", ("per_turn", "per_shot"),
+               help="poor visibility: one perception check per shooter and turn (its own or, for sector shots, the "
+                    "enemy's), or one before every shot"),
     OptionSpec("halving", "V-10.5", "once", ("once", "stack"),
                help="HALFSPD traumas halve a fighter's speed once however many it has, or each halves it again"),
     OptionSpec("high_capacity", "V-11.12", "none", ("none", "extra_chain"),
@@ -145,6 +151,8 @@ O_BURST_DESPERATE = ROW.slot("burst_desperate")
 O_LONG_RELOAD = ROW.slot("long_reload")
 O_AMMO = ROW.slot("ammo")
 O_COVER_MOVE = ROW.slot("cover_move")
+O_VISIBILITY = ROW.slot("visibility")
+O_VISIBILITY_CHECK = ROW.slot("visibility_check")
 O_HALVING = ROW.slot("halving")
 O_HIGH_CAPACITY = ROW.slot("high_capacity")
 O_GUN_MELEE = ROW.slot("gun_melee")
@@ -171,6 +179,8 @@ _, BURST_NO_CONTINUATION = ROW.codes("burst_desperate")
 _, LONG_RELOAD_EXTENDED = ROW.codes("long_reload")
 _, AMMO_MAGAZINE = ROW.codes("ammo")
 _, COVER_MOVE_KEEP = ROW.codes("cover_move")
+_, VISIBILITY_POOR = ROW.codes("visibility")
+_, CHECK_PER_SHOT = ROW.codes("visibility_check")
 _, HALVING_STACK = ROW.codes("halving")
 _, HIGH_CAPACITY_EXTRA_CHAIN = ROW.codes("high_capacity")
 _, GUN_MELEE_NONE = ROW.codes("gun_melee")

@@ -117,8 +117,10 @@ from .distance import (
     _step as step,
 )
 from .shooting import (
+    LOOK_DICE,
     SHOT_COST,
     _after_shot as after_shot,
+    _blind as blind,
     _brace as brace,
     _plan_shot as plan_shot,
     _range_dice as range_dice,
@@ -141,9 +143,11 @@ from .ranged_drivers import (
 __all__ = [
     "BAND_OUT",
     "KIND_COST",
+    "LOOK_DICE",
     "SHOT_COST",
     "after_shot",
     "band",
+    "blind",
     "brace",
     "step",
     "move_metres",

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE,
-    P_SPEED, P_T_ENGAGED, P_T_KEEP, P_T_MOVE, REACH, SH_NONE, S_AP, S_BRACED, S_GUN,
-    S_SECTOR,
-    S_HIP_CHAIN, S_RELOAD, S_STEALTH, W_RANGE,
+    C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED, P_T_ENGAGED,
+    P_T_KEEP, P_T_MOVE, REACH, SH_NONE, S_AP, S_BRACED, S_GUN, S_HIP_CHAIN, S_RELOAD, S_SECTOR, S_SIGHT, S_STEALTH,
+    W_RANGE,
 )
 from ..options import (
-    GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_AP_REFILL, O_GUN_MELEE, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY, O_OVERWATCH_MOVE, O_ROUND_CAP,
-    O_STEALTH_ATTACK, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
+    GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_AP_REFILL, O_GUN_MELEE, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY,
+    O_OVERWATCH_MOVE, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
 )
 from ....toolbox.battle import apart
 from .checks import KIND_COST, _either_out
@@ -26,7 +25,7 @@ from .traumas import _immobilise
 from .melee import _attack
 from .distance import _band, _engaged, _open, _step, _step_back
 from .shooting import (
-    SHOT_COST, _gun, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported, _wants_brace,
+    SHOT_COST, _gun, _look, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported, _wants_brace,
 )
 from .rounds import _finish, _melee_actions, _turn_start
 
@@ -109,7 +108,12 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
         if _either_out(S):
             return True
     while True:
+        if _plan_shot(F, S, i) == SH_NONE:
+            break
+        _look(F, S, opts, st, i)  # V-11.18: blind, the aimed shot gives way to a standard one
         shot = _plan_shot(F, S, i)
+        if _either_out(S):
+            return True
         if shot == SH_NONE:
             break
         if _sector_shot(F, S, opts, tt, st, cnt, i, SHOT_COST[shot]):
@@ -129,6 +133,8 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
     moves while AP last, each drawing the foe's sector shot), then melee (:func:`_melee_actions`)
     once engaged."""
     S[i, S_SECTOR] = 0
+    S[0, S_SIGHT] = 0  # V-11.18: a new turn, new perception checks
+    S[1, S_SIGHT] = 0
     if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
         S[i, S_HIP_CHAIN] = 0
     if not _turn_start(F, S, opts, tt, st, cnt, i):
@@ -182,13 +188,16 @@ def _ranged_duel(F, S, opts, tt, st, cnt):
 @rule
 def _ranged_single_attack(F, S, opts, tt, st, cnt):
     """One attack by side a on a fresh side b from ``start_distance``: the first shot of its tactic
-    with its gun in hand, else (engaged) its tactic's first melee attack."""
+    with its gun in hand (after its perception check under poor visibility, V-11.18), else (engaged)
+    its tactic's first melee attack."""
     _open(F, S, opts)
     _immobilise(S, opts)
     if S[0, S_GUN] != 0:
-        shot = _plan_shot(F, S, 0)
-        if shot != SH_NONE:
-            _shoot(F, S, opts, tt, st, cnt, 0, shot)
+        if _plan_shot(F, S, 0) != SH_NONE:
+            _look(F, S, opts, st, 0)
+            shot = _plan_shot(F, S, 0)
+            if shot != SH_NONE:
+                _shoot(F, S, opts, tt, st, cnt, 0, shot)
         return
     if _engaged(S, 0):
         kind = _plan(F, S, 0)

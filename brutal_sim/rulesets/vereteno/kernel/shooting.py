@@ -23,13 +23,13 @@ from ..layout import (
     OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_SUPPRESS_AT, P_T_BRACE, P_T_KEEP, P_T_OVERWATCH,
     P_T_SHOT, SH_AIMED,
     SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN,
-    S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR,
+    S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR, S_SIGHT, P_PERC_POOL,
     S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_HIGH_CAPACITY, W_LONG_RELOAD, W_MAGAZINE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
 from ..options import (
     AMMO_MAGAZINE, BRACE_NEXT_SHOT, BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, COVER_ONES_ARMOUR_FIRST,
     LONG_RELOAD_EXTENDED, O_AMMO, O_BRACE, O_BURST_DESPERATE, O_LONG_RELOAD, O_OVERWATCH_BREAK, O_OVERWATCH_COST,
-    HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
+    CHECK_PER_SHOT, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, O_VISIBILITY, O_VISIBILITY_CHECK, VISIBILITY_POOR, OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
     O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
 )
 from .checks import _fighter_check, _successes, _wb
@@ -49,6 +49,28 @@ ENGAGED_DICE = -3
 HIP_CHAIN = 3
 #: V-11.9, V-11.16: dice a braced gun adds to its shots
 BRACE_DICE = 1
+#: V-11.18: the perception check's dice under poor visibility, and a blind shooter's per shot
+LOOK_DICE = -2
+BLIND_DICE = -3
+
+
+@rule
+def _blind(S, a):
+    """V-11.18: is ``a`` blind to its foe (failed its perception check; never at point blank)?"""
+    return S[a, S_SIGHT] == 2 and not _engaged(S, a)
+
+
+@rule
+def _look(F, S, opts, st, a):
+    """V-11.18: under ``visibility = poor``, beyond point blank, ``a`` makes a free perception check
+    (Интеллект + Наблюдательность − 2, prayable V-1.6) before its shot, once a turn
+    (``visibility_check = per_turn``) or before every shot (``per_shot``): ≥ 1 success it sees its
+    foe, else it is blind."""
+    if opts[O_VISIBILITY] != VISIBILITY_POOR or _engaged(S, a):
+        return
+    if S[a, S_SIGHT] != 0 and opts[O_VISIBILITY_CHECK] != CHECK_PER_SHOT:
+        return
+    S[a, S_SIGHT] = 1 if _fighter_check(S, opts, st, F[a, P_PERC_POOL] + LOOK_DICE, a) >= 1 else 2
 
 
 @rule
@@ -60,13 +82,14 @@ def _gun(F, i, field):
 @rule
 def _can_shoot(F, S, a, shot):
     """V-11.2–V-11.5, V-11.14, V-10.1: may ``a`` fire ``shot`` now? The gun in hand and not needing
-    a reload, the foe within 1000 m; an aimed shot not while engaged (V-11.4, V-11.11); a long burst
+    a reload, the foe within 1000 m; an aimed shot not while engaged or blind (V-11.4, V-11.11,
+    V-11.18); a long burst
     only with an automatic gun (V-11.5)."""
     if shot == SH_NONE or S[a, S_GUN] == 0 or S[a, S_RELOAD] != 0:
         return False
     if _band(apart(S, a, 1 - a)) == BAND_OUT:
         return False
-    if shot == SH_AIMED and _engaged(S, a):
+    if shot == SH_AIMED and (_engaged(S, a) or _blind(S, a)):
         return False
     if shot == SH_BURST and _gun(F, a, W_AUTOMATIC) == 0:
         return False
@@ -107,11 +130,11 @@ def _range_dice(F, S, opts, a):
 def _shot_pool(F, S, opts, a, shot):
     """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the range
     term (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
-    traumas), −1 at a prone target (V-10.8, V-11.19), +1 with the gun braced (V-11.16). int64, may
-    be ≤ 0 (a desperate roll, V-1.4)."""
+    traumas), −1 at a prone target (V-10.8, V-11.19), +1 with the gun braced (V-11.16), −3 blind
+    (V-11.18). int64, may be ≤ 0 (a desperate roll, V-1.4)."""
     d = 1 - a
     pool = (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _range_dice(F, S, opts, a) + F[d, P_SIZE]
-            - S[a, S_PEN_SHOOT])
+            - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0))
     if S[d, S_PRONE] != 0:
         pool -= 1
     return pool + BRACE_DICE * S[a, S_BRACED]
@@ -342,6 +365,7 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     if not _can_shoot(F, S, w, SH_HIP):
         return True
     S[w, S_SECTOR] -= 1
+    _look(F, S, opts, st, w)
     _fire(F, S, opts, tt, st, cnt, w, SH_HIP)
     if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
         return False
