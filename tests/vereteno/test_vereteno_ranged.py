@@ -77,7 +77,7 @@ def test_v10_6_v10_3_opening_places_the_sides_on_the_line_with_cover_and_gun_in_
     S = opened(p)
     assert (S[0, L.S_X], S[1, L.S_X]) == (0, 30)
     assert (S[0, L.S_COVER], S[1, L.S_COVER]) == (3, 0)
-    assert (S[0, L.S_GUN], S[1, L.S_GUN]) == (1, 0)
+    assert (S[0, L.S_DROPPED], S[1, L.S_DROPPED]) == (L.HAND_GUN, 0)
     assert slot(p.compiled.fighters, S, 0) == L.SLOT_UNARMED and slot(p.compiled.fighters, S, 1) == L.SLOT_WEAPON
     assert p.compiled.kernels is RANGED_KERNELS
     assert RULESET.prepare("swordsman", "brute").compiled.kernels is KERNELS

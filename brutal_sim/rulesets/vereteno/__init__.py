@@ -107,7 +107,7 @@ class VeretenoRuleset(Ruleset):
         if prepared.compiled.kernels is RANGED_KERNELS:
             open_duel(F, S, prepared.compiled.options)
             d = int(prepared.options["start_distance"])
-            if S[0, L.S_GUN] != 0:
+            if S[0, L.S_DROPPED] & L.HAND_GUN:
                 if plan_shot(F, S, 0) == L.SH_NONE:
                     why = "beyond 1000 m (V-10.1)" if band(d) == BAND_OUT else "with the AP its reserve leaves"
                     raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} fires no shot from "

@@ -94,13 +94,15 @@ UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 S = Slots(B.STATE_BLOCK)  # after the battle block (core.battle)
 S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS = S.take(6)
 S_PRONE, S_DROPPED, S_NO2H, S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK = S.take(8)  # conditions
+#: bits of S_DROPPED: the melee weapon dropped (V-3.9), or stowed while the gun is in hand (V-10.9); either
+#: leaves bare hands for melee (V-5.6, V-11.22)
+HAND_DROPPED, HAND_GUN = 1, 2
 S_ARMOUR, S_SHIELD = S.take(2)  # armour and shield class left (V-5.4)
 S_STEALTH = S.next()  # V-2.5: the stealth attack still due (option stealth_attack's code)
 S_HARMED = S.next()  # blows taken with a level above none (for the shared one_blow counter)
 S_TOKENS_USED = S.next()  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
 S_IMMOBILISED = S.next()  # V-6.9: 1 while the fighter is immobilised
 S_PEN_INFL = S.next()  # V-6.4: dice off Влияние checks (the battle cry)
-S_GUN = S.next()  # V-10.9, V-11.22: 1 while the gun is in hand (the melee weapon stowed)
 S_RELOAD = S.next()  # V-11.14: 1 while the gun needs a reload
 S_HIP_CHAIN = S.next()  # V-11.14 (b): hip shots in a row with the gun
 S_COVER = S.next()  # V-11.17: cover strength left

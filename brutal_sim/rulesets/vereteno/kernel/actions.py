@@ -10,10 +10,10 @@ from ....toolbox.jit import rule
 from ..layout import (
     AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, OUT_DEFENDED,
     OUT_DODGED, OUT_HIT, OUT_MISS, P_ATTACK_SPENDING, P_DEFENCE_SPENDING, P_REACTION, P_T_KEEP, P_T_KIND, R_BEST,
-    R_DEFEND, R_DODGE, R_NONE, SLOT_WEAPON, S_AP, S_GUN, S_OUT, S_TOKENS_USED, W_CRIT, W_DAMAGE, W_HEAVY, W_LIGHT,
+    R_DEFEND, R_DODGE, R_NONE, SLOT_WEAPON, S_AP, S_OUT, S_TOKENS_USED, W_CRIT, W_DAMAGE, W_HEAVY, W_LIGHT,
 )
 from ..options import EXPOSURE_MISS_BECOMES_HIT, GUN_MELEE_NONE, NPC_NONE, NPC_TOKENS, O_EXPOSURE, O_GUN_MELEE, O_NPC_REACTIONS
-from .checks import KIND_COST, _defence_pool, _dodge_pool, _is_npc, _pays_tokens, _slot, _tokens_left, _wb, _weapon
+from .checks import KIND_COST, _defence_pool, _gun_in_hand, _dodge_pool, _is_npc, _pays_tokens, _slot, _tokens_left, _wb, _weapon
 
 
 @rule
@@ -71,7 +71,7 @@ def _choose_reaction(F, S, opts, a, d, kind):
         if opts[O_NPC_REACTIONS] == NPC_TOKENS and _tokens_left(S, opts, d) < 1:
             return R_NONE
     pref = F[d, P_REACTION]
-    if S[d, S_GUN] != 0 and opts[O_GUN_MELEE] == GUN_MELEE_NONE and pref != R_NONE:
+    if opts[O_GUN_MELEE] == GUN_MELEE_NONE and pref != R_NONE and _gun_in_hand(S, d):
         return R_DODGE
     if pref == R_BEST:
         if _defence_pool(F, S, d) >= _dodge_pool(F, S, opts, a, d, kind):

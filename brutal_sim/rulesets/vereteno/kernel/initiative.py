@@ -9,10 +9,10 @@ from ....toolbox.rng import roll_die
 from ..layout import (
     NS, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_HEALTH, P_SHIELD_CLASS, P_T_OVERWATCH, P_T_SHOT, P_WILL, SH_NONE, S_AP,
     S_AP_DEBT, S_ARMOUR, S_HEALTH,
-    S_GUN, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD, W_PRESENT,
+    HAND_GUN, S_DROPPED, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD, W_PRESENT,
 )
 from ..options import O_INIT_WEAPON_TERM, O_SURPRISE, O_SURPRISE_INIT
-from .checks import _slot, _wb
+from .checks import _gun_in_hand, _slot, _wb
 
 
 @rule
@@ -30,7 +30,7 @@ def _reset(F, S):
         S[i, S_ARMOUR] = F[i, P_ARMOUR_CLASS]
         S[i, S_SHIELD] = F[i, P_SHIELD_CLASS]
         if F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and (F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0):
-            S[i, S_GUN] = 1
+            S[i, S_DROPPED] = HAND_GUN
 
 
 @rule
@@ -60,7 +60,7 @@ def _roll_initiative(F, S, opts, st, first_round):
                     roll += extra
                 elif extra > roll:
                     roll = extra
-        held = SLOT_GUN if S[i, S_GUN] != 0 else _slot(F, S, i)  # V-11.1: the gun in hand counts
+        held = SLOT_GUN if _gun_in_hand(S, i) else _slot(F, S, i)  # V-11.1: the gun in hand counts
         term = F[i, _wb(held) + (W_MOD if opts[O_INIT_WEAPON_TERM] != 0 else W_INIT)]
         S[i, S_INIT_ROLL] = roll + term + F[i, P_AGIL_SKILL] + S[i, S_INIT_BONUS]
         S[i, S_INIT_BONUS] = 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    CAUSE_WILL, C_ATTACKS, C_DAMAGE, C_WOUNDS, LVL_NONE, LVL_OUT, LVL_SCRATCH, LVL_TRAUMA, LVL_WOUND, N_LEVELS,
+    CAUSE_WILL, C_ATTACKS, HAND_DROPPED, C_DAMAGE, C_WOUNDS, LVL_NONE, LVL_OUT, LVL_SCRATCH, LVL_TRAUMA, LVL_WOUND, N_LEVELS,
     OUT_ARMOUR_STOPPED, R_DEFEND, R_DODGE, R_NONE, S_DROPPED, S_HARMED, S_INIT_BONUS, S_OUT, S_STEALTH, S_TOOK, S_WILL,
     W_DAMAGE,
 )
@@ -64,7 +64,7 @@ def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
             _trauma(F, S, opts, tt, st, tgt)
         applied = traumas
         if disarm != 0:
-            S[tgt, S_DROPPED] = 1
+            S[tgt, S_DROPPED] = S[tgt, S_DROPPED] | HAND_DROPPED
     S[tgt, S_WILL] -= will
     if S[tgt, S_WILL] <= 0:
         _mark_out(S, tgt, CAUSE_WILL)

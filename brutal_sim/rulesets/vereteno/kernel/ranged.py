@@ -10,7 +10,7 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ..layout import (
     C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED, P_T_ENGAGED,
-    P_T_KEEP, P_T_MOVE, REACH, SH_NONE, S_AP, S_BRACED, S_GUN, S_HIP_CHAIN, S_RELOAD, S_SECTOR, S_SIGHT, S_STEALTH,
+    P_T_KEEP, P_T_MOVE, REACH, SH_NONE, HAND_GUN, S_AP, S_BRACED, S_DROPPED, S_HIP_CHAIN, S_RELOAD, S_SECTOR, S_SIGHT, S_STEALTH,
     W_RANGE,
 )
 from ..options import (
@@ -18,7 +18,7 @@ from ..options import (
     O_OVERWATCH_MOVE, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
 )
 from ....toolbox.battle import apart
-from .checks import KIND_COST, _either_out
+from .checks import KIND_COST, _either_out, _gun_in_hand
 from .initiative import _first, _refill, _roll_initiative
 from .actions import _plan
 from .traumas import _immobilise
@@ -54,7 +54,7 @@ def _retreat(F, S, opts, tt, st, cnt, i):
     was = _engaged(S, i)
     _step_back(F, S, opts, i)
     e = 1 - i
-    if was and not _engaged(S, i) and not (S[e, S_GUN] != 0 and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
+    if was and not _engaged(S, i) and not (_gun_in_hand(S, e) and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
         _attack(F, S, opts, tt, st, cnt, e, K_QUICK)
 
 
@@ -63,7 +63,7 @@ def _threatened(F, S, i):
     """V-15.4 ``keep_distance``: is ``i``'s foe one without a gun in hand within 2 × its speed + its
     reach (bool)?"""
     e = 1 - i
-    return S[e, S_GUN] == 0 and apart(S, i, e) <= 2 * F[e, P_SPEED] + REACH
+    return not _gun_in_hand(S, e) and apart(S, i, e) <= 2 * F[e, P_SPEED] + REACH
 
 
 @rule
@@ -80,7 +80,7 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
     keep = F[i, P_T_KEEP]
     if F[i, P_T_ENGAGED] == EN_DRAW and _engaged(S, i) and S[i, S_AP] >= 1:
         S[i, S_AP] -= 1
-        S[i, S_GUN] = 0
+        S[i, S_DROPPED] -= HAND_GUN
         return False
     if F[i, P_T_ENGAGED] == EN_STEP_BACK and _engaged(S, i) and S[i, S_AP] >= 1:
         _retreat(F, S, opts, tt, st, cnt, i)
@@ -141,7 +141,7 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
         return
     if not _supported(S, i):  # V-11.16: stood up without cover, no brace
         S[i, S_BRACED] = 0
-    if S[i, S_GUN] != 0 and _shooter_actions(F, S, opts, tt, st, cnt, i):
+    if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
     if not _engaged(S, i):
         if F[i, P_T_MOVE] != MV_CLOSE_IN:
@@ -192,7 +192,7 @@ def _ranged_single_attack(F, S, opts, tt, st, cnt):
     its tactic's first melee attack."""
     _open(F, S, opts)
     _immobilise(S, opts)
-    if S[0, S_GUN] != 0:
+    if _gun_in_hand(S, 0):
         if _plan_shot(F, S, 0) != SH_NONE:
             _look(F, S, opts, st, 0)
             shot = _plan_shot(F, S, 0)

@@ -8,6 +8,7 @@ from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
 from ..layout import (
     CAUSE_WILL,
+    HAND_DROPPED,
     C_DRAWS,
     K_NONE,
     K_STANDARD,
@@ -73,10 +74,10 @@ def _turn_start(F, S, opts, tt, st, cnt, i):
             return False
         S[i, S_AP] -= 1
         S[i, S_PRONE] = 0
-    if S[i, S_DROPPED] != 0 and S[i, S_AP] >= opts[O_PICKUP]:
+    if (S[i, S_DROPPED] & HAND_DROPPED) != 0 and S[i, S_AP] >= opts[O_PICKUP]:
         if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
             S[i, S_AP] -= opts[O_PICKUP]
-            S[i, S_DROPPED] = 0
+            S[i, S_DROPPED] -= HAND_DROPPED
     _break_free(F, S, opts, st, i)
     return S[i, S_OUT] == 0
 

@@ -22,7 +22,7 @@ from ..layout import (
     AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED, OUT_ARMOUR_STOPPED,
     OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_SUPPRESS_AT, P_T_BRACE, P_T_KEEP, P_T_OVERWATCH,
     P_T_SHOT, SH_AIMED,
-    SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_GUN, S_HIP_CHAIN,
+    SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_HIP_CHAIN,
     S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR, S_SIGHT, P_PERC_POOL,
     S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_HIGH_CAPACITY, W_LONG_RELOAD, W_MAGAZINE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
@@ -32,7 +32,7 @@ from ..options import (
     CHECK_PER_SHOT, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, O_VISIBILITY, O_VISIBILITY_CHECK, VISIBILITY_POOR, OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
     O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
 )
-from .checks import _fighter_check, _successes, _wb
+from .checks import _fighter_check, _gun_in_hand, _successes, _wb
 from .armour import _armour_reduction
 from .melee import _land
 from .distance import BAND_OUT, _band, _engaged
@@ -85,7 +85,7 @@ def _can_shoot(F, S, a, shot):
     a reload, the foe within 1000 m; an aimed shot not while engaged or blind (V-11.4, V-11.11,
     V-11.18); a long burst
     only with an automatic gun (V-11.5)."""
-    if shot == SH_NONE or S[a, S_GUN] == 0 or S[a, S_RELOAD] != 0:
+    if shot == SH_NONE or not _gun_in_hand(S, a) or S[a, S_RELOAD] != 0:
         return False
     if _band(apart(S, a, 1 - a)) == BAND_OUT:
         return False
@@ -377,7 +377,7 @@ def _set_aside(F, S, opts, i):
     """V-11.13, V-15.7: a tactic with sector control, not engaged, with its gun in hand, ends its
     turn setting aside every AP left (``overwatch_cost = reserve``, at least 1), or pays 1 AP to
     declare and sets aside the rest (``declare_quick``, at least 2 AP)."""
-    if F[i, P_T_OVERWATCH] == 0 or S[i, S_GUN] == 0 or _engaged(S, i):
+    if F[i, P_T_OVERWATCH] == 0 or not _gun_in_hand(S, i) or _engaged(S, i):
         return
     ap = S[i, S_AP]
     if opts[O_OVERWATCH_COST] == OVERWATCH_DECLARE_QUICK:

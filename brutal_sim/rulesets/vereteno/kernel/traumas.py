@@ -7,7 +7,7 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    CAUSE_DEATH, CAUSE_TRAUMA_OUT, P_AGILITY, P_AGIL_SKILL, SLOT_WEAPON, S_AP, S_AP_DEBT, S_BLEED, S_DEAD, S_DMGCHK,
+    CAUSE_DEATH, CAUSE_TRAUMA_OUT, HAND_DROPPED, P_AGILITY, P_AGIL_SKILL, SLOT_WEAPON, S_AP, S_AP_DEBT, S_BLEED, S_DEAD, S_DMGCHK,
     S_DMG_TURN, S_DROPPED, S_HALFSPD, S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_INFL, S_PEN_MELEE, S_PEN_SHOOT, S_PRONE,
     T_BLEED, T_DEAD, T_HALFSPD, T_PEN_SHOOT,
     T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT, T_PEN_AGIL, T_PEN_INFL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_PRESENT,
@@ -37,7 +37,7 @@ def _trauma(F, S, opts, tt, st, i):
     if tt[row, T_SHOCK] > 0:
         _shock(S, opts, i, tt[row, T_SHOCK])
     if tt[row, T_DROP] != 0 and F[i, _wb(SLOT_WEAPON) + W_PRESENT] != 0:
-        S[i, S_DROPPED] = 1
+        S[i, S_DROPPED] = S[i, S_DROPPED] | HAND_DROPPED
     if tt[row, T_PRONE] != 0:
         S[i, S_PRONE] = 1
     S[i, S_PEN_MELEE] += tt[row, T_PEN_MELEE]
