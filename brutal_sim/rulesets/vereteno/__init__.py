@@ -1,5 +1,5 @@
-"""«Звёздное Веретено» melee duels (d20 pools, action points; digest ``docs/rules/vereteno.md``,
-rules V-1 … V-8).
+"""«Звёздное Веретено» duels (d20 pools, action points; digest ``docs/rules/vereteno.md``): melee
+duels (rules V-1 … V-8) and duels at a distance (V-10 … V-16: moves, shots, sector control).
 
 Files, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog with the d66
 trauma table, fighter files, rules files), :mod:`.options` (rule options, every GAP, with their

@@ -1,4 +1,4 @@
-"""The Vereteno melee duel kernel (numba): arrays and scalars in, counters out.
+"""The Vereteno duel kernels (numba), melee and at a distance: arrays and scalars in, counters out.
 
 Inputs everywhere below:
 
