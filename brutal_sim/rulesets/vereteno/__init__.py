@@ -116,7 +116,8 @@ class VeretenoRuleset(Ruleset):
             if d > L.REACH:
                 raise DataError("options", "start_distance", f"{d} m: side a ({prepared.a.name}) has no gun in hand "
                                 f"and is not engaged, so it makes no attack from there; a single attack at a distance "
-                                f"needs a tactic that shoots (std_shot, hip_spam, aimed, autofire) or start_distance ≤ 1")
+                                f"needs a tactic that shoots (std_shot, hip_spam, aimed, autofire) or "
+                                f"start_distance ≤ 1")
         S[0, L.S_AP] = F[0, L.P_AP]
         if plan(F, S, 0) == L.K_NONE:
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")

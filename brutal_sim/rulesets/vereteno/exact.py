@@ -17,13 +17,14 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction, defence_pool,
-    desperate, desperate_dice, dodge_pool, immobilise, level, open_duel, plan, plan_shot, reset, resolve, shot_armour_dice,
-    shot_pool, shot_spend, spend, take_reaction,
+    KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction,
+    defence_pool, desperate, desperate_dice, dodge_pool, immobilise, level, open_duel, plan, plan_shot, reset,
+    resolve, shot_armour_dice, shot_pool, shot_spend, spend, take_reaction,
 )
 from .layout import (
-    K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, P_WEAPONS, SLOT_GUN, W_HIGH_CAPACITY, WN, OUT_HIT, OUT_MISS, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, SH_BURST,
-    SH_NONE, S_AP, S_SIGHT, S_WILL, S_X, P_PERC_POOL, REACH, T_DEAD, T_OUT,
+    K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, P_WEAPONS, SLOT_GUN, W_HIGH_CAPACITY, WN, OUT_HIT, OUT_MISS, P_HEALTH,
+    P_WILL, R_DEFEND, R_DODGE, R_NONE, SH_BURST, SH_NONE, S_AP, S_SIGHT, S_WILL, S_X, P_PERC_POOL, REACH, T_DEAD,
+    T_OUT,
 )
 from .options import (
     BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, O_BURST_DESPERATE, O_BURST_HIT, O_DESPERATION, O_ONE_VALUE,
@@ -293,7 +294,8 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
     pa = pa2.sum(axis=1)
     if shot == SH_BURST and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION):
         pc, loc = continuation_pmf(opts)
-        if opts[O_HIGH_CAPACITY] == HIGH_CAPACITY_EXTRA_CHAIN and F[0, P_WEAPONS + SLOT_GUN * WN + W_HIGH_CAPACITY] != 0:
+        high = F[0, P_WEAPONS + SLOT_GUN * WN + W_HIGH_CAPACITY] != 0
+        if opts[O_HIGH_CAPACITY] == HIGH_CAPACITY_EXTRA_CHAIN and high:
             two = np.zeros(2 * pc.shape[0] - 1)  # V-11.12: a second chain
             for j in range(pc.shape[0]):
                 for k in range(pc.shape[0]):

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, OUT_DEFENDED,
-    OUT_DODGED, OUT_HIT, OUT_MISS, P_ATTACK_SPENDING, P_DEFENCE_SPENDING, P_REACTION, P_T_KEEP, P_T_KIND, R_BEST,
-    R_DEFEND, R_DODGE, R_NONE, SLOT_WEAPON, S_AP, S_OUT, S_TOKENS_USED, W_CRIT, W_DAMAGE, W_HEAVY, W_LIGHT,
+    AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, DS_COUNTER_FIRST, K_NONE, K_POWER,
+    K_QUICK, OUT_DEFENDED, OUT_DODGED, OUT_HIT, OUT_MISS, P_ATTACK_SPENDING, P_DEFENCE_SPENDING, P_REACTION,
+    P_T_KEEP, P_T_KIND, R_BEST, R_DEFEND, R_DODGE, R_NONE, SLOT_WEAPON, S_AP, S_OUT, S_TOKENS_USED, W_CRIT,
+    W_DAMAGE, W_HEAVY, W_LIGHT,
 )
-from ..options import EXPOSURE_MISS_BECOMES_HIT, GUN_MELEE_NONE, NPC_NONE, NPC_TOKENS, O_EXPOSURE, O_GUN_MELEE, O_NPC_REACTIONS
-from .checks import KIND_COST, _defence_pool, _gun_in_hand, _dodge_pool, _is_npc, _pays_tokens, _slot, _tokens_left, _wb, _weapon
+from ..options import (
+    EXPOSURE_MISS_BECOMES_HIT, GUN_MELEE_NONE, NPC_NONE, NPC_TOKENS, O_EXPOSURE, O_GUN_MELEE, O_NPC_REACTIONS,
+)
+from .checks import (
+    KIND_COST, _defence_pool, _dodge_pool, _gun_in_hand, _is_npc, _pays_tokens, _slot, _tokens_left, _wb, _weapon,
+)
 
 
 @rule

@@ -1,6 +1,6 @@
 """V-15 a duel at a distance: a shooter's turn (V-15.1–V-15.7: engaged handling, reload, advance,
-bracing, shots, sector control, each action drawing the foe's sector shot, V-11.13), a fighter's turn at a distance (closing in, then melee as in :mod:`.rounds`), the duel of
-rounds (V-2.6) from ``start_distance`` and the single attack of ``run_attacks`` there. Played by
+bracing, shots, sector control, each action drawing the foe's sector shot, V-11.13), a fighter's
+turn at a distance (closing in, then melee as in :mod:`.rounds`), the duel of rounds (V-2.6) from ``start_distance`` and the single attack of ``run_attacks`` there. Played by
 the drivers of :mod:`.ranged_drivers` only: a melee duel never compiles this module. With no gun
 in hand and ``start_distance`` ≤ 1 it draws the melee duel's dice in the melee duel's order, so
 both give the same counters. Imports :mod:`.rounds` and the chapters above it."""
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED, P_T_ENGAGED,
-    P_T_KEEP, P_T_MOVE, REACH, SH_NONE, HAND_GUN, S_AP, S_BRACED, S_DROPPED, S_HIP_CHAIN, S_RELOAD, S_SECTOR, S_SIGHT, S_STEALTH,
-    W_RANGE,
+    C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED,
+    P_T_ENGAGED, P_T_KEEP, P_T_MOVE, REACH, SH_NONE, HAND_GUN, S_AP, S_BRACED, S_DROPPED, S_HIP_CHAIN, S_RELOAD,
+    S_SECTOR, S_SIGHT, S_STEALTH, W_RANGE,
 )
 from ..options import (
     GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_AP_REFILL, O_GUN_MELEE, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY,
@@ -25,7 +25,8 @@ from .traumas import _immobilise
 from .melee import _attack
 from .distance import _band, _engaged, _open, _step, _step_back
 from .shooting import (
-    SHOT_COST, _gun, _look, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported, _wants_brace,
+    SHOT_COST, _gun, _look, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported,
+    _wants_brace,
 )
 from .rounds import _finish, _melee_actions, _turn_start
 

@@ -1,11 +1,11 @@
-"""V-11 shooting and V-12 its extra effects: which shots a fighter may fire (V-11.2–V-11.5, V-11.4
-not engaged, V-11.5 automatic, V-11.14 a gun needing a reload), the shot of its tactic (V-15.6),
-the shooting pool with the band, effective-range and engaged modifiers (V-11.1, V-11.10, V-11.11,
-V-11.19), the long burst's continuation dice (V-11.12), the reload triggers and the reload
-(V-11.8, V-11.14), bracing (V-11.9, V-11.16, V-15.5), the spending of a hit's extra successes (V-12.1–V-12.4, V-15.9), the armour roll
-with cover (V-11.17, V-5.7), the shot itself (no reaction, V-11.15) and sector control (V-11.13:
-setting AP aside, the sector shot at an enemy's action). Nothing here runs in a
-melee duel. Imports :mod:`.checks`, :mod:`.armour`, :mod:`.melee` and :mod:`.distance`.
+"""V-11 shooting and V-12 its extra effects: which shots a fighter may fire (V-11.2–V-11.5, V-11.4 not
+engaged, V-11.5 automatic, V-11.14 a gun needing a reload), the shot of its tactic (V-15.6), the
+shooting pool with the band, effective-range and engaged modifiers (V-11.1, V-11.10, V-11.11,
+V-11.19), the long burst's continuation dice (V-11.12), the reload triggers and the reload (V-11.8,
+V-11.14), bracing (V-11.9, V-11.16, V-15.5), the spending of a hit's extra successes (V-12.1–V-12.4,
+V-15.9), the armour roll with cover (V-11.17, V-5.7), the shot itself (no reaction, V-11.15) and
+sector control (V-11.13: setting AP aside, the sector shot at an enemy's action). Nothing here runs
+in a melee duel. Imports :mod:`.checks`, :mod:`.armour`, :mod:`.melee` and :mod:`.distance`.
 
 ``shot`` is a shot kind ``SH_*``; ``SHOT_COST`` and ``SHOT_DICE`` are its AP cost and pool dice
 (V-11.2–V-11.5), ``BAND_DICE`` the band modifiers (V-11.10, V-16.1).
@@ -19,17 +19,18 @@ from ....toolbox.battle import apart
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED, OUT_ARMOUR_STOPPED,
-    OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_SUPPRESS_AT, P_T_BRACE, P_T_KEEP, P_T_OVERWATCH,
-    P_T_SHOT, SH_AIMED,
-    SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN, S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_HIP_CHAIN,
-    S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR, S_SIGHT, P_PERC_POOL,
-    S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_HIGH_CAPACITY, W_LONG_RELOAD, W_MAGAZINE, W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
+    AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED,
+    OUT_ARMOUR_STOPPED, OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_SUPPRESS_AT,
+    P_T_BRACE, P_T_KEEP, P_T_OVERWATCH, P_T_SHOT, SH_AIMED, SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN,
+    S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_HIP_CHAIN, S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR,
+    S_SIGHT, P_PERC_POOL, S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_HIGH_CAPACITY, W_LONG_RELOAD, W_MAGAZINE,
+    W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
 from ..options import (
     AMMO_MAGAZINE, BRACE_NEXT_SHOT, BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, COVER_ONES_ARMOUR_FIRST,
     LONG_RELOAD_EXTENDED, O_AMMO, O_BRACE, O_BURST_DESPERATE, O_LONG_RELOAD, O_OVERWATCH_BREAK, O_OVERWATCH_COST,
-    CHECK_PER_SHOT, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, O_VISIBILITY, O_VISIBILITY_CHECK, VISIBILITY_POOR, OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
+    CHECK_PER_SHOT, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, O_VISIBILITY, O_VISIBILITY_CHECK, VISIBILITY_POOR,
+    OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
     O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
 )
 from .checks import _fighter_check, _gun_in_hand, _successes, _wb
