@@ -152,6 +152,8 @@ COMMANDS = {
     "fight": ["fight", "knight", "vs", "militia*3", "-n", "100000"],
     "wfrp2e duel": ["duel", "orc", "goblin", "--ruleset", "wfrp2e", "-n", "1000000"],
     "vereteno duel": ["duel", "swordsman", "brute", "--ruleset", "vereteno", "-n", "1000000"],
+    "vereteno duel at 30 m": ["duel", "rifleman", "swordsman", "--ruleset", "vereteno", "--option",
+                              "start_distance=30", "-n", "1000000"],
 }
 
 

@@ -28,6 +28,7 @@ FIGHT_DRIVERS = {"brutal": RULESETS / "brutal" / "kernel" / "drivers.py"}
 DUEL_DRIVERS = {
     "wfrp2e": RULESETS / "wfrp2e" / "kernel" / "drivers.py",
     "vereteno": RULESETS / "vereteno" / "kernel" / "drivers.py",
+    "vereteno at a distance": RULESETS / "vereteno" / "kernel" / "ranged_drivers.py",
 }
 FIGHT_LOOPS = ("run", "paired", "run_duels", "run_attacks", "run_fights", "run_paired", "run_paired_fights")
 DUEL_LOOPS = ("run", "run_duels", "run_attacks", "run_paired")

@@ -187,4 +187,4 @@ def test_option_constants_come_from_the_specs():
     assert (W.OPPOSED_DEFENDER_WINS_TIES, W.FURY_NONE, W.CRIT_TABLE, W.FORTUNE_NEVER) == (2, 2, 2, 2)
     assert (V.DESP_APP, V.STEALTH_DICE, V.SHIELD_IGNORE, V.O_STEALTH_ATTACK) == (2, 2, 1, 7)
     opts = RuleOptions.defaults(V.OPTION_SPECS).with_overrides({"shield": "cover_like"}, "test")
-    assert V.compile_options(opts)[V.O_SHIELD] == V.SHIELD_IGNORE  # cover_like: no effect in melee
+    assert V.compile_options(opts)[V.O_SHIELD] == V.SHIELD_COVER_LIKE != V.SHIELD_ARMOUR_POOL  # no effect in melee

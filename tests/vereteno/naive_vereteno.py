@@ -1,4 +1,5 @@
-"""A slow, readable, pure-Python reference of one Vereteno melee duel and of one single attack.
+"""A slow, readable, pure-Python reference of one Vereteno duel (melee, or at a distance with
+moves and shots) and of one single attack.
 
 It re-implements, independently of :mod:`brutal_sim.rulesets.vereteno.kernel`, the rules of
 ``docs/rules/vereteno.md`` (rule ids ``V-…``) with the readings the kernel documents
@@ -12,7 +13,8 @@ own); per round with ``init_roll = every_round`` again from round 2; tied totals
 until they differ. Per attack: the attacker's pool die by die (then its prayer's rerolled dice), the
 reaction's pool (and its prayer's), the target's
 armour dice (armour part, then shield part), two d6 (tens, units) per trauma; then the same for
-the defence's counter/traumas on the attacker.
+the defence's counter/traumas on the attacker. Per shot: the shooter's pool (then its prayer's), a
+long burst's continuation dice, the target's armour, shield and cover dice, two d6 per trauma.
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ KIND_COST = {"quick": 1, "standard": 2, "power": 3}
 KIND_DICE = {"quick": -2, "standard": 0, "power": 2}
 UNARMED = {"modifier": 0, "initiative": 0, "damage": 1, "crit": 0, "light": False, "heavy": False,
            "two_handed": False, "piercing": False}
+SHOT_COST = {"hip": 1, "standard": 2, "aimed": 3, "burst": 3}
+SHOT_DICE = {"hip": -2, "standard": 0, "aimed": 2, "burst": -2}
+FALLBACK = {"burst": ["standard", "hip"], "aimed": ["standard", "hip"], "standard": ["hip"], "hip": []}
+BAND_UP_TO = (1, 2, 20, 100, 1000)  # V-10.1
+BAND_NAMES = ("point_blank", "close", "medium", "long", "extreme")
+BAND_DICE = (2, 1, 0, -1, -2)  # V-11.10
 
 
 @dataclass
@@ -58,17 +66,32 @@ class Side:
     tokens_used: int = 0  # V-3.17: Chernobog tokens the GM spent on this side
     immobilised: bool = False  # V-6.9
     pen_infl: int = 0  # V-6.4 (the battle cry)
+    x: int = 0  # V-10.3: metres on the line
+    cover: int = 0  # V-11.17
+    gun_in_hand: bool = False  # V-10.9
+    reload: bool = False  # V-11.14: a reload is due
+    hip_chain: int = 0  # V-11.14 (b)
+    braced: bool = False  # V-11.16
+    ammo: int = 0  # V-11.14 (ammo = magazine)
+    sector: int = 0  # V-11.13: AP set aside for sector shots
+    halfspd: int = 0  # V-10.5: HALFSPD traumas
+    pen_shoot: int = 0  # V-6.4: PEN(shoot)
+    sight: int = 0  # V-11.18: 0 not checked this turn, 1 sees, 2 blind
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
         self.armour = self.f.armour.protection if self.f.armour else 0
         self.shield = self.f.shield.protection if self.f.shield else 0
+        self.cover = self.f.cover
+        self.gun_in_hand = self.f.gun is not None and (self.f.tactic.shot != "none" or self.f.tactic.overwatch)
+        self.ammo = self.f.gun.magazine if self.f.gun else 0
 
     @property
     def weapon(self) -> dict[str, Any]:
-        """The profile it fights with: its weapon, or bare hands if none, dropped or banned (NO2H)."""
+        """The profile it fights with in melee: its weapon, or bare hands if none, dropped, banned
+        (NO2H) or its gun is in hand (V-11.22)."""
         w = self.f.weapon
-        if w is None or self.dropped or (self.no_two_handed and w.two_handed):
+        if w is None or self.dropped or self.gun_in_hand or (self.no_two_handed and w.two_handed):
             return UNARMED
         return {"modifier": w.modifier, "initiative": w.initiative, "damage": w.damage, "crit": w.crit,
                 "light": "light" in w.properties, "heavy": "heavy" in w.properties, "two_handed": w.two_handed,
@@ -140,6 +163,7 @@ class Game:
         self.one = int(options["one_value"])
         for side, s in zip("ab", self.sides):
             s.immobilised = options["immobilised"] in (side, "both")
+        self.sides[1].x = int(options["start_distance"])
 
     # -- V-1 checks ------------------------------------------------------------------------------
     def d20(self) -> int:
@@ -217,6 +241,8 @@ class Game:
         if self.is_npc(d) and (self.o["npc_reactions"] == "none"
                                or (self.o["npc_reactions"] == "tokens" and self.tokens_left(d) < 1)):
             return "none"
+        if d.gun_in_hand and self.o["gun_melee"] == "none":
+            return "dodge"
         if d.f.reaction == "best":
             return "defend" if self.defence_pool(d) >= self.dodge_pool(a, d, kind) else "dodge"
         return d.f.reaction
@@ -257,6 +283,8 @@ class Game:
         tgt.strain += int(t.dmgchk)
         tgt.bleed += t.bleed
         tgt.dmg_per_turn += int(t.dmg_turn)
+        tgt.halfspd += int(t.halfspd)
+        tgt.pen_shoot += t.penalties.shoot
         tgt.no_two_handed = tgt.no_two_handed or t.no2h
         if t.ko or t.para:
             tgt.go_out("trauma_out")
@@ -264,12 +292,14 @@ class Game:
             tgt.dead = True
             tgt.go_out("death")
 
-    def blow(self, src: Side, tgt: Side, damage: int, traumas: int, disarm: bool, will: int) -> bool:
-        """Deliver a blow; True if the armour stopped all its damage."""
+    def blow(self, src: Side, tgt: Side, damage: int, traumas: int, disarm: bool, will: int,
+             shot: bool = False) -> bool:
+        """Deliver a blow (or a shot's hit); True if the armour stopped all its damage."""
         if not (damage or traumas or disarm or will):
             return False
         was_out = tgt.out is not None
-        final = max(damage - self.armour_roll(src, tgt), 0) if damage > 0 else 0
+        roll = self.shot_armour_roll if shot else self.armour_roll
+        final = max(damage - roll(src, tgt), 0) if damage > 0 else 0
         stopped = damage > 0 and final == 0
         ti = self.sides.index(tgt)
         self.rec.damage[ti] += final
@@ -338,7 +368,7 @@ class Game:
             outcome = "hit"
             extra, crit, policy = s - 1, a.weapon["crit"], a.f.attack_spending
             traumas, disarm, will = 0, False, 0
-            if policy == "trauma_first" and crit:
+            if policy in ("trauma_first", "suppress_covered") and crit:
                 traumas, extra = extra // crit, extra % crit
             elif policy == "disarm_first" and crit and extra >= crit and d.armed:
                 disarm, extra = True, extra - crit
@@ -364,7 +394,7 @@ class Game:
             if first_round and self.o["surprise"] == "ab"[i]:
                 extra = [self.d20(), self.d20()]
                 roll = roll + sum(extra) if self.o["surprise_init"] == "add" else max([roll, *extra])
-            w = s.weapon
+            w = s.weapon if not s.gun_in_hand else {"modifier": s.f.gun.modifier, "initiative": s.f.gun.initiative}
             term = w["modifier"] if self.o["init_weapon_term"] == "modifier" else w["initiative"]
             s.init_base = roll + term + s.f.skills.nimbleness + s.init_bonus
             s.init_bonus = 0
@@ -394,6 +424,11 @@ class Game:
 
     def turn(self, i: int) -> None:
         s = self.sides[i]
+        s.sector = 0
+        for x in self.sides:
+            x.sight = 0
+        if self.o["hip_chain"] == "per_turn":
+            s.hip_chain = 0
         if self.o["ap_refill"] == "turn_start":
             self.refill(s)
         hurt = s.bleed + s.dmg_per_turn
@@ -418,6 +453,19 @@ class Game:
                 s.lose_health(s.strain)
             s.immobilised = not freed
             if s.out is not None:
+                return
+        if not (s.prone or s.cover > 0):
+            s.braced = False
+        if s.gun_in_hand and self.shooter(i):
+            return
+        if not self.engaged():  # V-15.4: a melee tactic closes in, then strikes with the AP left
+            if s.f.tactic.move != "close_in":
+                return
+            while s.ap >= 1 and not self.engaged():
+                self.move(s)
+                if any(x.out is not None for x in self.sides):
+                    return
+            if not self.engaged():
                 return
         if s.stealth == "extra_attack":
             self.attack(i, "standard")
@@ -450,6 +498,9 @@ class Game:
             if self.o["ap_refill"] == "round_start":
                 for s in self.sides:
                     self.refill(s)
+            if self.o["overwatch_expiry"] == "refill":
+                for s in self.sides:
+                    s.sector = 0
             for i in (first, 1 - first):
                 self.turn(i)
                 outs = [s.out is not None for s in self.sides]
@@ -463,11 +514,268 @@ class Game:
         return self.rec
 
     def single_attack(self) -> Record:
+        s = self.sides[0]
+        if s.gun_in_hand:
+            if self.plan_shot(s) != "none":
+                self.look(s)
+                shot = self.plan_shot(s)
+                if shot != "none":
+                    self.shoot(0, shot)
+            return self.rec
+        if not self.engaged():
+            return self.rec
         kind = self.plan(self.sides[0])
         if kind != "none":
             self.sides[0].ap -= KIND_COST[kind]
             self.attack(0, kind)
         return self.rec
+
+
+    # -- V-10, V-11, V-15 at a distance ------------------------------------------------------------
+    def dist(self) -> int:
+        return abs(self.sides[0].x - self.sides[1].x)
+
+    @staticmethod
+    def band(d: int) -> int:
+        return next((b for b, top in enumerate(BAND_UP_TO) if d <= top), len(BAND_UP_TO))
+
+    def engaged(self) -> bool:
+        return self.dist() <= 1
+
+    def step(self, s: Side) -> None:
+        """V-10.4: one move (1 AP) of up to the speed toward the foe, stopping at point blank; cover lost."""
+        o = self.sides[1 - self.sides.index(s)]
+        s.ap -= 1
+        gap = o.x - s.x
+        moved = min(self.speed(s), max(abs(gap) - 1, 0))
+        s.x += moved if gap > 0 else -moved
+        if self.o["cover_move"] == "forfeit":
+            s.cover = 0
+        s.braced = False
+
+    def speed(self, s: Side) -> int:
+        """V-10.5: HALFSPD traumas halve the speed once (``halving = once``) or each again."""
+        n = s.halfspd if self.o["halving"] == "stack" else min(s.halfspd, 1)
+        return s.f.speed >> n
+
+    def step_back(self, s: Side) -> None:
+        """V-15.2: one move (1 AP) of up to the speed away from the foe."""
+        si = self.sides.index(s)
+        o = self.sides[1 - si]
+        s.ap -= 1
+        s.x += self.speed(s) if (s.x - o.x > 0 or (s.x == o.x and si == 1)) else -self.speed(s)
+        if self.o["cover_move"] == "forfeit":
+            s.cover = 0
+        s.braced = False
+
+    def retreat(self, s: Side) -> None:
+        """V-10.7: a move away; leaving the foe's reach draws its free blow at −2 (a quick attack)."""
+        if not self.sector_shot(s, 1):
+            return
+        was = self.engaged()
+        self.step_back(s)
+        ei = 1 - self.sides.index(s)
+        e = self.sides[ei]
+        if was and not self.engaged() and not (e.gun_in_hand and self.o["gun_melee"] == "none"):
+            self.attack(ei, "quick")
+
+    def blind(self, s: Side) -> bool:
+        return s.sight == 2 and not self.engaged()
+
+    def look(self, s: Side) -> None:
+        """V-11.18: the free perception check (Интеллект + Наблюдательность − 2) under poor visibility."""
+        if self.o["visibility"] != "poor" or self.engaged():
+            return
+        if s.sight and self.o["visibility_check"] != "per_shot":
+            return
+        r = self.fighter_check(s, s.f.attributes.intellect + s.f.skills.perception - 2)
+        s.sight = 1 if r >= 1 else 2
+
+    def can_shoot(self, s: Side, shot: str) -> bool:
+        if not s.gun_in_hand or s.reload or self.band(self.dist()) > 4:
+            return False
+        if shot == "aimed" and (self.engaged() or self.blind(s)):
+            return False
+        return not (shot == "burst" and "automatic" not in s.f.gun.properties)
+
+    def plan_shot(self, s: Side) -> str:
+        pref = s.f.tactic.shot
+        if pref == "none":
+            return "none"
+        room = s.ap - s.f.tactic.keep
+        return next((x for x in [pref, *FALLBACK[pref]] if self.can_shoot(s, x) and SHOT_COST[x] <= room), "none")
+
+    def shot_pool(self, a: Side, d: Side, shot: str) -> int:
+        b = self.band(self.dist())
+        if b == 0:
+            rng = -3 + (2 if self.o["engaged_range"] == "add" else 0)
+        else:
+            rng = BAND_DICE[b] - 3 * max(b - BAND_NAMES.index(a.f.gun.range), 0)
+        return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng
+                + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0) - a.pen_shoot
+                - (3 if self.blind(a) else 0))
+
+    def continuation(self) -> int:
+        total = 0
+        while True:
+            face = self.d20()
+            if face <= 4:
+                return total + (self.one if face == 1 and self.o["stop_die"] == "counted" else 0)
+            total += self.value(face)
+
+    def shot_armour_roll(self, src: Side, tgt: Side) -> int:
+        armour_dice = tgt.armour + (tgt.f.armour.quality if tgt.f.armour else 0)
+        shield_dice = tgt.shield if self.o["shield"] != "ignore" else 0
+        if "armour_piercing" in src.f.gun.properties:
+            cut = int(self.o["armour_piercing_dice"])
+            from_armour = min(cut, armour_dice)
+            armour_dice -= from_armour
+            shield_dice = max(shield_dice - (cut - from_armour), 0)
+        faces = [self.d20() for _ in range(armour_dice + shield_dice + tgt.cover)]
+        successes = sum(self.value(x) for x in faces if x != 1)
+        ones = faces.count(1)
+        lost = {}
+        order = ["cover", "armour", "shield"] if self.o["cover_ones"] == "cover_first" else ["armour", "shield", "cover"]
+        for part in order:
+            lost[part] = min(ones, getattr(tgt, part))
+            ones -= lost[part]
+            setattr(tgt, part, getattr(tgt, part) - lost[part])
+        self.rec.degraded[self.sides.index(tgt)] += lost["armour"] + lost["shield"]
+        if not (tgt.prone or tgt.cover > 0):
+            tgt.braced = False
+        if self.o["armour_ones"] == "net":
+            return max(successes + faces.count(1) * self.one, 0)
+        return successes
+
+    def shoot(self, ai: int, shot: str, sector: bool = False) -> None:
+        a, d = self.sides[ai], self.sides[1 - ai]
+        if sector:
+            a.sector -= 1
+        else:
+            a.ap -= SHOT_COST[shot]
+        pool = self.shot_pool(a, d, shot)
+        s = self.fighter_check(a, pool)
+        if (shot == "burst" and (self.o["burst_hit"] == "total" or s >= 1)
+                and (pool > 0 or self.o["burst_desperate"] == "continue")):
+            s += self.continuation()
+            if self.o["high_capacity"] == "extra_chain" and "high_capacity" in a.f.gun.properties:
+                s += self.continuation()
+        if shot == "hip":
+            a.hip_chain += 1
+            a.reload = a.reload or a.hip_chain >= 3
+        else:
+            a.hip_chain = 0
+        if shot == "burst" or "single_shot" in a.f.gun.properties:
+            a.reload = True
+        if self.o["ammo"] == "magazine":
+            a.ammo = 0 if shot == "burst" else a.ammo - 1
+            a.reload = a.reload or a.ammo <= 0
+        if self.o["brace"] == "next_shot":
+            a.braced = False
+        outcome = "miss"
+        if s >= 1:
+            outcome = "hit"
+            health = d.health
+            extra, crit, traumas, will = s - 1, a.f.gun.crit, 0, 0
+            policy = a.f.attack_spending
+            if policy == "suppress_covered":
+                dice = (d.armour + (d.f.armour.quality if d.f.armour else 0)
+                        + (d.shield if self.o["shield"] != "ignore" else 0))
+                if "armour_piercing" in a.f.gun.properties:
+                    dice = max(dice - int(self.o["armour_piercing_dice"]), 0)
+                policy = "intimidate" if dice + d.cover >= a.f.suppress_at else "trauma_first"
+            if policy == "trauma_first" and crit:
+                traumas, extra = extra // crit, extra % crit
+            elif policy == "intimidate":
+                will, extra = extra * (2 if shot == "burst" else 1), 0
+            if self.blow(a, d, a.f.gun.damage + extra, traumas, False, will, shot=True):
+                outcome = "armour_stopped"
+            if d.health < health or self.o["overwatch_break"] == "any_hit":
+                d.sector = 0
+        self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
+
+    def sector_shot(self, s: Side, cost: int) -> bool:
+        """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the
+        action goes ahead."""
+        wi = 1 - self.sides.index(s)
+        w = self.sides[wi]
+        if not w.sector:
+            return True
+        if self.engaged():
+            w.sector = 0
+            return True
+        if not self.can_shoot(w, "hip"):
+            return True
+        w.sector -= 1
+        self.look(w)
+        w.sector += 1
+        self.shoot(wi, "hip", sector=True)
+        if any(x.out is not None for x in self.sides):
+            return False
+        return s.ap >= cost
+
+    def move(self, s: Side) -> None:
+        if self.o["overwatch_move"] == "end":
+            self.step(s)
+            self.sector_shot(s, 0)
+        elif self.sector_shot(s, 1):
+            self.step(s)
+
+    def shooter(self, i: int) -> bool:
+        """V-15.1–V-15.7 with the gun in hand; False when it draws its melee weapon instead."""
+        s = self.sides[i]
+        keep = s.f.tactic.keep
+        out = lambda: any(x.out is not None for x in self.sides)  # noqa: E731
+        if s.f.tactic.engaged == "draw" and self.engaged() and s.ap >= 1:
+            s.ap -= 1
+            s.gun_in_hand = False
+            return False
+        if s.f.tactic.engaged == "step_back" and self.engaged() and s.ap >= 1:
+            self.retreat(s)
+            if out():
+                return True
+        cost = 3 if self.o["long_reload"] == "extended" and "long_reload" in s.f.gun.properties else 2
+        if s.reload and s.ap - keep >= cost:
+            if self.sector_shot(s, cost):
+                s.ap -= cost
+                s.reload, s.hip_chain, s.ammo = False, 0, s.f.gun.magazine
+            if out():
+                return True
+        if (s.f.tactic.move == "advance" and s.ap - keep >= 1
+                and self.band(self.dist()) > BAND_NAMES.index(s.f.gun.range)):
+            self.move(s)
+            if out():
+                return True
+        e = self.sides[1 - i]
+        if (s.f.tactic.move == "keep_distance" and s.ap - keep >= 1 and not e.gun_in_hand
+                and self.dist() <= 2 * e.f.speed + 1):
+            self.retreat(s)
+            if out():
+                return True
+        t = s.f.tactic
+        if (t.brace and not s.braced and (s.prone or s.cover > 0)
+                and s.ap - keep >= 1 + min(SHOT_COST.get(t.shot, 0), SHOT_COST["standard"])):
+            if self.sector_shot(s, 1):
+                s.ap -= 1
+                s.braced = True
+            if out():
+                return True
+        while self.plan_shot(s) != "none":
+            self.look(s)
+            shot = self.plan_shot(s)
+            if out():
+                return True
+            if shot == "none":
+                break
+            if self.sector_shot(s, SHOT_COST[shot]):
+                self.shoot(i, shot)
+            if out():
+                return True
+        if t.overwatch and not self.engaged():  # V-15.7: the AP left set aside
+            ap = s.ap - (1 if self.o["overwatch_cost"] == "declare_quick" else 0)
+            if ap >= 1:
+                s.sector, s.ap = ap, 0
+        return True
 
 
 def play(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma], seed: int, index: int,

@@ -61,7 +61,8 @@ def test_attack_exact_by_default_and_sampled():
 
 @pytest.mark.parametrize("topic,needle", [("fighters", "swordsman"), ("weapons", "Двуручный меч"),
                                           ("armour", "combat_shield"), ("options", "desperation"),
-                                          ("tactics", "quick_guard2"), ("traumas", "brain pierced")])
+                                          ("tactics", "quick_guard2"), ("traumas", "brain pierced"),
+                                          ("guns", "Винтовка Косина"), ("tactics", "braced_aimed")])
 def test_list_topics(topic, needle):
     r = run("list", topic, "--ruleset", "vereteno")
     assert r.exit_code == 0, r.output
@@ -94,6 +95,10 @@ def test_fighter_file_selects_the_ruleset(tmp_path: Path):
     (("attack", "swordsman", "brute", "--ruleset", "vereteno", "--tactic", "turtle"), "makes no attack"),
     (("list", "talents", "--ruleset", "vereteno"), "unknown topic 'talents'"),
     (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--option", "stealth_attack=dice"), "set surprise"),
+    (("duel", "rifleman", "swordsman", "--ruleset", "vereteno", "--option", "start_distance=1001"), "allowed 0..1000"),
+    (("duel", "rifleman", "swordsman", "--ruleset", "vereteno", "--option", "start_distance=-1"), "allowed 0..1000"),
+    (("duel", "rifleman", "swordsman", "--ruleset", "vereteno", "--tactic-a", "autofire"), "automatic gun"),
+    (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--tactic-a", "std_shot"), "needs a gun"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     r = run(*args)
@@ -119,6 +124,12 @@ def test_an_attack_by_a_tactic_that_makes_none_is_refused_before_any_compile(mon
     ('armour = { protection = 3, thickness = 1 }', "unknown field"),
     ('tactic = { attack = "lunge" }', "tactic.attack"),
     ('strength = 3', "unknown field"),
+    ('weapon = "kosin_rifle"', "'kosin_rifle' is a gun (guns.toml)"),
+    ('gun = "sword"', "'sword' is a melee weapon"),
+    ('gun = { damage = 2, range = "very_far" }', "range: Input should be 'point_blank'"),
+    ('gun = { damage = 2, properties = ["laser"] }', "unknown gun property 'laser'"),
+    ('gun = "kosin_rifle"\ntactic = "autofire"', "automatic"),
+    ('speed = 0', "speed"),
 ])
 def test_bad_fighter_files(tmp_path: Path, body: str, needle: str):
     f = tmp_path / "bad.toml"

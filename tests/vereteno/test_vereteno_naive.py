@@ -84,6 +84,85 @@ def test_duels_agree_one_by_one(a, b, ca, cb, options):
     assert total[c.wound:c.special_at].sum() > 0  # blows were landed and compared
 
 
+RANGED_CASES = [
+    ("rifleman", "swordsman", {}, {"tactic": "charge", "cover": 4}, {"start_distance": "30"}),
+    ("rifleman", "swordsman", {"tactic": "std_shot"}, {}, {"start_distance": "30", "engaged_range": "add"}),
+    ("gunfighter", "gunfighter", {"cover": 3, "tactic": "braced_aimed"}, {"cover": 3, "reaction": "best"},
+     {"start_distance": "20"}),
+    ("gunfighter", "rifleman", {"cover": 2, "tactic": "braced_aimed"}, {"tactic": "braced_aimed", "cover": 1},
+     {"start_distance": "15", "brace": "next_shot"}),
+    ("gunfighter", "gunfighter", {"cover": 3, "tactic": "std_shot"}, {"cover": 5},
+     {"start_distance": "20", "hip_chain": "per_turn", "cover_ones": "armour_first", "armour_ones": "net"}),
+    ("gunner", "rifleman", {}, {"cover": 2}, {"start_distance": "20"}),
+    ("gunner", "rifleman", {"attack_spending": "trauma_first"}, {},
+     {"start_distance": "20", "burst_hit": "first_check", "stop_die": "not_counted", "one_value": "-1"}),
+    ("gunner", "raider", {}, {"shield": "archaic_shield"}, {"start_distance": "25", "prayer": "app", "shield": "cover_like"}),
+    ("rifleman", "gunfighter", {"tactic": "advance_fire", "cover": 3}, {"gun": "kurovski_rail_pistol", "tactic": "std_shot"},
+     {"start_distance": "300", "armour_piercing_dice": "2", "init_roll": "every_round"}),
+    ("raider", "gunfighter", {}, {"gun": "bow", "tactic": "std_shot", "size_mod": 1}, {"start_distance": "40"}),
+    ("gunfighter", "raider", {"gun": "pump_shotgun", "tactic": "std_shot", "cover": 2},
+     {"tactic": "charge", "cover": 3}, {"start_distance": "25", "long_reload": "extended", "ammo": "magazine",
+                                        "cover_move": "keep"}),
+    ("gunner", "gunner", {"gun": "shagov_smg", "skills": {"shooting": 0}}, {"tactic": "hip_spam"},
+     {"start_distance": "90", "burst_desperate": "no_continuation", "ammo": "magazine"}),
+    ("rifleman", "swordsman", {"tactic": "overwatch"}, {}, {"start_distance": "30"}),
+    ("rifleman", "gunfighter", {}, {"tactic": "overwatch"}, {"start_distance": "30", "visibility": "poor"}),
+    ("gunfighter", "gunfighter", {"skills": {"shooting": 3, "perception": 3}}, {"tactic": "braced_aimed", "cover": 3},
+     {"start_distance": "15", "visibility": "poor", "visibility_check": "per_shot", "prayer": "app"}),
+    ("gunner", "gunfighter", {"attack_spending": "suppress_covered", "suppress_at": 4}, {"cover": 3},
+     {"start_distance": "20"}),
+    ("swordsman", "brute", {"attack_spending": "suppress_covered"}, {}, {"start_distance": "5"}),
+    ("gunner", "raider", {"gun": "shagov_smg", "attack_spending": "trauma_first"}, {"speed": 9},
+     {"start_distance": "60", "high_capacity": "extra_chain", "halving": "stack"}),
+    ("rifleman", "brute", {"tactic": "std_shot", "attack_spending": "trauma_first"}, {},
+     {"start_distance": "80", "halving": "once"}),
+    ("rifleman", "swordsman", {"tactic": "kite", "speed": 12}, {"speed": 8}, {"start_distance": "20"}),
+    ("gunfighter", "raider", {"tactic": "kite", "cover": 2}, {}, {"start_distance": "1", "cover_move": "keep"}),
+    ("raider", "gunner", {}, {"tactic": "kite"}, {"start_distance": "25", "gun_melee": "none"}),
+    ("raider", "gunfighter", {}, {"reaction": "best"}, {"start_distance": "12", "gun_melee": "none"}),
+    ("raider", "gunfighter", {}, {"reaction": "defend", "weapon": "knife"}, {"start_distance": "12"}),
+    ("rifleman", "raider", {"tactic": "overwatch"}, {},
+     {"start_distance": "40", "overwatch_move": "end", "overwatch_expiry": "refill", "init_roll": "every_round"}),
+    ("gunfighter", "gunfighter", {"tactic": "overwatch", "cover": 2}, {"cover": 2},
+     {"start_distance": "15", "overwatch_cost": "declare_quick", "overwatch_break": "any_hit"}),
+    ("gunner", "rifleman", {"tactic": "overwatch"}, {"tactic": "braced_aimed", "cover": 3},
+     {"start_distance": "20", "ammo": "magazine"}),
+]
+
+
+@pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES)
+def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
+    """V-10.4, V-11.2, V-11.3, V-11.4, V-11.5, V-11.6, V-11.9, V-11.12, V-11.13, V-11.14, V-11.16,
+    V-11.17, V-12.3, V-15.4, V-15.5, V-15.7, V-15.8: the kernels at a distance (moves, every
+    shot, bursts, reloads, bracing, sector control, cover, suppression, drawing the sidearm) against
+    the reference, duel by duel."""
+    fa, fb = _fighter(a, **ca), _fighter(b, **cb)
+    p = RULESET.prepare(fa, fb, options=options)
+    opts = p.options.as_dict()
+    traumas = list(Catalog.bundled().traumas.values())
+    k = p.compiled.n_counters
+    c = RULESET.counters
+    total = np.zeros(k, dtype=np.int64)
+    for index in range(150):
+        got = p.compiled.kernels.duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        assert got.tolist() == nv.play(fa, fb, opts, traumas, SEED, index), f"duel {index}"
+        total += got
+    assert total[c.wins:c.wins + 2].sum() + total[c.draws] == 150
+    assert total[c.wound:c.special_at].sum() > 0
+
+
+@pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES[2:8])
+def test_single_shots_agree(a, b, ca, cb, options):
+    fa, fb = _fighter(a, **ca), _fighter(b, **cb)
+    p = RULESET.prepare(fa, fb, options=options)
+    opts = p.options.as_dict()
+    traumas = list(Catalog.bundled().traumas.values())
+    k = p.compiled.n_counters
+    for index in range(150):
+        got = p.compiled.kernels.attacks(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        assert got.tolist() == nv.play(fa, fb, opts, traumas, SEED, index, single_attack=True), f"shot {index}"
+
+
 @pytest.mark.parametrize("a,b,ca,cb,options", CASES[:5] + CASES[9:])  # 9: exposure, 10–14: prayer, NPC reactions
 def test_single_attacks_agree(a, b, ca, cb, options):
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)

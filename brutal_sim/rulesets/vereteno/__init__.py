@@ -1,5 +1,5 @@
-"""«Звёздное Веретено» melee duels (d20 pools, action points; digest ``docs/rules/vereteno.md``,
-rules V-1 … V-8).
+"""«Звёздное Веретено» duels (d20 pools, action points; digest ``docs/rules/vereteno.md``): melee
+duels (rules V-1 … V-8) and duels at a distance (V-10 … V-16: moves, shots, sector control).
 
 Files, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog with the d66
 trauma table, fighter files, rules files), :mod:`.options` (rule options, every GAP, with their
@@ -18,22 +18,43 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from ...core.schema_tools import FileKind
-from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
+from ...core.ruleset import Compiled, ExactAttack, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, compile_traumas
 from .exact import enumerate_attack
-from .kernel import plan, run_attacks, run_duels, run_paired
+from .exact import enumerate_shot
+from .kernel import (
+    BAND_OUT, band, open_duel, plan, plan_shot, run_attacks, run_duels, run_paired, run_ranged_attacks,
+    run_ranged_duels, run_ranged_paired,
+)
 from .model import Fighter
-from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
+from .options import O_ROUND_CAP, O_START_DISTANCE, OPTION_SPECS, compile_options
 
+#: melee duels at point blank (V-7.6)
 KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
+#: duels with a gun or from beyond point blank (V-10, V-11): the same counters as KERNELS on a
+#: melee duel at point blank
+RANGED_KERNELS = Kernels(duels=run_ranged_duels, attacks=run_ranged_attacks, paired=run_ranged_paired)
+
+
+def at_distance(fighters: np.ndarray, options: np.ndarray) -> bool:
+    """Does this matchup need the duels at a distance: a gun on either side, or a
+    ``start_distance`` beyond point blank (V-10.1)?"""
+    gun = L.P_WEAPONS + L.SLOT_GUN * L.WN + L.W_PRESENT
+    return bool(options[O_START_DISTANCE] > L.REACH or fighters[:, gun].any())
+
+
+def _gun_in_hand(fighters: np.ndarray, i: int) -> bool:
+    """V-10.9: does fighter ``i`` start with its gun in hand (it has one and its tactic shoots)?"""
+    return bool(fighters[i, L.P_WEAPONS + L.SLOT_GUN * L.WN + L.W_PRESENT] and fighters[i, L.P_T_SHOT] != L.SH_NONE)
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, traumas: np.ndarray) -> Compiled:
     """Vereteno arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]``
-    and the trauma table ``int64[36, NT]``."""
-    return Compiled(fighters, options, (traumas,), KERNELS, L.n_counters(int(options[O_ROUND_CAP])))
+    and the trauma table ``int64[36, NT]``; the kernels at a distance when :func:`at_distance`."""
+    kernels = RANGED_KERNELS if at_distance(fighters, options) else KERNELS
+    return Compiled(fighters, options, (traumas,), kernels, L.n_counters(int(options[O_ROUND_CAP])))
 
 
 def _signed(v: int) -> str:
@@ -57,6 +78,8 @@ class VeretenoRuleset(Ruleset):
                   ("weapon.modifier", 1), ("weapon.damage", 1), ("armour.protection", 1),
                   ("shield.protection", 1), ("action_points", 1))
     compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 10}
+    #: duels from a distance: moves, shots, reloads (V-10, V-11)
+    capabilities = frozenset({"distance"})
 
     matrix_tactics = ("std_guard", "quick3", "power", "quick_guard2", "turtle", "battle_cry")
     matrix_reactions = ("defend", "dodge")
@@ -81,11 +104,35 @@ class VeretenoRuleset(Ruleset):
     def check_attack(self, prepared: Prepared) -> None:
         F = prepared.compiled.fighters
         S = np.zeros((2, L.NS), dtype=np.int64)
+        if prepared.compiled.kernels is RANGED_KERNELS:
+            open_duel(F, S, prepared.compiled.options)
+            d = int(prepared.options["start_distance"])
+            if S[0, L.S_DROPPED] & L.HAND_GUN:
+                if plan_shot(F, S, 0) == L.SH_NONE:
+                    why = "beyond 1000 m (V-10.1)" if band(d) == BAND_OUT else "with the AP its reserve leaves"
+                    raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} fires no shot from "
+                                    f"{d} m {why}")
+                return
+            if d > L.REACH:
+                raise DataError("options", "start_distance", f"{d} m: side a ({prepared.a.name}) has no gun in hand "
+                                f"and is not engaged, so it makes no attack from there; a single attack at a distance "
+                                f"needs a tactic that shoots (std_shot, hip_spam, aimed, autofire) or "
+                                f"start_distance ≤ 1")
         S[0, L.S_AP] = F[0, L.P_AP]
         if plan(F, S, 0) == L.K_NONE:
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")
             raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
                             f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; allowed for attack: {usable}")
+
+    def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
+        """Exact distribution of side a's first attack on a fresh side b: its first shot when it
+        starts with a gun in hand (:func:`.exact.enumerate_shot`), else its melee attack."""
+        if not (compiled.kernels is RANGED_KERNELS and _gun_in_hand(compiled.fighters, 0)):
+            return super().enumerate_attack(compiled)
+        c = self.counters
+        outcomes, levels, damage = np.zeros(len(c.outcomes)), np.zeros((len(c.levels), len(c.zones))), np.zeros(1)
+        enumerate_shot(*compiled.args(), outcomes, levels, damage)
+        return ExactAttack(outcomes, levels, float(damage[0]))
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()
@@ -103,11 +150,16 @@ class VeretenoRuleset(Ruleset):
             "weapons": Listing(("name", "Russian", "mod", "init", "damage", "crit", "two-handed", "properties"), [
                 (k, w.name_ru, _signed(w.modifier), _signed(w.initiative), str(w.damage), str(w.crit or "—"),
                  "yes" if w.two_handed else "", ", ".join(w.properties)) for k, w in cat.weapons.items()]),
+            "guns": Listing(("name", "Russian", "mod", "init", "damage", "crit", "range", "magazine", "properties"), [
+                (k, g.name_ru, _signed(g.modifier), _signed(g.initiative), str(g.damage), str(g.crit or "—"),
+                 g.range.replace("_", " "), str(g.magazine), ", ".join(g.properties)) for k, g in cat.guns.items()]),
             "armour": Listing(("name", "Russian", "weight", "class", "quality"), [
                 (k, x.name_ru, x.weight, str(x.protection), str(x.quality)) for k, x in cat.armour.items()]
                 + [(k, x.name_ru, "shield", str(x.protection), "0") for k, x in cat.shields.items()]),
-            "tactics": Listing(("name", "rule", "attack", "keep AP", "battle cry", "description"), [
-                (k, t.rule, t.attack, str(t.keep), "yes" if t.battle_cry else "", t.description)
+            "tactics": Listing(("name", "rule", "attack", "shot", "move", "engaged", "keep AP", "battle cry",
+                                "description"), [
+                (k, t.rule, t.attack, t.shot, t.move, t.engaged, str(t.keep), "yes" if t.battle_cry else "",
+                 t.description)
                 for k, t in cat.tactics.items()]),
             "traumas": Listing(("d66", "trauma", "death", "combat codes"), [
                 (k, t.name, t.death, t.codes) for k, t in cat.traumas.items()]),

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from ...core.data import BaseCatalog, Table, read_rules_file, validate, validated_fighter
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from .model import REACTIONS, Armour, Fighter, FighterSpec, Shield, Tactic, Trauma, Weapon
+from .model import REACTIONS, Armour, Fighter, FighterSpec, Gun, Shield, Tactic, Trauma, Weapon
 from .options import OPTION_SPECS
 
 
@@ -26,11 +26,13 @@ class Catalog(BaseCatalog):
 
     source_prefix = "catalog/vereteno"
 
-    TABLES = {"weapons": Table("weapons.toml", Weapon), "armour": Table("armour.toml", Armour),
+    TABLES = {"weapons": Table("weapons.toml", Weapon), "guns": Table("guns.toml", Gun),
+              "armour": Table("armour.toml", Armour),
               "shields": Table("shields.toml", Shield), "tactics": Table("tactics.toml", Tactic),
               "traumas": Table("traumas.toml", Trauma, named=False)}
     DATA_ROOT = DATA_ROOT
     weapons: dict[str, Weapon]
+    guns: dict[str, Gun]
     armour: dict[str, Armour]
     shields: dict[str, Shield]
     tactics: dict[str, Tactic]
@@ -61,23 +63,30 @@ class Catalog(BaseCatalog):
                 raise DataError(source.replace("tactic", "reaction"), "reaction",
                                 f"unknown reaction {reaction!r}; allowed: {', '.join(REACTIONS)}")
             update["reaction"] = reaction
-        return f.model_copy(update=update)
+        return validated_fighter(Fighter, {**dict(f), **update}, source)
 
     def fighter_from_data(self, data: dict[str, Any], source: str, default_name: str) -> Fighter:
         spec = validate(FighterSpec, data, source)
+        if isinstance(spec.weapon, str) and spec.weapon in self.guns and spec.weapon not in self.weapons:
+            raise DataError(source, "weapon", f"{spec.weapon!r} is a gun (guns.toml), not a melee weapon: "
+                            f"give it as gun = {spec.weapon!r}")
+        if isinstance(spec.gun, str) and spec.gun in self.weapons and spec.gun not in self.guns:
+            raise DataError(source, "gun", f"{spec.gun!r} is a melee weapon (weapons.toml), not a gun: "
+                            f"give it as weapon = {spec.gun!r}")
+        gun = None if spec.gun is None else self._lookup("gun", self.guns, spec.gun, Gun, source, "gun")
         weapon = None if spec.weapon is None else self._lookup("weapon", self.weapons, spec.weapon, Weapon, source, "weapon")
         armour = None if spec.armour is None else self._lookup("armour", self.armour, spec.armour, Armour, source, "armour")
         shield = None if spec.shield is None else self._lookup("shield", self.shields, spec.shield, Shield, source, "shield")
-        payload = spec.model_dump(exclude={"ruleset", "weapon", "armour", "shield", "tactic"})
-        payload.update(name=spec.name or default_name, weapon=weapon, armour=armour, shield=shield,
+        payload = spec.model_dump(exclude={"ruleset", "weapon", "gun", "armour", "shield", "tactic"})
+        payload.update(name=spec.name or default_name, weapon=weapon, gun=gun, armour=armour, shield=shield,
                        tactic=self.tactic(spec.tactic, source, "tactic"))
         return validated_fighter(Fighter, payload, source)
 
     def fighter_data(self, f: Fighter) -> dict[str, Any]:
         """A fighter as fighter-file data with its catalog items as inline tables."""
-        data = f.model_dump(exclude={"weapon", "armour", "shield", "tactic"})
+        data = f.model_dump(exclude={"weapon", "gun", "armour", "shield", "tactic"})
         data["ruleset"] = "vereteno"
-        for key in ("weapon", "armour", "shield", "tactic"):
+        for key in ("weapon", "gun", "armour", "shield", "tactic"):
             item = getattr(f, key)
             if item is not None:
                 data[key] = item.model_dump()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout as L
-from .model import Fighter, Trauma, Weapon
+from .model import Fighter, Gun, Trauma, Weapon
 
 
 def _weapon(row: np.ndarray, slot: int, w: Weapon | None) -> None:
@@ -23,9 +23,28 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None) -> None:
     row[base + L.W_PIERCING] = "armour_piercing" in w.properties
 
 
-def compile_fighter(f: Fighter) -> np.ndarray:
-    """One fighter → ``int64[NF]``."""
+def _gun(row: np.ndarray, g: Gun | None) -> None:
+    if g is None:
+        return
+    base = L.P_WEAPONS + L.SLOT_GUN * L.WN
+    row[base + L.W_PRESENT] = 1
+    row[base + L.W_MOD] = g.modifier
+    row[base + L.W_INIT] = g.initiative
+    row[base + L.W_DAMAGE] = g.damage
+    row[base + L.W_CRIT] = g.crit
+    row[base + L.W_PIERCING] = "armour_piercing" in g.properties
+    row[base + L.W_RANGE] = L.BAND_CODES[g.range]
+    row[base + L.W_AUTOMATIC] = "automatic" in g.properties
+    row[base + L.W_SINGLE_SHOT] = "single_shot" in g.properties
+    row[base + L.W_LONG_RELOAD] = "long_reload" in g.properties
+    row[base + L.W_MAGAZINE] = g.magazine
+    row[base + L.W_HIGH_CAPACITY] = "high_capacity" in g.properties
+
+
+def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
+    """One fighter of ``side`` (0 a, 1 b) → ``int64[NF]``."""
     row = np.zeros(L.NF, dtype=np.int64)
+    row[L.P_SIDE] = side
     row[L.P_BODY] = f.attributes.physique
     row[L.P_AGILITY] = f.attributes.agility
     row[L.P_MELEE] = f.skills.melee
@@ -43,7 +62,19 @@ def compile_fighter(f: Fighter) -> np.ndarray:
     row[L.P_DEFENCE_SPENDING] = L.DEFENCE_SPENDING_CODES[f.defence_spending]
     row[L.P_CRY_POOL] = f.attributes.empathy + f.skills.influence
     row[L.P_T_CRY] = f.tactic.battle_cry
+    row[L.P_SHOOT_POOL] = f.attributes.agility + f.skills.shooting
+    row[L.P_SPEED] = f.speed
+    row[L.P_COVER] = f.cover
+    row[L.P_SIZE] = f.size_mod
+    row[L.P_SUPPRESS_AT] = f.suppress_at
+    row[L.P_PERC_POOL] = f.attributes.intellect + f.skills.perception
+    row[L.P_T_SHOT] = L.SHOT_CODES[f.tactic.shot]
+    row[L.P_T_MOVE] = L.MOVE_CODES[f.tactic.move]
+    row[L.P_T_ENGAGED] = L.ENGAGED_CODES[f.tactic.engaged]
+    row[L.P_T_BRACE] = f.tactic.brace
+    row[L.P_T_OVERWATCH] = f.tactic.overwatch
     _weapon(row, L.SLOT_WEAPON, f.weapon)
+    _gun(row, f.gun)
     unarmed = L.P_WEAPONS + L.SLOT_UNARMED * L.WN
     for field, value in L.UNARMED_PROFILE.items():
         row[unarmed + field] = value
@@ -52,7 +83,7 @@ def compile_fighter(f: Fighter) -> np.ndarray:
 
 def compile_pair(a: Fighter, b: Fighter) -> np.ndarray:
     """Side a and side b → ``int64[2, NF]``."""
-    return np.ascontiguousarray(np.stack([compile_fighter(a), compile_fighter(b)]))
+    return np.ascontiguousarray(np.stack([compile_fighter(a, 0), compile_fighter(b, 1)]))
 
 
 def compile_traumas(traumas: dict[str, Trauma]) -> np.ndarray:
@@ -71,4 +102,6 @@ def compile_traumas(traumas: dict[str, Trauma]) -> np.ndarray:
         table[r, L.T_NO2H] = t.no2h
         table[r, L.T_DEAD] = t.dead
         table[r, L.T_PEN_INFL] = t.penalties.infl
+        table[r, L.T_HALFSPD] = t.halfspd
+        table[r, L.T_PEN_SHOOT] = t.penalties.shoot
     return table

@@ -5,6 +5,10 @@ of successes and 1s; a desperate roll (V-1.4) from the category counts of its �
 check (V-1.6) from the category counts of its first roll and the convolution of its rerolled dice.
 Reaction choice, pools, the reaction's effect, the attacker's spending, the armour reduction and
 the blow level are the kernel's own rule functions, so enumeration and sampler cannot drift.
+
+A shot (:func:`enumerate_shot`, V-11) has no reaction; a long burst's continuation dice
+(:func:`continuation_pmf`, V-11.12) are a geometric number of dice, summed until the remaining
+probability is below 1e-20.
 """
 
 from __future__ import annotations
@@ -13,14 +17,19 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    KIND_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction, defence_pool, desperate,
-    desperate_dice, dodge_pool, immobilise, level, plan, reset, resolve, spend, take_reaction,
+    KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction,
+    defence_pool, desperate, desperate_dice, dodge_pool, immobilise, level, open_duel, plan, plan_shot, reset,
+    resolve, shot_armour_dice, shot_pool, shot_spend, spend, take_reaction,
 )
 from .layout import (
-    K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, OUT_HIT, P_HEALTH, P_WILL, R_DEFEND, R_DODGE, R_NONE, S_AP, T_DEAD,
+    K_NONE, LVL_NONE, NS, OUT_ARMOUR_STOPPED, P_WEAPONS, SLOT_GUN, W_HIGH_CAPACITY, WN, OUT_HIT, OUT_MISS, P_HEALTH,
+    P_WILL, R_DEFEND, R_DODGE, R_NONE, SH_BURST, SH_NONE, S_AP, S_SIGHT, S_WILL, S_X, P_PERC_POOL, REACH, T_DEAD,
     T_OUT,
 )
-from .options import O_DESPERATION, O_ONE_VALUE
+from .options import (
+    BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, O_BURST_DESPERATE, O_BURST_HIT, O_DESPERATION, O_ONE_VALUE,
+    O_STOP_DIE, STOP_DIE_NOT_COUNTED, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, O_VISIBILITY, VISIBILITY_POOR,
+)
 from .options import O_PRAYER, PRAYER_APP, PRAYER_OFF
 
 #: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
@@ -206,3 +215,136 @@ def enumerate_attack(F, opts, tt, outcomes, levels, damage):
                     p_out = 1.0 - (1.0 - q) ** traumas
                 levels[level(False, final, traumas, True), 0] += px * p_out
                 levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)
+
+
+#: V-11.12: the continuation's dice beyond which the remaining probability (0.8 ** n) is below 1e-20
+_CONTINUATION_DICE = 210
+
+
+@driver
+def continuation_pmf(opts):
+    """Exact distribution of ``kernel``'s long-burst continuation (V-11.12): dice until one shows
+    1–4, each counted by V-1.3, the stopping die too (a 1 adds ``one_value``) unless ``stop_die =
+    not_counted``. Returns (float64[2n + 3], int64): probabilities of the totals ``lo …`` and
+    ``lo = −2`` (n = :data:`_CONTINUATION_DICE`)."""
+    one = opts[O_ONE_VALUE]
+    n = _CONTINUATION_DICE
+    lo = -2
+    out = np.zeros(2 * n + 3)
+    run = np.zeros(2 * n + 1)  # totals of the dice before the stopping one, k dice so far
+    run[0] = 1.0
+    go = 1.0  # probability of k dice without a stop
+    stop_one = one if opts[O_STOP_DIE] != STOP_DIE_NOT_COUNTED else 0
+    for k in range(n + 1):
+        for v in range(2 * k + 1):
+            p = run[v] * go
+            if p != 0.0:
+                out[v - lo] += p * 0.15  # a 2–4 stops it
+                out[v + stop_one - lo] += p * 0.05  # a 1 stops it
+        nxt = np.zeros(2 * n + 1)
+        for v in range(2 * k + 1):
+            if run[v] != 0.0 and v + 2 <= 2 * n:
+                nxt[v] += run[v] * 12.0 / 16.0
+                nxt[v + 1] += run[v] * 3.0 / 16.0
+                nxt[v + 2] += run[v] * 1.0 / 16.0
+        run = nxt
+        go *= 0.8
+    return out, lo
+
+
+@driver
+def enumerate_shot(F, opts, tt, outcomes, levels, damage):
+    """Add the exact outcome distribution of side a's first shot (V-11) on a fresh side b from
+    ``start_distance``, as ``kernel``'s single attack at a distance: under poor visibility the
+    perception check first (V-11.18: seeing or blind, jointly with the Will its prayer costs), then
+    the shooting check (its prayer), a long burst's continuation, no reaction (V-11.15), the extras
+    (V-12), the armour + cover roll.
+
+    ``outcomes`` float64[5] (``OUT_*``), ``levels`` float64[5, 1] (``LVL_*`` × zone ``body``),
+    ``damage`` float64[1] (mean final damage per shot).
+    """
+    S = np.empty((2, NS), dtype=np.int64)
+    open_duel(F, S, opts)
+    immobilise(S, opts)
+    if plan_shot(F, S, 0) == SH_NONE:
+        return
+    if opts[O_VISIBILITY] != VISIBILITY_POOR or abs(S[0, S_X] - S[1, S_X]) <= REACH:
+        _add_shot(F, S, opts, tt, 1.0, outcomes, levels, damage)
+        return
+    pl, lol = _prayer_pmf(F[0, P_PERC_POOL] + LOOK_DICE, opts, can_pray(S, opts, 0))
+    for j in range(pl.shape[0]):
+        for c in range(pl.shape[1]):
+            if pl[j, c] == 0.0:
+                continue
+            S2 = S.copy()
+            S2[0, S_SIGHT] = 1 if j + lol >= 1 else 2
+            S2[0, S_WILL] -= c
+            _add_shot(F, S2, opts, tt, pl[j, c], outcomes, levels, damage)
+
+
+@driver
+def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
+    """:func:`enumerate_shot` from the shooting check on, each probability times ``weight``."""
+    shot = plan_shot(F, S, 0)
+    if shot == SH_NONE:
+        return
+    S[0, S_AP] -= SHOT_COST[shot]
+    pool = shot_pool(F, S, opts, 0, shot)
+    pa2, lo = _prayer_pmf(pool, opts, can_pray(S, opts, 0))
+    pa = pa2.sum(axis=1)
+    if shot == SH_BURST and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION):
+        pc, loc = continuation_pmf(opts)
+        high = F[0, P_WEAPONS + SLOT_GUN * WN + W_HIGH_CAPACITY] != 0
+        if opts[O_HIGH_CAPACITY] == HIGH_CAPACITY_EXTRA_CHAIN and high:
+            two = np.zeros(2 * pc.shape[0] - 1)  # V-11.12: a second chain
+            for j in range(pc.shape[0]):
+                for k in range(pc.shape[0]):
+                    two[j + k] += pc[j] * pc[k]
+            pc, loc = two, 2 * loc
+        total = np.zeros(pa.shape[0] + pc.shape[0] - 1)
+        first = opts[O_BURST_HIT] == BURST_HIT_FIRST_CHECK
+        for i in range(pa.shape[0]):
+            if pa[i] == 0.0:
+                continue
+            if first and i + lo < 1:  # the check alone missed: no continuation
+                total[i - loc] += pa[i]
+                continue
+            for j in range(pc.shape[0]):
+                total[i + j] += pa[i] * pc[j]
+        pa = total
+        lo = lo + loc
+    q = 0.0  # V-8.4: chance that one trauma ends the fight (KO, PARA, DEAD)
+    for row in range(tt.shape[0]):
+        if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
+            q += 1.0 / tt.shape[0]
+    na, ns, nc = shot_armour_dice(F, S, opts, 0, 1)
+    red = reduction_pmf(na + ns + nc, opts)
+    for i in range(pa.shape[0]):
+        p = pa[i]
+        s = i + lo
+        if p == 0.0:
+            continue
+        if s < 1:
+            outcomes[OUT_MISS] += p * weight
+            continue
+        dmg, traumas, will = shot_spend(F, S, opts, 0, s, shot)
+        if dmg == 0 and traumas == 0 and will == 0:
+            outcomes[OUT_HIT] += p * weight
+            continue
+        for x in range(red.shape[0] if dmg > 0 else 1):
+            px = p * weight * (red[x] if dmg > 0 else 1.0)
+            if px == 0.0:
+                continue
+            final = max(dmg - x, 0)
+            if dmg > 0 and final == 0:
+                outcomes[OUT_ARMOUR_STOPPED] += px
+                levels[LVL_NONE, 0] += px
+                continue
+            outcomes[OUT_HIT] += px
+            damage[0] += final * px
+            if F[1, P_HEALTH] - final <= 0 or F[1, P_WILL] - will <= 0:
+                p_out = 1.0
+            else:
+                p_out = 1.0 - (1.0 - q) ** traumas
+            levels[level(False, final, traumas, True), 0] += px * p_out
+            levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)

@@ -10,6 +10,7 @@ are compile-time constants for numba.
 
 from __future__ import annotations
 
+from ...core import battle as B
 from ...core.counters import CounterLayout
 from ...core.slots import Slots
 
@@ -20,11 +21,31 @@ KIND_CODES = {"none": K_NONE, "quick": K_QUICK, "standard": K_STANDARD, "power":
 # -- reactions (V-7.2) and spending policies (V-7.3, V-7.4) ----------------------------------------
 R_BEST, R_DEFEND, R_DODGE, R_NONE = range(4)
 REACTION_CODES = {"best": R_BEST, "defend": R_DEFEND, "dodge": R_DODGE, "none": R_NONE}
-AS_TRAUMA_FIRST, AS_DAMAGE_ONLY, AS_DISARM_FIRST, AS_INTIMIDATE = range(4)
+AS_TRAUMA_FIRST, AS_DAMAGE_ONLY, AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COVERED = range(5)
 ATTACK_SPENDING_CODES = {"trauma_first": AS_TRAUMA_FIRST, "damage_only": AS_DAMAGE_ONLY,
-                         "disarm_first": AS_DISARM_FIRST, "intimidate": AS_INTIMIDATE}
+                         "disarm_first": AS_DISARM_FIRST, "intimidate": AS_INTIMIDATE,
+                         "suppress_covered": AS_SUPPRESS_COVERED}
 DS_BLOCK_FIRST, DS_COUNTER_FIRST = range(2)
 DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COUNTER_FIRST}
+
+# -- shots (V-11.2–V-11.5) and the moves and engaged handling of a tactic (V-15.1, V-15.2, V-15.4);
+# the shots' AP cost and pool modifier are the kernel's SHOT_* arrays ---------------------------------
+SH_NONE, SH_HIP, SH_STANDARD, SH_AIMED, SH_BURST = range(5)
+SHOT_CODES = {"none": SH_NONE, "hip": SH_HIP, "standard": SH_STANDARD, "aimed": SH_AIMED, "burst": SH_BURST}
+MV_HOLD, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE = range(4)
+MOVE_CODES = {"hold": MV_HOLD, "advance": MV_ADVANCE, "close_in": MV_CLOSE_IN, "keep_distance": MV_KEEP_DISTANCE}
+EN_SHOOT, EN_DRAW, EN_STEP_BACK = range(3)
+ENGAGED_CODES = {"shoot": EN_SHOOT, "draw": EN_DRAW, "step_back": EN_STEP_BACK}
+
+# -- range bands (V-10.1, V-16.1): upper bounds in metres of band b = 0 … 4 ---------------------------
+BAND_NAMES = ("point_blank", "close", "medium", "long", "extreme")
+BAND_POINT_BLANK, BAND_CLOSE, BAND_MEDIUM, BAND_LONG, BAND_EXTREME = range(len(BAND_NAMES))
+BAND_CODES = {name: b for b, name in enumerate(BAND_NAMES)}
+BAND_METRES = (1, 2, 20, 100, 1000)
+#: V-10.1 no band beyond the extreme one: a target farther than this cannot be shot
+MAX_RANGE = BAND_METRES[-1]
+#: V-3.15, V-10.7: melee reach (point blank); a fighter this close is engaged (V-11.11)
+REACH = BAND_METRES[BAND_POINT_BLANK]
 
 # -- blow levels (counter names); a fighter's state counts its blows of each level -------------------
 LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
@@ -34,34 +55,63 @@ N_LEVELS = len(LEVEL_NAMES)
 # -- weapon records (V-8.2): fields of one record, and the fighter's two records --------------------
 W = Slots()
 W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PIERCING = W.take(9)
+W_RANGE, W_AUTOMATIC, W_SINGLE_SHOT = W.take(3)  # a gun's effective band (V-11.10), V-11.12, V-11.14 (a)
+W_LONG_RELOAD, W_MAGAZINE = W.take(2)  # V-11.14: long reload, rounds (options long_reload, ammo)
+W_HIGH_CAPACITY = W.next()  # V-11.12: a high-capacity magazine (option high_capacity)
 WN = W.size
 WEAPON_SLOTS = Slots()
-SLOT_WEAPON = WEAPON_SLOTS.next()  # the weapon in hand
+SLOT_WEAPON = WEAPON_SLOTS.next()  # the melee weapon (a gunman's sidearm, V-10.9)
 SLOT_UNARMED = WEAPON_SLOTS.next()  # bare hands (V-5.6)
+SLOT_GUN = WEAPON_SLOTS.next()  # the ranged weapon (V-11, V-16.2)
+
+# -- the battle block (core.battle) first in both rows: side, place, targeting policy; in the state
+# out (its cause + 1), dead and the position on the line (metres, V-10.3)
+P_SIDE = B.F_SIDE
+S_OUT, S_DEAD, S_X = B.B_OUT, B.B_DEAD, B.B_X
 
 # -- fighter parameters (int64[NF]) ----------------------------------------------------------------
-P = Slots()
+P = Slots(B.FIGHTER_BLOCK)  # after the battle block (core.battle)
 P_BODY, P_AGILITY, P_MELEE, P_AGIL_SKILL, P_HEALTH, P_WILL, P_AP = P.take(7)
 P_ARMOUR_CLASS, P_ARMOUR_QUALITY, P_SHIELD_CLASS = P.take(3)
 P_T_KIND, P_T_KEEP, P_REACTION, P_ATTACK_SPENDING, P_DEFENCE_SPENDING = P.take(5)  # tactic and policies
 P_WEAPONS = P.block(WEAPON_SLOTS.size * WN)  # slot s's record at P_WEAPONS + s * WN
 P_CRY_POOL = P.next()  # battle cry pool: Эмпатия + Влияние (seed 41–43)
 P_T_CRY = P.next()  # 1 if the tactic opens each turn with a battle cry
+P_SHOOT_POOL = P.next()  # V-11.1: Ловкость + Стрельба
+P_SPEED = P.next()  # V-10.4: metres a move
+P_COVER = P.next()  # V-10.6, V-11.17: the strength of its cover at the start
+P_SIZE = P.next()  # V-11.19: dice added to shots at it
+P_T_SHOT, P_T_MOVE, P_T_ENGAGED = P.take(3)  # the tactic's shot (SH_*), move (MV_*), engaged handling (EN_*)
+P_T_BRACE = P.next()  # 1 if the tactic braces its gun (V-15.5)
+P_T_OVERWATCH = P.next()  # 1 if the tactic sets its AP left aside for sector control (V-15.7)
+P_PERC_POOL = P.next()  # V-11.18: Интеллект + Наблюдательность
+P_SUPPRESS_AT = P.next()  # V-15.9 suppress_covered: the target's armour + cover dice from which extras go to Will
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
 
 # -- fighter state (int64[NS]) ---------------------------------------------------------------------
-S = Slots()
+S = Slots(B.STATE_BLOCK)  # after the battle block (core.battle)
 S_HEALTH, S_WILL, S_AP, S_AP_DEBT, S_INIT_ROLL, S_INIT_BONUS = S.take(6)
 S_PRONE, S_DROPPED, S_NO2H, S_PEN_MELEE, S_PEN_AGIL, S_BLEED, S_DMG_TURN, S_DMGCHK = S.take(8)  # conditions
+#: bits of S_DROPPED: the melee weapon dropped (V-3.9), or stowed while the gun is in hand (V-10.9); either
+#: leaves bare hands for melee (V-5.6, V-11.22)
+HAND_DROPPED, HAND_GUN = 1, 2
 S_ARMOUR, S_SHIELD = S.take(2)  # armour and shield class left (V-5.4)
-S_OUT, S_DEAD = S.take(2)  # out of the fight: its cause + 1 (V-6.1); killed by a DEAD trauma
 S_STEALTH = S.next()  # V-2.5: the stealth attack still due (option stealth_attack's code)
 S_HARMED = S.next()  # blows taken with a level above none (for the shared one_blow counter)
 S_TOKENS_USED = S.next()  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
 S_IMMOBILISED = S.next()  # V-6.9: 1 while the fighter is immobilised
 S_PEN_INFL = S.next()  # V-6.4: dice off Влияние checks (the battle cry)
+S_RELOAD = S.next()  # V-11.14: 1 while the gun needs a reload
+S_HIP_CHAIN = S.next()  # V-11.14 (b): hip shots in a row with the gun
+S_COVER = S.next()  # V-11.17: cover strength left
+S_BRACED = S.next()  # V-11.16: 1 while the gun is braced
+S_AMMO = S.next()  # V-11.14 (ammo = magazine): rounds left in the gun
+S_SECTOR = S.next()  # V-11.13: AP set aside for sector shots (0: no sector control)
+S_HALFSPD = S.next()  # V-10.5: HALFSPD traumas taken
+S_PEN_SHOOT = S.next()  # V-6.4: dice off shooting checks
+S_SIGHT = S.next()  # V-11.18 (visibility = poor): 0 not checked this turn, 1 sees its foe, 2 blind
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 
@@ -70,6 +120,8 @@ T = Slots()
 (T_SHOCK, T_DROP, T_PRONE, T_PEN_MELEE, T_PEN_AGIL, T_DMGCHK, T_OUT, T_BLEED, T_DMG_TURN,
  T_NO2H, T_DEAD) = T.take(11)
 T_PEN_INFL = T.next()  # V-8.4 PEN(infl)
+T_HALFSPD = T.next()  # V-8.4 HALFSPD (V-10.5)
+T_PEN_SHOOT = T.next()  # V-8.4 PEN(shoot)
 NT = T.size
 
 # -- counters --------------------------------------------------------------------------------------

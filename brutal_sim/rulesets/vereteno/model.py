@@ -18,13 +18,23 @@ PROPERTIES: tuple[str, ...] = ("light", "heavy", "long", "small", "armour_pierci
                                "incendiary")
 NOT_MODELLED_PROPERTIES = {"energy": "the fuel-cell swap after 3 quick attacks (V-3.2) is not modelled"}
 REACTIONS: tuple[str, ...] = ("best", "defend", "dodge", "none")
-ATTACK_SPENDING: tuple[str, ...] = ("trauma_first", "damage_only", "disarm_first", "intimidate")
+ATTACK_SPENDING: tuple[str, ...] = ("trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered")
 DEFENCE_SPENDING: tuple[str, ...] = ("block_first", "counter_first")
 #: V-8.4 skill keys of trauma penalties; only ``melee``, ``agil`` and ``infl`` (the battle cry) act in a duel (V-6.4)
 PENALTY_SKILLS: tuple[str, ...] = ("melee", "agil", "shoot", "stealth", "str", "perc", "infl", "prof")
 
+#: V-11.21, V-16.2 gun properties: ``automatic`` (long bursts, V-11.12) and ``single_shot`` (a reload after
+#: every shot, V-11.14 a) have rules, ``armour_piercing`` uses ``armour_piercing_dice`` (V-5.7); the others
+#: have no rule text anywhere (no effect)
+GUN_PROPERTIES: tuple[str, ...] = ("automatic", "single_shot", "armour_piercing", "light", "small", "reliable",
+                                   "silent", "scope", "red_dot_sight", "bayonet", "bulky", "heavy", "spread",
+                                   "long_reload", "high_capacity", "non_lethal", "special_ammo", "anti_vehicle",
+                                   "stationary", "incendiary")
+#: V-10.1 range bands, the nearest first
+BANDS: tuple[str, ...] = ("point_blank", "close", "medium", "long", "extreme")
+
 Reaction = Literal["best", "defend", "dodge", "none"]
-AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate"]
+AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered"]
 DefenceSpending = Literal["block_first", "counter_first"]
 
 
@@ -51,6 +61,32 @@ class Weapon(StrictModel):
                 raise ValueError(f"unknown property {p!r}; allowed: {', '.join(PROPERTIES)}")
         if "light" in v and "heavy" in v:
             raise ValueError("a weapon cannot be both light and heavy")
+        return v
+
+
+class Gun(StrictModel):
+    """A ranged weapon (V-16.2): pool modifier, initiative, damage, critical value, effective range
+    band (V-11.10), magazine (informational: ammunition is not counted, V-11.14) and properties."""
+
+    name: str = ""
+    name_ru: str = ""
+    description: str = ""
+    modifier: int = Field(0, ge=-5, le=5, description="dice added to shooting pools [Мод.]")
+    initiative: int = Field(0, ge=-10, le=10, description="initiative term while in hand [Иниц.]")
+    damage: int = Field(1, ge=0, le=20, description="base damage [Урон]")
+    crit: int = Field(0, ge=0, le=10, description="successes per trauma [Крит.]; 0 stands for '—' (none)")
+    range: Literal["point_blank", "close", "medium", "long", "extreme"] = Field(
+        "medium", description="effective range band: −3 dice per band beyond it (V-11.10)")
+    magazine: int = Field(1, ge=1, le=1000, description="rounds (app ammoCapacity), counted only with the "
+                                                        "option ammo = magazine (V-11.14)")
+    properties: list[str] = []
+
+    @field_validator("properties")
+    @classmethod
+    def _known(cls, v: list[str]) -> list[str]:
+        for p in v:
+            if p not in GUN_PROPERTIES:
+                raise ValueError(f"unknown gun property {p!r}; allowed: {', '.join(GUN_PROPERTIES)}")
         return v
 
 
@@ -89,6 +125,21 @@ class Tactic(StrictModel):
     battle_cry: bool = Field(False, description="each turn, before its attacks, a battle cry (standard action, "
                                                  "2 AP) if that leaves `keep` AP: Эмпатия + Влияние, successes = "
                                                  "Will damage (seed 41–43, 62)")
+    shot: Literal["none", "hip", "standard", "aimed", "burst"] = Field(
+        "none", description="V-15.6: the shot repeated while its cost leaves `keep` AP (then the cheaper ones: "
+                            "burst or aimed → standard → hip); none: a melee tactic")
+    move: Literal["hold", "advance", "close_in", "keep_distance"] = Field(
+        "close_in", description="V-15.4: close_in moves to point blank and attacks in melee; advance makes one move "
+                                "while the target is beyond the gun's effective range; keep_distance one move away "
+                                "while a foe without a gun in hand is within 2 × its speed + its reach; hold stays")
+    brace: bool = Field(False, description="V-15.5: in cover or prone and not yet braced, brace the gun (1 AP, +1 "
+                                            "to shots, V-11.16) when the AP left still pay a shot")
+    overwatch: bool = Field(False, description="V-15.7: not engaged, end the turn by setting every AP left aside "
+                                                "for sector shots at the enemy's actions (V-11.13)")
+    engaged: Literal["shoot", "draw", "step_back"] = Field(
+        "shoot", description="V-15.2: engaged with the gun in hand, go on shooting (−3, no aimed shot), ready "
+                             "the melee weapon (1 AP) and fight by `attack`, or step back (a move away, drawing "
+                             "an opportunity attack, V-10.7) and go on")
 
 
 class Penalties(StrictModel):
@@ -157,6 +208,10 @@ class Skills(StrictModel):
     melee: int = Field(0, ge=0, le=10, description="Ближний бой")
     nimbleness: int = Field(0, ge=0, le=10, description="Проворство")
     influence: int = Field(0, ge=0, le=10, description="Влияние")
+    shooting: int = Field(0, ge=0, le=10, description="Стрельба (V-11.1)")
+    strength: int = Field(0, ge=0, le=10, description="Сила (throwing, V-11.20: not modelled)")
+    stealth: int = Field(0, ge=0, le=10, description="Скрытность (the stealth approach, V-10.10: not modelled)")
+    perception: int = Field(0, ge=0, le=10, description="Наблюдательность (the check under poor visibility, V-11.18)")
 
 
 class FighterSpec(StrictModel):
@@ -168,9 +223,18 @@ class FighterSpec(StrictModel):
     attributes: Attributes
     skills: Skills = Skills()
     weapon: str | Weapon | None = None
+    gun: str | Gun | None = Field(None, description="a ranged weapon (guns.toml), in hand at the start when the "
+                                                    "tactic shoots; `weapon` is then its sidearm (V-10.9)")
     armour: str | Armour | None = None
     shield: str | Shield | None = None
     action_points: int = Field(3, ge=1, le=10, description="V-2.1: 3 for player characters")
+    speed: int = Field(10, ge=1, le=100, description="V-10.4: metres a move (1 AP)")
+    cover: int = Field(0, ge=0, le=20, description="V-10.6, V-11.17: strength of its cover (table 3, brick wall 7; "
+                                                   "added to the armour roll against shots)")
+    size_mod: int = Field(0, ge=-3, le=3, description="V-11.19: dice added to shots at it (vehicles > 0)")
+    suppress_at: int = Field(6, ge=0, le=40, description="V-15.9 attack_spending = suppress_covered: a shot's "
+                                                         "extras go to Will when the target rolls this many "
+                                                         "armour + cover dice or more")
     tactic: str | Tactic = "std_guard"
     reaction: Reaction = "best"
     attack_spending: AttackSpending = "trauma_first"
@@ -186,9 +250,14 @@ class Fighter(StrictModel):
     attributes: Attributes
     skills: Skills
     weapon: Weapon | None
+    gun: Gun | None = None
     armour: Armour | None
     shield: Shield | None
     action_points: int = 3
+    speed: int = 10
+    cover: int = 0
+    size_mod: int = 0
+    suppress_at: int = 6
     tactic: Tactic
     reaction: Reaction
     attack_spending: AttackSpending
@@ -198,6 +267,12 @@ class Fighter(StrictModel):
     def _hands(self) -> "Fighter":
         if self.weapon is not None and self.weapon.two_handed and self.shield is not None:
             raise ValueError(f"weapon {self.weapon.name!r} is two-handed, so shield must be empty")
+        if (self.tactic.shot != "none" or self.tactic.overwatch) and self.gun is None:
+            what = self.tactic.shot if self.tactic.shot != "none" else "sector control"
+            raise ValueError(f"tactic {self.tactic.name!r} shoots ({what}): the fighter needs a gun")
+        if self.tactic.shot == "burst" and self.gun is not None and "automatic" not in self.gun.properties:
+            raise ValueError(f"tactic {self.tactic.name!r} fires long bursts, which need an automatic gun (V-11.5); "
+                             f"{self.gun.name!r} is not")
         return self
 
     @property

@@ -34,8 +34,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("dodge_modifier", "V-4.4", "weapon", ("weapon", "weapon_plus_attack_type"),
                help="a dodge removes the attacker's weapon modifier as dice, or also the attack kind's modifier"),
     OptionSpec("shield", "V-4.7", "adds_class_to_armour_pool", ("adds_class_to_armour_pool", "ignore", "cover_like"),
-               codes=(0, 1, 1),
-               help="a held shield adds its class to the armour roll; ignore; cover_like (ranged only: no melee effect)"),
+               help="a held shield adds its class to the armour roll; ignore; cover_like (against shots only: no "
+                    "melee effect)"),
     OptionSpec("armour_ones", "V-5.4", "separate", ("separate", "net"),
                help="1s on the armour roll only degrade the armour, or also count against its successes (one_value)"),
     OptionSpec("shock_timing", "V-6.3", "now", ("now", "next_turn"),
@@ -63,6 +63,60 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("immobilised", "V-6.9", "none", ("none", "a", "b", "both"),
                help="sides that start the duel immobilised: attacks at them +2 dice; each turn, while it has 2 AP, "
                     "the fighter spends a standard action on an agility check (Ловкость + Проворство) to get free"),
+    OptionSpec("start_distance", "V-10.6", 1, int_range=(0, 1000),
+               help="metres between the fighters at the start (V-10.1 bands: ≤ 1 point blank, ≤ 2 close, ≤ 20 medium, "
+                    "≤ 100 long, ≤ 1000 extreme); 0 and 1 are point blank, engaged, as the melee duels"),
+    OptionSpec("engaged_range", "V-11.11", "replace", ("replace", "add"),
+               help="an engaged shooter's −3 replaces the point-blank band bonus (−3), or adds to it (+2 − 3 = −1)"),
+    OptionSpec("burst_hit", "V-11.12", "total", ("total", "first_check"),
+               help="a long burst hits if its check plus the continuation dice reach 1 success, or only if the "
+                    "check alone does (the continuation then adds to the hit)"),
+    OptionSpec("stop_die", "V-11.12", "counted", ("counted", "not_counted"),
+               help="the burst's stopping die (1–4) counts as any die (a 1 adds one_value), or not at all"),
+    OptionSpec("hip_chain", "V-11.14", "across_turns", ("across_turns", "per_turn"),
+               help="3 hip shots in a row need a reload: consecutive hip shots across turns (reset by a reload or "
+                    "another shot), or within one turn"),
+    OptionSpec("burst_desperate", "V-11.12", "continue", ("continue", "no_continuation"),
+               help="a long burst of a pool ≤ 0: the desperate roll (V-1.4) plus the continuation dice, or the "
+                    "desperate roll alone"),
+    OptionSpec("long_reload", "V-11.14", "normal", ("normal", "extended"),
+               help="a gun with the property long_reload reloads in 2 AP as any other, or in 3 (extended; no source)"),
+    OptionSpec("ammo", "V-11.14", "uncounted", ("uncounted", "magazine"),
+               help="ammunition is not counted, or each shot takes a round of the gun's magazine and a long burst "
+                    "empties it (a reload is then due and refills it)"),
+    OptionSpec("cover_move", "V-11.17", "forfeit", ("forfeit", "keep"),
+               help="a move forfeits cover (the line has no cover positions), or keeps it (abstract fights)"),
+    OptionSpec("visibility", "V-11.18", "clear", ("clear", "poor"),
+               help="clear, or poor (smoke, darkness): beyond point blank a shooter makes a free perception check "
+                    "(Интеллект + Наблюдательность − 2); failed, it is blind: −3 a shot and no aimed shot"),
+    OptionSpec("visibility_check", "V-11.18", "per_turn", ("per_turn", "per_shot"),
+               help="poor visibility: one perception check per shooter and turn (its own or, for sector shots, the "
+                    "enemy's), or one before every shot"),
+    OptionSpec("halving", "V-10.5", "once", ("once", "stack"),
+               help="HALFSPD traumas halve a fighter's speed once however many it has, or each halves it again"),
+    OptionSpec("high_capacity", "V-11.12", "none", ("none", "extra_chain"),
+               help="a high-capacity magazine has no effect, or adds one more chain of continuation dice to a long "
+                    "burst (yze)"),
+    OptionSpec("gun_melee", "V-11.22", "unarmed", ("unarmed", "none"),
+               help="a fighter with its gun in hand strikes and defends in melee with bare hands, or cannot "
+                    "defend at all (it dodges)"),
+    OptionSpec("overwatch_cost", "V-11.13", "reserve", ("reserve", "declare_quick"),
+               help="sector control sets aside every AP left, one a sector shot (reserve), or costs 1 AP to declare "
+                    "and sets aside the rest (declare_quick)"),
+    OptionSpec("overwatch_move", "V-11.13", "start", ("start", "end"),
+               help="a sector shot at a move is fired where the move starts, or where it ends (no shot if it ends "
+                    "at point blank: the shooter is then engaged)"),
+    OptionSpec("overwatch_expiry", "V-11.13", "next_turn", ("next_turn", "refill"),
+               help="the set-aside AP last until the shooter's next turn (surviving the round's refill), or lapse at "
+                    "the refill"),
+    OptionSpec("overwatch_break", "V-11.13", "health_lost", ("health_lost", "any_hit"),
+               help="sector control ends when a shot takes Health from the shooter (after armour), or on any hit"),
+    OptionSpec("brace", "V-11.16", "until_moved", ("until_moved", "next_shot"),
+               help="a braced gun keeps its +1 until the shooter moves, changes posture or loses its cover, or only "
+                    "for the next shot"),
+    OptionSpec("cover_ones", "V-11.17", "cover_first", ("cover_first", "armour_first"),
+               help="each 1 of an armour roll against a shot lowers the cover first, then the armour, or the "
+                    "armour first"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -88,15 +142,54 @@ O_NPC_REACTIONS = ROW.slot("npc_reactions")
 O_NPC = ROW.slot("npc")  # codes: bit 1 side a, bit 2 side b
 O_NPC_TOKENS = ROW.pair("npc_tokens")
 O_IMMOBILISED = ROW.slot("immobilised")  # codes: bit 1 side a, bit 2 side b
+O_START_DISTANCE = ROW.slot("start_distance")
+O_ENGAGED_RANGE = ROW.slot("engaged_range")
+O_BURST_HIT = ROW.slot("burst_hit")
+O_STOP_DIE = ROW.slot("stop_die")
+O_HIP_CHAIN = ROW.slot("hip_chain")
+O_BURST_DESPERATE = ROW.slot("burst_desperate")
+O_LONG_RELOAD = ROW.slot("long_reload")
+O_AMMO = ROW.slot("ammo")
+O_COVER_MOVE = ROW.slot("cover_move")
+O_VISIBILITY = ROW.slot("visibility")
+O_VISIBILITY_CHECK = ROW.slot("visibility_check")
+O_HALVING = ROW.slot("halving")
+O_HIGH_CAPACITY = ROW.slot("high_capacity")
+O_GUN_MELEE = ROW.slot("gun_melee")
+O_OVERWATCH_COST = ROW.slot("overwatch_cost")
+O_OVERWATCH_MOVE = ROW.slot("overwatch_move")
+O_OVERWATCH_EXPIRY = ROW.slot("overwatch_expiry")
+O_OVERWATCH_BREAK = ROW.slot("overwatch_break")
+O_BRACE = ROW.slot("brace")
+O_COVER_ONES = ROW.slot("cover_ones")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
 DESP_FVTT, DESP_YZE, DESP_APP = ROW.codes("desperation")
 _, STEALTH_EXTRA_ATTACK, STEALTH_DICE = ROW.codes("stealth_attack")
-SHIELD_ARMOUR_POOL, SHIELD_IGNORE, _ = ROW.codes("shield")  # cover_like: no melee effect
+SHIELD_ARMOUR_POOL, SHIELD_IGNORE, SHIELD_COVER_LIKE = ROW.codes("shield")  # cover_like: against shots only
 _, EXPOSURE_MISS_BECOMES_HIT = ROW.codes("exposure")
 PRAYER_OFF, PRAYER_APP, PRAYER_YZE = ROW.codes("prayer")
 _, NPC_TOKENS, NPC_NONE = ROW.codes("npc_reactions")
+_, ENGAGED_RANGE_ADD = ROW.codes("engaged_range")
+_, BURST_HIT_FIRST_CHECK = ROW.codes("burst_hit")
+_, STOP_DIE_NOT_COUNTED = ROW.codes("stop_die")
+_, HIP_CHAIN_PER_TURN = ROW.codes("hip_chain")
+_, BURST_NO_CONTINUATION = ROW.codes("burst_desperate")
+_, LONG_RELOAD_EXTENDED = ROW.codes("long_reload")
+_, AMMO_MAGAZINE = ROW.codes("ammo")
+_, COVER_MOVE_KEEP = ROW.codes("cover_move")
+_, VISIBILITY_POOR = ROW.codes("visibility")
+_, CHECK_PER_SHOT = ROW.codes("visibility_check")
+_, HALVING_STACK = ROW.codes("halving")
+_, HIGH_CAPACITY_EXTRA_CHAIN = ROW.codes("high_capacity")
+_, GUN_MELEE_NONE = ROW.codes("gun_melee")
+_, OVERWATCH_DECLARE_QUICK = ROW.codes("overwatch_cost")
+_, OVERWATCH_MOVE_END = ROW.codes("overwatch_move")
+_, OVERWATCH_EXPIRY_REFILL = ROW.codes("overwatch_expiry")
+_, OVERWATCH_BREAK_ANY_HIT = ROW.codes("overwatch_break")
+_, BRACE_NEXT_SHOT = ROW.codes("brace")
+_, COVER_ONES_ARMOUR_FIRST = ROW.codes("cover_ones")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -1,5 +1,5 @@
 """JSON Schemas of «Звёздное Веретено»'s input files (``brutal-sim schema KIND --ruleset vereteno``):
-fighter, catalog files (weapons, armour, shields, tactics, the d66 trauma table) and rules files."""
+fighter, catalog files (weapons, guns, armour, shields, tactics, the d66 trauma table) and rules files."""
 
 from __future__ import annotations
 
@@ -15,17 +15,18 @@ from ...core.schema_tools import (
     rules_schema,
 )
 from .catalog import D66, RULES_FILE_TABLES, Catalog
-from .model import PROPERTIES, Armour, FighterSpec, Shield, Tactic, Trauma, Weapon
+from .model import GUN_PROPERTIES, PROPERTIES, Armour, FighterSpec, Gun, Shield, Tactic, Trauma, Weapon
 from .options import OPTION_SPECS
 
 #: a weapon's properties are names of the properties table
 PATCHES: dict[tuple[str, str], Schema] = {
-    ("Weapon", "properties"): {"type": "array", "items": {"enum": list(PROPERTIES)}}}
+    ("Weapon", "properties"): {"type": "array", "items": {"enum": list(PROPERTIES)}},
+    ("Gun", "properties"): {"type": "array", "items": {"enum": list(GUN_PROPERTIES)}}}
 
 
 def _fighter_schema() -> Schema:
     cat = Catalog.bundled()
-    refs = {"weapon": list(cat.weapons), "armour": list(cat.armour), "shield": list(cat.shields),
+    refs = {"weapon": list(cat.weapons), "gun": list(cat.guns), "armour": list(cat.armour), "shield": list(cat.shields),
             "tactic": list(cat.tactics)}
     return name_refs(model_schema(FighterSpec, PATCHES), refs)
 
@@ -35,6 +36,7 @@ def file_kinds() -> dict[str, FileKind]:
     return {
         "fighter": FileKind(FIGHTER, _fighter_schema),
         "weapons": FileKind(catalog_file("weapons"), lambda: catalog_schema(model_schema(Weapon, PATCHES))),
+        "guns": FileKind(catalog_file("guns"), lambda: catalog_schema(model_schema(Gun, PATCHES))),
         "armour": FileKind(catalog_file("armour"), lambda: catalog_schema(model_schema(Armour))),
         "shields": FileKind(catalog_file("shields"), lambda: catalog_schema(model_schema(Shield))),
         "tactics": FileKind(catalog_file("tactics"), lambda: catalog_schema(model_schema(Tactic))),

@@ -1,4 +1,4 @@
-"""The Vereteno melee duel kernel (numba): arrays and scalars in, counters out.
+"""The Vereteno duel kernels (numba), melee and at a distance: arrays and scalars in, counters out.
 
 Inputs everywhere below:
 
@@ -31,14 +31,21 @@ Modules, one per rule chapter of ``docs/rules/vereteno.md``, each importing only
 needs), :mod:`.initiative` (V-2 state, AP refill, initiative), :mod:`.actions` (V-3 attack kinds,
 V-4.1–V-4.5 reactions and spending, the V-7 policies), :mod:`.armour` (V-5), :mod:`.traumas` (V-6),
 :mod:`.melee` (V-4 the blow and the attack), :mod:`.rounds` (V-2.3, V-2.6 turns, rounds, the
-duel), :mod:`.drivers`.
+duel), :mod:`.drivers`; for duels at a distance :mod:`.distance` (V-10 bands, the opening, moves),
+:mod:`.shooting` (V-11, V-12 shots), :mod:`.ranged` (V-15 turns and the duel at a distance) and
+:mod:`.ranged_drivers`, which only those duels compile.
+
+Draw order at a distance: initiative as above; per shot the shooter's pool (then its prayer's
+dice), a long burst's continuation dice one by one, then the target's armour dice (armour, shield,
+cover), two d6 per trauma.
 
 The interface
 -------------
 The names below are the kernel's public names; everything else is private to its chapter.
 
 - Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): ``run_duels``,
-  ``run_attacks``, ``run_paired``.
+  ``run_attacks``, ``run_paired`` for melee duels; ``run_ranged_duels``, ``run_ranged_attacks``,
+  ``run_ranged_paired`` for duels with a gun or from beyond point blank (``RANGED_KERNELS``).
 - ``KIND_COST``: ``int64[4]``, the AP cost of each attack kind (``K_*``, V-2.2).
 - Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.vereteno.exact`), the ruleset's
   attack check and the rule tests, which call one step on hand-made arrays. They take the
@@ -102,9 +109,61 @@ from .drivers import (
     _run_duels as run_duels,
     _run_paired as run_paired,
 )
+from .distance import (
+    BAND_OUT,
+    _band as band,
+    _open as open_duel,
+    _speed as move_metres,
+    _step as step,
+)
+from .shooting import (
+    LOOK_DICE,
+    SHOT_COST,
+    _after_shot as after_shot,
+    _blind as blind,
+    _brace as brace,
+    _plan_shot as plan_shot,
+    _range_dice as range_dice,
+    _reload as reload_gun,
+    _sector_shot as sector_shot,
+    _set_aside as set_aside,
+    _shot_armour_dice as shot_armour_dice,
+    _shot_pool as shot_pool,
+    _shot_spend as shot_spend,
+)
+from .ranged import (
+    _retreat as retreat,
+)
+from .ranged_drivers import (
+    _run_attacks as run_ranged_attacks,
+    _run_duels as run_ranged_duels,
+    _run_paired as run_ranged_paired,
+)
 
 __all__ = [
+    "BAND_OUT",
     "KIND_COST",
+    "LOOK_DICE",
+    "SHOT_COST",
+    "after_shot",
+    "band",
+    "blind",
+    "brace",
+    "step",
+    "move_metres",
+    "open_duel",
+    "plan_shot",
+    "range_dice",
+    "reload_gun",
+    "retreat",
+    "sector_shot",
+    "set_aside",
+    "run_ranged_attacks",
+    "run_ranged_duels",
+    "run_ranged_paired",
+    "shot_armour_dice",
+    "shot_pool",
+    "shot_spend",
     "allowed",
     "armour_dice",
     "armour_reduction",

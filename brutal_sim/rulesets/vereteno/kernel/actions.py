@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    AS_DISARM_FIRST, AS_INTIMIDATE, AS_TRAUMA_FIRST, DS_COUNTER_FIRST, K_NONE, K_POWER, K_QUICK, OUT_DEFENDED,
-    OUT_DODGED, OUT_HIT, OUT_MISS, P_ATTACK_SPENDING, P_DEFENCE_SPENDING, P_REACTION, P_T_KEEP, P_T_KIND, R_BEST,
-    R_DEFEND, R_DODGE, R_NONE, SLOT_WEAPON, S_AP, S_OUT, S_TOKENS_USED, W_CRIT, W_DAMAGE, W_HEAVY, W_LIGHT,
+    AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, DS_COUNTER_FIRST, K_NONE, K_POWER,
+    K_QUICK, OUT_DEFENDED, OUT_DODGED, OUT_HIT, OUT_MISS, P_ATTACK_SPENDING, P_DEFENCE_SPENDING, P_REACTION,
+    P_T_KEEP, P_T_KIND, R_BEST, R_DEFEND, R_DODGE, R_NONE, SLOT_WEAPON, S_AP, S_OUT, S_TOKENS_USED, W_CRIT,
+    W_DAMAGE, W_HEAVY, W_LIGHT,
 )
-from ..options import EXPOSURE_MISS_BECOMES_HIT, NPC_NONE, NPC_TOKENS, O_EXPOSURE, O_NPC_REACTIONS
-from .checks import KIND_COST, _defence_pool, _dodge_pool, _is_npc, _pays_tokens, _slot, _tokens_left, _wb, _weapon
+from ..options import (
+    EXPOSURE_MISS_BECOMES_HIT, GUN_MELEE_NONE, NPC_NONE, NPC_TOKENS, O_EXPOSURE, O_GUN_MELEE, O_NPC_REACTIONS,
+)
+from .checks import (
+    KIND_COST, _defence_pool, _dodge_pool, _gun_in_hand, _is_npc, _pays_tokens, _slot, _tokens_left, _wb, _weapon,
+)
 
 
 @rule
@@ -59,9 +64,10 @@ def _take_reaction(S, opts, d):
 
 @rule
 def _choose_reaction(F, S, opts, a, d, kind):
-    """V-4.1, V-7.2, V-3.17: ``R_DEFEND``, ``R_DODGE`` or ``R_NONE`` (no AP left, the fighter never
-    reacts, or a GM character under ``npc_reactions = none``, or ``tokens`` with none left).
-    ``best`` defends if the melee pool is at least the dodge pool."""
+    """V-4.1, V-7.2, V-3.17, V-11.22: ``R_DEFEND``, ``R_DODGE`` or ``R_NONE`` (no AP left, the fighter
+    never reacts, or a GM character under ``npc_reactions = none``, or ``tokens`` with none left).
+    ``best`` defends if the melee pool is at least the dodge pool. With its gun in hand under
+    ``gun_melee = none`` a fighter that reacts dodges."""
     if S[d, S_AP] < 1 or S[d, S_OUT] != 0:
         return R_NONE
     if _is_npc(opts, d):
@@ -70,6 +76,8 @@ def _choose_reaction(F, S, opts, a, d, kind):
         if opts[O_NPC_REACTIONS] == NPC_TOKENS and _tokens_left(S, opts, d) < 1:
             return R_NONE
     pref = F[d, P_REACTION]
+    if opts[O_GUN_MELEE] == GUN_MELEE_NONE and pref != R_NONE and _gun_in_hand(S, d):
+        return R_DODGE
     if pref == R_BEST:
         if _defence_pool(F, S, d) >= _dodge_pool(F, S, opts, a, d, kind):
             return R_DEFEND
@@ -156,7 +164,7 @@ def _spend(F, S, a, d, s):
     traumas = 0
     disarm = 0
     will = 0
-    if policy == AS_TRAUMA_FIRST and crit > 0:
+    if (policy == AS_TRAUMA_FIRST or policy == AS_SUPPRESS_COVERED) and crit > 0:
         traumas = extra // crit
         extra -= traumas * crit
     elif policy == AS_DISARM_FIRST and crit > 0 and extra >= crit and _slot(F, S, d) == SLOT_WEAPON:

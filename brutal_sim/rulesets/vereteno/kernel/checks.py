@@ -16,7 +16,7 @@ import numpy as np
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    CAUSE_WILL, P_AGILITY, P_AGIL_SKILL, P_BODY, P_MELEE, P_WEAPONS, SLOT_UNARMED, SLOT_WEAPON, S_DROPPED,
+    CAUSE_WILL, HAND_GUN, P_AGILITY, P_AGIL_SKILL, P_BODY, P_MELEE, P_WEAPONS, SLOT_UNARMED, SLOT_WEAPON, S_DROPPED,
     S_IMMOBILISED, S_NO2H, S_OUT, S_PEN_AGIL, S_PEN_MELEE, S_PRONE, S_STEALTH, S_TOKENS_USED, S_WILL, WN, W_MOD,
     W_PRESENT, W_TWO_HANDED,
 )
@@ -198,14 +198,21 @@ def _wb(slot):
 
 @rule
 def _slot(F, S, i):
-    """The weapon slot fighter ``i`` fights with: its weapon unless it has none, dropped it
-    (V-3.9) or may no longer wield a two-handed one (NO2H, V-8.4); else bare hands (V-5.6)."""
+    """The weapon slot fighter ``i`` fights with in melee: its weapon unless it has none, dropped it
+    (V-3.9), may no longer wield a two-handed one (NO2H, V-8.4) or holds its gun instead (either bit
+    of ``S_DROPPED``; V-11.22: a gun strikes and defends as bare hands); else bare hands (V-5.6)."""
     b = _wb(SLOT_WEAPON)
     if F[i, b + W_PRESENT] == 0 or S[i, S_DROPPED] != 0:
         return SLOT_UNARMED
     if S[i, S_NO2H] != 0 and F[i, b + W_TWO_HANDED] != 0:
         return SLOT_UNARMED
     return SLOT_WEAPON
+
+
+@rule
+def _gun_in_hand(S, i):
+    """V-10.9: does fighter ``i`` hold its gun (bit ``HAND_GUN`` of ``S_DROPPED``)? bool."""
+    return (S[i, S_DROPPED] & HAND_GUN) != 0
 
 
 @rule

@@ -7,17 +7,20 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    NS, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_HEALTH, P_SHIELD_CLASS, P_WILL, S_AP, S_AP_DEBT, S_ARMOUR, S_HEALTH,
-    S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, W_INIT, W_MOD,
+    NS, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_HEALTH, P_SHIELD_CLASS, P_T_OVERWATCH, P_T_SHOT, P_WILL, SH_NONE, S_AP,
+    S_AP_DEBT, S_ARMOUR, S_HEALTH,
+    HAND_GUN, S_DROPPED, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD, W_PRESENT,
 )
 from ..options import O_INIT_WEAPON_TERM, O_SURPRISE, O_SURPRISE_INIT
-from .checks import _weapon
+from .checks import _gun_in_hand, _slot, _wb
 
 
 @rule
 def _reset(F, S):
     """Fresh state ``S`` int64[2, NS] for a duel: full Health, Will (V-5.1) and AP (V-2.1), armour
-    and shield at their class (V-5.4), no conditions."""
+    and shield at their class (V-5.4), no conditions; a fighter whose tactic shoots (or keeps sector
+    control) with its gun in hand, the melee weapon stowed (V-10.9), any other with its melee
+    weapon."""
     for i in range(2):
         for k in range(NS):
             S[i, k] = 0
@@ -26,6 +29,8 @@ def _reset(F, S):
         S[i, S_AP] = F[i, P_AP]
         S[i, S_ARMOUR] = F[i, P_ARMOUR_CLASS]
         S[i, S_SHIELD] = F[i, P_SHIELD_CLASS]
+        if F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and (F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0):
+            S[i, S_DROPPED] = HAND_GUN
 
 
 @rule
@@ -43,7 +48,7 @@ def _refill(F, S, i):
 @rule
 def _roll_initiative(F, S, opts, st, first_round):
     """V-2.4, V-2.5: each side's initiative base (a then b): 1d20 + weapon term (initiative or,
-    by option, modifier, of the weapon in hand now) + bare Проворство; the surprising side
+    by option, modifier, of the weapon or gun in hand now) + bare Проворство; the surprising side
     (round 1 only) adds two more d20 or keeps the highest of three. +2 bonuses earned so far
     join the new base (``init_roll = every_round``; at the first roll there are none)."""
     for i in range(2):
@@ -55,7 +60,8 @@ def _roll_initiative(F, S, opts, st, first_round):
                     roll += extra
                 elif extra > roll:
                     roll = extra
-        term = _weapon(F, S, i, W_MOD) if opts[O_INIT_WEAPON_TERM] != 0 else _weapon(F, S, i, W_INIT)
+        held = SLOT_GUN if _gun_in_hand(S, i) else _slot(F, S, i)  # V-11.1: the gun in hand counts
+        term = F[i, _wb(held) + (W_MOD if opts[O_INIT_WEAPON_TERM] != 0 else W_INIT)]
         S[i, S_INIT_ROLL] = roll + term + F[i, P_AGIL_SKILL] + S[i, S_INIT_BONUS]
         S[i, S_INIT_BONUS] = 0
 

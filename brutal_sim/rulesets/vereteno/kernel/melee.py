@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    CAUSE_WILL, C_ATTACKS, C_DAMAGE, C_WOUNDS, LVL_NONE, LVL_OUT, LVL_SCRATCH, LVL_TRAUMA, LVL_WOUND, N_LEVELS,
-    OUT_ARMOUR_STOPPED, R_DEFEND, R_DODGE, R_NONE, S_DROPPED, S_HARMED, S_INIT_BONUS, S_OUT, S_STEALTH, S_TOOK, S_WILL,
-    W_DAMAGE,
+    CAUSE_WILL, C_ATTACKS, HAND_DROPPED, C_DAMAGE, C_WOUNDS, LVL_NONE, LVL_OUT, LVL_SCRATCH, LVL_TRAUMA, LVL_WOUND,
+    N_LEVELS, OUT_ARMOUR_STOPPED, R_DEFEND, R_DODGE, R_NONE, S_DROPPED, S_HARMED, S_INIT_BONUS, S_OUT, S_STEALTH,
+    S_TOOK, S_WILL, W_DAMAGE,
 )
 from .checks import _attack_pool, _defence_pool, _dodge_pool, _fighter_check, _mark_out, _weapon
 from .actions import _choose_reaction, _resolve, _spend, _take_reaction
@@ -42,10 +42,19 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
     """
     if damage == 0 and traumas == 0 and disarm == 0 and will == 0:
         return 0
-    was_out = S[tgt, S_OUT] != 0
     final = damage
     if damage > 0:
         final = max(damage - _armour_roll(F, S, opts, st, cnt, src, tgt), 0)
+    return _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will)
+
+
+@rule
+def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
+    """V-4.6, V-5.2, V-6.2, V-12.3: a blow or shot of ``damage`` left ``final`` after the armour
+    roll: Health, then the traumas and the disarm unless the armour stopped it all, then the Will
+    damage (never stopped); counts the blow's level. Returns 1 if the armour stopped all the
+    damage, else 0."""
+    was_out = S[tgt, S_OUT] != 0
     stopped = damage > 0 and final == 0
     cnt[C_DAMAGE + tgt] += final
     _lose_health(S, tgt, final)
@@ -55,7 +64,7 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
             _trauma(F, S, opts, tt, st, tgt)
         applied = traumas
         if disarm != 0:
-            S[tgt, S_DROPPED] = 1
+            S[tgt, S_DROPPED] = S[tgt, S_DROPPED] | HAND_DROPPED
     S[tgt, S_WILL] -= will
     if S[tgt, S_WILL] <= 0:
         _mark_out(S, tgt, CAUSE_WILL)

@@ -8,6 +8,7 @@ from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
 from ..layout import (
     CAUSE_WILL,
+    HAND_DROPPED,
     C_DRAWS,
     K_NONE,
     K_STANDARD,
@@ -55,10 +56,10 @@ def _battle_cry(F, S, opts, st, i):
 
 
 @rule
-def _turn(F, S, opts, tt, st, cnt, i):
-    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1: fighter ``i``'s turn: (refill), bleeding,
-    standing up, recovering a dropped weapon, breaking free if immobilised, a free stealth attack,
-    a battle cry if its tactic has one and 2 AP leave its reserve, then attacks by its tactic."""
+def _turn_start(F, S, opts, tt, st, cnt, i):
+    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9: the start of fighter ``i``'s turn: (refill), bleeding,
+    standing up, recovering a dropped weapon, breaking free if immobilised. Returns whether the
+    fighter goes on with its turn (bool)."""
     if opts[O_AP_REFILL] != 0:
         _refill(F, S, i)
     bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
@@ -67,19 +68,24 @@ def _turn(F, S, opts, tt, st, cnt, i):
             S[i, S_BLEED] -= 1
         _lose_health(S, i, bleed)
         if S[i, S_OUT] != 0:
-            return
+            return False
     if S[i, S_PRONE] != 0:
         if S[i, S_AP] < 1:
-            return
+            return False
         S[i, S_AP] -= 1
         S[i, S_PRONE] = 0
-    if S[i, S_DROPPED] != 0 and S[i, S_AP] >= opts[O_PICKUP]:
+    if (S[i, S_DROPPED] & HAND_DROPPED) != 0 and S[i, S_AP] >= opts[O_PICKUP]:
         if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
             S[i, S_AP] -= opts[O_PICKUP]
-            S[i, S_DROPPED] = 0
+            S[i, S_DROPPED] -= HAND_DROPPED
     _break_free(F, S, opts, st, i)
-    if S[i, S_OUT] != 0:
-        return
+    return S[i, S_OUT] == 0
+
+
+@rule
+def _melee_actions(F, S, opts, tt, st, cnt, i):
+    """V-2.5, V-7.1: fighter ``i``'s actions in melee: a free stealth attack, a battle cry if its
+    tactic has one and 2 AP leave its reserve, then attacks by its tactic."""
     if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
         _attack(F, S, opts, tt, st, cnt, i, K_STANDARD)
         if _either_out(S):
@@ -96,6 +102,14 @@ def _turn(F, S, opts, tt, st, cnt, i):
         _attack(F, S, opts, tt, st, cnt, i, kind)
         if _either_out(S):
             return
+
+
+@rule
+def _turn(F, S, opts, tt, st, cnt, i):
+    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1: fighter ``i``'s turn in a melee duel: its
+    start (:func:`_turn_start`), then its melee actions (:func:`_melee_actions`)."""
+    if _turn_start(F, S, opts, tt, st, cnt, i):
+        _melee_actions(F, S, opts, tt, st, cnt, i)
 
 
 @rule

@@ -7,9 +7,10 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    CAUSE_DEATH, CAUSE_TRAUMA_OUT, P_AGILITY, P_AGIL_SKILL, SLOT_WEAPON, S_AP, S_AP_DEBT, S_BLEED, S_DEAD, S_DMGCHK,
-    S_DMG_TURN, S_DROPPED, S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_INFL, S_PEN_MELEE, S_PRONE, T_BLEED, T_DEAD,
-    T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT, T_PEN_AGIL, T_PEN_INFL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_PRESENT,
+    CAUSE_DEATH, CAUSE_TRAUMA_OUT, HAND_DROPPED, P_AGILITY, P_AGIL_SKILL, SLOT_WEAPON, S_AP, S_AP_DEBT, S_BLEED,
+    S_DEAD, S_DMGCHK, S_DMG_TURN, S_DROPPED, S_HALFSPD, S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_INFL, S_PEN_MELEE,
+    S_PEN_SHOOT, S_PRONE, T_BLEED, T_DEAD, T_HALFSPD, T_PEN_SHOOT, T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT,
+    T_PEN_AGIL, T_PEN_INFL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_PRESENT,
 )
 from ..options import O_IMMOBILISED, O_SHOCK_TIMING
 from .checks import _fighter_check, _mark_out, _wb
@@ -36,15 +37,17 @@ def _trauma(F, S, opts, tt, st, i):
     if tt[row, T_SHOCK] > 0:
         _shock(S, opts, i, tt[row, T_SHOCK])
     if tt[row, T_DROP] != 0 and F[i, _wb(SLOT_WEAPON) + W_PRESENT] != 0:
-        S[i, S_DROPPED] = 1
+        S[i, S_DROPPED] = S[i, S_DROPPED] | HAND_DROPPED
     if tt[row, T_PRONE] != 0:
         S[i, S_PRONE] = 1
     S[i, S_PEN_MELEE] += tt[row, T_PEN_MELEE]
     S[i, S_PEN_AGIL] += tt[row, T_PEN_AGIL]
     S[i, S_PEN_INFL] += tt[row, T_PEN_INFL]
+    S[i, S_PEN_SHOOT] += tt[row, T_PEN_SHOOT]
     S[i, S_DMGCHK] += tt[row, T_DMGCHK]
     S[i, S_BLEED] += tt[row, T_BLEED]
     S[i, S_DMG_TURN] += tt[row, T_DMG_TURN]
+    S[i, S_HALFSPD] += tt[row, T_HALFSPD]
     if tt[row, T_NO2H] != 0:
         S[i, S_NO2H] = 1
     if tt[row, T_OUT] != 0:

@@ -1,0 +1,207 @@
+"""V-15 a duel at a distance: a shooter's turn (V-15.1–V-15.7: engaged handling, reload, advance,
+bracing, shots, sector control, each action drawing the foe's sector shot, V-11.13), a fighter's
+turn at a distance (closing in, then melee as in :mod:`.rounds`), the duel of rounds (V-2.6) from ``start_distance`` and the single attack of ``run_attacks`` there. Played by
+the drivers of :mod:`.ranged_drivers` only: a melee duel never compiles this module. With no gun
+in hand and ``start_distance`` ≤ 1 it draws the melee duel's dice in the melee duel's order, so
+both give the same counters. Imports :mod:`.rounds` and the chapters above it."""
+
+from __future__ import annotations
+
+from ....toolbox.jit import rule
+from ..layout import (
+    C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED,
+    P_T_ENGAGED, P_T_KEEP, P_T_MOVE, REACH, SH_NONE, HAND_GUN, S_AP, S_BRACED, S_DROPPED, S_HIP_CHAIN, S_RELOAD,
+    S_SECTOR, S_SIGHT, S_STEALTH, W_RANGE,
+)
+from ..options import (
+    GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_AP_REFILL, O_GUN_MELEE, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY,
+    O_OVERWATCH_MOVE, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
+)
+from ....toolbox.battle import apart
+from .checks import KIND_COST, _either_out, _gun_in_hand
+from .initiative import _first, _refill, _roll_initiative
+from .actions import _plan
+from .traumas import _immobilise
+from .melee import _attack
+from .distance import _band, _engaged, _open, _step, _step_back
+from .shooting import (
+    SHOT_COST, _gun, _look, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported,
+    _wants_brace,
+)
+from .rounds import _finish, _melee_actions, _turn_start
+
+
+@rule
+def _move(F, S, opts, tt, st, cnt, i):
+    """V-10.4, V-11.13: one move of ``i`` toward its foe, its foe in sector control firing at it
+    where the move starts (the move is lost if the shot's shock leaves no AP for it) or, with
+    ``overwatch_move = end``, where it ends."""
+    if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
+        _step(F, S, opts, i)
+        _sector_shot(F, S, opts, tt, st, cnt, i, 0)
+    elif _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+        _step(F, S, opts, i)
+
+
+@rule
+def _retreat(F, S, opts, tt, st, cnt, i):
+    """V-15.2, V-15.4, V-10.7 (= V-3.6): one move of ``i`` away from its foe (drawing the foe's
+    sector shot first, V-11.13); a move that starts within the foe's melee reach and ends outside it
+    draws one opportunity attack: a free blow at −2 dice (a quick attack without its AP
+    **[reading]**), which ``i`` may answer with a reaction; not from a foe with its gun in hand under
+    ``gun_melee = none``."""
+    if not _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+        return
+    was = _engaged(S, i)
+    _step_back(F, S, opts, i)
+    e = 1 - i
+    if was and not _engaged(S, i) and not (_gun_in_hand(S, e) and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
+        _attack(F, S, opts, tt, st, cnt, e, K_QUICK)
+
+
+@rule
+def _threatened(F, S, i):
+    """V-15.4 ``keep_distance``: is ``i``'s foe one without a gun in hand within 2 × its speed + its
+    reach (bool)?"""
+    e = 1 - i
+    return not _gun_in_hand(S, e) and apart(S, i, e) <= 2 * F[e, P_SPEED] + REACH
+
+
+@rule
+def _shooter_actions(F, S, opts, tt, st, cnt, i):
+    """V-15.1–V-15.7: fighter ``i``'s turn with its gun in hand. Engaged under ``engaged = draw``:
+    ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False); under ``step_back`` one
+    move away (:func:`_retreat`) and go on. Then a reload if one is due and its AP leave the reserve
+    (V-15.3); with ``move = advance`` one move while the foe is beyond the gun's effective range and
+    1 AP leaves the reserve, with ``keep_distance`` one move away while :func:`_threatened` (V-15.4);
+    bracing (V-15.5); shots
+    by :func:`_plan_shot` (V-15.6); sector control with the AP left (V-15.7). Each action but the
+    draw (the foe is engaged then) first draws the foe's sector shot (V-11.13). Returns True when
+    the turn is over."""
+    keep = F[i, P_T_KEEP]
+    if F[i, P_T_ENGAGED] == EN_DRAW and _engaged(S, i) and S[i, S_AP] >= 1:
+        S[i, S_AP] -= 1
+        S[i, S_DROPPED] -= HAND_GUN
+        return False
+    if F[i, P_T_ENGAGED] == EN_STEP_BACK and _engaged(S, i) and S[i, S_AP] >= 1:
+        _retreat(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return True
+    cost = _reload_cost(F, opts, i)
+    if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= cost:
+        if _sector_shot(F, S, opts, tt, st, cnt, i, cost):
+            _reload(F, S, opts, i)
+        if _either_out(S):
+            return True
+    if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
+            and _band(apart(S, i, 1 - i)) > _gun(F, i, W_RANGE)):
+        _move(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return True
+    if F[i, P_T_MOVE] == MV_KEEP_DISTANCE and S[i, S_AP] - keep >= 1 and _threatened(F, S, i):
+        _retreat(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return True
+    if _wants_brace(F, S, i):
+        if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+            S[i, S_AP] -= 1
+            S[i, S_BRACED] = 1
+        if _either_out(S):
+            return True
+    while True:
+        if _plan_shot(F, S, i) == SH_NONE:
+            break
+        _look(F, S, opts, st, i)  # V-11.18: blind, the aimed shot gives way to a standard one
+        shot = _plan_shot(F, S, i)
+        if _either_out(S):
+            return True
+        if shot == SH_NONE:
+            break
+        if _sector_shot(F, S, opts, tt, st, cnt, i, SHOT_COST[shot]):
+            _shoot(F, S, opts, tt, st, cnt, i, shot)
+        if _either_out(S):
+            return True
+    _set_aside(F, S, opts, i)
+    return True
+
+
+@rule
+def _ranged_turn(F, S, opts, tt, st, cnt, i):
+    """V-15.1: fighter ``i``'s turn in a duel at a distance: its sector control lapses
+    (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
+    per_turn`` a new chain of hip shots); its shooting with the gun in hand
+    (:func:`_shooter_actions`); otherwise, not engaged, closing in (``move = close_in``, V-15.4:
+    moves while AP last, each drawing the foe's sector shot), then melee (:func:`_melee_actions`)
+    once engaged."""
+    S[i, S_SECTOR] = 0
+    S[0, S_SIGHT] = 0  # V-11.18: a new turn, new perception checks
+    S[1, S_SIGHT] = 0
+    if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
+        S[i, S_HIP_CHAIN] = 0
+    if not _turn_start(F, S, opts, tt, st, cnt, i):
+        return
+    if not _supported(S, i):  # V-11.16: stood up without cover, no brace
+        S[i, S_BRACED] = 0
+    if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
+        return
+    if not _engaged(S, i):
+        if F[i, P_T_MOVE] != MV_CLOSE_IN:
+            return
+        while S[i, S_AP] >= 1 and not _engaged(S, i):
+            _move(F, S, opts, tt, st, cnt, i)
+            if _either_out(S):
+                return
+        if not _engaged(S, i):
+            return
+    _melee_actions(F, S, opts, tt, st, cnt, i)
+
+
+@rule
+def _ranged_duel(F, S, opts, tt, st, cnt):
+    """One duel at a distance (V-2.6, V-10.6): from :func:`_open`, rounds of two turns in initiative
+    order (initiative with the gun in hand, V-11.1) until a side is out or the cap.
+
+    Returns 0 if side a won, 1 if side b won, 2 for a draw.
+    """
+    _open(F, S, opts)
+    _immobilise(S, opts)
+    if opts[O_SURPRISE] > 0:
+        S[opts[O_SURPRISE] - 1, S_STEALTH] = opts[O_STEALTH_ATTACK]
+    _roll_initiative(F, S, opts, st, True)
+    for rnd in range(1, opts[O_ROUND_CAP] + 1):
+        if rnd > 1 and opts[O_INIT_ROLL] != 0:
+            _roll_initiative(F, S, opts, st, False)
+        first = _first(S, st)
+        if opts[O_AP_REFILL] == 0:
+            _refill(F, S, 0)
+            _refill(F, S, 1)
+        if opts[O_OVERWATCH_EXPIRY] == OVERWATCH_EXPIRY_REFILL:  # V-11.13: set-aside AP lapse at the refill
+            S[0, S_SECTOR] = 0
+            S[1, S_SECTOR] = 0
+        for k in range(2):
+            _ranged_turn(F, S, opts, tt, st, cnt, first if k == 0 else 1 - first)
+            if _either_out(S):
+                return _finish(S, cnt, rnd, opts[O_ROUND_CAP])
+    cnt[C_DRAWS] += 1
+    return 2
+
+
+@rule
+def _ranged_single_attack(F, S, opts, tt, st, cnt):
+    """One attack by side a on a fresh side b from ``start_distance``: the first shot of its tactic
+    with its gun in hand (after its perception check under poor visibility, V-11.18), else (engaged)
+    its tactic's first melee attack."""
+    _open(F, S, opts)
+    _immobilise(S, opts)
+    if _gun_in_hand(S, 0):
+        if _plan_shot(F, S, 0) != SH_NONE:
+            _look(F, S, opts, st, 0)
+            shot = _plan_shot(F, S, 0)
+            if shot != SH_NONE:
+                _shoot(F, S, opts, tt, st, cnt, 0, shot)
+        return
+    if _engaged(S, 0):
+        kind = _plan(F, S, 0)
+        if kind != K_NONE:
+            S[0, S_AP] -= KIND_COST[kind]
+            _attack(F, S, opts, tt, st, cnt, 0, kind)

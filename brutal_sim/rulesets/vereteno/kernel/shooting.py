@@ -1,0 +1,388 @@
+"""V-11 shooting and V-12 its extra effects: which shots a fighter may fire (V-11.2–V-11.5, V-11.4 not
+engaged, V-11.5 automatic, V-11.14 a gun needing a reload), the shot of its tactic (V-15.6), the
+shooting pool with the band, effective-range and engaged modifiers (V-11.1, V-11.10, V-11.11,
+V-11.19), the long burst's continuation dice (V-11.12), the reload triggers and the reload (V-11.8,
+V-11.14), bracing (V-11.9, V-11.16, V-15.5), the spending of a hit's extra successes (V-12.1–V-12.4,
+V-15.9), the armour roll with cover (V-11.17, V-5.7), the shot itself (no reaction, V-11.15) and
+sector control (V-11.13: setting AP aside, the sector shot at an enemy's action). Nothing here runs
+in a melee duel. Imports :mod:`.checks`, :mod:`.armour`, :mod:`.melee` and :mod:`.distance`.
+
+``shot`` is a shot kind ``SH_*``; ``SHOT_COST`` and ``SHOT_DICE`` are its AP cost and pool dice
+(V-11.2–V-11.5), ``BAND_DICE`` the band modifiers (V-11.10, V-16.1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....toolbox.battle import apart
+from ....toolbox.jit import rule
+from ....toolbox.rng import roll_die
+from ..layout import (
+    AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED,
+    OUT_ARMOUR_STOPPED, OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_SUPPRESS_AT,
+    P_T_BRACE, P_T_KEEP, P_T_OVERWATCH, P_T_SHOT, SH_AIMED, SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN,
+    S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_HIP_CHAIN, S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR,
+    S_SIGHT, P_PERC_POOL, S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_HIGH_CAPACITY, W_LONG_RELOAD, W_MAGAZINE,
+    W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
+)
+from ..options import (
+    AMMO_MAGAZINE, BRACE_NEXT_SHOT, BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, COVER_ONES_ARMOUR_FIRST,
+    LONG_RELOAD_EXTENDED, O_AMMO, O_BRACE, O_BURST_DESPERATE, O_LONG_RELOAD, O_OVERWATCH_BREAK, O_OVERWATCH_COST,
+    CHECK_PER_SHOT, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, O_VISIBILITY, O_VISIBILITY_CHECK, VISIBILITY_POOR,
+    OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
+    O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
+)
+from .checks import _fighter_check, _gun_in_hand, _successes, _wb
+from .armour import _armour_reduction
+from .melee import _land
+from .distance import BAND_OUT, _band, _engaged
+
+#: V-2.2 AP cost and V-11.2–V-11.5 pool dice by shot kind (none, hip, standard, aimed, burst)
+SHOT_COST = np.array([0, 1, 2, 3, 3], dtype=np.int64)
+SHOT_DICE = np.array([0, -2, 0, 2, -2], dtype=np.int64)
+#: V-11.10, V-16.1: dice by band (point blank, close, medium, long, extreme)
+BAND_DICE = np.array([2, 1, 0, -1, -2], dtype=np.int64)
+#: V-11.10, V-11.11: dice per band beyond the effective range, and an engaged shooter's
+BEYOND_DICE = -3
+ENGAGED_DICE = -3
+#: V-11.14 (b): hip shots in a row that make a reload due
+HIP_CHAIN = 3
+#: V-11.9, V-11.16: dice a braced gun adds to its shots
+BRACE_DICE = 1
+#: V-11.18: the perception check's dice under poor visibility, and a blind shooter's per shot
+LOOK_DICE = -2
+BLIND_DICE = -3
+
+
+@rule
+def _blind(S, a):
+    """V-11.18: is ``a`` blind to its foe (failed its perception check; never at point blank)?"""
+    return S[a, S_SIGHT] == 2 and not _engaged(S, a)
+
+
+@rule
+def _look(F, S, opts, st, a):
+    """V-11.18: under ``visibility = poor``, beyond point blank, ``a`` makes a free perception check
+    (Интеллект + Наблюдательность − 2, prayable V-1.6) before its shot, once a turn
+    (``visibility_check = per_turn``) or before every shot (``per_shot``): ≥ 1 success it sees its
+    foe, else it is blind."""
+    if opts[O_VISIBILITY] != VISIBILITY_POOR or _engaged(S, a):
+        return
+    if S[a, S_SIGHT] != 0 and opts[O_VISIBILITY_CHECK] != CHECK_PER_SHOT:
+        return
+    S[a, S_SIGHT] = 1 if _fighter_check(S, opts, st, F[a, P_PERC_POOL] + LOOK_DICE, a) >= 1 else 2
+
+
+@rule
+def _gun(F, i, field):
+    """A field (``W_*``) of fighter ``i``'s gun."""
+    return F[i, _wb(SLOT_GUN) + field]
+
+
+@rule
+def _can_shoot(F, S, a, shot):
+    """V-11.2–V-11.5, V-11.14, V-10.1: may ``a`` fire ``shot`` now? The gun in hand and not needing
+    a reload, the foe within 1000 m; an aimed shot not while engaged or blind (V-11.4, V-11.11,
+    V-11.18); a long burst
+    only with an automatic gun (V-11.5)."""
+    if shot == SH_NONE or not _gun_in_hand(S, a) or S[a, S_RELOAD] != 0:
+        return False
+    if _band(apart(S, a, 1 - a)) == BAND_OUT:
+        return False
+    if shot == SH_AIMED and (_engaged(S, a) or _blind(S, a)):
+        return False
+    if shot == SH_BURST and _gun(F, a, W_AUTOMATIC) == 0:
+        return False
+    return True
+
+
+@rule
+def _plan_shot(F, S, i):
+    """V-15.6: the next shot of ``i``'s tactic, or ``SH_NONE``: the tactic's shot if allowed and its
+    cost leaves the tactic's reserve, else the next cheaper (burst or aimed → standard → hip)."""
+    pref = F[i, P_T_SHOT]
+    room = S[i, S_AP] - F[i, P_T_KEEP]
+    if pref == SH_NONE:
+        return SH_NONE
+    if _can_shoot(F, S, i, pref) and SHOT_COST[pref] <= room:
+        return pref
+    if pref != SH_HIP and pref != SH_STANDARD and _can_shoot(F, S, i, SH_STANDARD) and SHOT_COST[SH_STANDARD] <= room:
+        return SH_STANDARD
+    if pref != SH_HIP and _can_shoot(F, S, i, SH_HIP) and SHOT_COST[SH_HIP] <= room:
+        return SH_HIP
+    return SH_NONE
+
+
+@rule
+def _range_dice(F, S, opts, a):
+    """V-11.10, V-11.11: the range term of ``a``'s shot at its foe: the band's dice (+2 … −2) and −3
+    per band beyond the gun's effective range; engaged (point blank) −3 instead of the band bonus
+    (``engaged_range = replace``) or with it (``add``: +2 − 3). int64."""
+    b = _band(apart(S, a, 1 - a))
+    if b == BAND_POINT_BLANK:
+        if opts[O_ENGAGED_RANGE] == ENGAGED_RANGE_ADD:
+            return BAND_DICE[b] + ENGAGED_DICE
+        return ENGAGED_DICE
+    return BAND_DICE[b] + BEYOND_DICE * max(b - _gun(F, a, W_RANGE), 0)
+
+
+@rule
+def _shot_pool(F, S, opts, a, shot):
+    """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the range
+    term (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
+    traumas), −1 at a prone target (V-10.8, V-11.19), +1 with the gun braced (V-11.16), −3 blind
+    (V-11.18). int64, may be ≤ 0 (a desperate roll, V-1.4)."""
+    d = 1 - a
+    pool = (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _range_dice(F, S, opts, a) + F[d, P_SIZE]
+            - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0))
+    if S[d, S_PRONE] != 0:
+        pool -= 1
+    return pool + BRACE_DICE * S[a, S_BRACED]
+
+
+@rule
+def _supported(S, i):
+    """V-11.16: may ``i`` brace its gun (or keep it braced)? Prone or behind cover (bool)."""
+    return S[i, S_PRONE] != 0 or S[i, S_COVER] > 0
+
+
+@rule
+def _wants_brace(F, S, i):
+    """V-15.5: does ``i``'s tactic brace its gun now? It braces, the gun is supported
+    (:func:`_supported`) and not yet braced, and the AP left after the brace still pay the tactic's
+    shot or a standard one, whichever is cheaper, above the reserve (turn 1 of ``braced_aimed``:
+    brace and a standard shot) (bool)."""
+    if F[i, P_T_BRACE] == 0 or S[i, S_BRACED] != 0 or not _supported(S, i):
+        return False
+    return S[i, S_AP] - F[i, P_T_KEEP] >= 1 + min(SHOT_COST[F[i, P_T_SHOT]], SHOT_COST[SH_STANDARD])
+
+
+@rule
+def _brace(F, S, i):
+    """V-11.9: ``i`` braces its gun (quick, 1 AP: +1 to its shots) if :func:`_wants_brace`."""
+    if _wants_brace(F, S, i):
+        S[i, S_AP] -= 1
+        S[i, S_BRACED] = 1
+
+
+@rule
+def _continuation(opts, st):
+    """V-11.12: the long burst's continuation: one d20 at a time, each counted by V-1.3 and added,
+    until a die shows 1–4; the stopping die counts too (a 1 adds ``one_value``) or not
+    (``stop_die = not_counted``). Returns the successes added (int64)."""
+    one = opts[O_ONE_VALUE]
+    total = 0
+    while True:
+        face = roll_die(st, 20)
+        if face <= 4:
+            if face == 1 and opts[O_STOP_DIE] != STOP_DIE_NOT_COUNTED:
+                total += one
+            return total
+        total += _successes(face, one)
+
+
+@rule
+def _after_shot(F, S, opts, a, shot):
+    """V-11.14: the reload a shot makes due: after every shot of a single-shot gun (a), after 3 hip
+    shots in a row (b; any other shot resets the count), after a long burst (c); with ``ammo =
+    magazine`` when the magazine is empty (a shot takes a round, a long burst all of them)."""
+    if shot == SH_HIP:
+        S[a, S_HIP_CHAIN] += 1
+        if S[a, S_HIP_CHAIN] >= HIP_CHAIN:
+            S[a, S_RELOAD] = 1
+    else:
+        S[a, S_HIP_CHAIN] = 0
+    if shot == SH_BURST or _gun(F, a, W_SINGLE_SHOT) != 0:
+        S[a, S_RELOAD] = 1
+    if opts[O_AMMO] == AMMO_MAGAZINE:
+        S[a, S_AMMO] = 0 if shot == SH_BURST else S[a, S_AMMO] - 1
+        if S[a, S_AMMO] <= 0:
+            S[a, S_RELOAD] = 1
+
+
+@rule
+def _reload_cost(F, opts, i):
+    """V-11.8, V-11.14: AP of a reload: 2; 3 for a gun with ``long_reload`` under ``long_reload =
+    extended``. int64."""
+    if opts[O_LONG_RELOAD] == LONG_RELOAD_EXTENDED and _gun(F, i, W_LONG_RELOAD) != 0:
+        return 3
+    return 2
+
+
+@rule
+def _reload(F, S, opts, i):
+    """V-11.8: a reload (standard action, :func:`_reload_cost` AP) readies the gun, refills its
+    magazine and ends a chain of hip shots."""
+    S[i, S_AP] -= _reload_cost(F, opts, i)
+    S[i, S_RELOAD] = 0
+    S[i, S_HIP_CHAIN] = 0
+    S[i, S_AMMO] = _gun(F, i, W_MAGAZINE)
+
+
+@rule
+def _shot_spend(F, S, opts, a, s, shot):
+    """V-12.1–V-12.4, V-15.9: a hit with ``s`` ≥ 1 successes; each extra success buys, by the
+    shooter's spending policy: a trauma at the gun's crit (``trauma_first``; none with crit "—"),
+    +1 damage (``damage_only``, and what is left), suppression (``intimidate``: 1 Will each, 2 from a
+    long burst, V-12.3); ``suppress_covered`` suppresses when the target rolls at least the
+    shooter's ``suppress_at`` armour + shield + cover dice against it, else as ``trauma_first``. No
+    disarm at range (V-12.4 ``ranged_disarm = off``: ``disarm_first`` spends as ``damage_only``).
+
+    Returns (damage, traumas, will) : int64 tuple.
+    """
+    extra = s - 1
+    crit = _gun(F, a, W_CRIT)
+    policy = F[a, P_ATTACK_SPENDING]
+    if policy == AS_SUPPRESS_COVERED:
+        na, ns, nc = _shot_armour_dice(F, S, opts, a, 1 - a)
+        policy = AS_INTIMIDATE if na + ns + nc >= F[a, P_SUPPRESS_AT] else AS_TRAUMA_FIRST
+    traumas = 0
+    will = 0
+    if policy == AS_TRAUMA_FIRST and crit > 0:
+        traumas = extra // crit
+        extra -= traumas * crit
+    elif policy == AS_INTIMIDATE:
+        will = extra * (2 if shot == SH_BURST else 1)
+        extra = 0
+    return _gun(F, a, W_DAMAGE) + extra, traumas, will
+
+
+@rule
+def _shot_armour_dice(F, S, opts, a, d):
+    """V-5.4, V-11.17, V-4.7, V-5.7: dice of ``d``'s armour roll against ``a``'s shot: armour class +
+    quality, the held shield's class (unless ``shield = ignore``; ``cover_like`` counts it here),
+    less ``armour_piercing_dice`` for an armour-piercing gun (armour dice first, never the cover
+    dice **[reading]**), and the cover's strength. Returns (armour, shield, cover) dice."""
+    na = S[d, S_ARMOUR] + F[d, P_ARMOUR_QUALITY]
+    ns = S[d, S_SHIELD] if opts[O_SHIELD] != SHIELD_IGNORE else 0
+    if _gun(F, a, W_PIERCING) != 0:
+        cut = opts[O_ARMOUR_PIERCING_DICE]
+        take = min(cut, na)
+        na -= take
+        ns = max(ns - (cut - take), 0)
+    return na, ns, S[d, S_COVER]
+
+
+@rule
+def _wear(S, d, ones, cover_first):
+    """V-11.17: the 1s of an armour roll against a shot lower the cover first, then the armour,
+    then the shield (``cover_ones = cover_first``), or the armour, the shield, then the cover.
+    Returns the armour and shield class lost (int64)."""
+    lost_c = 0
+    if cover_first:
+        lost_c = min(ones, S[d, S_COVER])
+        ones -= lost_c
+    lost_a = min(ones, S[d, S_ARMOUR])
+    ones -= lost_a
+    lost_s = min(ones, S[d, S_SHIELD])
+    ones -= lost_s
+    if not cover_first:
+        lost_c = min(ones, S[d, S_COVER])
+    S[d, S_COVER] -= lost_c
+    S[d, S_ARMOUR] -= lost_a
+    S[d, S_SHIELD] -= lost_s
+    return lost_a + lost_s
+
+
+@rule
+def _shot_armour_roll(F, S, opts, st, cnt, a, d):
+    """V-5.4, V-11.17: ``d`` rolls armour + shield + cover dice (in that order) against ``a``'s shot;
+    its 1s wear them down (:func:`_wear`). Returns the damage removed (int64)."""
+    na, ns, nc = _shot_armour_dice(F, S, opts, a, d)
+    one = opts[O_ONE_VALUE]
+    successes = 0
+    ones = 0
+    for _ in range(na + ns + nc):
+        face = roll_die(st, 20)
+        if face == 1:
+            ones += 1
+        else:
+            successes += _successes(face, one)
+    cnt[C_DEGRADED + d] += _wear(S, d, ones, opts[O_COVER_ONES] != COVER_ONES_ARMOUR_FIRST)
+    if not _supported(S, d):  # V-11.16: cover worn away, no brace
+        S[d, S_BRACED] = 0
+    return _armour_reduction(opts, successes, ones)
+
+
+@rule
+def _shoot(F, S, opts, tt, st, cnt, a, shot):
+    """V-11.2–V-11.5: ``a`` pays ``shot``'s AP and fires it (:func:`_fire`)."""
+    S[a, S_AP] -= SHOT_COST[shot]
+    _fire(F, S, opts, tt, st, cnt, a, shot)
+
+
+@rule
+def _fire(F, S, opts, tt, st, cnt, a, shot):
+    """V-11.1, V-11.12, V-11.15, V-12: ``a`` fires ``shot`` at its foe: the shooting
+    check (prayable, V-1.6: a burst's first check only), a long burst's continuation dice (added to
+    the check, ``burst_hit = total``, or only to a hit, ``first_check``; none after a desperate
+    check with ``burst_desperate = no_continuation``; a second chain from a high-capacity magazine
+    with ``high_capacity = extra_chain``); no defence or dodge answers
+    it; ≥ 1 success hits: the gun's damage and the bought extras through the armour + cover roll
+    (Will damage never stopped, V-12.3); then the reload it makes due. Counted as an attack of a
+    (miss, armour_stopped or hit). A hit that takes Health from a shooter in sector control (or any
+    hit, ``overwatch_break = any_hit``) ends its control (V-11.13)."""
+    d = 1 - a
+    pool = _shot_pool(F, S, opts, a, shot)
+    s = _fighter_check(S, opts, st, pool, a)
+    if (shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1)
+            and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION)):
+        s += _continuation(opts, st)
+        if opts[O_HIGH_CAPACITY] == HIGH_CAPACITY_EXTRA_CHAIN and _gun(F, a, W_HIGH_CAPACITY) != 0:
+            s += _continuation(opts, st)
+    _after_shot(F, S, opts, a, shot)
+    if opts[O_BRACE] == BRACE_NEXT_SHOT:
+        S[a, S_BRACED] = 0
+    outcome = OUT_MISS
+    if s >= 1:
+        outcome = OUT_HIT
+        damage, traumas, will = _shot_spend(F, S, opts, a, s, shot)
+        final = 0
+        if damage != 0 or traumas != 0 or will != 0:
+            final = damage
+            if damage > 0:
+                final = max(damage - _shot_armour_roll(F, S, opts, st, cnt, a, d), 0)
+            if _land(F, S, opts, tt, st, cnt, d, damage, final, traumas, 0, will):
+                outcome = OUT_ARMOUR_STOPPED
+        if final >= 1 or opts[O_OVERWATCH_BREAK] == OVERWATCH_BREAK_ANY_HIT:
+            S[d, S_SECTOR] = 0
+    cnt[C_ATTACKS + a * 5 + outcome] += 1
+
+
+@rule
+def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
+    """V-11.13: before ``i``'s action of ``cost`` AP in its turn, its foe in sector control
+    fires one sector shot at it (a hip shot, −2 and every other modifier, V-11.6) with one of its
+    set-aside AP: not if it is engaged now (control ends) or its gun cannot fire. The shot counts
+    towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if either is
+    out, or the shot's shock left ``i`` fewer AP than the action costs (bool)."""
+    w = 1 - i
+    if S[w, S_SECTOR] == 0:
+        return True
+    if _engaged(S, w):
+        S[w, S_SECTOR] = 0
+        return True
+    if not _can_shoot(F, S, w, SH_HIP):
+        return True
+    S[w, S_SECTOR] -= 1
+    _look(F, S, opts, st, w)
+    _fire(F, S, opts, tt, st, cnt, w, SH_HIP)
+    if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
+        return False
+    return S[i, S_AP] >= cost
+
+
+@rule
+def _set_aside(F, S, opts, i):
+    """V-11.13, V-15.7: a tactic with sector control, not engaged, with its gun in hand, ends its
+    turn setting aside every AP left (``overwatch_cost = reserve``, at least 1), or pays 1 AP to
+    declare and sets aside the rest (``declare_quick``, at least 2 AP)."""
+    if F[i, P_T_OVERWATCH] == 0 or not _gun_in_hand(S, i) or _engaged(S, i):
+        return
+    ap = S[i, S_AP]
+    if opts[O_OVERWATCH_COST] == OVERWATCH_DECLARE_QUICK:
+        ap -= 1
+    if ap >= 1:
+        S[i, S_SECTOR] = ap
+        S[i, S_AP] = 0
