@@ -152,7 +152,7 @@ def stop_requested(signum: int, frame: object) -> None:
     request is kept in :data:`STOP`, and while numba compiles (:data:`COMPILING`) only kept:
     :func:`check_stop` raises it when the compile returns, and after each chunk of duels."""
     STOP.set()
-    if not (COMPILING.is_set() or PLAYING.is_set()):
+    if not (COMPILING.is_set() or PLAYING.is_set() or WRITING.is_set()):
         raise KeyboardInterrupt
 
 
@@ -162,6 +162,24 @@ COMPILING = threading.Event()
 #: set while a report plays its cells: numba calls back into Python inside a kernel call, where an
 #: interrupt is a SystemError; the run's progress callback (after each chunk) ends it instead
 PLAYING = threading.Event()
+
+
+#: set while a run writes its outputs (:func:`writing`): they are written whole or not at all
+WRITING = threading.Event()
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """A run writing its outputs (a report and its CSV or Parquet folders): a stop requested now is
+    kept and dropped, since the outputs, once begun, are all written and the run ends as finished
+    (a stop before them leaves nothing written)."""
+    check_stop()
+    WRITING.set()
+    try:
+        yield
+    finally:
+        WRITING.clear()
+        STOP.clear()
 
 
 @contextmanager

@@ -19,6 +19,7 @@ from .base import (
     literal,
     check_stop,
     playing,
+    writing,
     app,
     out,
     err,
@@ -123,11 +124,12 @@ def report(
     html = render_report(sc, results, command, setup=setup)
     frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
     try:
-        write_file(output, html)
-        if csv:
-            frames.to_csv(csv)
-        if parquet:
-            frames.to_parquet(parquet, {**table_metadata(sc), "scenario": setup["scenario"]["name"]})
+        with writing():
+            write_file(output, html)
+            if csv:
+                frames.to_csv(csv)
+            if parquet:
+                frames.to_parquet(parquet, {**table_metadata(sc), "scenario": setup["scenario"]["name"]})
     except OSError as exc:
         fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
     fights = f" and {plural(len(sc.fights), 'group fight')}" if sc.fights else ""
@@ -309,17 +311,19 @@ def diff_(
                            names=names)
     data = d.to_dict()
     command = "brutal-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["diff"] else "brutal-sim diff …"
+    page = render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f)) if output else ""
+    meta = {"version": __version__, "table": "diff", "ruleset": d.ruleset, "options_old": d.options_old,
+            "options_new": d.options_new, "rules_old": rules_a, "rules_new": rules_b, "seed": seed,
+            "n": None if d.precision else n, "target_error": 100 * d.precision["target_error"] if d.precision else None,
+            "max_n": n if d.precision else None}
     try:
-        if output:
-            write_file(output, render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f)))
-        if csv:
-            write_folder(csv, {"diff.csv": csv_writer(d.frame())})
-        if parquet:
-            meta = {"version": __version__, "table": "diff", "ruleset": d.ruleset, "options_old": d.options_old,
-                    "options_new": d.options_new, "rules_old": rules_a, "rules_new": rules_b, "seed": seed,
-                    "n": None if d.precision else n, "target_error": 100 * d.precision["target_error"] if d.precision else None,
-                    "max_n": n if d.precision else None}
-            write_folder(parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
+        with writing():
+            if output:
+                write_file(output, page)
+            if csv:
+                write_folder(csv, {"diff.csv": csv_writer(d.frame())})
+            if parquet:
+                write_folder(parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
     except OSError as exc:
         fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv or parquet}")
     if json_out:
