@@ -826,15 +826,17 @@ def _fight_order(scenario: Scenario, members: list[int]) -> list[int]:
 
 
 def _pairable(groups: dict[tuple, list[int]], compiled: list[Compiled]) -> list[tuple[list[int], str]]:
-    """The groups (key: the changing label first) whose members share the tables and the round cap;
-    members of other groups run on their own."""
+    """The groups (key: the changing label first) whose members share the kernels, the tables and
+    the round cap; members of other groups run on their own."""
     out = []
     for key, members in groups.items():
         tables = {b"".join(t.tobytes() for t in compiled[i].tables) for i in members}
         caps = {compiled[i].n_counters for i in members}
-        if len(tables) == 1 and len(caps) == 1:
+        same_kernels = all(compiled[i].kernels == compiled[members[0]].kernels for i in members)
+        if len(tables) == 1 and len(caps) == 1 and same_kernels:
             out.append((members, key[0]))
-        else:  # a table (e.g. Brutal's zone table) or the round cap differs: each cell on its own
+        else:  # a kernel (a duel at a distance beside one at point blank), a table (e.g. Brutal's
+            # zone table) or the round cap differs: each cell on its own
             out.extend(([i], key[0]) for i in members)
     return out
 

@@ -504,3 +504,23 @@ def test_v11_18_poor_visibility_blinds_a_shooter_that_fails_its_perception_check
                                                     gun="kosin_rifle", tactic="std_shot"))
     assert poor == pytest.approx(0.2 * seeing + 0.8 * blind, abs=1e-12)
     assert hit({"start_distance": "1", "visibility": "poor"}) == hit({"start_distance": "1"})
+
+
+def test_variants_at_point_blank_and_at_a_distance_play_each_on_its_own(tmp_path):
+    """A scenario whose variants put one matchup at point blank (melee kernels) and at 30 m (the
+    kernels at a distance): the cells cannot share the paired driver, so each plays on its own,
+    with the counters of a plain duel of its options."""
+    from brutal_sim.scenario import load_scenario, run_scenario
+
+    path = tmp_path / "mix.toml"
+    path.write_text('n = 400\nruleset = "vereteno"\nmatchups = [["swordsman", "brute"]]\n'
+                    '[[variants]]\nname = "point blank"\noptions = { start_distance = 1 }\n'
+                    '[[variants]]\nname = "30 m"\noptions = { start_distance = 30 }\n')
+    sc = load_scenario(path)
+    near, far = run_scenario(sc, threads=1)
+    assert sc.differences is None or sc.differences.empty
+    for result, distance in ((near, "1"), (far, "30")):
+        alone = api.duel("swordsman", "brute", n=400, seed=sc.spec.seed, ruleset="vereteno", threads=1,
+                         options={"start_distance": distance})
+        assert np.array_equal(result.counters, alone.counters), distance
+    assert not np.array_equal(near.counters, far.counters)
