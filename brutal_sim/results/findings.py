@@ -1,7 +1,9 @@
 """Key findings: the few sentences a report or a diff page opens with, generated from its results.
 
-- a sweep: where side a's win rate crosses the target (50 %: even), interpolated between the two
-  values around it, with the interval the 95 % bands give, and the mean change per step;
+- a sweep of ordered values (numbers, dice): where side a's win rate crosses the target (50 %:
+  even), interpolated between the two values around it, with the interval the 95 % bands give, and
+  the mean change per step; a sweep of names (tactics, weapons): the lowest and the highest value,
+  the one nearest even, or that no value differs beyond the noise;
 - a round robin (three matchups or more under one reading): the most and the least balanced pair;
 - rule variants: each reading against the first one (the baseline), matchup by matchup;
 - group fights: each fight with its own options against the baseline of the same sides (the fight
@@ -16,6 +18,7 @@ sentences (no markup): the page escapes them.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Sequence
 
 from .stats import Z95, independent_half_width
@@ -34,6 +37,30 @@ def _number(text: str) -> float | None:
     except ValueError:
         return None
     return value if math.isfinite(value) else None
+
+
+#: a dice expression a sweep may step through (d6, 2d6, d8+1, 3d10-2)
+_DICE = re.compile(r"^\d*d\d+([+-]\d+)?$")
+
+
+def _ordered(values: Sequence[str]) -> bool:
+    """Whether a sweep's values lie on a scale (all numbers, or all dice), so that a crossing
+    between two of them can be read as a point between them."""
+    return all(_number(v) is not None for v in values) or all(_DICE.match(v.replace(" ", "")) for v in values)
+
+
+def _named_sweep(who: str, values: Sequence[str], rates: Sequence[float], lows: Sequence[float],
+                 highs: Sequence[float], target: float) -> str:
+    """A sweep of names: no order between the values, so the extremes and the value nearest the
+    target instead of a crossing."""
+    low = min(range(len(rates)), key=lambda k: rates[k])
+    high = max(range(len(rates)), key=lambda k: rates[k])
+    if lows[high] <= highs[low]:  # the bands of the extremes overlap
+        return (f"{who}: no value differs beyond the noise ({_pct(rates[low])} – {_pct(rates[high])} over "
+                f"{len(values)} values).")
+    nearest = min(range(len(rates)), key=lambda k: abs(rates[k] - target))
+    return (f"{who}: lowest with {values[low]} ({_pct(rates[low])}), highest with {values[high]} "
+            f"({_pct(rates[high])}); nearest {_pct(target)} with {values[nearest]} ({_pct(rates[nearest])}).")
 
 
 def _crossing(ys: Sequence[float], target: float) -> float | None:
@@ -87,6 +114,9 @@ def sweep_findings(results: Sequence[Any], target: float = TARGET) -> list[str]:
         lows = [c.to_dict()["a"]["ci95"][0] for c in cells]
         highs = [c.to_dict()["a"]["ci95"][1] for c in cells]
         who = f"{sweep}{f' [{variant}]' if several_variants and variant else ''}: {cells[0].names[0]} against {opponent}"
+        if not _ordered(values):
+            out.append(_named_sweep(who, values, rates, lows, highs, target))
+            continue
         step = (rates[-1] - rates[0]) / (len(rates) - 1) if len(rates) > 1 else 0.0
         steps = f"; a step of the sweep changes it by {100 * step:+.1f} points on average" if len(rates) > 1 else ""
         at = _crossing(rates, target)

@@ -160,3 +160,16 @@ def test_sections_follow_the_findings_then_a_fixed_order():
     # variants played apart (no paired differences): their finding rests on the summary table
     assert section_order(["summary", "plots"], ["variants"]) == ["summary", "plots"]
     assert section_order(["summary", "plots"], ["round_robin", "variants"]) == ["plots", "summary"]
+
+
+def test_a_sweep_of_names_gives_its_extremes_not_a_crossing():
+    # tactics have no order: no point "between" two of them
+    [text] = sweep_findings(_sweep(["aimed", "std_shot", "hip_spam"], [0.10, 0.51, 0.70]))
+    assert text == ("axe: Brute against Swordsman: lowest with aimed (10.0 %), highest with hip_spam (70.0 %); "
+                    "nearest 50.0 % with std_shot (51.0 %).")
+    # bands of ±0.02 around 0.30 and 0.33 overlap
+    [text] = sweep_findings(_sweep(["kite", "overwatch"], [0.30, 0.33]))
+    assert text == "axe: Brute against Swordsman: no value differs beyond the noise (30.0 % – 33.0 % over 2 values)."
+    # dice and numbers stay on a scale
+    [text] = sweep_findings(_sweep(["2d6", "2d6+1"], [0.40, 0.60]))
+    assert "even (50.0 %) at about 2d6 + 0.50 of the step to 2d6+1" in text
