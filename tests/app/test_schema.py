@@ -25,7 +25,9 @@ PACKAGE = Path(brutal_sim.__file__).parent
 DATA = PACKAGE / "data"
 EXAMPLES = Path(__file__).parents[2] / "examples"
 #: examples that are not scenarios: (kind, ruleset)
-EXAMPLE_KINDS = {"sergeant.toml": ("fighter", "brutal"), "rules_variant.toml": ("rules", "brutal")}
+EXAMPLE_KINDS = {"sergeant.toml": ("fighter", "brutal"), "rules_variant.toml": ("rules", "brutal"),
+                 "vereteno_gunfighter_braced.toml": ("fighter", "vereteno"),
+                 "vereteno_gunfighter_hip.toml": ("fighter", "vereteno")}
 #: bundled files that are not named after their kind
 FILE_KINDS = {"crit_example.toml": "crit_table"}
 
