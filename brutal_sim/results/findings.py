@@ -192,14 +192,17 @@ def variant_findings(results: Sequence[Any], differences: Any = None, limit: int
     return out
 
 
-def _paired_half(differences: Any, matchup: str, base: str, variant: str) -> float | None:
-    """The paired 95 % half-width of side a's change from ``base`` to ``variant`` in ``matchup``,
-    when the scenario's differences hold that pair of neighbours."""
+def _paired_half(differences: Any, matchup: str, base: str, to: str, variant: str | None = None) -> float | None:
+    """The paired 95 % half-width of side a's change from ``base`` to ``to`` in ``matchup`` (and
+    ``variant``, when given: group fights, whose ``from`` and ``to`` are their own options), when the
+    scenario's differences hold that pair of neighbours."""
     if differences is None or len(differences) == 0:
         return None
     d = differences
-    rows = d[(d["sweep"] == "") & (d["side"] == "a") & (d["matchup"] == matchup) & (d["from"] == base)
-             & (d["to"] == variant)]
+    keep = (d["sweep"] == "") & (d["side"] == "a") & (d["matchup"] == matchup) & (d["from"] == base) & (d["to"] == to)
+    if variant is not None:
+        keep &= d["variant"] == variant
+    rows = d[keep]
     if len(rows) != 1:
         return None
     return float(rows["ci_high"].iloc[0] - rows["ci_low"].iloc[0]) / 2
@@ -226,7 +229,8 @@ def fight_findings(fights: Sequence[Any], differences: Any = None) -> list[str]:
         base = baseline[key]
         b = base.to_dict()
         pa, pb = d["a"]["win_rate"], b["a"]["win_rate"]
-        half = _paired_fight_half(differences, r, base)
+        half = _paired_half(differences, r.labels.get("matchup", ""), base.labels.get("value", ""),
+                            r.labels.get("value", ""), r.labels.get("variant", ""))
         if half is None:
             half = independent_half_width(pb, b["n"], pa, d["n"])
         changed = r.labels.get("value", "") or "its own options"
@@ -234,20 +238,6 @@ def fight_findings(fights: Sequence[Any], differences: Any = None) -> list[str]:
         out.append(f"{r.labels.get('matchup', '')} with {changed}: side a's win rate {100 * (pa - pb):+.1f} points "
                    f"(±{100 * half:.1f}) against the same sides {against}.")
     return out
-
-
-def _paired_fight_half(differences: Any, fight: Any, base: Any) -> float | None:
-    """The paired 95 % half-width of side a's change from the fight ``base`` to ``fight``, when the
-    scenario's differences hold that pair."""
-    if differences is None or len(differences) == 0:
-        return None
-    d = differences
-    rows = d[(d["sweep"] == "") & (d["side"] == "a") & (d["matchup"] == fight.labels.get("matchup", ""))
-             & (d["variant"] == fight.labels.get("variant", "")) & (d["from"] == base.labels.get("value", ""))
-             & (d["to"] == fight.labels.get("value", ""))]
-    if len(rows) != 1:
-        return None
-    return float(rows["ci_high"].iloc[0] - rows["ci_low"].iloc[0]) / 2
 
 
 def holm_kept(p_values: Sequence[float], alpha: float = 0.05) -> int:
