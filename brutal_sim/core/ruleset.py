@@ -145,8 +145,9 @@ class Ruleset(ABC):
     warm_up_pair: tuple[str, str]
     #: the numeric fighter fields stat weights step (``brutal-sim weights``): ``(path, step)`` with
     #: paths as in variants (:mod:`brutal_sim.core.variants`), ``*`` for every item of a list; a
-    #: dice expression steps its die (d6 → d8) instead of adding ``step``
-    adjustable: tuple[tuple[str, int], ...] = ()
+    #: dice expression steps its die (d6 → d8) instead of adding ``step``; a third element names a
+    #: field the fighter must have for the stat to be stepped (``("bs", 5, "missile")``)
+    adjustable: tuple[tuple[Any, ...], ...] = ()
     #: about how many seconds the first compilation of each kind of kernel (``duel``, ``attack``,
     #: ``exact``, ``fight``; :meth:`warm_up`) takes on a 2-core machine with an empty numba cache:
     #: what the CLI tells the user

@@ -100,14 +100,17 @@ def stepped(value: Any, step: int) -> Any:
     return None
 
 
-def stat_steps(f: Any, adjustable: Sequence[tuple[str, int]]) -> list[tuple[str, int, Any]]:
+def stat_steps(f: Any, adjustable: Sequence[tuple[str, ...]]) -> list[tuple[str, int, Any]]:
     """Fighter ``f`` with each adjustable field one step down and up: ``(path, ±step, variant)``,
     leaving out steps the field has no room for (a check at its minimum, a d12 up, an empty hand).
-    A dice field's step is ``±1`` (one die size)."""
+    A dice field's step is ``±1`` (one die size). An entry ``(pattern, step, needs)`` is stepped
+    only when the fighter has the field ``needs`` (a shooting skill only with a gun in hand)."""
     ruleset = get_ruleset(f.ruleset)
     data = ruleset.fighter_data(f)
     out = []
-    for pattern, step in adjustable:
+    for pattern, step, *needs in adjustable:
+        if needs and get_path(data, needs[0]) is None:
+            continue
         for path in expand_paths(data, pattern):
             value = get_path(data, path)
             for sign in (-1, 1):

@@ -77,6 +77,27 @@ def test_wfrp_characteristics_step_by_five_and_vereteno_stats_by_one():
     assert set(v.rows.step) == {-1, 1}
 
 
+def test_shooting_stats_are_stepped_for_a_fighter_with_a_gun_or_missile_weapon_only():
+    """V-11.1 (pool: Ловкость + Стрельба + the gun's modifier) and W-7.1 (a BS test): a shooter's
+    skill is stepped when it carries a gun, and a step up buys win rate at a distance; a fighter
+    without one has no shooting skill or gun rows (nothing would read them)."""
+    from brutal_sim.core.ruleset import get_ruleset
+    from brutal_sim.core.variants import stat_steps
+
+    rs = get_ruleset("vereteno")
+    paths = {p for p, _, _ in stat_steps(rs.load_fighter("swordsman", "a"), rs.adjustable)}
+    assert "skills.shooting" not in paths and "gun.damage" not in paths and "speed" in paths
+    v = designer.stat_weights("rifleman", "swordsman", ruleset="vereteno", n=20_000, seed=3,
+                              options={"start_distance": "30"})
+    shoot = v.rows[v.rows.stat == "skills.shooting"].set_index("step")
+    assert shoot.loc[1, "delta"] > 0 > shoot.loc[-1, "delta"]
+    w = designer.stat_weights("kithband", "orc", ruleset="wfrp2e", n=20_000, seed=3, options={"start_distance": "40"})
+    bs = w.rows[w.rows.stat == "bs"].set_index("step")
+    assert sorted(bs.index) == [-5, 5] and bs.loc[5, "delta"] > 0 > bs.loc[-5, "delta"]
+    rw = get_ruleset("wfrp2e")
+    assert "bs" not in {p for p, _, _ in stat_steps(rw.load_fighter("orc", "a"), rw.adjustable)}
+
+
 def test_target_error_bounds_every_interval():
     w = designer.stat_weights("swordsman", "brute", seed=3, target_error=1.0)
     assert w.precision["target_met"] is True

@@ -76,7 +76,8 @@ class VeretenoRuleset(Ruleset):
     adjustable = (("attributes.physique", 1), ("attributes.agility", 1), ("attributes.intellect", 1),
                   ("attributes.empathy", 1), ("skills.melee", 1), ("skills.nimbleness", 1),
                   ("weapon.modifier", 1), ("weapon.damage", 1), ("armour.protection", 1),
-                  ("shield.protection", 1), ("action_points", 1))
+                  ("shield.protection", 1), ("action_points", 1), ("speed", 1), ("skills.shooting", 1, "gun"),
+                  ("gun.modifier", 1), ("gun.damage", 1))
     compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 10}
     #: duels from a distance: moves, shots, reloads (V-10, V-11)
     capabilities = frozenset({"distance"})

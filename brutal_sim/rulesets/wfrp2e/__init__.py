@@ -56,7 +56,8 @@ class WfrpRuleset(Ruleset):
     #: stat weights step the characteristics by 5 (one advance of a career scheme), Attacks and
     #: Wounds by one, the main weapon's damage and each armour's points by one
     adjustable = (("ws", 5), ("s", 5), ("t", 5), ("ag", 5), ("a", 1), ("w", 1), ("main_hand.damage", 1),
-                  ("armour.*.head", 1), ("armour.*.arms", 1), ("armour.*.body", 1), ("armour.*.legs", 1))
+                  ("armour.*.head", 1), ("armour.*.arms", 1), ("armour.*.body", 1), ("armour.*.legs", 1),
+                  ("m", 1), ("bs", 5, "missile"), ("missile.damage", 1))
     compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 8}
 
     matrix_tactics = L.MELEE_TACTIC_NAMES
