@@ -21,6 +21,7 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None) -> None:
     row[base + L.W_HEAVY] = "heavy" in w.properties
     row[base + L.W_TWO_HANDED] = w.two_handed
     row[base + L.W_PIERCING] = "armour_piercing" in w.properties
+    row[base + L.W_LONG] = "long" in w.properties
 
 
 def _gun(row: np.ndarray, g: Gun | None) -> None:

@@ -46,6 +46,8 @@ BAND_METRES = (1, 2, 20, 100, 1000)
 MAX_RANGE = BAND_METRES[-1]
 #: V-3.15, V-10.7: melee reach (point blank); a fighter this close is engaged (V-11.11)
 REACH = BAND_METRES[BAND_POINT_BLANK]
+#: V-3.15: a long melee weapon's reach (close range)
+REACH_LONG = BAND_METRES[BAND_CLOSE]
 
 # -- blow levels (counter names); a fighter's state counts its blows of each level -------------------
 LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
@@ -58,6 +60,7 @@ W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PI
 W_RANGE, W_AUTOMATIC, W_SINGLE_SHOT = W.take(3)  # a gun's effective band (V-11.10), V-11.12, V-11.14 (a)
 W_LONG_RELOAD, W_MAGAZINE = W.take(2)  # V-11.14: long reload, rounds (options long_reload, ammo)
 W_HIGH_CAPACITY = W.next()  # V-11.12: a high-capacity magazine (option high_capacity)
+W_LONG = W.next()  # V-3.15: a long melee weapon (reach close range)
 WN = W.size
 WEAPON_SLOTS = Slots()
 SLOT_WEAPON = WEAPON_SLOTS.next()  # the melee weapon (a gunman's sidearm, V-10.9)

@@ -12,8 +12,8 @@ from pydantic import Field, field_validator, model_validator
 
 from ...core.data import StrictModel
 
-#: V-5.7 weapon properties. ``light``/``heavy`` restrict attack kinds; the others have no rule text
-#: or no effect in a point-blank duel (``long``); ``energy`` (fuel cell, V-3.2) is not modelled.
+#: V-5.7 weapon properties. ``light``/``heavy`` restrict attack kinds, ``long`` reaches close range
+#: (V-3.15, at a distance); the others have no rule text; ``energy`` (fuel cell, V-3.2) is not modelled.
 PROPERTIES: tuple[str, ...] = ("light", "heavy", "long", "small", "armour_piercing", "broad_blade", "flexible",
                                "incendiary")
 NOT_MODELLED_PROPERTIES = {"energy": "the fuel-cell swap after 3 quick attacks (V-3.2) is not modelled"}
@@ -129,7 +129,7 @@ class Tactic(StrictModel):
         "none", description="V-15.6: the shot repeated while its cost leaves `keep` AP (then the cheaper ones: "
                             "burst or aimed → standard → hip); none: a melee tactic")
     move: Literal["hold", "advance", "close_in", "keep_distance"] = Field(
-        "close_in", description="V-15.4: close_in moves to point blank and attacks in melee; advance makes one move "
+        "close_in", description="V-15.4: close_in moves to its melee reach (V-3.15) and attacks in melee; advance makes one move "
                                 "while the target is beyond the gun's effective range; keep_distance one move away "
                                 "while a foe without a gun in hand is within 2 × its speed + its reach; hold stays")
     brace: bool = Field(False, description="V-15.5: in cover or prone and not yet braced, brace the gun (1 AP, +1 "

@@ -112,7 +112,10 @@ from .drivers import (
 from .distance import (
     BAND_OUT,
     _band as band,
+    _engaged as engaged,
+    _in_reach as in_reach,
     _open as open_duel,
+    _reach as reach,
     _speed as move_metres,
     _step as step,
 )
@@ -147,6 +150,9 @@ __all__ = [
     "SHOT_COST",
     "after_shot",
     "band",
+    "engaged",
+    "in_reach",
+    "reach",
     "blind",
     "brace",
     "step",
