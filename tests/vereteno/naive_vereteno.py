@@ -77,6 +77,8 @@ class Side:
     halfspd: int = 0  # V-10.5: HALFSPD traumas
     pen_shoot: int = 0  # V-6.4: PEN(shoot)
     sight: int = 0  # V-11.18: 0 not checked this turn, 1 sees, 2 blind
+    unready: bool = False  # V-10.9 (start_ready = no): the weapon in hand still to ready
+    gun_down: bool = False  # V-10.9: the gun dropped (for bare hands)
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -85,6 +87,7 @@ class Side:
         self.cover = self.f.cover
         self.gun_in_hand = self.f.gun is not None and (self.f.tactic.shot != "none" or self.f.tactic.overwatch)
         self.ammo = self.f.gun.magazine if self.f.gun else 0
+        self.unready = (self.gun_in_hand or self.f.weapon is not None) and not self.f.fastest_hand
 
     @property
     def weapon(self) -> dict[str, Any]:
@@ -431,6 +434,9 @@ class Game:
             s.hip_chain = 0
         if self.o["ap_refill"] == "turn_start":
             self.refill(s)
+        if s.unready and self.o["start_ready"] == "no" and s.ap >= 1:  # V-10.9: readying in the first turn
+            s.ap -= 1
+            s.unready = False
         hurt = s.bleed + s.dmg_per_turn
         if hurt:
             s.bleed = max(s.bleed - 1, 0)
@@ -456,10 +462,20 @@ class Game:
                 return
         if not (s.prone or s.cover > 0):
             s.braced = False
+        t = s.f.tactic
+        redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down else 1
+        if (t.redraw and s.f.gun is not None and not s.gun_in_hand and not self.engaged(s)
+                and s.ap - t.keep >= redraw_cost):  # V-10.9: the gun in hand again
+            if self.sector_shot(s, redraw_cost):
+                s.ap -= redraw_cost
+                s.gun_down, s.gun_in_hand = False, True
+            if any(x.out is not None for x in self.sides):
+                return
         if s.gun_in_hand and self.shooter(i):
             return
         if not self.in_reach(s):  # V-15.4: a melee tactic closes in, then strikes with the AP left
-            if s.f.tactic.move != "close_in":
+            drew = s.f.gun is not None and (t.shot != "none" or t.overwatch)  # V-15.2: it drew its melee weapon
+            if t.move != "close_in" and not drew:
                 return
             while s.ap >= 1 and not self.in_reach(s):
                 self.move(s)
@@ -742,8 +758,11 @@ class Game:
         s = self.sides[i]
         keep = s.f.tactic.keep
         out = lambda: any(x.out is not None for x in self.sides)  # noqa: E731
-        if s.f.tactic.engaged == "draw" and self.engaged(s) and s.ap >= 1:
-            s.ap -= 1
+        if s.f.tactic.engaged == "draw" and self.engaged(s) and (s.f.weapon is None or s.ap >= 1):
+            if s.f.weapon is None:  # V-10.9: nothing to ready: the gun dropped, free, for bare hands
+                s.gun_down = True
+            else:
+                s.ap -= 1
             s.gun_in_hand = False
             return False
         if s.f.tactic.engaged == "step_back" and self.engaged(s) and s.ap >= 1:

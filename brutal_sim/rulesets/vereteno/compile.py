@@ -74,6 +74,8 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_T_ENGAGED] = L.ENGAGED_CODES[f.tactic.engaged]
     row[L.P_T_BRACE] = f.tactic.brace
     row[L.P_T_OVERWATCH] = f.tactic.overwatch
+    row[L.P_T_REDRAW] = f.tactic.redraw
+    row[L.P_FAST_HAND] = f.fastest_hand
     _weapon(row, L.SLOT_WEAPON, f.weapon)
     _gun(row, f.gun)
     unarmed = L.P_WEAPONS + L.SLOT_UNARMED * L.WN

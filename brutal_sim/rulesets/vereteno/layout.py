@@ -89,6 +89,8 @@ P_T_BRACE = P.next()  # 1 if the tactic braces its gun (V-15.5)
 P_T_OVERWATCH = P.next()  # 1 if the tactic sets its AP left aside for sector control (V-15.7)
 P_PERC_POOL = P.next()  # V-11.18: Интеллект + Наблюдательность
 P_SUPPRESS_AT = P.next()  # V-15.9 suppress_covered: the target's armour + cover dice from which extras go to Will
+P_T_REDRAW = P.next()  # V-10.9: 1 if the tactic readies its gun again once no longer engaged
+P_FAST_HAND = P.next()  # V-10.9: 1 with the talent «Самая быстрая рука в Славии» (no readying under start_ready = no)
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
@@ -115,6 +117,8 @@ S_SECTOR = S.next()  # V-11.13: AP set aside for sector shots (0: no sector cont
 S_HALFSPD = S.next()  # V-10.5: HALFSPD traumas taken
 S_PEN_SHOOT = S.next()  # V-6.4: dice off shooting checks
 S_SIGHT = S.next()  # V-11.18 (visibility = poor): 0 not checked this turn, 1 sees its foe, 2 blind
+S_UNREADY = S.next()  # V-10.9 (start_ready = no): 1 until the weapon in hand at the start is readied
+S_GUN_DOWN = S.next()  # V-10.9: 1 while the gun lies on the ground (dropped for bare hands)
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 

@@ -138,8 +138,12 @@ class Tactic(StrictModel):
                                                 "for sector shots at the enemy's actions (V-11.13)")
     engaged: Literal["shoot", "draw", "step_back"] = Field(
         "shoot", description="V-15.2: engaged with the gun in hand, go on shooting (−3, no aimed shot), ready "
-                             "the melee weapon (1 AP) and fight by `attack`, or step back (a move away, drawing "
-                             "an opportunity attack, V-10.7) and go on")
+                             "the melee weapon (1 AP; without one the gun is dropped, free, for bare hands) and "
+                             "fight by `attack`, or step back (a move away, drawing an opportunity attack, V-10.7) "
+                             "and go on")
+    redraw: bool = Field(False, description="V-10.9: after `engaged = draw`, once no longer engaged, ready the gun "
+                                             "again (1 AP; a dropped gun is picked up, option pickup) if that "
+                                             "leaves `keep` AP, then shoot")
 
 
 class Penalties(StrictModel):
@@ -235,6 +239,8 @@ class FighterSpec(StrictModel):
     suppress_at: int = Field(6, ge=0, le=40, description="V-15.9 attack_spending = suppress_covered: a shot's "
                                                          "extras go to Will when the target rolls this many "
                                                          "armour + cover dice or more")
+    fastest_hand: bool = Field(False, description="V-10.9: the talent «Самая быстрая рука в Славии»: no AP to "
+                                                   "ready the weapon in hand at the start under start_ready = no")
     tactic: str | Tactic = "std_guard"
     reaction: Reaction = "best"
     attack_spending: AttackSpending = "trauma_first"
@@ -258,6 +264,7 @@ class Fighter(StrictModel):
     cover: int = 0
     size_mod: int = 0
     suppress_at: int = 6
+    fastest_hand: bool = False
     tactic: Tactic
     reaction: Reaction
     attack_spending: AttackSpending

@@ -103,6 +103,7 @@ from .rounds import (
     _battle_cry as battle_cry,
     _finish as finish,
     _turn as turn,
+    _turn_start as turn_start,
 )
 from .drivers import (
     _run_attacks as run_attacks,
@@ -135,6 +136,7 @@ from .shooting import (
     _shot_spend as shot_spend,
 )
 from .ranged import (
+    _ranged_turn as ranged_turn,
     _retreat as retreat,
 )
 from .ranged_drivers import (
@@ -161,6 +163,8 @@ __all__ = [
     "plan_shot",
     "range_dice",
     "reload_gun",
+    "ranged_turn",
+    "turn_start",
     "retreat",
     "sector_shot",
     "set_aside",

@@ -13,8 +13,8 @@ from ..layout import (
     BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, REACH, SLOT_GUN, S_AMMO,
     S_AP, S_BRACED, S_COVER, S_HALFSPD, W_MAGAZINE,
 )
-from ..layout import REACH_LONG, W_LONG
-from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_START_DISTANCE
+from ..layout import HAND_GUN, REACH_LONG, SLOT_WEAPON, S_DROPPED, S_GUN_DOWN, W_LONG, W_PRESENT
+from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_PICKUP, O_START_DISTANCE
 from .checks import _wb, _weapon
 from .initiative import _reset
 
@@ -76,6 +76,36 @@ def _open(F, S, opts):
     for i in range(2):
         S[i, S_COVER] = F[i, P_COVER]
         S[i, S_AMMO] = F[i, _wb(SLOT_GUN) + W_MAGAZINE]
+
+
+@rule
+def _draw(F, S, i):
+    """V-10.9, V-15.2 ``engaged = draw``: ``i`` readies its melee weapon (quick, 1 AP), the gun put
+    away; without one it drops the gun (free **[reading]**: "dropping the held one is free") and
+    fights bare-handed (V-5.6). Returns whether it switched (not without the AP to ready) (bool)."""
+    if F[i, _wb(SLOT_WEAPON) + W_PRESENT] == 0:
+        S[i, S_GUN_DOWN] = 1
+    elif S[i, S_AP] >= 1:
+        S[i, S_AP] -= 1
+    else:
+        return False
+    S[i, S_DROPPED] -= HAND_GUN
+    return True
+
+
+@rule
+def _redraw_cost(opts, S, i):
+    """V-10.9, V-3.9: AP to take ``i``'s gun in hand again: readying it (1), or picking it up if it
+    was dropped (option ``pickup``: 1, or 2 with ``pickup_and_ready``). int64."""
+    return opts[O_PICKUP] if S[i, S_GUN_DOWN] != 0 else 1
+
+
+@rule
+def _redraw(opts, S, i):
+    """V-10.9: ``i`` takes its gun in hand again (:func:`_redraw_cost` AP), the melee weapon put away."""
+    S[i, S_AP] -= _redraw_cost(opts, S, i)
+    S[i, S_GUN_DOWN] = 0
+    S[i, S_DROPPED] |= HAND_GUN
 
 
 @rule
