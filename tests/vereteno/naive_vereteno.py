@@ -30,7 +30,7 @@ from brutal_sim.rulesets.vereteno.model import Fighter, Trauma
 KIND_COST = {"quick": 1, "standard": 2, "power": 3}
 KIND_DICE = {"quick": -2, "standard": 0, "power": 2}
 UNARMED = {"modifier": 0, "initiative": 0, "damage": 1, "crit": 0, "light": False, "heavy": False,
-           "two_handed": False, "piercing": False}
+           "two_handed": False, "piercing": False, "long": False}
 SHOT_COST = {"hip": 1, "standard": 2, "aimed": 3, "burst": 3}
 SHOT_DICE = {"hip": -2, "standard": 0, "aimed": 2, "burst": -2}
 FALLBACK = {"burst": ["standard", "hip"], "aimed": ["standard", "hip"], "standard": ["hip"], "hip": []}
@@ -77,6 +77,8 @@ class Side:
     halfspd: int = 0  # V-10.5: HALFSPD traumas
     pen_shoot: int = 0  # V-6.4: PEN(shoot)
     sight: int = 0  # V-11.18: 0 not checked this turn, 1 sees, 2 blind
+    unready: bool = False  # V-10.9 (start_ready = no): the weapon in hand still to ready
+    gun_down: bool = False  # V-10.9: the gun dropped (for bare hands)
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -85,6 +87,7 @@ class Side:
         self.cover = self.f.cover
         self.gun_in_hand = self.f.gun is not None and (self.f.tactic.shot != "none" or self.f.tactic.overwatch)
         self.ammo = self.f.gun.magazine if self.f.gun else 0
+        self.unready = (self.gun_in_hand or self.f.weapon is not None) and not self.f.fastest_hand
 
     @property
     def weapon(self) -> dict[str, Any]:
@@ -95,7 +98,7 @@ class Side:
             return UNARMED
         return {"modifier": w.modifier, "initiative": w.initiative, "damage": w.damage, "crit": w.crit,
                 "light": "light" in w.properties, "heavy": "heavy" in w.properties, "two_handed": w.two_handed,
-                "piercing": "armour_piercing" in w.properties}
+                "piercing": "armour_piercing" in w.properties, "long": "long" in w.properties}
 
     @property
     def armed(self) -> bool:
@@ -431,6 +434,9 @@ class Game:
             s.hip_chain = 0
         if self.o["ap_refill"] == "turn_start":
             self.refill(s)
+        if s.unready and self.o["start_ready"] == "no" and s.ap >= 1:  # V-10.9: readying in the first turn
+            s.ap -= 1
+            s.unready = False
         hurt = s.bleed + s.dmg_per_turn
         if hurt:
             s.bleed = max(s.bleed - 1, 0)
@@ -456,16 +462,26 @@ class Game:
                 return
         if not (s.prone or s.cover > 0):
             s.braced = False
+        t = s.f.tactic
+        redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down else 1
+        if (t.redraw and s.f.gun is not None and not s.gun_in_hand and not self.engaged(s)
+                and s.ap - t.keep >= redraw_cost):  # V-10.9: the gun in hand again
+            if self.sector_shot(s, redraw_cost):
+                s.ap -= redraw_cost
+                s.gun_down, s.gun_in_hand = False, True
+            if any(x.out is not None for x in self.sides):
+                return
         if s.gun_in_hand and self.shooter(i):
             return
-        if not self.engaged():  # V-15.4: a melee tactic closes in, then strikes with the AP left
-            if s.f.tactic.move != "close_in":
+        if not self.in_reach(s):  # V-15.4: a melee tactic closes in, then strikes with the AP left
+            drew = s.f.gun is not None and (t.shot != "none" or t.overwatch)  # V-15.2: it drew its melee weapon
+            if t.move != "close_in" and not drew:
                 return
-            while s.ap >= 1 and not self.engaged():
+            while s.ap >= 1 and not self.in_reach(s):
                 self.move(s)
                 if any(x.out is not None for x in self.sides):
                     return
-            if not self.engaged():
+            if not self.in_reach(s):
                 return
         if s.stealth == "extra_attack":
             self.attack(i, "standard")
@@ -522,7 +538,7 @@ class Game:
                 if shot != "none":
                     self.shoot(0, shot)
             return self.rec
-        if not self.engaged():
+        if not self.in_reach(s):
             return self.rec
         kind = self.plan(self.sides[0])
         if kind != "none":
@@ -539,7 +555,22 @@ class Game:
     def band(d: int) -> int:
         return next((b for b, top in enumerate(BAND_UP_TO) if d <= top), len(BAND_UP_TO))
 
-    def engaged(self) -> bool:
+    @staticmethod
+    def reach(s: Side) -> int:
+        """V-3.15: 2 m with a long melee weapon in hand, else 1 m (bare hands, a gun)."""
+        return 2 if s.weapon["long"] else 1
+
+    def other(self, s: Side) -> Side:
+        return self.sides[1 - self.sides.index(s)]
+
+    def in_reach(self, s: Side) -> bool:
+        return self.dist() <= self.reach(s)
+
+    def engaged(self, s: Side) -> bool:
+        """V-11.11: within the foe's melee reach."""
+        return self.dist() <= self.reach(self.other(s))
+
+    def point_blank(self) -> bool:
         return self.dist() <= 1
 
     def step(self, s: Side) -> None:
@@ -547,7 +578,7 @@ class Game:
         o = self.sides[1 - self.sides.index(s)]
         s.ap -= 1
         gap = o.x - s.x
-        moved = min(self.speed(s), max(abs(gap) - 1, 0))
+        moved = min(self.speed(s), max(abs(gap) - self.reach(s), 0))
         s.x += moved if gap > 0 else -moved
         if self.o["cover_move"] == "forfeit":
             s.cover = 0
@@ -572,19 +603,19 @@ class Game:
         """V-10.7: a move away; leaving the foe's reach draws its free blow at −2 (a quick attack)."""
         if not self.sector_shot(s, 1):
             return
-        was = self.engaged()
+        was = self.engaged(s)
         self.step_back(s)
         ei = 1 - self.sides.index(s)
         e = self.sides[ei]
-        if was and not self.engaged() and not (e.gun_in_hand and self.o["gun_melee"] == "none"):
+        if was and not self.engaged(s) and not (e.gun_in_hand and self.o["gun_melee"] == "none"):
             self.attack(ei, "quick")
 
     def blind(self, s: Side) -> bool:
-        return s.sight == 2 and not self.engaged()
+        return s.sight == 2 and not self.point_blank()
 
     def look(self, s: Side) -> None:
         """V-11.18: the free perception check (Интеллект + Наблюдательность − 2) under poor visibility."""
-        if self.o["visibility"] != "poor" or self.engaged():
+        if self.o["visibility"] != "poor" or self.point_blank():
             return
         if s.sight and self.o["visibility_check"] != "per_shot":
             return
@@ -594,7 +625,7 @@ class Game:
     def can_shoot(self, s: Side, shot: str) -> bool:
         if not s.gun_in_hand or s.reload or self.band(self.dist()) > 4:
             return False
-        if shot == "aimed" and (self.engaged() or self.blind(s)):
+        if shot == "aimed" and (self.engaged(s) or self.blind(s)):
             return False
         return not (shot == "burst" and "automatic" not in s.f.gun.properties)
 
@@ -607,10 +638,11 @@ class Game:
 
     def shot_pool(self, a: Side, d: Side, shot: str) -> int:
         b = self.band(self.dist())
-        if b == 0:
-            rng = -3 + (2 if self.o["engaged_range"] == "add" else 0)
+        beyond = -3 * max(b - BAND_NAMES.index(a.f.gun.range), 0)
+        if self.engaged(a):
+            rng = -3 + (BAND_DICE[b] if self.o["engaged_range"] == "add" else 0) + beyond
         else:
-            rng = BAND_DICE[b] - 3 * max(b - BAND_NAMES.index(a.f.gun.range), 0)
+            rng = BAND_DICE[b] + beyond
         return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng
                 + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0) - a.pen_shoot
                 - (3 if self.blind(a) else 0))
@@ -701,7 +733,7 @@ class Game:
         w = self.sides[wi]
         if not w.sector:
             return True
-        if self.engaged():
+        if self.engaged(w):
             w.sector = 0
             return True
         if not self.can_shoot(w, "hip"):
@@ -726,11 +758,14 @@ class Game:
         s = self.sides[i]
         keep = s.f.tactic.keep
         out = lambda: any(x.out is not None for x in self.sides)  # noqa: E731
-        if s.f.tactic.engaged == "draw" and self.engaged() and s.ap >= 1:
-            s.ap -= 1
+        if s.f.tactic.engaged == "draw" and self.engaged(s) and (s.f.weapon is None or s.ap >= 1):
+            if s.f.weapon is None:  # V-10.9: nothing to ready: the gun dropped, free, for bare hands
+                s.gun_down = True
+            else:
+                s.ap -= 1
             s.gun_in_hand = False
             return False
-        if s.f.tactic.engaged == "step_back" and self.engaged() and s.ap >= 1:
+        if s.f.tactic.engaged == "step_back" and self.engaged(s) and s.ap >= 1:
             self.retreat(s)
             if out():
                 return True
@@ -748,7 +783,7 @@ class Game:
                 return True
         e = self.sides[1 - i]
         if (s.f.tactic.move == "keep_distance" and s.ap - keep >= 1 and not e.gun_in_hand
-                and self.dist() <= 2 * e.f.speed + 1):
+                and self.dist() <= 2 * e.f.speed + self.reach(e)):
             self.retreat(s)
             if out():
                 return True
@@ -771,7 +806,7 @@ class Game:
                 self.shoot(i, shot)
             if out():
                 return True
-        if t.overwatch and not self.engaged():  # V-15.7: the AP left set aside
+        if t.overwatch and not self.engaged(s):  # V-15.7: the AP left set aside
             ap = s.ap - (1 if self.o["overwatch_cost"] == "declare_quick" else 0)
             if ap >= 1:
                 s.sector, s.ap = ap, 0

@@ -63,6 +63,7 @@ CASES = [
     ("brute", "militia", {"tactic": "power"}, {}, {"immobilised": "b"}),
     ("brawler", "swordsman", {"tactic": "battle_cry", "skills": {"melee": 2, "nimbleness": 1, "influence": 3}},
      {"tactic": {"attack": "standard", "keep": 0, "battle_cry": True}}, {"prayer": "app"}),
+    ("swordsman", "brute", {}, {"fastest_hand": True}, {"start_ready": "no"}),
 ]
 
 
@@ -127,15 +128,26 @@ RANGED_CASES = [
      {"start_distance": "15", "overwatch_cost": "declare_quick", "overwatch_break": "any_hit"}),
     ("gunner", "rifleman", {"tactic": "overwatch"}, {"tactic": "braced_aimed", "cover": 3},
      {"start_distance": "20", "ammo": "magazine"}),
+    ("swordsman", "swordsman", {"weapon": "spear"}, {}, {"start_distance": "30"}),
+    ("raider", "swordsman", {}, {"weapon": "spear", "tactic": "quick3"}, {"start_distance": "12"}),
+    ("rifleman", "swordsman", {"tactic": "kite"}, {"weapon": "spear"}, {"start_distance": "20"}),
+    ("rifleman", "swordsman", {"tactic": "std_shot"}, {"weapon": "spear", "tactic": "charge"},
+     {"start_distance": "30", "engaged_range": "add"}),
+    ("rifleman", "gunfighter", {"tactic": {"shot": "aimed", "keep": 0, "move": "hold", "engaged": "draw",
+                                           "redraw": True}}, {"tactic": "kite"}, {"start_distance": "1"}),
+    ("gunner", "gunfighter", {"tactic": {"shot": "burst", "keep": 0, "move": "hold", "engaged": "draw",
+                                         "redraw": True}}, {"tactic": "kite", "fastest_hand": True},
+     {"start_distance": "1", "pickup": "pickup_and_ready", "start_ready": "no"}),
+    ("rifleman", "raider", {}, {}, {"start_distance": "25", "start_ready": "no"}),
 ]
 
 
 @pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES)
 def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
     """V-10.4, V-11.2, V-11.3, V-11.4, V-11.5, V-11.6, V-11.9, V-11.12, V-11.13, V-11.14, V-11.16,
-    V-11.17, V-12.3, V-15.4, V-15.5, V-15.7, V-15.8: the kernels at a distance (moves, every
-    shot, bursts, reloads, bracing, sector control, cover, suppression, drawing the sidearm) against
-    the reference, duel by duel."""
+    V-11.17, V-12.3, V-15.4, V-15.5, V-15.7, V-15.8, V-3.15, V-10.9: the kernels at a distance (moves, every
+    shot, bursts, reloads, bracing, sector control, cover, suppression, drawing the sidearm and the
+    gun again, readying at the start, a long weapon's reach) against the reference, duel by duel."""
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)
     p = RULESET.prepare(fa, fb, options=options)
     opts = p.options.as_dict()

@@ -25,6 +25,7 @@ from brutal_sim.rulesets.vereteno.kernel import (
     BAND_OUT, after_shot, band, brace, open_duel, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
     move_metres, retreat, sector_shot, set_aside, shot_spend, slot, step,
 )
+from brutal_sim.rulesets.vereteno.kernel import engaged, in_reach, ranged_turn, reach
 from brutal_sim.toolbox.rng import seed_duel
 from brutal_sim.rulesets.vereteno.options import compile_options
 
@@ -524,3 +525,144 @@ def test_variants_at_point_blank_and_at_a_distance_play_each_on_its_own(tmp_path
                          options={"start_distance": distance})
         assert np.array_equal(result.counters, alone.counters), distance
     assert not np.array_equal(near.counters, far.counters)
+
+
+# -- V-3.15 reach ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("weapon, d, moves, gap", [("spear", 30, 3, 2), ("spear", 12, 1, 2), ("sword", 12, 2, 1),
+                                                   ("spear", 2, 0, 2)])
+def test_v3_15_v15_4_a_long_weapon_closes_in_to_close_range_and_attacks_from_there(weapon, d, moves, gap):
+    """V-3.15, V-10.4, V-15.4: a closer stops at its own reach, m = ⌈(d − reach)/speed⌉ moves: the
+    spear (long) at 2 m (from 12 m one move, from 30 m three), the sword at 1 m (from 12 m two);
+    then its foe is within its reach and it may attack with the AP left."""
+    p = prepared(fighter(gun="kosin_rifle", tactic="aimed"), fighter(weapon=weapon, tactic="charge"),
+                 start_distance=str(d))
+    F, S, o = p.compiled.fighters, opened(p), p.compiled.options
+    S[1, L.S_AP] = 3
+    while S[1, L.S_AP] >= 1 and not in_reach(F, S, 1):
+        step(F, S, o, 1)
+    assert (3 - S[1, L.S_AP], abs(S[1, L.S_X] - S[0, L.S_X])) == (moves, gap)
+    assert reach(F, S, 1) == gap and in_reach(F, S, 1)
+
+
+def test_v3_15_v11_11_a_long_weapon_at_close_range_engages_a_shooter():
+    """V-3.15, V-11.11: at 2 m a spear engages the rifleman (no aimed shot; −3 instead of the close
+    band's +1, or +1 − 3 = −2 with ``engaged_range = add``), a sword does not (+1, aimed allowed);
+    the rifleman with its gun in hand reaches only point blank, so the spearman is not engaged."""
+    for weapon, option, dice, shot in (("spear", "replace", -3, L.SH_STANDARD), ("spear", "add", -2, L.SH_STANDARD),
+                                       ("sword", "replace", 1, L.SH_AIMED)):
+        p = prepared("rifleman", fighter(weapon=weapon), start_distance="2", engaged_range=option)
+        F, S = p.compiled.fighters, opened(p)
+        assert engaged(F, S, 0) is (weapon == "spear") and not engaged(F, S, 1)
+        assert range_dice(F, S, p.compiled.options, 0) == dice
+        assert plan_shot(F, S, 0) == shot
+
+
+def test_v3_15_v10_7_stepping_back_out_of_a_long_weapons_reach_draws_its_free_blow():
+    """V-3.15, V-10.7 (= V-3.6): the kiting gunfighter 2 m from a spear is engaged; its step back
+    (1 AP, 10 m) leaves the spear's reach and draws one free blow; 2 m from a sword it is not
+    engaged, and the same move draws none."""
+    for weapon, blows in (("spear", 1), ("sword", 0)):
+        p = RULESET.prepare("gunfighter", fighter(weapon=weapon), options={"start_distance": "2"}, tactic_a="kite")
+        c = p.compiled
+        F, S, o, tt = c.fighters, opened(p), c.options, c.tables[0]
+        st, cnt = np.empty(4, dtype=np.uint64), np.zeros(c.n_counters, dtype=np.int64)
+        seed_duel(st, np.uint64(2), np.int64(0))
+        retreat(F, S, o, tt, st, cnt, 0)
+        assert abs(S[0, L.S_X] - S[1, L.S_X]) == 12
+        assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == blows
+
+
+def test_v3_15_a_spear_gains_against_a_sword_closing_from_30_m():
+    """V-3.15, V-15.4: two like chargers from 30 m, one weapon long (a spear: after three moves it
+    stands at 2 m, so the sword spends 1 AP of its turn on the last metre, and a sword arriving first
+    is struck by a spear at full AP). The spear as side a wins more often than the sword as side a
+    against the spear (the same duel with the sides' weapons swapped), by more than 4σ."""
+    spear = {"weapon": {"modifier": 0, "initiative": 0, "damage": 3, "crit": 3, "properties": ["long"]},
+             "tactic": "charge"}
+    sword = {"weapon": {"modifier": 0, "initiative": 0, "damage": 3, "crit": 3}, "tactic": "charge"}
+    n = 4000
+    wins = []
+    for a, b in ((spear, sword), (sword, spear)):
+        r = api.duel(fighter(**a), fighter(**b), ruleset="vereteno", n=n, seed=5, threads=1,
+                     options={"start_distance": "30"})
+        wins.append(r.counters[L.C_WINS] / n)
+    assert wins[0] - wins[1] > 4 * math.sqrt(2 * 0.25 / n)
+
+
+# -- V-10.9 ready / switch weapon --------------------------------------------------------------------
+
+def _turn_of_a(p, S, seed=3):
+    """Side a's turn at a distance on state ``S``; returns the counters."""
+    c = p.compiled
+    st, cnt = np.empty(4, dtype=np.uint64), np.zeros(c.n_counters, dtype=np.int64)
+    seed_duel(st, np.uint64(seed), np.int64(0))
+    ranged_turn(c.fighters, S, c.options, c.tables[0], st, cnt, 0)
+    return cnt
+
+
+@pytest.mark.parametrize("redraw, down, pickup, gap", [
+    (True, False, "pick_up", 11), (True, True, "pickup_and_ready", 11), (False, False, "pick_up", 1)])
+def test_v10_9_redraw_takes_the_gun_again_once_no_longer_engaged(redraw, down, pickup, gap):
+    """V-10.9, V-3.8, V-3.9, V-15.2: a rifleman that drew its knife stands 11 m from the swordsman.
+    With ``redraw`` it readies its rifle again (1 AP; a dropped one is picked up, 2 AP under
+    ``pickup = pickup_and_ready``) and fires the shot the AP left allow (standard, then hip): one
+    shot, no move. Without it the drawn knife's melee tactic closes in (1 AP, to 1 m) and strikes."""
+    tactic = {"shot": "aimed", "keep": 0, "move": "hold", "engaged": "draw", "redraw": redraw}
+    p = prepared(fighter(gun="kosin_rifle", weapon="knife", tactic=tactic), "swordsman", start_distance="11",
+                 pickup=pickup)
+    S = opened(p)
+    S[0, L.S_DROPPED] = 0  # the knife in hand
+    S[0, L.S_GUN_DOWN] = int(down)
+    cnt = _turn_of_a(p, S)
+    assert abs(S[0, L.S_X] - S[1, L.S_X]) == gap and S[0, L.S_AP] == 0
+    assert bool(S[0, L.S_DROPPED] & L.HAND_GUN) is redraw
+    assert S[0, L.S_GUN_DOWN] == (0 if redraw else int(down))
+    assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 1
+
+
+def test_v10_9_drawing_without_a_sidearm_drops_the_gun_for_free():
+    """V-10.9 ("dropping the held one is free"), V-15.2 ``draw``: engaged, the gunner (no melee
+    weapon) drops its rifle at no AP and strikes bare-handed with all 3 AP (one standard attack,
+    then a quick one); the rifleman pays 1 AP to ready its knife (one standard attack)."""
+    draw = {"shot": "standard", "attack": "standard", "keep": 0, "move": "hold", "engaged": "draw"}
+    for gun, weapon, attacks, down in (("kurovski_assault_rifle", None, 2, 1), ("kosin_rifle", "knife", 1, 0)):
+        p = prepared(fighter(gun=gun, weapon=weapon, tactic=draw), "swordsman", start_distance="1")
+        S = opened(p)
+        cnt = _turn_of_a(p, S)
+        assert S[0, L.S_GUN_DOWN] == down and not S[0, L.S_DROPPED] & L.HAND_GUN
+        assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == attacks
+
+
+@pytest.mark.parametrize("option, talent, weapon, ap", [("yes", False, "sword", 3), ("no", False, "sword", 2),
+                                                         ("no", True, "sword", 3), ("no", False, None, 3)])
+def test_v10_9_start_ready_no_costs_1_ap_in_the_first_turn(option, talent, weapon, ap):
+    """V-10.9 ``start_ready``: ``no`` spends 1 AP at the start of the fighter's first turn on readying
+    the weapon in hand (only once); the talent ``fastest_hand`` waives it, bare hands need none."""
+    from brutal_sim.rulesets.vereteno.kernel import reset, turn_start
+    p = prepared(fighter(weapon=weapon, fastest_hand=talent), "swordsman", start_ready=option)
+    c = p.compiled
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    reset(c.fighters, S)
+    st = np.empty(4, dtype=np.uint64)
+    seed_duel(st, np.uint64(1), np.int64(0))
+    cnt = np.zeros(c.n_counters, dtype=np.int64)
+    turn_start(c.fighters, S, c.options, c.tables[0], st, cnt, 0)
+    assert S[0, L.S_AP] == ap
+    S[0, L.S_AP] = 3
+    turn_start(c.fighters, S, c.options, c.tables[0], st, cnt, 0)
+    assert S[0, L.S_AP] == 3
+
+
+def test_v10_9_start_ready_no_favours_the_fastest_hand():
+    """V-10.9: a swordsman with «Самая быстрая рука в Славии» against its twin: even under
+    ``start_ready = yes`` (the talent does nothing), ahead by more than 4σ under ``no`` (its twin's
+    first turn has 2 AP)."""
+    n = 100_000
+    rates = {}
+    for option in ("yes", "no"):
+        r = api.duel(fighter(weapon="sword", fastest_hand=True), fighter(weapon="sword"), ruleset="vereteno", n=n,
+                     seed=7, options={"start_ready": option})
+        rates[option] = (r.counters[L.C_WINS] - r.counters[L.C_WINS + 1]) / n
+    assert abs(rates["yes"]) < 4 * math.sqrt(1 / n)
+    assert rates["no"] > 4 * math.sqrt(1 / n)

@@ -114,11 +114,12 @@ class VeretenoRuleset(Ruleset):
                     raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} fires no shot from "
                                     f"{d} m {why}")
                 return
-            if d > L.REACH:
+            long = prepared.a.weapon is not None and "long" in prepared.a.weapon.properties
+            if d > (L.REACH_LONG if long else L.REACH):  # V-3.15: a long weapon reaches close range
                 raise DataError("options", "start_distance", f"{d} m: side a ({prepared.a.name}) has no gun in hand "
-                                f"and is not engaged, so it makes no attack from there; a single attack at a distance "
-                                f"needs a tactic that shoots (std_shot, hip_spam, aimed, autofire) or "
-                                f"start_distance ≤ 1")
+                                f"and its foe is beyond its melee reach, so it makes no attack from there; a single "
+                                f"attack at a distance needs a tactic that shoots (std_shot, hip_spam, aimed, autofire) or "
+                                f"start_distance ≤ 1 (≤ 2 with a long melee weapon, V-3.15)")
         S[0, L.S_AP] = F[0, L.P_AP]
         if plan(F, S, 0) == L.K_NONE:
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")

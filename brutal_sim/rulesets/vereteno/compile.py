@@ -21,6 +21,7 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None) -> None:
     row[base + L.W_HEAVY] = "heavy" in w.properties
     row[base + L.W_TWO_HANDED] = w.two_handed
     row[base + L.W_PIERCING] = "armour_piercing" in w.properties
+    row[base + L.W_LONG] = "long" in w.properties
 
 
 def _gun(row: np.ndarray, g: Gun | None) -> None:
@@ -73,6 +74,8 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_T_ENGAGED] = L.ENGAGED_CODES[f.tactic.engaged]
     row[L.P_T_BRACE] = f.tactic.brace
     row[L.P_T_OVERWATCH] = f.tactic.overwatch
+    row[L.P_T_REDRAW] = f.tactic.redraw
+    row[L.P_FAST_HAND] = f.fastest_hand
     _weapon(row, L.SLOT_WEAPON, f.weapon)
     _gun(row, f.gun)
     unarmed = L.P_WEAPONS + L.SLOT_UNARMED * L.WN

@@ -46,6 +46,8 @@ BAND_METRES = (1, 2, 20, 100, 1000)
 MAX_RANGE = BAND_METRES[-1]
 #: V-3.15, V-10.7: melee reach (point blank); a fighter this close is engaged (V-11.11)
 REACH = BAND_METRES[BAND_POINT_BLANK]
+#: V-3.15: a long melee weapon's reach (close range)
+REACH_LONG = BAND_METRES[BAND_CLOSE]
 
 # -- blow levels (counter names); a fighter's state counts its blows of each level -------------------
 LEVEL_NAMES = ("none", "scratch", "wound", "trauma", "out")
@@ -58,6 +60,7 @@ W_PRESENT, W_MOD, W_INIT, W_DAMAGE, W_CRIT, W_LIGHT, W_HEAVY, W_TWO_HANDED, W_PI
 W_RANGE, W_AUTOMATIC, W_SINGLE_SHOT = W.take(3)  # a gun's effective band (V-11.10), V-11.12, V-11.14 (a)
 W_LONG_RELOAD, W_MAGAZINE = W.take(2)  # V-11.14: long reload, rounds (options long_reload, ammo)
 W_HIGH_CAPACITY = W.next()  # V-11.12: a high-capacity magazine (option high_capacity)
+W_LONG = W.next()  # V-3.15: a long melee weapon (reach close range)
 WN = W.size
 WEAPON_SLOTS = Slots()
 SLOT_WEAPON = WEAPON_SLOTS.next()  # the melee weapon (a gunman's sidearm, V-10.9)
@@ -86,6 +89,8 @@ P_T_BRACE = P.next()  # 1 if the tactic braces its gun (V-15.5)
 P_T_OVERWATCH = P.next()  # 1 if the tactic sets its AP left aside for sector control (V-15.7)
 P_PERC_POOL = P.next()  # V-11.18: Интеллект + Наблюдательность
 P_SUPPRESS_AT = P.next()  # V-15.9 suppress_covered: the target's armour + cover dice from which extras go to Will
+P_T_REDRAW = P.next()  # V-10.9: 1 if the tactic readies its gun again once no longer engaged
+P_FAST_HAND = P.next()  # V-10.9: 1 with the talent «Самая быстрая рука в Славии» (no readying under start_ready = no)
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
@@ -112,6 +117,8 @@ S_SECTOR = S.next()  # V-11.13: AP set aside for sector shots (0: no sector cont
 S_HALFSPD = S.next()  # V-10.5: HALFSPD traumas taken
 S_PEN_SHOOT = S.next()  # V-6.4: dice off shooting checks
 S_SIGHT = S.next()  # V-11.18 (visibility = poor): 0 not checked this turn, 1 sees its foe, 2 blind
+S_UNREADY = S.next()  # V-10.9 (start_ready = no): 1 until the weapon in hand at the start is readied
+S_GUN_DOWN = S.next()  # V-10.9: 1 while the gun lies on the ground (dropped for bare hands)
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
 NS = S.size
 

@@ -12,8 +12,8 @@ from pydantic import Field, field_validator, model_validator
 
 from ...core.data import StrictModel
 
-#: V-5.7 weapon properties. ``light``/``heavy`` restrict attack kinds; the others have no rule text
-#: or no effect in a point-blank duel (``long``); ``energy`` (fuel cell, V-3.2) is not modelled.
+#: V-5.7 weapon properties. ``light``/``heavy`` restrict attack kinds, ``long`` reaches close range
+#: (V-3.15, at a distance); the others have no rule text; ``energy`` (fuel cell, V-3.2) is not modelled.
 PROPERTIES: tuple[str, ...] = ("light", "heavy", "long", "small", "armour_piercing", "broad_blade", "flexible",
                                "incendiary")
 NOT_MODELLED_PROPERTIES = {"energy": "the fuel-cell swap after 3 quick attacks (V-3.2) is not modelled"}
@@ -129,7 +129,7 @@ class Tactic(StrictModel):
         "none", description="V-15.6: the shot repeated while its cost leaves `keep` AP (then the cheaper ones: "
                             "burst or aimed → standard → hip); none: a melee tactic")
     move: Literal["hold", "advance", "close_in", "keep_distance"] = Field(
-        "close_in", description="V-15.4: close_in moves to point blank and attacks in melee; advance makes one move "
+        "close_in", description="V-15.4: close_in moves to its melee reach (V-3.15) and attacks in melee; advance makes one move "
                                 "while the target is beyond the gun's effective range; keep_distance one move away "
                                 "while a foe without a gun in hand is within 2 × its speed + its reach; hold stays")
     brace: bool = Field(False, description="V-15.5: in cover or prone and not yet braced, brace the gun (1 AP, +1 "
@@ -138,8 +138,12 @@ class Tactic(StrictModel):
                                                 "for sector shots at the enemy's actions (V-11.13)")
     engaged: Literal["shoot", "draw", "step_back"] = Field(
         "shoot", description="V-15.2: engaged with the gun in hand, go on shooting (−3, no aimed shot), ready "
-                             "the melee weapon (1 AP) and fight by `attack`, or step back (a move away, drawing "
-                             "an opportunity attack, V-10.7) and go on")
+                             "the melee weapon (1 AP; without one the gun is dropped, free, for bare hands) and "
+                             "fight by `attack`, or step back (a move away, drawing an opportunity attack, V-10.7) "
+                             "and go on")
+    redraw: bool = Field(False, description="V-10.9: after `engaged = draw`, once no longer engaged, ready the gun "
+                                             "again (1 AP; a dropped gun is picked up, option pickup) if that "
+                                             "leaves `keep` AP, then shoot")
 
 
 class Penalties(StrictModel):
@@ -235,6 +239,8 @@ class FighterSpec(StrictModel):
     suppress_at: int = Field(6, ge=0, le=40, description="V-15.9 attack_spending = suppress_covered: a shot's "
                                                          "extras go to Will when the target rolls this many "
                                                          "armour + cover dice or more")
+    fastest_hand: bool = Field(False, description="V-10.9: the talent «Самая быстрая рука в Славии»: no AP to "
+                                                   "ready the weapon in hand at the start under start_ready = no")
     tactic: str | Tactic = "std_guard"
     reaction: Reaction = "best"
     attack_spending: AttackSpending = "trauma_first"
@@ -258,6 +264,7 @@ class Fighter(StrictModel):
     cover: int = 0
     size_mod: int = 0
     suppress_at: int = 6
+    fastest_hand: bool = False
     tactic: Tactic
     reaction: Reaction
     attack_spending: AttackSpending

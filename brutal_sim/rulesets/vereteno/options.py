@@ -117,6 +117,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("cover_ones", "V-11.17", "cover_first", ("cover_first", "armour_first"),
                help="each 1 of an armour roll against a shot lowers the cover first, then the armour, or the "
                     "armour first"),
+    OptionSpec("start_ready", "V-10.9", "yes", ("yes", "no"),
+               help="the weapon in hand at the start is ready, or its readying costs 1 AP in the fighter's first "
+                    "turn (waived by the fighter field fastest_hand)"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -162,6 +165,7 @@ O_OVERWATCH_EXPIRY = ROW.slot("overwatch_expiry")
 O_OVERWATCH_BREAK = ROW.slot("overwatch_break")
 O_BRACE = ROW.slot("brace")
 O_COVER_ONES = ROW.slot("cover_ones")
+O_START_READY = ROW.slot("start_ready")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -190,6 +194,7 @@ _, OVERWATCH_EXPIRY_REFILL = ROW.codes("overwatch_expiry")
 _, OVERWATCH_BREAK_ANY_HIT = ROW.codes("overwatch_break")
 _, BRACE_NEXT_SHOT = ROW.codes("brace")
 _, COVER_ONES_ARMOUR_FIRST = ROW.codes("cover_ones")
+_, START_READY_NO = ROW.codes("start_ready")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -103,6 +103,7 @@ from .rounds import (
     _battle_cry as battle_cry,
     _finish as finish,
     _turn as turn,
+    _turn_start as turn_start,
 )
 from .drivers import (
     _run_attacks as run_attacks,
@@ -112,7 +113,10 @@ from .drivers import (
 from .distance import (
     BAND_OUT,
     _band as band,
+    _engaged as engaged,
+    _in_reach as in_reach,
     _open as open_duel,
+    _reach as reach,
     _speed as move_metres,
     _step as step,
 )
@@ -132,6 +136,7 @@ from .shooting import (
     _shot_spend as shot_spend,
 )
 from .ranged import (
+    _ranged_turn as ranged_turn,
     _retreat as retreat,
 )
 from .ranged_drivers import (
@@ -147,6 +152,9 @@ __all__ = [
     "SHOT_COST",
     "after_shot",
     "band",
+    "engaged",
+    "in_reach",
+    "reach",
     "blind",
     "brace",
     "step",
@@ -155,6 +163,8 @@ __all__ = [
     "plan_shot",
     "range_dice",
     "reload_gun",
+    "ranged_turn",
+    "turn_start",
     "retreat",
     "sector_shot",
     "set_aside",

@@ -1,5 +1,5 @@
 """V-10 distance and movement on the shared line model (:mod:`brutal_sim.toolbox.battle`): the
-range band of a distance (V-10.1, V-16.1), engagement (V-11.11), the opening at
+range band of a distance (V-10.1, V-16.1), melee reach (V-3.15) and engagement (V-11.11), the opening at
 ``start_distance`` with cover and the gun in hand (V-10.6, V-11.17), a move (V-10.4) and closing
 in (V-15.4). Positions are the battle block's ``S_X`` in metres (V-10.3 ``space = line``: side a
 from 0, side b from ``start_distance``). Nothing here runs in a melee duel. Imports
@@ -13,8 +13,9 @@ from ..layout import (
     BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, REACH, SLOT_GUN, S_AMMO,
     S_AP, S_BRACED, S_COVER, S_HALFSPD, W_MAGAZINE,
 )
-from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_START_DISTANCE
-from .checks import _wb
+from ..layout import HAND_GUN, REACH_LONG, SLOT_WEAPON, S_DROPPED, S_GUN_DOWN, W_LONG, W_PRESENT
+from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_PICKUP, O_START_DISTANCE
+from .checks import _wb, _weapon
 from .initiative import _reset
 
 #: V-10.1: a distance beyond the extreme band (1000 m) has no band: nothing can be shot there
@@ -39,9 +40,29 @@ def _band(d):
 
 
 @rule
-def _engaged(S, i):
-    """V-11.11, V-3.15: ``i`` is engaged when its foe is within melee reach (point blank: bare
-    hands reach, V-5.6 **[reading]**), where it may attack in melee (V-10.4) (bool)."""
+def _reach(F, S, i):
+    """V-3.15: ``i``'s melee reach in metres: point blank (1 m; bare hands, V-5.6, and a gun in hand,
+    V-11.22), close range (2 m) with a ``long`` melee weapon in hand. int64."""
+    return REACH_LONG if _weapon(F, S, i, W_LONG) != 0 else REACH
+
+
+@rule
+def _in_reach(F, S, i):
+    """V-3.15, V-10.4: is ``i``'s foe within ``i``'s melee reach, so that ``i`` may attack it in
+    melee (bool)?"""
+    return apart(S, i, 1 - i) <= _reach(F, S, i)
+
+
+@rule
+def _engaged(F, S, i):
+    """V-11.11, V-3.15: ``i`` is engaged when it stands within its foe's melee reach (point blank:
+    bare hands reach, V-5.6 **[reading]**; close range against a long weapon) (bool)."""
+    return apart(S, i, 1 - i) <= _reach(F, S, 1 - i)
+
+
+@rule
+def _point_blank(S, i):
+    """V-10.1: do ``i`` and its foe stand at point blank (1 m)? (bool)"""
     return apart(S, i, 1 - i) <= REACH
 
 
@@ -55,6 +76,36 @@ def _open(F, S, opts):
     for i in range(2):
         S[i, S_COVER] = F[i, P_COVER]
         S[i, S_AMMO] = F[i, _wb(SLOT_GUN) + W_MAGAZINE]
+
+
+@rule
+def _draw(F, S, i):
+    """V-10.9, V-15.2 ``engaged = draw``: ``i`` readies its melee weapon (quick, 1 AP), the gun put
+    away; without one it drops the gun (free **[reading]**: "dropping the held one is free") and
+    fights bare-handed (V-5.6). Returns whether it switched (not without the AP to ready) (bool)."""
+    if F[i, _wb(SLOT_WEAPON) + W_PRESENT] == 0:
+        S[i, S_GUN_DOWN] = 1
+    elif S[i, S_AP] >= 1:
+        S[i, S_AP] -= 1
+    else:
+        return False
+    S[i, S_DROPPED] -= HAND_GUN
+    return True
+
+
+@rule
+def _redraw_cost(opts, S, i):
+    """V-10.9, V-3.9: AP to take ``i``'s gun in hand again: readying it (1), or picking it up if it
+    was dropped (option ``pickup``: 1, or 2 with ``pickup_and_ready``). int64."""
+    return opts[O_PICKUP] if S[i, S_GUN_DOWN] != 0 else 1
+
+
+@rule
+def _redraw(opts, S, i):
+    """V-10.9: ``i`` takes its gun in hand again (:func:`_redraw_cost` AP), the melee weapon put away."""
+    S[i, S_AP] -= _redraw_cost(opts, S, i)
+    S[i, S_GUN_DOWN] = 0
+    S[i, S_DROPPED] |= HAND_GUN
 
 
 @rule
@@ -80,11 +131,12 @@ def _step_back(F, S, opts, i):
 
 @rule
 def _step(F, S, opts, i):
-    """V-10.4, V-11.17: one move (quick, 1 AP) of up to the fighter's speed toward its foe, never
+    """V-10.4, V-11.17, V-3.15: one move (quick, 1 AP) of up to the fighter's speed toward its foe,
+    stopping at its own melee reach (:func:`_reach`: a long weapon stops at close range), never
     nearer than point blank (V-10.2, V-10.3); a move forfeits cover (the line has no cover
     positions **[reading]**; ``cover_move = keep`` keeps it) and a braced gun's support (V-11.16)."""
     S[i, S_AP] -= 1
-    move_toward(S, i, 1 - i, _speed(F, S, opts, i), REACH)
+    move_toward(S, i, 1 - i, _speed(F, S, opts, i), _reach(F, S, i))
     if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
         S[i, S_COVER] = 0
     S[i, S_BRACED] = 0

@@ -8,7 +8,7 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
     NS, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_HEALTH, P_SHIELD_CLASS, P_T_OVERWATCH, P_T_SHOT, P_WILL, SH_NONE, S_AP,
-    S_AP_DEBT, S_ARMOUR, S_HEALTH,
+    S_AP_DEBT, S_ARMOUR, S_HEALTH, P_FAST_HAND, SLOT_WEAPON, S_UNREADY,
     HAND_GUN, S_DROPPED, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD, W_PRESENT,
 )
 from ..options import O_INIT_WEAPON_TERM, O_SURPRISE, O_SURPRISE_INIT
@@ -20,7 +20,8 @@ def _reset(F, S):
     """Fresh state ``S`` int64[2, NS] for a duel: full Health, Will (V-5.1) and AP (V-2.1), armour
     and shield at their class (V-5.4), no conditions; a fighter whose tactic shoots (or keeps sector
     control) with its gun in hand, the melee weapon stowed (V-10.9), any other with its melee
-    weapon."""
+    weapon; one holding a gun or melee weapon without the talent ``fastest_hand`` has it still to
+    ready (V-10.9, option ``start_ready``)."""
     for i in range(2):
         for k in range(NS):
             S[i, k] = 0
@@ -31,6 +32,8 @@ def _reset(F, S):
         S[i, S_SHIELD] = F[i, P_SHIELD_CLASS]
         if F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and (F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0):
             S[i, S_DROPPED] = HAND_GUN
+        holds = S[i, S_DROPPED] == HAND_GUN or F[i, _wb(SLOT_WEAPON) + W_PRESENT] != 0
+        S[i, S_UNREADY] = 1 if holds and F[i, P_FAST_HAND] == 0 else 0
 
 
 @rule

@@ -10,7 +10,8 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ..layout import (
     C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED,
-    P_T_ENGAGED, P_T_KEEP, P_T_MOVE, REACH, SH_NONE, HAND_GUN, S_AP, S_BRACED, S_DROPPED, S_HIP_CHAIN, S_RELOAD,
+    P_T_ENGAGED, P_T_KEEP, P_T_MOVE, P_T_OVERWATCH, P_T_REDRAW, P_T_SHOT, SLOT_GUN, W_PRESENT, SH_NONE, S_AP,
+    S_BRACED, S_HIP_CHAIN, S_RELOAD,
     S_SECTOR, S_SIGHT, S_STEALTH, W_RANGE,
 )
 from ..options import (
@@ -18,12 +19,12 @@ from ..options import (
     O_OVERWATCH_MOVE, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
 )
 from ....toolbox.battle import apart
-from .checks import KIND_COST, _either_out, _gun_in_hand
+from .checks import KIND_COST, _either_out, _gun_in_hand, _wb
 from .initiative import _first, _refill, _roll_initiative
 from .actions import _plan
 from .traumas import _immobilise
 from .melee import _attack
-from .distance import _band, _engaged, _open, _step, _step_back
+from .distance import _band, _draw, _engaged, _in_reach, _open, _reach, _redraw, _redraw_cost, _step, _step_back
 from .shooting import (
     SHOT_COST, _gun, _look, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported,
     _wants_brace,
@@ -52,19 +53,27 @@ def _retreat(F, S, opts, tt, st, cnt, i):
     ``gun_melee = none``."""
     if not _sector_shot(F, S, opts, tt, st, cnt, i, 1):
         return
-    was = _engaged(S, i)
+    was = _engaged(F, S, i)
     _step_back(F, S, opts, i)
     e = 1 - i
-    if was and not _engaged(S, i) and not (_gun_in_hand(S, e) and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
+    if was and not _engaged(F, S, i) and not (_gun_in_hand(S, e) and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
         _attack(F, S, opts, tt, st, cnt, e, K_QUICK)
+
+
+@rule
+def _wants_redraw(F, S, opts, i):
+    """V-10.9: does ``i``'s tactic (``redraw``) take its gun in hand again now? It has a gun, holds
+    it not, is not engaged and the AP (:func:`_redraw_cost`) leave the tactic's reserve (bool)."""
+    return (F[i, P_T_REDRAW] != 0 and F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and not _gun_in_hand(S, i)
+            and not _engaged(F, S, i) and S[i, S_AP] - F[i, P_T_KEEP] >= _redraw_cost(opts, S, i))
 
 
 @rule
 def _threatened(F, S, i):
     """V-15.4 ``keep_distance``: is ``i``'s foe one without a gun in hand within 2 × its speed + its
-    reach (bool)?"""
+    reach (V-3.15) (bool)?"""
     e = 1 - i
-    return not _gun_in_hand(S, e) and apart(S, i, e) <= 2 * F[e, P_SPEED] + REACH
+    return not _gun_in_hand(S, e) and apart(S, i, e) <= 2 * F[e, P_SPEED] + _reach(F, S, e)
 
 
 @rule
@@ -79,11 +88,9 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
     draw (the foe is engaged then) first draws the foe's sector shot (V-11.13). Returns True when
     the turn is over."""
     keep = F[i, P_T_KEEP]
-    if F[i, P_T_ENGAGED] == EN_DRAW and _engaged(S, i) and S[i, S_AP] >= 1:
-        S[i, S_AP] -= 1
-        S[i, S_DROPPED] -= HAND_GUN
+    if F[i, P_T_ENGAGED] == EN_DRAW and _engaged(F, S, i) and _draw(F, S, i):
         return False
-    if F[i, P_T_ENGAGED] == EN_STEP_BACK and _engaged(S, i) and S[i, S_AP] >= 1:
+    if F[i, P_T_ENGAGED] == EN_STEP_BACK and _engaged(F, S, i) and S[i, S_AP] >= 1:
         _retreat(F, S, opts, tt, st, cnt, i)
         if _either_out(S):
             return True
@@ -130,9 +137,10 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
     """V-15.1: fighter ``i``'s turn in a duel at a distance: its sector control lapses
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
     per_turn`` a new chain of hip shots); its shooting with the gun in hand
-    (:func:`_shooter_actions`); otherwise, not engaged, closing in (``move = close_in``, V-15.4:
-    moves while AP last, each drawing the foe's sector shot), then melee (:func:`_melee_actions`)
-    once engaged."""
+    (:func:`_shooter_actions`), after taking the gun in hand again (``redraw``, V-10.9, drawing the
+    foe's sector shot); otherwise, its foe beyond its melee reach, closing in (``move = close_in``,
+    or a shooting tactic that drew its melee weapon, V-15.2 **[reading]**; V-15.4: moves while AP
+    last, each drawing the foe's sector shot, stopping at its reach, V-3.15), then melee (:func:`_melee_actions`) once the foe is within its reach (V-10.4)."""
     S[i, S_SECTOR] = 0
     S[0, S_SIGHT] = 0  # V-11.18: a new turn, new perception checks
     S[1, S_SIGHT] = 0
@@ -142,16 +150,22 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
         return
     if not _supported(S, i):  # V-11.16: stood up without cover, no brace
         S[i, S_BRACED] = 0
+    if _wants_redraw(F, S, opts, i):
+        if _sector_shot(F, S, opts, tt, st, cnt, i, _redraw_cost(opts, S, i)):
+            _redraw(opts, S, i)
+        if _either_out(S):
+            return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
-    if not _engaged(S, i):
-        if F[i, P_T_MOVE] != MV_CLOSE_IN:
+    if not _in_reach(F, S, i):
+        drew = F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and (F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0)
+        if F[i, P_T_MOVE] != MV_CLOSE_IN and not drew:  # V-15.2: after a draw, the melee tactic closes in
             return
-        while S[i, S_AP] >= 1 and not _engaged(S, i):
+        while S[i, S_AP] >= 1 and not _in_reach(F, S, i):
             _move(F, S, opts, tt, st, cnt, i)
             if _either_out(S):
                 return
-        if not _engaged(S, i):
+        if not _in_reach(F, S, i):
             return
     _melee_actions(F, S, opts, tt, st, cnt, i)
 
@@ -200,7 +214,7 @@ def _ranged_single_attack(F, S, opts, tt, st, cnt):
             if shot != SH_NONE:
                 _shoot(F, S, opts, tt, st, cnt, 0, shot)
         return
-    if _engaged(S, 0):
+    if _in_reach(F, S, 0):
         kind = _plan(F, S, 0)
         if kind != K_NONE:
             S[0, S_AP] -= KIND_COST[kind]

@@ -27,6 +27,7 @@ from ..layout import (
     S_PEN_INFL,
     S_PRONE,
     S_STEALTH,
+    S_UNREADY,
     S_WILL,
     TALLY,
     W_TWO_HANDED,
@@ -34,6 +35,7 @@ from ..layout import (
 from ..options import (
     O_AP_REFILL, O_INIT_ROLL, O_PICKUP, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, STEALTH_EXTRA_ATTACK,
 )
+from ..options import O_START_READY, START_READY_NO
 from .checks import KIND_COST, _either_out, _fighter_check, _mark_out, _wb
 from .initiative import _first, _refill, _reset, _roll_initiative
 from .actions import _plan
@@ -57,11 +59,15 @@ def _battle_cry(F, S, opts, st, i):
 
 @rule
 def _turn_start(F, S, opts, tt, st, cnt, i):
-    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9: the start of fighter ``i``'s turn: (refill), bleeding,
-    standing up, recovering a dropped weapon, breaking free if immobilised. Returns whether the
-    fighter goes on with its turn (bool)."""
+    """V-2.3, V-10.9, V-6.5, V-6.7, V-3.9, V-6.9: the start of fighter ``i``'s turn: (refill), readying
+    the weapon in hand in its first turn (``start_ready = no``: 1 AP), bleeding, standing up,
+    recovering a dropped weapon, breaking free if immobilised. Returns whether the fighter goes on
+    with its turn (bool)."""
     if opts[O_AP_REFILL] != 0:
         _refill(F, S, i)
+    if S[i, S_UNREADY] != 0 and opts[O_START_READY] == START_READY_NO and S[i, S_AP] >= 1:
+        S[i, S_AP] -= 1
+        S[i, S_UNREADY] = 0
     bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
     if bleed > 0:
         if S[i, S_BLEED] > 0:

@@ -19,7 +19,7 @@ from ....toolbox.battle import apart
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, BAND_POINT_BLANK, C_ATTACKS, C_DEGRADED,
+    AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, C_ATTACKS, C_DEGRADED,
     OUT_ARMOUR_STOPPED, OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_SUPPRESS_AT,
     P_T_BRACE, P_T_KEEP, P_T_OVERWATCH, P_T_SHOT, SH_AIMED, SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN,
     S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_HIP_CHAIN, S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR,
@@ -36,7 +36,7 @@ from ..options import (
 from .checks import _fighter_check, _gun_in_hand, _successes, _wb
 from .armour import _armour_reduction
 from .melee import _land
-from .distance import BAND_OUT, _band, _engaged
+from .distance import BAND_OUT, _band, _engaged, _point_blank
 
 #: V-2.2 AP cost and V-11.2–V-11.5 pool dice by shot kind (none, hip, standard, aimed, burst)
 SHOT_COST = np.array([0, 1, 2, 3, 3], dtype=np.int64)
@@ -58,7 +58,7 @@ BLIND_DICE = -3
 @rule
 def _blind(S, a):
     """V-11.18: is ``a`` blind to its foe (failed its perception check; never at point blank)?"""
-    return S[a, S_SIGHT] == 2 and not _engaged(S, a)
+    return S[a, S_SIGHT] == 2 and not _point_blank(S, a)
 
 
 @rule
@@ -67,7 +67,7 @@ def _look(F, S, opts, st, a):
     (Интеллект + Наблюдательность − 2, prayable V-1.6) before its shot, once a turn
     (``visibility_check = per_turn``) or before every shot (``per_shot``): ≥ 1 success it sees its
     foe, else it is blind."""
-    if opts[O_VISIBILITY] != VISIBILITY_POOR or _engaged(S, a):
+    if opts[O_VISIBILITY] != VISIBILITY_POOR or _point_blank(S, a):
         return
     if S[a, S_SIGHT] != 0 and opts[O_VISIBILITY_CHECK] != CHECK_PER_SHOT:
         return
@@ -90,7 +90,7 @@ def _can_shoot(F, S, a, shot):
         return False
     if _band(apart(S, a, 1 - a)) == BAND_OUT:
         return False
-    if shot == SH_AIMED and (_engaged(S, a) or _blind(S, a)):
+    if shot == SH_AIMED and (_engaged(F, S, a) or _blind(S, a)):
         return False
     if shot == SH_BURST and _gun(F, a, W_AUTOMATIC) == 0:
         return False
@@ -117,14 +117,16 @@ def _plan_shot(F, S, i):
 @rule
 def _range_dice(F, S, opts, a):
     """V-11.10, V-11.11: the range term of ``a``'s shot at its foe: the band's dice (+2 … −2) and −3
-    per band beyond the gun's effective range; engaged (point blank) −3 instead of the band bonus
-    (``engaged_range = replace``) or with it (``add``: +2 − 3). int64."""
+    per band beyond the gun's effective range; engaged (point blank, or close range within a long
+    weapon's reach, V-3.15) −3 instead of the band bonus (``engaged_range = replace``) or with it
+    (``add``: +2 − 3 at point blank, +1 − 3 at close range). int64."""
     b = _band(apart(S, a, 1 - a))
-    if b == BAND_POINT_BLANK:
+    beyond = BEYOND_DICE * max(b - _gun(F, a, W_RANGE), 0)
+    if _engaged(F, S, a):
         if opts[O_ENGAGED_RANGE] == ENGAGED_RANGE_ADD:
-            return BAND_DICE[b] + ENGAGED_DICE
-        return ENGAGED_DICE
-    return BAND_DICE[b] + BEYOND_DICE * max(b - _gun(F, a, W_RANGE), 0)
+            return BAND_DICE[b] + ENGAGED_DICE + beyond
+        return ENGAGED_DICE + beyond
+    return BAND_DICE[b] + beyond
 
 
 @rule
@@ -360,7 +362,7 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     w = 1 - i
     if S[w, S_SECTOR] == 0:
         return True
-    if _engaged(S, w):
+    if _engaged(F, S, w):
         S[w, S_SECTOR] = 0
         return True
     if not _can_shoot(F, S, w, SH_HIP):
@@ -378,7 +380,7 @@ def _set_aside(F, S, opts, i):
     """V-11.13, V-15.7: a tactic with sector control, not engaged, with its gun in hand, ends its
     turn setting aside every AP left (``overwatch_cost = reserve``, at least 1), or pays 1 AP to
     declare and sets aside the rest (``declare_quick``, at least 2 AP)."""
-    if F[i, P_T_OVERWATCH] == 0 or not _gun_in_hand(S, i) or _engaged(S, i):
+    if F[i, P_T_OVERWATCH] == 0 or not _gun_in_hand(S, i) or _engaged(F, S, i):
         return
     ap = S[i, S_AP]
     if opts[O_OVERWATCH_COST] == OVERWATCH_DECLARE_QUICK:
