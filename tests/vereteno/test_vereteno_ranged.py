@@ -292,9 +292,9 @@ def test_v11_12_continuation_dice_expected_successes():
 def test_v12_2_v12_3_v12_4_extras_of_a_hit_damage_trauma_suppression_no_disarm():
     """V-12.2: extras buy traumas at the gun's crit or +1 damage; V-12.3 suppression 1 Will each, 2
     from a long burst; V-12.4 no disarm at range (``disarm_first`` spends as damage)."""
-    cases = {("trauma_first", L.SH_STANDARD): (3, 1, 0), ("intimidate", L.SH_STANDARD): (3, 0, 2),
-             ("intimidate", L.SH_BURST): (3, 0, 4), ("disarm_first", L.SH_STANDARD): (5, 0, 0),
-             ("damage_only", L.SH_STANDARD): (5, 0, 0)}
+    cases = {("trauma_first", L.SH_STANDARD): (3, 1, 0, 0), ("intimidate", L.SH_STANDARD): (3, 0, 0, 2),
+             ("intimidate", L.SH_BURST): (3, 0, 0, 4), ("disarm_first", L.SH_STANDARD): (5, 0, 0, 0),
+             ("damage_only", L.SH_STANDARD): (5, 0, 0, 0)}
     for (spending, shot), expected in cases.items():
         p = prepared(fighter(gun="kurovski_assault_rifle", tactic="std_shot", attack_spending=spending),
                      "swordsman", start_distance="10")

@@ -139,6 +139,7 @@ from .shooting import (
 )
 from .ranged import (
     _retreat as retreat,
+    _ranged_turn as ranged_turn,
 )
 from .ranged_drivers import (
     _run_attacks as run_ranged_attacks,
@@ -162,6 +163,7 @@ __all__ = [
     "range_dice",
     "reload_gun",
     "retreat",
+    "ranged_turn",
     "sector_shot",
     "set_aside",
     "run_ranged_attacks",
