@@ -306,7 +306,7 @@ def test_v15_9_suppress_covered_suppresses_a_target_rolling_many_armour_and_cove
     least ``suppress_at`` (default 6) armour + shield + cover dice against it, else they buy traumas
     (``trauma_first``): leather (2) behind a table (3) is 5 dice, behind a door (4) 6."""
     shooter = fighter(gun="kurovski_assault_rifle", tactic="std_shot", attack_spending="suppress_covered")
-    for cover, expected in ((3, (3, 1, 0)), (4, (3, 0, 2))):
+    for cover, expected in ((3, (3, 1, 0, 0)), (4, (3, 0, 0, 2))):
         p = prepared(shooter, fighter(armour="leather_armour", cover=cover), start_distance="10")
         assert shot_spend(p.compiled.fighters, opened(p), p.compiled.options, 0, 3, L.SH_STANDARD) == expected
 

@@ -264,7 +264,7 @@ def test_v11_14_v3_17_gm_reload_token_jams_a_player_side_gun_after_a_shot():
     after side a's shot to make a reload due; never for its own side's shots, never without tokens,
     never when off or when a reload is due already."""
     p = prepared("rifleman", "gunfighter", start_distance="20", gm_reload_tokens="on")
-    F, o = p.compiled.fighters, p.compiled.options
+    o = p.compiled.options
     S = opened(p)
     jam(S, o, 1)  # the GM's own shooter
     assert (S[1, L.S_RELOAD], S[0, L.S_TOKENS_USED]) == (0, 0)
