@@ -25,7 +25,7 @@ from typing import Any
 from naive_rng import Xoshiro256StarStar
 
 from brutal_sim.rulesets.vereteno import layout as L
-from brutal_sim.rulesets.vereteno.model import Fighter, Trauma
+from brutal_sim.rulesets.vereteno.model import DIAL_PROPERTIES, Fighter, Trauma
 
 KIND_COST = {"quick": 1, "standard": 2, "power": 3}
 KIND_DICE = {"quick": -2, "standard": 0, "power": 2}
@@ -79,13 +79,18 @@ class Side:
     sight: int = 0  # V-11.18: 0 not checked this turn, 1 sees, 2 blind
     unready: bool = False  # V-10.9 (start_ready = no): the weapon in hand still to ready
     gun_down: bool = False  # V-10.9: the gun dropped (for bare hands)
+    thrown_n: int = 0  # V-11.20: items of the supply thrown so far
+    throw_ready: bool = False  # V-11.20: the next item to throw is in hand
+    stowed: bool = False  # V-11.20 (throw_ready = quick): the melee weapon not in hand
+    pen_str: int = 0  # V-6.4: PEN(str)
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
         self.armour = self.f.armour.protection if self.f.armour else 0
         self.shield = self.f.shield.protection if self.f.shield else 0
         self.cover = self.f.cover
-        self.gun_in_hand = self.f.gun is not None and (self.f.tactic.shot != "none" or self.f.tactic.overwatch)
+        self.gun_in_hand = self.f.gun is not None and self.f.tactic.shot != "throw" and (
+            self.f.tactic.shot != "none" or self.f.tactic.overwatch)
         self.ammo = self.f.gun.magazine if self.f.gun else 0
         self.unready = (self.gun_in_hand or self.f.weapon is not None) and not self.f.fastest_hand
 
@@ -94,7 +99,7 @@ class Side:
         """The profile it fights with in melee: its weapon, or bare hands if none, dropped, banned
         (NO2H) or its gun is in hand (V-11.22)."""
         w = self.f.weapon
-        if w is None or self.dropped or self.gun_in_hand or (self.no_two_handed and w.two_handed):
+        if w is None or self.dropped or self.gun_in_hand or self.stowed or (self.no_two_handed and w.two_handed):
             return UNARMED
         return {"modifier": w.modifier, "initiative": w.initiative, "damage": w.damage, "crit": w.crit,
                 "light": "light" in w.properties, "heavy": "heavy" in w.properties, "two_handed": w.two_handed,
@@ -166,6 +171,8 @@ class Game:
         self.one = int(options["one_value"])
         for side, s in zip("ab", self.sides):
             s.immobilised = options["immobilised"] in (side, "both")
+            if s.f.tactic.shot == "throw":  # V-11.20: the first item in hand
+                s.throw_ready, s.stowed = True, options["throw_ready"] == "quick"
         self.sides[1].x = int(options["start_distance"])
 
     # -- V-1 checks ------------------------------------------------------------------------------
@@ -288,6 +295,7 @@ class Game:
         tgt.dmg_per_turn += int(t.dmg_turn)
         tgt.halfspd += int(t.halfspd)
         tgt.pen_shoot += t.penalties.shoot
+        tgt.pen_str += t.penalties.str
         tgt.no_two_handed = tgt.no_two_handed or t.no2h
         if t.ko or t.para:
             tgt.go_out("trauma_out")
@@ -301,8 +309,10 @@ class Game:
         if not (damage or traumas or disarm or will):
             return False
         was_out = tgt.out is not None
-        roll = self.shot_armour_roll if shot else self.armour_roll
-        final = max(damage - roll(src, tgt), 0) if damage > 0 else 0
+        if shot:
+            final = max(damage - self.shot_armour_roll(src, tgt, self.piercing), 0) if damage > 0 else 0
+        else:
+            final = max(damage - self.armour_roll(src, tgt), 0) if damage > 0 else 0
         stopped = damage > 0 and final == 0
         ti = self.sides.index(tgt)
         self.rec.damage[ti] += final
@@ -473,6 +483,8 @@ class Game:
                 return
         if s.gun_in_hand and self.shooter(i):
             return
+        if s.f.tactic.shot == "throw" and self.thrower(i):
+            return
         if not self.in_reach(s):  # V-15.4: a melee tactic closes in, then strikes with the AP left
             drew = s.f.gun is not None and (t.shot != "none" or t.overwatch)  # V-15.2: it drew its melee weapon
             if t.move != "close_in" and not drew:
@@ -483,6 +495,11 @@ class Game:
                     return
             if not self.in_reach(s):
                 return
+        if s.stowed:  # V-10.9: a thrower readies its melee weapon
+            if s.ap < 1:
+                return
+            s.ap -= 1
+            s.stowed = False
         if s.stealth == "extra_attack":
             self.attack(i, "standard")
             if any(x.out is not None for x in self.sides):
@@ -531,15 +548,20 @@ class Game:
 
     def single_attack(self) -> Record:
         s = self.sides[0]
-        if s.gun_in_hand:
+        if s.gun_in_hand or self.plan_shot(s) == "throw":
             if self.plan_shot(s) != "none":
                 self.look(s)
                 shot = self.plan_shot(s)
-                if shot != "none":
+                if shot == "throw":
+                    self.throw(0)
+                elif shot != "none":
                     self.shoot(0, shot)
             return self.rec
         if not self.in_reach(s):
             return self.rec
+        if s.stowed:
+            s.ap -= 1
+            s.stowed = False
         kind = self.plan(self.sides[0])
         if kind != "none":
             self.sides[0].ap -= KIND_COST[kind]
@@ -573,12 +595,13 @@ class Game:
     def point_blank(self) -> bool:
         return self.dist() <= 1
 
-    def step(self, s: Side) -> None:
-        """V-10.4: one move (1 AP) of up to the speed toward the foe, stopping at point blank; cover lost."""
+    def step(self, s: Side, stop: int | None = None) -> None:
+        """V-10.4: one move (1 AP) of up to the speed toward the foe, stopping at its melee reach
+        (V-3.15; or ``stop`` metres away); cover lost."""
         o = self.sides[1 - self.sides.index(s)]
         s.ap -= 1
         gap = o.x - s.x
-        moved = min(self.speed(s), max(abs(gap) - self.reach(s), 0))
+        moved = min(self.speed(s), max(abs(gap) - (self.reach(s) if stop is None else stop), 0))
         s.x += moved if gap > 0 else -moved
         if self.o["cover_move"] == "forfeit":
             s.cover = 0
@@ -623,6 +646,8 @@ class Game:
         s.sight = 1 if r >= 1 else 2
 
     def can_shoot(self, s: Side, shot: str) -> bool:
+        if shot == "throw":
+            return s.thrown_n < len(s.f.thrown) and not self.engaged(s) and self.band(self.dist()) <= 4
         if not s.gun_in_hand or s.reload or self.band(self.dist()) > 4:
             return False
         if shot == "aimed" and (self.engaged(s) or self.blind(s)):
@@ -634,16 +659,31 @@ class Game:
         if pref == "none":
             return "none"
         room = s.ap - s.f.tactic.keep
+        if pref == "throw":
+            return "throw" if self.can_shoot(s, "throw") and self.throw_cost(s) <= room else "none"
         return next((x for x in [pref, *FALLBACK[pref]] if self.can_shoot(s, x) and SHOT_COST[x] <= room), "none")
+
+    def throw_cost(self, s: Side) -> int:
+        return 2 if s.throw_ready else 3
+
+    def item(self, s: Side) -> Any:
+        """V-11.20: the next item of the supply."""
+        return s.f.thrown[s.thrown_n]
 
     def shot_pool(self, a: Side, d: Side, shot: str) -> int:
         b = self.band(self.dist())
-        beyond = -3 * max(b - BAND_NAMES.index(a.f.gun.range), 0)
+        effective = ["close", "medium"].index(self.o["throw_range"]) + 1 if shot == "throw" else \
+            BAND_NAMES.index(a.f.gun.range)
+        beyond = -3 * max(b - effective, 0)
         if self.engaged(a):
             rng = -3 + (BAND_DICE[b] if self.o["engaged_range"] == "add" else 0) + beyond
         else:
             rng = BAND_DICE[b] + beyond
-        return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng
+        if shot == "throw":
+            return (a.f.attributes.physique + a.f.skills.strength + self.item(a).modifier + rng + d.f.size_mod
+                    - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone else 0))
+        dials = sum(int(self.o[f"{p}_dice"]) for p in a.f.gun.properties if p in DIAL_PROPERTIES)  # V-11.21
+        return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng + dials
                 + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0) - a.pen_shoot
                 - (3 if self.blind(a) else 0))
 
@@ -655,10 +695,10 @@ class Game:
                 return total + (self.one if face == 1 and self.o["stop_die"] == "counted" else 0)
             total += self.value(face)
 
-    def shot_armour_roll(self, src: Side, tgt: Side) -> int:
+    def shot_armour_roll(self, src: Side, tgt: Side, piercing: bool) -> int:
         armour_dice = tgt.armour + (tgt.f.armour.quality if tgt.f.armour else 0)
         shield_dice = tgt.shield if self.o["shield"] != "ignore" else 0
-        if "armour_piercing" in src.f.gun.properties:
+        if piercing:
             cut = int(self.o["armour_piercing_dice"])
             from_armour = min(cut, armour_dice)
             armour_dice -= from_armour
@@ -702,29 +742,105 @@ class Game:
         if self.o["ammo"] == "magazine":
             a.ammo = 0 if shot == "burst" else a.ammo - 1
             a.reload = a.reload or a.ammo <= 0
+        if (self.o["gm_reload_tokens"] == "on" and not self.is_npc(a) and self.is_npc(d) and not a.reload
+                and self.tokens_left(d) >= 1):  # V-11.14 (d): the GM jams the gun
+            d.tokens_used += 1
+            a.reload = True
         if self.o["brace"] == "next_shot":
             a.braced = False
         outcome = "miss"
         if s >= 1:
-            outcome = "hit"
-            health = d.health
-            extra, crit, traumas, will = s - 1, a.f.gun.crit, 0, 0
-            policy = a.f.attack_spending
-            if policy == "suppress_covered":
-                dice = (d.armour + (d.f.armour.quality if d.f.armour else 0)
-                        + (d.shield if self.o["shield"] != "ignore" else 0))
-                if "armour_piercing" in a.f.gun.properties:
-                    dice = max(dice - int(self.o["armour_piercing_dice"]), 0)
-                policy = "intimidate" if dice + d.cover >= a.f.suppress_at else "trauma_first"
-            if policy == "trauma_first" and crit:
-                traumas, extra = extra // crit, extra % crit
-            elif policy == "intimidate":
-                will, extra = extra * (2 if shot == "burst" else 1), 0
-            if self.blow(a, d, a.f.gun.damage + extra, traumas, False, will, shot=True):
-                outcome = "armour_stopped"
-            if d.health < health or self.o["overwatch_break"] == "any_hit":
-                d.sector = 0
+            outcome = self.hit(a, d, s, shot, a.f.gun)
         self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
+
+    def hit(self, a: Side, d: Side, s: int, shot: str, item: Any) -> str:
+        """V-12: a shot's or throw's hit with ``s`` successes; its outcome."""
+        outcome = "hit"
+        health = d.health
+        extra, crit, traumas, will, disarm = s - 1, item.crit, 0, 0, False
+        piercing = "armour_piercing" in item.properties
+        policy = a.f.attack_spending
+        if policy == "suppress_covered":
+            dice = (d.armour + (d.f.armour.quality if d.f.armour else 0)
+                    + (d.shield if self.o["shield"] != "ignore" else 0))
+            if piercing:
+                dice = max(dice - int(self.o["armour_piercing_dice"]), 0)
+            policy = "intimidate" if dice + d.cover >= a.f.suppress_at else "trauma_first"
+        if policy == "trauma_first" and crit:
+            traumas, extra = extra // crit, extra % crit
+        elif policy == "disarm_first" and self.o["ranged_disarm"] == "on" and crit and extra >= crit and d.armed:
+            disarm, extra = True, extra - crit
+        elif policy == "intimidate":
+            will, extra = extra * (2 if shot == "burst" else 1), 0
+        self.piercing = piercing
+        if self.blow(a, d, item.damage + extra, traumas, disarm, will, shot=True):
+            outcome = "armour_stopped"
+        if d.health < health or self.o["overwatch_break"] == "any_hit":
+            d.sector = 0
+        return outcome
+
+    def throw(self, ai: int) -> None:
+        """V-11.7, V-11.20: a throw of the next item; the foe may dodge (not defend)."""
+        a, d = self.sides[ai], self.sides[1 - ai]
+        a.ap -= self.throw_cost(a)
+        item = self.item(a)
+        react = "dodge" if self.reaction(a, d, "standard") != "none" else "none"
+        if react == "dodge":
+            d.ap -= 1
+            if self.npc_pays(d):
+                d.tokens_used += 1
+        successes = self.fighter_check(a, self.shot_pool(a, d, "throw"))
+        if a.strain:
+            a.lose_health(a.strain)
+        s = max(successes, 0)
+        rolled = s
+        if react == "dodge":
+            r = self.fighter_check(d, d.f.attributes.agility + d.f.skills.nimbleness - item.modifier - d.pen_agil)
+            if d.strain:
+                d.lose_health(d.strain)
+            if r >= 3:
+                d.init_bonus += 2
+            if r >= 2:
+                s = 0
+            elif r == 1:
+                s = (s + 1) // 2
+            elif r < 0 and (s > 0 or self.o["exposure"] == "miss_becomes_hit"):
+                s -= r
+        if s > 0:
+            outcome = self.hit(a, d, s, "throw", item)
+        else:
+            outcome = "miss" if rolled == 0 else "dodged"
+        a.thrown_n += 1
+        a.throw_ready = self.o["throw_ready"] == "free"
+        self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
+
+    def thrower(self, i: int) -> bool:
+        """V-11.20 with items left, not engaged: move to the effective range, throw; True: turn over."""
+        s = self.sides[i]
+        stop = BAND_UP_TO[["close", "medium"].index(self.o["throw_range"]) + 1]
+        out = lambda: any(x.out is not None for x in self.sides)  # noqa: E731
+        while s.thrown_n < len(s.f.thrown):
+            if self.engaged(s):
+                return False
+            if s.f.tactic.move in ("close_in", "advance") and self.dist() > stop and s.ap - s.f.tactic.keep >= 1:
+                if self.o["overwatch_move"] == "end":
+                    self.step(s, stop)
+                    self.sector_shot(s, 0)
+                elif self.sector_shot(s, 1):
+                    self.step(s, stop)
+                if out():
+                    return True
+                continue
+            if self.plan_shot(s) != "throw":
+                return True
+            self.look(s)
+            if out():
+                return True
+            if self.sector_shot(s, self.throw_cost(s)):
+                self.throw(i)
+            if out():
+                return True
+        return False
 
     def sector_shot(self, s: Side, cost: int) -> bool:
         """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the

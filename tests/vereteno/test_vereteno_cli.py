@@ -130,6 +130,9 @@ def test_an_attack_by_a_tactic_that_makes_none_is_refused_before_any_compile(mon
     ('gun = { damage = 2, properties = ["laser"] }', "unknown gun property 'laser'"),
     ('gun = "kosin_rifle"\ntactic = "autofire"', "automatic"),
     ('speed = 0', "speed"),
+    ('thrown = ["boomerang"]\ntactic = "throw_then_close"', "unknown item 'boomerang' to throw"),
+    ('tactic = "throw_then_close"', "needs items in thrown"),
+    ('thrown = ["knife", "knife", "knife", "knife", "knife", "knife", "knife"]', "thrown"),
 ])
 def test_bad_fighter_files(tmp_path: Path, body: str, needle: str):
     f = tmp_path / "bad.toml"

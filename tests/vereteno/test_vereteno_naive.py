@@ -139,6 +139,26 @@ RANGED_CASES = [
                                          "redraw": True}}, {"tactic": "kite", "fastest_hand": True},
      {"start_distance": "1", "pickup": "pickup_and_ready", "start_ready": "no"}),
     ("rifleman", "raider", {}, {}, {"start_distance": "25", "start_ready": "no"}),
+    ("knife_thrower", "swordsman", {}, {}, {"start_distance": "30"}),
+    ("knife_thrower", "rifleman", {"attack_spending": "intimidate"}, {"cover": 3},
+     {"start_distance": "25", "throw_range": "medium", "throw_ready": "free", "prayer": "app"}),
+    ("knife_thrower", "gunfighter", {"tactic": {"shot": "throw", "move": "hold", "keep": 0},
+                                     "thrown": ["improvised", "kosin_rifle", "spear", "knife"]},
+     {"reaction": "dodge"}, {"start_distance": "5", "exposure": "miss_becomes_hit", "visibility": "poor"}),
+    ("rifleman", "knife_thrower", {"tactic": "overwatch"}, {}, {"start_distance": "30", "overwatch_move": "end"}),
+    ("knife_thrower", "raider", {"attack_spending": "disarm_first", "thrown": ["hatchet", "knife"]}, {},
+     {"start_distance": "1", "ranged_disarm": "on", "throw_ready": "free"}),
+    ("knife_thrower", "brute", {"attack_spending": "suppress_covered", "suppress_at": 2},
+     {"armour": "leather_armour"}, {"start_distance": "12", "throw_range": "medium", "npc": "a",
+                                    "npc_reactions": "tokens", "npc_tokens_a": "1"}),
+    ("rifleman", "swordsman", {"tactic": "std_shot"}, {}, {"start_distance": "30", "gm_reload_tokens": "on"}),
+    ("gunfighter", "gunfighter", {"gun": "sych", "tactic": "hip_spam"}, {},
+     {"start_distance": "20", "gm_reload_tokens": "on", "npc_tokens_b": "5", "npc_reactions": "tokens",
+      "red_dot_sight_dice": "2", "light_dice": "-1"}),
+    ("rifleman", "swordsman", {"tactic": "std_shot", "attack_spending": "disarm_first",
+                               "skills": {"shooting": 5}}, {}, {"start_distance": "40", "ranged_disarm": "on"}),
+    ("gunner", "raider", {"gun": "fenyok", "attack_spending": "disarm_first"}, {},
+     {"start_distance": "25", "ranged_disarm": "on", "reliable_dice": "-3"}),
 ]
 
 
@@ -147,7 +167,9 @@ def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
     """V-10.4, V-11.2, V-11.3, V-11.4, V-11.5, V-11.6, V-11.9, V-11.12, V-11.13, V-11.14, V-11.16,
     V-11.17, V-12.3, V-15.4, V-15.5, V-15.7, V-15.8, V-3.15, V-10.9: the kernels at a distance (moves, every
     shot, bursts, reloads, bracing, sector control, cover, suppression, drawing the sidearm and the
-    gun again, readying at the start, a long weapon's reach) against the reference, duel by duel."""
+    gun again, readying at the start, a long weapon's reach) against the reference, duel by duel;
+    V-11.7, V-11.20, V-12.5 throws (moving to the item's range, dodges, readying, then melee), V-11.21
+    the property dials, V-12.4 ranged disarm and V-11.14 (d) the GM's jamming tokens too."""
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)
     p = RULESET.prepare(fa, fb, options=options)
     opts = p.options.as_dict()
@@ -163,8 +185,10 @@ def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
     assert total[c.wound:c.special_at].sum() > 0
 
 
-@pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES[2:8])
+@pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES[2:8] + RANGED_CASES[27:30] + RANGED_CASES[31:])
 def test_single_shots_agree(a, b, ca, cb, options):
+    """V-11.20, V-11.21, V-12.4: single shots and throws (a dodge, a prayer, poor visibility, the
+    dials, ranged disarm) against the reference."""
     fa, fb = _fighter(a, **ca), _fighter(b, **cb)
     p = RULESET.prepare(fa, fb, options=options)
     opts = p.options.as_dict()

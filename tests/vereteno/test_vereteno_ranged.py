@@ -293,9 +293,9 @@ def test_v11_12_continuation_dice_expected_successes():
 def test_v12_2_v12_3_v12_4_extras_of_a_hit_damage_trauma_suppression_no_disarm():
     """V-12.2: extras buy traumas at the gun's crit or +1 damage; V-12.3 suppression 1 Will each, 2
     from a long burst; V-12.4 no disarm at range (``disarm_first`` spends as damage)."""
-    cases = {("trauma_first", L.SH_STANDARD): (3, 1, 0), ("intimidate", L.SH_STANDARD): (3, 0, 2),
-             ("intimidate", L.SH_BURST): (3, 0, 4), ("disarm_first", L.SH_STANDARD): (5, 0, 0),
-             ("damage_only", L.SH_STANDARD): (5, 0, 0)}
+    cases = {("trauma_first", L.SH_STANDARD): (3, 1, 0, 0), ("intimidate", L.SH_STANDARD): (3, 0, 0, 2),
+             ("intimidate", L.SH_BURST): (3, 0, 0, 4), ("disarm_first", L.SH_STANDARD): (5, 0, 0, 0),
+             ("damage_only", L.SH_STANDARD): (5, 0, 0, 0)}
     for (spending, shot), expected in cases.items():
         p = prepared(fighter(gun="kurovski_assault_rifle", tactic="std_shot", attack_spending=spending),
                      "swordsman", start_distance="10")
@@ -307,7 +307,7 @@ def test_v15_9_suppress_covered_suppresses_a_target_rolling_many_armour_and_cove
     least ``suppress_at`` (default 6) armour + shield + cover dice against it, else they buy traumas
     (``trauma_first``): leather (2) behind a table (3) is 5 dice, behind a door (4) 6."""
     shooter = fighter(gun="kurovski_assault_rifle", tactic="std_shot", attack_spending="suppress_covered")
-    for cover, expected in ((3, (3, 1, 0)), (4, (3, 0, 2))):
+    for cover, expected in ((3, (3, 1, 0, 0)), (4, (3, 0, 0, 2))):
         p = prepared(shooter, fighter(armour="leather_armour", cover=cover), start_distance="10")
         assert shot_spend(p.compiled.fighters, opened(p), p.compiled.options, 0, 3, L.SH_STANDARD) == expected
 

@@ -39,15 +39,26 @@ RANGED_KERNELS = Kernels(duels=run_ranged_duels, attacks=run_ranged_attacks, pai
 
 
 def at_distance(fighters: np.ndarray, options: np.ndarray) -> bool:
-    """Does this matchup need the duels at a distance: a gun on either side, or a
-    ``start_distance`` beyond point blank (V-10.1)?"""
+    """Does this matchup need the duels at a distance: a gun or a throwing tactic (V-11.20) on either
+    side, or a ``start_distance`` beyond point blank (V-10.1)?"""
     gun = L.P_WEAPONS + L.SLOT_GUN * L.WN + L.W_PRESENT
-    return bool(options[O_START_DISTANCE] > L.REACH or fighters[:, gun].any())
+    throws = (fighters[:, L.P_T_SHOT] == L.SH_THROW).any()
+    return bool(options[O_START_DISTANCE] > L.REACH or fighters[:, gun].any() or throws)
 
 
 def _gun_in_hand(fighters: np.ndarray, i: int) -> bool:
     """V-10.9: does fighter ``i`` start with its gun in hand (it has one and its tactic shoots)?"""
-    return bool(fighters[i, L.P_WEAPONS + L.SLOT_GUN * L.WN + L.W_PRESENT] and fighters[i, L.P_T_SHOT] != L.SH_NONE)
+    shot = fighters[i, L.P_T_SHOT]
+    return bool(fighters[i, L.P_WEAPONS + L.SLOT_GUN * L.WN + L.W_PRESENT] and shot != L.SH_NONE
+                and shot != L.SH_THROW)
+
+
+def _shoots_first(compiled: Compiled) -> bool:
+    """Is side a's first attack from ``start_distance`` a shot or a throw (V-11, V-11.20)?"""
+    F = compiled.fighters
+    S = np.zeros((2, L.NS), dtype=np.int64)
+    open_duel(F, S, compiled.options)
+    return plan_shot(F, S, 0) != L.SH_NONE
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, traumas: np.ndarray) -> Compiled:
@@ -108,6 +119,11 @@ class VeretenoRuleset(Ruleset):
         if prepared.compiled.kernels is RANGED_KERNELS:
             open_duel(F, S, prepared.compiled.options)
             d = int(prepared.options["start_distance"])
+            if F[0, L.P_T_SHOT] == L.SH_THROW and d > L.REACH:
+                if plan_shot(F, S, 0) == L.SH_NONE:
+                    raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} makes no throw from {d} m "
+                                    f"(beyond 1000 m, V-10.1, or with the AP its reserve leaves)")
+                return
             if S[0, L.S_DROPPED] & L.HAND_GUN:
                 if plan_shot(F, S, 0) == L.SH_NONE:
                     why = "beyond 1000 m (V-10.1)" if band(d) == BAND_OUT else "with the AP its reserve leaves"
@@ -128,8 +144,9 @@ class VeretenoRuleset(Ruleset):
 
     def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
         """Exact distribution of side a's first attack on a fresh side b: its first shot when it
-        starts with a gun in hand (:func:`.exact.enumerate_shot`), else its melee attack."""
-        if not (compiled.kernels is RANGED_KERNELS and _gun_in_hand(compiled.fighters, 0)):
+        starts with a gun in hand, or its first throw (:func:`.exact.enumerate_shot`), else its melee
+        attack."""
+        if not (compiled.kernels is RANGED_KERNELS and (_gun_in_hand(compiled.fighters, 0) or _shoots_first(compiled))):
             return super().enumerate_attack(compiled)
         c = self.counters
         outcomes, levels, damage = np.zeros(len(c.outcomes)), np.zeros((len(c.levels), len(c.zones))), np.zeros(1)

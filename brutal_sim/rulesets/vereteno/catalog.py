@@ -10,10 +10,10 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, Mapping
 
-from ...core.data import BaseCatalog, Table, read_rules_file, validate, validated_fighter
+from ...core.data import BaseCatalog, Table, read_rules_file, suggest, validate, validated_fighter
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from .model import REACTIONS, Armour, Fighter, FighterSpec, Gun, Shield, Tactic, Trauma, Weapon
+from .model import IMPROVISED, REACTIONS, Armour, Fighter, FighterSpec, Gun, Shield, Tactic, Trauma, Weapon
 from .options import OPTION_SPECS
 
 
@@ -77,10 +77,22 @@ class Catalog(BaseCatalog):
         weapon = None if spec.weapon is None else self._lookup("weapon", self.weapons, spec.weapon, Weapon, source, "weapon")
         armour = None if spec.armour is None else self._lookup("armour", self.armour, spec.armour, Armour, source, "armour")
         shield = None if spec.shield is None else self._lookup("shield", self.shields, spec.shield, Shield, source, "shield")
-        payload = spec.model_dump(exclude={"ruleset", "weapon", "gun", "armour", "shield", "tactic"})
+        payload = spec.model_dump(exclude={"ruleset", "weapon", "gun", "armour", "shield", "tactic", "thrown"})
         payload.update(name=spec.name or default_name, weapon=weapon, gun=gun, armour=armour, shield=shield,
-                       tactic=self.tactic(spec.tactic, source, "tactic"))
+                       tactic=self.tactic(spec.tactic, source, "tactic"),
+                       thrown=[self.throwable(ref, source) for ref in spec.thrown])
         return validated_fighter(Fighter, payload, source)
+
+    def throwable(self, ref: Any, source: str) -> Weapon:
+        """V-11.20: an item of a fighter's ``thrown``: a melee weapon (weapons.toml or inline) with its
+        own stats; a gun (guns.toml) or ``improvised`` with the V-5.6 bare-hands stats (mod 0, init 0,
+        damage 1, crit —)."""
+        if isinstance(ref, str) and (ref == IMPROVISED or (ref in self.guns and ref not in self.weapons)):
+            return Weapon(name=f"{ref} (thrown, improvised)" if ref != IMPROVISED else IMPROVISED)
+        if isinstance(ref, str) and ref not in self.weapons:
+            raise DataError(source, "thrown", f"unknown item {ref!r} to throw; allowed: a weapons.toml or "
+                            f"guns.toml name or {IMPROVISED!r}; {suggest(ref, [*self.weapons, *self.guns, IMPROVISED])}")
+        return self._lookup("weapon", self.weapons, ref, Weapon, source, "thrown")
 
     def fighter_data(self, f: Fighter) -> dict[str, Any]:
         """A fighter as fighter-file data with its catalog items as inline tables."""

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout as L
-from .model import Fighter, Gun, Trauma, Weapon
+from .model import DIAL_PROPERTIES, Fighter, Gun, Trauma, Weapon
 
 
-def _weapon(row: np.ndarray, slot: int, w: Weapon | None) -> None:
-    base = L.P_WEAPONS + slot * L.WN
+def _weapon(row: np.ndarray, slot: int, w: Weapon | None, base: int | None = None) -> None:
+    """A melee weapon's record in weapon ``slot`` (or at ``base``: a thrown item, V-11.20)."""
+    base = L.P_WEAPONS + slot * L.WN if base is None else base
     if w is None:
         return
     row[base + L.W_PRESENT] = 1
@@ -40,6 +41,7 @@ def _gun(row: np.ndarray, g: Gun | None) -> None:
     row[base + L.W_LONG_RELOAD] = "long_reload" in g.properties
     row[base + L.W_MAGAZINE] = g.magazine
     row[base + L.W_HIGH_CAPACITY] = "high_capacity" in g.properties
+    row[base + L.W_DIALS] = sum(1 << k for k, p in enumerate(DIAL_PROPERTIES) if p in g.properties)
 
 
 def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
@@ -76,8 +78,12 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_T_OVERWATCH] = f.tactic.overwatch
     row[L.P_T_REDRAW] = f.tactic.redraw
     row[L.P_FAST_HAND] = f.fastest_hand
+    row[L.P_THROW_POOL] = f.attributes.physique + f.skills.strength
+    row[L.P_N_THROWN] = len(f.thrown)
     _weapon(row, L.SLOT_WEAPON, f.weapon)
     _gun(row, f.gun)
+    for k, item in enumerate(f.thrown):
+        _weapon(row, 0, item, L.P_THROWN + k * L.WN)
     unarmed = L.P_WEAPONS + L.SLOT_UNARMED * L.WN
     for field, value in L.UNARMED_PROFILE.items():
         row[unarmed + field] = value
@@ -107,4 +113,5 @@ def compile_traumas(traumas: dict[str, Trauma]) -> np.ndarray:
         table[r, L.T_PEN_INFL] = t.penalties.infl
         table[r, L.T_HALFSPD] = t.halfspd
         table[r, L.T_PEN_SHOOT] = t.penalties.shoot
+        table[r, L.T_PEN_STR] = t.penalties.str
     return table

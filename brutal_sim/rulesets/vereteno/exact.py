@@ -26,11 +26,14 @@ from .layout import (
     P_WILL, R_DEFEND, R_DODGE, R_NONE, SH_BURST, SH_NONE, S_AP, S_SIGHT, S_WILL, S_X, P_PERC_POOL, REACH, T_DEAD,
     T_OUT,
 )
+from .layout import P_AGILITY, P_AGIL_SKILL, S_PEN_AGIL, W_MOD
 from .options import (
     BURST_HIT_FIRST_CHECK, BURST_NO_CONTINUATION, O_BURST_DESPERATE, O_BURST_HIT, O_DESPERATION, O_ONE_VALUE,
     O_STOP_DIE, STOP_DIE_NOT_COUNTED, HIGH_CAPACITY_EXTRA_CHAIN, O_HIGH_CAPACITY, O_VISIBILITY, VISIBILITY_POOR,
 )
 from .options import O_PRAYER, PRAYER_APP, PRAYER_OFF
+from .kernel import missile, missile_armour_dice
+from .layout import K_STANDARD, SH_THROW, W_PIERCING
 
 #: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
 _FACES = np.array([1.0, 3.0, 15.0, 1.0]) / 20.0
@@ -288,6 +291,9 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
     shot = plan_shot(F, S, 0)
     if shot == SH_NONE:
         return
+    if shot == SH_THROW:
+        _add_throw(F, S, opts, tt, weight, outcomes, levels, damage)
+        return
     S[0, S_AP] -= SHOT_COST[shot]
     pool = shot_pool(F, S, opts, 0, shot)
     pa2, lo = _prayer_pmf(pool, opts, can_pray(S, opts, 0))
@@ -327,8 +333,8 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
         if s < 1:
             outcomes[OUT_MISS] += p * weight
             continue
-        dmg, traumas, will = shot_spend(F, S, opts, 0, s, shot)
-        if dmg == 0 and traumas == 0 and will == 0:
+        dmg, traumas, disarm, will = shot_spend(F, S, opts, 0, s, shot)
+        if dmg == 0 and traumas == 0 and disarm == 0 and will == 0:
             outcomes[OUT_HIT] += p * weight
             continue
         for x in range(red.shape[0] if dmg > 0 else 1):
@@ -348,3 +354,57 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
                 p_out = 1.0 - (1.0 - q) ** traumas
             levels[level(False, final, traumas, True), 0] += px * p_out
             levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)
+
+
+@driver
+def _add_throw(F, S, opts, tt, weight, outcomes, levels, damage):
+    """:func:`enumerate_shot` for a throw (V-11.7, V-11.20): the Сила check (its prayer), the target's
+    dodge (V-4.4, jointly with the Will its prayer costs), the kernel's ``resolve`` of the dodge,
+    the extras (V-12.5), the armour + cover roll; each probability times ``weight``."""
+    react = R_DODGE if choose_reaction(F, S, opts, 0, 1, K_STANDARD) != R_NONE else R_NONE
+    if react != R_NONE:
+        take_reaction(S, opts, 1)
+    pa2, loa = _prayer_pmf(shot_pool(F, S, opts, 0, SH_THROW), opts, can_pray(S, opts, 0))
+    pa = pa2.sum(axis=1)
+    if react == R_DODGE:
+        dodge = F[1, P_AGILITY] + F[1, P_AGIL_SKILL] - missile(F, S, 0, SH_THROW, W_MOD) - S[1, S_PEN_AGIL]
+        pr, lor = _prayer_pmf(dodge, opts, can_pray(S, opts, 1))
+    else:
+        pr, lor = np.ones((1, 1)), 0
+    q = 0.0  # V-8.4: chance that one trauma ends the fight (KO, PARA, DEAD)
+    for row in range(tt.shape[0]):
+        if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
+            q += 1.0 / tt.shape[0]
+    na, ns, nc = missile_armour_dice(F, S, opts, 0, 1, missile(F, S, 0, SH_THROW, W_PIERCING))
+    red = reduction_pmf(na + ns + nc, opts)
+    for i in range(pa.shape[0]):
+        for jc in range(pr.size):  # j: the dodge's total; c: Will its prayer cost (V-1.6)
+            j, c = jc // pr.shape[1], jc % pr.shape[1]
+            p = pa[i] * pr[j, c] * weight
+            if p == 0.0:
+                continue
+            will_left = F[1, P_WILL] - c
+            outcome, s, _, _, _ = resolve(F, S, opts, 0, 1, react, i + loa, j + lor)
+            if s <= 0:
+                outcomes[outcome] += p
+                continue
+            dmg, traumas, disarm, will = shot_spend(F, S, opts, 0, s, SH_THROW)
+            for x in range(red.shape[0] if dmg > 0 else 1):
+                px = p * (red[x] if dmg > 0 else 1.0)
+                if px == 0.0:
+                    continue
+                final = max(dmg - x, 0)
+                if dmg > 0 and final == 0:
+                    outcomes[OUT_ARMOUR_STOPPED] += px
+                    levels[LVL_NONE, 0] += px
+                    continue
+                outcomes[OUT_HIT] += px
+                damage[0] += final * px
+                if will_left <= 0:  # already out by its own prayer: no blow puts it out
+                    p_out = 0.0
+                elif F[1, P_HEALTH] - final <= 0 or will_left - will <= 0:
+                    p_out = 1.0
+                else:
+                    p_out = 1.0 - (1.0 - q) ** traumas
+                levels[level(False, final, traumas, True), 0] += px * p_out
+                levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)

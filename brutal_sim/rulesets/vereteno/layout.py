@@ -13,6 +13,7 @@ from __future__ import annotations
 from ...core import battle as B
 from ...core.counters import CounterLayout
 from ...core.slots import Slots
+from .model import MAX_THROWN
 
 # -- attack kinds (V-3.1–V-3.3); their AP cost and pool modifier are the kernel's KIND_* arrays ----
 K_NONE, K_QUICK, K_STANDARD, K_POWER = 0, 1, 2, 3
@@ -32,6 +33,8 @@ DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COU
 # the shots' AP cost and pool modifier are the kernel's SHOT_* arrays ---------------------------------
 SH_NONE, SH_HIP, SH_STANDARD, SH_AIMED, SH_BURST = range(5)
 SHOT_CODES = {"none": SH_NONE, "hip": SH_HIP, "standard": SH_STANDARD, "aimed": SH_AIMED, "burst": SH_BURST}
+SH_THROW = len(SHOT_CODES)  # V-11.7: a throw (the next item of the fighter's thrown supply)
+SHOT_CODES["throw"] = SH_THROW
 MV_HOLD, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE = range(4)
 MOVE_CODES = {"hold": MV_HOLD, "advance": MV_ADVANCE, "close_in": MV_CLOSE_IN, "keep_distance": MV_KEEP_DISTANCE}
 EN_SHOOT, EN_DRAW, EN_STEP_BACK = range(3)
@@ -61,6 +64,7 @@ W_RANGE, W_AUTOMATIC, W_SINGLE_SHOT = W.take(3)  # a gun's effective band (V-11.
 W_LONG_RELOAD, W_MAGAZINE = W.take(2)  # V-11.14: long reload, rounds (options long_reload, ammo)
 W_HIGH_CAPACITY = W.next()  # V-11.12: a high-capacity magazine (option high_capacity)
 W_LONG = W.next()  # V-3.15: a long melee weapon (reach close range)
+W_DIALS = W.next()  # V-11.21: bit k set if the gun has DIAL_PROPERTIES[k] (options <property>_dice)
 WN = W.size
 WEAPON_SLOTS = Slots()
 SLOT_WEAPON = WEAPON_SLOTS.next()  # the melee weapon (a gunman's sidearm, V-10.9)
@@ -91,6 +95,9 @@ P_PERC_POOL = P.next()  # V-11.18: Интеллект + Наблюдательн
 P_SUPPRESS_AT = P.next()  # V-15.9 suppress_covered: the target's armour + cover dice from which extras go to Will
 P_T_REDRAW = P.next()  # V-10.9: 1 if the tactic readies its gun again once no longer engaged
 P_FAST_HAND = P.next()  # V-10.9: 1 with the talent «Самая быстрая рука в Славии» (no readying under start_ready = no)
+P_THROW_POOL = P.next()  # V-11.20: Телосложение + Сила
+P_N_THROWN = P.next()  # V-11.20: items carried to throw
+P_THROWN = P.block(MAX_THROWN * WN)  # V-11.20: item k's weapon record at P_THROWN + k * WN
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
@@ -120,7 +127,13 @@ S_SIGHT = S.next()  # V-11.18 (visibility = poor): 0 not checked this turn, 1 se
 S_UNREADY = S.next()  # V-10.9 (start_ready = no): 1 until the weapon in hand at the start is readied
 S_GUN_DOWN = S.next()  # V-10.9: 1 while the gun lies on the ground (dropped for bare hands)
 S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
+S_THROWN = S.next()  # V-11.20: items of its supply thrown so far (the next is item S_THROWN)
+S_THROW_READY = S.next()  # V-11.20, V-10.9 (throw_ready = quick): 1 while the next item to throw is in hand
+S_PEN_STR = S.next()  # V-6.4: dice off Сила checks (throws)
 NS = S.size
+#: bit of S_DROPPED (throw_ready = quick): the melee weapon stowed while the thrower holds an item to throw
+#: or nothing after a throw (bare hands in melee, V-5.6, until it readies the weapon, V-10.9)
+HAND_THROW = 4
 
 # -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
 T = Slots()
@@ -129,6 +142,7 @@ T = Slots()
 T_PEN_INFL = T.next()  # V-8.4 PEN(infl)
 T_HALFSPD = T.next()  # V-8.4 HALFSPD (V-10.5)
 T_PEN_SHOOT = T.next()  # V-8.4 PEN(shoot)
+T_PEN_STR = T.next()  # V-8.4 PEN(str) (throws, V-11.20)
 NT = T.size
 
 # -- counters --------------------------------------------------------------------------------------

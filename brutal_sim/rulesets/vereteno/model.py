@@ -30,8 +30,17 @@ GUN_PROPERTIES: tuple[str, ...] = ("automatic", "single_shot", "armour_piercing"
                                    "silent", "scope", "red_dot_sight", "bayonet", "bulky", "heavy", "spread",
                                    "long_reload", "high_capacity", "non_lethal", "special_ammo", "anti_vehicle",
                                    "stationary", "incendiary")
+#: V-11.21: the gun properties without rule text that a designer may price by a dice dial (option
+#: ``<property>_dice``: dice added to every shot of a gun with the property)
+DIAL_PROPERTIES: tuple[str, ...] = ("reliable", "silent", "scope", "red_dot_sight", "bayonet", "bulky", "spread",
+                                    "non_lethal", "special_ammo", "anti_vehicle", "stationary", "incendiary", "light",
+                                    "heavy", "small")
 #: V-10.1 range bands, the nearest first
 BANDS: tuple[str, ...] = ("point_blank", "close", "medium", "long", "extreme")
+#: V-11.20: the items a fighter may carry to throw (``thrown``), at most this many
+MAX_THROWN = 6
+#: V-11.20: a thrown item without melee stats (a gun, a rock) uses this name in ``thrown``
+IMPROVISED = "improvised"
 
 Reaction = Literal["best", "defend", "dodge", "none"]
 AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered"]
@@ -125,9 +134,10 @@ class Tactic(StrictModel):
     battle_cry: bool = Field(False, description="each turn, before its attacks, a battle cry (standard action, "
                                                  "2 AP) if that leaves `keep` AP: Эмпатия + Влияние, successes = "
                                                  "Will damage (seed 41–43, 62)")
-    shot: Literal["none", "hip", "standard", "aimed", "burst"] = Field(
+    shot: Literal["none", "hip", "standard", "aimed", "burst", "throw"] = Field(
         "none", description="V-15.6: the shot repeated while its cost leaves `keep` AP (then the cheaper ones: "
-                            "burst or aimed → standard → hip); none: a melee tactic")
+                            "burst or aimed → standard → hip); throw: the next item of `thrown` (V-11.7, 2 AP), "
+                            "then melee once they are spent; none: a melee tactic")
     move: Literal["hold", "advance", "close_in", "keep_distance"] = Field(
         "close_in", description="V-15.4: close_in moves to its melee reach (V-3.15) and attacks in melee; advance makes one move "
                                 "while the target is beyond the gun's effective range; keep_distance one move away "
@@ -213,7 +223,7 @@ class Skills(StrictModel):
     nimbleness: int = Field(0, ge=0, le=10, description="Проворство")
     influence: int = Field(0, ge=0, le=10, description="Влияние")
     shooting: int = Field(0, ge=0, le=10, description="Стрельба (V-11.1)")
-    strength: int = Field(0, ge=0, le=10, description="Сила (throwing, V-11.20: not modelled)")
+    strength: int = Field(0, ge=0, le=10, description="Сила (throwing, V-11.20)")
     stealth: int = Field(0, ge=0, le=10, description="Скрытность (the stealth approach, V-10.10: not modelled)")
     perception: int = Field(0, ge=0, le=10, description="Наблюдательность (the check under poor visibility, V-11.18)")
 
@@ -245,6 +255,10 @@ class FighterSpec(StrictModel):
     reaction: Reaction = "best"
     attack_spending: AttackSpending = "trauma_first"
     defence_spending: DefenceSpending = "block_first"
+    thrown: list[str | Weapon] = Field(
+        [], max_length=MAX_THROWN, description="V-11.20: items carried to throw, in throwing order (a tactic with "
+        "shot = throw): weapons.toml names (their own stats), guns.toml names or 'improvised' (V-5.6 bare-hands "
+        "stats), or inline weapon tables; spent when thrown, besides `weapon`")
 
 
 class Fighter(StrictModel):
@@ -269,12 +283,15 @@ class Fighter(StrictModel):
     reaction: Reaction
     attack_spending: AttackSpending
     defence_spending: DefenceSpending
+    thrown: list[Weapon] = []
 
     @model_validator(mode="after")
     def _hands(self) -> "Fighter":
         if self.weapon is not None and self.weapon.two_handed and self.shield is not None:
             raise ValueError(f"weapon {self.weapon.name!r} is two-handed, so shield must be empty")
-        if (self.tactic.shot != "none" or self.tactic.overwatch) and self.gun is None:
+        if self.tactic.shot == "throw" and not self.thrown:
+            raise ValueError(f"tactic {self.tactic.name!r} throws (V-11.7): the fighter needs items in thrown")
+        if self.tactic.shot != "throw" and (self.tactic.shot != "none" or self.tactic.overwatch) and self.gun is None:
             what = self.tactic.shot if self.tactic.shot != "none" else "sector control"
             raise ValueError(f"tactic {self.tactic.name!r} shoots ({what}): the fighter needs a gun")
         if self.tactic.shot == "burst" and self.gun is not None and "automatic" not in self.gun.properties:

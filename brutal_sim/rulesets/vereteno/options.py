@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.options import OptionRow, OptionSpec, RuleOptions
+from .model import DIAL_PROPERTIES
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("one_value", "V-1.3", "-2", ("-2", "-1"), codes=(-2, -1),
@@ -120,6 +121,20 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("start_ready", "V-10.9", "yes", ("yes", "no"),
                help="the weapon in hand at the start is ready, or its readying costs 1 AP in the fighter's first "
                     "turn (waived by the fighter field fastest_hand)"),
+    OptionSpec("throw_range", "V-11.20", "close", ("close", "medium"), codes=(1, 2),
+               help="the effective range of a thrown item (−3 dice per band beyond it): close (2 m) or medium (20 m)"),
+    OptionSpec("throw_ready", "V-11.20", "quick", ("quick", "free"),
+               help="a thrower readies each next item and, once done throwing, its melee weapon as a quick action "
+                    "(1 AP, V-10.9; the first item starts in hand), or for free (drawn as part of the throw)"),
+    *(OptionSpec(f"{prop}_dice", "V-11.21", 0, int_range=(-5, 5),
+                 help=f"dice added to every shot of a gun with the property {prop} (no rule text: a designer dial)")
+      for prop in DIAL_PROPERTIES),
+    OptionSpec("ranged_disarm", "V-12.4", "off", ("off", "on"),
+               help="a shot's or throw's extras never disarm (the seed's ranged list), or attack_spending = "
+                    "disarm_first buys a disarm at the weapon's crit as in melee (V-4.5; app ranged-extra-effects)"),
+    OptionSpec("gm_reload_tokens", "V-11.14", "off", ("off", "on"),
+               help="the GM never jams a gun, or spends a Chernobog token of its side's pool (npc_tokens_a/_b) "
+                    "after each shot of a player-side gun to make a reload due"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -166,6 +181,13 @@ O_OVERWATCH_BREAK = ROW.slot("overwatch_break")
 O_BRACE = ROW.slot("brace")
 O_COVER_ONES = ROW.slot("cover_ones")
 O_START_READY = ROW.slot("start_ready")
+O_THROW_RANGE = ROW.slot("throw_range")  # codes: the band (1 close, 2 medium)
+O_THROW_READY = ROW.slot("throw_ready")
+O_DIALS = ROW.slot(f"{DIAL_PROPERTIES[0]}_dice")  # V-11.21: property k's dice at O_DIALS + k
+assert [ROW.slot(f"{p}_dice") for p in DIAL_PROPERTIES] == list(range(O_DIALS, O_DIALS + len(DIAL_PROPERTIES)))
+N_DIALS = len(DIAL_PROPERTIES)
+O_RANGED_DISARM = ROW.slot("ranged_disarm")
+O_GM_RELOAD_TOKENS = ROW.slot("gm_reload_tokens")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -195,6 +217,9 @@ _, OVERWATCH_BREAK_ANY_HIT = ROW.codes("overwatch_break")
 _, BRACE_NEXT_SHOT = ROW.codes("brace")
 _, COVER_ONES_ARMOUR_FIRST = ROW.codes("cover_ones")
 _, START_READY_NO = ROW.codes("start_ready")
+_, THROW_READY_FREE = ROW.codes("throw_ready")
+_, RANGED_DISARM_ON = ROW.codes("ranged_disarm")
+_, GM_RELOAD_TOKENS_ON = ROW.codes("gm_reload_tokens")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

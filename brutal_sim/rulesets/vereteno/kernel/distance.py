@@ -15,6 +15,8 @@ from ..layout import (
 )
 from ..layout import HAND_GUN, REACH_LONG, SLOT_WEAPON, S_DROPPED, S_GUN_DOWN, W_LONG, W_PRESENT
 from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_PICKUP, O_START_DISTANCE
+from ..layout import HAND_THROW, P_T_SHOT, SH_THROW, S_THROW_READY
+from ..options import O_THROW_READY, THROW_READY_FREE
 from .checks import _wb, _weapon
 from .initiative import _reset
 
@@ -70,12 +72,16 @@ def _point_blank(S, i):
 def _open(F, S, opts):
     """V-10.6, V-11.17, V-11.14: a fresh duel (:func:`_reset`: the gun in hand if the tactic shoots,
     V-10.9) with side b ``start_distance`` metres from side a, each fighter behind its cover, its
-    magazine full."""
+    magazine full; a thrower (V-11.20) with its first item in hand, its melee weapon stowed
+    (``throw_ready = quick``) or ready too (``free``)."""
     _reset(F, S)
     place_sides(F, S, opts[O_START_DISTANCE])
     for i in range(2):
         S[i, S_COVER] = F[i, P_COVER]
         S[i, S_AMMO] = F[i, _wb(SLOT_GUN) + W_MAGAZINE]
+        if F[i, P_T_SHOT] == SH_THROW:  # V-11.20, V-10.9: the first item to throw in hand, no gun
+            S[i, S_THROW_READY] = 1
+            S[i, S_DROPPED] = HAND_THROW if opts[O_THROW_READY] != THROW_READY_FREE else 0
 
 
 @rule
@@ -142,4 +148,13 @@ def _step(F, S, opts, i):
     S[i, S_BRACED] = 0
 
 
-
+@rule
+def _step_to(F, S, opts, i, stop):
+    """V-10.4 (a move may stop short), V-11.20: one move (1 AP) of up to the fighter's speed toward
+    its foe, stopping ``stop`` metres from it (a thrower's effective range); cover and a brace are
+    lost as on any move (:func:`_step`)."""
+    S[i, S_AP] -= 1
+    move_toward(S, i, 1 - i, _speed(F, S, opts, i), stop)
+    if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
+        S[i, S_COVER] = 0
+    S[i, S_BRACED] = 0

@@ -7,6 +7,8 @@ both give the same counters. Imports :mod:`.rounds` and the chapters above it.""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ....toolbox.jit import rule
 from ..layout import (
     C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED,
@@ -30,6 +32,13 @@ from .shooting import (
     _wants_brace,
 )
 from .rounds import _finish, _melee_actions, _turn_start
+from ..layout import BAND_METRES, HAND_THROW, P_N_THROWN, SH_THROW, S_DROPPED, S_THROWN
+from ..options import O_THROW_RANGE
+from .distance import _step_to
+from .shooting import READY_COST, _throw, _throw_cost
+
+#: V-10.1: the upper bound in metres of band b (a thrower's effective range, V-11.20)
+BAND_TOP = np.array(BAND_METRES, dtype=np.int64)
 
 
 @rule
@@ -66,6 +75,65 @@ def _wants_redraw(F, S, opts, i):
     it not, is not engaged and the AP (:func:`_redraw_cost`) leave the tactic's reserve (bool)."""
     return (F[i, P_T_REDRAW] != 0 and F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and not _gun_in_hand(S, i)
             and not _engaged(F, S, i) and S[i, S_AP] - F[i, P_T_KEEP] >= _redraw_cost(opts, S, i))
+
+
+@rule
+def _approach(F, S, opts, tt, st, cnt, i, stop):
+    """V-10.4, V-11.13, V-11.20: one move of ``i`` toward its foe stopping ``stop`` metres from it,
+    the foe's sector shot fired where it starts (or ends, ``overwatch_move = end``) as for
+    :func:`_move`."""
+    if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
+        _step_to(F, S, opts, i, stop)
+        _sector_shot(F, S, opts, tt, st, cnt, i, 0)
+    elif _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+        _step_to(F, S, opts, i, stop)
+
+
+@rule
+def _thrower_actions(F, S, opts, tt, st, cnt, i):
+    """V-11.7, V-11.20, V-15.4, V-15.6: fighter ``i``'s turn with a throwing tactic (``shot = throw``)
+    while items are left and it is not engaged: beyond the item's effective range (``throw_range``)
+    a tactic that moves (``close_in``, ``advance``) first moves toward its foe, stopping at that range
+    (V-10.4: a move may stop short) **[reading]**, 1 AP a move above the reserve; then throws while
+    :func:`_plan_shot` allows (after its perception check under poor visibility, V-11.18), each
+    throw drawing the foe's sector shot (V-11.13). Returns True when the turn is over (items are
+    left: it holds there), False to go on closing in and fighting in melee (engaged, or its supply
+    spent)."""
+    keep = F[i, P_T_KEEP]
+    move = F[i, P_T_MOVE]
+    stop = BAND_TOP[opts[O_THROW_RANGE]]
+    while S[i, S_THROWN] < F[i, P_N_THROWN]:
+        if _engaged(F, S, i):
+            return False
+        if (move == MV_CLOSE_IN or move == MV_ADVANCE) and apart(S, i, 1 - i) > stop and S[i, S_AP] - keep >= 1:
+            _approach(F, S, opts, tt, st, cnt, i, stop)
+            if _either_out(S):
+                return True
+            continue
+        if _plan_shot(F, S, i) != SH_THROW:
+            return True
+        _look(F, S, opts, st, i)
+        if _either_out(S):
+            return True
+        if _sector_shot(F, S, opts, tt, st, cnt, i, _throw_cost(S, i)):
+            _throw(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return True
+    return False
+
+
+@rule
+def _ready_weapon(S, i):
+    """V-10.9, V-11.20: a thrower whose hand holds an item to throw or nothing readies its melee
+    weapon (quick, 1 AP) before fighting in melee (``throw_ready = quick``). Returns whether it may
+    go on (bool: not if it lacks the AP)."""
+    if (S[i, S_DROPPED] & HAND_THROW) == 0:
+        return True
+    if S[i, S_AP] < READY_COST:
+        return False
+    S[i, S_AP] -= READY_COST
+    S[i, S_DROPPED] -= HAND_THROW
+    return True
 
 
 @rule
@@ -138,9 +206,11 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
     per_turn`` a new chain of hip shots); its shooting with the gun in hand
     (:func:`_shooter_actions`), after taking the gun in hand again (``redraw``, V-10.9, drawing the
-    foe's sector shot); otherwise, its foe beyond its melee reach, closing in (``move = close_in``,
-    or a shooting tactic that drew its melee weapon, V-15.2 **[reading]**; V-15.4: moves while AP
-    last, each drawing the foe's sector shot, stopping at its reach, V-3.15), then melee (:func:`_melee_actions`) once the foe is within its reach (V-10.4)."""
+    foe's sector shot); its throws (:func:`_thrower_actions`, V-11.20); otherwise, its foe beyond its
+    melee reach, closing in (``move = close_in``, or a shooting tactic that drew its melee weapon,
+    V-15.2 **[reading]**; V-15.4: moves while AP last, each drawing the foe's sector shot, stopping
+    at its reach, V-3.15), then melee (:func:`_melee_actions`) once the foe is within its reach
+    (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`)."""
     S[i, S_SECTOR] = 0
     S[0, S_SIGHT] = 0  # V-11.18: a new turn, new perception checks
     S[1, S_SIGHT] = 0
@@ -157,6 +227,8 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
             return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
+    if F[i, P_T_SHOT] == SH_THROW and _thrower_actions(F, S, opts, tt, st, cnt, i):
+        return
     if not _in_reach(F, S, i):
         drew = F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and (F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0)
         if F[i, P_T_MOVE] != MV_CLOSE_IN and not drew:  # V-15.2: after a draw, the melee tactic closes in
@@ -167,7 +239,8 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
                 return
         if not _in_reach(F, S, i):
             return
-    _melee_actions(F, S, opts, tt, st, cnt, i)
+    if _ready_weapon(S, i):
+        _melee_actions(F, S, opts, tt, st, cnt, i)
 
 
 @rule
@@ -203,18 +276,21 @@ def _ranged_duel(F, S, opts, tt, st, cnt):
 @rule
 def _ranged_single_attack(F, S, opts, tt, st, cnt):
     """One attack by side a on a fresh side b from ``start_distance``: the first shot of its tactic
-    with its gun in hand (after its perception check under poor visibility, V-11.18), else (engaged)
-    its tactic's first melee attack."""
+    with its gun in hand, or its first throw (V-11.20) (after its perception check under poor
+    visibility, V-11.18), else (engaged) its tactic's first melee attack (a thrower readying its
+    weapon first)."""
     _open(F, S, opts)
     _immobilise(S, opts)
-    if _gun_in_hand(S, 0):
+    if _gun_in_hand(S, 0) or _plan_shot(F, S, 0) == SH_THROW:
         if _plan_shot(F, S, 0) != SH_NONE:
             _look(F, S, opts, st, 0)
             shot = _plan_shot(F, S, 0)
-            if shot != SH_NONE:
+            if shot == SH_THROW:
+                _throw(F, S, opts, tt, st, cnt, 0)
+            elif shot != SH_NONE:
                 _shoot(F, S, opts, tt, st, cnt, 0, shot)
         return
-    if _in_reach(F, S, 0):
+    if _in_reach(F, S, 0) and _ready_weapon(S, 0):
         kind = _plan(F, S, 0)
         if kind != K_NONE:
             S[0, S_AP] -= KIND_COST[kind]

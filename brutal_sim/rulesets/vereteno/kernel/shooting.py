@@ -4,8 +4,10 @@ shooting pool with the band, effective-range and engaged modifiers (V-11.1, V-11
 V-11.19), the long burst's continuation dice (V-11.12), the reload triggers and the reload (V-11.8,
 V-11.14), bracing (V-11.9, V-11.16, V-15.5), the spending of a hit's extra successes (V-12.1–V-12.4,
 V-15.9), the armour roll with cover (V-11.17, V-5.7), the shot itself (no reaction, V-11.15) and
-sector control (V-11.13: setting AP aside, the sector shot at an enemy's action). Nothing here runs
-in a melee duel. Imports :mod:`.checks`, :mod:`.armour`, :mod:`.melee` and :mod:`.distance`.
+sector control (V-11.13: setting AP aside, the sector shot at an enemy's action), the dice dials of
+gun properties (V-11.21), the GM's jamming tokens (V-11.14 d) and the throw (V-11.7, V-11.20,
+V-12.5: a Сила check the target may dodge). Nothing here runs in a melee duel. Imports
+:mod:`.checks`, :mod:`.actions`, :mod:`.armour`, :mod:`.traumas`, :mod:`.melee` and :mod:`.distance`.
 
 ``shot`` is a shot kind ``SH_*``; ``SHOT_COST`` and ``SHOT_DICE`` are its AP cost and pool dice
 (V-11.2–V-11.5), ``BAND_DICE`` the band modifiers (V-11.10, V-16.1).
@@ -33,14 +35,27 @@ from ..options import (
     OVERWATCH_BREAK_ANY_HIT, OVERWATCH_DECLARE_QUICK, ENGAGED_RANGE_ADD, O_ARMOUR_PIERCING_DICE, O_BURST_HIT,
     O_COVER_ONES, O_ENGAGED_RANGE, O_ONE_VALUE, O_SHIELD, O_STOP_DIE, SHIELD_IGNORE, STOP_DIE_NOT_COUNTED,
 )
-from .checks import _fighter_check, _gun_in_hand, _successes, _wb
+from ..layout import (
+    AS_DISARM_FIRST, K_STANDARD, S_INIT_BONUS, P_AGILITY, P_AGIL_SKILL, P_N_THROWN,
+    P_THROW_POOL, P_THROWN, R_DODGE, R_NONE, SH_THROW, SLOT_WEAPON, S_PEN_AGIL, S_PEN_STR, S_THROWN,
+    S_THROW_READY, S_TOKENS_USED, W_DIALS, WN,
+)
+from ..options import (
+    GM_RELOAD_TOKENS_ON, N_DIALS, O_DIALS, O_GM_RELOAD_TOKENS, O_RANGED_DISARM, O_THROW_RANGE, O_THROW_READY,
+    RANGED_DISARM_ON, THROW_READY_FREE,
+)
+from .checks import _fighter_check, _gun_in_hand, _is_npc, _slot, _successes, _tokens_left, _wb
+from .actions import _choose_reaction, _resolve, _take_reaction
+from .traumas import _strain
 from .armour import _armour_reduction
 from .melee import _land
 from .distance import BAND_OUT, _band, _engaged, _point_blank
 
-#: V-2.2 AP cost and V-11.2–V-11.5 pool dice by shot kind (none, hip, standard, aimed, burst)
-SHOT_COST = np.array([0, 1, 2, 3, 3], dtype=np.int64)
-SHOT_DICE = np.array([0, -2, 0, 2, -2], dtype=np.int64)
+#: V-2.2 AP cost and V-11.2–V-11.5, V-11.7 pool dice by shot kind (none, hip, standard, aimed, burst, throw)
+SHOT_COST = np.array([0, 1, 2, 3, 3, 2], dtype=np.int64)
+SHOT_DICE = np.array([0, -2, 0, 2, -2, 0], dtype=np.int64)
+#: V-10.9 (throw_ready = quick): AP to ready the next item to throw, or the melee weapon after throwing
+READY_COST = 1
 #: V-11.10, V-16.1: dice by band (point blank, close, medium, long, extreme)
 BAND_DICE = np.array([2, 1, 0, -1, -2], dtype=np.int64)
 #: V-11.10, V-11.11: dice per band beyond the effective range, and an engaged shooter's
@@ -81,11 +96,45 @@ def _gun(F, i, field):
 
 
 @rule
+def _missile(F, S, i, shot, field):
+    """A field (``W_*``) of what ``i``'s ``shot`` hits with: its gun, or for a throw (V-11.20) the next
+    item of its supply (a melee weapon's own record; V-5.6 stats for a gun or an improvised item)."""
+    if shot == SH_THROW:
+        return F[i, P_THROWN + S[i, S_THROWN] * WN + field]
+    return _gun(F, i, field)
+
+
+@rule
+def _throw_cost(S, i):
+    """V-11.7, V-10.9: AP of ``i``'s next throw: 2, plus 1 to ready the item first when its hand is
+    empty after a throw (``throw_ready = quick``: the first item starts in hand; ``free`` keeps the
+    next item ready, :func:`_throw`). int64."""
+    if S[i, S_THROW_READY] != 0:
+        return SHOT_COST[SH_THROW]
+    return SHOT_COST[SH_THROW] + READY_COST
+
+
+@rule
+def _dial_dice(F, opts, a):
+    """V-11.21: the designer dials' dice of ``a``'s gun: the sum of ``<property>_dice`` over the
+    dialled properties it has (``W_DIALS`` bits, ``DIAL_PROPERTIES`` order). int64."""
+    bits = _gun(F, a, W_DIALS)
+    total = 0
+    for k in range(N_DIALS):
+        if (bits >> k) & 1 != 0:
+            total += opts[O_DIALS + k]
+    return total
+
+
+@rule
 def _can_shoot(F, S, a, shot):
     """V-11.2–V-11.5, V-11.14, V-10.1: may ``a`` fire ``shot`` now? The gun in hand and not needing
-    a reload, the foe within 1000 m; an aimed shot not while engaged or blind (V-11.4, V-11.11,
+    a reload, the foe within 1000 m; a throw (V-11.7) with an item left, not engaged; an aimed shot not while engaged or blind (V-11.4, V-11.11,
     V-11.18); a long burst
     only with an automatic gun (V-11.5)."""
+    if shot == SH_THROW:  # V-11.20: an item left to throw, the foe not engaged (melee then)
+        return (S[a, S_THROWN] < F[a, P_N_THROWN] and not _engaged(F, S, a)
+                and _band(apart(S, a, 1 - a)) != BAND_OUT)
     if shot == SH_NONE or not _gun_in_hand(S, a) or S[a, S_RELOAD] != 0:
         return False
     if _band(apart(S, a, 1 - a)) == BAND_OUT:
@@ -100,10 +149,15 @@ def _can_shoot(F, S, a, shot):
 @rule
 def _plan_shot(F, S, i):
     """V-15.6: the next shot of ``i``'s tactic, or ``SH_NONE``: the tactic's shot if allowed and its
-    cost leaves the tactic's reserve, else the next cheaper (burst or aimed → standard → hip)."""
+    cost leaves the tactic's reserve, else the next cheaper (burst or aimed → standard → hip); a
+    throw (V-11.7, :func:`_throw_cost`) or nothing."""
     pref = F[i, P_T_SHOT]
     room = S[i, S_AP] - F[i, P_T_KEEP]
     if pref == SH_NONE:
+        return SH_NONE
+    if pref == SH_THROW:  # V-11.7: no fallback to shots
+        if _can_shoot(F, S, i, pref) and _throw_cost(S, i) <= room:
+            return SH_THROW
         return SH_NONE
     if _can_shoot(F, S, i, pref) and SHOT_COST[pref] <= room:
         return pref
@@ -115,13 +169,15 @@ def _plan_shot(F, S, i):
 
 
 @rule
-def _range_dice(F, S, opts, a):
-    """V-11.10, V-11.11: the range term of ``a``'s shot at its foe: the band's dice (+2 … −2) and −3
-    per band beyond the gun's effective range; engaged (point blank, or close range within a long
-    weapon's reach, V-3.15) −3 instead of the band bonus (``engaged_range = replace``) or with it
-    (``add``: +2 − 3 at point blank, +1 − 3 at close range). int64."""
+def _range_dice(F, S, opts, a, shot=SH_STANDARD):
+    """V-11.10, V-11.11, V-11.20: the range term of ``a``'s shot at its foe: the band's dice (+2 … −2)
+    and −3 per band beyond the gun's effective range (a throw's: ``throw_range``, close or medium);
+    engaged (point blank, or close range within a long weapon's reach, V-3.15) −3 instead of the
+    band bonus (``engaged_range = replace``) or with it (``add``: +2 − 3 at point blank, +1 − 3 at
+    close range). int64."""
     b = _band(apart(S, a, 1 - a))
-    beyond = BEYOND_DICE * max(b - _gun(F, a, W_RANGE), 0)
+    effective = opts[O_THROW_RANGE] if shot == SH_THROW else _gun(F, a, W_RANGE)
+    beyond = BEYOND_DICE * max(b - effective, 0)
     if _engaged(F, S, a):
         if opts[O_ENGAGED_RANGE] == ENGAGED_RANGE_ADD:
             return BAND_DICE[b] + ENGAGED_DICE + beyond
@@ -131,13 +187,21 @@ def _range_dice(F, S, opts, a):
 
 @rule
 def _shot_pool(F, S, opts, a, shot):
-    """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the range
-    term (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
+    """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the
+    designer dials of its properties (V-11.21, :func:`_dial_dice`) + the range term
+    (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
     traumas), −1 at a prone target (V-10.8, V-11.19), +1 with the gun braced (V-11.16), −3 blind
-    (V-11.18). int64, may be ≤ 0 (a desperate roll, V-1.4)."""
+    (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's modifier − PEN(str), the range
+    term at ``throw_range``, the size, prone and blind terms likewise. int64, may be ≤ 0 (a
+    desperate roll, V-1.4)."""
     d = 1 - a
-    pool = (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _range_dice(F, S, opts, a) + F[d, P_SIZE]
-            - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0))
+    if shot == SH_THROW:
+        pool = (F[a, P_THROW_POOL] + _missile(F, S, a, shot, W_MOD) + SHOT_DICE[shot]
+                + _range_dice(F, S, opts, a, shot) + F[d, P_SIZE] - S[a, S_PEN_STR]
+                + (BLIND_DICE if _blind(S, a) else 0))
+        return pool - 1 if S[d, S_PRONE] != 0 else pool
+    pool = (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _dial_dice(F, opts, a)
+            + _range_dice(F, S, opts, a) + F[d, P_SIZE] - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0))
     if S[d, S_PRONE] != 0:
         pool -= 1
     return pool + BRACE_DICE * S[a, S_BRACED]
@@ -224,41 +288,56 @@ def _reload(F, S, opts, i):
 
 @rule
 def _shot_spend(F, S, opts, a, s, shot):
-    """V-12.1–V-12.4, V-15.9: a hit with ``s`` ≥ 1 successes; each extra success buys, by the
-    shooter's spending policy: a trauma at the gun's crit (``trauma_first``; none with crit "—"),
-    +1 damage (``damage_only``, and what is left), suppression (``intimidate``: 1 Will each, 2 from a
-    long burst, V-12.3); ``suppress_covered`` suppresses when the target rolls at least the
-    shooter's ``suppress_at`` armour + shield + cover dice against it, else as ``trauma_first``. No
-    disarm at range (V-12.4 ``ranged_disarm = off``: ``disarm_first`` spends as ``damage_only``).
+    """V-12.1–V-12.5, V-15.9: a hit with ``s`` ≥ 1 successes (a shot's, or a throw's after the dodge);
+    each extra success buys, by the shooter's spending policy: a trauma at the crit of the gun or the
+    thrown item (``trauma_first``; none with crit "—"), +1 damage (``damage_only``, and what is left),
+    suppression (``intimidate``: 1 Will each, 2 from a long burst, V-12.3; a throw's 1, V-12.5);
+    ``suppress_covered`` suppresses when the target rolls at least the shooter's ``suppress_at``
+    armour + shield + cover dice against it, else as ``trauma_first``. ``disarm_first``: with
+    ``ranged_disarm = on`` a disarm at the crit once if the target holds a melee weapon, the rest
+    damage (as melee's V-4.5); ``off`` (V-12.4) spends as ``damage_only``.
 
-    Returns (damage, traumas, will) : int64 tuple.
+    Returns (damage, traumas, disarm, will) : int64 tuple.
     """
     extra = s - 1
-    crit = _gun(F, a, W_CRIT)
+    crit = _missile(F, S, a, shot, W_CRIT)
     policy = F[a, P_ATTACK_SPENDING]
     if policy == AS_SUPPRESS_COVERED:
-        na, ns, nc = _shot_armour_dice(F, S, opts, a, 1 - a)
+        na, ns, nc = _missile_armour_dice(F, S, opts, a, 1 - a, _missile(F, S, a, shot, W_PIERCING))
         policy = AS_INTIMIDATE if na + ns + nc >= F[a, P_SUPPRESS_AT] else AS_TRAUMA_FIRST
     traumas = 0
+    disarm = 0
     will = 0
     if policy == AS_TRAUMA_FIRST and crit > 0:
         traumas = extra // crit
         extra -= traumas * crit
+    elif (policy == AS_DISARM_FIRST and opts[O_RANGED_DISARM] == RANGED_DISARM_ON and crit > 0 and extra >= crit
+          and _slot(F, S, 1 - a) == SLOT_WEAPON):
+        disarm = 1
+        extra -= crit
     elif policy == AS_INTIMIDATE:
         will = extra * (2 if shot == SH_BURST else 1)
         extra = 0
-    return _gun(F, a, W_DAMAGE) + extra, traumas, will
+    return _missile(F, S, a, shot, W_DAMAGE) + extra, traumas, disarm, will
 
 
 @rule
 def _shot_armour_dice(F, S, opts, a, d):
-    """V-5.4, V-11.17, V-4.7, V-5.7: dice of ``d``'s armour roll against ``a``'s shot: armour class +
-    quality, the held shield's class (unless ``shield = ignore``; ``cover_like`` counts it here),
-    less ``armour_piercing_dice`` for an armour-piercing gun (armour dice first, never the cover
-    dice **[reading]**), and the cover's strength. Returns (armour, shield, cover) dice."""
+    """V-5.4, V-11.17, V-4.7, V-5.7: dice of ``d``'s armour roll against ``a``'s shot
+    (:func:`_missile_armour_dice` with the gun's armour piercing). Returns (armour, shield, cover)
+    dice."""
+    return _missile_armour_dice(F, S, opts, a, d, _gun(F, a, W_PIERCING))
+
+
+@rule
+def _missile_armour_dice(F, S, opts, a, d, piercing):
+    """V-5.4, V-11.17, V-4.7, V-5.7: dice of ``d``'s armour roll against a shot or throw of ``a``:
+    armour class + quality, the held shield's class (unless ``shield = ignore``; ``cover_like``
+    counts it here), less ``armour_piercing_dice`` when ``piercing`` (armour dice first, never the
+    cover dice **[reading]**), and the cover's strength. Returns (armour, shield, cover) dice."""
     na = S[d, S_ARMOUR] + F[d, P_ARMOUR_QUALITY]
     ns = S[d, S_SHIELD] if opts[O_SHIELD] != SHIELD_IGNORE else 0
-    if _gun(F, a, W_PIERCING) != 0:
+    if piercing != 0:
         cut = opts[O_ARMOUR_PIERCING_DICE]
         take = min(cut, na)
         na -= take
@@ -288,10 +367,11 @@ def _wear(S, d, ones, cover_first):
 
 
 @rule
-def _shot_armour_roll(F, S, opts, st, cnt, a, d):
-    """V-5.4, V-11.17: ``d`` rolls armour + shield + cover dice (in that order) against ``a``'s shot;
-    its 1s wear them down (:func:`_wear`). Returns the damage removed (int64)."""
-    na, ns, nc = _shot_armour_dice(F, S, opts, a, d)
+def _shot_armour_roll(F, S, opts, st, cnt, a, d, piercing):
+    """V-5.4, V-11.17: ``d`` rolls armour + shield + cover dice (in that order) against ``a``'s shot
+    or throw (``piercing``: its armour piercing); its 1s wear them down (:func:`_wear`). Returns the
+    damage removed (int64)."""
+    na, ns, nc = _missile_armour_dice(F, S, opts, a, d, piercing)
     one = opts[O_ONE_VALUE]
     successes = 0
     ones = 0
@@ -325,7 +405,6 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
     (Will damage never stopped, V-12.3); then the reload it makes due. Counted as an attack of a
     (miss, armour_stopped or hit). A hit that takes Health from a shooter in sector control (or any
     hit, ``overwatch_break = any_hit``) ends its control (V-11.13)."""
-    d = 1 - a
     pool = _shot_pool(F, S, opts, a, shot)
     s = _fighter_check(S, opts, st, pool, a)
     if (shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1)
@@ -334,21 +413,80 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
         if opts[O_HIGH_CAPACITY] == HIGH_CAPACITY_EXTRA_CHAIN and _gun(F, a, W_HIGH_CAPACITY) != 0:
             s += _continuation(opts, st)
     _after_shot(F, S, opts, a, shot)
+    _jam(S, opts, a)
     if opts[O_BRACE] == BRACE_NEXT_SHOT:
         S[a, S_BRACED] = 0
     outcome = OUT_MISS
     if s >= 1:
-        outcome = OUT_HIT
-        damage, traumas, will = _shot_spend(F, S, opts, a, s, shot)
-        final = 0
-        if damage != 0 or traumas != 0 or will != 0:
-            final = damage
-            if damage > 0:
-                final = max(damage - _shot_armour_roll(F, S, opts, st, cnt, a, d), 0)
-            if _land(F, S, opts, tt, st, cnt, d, damage, final, traumas, 0, will):
-                outcome = OUT_ARMOUR_STOPPED
-        if final >= 1 or opts[O_OVERWATCH_BREAK] == OVERWATCH_BREAK_ANY_HIT:
-            S[d, S_SECTOR] = 0
+        outcome = _hit(F, S, opts, tt, st, cnt, a, s, shot)
+    cnt[C_ATTACKS + a * 5 + outcome] += 1
+
+
+@rule
+def _hit(F, S, opts, tt, st, cnt, a, s, shot):
+    """V-12, V-11.17, V-11.13: a shot or throw of ``a`` hits its foe with ``s`` ≥ 1 successes: the
+    damage and the bought extras (:func:`_shot_spend`) through the armour + cover roll (Will damage
+    never stopped, V-12.3). A hit that takes Health from a fighter in sector control (or any hit,
+    ``overwatch_break = any_hit``) ends its control. Returns the outcome (``OUT_HIT`` or
+    ``OUT_ARMOUR_STOPPED``)."""
+    d = 1 - a
+    outcome = OUT_HIT
+    damage, traumas, disarm, will = _shot_spend(F, S, opts, a, s, shot)
+    final = 0
+    if damage != 0 or traumas != 0 or disarm != 0 or will != 0:
+        final = damage
+        if damage > 0:
+            final = max(damage - _shot_armour_roll(F, S, opts, st, cnt, a, d, _missile(F, S, a, shot, W_PIERCING)),
+                        0)
+        if _land(F, S, opts, tt, st, cnt, d, damage, final, traumas, disarm, will):
+            outcome = OUT_ARMOUR_STOPPED
+    if final >= 1 or opts[O_OVERWATCH_BREAK] == OVERWATCH_BREAK_ANY_HIT:
+        S[d, S_SECTOR] = 0
+    return outcome
+
+
+@rule
+def _jam(S, opts, a):
+    """V-11.14 (d), V-3.17: with ``gm_reload_tokens = on``, after a shot of a player-side fighter
+    (not a GM character, option ``npc``) whose foe is the GM's, the GM spends a Chernobog token from
+    its side's pool (``npc_tokens_a``/``_b``, shared with V-3.17's reactions and prayers) to jam the
+    gun, making a reload due, while it has one and the gun needs no reload already
+    **[reading]**."""
+    e = 1 - a
+    if (opts[O_GM_RELOAD_TOKENS] == GM_RELOAD_TOKENS_ON and not _is_npc(opts, a) and _is_npc(opts, e)
+            and S[a, S_RELOAD] == 0 and _tokens_left(S, opts, e) >= 1):
+        S[e, S_TOKENS_USED] += 1
+        S[a, S_RELOAD] = 1
+
+
+@rule
+def _throw(F, S, opts, tt, st, cnt, a):
+    """V-11.7, V-11.20, V-12.5: ``a`` throws the next item of its supply at its foe (2 AP, readying it
+    first for 1 AP when its hand is empty, :func:`_throw_cost`): the foe may dodge (V-4.4: its
+    reaction policy, any but ``none``, dodges; it cannot defend) against the item's modifier; the
+    Сила check (:func:`_shot_pool`, prayable V-1.6), then the dodge check, each followed by its
+    DMGCHK strain (V-6.11); successes left after the dodge (V-4.4, exposure too) hit: the item's
+    damage and extras (:func:`_hit`). The item is spent (it lands by the target); the next item is
+    in hand under ``throw_ready = free``, else the hand is empty. Counted as an attack of ``a``
+    (miss, dodged, armour_stopped or hit)."""
+    d = 1 - a
+    S[a, S_AP] -= _throw_cost(S, a)
+    react = R_DODGE if _choose_reaction(F, S, opts, a, d, K_STANDARD) != R_NONE else R_NONE
+    if react != R_NONE:
+        _take_reaction(S, opts, d)
+    sa = _fighter_check(S, opts, st, _shot_pool(F, S, opts, a, SH_THROW), a)
+    _strain(S, a)
+    r = 0
+    if react == R_DODGE:
+        pool = F[d, P_AGILITY] + F[d, P_AGIL_SKILL] - _missile(F, S, a, SH_THROW, W_MOD) - S[d, S_PEN_AGIL]
+        r = _fighter_check(S, opts, st, pool, d)
+        _strain(S, d)
+    outcome, s, _, _, d_init = _resolve(F, S, opts, a, d, react, sa, r)
+    S[d, S_INIT_BONUS] += d_init
+    if s > 0:
+        outcome = _hit(F, S, opts, tt, st, cnt, a, s, SH_THROW)
+    S[a, S_THROWN] += 1
+    S[a, S_THROW_READY] = 1 if opts[O_THROW_READY] == THROW_READY_FREE else 0
     cnt[C_ATTACKS + a * 5 + outcome] += 1
 
 

@@ -12,6 +12,7 @@ from ..layout import (
     S_PEN_SHOOT, S_PRONE, T_BLEED, T_DEAD, T_HALFSPD, T_PEN_SHOOT, T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT,
     T_PEN_AGIL, T_PEN_INFL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_PRESENT,
 )
+from ..layout import S_PEN_STR, T_PEN_STR
 from ..options import O_IMMOBILISED, O_SHOCK_TIMING
 from .checks import _fighter_check, _mark_out, _wb
 from .armour import _lose_health
@@ -44,6 +45,7 @@ def _trauma(F, S, opts, tt, st, i):
     S[i, S_PEN_AGIL] += tt[row, T_PEN_AGIL]
     S[i, S_PEN_INFL] += tt[row, T_PEN_INFL]
     S[i, S_PEN_SHOOT] += tt[row, T_PEN_SHOOT]
+    S[i, S_PEN_STR] += tt[row, T_PEN_STR]
     S[i, S_DMGCHK] += tt[row, T_DMGCHK]
     S[i, S_BLEED] += tt[row, T_BLEED]
     S[i, S_DMG_TURN] += tt[row, T_DMG_TURN]
