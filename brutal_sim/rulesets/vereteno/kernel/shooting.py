@@ -402,7 +402,8 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
     check with ``burst_desperate = no_continuation``; a second chain from a high-capacity magazine
     with ``high_capacity = extra_chain``); no defence or dodge answers
     it; ≥ 1 success hits: the gun's damage and the bought extras through the armour + cover roll
-    (Will damage never stopped, V-12.3); then the reload it makes due. Counted as an attack of a
+    (Will damage never stopped, V-12.3, :func:`_hit`); then the reload it makes due and the GM's
+    jam (:func:`_jam`, V-11.14 d). Counted as an attack of a
     (miss, armour_stopped or hit). A hit that takes Health from a shooter in sector control (or any
     hit, ``overwatch_break = any_hit``) ends its control (V-11.13)."""
     pool = _shot_pool(F, S, opts, a, shot)
