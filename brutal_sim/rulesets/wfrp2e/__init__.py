@@ -112,7 +112,8 @@ class WfrpRuleset(Ruleset):
             raise DataError("options", "start_loaded", "false: side a's first action is a reload, so attack "
                                                        "measures no shot; use start_loaded=true")
         second = prepared.a.off_hand_missile
-        if d <= L.ENGAGE_DISTANCE and not w.engaged_fire and not (second is not None and second.engaged_fire):
+        fires_second = second is not None and second.engaged_fire and prepared.a.talent_effect("ambidextrous")
+        if d <= L.ENGAGE_DISTANCE and not w.engaged_fire and not fires_second:
             raise DataError("options", "start_distance", f"{d} yards: side a is engaged and its {w.name!r} does not "
                                                          "fire in melee (W-7.6: pistols, crossbow pistols)")
         longest = w.long or (2 * w.short if prepared.options["no_long"] == "double_short" else w.short)

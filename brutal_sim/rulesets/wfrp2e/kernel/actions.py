@@ -12,7 +12,7 @@ from __future__ import annotations
 from ....toolbox.battle import apart, decided, move_toward, put_out
 from ....toolbox.jit import rule
 from ..layout import (
-    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, ENGAGE_DISTANCE, G_ENGAGED, OUT_HIT, P_A, P_MELEE_TACTIC,
+    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, CHARGE_DISTANCE, ENGAGE_DISTANCE, G_ENGAGED, OUT_HIT, P_A, P_MELEE_TACTIC,
     P_PUSH, P_TACTIC, P_WS, REACT_PARRY, SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN,
     S_HELD_OFF, S_HELPLESS, S_LOADED, S_LOADED_OFF, S_MISSILE, S_NO_REACT, S_OFF_MISSILE, S_OUT, S_PARRY_STANCE,
     S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT, T_KITE, T_TURTLE,
@@ -220,7 +220,7 @@ def _manoeuvre(F, S, opts, st, i):
     """W-3.13, W-11.7: i's manoeuvre (a half action, the round's attack): with ``manoeuvre_test =
     attack`` a WS attack with the item it attacks with (W-4.1; fortune reroll as an attack) that the
     foe may parry or dodge (W-4.3 – W-4.6), with ``opposed_ws`` an opposed WS test (W-1.4, the
-    feint's targets). A hit (a win) pushes the foe 2 yards away (W-11.5, within the arena); with
+    feint's targets). A hit (a win) pushes the foe 2 yards away, to 4 yards (W-11.5, within the arena); with
     ``manoeuvre_follow = advance`` i follows into the square it left. Not counted among the attacks:
     it deals no damage. Returns whether the foe was pushed."""
     e = 1 - i
@@ -231,8 +231,8 @@ def _manoeuvre(F, S, opts, st, i):
         slot = _attack_slot(F, S, i)
         ok, _roll = _test(S, opts, st, i, _attack_target(F, S, opts, i, slot, 0), _fortune_allows(opts, S, i, False))
         won = ok and _react(F, S, opts, st, e, i, slot) == OUT_HIT
-    if won:
-        _retreat(F, S, opts, e, ENGAGE_DISTANCE)
+    if won:  # W-11.5: 2 yards beyond adjacent, whatever the gap engaged (0 when they start engaged)
+        _retreat(F, S, opts, e, CHARGE_DISTANCE - apart(S, i, e))
         if opts[O_MANOEUVRE_FOLLOW] != 0:
             move_toward(S, i, e, ENGAGE_DISTANCE, ENGAGE_DISTANCE)
             _settle(S)

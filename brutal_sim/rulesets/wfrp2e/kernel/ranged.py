@@ -97,11 +97,13 @@ def _jams(F, opts, a, slot, roll):
 @rule
 def _fire_slot(F, S, i, engaged):
     """W-7.8: the missile weapon i fires now: the main-hand one if loaded, else the off-hand one if
-    loaded (``S_LOADED_OFF`` is 0 without one); ``engaged``: only a pistol-class one (W-7.6). −1 for
-    none."""
+    loaded (``S_LOADED_OFF`` is 0 without one). ``engaged``: only a pistol-class one (W-7.6), and the
+    off-hand one only with Ambidextrous (a reading of the tactics: at −20 in melee and −20 from the
+    off hand a shot is worth less than drawing and attacking). −1 for none."""
     if S[i, S_LOADED] != 0 and (not engaged or _wf(F, i, SLOT_MISSILE, W_ENGAGED_FIRE) != 0):
         return SLOT_MISSILE
-    if S[i, S_LOADED_OFF] != 0 and (not engaged or _wf(F, i, SLOT_MISSILE_OFF, W_ENGAGED_FIRE) != 0):
+    if S[i, S_LOADED_OFF] != 0 and (not engaged or (_wf(F, i, SLOT_MISSILE_OFF, W_ENGAGED_FIRE) != 0
+                                                     and F[i, P_AMBIDEXTROUS] != 0)):
         return SLOT_MISSILE_OFF
     return -1
 
