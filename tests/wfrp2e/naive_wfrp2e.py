@@ -83,6 +83,8 @@ class Profile:
     melee_tactic: str = "guarded"
     talents: frozenset[str] = frozenset()  # the missile talents of W-7 (model.TALENT_EFFECTS)
     thrown_supply: int | None = None  # W-7.12
+    off_missile: Missile | None = None  # W-7.8: a second one in the off hand
+    push: bool = False  # W-11.7: an engaged kiter or marksman manoeuvres
 
 
 def _item(row, slot: int) -> Item | None:
@@ -94,11 +96,11 @@ def _item(row, slot: int) -> Item | None:
                 bool(row[base + L.W_SHIELD]))
 
 
-def _missile(row) -> Missile | None:
-    item = _item(row, L.SLOT_MISSILE)
+def _missile(row, slot: int = L.SLOT_MISSILE) -> Missile | None:
+    item = _item(row, slot)
     if item is None:
         return None
-    b = L.P_WEAPONS + L.SLOT_MISSILE * L.WN
+    b = L.P_WEAPONS + slot * L.WN
     return Missile(item, int(row[b + L.W_SHORT]), int(row[b + L.W_LONG]), int(row[b + L.W_RELOAD]),
                    bool(row[b + L.W_RELOAD_FULL]), bool(row[b + L.W_THROWN]), bool(row[b + L.W_ENGAGED_FIRE]),
                    bool(row[b + L.W_UNRELIABLE]), bool(row[b + L.W_SHRAPNEL]), bool(row[b + L.W_BLACKPOWDER]))
@@ -121,7 +123,8 @@ def profile_from_row(row) -> Profile:
         main=_item(row, L.SLOT_MAIN), off=_item(row, L.SLOT_OFF), fists=_item(row, L.SLOT_FISTS),
         bs=int(row[L.P_BS]), missile=_missile(row), melee_tactic=L.TACTIC_NAMES[row[L.P_MELEE_TACTIC]],
         talents=frozenset(t for t, k in TALENT_FIELDS.items() if row[k]),
-        thrown_supply=None if row[L.P_THROWN] < 0 else int(row[L.P_THROWN]))
+        thrown_supply=None if row[L.P_THROWN] < 0 else int(row[L.P_THROWN]),
+        off_missile=_missile(row, L.SLOT_MISSILE_OFF), push=bool(row[L.P_PUSH]))
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,11 @@ class Rules:
     cover_legs: bool = False
     ammo: int = 0
     cut_after_move: bool = False  # delay_cut = after_move (W-11.6)
+    swift_brace: bool = False  # W-7.11
+    drop_half: bool = False  # W-7.12 drop = half
+    manoeuvre_opposed: bool = False  # W-11.7 manoeuvre_test = opposed_ws
+    manoeuvre_advance: bool = False  # W-11.7 manoeuvre_follow = advance
+    kite_flee: bool = False  # W-8.11
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -187,7 +195,8 @@ class Rules:
                    ("flat", "aim_adds", "stack")[o[O.O_EXTREME_MOD]], bool(o[O.O_RELOAD_BREAK]),
                    bool(o[O.O_SURE_SHOT_STACK]), int(o[O.O_MISFIRE_BAND]), bool(o[O.O_SHRAPNEL]),
                    bool(o[O.O_BS_BONUS]), int(o[O.O_VISIBILITY]), bool(o[O.O_COVER]), int(o[O.O_AMMO]),
-                   bool(o[O.O_DELAY_CUT]))
+                   bool(o[O.O_DELAY_CUT]), bool(o[O.O_SWIFT_BRACE]), bool(o[O.O_DROP]),
+                   bool(o[O.O_MANOEUVRE_TEST]), bool(o[O.O_MANOEUVRE_FOLLOW]), bool(o[O.O_KITE_FLEE]))
 
 
 @dataclass(frozen=True)
@@ -248,11 +257,14 @@ class Combatant:
     reload_done: int = 0
     supply: int | None = None  # shots left (W-7.12); None: unlimited
     kept: bool = False  # a delayed half action for a shot (W-11.6, W-8.14)
+    off_in_hand: bool = False  # W-7.8: the second missile weapon, in the off hand
+    off_loaded: bool = False
 
     def __post_init__(self) -> None:
         self.wounds = self.p.wounds
         self.fortune = self.p.fortune
         self.bow_in_hand = self.p.missile is not None
+        self.off_in_hand = self.p.off_missile is not None
         self.holds_main = self.p.main is not None and not self.bow_in_hand
         self.holds_off = self.p.off is not None and not self.bow_in_hand
 
@@ -324,6 +336,7 @@ class Duel:
             self.f[self.rules.surprised].surprised = True
         for f in self.f:
             f.loaded = f.bow_in_hand and self.rules.start_loaded
+            f.off_loaded = f.off_in_hand and self.rules.start_loaded
             if f.p.missile is not None:
                 f.supply = f.p.thrown_supply if f.p.missile.thrown else (self.rules.ammo or None)
         self.f[1].x = self.rules.start_distance
@@ -658,9 +671,9 @@ class Duel:
         return 0, 0, False
 
     # -- shooting (W-7) ------------------------------------------------------------------------------
-    def band(self, i: int) -> str:
+    def band(self, i: int, hand: str = "main") -> str:
         """W-7.4, W-7.5."""
-        w = self.f[i].p.missile
+        w = self.f[i].p.missile if hand == "main" else self.f[i].p.off_missile
         longest = w.long or (2 * w.short if self.rules.double_short else w.short)
         if self.gap <= w.short:
             return "short"
@@ -670,8 +683,23 @@ class Duel:
             return "very_long"
         return "out"
 
-    def shoot(self, ai: int, band: str, aim: int) -> None:
-        """W-7.1, W-7.2, W-7.7, W-7.9: a BS test, no parry or dodge."""
+    @staticmethod
+    def hand_to_fire(me: Combatant, engaged: bool) -> str | None:
+        """W-7.8: the loaded weapon, the main hand's first; engaged only a pistol-class one (W-7.6)."""
+        if me.loaded and (not engaged or me.p.missile.in_melee):
+            return "main"
+        if me.off_loaded and (not engaged or (me.p.off_missile.in_melee and "ambidextrous" in me.p.talents)):
+            return "off"
+        return None
+
+    def unload(self, me: Combatant, hand: str) -> None:
+        if hand == "main":
+            me.loaded = False
+        else:
+            me.off_loaded = False
+
+    def shoot(self, ai: int, band: str, aim: int, hand: str = "main") -> None:
+        """W-7.1, W-7.2, W-7.7, W-7.8, W-7.9: a BS test, no parry or dodge."""
         a, d = self.f[ai], self.f[1 - ai]
         if band == "very_long":
             total = {"flat": -30, "aim_adds": -30 + aim, "stack": -50 + aim}[self.rules.extreme_mod]
@@ -683,29 +711,32 @@ class Duel:
         total -= 10 if shields and not d.surprised else 0  # W-7.9: a shield bearer, aware
         total += 20 if d.stunned_turns and self.rules.stunned_plus20 else 0
         total -= self.rules.visibility
+        total -= 20 if hand == "off" and "ambidextrous" not in a.p.talents else 0  # W-7.8
         target = a.p.bs + self.modifiers(total)
-        w = a.p.missile
-        if self.reload_need(a) > 0:
-            a.loaded = False
+        w = a.p.missile if hand == "main" else a.p.off_missile
+        if self.reload_need(a, w) > 0:
+            self.unload(a, hand)
         if a.supply is not None:
             a.supply -= 1
-            a.loaded = a.loaded and a.supply > 0
+            if a.supply == 0:
+                a.loaded = a.off_loaded = False
         if d.helpless or (w.shrapnel and band == "short" and not self.rules.shrapnel_test):  # W-7.13 Shrapnel
             roll, hit = self.d100(), True
         else:
             hit, roll = self.test(a, target, on_reaction=False)
         if w.unreliable and roll > 100 - self.rules.misfire_band:  # W-7.13: a jam
-            a.loaded, a.reload_done, hit = False, 0, False
+            self.unload(a, hand)
+            a.reload_done, hit = 0, False
         if not hit:
             self.rec.outcomes[ai][L.OUT_MISS] += 1
             return
         self.rec.outcomes[ai][L.OUT_HIT] += 1
-        self.land(ai, "missile", a.p.missile.item, roll, target)
+        self.land(ai, "missile", w.item, roll, target)
 
     @staticmethod
-    def reload_need(me: Combatant) -> int:
+    def reload_need(me: Combatant, w: Missile | None = None) -> int:
         """W-7.10: Rapid Reload −1 half action, Master Gunner −1 more for blackpowder."""
-        w = me.p.missile
+        w = w or me.p.missile
         if w.reload == 0:
             return 0
         n = w.reload - ("rapid_reload" in me.p.talents) - ("master_gunner" in me.p.talents and w.blackpowder)
@@ -715,31 +746,93 @@ class Duel:
     def aim(me: Combatant) -> int:
         return 20 if "sharpshooter" in me.p.talents else 10  # W-7.3
 
+    def swift_ready(self, me: Combatant, w: Missile) -> bool:
+        """W-7.11: a free or no reload, or with swift_brace both weapons loaded."""
+        return self.reload_need(me, w) == 0 or (self.rules.swift_brace and me.loaded and me.off_loaded)
+
+    def draw_weapons(self, i: int, halves: int, attacked: bool) -> int:
+        """W-8.10, W-7.12: drop the off-hand missile weapon (drop = half: a half action), the Ready
+        (a half action, free with Quick Draw), a standard attack with a half action left."""
+        me = self.f[i]
+        if halves == 0 or self.anyone_out():
+            return 0
+        if me.off_in_hand:
+            me.off_in_hand = me.off_loaded = False
+            halves -= 1 if self.rules.drop_half else 0
+            if halves == 0:
+                return 0
+        me.bow_in_hand = False
+        me.reload_done = 0
+        me.holds_main, me.holds_off = me.p.main is not None, me.p.off is not None
+        if "quick_draw" in me.p.talents:  # the Ready is free
+            if attacked:
+                me.parry_stance = True  # the round's attack is spent (W-2.4)
+                return 0
+            return halves
+        if halves == 2:
+            self.attack(i, 0, False)
+        return 0
+
+    def manoeuvre(self, i: int) -> None:
+        """W-3.13, W-11.7: a WS attack (parry and dodge allowed) or an opposed WS test; a hit pushes
+        the foe 2 yards; with advance the manoeuvrer follows."""
+        me, foe = self.f[i], self.f[1 - i]
+        if self.rules.manoeuvre_opposed:
+            won = self.opposed(me.p.ws + self.modifiers(-me.pen_ws), foe.p.ws + self.modifiers(-foe.pen_ws))
+        else:
+            hand, weapon = me.weapon()
+            total = -me.pen_ws + (20 if foe.stunned_turns else 0) + (self.rules.prone_bonus if foe.prone else 0)
+            total -= 20 if foe.defensive_stance else 0
+            total += 20 if foe.running else 0
+            if hand == "fists" and me.p.street_fighting and self.rules.street_fighting:
+                total += 10
+            won, _ = self.test(me, me.p.ws + self.modifiers(total), on_reaction=False)
+            if won:
+                kind, cost = self.pick_reaction(foe, weapon)
+                if kind is not None:
+                    foe.fortune -= cost
+                    if kind == "parry":
+                        foe.parried_this_round = True
+                        foe.parry_stance = False
+                        t = self.parry_target(foe, weapon)
+                    else:
+                        foe.dodged_this_round = True
+                        t = self.dodge_target(foe, weapon)
+                    won = not self.test(foe, t, on_reaction=True, may_reroll=cost == 0)[0]
+        if won:
+            self.step_away(1 - i, 4 - self.gap)  # to 4 yards apart
+            if self.rules.manoeuvre_advance:
+                self.go_toward(i, 2, 2)
+
     def ranged_turn(self, i: int, halves: int) -> int:
         """W-8.9 marksman / W-8.10 shoot_then_draw with the missile weapon in hand; the half actions
         left for the melee tactic (W-7.12 Quick Draw)."""
         me = self.f[i]
         w = me.p.missile
-        if self.engaged:  # W-8.10: a pistol fires, then the melee weapon is drawn
-            shot = False
-            if w.in_melee and me.loaded:
-                self.shoot(i, self.band(i), 0)
+        if self.engaged:
+            if me.p.push and not self.f[1 - i].helpless:  # W-11.7: push, then Move away
+                self.manoeuvre(i)
                 halves -= 1
-                shot = True
-            if halves == 0 or self.anyone_out():
-                return 0
-            me.bow_in_hand = False
-            me.reload_done = 0
-            me.holds_main, me.holds_off = me.p.main is not None, me.p.off is not None
-            if "quick_draw" in me.p.talents:  # the Ready is free
-                if shot:
-                    me.parry_stance = True  # the round's attack is spent (W-2.4)
+                if halves == 0 or self.anyone_out():
                     return 0
-                return halves
-            if halves == 2:
-                self.attack(i, 0, False)
-            return 0
+                if not self.engaged:
+                    self.step_away(i, self.step(me))
+                    return 0
+                return self.draw_weapons(i, halves, attacked=True)
+            if me.p.tactic == "kite" and halves == 2 and self.rules.kite_flee and self.rules.reposition:
+                self.flee(i)  # W-8.11
+                return 0
+            hand = self.hand_to_fire(me, engaged=True)  # W-8.10: a pistol fires, then the melee weapon is drawn
+            if hand:
+                self.shoot(i, self.band(i, hand), 0, hand)
+                halves -= 1
+            return self.draw_weapons(i, halves, attacked=hand is not None)
         if not me.loaded and me.supply == 0:  # W-7.12: spent; the melee items readied
+            if me.off_in_hand:
+                me.off_in_hand = me.off_loaded = False
+                halves -= 1 if self.rules.drop_half else 0
+                if halves == 0:
+                    return 0
             me.bow_in_hand = False
             me.reload_done = 0
             me.holds_main, me.holds_off = me.p.main is not None, me.p.off is not None
@@ -749,38 +842,50 @@ class Duel:
         foe = self.f[1 - i]
         foe_tactic = foe.p.melee_tactic if foe.p.tactic in ("marksman", "shoot_then_draw", "rush", "overwatch") \
             else foe.p.tactic
-        if (me.p.tactic == "overwatch" and halves == 2 and me.loaded and not foe.bow_in_hand
+        if (me.p.tactic == "overwatch" and halves == 2 and self.hand_to_fire(me, False) and not foe.bow_in_hand
                 and foe_tactic != "turtle" and self.gap > w.short):
             me.kept = True  # W-8.14: delay (W-11.6)
             return 0
-        need = self.reload_need(me)
         while halves and not self.anyone_out():
-            if not me.loaded:  # W-7.10
+            hand = self.hand_to_fire(me, engaged=False)
+            if hand is None:  # W-7.10: the main-hand weapon first
                 if me.supply == 0:
                     return 0
-                cost = 2 if w.full and need - me.reload_done >= 2 else 1
+                rw = w if not me.loaded else me.p.off_missile
+                need = self.reload_need(me, rw)
+                cost = 2 if rw.full and need - me.reload_done >= 2 else 1
                 if cost > halves:
                     return 0
                 me.reload_done += cost
                 halves -= cost
                 if me.reload_done >= need:
-                    me.loaded, me.reload_done = True, 0
+                    if not me.loaded:
+                        me.loaded = True
+                    else:
+                        me.off_loaded = True
+                    me.reload_done = 0
                 continue
-            band = self.band(i)
-            if band in ("short", "long") and halves == 2 and me.p.attacks >= 2 and need == 0:
+            hw = w if hand == "main" else me.p.off_missile
+            band = self.band(i, hand)
+            if band in ("short", "long") and halves == 2 and me.p.attacks >= 2 and self.swift_ready(me, hw):
                 for _ in range(me.p.attacks):  # W-7.11 swift shots
-                    if self.anyone_out() or not me.loaded:
+                    if self.anyone_out():
                         break
-                    self.shoot(i, band, 0)
+                    shot = self.hand_to_fire(me, False) if self.rules.swift_brace else hand
+                    if shot is None or not (me.loaded if shot == "main" else me.off_loaded):
+                        break
+                    if self.band(i, shot) not in ("short", "long"):
+                        break
+                    self.shoot(i, self.band(i, shot), 0, shot)
                 halves = 0
             elif band in ("short", "long"):
-                self.shoot(i, band, self.aim(me) if halves == 2 else 0)  # W-7.3 aim with a half action to spare
+                self.shoot(i, band, self.aim(me) if halves == 2 else 0, hand)  # W-7.3 aim with a half to spare
                 halves = 0 if halves == 2 else halves - 1
             elif band == "very_long" and halves == 2:
-                self.shoot(i, band, self.aim(me))
+                self.shoot(i, band, self.aim(me), hand)
                 return 0
             else:
-                longest = w.long or (2 * w.short if self.rules.double_short else w.short)
+                longest = hw.long or (2 * hw.short if self.rules.double_short else hw.short)
                 self.go_toward(i, self.step(me), longest)
                 halves -= 1
         return 0
@@ -814,11 +919,11 @@ class Duel:
                 return False
         if d > r:
             return False
-        w = me.p.missile
-        if d + s > r and me.loaded:
+        hand = self.hand_to_fire(me, engaged=False)
+        if d + s > r and hand:
             self.step_away(i, s)
-            if self.band(i) in ("short", "long"):
-                self.shoot(i, self.band(i), 0)
+            if self.band(i, hand) in ("short", "long"):
+                self.shoot(i, self.band(i, hand), 0, hand)
         elif d + s > r and self.reload_need(me) <= 1:
             self.step_away(i, s)
             me.loaded, me.reload_done = True, 0
@@ -923,12 +1028,13 @@ class Duel:
         if not me.kept or self.anyone_out() or self.gap > me.p.missile.short:
             return
         me.kept = False
-        if not me.loaded or not me.bow_in_hand:
+        if not me.bow_in_hand:
             return
-        if self.engaged and not arriving and not me.p.missile.in_melee:
+        hand = self.hand_to_fire(me, engaged=self.engaged and not arriving)
+        if hand is None:
             return
         self.as_if_apart = arriving
-        self.shoot(i, self.band(i), 0)
+        self.shoot(i, self.band(i, hand), 0, hand)
         self.as_if_apart = False
 
     def initiative(self) -> int:
@@ -970,14 +1076,16 @@ class Duel:
         """b in the stances its tactic takes when engaged, then a's first attack of its turn; a
         shooter's first shot (aimed when apart)."""
         a = self.f[0]
-        if a.bow_in_hand and a.loaded:
-            band = self.band(0)
-            if self.engaged and a.p.missile.in_melee:
-                self.shoot(0, band, 0)
+        hand = self.hand_to_fire(a, self.engaged) if a.bow_in_hand else None
+        if hand:
+            band = self.band(0, hand)
+            if self.engaged:
+                self.shoot(0, band, 0, hand)
                 return self.rec
-            if not self.engaged and band != "out":
-                swift = band in ("short", "long") and a.p.attacks >= 2 and self.reload_need(a) == 0
-                self.shoot(0, band, 0 if swift else self.aim(a))
+            if band != "out":
+                w = a.p.missile if hand == "main" else a.p.off_missile
+                swift = band in ("short", "long") and a.p.attacks >= 2 and self.swift_ready(a, w)
+                self.shoot(0, band, 0 if swift else self.aim(a), hand)
                 return self.rec
         self.as_if_engaged = True
         self.plan(1, 2)

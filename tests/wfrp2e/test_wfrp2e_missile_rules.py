@@ -123,7 +123,7 @@ def test_w7_3_sharpshooter_aims_for_plus_20():
         assert _p(sharp, "orc", start_distance=distance)["p_hit"] == pytest.approx(better, abs=1e-12)
     p = prepared(sharp, "orc", start_distance=30)
     assert aim_bonus(p.compiled.fighters, 0) == 20
-    assert shot_setup(p.compiled.fighters, state(p), p.compiled.options) == (L.BAND_SHORT, 20)
+    assert shot_setup(p.compiled.fighters, state(p), p.compiled.options) == (L.SLOT_MISSILE, L.BAND_SHORT, 20)
 
 
 def test_w7_14_mighty_shot_and_marksman():
@@ -167,7 +167,7 @@ def test_w7_10_rapid_reload_and_master_gunner(missile, talents, need, sequence):
     one more for blackpowder; 1½ full actions = one turn, then a half action (W-8.9 marksman turns:
     (shots fired, loaded) after each)."""
     shooter = fighter(bs=40, missile=missile, tactic="marksman", talents=talents)
-    assert reload_need(prepared(shooter, fighter()).compiled.fighters, 0) == need
+    assert reload_need(prepared(shooter, fighter()).compiled.fighters, 0, L.SLOT_MISSILE) == need
     assert _turns(shooter, len(sequence)) == sequence
 
 
@@ -266,7 +266,7 @@ def test_w7_9_bs_bonus_against_a_stunned_target(option, stunned, target):
     S = state(p)
     S[1, L.S_STUN] = stunned
     from brutal_sim.rulesets.wfrp2e.kernel import shot_target
-    assert shot_target(p.compiled.fighters, S, p.compiled.options, 0, L.BAND_SHORT, 10) == target
+    assert shot_target(p.compiled.fighters, S, p.compiled.options, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == target
 
 
 def test_w7_9_visibility_and_cover():

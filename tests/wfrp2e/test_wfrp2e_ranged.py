@@ -69,7 +69,7 @@ def test_w7_5_very_long_range_off_and_w7_4_no_long_range():
     assert _p(axe, b, start_distance=9)["p_hit"] == pytest.approx(0.10)
     assert _p(axe, b, start_distance=9, no_long="double_short")["p_hit"] == pytest.approx(0.30)
     p = prepared(axe, b, start_distance=17, no_long="double_short")
-    assert band(p.compiled.fighters, state(p), p.compiled.options, 0) == L.BAND_EXTREME
+    assert band(p.compiled.fighters, state(p), p.compiled.options, 0, L.SLOT_MISSILE) == L.BAND_EXTREME
 
 
 def test_w7_9_a_running_target_and_w7_7_shooting_in_melee():
@@ -78,13 +78,13 @@ def test_w7_9_a_running_target_and_w7_7_shooting_in_melee():
     p = prepared("kithband", "orc", start_distance=20)
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
-    assert shot_target(F, S, o, 0, L.BAND_SHORT, 10) == 52 and shot_target(F, S, o, 0, L.BAND_LONG, 0) == 22
+    assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == 52 and shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_LONG, 0) == 22
     S[1, L.S_DEF_STANCE] = 1
-    assert shot_target(F, S, o, 0, L.BAND_SHORT, 10) == 52
+    assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == 52
     S[1, L.S_RUNNING] = 1
-    assert shot_target(F, S, o, 0, L.BAND_SHORT, 10) == 32
+    assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == 32
     S[2, L.G_ENGAGED] = 1
-    assert shot_target(F, S, o, 0, L.BAND_SHORT, 0) == 2
+    assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 0) == 2
 
 
 def test_w7_6_engaged_only_pistols_shoot_and_w7_7_minus_20():

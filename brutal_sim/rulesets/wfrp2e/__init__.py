@@ -112,7 +112,9 @@ class WfrpRuleset(Ruleset):
         if prepared.options["start_loaded"] == "false":
             raise DataError("options", "start_loaded", "false: side a's first action is a reload, so attack "
                                                        "measures no shot; use start_loaded=true")
-        if d <= L.ENGAGE_DISTANCE and not w.engaged_fire:
+        second = prepared.a.off_hand_missile
+        fires_second = second is not None and second.engaged_fire and prepared.a.talent_effect("ambidextrous")
+        if d <= L.ENGAGE_DISTANCE and not w.engaged_fire and not fires_second:
             raise DataError("options", "start_distance", f"{d} yards: side a is engaged and its {w.name!r} does not "
                                                          "fire in melee (W-7.6: pistols, crossbow pistols)")
         longest = w.long or (2 * w.short if prepared.options["no_long"] == "double_short" else w.short)
@@ -126,7 +128,8 @@ class WfrpRuleset(Ruleset):
         fighters = []
         for key in sorted(cat.fighter_files):
             f = cat.fighter(key)
-            hands = " + ".join(x.name for x in (f.missile, f.main_hand, f.off_hand) if x is not None) or "unarmed"
+            hands = " + ".join(x.name for x in (f.missile, f.off_hand_missile, f.main_hand, f.off_hand)
+                               if x is not None) or "unarmed"
             fighters.append((key, f.name, f"{f.ws}/{f.bs}", f"{f.ag}", f"{f.a}", f"{f.w}", f"{f.m}",
                              f"{f.strength_bonus}/{f.toughness_bonus}", "—" if f.dodge is None else str(f.dodge), hands,
                              ", ".join(x.name for x in f.armour) or "—", f.tactic, f.reaction))

@@ -45,9 +45,11 @@ class Catalog(BaseCatalog):
         armour = [self._lookup("armour", self.armour, a, Armour, source, f"armour[{i}]") for i, a in enumerate(spec.armour)]
         talents = [self._lookup("talent", self.talents, t, Talent, source, f"talents[{i}]")
                    for i, t in enumerate(spec.talents)]
-        payload = spec.model_dump(exclude={"main_hand", "off_hand", "missile", "armour", "ruleset"})
+        payload = spec.model_dump(exclude={"main_hand", "off_hand", "missile", "off_hand_missile", "armour",
+                                           "ruleset"})
         payload.update(name=spec.name or default_name, main_hand=weapon(spec.main_hand, "main_hand"),
                        off_hand=weapon(spec.off_hand, "off_hand"), missile=weapon(spec.missile, "missile"),
+                       off_hand_missile=weapon(spec.off_hand_missile, "off_hand_missile"),
                        armour=armour, talent_items=talents)
         if spec.missile is not None and "tactic" not in spec.model_fields_set:
             payload["tactic"] = "shoot_then_draw"  # W-8.10: the default with a missile weapon

@@ -57,6 +57,7 @@ def compile_fighter(f: Fighter) -> np.ndarray:
     row[L.P_FLEE_AT] = -1 if f.flee_at is None else f.flee_at
     row[L.P_M] = f.m
     row[L.P_THROWN] = -1 if f.thrown is None else f.thrown
+    row[L.P_PUSH] = int(f.push)
     for field, effect in ((L.P_SURE_SHOT, "sure_shot"), (L.P_SHARPSHOOTER, "sharpshooter"),
                           (L.P_MIGHTY_SHOT, "mighty_shot"), (L.P_RAPID_RELOAD, "rapid_reload"),
                           (L.P_MASTER_GUNNER, "master_gunner"), (L.P_QUICK_DRAW, "quick_draw"),
@@ -68,6 +69,7 @@ def compile_fighter(f: Fighter) -> np.ndarray:
     _weapon(row, L.SLOT_OFF, f.off_hand)
     _weapon(row, L.SLOT_FISTS, FISTS, unarmed=True)
     _weapon(row, L.SLOT_MISSILE, f.missile)
+    _weapon(row, L.SLOT_MISSILE_OFF, f.off_hand_missile)
     return row
 
 

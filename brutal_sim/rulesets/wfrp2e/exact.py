@@ -20,7 +20,7 @@ from .kernel import (
     wound_level,
 )
 from .layout import (
-    LVL_NONE, NS, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED, REACT_NONE, REACT_PARRY, SLOT_MISSILE, S_FORTUNE, S_W,
+    LVL_NONE, NS, OUT_DODGED, OUT_HIT, OUT_MISS, OUT_PARRIED, REACT_NONE, REACT_PARRY, S_FORTUNE, S_W,
     W_IMPACT,
     W_PRECISE,
 )
@@ -86,8 +86,8 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     """Fill ``outcomes`` float64[4] (miss, parried, dodged, hit), ``levels`` float64[5, 4] (level ×
     zone of the hit on b) and ``damage`` float64[1] (mean final damage per attack)."""
     S = np.zeros((3, NS), dtype=np.int64)
-    band, aim = shot_setup(F, S, opts)
-    shot = band >= 0
+    slot, band, aim = shot_setup(F, S, opts)
+    shot = slot >= 0
     attacks, mod, feint = 1, 0, False
     if not shot:
         attacks, mod, feint = attack_setup(F, S, opts)
@@ -98,13 +98,12 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     if feint:
         t_init, t_def = feint_targets(F, S, opts, 0)
         p_feint = _p_opposed(opts, t_init, t_def)
-    if shot:  # W-7.1, W-7.2: BS, no reaction
-        slot = SLOT_MISSILE
-        target = shot_target(F, S, opts, 0, band, aim)
+    if shot:  # W-7.1, W-7.2: BS, no reaction (the main-hand weapon's shot, or the off hand's, W-7.8)
+        target = shot_target(F, S, opts, 0, slot, band, aim)
     else:
         slot = attack_slot(F, S, 0)
         target = attack_target(F, S, opts, 0, slot, mod)
-    auto = shot and shot_auto(F, opts, 0, band)
+    auto = shot and shot_auto(F, opts, 0, slot, band)
     p_first = 1.0 if auto else _p_success(opts, target)
     reroll = not auto and fortune_allows(opts, S, 0, False)
     factor = 1.0 + (1.0 - p_first) if reroll else 1.0
@@ -123,7 +122,7 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
         p_block = (1.0 - p_feint) * p
     loc_mass = np.zeros(6)
     for roll in range(1, 101):
-        if (auto or succeeds(opts, roll, target)) and not (shot and jams(F, opts, 0, roll)):
+        if (auto or succeeds(opts, roll, target)) and not (shot and jams(F, opts, 0, slot, roll)):
             loc_mass[covered(opts, location(roll)) if shot else location(roll)] += factor / 100.0
     p_hit_roll = loc_mass.sum()
     outcomes[OUT_MISS] = 1.0 - p_hit_roll

@@ -105,7 +105,8 @@ W_SHIELD = W.next()  # a shield: shots at its bearer −10 (W-7.9)
 WN = W.size
 SLOTS = Slots()  # a fighter's weapon slots
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = SLOTS.take(3)
-SLOT_MISSILE = SLOTS.next()  # the missile weapon (W-7)
+SLOT_MISSILE = SLOTS.next()  # the missile weapon (W-7), in the main hand
+SLOT_MISSILE_OFF = SLOTS.next()  # a second one-handed missile weapon, in the off hand (W-7.8)
 QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise": W_PRECISE,
                   "defensive": W_DEFENSIVE, "armour_piercing": W_ARMOUR_PIERCING, "balanced": W_BALANCED,
                   "tiring": W_TIRING}
@@ -145,6 +146,7 @@ P_MASTER_GUNNER = P.next()  # blackpowder reload −1 half action more (W-7.10)
 P_QUICK_DRAW = P.next()  # one Ready a round is free (W-7.12)
 P_AMBIDEXTROUS = P.next()  # no −20 to WS or BS with the off hand (W-7.8)
 P_THROWN = P.next()  # W-7.12: the supply of a thrown missile weapon (items); −1 unlimited
+P_PUSH = P.next()  # W-11.7: an engaged kiter or marksman manoeuvres (pushes its foe away) instead of drawing
 P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
@@ -170,6 +172,8 @@ S_HELPLESS = S.next()  # W-6.2: helpless and still in the fight (helpless = atta
 S_RUNNING = S.next()  # W-11.2: ran in its last turn (until its next turn)
 S_MISSILE = S.next()  # W-7: the missile weapon is in hand (the melee items stowed)
 S_LOADED = S.next()  # W-7.10: the missile weapon is loaded
+S_OFF_MISSILE = S.next()  # W-7.8: the off-hand missile weapon is in hand (dropped when the melee items are drawn)
+S_LOADED_OFF = S.next()  # W-7.10: the off-hand missile weapon is loaded
 S_RELOADING = S.next()  # W-7.10: half actions of the reload under way
 S_SUPPLY = S.next()  # W-7.12: shots left (thrown items, or ammunition with option ammo); −1 unlimited
 S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W-8.14) until its next turn

@@ -152,6 +152,9 @@ class _Profile(StrictModel):
                                                                "unlimited")
     flee_at: int | None = Field(None, ge=0, le=100, description="flees (W-3.16) at the start of its turn when "
                                                                "its Wounds are at most this")
+    push: bool = Field(False, description="W-11.7: a kite or marksman fighter engaged with its missile weapon in "
+                                          "hand manoeuvres (pushes its foe 2 yards, the round's attack) and Moves "
+                                          "away instead of drawing its melee weapon")
 
 
 class FighterSpec(_Profile):
@@ -161,6 +164,7 @@ class FighterSpec(_Profile):
     main_hand: WeaponRef = None
     off_hand: WeaponRef = None
     missile: WeaponRef = None
+    off_hand_missile: WeaponRef = None
     armour: list[ArmourRef] = Field(default_factory=list)
 
 
@@ -172,6 +176,9 @@ class Fighter(_Profile):
     off_hand: Weapon | None = None
     missile: Weapon | None = Field(None, description="W-7: the missile weapon, in hand at the start (melee items "
                                                      "stowed until drawn)")
+    off_hand_missile: Weapon | None = Field(None, description="W-7.8: a second one-handed missile weapon, in the "
+                                                              "off hand next to a one-handed missile; its shots −20 "
+                                                              "unless Ambidextrous")
     armour: list[Armour] = Field(default_factory=list)
     talent_items: list[Talent] = Field(default_factory=list)
 
@@ -189,6 +196,23 @@ class Fighter(_Profile):
                              "'throwing'; other missile weapons count the option ammo")
         if self.tactic in SHOOTING_TACTIC_NAMES and self.missile is None:
             raise ValueError(f"tactic {self.tactic!r} shoots: it needs a missile weapon (field missile)")
+        second = self.off_hand_missile
+        if second is not None:
+            if not second.missile:
+                raise ValueError(f"off_hand_missile: {second.name!r} is a melee weapon (group {second.group!r}); "
+                                 "the off-hand item is off_hand")
+            if self.missile is None:
+                raise ValueError("off_hand_missile: a second missile weapon needs one in the main hand (field missile)")
+            for field, item in (("missile", self.missile), ("off_hand_missile", second)):
+                if item.two_handed:
+                    raise ValueError(f"{field}: {item.name!r} is two-handed; two missile weapons must be one-handed "
+                                     "(W-7.8)")
+                if item.thrown:
+                    raise ValueError(f"{field}: {item.name!r} is thrown; two missile weapons in hand are not thrown "
+                                     "(the supply field thrown counts one)")
+        if self.push and self.tactic not in ("kite", "marksman"):
+            raise ValueError(f"push: the manoeuvre (W-11.7) is played by the tactics kite and marksman, not "
+                             f"{self.tactic!r}")
         if off is None:
             return self
         if not off.off_hand:

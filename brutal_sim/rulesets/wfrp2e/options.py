@@ -130,6 +130,25 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "number)"),
     OptionSpec("cover", "W-7.9", "none", ("none", "legs"),
                help="cover: none, or the legs are behind cover (a shot's leg hit strikes the body instead)"),
+    OptionSpec("melee_shot", "W-7.7", "target_engaged", ("target_engaged", "shooter_engaged", "both"),
+               kernel=False,
+               help="who must be in melee for a shot's −20: the target (rulebook), the shooter (seed), or either "
+                    "(−20 once); in a duel the target is engaged exactly when the shooter is, so the three agree"),
+    OptionSpec("swift_brace", "W-7.11", "off", ("off", "on"),
+               help="off: a swift attack of shots needs a free or no reload; on: each of its shots may also come "
+                    "from another loaded one-handed weapon in hand (the off-hand one, W-7.8)"),
+    OptionSpec("drop", "W-7.12", "free", ("free", "half"),
+               help="dropping the off-hand missile weapon when the melee items are drawn: free, or a half action "
+                    "(the Ready that stows the main-hand one and draws is a half action either way)"),
+    OptionSpec("manoeuvre_test", "W-11.7", "attack", ("attack", "opposed_ws"),
+               help="the manoeuvre's test: a WS attack the foe may parry or dodge (a hit pushes it), or an opposed "
+                    "WS test (a win pushes it)"),
+    OptionSpec("manoeuvre_follow", "W-11.7", "stay", ("stay", "advance"),
+               help="after a push of 2 yards the manoeuvrer stays (the engagement ends, 4 yards apart) or "
+                    "advances into the square its foe left (still engaged)"),
+    OptionSpec("kite_flee", "W-8.11", "off", ("off", "on"),
+               help="an engaged kiter draws its melee weapon (off), or with flee_outcome = reposition flees (a "
+                    "full action, W-3.16: its foe's free attack as leave_melee says) to shoot again"),
 )
 
 # -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
@@ -177,6 +196,11 @@ O_AMMO = ROW.slot("ammo")
 O_BS_BONUS = ROW.slot("bs_bonus")
 O_VISIBILITY = ROW.slot("visibility")
 O_COVER = ROW.slot("cover")
+O_SWIFT_BRACE = ROW.slot("swift_brace")
+O_DROP = ROW.slot("drop")
+O_MANOEUVRE_TEST = ROW.slot("manoeuvre_test")
+O_MANOEUVRE_FOLLOW = ROW.slot("manoeuvre_follow")
+O_KITE_FLEE = ROW.slot("kite_flee")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------

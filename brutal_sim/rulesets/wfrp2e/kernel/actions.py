@@ -1,8 +1,8 @@
 """Actions and tactics (W-3, W-8): what a fighter's tactic does with its half actions, the feint's
 opposed test, fleeing, the shooters' turns.
 
-Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.16, W-8.1, W-8.6, W-8.8,
-W-7.11, W-7.12, W-8.9, W-8.10, W-8.11, W-8.12, W-8.14, W-11.4, W-11.6.
+Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.13, W-3.16, W-8.1, W-8.6,
+W-8.8, W-7.8, W-7.11, W-7.12, W-8.9, W-8.10, W-8.11, W-8.12, W-8.14, W-11.4, W-11.6, W-11.7.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -12,18 +12,23 @@ from __future__ import annotations
 from ....toolbox.battle import apart, decided, move_toward, put_out
 from ....toolbox.jit import rule
 from ..layout import (
-    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, G_ENGAGED, P_A, P_MELEE_TACTIC, P_TACTIC, P_WS, REACT_PARRY,
-    SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN, S_HELD_OFF, S_LOADED, S_MISSILE,
-    S_NO_REACT, S_OUT, S_PARRY_STANCE, S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT,
-    T_KITE, T_TURTLE, W_ENGAGED_FIRE, W_PRESENT, P_QUICK_DRAW, S_SUPPLY, S_KEPT, T_OVERWATCH, W_SHORT,
+    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, CHARGE_DISTANCE, ENGAGE_DISTANCE, G_ENGAGED, OUT_HIT, P_A, P_MELEE_TACTIC,
+    P_PUSH, P_TACTIC, P_WS, REACT_PARRY, SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN,
+    S_HELD_OFF, S_HELPLESS, S_LOADED, S_LOADED_OFF, S_MISSILE, S_NO_REACT, S_OFF_MISSILE, S_OUT, S_PARRY_STANCE,
+    S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT, T_KITE, T_TURTLE,
+    W_PRESENT, P_QUICK_DRAW, S_SUPPLY, S_KEPT, T_OVERWATCH, W_SHORT,
 )
-from ..options import O_DEFENSIVE_STANCE, O_FLEE_OUTCOME, O_LEAVE_MELEE
-from .tests import _capped, _opposed
-from .weapons import _held, _wf
-from .reactions import _availability
+from ..options import (
+    O_DEFENSIVE_STANCE, O_DROP, O_FLEE_OUTCOME, O_KITE_FLEE, O_LEAVE_MELEE, O_MANOEUVRE_FOLLOW, O_MANOEUVRE_TEST,
+    O_SWIFT_BRACE,
+)
+from .tests import _capped, _opposed, _test
+from .fortune import _fortune_allows
+from .weapons import _attack_slot, _held, _wf
+from .reactions import _availability, _react
 from .movement import _at_edge, _charge_yards, _close, _move_yards, _retreat, _run_yards, _settle
-from .ranged import _aim_bonus, _band, _long_range, _reload, _reload_need, _shoot
-from .attack import _attack
+from .ranged import _aim_bonus, _band, _fire_slot, _long_range, _reload, _reload_need, _shoot
+from .attack import _attack, _attack_target
 
 
 @rule
@@ -93,16 +98,28 @@ def _plan_aims(F, S, i):
 
 
 @rule
+def _swift_ready(F, S, opts, i, slot):
+    """W-7.11: whether i's shots may make a swift attack, the first from ``slot``: its reload is free
+    or none, or with ``swift_brace = on`` both missile weapons are loaded (each shot from a loaded
+    one-handed weapon in hand, W-7.8)."""
+    if _reload_need(F, i, slot) == 0:
+        return True
+    return opts[O_SWIFT_BRACE] != 0 and S[i, S_LOADED] != 0 and S[i, S_LOADED_OFF] != 0
+
+
+@rule
 def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
     """W-8.9 ``marksman`` (and ``shoot_then_draw`` while not engaged, W-8.10) with ``halves`` half
-    actions: empty → reload (W-7.10; nothing left to load: the turn ends, W-7.12); loaded and the foe
-    within long range: with two half actions aim (+10, Sharpshooter +20, W-7.3) and shoot, or with
-    A ≥ 2 and a free or no reload a swift attack of A unaimed shots (W-7.11), with one shoot; within very long range and two half actions: aim and
-    shoot (W-7.5); out of range: Move toward the foe (2·M), stopping at long range; repeated while
-    half actions are left."""
+    actions: nothing loaded → reload (W-7.10, the main-hand weapon first; nothing left to load: the
+    turn ends, W-7.12); a loaded weapon (the main-hand one first, else the off-hand one, W-7.8) and
+    the foe within its long range: with two half actions aim (+10, Sharpshooter +20, W-7.3) and
+    shoot, or with A ≥ 2 and :func:`_swift_ready` a swift attack of A unaimed shots (W-7.11), with
+    one shoot; within very long range and two half actions: aim and shoot (W-7.5); out of range:
+    Move toward the foe (2·M), stopping at long range; repeated while half actions are left."""
     e = 1 - i
     while halves > 0 and not decided(S):
-        if S[i, S_LOADED] == 0:
+        slot = _fire_slot(F, S, i, False)
+        if slot < 0:
             if S[i, S_SUPPLY] == 0:  # W-7.12: nothing left to load
                 return
             used = _reload(F, S, i, halves)
@@ -110,56 +127,132 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
                 return
             halves -= used
             continue
-        band = _band(F, S, opts, i)
+        band = _band(F, S, opts, i, slot)
         if band == BAND_SHORT or band == BAND_LONG:
-            if halves == 2 and F[i, P_A] >= 2 and _reload_need(F, i) == 0:
-                for _k in range(F[i, P_A]):  # W-7.11 swift shots (a free or no reload)
-                    if decided(S) or S[i, S_LOADED] == 0:
+            if halves == 2 and F[i, P_A] >= 2 and _swift_ready(F, S, opts, i, slot):
+                for _k in range(F[i, P_A]):  # W-7.11 swift shots
+                    if decided(S):
                         break
-                    _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
+                    shot = _fire_slot(F, S, i, False) if opts[O_SWIFT_BRACE] != 0 else slot
+                    if shot < 0 or (shot == SLOT_MISSILE and S[i, S_LOADED] == 0) \
+                            or (shot != SLOT_MISSILE and S[i, S_LOADED_OFF] == 0):
+                        break
+                    shot_band = _band(F, S, opts, i, shot)
+                    if shot_band != BAND_SHORT and shot_band != BAND_LONG:
+                        break
+                    _shoot(F, S, opts, grid, fx, st, cnt, i, shot, shot_band, 0)
                 halves = 0
             elif halves == 2:
-                _shoot(F, S, opts, grid, fx, st, cnt, i, band, _aim_bonus(F, i))
+                _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, _aim_bonus(F, i))
                 halves = 0
             else:
-                _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
+                _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, 0)
                 halves -= 1
             continue
         if band == BAND_EXTREME and halves == 2:
-            _shoot(F, S, opts, grid, fx, st, cnt, i, band, _aim_bonus(F, i))
+            _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, _aim_bonus(F, i))
             return
-        move_toward(S, i, e, _move_yards(F, opts, i), _long_range(F, opts, i))
+        move_toward(S, i, e, _move_yards(F, opts, i), _long_range(F, opts, i, slot))
         _settle(S)
         halves -= 1
 
 
 @rule
-def _draw(F, S, opts, grid, fx, st, cnt, i, halves):
-    """W-8.10 engaged with the missile weapon in hand (W-7.6: only a pistol-class weapon fires in
-    melee): a loaded one fires first (−20, W-7.7); then i stows the missile weapon and readies its
-    melee items (a half action; a reload under way is lost); with a half action left a standard
-    attack. From then on it fights by its melee tactic. With Quick Draw (W-7.12) the Ready is free:
-    after a shot (the round's attack, W-2.4) the half action left takes the parry stance (W-3.7);
-    else the half actions left go to the melee tactic. Returns the half actions left for it."""
-    shot = False
-    if _wf(F, i, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 and S[i, S_LOADED] != 0:
-        _shoot(F, S, opts, grid, fx, st, cnt, i, _band(F, S, opts, i), 0)
-        halves -= 1
-        shot = True
-    if halves == 0 or decided(S):
+def _drop_off(F, S, opts, i):
+    """W-7.12: i lets go of its off-hand missile weapon (W-7.8) before drawing its melee items
+    (``drop = free``: no action; ``half``: a half action). Returns the half actions it costs."""
+    if S[i, S_OFF_MISSILE] == 0:
         return 0
+    S[i, S_OFF_MISSILE] = 0
+    S[i, S_LOADED_OFF] = 0
+    return 1 if opts[O_DROP] != 0 else 0
+
+
+@rule
+def _ready_melee(F, S, i):
+    """W-8.10, W-7.12: the Ready that stows the missile weapon and draws the melee items (a reload
+    under way is lost)."""
     S[i, S_MISSILE] = 0
     S[i, S_RELOADING] = 0
     S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
     S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+
+
+@rule
+def _draw_after(F, S, opts, grid, fx, st, cnt, i, halves, attacked):
+    """W-8.10 with ``halves`` half actions left (``attacked``: the round's attack is spent, W-2.4):
+    i drops its off-hand missile weapon (:func:`_drop_off`), stows the main-hand one and readies its
+    melee items (a half action); with a half action left, unless it attacked, a standard attack.
+    With Quick Draw (W-7.12) the Ready is free: after an attack the half action left takes the parry
+    stance (W-3.7); else the half actions left go to the melee tactic. Returns the half actions left
+    for it."""
+    if halves == 0 or decided(S):
+        return 0
+    halves -= _drop_off(F, S, opts, i)
+    if halves == 0:
+        return 0
+    _ready_melee(F, S, i)
     if F[i, P_QUICK_DRAW] != 0:
-        if not shot:
+        if not attacked:
             return halves
         S[i, S_PARRY_STANCE] = 1
         return 0
     if halves == 2:
         _attack(F, S, opts, grid, fx, st, cnt, i, 0, False)
     return 0
+
+
+@rule
+def _draw(F, S, opts, grid, fx, st, cnt, i, halves):
+    """W-8.10 engaged with the missile weapon in hand (W-7.6: only a pistol-class weapon fires in
+    melee): a loaded one fires first (−20, W-7.7; the main-hand one, else the off-hand one, W-7.8);
+    then :func:`_draw_after`. From then on it fights by its melee tactic. Returns the half actions
+    left for it."""
+    slot = _fire_slot(F, S, i, True)
+    if slot >= 0:
+        _shoot(F, S, opts, grid, fx, st, cnt, i, slot, _band(F, S, opts, i, slot), 0)
+        halves -= 1
+    return _draw_after(F, S, opts, grid, fx, st, cnt, i, halves, slot >= 0)
+
+
+@rule
+def _manoeuvre(F, S, opts, st, i):
+    """W-3.13, W-11.7: i's manoeuvre (a half action, the round's attack): with ``manoeuvre_test =
+    attack`` a WS attack with the item it attacks with (W-4.1; fortune reroll as an attack) that the
+    foe may parry or dodge (W-4.3 – W-4.6), with ``opposed_ws`` an opposed WS test (W-1.4, the
+    feint's targets). A hit (a win) pushes the foe 2 yards away, to 4 yards (W-11.5, within the arena); with
+    ``manoeuvre_follow = advance`` i follows into the square it left. Not counted among the attacks:
+    it deals no damage. Returns whether the foe was pushed."""
+    e = 1 - i
+    if opts[O_MANOEUVRE_TEST] != 0:
+        t_i, t_e = _feint_targets(F, S, opts, i)
+        won = _opposed(opts, st, t_i, t_e)
+    else:
+        slot = _attack_slot(F, S, i)
+        ok, _roll = _test(S, opts, st, i, _attack_target(F, S, opts, i, slot, 0), _fortune_allows(opts, S, i, False))
+        won = ok and _react(F, S, opts, st, e, i, slot) == OUT_HIT
+    if won:  # W-11.5: 2 yards beyond adjacent, whatever the gap engaged (0 when they start engaged)
+        _retreat(F, S, opts, e, CHARGE_DISTANCE - apart(S, i, e))
+        if opts[O_MANOEUVRE_FOLLOW] != 0:
+            move_toward(S, i, e, ENGAGE_DISTANCE, ENGAGE_DISTANCE)
+            _settle(S)
+    return won
+
+
+@rule
+def _push_turn(F, S, opts, grid, fx, st, cnt, i, halves):
+    """W-11.7 (fighter field ``push``, ``kite`` and ``marksman``): engaged with the missile weapon in
+    hand, i manoeuvres (:func:`_manoeuvre`); apart again, the half action left Moves it away (2·M,
+    W-11.2); still engaged (a failed push, or ``manoeuvre_follow = advance``) it draws
+    (:func:`_draw_after`, the round's attack spent). Returns the half actions left."""
+    _manoeuvre(F, S, opts, st, i)
+    halves -= 1
+    if halves == 0 or decided(S):
+        return 0
+    if S[2, G_ENGAGED] == 0:
+        _retreat(F, S, opts, i, _move_yards(F, opts, i))
+        return 0
+    return _draw_after(F, S, opts, grid, fx, st, cnt, i, halves, True)
 
 
 @rule
@@ -177,13 +270,14 @@ def _kite(F, S, opts, grid, fx, st, cnt, i):
     if d > r or _at_edge(F, S, opts, i):
         _marksman(F, S, opts, grid, fx, st, cnt, i, 2)
         return
-    if d + s > r and S[i, S_LOADED] != 0:
+    slot = _fire_slot(F, S, i, False)
+    if d + s > r and slot >= 0:
         _retreat(F, S, opts, i, s)
-        band = _band(F, S, opts, i)
+        band = _band(F, S, opts, i, slot)
         if band == BAND_SHORT or band == BAND_LONG:
-            _shoot(F, S, opts, grid, fx, st, cnt, i, band, 0)
+            _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, 0)
         return
-    if d + s > r and _reload_need(F, i) <= 1:
+    if d + s > r and _reload_need(F, i, SLOT_MISSILE) <= 1:
         _retreat(F, S, opts, i, s)
         _reload(F, S, i, 1)
         return
@@ -213,36 +307,44 @@ def _overwatch_shot(F, S, opts, grid, fx, st, cnt, i, arriving):
     if S[i, S_KEPT] == 0 or decided(S) or apart(S, i, 1 - i) > _wf(F, i, SLOT_MISSILE, W_SHORT):
         return
     S[i, S_KEPT] = 0
-    if S[i, S_LOADED] == 0 or S[i, S_MISSILE] == 0:
+    if S[i, S_MISSILE] == 0:
         return
     engaged = S[2, G_ENGAGED]
+    slot = _fire_slot(F, S, i, engaged != 0 and not arriving)
+    if slot < 0:
+        return
     if arriving:
         S[2, G_ENGAGED] = 0
-    elif engaged != 0 and _wf(F, i, SLOT_MISSILE, W_ENGAGED_FIRE) == 0:
-        return
-    _shoot(F, S, opts, grid, fx, st, cnt, i, _band(F, S, opts, i), 0)
+    _shoot(F, S, opts, grid, fx, st, cnt, i, slot, _band(F, S, opts, i, slot), 0)
     S[2, G_ENGAGED] = engaged
 
 
 @rule
 def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
-    """The turn of a fighter with its missile weapon in hand: engaged, :func:`_draw`; else
+    """The turn of a fighter with its missile weapon in hand: engaged, :func:`_push_turn` (field
+    ``push``, W-11.7; the foe not helpless), a kiter's flight (``kite_flee = on`` with ``flee_outcome
+    = reposition`` and two half actions, W-8.11, W-3.16) or :func:`_draw`; else
     :func:`_kite` (``kite`` with two half actions), ``overwatch`` (W-8.14: loaded, its foe approaching
     beyond short range: it delays, W-11.6, keeping a half action for :func:`_overwatch_shot`) or
     :func:`_marksman` (W-8.9 – W-8.11); empty with
     its supply spent (W-7.12) it stows the missile weapon and readies its melee items (a half
     action, free with Quick Draw). Returns the half actions left for the melee tactic."""
     if S[2, G_ENGAGED] != 0:
+        if F[i, P_PUSH] != 0 and S[1 - i, S_HELPLESS] == 0:
+            return _push_turn(F, S, opts, grid, fx, st, cnt, i, halves)
+        if F[i, P_TACTIC] == T_KITE and halves == 2 and opts[O_KITE_FLEE] != 0 and opts[O_FLEE_OUTCOME] != 0:
+            _flee(F, S, opts, grid, fx, st, cnt, i)
+            return 0
         return _draw(F, S, opts, grid, fx, st, cnt, i, halves)
     if S[i, S_LOADED] == 0 and S[i, S_SUPPLY] == 0:  # W-7.12: spent; the melee items readied (a Ready)
-        S[i, S_MISSILE] = 0
-        S[i, S_RELOADING] = 0
-        S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
-        S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
+        halves -= _drop_off(F, S, opts, i)
+        if halves == 0:
+            return 0
+        _ready_melee(F, S, i)
         return halves if F[i, P_QUICK_DRAW] != 0 else halves - 1
     if F[i, P_TACTIC] == T_KITE and halves == 2:
         _kite(F, S, opts, grid, fx, st, cnt, i)
-    elif F[i, P_TACTIC] == T_OVERWATCH and halves == 2 and _approaching(F, S, 1 - i) and S[i, S_LOADED] != 0 \
+    elif F[i, P_TACTIC] == T_OVERWATCH and halves == 2 and _approaching(F, S, 1 - i) and _fire_slot(F, S, i, False) >= 0 \
             and apart(S, i, 1 - i) > _wf(F, i, SLOT_MISSILE, W_SHORT):
         S[i, S_KEPT] = 1  # W-8.14, W-11.6: delay, a half action kept
     else:

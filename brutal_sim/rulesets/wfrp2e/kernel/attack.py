@@ -88,7 +88,7 @@ def _damage_bonus(F, S, opts, a, slot):
     Strike Mighty Blow +1 and Street Fighting +1 unarmed when their options are on, a choppa +1 in
     round 1 with ``choppa = plus1_first_round`` (W-9.3). A missile weapon (W-7.1): its damage, flat,
     SB + it when thrown; Mighty Shot +1 (W-7.14)."""
-    if slot == SLOT_MISSILE:
+    if slot >= SLOT_MISSILE:  # a missile slot (main or off hand)
         return (_wf(F, a, slot, W_DAMAGE) + (F[a, P_SB] if _wf(F, a, slot, W_THROWN) != 0 else 0)
                 + F[a, P_MIGHTY_SHOT])
     bonus = F[a, P_SB] + _wf(F, a, slot, W_DAMAGE)
@@ -112,7 +112,7 @@ def _absorbed(F, opts, a, d, slot, loc):
     pierced = _wf(F, a, slot, W_ARMOUR_PIERCING) != 0 and ap > 0
     if pierced:
         ap -= 1
-    if (slot == SLOT_MISSILE and F[a, P_SURE_SHOT] != 0 and ap > 0
+    if (slot >= SLOT_MISSILE and F[a, P_SURE_SHOT] != 0 and ap > 0
             and not (pierced and opts[O_SURE_SHOT_STACK] == 0)):
         ap -= 1
     return F[d, P_TB] + ap
@@ -158,7 +158,7 @@ def _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless):
     confirmations): location, damage roll with Fury (counted), TB and AP, the damage taken."""
     d = 1 - a
     loc = _location(roll)
-    if slot == SLOT_MISSILE:
+    if slot >= SLOT_MISSILE:  # a missile slot (main or off hand)
         loc = _covered(opts, loc)
     raw, extra = _damage_roll(F, S, opts, st, a, slot, target, helpless)
     if extra > 0:

@@ -26,9 +26,9 @@ from .turn import _attack_setup, _duel, _shot_setup
 def _single_attack(F, S, opts, grid, fx, st, cnt):
     """One attack by side a on a fresh side b (:func:`_attack_setup`): a's first attack of its turn,
     a feint, aim or charge included; a shooter's first shot (:func:`_shot_setup`)."""
-    band, aim = _shot_setup(F, S, opts)
-    if band >= 0:
-        _shoot(F, S, opts, grid, fx, st, cnt, 0, band, aim)
+    slot, band, aim = _shot_setup(F, S, opts)
+    if slot >= 0:
+        _shoot(F, S, opts, grid, fx, st, cnt, 0, slot, band, aim)
         return
     attacks, mod, feint = _attack_setup(F, S, opts)
     if attacks > 0:

@@ -31,6 +31,7 @@ from ..layout import (
     BAND_EXTREME,
     SLOT_MAIN,
     SLOT_MISSILE,
+    SLOT_MISSILE_OFF,
     SLOT_OFF,
     S_CAUTIOUS,
     S_DEAD,
@@ -42,6 +43,8 @@ from ..layout import (
     S_HELD_OFF,
     S_HELPLESS,
     S_LOADED,
+    S_LOADED_OFF,
+    S_OFF_MISSILE,
     S_MISSILE,
     S_NO_REACT,
     S_OUT,
@@ -57,7 +60,6 @@ from ..layout import (
     S_SURPRISED,
     S_W,
     TALLY,
-    W_ENGAGED_FIRE,
     W_PRESENT,
     W_THROWN,
     BAND_LONG,
@@ -70,8 +72,8 @@ from .fortune import _fortune_spare
 from .weapons import _wf
 from .movement import _settle
 from .attack import _attack
-from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn
-from .ranged import _aim_bonus, _band, _reload_need
+from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn, _swift_ready
+from .ranged import _aim_bonus, _band, _fire_slot
 
 
 @rule
@@ -89,6 +91,9 @@ def _reset(F, S, opts):
         if _wf(F, i, SLOT_MISSILE, W_PRESENT) != 0:  # W-7: the missile weapon in hand, loaded or not
             S[i, S_MISSILE] = 1
             S[i, S_LOADED] = opts[O_START_LOADED]
+            if _wf(F, i, SLOT_MISSILE_OFF, W_PRESENT) != 0:  # W-7.8: a second one in the off hand
+                S[i, S_OFF_MISSILE] = 1
+                S[i, S_LOADED_OFF] = opts[O_START_LOADED]
             if _wf(F, i, SLOT_MISSILE, W_THROWN) != 0:  # W-7.12: the supply
                 S[i, S_SUPPLY] = F[i, P_THROWN]
             else:
@@ -234,17 +239,22 @@ def _duel(F, S, opts, grid, fx, st, cnt):
 @rule
 def _shot_setup(F, S, opts):
     """The situation ``attack`` measures for a shooter: fresh fighters; side a's first shot, if its
-    turn starts with one: engaged, a loaded pistol-class weapon fires unaimed (W-7.6); apart and
-    loaded, the foe within very long range: aimed (W-8.9). Returns (band, aim), band −1 for none."""
+    turn starts with one: engaged, a loaded pistol-class weapon fires unaimed (W-7.6; the main-hand
+    one, else the off-hand one, W-7.8); apart and loaded, the foe within very long range: aimed
+    (W-8.9), or unaimed as the first of a swift attack (W-7.11). Returns (slot, band, aim), slot −1
+    for none."""
     _reset(F, S, opts)
-    if S[0, S_MISSILE] == 0 or S[0, S_LOADED] == 0:
-        return -1, 0
-    band = _band(F, S, opts, 0)
+    if S[0, S_MISSILE] == 0:
+        return -1, -1, 0
+    slot = _fire_slot(F, S, 0, S[2, G_ENGAGED] != 0)
+    if slot < 0:
+        return -1, -1, 0
+    band = _band(F, S, opts, 0, slot)
     if S[2, G_ENGAGED] != 0:
-        return (band, 0) if _wf(F, 0, SLOT_MISSILE, W_ENGAGED_FIRE) != 0 else (-1, 0)
-    if band <= BAND_LONG and F[0, P_A] >= 2 and _reload_need(F, 0) == 0:
-        return band, 0  # W-7.11: the first of a swift attack's shots, unaimed
-    return (band, _aim_bonus(F, 0)) if band <= BAND_EXTREME else (-1, 0)
+        return slot, band, 0
+    if band <= BAND_LONG and F[0, P_A] >= 2 and _swift_ready(F, S, opts, 0, slot):
+        return slot, band, 0  # W-7.11: the first of a swift attack's shots, unaimed
+    return (slot, band, _aim_bonus(F, 0)) if band <= BAND_EXTREME else (-1, -1, 0)
 
 
 @rule
