@@ -120,10 +120,16 @@ def files(tmp_path_factory) -> dict[str, str]:
             "FOLDER": str(d / "folder.toml"), "RULES": str(rules)}
 
 
+#: the options that take the next word as their value ("--seed --json" asks for no JSON)
+VALUE_OPTIONS = {"-n", "--seed", "--threads", "--option", "--ruleset", "--tactic-a", "--tactic-b", "--reaction-a",
+                 "--reaction-b", "--cluster", "--rules", "--tactic", "--reaction", "--targeting-a", "--targeting-b"}
+
+
 def run_checked(args: list[str], files: dict[str, str]):
     args = [files.get(a, a) for a in args]
     r = invoke(args)
-    if r.exit_code == 0 and "--json" in args and not {"--help", "--version"} & set(args):
+    json_asked = any(a == "--json" and (i == 0 or args[i - 1] not in VALUE_OPTIONS) for i, a in enumerate(args))
+    if r.exit_code == 0 and json_asked and not {"--help", "--version"} & set(args):
         d = json.loads(r.stdout)
         if args[0] in ("duel", "fight"):  # every run carries --option round_cap=5
             assert d["options"]["round_cap"] == 5 and (d["rounds"]["p90"] or 0) <= 5, d["rounds"]

@@ -41,7 +41,7 @@ from ..layout import (
     S_THROW_READY, S_TOKENS_USED, W_DIALS, WN,
 )
 from ..options import (
-    GM_RELOAD_TOKENS_ON, N_DIALS, O_DIALS, O_GM_RELOAD_TOKENS, O_RANGED_DISARM, O_THROW_RANGE, O_THROW_READY,
+    GM_RELOAD_TOKENS_ON, N_DIALS, DIALS_AT, O_GM_RELOAD_TOKENS, O_RANGED_DISARM, O_THROW_RANGE, O_THROW_READY,
     RANGED_DISARM_ON, THROW_READY_FREE,
 )
 from .checks import _fighter_check, _gun_in_hand, _is_npc, _slot, _successes, _tokens_left, _wb
@@ -122,7 +122,7 @@ def _dial_dice(F, opts, a):
     total = 0
     for k in range(N_DIALS):
         if (bits >> k) & 1 != 0:
-            total += opts[O_DIALS + k]
+            total += opts[DIALS_AT + k]
     return total
 
 
