@@ -368,14 +368,7 @@ class Game:
                 counter, left = True, left - 1
             d.init_bonus += 2 * left
         elif react == "dodge":
-            if r >= 3:
-                d.init_bonus += 2
-            if r >= 2:
-                s = 0
-            elif r == 1:
-                s = (s + 1) // 2
-            elif r < 0 and (s > 0 or self.o["exposure"] == "miss_becomes_hit"):
-                s -= r
+            s = self.dodged(d, s, r)
         counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
         if s > 0:
             outcome = "hit"
@@ -595,6 +588,20 @@ class Game:
     def point_blank(self) -> bool:
         return self.dist() <= 1
 
+    def dodged(self, d: Side, s: int, r: int) -> int:
+        """V-4.4: the successes ``s`` of an attack left after ``d``'s dodge of ``r`` successes: 3+
+        also +2 initiative, 2+ none left, 1 half (rounded up), a negative dodge exposes ``d`` (its
+        −r added to a hit, or to a miss with ``exposure = miss_becomes_hit``)."""
+        if r >= 3:
+            d.init_bonus += 2
+        if r >= 2:
+            return 0
+        if r == 1:
+            return (s + 1) // 2
+        if r < 0 and (s > 0 or self.o["exposure"] == "miss_becomes_hit"):
+            return s - r
+        return s
+
     def step(self, s: Side, stop: int | None = None) -> None:
         """V-10.4: one move (1 AP) of up to the speed toward the foe, stopping at its melee reach
         (V-3.15; or ``stop`` metres away); cover lost."""
@@ -798,14 +805,7 @@ class Game:
             r = self.fighter_check(d, d.f.attributes.agility + d.f.skills.nimbleness - item.modifier - d.pen_agil)
             if d.strain:
                 d.lose_health(d.strain)
-            if r >= 3:
-                d.init_bonus += 2
-            if r >= 2:
-                s = 0
-            elif r == 1:
-                s = (s + 1) // 2
-            elif r < 0 and (s > 0 or self.o["exposure"] == "miss_becomes_hit"):
-                s -= r
+            s = self.dodged(d, s, r)
         if s > 0:
             outcome = self.hit(a, d, s, "throw", item)
         else:

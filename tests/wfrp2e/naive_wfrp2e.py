@@ -441,6 +441,23 @@ class Duel:
     def dodge_target(self, d: Combatant, weapon: Item) -> int:
         return d.p.dodge + self.modifiers(self.speed(weapon) + 10 * d.cautious - d.pen_ag)
 
+    def react(self, d: Combatant, weapon: Item) -> str | None:
+        """``d`` answers a hit with the reaction it picks (its Fortune cost paid, the
+        round's parry or dodge spent): the kind ("parry", "dodge") if its test stops the hit, else
+        None (no reaction, or a failed one)."""
+        kind, cost = self.pick_reaction(d, weapon)
+        if kind is None:
+            return None
+        d.fortune -= cost
+        if kind == "parry":
+            d.parried_this_round = True
+            d.parry_stance = False
+            t = self.parry_target(d, weapon)
+        else:
+            d.dodged_this_round = True
+            t = self.dodge_target(d, weapon)
+        return kind if self.test(d, t, on_reaction=True, may_reroll=cost == 0)[0] else None  # one point per test
+
     def pick_reaction(self, d: Combatant, weapon: Item) -> tuple[str | None, int]:
         if d.p.reaction == "none":
             return None, 0
@@ -484,18 +501,9 @@ class Duel:
                 return
         outcome = "hit"
         if not feinted and not d.helpless:
-            kind, cost = self.pick_reaction(d, weapon)
+            kind = self.react(d, weapon)
             if kind is not None:
-                d.fortune -= cost
-                if kind == "parry":
-                    d.parried_this_round = True
-                    d.parry_stance = False
-                    t = self.parry_target(d, weapon)
-                else:
-                    d.dodged_this_round = True
-                    t = self.dodge_target(d, weapon)
-                if self.test(d, t, on_reaction=True, may_reroll=cost == 0)[0]:  # one point per test
-                    outcome = "parried" if kind == "parry" else "dodged"
+                outcome = "parried" if kind == "parry" else "dodged"
         self.rec.outcomes[ai][("miss", "parried", "dodged", "hit").index(outcome)] += 1
         if outcome != "hit":
             return
@@ -788,17 +796,7 @@ class Duel:
                 total += 10
             won, _ = self.test(me, me.p.ws + self.modifiers(total), on_reaction=False)
             if won:
-                kind, cost = self.pick_reaction(foe, weapon)
-                if kind is not None:
-                    foe.fortune -= cost
-                    if kind == "parry":
-                        foe.parried_this_round = True
-                        foe.parry_stance = False
-                        t = self.parry_target(foe, weapon)
-                    else:
-                        foe.dodged_this_round = True
-                        t = self.dodge_target(foe, weapon)
-                    won = not self.test(foe, t, on_reaction=True, may_reroll=cost == 0)[0]
+                won = self.react(foe, weapon) is None
         if won:
             self.step_away(1 - i, 4 - self.gap)  # to 4 yards apart
             if self.rules.manoeuvre_advance:

@@ -157,6 +157,16 @@ def reduction_pmf(n, opts):
 
 
 @driver
+def _trauma_out_chance(tt):
+    """V-8.4: the chance that one trauma (a d66 row of ``tt``) ends the fight: KO, PARA or DEAD. float."""
+    q = 0.0
+    for row in range(tt.shape[0]):
+        if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
+            q += 1.0 / tt.shape[0]
+    return q
+
+
+@driver
 def enumerate_attack(F, opts, tt, outcomes, levels, damage):
     """Add the exact outcome distribution of side a's first attack on a fresh side b.
 
@@ -181,10 +191,7 @@ def enumerate_attack(F, opts, tt, outcomes, levels, damage):
         pr, lor = _prayer_pmf(dodge_pool(F, S, opts, 0, 1, kind), opts, can_pray(S, opts, 1))
     else:
         pr, lor = np.ones((1, 1)), 0
-    q = 0.0  # V-8.4: chance that one trauma ends the fight (KO, PARA, DEAD)
-    for row in range(tt.shape[0]):
-        if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
-            q += 1.0 / tt.shape[0]
+    q = _trauma_out_chance(tt)  # V-8.4
     na, ns = armour_dice(F, S, opts, 0, 1)
     red = reduction_pmf(na + ns, opts)
     for i in range(pa.shape[0]):
@@ -286,6 +293,34 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
 
 
 @driver
+def _add_missile_blow(F, p, dmg, traumas, will, will_left, red, q, outcomes, levels, damage):
+    """A shot's or throw's hit of probability ``p`` (V-11.15, V-11.17, V-12): ``dmg`` damage against
+    the armour + cover roll (``red``: the pmf of the damage it takes off; none without damage),
+    ``traumas`` traumas (each ending the fight with chance ``q``) and ``will`` Will damage (never
+    stopped, V-12.3) on a target left with ``will_left`` Will (≤ 0: out by its own prayer, so no
+    blow puts it out)."""
+    for x in range(red.shape[0] if dmg > 0 else 1):
+        px = p * (red[x] if dmg > 0 else 1.0)
+        if px == 0.0:
+            continue
+        final = max(dmg - x, 0)
+        if dmg > 0 and final == 0:
+            outcomes[OUT_ARMOUR_STOPPED] += px
+            levels[LVL_NONE, 0] += px
+            continue
+        outcomes[OUT_HIT] += px
+        damage[0] += final * px
+        if will_left <= 0:
+            p_out = 0.0
+        elif F[1, P_HEALTH] - final <= 0 or will_left - will <= 0:
+            p_out = 1.0
+        else:
+            p_out = 1.0 - (1.0 - q) ** traumas
+        levels[level(False, final, traumas, True), 0] += px * p_out
+        levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)
+
+
+@driver
 def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
     """:func:`enumerate_shot` from the shooting check on, each probability times ``weight``."""
     shot = plan_shot(F, S, 0)
@@ -319,10 +354,7 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
                 total[i + j] += pa[i] * pc[j]
         pa = total
         lo = lo + loc
-    q = 0.0  # V-8.4: chance that one trauma ends the fight (KO, PARA, DEAD)
-    for row in range(tt.shape[0]):
-        if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
-            q += 1.0 / tt.shape[0]
+    q = _trauma_out_chance(tt)  # V-8.4
     na, ns, nc = shot_armour_dice(F, S, opts, 0, 1)
     red = reduction_pmf(na + ns + nc, opts)
     for i in range(pa.shape[0]):
@@ -337,23 +369,7 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
         if dmg == 0 and traumas == 0 and disarm == 0 and will == 0:
             outcomes[OUT_HIT] += p * weight
             continue
-        for x in range(red.shape[0] if dmg > 0 else 1):
-            px = p * weight * (red[x] if dmg > 0 else 1.0)
-            if px == 0.0:
-                continue
-            final = max(dmg - x, 0)
-            if dmg > 0 and final == 0:
-                outcomes[OUT_ARMOUR_STOPPED] += px
-                levels[LVL_NONE, 0] += px
-                continue
-            outcomes[OUT_HIT] += px
-            damage[0] += final * px
-            if F[1, P_HEALTH] - final <= 0 or F[1, P_WILL] - will <= 0:
-                p_out = 1.0
-            else:
-                p_out = 1.0 - (1.0 - q) ** traumas
-            levels[level(False, final, traumas, True), 0] += px * p_out
-            levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)
+        _add_missile_blow(F, p * weight, dmg, traumas, will, F[1, P_WILL], red, q, outcomes, levels, damage)
 
 
 @driver
@@ -371,10 +387,7 @@ def _add_throw(F, S, opts, tt, weight, outcomes, levels, damage):
         pr, lor = _prayer_pmf(dodge, opts, can_pray(S, opts, 1))
     else:
         pr, lor = np.ones((1, 1)), 0
-    q = 0.0  # V-8.4: chance that one trauma ends the fight (KO, PARA, DEAD)
-    for row in range(tt.shape[0]):
-        if tt[row, T_OUT] != 0 or tt[row, T_DEAD] != 0:
-            q += 1.0 / tt.shape[0]
+    q = _trauma_out_chance(tt)  # V-8.4
     na, ns, nc = missile_armour_dice(F, S, opts, 0, 1, missile(F, S, 0, SH_THROW, W_PIERCING))
     red = reduction_pmf(na + ns + nc, opts)
     for i in range(pa.shape[0]):
@@ -389,22 +402,4 @@ def _add_throw(F, S, opts, tt, weight, outcomes, levels, damage):
                 outcomes[outcome] += p
                 continue
             dmg, traumas, disarm, will = shot_spend(F, S, opts, 0, s, SH_THROW)
-            for x in range(red.shape[0] if dmg > 0 else 1):
-                px = p * (red[x] if dmg > 0 else 1.0)
-                if px == 0.0:
-                    continue
-                final = max(dmg - x, 0)
-                if dmg > 0 and final == 0:
-                    outcomes[OUT_ARMOUR_STOPPED] += px
-                    levels[LVL_NONE, 0] += px
-                    continue
-                outcomes[OUT_HIT] += px
-                damage[0] += final * px
-                if will_left <= 0:  # already out by its own prayer: no blow puts it out
-                    p_out = 0.0
-                elif F[1, P_HEALTH] - final <= 0 or will_left - will <= 0:
-                    p_out = 1.0
-                else:
-                    p_out = 1.0 - (1.0 - q) ** traumas
-                levels[level(False, final, traumas, True), 0] += px * p_out
-                levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)
+            _add_missile_blow(F, p, dmg, traumas, will, will_left, red, q, outcomes, levels, damage)
