@@ -228,17 +228,21 @@ class Outputs:
 
     def check(self, inputs: Iterable[Path] = ()) -> None:
         """Refuse, before anything runs or is created, an output that may not be written
-        (:func:`check_file`, :func:`check_folder`; ``inputs`` are never overwritten), one folder
-        named twice, or ``--parquet`` without pyarrow."""
+        (:func:`check_file`, :func:`check_folder`; ``inputs`` are never overwritten), one path
+        named by two outputs, or ``--parquet`` without pyarrow."""
         inputs = list(inputs)
         if self.html:
             check_file("-o", self.html, inputs)
         for flag, folder in (("--csv", self.csv), ("--parquet", self.parquet)):
             if folder:
                 check_folder(flag, folder, inputs)
-        if self.csv and self.parquet and Path(self.csv).absolute() == Path(self.parquet).absolute():
-            raise DataError("--parquet", None, f"--csv and --parquet name the same folder ({self.csv}); give each "
-                            "its own")
+        named = [(flag, path) for flag, path in (("-o", self.html), ("--csv", self.csv), ("--parquet", self.parquet))
+                 if path]
+        for k, (flag, path) in enumerate(named):
+            for first, other in named[:k]:
+                if Path(path).absolute() == Path(other).absolute():
+                    what = "path" if first == "-o" else "folder"
+                    raise DataError(flag, None, f"{first} and {flag} name the same {what} ({path}); give each its own")
 
 
 def require_parquet(flag: str = "--parquet") -> None:

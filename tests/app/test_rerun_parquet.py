@@ -277,6 +277,18 @@ def test_parquet_and_csv_into_one_folder_is_refused(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
 
 
+def test_the_page_and_the_csv_folder_on_one_path_are_refused(tmp_path, monkeypatch):
+    """-o 0 --csv 0 (found by the CLI fuzzing): one line naming both flags, exit 2, nothing created."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('n = 100\nmatchups = [["militia", "brute"]]\n')
+    monkeypatch.chdir(tmp_path)
+    for args in (["-o", "0", "--csv", "0"], ["-o", "r.html", "--csv", "r.html"], ["-o", "x", "--parquet", "./x"]):
+        r = runner.invoke(app, ["report", str(scenario), *args])
+        assert r.exit_code == 2 and "name the same path" in r.stderr and "Traceback" not in r.output, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
 def test_a_cross_system_report_with_a_rules_file_per_ruleset_plays_again(tmp_path, monkeypatch):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "b.toml").write_text("[options]\nround_cap = 3\n")
