@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from brutal_sim.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ("axe_sweep", "round_robin", "group_fights", "cross_system", "stat_weights")
+EXAMPLES = ("axe_sweep", "round_robin", "group_fights", "cross_system", "stat_weights", "vereteno_distance",
+            "wfrp2e_at_a_distance")
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt install chromium): the example "
                                 "reports are not rendered in a browser")
@@ -30,6 +31,9 @@ document.getElementById("f").addEventListener("load", function () {
   var d = document.getElementById("f").contentDocument, out = {};
   out.client = d.documentElement.clientWidth;
   out.scroll = d.documentElement.scrollWidth;
+  out.wide = Array.prototype.filter.call(d.body.querySelectorAll("*"), function (e) {  // what sticks out, if anything
+    return !(e.parentElement && e.parentElement.closest("svg, .scroll")) && e.getBoundingClientRect().right > out.client + 0.5;
+  }).slice(0, 5).map(function (e) { return e.tagName + "." + e.className + " " + e.textContent.slice(0, 60); });
   out.tools = d.querySelectorAll(".tools").length;
   out.tables = d.querySelectorAll("table.data").length;
   var svgs = Array.prototype.slice.call(d.querySelectorAll("figure svg.plot"));
