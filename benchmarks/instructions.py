@@ -2,6 +2,8 @@
 
     python benchmarks/instructions.py                                # swordsman vs brute
     python benchmarks/instructions.py --matchup duelist knight -n 20000
+    python benchmarks/instructions.py --ruleset wfrp2e --matchup orc goblin
+    python benchmarks/instructions.py --ruleset vereteno --matchup rifleman swordsman --option start_distance=30
     python benchmarks/instructions.py --annotate _attack             # its machine code, counted
 
 Timings on this shared machine vary by up to ±10 % from run to run; the instructions a duel
@@ -156,7 +158,8 @@ def annotate(costs: dict[int, list[int]], functions: list[tuple[int, int, str]],
     return "\n".join(lines)
 
 
-def child(matchup: tuple[str, str], n: int, map_path: Path | None) -> None:
+def child(matchup: tuple[str, str], n: int, map_path: Path | None, ruleset: str | None = None,
+          options: dict[str, str] | None = None) -> None:
     """Load (or compile) the kernel, write the map of its functions and their machine code (next to
     the map, in ``code/``), play ``n`` duels on 1 thread."""
     import ctypes
@@ -172,7 +175,7 @@ def child(matchup: tuple[str, str], n: int, map_path: Path | None) -> None:
     spec.loader.exec_module(perf)  # type: ignore[union-attr]
     perf.record_loaded_objects()
     numba.set_num_threads(1)
-    _, prepared = api.prepare(*matchup)
+    _, prepared = api.prepare(*matchup, ruleset=ruleset, options=options)
     run_duel_counters(prepared.compiled, WARM_UP, 1, threads=1)
     if map_path is None:
         return
@@ -188,6 +191,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matchup", nargs=2, default=("swordsman", "brute"), metavar=("A", "B"))
     parser.add_argument("-n", type=int, default=10_000, help="duels to count (default 10,000)")
+    parser.add_argument("--ruleset", help="the fighters' ruleset (default: as brutal-sim duel finds it)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule option of the duel (repeatable), e.g. start_distance=30")
     parser.add_argument("--cache-dir", type=Path,
                         default=Path(tempfile.gettempdir()) / "brutal_sim_callgrind_cache",
                         help="numba cache of the kernels compiled for valgrind")
@@ -196,8 +202,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--map", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    options = dict(o.partition("=")[::2] for o in args.option)
     if args.child:
-        child(tuple(args.matchup), args.n, args.map)
+        child(tuple(args.matchup), args.n, args.map, args.ruleset, options)
         return
     if args.n < 1:
         parser.exit(2, f"instructions.py: error: -n must be a positive number of duels, not {args.n}\n")
@@ -205,14 +212,15 @@ def main(argv: list[str] | None = None) -> None:
     from brutal_sim.core.errors import DataError
 
     try:
-        api.prepare(*args.matchup)
+        api.prepare(*args.matchup, ruleset=args.ruleset, options=options)
     except DataError as exc:
         parser.exit(2, f"instructions.py: error: {exc}\n")
     for tool in ("valgrind", "nm") + (("objdump",) if args.annotate else ()):
         if which(tool) is None:
             parser.exit(2, f"instructions.py: error: needs {tool} (valgrind; nm, objdump from binutils)\n")
     env = {**os.environ, **CPU, "NUMBA_CACHE_DIR": str(args.cache_dir)}
-    me = [sys.executable, __file__, "--child", "--matchup", *args.matchup]
+    me = [sys.executable, __file__, "--child", "--matchup", *args.matchup,
+          *(["--ruleset", args.ruleset] if args.ruleset else []), *(f"--option={o}" for o in args.option)]
     subprocess.run(me, env=env, check=True)  # compiles natively, once
     with tempfile.TemporaryDirectory() as tmp:
         out, map_path = Path(tmp) / "callgrind.out", Path(tmp) / "kernel.map"

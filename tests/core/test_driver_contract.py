@@ -27,6 +27,7 @@ RULESETS = ROOT / "brutal_sim" / "rulesets"
 FIGHT_DRIVERS = {"brutal": RULESETS / "brutal" / "kernel" / "drivers.py"}
 DUEL_DRIVERS = {
     "wfrp2e": RULESETS / "wfrp2e" / "kernel" / "drivers.py",
+    "wfrp2e with missile weapons": RULESETS / "wfrp2e" / "kernel" / "missile_drivers.py",
     "vereteno": RULESETS / "vereteno" / "kernel" / "drivers.py",
     "vereteno at a distance": RULESETS / "vereteno" / "kernel" / "ranged_drivers.py",
 }

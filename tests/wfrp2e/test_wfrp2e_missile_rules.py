@@ -15,7 +15,7 @@ from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.compile import compile_fighter
 from brutal_sim.toolbox.rng import seed_duel
 from brutal_sim.rulesets.wfrp2e.kernel import (
-    absorbed, aim_bonus, attack_target, damage_bonus, reload_need, run_attacks, run_duels, shot_setup, turn,
+    absorbed, aim_bonus, attack_target, damage_bonus, reload_need, shot_setup, turn,
 )
 
 from wfrp2e_util import exact, fighter, prepared, state, within
@@ -242,9 +242,9 @@ def test_w7_13_w7_14_kernel_and_naive_reference_agree(k):
     F, o, grid, fx = p.compiled.args()
     n = p.compiled.n_counters
     for i in range(60):
-        row = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        row = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
-        row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        row = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
 
 
@@ -293,9 +293,9 @@ def test_w7_9_target_modifiers_kernel_and_naive_reference_agree(options):
     F, o, grid, fx = p.compiled.args()
     n = p.compiled.n_counters
     for i in range(60):
-        row = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        row = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
-        row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        row = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
 
 
@@ -380,9 +380,9 @@ def test_w7_11_w7_12_kernel_and_naive_reference_agree(a, b, options):
     F, o, grid, fx = p.compiled.args()
     n = p.compiled.n_counters
     for i in range(60):
-        row = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        row = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
-        row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        row = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
 
 
@@ -436,7 +436,7 @@ def test_w8_14_overwatch_kernel_and_naive_reference_agree(a, b, options):
     F, o, grid, fx = p.compiled.args()
     n = p.compiled.n_counters
     for i in range(60):
-        row = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        row = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
-        row = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
+        row = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
         assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"

@@ -7,8 +7,6 @@ import numpy as np
 import pytest
 
 import naive_wfrp2e as naive
-from brutal_sim.rulesets.wfrp2e.kernel import run_attacks, run_duels
-
 from wfrp2e_util import fighter, prepared
 
 SEED = 23
@@ -42,10 +40,10 @@ def _check(p, n: int = N) -> None:
     F, o, grid, fx = p.compiled.args()
     k = p.compiled.n_counters
     for i in range(n):
-        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         ref = naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k)
         assert kernel.tolist() == ref, f"duel {i}"
-        kernel = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        kernel = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         ref = naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(k)
         assert kernel.tolist() == ref, f"attack {i}"
 
@@ -79,7 +77,7 @@ def test_block_of_duels_is_the_sum_of_naive_duels():
     p = prepared("swordsman", "duelist")
     F, o, grid, fx = p.compiled.args()
     k = p.compiled.n_counters
-    block = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(100), np.int64(200), 2, k).sum(axis=0)
+    block = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(100), np.int64(200), 2, k).sum(axis=0)
     total = np.zeros(k, dtype=np.int64)
     for i in range(100, 300):
         total += np.array(naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k))
@@ -166,7 +164,7 @@ def test_w8_11_kiting_duels_agree(options):
     F, o, grid, fx = p.compiled.args()
     k = p.compiled.n_counters
     for i in range(150):
-        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
 
 
@@ -180,7 +178,7 @@ def test_w7_shooting_duels_agree(a, b, options):
     F, o, grid, fx = p.compiled.args()
     k = p.compiled.n_counters
     for i in range(150):
-        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
 
 

@@ -13,7 +13,7 @@ import naive_wfrp2e as naive
 from brutal_sim import api
 from brutal_sim.rulesets.wfrp2e import RULESET
 from brutal_sim.rulesets.wfrp2e import layout as L
-from brutal_sim.rulesets.wfrp2e.kernel import opposed_result, run_attacks, run_duels, shot_target
+from brutal_sim.rulesets.wfrp2e.kernel import opposed_result, shot_target
 
 from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
@@ -38,10 +38,10 @@ def _agree(p, n: int = 150, attacks: bool = True) -> None:
     F, o, grid, fx = p.compiled.args()
     k = p.compiled.n_counters
     for i in range(n):
-        kernel = run_duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
         if attacks:
-            kernel = run_attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+            kernel = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
             assert kernel.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(k), f"attack {i}"
 
 

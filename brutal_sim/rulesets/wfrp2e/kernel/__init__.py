@@ -41,8 +41,8 @@ above it: :mod:`.tests` (W-1 tests, opposed tests), :mod:`.fortune` (W-6.5, W-8.
 conditions), :mod:`.movement` (W-11 moves, charges, runs, engagement, the line model),
 :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.ranged` (W-7: range bands,
 the shot, reloads), :mod:`.actions` (W-3 actions, W-8 tactics, the shooters' turns), :mod:`.turn`
-(W-2: initiative, the turn, the duel), :mod:`.drivers` (the parallel loops and their Python
-wrappers).
+(W-2: initiative, the turn, the duel), :mod:`.drivers` and :mod:`.missile_drivers` (the parallel
+loops and their Python wrappers, of duels without and with missile weapons).
 
 The interface
 -------------
@@ -50,7 +50,9 @@ The names below are the kernel's public names; everything else is private to its
 chapters import each other's private names, nothing outside this package does).
 
 - Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): ``run_duels``,
-  ``run_attacks``, ``run_paired``.
+  ``run_attacks``, ``run_paired`` for matchups without missile weapons (``KERNELS``: no step of W-7
+  is compiled), ``run_missile_duels``, ``run_missile_attacks``, ``run_missile_paired`` for those
+  with one (``MISSILE_KERNELS``).
 - ``LOCATION_ZONE``: ``int64[6]``, the zone of each hit location.
 - Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.wfrp2e.exact`) and for the rule
   tests, which call one step on hand-made arrays. They take the arguments described above.
@@ -118,12 +120,17 @@ from .turn import (
     _initiative as initiative,
     _reset as reset,
     _shot_setup as shot_setup,
-    _turn as turn,
+    _any_turn as turn,
 )
 from .drivers import (
     _run_attacks as run_attacks,
     _run_duels as run_duels,
     _run_paired as run_paired,
+)
+from .missile_drivers import (
+    _run_attacks as run_missile_attacks,
+    _run_duels as run_missile_duels,
+    _run_paired as run_missile_paired,
 )
 
 __all__ = [
@@ -163,6 +170,9 @@ __all__ = [
     "retreat",
     "run_attacks",
     "run_duels",
+    "run_missile_attacks",
+    "run_missile_duels",
+    "run_missile_paired",
     "run_paired",
     "shot_auto",
     "shot_setup",

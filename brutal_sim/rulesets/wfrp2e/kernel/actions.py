@@ -10,7 +10,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 from __future__ import annotations
 
 from ....toolbox.battle import apart, decided, move_toward, put_out
-from ....toolbox.jit import rule
+from ....toolbox.jit import loop_inline_rule, rule
 from ..layout import (
     BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, CHARGE_DISTANCE, ENGAGE_DISTANCE, G_ENGAGED, OUT_HIT, P_A, P_MELEE_TACTIC,
     P_PUSH, P_TACTIC, P_WS, REACT_PARRY, SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN,
@@ -41,7 +41,7 @@ def _melee_tactic(F, i):
     return t
 
 
-@rule
+@loop_inline_rule
 def _plan(F, S, opts, i, halves):
     """W-3, W-8: what i's tactic does with ``halves`` half actions; sets its stances.
 

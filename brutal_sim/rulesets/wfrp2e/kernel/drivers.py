@@ -3,7 +3,9 @@ of several configurations on the same random numbers. ``_run`` and ``_run_paired
 (``driver(parallel=True)``); ``_run_duels`` and ``_run_attacks`` are Python functions that pass
 ``_run`` its flag.
 
-Rules: none of their own: a duel (W-2, :mod:`.turn`) or one attack (W-4, :mod:`.attack`) per index.
+Rules: none of their own: a duel (W-2) or one attack (W-4) per index (:mod:`.turn`), of fighters
+without missile weapons: these drivers compile nothing of W-7 (:mod:`.missile_drivers` are the same
+loops for duels with them).
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -13,26 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ....toolbox.jit import driver, rule
+from ....toolbox.jit import driver
 from ....toolbox.rng import seed_duel
 from ..layout import NS
-from .attack import _attack
-from .actions import _feint
-from .ranged import _shoot
-from .turn import _attack_setup, _duel, _shot_setup
-
-
-@rule
-def _single_attack(F, S, opts, grid, fx, st, cnt):
-    """One attack by side a on a fresh side b (:func:`_attack_setup`): a's first attack of its turn,
-    a feint, aim or charge included; a shooter's first shot (:func:`_shot_setup`)."""
-    slot, band, aim = _shot_setup(F, S, opts)
-    if slot >= 0:
-        _shoot(F, S, opts, grid, fx, st, cnt, 0, slot, band, aim)
-        return
-    attacks, mod, feint = _attack_setup(F, S, opts)
-    if attacks > 0:
-        _attack(F, S, opts, grid, fx, st, cnt, 0, mod, feint and _feint(F, S, opts, st, 0))
+from .turn import _duel, _single_attack
 
 
 @driver(parallel=True)

@@ -73,7 +73,7 @@ from .weapons import _wf
 from .movement import _settle
 from .attack import _attack
 from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn, _swift_ready
-from .ranged import _aim_bonus, _band, _fire_slot
+from .ranged import _aim_bonus, _band, _fire_slot, _shoot
 
 
 @rule
@@ -138,8 +138,9 @@ def _initiative(F, S, opts, st):
 
 
 @rule
-def _turn(F, S, opts, grid, fx, st, cnt, i):
-    """One turn of fighter i (W-2.3).
+def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
+    """One turn of fighter i (W-2.3); ``missiles`` None in a duel without missile weapons (the steps
+    of W-7 and W-8.14 are then not compiled), True otherwise.
 
     Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
     (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
@@ -181,20 +182,22 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         spare = False
     if halves == 0:
         return
-    if S[i, S_MISSILE] != 0:
-        halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
-        if halves == 0 or decided(S):
-            return
+    if missiles is not None:
+        if S[i, S_MISSILE] != 0:
+            halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
+            if halves == 0 or decided(S):
+                return
     engaged = S[2, G_ENGAGED] != 0
     attacks, mod, feint = _plan(F, S, opts, i, halves)
     e = 1 - i
     charge = False
-    if S[e, S_KEPT] != 0 and not engaged:  # W-8.14: the foe's kept shot after this approach
-        charge = S[2, G_ENGAGED] != 0 and mod == 10
-        if not charge or opts[O_DELAY_CUT] != 0:
-            _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, charge)
-            if decided(S):
-                return
+    if missiles is not None:
+        if S[e, S_KEPT] != 0 and not engaged:  # W-8.14: the foe's kept shot after this approach
+            charge = S[2, G_ENGAGED] != 0 and mod == 10
+            if not charge or opts[O_DELAY_CUT] != 0:
+                _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, charge)
+                if decided(S):
+                    return
     aim = 0
     if spare and engaged and halves == 2 and attacks > 0 and not feint and not _plan_aims(F, S, i):
         S[i, S_FORTUNE] -= 1
@@ -204,14 +207,23 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
         if decided(S):
             break
         _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
-    if charge and S[e, S_KEPT] != 0:  # delay_cut = between_actions: after the whole charge
-        _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, False)
+    if missiles is not None:
+        if charge and S[e, S_KEPT] != 0:  # delay_cut = between_actions: after the whole charge
+            _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, False)
 
 
 @rule
-def _duel(F, S, opts, grid, fx, st, cnt):
+def _any_turn(F, S, opts, grid, fx, st, cnt, i):
+    """One turn of fighter i (:func:`_turn`) with every step of W-7 compiled, whatever it carries
+    (for the rule tests, which play single turns)."""
+    _turn(F, S, opts, grid, fx, st, cnt, i, True)
+
+
+@rule
+def _play(F, S, opts, grid, fx, st, cnt, missiles):
     """One duel (W-2): rounds of two turns in initiative order until one side is out or the round
-    cap (W-2.7). Returns 0 if side a won, 1 if side b won, 2 for a draw."""
+    cap (W-2.7); ``missiles`` as for :func:`_turn`. Returns 0 if side a won, 1 if side b won, 2 for
+    a draw."""
     _reset(F, S, opts)
     first = _initiative(F, S, opts, st)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
@@ -223,7 +235,7 @@ def _duel(F, S, opts, grid, fx, st, cnt):
             S[i, S_DODGE_USED] = 0
         for k in range(2):
             i = first if k == 0 else 1 - first
-            _turn(F, S, opts, grid, fx, st, cnt, i)
+            _turn(F, S, opts, grid, fx, st, cnt, i, missiles)
             if decided(S):
                 loser = loser_side(S)
                 cause = S[loser, S_OUT] - 1
@@ -234,6 +246,45 @@ def _duel(F, S, opts, grid, fx, st, cnt):
         S[1, S_SURPRISED] = 0
     cnt[C_DRAWS] += 1
     return 2
+
+
+@rule
+def _duel(F, S, opts, grid, fx, st, cnt):
+    """One duel without missile weapons (:func:`_play`; nothing of W-7 compiled)."""
+    return _play(F, S, opts, grid, fx, st, cnt, None)
+
+
+@rule
+def _missile_duel(F, S, opts, grid, fx, st, cnt):
+    """One duel in which a fighter carries a missile weapon (:func:`_play`)."""
+    return _play(F, S, opts, grid, fx, st, cnt, True)
+
+
+@rule
+def _one_attack(F, S, opts, grid, fx, st, cnt, missiles):
+    """One attack by side a on a fresh side b (:func:`_attack_setup`): a's first attack of its turn,
+    a feint, aim or charge included; with ``missiles`` not None a shooter's first shot
+    (:func:`_shot_setup`)."""
+    if missiles is not None:
+        slot, band, aim = _shot_setup(F, S, opts)
+        if slot >= 0:
+            _shoot(F, S, opts, grid, fx, st, cnt, 0, slot, band, aim)
+            return
+    attacks, mod, feint = _attack_setup(F, S, opts)
+    if attacks > 0:
+        _attack(F, S, opts, grid, fx, st, cnt, 0, mod, feint and _feint(F, S, opts, st, 0))
+
+
+@rule
+def _single_attack(F, S, opts, grid, fx, st, cnt):
+    """:func:`_one_attack` without missile weapons."""
+    _one_attack(F, S, opts, grid, fx, st, cnt, None)
+
+
+@rule
+def _missile_single_attack(F, S, opts, grid, fx, st, cnt):
+    """:func:`_one_attack` with missile weapons: a shooter's first shot."""
+    _one_attack(F, S, opts, grid, fx, st, cnt, True)
 
 
 @rule
