@@ -177,6 +177,7 @@ class Rules:
     manoeuvre_opposed: bool = False  # W-11.7 manoeuvre_test = opposed_ws
     manoeuvre_advance: bool = False  # W-11.7 manoeuvre_follow = advance
     kite_flee: bool = False  # W-8.11
+    aim_next: bool = False  # W-7.3 aim = next_action
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -196,7 +197,8 @@ class Rules:
                    bool(o[O.O_SURE_SHOT_STACK]), int(o[O.O_MISFIRE_BAND]), bool(o[O.O_SHRAPNEL]),
                    bool(o[O.O_BS_BONUS]), int(o[O.O_VISIBILITY]), bool(o[O.O_COVER]), int(o[O.O_AMMO]),
                    bool(o[O.O_DELAY_CUT]), bool(o[O.O_SWIFT_BRACE]), bool(o[O.O_DROP]),
-                   bool(o[O.O_MANOEUVRE_TEST]), bool(o[O.O_MANOEUVRE_FOLLOW]), bool(o[O.O_KITE_FLEE]))
+                   bool(o[O.O_MANOEUVRE_TEST]), bool(o[O.O_MANOEUVRE_FOLLOW]), bool(o[O.O_KITE_FLEE]),
+                   bool(o[O.O_AIM]))
 
 
 @dataclass(frozen=True)
@@ -257,6 +259,7 @@ class Combatant:
     reload_done: int = 0
     supply: int | None = None  # shots left (W-7.12); None: unlimited
     kept: bool = False  # a delayed half action for a shot (W-11.6, W-8.14)
+    aim_kept: int = 0  # W-7.3 next_action: an aim's bonus kept for the next turn's first action
     off_in_hand: bool = False  # W-7.8: the second missile weapon, in the off hand
     off_loaded: bool = False
 
@@ -802,9 +805,10 @@ class Duel:
             if self.rules.manoeuvre_advance:
                 self.go_toward(i, 2, 2)
 
-    def ranged_turn(self, i: int, halves: int) -> int:
+    def ranged_turn(self, i: int, halves: int, kept: int = 0) -> int:
         """W-8.9 marksman / W-8.10 shoot_then_draw with the missile weapon in hand; the half actions
-        left for the melee tactic (W-7.12 Quick Draw)."""
+        left for the melee tactic (W-7.12 Quick Draw). ``kept``: an aim kept from the last turn
+        (W-7.3 next_action), for a shot as the first action only."""
         me = self.f[i]
         w = me.p.missile
         if self.engaged:
@@ -822,7 +826,7 @@ class Duel:
                 return 0
             hand = self.hand_to_fire(me, engaged=True)  # W-8.10: a pistol fires, then the melee weapon is drawn
             if hand:
-                self.shoot(i, self.band(i, hand), 0, hand)
+                self.shoot(i, self.band(i, hand), kept, hand)
                 halves -= 1
             return self.draw_weapons(i, halves, attacked=hand is not None)
         if not me.loaded and me.supply == 0:  # W-7.12: spent; the melee items readied
@@ -846,6 +850,12 @@ class Duel:
             return 0
         while halves and not self.anyone_out():
             hand = self.hand_to_fire(me, engaged=False)
+            if kept:  # W-7.3: the kept aim goes to a shot as the first action, else it is lost
+                aim, kept = kept, 0
+                if hand and self.band(i, hand) != "out":
+                    self.shoot(i, self.band(i, hand), aim, hand)
+                    halves -= 1
+                    continue
             if hand is None:  # W-7.10: the main-hand weapon first
                 if me.supply == 0:
                     return 0
@@ -875,6 +885,9 @@ class Duel:
                     if self.band(i, shot) not in ("short", "long"):
                         break
                     self.shoot(i, self.band(i, shot), 0, shot)
+                halves = 0
+            elif band in ("short", "long") and halves == 1 and self.rules.aim_next:
+                me.aim_kept = self.aim(me)  # W-7.3 next_action: the last half action aims for the next turn
                 halves = 0
             elif band in ("short", "long"):
                 self.shoot(i, band, self.aim(me) if halves == 2 else 0, hand)  # W-7.3 aim with a half to spare
@@ -962,6 +975,7 @@ class Duel:
         me = self.f[i]
         me.parry_stance = me.defensive_stance = me.cautious = me.all_out = me.running = False
         me.kept = False
+        kept, me.aim_kept = me.aim_kept, 0
         if me.surprised or me.helpless:
             return
         if me.stunned_turns:
@@ -975,6 +989,7 @@ class Duel:
         if me.prone:
             me.prone = False
             halves -= 1
+            kept = 0
         ready = 0 if "quick_draw" in me.p.talents else 1  # W-7.12
         if me.bow_in_hand:
             pass
@@ -992,7 +1007,7 @@ class Duel:
         if halves == 0:
             return
         if me.bow_in_hand:
-            halves = self.ranged_turn(i, halves)
+            halves = self.ranged_turn(i, halves, kept)
             if halves == 0 or self.anyone_out():
                 return
         was_engaged = self.engaged

@@ -177,6 +177,7 @@ S_LOADED_OFF = S.next()  # W-7.10: the off-hand missile weapon is loaded
 S_RELOADING = S.next()  # W-7.10: half actions of the reload under way
 S_SUPPLY = S.next()  # W-7.12: shots left (thrown items, or ammunition with option ammo); −1 unlimited
 S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W-8.14) until its next turn
+S_AIM = S.next()  # W-7.3 aim = next_action: the bonus of an aim kept for the fighter's next action (0 none)
 S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout

@@ -57,6 +57,7 @@ from ..layout import (
     S_STUN,
     S_SUPPLY,
     S_KEPT,
+    S_AIM,
     S_SURPRISED,
     S_W,
     TALLY,
@@ -147,7 +148,9 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     first), a half action each (Quick Draw: the Ready free, W-7.12), and spends the rest on its tactic (:func:`_plan`). With
     ``fortune_half_action`` a spare fortune point buys one extra half action (W-6.5): it makes up a
     half action lost to the upkeep, else it aims (W-3.2, +10 on the first attack) before an
-    unaimed attack of an engaged fighter that is no feint.
+    unaimed attack of an engaged fighter that is no feint. An aim kept from its last turn (W-7.3
+    ``aim = next_action``, ``S_AIM``) goes to its missile turn when nothing comes first (a lost
+    turn, a flight or standing up lose it).
     """
     S[i, S_PARRY_STANCE] = 0
     S[i, S_DEF_STANCE] = 0
@@ -155,6 +158,8 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     S[i, S_NO_REACT] = 0
     S[i, S_RUNNING] = 0
     S[i, S_KEPT] = 0  # W-11.6: a kept half action not used is lost
+    kept = S[i, S_AIM]  # W-7.3: an aim kept for this turn's first action
+    S[i, S_AIM] = 0
     if S[i, S_SURPRISED] != 0 or S[i, S_HELPLESS] != 0:
         return
     if S[i, S_STUN] > 0:
@@ -168,6 +173,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     if S[i, S_PRONE] != 0:
         S[i, S_PRONE] = 0
         halves -= 1
+        kept = 0
     for slot in (SLOT_MAIN, SLOT_OFF):
         if halves > 0 and S[i, S_MISSILE] == 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
             S[i, S_HELD_MAIN + slot] = 1
@@ -182,7 +188,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     if halves == 0:
         return
     if S[i, S_MISSILE] != 0:
-        halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
+        halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept)
         if halves == 0 or decided(S):
             return
     engaged = S[2, G_ENGAGED] != 0
