@@ -1,6 +1,6 @@
-"""WFRP 2e options of W-7.3 (``aim``), W-7.12 (``spear_thrown``) and W-7.14 (``specialist``): kernel
-turns, exact single shots, the weapons as compiled, duel win rates both ways, the naive reference
-duel by duel, and bad input (one line, exit 2)."""
+"""WFRP 2e options of W-7.3 (``aim``), W-7.12 (``spear_thrown``), W-7.13 (``snare``) and W-7.14
+(``specialist``): kernel turns, exact single shots, the weapons as compiled, duel win rates both
+ways, the naive reference duel by duel, and bad input (one line, exit 2)."""
 
 from __future__ import annotations
 
@@ -178,6 +178,50 @@ def test_w7_14_specialist_moves_the_duel(who, foe, distance, rule, expected):
     assert within(expected, _win_rate(f, foe, start_distance=distance, specialist=rule), 20_000)
 
 
+# -- W-7.13 snare ------------------------------------------------------------------------------------
+
+def test_w7_13_a_snare_hit_entangles_only_with_snare_entangle():
+    """W-7.13: a bola (BS 100, aimed at 6 yards: a hit) entangles its target with snare = entangle;
+    with off the hit deals its damage only. Each throw spends one of the supply ``thrown``."""
+    for rule, caught in (("off", 0), ("entangle", 1)):
+        p = prepared(fighter(bs=100, missile="bola", thrown=2, tactic="marksman"), fighter(tactic="turtle", **WALL),
+                     start_distance=6, snare=rule)
+        S = state(p)
+        assert S[0, L.S_SUPPLY] == 2
+        out = turn_outcomes(p, S, 0)
+        assert out[L.OUT_HIT] == 1 and S[1, L.S_ENTANGLED] == caught and S[0, L.S_SUPPLY] == 1
+
+
+@pytest.mark.parametrize("s_,ag,armour,p_escape", [
+    (45, 30, [], 0.45),  # S the higher
+    (30, 45, [], 0.45),  # Ag the higher
+    (30, 45, [{"body": 1, "ag_penalty": 10}], 0.35),  # Ag 45 − 10 (armour) = 35 > S 30
+])
+def test_w7_13_the_entangled_turn_is_an_escape_test(s_, ag, armour, p_escape):
+    """W-7.13 snare = entangle: an entangled fighter's turn is a full action to escape, a test of the
+    higher of S and Ag (armour Ag penalty off, W-9.2): no attack, no move; a success frees it."""
+    p = prepared(fighter(s=s_, ag=ag, main_hand="hand_weapon", armour=armour), fighter(tactic="turtle", **WALL),
+                 snare="entangle")
+    freed = 0
+    for seed in range(4000):
+        S = state(p)
+        S[0, L.S_ENTANGLED] = 1
+        assert turn_outcomes(p, S, 0, seed=seed).sum() == 0
+        freed += S[0, L.S_ENTANGLED] == 0
+    assert within(p_escape, freed / 4000, 4000)
+
+
+@pytest.mark.parametrize("weapon,rule,expected", [
+    ("bola", "off", 0.4681), ("bola", "entangle", 0.5003), ("lasso", "off", 0.4768), ("lasso", "entangle", 0.5384),
+])
+def test_w7_13_snare_moves_the_duel(weapon, rule, expected):
+    """W-7.13 (200,000 duels, seed 7): a thrower (WS 40, BS 40, two snares, then a hand weapon,
+    shoot_then_draw) against the orc from 16 yards (bola) or 8 (lasso): entangled, the orc spends
+    its turns escaping while the thrower throws again and closes in."""
+    f = fighter(name="snarer", ws=40, bs=40, missile=weapon, thrown=2, main_hand="hand_weapon", tactic="shoot_then_draw")
+    assert within(expected, _win_rate(f, "orc", start_distance=16 if weapon == "bola" else 8, snare=rule), 20_000)
+
+
 # -- the naive reference ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("a,b,options", [
@@ -191,10 +235,16 @@ def test_w7_14_specialist_moves_the_duel(who, foe, distance, rule, expected):
                                                                     "aim": "next_action"}),
     (ELF, "orc", {"start_distance": 40, "specialist": "pack_text"}),
     (GUNNER, "goblin_archer", {"start_distance": 30, "specialist": "pack_text"}),
+    (dict(name="s", ws=40, bs=40, missile="bola", thrown=2, main_hand="hand_weapon"), "orc",
+     {"start_distance": 16, "snare": "entangle"}),
+    (dict(name="s", ws=40, bs=45, missile="net", thrown=3, main_hand="hand_weapon", tactic="marksman"), "orc",
+     {"start_distance": 8, "snare": "entangle", "reload_break": "also_damage"}),
+    (dict(name="s", ws=40, bs=45, missile="lasso", main_hand="hand_weapon", tactic="kite"), "kithband",
+     {"start_distance": 10, "snare": "entangle", "arena": 40}),
 ])
-def test_w7_3_w7_12_w7_14_duels_agree_with_the_reference(a, b, options):
-    """W-7.3 aim = next_action (marksman, kite, a pistol), W-7.12 a thrown spear, W-7.14 unskilled
-    weapons: kernel and naive reference duel by duel and shot by shot."""
+def test_w7_3_w7_12_w7_13_w7_14_duels_agree_with_the_reference(a, b, options):
+    """W-7.3 aim = next_action (marksman, kite, a pistol), W-7.12 a thrown spear, W-7.13 snares that
+    entangle, W-7.14 unskilled weapons: kernel and naive reference duel by duel and shot by shot."""
     p = prepared(fighter(**a), b, **options)
     F, o, grid, fx = p.compiled.args()
     k = p.compiled.n_counters
@@ -220,6 +270,8 @@ BASE = "ws = 40\nbs = 40\ns = 30\nt = 30\nag = 30\nw = 10\n"
     (BASE + "missile = 'pistol'\noff_hand_missile = 'blaster'\n", (), "unknown weapon 'blaster'"),
     (BASE + "off_hand_missile = 'pistol'\n", (), "needs one in the main hand"),
     (BASE + "missile = 'pistol'\noff_hand_missile = 'throwing_axe'\n", (), "is thrown"),
+    (BASE + "missile = 'pistol'\noff_hand_missile = 'bola'\n", (), "'bola' is thrown"),
+    (BASE + "missile = 'pistol'\nthrown = 3\n", (), "a spear or a snare"),
     (BASE + "missile = 'pistol'\ntactic = 'marksman'\npush = 'sometimes'\n", (), "push"),
     (BASE + "missile = 'pistol'\ntactic = 'marksman'\npush = 3\n", (), "push"),
     (BASE + "missile = 'pistol'\npush = true\n", (), "push: the manoeuvre (W-11.7) is played by the tactics kite"),
@@ -232,7 +284,7 @@ BASE = "ws = 40\nbs = 40\ns = 30\nt = 30\nag = 30\nw = 10\n"
 ])
 def test_bad_missile_fields_one_line_exit_2(tmp_path: Path, body: str, options: tuple[str, ...], needle: str):
     """One line naming the file or option, the field and what is allowed; exit 2, no result printed:
-    a spear as missile with spear_thrown = off (W-7.12), off_hand_missile (W-7.8: a melee weapon, a
+    a spear as missile with spear_thrown = off (W-7.12), a supply for a weapon that is not thrown, off_hand_missile (W-7.8: a melee weapon, a
     two-handed missile weapon, an unknown name, no main-hand missile, a thrown one), push (W-11.7:
     not a bool, a tactic that does not play it), specialist and unskilled (W-7.14)."""
     f = tmp_path / "f.toml"

@@ -47,6 +47,7 @@ def _weapon(row: np.ndarray, slot: int, w: Weapon | None, unarmed: bool = False)
     row[b + L.W_UNARMED] = int(unarmed)
     row[b + L.W_CHOPPA] = int(w.choppa)
     row[b + L.W_SHIELD] = int(w.shield)
+    row[b + L.W_SNARE] = int(w.has("snare"))
     for quality, field in L.QUALITY_FIELDS.items():
         row[b + field] = int(w.has(quality))
     if w.missile:
@@ -85,6 +86,7 @@ def compile_fighter(f: Fighter, options: Mapping[str, object] | None = None) -> 
     row[L.P_M] = f.m
     row[L.P_THROWN] = -1 if f.thrown is None else f.thrown
     row[L.P_PUSH] = int(f.push)
+    row[L.P_S] = f.s
     for field, effect in ((L.P_SURE_SHOT, "sure_shot"), (L.P_SHARPSHOOTER, "sharpshooter"),
                           (L.P_MIGHTY_SHOT, "mighty_shot"), (L.P_RAPID_RELOAD, "rapid_reload"),
                           (L.P_MASTER_GUNNER, "master_gunner"), (L.P_QUICK_DRAW, "quick_draw"),

@@ -16,11 +16,11 @@ from ...core.data import StrictModel
 from .layout import MELEE_TACTIC_NAMES, REACTION_NAMES, SHOOTING_TACTIC_NAMES, TACTIC_NAMES
 
 Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",
-                  "pummelling", "special", "unreliable", "experimental", "shrapnel"]
+                  "pummelling", "special", "unreliable", "experimental", "shrapnel", "snare"]
 #: the missile weapon groups (W-9.4); throwing weapons add SB to their damage, the others deal flat damage
-MISSILE_GROUPS = ("bow", "crossbow", "sling", "blackpowder", "engineering", "throwing")
+MISSILE_GROUPS = ("bow", "crossbow", "sling", "blackpowder", "engineering", "throwing", "entangling")
 WeaponGroup = Literal["basic", "fencing", "flail", "parry", "two_handed", "cavalry", "bow", "crossbow", "sling",
-                      "blackpowder", "engineering", "throwing"]
+                      "blackpowder", "engineering", "throwing", "entangling"]
 _RELOAD = re.compile(r"^(0|([1-9]) (half|full))$")
 
 
@@ -117,6 +117,12 @@ class Weapon(StrictModel):
     @property
     def thrown(self) -> bool:
         return self.group == "throwing"
+
+    @property
+    def supplied(self) -> bool:
+        """W-7.12: each throw spends an item of the fighter's supply ``thrown``: a throwing weapon, a
+        spear, a Snare weapon (W-7.13)."""
+        return self.thrown or self.spear or self.has("snare")
 
     def has(self, quality: str) -> bool:
         return quality in self.qualities
@@ -226,9 +232,9 @@ class Fighter(_Profile):
         if self.missile is not None and not self.missile.missile and not self.missile.spear:
             raise ValueError(f"missile: {self.missile.name!r} is a melee weapon (group {self.missile.group!r}); of "
                              "the melee weapons only a spear may be thrown (option spear_thrown)")
-        if self.thrown is not None and (self.missile is None or not (self.missile.thrown or self.missile.spear)):
+        if self.thrown is not None and (self.missile is None or not self.missile.supplied):
             raise ValueError("thrown: the supply of a thrown missile weapon (W-7.12) needs missile of group "
-                             "'throwing' or a spear; other missile weapons count the option ammo")
+                             "'throwing', a spear or a snare; other missile weapons count the option ammo")
         if self.tactic in SHOOTING_TACTIC_NAMES and self.missile is None:
             raise ValueError(f"tactic {self.tactic!r} shoots: it needs a missile weapon (field missile)")
         second = self.off_hand_missile
@@ -242,7 +248,7 @@ class Fighter(_Profile):
                 if item.two_handed:
                     raise ValueError(f"{field}: {item.name!r} is two-handed; two missile weapons must be one-handed "
                                      "(W-7.8)")
-                if item.thrown or item.spear:
+                if item.supplied:
                     raise ValueError(f"{field}: {item.name!r} is thrown; two missile weapons in hand are not thrown "
                                      "(the supply field thrown counts one)")
         if self.push and self.tactic not in ("kite", "marksman"):

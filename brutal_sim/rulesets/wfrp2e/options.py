@@ -159,6 +159,10 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="the Specialist Weapon Group talents: ignored (every fighter uses every weapon as it is), or "
                     "the pack's texts: without the talent a weapon plays its unskilled numbers (elfbow without "
                     "SWG (Longbow): the shortbow's; blunderbuss without SWG (Gunpowder): reload 6 full)"),
+    OptionSpec("snare", "W-7.13", "off", ("off", "entangle"),
+               help="Snare weapons (net, bola, lasso): a hit deals its damage only (off), or also entangles the "
+                    "target (entangle): its turns go to escaping, a full action and a test of the higher of S and "
+                    "Ag, until one succeeds"),
     OptionSpec("kite_flee", "W-8.11", "off", ("off", "on"),
                help="an engaged kiter draws its melee weapon (off), or with flee_outcome = reposition flees (a "
                     "full action, W-3.16: its foe's free attack as leave_melee says) to shoot again"),
@@ -215,6 +219,7 @@ O_MANOEUVRE_TEST = ROW.slot("manoeuvre_test")
 O_MANOEUVRE_FOLLOW = ROW.slot("manoeuvre_follow")
 O_KITE_FLEE = ROW.slot("kite_flee")
 O_AIM = ROW.slot("aim")
+O_SNARE = ROW.slot("snare")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------

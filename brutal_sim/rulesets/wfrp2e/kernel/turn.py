@@ -27,6 +27,8 @@ from ..layout import (
     P_A,
     P_QUICK_DRAW,
     P_THROWN,
+    S_ENTANGLED,
+    W_SNARE,
     P_W,
     BAND_EXTREME,
     SLOT_MAIN,
@@ -74,7 +76,7 @@ from .weapons import _wf
 from .movement import _settle
 from .attack import _attack
 from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn, _swift_ready
-from .ranged import _aim_bonus, _band, _fire_slot
+from .ranged import _aim_bonus, _band, _escape, _fire_slot
 
 
 @rule
@@ -95,7 +97,7 @@ def _reset(F, S, opts):
             if _wf(F, i, SLOT_MISSILE_OFF, W_PRESENT) != 0:  # W-7.8: a second one in the off hand
                 S[i, S_OFF_MISSILE] = 1
                 S[i, S_LOADED_OFF] = opts[O_START_LOADED]
-            if _wf(F, i, SLOT_MISSILE, W_THROWN) != 0:  # W-7.12: the supply
+            if _wf(F, i, SLOT_MISSILE, W_THROWN) != 0 or _wf(F, i, SLOT_MISSILE, W_SNARE) != 0:  # W-7.12: the supply
                 S[i, S_SUPPLY] = F[i, P_THROWN]
             else:
                 S[i, S_SUPPLY] = opts[O_AMMO] if opts[O_AMMO] > 0 else -1
@@ -143,7 +145,8 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     """One turn of fighter i (W-2.3).
 
     Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
-    (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
+    (W-6.1, one lost turn counted off) does nothing; an entangled one tries to escape (W-7.13,
+    :func:`_escape`); a fighter at or below its ``flee_at`` Wounds
     flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
     first), a half action each (Quick Draw: the Ready free, W-7.12), and spends the rest on its tactic (:func:`_plan`). With
     ``fortune_half_action`` a spare fortune point buys one extra half action (W-6.5): it makes up a
@@ -165,6 +168,9 @@ def _turn(F, S, opts, grid, fx, st, cnt, i):
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1
         S[i, S_RELOADING] = 0  # W-7.10: an interrupted reload starts again
+        return
+    if S[i, S_ENTANGLED] != 0:  # W-7.13: caught by a snare, it may only try to escape
+        _escape(F, S, opts, st, i)
         return
     if F[i, P_FLEE_AT] >= 0 and S[i, S_W] <= F[i, P_FLEE_AT]:
         _flee(F, S, opts, grid, fx, st, cnt, i)
