@@ -54,6 +54,7 @@ class Missile:
     unreliable: bool = False  # Unreliable or Experimental (W-7.13)
     shrapnel: bool = False
     blackpowder: bool = False
+    snare: bool = False  # W-7.13
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class Profile:
     thrown_supply: int | None = None  # W-7.12
     off_missile: Missile | None = None  # W-7.8: a second one in the off hand
     push: bool = False  # W-11.7: an engaged kiter or marksman manoeuvres
+    s: int = 0  # Strength (W-7.13: escaping a snare)
 
 
 def _item(row, slot: int) -> Item | None:
@@ -103,7 +105,8 @@ def _missile(row, slot: int = L.SLOT_MISSILE) -> Missile | None:
     b = L.P_WEAPONS + slot * L.WN
     return Missile(item, int(row[b + L.W_SHORT]), int(row[b + L.W_LONG]), int(row[b + L.W_RELOAD]),
                    bool(row[b + L.W_RELOAD_FULL]), bool(row[b + L.W_THROWN]), bool(row[b + L.W_ENGAGED_FIRE]),
-                   bool(row[b + L.W_UNRELIABLE]), bool(row[b + L.W_SHRAPNEL]), bool(row[b + L.W_BLACKPOWDER]))
+                   bool(row[b + L.W_UNRELIABLE]), bool(row[b + L.W_SHRAPNEL]), bool(row[b + L.W_BLACKPOWDER]),
+                   bool(row[b + L.W_SNARE]))
 
 
 TALENT_FIELDS = {"sure_shot": L.P_SURE_SHOT, "sharpshooter": L.P_SHARPSHOOTER, "mighty_shot": L.P_MIGHTY_SHOT,
@@ -124,7 +127,7 @@ def profile_from_row(row) -> Profile:
         bs=int(row[L.P_BS]), missile=_missile(row), melee_tactic=L.TACTIC_NAMES[row[L.P_MELEE_TACTIC]],
         talents=frozenset(t for t, k in TALENT_FIELDS.items() if row[k]),
         thrown_supply=None if row[L.P_THROWN] < 0 else int(row[L.P_THROWN]),
-        off_missile=_missile(row, L.SLOT_MISSILE_OFF), push=bool(row[L.P_PUSH]))
+        off_missile=_missile(row, L.SLOT_MISSILE_OFF), push=bool(row[L.P_PUSH]), s=int(row[L.P_S]))
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,8 @@ class Rules:
     manoeuvre_opposed: bool = False  # W-11.7 manoeuvre_test = opposed_ws
     manoeuvre_advance: bool = False  # W-11.7 manoeuvre_follow = advance
     kite_flee: bool = False  # W-8.11
+    aim_next: bool = False  # W-7.3 aim = next_action
+    snare: bool = False  # W-7.13 snare = entangle
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -196,7 +201,8 @@ class Rules:
                    bool(o[O.O_SURE_SHOT_STACK]), int(o[O.O_MISFIRE_BAND]), bool(o[O.O_SHRAPNEL]),
                    bool(o[O.O_BS_BONUS]), int(o[O.O_VISIBILITY]), bool(o[O.O_COVER]), int(o[O.O_AMMO]),
                    bool(o[O.O_DELAY_CUT]), bool(o[O.O_SWIFT_BRACE]), bool(o[O.O_DROP]),
-                   bool(o[O.O_MANOEUVRE_TEST]), bool(o[O.O_MANOEUVRE_FOLLOW]), bool(o[O.O_KITE_FLEE]))
+                   bool(o[O.O_MANOEUVRE_TEST]), bool(o[O.O_MANOEUVRE_FOLLOW]), bool(o[O.O_KITE_FLEE]),
+                   bool(o[O.O_AIM]), bool(o[O.O_SNARE]))
 
 
 @dataclass(frozen=True)
@@ -257,6 +263,8 @@ class Combatant:
     reload_done: int = 0
     supply: int | None = None  # shots left (W-7.12); None: unlimited
     kept: bool = False  # a delayed half action for a shot (W-11.6, W-8.14)
+    entangled: bool = False  # W-7.13: caught by a snare
+    aim_kept: int = 0  # W-7.3 next_action: an aim's bonus kept for the next turn's first action
     off_in_hand: bool = False  # W-7.8: the second missile weapon, in the off hand
     off_loaded: bool = False
 
@@ -338,7 +346,7 @@ class Duel:
             f.loaded = f.bow_in_hand and self.rules.start_loaded
             f.off_loaded = f.off_in_hand and self.rules.start_loaded
             if f.p.missile is not None:
-                f.supply = f.p.thrown_supply if f.p.missile.thrown else (self.rules.ammo or None)
+                f.supply = f.p.thrown_supply if f.p.missile.thrown or f.p.missile.snare else (self.rules.ammo or None)
         self.f[1].x = self.rules.start_distance
         self.round = 1
         self.rec = Record()
@@ -740,6 +748,17 @@ class Duel:
             return
         self.rec.outcomes[ai][L.OUT_HIT] += 1
         self.land(ai, "missile", w.item, roll, target)
+        if w.snare and self.rules.snare and d.out is None:  # W-7.13: entangled
+            d.entangled = True
+
+    def escape(self, i: int) -> None:
+        """W-7.13: a full action, the higher of S and Ag (Ag penalties off), no fortune."""
+        me = self.f[i]
+        target = max(me.p.s, me.p.ag - me.p.ag_penalty + self.modifiers(-me.pen_ag))
+        ok, _ = self.test(me, target, on_reaction=False, may_reroll=False)
+        if ok:
+            me.entangled = False
+        me.reload_done = 0
 
     @staticmethod
     def reload_need(me: Combatant, w: Missile | None = None) -> int:
@@ -802,9 +821,10 @@ class Duel:
             if self.rules.manoeuvre_advance:
                 self.go_toward(i, 2, 2)
 
-    def ranged_turn(self, i: int, halves: int) -> int:
+    def ranged_turn(self, i: int, halves: int, kept: int = 0) -> int:
         """W-8.9 marksman / W-8.10 shoot_then_draw with the missile weapon in hand; the half actions
-        left for the melee tactic (W-7.12 Quick Draw)."""
+        left for the melee tactic (W-7.12 Quick Draw). ``kept``: an aim kept from the last turn
+        (W-7.3 next_action), for a shot as the first action only."""
         me = self.f[i]
         w = me.p.missile
         if self.engaged:
@@ -822,7 +842,7 @@ class Duel:
                 return 0
             hand = self.hand_to_fire(me, engaged=True)  # W-8.10: a pistol fires, then the melee weapon is drawn
             if hand:
-                self.shoot(i, self.band(i, hand), 0, hand)
+                self.shoot(i, self.band(i, hand), kept, hand)
                 halves -= 1
             return self.draw_weapons(i, halves, attacked=hand is not None)
         if not me.loaded and me.supply == 0:  # W-7.12: spent; the melee items readied
@@ -846,6 +866,12 @@ class Duel:
             return 0
         while halves and not self.anyone_out():
             hand = self.hand_to_fire(me, engaged=False)
+            if kept:  # W-7.3: the kept aim goes to a shot as the first action, else it is lost
+                aim, kept = kept, 0
+                if hand and self.band(i, hand) != "out":
+                    self.shoot(i, self.band(i, hand), aim, hand)
+                    halves -= 1
+                    continue
             if hand is None:  # W-7.10: the main-hand weapon first
                 if me.supply == 0:
                     return 0
@@ -875,6 +901,9 @@ class Duel:
                     if self.band(i, shot) not in ("short", "long"):
                         break
                     self.shoot(i, self.band(i, shot), 0, shot)
+                halves = 0
+            elif band in ("short", "long") and halves == 1 and self.rules.aim_next:
+                me.aim_kept = self.aim(me)  # W-7.3 next_action: the last half action aims for the next turn
                 halves = 0
             elif band in ("short", "long"):
                 self.shoot(i, band, self.aim(me) if halves == 2 else 0, hand)  # W-7.3 aim with a half to spare
@@ -962,11 +991,15 @@ class Duel:
         me = self.f[i]
         me.parry_stance = me.defensive_stance = me.cautious = me.all_out = me.running = False
         me.kept = False
+        kept, me.aim_kept = me.aim_kept, 0
         if me.surprised or me.helpless:
             return
         if me.stunned_turns:
             me.stunned_turns -= 1
             me.reload_done = 0
+            return
+        if me.entangled:
+            self.escape(i)
             return
         if me.p.flee_at is not None and me.wounds <= me.p.flee_at:
             self.flee(i)
@@ -975,6 +1008,7 @@ class Duel:
         if me.prone:
             me.prone = False
             halves -= 1
+            kept = 0
         ready = 0 if "quick_draw" in me.p.talents else 1  # W-7.12
         if me.bow_in_hand:
             pass
@@ -992,7 +1026,7 @@ class Duel:
         if halves == 0:
             return
         if me.bow_in_hand:
-            halves = self.ranged_turn(i, halves)
+            halves = self.ranged_turn(i, halves, kept)
             if halves == 0 or self.anyone_out():
                 return
         was_engaged = self.engaged

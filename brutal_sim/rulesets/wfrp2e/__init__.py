@@ -21,7 +21,7 @@ from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
-from .compile import compile_pair
+from .compile import compile_pair, missile_as_played
 from .exact import enumerate_attack
 from .kernel import (
     run_attacks, run_duels, run_missile_attacks, run_missile_duels, run_missile_paired, run_paired,
@@ -96,7 +96,7 @@ class WfrpRuleset(Ruleset):
         if 0 < arena < start:
             raise DataError("options", "arena", f"{arena} yards is shorter than start_distance {start}: the "
                                             "fighters' starting positions lie within the arena (W-11.5)")
-        return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), grid, effects))
+        return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb, opts.values), compile_options(opts), grid, effects))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic, "reaction": fighter.reaction}
@@ -123,7 +123,7 @@ class WfrpRuleset(Ruleset):
     def _check_shot(prepared: Prepared, d: int) -> None:
         """The attack measure of a shooter is its first shot (W-8.9, W-7.6): loaded, and in range or
         engaged with a weapon that fires in melee."""
-        w = prepared.a.missile
+        w = missile_as_played(prepared.a, prepared.a.missile, prepared.options.values)
         if prepared.options["start_loaded"] == "false":
             raise DataError("options", "start_loaded", "false: side a's first action is a reload, so attack "
                                                        "measures no shot; use start_loaded=true")

@@ -102,6 +102,7 @@ W_UNRELIABLE = W.next()  # W-7.13 Unreliable or Experimental: may jam (option mi
 W_SHRAPNEL = W.next()  # W-7.13 Shrapnel (the blunderbuss; option shrapnel)
 W_BLACKPOWDER = W.next()  # group blackpowder (W-7.10 Master Gunner)
 W_SHIELD = W.next()  # a shield: shots at its bearer −10 (W-7.9)
+W_SNARE = W.next()  # W-7.13 Snare (net, bola, lasso): thrown from the supply; a hit entangles (option snare)
 WN = W.size
 SLOTS = Slots()  # a fighter's weapon slots
 SLOT_MAIN, SLOT_OFF, SLOT_FISTS = SLOTS.take(3)
@@ -146,6 +147,7 @@ P_MASTER_GUNNER = P.next()  # blackpowder reload −1 half action more (W-7.10)
 P_QUICK_DRAW = P.next()  # one Ready a round is free (W-7.12)
 P_AMBIDEXTROUS = P.next()  # no −20 to WS or BS with the off hand (W-7.8)
 P_THROWN = P.next()  # W-7.12: the supply of a thrown missile weapon (items); −1 unlimited
+P_S = P.next()  # Strength (W-7.13: the escape from a snare)
 P_PUSH = P.next()  # W-11.7: an engaged kiter or marksman manoeuvres (pushes its foe away) instead of drawing
 P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
@@ -177,6 +179,8 @@ S_LOADED_OFF = S.next()  # W-7.10: the off-hand missile weapon is loaded
 S_RELOADING = S.next()  # W-7.10: half actions of the reload under way
 S_SUPPLY = S.next()  # W-7.12: shots left (thrown items, or ammunition with option ammo); −1 unlimited
 S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W-8.14) until its next turn
+S_ENTANGLED = S.next()  # W-7.13 snare = entangle: caught by a snare, its turns go to escaping
+S_AIM = S.next()  # W-7.3 aim = next_action: the bonus of an aim kept for the fighter's next action (0 none)
 S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout

@@ -16,11 +16,11 @@ from ...core.data import StrictModel
 from .layout import MELEE_TACTIC_NAMES, REACTION_NAMES, SHOOTING_TACTIC_NAMES, TACTIC_NAMES
 
 Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",
-                  "pummelling", "special", "unreliable", "experimental", "shrapnel"]
+                  "pummelling", "special", "unreliable", "experimental", "shrapnel", "snare"]
 #: the missile weapon groups (W-9.4); throwing weapons add SB to their damage, the others deal flat damage
-MISSILE_GROUPS = ("bow", "crossbow", "sling", "blackpowder", "engineering", "throwing")
+MISSILE_GROUPS = ("bow", "crossbow", "sling", "blackpowder", "engineering", "throwing", "entangling")
 WeaponGroup = Literal["basic", "fencing", "flail", "parry", "two_handed", "cavalry", "bow", "crossbow", "sling",
-                      "blackpowder", "engineering", "throwing"]
+                      "blackpowder", "engineering", "throwing", "entangling"]
 _RELOAD = re.compile(r"^(0|([1-9]) (half|full))$")
 
 
@@ -33,6 +33,29 @@ def reload_halves(reload: str) -> tuple[int, bool]:
         return 0, False
     n, kind = int(m.group(2)), m.group(3)
     return (n if kind == "half" else 2 * n), kind == "full"
+#: the Specialist Weapon Groups whose texts the digest gives (W-7.14, option specialist)
+SPECIALIST_GROUPS = ("longbow", "gunpowder")
+SpecialistGroup = Literal[("",) + SPECIALIST_GROUPS]  # type: ignore[valid-type]
+
+
+class UnskilledUse(StrictModel):
+    """W-7.14 ``specialist = pack_text``: what changes in a weapon used without its Specialist Weapon
+    Group talent (a field left out stays the weapon's)."""
+
+    damage: int | None = Field(None, ge=-6, le=6)
+    short: int | None = Field(None, ge=1, le=500)
+    long: int | None = Field(None, ge=0, le=1000)
+    reload: str | None = Field(None, description="'0', 'N half' or 'N full'")
+    qualities: list[Quality] | None = None
+
+    @field_validator("reload")
+    @classmethod
+    def _reload(cls, v: str | None) -> str | None:
+        if v is not None:
+            reload_halves(v)
+        return v
+
+
 #: the W-8 policies and the reactions, one list with the kernel codes (``layout.py``)
 Tactic = Literal[TACTIC_NAMES]  # type: ignore[valid-type]
 MeleeTactic = Literal[MELEE_TACTIC_NAMES]  # type: ignore[valid-type]
@@ -59,6 +82,12 @@ class Weapon(StrictModel):
     reload: str = Field("1 half", description="W-7.10: '0', 'N half' or 'N full' actions after each shot")
     engaged_fire: bool = Field(False, description="W-7.6: fires while engaged in melee (pistol, crossbow pistol)")
     shield: bool = Field(False, description="W-7.9: a shield; shots at a fighter holding it −10 (unless surprised)")
+    spear: bool = Field(False, description="W-7.12: a spear; carried as missile it is thrown (short 8, no long) "
+                                           "when spear_thrown = on, refused when off")
+    specialist: SpecialistGroup = Field("", description="W-7.14: the Specialist Weapon Group talent it needs "
+                                                        "(option specialist)")
+    unskilled: UnskilledUse | None = Field(None, description="W-7.14: its numbers without that talent when "
+                                                             "specialist = pack_text")
 
     @field_validator("reload")
     @classmethod
@@ -76,6 +105,9 @@ class Weapon(StrictModel):
                              f"{', '.join(MISSILE_GROUPS)}")
         if self.long and self.long < self.short:
             raise ValueError(f"long range {self.long} is shorter than short range {self.short}")
+        if (self.unskilled is None) != (self.specialist == ""):
+            raise ValueError("specialist and unskilled: a weapon that needs a Specialist Weapon Group talent "
+                             "(W-7.14) names the group and its unskilled numbers, both or neither")
         return self
 
     @property
@@ -85,6 +117,12 @@ class Weapon(StrictModel):
     @property
     def thrown(self) -> bool:
         return self.group == "throwing"
+
+    @property
+    def supplied(self) -> bool:
+        """W-7.12: each throw spends an item of the fighter's supply ``thrown``: a throwing weapon, a
+        spear, a Snare weapon (W-7.13)."""
+        return self.thrown or self.spear or self.has("snare")
 
     def has(self, quality: str) -> bool:
         return quality in self.qualities
@@ -115,7 +153,9 @@ class Talent(StrictModel):
     name: str = ""
     description: str = ""
     rule: str = "W-9.3"
-    option: Literal["", "strike_mighty_blow", "street_fighting"] = ""
+    option: Literal["", "strike_mighty_blow", "street_fighting", "specialist"] = ""
+    specialist: SpecialistGroup = Field("", description="W-7.14: the Specialist Weapon Group the talent gives "
+                                                        "(option specialist)")
     effect: TalentEffect = Field("", description="the rule the talent plays (W-7): " + ", ".join(TALENT_EFFECTS))
 
 
@@ -189,11 +229,12 @@ class Fighter(_Profile):
         for field, item in (("main_hand", main), ("off_hand", off)):
             if item is not None and item.missile:
                 raise ValueError(f"{field}: {item.name!r} is a missile weapon; carry it as missile (W-7)")
-        if self.missile is not None and not self.missile.missile:
-            raise ValueError(f"missile: {self.missile.name!r} is a melee weapon (group {self.missile.group!r})")
-        if self.thrown is not None and (self.missile is None or not self.missile.thrown):
+        if self.missile is not None and not self.missile.missile and not self.missile.spear:
+            raise ValueError(f"missile: {self.missile.name!r} is a melee weapon (group {self.missile.group!r}); of "
+                             "the melee weapons only a spear may be thrown (option spear_thrown)")
+        if self.thrown is not None and (self.missile is None or not self.missile.supplied):
             raise ValueError("thrown: the supply of a thrown missile weapon (W-7.12) needs missile of group "
-                             "'throwing'; other missile weapons count the option ammo")
+                             "'throwing', a spear or a snare; other missile weapons count the option ammo")
         if self.tactic in SHOOTING_TACTIC_NAMES and self.missile is None:
             raise ValueError(f"tactic {self.tactic!r} shoots: it needs a missile weapon (field missile)")
         second = self.off_hand_missile
@@ -207,7 +248,7 @@ class Fighter(_Profile):
                 if item.two_handed:
                     raise ValueError(f"{field}: {item.name!r} is two-handed; two missile weapons must be one-handed "
                                      "(W-7.8)")
-                if item.thrown:
+                if item.supplied:
                     raise ValueError(f"{field}: {item.name!r} is thrown; two missile weapons in hand are not thrown "
                                      "(the supply field thrown counts one)")
         if self.push and self.tactic not in ("kite", "marksman"):
@@ -252,3 +293,7 @@ class Fighter(_Profile):
 
     def talent_effect(self, effect: str) -> bool:
         return any(t.effect == effect for t in self.talent_items)
+
+    def specialist_in(self, group: str) -> bool:
+        """W-7.14: whether a talent gives the Specialist Weapon Group ``group``."""
+        return any(t.option == "specialist" and t.specialist == group for t in self.talent_items)

@@ -146,6 +146,23 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("manoeuvre_follow", "W-11.7", "stay", ("stay", "advance"),
                help="after a push of 2 yards the manoeuvrer stays (the engagement ends, 4 yards apart) or "
                     "advances into the square its foe left (still engaged)"),
+    OptionSpec("aim", "W-7.3", "same_turn", ("same_turn", "next_action"),
+               help="an aim's bonus (+10, Sharpshooter +20) goes to the shot right after it in the same turn, or "
+                    "(next_action) holds to the fighter's following action even in its next turn if that is a shot "
+                    "(lost to any other action); the marksman then aims with a last half action instead of an "
+                    "unaimed shot"),
+    OptionSpec("spear_thrown", "W-7.12", "off", ("off", "on"), kernel=False,
+               help="a spear (a weapon with spear = true) carried as the missile weapon: refused (off), or thrown "
+                    "(on: short range 8 yards, no long range, SB + its damage, a 1-half-action reload readying the "
+                    "next one; each throw spends one of the fighter's thrown supply)"),
+    OptionSpec("specialist", "W-7.14", "ignore", ("ignore", "pack_text"), kernel=False,
+               help="the Specialist Weapon Group talents: ignored (every fighter uses every weapon as it is), or "
+                    "the pack's texts: without the talent a weapon plays its unskilled numbers (elfbow without "
+                    "SWG (Longbow): the shortbow's; blunderbuss without SWG (Gunpowder): reload 6 full)"),
+    OptionSpec("snare", "W-7.13", "off", ("off", "entangle"),
+               help="Snare weapons (net, bola, lasso): a hit deals its damage only (off), or also entangles the "
+                    "target (entangle): its turns go to escaping, a full action and a test of the higher of S and "
+                    "Ag, until one succeeds"),
     OptionSpec("kite_flee", "W-8.11", "off", ("off", "on"),
                help="an engaged kiter draws its melee weapon (off), or with flee_outcome = reposition flees (a "
                     "full action, W-3.16: its foe's free attack as leave_melee says) to shoot again"),
@@ -201,6 +218,8 @@ O_DROP = ROW.slot("drop")
 O_MANOEUVRE_TEST = ROW.slot("manoeuvre_test")
 O_MANOEUVRE_FOLLOW = ROW.slot("manoeuvre_follow")
 O_KITE_FLEE = ROW.slot("kite_flee")
+O_AIM = ROW.slot("aim")
+O_SNARE = ROW.slot("snare")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------

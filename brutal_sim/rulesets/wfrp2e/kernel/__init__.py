@@ -104,6 +104,7 @@ from .attack import (
 from .ranged import (
     _aim_bonus as aim_bonus,
     _band as band,
+    _escape as escape,
     _jams as jams,
     _reload as reload,
     _reload_need as reload_need,
@@ -145,6 +146,7 @@ __all__ = [
     "band",
     "choose_reaction",
     "close",
+    "escape",
     "covered",
     "crit_effect",
     "damage_bonus",

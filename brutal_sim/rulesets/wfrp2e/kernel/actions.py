@@ -16,10 +16,10 @@ from ..layout import (
     P_PUSH, P_TACTIC, P_WS, REACT_PARRY, SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN,
     S_HELD_OFF, S_HELPLESS, S_LOADED, S_LOADED_OFF, S_MISSILE, S_NO_REACT, S_OFF_MISSILE, S_OUT, S_PARRY_STANCE,
     S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT, T_KITE, T_TURTLE,
-    W_PRESENT, P_QUICK_DRAW, S_SUPPLY, S_KEPT, T_OVERWATCH, W_SHORT,
+    W_PRESENT, P_QUICK_DRAW, S_SUPPLY, S_KEPT, T_OVERWATCH, W_SHORT, S_AIM,
 )
 from ..options import (
-    O_DEFENSIVE_STANCE, O_DROP, O_FLEE_OUTCOME, O_KITE_FLEE, O_LEAVE_MELEE, O_MANOEUVRE_FOLLOW, O_MANOEUVRE_TEST,
+    O_AIM, O_DEFENSIVE_STANCE, O_DROP, O_FLEE_OUTCOME, O_KITE_FLEE, O_LEAVE_MELEE, O_MANOEUVRE_FOLLOW, O_MANOEUVRE_TEST,
     O_SWIFT_BRACE,
 )
 from .tests import _capped, _opposed, _test
@@ -108,17 +108,29 @@ def _swift_ready(F, S, opts, i, slot):
 
 
 @rule
-def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
+def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     """W-8.9 ``marksman`` (and ``shoot_then_draw`` while not engaged, W-8.10) with ``halves`` half
     actions: nothing loaded → reload (W-7.10, the main-hand weapon first; nothing left to load: the
     turn ends, W-7.12); a loaded weapon (the main-hand one first, else the off-hand one, W-7.8) and
     the foe within its long range: with two half actions aim (+10, Sharpshooter +20, W-7.3) and
     shoot, or with A ≥ 2 and :func:`_swift_ready` a swift attack of A unaimed shots (W-7.11), with
-    one shoot; within very long range and two half actions: aim and shoot (W-7.5); out of range:
-    Move toward the foe (2·M), stopping at long range; repeated while half actions are left."""
+    one shoot (``aim = next_action``: aim instead, the bonus kept in ``S_AIM`` for its next turn);
+    within very long range and two half actions: aim and shoot (W-7.5); out of range: Move toward
+    the foe (2·M), stopping at long range; repeated while half actions are left. ``kept``: the bonus
+    of an aim kept from its last turn (W-7.3 ``next_action``; 0 none): its first action, if a shot
+    within very long range, is that aimed shot (one half action); else the aim is lost."""
     e = 1 - i
     while halves > 0 and not decided(S):
         slot = _fire_slot(F, S, i, False)
+        if kept > 0:
+            aim = kept
+            kept = 0
+            if slot >= 0:
+                band = _band(F, S, opts, i, slot)
+                if band <= BAND_EXTREME:
+                    _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, aim)
+                    halves -= 1
+                    continue
         if slot < 0:
             if S[i, S_SUPPLY] == 0:  # W-7.12: nothing left to load
                 return
@@ -144,6 +156,9 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves):
                 halves = 0
             elif halves == 2:
                 _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, _aim_bonus(F, i))
+                halves = 0
+            elif opts[O_AIM] != 0:
+                S[i, S_AIM] = _aim_bonus(F, i)  # W-7.3 next_action: aim, kept for the next turn's shot
                 halves = 0
             else:
                 _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, 0)
@@ -203,14 +218,14 @@ def _draw_after(F, S, opts, grid, fx, st, cnt, i, halves, attacked):
 
 
 @rule
-def _draw(F, S, opts, grid, fx, st, cnt, i, halves):
+def _draw(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     """W-8.10 engaged with the missile weapon in hand (W-7.6: only a pistol-class weapon fires in
-    melee): a loaded one fires first (−20, W-7.7; the main-hand one, else the off-hand one, W-7.8);
-    then :func:`_draw_after`. From then on it fights by its melee tactic. Returns the half actions
-    left for it."""
+    melee): a loaded one fires first (−20, W-7.7; the main-hand one, else the off-hand one, W-7.8;
+    with ``kept``, the bonus of an aim kept from its last turn, W-7.3); then :func:`_draw_after`.
+    From then on it fights by its melee tactic. Returns the half actions left for it."""
     slot = _fire_slot(F, S, i, True)
     if slot >= 0:
-        _shoot(F, S, opts, grid, fx, st, cnt, i, slot, _band(F, S, opts, i, slot), 0)
+        _shoot(F, S, opts, grid, fx, st, cnt, i, slot, _band(F, S, opts, i, slot), kept)
         halves -= 1
     return _draw_after(F, S, opts, grid, fx, st, cnt, i, halves, slot >= 0)
 
@@ -256,19 +271,20 @@ def _push_turn(F, S, opts, grid, fx, st, cnt, i, halves):
 
 
 @rule
-def _kite(F, S, opts, grid, fx, st, cnt, i):
+def _kite(F, S, opts, grid, fx, st, cnt, i, kept):
     """W-8.11 ``kite`` with two half actions, not engaged; r = the foe's charge reach (W-11.2), s =
     i's Move, d = the distance. (1) d > r: :func:`_marksman`; (2) d + s > r and loaded: Move away +
     a shot; (3) d + s > r, empty and a one-half-action reload: Move away + reload; (4) d + 2s > r:
     Move away twice; (5) d + Run > r: Run away (W-11.2: −20 to shots, +20 WS to melee at it until
-    its next turn); (6) else, or at the arena's end (W-11.5): :func:`_marksman`."""
+    its next turn); (6) else, or at the arena's end (W-11.5): :func:`_marksman` (``kept``: an aim
+    kept from its last turn, W-7.3, used by the marksman's shot only)."""
     e = 1 - i
     d = apart(S, i, e)
     r = _charge_yards(F, opts, e)
     s = _move_yards(F, opts, i)
     run = _run_yards(F, opts, i)
     if d > r or _at_edge(F, S, opts, i):
-        _marksman(F, S, opts, grid, fx, st, cnt, i, 2)
+        _marksman(F, S, opts, grid, fx, st, cnt, i, 2, kept)
         return
     slot = _fire_slot(F, S, i, False)
     if d + s > r and slot >= 0:
@@ -289,7 +305,7 @@ def _kite(F, S, opts, grid, fx, st, cnt, i):
         _retreat(F, S, opts, i, run)
         S[i, S_RUNNING] = 1
         return
-    _marksman(F, S, opts, grid, fx, st, cnt, i, 2)
+    _marksman(F, S, opts, grid, fx, st, cnt, i, 2, kept)
 
 
 @rule
@@ -320,7 +336,7 @@ def _overwatch_shot(F, S, opts, grid, fx, st, cnt, i, arriving):
 
 
 @rule
-def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
+def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     """The turn of a fighter with its missile weapon in hand: engaged, :func:`_push_turn` (field
     ``push``, W-11.7; the foe not helpless), a kiter's flight (``kite_flee = on`` with ``flee_outcome
     = reposition`` and two half actions, W-8.11, W-3.16) or :func:`_draw`; else
@@ -328,14 +344,16 @@ def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
     beyond short range: it delays, W-11.6, keeping a half action for :func:`_overwatch_shot`) or
     :func:`_marksman` (W-8.9 – W-8.11); empty with
     its supply spent (W-7.12) it stows the missile weapon and readies its melee items (a half
-    action, free with Quick Draw). Returns the half actions left for the melee tactic."""
+    action, free with Quick Draw). ``kept``: the bonus of an aim kept from its last turn (W-7.3
+    ``next_action``), for a shot as its first action (:func:`_draw`, :func:`_marksman`); any other
+    first action loses it. Returns the half actions left for the melee tactic."""
     if S[2, G_ENGAGED] != 0:
         if F[i, P_PUSH] != 0 and S[1 - i, S_HELPLESS] == 0:
             return _push_turn(F, S, opts, grid, fx, st, cnt, i, halves)
         if F[i, P_TACTIC] == T_KITE and halves == 2 and opts[O_KITE_FLEE] != 0 and opts[O_FLEE_OUTCOME] != 0:
             _flee(F, S, opts, grid, fx, st, cnt, i)
             return 0
-        return _draw(F, S, opts, grid, fx, st, cnt, i, halves)
+        return _draw(F, S, opts, grid, fx, st, cnt, i, halves, kept)
     if S[i, S_LOADED] == 0 and S[i, S_SUPPLY] == 0:  # W-7.12: spent; the melee items readied (a Ready)
         halves -= _drop_off(F, S, opts, i)
         if halves == 0:
@@ -343,12 +361,12 @@ def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves):
         _ready_melee(F, S, i)
         return halves if F[i, P_QUICK_DRAW] != 0 else halves - 1
     if F[i, P_TACTIC] == T_KITE and halves == 2:
-        _kite(F, S, opts, grid, fx, st, cnt, i)
+        _kite(F, S, opts, grid, fx, st, cnt, i, kept)
     elif F[i, P_TACTIC] == T_OVERWATCH and halves == 2 and _approaching(F, S, 1 - i) and _fire_slot(F, S, i, False) >= 0 \
             and apart(S, i, 1 - i) > _wf(F, i, SLOT_MISSILE, W_SHORT):
         S[i, S_KEPT] = 1  # W-8.14, W-11.6: delay, a half action kept
     else:
-        _marksman(F, S, opts, grid, fx, st, cnt, i, halves)
+        _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept)
     return 0
 
 

@@ -20,13 +20,14 @@ from ....toolbox.rng import roll_die
 from ..layout import (
     BAND_EXTREME, BAND_LONG, BAND_OUT, BAND_SHORT, C_ATTACKS, G_ENGAGED, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS,
     P_BS, P_MASTER_GUNNER, P_RAPID_RELOAD, P_SHARPSHOOTER, SLOT_MISSILE, SLOT_MISSILE_OFF, S_HELPLESS, S_LOADED,
-    S_LOADED_OFF, S_RELOADING, S_RUNNING, S_SUPPLY, W_ENGAGED_FIRE,
+    S_LOADED_OFF, S_RELOADING, S_RUNNING, S_SUPPLY, W_ENGAGED_FIRE, P_AG, P_AG_PENALTY, P_S, S_ENTANGLED, S_OUT,
+    S_PEN_AG, W_SNARE,
     SLOT_MAIN, SLOT_OFF, S_STUN, S_SURPRISED, W_BLACKPOWDER, W_LONG, W_RELOAD, W_RELOAD_FULL, W_SHIELD, W_SHORT,
     W_SHRAPNEL, W_UNRELIABLE,
 )
 from ..options import (
     EXTREME_AIM_ADDS, EXTREME_STACK, O_BS_BONUS, O_EXTREME, O_EXTREME_MOD, O_MISFIRE_BAND, O_NO_LONG,
-    O_SHRAPNEL, O_VISIBILITY,
+    O_SHRAPNEL, O_SNARE, O_VISIBILITY,
 )
 from .tests import _capped, _test
 from .fortune import _fortune_allows
@@ -164,7 +165,8 @@ def _shoot(F, S, opts, grid, fx, st, cnt, a, slot, band, aim):
     within short range without a test (:func:`_shot_auto`). The weapon is empty afterwards unless
     its reload is 0 or free (W-7.10), both weapons with the fighter's supply spent (W-7.12). A jam
     (:func:`_jams`, read off the deciding d100) is a miss and empties the weapon, a reload under way
-    lost. Counted as an attack of a (miss or hit)."""
+    lost. A Snare weapon's hit entangles a target still in the fight with ``snare = entangle``
+    (W-7.13). Counted as an attack of a (miss or hit)."""
     d = 1 - a
     target = _shot_target(F, S, opts, a, slot, band, aim)
     if _reload_need(F, a, slot) > 0:
@@ -192,6 +194,21 @@ def _shoot(F, S, opts, grid, fx, st, cnt, a, slot, band, aim):
         return
     cnt[C_ATTACKS + a * N_OUTCOMES + OUT_HIT] += 1
     _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless)
+    if _wf(F, a, slot, W_SNARE) != 0 and opts[O_SNARE] != 0 and S[d, S_OUT] == 0:
+        S[d, S_ENTANGLED] = 1
+
+
+@rule
+def _escape(F, S, opts, st, i):
+    """W-7.13 ``snare = entangle``: entangled i's turn, a full action to escape: a test of the higher
+    of S and Ag (armour and critical Ag penalties off, W-9.2; no fortune reroll); a success frees it.
+    A reload under way is lost (W-7.10)."""
+    s = F[i, P_S]
+    ag = F[i, P_AG] - F[i, P_AG_PENALTY] + _capped(opts, -S[i, S_PEN_AG])
+    ok, _roll = _test(S, opts, st, i, s if s > ag else ag, False)
+    if ok:
+        S[i, S_ENTANGLED] = 0
+    S[i, S_RELOADING] = 0
 
 
 @rule

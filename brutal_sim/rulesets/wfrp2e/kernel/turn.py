@@ -27,6 +27,8 @@ from ..layout import (
     P_A,
     P_QUICK_DRAW,
     P_THROWN,
+    S_ENTANGLED,
+    W_SNARE,
     P_W,
     BAND_EXTREME,
     SLOT_MAIN,
@@ -57,6 +59,7 @@ from ..layout import (
     S_STUN,
     S_SUPPLY,
     S_KEPT,
+    S_AIM,
     S_SURPRISED,
     S_W,
     TALLY,
@@ -73,7 +76,7 @@ from .weapons import _wf
 from .movement import _settle
 from .attack import _attack
 from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn, _swift_ready
-from .ranged import _aim_bonus, _band, _fire_slot, _shoot
+from .ranged import _aim_bonus, _band, _escape, _fire_slot, _shoot
 
 
 @rule
@@ -94,7 +97,7 @@ def _reset(F, S, opts):
             if _wf(F, i, SLOT_MISSILE_OFF, W_PRESENT) != 0:  # W-7.8: a second one in the off hand
                 S[i, S_OFF_MISSILE] = 1
                 S[i, S_LOADED_OFF] = opts[O_START_LOADED]
-            if _wf(F, i, SLOT_MISSILE, W_THROWN) != 0:  # W-7.12: the supply
+            if _wf(F, i, SLOT_MISSILE, W_THROWN) != 0 or _wf(F, i, SLOT_MISSILE, W_SNARE) != 0:  # W-7.12: the supply
                 S[i, S_SUPPLY] = F[i, P_THROWN]
             else:
                 S[i, S_SUPPLY] = opts[O_AMMO] if opts[O_AMMO] > 0 else -1
@@ -143,12 +146,15 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
     of W-7 and W-8.14 are then not compiled), True otherwise.
 
     Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
-    (W-6.1, one lost turn counted off) does nothing; a fighter at or below its ``flee_at`` Wounds
+    (W-6.1, one lost turn counted off) does nothing; an entangled one tries to escape (W-7.13,
+    :func:`_escape`); a fighter at or below its ``flee_at`` Wounds
     flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
     first), a half action each (Quick Draw: the Ready free, W-7.12), and spends the rest on its tactic (:func:`_plan`). With
     ``fortune_half_action`` a spare fortune point buys one extra half action (W-6.5): it makes up a
     half action lost to the upkeep, else it aims (W-3.2, +10 on the first attack) before an
-    unaimed attack of an engaged fighter that is no feint.
+    unaimed attack of an engaged fighter that is no feint. An aim kept from its last turn (W-7.3
+    ``aim = next_action``, ``S_AIM``) goes to its missile turn when nothing comes first (a lost
+    turn, a flight or standing up lose it).
     """
     S[i, S_PARRY_STANCE] = 0
     S[i, S_DEF_STANCE] = 0
@@ -156,12 +162,18 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
     S[i, S_NO_REACT] = 0
     S[i, S_RUNNING] = 0
     S[i, S_KEPT] = 0  # W-11.6: a kept half action not used is lost
+    kept = S[i, S_AIM]  # W-7.3: an aim kept for this turn's first action
+    S[i, S_AIM] = 0
     if S[i, S_SURPRISED] != 0 or S[i, S_HELPLESS] != 0:
         return
     if S[i, S_STUN] > 0:
         S[i, S_STUN] -= 1
         S[i, S_RELOADING] = 0  # W-7.10: an interrupted reload starts again
         return
+    if missiles is not None:
+        if S[i, S_ENTANGLED] != 0:  # W-7.13: caught by a snare, it may only try to escape
+            _escape(F, S, opts, st, i)
+            return
     if F[i, P_FLEE_AT] >= 0 and S[i, S_W] <= F[i, P_FLEE_AT]:
         _flee(F, S, opts, grid, fx, st, cnt, i)
         return
@@ -169,6 +181,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
     if S[i, S_PRONE] != 0:
         S[i, S_PRONE] = 0
         halves -= 1
+        kept = 0
     for slot in (SLOT_MAIN, SLOT_OFF):
         if halves > 0 and S[i, S_MISSILE] == 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
             S[i, S_HELD_MAIN + slot] = 1
@@ -184,7 +197,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
         return
     if missiles is not None:
         if S[i, S_MISSILE] != 0:
-            halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves)
+            halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept)
             if halves == 0 or decided(S):
                 return
     engaged = S[2, G_ENGAGED] != 0
