@@ -64,6 +64,7 @@ from .checks import (
     _desperate_dice as desperate_dice,
     _dodge_pool as dodge_pool,
     _fighter_check as fighter_check,
+    _melee_pool as melee_pool,
     _slot as slot,
     _successes as successes,
     _weapon as weapon,
@@ -118,6 +119,8 @@ from .distance import (
     _open as open_duel,
     _reach as reach,
     _speed as move_metres,
+    _stealth_approach as stealth_approach,
+    _stealth_pool as stealth_pool,
     _step as step,
 )
 from .shooting import (

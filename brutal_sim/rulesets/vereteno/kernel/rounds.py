@@ -33,11 +33,12 @@ from ..layout import (
     W_TWO_HANDED,
 )
 from ..options import (
-    O_AP_REFILL, O_INIT_ROLL, O_PICKUP, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, STEALTH_EXTRA_ATTACK,
+    O_AP_REFILL, O_INIT_ROLL, O_PICKUP, O_ROUND_CAP, O_SURPRISE, STEALTH_EXTRA_ATTACK,
 )
 from ..options import O_START_READY, START_READY_NO
 from .checks import KIND_COST, _either_out, _fighter_check, _mark_out, _wb
-from .initiative import _first, _refill, _reset, _roll_initiative
+from .initiative import _first, _refill, _reset, _roll_initiative, _surprise
+from ..layout import S_LYING
 from .actions import _plan
 from .armour import _lose_health
 from .traumas import _break_free, _immobilise
@@ -80,6 +81,7 @@ def _turn_start(F, S, opts, tt, st, cnt, i):
             return False
         S[i, S_AP] -= 1
         S[i, S_PRONE] = 0
+        S[i, S_LYING] = 0  # V-10.8: knocked down while lying, it gets up
     if (S[i, S_DROPPED] & HAND_DROPPED) != 0 and S[i, S_AP] >= opts[O_PICKUP]:
         if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
             S[i, S_AP] -= opts[O_PICKUP]
@@ -139,7 +141,7 @@ def _duel(F, S, opts, tt, st, cnt):
     _reset(F, S)
     _immobilise(S, opts)
     if opts[O_SURPRISE] > 0:
-        S[opts[O_SURPRISE] - 1, S_STEALTH] = opts[O_STEALTH_ATTACK]
+        _surprise(S, opts, opts[O_SURPRISE] - 1)
     _roll_initiative(F, S, opts, st, True)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         if rnd > 1 and opts[O_INIT_ROLL] != 0:
