@@ -17,7 +17,7 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction,
+    KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, can_pray, choose_reaction, melee_pool,
     defence_pool, desperate, desperate_dice, dodge_pool, immobilise, level, open_duel, plan, plan_shot, reset,
     resolve, shot_armour_dice, shot_pool, shot_spend, spend, take_reaction,
 )

@@ -142,9 +142,10 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("stealth", "V-10.10", "none", ("none", "a", "b"),
                help="the side that makes a stealth approach (a check of Ловкость + Скрытность before initiative): "
                     "success starts the fight at stealth_distance with that side's surprise (V-2.5); not with surprise"),
-    OptionSpec("stealth_distance", "V-10.10", 2, int_range=(0, 1000),
-               help="metres the stealthy side declares it will reach; its band moves the check (point blank −2, "
-                    "close −1, medium 0, long +2, extreme +4)"),
+    OptionSpec("stealth_distance", "V-10.10", 1, int_range=(0, 1000),
+               help="metres the stealthy side declares it will reach, at most start_distance (default point blank, "
+                    "to strike in melee); its band moves the check (point blank −2, close −1, medium 0, long +2, "
+                    "extreme +4)"),
     OptionSpec("stealth_check", "V-10.10", "plain", ("plain", "opposed"),
                help="the stealth check succeeds with ≥ 1 success (plain), or with more successes than the target's "
                     "Интеллект + Наблюдательность check (opposed: a tie fails, V-1.5)"),
