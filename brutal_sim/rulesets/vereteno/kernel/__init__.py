@@ -74,6 +74,7 @@ from .initiative import (
     _refill as refill,
     _reset as reset,
     _roll_initiative as roll_initiative,
+    _surprise as surprise,
 )
 from .actions import (
     _allowed as allowed,
@@ -196,6 +197,7 @@ __all__ = [
     "attack",
     "attack_pool",
     "melee_pool",
+    "surprise",
     "stealth_approach",
     "stealth_pool",
     "battle_cry",
