@@ -288,3 +288,15 @@ def test_v10_10_v2_5_a_successful_approach_brings_the_stealth_attack():
         open_duel(F, S, o)
         ok = stealth_approach(F, S, o, st)
         assert (S[0, L.S_STEALTH], S[0, L.S_SURPRISE], apart(S)) == ((STEALTH_DICE, 1, 1) if ok else (0, 0, 40))
+
+
+def test_v10_10_v10_8_deterministic_across_lanes():
+    """V-10.10, V-10.8: the stealth check draws from the duel's own stream, so a run with a stealth
+    approach and prone fighters gives the same counters in 1 or 3 parallel lanes."""
+    p = RULESET.prepare(fighter("raider", skills=STEALTHY), fighter("rifleman", tactic="prone_aimed"),
+                        options={"start_distance": "60", "stealth": "a", "stealth_distance": "20",
+                                 "stealth_check": "opposed", "stealth_attack": "extra_attack"})
+    c = p.compiled
+    runs = [c.kernels.duels(*c.args(), np.uint64(9), np.int64(0), np.int64(600), lanes, c.n_counters).sum(axis=0)
+            for lanes in (1, 3)]
+    assert runs[0].tolist() == runs[1].tolist() and runs[0][L.C_WINS:L.C_WINS + 2].sum() > 0

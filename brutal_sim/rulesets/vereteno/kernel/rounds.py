@@ -61,7 +61,8 @@ def _battle_cry(F, S, opts, st, i):
 @rule
 def _turn_start(F, S, opts, tt, st, cnt, i):
     """V-2.3, V-10.9, V-6.5, V-6.7, V-3.9, V-6.9: the start of fighter ``i``'s turn: (refill), readying
-    the weapon in hand in its first turn (``start_ready = no``: 1 AP), bleeding, standing up,
+    the weapon in hand in its first turn (``start_ready = no``: 1 AP), bleeding, standing up when
+    knocked down (also from lying by choice, V-10.8),
     recovering a dropped weapon, breaking free if immobilised. Returns whether the fighter goes on
     with its turn (bool)."""
     if opts[O_AP_REFILL] != 0:
