@@ -106,6 +106,24 @@ def test_v10_8_exact_attack_at_a_lying_fighter_is_the_attack_with_two_more_dice(
         assert abs(p - q) <= 4 * math.sqrt(max(p * (1 - p), 1e-12) / n) + 1e-9
 
 
+def test_v10_8_v11_19_exact_shot_at_a_lying_fighter_is_the_shot_at_size_minus_1():
+    """V-10.8, V-11.19: the rifleman's exact aimed shot at 50 m at a swordsman lying by choice is its
+    shot at a standing swordsman of ``size_mod = −1`` (one die fewer either way), below the shot at a
+    standing one; the sampled shot agrees within 4σ."""
+    o = {"start_distance": "50"}
+    lying = api.attack("rifleman", fighter("swordsman", prone=True), ruleset="vereteno", options=o)
+    small = api.attack("rifleman", fighter("swordsman", size_mod=-1), ruleset="vereteno", options=o)
+    standing = api.attack("rifleman", "swordsman", ruleset="vereteno", options=o)
+    assert np.allclose(lying.outcomes, small.outcomes, atol=1e-12)
+    miss = RULESET.counters.outcomes.index("miss")
+    assert lying.outcomes[miss] > standing.outcomes[miss] + 0.015  # 0.354 against 0.335
+    n = 20_000
+    sampled = api.attack("rifleman", fighter("swordsman", prone=True), ruleset="vereteno", options=o, n=n, seed=8,
+                         threads=1)
+    for p, q in zip(lying.outcomes, sampled.outcomes):
+        assert abs(p - q) <= 4 * math.sqrt(max(p * (1 - p), 1e-12) / n) + 1e-9
+
+
 @pytest.mark.parametrize("halving, halfspd, metres", [("once", 0, 5), ("once", 1, 5), ("stack", 1, 2)])
 def test_v10_5_v10_8_lying_halves_the_speed(halving, halfspd, metres):
     """V-10.5, V-10.8: lying prone is a cause of halved speed: 10 m → 5 m; with a HALFSPD trauma too,
