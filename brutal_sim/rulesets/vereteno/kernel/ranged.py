@@ -232,10 +232,11 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
     """V-15.1: fighter ``i``'s turn in a duel at a distance: its sector control lapses
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
-    per_turn`` a new chain of hip shots); its shooting with the gun in hand
-    (:func:`_shooter_actions`), after taking the gun in hand again (``redraw``, V-10.9, drawing the
-    foe's sector shot); lying prone by choice and engaged, standing up first (1 AP, V-10.8
-    **[reading: a fighter lying by choice may attack, but stands up to fight in melee]**); its throws (:func:`_thrower_actions`, V-11.20); otherwise, its foe beyond its
+    per_turn`` a new chain of hip shots); lying prone by choice and engaged, standing up (1 AP,
+    V-10.8 **[reading: a fighter lying by choice may attack, but stands up to fight in melee]**);
+    its shooting with the gun in hand (:func:`_shooter_actions`), after taking the gun in hand again
+    (``redraw``, V-10.9, drawing the foe's sector shot); its throws (:func:`_thrower_actions`,
+    V-11.20); otherwise, its foe beyond its
     melee reach, closing in (``move = close_in``, or a shooting tactic that drew its melee weapon,
     V-15.2 **[reading]**; V-15.4: moves while AP last, each drawing the foe's sector shot, stopping
     at its reach, V-3.15), then melee (:func:`_melee_actions`) once the foe is within its reach
