@@ -83,6 +83,8 @@ class Side:
     throw_ready: bool = False  # V-11.20: the next item to throw is in hand
     stowed: bool = False  # V-11.20 (throw_ready = quick): the melee weapon not in hand
     pen_str: int = 0  # V-6.4: PEN(str)
+    lying: bool = False  # V-10.8: prone by choice (not knocked down)
+    surprise: bool = False  # V-2.5: the surprise dice join its first initiative
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -93,6 +95,7 @@ class Side:
             self.f.tactic.shot != "none" or self.f.tactic.overwatch)
         self.ammo = self.f.gun.magazine if self.f.gun else 0
         self.unready = (self.gun_in_hand or self.f.weapon is not None) and not self.f.fastest_hand
+        self.lying = self.f.prone
 
     @property
     def weapon(self) -> dict[str, Any]:
@@ -234,7 +237,8 @@ class Game:
     def attack_pool(self, a: Side, d: Side, kind: str) -> int:
         f = a.f
         return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
-                + (2 if d.prone else 0) + (2 if d.immobilised else 0) + (3 if a.stealth == "dice" else 0))
+                + (2 if d.prone else 0) + (2 if d.immobilised else 0) + (3 if a.stealth == "dice" else 0)
+                + (int(self.o["prone_melee"].replace("plus", "")) if d.lying and not d.prone else 0))
 
     def defence_pool(self, d: Side) -> int:
         return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee
@@ -397,7 +401,7 @@ class Game:
     def roll_initiative(self, first_round: bool) -> None:
         for i, s in enumerate(self.sides):
             roll = self.d20()
-            if first_round and self.o["surprise"] == "ab"[i]:
+            if first_round and s.surprise:
                 extra = [self.d20(), self.d20()]
                 roll = roll + sum(extra) if self.o["surprise_init"] == "add" else max([roll, *extra])
             w = s.weapon if not s.gun_in_hand else {"modifier": s.f.gun.modifier, "initiative": s.f.gun.initiative}
@@ -450,7 +454,7 @@ class Game:
             if s.ap < 1:
                 return
             s.ap -= 1
-            s.prone = False
+            s.prone = s.lying = False
         cost = 2 if self.o["pickup"] == "pickup_and_ready" else 1
         if s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed):
             s.ap -= cost
@@ -463,8 +467,12 @@ class Game:
             s.immobilised = not freed
             if s.out is not None:
                 return
-        if not (s.prone or s.cover > 0):
+        if not (s.prone or s.lying or s.cover > 0):
             s.braced = False
+        if s.lying and s.ap >= 1 and self.engaged(s):  # V-10.8: it stands up to fight
+            self.get_up(s)
+            if any(x.out is not None for x in self.sides):
+                return
         t = s.f.tactic
         redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down else 1
         if (t.redraw and s.f.gun is not None and not s.gun_in_hand and not self.engaged(s)
@@ -513,9 +521,32 @@ class Game:
             if any(x.out is not None for x in self.sides):
                 return
 
+    def surprise(self, s: Side) -> None:
+        s.surprise, s.stealth = True, self.o["stealth_attack"]
+
+    def stealth_approach(self) -> bool:
+        """V-10.10: the stealth check (plain ≥ 1, or opposed: more than the target's perception)."""
+        s = self.sides["ab".index(self.o["stealth"])]
+        t = self.other(s)
+        d = int(self.o["stealth_distance"])
+        pool = (s.f.attributes.agility + s.f.skills.stealth + (-2, -1, 0, 2, 4)[self.band(d)]
+                + (2 if self.o["stealth_ambush"] == "on" else 0))
+        r = self.fighter_check(s, pool)
+        if self.o["stealth_check"] == "opposed":
+            ok = r > self.fighter_check(t, t.f.attributes.intellect + t.f.skills.perception)
+        else:
+            ok = r >= 1
+        if ok:
+            self.surprise(s)
+        if ok or self.o["stealth_fail"] == "declared_distance":
+            self.sides[0].x, self.sides[1].x = 0, d
+        return ok
+
     def duel(self) -> Record:
-        if self.o["surprise"] != "none":
-            self.sides["ab".index(self.o["surprise"])].stealth = self.o["stealth_attack"]
+        if self.o["stealth"] != "none":
+            self.stealth_approach()
+        elif self.o["surprise"] != "none":
+            self.surprise(self.sides["ab".index(self.o["surprise"])])
         self.roll_initiative(True)
         for rnd in range(1, int(self.o["round_cap"]) + 1):
             if rnd > 1 and self.o["init_roll"] == "every_round":
@@ -615,8 +646,9 @@ class Game:
         s.braced = False
 
     def speed(self, s: Side) -> int:
-        """V-10.5: HALFSPD traumas halve the speed once (``halving = once``) or each again."""
-        n = s.halfspd if self.o["halving"] == "stack" else min(s.halfspd, 1)
+        """V-10.5: HALFSPD traumas and lying prone halve the speed once (``halving = once``) or each again."""
+        n = s.halfspd + s.lying
+        n = n if self.o["halving"] == "stack" else min(n, 1)
         return s.f.speed >> n
 
     def step_back(self, s: Side) -> None:
@@ -688,10 +720,10 @@ class Game:
             rng = BAND_DICE[b] + beyond
         if shot == "throw":
             return (a.f.attributes.physique + a.f.skills.strength + self.item(a).modifier + rng + d.f.size_mod
-                    - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone else 0))
+                    - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone or d.lying else 0))
         dials = sum(int(self.o[f"{p}_dice"]) for p in a.f.gun.properties if p in DIAL_PROPERTIES)  # V-11.21
         return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng + dials
-                + d.f.size_mod - (1 if d.prone else 0) + (1 if a.braced else 0) - a.pen_shoot
+                + d.f.size_mod - (1 if d.prone or d.lying else 0) + (1 if a.braced else 0) - a.pen_shoot
                 - (3 if self.blind(a) else 0))
 
     def continuation(self) -> int:
@@ -720,7 +752,7 @@ class Game:
             ones -= lost[part]
             setattr(tgt, part, getattr(tgt, part) - lost[part])
         self.rec.degraded[self.sides.index(tgt)] += lost["armour"] + lost["shield"]
-        if not (tgt.prone or tgt.cover > 0):
+        if not (tgt.prone or tgt.lying or tgt.cover > 0):
             tgt.braced = False
         if self.o["armour_ones"] == "net":
             return max(successes + faces.count(1) * self.one, 0)
@@ -823,7 +855,9 @@ class Game:
             if self.engaged(s):
                 return False
             if s.f.tactic.move in ("close_in", "advance") and self.dist() > stop and s.ap - s.f.tactic.keep >= 1:
-                if self.o["overwatch_move"] == "end":
+                if s.lying and (not self.get_up(s) or s.ap < 1):
+                    pass
+                elif self.o["overwatch_move"] == "end":
                     self.step(s, stop)
                     self.sector_shot(s, 0)
                 elif self.sector_shot(s, 1):
@@ -862,7 +896,19 @@ class Game:
             return False
         return s.ap >= cost
 
+    def get_up(self, s: Side) -> bool:
+        """V-10.8: standing up from lying prone by choice (1 AP), after the foe's sector shot."""
+        if not self.sector_shot(s, 1):
+            return False
+        s.ap -= 1
+        s.lying = False
+        if s.cover <= 0 and not s.prone:
+            s.braced = False
+        return True
+
     def move(self, s: Side) -> None:
+        if s.lying and (not self.get_up(s) or s.ap < 1):
+            return
         if self.o["overwatch_move"] == "end":
             self.step(s)
             self.sector_shot(s, 0)
@@ -904,7 +950,14 @@ class Game:
             if out():
                 return True
         t = s.f.tactic
-        if (t.brace and not s.braced and (s.prone or s.cover > 0)
+        pays = s.ap - keep >= 1 + min(SHOT_COST.get(t.shot, 0), SHOT_COST["standard"])
+        if t.prone and not s.lying and not s.prone and not self.engaged(s) and pays:  # V-10.8: lie down
+            if self.sector_shot(s, 1):
+                s.ap -= 1
+                s.lying = True
+            if out():
+                return True
+        if (t.brace and not s.braced and (s.prone or s.lying or s.cover > 0)
                 and s.ap - keep >= 1 + min(SHOT_COST.get(t.shot, 0), SHOT_COST["standard"])):
             if self.sector_shot(s, 1):
                 s.ap -= 1

@@ -99,6 +99,17 @@ def test_fighter_file_selects_the_ruleset(tmp_path: Path):
     (("duel", "rifleman", "swordsman", "--ruleset", "vereteno", "--option", "start_distance=-1"), "allowed 0..1000"),
     (("duel", "rifleman", "swordsman", "--ruleset", "vereteno", "--tactic-a", "autofire"), "automatic gun"),
     (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--tactic-a", "std_shot"), "needs a gun"),
+    # V-10.10 the stealth approach, V-10.8 prone_melee
+    (("duel", "raider", "rifleman", "--ruleset", "vereteno", "--option", "stealth=a", "--option",
+      "stealth_distance=1001"), "allowed 0..1000"),
+    (("duel", "raider", "rifleman", "--ruleset", "vereteno", "--option", "stealth=a", "--option",
+      "stealth_check=blind"), "allowed: plain, opposed"),
+    (("duel", "raider", "rifleman", "--ruleset", "vereteno", "--option", "stealth=c"), "allowed: none, a, b"),
+    (("duel", "raider", "rifleman", "--ruleset", "vereteno", "--option", "start_distance=30", "--option",
+      "stealth=a", "--option", "stealth_distance=40"), "nearer than start_distance (30 m); allowed: 0..30"),
+    (("duel", "raider", "rifleman", "--ruleset", "vereteno", "--option", "stealth=a", "--option", "surprise=a"),
+     "the stealth check decides the surprise"),
+    (("duel", "swordsman", "brute", "--ruleset", "vereteno", "--option", "prone_melee=2"), "allowed: plus2, 0"),
 ])
 def test_bad_input_is_one_line_exit_2(args, needle):
     r = run(*args)

@@ -127,8 +127,10 @@ def test_v2_4_initiative_terms_and_ties():
     assert (S[0, L.S_INIT_ROLL], S[1, L.S_INIT_ROLL]) == (10 + 2 + 3, 10 - 2)
     K.roll_initiative(F, S, opts(init_weapon_term="modifier"), state_at(idx), True)
     assert (S[0, L.S_INIT_ROLL], S[1, L.S_INIT_ROLL]) == (10 + 1 + 3, 10 + 1)
-    # V-2.5 surprise by b: two more d20 added, or the highest of three kept
+    # V-2.5 surprise by b (the duel marks the surprising side first): two more d20 added, or the highest
+    # of three kept
     _, b1, b2, b3 = dice(3, 4)
+    K.surprise(S, opts(surprise="b"), 1)
     K.roll_initiative(F, S, opts(surprise="b"), state_at(3), True)
     assert S[1, L.S_INIT_ROLL] == b1 + b2 + b3 - 2
     K.roll_initiative(F, S, opts(surprise="b", surprise_init="keep_highest"), state_at(3), True)

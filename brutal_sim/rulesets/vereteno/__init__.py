@@ -29,7 +29,7 @@ from .kernel import (
     run_ranged_duels, run_ranged_paired,
 )
 from .model import Fighter
-from .options import O_ROUND_CAP, O_START_DISTANCE, OPTION_SPECS, compile_options
+from .options import O_ROUND_CAP, O_START_DISTANCE, O_STEALTH, OPTION_SPECS, compile_options
 
 #: melee duels at point blank (V-7.6)
 KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
@@ -40,10 +40,12 @@ RANGED_KERNELS = Kernels(duels=run_ranged_duels, attacks=run_ranged_attacks, pai
 
 def at_distance(fighters: np.ndarray, options: np.ndarray) -> bool:
     """Does this matchup need the duels at a distance: a gun or a throwing tactic (V-11.20) on either
-    side, or a ``start_distance`` beyond point blank (V-10.1)?"""
+    side, a ``start_distance`` beyond point blank (V-10.1), a fighter starting prone (V-10.8) or a
+    stealth approach (V-10.10)?"""
     gun = L.P_WEAPONS + L.SLOT_GUN * L.WN + L.W_PRESENT
     throws = (fighters[:, L.P_T_SHOT] == L.SH_THROW).any()
-    return bool(options[O_START_DISTANCE] > L.REACH or fighters[:, gun].any() or throws)
+    return bool(options[O_START_DISTANCE] > L.REACH or fighters[:, gun].any() or throws
+                or fighters[:, L.P_PRONE].any() or options[O_STEALTH] != 0)
 
 
 def _gun_in_hand(fighters: np.ndarray, i: int) -> bool:

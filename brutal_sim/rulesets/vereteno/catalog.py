@@ -113,7 +113,14 @@ def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple
     """The rule options (defaults < the rules file's ``[options]`` < ``--option`` flags) and the rule
     tables the kernels read: none (the trauma table is the catalog's)."""
     options = read_rules_file(rules_file, RuleOptions.defaults(OPTION_SPECS), option_flags, RULES_FILE_TABLES)[0]
-    if options["stealth_attack"] != "none" and options["surprise"] == "none":
+    if options["stealth_attack"] != "none" and options["surprise"] == "none" and options["stealth"] == "none":
         raise DataError("options", "stealth_attack", "a stealth attack needs the side that surprises: "
-                        "set surprise = a | b")
+                        "set surprise = a | b, or stealth = a | b")
+    if options["stealth"] != "none" and options["surprise"] != "none":
+        raise DataError("options", "surprise", "surprise and stealth both name a surprising side: with stealth = "
+                        "a | b the stealth check decides the surprise (V-10.10), so set surprise = none")
+    if options["stealth"] != "none" and int(options["stealth_distance"]) > int(options["start_distance"]):
+        raise DataError("options", "stealth_distance", f"{options['stealth_distance']} m: a stealth approach "
+                        f"(V-10.10) ends nearer than start_distance ({options['start_distance']} m); allowed: "
+                        f"0..{options['start_distance']}")
     return options, ()

@@ -78,6 +78,9 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_T_OVERWATCH] = f.tactic.overwatch
     row[L.P_T_REDRAW] = f.tactic.redraw
     row[L.P_FAST_HAND] = f.fastest_hand
+    row[L.P_T_PRONE] = f.tactic.prone
+    row[L.P_PRONE] = f.prone
+    row[L.P_STEALTH_POOL] = f.attributes.agility + f.skills.stealth
     row[L.P_THROW_POOL] = f.attributes.physique + f.skills.strength
     row[L.P_N_THROWN] = len(f.thrown)
     _weapon(row, L.SLOT_WEAPON, f.weapon)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...toolbox.jit import driver
 from .kernel import (
-    KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, attack_pool, can_pray, choose_reaction,
+    KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, can_pray, choose_reaction, melee_pool,
     defence_pool, desperate, desperate_dice, dodge_pool, immobilise, level, open_duel, plan, plan_shot, reset,
     resolve, shot_armour_dice, shot_pool, shot_spend, spend, take_reaction,
 )
@@ -34,6 +34,8 @@ from .options import (
 from .options import O_PRAYER, PRAYER_APP, PRAYER_OFF
 from .kernel import missile, missile_armour_dice
 from .layout import K_STANDARD, SH_THROW, W_PIERCING
+from .kernel import stealth_pool
+from .options import O_STEALTH, O_STEALTH_CHECK, STEALTH_OPPOSED
 
 #: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
 _FACES = np.array([1.0, 3.0, 15.0, 1.0]) / 20.0
@@ -143,6 +145,25 @@ def _prayer_pmf(pool, opts, can_pray):
     return out, lo
 
 
+def stealth_chance(F: np.ndarray, opts: np.ndarray) -> float:
+    """V-10.10: the exact probability that the stealth approach of side ``stealth`` − 1 succeeds, as
+    ``kernel.stealth_approach`` rolls it on a fresh duel: its check (with its prayer, V-1.6) ≥ 1
+    (``stealth_check = plain``), or above the target's Интеллект + Наблюдательность check
+    (``opposed``)."""
+    S = np.empty((2, NS), dtype=np.int64)
+    reset(F, S)
+    i = int(opts[O_STEALTH]) - 1
+    ps2, los = _prayer_pmf(stealth_pool(F, opts, i), opts, can_pray(S, opts, i))
+    ps = ps2.sum(axis=1)
+    totals = np.arange(ps.shape[0]) + los
+    if opts[O_STEALTH_CHECK] != STEALTH_OPPOSED:
+        return float(ps[totals >= 1].sum())
+    pt2, lot = _prayer_pmf(F[1 - i, P_PERC_POOL], opts, can_pray(S, opts, 1 - i))
+    pt = pt2.sum(axis=1)
+    below = np.concatenate(([0.0], np.cumsum(pt)))  # below[k]: P(target's total < lot + k)
+    return float(sum(ps[j] * below[min(max(totals[j] - lot, 0), pt.shape[0])] for j in range(ps.shape[0])))
+
+
 @driver
 def reduction_pmf(n, opts):
     """Exact distribution of the damage an armour roll of ``n`` d20 removes (V-5.4):
@@ -183,7 +204,7 @@ def enumerate_attack(F, opts, tt, outcomes, levels, damage):
     react = choose_reaction(F, S, opts, 0, 1, kind)
     if react != R_NONE:
         take_reaction(S, opts, 1)
-    pa2, loa = _prayer_pmf(attack_pool(F, S, 0, 1, kind), opts, can_pray(S, opts, 0))
+    pa2, loa = _prayer_pmf(melee_pool(F, S, opts, 0, 1, kind), opts, can_pray(S, opts, 0))
     pa = pa2.sum(axis=1)  # the attacker's Will spent on prayer does not change this attack
     if react == R_DEFEND:
         pr, lor = _prayer_pmf(defence_pool(F, S, 1), opts, can_pray(S, opts, 1))

@@ -98,6 +98,9 @@ P_FAST_HAND = P.next()  # V-10.9: 1 with the talent «Самая быстрая 
 P_THROW_POOL = P.next()  # V-11.20: Телосложение + Сила
 P_N_THROWN = P.next()  # V-11.20: items carried to throw
 P_THROWN = P.block(MAX_THROWN * WN)  # V-11.20: item k's weapon record at P_THROWN + k * WN
+P_T_PRONE = P.next()  # V-10.8: 1 if the tactic lies down to shoot (and stands up once engaged)
+P_PRONE = P.next()  # V-10.6: 1 if the fighter starts lying prone by choice
+P_STEALTH_POOL = P.next()  # V-10.10: Ловкость + Скрытность
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
@@ -130,6 +133,8 @@ S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at 
 S_THROWN = S.next()  # V-11.20: items of its supply thrown so far (the next is item S_THROWN)
 S_THROW_READY = S.next()  # V-11.20, V-10.9 (throw_ready = quick): 1 while the next item to throw is in hand
 S_PEN_STR = S.next()  # V-6.4: dice off Сила checks (throws)
+S_LYING = S.next()  # V-10.8: 1 while lying prone by choice (not knocked down: S_PRONE)
+S_SURPRISE = S.next()  # V-2.5: 1 if the fighter adds the surprise dice to its first initiative
 NS = S.size
 #: bit of S_DROPPED (throw_ready = quick): the melee weapon stowed while the thrower holds an item to throw
 #: or nothing after a throw (bare hands in melee, V-5.6, until it readies the weapon, V-10.9)

@@ -151,6 +151,9 @@ class Tactic(StrictModel):
                              "the melee weapon (1 AP; without one the gun is dropped, free, for bare hands) and "
                              "fight by `attack`, or step back (a move away, drawing an opportunity attack, V-10.7) "
                              "and go on")
+    prone: bool = Field(False, description="V-10.8: not engaged and with the gun in hand, lie down (1 AP) before "
+                                            "shooting when the AP left still pay a shot; stand up (1 AP) once "
+                                            "engaged or before moving toward the foe")
     redraw: bool = Field(False, description="V-10.9: after `engaged = draw`, once no longer engaged, ready the gun "
                                              "again (1 AP; a dropped gun is picked up, option pickup) if that "
                                              "leaves `keep` AP, then shoot")
@@ -224,7 +227,7 @@ class Skills(StrictModel):
     influence: int = Field(0, ge=0, le=10, description="Влияние")
     shooting: int = Field(0, ge=0, le=10, description="Стрельба (V-11.1)")
     strength: int = Field(0, ge=0, le=10, description="Сила (throwing, V-11.20)")
-    stealth: int = Field(0, ge=0, le=10, description="Скрытность (the stealth approach, V-10.10: not modelled)")
+    stealth: int = Field(0, ge=0, le=10, description="Скрытность (the stealth approach, V-10.10)")
     perception: int = Field(0, ge=0, le=10, description="Наблюдательность (the check under poor visibility, V-11.18)")
 
 
@@ -246,6 +249,8 @@ class FighterSpec(StrictModel):
     cover: int = Field(0, ge=0, le=20, description="V-10.6, V-11.17: strength of its cover (table 3, brick wall 7; "
                                                    "added to the armour roll against shots)")
     size_mod: int = Field(0, ge=-3, le=3, description="V-11.19: dice added to shots at it (vehicles > 0)")
+    prone: bool = Field(False, description="V-10.6, V-10.8: starts lying prone by choice (shot at −1, may brace; "
+                                           "melee at it: option prone_melee)")
     suppress_at: int = Field(6, ge=0, le=40, description="V-15.9 attack_spending = suppress_covered: a shot's "
                                                          "extras go to Will when the target rolls this many "
                                                          "armour + cover dice or more")
@@ -277,6 +282,7 @@ class Fighter(StrictModel):
     speed: int = 10
     cover: int = 0
     size_mod: int = 0
+    prone: bool = False
     suppress_at: int = 6
     fastest_hand: bool = False
     tactic: Tactic

@@ -29,7 +29,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="surprise initiative: add two more d20 to the sum, or roll 3d20 and keep the highest"),
     OptionSpec("stealth_attack", "V-2.5", "none", ("none", "extra_attack", "dice"),
                help="the surprising side's stealth approach succeeded: its first attacking action brings a free "
-                    "extra standard attack, or +3 dice to its first attack (needs surprise = a | b)"),
+                    "extra standard attack, or +3 dice to its first attack (needs surprise = a | b, or stealth = a | b: "
+                    "then only if the stealth check succeeds)"),
     OptionSpec("round_cap", "V-2.6", 100, int_range=(1, 10000),
                help="a fight still running after this many rounds is recorded as a draw"),
     OptionSpec("dodge_modifier", "V-4.4", "weapon", ("weapon", "weapon_plus_attack_type"),
@@ -135,6 +136,24 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("gm_reload_tokens", "V-11.14", "off", ("off", "on"),
                help="the GM never jams a gun, or spends a Chernobog token of its side's pool (npc_tokens_a/_b) "
                     "after each shot of a player-side gun to make a reload due"),
+    OptionSpec("prone_melee", "V-10.8", "plus2", ("plus2", "0"), codes=(2, 0),
+               help="dice a melee attack gains against a fighter lying prone by choice: +2 as against a knocked-down "
+                    "one (V-6.7), or none"),
+    OptionSpec("stealth", "V-10.10", "none", ("none", "a", "b"),
+               help="the side that makes a stealth approach (a check of Ловкость + Скрытность before initiative): "
+                    "success starts the fight at stealth_distance with that side's surprise (V-2.5); not with surprise"),
+    OptionSpec("stealth_distance", "V-10.10", 1, int_range=(0, 1000),
+               help="metres the stealthy side declares it will reach, at most start_distance (default point blank, "
+                    "to strike in melee); its band moves the check (point blank −2, close −1, medium 0, long +2, "
+                    "extreme +4)"),
+    OptionSpec("stealth_check", "V-10.10", "plain", ("plain", "opposed"),
+               help="the stealth check succeeds with ≥ 1 success (plain), or with more successes than the target's "
+                    "Интеллект + Наблюдательность check (opposed: a tie fails, V-1.5)"),
+    OptionSpec("stealth_ambush", "V-10.10", "off", ("off", "on"), codes=(0, 2),
+               help="the stealthy side waits in ambush, motionless: +2 dice to its stealth check (on)"),
+    OptionSpec("stealth_fail", "V-10.10", "start_distance", ("start_distance", "declared_distance"),
+               help="a failed stealth approach: no surprise, the fight starts at start_distance, or at the declared "
+                    "stealth_distance"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -204,6 +223,12 @@ assert [ROW.slot(f"{p}_dice") for p in DIAL_PROPERTIES] == list(range(DIALS_AT, 
 N_DIALS = len(DIAL_PROPERTIES)
 O_RANGED_DISARM = ROW.slot("ranged_disarm")
 O_GM_RELOAD_TOKENS = ROW.slot("gm_reload_tokens")
+O_PRONE_MELEE = ROW.slot("prone_melee")  # codes: the dice
+O_STEALTH = ROW.slot("stealth")  # codes: 0 none, side + 1
+O_STEALTH_DISTANCE = ROW.slot("stealth_distance")
+O_STEALTH_CHECK = ROW.slot("stealth_check")
+O_STEALTH_AMBUSH = ROW.slot("stealth_ambush")  # codes: the dice
+O_STEALTH_FAIL = ROW.slot("stealth_fail")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -236,6 +261,8 @@ _, START_READY_NO = ROW.codes("start_ready")
 _, THROW_READY_FREE = ROW.codes("throw_ready")
 _, RANGED_DISARM_ON = ROW.codes("ranged_disarm")
 _, GM_RELOAD_TOKENS_ON = ROW.codes("gm_reload_tokens")
+_, STEALTH_OPPOSED = ROW.codes("stealth_check")
+_, STEALTH_FAIL_DECLARED = ROW.codes("stealth_fail")
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -64,6 +64,7 @@ from .checks import (
     _desperate_dice as desperate_dice,
     _dodge_pool as dodge_pool,
     _fighter_check as fighter_check,
+    _melee_pool as melee_pool,
     _slot as slot,
     _successes as successes,
     _weapon as weapon,
@@ -73,6 +74,7 @@ from .initiative import (
     _refill as refill,
     _reset as reset,
     _roll_initiative as roll_initiative,
+    _surprise as surprise,
 )
 from .actions import (
     _allowed as allowed,
@@ -118,6 +120,8 @@ from .distance import (
     _open as open_duel,
     _reach as reach,
     _speed as move_metres,
+    _stealth_approach as stealth_approach,
+    _stealth_pool as stealth_pool,
     _step as step,
 )
 from .shooting import (
@@ -192,6 +196,10 @@ __all__ = [
     "armour_roll",
     "attack",
     "attack_pool",
+    "melee_pool",
+    "surprise",
+    "stealth_approach",
+    "stealth_pool",
     "battle_cry",
     "blow",
     "can_pray",

@@ -20,6 +20,8 @@ from ..layout import (
     S_IMMOBILISED, S_NO2H, S_OUT, S_PEN_AGIL, S_PEN_MELEE, S_PRONE, S_STEALTH, S_TOKENS_USED, S_WILL, WN, W_MOD,
     W_PRESENT, W_TWO_HANDED,
 )
+from ..layout import S_LYING
+from ..options import O_PRONE_MELEE
 from ..options import (
     DESP_APP, DESP_FVTT, NPC_TOKENS, O_DESPERATION, O_DODGE_MODIFIER, O_NPC, O_NPC_REACTIONS, O_NPC_TOKENS,
     O_ONE_VALUE, O_PRAYER, PRAYER_APP, PRAYER_OFF, PRAYER_YZE, STEALTH_DICE,
@@ -233,6 +235,16 @@ def _attack_pool(F, S, a, d, kind):
         pool += 2
     if S[a, S_STEALTH] == STEALTH_DICE:
         pool += 3
+    return pool
+
+
+@rule
+def _melee_pool(F, S, opts, a, d, kind):
+    """V-10.8: the attack pool (:func:`_attack_pool`) + ``prone_melee`` dice (default 2) against a
+    target lying prone by choice and not knocked down (int64)."""
+    pool = _attack_pool(F, S, a, d, kind)
+    if S[d, S_LYING] != 0 and S[d, S_PRONE] == 0:
+        pool += opts[O_PRONE_MELEE]
     return pool
 
 

@@ -7,6 +7,8 @@ from 0, side b from ``start_distance``). Nothing here runs in a melee duel. Impo
 
 from __future__ import annotations
 
+import numpy as np
+
 from ....toolbox.battle import apart, move_away, move_toward, place_sides
 from ....toolbox.jit import rule
 from ..layout import (
@@ -17,11 +19,18 @@ from ..layout import HAND_GUN, REACH_LONG, SLOT_WEAPON, S_DROPPED, S_GUN_DOWN, W
 from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_PICKUP, O_START_DISTANCE
 from ..layout import HAND_THROW, P_T_SHOT, SH_THROW, S_THROW_READY
 from ..options import O_THROW_READY, THROW_READY_FREE
-from .checks import _wb, _weapon
-from .initiative import _reset
+from ..layout import P_PERC_POOL, P_STEALTH_POOL, S_LYING, S_PRONE
+from ..options import (
+    O_STEALTH, O_STEALTH_AMBUSH, O_STEALTH_CHECK, O_STEALTH_DISTANCE, O_STEALTH_FAIL, STEALTH_FAIL_DECLARED,
+    STEALTH_OPPOSED,
+)
+from .checks import _fighter_check, _wb, _weapon
+from .initiative import _reset, _surprise
 
 #: V-10.1: a distance beyond the extreme band (1000 m) has no band: nothing can be shot there
 BAND_OUT = BAND_EXTREME + 1
+#: V-10.10 (seed 33–39): dice the declared distance's band adds to the stealth check
+STEALTH_BAND_DICE = np.array([-2, -1, 0, 2, 4], dtype=np.int64)
 
 
 @rule
@@ -116,9 +125,9 @@ def _redraw(opts, S, i):
 
 @rule
 def _speed(F, S, opts, i):
-    """V-10.4, V-10.5: metres of one move: the fighter's speed, halved (rounded down) by HALFSPD
-    traumas once (``halving = once``) or once per trauma (``stack``). int64."""
-    n = S[i, S_HALFSPD]
+    """V-10.4, V-10.5, V-10.8: metres of one move: the fighter's speed, halved (rounded down) by HALFSPD
+    traumas and lying prone once (``halving = once``) or once per cause (``stack``). int64."""
+    n = S[i, S_HALFSPD] + S[i, S_LYING]
     if n > 0 and opts[O_HALVING] != HALVING_STACK:
         n = 1
     return F[i, P_SPEED] >> n
@@ -158,3 +167,42 @@ def _step_to(F, S, opts, i, stop):
     if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
         S[i, S_COVER] = 0
     S[i, S_BRACED] = 0
+
+
+@rule
+def _stand(S, i):
+    """V-10.8, V-3.10, V-11.16: ``i`` lying prone by choice stands up (quick, 1 AP); a braced gun
+    loses its support unless ``i`` is behind cover."""
+    S[i, S_AP] -= 1
+    S[i, S_LYING] = 0
+    if S[i, S_COVER] <= 0 and S[i, S_PRONE] == 0:
+        S[i, S_BRACED] = 0
+
+
+@rule
+def _stealth_pool(F, opts, i):
+    """V-10.10: ``i``'s stealth check: Ловкость + Скрытность + the declared distance's band
+    (``STEALTH_BAND_DICE``: point blank −2 … extreme +4) + 2 in ambush (``stealth_ambush``). int64."""
+    return F[i, P_STEALTH_POOL] + STEALTH_BAND_DICE[_band(opts[O_STEALTH_DISTANCE])] + opts[O_STEALTH_AMBUSH]
+
+
+@rule
+def _stealth_approach(F, S, opts, st):
+    """V-10.10, V-2.5: the stealth approach of side ``stealth`` − 1, once, before initiative: its
+    check (:func:`_stealth_pool`; prayer V-1.6 as for any check) succeeds with ≥ 1 success
+    (``stealth_check = plain``) or with more successes than the target's Интеллект +
+    Наблюдательность check rolled after it (``opposed``; a tie fails, V-1.5 **[reading]**).
+    Success: the fight starts at ``stealth_distance`` with that side's surprise (:func:`_surprise`);
+    failure: no surprise, at ``start_distance`` (``stealth_fail``) or at ``stealth_distance``
+    (``declared_distance``). Returns whether it succeeded (bool)."""
+    i = opts[O_STEALTH] - 1
+    r = _fighter_check(S, opts, st, _stealth_pool(F, opts, i), i)
+    if opts[O_STEALTH_CHECK] == STEALTH_OPPOSED:
+        ok = r > _fighter_check(S, opts, st, F[1 - i, P_PERC_POOL], 1 - i)
+    else:
+        ok = r >= 1
+    if ok:
+        _surprise(S, opts, i)
+    if ok or opts[O_STEALTH_FAIL] == STEALTH_FAIL_DECLARED:
+        place_sides(F, S, opts[O_STEALTH_DISTANCE])
+    return ok

@@ -11,7 +11,8 @@ from ..layout import (
     S_AP_DEBT, S_ARMOUR, S_HEALTH, P_FAST_HAND, SLOT_WEAPON, S_UNREADY,
     HAND_GUN, S_DROPPED, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD, W_PRESENT,
 )
-from ..options import O_INIT_WEAPON_TERM, O_SURPRISE, O_SURPRISE_INIT
+from ..layout import P_PRONE, S_LYING, S_STEALTH, S_SURPRISE
+from ..options import O_INIT_WEAPON_TERM, O_STEALTH_ATTACK, O_SURPRISE_INIT
 from .checks import _gun_in_hand, _slot, _wb
 
 
@@ -21,7 +22,8 @@ def _reset(F, S):
     and shield at their class (V-5.4), no conditions; a fighter whose tactic shoots (or keeps sector
     control) with its gun in hand, the melee weapon stowed (V-10.9), any other with its melee
     weapon; one holding a gun or melee weapon without the talent ``fastest_hand`` has it still to
-    ready (V-10.9, option ``start_ready``)."""
+    ready (V-10.9, option ``start_ready``); a fighter with ``prone`` lies prone by choice (V-10.6,
+    V-10.8)."""
     for i in range(2):
         for k in range(NS):
             S[i, k] = 0
@@ -34,6 +36,15 @@ def _reset(F, S):
             S[i, S_DROPPED] = HAND_GUN
         holds = S[i, S_DROPPED] == HAND_GUN or F[i, _wb(SLOT_WEAPON) + W_PRESENT] != 0
         S[i, S_UNREADY] = 1 if holds and F[i, P_FAST_HAND] == 0 else 0
+        S[i, S_LYING] = F[i, P_PRONE]
+
+
+@rule
+def _surprise(S, opts, i):
+    """V-2.5: side ``i`` caught its foe off guard: the surprise dice join its first initiative roll
+    and its stealth attack (option ``stealth_attack``) is due."""
+    S[i, S_SURPRISE] = 1
+    S[i, S_STEALTH] = opts[O_STEALTH_ATTACK]
 
 
 @rule
@@ -56,7 +67,7 @@ def _roll_initiative(F, S, opts, st, first_round):
     join the new base (``init_roll = every_round``; at the first roll there are none)."""
     for i in range(2):
         roll = roll_die(st, 20)
-        if first_round and opts[O_SURPRISE] == i + 1:
+        if first_round and S[i, S_SURPRISE] != 0:
             for _ in range(2):
                 extra = roll_die(st, 20)
                 if opts[O_SURPRISE_INIT] == 0:

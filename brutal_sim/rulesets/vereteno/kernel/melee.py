@@ -11,7 +11,7 @@ from ..layout import (
     N_LEVELS, OUT_ARMOUR_STOPPED, R_DEFEND, R_DODGE, R_NONE, S_DROPPED, S_HARMED, S_INIT_BONUS, S_OUT, S_STEALTH,
     S_TOOK, S_WILL, W_DAMAGE,
 )
-from .checks import _attack_pool, _defence_pool, _dodge_pool, _fighter_check, _mark_out, _weapon
+from .checks import _melee_pool, _defence_pool, _dodge_pool, _fighter_check, _mark_out, _weapon
 from .actions import _choose_reaction, _resolve, _spend, _take_reaction
 from .armour import _armour_roll, _lose_health
 from .traumas import _strain, _trauma
@@ -88,7 +88,7 @@ def _attack(F, S, opts, tt, st, cnt, a, kind):
     react = _choose_reaction(F, S, opts, a, d, kind)
     if react != R_NONE:
         _take_reaction(S, opts, d)
-    sa = _fighter_check(S, opts, st, _attack_pool(F, S, a, d, kind), a)
+    sa = _fighter_check(S, opts, st, _melee_pool(F, S, opts, a, d, kind), a)
     S[a, S_STEALTH] = 0  # V-2.5: the stealth bonus is the first attacking action's
     _strain(S, a)
     r = 0

@@ -14,11 +14,11 @@ from ..layout import (
     C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED,
     P_T_ENGAGED, P_T_KEEP, P_T_MOVE, P_T_OVERWATCH, P_T_REDRAW, P_T_SHOT, SLOT_GUN, W_PRESENT, SH_NONE, S_AP,
     S_BRACED, S_HIP_CHAIN, S_RELOAD,
-    S_SECTOR, S_SIGHT, S_STEALTH, W_RANGE,
+    S_SECTOR, S_SIGHT, W_RANGE,
 )
 from ..options import (
     GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_AP_REFILL, O_GUN_MELEE, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY,
-    O_OVERWATCH_MOVE, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
+    O_OVERWATCH_MOVE, O_ROUND_CAP, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
 )
 from ....toolbox.battle import apart
 from .checks import KIND_COST, _either_out, _gun_in_hand, _wb
@@ -36,16 +36,35 @@ from ..layout import BAND_METRES, HAND_THROW, P_N_THROWN, SH_THROW, S_DROPPED, S
 from ..options import O_THROW_RANGE
 from .distance import _step_to
 from .shooting import READY_COST, _throw, _throw_cost
+from ..layout import S_LYING
+from ..options import O_STEALTH
+from .distance import _stand, _stealth_approach
+from .initiative import _surprise
+from .shooting import _wants_lie
 
 #: V-10.1: the upper bound in metres of band b (a thrower's effective range, V-11.20)
 BAND_TOP = np.array(BAND_METRES, dtype=np.int64)
 
 
 @rule
+def _get_up(F, S, opts, tt, st, cnt, i):
+    """V-10.8, V-11.13: ``i`` lying prone by choice stands up (1 AP, :func:`_stand`), the foe in
+    sector control firing at it first. Returns whether it stood up (bool: not if the shot put a
+    fighter out or its shock left no AP)."""
+    if not _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+        return False
+    _stand(S, i)
+    return True
+
+
+@rule
 def _move(F, S, opts, tt, st, cnt, i):
-    """V-10.4, V-11.13: one move of ``i`` toward its foe, its foe in sector control firing at it
-    where the move starts (the move is lost if the shot's shock leaves no AP for it) or, with
-    ``overwatch_move = end``, where it ends."""
+    """V-10.4, V-11.13, V-10.8: one move of ``i`` toward its foe, its foe in sector control firing at
+    it where the move starts (the move is lost if the shot's shock leaves no AP for it) or, with
+    ``overwatch_move = end``, where it ends; lying prone by choice, it stands up first
+    (:func:`_get_up`) **[reading: nobody crawls toward its foe]**."""
+    if S[i, S_LYING] != 0 and (not _get_up(F, S, opts, tt, st, cnt, i) or S[i, S_AP] < 1):
+        return
     if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
         _step(F, S, opts, i)
         _sector_shot(F, S, opts, tt, st, cnt, i, 0)
@@ -80,8 +99,10 @@ def _wants_redraw(F, S, opts, i):
 @rule
 def _approach(F, S, opts, tt, st, cnt, i, stop):
     """V-10.4, V-11.13, V-11.20: one move of ``i`` toward its foe stopping ``stop`` metres from it,
-    the foe's sector shot fired where it starts (or ends, ``overwatch_move = end``) as for
-    :func:`_move`."""
+    the foe's sector shot fired where it starts (or ends, ``overwatch_move = end``) and standing up
+    first as for :func:`_move`."""
+    if S[i, S_LYING] != 0 and (not _get_up(F, S, opts, tt, st, cnt, i) or S[i, S_AP] < 1):
+        return
     if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
         _step_to(F, S, opts, i, stop)
         _sector_shot(F, S, opts, tt, st, cnt, i, 0)
@@ -150,8 +171,9 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
     ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False); under ``step_back`` one
     move away (:func:`_retreat`) and go on. Then a reload if one is due and its AP leave the reserve
     (V-15.3); with ``move = advance`` one move while the foe is beyond the gun's effective range and
-    1 AP leaves the reserve, with ``keep_distance`` one move away while :func:`_threatened` (V-15.4);
-    bracing (V-15.5); shots
+    1 AP leaves the reserve, with ``keep_distance`` one move away while :func:`_threatened` (V-15.4;
+    lying prone, it crawls away at half speed, V-10.8); lying down with a ``prone`` tactic
+    (:func:`_wants_lie`, V-10.8); bracing (V-15.5); shots
     by :func:`_plan_shot` (V-15.6); sector control with the AP left (V-15.7). Each action but the
     draw (the foe is engaged then) first draws the foe's sector shot (V-11.13). Returns True when
     the turn is over."""
@@ -175,6 +197,12 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
             return True
     if F[i, P_T_MOVE] == MV_KEEP_DISTANCE and S[i, S_AP] - keep >= 1 and _threatened(F, S, i):
         _retreat(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return True
+    if not _engaged(F, S, i) and _wants_lie(F, S, i):  # V-10.8: lie down (1 AP) to shoot
+        if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+            S[i, S_AP] -= 1
+            S[i, S_LYING] = 1
         if _either_out(S):
             return True
     if _wants_brace(F, S, i):
@@ -204,9 +232,11 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
     """V-15.1: fighter ``i``'s turn in a duel at a distance: its sector control lapses
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
-    per_turn`` a new chain of hip shots); its shooting with the gun in hand
-    (:func:`_shooter_actions`), after taking the gun in hand again (``redraw``, V-10.9, drawing the
-    foe's sector shot); its throws (:func:`_thrower_actions`, V-11.20); otherwise, its foe beyond its
+    per_turn`` a new chain of hip shots); lying prone by choice and engaged, standing up (1 AP,
+    V-10.8 **[reading: a fighter lying by choice may attack, but stands up to fight in melee]**);
+    its shooting with the gun in hand (:func:`_shooter_actions`), after taking the gun in hand again
+    (``redraw``, V-10.9, drawing the foe's sector shot); its throws (:func:`_thrower_actions`,
+    V-11.20); otherwise, its foe beyond its
     melee reach, closing in (``move = close_in``, or a shooting tactic that drew its melee weapon,
     V-15.2 **[reading]**; V-15.4: moves while AP last, each drawing the foe's sector shot, stopping
     at its reach, V-3.15), then melee (:func:`_melee_actions`) once the foe is within its reach
@@ -220,6 +250,10 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
         return
     if not _supported(S, i):  # V-11.16: stood up without cover, no brace
         S[i, S_BRACED] = 0
+    if S[i, S_LYING] != 0 and S[i, S_AP] >= 1 and _engaged(F, S, i):  # V-10.8: it stands up to fight
+        _get_up(F, S, opts, tt, st, cnt, i)
+        if _either_out(S):
+            return
     if _wants_redraw(F, S, opts, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, _redraw_cost(opts, S, i)):
             _redraw(opts, S, i)
@@ -245,15 +279,18 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
 
 @rule
 def _ranged_duel(F, S, opts, tt, st, cnt):
-    """One duel at a distance (V-2.6, V-10.6): from :func:`_open`, rounds of two turns in initiative
+    """One duel at a distance (V-2.6, V-10.6, V-10.10): from :func:`_open` (and the stealth approach,
+    :func:`_stealth_approach`), rounds of two turns in initiative
     order (initiative with the gun in hand, V-11.1) until a side is out or the cap.
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
     _open(F, S, opts)
     _immobilise(S, opts)
-    if opts[O_SURPRISE] > 0:
-        S[opts[O_SURPRISE] - 1, S_STEALTH] = opts[O_STEALTH_ATTACK]
+    if opts[O_STEALTH] > 0:  # V-10.10: the stealth check decides the surprise and the opening distance
+        _stealth_approach(F, S, opts, st)
+    elif opts[O_SURPRISE] > 0:
+        _surprise(S, opts, opts[O_SURPRISE] - 1)
     _roll_initiative(F, S, opts, st, True)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         if rnd > 1 and opts[O_INIT_ROLL] != 0:

@@ -33,11 +33,12 @@ from ..layout import (
     W_TWO_HANDED,
 )
 from ..options import (
-    O_AP_REFILL, O_INIT_ROLL, O_PICKUP, O_ROUND_CAP, O_STEALTH_ATTACK, O_SURPRISE, STEALTH_EXTRA_ATTACK,
+    O_AP_REFILL, O_INIT_ROLL, O_PICKUP, O_ROUND_CAP, O_SURPRISE, STEALTH_EXTRA_ATTACK,
 )
 from ..options import O_START_READY, START_READY_NO
 from .checks import KIND_COST, _either_out, _fighter_check, _mark_out, _wb
-from .initiative import _first, _refill, _reset, _roll_initiative
+from .initiative import _first, _refill, _reset, _roll_initiative, _surprise
+from ..layout import S_LYING
 from .actions import _plan
 from .armour import _lose_health
 from .traumas import _break_free, _immobilise
@@ -60,7 +61,8 @@ def _battle_cry(F, S, opts, st, i):
 @rule
 def _turn_start(F, S, opts, tt, st, cnt, i):
     """V-2.3, V-10.9, V-6.5, V-6.7, V-3.9, V-6.9: the start of fighter ``i``'s turn: (refill), readying
-    the weapon in hand in its first turn (``start_ready = no``: 1 AP), bleeding, standing up,
+    the weapon in hand in its first turn (``start_ready = no``: 1 AP), bleeding, standing up when
+    knocked down (also from lying by choice, V-10.8),
     recovering a dropped weapon, breaking free if immobilised. Returns whether the fighter goes on
     with its turn (bool)."""
     if opts[O_AP_REFILL] != 0:
@@ -80,6 +82,7 @@ def _turn_start(F, S, opts, tt, st, cnt, i):
             return False
         S[i, S_AP] -= 1
         S[i, S_PRONE] = 0
+        S[i, S_LYING] = 0  # V-10.8: knocked down while lying, it gets up
     if (S[i, S_DROPPED] & HAND_DROPPED) != 0 and S[i, S_AP] >= opts[O_PICKUP]:
         if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
             S[i, S_AP] -= opts[O_PICKUP]
@@ -139,7 +142,7 @@ def _duel(F, S, opts, tt, st, cnt):
     _reset(F, S)
     _immobilise(S, opts)
     if opts[O_SURPRISE] > 0:
-        S[opts[O_SURPRISE] - 1, S_STEALTH] = opts[O_STEALTH_ATTACK]
+        _surprise(S, opts, opts[O_SURPRISE] - 1)
     _roll_initiative(F, S, opts, st, True)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         if rnd > 1 and opts[O_INIT_ROLL] != 0:

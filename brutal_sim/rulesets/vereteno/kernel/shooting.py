@@ -44,6 +44,7 @@ from ..options import (
     GM_RELOAD_TOKENS_ON, N_DIALS, DIALS_AT, O_GM_RELOAD_TOKENS, O_RANGED_DISARM, O_THROW_RANGE, O_THROW_READY,
     RANGED_DISARM_ON, THROW_READY_FREE,
 )
+from ..layout import P_T_PRONE, S_LYING
 from .checks import _fighter_check, _gun_in_hand, _is_npc, _slot, _successes, _tokens_left, _wb
 from .actions import _choose_reaction, _resolve, _take_reaction
 from .traumas import _strain
@@ -190,7 +191,7 @@ def _shot_pool(F, S, opts, a, shot):
     """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the
     designer dials of its properties (V-11.21, :func:`_dial_dice`) + the range term
     (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
-    traumas), −1 at a prone target (V-10.8, V-11.19), +1 with the gun braced (V-11.16), −3 blind
+    traumas), −1 at a prone target, knocked down or lying by choice (V-10.8, V-11.19), +1 with the gun braced (V-11.16), −3 blind
     (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's modifier − PEN(str), the range
     term at ``throw_range``, the size, prone and blind terms likewise. int64, may be ≤ 0 (a
     desperate roll, V-1.4)."""
@@ -199,18 +200,35 @@ def _shot_pool(F, S, opts, a, shot):
         pool = (F[a, P_THROW_POOL] + _missile(F, S, a, shot, W_MOD) + SHOT_DICE[shot]
                 + _range_dice(F, S, opts, a, shot) + F[d, P_SIZE] - S[a, S_PEN_STR]
                 + (BLIND_DICE if _blind(S, a) else 0))
-        return pool - 1 if S[d, S_PRONE] != 0 else pool
+        return pool - 1 if S[d, S_PRONE] != 0 or S[d, S_LYING] != 0 else pool
     pool = (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _dial_dice(F, opts, a)
             + _range_dice(F, S, opts, a) + F[d, P_SIZE] - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0))
-    if S[d, S_PRONE] != 0:
+    if S[d, S_PRONE] != 0 or S[d, S_LYING] != 0:
         pool -= 1
     return pool + BRACE_DICE * S[a, S_BRACED]
 
 
 @rule
 def _supported(S, i):
-    """V-11.16: may ``i`` brace its gun (or keep it braced)? Prone or behind cover (bool)."""
-    return S[i, S_PRONE] != 0 or S[i, S_COVER] > 0
+    """V-11.16, V-10.8: may ``i`` brace its gun (or keep it braced)? Prone (knocked down or lying by
+    choice) or behind cover (bool)."""
+    return S[i, S_PRONE] != 0 or S[i, S_LYING] != 0 or S[i, S_COVER] > 0
+
+
+@rule
+def _pays_shot_after(F, S, i, cost):
+    """V-15.5: do the AP left after an action of ``cost`` AP still pay ``i``'s tactic's shot or a
+    standard one, whichever is cheaper, above the reserve (bool)?"""
+    return S[i, S_AP] - F[i, P_T_KEEP] >= cost + min(SHOT_COST[F[i, P_T_SHOT]], SHOT_COST[SH_STANDARD])
+
+
+@rule
+def _wants_lie(F, S, i):
+    """V-10.8, V-15.1: does ``i``'s tactic (``prone``) lie down now (quick, 1 AP)? It stands (the
+    caller has checked it is not engaged) and the AP left after lying down still pay a shot
+    (:func:`_pays_shot_after`) (bool)."""
+    return (F[i, P_T_PRONE] != 0 and S[i, S_LYING] == 0 and S[i, S_PRONE] == 0
+            and _pays_shot_after(F, S, i, 1))
 
 
 @rule
@@ -221,7 +239,7 @@ def _wants_brace(F, S, i):
     brace and a standard shot) (bool)."""
     if F[i, P_T_BRACE] == 0 or S[i, S_BRACED] != 0 or not _supported(S, i):
         return False
-    return S[i, S_AP] - F[i, P_T_KEEP] >= 1 + min(SHOT_COST[F[i, P_T_SHOT]], SHOT_COST[SH_STANDARD])
+    return _pays_shot_after(F, S, i, 1)
 
 
 @rule
