@@ -533,7 +533,13 @@ class Game:
                 + (2 if self.o["stealth_ambush"] == "on" else 0))
         r = self.fighter_check(s, pool)
         if self.o["stealth_check"] == "opposed":
-            ok = r > self.fighter_check(t, t.f.attributes.intellect + t.f.skills.perception)
+            perception = t.f.attributes.intellect + t.f.skills.perception
+            q = self.fighter_check(t, perception)
+            rerolls = 100 if self.o["ties"] == "reroll" else 0  # V-1.5: both roll again on a tie
+            while r == q and rerolls > 0:
+                r, q = self.fighter_check(s, pool), self.fighter_check(t, perception)
+                rerolls -= 1
+            ok = r > q or (r == q and self.o["ties"] == "initiator_wins")
         else:
             ok = r >= 1
         if ok:

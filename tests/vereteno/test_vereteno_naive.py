@@ -155,6 +155,13 @@ RANGED_CASES = [
       "stealth_fail": "declared_distance", "stealth_ambush": "on", "stealth_attack": "dice"}),
     ("swordsman", "raider", {}, {"skills": {"melee": 3, "nimbleness": 1, "influence": 1, "stealth": 3}},
      {"start_distance": "1", "stealth": "b", "stealth_distance": "0", "prayer": "app", "stealth_check": "opposed"}),
+    # V-1.5 ties of the opposed stealth check: a success, or both roll again (with prayer)
+    ("raider", "rifleman", {"skills": {"melee": 3, "nimbleness": 1, "influence": 1, "stealth": 3}}, {},
+     {"start_distance": "40", "stealth": "a", "stealth_distance": "2", "stealth_check": "opposed",
+      "ties": "initiator_wins"}),
+    ("raider", "rifleman", {"skills": {"melee": 3, "nimbleness": 1, "influence": 1, "stealth": 3}}, {},
+     {"start_distance": "40", "stealth": "a", "stealth_distance": "2", "stealth_check": "opposed",
+      "ties": "reroll", "prayer": "yze"}),
     ("gunfighter", "rifleman", {"skills": {"shooting": 2, "nimbleness": 2, "stealth": 2}}, {"tactic": "prone_aimed"},
      {"start_distance": "200", "stealth": "a", "stealth_distance": "50", "surprise_init": "keep_highest"}),
     ("rifleman", "raider", {}, {}, {"start_distance": "25", "start_ready": "no"}),

@@ -253,6 +253,35 @@ def test_v10_10_v1_5_exact_stealth_chance_by_hand():
     assert stealth_chance(opposed.compiled.fighters, opposed.compiled.options) == pytest.approx(0.205, abs=1e-15)
 
 
+def test_v1_5_ties_of_the_opposed_stealth_check_by_hand():
+    """V-1.5 GAP ``ties``: the one-die checks above tie with P(2,2) + P(1,1) + P(0,0) + P(−2,−2) =
+    0.05·0.05 + 0.15·0.15 + 0.75·0.75 + 0.05·0.05 = 0.59: a tie that fails gives 0.205, one that
+    succeeds 0.205 + 0.59 = 0.795, rolling again 0.205 / (1 − 0.59) = 0.5 (the two dice are alike)."""
+    a = fighter(attributes={"physique": 3, "agility": 1, "intellect": 2, "empathy": 2})
+    b = fighter(attributes={"physique": 3, "agility": 3, "intellect": 1, "empathy": 2})
+    chances = {}
+    for ties in ("initiator_fails", "initiator_wins", "reroll"):
+        p = prepared(a, b, start_distance="20", stealth="a", stealth_distance="15", stealth_check="opposed", ties=ties)
+        chances[ties] = stealth_chance(p.compiled.fighters, p.compiled.options)
+    assert chances == pytest.approx({"initiator_fails": 0.205, "initiator_wins": 0.795, "reroll": 0.5}, abs=1e-12)
+
+
+@pytest.mark.parametrize("ties", ["initiator_wins", "reroll"])
+def test_v1_5_sampled_ties_agree_with_the_exact_chance(ties):
+    """V-1.5 ``ties``: the raider's opposed stealth check against the rifleman over 20,000 duels
+    succeeds as often as the exact chance within 4σ, a tie counted a success or rolled again; both
+    above the chance when a tie fails."""
+    p = prepared(fighter("raider", skills=STEALTHY), "rifleman", start_distance="40", stealth="a",
+                 stealth_distance="2", stealth_check="opposed", ties=ties)
+    fails = prepared(fighter("raider", skills=STEALTHY), "rifleman", start_distance="40", stealth="a",
+                     stealth_distance="2", stealth_check="opposed")
+    exact = stealth_chance(p.compiled.fighters, p.compiled.options)
+    assert exact > stealth_chance(fails.compiled.fighters, fails.compiled.options) + 0.05
+    n = 20_000
+    rate, _ = _approaches(p, n)
+    assert abs(rate - exact) <= 4 * math.sqrt(exact * (1 - exact) / n), (rate, exact)
+
+
 @pytest.mark.parametrize("check, side", [("plain", "a"), ("opposed", "a"), ("opposed", "b")])
 def test_v10_10_sampled_stealth_success_agrees_with_the_exact_chance(check, side):
     """V-10.10: the kernel's stealth approach over 20,000 duels succeeds as often as the exact pool

@@ -35,7 +35,7 @@ from .options import O_PRAYER, PRAYER_APP, PRAYER_OFF
 from .kernel import missile, missile_armour_dice
 from .layout import K_STANDARD, SH_THROW, W_PIERCING
 from .kernel import stealth_pool
-from .options import O_STEALTH, O_STEALTH_CHECK, STEALTH_OPPOSED
+from .options import O_STEALTH, O_STEALTH_CHECK, O_TIES, STEALTH_OPPOSED, TIES_INITIATOR_WINS, TIES_REROLL
 
 #: V-1.3 per-die categories: 20 (2 successes), 17–19 (1), 2–16 (0), 1 (a one)
 _FACES = np.array([1.0, 3.0, 15.0, 1.0]) / 20.0
@@ -149,7 +149,9 @@ def stealth_chance(F: np.ndarray, opts: np.ndarray) -> float:
     """V-10.10: the exact probability that the stealth approach of side ``stealth`` − 1 succeeds, as
     ``kernel.stealth_approach`` rolls it on a fresh duel: its check (with its prayer, V-1.6) ≥ 1
     (``stealth_check = plain``), or above the target's Интеллект + Наблюдательность check
-    (``opposed``)."""
+    (``opposed``; a tie by ``ties``, V-1.5: fails, succeeds, or is rolled again — with ``reroll``
+    exact while a reroll's prayers are those of the first checks, i.e. with prayer off or Will to
+    spare, and ``TIE_REROLLS`` taken as unbounded)."""
     S = np.empty((2, NS), dtype=np.int64)
     reset(F, S)
     i = int(opts[O_STEALTH]) - 1
@@ -161,7 +163,13 @@ def stealth_chance(F: np.ndarray, opts: np.ndarray) -> float:
     pt2, lot = _prayer_pmf(F[1 - i, P_PERC_POOL], opts, can_pray(S, opts, 1 - i))
     pt = pt2.sum(axis=1)
     below = np.concatenate(([0.0], np.cumsum(pt)))  # below[k]: P(target's total < lot + k)
-    return float(sum(ps[j] * below[min(max(totals[j] - lot, 0), pt.shape[0])] for j in range(ps.shape[0])))
+    win = float(sum(ps[j] * below[min(max(totals[j] - lot, 0), pt.shape[0])] for j in range(ps.shape[0])))
+    tie = float(sum(ps[j] * pt[totals[j] - lot] for j in range(ps.shape[0]) if 0 <= totals[j] - lot < pt.shape[0]))
+    if opts[O_TIES] == TIES_INITIATOR_WINS:
+        return win + tie
+    if opts[O_TIES] == TIES_REROLL:
+        return win / (1.0 - tie) if tie < 1.0 else 0.0
+    return win
 
 
 @driver

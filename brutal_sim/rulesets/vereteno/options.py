@@ -154,6 +154,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("stealth_fail", "V-10.10", "start_distance", ("start_distance", "declared_distance"),
                help="a failed stealth approach: no surprise, the fight starts at start_distance, or at the declared "
                     "stealth_distance"),
+    OptionSpec("ties", "V-1.5", "initiator_fails", ("initiator_fails", "initiator_wins", "reroll"),
+               help="an opposed check without a rule of its own for ties (the opposed stealth check): a tie fails "
+                    "the side that makes it, succeeds, or both sides roll again (at most 100 times; then it fails)"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -229,6 +232,7 @@ O_STEALTH_DISTANCE = ROW.slot("stealth_distance")
 O_STEALTH_CHECK = ROW.slot("stealth_check")
 O_STEALTH_AMBUSH = ROW.slot("stealth_ambush")  # codes: the dice
 O_STEALTH_FAIL = ROW.slot("stealth_fail")
+O_TIES = ROW.slot("ties")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -263,6 +267,9 @@ _, RANGED_DISARM_ON = ROW.codes("ranged_disarm")
 _, GM_RELOAD_TOKENS_ON = ROW.codes("gm_reload_tokens")
 _, STEALTH_OPPOSED = ROW.codes("stealth_check")
 _, STEALTH_FAIL_DECLARED = ROW.codes("stealth_fail")
+_, TIES_INITIATOR_WINS, TIES_REROLL = ROW.codes("ties")
+#: V-1.5 ``ties = reroll``: tied rerolls before the side that makes the check fails
+TIE_REROLLS = 100
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

@@ -21,8 +21,8 @@ from ..layout import HAND_THROW, P_T_SHOT, SH_THROW, S_THROW_READY
 from ..options import O_THROW_READY, THROW_READY_FREE
 from ..layout import P_PERC_POOL, P_STEALTH_POOL, S_LYING, S_PRONE
 from ..options import (
-    O_STEALTH, O_STEALTH_AMBUSH, O_STEALTH_CHECK, O_STEALTH_DISTANCE, O_STEALTH_FAIL, STEALTH_FAIL_DECLARED,
-    STEALTH_OPPOSED,
+    O_STEALTH, O_STEALTH_AMBUSH, O_STEALTH_CHECK, O_STEALTH_DISTANCE, O_STEALTH_FAIL, O_TIES, STEALTH_FAIL_DECLARED,
+    STEALTH_OPPOSED, TIE_REROLLS, TIES_INITIATOR_WINS, TIES_REROLL,
 )
 from .checks import _fighter_check, _wb, _weapon
 from .initiative import _reset, _surprise
@@ -191,14 +191,22 @@ def _stealth_approach(F, S, opts, st):
     """V-10.10, V-2.5: the stealth approach of side ``stealth`` − 1, once, before initiative: its
     check (:func:`_stealth_pool`; prayer V-1.6 as for any check) succeeds with ≥ 1 success
     (``stealth_check = plain``) or with more successes than the target's Интеллект +
-    Наблюдательность check rolled after it (``opposed``; a tie fails, V-1.5 **[reading]**).
+    Наблюдательность check rolled after it (``opposed``; a tie by ``ties``, V-1.5: fails, succeeds,
+    or both roll again, the stealthy side first, at most ``TIE_REROLLS`` times).
     Success: the fight starts at ``stealth_distance`` with that side's surprise (:func:`_surprise`);
     failure: no surprise, at ``start_distance`` (``stealth_fail``) or at ``stealth_distance``
     (``declared_distance``). Returns whether it succeeded (bool)."""
     i = opts[O_STEALTH] - 1
     r = _fighter_check(S, opts, st, _stealth_pool(F, opts, i), i)
     if opts[O_STEALTH_CHECK] == STEALTH_OPPOSED:
-        ok = r > _fighter_check(S, opts, st, F[1 - i, P_PERC_POOL], 1 - i)
+        t = _fighter_check(S, opts, st, F[1 - i, P_PERC_POOL], 1 - i)
+        if opts[O_TIES] == TIES_REROLL:
+            for _k in range(TIE_REROLLS):
+                if r != t:
+                    break
+                r = _fighter_check(S, opts, st, _stealth_pool(F, opts, i), i)
+                t = _fighter_check(S, opts, st, F[1 - i, P_PERC_POOL], 1 - i)
+        ok = r > t or (r == t and opts[O_TIES] == TIES_INITIATOR_WINS)
     else:
         ok = r >= 1
     if ok:
