@@ -6,44 +6,24 @@ sampling within 4σ, each option both ways against a win rate that moves, and ba
 from __future__ import annotations
 
 import math
-from typing import Any
-
 import numpy as np
 import pytest
 
 from brutal_sim import api
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno import layout as L
-from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.exact import check_pmf, stealth_chance
 from brutal_sim.rulesets.vereteno.kernel import (
     attack_pool, melee_pool, move_metres, open_duel, ranged_turn, shot_pool, stealth_approach, stealth_pool,
 )
 from brutal_sim.rulesets.vereteno.options import O_STEALTH, STEALTH_DICE
 from brutal_sim.toolbox.rng import seed_duel
+from vereteno_util import fighter, opened, prepared
 
 #: the raider of V-16.4 with Скрытность 3 (the bundled one has none)
 STEALTHY = {"melee": 3, "nimbleness": 1, "influence": 1, "stealth": 3}
 
 
-def fighter(name: str | None = None, **data: Any):
-    """A bundled fighter with changes, or one from inline data (attributes 3/3/2/2 unless given)."""
-    if name is not None:
-        base = RULESET.fighter_data(Catalog.bundled().fighter(name))
-        base.update(data)
-        return RULESET.fighter_from_data(base, "test", name)
-    data.setdefault("attributes", {"physique": 3, "agility": 3, "intellect": 2, "empathy": 2})
-    return Catalog.bundled().fighter_from_data(data, "test", "test fighter")
-
-
-def prepared(a: Any, b: Any, **options: str):
-    return RULESET.prepare(a, b, options=options or None)
-
-
-def opened(p) -> np.ndarray:
-    S = np.zeros((2, L.NS), dtype=np.int64)
-    open_duel(p.compiled.fighters, S, p.compiled.options)
-    return S
 
 
 def apart(S: np.ndarray) -> int:

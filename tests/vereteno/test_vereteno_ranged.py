@@ -10,8 +10,6 @@ Every duel and sampled attack here runs the one compiled driver of the duels at 
 from __future__ import annotations
 
 import math
-from typing import Any
-
 import numpy as np
 import pytest
 
@@ -19,35 +17,21 @@ from brutal_sim import api
 from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.vereteno import KERNELS, RANGED_KERNELS, RULESET
 from brutal_sim.rulesets.vereteno import layout as L
-from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.exact import continuation_pmf
 from brutal_sim.rulesets.vereteno.kernel import (
-    BAND_OUT, after_shot, band, brace, open_duel, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
+    BAND_OUT, after_shot, band, brace, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
     move_metres, retreat, sector_shot, set_aside, shot_spend, slot, step,
 )
 from brutal_sim.rulesets.vereteno.kernel import engaged, in_reach, ranged_turn, reach
 from brutal_sim.toolbox.rng import seed_duel
 from brutal_sim.rulesets.vereteno.options import compile_options
+from vereteno_util import fighter, opened, prepared
 
 
 def opts(**kw: str) -> np.ndarray:
     return compile_options(RULESET.default_options().with_overrides(kw, "test"))
 
 
-def fighter(**data: Any):
-    """A fighter from inline fighter-file data (attributes 3/3/2/2 unless given)."""
-    data.setdefault("attributes", {"physique": 3, "agility": 3, "intellect": 2, "empathy": 2})
-    return Catalog.bundled().fighter_from_data(data, "test", "test fighter")
-
-
-def prepared(a: Any, b: Any, **options: str):
-    return RULESET.prepare(a, b, options=options or None)
-
-
-def opened(p) -> np.ndarray:
-    S = np.zeros((2, L.NS), dtype=np.int64)
-    open_duel(p.compiled.fighters, S, p.compiled.options)
-    return S
 
 
 def at(S: np.ndarray, d: int) -> np.ndarray:

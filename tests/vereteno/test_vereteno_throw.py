@@ -17,29 +17,14 @@ from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno import layout as L
 from brutal_sim.rulesets.vereteno.catalog import Catalog
-from brutal_sim.rulesets.vereteno.kernel import jam, open_duel, ranged_turn, shot_pool, shot_spend, throw_cost
+from brutal_sim.rulesets.vereteno.kernel import jam, ranged_turn, shot_pool, shot_spend, throw_cost
 from brutal_sim.rulesets.vereteno.model import DIAL_PROPERTIES
 from brutal_sim.toolbox.rng import seed_duel
+from vereteno_util import fighter, opened, prepared
 
 OUT = RULESET.counters.outcomes
 
 
-def fighter(**data: Any):
-    """A fighter from inline fighter-file data (attributes 3/3/2/2 unless given)."""
-    data.setdefault("attributes", {"physique": 3, "agility": 3, "intellect": 2, "empathy": 2})
-    return Catalog.bundled().fighter_from_data(data, "test", "test fighter")
-
-
-def prepared(a: Any, b: Any, **options: str):
-    return RULESET.prepare(a, b, options=options or None)
-
-
-def opened(p, d: int | None = None) -> np.ndarray:
-    S = np.zeros((2, L.NS), dtype=np.int64)
-    open_duel(p.compiled.fighters, S, p.compiled.options)
-    if d is not None:
-        S[0, L.S_X], S[1, L.S_X] = 0, d
-    return S
 
 
 def exact(a: Any, b: Any, **options: str) -> dict[str, float]:
