@@ -17,8 +17,7 @@ from typer.testing import CliRunner
 from brutal_sim.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ("axe_sweep", "round_robin", "group_fights", "cross_system", "stat_weights", "vereteno_distance",
-            "wfrp2e_at_a_distance")
+EXAMPLES = ("axe_sweep", "round_robin", "group_fights", "cross_system", "stat_weights")
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt install chromium): the example "
                                 "reports are not rendered in a browser")
