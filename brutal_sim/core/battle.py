@@ -23,7 +23,24 @@ State ``int64[N, NS]``, one row per fighter, reset by ``toolbox.battle.start_bat
 - kept in the rows of S for the whole fight, not per fighter: ``B_ORDER`` of row p is the row
   acting at place p of the turn order; ``B_INIT_GROUP`` of row p the tie group of place p while the
   order is settled; ``B_SIDE_IN`` of row 0 / row 1 the fighters of side a / b still in;
-  ``B_OUTS`` of row 0 the fighters out so far.
+  ``B_OUTS`` of row 0 the fighters out so far; ``B_ROUND`` of row 0 the round being played.
+
+Fight-wide and per-side state
+-----------------------------
+The state array has exactly one row per fighter (``int64[N, NS]``); nothing lives in an extra row.
+State that belongs to the whole fight or to a side is kept in cells of those rows, by one
+convention, for the battle block and for a ruleset's own columns alike:
+
+- a **fight-wide cell** is column c of row :data:`FIGHT_ROW` (0): ``S[FIGHT_ROW, c]``
+  (``B_OUTS``, ``B_ROUND``); its column means nothing in the other rows;
+- a **per-side cell** is column c of row ``side`` (0 side a, 1 side b): ``S[side, c]``
+  (``B_SIDE_IN``); every fight has at least one fighter a side, so both rows exist;
+- a **per-place cell** is column c of row p, for place p of the turn order (``B_ORDER``,
+  ``B_INIT_GROUP``).
+
+A ruleset declares such columns after the battle block like any other (``S = Slots(STATE_BLOCK)``),
+names them for what they hold and says in its layout which kind each is; ``start_battle`` clears
+the battle block's, the ruleset's reset its own.
 """
 
 from __future__ import annotations
@@ -54,8 +71,12 @@ B_ORDER = _S.next()
 B_INIT_GROUP = _S.next()
 B_SIDE_IN = _S.next()
 B_OUTS = _S.next()
+B_ROUND = _S.next()
 #: columns of the state row the battle block takes (a ruleset's own begin here)
 STATE_BLOCK = _S.size
+
+#: the row of S whose cells hold the fight-wide state (see "Fight-wide and per-side state")
+FIGHT_ROW = 0
 
 #: The targeting policies (docs/groups.md), the default first; a fighter's ``targeting`` is one of
 #: them, compiled to its index (``TG_*``).

@@ -63,8 +63,3 @@ def _bonus(value: int, text: str) -> int:
         raise ValueError(f"bonus in {text!r} must be -{MAX_BONUS}..{MAX_BONUS}")
     return value
 
-
-def step_down(sides: int) -> int:
-    """One die step lower (d8 → d6); d2 stays d2."""
-    i = DIE_STEPS.index(sides)
-    return DIE_STEPS[max(0, i - 1)]

@@ -49,10 +49,67 @@ CAPABILITIES = {"fights": "group fights (several fighters a side)",
                 "distance": "duels that start at a distance (shooting, moving)"}
 
 
+#: The kernel variants: the parts of a ruleset's drivers that a run may leave out, in the order of
+#: the drivers' trailing flag arguments. A compiled loop takes each as an argument, ``None`` to leave
+#: that part out (numba prunes a branch on ``flag is not None`` before typing, so nothing of it is
+#: compiled) or ``True`` to play it; one driver file serves every kernel set (docs/rulesets.md).
+VARIANTS = {
+    "ranged": "the steps of shooting and moving (duels at a distance, missile weapons)",
+    "group": "the group block of the counters (fights of several a side)",
+}
+
+
+@dataclass(frozen=True)
+class KernelSet:
+    """Which variants (:data:`VARIANTS`) a run's kernels compile. Sets combine with ``|``: cells
+    played on the same random numbers play the union of their sets."""
+
+    ranged: bool = False
+    group: bool = False
+
+    def __or__(self, other: KernelSet) -> KernelSet:
+        return KernelSet(*(getattr(self, v) or getattr(other, v) for v in VARIANTS))
+
+    def flags(self) -> tuple[bool | None, ...]:
+        """The drivers' trailing flag arguments: ``True`` for a variant played, ``None`` for one
+        left out."""
+        return tuple(True if getattr(self, v) else None for v in VARIANTS)
+
+    def __str__(self) -> str:
+        return "+".join(v for v in VARIANTS if getattr(self, v)) or "plain"
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A compiled loop with its trailing arguments fixed: called with the leading ones (fighters,
+    options, tables, seed, start, n, lanes, k). Pickled by the loop's module and name, so a Dask
+    worker imports the kernels instead of receiving them."""
+
+    loop: Callable[..., Any]
+    tail: tuple[Any, ...]
+
+    def __call__(self, *args: Any) -> Any:
+        return self.loop(*args, *self.tail)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        func = getattr(self.loop, "py_func", self.loop)
+        return (_rebind, (func.__module__, func.__name__, self.tail))
+
+
+def _rebind(module: str, name: str, tail: tuple[Any, ...]) -> Bound:
+    return Bound(getattr(importlib.import_module(module), name), tail)
+
+
 @dataclass(frozen=True)
 class Kernels:
-    """A ruleset's compiled drivers. Each takes ``(fighters, options, *tables, seed, start, n,
-    lanes, k)`` and returns ``int64[lanes, k]`` counters of the indices ``start … start+n−1``:
+    """A ruleset's compiled drivers (its ``kernel/drivers.py``) and the kernel set a run plays.
+
+    ``run(fighters, options, *tables, seed, start, n, lanes, k, single_attacks, *flags)`` plays one
+    duel or group fight per index (one attack by side a on a fresh side b per index when
+    ``single_attacks``); ``paired(Fs, optss, *tables, seed, start, n, lanes, k, *flags)`` plays every
+    index under m configurations with the same random numbers. ``flags`` are
+    :meth:`KernelSet.flags`. The bound drivers the engine calls take the leading arguments only and
+    return ``int64[lanes, k]`` counters of the indices ``start … start+n−1``:
 
     - ``duels``: one duel (or group fight) per index;
     - ``attacks``: one attack by side a on a fresh side b per index (None for group fights);
@@ -62,9 +119,29 @@ class Kernels:
       0 a won, 1 b won, 2 draw).
     """
 
-    duels: Callable[..., np.ndarray]
-    attacks: Callable[..., np.ndarray] | None
-    paired: Callable[..., tuple[np.ndarray, np.ndarray]]
+    run: Callable[..., np.ndarray]
+    paired_loop: Callable[..., tuple[np.ndarray, np.ndarray]]
+    variant: KernelSet = KernelSet()
+
+    @property
+    def duels(self) -> Bound:
+        return Bound(self.run, (False, *self.variant.flags()))
+
+    @property
+    def attacks(self) -> Bound | None:
+        return None if self.variant.group else Bound(self.run, (True, *self.variant.flags()))
+
+    @property
+    def paired(self) -> Bound:
+        return Bound(self.paired_loop, self.variant.flags())
+
+    def playing(self, variant: KernelSet) -> Kernels:
+        """The same drivers playing ``variant``."""
+        return Kernels(self.run, self.paired_loop, variant)
+
+    def same_drivers(self, other: Kernels) -> bool:
+        """Whether ``other`` runs the same compiled loops (the same ruleset), whatever its set."""
+        return self.run is other.run and self.paired_loop is other.paired_loop
 
 
 @dataclass(frozen=True)

@@ -280,8 +280,3 @@ def findings_by_kind(results: Sequence[Any], fights: Sequence[Any] = (),
     kinds = [("sweep", sweep_findings(results)), ("round_robin", round_robin_findings(results)),
              ("variants", variant_findings(results, differences)), ("fights", fight_findings(fights, differences))]
     return [(kind, texts) for kind, texts in kinds if texts]
-
-
-def report_findings(results: Sequence[Any], fights: Sequence[Any] = (), differences: Any = None) -> list[str]:
-    """The key findings of a report, the most telling first: sweeps, round robin, variants, fights."""
-    return [text for _, texts in findings_by_kind(results, fights, differences) for text in texts]

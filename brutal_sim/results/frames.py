@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from .fight import FightResult
 from .stats import hist_mean, hist_quantile, paired_difference, wilson
 
-ZONE_GROUP_NAMES = ("head", "torso", "arm", "leg")  # Brutal's zone groups (results carry their ruleset's)
 
 
 LABELS = ["matchup", "variant", "sweep", "value"]
@@ -235,11 +234,6 @@ def survivors_frame(results: Iterable["FightResult"]) -> pd.DataFrame:
                 rows.append({**_labels(r), "fighter": r.names[side], "side": key, "survivors": k,
                              "count": int(count), "share": int(count) / r.n, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows, columns=[*LABELS, "fighter", "side", "survivors", "count", "share", "ci_low", "ci_high"])
-
-
-def win_rates(summary: pd.DataFrame) -> pd.DataFrame:
-    """The ``win_rate`` rows of a summary frame."""
-    return summary[summary["measure"] == "win_rate"].reset_index(drop=True)
 
 
 def paired_differences(results: list["DuelResult"], joint: np.ndarray, by: str) -> pd.DataFrame:

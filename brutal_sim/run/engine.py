@@ -9,11 +9,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .executor import CHUNK, Executor, LocalExecutor, Run, Work, run_spans, run_works
+from .executor import Executor, LocalExecutor, Run, Work, run_spans, run_works
 from ..core.ruleset import Compiled
-
-#: Duels per kernel call (a chunk). Memory stays flat in n; results do not depend on it.
-BLOCK = CHUNK
 
 ProgressFn = Callable[[int, int], None]
 
@@ -27,21 +24,26 @@ def paired_work(cells: Sequence[Compiled], seed: int) -> Work:
     """The configurations ``cells`` replayed on the same duels (common random numbers) as one
     :class:`Work`: its chunks give counters ``int64[m, k]`` and joint outcomes ``int64[max(m−1, 1), 3, 3]``.
 
-    All cells must share the ruleset (kernels), the round cap and the tables (e.g. the hit-zone table).
+    All cells must share the ruleset (its drivers), the round cap and the tables (e.g. the
+    hit-zone table); they play the union of their kernel sets (a duel at point blank beside one at
+    a distance plays the kernels at a distance too), so every cell draws the same random numbers.
     """
     first = cells[0]
-    if any(c.kernels != first.kernels or c.n_counters != first.n_counters or len(c.tables) != len(first.tables)
+    if any(not c.kernels.same_drivers(first.kernels) or c.n_counters != first.n_counters or len(c.tables) != len(first.tables)
            or not all(np.array_equal(x, y) for x, y in zip(c.tables, first.tables)) for c in cells):
         raise ValueError("paired cells must share the ruleset, the round cap and the tables")
     Fs = np.ascontiguousarray(np.stack([c.fighters for c in cells]))
     optss = np.ascontiguousarray(np.stack([c.options for c in cells]))
-    return Work(first.kernels.paired, (Fs, optss, *first.tables), seed, first.n_counters)
+    variant = first.kernels.variant
+    for c in cells:
+        variant = variant | c.kernels.variant
+    return Work(first.kernels.playing(variant).paired, (Fs, optss, *first.tables), seed, first.n_counters)
 
 
 def run(works: Sequence[Work], n: int, threads: int | None = None, block: int | None = None,
         progress: ProgressFn | None = None, executor: Executor | None = None) -> Run:
     """Run duel indices ``0 … n−1`` of each work on ``executor`` (default: in-process on ``threads``
-    numba threads) in chunks of ``block`` (default: the executor's, ``BLOCK``);
+    numba threads) in chunks of ``block`` (default: the executor's, ``CHUNK``);
     ``progress(indices done, total)`` is called as chunks complete."""
     total = n * len(works)
     done = 0

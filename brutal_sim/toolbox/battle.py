@@ -24,6 +24,7 @@ from ..core.battle import (
     B_INIT_TIE,
     B_ORDER,
     B_OUT,
+    B_ROUND,
     B_OUT_SEQ,
     B_OUTS,
     B_SIDE_IN,
@@ -33,6 +34,7 @@ from ..core.battle import (
     F_RANK,
     F_SIDE,
     F_TARGETING,
+    FIGHT_ROW,
     STATE_BLOCK,
     TG_SPREAD,
     TG_WEAKEST,
@@ -71,18 +73,51 @@ def put_out(F, S, d, cause):
     out, stops being an engager of its foe and leaves its side's count."""
     if S[d, B_OUT] == 0:
         S[d, B_OUT] = cause + 1
-        S[0, B_OUTS] += 1
-        S[d, B_OUT_SEQ] = S[0, B_OUTS]
+        S[FIGHT_ROW, B_OUTS] += 1
+        S[d, B_OUT_SEQ] = S[FIGHT_ROW, B_OUTS]
         foe = S[d, B_FOE]
         if foe >= 0:
             S[foe, B_ENGAGERS] -= 1
         S[F[d, F_SIDE], B_SIDE_IN] -= 1
 
 
+@inline_rule
+def foe(S, i):
+    """i's foe (``B_FOE``): the row it fights, −1 none. A duel's two fighters are each other's
+    foe from ``start_battle`` on; in a group fight the ruleset lets i choose it
+    (:func:`choose_foe`)."""
+    return S[i, B_FOE]
+
+
+@rule
+def is_out(S, i):
+    """Whether i is out of the fight."""
+    return S[i, B_OUT] != 0
+
+
 @rule
 def decided(S):
     """Whether every fighter of a side is out (the fight is over)."""
     return S[0, B_SIDE_IN] == 0 or S[1, B_SIDE_IN] == 0
+
+
+@rule
+def drawn(S):
+    """Whether every fighter of both sides is out (a fight decided by nobody: a draw, for a
+    ruleset in which both sides can go out at once)."""
+    return S[0, B_SIDE_IN] == 0 and S[1, B_SIDE_IN] == 0
+
+
+@rule
+def fight_round(S):
+    """The round being played (``B_ROUND``, a fight-wide cell; 0 before the first)."""
+    return S[FIGHT_ROW, B_ROUND]
+
+
+@rule
+def set_round(S, rnd):
+    """Start round ``rnd`` (the fight-wide ``B_ROUND``)."""
+    S[FIGHT_ROW, B_ROUND] = rnd
 
 
 @rule
@@ -284,13 +319,14 @@ def move_away(F, S, i, j, step):
 # -- the group block -----------------------------------------------------------------------------
 
 @rule
-def count_group(F, S, cnt, base, n_causes):
+def count_group(F, S, cnt, k, n_causes):
     """The group block (``core.counters.GroupBlock`` of ``n_causes`` causes) of a finished fight,
-    at ``cnt[base:]``: survivors of each side, and per fighter its cause of going out or standing,
-    death, damage dealt and taken."""
+    the last part of a counter row of length ``k``: survivors of each side, and per fighter its
+    cause of going out or standing, death, damage dealt and taken."""
+    per = n_causes + 4
+    base = k - (_GB_FIGHTERS + F.shape[0] * per)
     cnt[base + S[0, B_SIDE_IN]] += 1
     cnt[base + MAX_SIDE + 1 + S[1, B_SIDE_IN]] += 1
-    per = n_causes + 4
     for j in range(F.shape[0]):
         b = base + _GB_FIGHTERS + j * per
         if S[j, B_OUT] != 0:

@@ -16,8 +16,8 @@ No numba, no numpy in the game logic.
 * Output: a :class:`FightRecord` (readable, with a :class:`FighterOutcome` per row) that
   :meth:`FightRecord.counter_row` lays out like the kernel's counters (the header ``C_*`` of
   :mod:`brutal_sim.rulesets.brutal.layout`, then for group fights the block ``G_*``).
-* Entry points: :func:`naive_fight` (any N ≤ 12), :func:`naive_duel` (its 1 vs 1 case) and
-  :func:`naive_single_attack`.
+* Entry points, named like the API calls they mirror: :func:`fight` (any N ≤ 12), :func:`duel` (its 1 vs 1 case) and
+  :func:`attack`.
 
 Draw order (the contract with the kernel):
 
@@ -2005,19 +2005,19 @@ def new_fight(F, opts, zt, seed: int, index: int) -> NaiveFight:
                       Xoshiro256StarStar.for_duel(seed, index))
 
 
-def naive_fight(F, opts, zt, seed: int, index: int) -> FightRecord:
+def fight(F, opts, zt, seed: int, index: int) -> FightRecord:
     """Fight ``index`` of a run with ``seed`` between the rows of ``F: int64[N, NF]`` (side a's
     rows, then side b's; N ≤ 12), with the per-fighter outcomes (docs/groups.md)."""
     return new_fight(F, opts, zt, seed, index).run()
 
 
-def naive_duel(F, opts, zt, seed: int, index: int) -> FightRecord:
+def duel(F, opts, zt, seed: int, index: int) -> FightRecord:
     """Duel ``index`` of a run with ``seed``: the fight of the two rows of ``F``."""
     assert len(F) == 2
-    return naive_fight(F, opts, zt, seed, index)
+    return fight(F, opts, zt, seed, index)
 
 
-def naive_single_attack(F, opts, zt, seed: int, index: int) -> FightRecord:
+def attack(F, opts, zt, seed: int, index: int) -> FightRecord:
     """Side a's first attack roll of its tactic (inside its own turn, two actions) on a fresh b."""
     duel = new_fight(F, opts, zt, seed, index)
     attacker, target = duel.fighters

@@ -8,7 +8,7 @@ import pytest
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal.catalog import load_rules
 from brutal_sim.rulesets.brutal.compile import compile_fighter
-from brutal_sim.core.dice import Dice, parse_dice, step_down
+from brutal_sim.core.dice import DIE_STEPS, Dice, parse_dice
 from brutal_sim.core.errors import DataError
 
 
@@ -48,6 +48,10 @@ def test_malformed_dice(text):
 
 
 def test_die_steps():
+    """B-4.4: the die sizes in the order a broken weapon's die drops, one step at a time (d2 stays)."""
+    def step_down(sides: int) -> int:
+        return DIE_STEPS[max(0, DIE_STEPS.index(sides) - 1)]
+
     assert [step_down(s) for s in (12, 10, 8, 6, 4, 3, 2)] == [10, 8, 6, 4, 3, 2, 2]
 
 

@@ -574,7 +574,7 @@ def test_group_fights_agree(name, one_numba_thread):
     bad = []
     for i in range(n):
         kern = kernel.run_fights(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        ref = naive.naive_fight(F, opts, zt, SEED, i).counter_row(k)
+        ref = naive.fight(F, opts, zt, SEED, i).counter_row(k)
         if kern.tolist() != ref:
             diffs = [f"{counter_name(j, cap)}: kernel {int(kern[j])} naive {ref[j]}"
                      for j in range(k) if int(kern[j]) != ref[j]]
@@ -594,4 +594,4 @@ def test_duels_agree_as_fights(one_numba_thread):
         kern = kernel.run_fights(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         duel = kernel.run_duels(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, L.n_counters(cap))[0]
         assert kern[:L.n_counters(cap)].tolist() == duel.tolist()
-        assert kern.tolist() == naive.naive_fight(F, opts, zt, SEED, i).counter_row(k)
+        assert kern.tolist() == naive.fight(F, opts, zt, SEED, i).counter_row(k)

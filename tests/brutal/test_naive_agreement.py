@@ -20,10 +20,20 @@ from brutal_sim.toolbox import rng as krng
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
 from brutal_sim.rulesets.brutal.compile import compile_pair
 from brutal_sim.rulesets.brutal.options import compile_options
-from brutal_sim.rulesets.brutal.kernel import run_attacks, run_duels
+from brutal_sim.rulesets.brutal import KERNELS, kernel_set
 
 FIGHTERS = ("militia", "swordsman", "brute", "duelist", "knight", "brawler", "dual_blades")
 SEED = 20240611
+
+
+def run_duels(F, opts, zt, *rest):
+    """Duels of the arrays ``F``, ``opts``, ``zt`` on the kernel set the ruleset plays them with."""
+    return KERNELS.playing(kernel_set(F, opts)).duels(F, opts, zt, *rest)
+
+
+def run_attacks(F, opts, zt, *rest):
+    """Single attacks of the arrays ``F``, ``opts``, ``zt`` on the kernel set the ruleset plays them with."""
+    return KERNELS.playing(kernel_set(F, opts)).attacks(F, opts, zt, *rest)
 
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -98,11 +108,11 @@ def assert_agree(F, opts, zt, k, i: int, duel: bool = True, attack: bool = True)
     kern = None
     if duel:
         kern = kernel_duel(F, opts, zt, k, SEED, i)
-        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        ref = naive.duel(F, opts, zt, SEED, i).counter_row(k)
         assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
     if attack:
         row = kernel_attack(F, opts, zt, k, SEED, i)
-        ref = naive.naive_single_attack(F, opts, zt, SEED, i).counter_row(k)
+        ref = naive.attack(F, opts, zt, SEED, i).counter_row(k)
         assert row.tolist() == ref, f"attack {i}: {diff(row, ref)}"
     return kern
 
@@ -118,7 +128,7 @@ def mismatches(a, b, overrides=(), options=(), n=300, seed=SEED):
     out = []
     for i in range(n):
         kern = kernel_duel(F, opts, zt, k, seed, i)
-        ref = naive.naive_duel(F, opts, zt, seed, i).counter_row(k)
+        ref = naive.duel(F, opts, zt, seed, i).counter_row(k)
         if kern.tolist() != ref:
             out.append(f"duel {i}: {diff(kern, ref)}")
     return out
@@ -315,7 +325,7 @@ def test_custom_zone_table_agrees(tmp_path):
     k = L.n_counters(int(opts[O.O_ROUND_CAP]))
     for i in range(200):
         kern = kernel_duel(F, opts, zt, k, SEED, i)
-        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        ref = naive.duel(F, opts, zt, SEED, i).counter_row(k)
         assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
 
 
@@ -488,7 +498,7 @@ def test_short_bow_without_reload_agrees():
     k = L.n_counters(int(opts[O.O_ROUND_CAP]))
     for i in range(200):
         kern = kernel_duel(F, opts, zt, k, SEED, i)
-        ref = naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        ref = naive.duel(F, opts, zt, SEED, i).counter_row(k)
         assert kern.tolist() == ref, f"duel {i}: {diff(kern, ref)}"
 
 
@@ -499,7 +509,7 @@ def test_block_of_duels_sums_naive_duels():
     kern = run_duels(F, opts, zt, np.uint64(SEED), np.int64(start), np.int64(400), 2, k).sum(axis=0)
     total = np.zeros(k, dtype=np.int64)
     for i in range(start, start + 400):
-        total += naive.naive_duel(F, opts, zt, SEED, i).counter_row(k)
+        total += naive.duel(F, opts, zt, SEED, i).counter_row(k)
     assert kern.tolist() == total.tolist(), diff(kern, total.tolist())
 
 
@@ -546,7 +556,7 @@ def test_aggregate_win_rate(a, b):
     kern = run_duels(F, opts, zt, np.uint64(SEED), np.int64(0), np.int64(n_kernel), 2, k).sum(axis=0)
     assert kern[L.C_WINS] + kern[L.C_WINS + 1] + kern[L.C_DRAWS] == n_kernel
     p_kernel = kern[L.C_WINS] / n_kernel
-    wins = sum(naive.naive_duel(F, opts, zt, SEED + 1, i).winner == 0 for i in range(n_naive))
+    wins = sum(naive.duel(F, opts, zt, SEED + 1, i).winner == 0 for i in range(n_naive))
     p_naive = wins / n_naive
     p = p_kernel
     se = math.sqrt(p * (1 - p) / n_naive + p * (1 - p) / n_kernel)

@@ -5,12 +5,11 @@ so the copies are compared instead, statement for statement, with the toy's
 are set aside: its read-only tables (the arguments between ``opts`` and ``seed``), the number of
 rows of its state array, the names of the rule functions it calls per index and docstrings.
 
-A ruleset that plays group fights (Brutal) has the toy's drivers whole: ``_run`` and ``_paired``
-with their ``group`` flag, and the wrappers ``run_duels``, ``run_attacks``, ``run_fights``,
-``run_paired``, ``run_paired_fights``. A ruleset of duels only (WFRP 2e, Vereteno) has the toy's
-drivers without the group parts: the ``group`` parameter and argument, the ``if group:``
-statements and the ``base`` of the group block gone, its compiled paired loop named
-``run_paired``.
+Every ruleset has the toy's drivers whole: the compiled loops ``_run`` and ``_paired`` with the
+kernel variants as trailing flags (``core.ruleset.VARIANTS``), in one file, ``kernel/drivers.py``.
+The rulesets are found by themselves: every package under ``brutal_sim/rulesets``, and every
+module of theirs that holds a parallel driver, so a new ruleset or a second driver file cannot be
+left out of the comparison.
 """
 
 from __future__ import annotations
@@ -20,19 +19,29 @@ from pathlib import Path
 
 import pytest
 
+from brutal_sim.core.ruleset import VARIANTS
+
 ROOT = Path(__file__).resolve().parents[2]
 TOY = ROOT / "tests" / "toy" / "toy_ruleset" / "drivers.py"
 RULESETS = ROOT / "brutal_sim" / "rulesets"
-#: rulesets whose drivers play group fights, and those of duels only
-FIGHT_DRIVERS = {"brutal": RULESETS / "brutal" / "kernel" / "drivers.py"}
-DUEL_DRIVERS = {
-    "wfrp2e": RULESETS / "wfrp2e" / "kernel" / "drivers.py",
-    "wfrp2e with missile weapons": RULESETS / "wfrp2e" / "kernel" / "missile_drivers.py",
-    "vereteno": RULESETS / "vereteno" / "kernel" / "drivers.py",
-    "vereteno at a distance": RULESETS / "vereteno" / "kernel" / "ranged_drivers.py",
-}
-FIGHT_LOOPS = ("run", "paired", "run_duels", "run_attacks", "run_fights", "run_paired", "run_paired_fights")
-DUEL_LOOPS = ("run", "run_duels", "run_attacks", "run_paired")
+#: every ruleset package and its driver file
+DRIVERS = {d.name: d / "kernel" / "drivers.py" for d in sorted(RULESETS.iterdir())
+           if d.is_dir() and (d / "__init__.py").exists()}
+LOOPS = ("run", "paired")
+
+
+def _parallel_driver_modules() -> list[Path]:
+    """Every module under ``brutal_sim/rulesets`` that defines a ``@driver(parallel=True)`` loop."""
+    found = []
+    for path in sorted(RULESETS.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and any(
+                    isinstance(d, ast.Call) and getattr(d.func, "id", "") == "driver"
+                    and any(k.arg == "parallel" for k in d.keywords) for d in node.decorator_list):
+                found.append(path)
+                break
+    return found
 
 
 class _Neutral(ast.NodeTransformer):
@@ -72,33 +81,6 @@ class _Neutral(ast.NodeTransformer):
         return node
 
 
-class _WithoutGroups(ast.NodeTransformer):
-    """The toy's drivers as a ruleset of duels only has them: no ``group`` parameter, no group
-    argument in the calls of ``_run`` / ``_paired``, no ``if group:`` and no ``base = …``."""
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        node.args.args = [a for a in node.args.args if a.arg != "group"]
-        self.generic_visit(node)
-        return node
-
-    def visit_If(self, node: ast.If) -> ast.AST | list[ast.stmt]:
-        self.generic_visit(node)
-        if isinstance(node.test, ast.Name) and node.test.id == "group":
-            return node.orelse
-        return node
-
-    def visit_Assign(self, node: ast.Assign) -> ast.AST | None:
-        if any(isinstance(t, ast.Name) and t.id == "base" for t in node.targets):
-            return None
-        return node
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id in ("_run", "_paired"):
-            node.args = node.args[:-1]
-        return node
-
-
 def _is_options(node: ast.expr) -> bool:
     """``opts``, or ``optss[j]`` (one configuration's options in a paired run)."""
     if isinstance(node, ast.Subscript):
@@ -117,7 +99,7 @@ def _functions(path: Path) -> dict[str, ast.FunctionDef]:
     return {n.name.lstrip("_"): n for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
-def loops(path: Path, names: tuple[str, ...] = FIGHT_LOOPS) -> dict[str, str]:
+def loops(path: Path, names: tuple[str, ...] = LOOPS) -> dict[str, str]:
     """The driver loops ``names`` of a module, neutral, as AST dumps by name (without the leading
     ``_``)."""
     funcs = _functions(path)
@@ -127,19 +109,10 @@ def loops(path: Path, names: tuple[str, ...] = FIGHT_LOOPS) -> dict[str, str]:
     return {name: ast.dump(_Neutral(tables).visit(funcs[name])) for name in names}
 
 
-def duel_loops(path: Path) -> dict[str, str]:
-    """The toy's drivers without the group parts, as :func:`loops` gives a duel ruleset's: the
-    compiled paired loop ``_paired`` compared as ``run_paired``."""
-    funcs = {name: _WithoutGroups().visit(f) for name, f in _functions(path).items()}
-    funcs["run_paired"] = funcs.pop("paired")
-    funcs["run_paired"].name = "run_paired"
-    return {name: ast.dump(_Neutral([]).visit(ast.fix_missing_locations(funcs[name]))) for name in DUEL_LOOPS}
-
-
 def test_the_comparison_sees_a_changed_loop(tmp_path):
     """A driver that differs from the toy's in one statement is told apart (the tests below could
-    not fail without it); one that differs only in its tables and rule names is not; a duel
-    ruleset's loop that kept a group statement is told apart too."""
+    not fail without it); one that differs only in its tables and rule names is not; a loop that
+    lost a flag's test is told apart too."""
     text = TOY.read_text(encoding="utf-8")
     renamed = text.replace(" fight(", " _duel(").replace("(F, opts, seed,", "(F, opts, zt, seed,")
     (tmp_path / "same.py").write_text(renamed, encoding="utf-8")
@@ -148,24 +121,31 @@ def test_the_comparison_sees_a_changed_loop(tmp_path):
                                                     "hi = start + (n * (lane + 2)) // lanes", 1), encoding="utf-8")
     assert loops(tmp_path / "other.py")["run"] != loops(TOY)["run"]
     assert loops(tmp_path / "other.py")["paired"] == loops(TOY)["paired"]
-    wfrp = DUEL_DRIVERS["wfrp2e"].read_text(encoding="utf-8")
-    kept = wfrp.replace("                _duel(F, S, opts, grid, fx, st, row)\n",
-                        "                _duel(F, S, opts, grid, fx, st, row)\n                count(row)\n")
-    assert kept != wfrp
+    kept = text.replace("                if group is not None:\n                    count_group(F, S, row, k, N_CAUSES)\n",
+                        "                count_group(F, S, row, k, N_CAUSES)\n")
+    assert kept != text
     (tmp_path / "kept.py").write_text(kept, encoding="utf-8")
-    assert loops(tmp_path / "kept.py", DUEL_LOOPS)["run"] != duel_loops(TOY)["run"]
-    assert loops(DUEL_DRIVERS["wfrp2e"], DUEL_LOOPS)["run_duels"] == duel_loops(TOY)["run_duels"]
+    assert loops(tmp_path / "kept.py")["run"] != loops(TOY)["run"]
 
 
-@pytest.mark.parametrize("ruleset", sorted(FIGHT_DRIVERS))
-def test_a_fight_rulesets_drivers_are_the_toys(ruleset):
-    mine, toy = loops(FIGHT_DRIVERS[ruleset]), loops(TOY)
-    differ = [name for name in FIGHT_LOOPS if mine[name] != toy[name]]
+def test_the_toys_loops_take_every_variant_as_a_flag():
+    """The toy's loops end with the flags of ``VARIANTS``, in their order."""
+    funcs = _functions(TOY)
+    assert [a.arg for a in funcs["run"].args.args][-len(VARIANTS):] == list(VARIANTS)
+    assert [a.arg for a in funcs["paired"].args.args][-len(VARIANTS):] == list(VARIANTS)
+
+
+def test_every_ruleset_has_one_driver_file():
+    """Each ruleset package has ``kernel/drivers.py``, and no other module of the rulesets holds a
+    parallel loop (a kernel variant is a flag, never a copied driver file)."""
+    assert {"brutal", "wfrp2e", "vereteno"} <= set(DRIVERS)
+    missing = [name for name, path in DRIVERS.items() if not path.exists()]
+    assert not missing, f"rulesets without kernel/drivers.py: {missing}"
+    assert _parallel_driver_modules() == sorted(DRIVERS.values())
+
+
+@pytest.mark.parametrize("ruleset", sorted(DRIVERS))
+def test_a_rulesets_drivers_are_the_toys(ruleset):
+    mine, toy = loops(DRIVERS[ruleset]), loops(TOY)
+    differ = [name for name in LOOPS if mine[name] != toy[name]]
     assert not differ, f"{ruleset}: drivers unlike the toy's: {', '.join(differ)}"
-
-
-@pytest.mark.parametrize("ruleset", sorted(DUEL_DRIVERS))
-def test_a_duel_rulesets_drivers_are_the_toys_without_groups(ruleset):
-    mine, toy = loops(DUEL_DRIVERS[ruleset], DUEL_LOOPS), duel_loops(TOY)
-    differ = [name for name in DUEL_LOOPS if mine[name] != toy[name]]
-    assert not differ, f"{ruleset}: drivers unlike the toy's (without the group parts): {', '.join(differ)}"

@@ -18,10 +18,13 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from brutal_sim import api  # noqa: E402
 from brutal_sim.results import plots  # noqa: E402
-from brutal_sim.results.frames import (ZONE_GROUP_NAMES, decided_by_frame, rounds_frame, summary_frame,  # noqa: E402
+from brutal_sim.rulesets.brutal.layout import COUNTERS as BRUTAL_COUNTERS  # noqa: E402
+from brutal_sim.results.frames import (decided_by_frame, rounds_frame, summary_frame,  # noqa: E402
                                        wounds_at_least_frame, wounds_frame)
 
 N = 5_000
+#: Brutal's zone groups (B-4.9), as its results carry them
+ZONE_GROUP_NAMES = tuple(BRUTAL_COUNTERS.zones)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEVELS = ("none", "light_damage", "light", "heavy", "critical", "mortal")
 

@@ -48,3 +48,37 @@ def test_sweep_differences_are_sharper_than_independent_runs():
         assert (row.ci_high - row.ci_low) / 2 < row.halfwidth_independent
     # the variant comparison of the plain matchup is paired too
     assert ((d.sweep == "") & (d["from"] == "marker (default)") & (d["to"] == "protection only")).sum() == 2
+
+
+def _paired_and_unpaired_half_widths(cells, n: int, seed: int) -> tuple[float, float, list[np.ndarray]]:
+    """95 % half-widths of side a's win-rate difference between two cells: from the joint outcomes
+    of a paired run, and as two independent runs would give them."""
+    totals, joint, _ = run_paired_counters(cells, n, seed=seed, threads=1)
+    p0, p1 = totals[0][0] / n, totals[1][0] / n
+    j = joint[0] / n  # j[x, y]: outcome x in cell 0, y in cell 1 (0 = a won)
+    only1, only0 = j[1:, 0].sum(), j[0, 1:].sum()  # a won in cell 1 only, in cell 0 only
+    paired = 1.96 * np.sqrt((only1 + only0 - (only1 - only0) ** 2) / n)
+    unpaired = 1.96 * np.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / n)
+    return paired, unpaired, totals
+
+
+@pytest.mark.parametrize("ruleset, a, b, near, far", [
+    ("brutal", "swordsman", "brute", "0", "1"),  # B-8: 0 engaged (no ranged kernels), 1 apart
+    ("vereteno", "swordsman", "brute", "1", "2"),  # V-10.6: 1 point blank (the melee kernels), 2 apart
+])
+def test_a_paired_step_across_point_blank_keeps_common_random_numbers(ruleset, a, b, near, far):
+    """A ``start_distance`` step from point blank to apart pairs cells of two kernel sets: both play
+    the set at a distance (the union), so every duel draws the same numbers in both cells; each
+    cell's counters equal its own run, and the paired interval of the step is narrower than two
+    independent runs'."""
+    from brutal_sim.core.ruleset import get_ruleset
+
+    rs = get_ruleset(ruleset)
+    cells = [rs.prepare(a, b, options={"start_distance": d}).compiled for d in (near, far)]
+    assert not cells[0].kernels.variant.ranged and cells[1].kernels.variant.ranged
+    n = 4000
+    paired, unpaired, totals = _paired_and_unpaired_half_widths(cells, n, seed=5)
+    for c, t in zip(cells, totals):
+        alone, _ = run_duel_counters(c, n, seed=5, threads=1)
+        assert np.array_equal(alone, t)
+    assert paired < 0.8 * unpaired

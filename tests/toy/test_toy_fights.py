@@ -28,7 +28,6 @@ from brutal_sim.run.executor import LocalExecutor
 
 from naive_toy import NaiveToy, Side
 from rule_ids import account
-from toy_ruleset.drivers import run_duels, run_fights
 from toy_ruleset.layout import GROUP
 
 runner = CliRunner()
@@ -107,10 +106,10 @@ def test_fights_agree_with_the_naive_reference_one_by_one(toy, side_a, side_b, o
         for i in range(120):
             naive = _naive(a, b, options, True)
             naive.fight(i)
-            row = run_fights(*c.args(), np.uint64(SEED), np.int64(i), np.int64(1), 1, c.n_counters)[0]
+            row = c.kernels.duels(*c.args(), np.uint64(SEED), np.int64(i), np.int64(1), 1, c.n_counters)[0]
             assert np.array_equal(row, naive.cnt), (i, np.nonzero(row != naive.cnt))
             if duel is not None:
-                header = run_duels(*duel.args(), np.uint64(SEED), np.int64(i), np.int64(1), 1, duel.n_counters)[0]
+                header = duel.kernels.duels(*duel.args(), np.uint64(SEED), np.int64(i), np.int64(1), 1, duel.n_counters)[0]
                 assert np.array_equal(header, row[:duel.n_counters]), i
             total += row
     finally:

@@ -35,7 +35,6 @@ from brutal_sim.scenario import load_scenario, run_scenario
 
 import toy_ruleset
 from naive_toy import NaiveToy, Side
-from toy_ruleset.drivers import run_attacks, run_duels
 
 runner = CliRunner()
 SEED = 20261201
@@ -321,7 +320,7 @@ def test_duels_and_attacks_agree_with_the_naive_reference_one_by_one(toy, a, b, 
     before = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        for kernel, play in ((run_duels, "duel"), (run_attacks, "attack")):
+        for kernel, play in ((c.kernels.duels, "duel"), (c.kernels.attacks, "attack")):
             total = np.zeros(c.n_counters, dtype=np.int64)
             for i in range(150):
                 naive = NaiveToy(*sides, SEED, round_cap, ties_hit, simultaneous)

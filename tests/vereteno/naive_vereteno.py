@@ -988,7 +988,7 @@ class Game:
         return True
 
 
-def play(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma], seed: int, index: int,
+def duel(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma], seed: int, index: int,
          single_attack: bool = False) -> list[int]:
     """The counter row of duel (or single attack) ``index`` of a run with ``seed``."""
     game = Game(a, b, options, traumas, Xoshiro256StarStar.for_duel(seed, index))
@@ -999,3 +999,8 @@ def play(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma],
         row[L.COUNTERS.draws] = 0
         return row
     return rec.counter_row(int(options["round_cap"]))
+
+
+def attack(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma], seed: int, index: int) -> list[int]:
+    """The counter row of single attack ``index`` of a run with ``seed`` (``api.attack``'s sampled attack)."""
+    return duel(a, b, options, traumas, seed, index, single_attack=True)

@@ -10,7 +10,6 @@ import pytest
 import naive_vereteno as nv
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno.catalog import Catalog
-from brutal_sim.rulesets.vereteno.kernel import run_attacks, run_duels
 
 SEED = 20261129
 
@@ -76,8 +75,8 @@ def test_duels_agree_one_by_one(a, b, ca, cb, options):
     k = p.compiled.n_counters
     total = np.zeros(k, dtype=np.int64)
     for index in range(200):
-        got = run_duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
-        want = nv.play(fa, fb, opts, traumas, SEED, index)
+        got = p.compiled.kernels.duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        want = nv.duel(fa, fb, opts, traumas, SEED, index)
         assert got.tolist() == want, f"duel {index}"
         total += got
     c = RULESET.counters
@@ -205,7 +204,7 @@ def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
     total = np.zeros(k, dtype=np.int64)
     for index in range(150):
         got = p.compiled.kernels.duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
-        assert got.tolist() == nv.play(fa, fb, opts, traumas, SEED, index), f"duel {index}"
+        assert got.tolist() == nv.duel(fa, fb, opts, traumas, SEED, index), f"duel {index}"
         total += got
     assert total[c.wins:c.wins + 2].sum() + total[c.draws] == 150
     assert total[c.wound:c.special_at].sum() > 0
@@ -222,7 +221,7 @@ def test_single_shots_agree(a, b, ca, cb, options):
     k = p.compiled.n_counters
     for index in range(150):
         got = p.compiled.kernels.attacks(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
-        assert got.tolist() == nv.play(fa, fb, opts, traumas, SEED, index, single_attack=True), f"shot {index}"
+        assert got.tolist() == nv.attack(fa, fb, opts, traumas, SEED, index), f"shot {index}"
 
 
 @pytest.mark.parametrize("a,b,ca,cb,options", CASES[:5] + CASES[9:])  # 9: exposure, 10–14: prayer, NPC reactions
@@ -233,5 +232,5 @@ def test_single_attacks_agree(a, b, ca, cb, options):
     traumas = list(Catalog.bundled().traumas.values())
     k = p.compiled.n_counters
     for index in range(200):
-        got = run_attacks(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
-        assert got.tolist() == nv.play(fa, fb, opts, traumas, SEED, index, single_attack=True), f"attack {index}"
+        got = p.compiled.kernels.attacks(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        assert got.tolist() == nv.attack(fa, fb, opts, traumas, SEED, index), f"attack {index}"

@@ -15,7 +15,8 @@ import pytest
 
 from brutal_sim import api
 from brutal_sim.core.errors import DataError
-from brutal_sim.rulesets.vereteno import KERNELS, RANGED_KERNELS, RULESET
+from brutal_sim.core.ruleset import KernelSet
+from brutal_sim.rulesets.vereteno import KERNELS, RULESET
 from brutal_sim.rulesets.vereteno import layout as L
 from brutal_sim.rulesets.vereteno.exact import continuation_pmf
 from brutal_sim.rulesets.vereteno.kernel import (
@@ -64,8 +65,8 @@ def test_v10_6_v10_3_opening_places_the_sides_on_the_line_with_cover_and_gun_in_
     assert (S[0, L.S_COVER], S[1, L.S_COVER]) == (3, 0)
     assert (S[0, L.S_DROPPED], S[1, L.S_DROPPED]) == (L.HAND_GUN, 0)
     assert slot(p.compiled.fighters, S, 0) == L.SLOT_UNARMED and slot(p.compiled.fighters, S, 1) == L.SLOT_WEAPON
-    assert p.compiled.kernels is RANGED_KERNELS
-    assert RULESET.prepare("swordsman", "brute").compiled.kernels is KERNELS
+    assert p.compiled.kernels.variant == KernelSet(ranged=True)
+    assert RULESET.prepare("swordsman", "brute").compiled.kernels.variant == KernelSet()
 
 
 @pytest.mark.parametrize("d, moves, engaged", [(30, 3, True), (31, 3, True), (32, 3, False), (12, 2, True), (2, 1, True)])
@@ -375,8 +376,9 @@ def test_v10_6_kernels_at_a_distance_play_a_melee_duel_at_point_blank_as_the_mel
     give the melee drivers' counters bit for bit, duel by duel."""
     c = RULESET.prepare("swordsman", "brute").compiled
     args = (*c.args(), np.uint64(11), np.int64(0), np.int64(1500), 1, c.n_counters)
-    assert np.array_equal(RANGED_KERNELS.duels(*args), KERNELS.duels(*args))
-    assert np.array_equal(RANGED_KERNELS.attacks(*args), KERNELS.attacks(*args))
+    ranged, melee = KERNELS.playing(KernelSet(ranged=True)), KERNELS.playing(KernelSet())
+    assert np.array_equal(ranged.duels(*args), melee.duels(*args))
+    assert np.array_equal(ranged.attacks(*args), melee.attacks(*args))
 
 
 def test_v16_4_matchup_a_rifleman_against_a_charging_swordsman_from_30_m():

@@ -6,6 +6,8 @@ that roll are driven by duel seeds whose first dice are read off the reference g
 from __future__ import annotations
 
 import numpy as np
+
+from brutal_sim.rulesets.vereteno import KERNELS
 import pytest
 
 from naive_rng import Xoshiro256StarStar
@@ -413,7 +415,7 @@ def test_v2_5_stealth_attack():
     F[:, L.P_T_KIND], F[:, L.P_T_KEEP] = L.K_NONE, 3
     for surprise, want in (("none", 0), ("a", 1)):
         o = opts(round_cap="3", surprise=surprise, stealth_attack="extra_attack" if surprise != "none" else "none")
-        cnt = K.run_duels(F, o, traumas(), np.uint64(1), np.int64(0), np.int64(200), 1, L.n_counters(3)).sum(axis=0)
+        cnt = KERNELS.duels(F, o, traumas(), np.uint64(1), np.int64(0), np.int64(200), 1, L.n_counters(3)).sum(axis=0)
         a_attacks = cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum()
         assert a_attacks == 200 * want
         assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0
@@ -454,7 +456,7 @@ def test_v2_1_v3_16_action_points_alone_limit_attacks(ap):
     F, _ = pair(a, b)
     assert F[0, L.P_AP] == ap
     n, cap = 300, 3
-    cnt = K.run_duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(5), np.int64(0), np.int64(n), 1,
+    cnt = KERNELS.duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(5), np.int64(0), np.int64(n), 1,
                        L.n_counters(cap)).sum(axis=0)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == n * ap * cap
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == 0
@@ -474,7 +476,7 @@ def test_v7_6_duels_start_engaged(cap):
     F[:, L.P_REACTION] = L.R_NONE
     F[:, L.P_ATTACK_SPENDING] = L.AS_DAMAGE_ONLY
     n = 300
-    cnt = K.run_duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(9), np.int64(0), np.int64(n), 1,
+    cnt = KERNELS.duels(F, opts(round_cap=str(cap)), traumas(), np.uint64(9), np.int64(0), np.int64(n), 1,
                        L.n_counters(cap)).sum(axis=0)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == n * cap
     assert cnt[L.C_ATTACKS + 5:L.C_ATTACKS + 10].sum() == n * cap

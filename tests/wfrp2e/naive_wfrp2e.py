@@ -1128,9 +1128,11 @@ class Duel:
         return self.rec
 
 
-def naive_duel(F, opts, grid, fx, seed: int, index: int) -> Record:
+def duel(F, opts, grid, fx, seed: int, index: int) -> Record:
+    """Duel ``index`` of a run with ``seed`` (``api.duel``'s duel, one at a time)."""
     return Duel(F, opts, grid, fx, seed, index).play()
 
 
-def naive_single_attack(F, opts, grid, fx, seed: int, index: int) -> Record:
+def attack(F, opts, grid, fx, seed: int, index: int) -> Record:
+    """Side a's first attack or shot on a fresh side b (``api.attack``'s sampled attack, one at a time)."""
     return Duel(F, opts, grid, fx, seed, index).single_attack()

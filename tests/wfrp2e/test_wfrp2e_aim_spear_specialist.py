@@ -249,9 +249,9 @@ def test_w7_3_w7_12_w7_13_w7_14_duels_agree_with_the_reference(a, b, options):
     k = p.compiled.n_counters
     for i in range(150):
         kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+        assert kernel.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
         kernel = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        assert kernel.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(k), f"attack {i}"
+        assert kernel.tolist() == naive.attack(F, o, grid, fx, SEED, i).counter_row(k), f"attack {i}"
 
 
 # -- bad input --------------------------------------------------------------------------------------

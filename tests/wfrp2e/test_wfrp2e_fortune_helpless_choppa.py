@@ -8,6 +8,8 @@ import itertools
 import numpy as np
 import pytest
 
+from brutal_sim.core.battle import B_ROUND, FIGHT_ROW
+
 from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.kernel import damage_bonus, initiative, quality, turn
@@ -192,8 +194,8 @@ def test_w9_3_choppa_readings():
     for option in ("plus1_first_round", "impact_first_round"):
         p = prepared(orc, b, choppa=option)
         F, o, S = p.compiled.fighters, p.compiled.options, state(p)
-        S[2, L.G_ROUND] = 2
+        S[FIGHT_ROW, B_ROUND] = 2
         assert damage_bonus(F, S, o, 0, L.SLOT_MAIN) == 3 and not quality(F, S, o, 0, L.SLOT_MAIN, L.W_IMPACT)
-        S[2, L.G_ROUND] = 1
+        S[FIGHT_ROW, B_ROUND] = 1
         assert damage_bonus(F, S, o, 0, L.SLOT_MAIN) == 3 + (option == "plus1_first_round")
         assert quality(F, S, o, 0, L.SLOT_MAIN, L.W_IMPACT) == (option == "impact_first_round")

@@ -243,9 +243,9 @@ def test_w7_13_w7_14_kernel_and_naive_reference_agree(k):
     n = p.compiled.n_counters
     for i in range(60):
         row = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
-        assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
+        assert row.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
         row = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
-        assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
+        assert row.tolist() == naive.attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
 
 
 def test_w7_9_a_shield_bearer_is_harder_to_hit_unless_surprised():
@@ -294,9 +294,9 @@ def test_w7_9_target_modifiers_kernel_and_naive_reference_agree(options):
     n = p.compiled.n_counters
     for i in range(60):
         row = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
-        assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
+        assert row.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
         row = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
-        assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
+        assert row.tolist() == naive.attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
 
 
 @pytest.mark.parametrize("body,needles", [
@@ -381,9 +381,9 @@ def test_w7_11_w7_12_kernel_and_naive_reference_agree(a, b, options):
     n = p.compiled.n_counters
     for i in range(60):
         row = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
-        assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
+        assert row.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
         row = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
-        assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
+        assert row.tolist() == naive.attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
 
 
 def _watch(shooter, foe, distance: int, **options):
@@ -437,6 +437,6 @@ def test_w8_14_overwatch_kernel_and_naive_reference_agree(a, b, options):
     n = p.compiled.n_counters
     for i in range(60):
         row = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
-        assert row.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
+        assert row.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(n), f"duel {i}"
         row = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, n)[0]
-        assert row.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"
+        assert row.tolist() == naive.attack(F, o, grid, fx, SEED, i).counter_row(n), f"attack {i}"

@@ -28,7 +28,7 @@ def _closing(distance: int, m: int = 4, halves: int = 2, **options):
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
     attacks, mod = close(F, S, o, 0, halves)
-    return (int(attacks), int(mod)), int(S[1, L.S_X] - S[0, L.S_X]), int(S[2, L.G_ENGAGED]), int(S[0, L.S_RUNNING])
+    return (int(attacks), int(mod)), int(S[1, L.S_X] - S[0, L.S_X]), int(S[0, L.S_ENGAGED]), int(S[0, L.S_RUNNING])
 
 
 def _attacks(cnt: np.ndarray, side: int) -> np.ndarray:
@@ -47,7 +47,7 @@ def test_w11_3_engaged_at_two_yards_and_w11_5_the_line():
     """Side a at x = 0, side b at start_distance (W-11.5); engaged when at most 2 yards apart (W-11.3)."""
     for distance, engaged in ((0, 1), (2, 1), (3, 0), (4, 0), (40, 0)):
         S = state(prepared(fighter(), fighter(), start_distance=distance))
-        assert (S[0, L.S_X], S[1, L.S_X], S[2, L.G_ENGAGED]) == (0, distance, engaged)
+        assert (S[0, L.S_X], S[1, L.S_X], S[0, L.S_ENGAGED]) == (0, distance, engaged)
 
 
 @pytest.mark.parametrize("distance,m,halves,options,expected", [
@@ -133,7 +133,7 @@ def test_w11_4_flee_outcome_reposition_and_w11_5_arena():
         cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
         st = np.zeros(4, dtype=np.uint64) + np.uint64(3)
         turn(F, S, o, *p.compiled.tables, st, cnt, 0)
-        return int(S[0, L.S_X]), int(S[1, L.S_X]), int(S[0, L.S_OUT]), int(S[2, L.G_ENGAGED])
+        return int(S[0, L.S_X]), int(S[1, L.S_X]), int(S[0, L.S_OUT]), int(S[0, L.S_ENGAGED])
 
     assert fled() == (-8, 0, 0, 0)
     assert fled(terrain="difficult") == (-4, 0, 0, 0)

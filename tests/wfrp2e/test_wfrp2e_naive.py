@@ -41,10 +41,10 @@ def _check(p, n: int = N) -> None:
     k = p.compiled.n_counters
     for i in range(n):
         kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        ref = naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k)
+        ref = naive.duel(F, o, grid, fx, SEED, i).counter_row(k)
         assert kernel.tolist() == ref, f"duel {i}"
         kernel = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        ref = naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(k)
+        ref = naive.attack(F, o, grid, fx, SEED, i).counter_row(k)
         assert kernel.tolist() == ref, f"attack {i}"
 
 
@@ -80,7 +80,7 @@ def test_block_of_duels_is_the_sum_of_naive_duels():
     block = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(100), np.int64(200), 2, k).sum(axis=0)
     total = np.zeros(k, dtype=np.int64)
     for i in range(100, 300):
-        total += np.array(naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k))
+        total += np.array(naive.duel(F, o, grid, fx, SEED, i).counter_row(k))
     assert np.array_equal(block, total)
 
 
@@ -165,7 +165,7 @@ def test_w8_11_kiting_duels_agree(options):
     k = p.compiled.n_counters
     for i in range(150):
         kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+        assert kernel.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
 
 
 @pytest.mark.parametrize("a,b,options", SHOOTING)
@@ -179,7 +179,7 @@ def test_w7_shooting_duels_agree(a, b, options):
     k = p.compiled.n_counters
     for i in range(150):
         kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+        assert kernel.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
 
 
 def test_w7_throwing_axe_duels_agree():

@@ -39,10 +39,10 @@ def _agree(p, n: int = 150, attacks: bool = True) -> None:
     k = p.compiled.n_counters
     for i in range(n):
         kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        assert kernel.tolist() == naive.naive_duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+        assert kernel.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
         if attacks:
             kernel = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-            assert kernel.tolist() == naive.naive_single_attack(F, o, grid, fx, SEED, i).counter_row(k), f"attack {i}"
+            assert kernel.tolist() == naive.attack(F, o, grid, fx, SEED, i).counter_row(k), f"attack {i}"
 
 
 # -- W-7.8 the off hand -------------------------------------------------------------------------------

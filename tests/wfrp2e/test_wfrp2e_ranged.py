@@ -83,7 +83,7 @@ def test_w7_9_a_running_target_and_w7_7_shooting_in_melee():
     assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == 52
     S[1, L.S_RUNNING] = 1
     assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == 32
-    S[2, L.G_ENGAGED] = 1
+    S[0, L.S_ENGAGED] = 1
     assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 0) == 2
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from brutal_sim.core.battle import B_ROUND, FIGHT_ROW
+
 from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.crit import load_crit_table
@@ -480,9 +482,9 @@ def test_w4_12_tiring_impact_and_fast_only_in_round_1():
         S = state(p)
         F, o = p.compiled.fighters, p.compiled.options
         for field in (L.W_IMPACT, L.W_FAST):
-            S[2, L.G_ROUND] = 1
+            S[FIGHT_ROW, B_ROUND] = 1
             assert quality(F, S, o, 0, L.SLOT_MAIN, field)
-            S[2, L.G_ROUND] = 2
+            S[FIGHT_ROW, B_ROUND] = 2
             assert quality(F, S, o, 0, L.SLOT_MAIN, field) == later
     # the attack measure is a first-round attack: the Fast −10 applies to the parry
     a = fighter(ws=100, main_hand=tiring)

@@ -234,15 +234,15 @@ def test_w8_8_the_first_mover_charges_from_4_yards():
     p = prepared(fighter(main_hand="hand_weapon"), fighter(main_hand="hand_weapon"), start_distance=4)
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
-    assert S[2, L.G_ENGAGED] == 0
-    assert tuple(plan(F, S, o, 1, 2)) == (1, 10, False) and S[1, L.S_PARRY_STANCE] == 0 and S[2, L.G_ENGAGED] == 1
+    assert S[0, L.S_ENGAGED] == 0
+    assert tuple(plan(F, S, o, 1, 2)) == (1, 10, False) and S[1, L.S_PARRY_STANCE] == 0 and S[0, L.S_ENGAGED] == 1
     assert tuple(plan(F, S, o, 0, 2)) == (1, 0, False) and S[0, L.S_PARRY_STANCE] == 1
-    assert state(prepared(fighter(), fighter(), start_distance=2))[2, L.G_ENGAGED] == 1
-    assert state(prepared(fighter(), fighter(), start_distance=3))[2, L.G_ENGAGED] == 0  # a move, no charge
+    assert state(prepared(fighter(), fighter(), start_distance=2))[0, L.S_ENGAGED] == 1
+    assert state(prepared(fighter(), fighter(), start_distance=3))[0, L.S_ENGAGED] == 0  # a move, no charge
     p = prepared(fighter(tactic="turtle"), fighter(), start_distance=10)
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
-    assert tuple(plan(F, S, o, 0, 2)) == (0, 0, False) and S[2, L.G_ENGAGED] == 0
+    assert tuple(plan(F, S, o, 0, 2)) == (0, 0, False) and S[0, L.S_ENGAGED] == 0
     assert S[0, L.S_DEF_STANCE] == S[0, L.S_PARRY_STANCE] == 1
     assert tuple(plan(F, S, o, 1, 2)) == (1, 10, False)
     n = 3000

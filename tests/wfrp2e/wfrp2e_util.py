@@ -32,7 +32,7 @@ def state(p) -> np.ndarray:
     """A fresh duel state of a prepared matchup."""
     from brutal_sim.rulesets.wfrp2e.kernel import reset
 
-    S = np.zeros((3, L.NS), dtype=np.int64)
+    S = np.zeros((p.compiled.fighters.shape[0], L.NS), dtype=np.int64)
     reset(p.compiled.fighters, S, p.compiled.options)
     return S
 

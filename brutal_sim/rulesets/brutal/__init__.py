@@ -18,18 +18,27 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from ...core.schema_tools import FileKind
-from ...core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
+from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, read_rules
 from .compile import compile_pair, compile_sides
 from .exact import enumerate_attack
-from .kernel import run_attacks, run_duels, run_fights, run_paired, run_paired_fights
+from .kernel import paired, run
 from .model import ZONES, Fighter, Tactic, Weapon
-from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
+from .options import O_ROUND_CAP, O_START_DISTANCE, OPTION_SPECS, compile_options
 
-KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
-#: group fights (docs/groups.md): fights with the group block; no single-attack sampler
-FIGHT_KERNELS = Kernels(duels=run_fights, attacks=None, paired=run_paired_fights)
+#: Brutal's drivers; a run plays the kernel set :func:`kernel_set` names
+KERNELS = Kernels(run, paired)
+
+
+def kernel_set(fighters: np.ndarray, options: np.ndarray, group: bool = False) -> KernelSet:
+    """The kernel set of a Brutal run: ``ranged`` (B-8) when the sides start apart or a fighter
+    holds a ranged weapon in either hand; ``group`` for a group fight (docs/groups.md: the group
+    block, no single-attack sampler)."""
+    ranged = int(options[O_START_DISTANCE]) > 0 or any(
+        int(fighters[i, L.P_WEAPONS + slot * L.WN + L.W_LONG]) > 0 for i in range(fighters.shape[0])
+        for slot in (L.SLOT_MAIN, L.SLOT_OFF))
+    return KernelSet(ranged=ranged, group=group)
 
 
 def _no_group_tactic(tactic: Tactic) -> str | None:
@@ -44,7 +53,8 @@ def _no_group_tactic(tactic: Tactic) -> str | None:
 def compiled(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) -> Compiled:
     """Brutal arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]`` and
     the hit-zone table ``int8[die]``."""
-    return Compiled(fighters, options, (zone_table,), KERNELS, L.n_counters(int(options[O_ROUND_CAP])))
+    return Compiled(fighters, options, (zone_table,), KERNELS.playing(kernel_set(fighters, options)),
+                    L.n_counters(int(options[O_ROUND_CAP])))
 
 
 def _weapon_text(w: Weapon | None) -> str:
@@ -124,7 +134,7 @@ class BrutalRuleset(Ruleset):
         F = compile_sides(sides[0], sides[1], formula=r.formula)
         row = compile_options(opts)
         k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
-        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, tables, FIGHT_KERNELS, k), self.name)
+        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, tables, KERNELS.playing(kernel_set(F, row, group=True)), k), self.name)
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}

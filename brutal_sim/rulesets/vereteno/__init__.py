@@ -18,24 +18,20 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from ...core.schema_tools import FileKind
-from ...core.ruleset import Compiled, ExactAttack, Kernels, Listing, Prepared, Ruleset
+from ...core.ruleset import Compiled, ExactAttack, Kernels, KernelSet, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, compile_traumas
 from .exact import enumerate_attack
 from .exact import enumerate_shot
 from .kernel import (
-    BAND_OUT, band, open_duel, plan, plan_shot, run_attacks, run_duels, run_paired, run_ranged_attacks,
-    run_ranged_duels, run_ranged_paired,
+    BAND_OUT, band, open_duel, paired, plan, plan_shot, run,
 )
 from .model import Fighter
 from .options import O_ROUND_CAP, O_START_DISTANCE, O_STEALTH, OPTION_SPECS, compile_options
 
-#: melee duels at point blank (V-7.6)
-KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
-#: duels with a gun or from beyond point blank (V-10, V-11): the same counters as KERNELS on a
-#: melee duel at point blank
-RANGED_KERNELS = Kernels(duels=run_ranged_duels, attacks=run_ranged_attacks, paired=run_ranged_paired)
+#: Vereteno's drivers; a run plays the kernel set :func:`kernel_set` names
+KERNELS = Kernels(run, paired)
 
 
 def at_distance(fighters: np.ndarray, options: np.ndarray) -> bool:
@@ -46,6 +42,13 @@ def at_distance(fighters: np.ndarray, options: np.ndarray) -> bool:
     throws = (fighters[:, L.P_T_SHOT] == L.SH_THROW).any()
     return bool(options[O_START_DISTANCE] > L.REACH or fighters[:, gun].any() or throws
                 or fighters[:, L.P_PRONE].any() or options[O_STEALTH] != 0)
+
+
+def kernel_set(fighters: np.ndarray, options: np.ndarray) -> KernelSet:
+    """The kernel set of a Vereteno run: ``ranged`` (V-10, V-11) when :func:`at_distance`; a melee
+    duel at point blank (V-7.6) compiles nothing of the duels at a distance, and the ranged kernels
+    give it the same counters."""
+    return KernelSet(ranged=at_distance(fighters, options))
 
 
 def _gun_in_hand(fighters: np.ndarray, i: int) -> bool:
@@ -66,8 +69,7 @@ def _shoots_first(compiled: Compiled) -> bool:
 def compiled(fighters: np.ndarray, options: np.ndarray, traumas: np.ndarray) -> Compiled:
     """Vereteno arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]``
     and the trauma table ``int64[36, NT]``; the kernels at a distance when :func:`at_distance`."""
-    kernels = RANGED_KERNELS if at_distance(fighters, options) else KERNELS
-    return Compiled(fighters, options, (traumas,), kernels, L.n_counters(int(options[O_ROUND_CAP])))
+    return Compiled(fighters, options, (traumas,), KERNELS.playing(kernel_set(fighters, options)), L.n_counters(int(options[O_ROUND_CAP])))
 
 
 def _signed(v: int) -> str:
@@ -118,7 +120,7 @@ class VeretenoRuleset(Ruleset):
     def check_attack(self, prepared: Prepared) -> None:
         F = prepared.compiled.fighters
         S = np.zeros((2, L.NS), dtype=np.int64)
-        if prepared.compiled.kernels is RANGED_KERNELS:
+        if prepared.compiled.kernels.variant.ranged:
             open_duel(F, S, prepared.compiled.options)
             d = int(prepared.options["start_distance"])
             if F[0, L.P_T_SHOT] == L.SH_THROW and d > L.REACH:
@@ -148,7 +150,7 @@ class VeretenoRuleset(Ruleset):
         """Exact distribution of side a's first attack on a fresh side b: its first shot when it
         starts with a gun in hand, or its first throw (:func:`.exact.enumerate_shot`), else its melee
         attack."""
-        if not (compiled.kernels is RANGED_KERNELS and (_gun_in_hand(compiled.fighters, 0) or _shoots_first(compiled))):
+        if not (compiled.kernels.variant.ranged and (_gun_in_hand(compiled.fighters, 0) or _shoots_first(compiled))):
             return super().enumerate_attack(compiled)
         c = self.counters
         outcomes, levels, damage = np.zeros(len(c.outcomes)), np.zeros((len(c.levels), len(c.zones))), np.zeros(1)

@@ -18,37 +18,37 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from ...core.schema_tools import FileKind
-from ...core.ruleset import Compiled, Kernels, Listing, Prepared, Ruleset
+from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, Ruleset
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, missile_as_played
 from .exact import enumerate_attack
-from .kernel import (
-    run_attacks, run_duels, run_missile_attacks, run_missile_duels, run_missile_paired, run_paired,
-)
+from .kernel import paired, run
 from .model import Fighter, Weapon
 from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
 
-#: the drivers of matchups without missile weapons: no step of W-7 (shots, reloads, overwatch) is compiled
-KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
-#: the drivers of matchups in which a fighter carries a missile weapon
-MISSILE_KERNELS = Kernels(duels=run_missile_duels, attacks=run_missile_attacks, paired=run_missile_paired)
+#: WFRP 2e's drivers; a run plays the kernel set :func:`kernel_set` names
+KERNELS = Kernels(run, paired)
 #: the column of ``int64[2, NF]`` fighters that marks a missile weapon in hand at the start (W-7)
 _MISSILE_PRESENT = L.P_WEAPONS + L.SLOT_MISSILE * L.WN + L.W_PRESENT
 
 
 def has_missiles(fighters: np.ndarray) -> bool:
-    """Whether a fighter of ``int64[2, NF]`` carries a missile weapon (W-7): its duels play
-    :data:`MISSILE_KERNELS`."""
+    """Whether a fighter of ``int64[N, NF]`` carries a missile weapon (W-7)."""
     return bool(fighters[:, _MISSILE_PRESENT].any())
+
+
+def kernel_set(fighters: np.ndarray) -> KernelSet:
+    """The kernel set of a WFRP 2e run: ``ranged`` (the steps of W-7 and W-8.14) when a fighter
+    carries a missile weapon (:func:`has_missiles`); any other matchup compiles none of them."""
+    return KernelSet(ranged=has_missiles(fighters))
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effects: np.ndarray) -> Compiled:
     """WFRP arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]`` and the
-    critical tables ``int64[100, CRIT_COLUMNS]``, ``int64[4, n, NFX]``; the drivers with missile
-    weapons when :func:`has_missiles`."""
-    kernels = MISSILE_KERNELS if has_missiles(fighters) else KERNELS
-    return Compiled(fighters, options, (grid, effects), kernels, L.n_counters(int(options[O_ROUND_CAP])))
+    critical tables ``int64[100, CRIT_COLUMNS]``, ``int64[4, n, NFX]``; the kernel set of
+    :func:`kernel_set`."""
+    return Compiled(fighters, options, (grid, effects), KERNELS.playing(kernel_set(fighters)), L.n_counters(int(options[O_ROUND_CAP])))
 
 
 def _damage_text(w: Weapon) -> str:

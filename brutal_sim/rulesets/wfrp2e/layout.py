@@ -180,15 +180,12 @@ S_RELOADING = S.next()  # W-7.10: half actions of the reload under way
 S_SUPPLY = S.next()  # W-7.12: shots left (thrown items, or ammunition with option ammo); −1 unlimited
 S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W-8.14) until its next turn
 S_ENTANGLED = S.next()  # W-7.13 snare = entangle: caught by a snare, its turns go to escaping
+S_ENGAGED = S.next()  # W-11.3: adjacent to its foe (within 2 yards), kept by kernel.movement._settle
 S_AIM = S.next()  # W-7.3 aim = next_action: the bonus of an aim kept for the fighter's next action (0 none)
 S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout
 TALLY = COUNTERS.tally(S_TOOK)
-# duel-wide values (row 2)
-G = Slots()
-G_ROUND = G.next()
-G_ENGAGED = G.next()
 
 # -- distances (W-3.3, W-11), in yards --------------------------------------------------------------
 CHARGE_DISTANCE = 4  # W-3.3, W-11.2: yards needed for a charge

@@ -44,24 +44,29 @@ import numpy as np
 from brutal_sim.core.battle import TARGETING
 from brutal_sim.core.counters import MAX_SIDE
 from brutal_sim.core.errors import DataError
-from brutal_sim.core.ruleset import Compiled, Kernels, Listing, Prepared, PreparedFight, Ruleset
+from brutal_sim.core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset
 
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, compile_sides
 from .exact import enumerate_attack
-from .drivers import run_attacks, run_duels, run_fights, run_paired, run_paired_fights
+from .drivers import _paired, _run
 from .model import REACTIONS, TACTICS, Fighter
-from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
+from .options import O_ROUND_CAP, O_START_DISTANCE, OPTION_SPECS, compile_options
 
-KERNELS = Kernels(duels=run_duels, attacks=run_attacks, paired=run_paired)
-#: group fights (T-5): fights with the group block; no single-attack sampler
-FIGHT_KERNELS = Kernels(duels=run_fights, attacks=None, paired=run_paired_fights)
+#: the toy's drivers, by kernel set (T-6: ``ranged`` for a fight that starts apart; T-5: ``group``
+#: for group fights, with the group block and no single-attack sampler)
+KERNELS = Kernels(_run, _paired)
+
+
+def kernel_set(options: np.ndarray, group: bool = False) -> KernelSet:
+    """The kernel set of a toy run: ``ranged`` when side b starts apart (T-6)."""
+    return KernelSet(ranged=int(options[O_START_DISTANCE]) > 0, group=group)
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray) -> Compiled:
     """Toy arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]``, no tables."""
-    return Compiled(fighters, options, (), KERNELS, L.n_counters(int(options[O_ROUND_CAP])))
+    return Compiled(fighters, options, (), KERNELS.playing(kernel_set(options)), L.n_counters(int(options[O_ROUND_CAP])))
 
 
 class ToyRuleset(Ruleset):
@@ -101,7 +106,7 @@ class ToyRuleset(Ruleset):
         F = compile_sides(sides[0], sides[1])
         row = compile_options(opts)
         k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
-        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, (), FIGHT_KERNELS, k), self.name)
+        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, (), KERNELS.playing(kernel_set(row, group=True)), k), self.name)
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": TACTICS[0], "reaction": REACTIONS[0]}

@@ -165,9 +165,10 @@ def _attack(F, S, opts, st, cnt, a, d, shot):
 
 
 @rule
-def _turn(F, S, opts, st, cnt, i):
+def _turn(F, S, opts, st, cnt, i, ranged):
     """T-6: i's turn against its foe (``B_FOE``): engaged (distance 0) it attacks (T-1); apart it
-    shoots if its weapon's range reaches, else moves its speed toward the foe. Without a foe in
+    shoots if its weapon's range reaches, else moves its speed toward the foe (``ranged`` not None:
+    a fight that starts apart; with None nothing of the steps apart is compiled). Without a foe in
     the fight it does nothing."""
     foe = S[i, B_FOE]
     if foe < 0 or S[foe, B_OUT] != 0:
@@ -175,10 +176,11 @@ def _turn(F, S, opts, st, cnt, i):
     distance = foe_distance(S, i)
     if distance == 0:
         _attack(F, S, opts, st, cnt, i, foe, False)
-    elif distance <= F[i, P_RANGE]:
-        _attack(F, S, opts, st, cnt, i, foe, True)
-    else:
-        move_toward(S, i, foe, F[i, P_SPEED], 0)
+    elif ranged is not None:
+        if distance <= F[i, P_RANGE]:
+            _attack(F, S, opts, st, cnt, i, foe, True)
+        else:
+            move_toward(S, i, foe, F[i, P_SPEED], 0)
 
 
 @rule
@@ -221,7 +223,7 @@ def _finish(F, S, cnt, rnd, round_cap):
 
 
 @rule
-def fight(F, S, opts, st, cnt):
+def fight(F, S, opts, st, cnt, ranged):
     """T-4 … T-6: one duel or group fight. Side b starts ``start_distance`` from side a; the turn
     order is settled once (T-5); each round every fighter still in takes its turn in that order, a
     fighter of a fight of more than two choosing its foe just before it (``choose_foe``: its
@@ -229,6 +231,9 @@ def fight(F, S, opts, st, cnt):
     after the turn that puts a side's last fighter out; with ``simultaneous`` (duels only) a
     fighter put out in a round still takes its turn in it, and the fight is decided at the end of
     the round. Still running after ``round_cap`` rounds: a draw.
+
+    ``ranged``: True for a fight that starts apart, None for one engaged from the start (its turns
+    compile no step apart, :func:`_turn`).
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
@@ -245,7 +250,7 @@ def fight(F, S, opts, st, cnt):
                 continue
             if n > 2:
                 choose_foe(F, S, i, ATTACK_LIMIT, False, -1)
-            _turn(F, S, opts, st, cnt, i)
+            _turn(F, S, opts, st, cnt, i, ranged)
             if not simultaneous and decided(S):
                 return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])
         if decided(S):
@@ -255,7 +260,8 @@ def fight(F, S, opts, st, cnt):
 
 
 @rule
-def single_attack(F, S, opts, st, cnt):
-    """One engaged attack (T-1) by side a on a fresh side b."""
+def single_attack(F, S, opts, st, cnt, ranged):
+    """One engaged attack (T-1) by side a on a fresh side b (``ranged`` plays no part: a toy attack
+    is made engaged)."""
     _reset(F, S)
     _attack(F, S, opts, st, cnt, 0, 1, False)

@@ -52,9 +52,8 @@ The interface
 -------------
 The functions below are the kernel's public names; everything else is private to its chapter.
 
-- Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): ``run_duels``,
-  ``run_attacks``, ``run_fights``, ``run_paired``, ``run_paired_fights``, Python functions that call
-  the compiled parallel loop ``run`` with their fixed flags.
+- Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): the compiled parallel loops
+  ``run`` and ``paired``, whose trailing flags choose the kernel set (:mod:`.drivers`).
 - ``ZONE_GROUP``: ``int64[6]``, the zone group (head, torso, arm, leg) of each zone code.
 - Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.brutal.exact`) and for the rule
   tests, which call one step on hand-made arrays. They take the arguments described above.
@@ -150,18 +149,15 @@ from .groups import (
     _choose_foe as choose_foe,
 )
 from .turn import (
+    _any_turn as turn,
     _fight as fight,
     _initiative as initiative,
     _reset as reset,
-    _turn as turn,
+    _single_attack as single_attack,
 )
 from .drivers import (
+    _paired as paired,
     _run as run,
-    _run_attacks as run_attacks,
-    _run_duels as run_duels,
-    _run_fights as run_fights,
-    _run_paired as run_paired,
-    _run_paired_fights as run_paired_fights,
 )
 
 __all__ = [
@@ -217,11 +213,7 @@ __all__ = [
     "record",
     "reset",
     "run",
-    "run_attacks",
-    "run_duels",
-    "run_fights",
-    "run_paired",
-    "run_paired_fights",
+    "paired",
     "set_fatigue",
     "set_ground",
     "set_track",
@@ -233,6 +225,7 @@ __all__ = [
     "shot_cover_penalty",
     "shot_difficulty",
     "shot_plan",
+    "single_attack",
     "side_option",
     "size_modifier",
     "tactic_attack",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ....core.battle import STATE_BLOCK
 from ....toolbox.battle import DICE_2D6, decided, foe_distance, last_out, loser_side, place_sides, put_out, start_battle, turn_order
-from ....toolbox.jit import inline_rule, loop_inline_rule
+from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import roll_2d6
 from ....toolbox.tally import count_decision
 from ..layout import (
@@ -107,13 +107,14 @@ from .ranged import (
     _charges,
     _close_in,
     _shooter_actions,
+    _shot_action,
     _sprint_stop,
 )
 from .groups import _choose_foe
 
 
 @inline_rule
-def _turn(F, S, opts, zt, st, cnt, i):
+def _turn(F, S, opts, zt, st, cnt, i, ranged):
     """One turn of fighter i (B-2.4): fear, expiries, bleeding, exertion, then a sensible fighter's
     actions against its foe (``S_FOE``; in group fights ``_fight`` lets i choose it just before).
 
@@ -134,6 +135,10 @@ def _turn(F, S, opts, zt, st, cnt, i):
     (B-2.8). Without a foe (``S_FOE`` −1), or with a foe out of the fight (unless it lies helpless
     and ``finish_helpless`` is on, B-9.8), i makes no attack and takes no stance. (The actions stay
     in this function: a separate one cost the 1v1 kernel 8 % speed.)
+
+    ``ranged`` None leaves out the steps of B-8 (sprints, shooters' actions, charges, closing in):
+    a fight in which nobody holds a ranged weapon and the sides start engaged never takes them, and
+    compiles none of them.
     """
     S[i, S_TURNS] += 1
     if S[i, S_FRIGHTENED] != 0:  # B-7.10: the second fear check, before the turn
@@ -163,7 +168,8 @@ def _turn(F, S, opts, zt, st, cnt, i):
         _release(S, i, S[i, S_FOE])  # B-3.12: no controlling action this turn, the grapple ends
     if acting:
         acts = 2
-        _sprint_stop(F, S, opts, st, i)  # B-8: the turn after a sprint
+        if ranged is not None:
+            _sprint_stop(F, S, opts, st, i)  # B-8: the turn after a sprint
         if S[i, S_GRAPPLE] == G_HELD:
             acts = _grapple_escape(F, S, opts, zt, st, cnt, i)
         if S[i, S_GRAPPLE] == G_CONTROLS:  # also at once after a take-over
@@ -184,20 +190,24 @@ def _turn(F, S, opts, zt, st, cnt, i):
         if acts > 0 and _can_go_on(S, i) and S[i, S_HELD_MAIN] == HELD_STUCK:
             _free_stuck(F, S, st, i, SLOT_MAIN)  # B-9.7
             acts -= 1
-        if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i) and _lets_go_of_ranged(F, S, i):
-            S[i, S_HELD_MAIN] = 0  # B-8 drop_ranged: dropping it is a free action
-        if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i):
+        shooting = False
+        if ranged is not None:
+            if acts > 0 and _can_go_on(S, i) and _shooter(F, S, i) and _lets_go_of_ranged(F, S, i):
+                S[i, S_HELD_MAIN] = 0  # B-8 drop_ranged: dropping it is a free action
+            shooting = acts > 0 and _can_go_on(S, i) and _shooter(F, S, i)
+        if shooting:
             acts = _shooter_actions(F, S, opts, zt, st, cnt, i, acts)
         else:
             if acts > 0 and _can_go_on(S, i) and _readies(F, S, opts, i, acts):
                 _ready_attack(S, i)  # B-9.1: the full action
                 acts = 0
-            if acts > 0 and _can_go_on(S, i) and _charges(F, S, i, acts):
-                acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
-            if acts > 0 and _can_go_on(S, i) and foe_distance(S, i) > 0:
-                acts = _close_in(F, S, opts, i, acts)
-                if foe_distance(S, i) == 0:  # B-9.1: it came into reach
-                    _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ENTERS_REACH)
+            if ranged is not None:
+                if acts > 0 and _can_go_on(S, i) and _charges(F, S, i, acts):
+                    acts = _charge(F, S, opts, zt, st, cnt, i)  # B-8 charge [Натиск]
+                if acts > 0 and _can_go_on(S, i) and foe_distance(S, i) > 0:
+                    acts = _close_in(F, S, opts, i, acts)
+                    if foe_distance(S, i) == 0:  # B-9.1: it came into reach
+                        _answer_readied(F, S, opts, zt, st, cnt, i, TRIGGER_ENTERS_REACH)
             if (acts > 0 and _can_go_on(S, i) and foe_distance(S, i) == 0 and S[i, S_FOE] >= 0
                     and _attackable(S, opts, S[i, S_FOE])):
                 acts = _tactic_attack(F, S, opts, zt, st, cnt, i, acts, False)
@@ -246,11 +256,11 @@ def _initiative(F, S, st):
 
 
 @loop_inline_rule
-def _fight(F, S, opts, zt, st, cnt):
+def _fight(F, S, opts, zt, st, cnt, ranged):
     """One fight (B-2.9, docs/groups.md): rounds of turns in initiative order until every fighter
     of a side is out (side a checked first) or the round cap. Fighters out of the fight take no
     turns. The header's cause, death and one-blow counters describe the losing side's last fighter
-    to go out.
+    to go out. ``ranged`` as for :func:`_turn`.
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
@@ -283,7 +293,7 @@ def _fight(F, S, opts, zt, st, cnt):
                 # goes out there is no one's engager either way), so it is made here, outside the hot
                 # _turn (the foe of a duel never changes)
                 _choose_foe(F, S, opts, i)
-            _turn(F, S, opts, zt, st, cnt, i)
+            _turn(F, S, opts, zt, st, cnt, i, ranged)
             if decided(S):
                 loser = loser_side(S)
                 last = last_out(F, S, loser)
@@ -295,3 +305,30 @@ def _fight(F, S, opts, zt, st, cnt):
             S[j, S_SURPRISED] = 0
     cnt[C_DRAWS] += 1
     return 2
+
+
+@rule
+def _any_turn(F, S, opts, zt, st, cnt, i):
+    """One turn of fighter i (:func:`_turn`) with the steps of B-8 compiled, whatever it holds (for
+    the rule tests, which play single turns)."""
+    _turn(F, S, opts, zt, st, cnt, i, True)
+
+
+@rule
+def _single_attack(F, S, opts, zt, st, cnt, ranged):
+    """One attack by side a's first fighter on a fresh foe (row 1), the first attack roll of its
+    tactic; a shooter (``ranged`` not None) aims and shoots from the start distance (engaged at 0).
+    The foe first draws the arm and leg it shows behind three-quarter horizontal cover (B-9.9)."""
+    _reset(F, S)
+    _set_ground(F, S, opts)  # B-9.6
+    _draw_shown(F, S, opts, st, 1)
+    S[0, S_IN_TURN] = 1
+    if ranged is not None:
+        if _shooter(F, S, 0):  # B-8: aimed shot from the start distance
+            place_sides(F, S, opts[O_START_DISTANCE])
+            if _lets_go_of_ranged(F, S, 0):
+                S[0, S_HELD_MAIN] = 0
+        if _shooter(F, S, 0):
+            _shot_action(F, S, opts, zt, st, cnt, 0, 2)
+            return
+    _tactic_attack(F, S, opts, zt, st, cnt, 0, 2, True)

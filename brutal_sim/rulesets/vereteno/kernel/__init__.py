@@ -32,8 +32,8 @@ needs), :mod:`.initiative` (V-2 state, AP refill, initiative), :mod:`.actions` (
 V-4.1–V-4.5 reactions and spending, the V-7 policies), :mod:`.armour` (V-5), :mod:`.traumas` (V-6),
 :mod:`.melee` (V-4 the blow and the attack), :mod:`.rounds` (V-2.3, V-2.6 turns, rounds, the
 duel), :mod:`.drivers`; for duels at a distance :mod:`.distance` (V-10 bands, the opening, moves),
-:mod:`.shooting` (V-11, V-12 shots), :mod:`.ranged` (V-15 turns and the duel at a distance) and
-:mod:`.ranged_drivers`, which only those duels compile.
+:mod:`.shooting` (V-11, V-12 shots) and :mod:`.ranged` (V-15 turns and the duel at a distance),
+which only those duels compile (the drivers' flag ``ranged``).
 
 Draw order at a distance: initiative as above; per shot the shooter's pool (then its prayer's
 dice), a long burst's continuation dice one by one, then the target's armour dice (armour, shield,
@@ -43,9 +43,9 @@ The interface
 -------------
 The names below are the kernel's public names; everything else is private to its chapter.
 
-- Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): ``run_duels``,
-  ``run_attacks``, ``run_paired`` for melee duels; ``run_ranged_duels``, ``run_ranged_attacks``,
-  ``run_ranged_paired`` for duels with a gun or from beyond point blank (``RANGED_KERNELS``).
+- Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): the compiled parallel loops
+  ``run`` and ``paired``; their flag ``ranged`` is None for a melee duel at point blank and True
+  for a duel with a gun or from beyond point blank.
 - ``KIND_COST``: ``int64[4]``, the AP cost of each attack kind (``K_*``, V-2.2).
 - Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.vereteno.exact`), the ruleset's
   attack check and the rule tests, which call one step on hand-made arrays. They take the
@@ -108,9 +108,8 @@ from .rounds import (
     _turn_start as turn_start,
 )
 from .drivers import (
-    _run_attacks as run_attacks,
-    _run_duels as run_duels,
-    _run_paired as run_paired,
+    _paired as paired,
+    _run as run,
 )
 from .distance import (
     BAND_OUT,
@@ -149,13 +148,10 @@ from .ranged import (
     _ranged_turn as ranged_turn,
     _retreat as retreat,
 )
-from .ranged_drivers import (
-    _run_attacks as run_ranged_attacks,
-    _run_duels as run_ranged_duels,
-    _run_paired as run_ranged_paired,
-)
 
 __all__ = [
+    "paired",
+    "run",
     "BAND_OUT",
     "KIND_COST",
     "LOOK_DICE",
@@ -178,9 +174,6 @@ __all__ = [
     "retreat",
     "sector_shot",
     "set_aside",
-    "run_ranged_attacks",
-    "run_ranged_duels",
-    "run_ranged_paired",
     "shot_armour_dice",
     "shot_pool",
     "shot_spend",
@@ -220,9 +213,6 @@ __all__ = [
     "reset",
     "resolve",
     "roll_initiative",
-    "run_attacks",
-    "run_duels",
-    "run_paired",
     "shock",
     "slot",
     "spend",

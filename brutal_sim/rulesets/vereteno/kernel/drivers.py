@@ -1,10 +1,14 @@
-"""The parallel loops over duel indices and their Python wrappers (no rules). Imports
-:mod:`.rounds`.
+"""The drivers: duels or single attacks, one per index, counted in parallel lanes; the paired runs
+of several configurations on the same random numbers. ``_run`` and ``_paired`` are the compiled
+loops the ruleset's :class:`~brutal_sim.core.ruleset.Kernels` bind; their trailing flags are the
+kernel variants (:data:`~brutal_sim.core.ruleset.VARIANTS`), each ``None`` to leave its part out of
+the compiled code or ``True`` to play it: ``ranged`` (V-10, V-11: a duel with a gun or from beyond
+point blank, :mod:`.ranged`); ``group`` (the group block of the counters; Vereteno plays duels
+only, so it is always None).
 
-The parallel loop of ``_run`` is compiled with this package's functions internal to it
-(:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 1.6× the duels per
-second without it (benchmarks/README.md). ``_run_duels`` and ``_run_attacks`` are Python functions
-that pass ``_run`` its flag.
+Rules: none of their own: a duel (V-2.6) or one attack or shot per index.
+
+Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.vereteno.kernel`).
 """
 
 from __future__ import annotations
@@ -12,58 +16,42 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from ....toolbox.battle import count_group
 from ....toolbox.jit import driver
 from ....toolbox.rng import seed_duel
-from ..layout import NS
-from .rounds import _duel, _single_attack
+from ..layout import NS, N_CAUSES
+from .ranged import _any_single_attack as _single_attack, _fight
 
 
 @driver(parallel=True)
-def _run(F, opts, tt, seed, start, n, lanes, k, single_attacks):
-    """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
-
-    Returns
-    -------
-    int64[lanes, k]
-        One counter row per lane; their sum does not depend on ``lanes``.
-    """
+def _run(F, opts, tt, seed, start, n, lanes, k, single_attacks, ranged, group):
+    """Indices ``start … start+n−1`` in ``lanes`` contiguous parts run in parallel; each a duel or
+    (``single_attacks``) one attack of side a; ``ranged`` and ``group`` the kernel variants (module
+    docstring). Returns ``int64[lanes, k]`` counters whose sum does not depend on ``lanes``."""
     cnt = np.zeros((lanes, k), dtype=np.int64)
     for lane in prange(lanes):
         lo = start + (n * lane) // lanes
         hi = start + (n * (lane + 1)) // lanes
         st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
+        S = np.empty((F.shape[0], NS), dtype=np.int64)
         row = cnt[lane]
         for idx in range(lo, hi):
             seed_duel(st, seed, idx)
             if single_attacks:
-                _single_attack(F, S, opts, tt, st, row)
+                _single_attack(F, S, opts, tt, st, row, ranged)
             else:
-                _duel(F, S, opts, tt, st, row)
+                _fight(F, S, opts, tt, st, row, ranged)
+                if group is not None:
+                    count_group(F, S, row, k, N_CAUSES)
     return cnt
 
 
-def _run_duels(F, opts, tt, seed, start, n, lanes, k):
-    """Duels ``start … start+n−1`` in ``lanes`` parallel parts: ``int64[lanes, k]`` counters."""
-    return _run(F, opts, tt, seed, start, n, lanes, k, False)
-
-
-def _run_attacks(F, opts, tt, seed, start, n, lanes, k):
-    """Single attacks by side a on a fresh side b: ``int64[lanes, k]`` counters."""
-    return _run(F, opts, tt, seed, start, n, lanes, k, True)
-
-
 @driver(parallel=True)
-def _run_paired(Fs, optss, tt, seed, start, n, lanes, k):
-    """Common random numbers: every index played under each of ``m`` configurations
-    (``Fs`` int64[m, 2, NF], ``optss`` int64[m, NO]) with the same random stream.
-
-    Returns
-    -------
-    (int64[lanes, m, k], int64[lanes, max(m − 1, 1), 3, 3])
-        Counters per lane and configuration; joint outcomes of neighbouring configurations
-        (0 a won, 1 b won, 2 draw).
-    """
+def _paired(Fs, optss, tt, seed, start, n, lanes, k, ranged, group):
+    """Common random numbers: each duel index under ``m`` configurations ``Fs`` ``int64[m, 2, NF]``,
+    ``optss`` ``int64[m, NO]`` with the same random stream; ``ranged`` and ``group`` as for
+    :func:`_run`. Returns ``(int64[lanes, m, k], int64[lanes, max(m − 1, 1), 3, 3])``: counters, and
+    joint outcomes of neighbouring configurations (0 a won, 1 b won, 2 draw)."""
     m = Fs.shape[0]
     cnt = np.zeros((lanes, m, k), dtype=np.int64)
     joint = np.zeros((lanes, max(m - 1, 1), 3, 3), dtype=np.int64)
@@ -71,12 +59,14 @@ def _run_paired(Fs, optss, tt, seed, start, n, lanes, k):
         lo = start + (n * lane) // lanes
         hi = start + (n * (lane + 1)) // lanes
         st = np.empty(4, dtype=np.uint64)
-        S = np.empty((2, NS), dtype=np.int64)
+        S = np.empty((Fs.shape[1], NS), dtype=np.int64)
         for idx in range(lo, hi):
             previous = -1
             for j in range(m):
                 seed_duel(st, seed, idx)
-                outcome = _duel(Fs[j], S, optss[j], tt, st, cnt[lane, j])
+                outcome = _fight(Fs[j], S, optss[j], tt, st, cnt[lane, j], ranged)
+                if group is not None:
+                    count_group(Fs[j], S, cnt[lane, j], k, N_CAUSES)
                 if j > 0:
                     joint[lane, j - 1, previous, outcome] += 1
                 previous = outcome

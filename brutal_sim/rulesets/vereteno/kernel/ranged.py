@@ -31,7 +31,7 @@ from .shooting import (
     SHOT_COST, _gun, _look, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported,
     _wants_brace,
 )
-from .rounds import _finish, _melee_actions, _turn_start
+from .rounds import _duel, _finish, _melee_actions, _single_attack, _turn_start
 from ..layout import BAND_METRES, HAND_THROW, P_N_THROWN, SH_THROW, S_DROPPED, S_THROWN
 from ..options import O_THROW_RANGE
 from .distance import _step_to
@@ -332,3 +332,22 @@ def _ranged_single_attack(F, S, opts, tt, st, cnt):
         if kind != K_NONE:
             S[0, S_AP] -= KIND_COST[kind]
             _attack(F, S, opts, tt, st, cnt, 0, kind)
+
+
+@rule
+def _fight(F, S, opts, tt, st, cnt, ranged):
+    """One duel: at a distance (:func:`_ranged_duel`) when ``ranged`` is not None, else the melee
+    duel of :mod:`.rounds` (nothing of this module compiled). Returns 0 a won, 1 b won, 2 a draw."""
+    if ranged is not None:
+        return _ranged_duel(F, S, opts, tt, st, cnt)
+    return _duel(F, S, opts, tt, st, cnt)
+
+
+@rule
+def _any_single_attack(F, S, opts, tt, st, cnt, ranged):
+    """One attack by side a on a fresh side b: from ``start_distance`` (:func:`_ranged_single_attack`)
+    when ``ranged`` is not None, else the melee attack of :mod:`.rounds`."""
+    if ranged is not None:
+        _ranged_single_attack(F, S, opts, tt, st, cnt)
+    else:
+        _single_attack(F, S, opts, tt, st, cnt)

@@ -41,18 +41,17 @@ above it: :mod:`.tests` (W-1 tests, opposed tests), :mod:`.fortune` (W-6.5, W-8.
 conditions), :mod:`.movement` (W-11 moves, charges, runs, engagement, the line model),
 :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.ranged` (W-7: range bands,
 the shot, reloads), :mod:`.actions` (W-3 actions, W-8 tactics, the shooters' turns), :mod:`.turn`
-(W-2: initiative, the turn, the duel), :mod:`.drivers` and :mod:`.missile_drivers` (the parallel
-loops and their Python wrappers, of duels without and with missile weapons).
+(W-2: initiative, the turn, the duel), :mod:`.drivers` (the parallel loops, whose flags choose the
+kernel set).
 
 The interface
 -------------
 The names below are the kernel's public names; everything else is private to its chapter (the
 chapters import each other's private names, nothing outside this package does).
 
-- Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): ``run_duels``,
-  ``run_attacks``, ``run_paired`` for matchups without missile weapons (``KERNELS``: no step of W-7
-  is compiled), ``run_missile_duels``, ``run_missile_attacks``, ``run_missile_paired`` for those
-  with one (``MISSILE_KERNELS``).
+- Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): the compiled parallel loops
+  ``run`` and ``paired``; their flag ``ranged`` is None for a matchup without missile weapons (no
+  step of W-7 is compiled) and True for one with them.
 - ``LOCATION_ZONE``: ``int64[6]``, the zone of each hit location.
 - Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.wfrp2e.exact`) and for the rule
   tests, which call one step on hand-made arrays. They take the arguments described above.
@@ -124,14 +123,8 @@ from .turn import (
     _any_turn as turn,
 )
 from .drivers import (
-    _run_attacks as run_attacks,
-    _run_duels as run_duels,
-    _run_paired as run_paired,
-)
-from .missile_drivers import (
-    _run_attacks as run_missile_attacks,
-    _run_duels as run_missile_duels,
-    _run_paired as run_missile_paired,
+    _paired as paired,
+    _run as run,
 )
 
 __all__ = [
@@ -163,19 +156,15 @@ __all__ = [
     "model_takes_out",
     "opposed_result",
     "parry_target",
+    "paired",
     "plan",
     "quality",
     "react",
     "reload",
     "reload_need",
     "reset",
+    "run",
     "retreat",
-    "run_attacks",
-    "run_duels",
-    "run_missile_attacks",
-    "run_missile_duels",
-    "run_missile_paired",
-    "run_paired",
     "shot_auto",
     "shot_setup",
     "shot_target",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ....toolbox.battle import apart, decided, move_toward, put_out
 from ....toolbox.jit import loop_inline_rule, rule
 from ..layout import (
-    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, CHARGE_DISTANCE, ENGAGE_DISTANCE, G_ENGAGED, OUT_HIT, P_A, P_MELEE_TACTIC,
+    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, CHARGE_DISTANCE, ENGAGE_DISTANCE, S_ENGAGED, OUT_HIT, P_A, P_MELEE_TACTIC,
     P_PUSH, P_TACTIC, P_WS, REACT_PARRY, SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN,
     S_HELD_OFF, S_HELPLESS, S_LOADED, S_LOADED_OFF, S_MISSILE, S_NO_REACT, S_OFF_MISSILE, S_OUT, S_PARRY_STANCE,
     S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT, T_KITE, T_TURTLE,
@@ -54,7 +54,7 @@ def _plan(F, S, opts, i, halves):
     WS ≥ the foe's (W-8.6), else guarded. One half action left: a standard attack (turtle: a stance).
     """
     t = _melee_tactic(F, i)
-    if S[2, G_ENGAGED] == 0 and t != T_TURTLE:
+    if S[i, S_ENGAGED] == 0 and t != T_TURTLE:
         attacks, mod = _close(F, S, opts, i, halves)
         return attacks, mod, False
     if t == T_TURTLE:
@@ -264,7 +264,7 @@ def _push_turn(F, S, opts, grid, fx, st, cnt, i, halves):
     halves -= 1
     if halves == 0 or decided(S):
         return 0
-    if S[2, G_ENGAGED] == 0:
+    if S[i, S_ENGAGED] == 0:
         _retreat(F, S, opts, i, _move_yards(F, opts, i))
         return 0
     return _draw_after(F, S, opts, grid, fx, st, cnt, i, halves, True)
@@ -325,14 +325,14 @@ def _overwatch_shot(F, S, opts, grid, fx, st, cnt, i, arriving):
     S[i, S_KEPT] = 0
     if S[i, S_MISSILE] == 0:
         return
-    engaged = S[2, G_ENGAGED]
+    engaged = S[i, S_ENGAGED]
     slot = _fire_slot(F, S, i, engaged != 0 and not arriving)
     if slot < 0:
         return
     if arriving:
-        S[2, G_ENGAGED] = 0
+        S[i, S_ENGAGED] = 0
     _shoot(F, S, opts, grid, fx, st, cnt, i, slot, _band(F, S, opts, i, slot), 0)
-    S[2, G_ENGAGED] = engaged
+    S[i, S_ENGAGED] = engaged
 
 
 @rule
@@ -347,7 +347,7 @@ def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     action, free with Quick Draw). ``kept``: the bonus of an aim kept from its last turn (W-7.3
     ``next_action``), for a shot as its first action (:func:`_draw`, :func:`_marksman`); any other
     first action loses it. Returns the half actions left for the melee tactic."""
-    if S[2, G_ENGAGED] != 0:
+    if S[i, S_ENGAGED] != 0:
         if F[i, P_PUSH] != 0 and S[1 - i, S_HELPLESS] == 0:
             return _push_turn(F, S, opts, grid, fx, st, cnt, i, halves)
         if F[i, P_TACTIC] == T_KITE and halves == 2 and opts[O_KITE_FLEE] != 0 and opts[O_FLEE_OUTCOME] != 0:
@@ -391,7 +391,7 @@ def _flee(F, S, opts, grid, fx, st, cnt, i):
     gets a free standard attack (``rulebook``: it disengages, no free attack). If still in the fight
     it is out (fled) with ``flee_outcome = out``, or with ``reposition`` moves 2·M yards away from
     its foe (W-11.2 Flee; halved in difficult terrain; within the arena, W-11.5) and stays in."""
-    if S[2, G_ENGAGED] != 0 and opts[O_LEAVE_MELEE] == 0:
+    if S[i, S_ENGAGED] != 0 and opts[O_LEAVE_MELEE] == 0:
         _attack(F, S, opts, grid, fx, st, cnt, 1 - i, 0, False)
     if opts[O_FLEE_OUTCOME] == 0:
         put_out(F, S, i, CAUSE_FLED)

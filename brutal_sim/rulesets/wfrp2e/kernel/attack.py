@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....toolbox.battle import fight_round
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
-    C_ATTACKS, C_FURY, G_ROUND, LOC_BODY, LOC_LLEG, LOC_RLEG, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS, P_AP, P_MIGHTY_BLOW, P_MIGHTY_SHOT, P_SB,
+    C_ATTACKS, C_FURY, LOC_BODY, LOC_LLEG, LOC_RLEG, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS, P_AP, P_MIGHTY_BLOW, P_MIGHTY_SHOT, P_SB,
     P_STREET_FIGHTING, P_SURE_SHOT, P_TB, P_WS,
     SLOT_FISTS, SLOT_MISSILE, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_RUNNING, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
     W_DAMAGE, W_IMPACT, W_THROWN, W_UNARMED,
@@ -92,7 +93,7 @@ def _damage_bonus(F, S, opts, a, slot):
         return (_wf(F, a, slot, W_DAMAGE) + (F[a, P_SB] if _wf(F, a, slot, W_THROWN) != 0 else 0)
                 + F[a, P_MIGHTY_SHOT])
     bonus = F[a, P_SB] + _wf(F, a, slot, W_DAMAGE)
-    if _wf(F, a, slot, W_CHOPPA) != 0 and opts[O_CHOPPA] == CHOPPA_PLUS1 and S[2, G_ROUND] <= 1:
+    if _wf(F, a, slot, W_CHOPPA) != 0 and opts[O_CHOPPA] == CHOPPA_PLUS1 and fight_round(S) <= 1:
         bonus += 1
     if F[a, P_MIGHTY_BLOW] != 0 and opts[O_STRIKE_MIGHTY_BLOW] != 0:
         bonus += 1

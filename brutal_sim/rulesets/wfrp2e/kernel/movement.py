@@ -4,8 +4,9 @@ arena, closing in from a distance, fleeing.
 Rules: W-3.3, W-3.14, W-3.15, W-11.1, W-11.2, W-11.3, W-11.4, W-11.5, W-8.8, W-8.12.
 
 Positions are the battle block's ``S_X`` (yards on one line, W-11.5: side a from 0, side b from
-``start_distance``); ``S[2, G_ENGAGED]`` is 1 while the fighters are adjacent (d ≤ 2 yards, W-11.3)
-and is kept by :func:`_settle` after every move. A duel at ``start_distance`` ≤ 2 starts engaged and
+``start_distance``); a fighter's ``S_ENGAGED`` is 1 while it is adjacent to its foe (d ≤ 2 yards,
+W-11.3: engagement is pairwise, between a fighter and its foe) and is kept by :func:`_settle` after
+every move. A duel at ``start_distance`` ≤ 2 starts engaged and
 no fighter ever moves, so nothing here runs.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
@@ -13,16 +14,19 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
-from ....toolbox.battle import apart, move_away, move_toward
+from ....toolbox.battle import apart, foe, move_away, move_toward
 from ....toolbox.jit import rule
-from ..layout import CHARGE_DISTANCE, ENGAGE_DISTANCE, G_ENGAGED, P_M, P_SIDE, S_RUNNING, S_X
+from ..layout import CHARGE_DISTANCE, ENGAGE_DISTANCE, S_ENGAGED, P_M, P_SIDE, S_RUNNING, S_X
 from ..options import O_APPROACH, O_ARENA, O_DIFFICULT_CHARGE, O_START_DISTANCE, O_TERRAIN
 
 
 @rule
 def _settle(S):
-    """W-11.3: ``G_ENGAGED`` from the positions: 1 when the fighters are at most 2 yards apart."""
-    S[2, G_ENGAGED] = 1 if apart(S, 0, 1) <= ENGAGE_DISTANCE else 0
+    """W-11.3: every fighter's ``S_ENGAGED`` from the positions: 1 when it is at most 2 yards from
+    its foe (none: 0)."""
+    for i in range(S.shape[0]):
+        e = foe(S, i)
+        S[i, S_ENGAGED] = 1 if e >= 0 and apart(S, i, e) <= ENGAGE_DISTANCE else 0
 
 
 @rule
@@ -94,7 +98,7 @@ def _close(F, S, opts, i, halves):
     if d < CHARGE_DISTANCE:
         move_toward(S, i, e, _move_yards(F, opts, i), ENGAGE_DISTANCE)
         _settle(S)
-        if halves == 2 and S[2, G_ENGAGED] != 0:
+        if halves == 2 and S[i, S_ENGAGED] != 0:
             return 1, 0
         return 0, 0
     if halves == 2 and d <= _charge_yards(F, opts, i):

@@ -18,7 +18,7 @@ from ....toolbox.battle import apart
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    BAND_EXTREME, BAND_LONG, BAND_OUT, BAND_SHORT, C_ATTACKS, G_ENGAGED, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS,
+    BAND_EXTREME, BAND_LONG, BAND_OUT, BAND_SHORT, C_ATTACKS, S_ENGAGED, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS,
     P_BS, P_MASTER_GUNNER, P_RAPID_RELOAD, P_SHARPSHOOTER, SLOT_MISSILE, SLOT_MISSILE_OFF, S_HELPLESS, S_LOADED,
     S_LOADED_OFF, S_RELOADING, S_RUNNING, S_SUPPLY, W_ENGAGED_FIRE, P_AG, P_AG_PENALTY, P_S, S_ENTANGLED, S_OUT,
     S_PEN_AG, W_SNARE,
@@ -142,7 +142,7 @@ def _shot_target(F, S, opts, a, slot, band, aim):
             m -= 20
     if S[d, S_RUNNING] != 0:
         m -= 20
-    if S[2, G_ENGAGED] != 0:
+    if S[a, S_ENGAGED] != 0:
         m -= 20
     if S[d, S_SURPRISED] == 0 and ((_held(F, S, d, SLOT_OFF) and _wf(F, d, SLOT_OFF, W_SHIELD) != 0)
                                    or (_held(F, S, d, SLOT_MAIN) and _wf(F, d, SLOT_MAIN, W_SHIELD) != 0)):

@@ -10,15 +10,14 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 from __future__ import annotations
 
 from ....core.battle import STATE_BLOCK
-from ....toolbox.battle import decided, loser_side, place_sides, start_battle
+from ....toolbox.battle import decided, loser_side, place_sides, set_round, start_battle
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ....toolbox.tally import count_decision
 from ..layout import (
     CAUSE_FLED,
     C_DRAWS,
-    G_ENGAGED,
-    G_ROUND,
+    S_ENGAGED,
     NS,
     P_AG,
     P_AG_PENALTY,
@@ -106,7 +105,7 @@ def _reset(F, S, opts):
             S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
     if opts[O_SURPRISE] > 0:
         S[opts[O_SURPRISE] - 1, S_SURPRISED] = 1
-    S[2, G_ROUND] = 1
+    set_round(S, 1)
     _settle(S)
 
 
@@ -141,8 +140,8 @@ def _initiative(F, S, opts, st):
 
 
 @rule
-def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
-    """One turn of fighter i (W-2.3); ``missiles`` None in a duel without missile weapons (the steps
+def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
+    """One turn of fighter i (W-2.3); ``ranged`` None in a duel without missile weapons (the steps
     of W-7 and W-8.14 are then not compiled), True otherwise.
 
     Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
@@ -170,7 +169,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
         S[i, S_STUN] -= 1
         S[i, S_RELOADING] = 0  # W-7.10: an interrupted reload starts again
         return
-    if missiles is not None:
+    if ranged is not None:
         if S[i, S_ENTANGLED] != 0:  # W-7.13: caught by a snare, it may only try to escape
             _escape(F, S, opts, st, i)
             return
@@ -195,18 +194,18 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
         spare = False
     if halves == 0:
         return
-    if missiles is not None:
+    if ranged is not None:
         if S[i, S_MISSILE] != 0:
             halves = _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept)
             if halves == 0 or decided(S):
                 return
-    engaged = S[2, G_ENGAGED] != 0
+    engaged = S[i, S_ENGAGED] != 0
     attacks, mod, feint = _plan(F, S, opts, i, halves)
     e = 1 - i
     charge = False
-    if missiles is not None:
+    if ranged is not None:
         if S[e, S_KEPT] != 0 and not engaged:  # W-8.14: the foe's kept shot after this approach
-            charge = S[2, G_ENGAGED] != 0 and mod == 10
+            charge = S[i, S_ENGAGED] != 0 and mod == 10
             if not charge or opts[O_DELAY_CUT] != 0:
                 _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, charge)
                 if decided(S):
@@ -220,7 +219,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, missiles):
         if decided(S):
             break
         _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
-    if missiles is not None:
+    if ranged is not None:
         if charge and S[e, S_KEPT] != 0:  # delay_cut = between_actions: after the whole charge
             _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, False)
 
@@ -233,14 +232,14 @@ def _any_turn(F, S, opts, grid, fx, st, cnt, i):
 
 
 @rule
-def _play(F, S, opts, grid, fx, st, cnt, missiles):
+def _duel(F, S, opts, grid, fx, st, cnt, ranged):
     """One duel (W-2): rounds of two turns in initiative order until one side is out or the round
-    cap (W-2.7); ``missiles`` as for :func:`_turn`. Returns 0 if side a won, 1 if side b won, 2 for
+    cap (W-2.7); ``ranged`` as for :func:`_turn`. Returns 0 if side a won, 1 if side b won, 2 for
     a draw."""
     _reset(F, S, opts)
     first = _initiative(F, S, opts, st)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
-        S[2, G_ROUND] = rnd
+        set_round(S, rnd)
         if rnd > 1 and opts[O_INITIATIVE_ROLL] != 0:
             first = _initiative(F, S, opts, st)
         for i in range(2):
@@ -248,7 +247,7 @@ def _play(F, S, opts, grid, fx, st, cnt, missiles):
             S[i, S_DODGE_USED] = 0
         for k in range(2):
             i = first if k == 0 else 1 - first
-            _turn(F, S, opts, grid, fx, st, cnt, i, missiles)
+            _turn(F, S, opts, grid, fx, st, cnt, i, ranged)
             if decided(S):
                 loser = loser_side(S)
                 cause = S[loser, S_OUT] - 1
@@ -262,23 +261,11 @@ def _play(F, S, opts, grid, fx, st, cnt, missiles):
 
 
 @rule
-def _duel(F, S, opts, grid, fx, st, cnt):
-    """One duel without missile weapons (:func:`_play`; nothing of W-7 compiled)."""
-    return _play(F, S, opts, grid, fx, st, cnt, None)
-
-
-@rule
-def _missile_duel(F, S, opts, grid, fx, st, cnt):
-    """One duel in which a fighter carries a missile weapon (:func:`_play`)."""
-    return _play(F, S, opts, grid, fx, st, cnt, True)
-
-
-@rule
-def _one_attack(F, S, opts, grid, fx, st, cnt, missiles):
+def _single_attack(F, S, opts, grid, fx, st, cnt, ranged):
     """One attack by side a on a fresh side b (:func:`_attack_setup`): a's first attack of its turn,
-    a feint, aim or charge included; with ``missiles`` not None a shooter's first shot
+    a feint, aim or charge included; with ``ranged`` not None a shooter's first shot
     (:func:`_shot_setup`)."""
-    if missiles is not None:
+    if ranged is not None:
         slot, band, aim = _shot_setup(F, S, opts)
         if slot >= 0:
             _shoot(F, S, opts, grid, fx, st, cnt, 0, slot, band, aim)
@@ -286,18 +273,6 @@ def _one_attack(F, S, opts, grid, fx, st, cnt, missiles):
     attacks, mod, feint = _attack_setup(F, S, opts)
     if attacks > 0:
         _attack(F, S, opts, grid, fx, st, cnt, 0, mod, feint and _feint(F, S, opts, st, 0))
-
-
-@rule
-def _single_attack(F, S, opts, grid, fx, st, cnt):
-    """:func:`_one_attack` without missile weapons."""
-    _one_attack(F, S, opts, grid, fx, st, cnt, None)
-
-
-@rule
-def _missile_single_attack(F, S, opts, grid, fx, st, cnt):
-    """:func:`_one_attack` with missile weapons: a shooter's first shot."""
-    _one_attack(F, S, opts, grid, fx, st, cnt, True)
 
 
 @rule
@@ -310,11 +285,11 @@ def _shot_setup(F, S, opts):
     _reset(F, S, opts)
     if S[0, S_MISSILE] == 0:
         return -1, -1, 0
-    slot = _fire_slot(F, S, 0, S[2, G_ENGAGED] != 0)
+    slot = _fire_slot(F, S, 0, S[0, S_ENGAGED] != 0)
     if slot < 0:
         return -1, -1, 0
     band = _band(F, S, opts, 0, slot)
-    if S[2, G_ENGAGED] != 0:
+    if S[0, S_ENGAGED] != 0:
         return slot, band, 0
     if band <= BAND_LONG and F[0, P_A] >= 2 and _swift_ready(F, S, opts, 0, slot):
         return slot, band, 0  # W-7.11: the first of a swift attack's shots, unaimed
@@ -326,8 +301,8 @@ def _attack_setup(F, S, opts):
     """The situation ``attack`` measures: fresh fighters, side b in the stances its tactic takes when
     engaged, side a's plan for its turn. Returns a's (attacks, modifier, feint) of :func:`_plan`."""
     _reset(F, S, opts)
-    engaged = S[2, G_ENGAGED]
-    S[2, G_ENGAGED] = 1
+    engaged = S[1, S_ENGAGED]
+    S[1, S_ENGAGED] = 1
     _plan(F, S, opts, 1, 2)
-    S[2, G_ENGAGED] = engaged
+    S[1, S_ENGAGED] = engaged
     return _plan(F, S, opts, 0, 2)

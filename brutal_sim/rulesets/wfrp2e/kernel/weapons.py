@@ -9,9 +9,10 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
+from ....toolbox.battle import fight_round
 from ....toolbox.jit import rule
 from ..layout import (
-    G_ROUND, P_WEAPONS, SLOT_FISTS, SLOT_MAIN, SLOT_OFF, S_HELD_MAIN, WN, W_CHOPPA, W_FAST, W_IMPACT, W_PRESENT, W_SLOW,
+    P_WEAPONS, SLOT_FISTS, SLOT_MAIN, SLOT_OFF, S_HELD_MAIN, WN, W_CHOPPA, W_FAST, W_IMPACT, W_PRESENT, W_SLOW,
     W_TIRING,
 )
 from ..options import CHOPPA_IMPACT, O_CHOPPA, O_TIRING
@@ -47,12 +48,12 @@ def _quality(F, S, opts, i, slot, field):
     round 1 unless ``tiring = ignore`` (W-4.12); a choppa has Impact in round 1 with
     ``choppa = impact_first_round`` (W-9.3)."""
     if (field == W_IMPACT and opts[O_CHOPPA] == CHOPPA_IMPACT and _wf(F, i, slot, W_CHOPPA) != 0
-            and S[2, G_ROUND] <= 1):
+            and fight_round(S) <= 1):
         return True
     if _wf(F, i, slot, field) == 0:
         return False
     if (field == W_IMPACT or field == W_FAST) and _wf(F, i, slot, W_TIRING) != 0:
-        return opts[O_TIRING] != 0 or S[2, G_ROUND] <= 1
+        return opts[O_TIRING] != 0 or fight_round(S) <= 1
     return True
 
 
