@@ -39,10 +39,11 @@ from distributed import Client, LocalCluster
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from run import compiled  # noqa: E402
+
 from brutal_sim.run.cluster import DaskExecutor  # noqa: E402
 from brutal_sim.run.engine import duel_work, run  # noqa: E402
 from brutal_sim.run.executor import CHUNK, Executor, LocalExecutor, Run  # noqa: E402
-from run import compiled  # noqa: E402
 
 MATCHUP = ("swordsman", "brute")
 SEED = 7

@@ -25,8 +25,7 @@ import time
 
 import numpy as np
 
-from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal import options as O
+from brutal_sim.rulesets.brutal import layout as L, options as O
 
 BASE = 8  # B-4.1 ordinary target
 #: 2d6 as one uniform 0…35: SUM2[v] is the total, v == 35 the natural 6+6 (B-1.5)

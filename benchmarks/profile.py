@@ -31,8 +31,8 @@ import numba
 from numba.core import codegen
 
 from brutal_sim import api
-from brutal_sim.run.engine import run_attack_counters, run_duel_counters
 from brutal_sim.core.errors import DataError
+from brutal_sim.run.engine import run_attack_counters, run_duel_counters
 
 #: Object code of every library numba loads from its cache: (library, ELF bytes).
 LOADED: list[tuple[object, bytes]] = []

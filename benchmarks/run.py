@@ -36,13 +36,12 @@ sys.path.insert(0, str(ROOT / "tests"))  # naive_rng, the references' generator
 sys.path.insert(0, str(ROOT / "tests" / "brutal"))  # naive, the pure-Python reference duel
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from brutal_sim.rulesets.brutal import layout as L  # noqa: E402
+from brutal_sim.core.ruleset import Compiled  # noqa: E402
+from brutal_sim.rulesets.brutal import compiled as brutal_compiled, layout as L  # noqa: E402
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules  # noqa: E402
 from brutal_sim.rulesets.brutal.compile import compile_pair  # noqa: E402
 from brutal_sim.rulesets.brutal.options import compile_options  # noqa: E402
 from brutal_sim.run.engine import run_duel_counters  # noqa: E402
-from brutal_sim.core.ruleset import Compiled  # noqa: E402
-from brutal_sim.rulesets.brutal import compiled as brutal_compiled  # noqa: E402
 from brutal_sim.toolbox.rng import roll_die, seed_duel  # noqa: E402
 
 MATCHUPS = [("swordsman", "brute"), ("duelist", "knight"), ("militia", "brawler")]

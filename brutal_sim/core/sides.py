@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .errors import DataError
 from .counters import MAX_SIDE
+from .errors import DataError
 
 SEPARATOR = "vs"
 

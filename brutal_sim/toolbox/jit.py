@@ -295,8 +295,7 @@ if MODE.tested:
     from numba.core.registry import CPUDispatcher
     from numba.core.serialize import dumps
 
-    from .cache import VersionedFiles, package_digest
-    from .cache import manifest as cache_manifest
+    from .cache import VersionedFiles, manifest as cache_manifest, package_digest
 
     package_digest()  # the package's sources as imported, for the manifests
 

@@ -6,14 +6,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import (
+    assert_exact_matches_sampled,
+    blank_fighters,
+    counters,
+    default_options,
+    fresh_state,
+    give_weapon,
+    set_tactic,
+)
+from test_rules_scripted import HUGE_LEVELS, ZT, scripted
 
-from brutal_sim.toolbox.battle import foe_distance, place_sides
 from brutal_sim import api
-from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal import options as O
+from brutal_sim.rulesets.brutal import layout as L, options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog
 from brutal_sim.rulesets.brutal.compile import compile_fighter
-from brutal_sim.rulesets.brutal.exact import enumerate_attack, attack_weapon_breaks
+from brutal_sim.rulesets.brutal.exact import attack_weapon_breaks, enumerate_attack
 from brutal_sim.rulesets.brutal.kernel import (
     answer_readied,
     plan_attack,
@@ -22,10 +30,8 @@ from brutal_sim.rulesets.brutal.kernel import (
     tactic_attack,
     turn,
 )
+from brutal_sim.toolbox.battle import foe_distance, place_sides
 from brutal_sim.toolbox.rng import seed_duel
-
-from conftest import assert_exact_matches_sampled, blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
-from test_rules_scripted import HUGE_LEVELS, ZT, scripted
 
 N = 200_000
 

@@ -6,6 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import (
+    assert_exact_matches_sampled,
+    blank_fighters,
+    compiled,
+    counters,
+    default_options,
+    fresh_state,
+    p_2d6_at_least,
+    set_tactic,
+    within,
+)
+from test_rules_scripted import ZT, scripted
 
 from brutal_sim import api
 from brutal_sim.rulesets.brutal import layout as L
@@ -26,19 +38,6 @@ from brutal_sim.rulesets.brutal.kernel import (
     take_wound,
 )
 from brutal_sim.toolbox.rng import seed_duel
-
-from conftest import (
-    assert_exact_matches_sampled,
-    blank_fighters,
-    compiled,
-    counters,
-    default_options,
-    fresh_state,
-    p_2d6_at_least,
-    set_tactic,
-    within,
-)
-from test_rules_scripted import ZT, scripted
 
 
 def _dodge_or_hit(cnt) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from brutal_sim.core.dice import DIE_STEPS, Dice, parse_dice
+from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal.catalog import load_rules
 from brutal_sim.rulesets.brutal.compile import compile_fighter
-from brutal_sim.core.dice import DIE_STEPS, Dice, parse_dice
-from brutal_sim.core.errors import DataError
 
 
 def test_bundled_fighters_load(catalog):

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from brutal_sim.toolbox.battle import place_sides, start_battle
-from brutal_sim import api
-from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal import options as O
-from brutal_sim.core.errors import DataError
-from brutal_sim.rulesets.brutal.kernel import charges, open_aim, zone_hidden
 from conftest import assert_exact_matches_sampled, p_2d6_at_least, within
+
+from brutal_sim import api
+from brutal_sim.core.errors import DataError
+from brutal_sim.rulesets.brutal import layout as L, options as O
+from brutal_sim.rulesets.brutal.kernel import charges, open_aim, zone_hidden
+from brutal_sim.toolbox.battle import place_sides, start_battle
 
 N = 200_000
 

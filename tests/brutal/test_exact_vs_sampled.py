@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import assert_exact_matches_sampled
 
 from brutal_sim import api
-from conftest import assert_exact_matches_sampled
 
 N = 200_000
 TIRED_BRAWLER = api.load_fighter("brawler").vary(fatigue=2)           # B-7.8 tired: −1 to all checks

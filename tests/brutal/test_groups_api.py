@@ -15,14 +15,20 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
-from brutal_sim.results.fight import FightResult
-from brutal_sim.results.frames import (decided_by_frame, fight_summary_frame, fighters_frame, rounds_frame,
-                                       survivors_frame, wounds_at_least_frame, wounds_frame)
 from brutal_sim.core.sides import expand_side, split_sides
-from brutal_sim.results.fight import fighter_labels, side_name
+from brutal_sim.results.fight import FightResult, fighter_labels, side_name
+from brutal_sim.results.frames import (
+    decided_by_frame,
+    fight_summary_frame,
+    fighters_frame,
+    rounds_frame,
+    survivors_frame,
+    wounds_at_least_frame,
+    wounds_frame,
+)
+from brutal_sim.rulesets.brutal import layout as L
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -4,16 +4,15 @@ determinism, and the validation of ``prepare_fight``."""
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
+from conftest import blank_fighters, counters, default_options, give_weapon, set_tactic
 from numba import njit
 
-import naive
-from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal import options as O
-from brutal_sim.rulesets.brutal.catalog import Catalog
-from brutal_sim.run.engine import run_duel_counters, run_paired_counters
 from brutal_sim.core.errors import DataError
+from brutal_sim.rulesets.brutal import RULESET, layout as L, options as O
+from brutal_sim.rulesets.brutal.catalog import Catalog
 from brutal_sim.rulesets.brutal.kernel import (
     choose_foe,
     fight,
@@ -27,10 +26,8 @@ from brutal_sim.rulesets.brutal.kernel import (
     tactic_attack,
     turn,
 )
+from brutal_sim.run.engine import run_duel_counters, run_paired_counters
 from brutal_sim.toolbox.rng import seed_duel
-from brutal_sim.rulesets.brutal import RULESET
-
-from conftest import blank_fighters, counters, default_options, give_weapon, set_tactic
 
 ZT = np.zeros(20, dtype=np.int8)  # every blow on the head: deterministic zone (B-4.9 table not used)
 

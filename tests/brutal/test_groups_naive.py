@@ -14,16 +14,15 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
+import naive
 import numpy as np
 import pytest
+from conftest import blank_fighters, default_options, set_tactic
 
-import naive
-from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal import options as O
+from brutal_sim.rulesets.brutal import layout as L, options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
 from brutal_sim.rulesets.brutal.compile import compile_sides
 from brutal_sim.rulesets.brutal.options import compile_options
-from conftest import blank_fighters, default_options, set_tactic
 
 SEED = 20240611
 ZT = np.array([5, 4, 5, 4, 5, 4, 3, 2, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0], dtype=np.int8)  # any table

@@ -10,17 +10,15 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+import naive
 import numpy as np
 import pytest
 
-import naive
-from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal import options as O
-from brutal_sim.toolbox import rng as krng
+from brutal_sim.rulesets.brutal import KERNELS, kernel_set, layout as L, options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
 from brutal_sim.rulesets.brutal.compile import compile_pair
 from brutal_sim.rulesets.brutal.options import compile_options
-from brutal_sim.rulesets.brutal import KERNELS, kernel_set
+from brutal_sim.toolbox import rng as krng
 
 FIGHTERS = ("militia", "swordsman", "brute", "duelist", "knight", "brawler", "dual_blades")
 SEED = 20240611

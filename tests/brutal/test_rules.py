@@ -11,11 +11,10 @@ import itertools
 
 import numpy as np
 import pytest
+from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
 from numba import njit
 
-from brutal_sim.toolbox.battle import foe_distance, place_sides
-from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal import options as O
+from brutal_sim.rulesets.brutal import layout as L, options as O
 from brutal_sim.rulesets.brutal.kernel import (
     active_penalty,
     attack_bonus,
@@ -36,9 +35,8 @@ from brutal_sim.rulesets.brutal.kernel import (
     wound_level,
     wound_penalty,
 )
+from brutal_sim.toolbox.battle import foe_distance, place_sides
 from brutal_sim.toolbox.rng import seed_duel
-
-from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
 
 ALWAYS_FAIL, ALWAYS_PASS = -5, 20
 
@@ -994,8 +992,9 @@ def test_b9_10_exact_shot_of_a_range_8_crossbow(dist, bands, need):
     blank +2 → 2d6 + 4 ≥ 8, single_shift close +1 → 2d6 + 3 ≥ 8; at 2 m (short band) 2d6 + 6 and
     2d6 + 5; at 1 m both +2 (single_shift shown); at 5 m (medium) no bonus (literal: close ends at
     3 m) → 2d6 + 2 ≥ 8."""
-    from brutal_sim import api
     from conftest import p_2d6_at_least
+
+    from brutal_sim import api
 
     shooter = api.load_fighter("crossbowman").with_weapon(ranges=[2, 5, 8])
     r = api.attack(shooter, "militia", reaction="none", options={"start_distance": dist, "short_weapon_bands": bands})

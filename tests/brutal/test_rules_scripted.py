@@ -13,14 +13,15 @@ import itertools
 
 import numpy as np
 import pytest
+from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
 from numba import njit
 
 from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal.compile import tactic_row, compile_fighter
+from brutal_sim.rulesets.brutal.compile import compile_fighter, tactic_row
 from brutal_sim.rulesets.brutal.kernel import (
     attack,
-    feint,
     fear,
+    feint,
     fight,
     reaction_modifier,
     record,
@@ -29,9 +30,7 @@ from brutal_sim.rulesets.brutal.kernel import (
     wound_penalty,
 )
 from brutal_sim.rulesets.brutal.model import Tactic
-from brutal_sim.toolbox.rng import roll_die, roll_2d6, seed_duel
-
-from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
+from brutal_sim.toolbox.rng import roll_2d6, roll_die, seed_duel
 
 ZT = np.zeros(20, dtype=np.int8)  # zone table (only drawn from where no zone is aimed)
 HUGE_LEVELS = (100, 101, 102, 103)  # every blow is light damage: no wound effects, no further dice

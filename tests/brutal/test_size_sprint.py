@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import assert_exact_matches_sampled, counters, default_options, p_2d6_at_least, within
 
-from brutal_sim.toolbox.battle import foe_distance, place_sides
 from brutal_sim import api
-from brutal_sim.rulesets.brutal import layout as L
-from brutal_sim.rulesets.brutal import options as O
+from brutal_sim.core.errors import DataError
+from brutal_sim.rulesets.brutal import layout as L, options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog
 from brutal_sim.rulesets.brutal.compile import compile_pair
-from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.brutal.kernel import reset, size_modifier, turn
+from brutal_sim.toolbox.battle import foe_distance, place_sides
 from brutal_sim.toolbox.rng import seed_duel
-from conftest import assert_exact_matches_sampled, counters, default_options, p_2d6_at_least, within
 
 N = 200_000
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
+from test_groups_naive import blank_group
+from test_rules_scripted import HUGE_LEVELS, scripted
 
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
@@ -27,10 +30,6 @@ from brutal_sim.rulesets.brutal.kernel import (
     turn,
 )
 from brutal_sim.rulesets.brutal.options import O_ROUND_CAP, compile_options
-
-from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
-from test_groups_naive import blank_group
-from test_rules_scripted import HUGE_LEVELS, scripted
 
 ZT_HEAD = np.zeros(20, dtype=np.int8)
 ZT_LEG = np.full(20, 4, dtype=np.int8)  # every roll: the left leg

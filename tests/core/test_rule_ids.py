@@ -10,9 +10,9 @@ table row ``| B-9.1 | the reason |``. The test below prints the ids that are nei
 from __future__ import annotations
 
 import pytest
+from rule_ids import account, cited_ids, defined_ids, not_modelled
 
 from brutal_sim.core.ruleset import get_ruleset, ruleset_names
-from rule_ids import account, cited_ids, defined_ids, not_modelled
 
 #: each registered ruleset with a digest (Ruleset.rule_prefix, .digest, .reference); a plug-in's
 #: tests call ``rule_ids.account`` on it once they have registered it (the toy's do)

@@ -8,11 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 from brutal_sim import api
-from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.cli import app
 from brutal_sim.core.counters import CounterLayout
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import Ruleset, get_ruleset, resolve_ruleset, ruleset_names
+from brutal_sim.rulesets.brutal import layout as L
 
 runner = CliRunner()
 
@@ -119,9 +119,7 @@ def test_one_blow_in_wfrp2e_with_sudden_death():
     fighter out. With S 99 (SB 9) every hit deals at least 1 + 9 − TB 3 − AP 3 = 4 > Wounds 1, so
     every hit is such a critical and every decided duel ends on the loser's only harmful blow."""
     rs = get_ruleset("wfrp2e")
-    from brutal_sim.core.variants import vary
-
-    from brutal_sim.core.variants import with_changes
+    from brutal_sim.core.variants import vary, with_changes
 
     killer = with_changes(rs.load_fighter("swordsman"), {"w": 1, "s": 99})
     r = api.duel(killer, vary(killer, "name", "Other"), n=4000, seed=9)

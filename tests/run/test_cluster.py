@@ -16,20 +16,19 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import compiled
 from distributed import Client, LocalCluster
+from test_report import EXAMPLES, SMALL
 from typer.testing import CliRunner
 
 from brutal_sim import api, designer
-from brutal_sim.run import cluster
 from brutal_sim.cli import app
+from brutal_sim.core.errors import DataError
+from brutal_sim.run import cluster
 from brutal_sim.run.cluster import ClusterSpec, DaskExecutor, parse
 from brutal_sim.run.engine import duel_work, paired_work, run, run_duel_counters
-from brutal_sim.core.errors import DataError
 from brutal_sim.run.executor import LocalExecutor, Work, run_works
 from brutal_sim.scenario import load_scenario, run_scenario
-
-from conftest import compiled
-from test_report import EXAMPLES, SMALL
 
 runner = CliRunner()
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+from conftest import compiled
 
 from brutal_sim.run.engine import run_attack_counters, run_duel_counters
-
-from conftest import compiled
 
 
 def test_threads_and_blocks_do_not_change_results():

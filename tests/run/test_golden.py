@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from golden_battery import BATTERY, GOLDEN, play
 
 RECORDED = json.loads(GOLDEN.read_text(encoding="utf-8"))

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import compiled
+from test_report import EXAMPLES
 
 from brutal_sim.run.engine import run_duel_counters, run_paired_counters
 from brutal_sim.scenario import load_scenario, run_scenario
-
-from conftest import compiled
-from test_report import EXAMPLES
 
 
 def test_paired_runs_equal_separate_runs_and_count_joint_outcomes():

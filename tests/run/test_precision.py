@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from conftest import compiled
 from typer.testing import CliRunner
 
 from brutal_sim import api
@@ -15,8 +16,6 @@ from brutal_sim.results.header import rates_half_width
 from brutal_sim.results.stats import wilson
 from brutal_sim.run.engine import Precision, duel_work, run_duel_counters, run_to_precision
 from brutal_sim.run.executor import LocalExecutor
-
-from conftest import compiled
 
 runner = CliRunner()
 

@@ -12,10 +12,10 @@ from itertools import groupby
 from typing import Sequence
 
 import numpy as np
-
-from brutal_sim.core.counters import MAX_SIDE, GroupBlock
 from naive_rng import Xoshiro256StarStar
 from toy_ruleset.layout import COUNTERS
+
+from brutal_sim.core.counters import MAX_SIDE, GroupBlock
 
 DEAD_AT = -3  # T-3: dead at −3 hit points or fewer
 SHOT_PENALTY = 2  # T-6

@@ -18,6 +18,9 @@ from typing import Any, Iterator
 import numba
 import numpy as np
 import pytest
+from naive_toy import NaiveToy, Side
+from rule_ids import account
+from toy_ruleset.layout import GROUP
 from typer.testing import CliRunner
 
 from brutal_sim import api
@@ -25,10 +28,6 @@ from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import Ruleset, get_ruleset, register, unregister
 from brutal_sim.run.executor import LocalExecutor
-
-from naive_toy import NaiveToy, Side
-from rule_ids import account
-from toy_ruleset.layout import GROUP
 
 runner = CliRunner()
 SEED = 20261202

@@ -22,7 +22,9 @@ from typing import Iterator
 import numba
 import numpy as np
 import pytest
+import toy_ruleset
 from distributed import Client, LocalCluster
+from naive_toy import NaiveToy, Side
 from typer.testing import CliRunner
 
 from brutal_sim import api, designer
@@ -32,9 +34,6 @@ from brutal_sim.core.ruleset import Ruleset, get_ruleset, register, resolve_rule
 from brutal_sim.run.cluster import DaskExecutor
 from brutal_sim.run.executor import LocalExecutor
 from brutal_sim.scenario import load_scenario, run_scenario
-
-import toy_ruleset
-from naive_toy import NaiveToy, Side
 
 runner = CliRunner()
 SEED = 20261201

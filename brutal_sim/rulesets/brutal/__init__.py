@@ -17,8 +17,8 @@ import numpy as np
 
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset
+from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, read_rules
 from .compile import compile_pair, compile_sides

@@ -39,7 +39,6 @@ from .model import (
 )
 from .options import OPTION_SPECS
 
-
 DATA_ROOT = resources.files("brutal_sim") / "data" / "brutal"
 
 

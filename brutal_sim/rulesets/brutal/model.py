@@ -11,11 +11,10 @@ from typing import Any, ClassVar, Literal, Union
 from pydantic import Field, field_validator, model_validator
 
 from ...core.data import StrictModel
+from ...core.dice import Dice, parse_dice
 from ...core.errors import DataError
 from ...core.ruleset import get_ruleset
 from ...core.variants import with_changes
-
-from ...core.dice import Dice, parse_dice
 from .layout import SIZE_NAMES
 
 #: Hit zones, in the order the kernel codes them (B-4.9).

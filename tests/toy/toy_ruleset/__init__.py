@@ -49,8 +49,8 @@ from brutal_sim.core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepa
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, compile_sides
-from .exact import enumerate_attack
 from .drivers import _paired, _run
+from .exact import enumerate_attack
 from .model import REACTIONS, TACTICS, Fighter
 from .options import O_ROUND_CAP, O_START_DISTANCE, OPTION_SPECS, compile_options
 

@@ -23,7 +23,7 @@ from brutal_sim.toolbox.jit import driver
 from brutal_sim.toolbox.rng import seed_duel
 
 from .kernel import fight, single_attack
-from .layout import NS, N_CAUSES
+from .layout import N_CAUSES, NS
 
 
 @driver(parallel=True)

@@ -59,7 +59,7 @@ from brutal_sim.toolbox.battle import (
     turn_order,
 )
 from brutal_sim.toolbox.jit import rule
-from brutal_sim.toolbox.rng import roll_die, roll_2d6
+from brutal_sim.toolbox.rng import roll_2d6, roll_die
 from brutal_sim.toolbox.tally import count_decision
 
 from .layout import (
@@ -73,9 +73,9 @@ from .layout import (
     LVL_NONE,
     LVL_OUT,
     LVL_WOUNDED,
-    NS,
     N_LEVELS,
     N_OUTCOMES,
+    NS,
     OUT_HIT,
     OUT_MISS,
     P_DAMAGE_BONUS,
@@ -83,10 +83,10 @@ from .layout import (
     P_RANGE,
     P_SKILL,
     P_SPEED,
-    SHOT_PENALTY,
     S_HARMED,
     S_HP,
     S_TOOK,
+    SHOT_PENALTY,
     TALLY,
     WEAKNESS_CAP,
 )

@@ -61,6 +61,28 @@ The functions below are the kernel's public names; everything else is private to
 
 from __future__ import annotations
 
+from .actions import (
+    _answer_readied as answer_readied,
+    _feint as feint,
+    _feint_bonuses as feint_bonuses,
+    _needs_ready as needs_ready,
+    _plan_attack as plan_attack,
+    _readies as readies,
+    _ready as ready,
+    _tactic_attack as tactic_attack,
+)
+from .attack import (
+    _attack as attack,
+    _attack_bonus as attack_bonus,
+    _break as break_weapon,
+    _die_floor as die_floor,
+    _final_damage as final_damage,
+    _hard_block as hard_block,
+    _hit as hit,
+    _knockdown as knockdown,
+    _needs_marker as needs_marker,
+    _weapon_die as weapon_die,
+)
 from .checks import (
     _active_penalty as active_penalty,
     _attack_slot as attack_slot,
@@ -82,40 +104,9 @@ from .checks import (
     _weapon_target as weapon_target,
     _wound_penalty as wound_penalty,
 )
-from .situation import (
-    _attack_situation as attack_situation,
-    _draw_shown as draw_shown,
-    _draws_shown as draws_shown,
-    _open_aim as open_aim,
-    _shot_cover_penalty as shot_cover_penalty,
-    _side_option as side_option,
-    _size_modifier as size_modifier,
-    _unseen as unseen,
-    _zone_hidden as zone_hidden,
-)
-from .wounds import (
-    ZONE_GROUP,
-    _fear as fear,
-    _gain_fatigue as gain_fatigue,
-    _light_damage as light_damage,
-    _mark_wound as mark_wound,
-    _passive_bonus as passive_bonus,
-    _record as record,
-    _take_wound as take_wound,
-    _toughness_check as toughness_check,
-    _wound_level as wound_level,
-)
-from .attack import (
-    _attack as attack,
-    _attack_bonus as attack_bonus,
-    _break as break_weapon,
-    _die_floor as die_floor,
-    _final_damage as final_damage,
-    _hard_block as hard_block,
-    _hit as hit,
-    _knockdown as knockdown,
-    _needs_marker as needs_marker,
-    _weapon_die as weapon_die,
+from .drivers import (
+    _paired as paired,
+    _run as run,
 )
 from .grapple import (
     _grapple_bonus as grapple_bonus,
@@ -123,15 +114,8 @@ from .grapple import (
     _grapple_hold as grapple_hold,
     _grapple_slot as grapple_slot,
 )
-from .actions import (
-    _feint as feint,
-    _feint_bonuses as feint_bonuses,
-    _needs_ready as needs_ready,
-    _answer_readied as answer_readied,
-    _plan_attack as plan_attack,
-    _readies as readies,
-    _ready as ready,
-    _tactic_attack as tactic_attack,
+from .groups import (
+    _choose_foe as choose_foe,
 )
 from .ranged import (
     _can_dodge_shot as can_dodge_shot,
@@ -145,8 +129,16 @@ from .ranged import (
     _shot_difficulty as shot_difficulty,
     _shot_plan as shot_plan,
 )
-from .groups import (
-    _choose_foe as choose_foe,
+from .situation import (
+    _attack_situation as attack_situation,
+    _draw_shown as draw_shown,
+    _draws_shown as draws_shown,
+    _open_aim as open_aim,
+    _shot_cover_penalty as shot_cover_penalty,
+    _side_option as side_option,
+    _size_modifier as size_modifier,
+    _unseen as unseen,
+    _zone_hidden as zone_hidden,
 )
 from .turn import (
     _any_turn as turn,
@@ -155,9 +147,17 @@ from .turn import (
     _reset as reset,
     _single_attack as single_attack,
 )
-from .drivers import (
-    _paired as paired,
-    _run as run,
+from .wounds import (
+    ZONE_GROUP,
+    _fear as fear,
+    _gain_fatigue as gain_fatigue,
+    _light_damage as light_damage,
+    _mark_wound as mark_wound,
+    _passive_bonus as passive_bonus,
+    _record as record,
+    _take_wound as take_wound,
+    _toughness_check as toughness_check,
+    _wound_level as wound_level,
 )
 
 __all__ = [

@@ -37,9 +37,6 @@ from ..layout import (
     P_T_READY,
     P_T_STANCE,
     P_T_UNARMED_MOD,
-    SLOT_FISTS,
-    SLOT_MAIN,
-    SLOT_OFF,
     S_BROKEN_MAIN,
     S_DAZE,
     S_FOE,
@@ -55,6 +52,9 @@ from ..layout import (
     S_PRONE,
     S_READIED,
     S_STANCE,
+    SLOT_FISTS,
+    SLOT_MAIN,
+    SLOT_OFF,
     TA_GRAPPLE,
     TA_KNOCKDOWN,
     TA_NONE,
@@ -74,6 +74,7 @@ from ..options import (
     REFELLED_STANDS,
     TRIGGER_ATTACKS,
 )
+from .attack import _attack, _hit
 from .checks import (
     _active_penalty,
     _attack_slot,
@@ -88,7 +89,6 @@ from .checks import (
     _weapon_target,
 )
 from .situation import _open_aim
-from .attack import _attack, _hit
 
 
 @rule

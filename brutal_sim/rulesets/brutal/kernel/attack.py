@@ -10,7 +10,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 from ....toolbox.jit import loop_inline_rule, rule
-from ....toolbox.rng import roll_die, roll_2d6
+from ....toolbox.rng import roll_2d6, roll_die
 from ..layout import (
     BROKEN_DEGRADED,
     BROKEN_DESTROYED,
@@ -22,8 +22,8 @@ from ..layout import (
     DT_FIRE,
     G_CONTROLS,
     G_HELD,
-    K_FULL_UNARMED,
     HELD_STUCK,
+    K_FULL_UNARMED,
     K_GRAPPLE,
     K_KNOCKDOWN,
     K_WEAPON,
@@ -45,16 +45,16 @@ from ..layout import (
     R_DODGE,
     R_NONE,
     R_PARRY,
-    SLOT_FISTS,
-    SLOT_OFF,
     S_BROKEN_MAIN,
     S_DEALT,
     S_GRAPPLE,
-    S_MORE_HITS,
     S_HELD_MAIN,
+    S_MORE_HITS,
     S_OUT,
     S_PRONE,
     S_RELOAD,
+    SLOT_FISTS,
+    SLOT_OFF,
     W_BONUS,
     W_DUR,
     W_NDICE,
@@ -70,13 +70,13 @@ from ..layout import (
 from ..options import (
     ARMOUR_MARKER_PIERCE_IGNORES,
     ARMOUR_PROTECTION_ONLY,
-    O_MELEE_DAMAGE_ADDS_STRENGTH,
     O_ARMOUR_MODEL,
+    O_ATTACK_NEEDS_BASE_DIFFICULTY,
     O_BROKEN_WEAPON,
     O_CRAMPED_SPACE,
     O_EXTRA_SUCCESSES_FLOOR_DAMAGE,
     O_MARGIN_AGAINST,
-    O_ATTACK_NEEDS_BASE_DIFFICULTY,
+    O_MELEE_DAMAGE_ADDS_STRENGTH,
     O_PIERCE_THRESHOLD,
     O_SECOND_BREAK,
     O_STUCK_WEAPON,

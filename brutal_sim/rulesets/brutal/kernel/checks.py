@@ -32,9 +32,6 @@ from ..layout import (
     R_DODGE,
     R_NONE,
     R_PARRY,
-    SLOT_FISTS,
-    SLOT_MAIN,
-    SLOT_OFF,
     S_BROKEN_MAIN,
     S_DAZE,
     S_ENGAGERS,
@@ -56,19 +53,19 @@ from ..layout import (
     S_SURPRISED,
     S_TRACK,
     S_WOUND_PEN,
+    SLOT_FISTS,
+    SLOT_MAIN,
+    SLOT_OFF,
     TA_NONE,
-    WN,
     W_LONG,
     W_PARRY_BONUS,
     W_PRESENT,
     W_TWO_HANDED,
+    WN,
 )
 from ..options import (
     DODGE_STANCE_BEFORE,
     DODGE_STANCE_NEVER,
-    OUTNUMBERED_BY_COUNT,
-    OUTNUMBERED_NONE,
-    OUTNUMBERED_ONE_SIDE,
     O_DARKNESS,
     O_DARKNESS_DODGE,
     O_DODGE_ENDS_STANCE,
@@ -76,8 +73,10 @@ from ..options import (
     O_OUTNUMBERED,
     O_REACT_IN_OWN_TURN,
     O_TERRAIN,
+    OUTNUMBERED_BY_COUNT,
+    OUTNUMBERED_NONE,
+    OUTNUMBERED_ONE_SIDE,
 )
-
 
 BASE_DIFFICULTY = 8  # B-4.1 ordinary target
 HELPLESS_DIFFICULTY = 4  # B-4.1 helpless target

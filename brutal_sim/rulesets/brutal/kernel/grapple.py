@@ -8,31 +8,31 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 from ....toolbox.jit import rule
-from ....toolbox.rng import roll_die, roll_2d6
+from ....toolbox.rng import roll_2d6, roll_die
 from ..layout import (
     DT_SHOCK,
-    GA_THROW,
     G_CONTROLS,
     G_HELD,
     G_NONE,
+    GA_THROW,
     K_NORMAL,
     P_ATHLETICS,
     P_DODGE,
     P_T_GRAPPLE_ACTION,
-    SLOT_FISTS,
-    SLOT_MAIN,
-    SLOT_OFF,
     S_DEALT,
     S_FOE,
     S_FULL_PEN,
     S_GRAPPLE,
     S_PRONE,
+    SLOT_FISTS,
+    SLOT_MAIN,
+    SLOT_OFF,
     W_REACH,
     ZONE_TORSO,
 )
+from .attack import _attack
 from .checks import _check_penalty, _free_hands, _usable, _wb
 from .wounds import _take_wound
-from .attack import _attack
 
 
 @rule

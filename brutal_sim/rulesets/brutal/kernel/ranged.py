@@ -30,7 +30,6 @@ from ..layout import (
     P_T_RANGED,
     P_T_RUN,
     R_NONE,
-    SLOT_MAIN,
     S_CHARGING,
     S_FOE,
     S_FULL_PEN,
@@ -43,6 +42,7 @@ from ..layout import (
     S_RELOAD,
     S_SPRINTED,
     S_TURNS,
+    SLOT_MAIN,
     W_LONG,
     W_MEDIUM,
     W_RELOAD,
@@ -58,6 +58,8 @@ from ..options import (
     TRIGGER_ATTACKS,
     TRIGGER_ENTERS_REACH,
 )
+from .actions import _adopt_stance, _answer_readied, _needs_ready, _provoke, _tactic_attack
+from .attack import _attack, _hit
 from .checks import (
     _attackable,
     _base_difficulty,
@@ -71,9 +73,6 @@ from .checks import (
     _wb,
 )
 from .situation import _deflected, _open_aim, _shot_cover_penalty, _unseen
-from .attack import _attack, _hit
-from .actions import _adopt_stance, _answer_readied, _needs_ready, _provoke, _tactic_attack
-
 
 MOBILITY_NORMAL = 10  # B-1 a normal check (the sprint's stop, B-8)
 

@@ -15,10 +15,10 @@ from ....toolbox.rng import roll_die
 from ..layout import (
     P_SIDE,
     P_SIZE,
-    SIZE_MEDIUM,
-    SIZE_MODIFIERS,
     S_CHARGING,
     S_SHOWN,
+    SIZE_MEDIUM,
+    SIZE_MODIFIERS,
     ZONE_HEAD,
     ZONE_LARM,
     ZONE_LLEG,
@@ -38,7 +38,6 @@ from ..options import (
     O_INDIRECT_COVER_PENALTY,
 )
 from .checks import _darkness
-
 
 SIZE_MODIFIER = np.array(SIZE_MODIFIERS, dtype=np.int64)  # B-8 size table, tiny … gigantic
 

@@ -10,13 +10,23 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.brutal.kern
 from __future__ import annotations
 
 from ....core.battle import STATE_BLOCK
-from ....toolbox.battle import DICE_2D6, decided, foe_distance, last_out, loser_side, place_sides, put_out, start_battle, turn_order
+from ....toolbox.battle import (
+    DICE_2D6,
+    decided,
+    foe_distance,
+    last_out,
+    loser_side,
+    place_sides,
+    put_out,
+    start_battle,
+    turn_order,
+)
 from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import roll_2d6
 from ....toolbox.tally import count_decision
 from ..layout import (
-    CAUSE_FLED,
     C_DRAWS,
+    CAUSE_FLED,
     G_CONTROLS,
     G_HELD,
     HELD_STUCK,
@@ -30,8 +40,6 @@ from ..layout import (
     P_RESOLVE,
     P_SIDE,
     P_WILLPOWER,
-    SLOT_MAIN,
-    SLOT_OFF,
     S_BLEED,
     S_DAZE,
     S_DEAD,
@@ -42,9 +50,9 @@ from ..layout import (
     S_HARMED,
     S_HELD_MAIN,
     S_HELD_OFF,
+    S_IN_TURN,
     S_INIT_MOD,
     S_INIT_TIE,
-    S_IN_TURN,
     S_MOVING,
     S_NO_OA,
     S_NO_REACT,
@@ -57,6 +65,8 @@ from ..layout import (
     S_STUN,
     S_SURPRISED,
     S_TURNS,
+    SLOT_MAIN,
+    SLOT_OFF,
     TALLY,
     W_PRESENT,
 )
@@ -70,6 +80,16 @@ from ..options import (
     O_SURPRISE,
     TRIGGER_ENTERS_REACH,
 )
+from .actions import (
+    _answer_readied,
+    _free_stuck,
+    _needs_ready,
+    _readies,
+    _ready,
+    _ready_attack,
+    _rise,
+    _tactic_attack,
+)
 from .checks import (
     _attackable,
     _can_go_on,
@@ -81,6 +101,17 @@ from .checks import (
     _shooter,
     _wb,
 )
+from .grapple import _grapple_escape, _grapple_hold, _release
+from .groups import _choose_foe
+from .ranged import (
+    _charge,
+    _charges,
+    _close_in,
+    _shooter_actions,
+    _shot_action,
+    _sprint_stop,
+)
+from .situation import _draw_shown
 from .wounds import (
     _enemy_fear,
     _exertion_due,
@@ -90,27 +121,6 @@ from .wounds import (
     _light_damage,
     _until_end_of_next_turn,
 )
-from .situation import _draw_shown
-from .grapple import _grapple_escape, _grapple_hold, _release
-from .actions import (
-    _answer_readied,
-    _free_stuck,
-    _needs_ready,
-    _ready,
-    _ready_attack,
-    _readies,
-    _rise,
-    _tactic_attack,
-)
-from .ranged import (
-    _charge,
-    _charges,
-    _close_in,
-    _shooter_actions,
-    _shot_action,
-    _sprint_stop,
-)
-from .groups import _choose_foe
 
 
 @inline_rule

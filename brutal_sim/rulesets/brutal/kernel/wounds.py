@@ -15,12 +15,12 @@ from ....toolbox.battle import put_out
 from ....toolbox.jit import inline_rule, loop_inline_rule, rule
 from ....toolbox.rng import roll_2d6
 from ..layout import (
+    C_DAMAGE,
+    C_WOUNDS,
     CAUSE_EXHAUSTED,
     CAUSE_KNOCKED_OUT,
     CAUSE_MORTAL,
     CAUSE_TRACK_FULL,
-    C_DAMAGE,
-    C_WOUNDS,
     DT_CUTTING,
     DT_FIRE,
     DT_SHOCK,
@@ -38,7 +38,6 @@ from ..layout import (
     P_SIDE,
     P_TOUGHNESS,
     P_WILLPOWER,
-    SLOT_MAIN,
     S_BLEED,
     S_COMA,
     S_DAZE,
@@ -59,6 +58,7 @@ from ..layout import (
     S_TOOK,
     S_TRACK,
     S_TURNS,
+    SLOT_MAIN,
     W_TWO_HANDED,
     ZONE_LARM,
     ZONE_RARM,
@@ -70,7 +70,6 @@ from ..options import (
     O_EXERTION_FATIGUE,
 )
 from .checks import _fatigue_penalty, _set_fatigue, _set_track, _wb
-
 
 ZONE_GROUP = np.array([0, 1, 2, 2, 3, 3], dtype=np.int64)
 
