@@ -1,8 +1,9 @@
-"""Each command compiles only what it runs: a melee duel of a ruleset with duels at a distance
-compiles none of its ranged rule functions (WFRP 2e W-7: ``kernel/ranged.py`` and the shooters'
-turns; Vereteno V-10, V-11: ``kernel/distance.py``, ``shooting.py``, ``ranged.py``), a duel with a
-missile weapon or a gun does. Played in a fresh process with an empty numba cache, where every
-function a run reaches is compiled (and so has a signature)."""
+"""Each command compiles only what it runs: a melee duel (the kernel set without ``ranged``)
+compiles none of its ruleset's ranged rule functions (Brutal B-8: ``kernel/ranged.py``; WFRP 2e
+W-7: ``kernel/ranged.py`` and the shooters' turns; Vereteno V-10, V-11: ``kernel/distance.py``,
+``shooting.py``, ``ranged.py``), a duel with a ranged weapon, a missile weapon or a gun does.
+Played in a fresh process with an empty numba cache, where every function a run reaches is
+compiled (and so has a signature)."""
 
 from __future__ import annotations
 
@@ -33,10 +34,14 @@ print(json.dumps(compiled))
 
 KERNEL = "brutal_sim.rulesets.{}.kernel.{}"
 CASES = {
+    "brutal": (("swordsman", "brute", {}), ("crossbowman", "swordsman", {"start_distance": "40"}), ("ranged",)),
     "wfrp2e": (("orc", "goblin", {}), ("kithband", "orc", {"start_distance": "40"}), ("ranged",)),
     "vereteno": (("swordsman", "brute", {}), ("rifleman", "swordsman", {"start_distance": "30"}),
                  ("distance", "shooting", "ranged")),
 }
+
+#: the chapter that holds each ruleset's melee turn (compiled by every duel)
+TURNS = {"brutal": "turn", "wfrp2e": "turn", "vereteno": "rounds"}
 
 
 def _compiled(tmp_path: Path, ruleset: str, a: str, b: str, options: dict[str, str], modules: list[str]) -> dict:
@@ -51,8 +56,7 @@ def _compiled(tmp_path: Path, ruleset: str, a: str, b: str, options: dict[str, s
 @pytest.mark.parametrize("ruleset", sorted(CASES))
 def test_a_melee_duel_compiles_no_ranged_rule_and_a_duel_at_a_distance_does(tmp_path, ruleset):
     melee, apart, chapters = CASES[ruleset]
-    modules = [KERNEL.format(ruleset, c) for c in chapters] + [KERNEL.format(ruleset, "turn" if ruleset == "wfrp2e"
-                                                                            else "rounds")]
+    modules = [KERNEL.format(ruleset, c) for c in chapters] + [KERNEL.format(ruleset, TURNS[ruleset])]
     turns = modules[-1]
     got = _compiled(tmp_path / "melee", ruleset, *melee, modules)
     assert got[turns], got  # the melee duel's own turn compiled: the listing sees compiled functions
