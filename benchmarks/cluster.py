@@ -1,7 +1,8 @@
 """Speed-up of a Dask cluster of 2 worker processes over 1, and cold vs warm chunk times.
 
     pip install -e ".[cluster]"
-    python benchmarks/cluster.py                        # runs of 2 chunks of 2^20 duels, 15 rounds (about 4 minutes on 2 cores)
+    python benchmarks/cluster.py                        # runs of 2 chunks of 2^20 duels, 15 rounds
+                                                        # (about 4 minutes on 2 cores)
     python benchmarks/cluster.py --chunks 8 --rounds 3  # longer runs, fewer rounds
 
 Plays swordsman vs brute in chunks of ``brutal_sim.run.executor.CHUNK`` duels on local Dask clusters of
@@ -13,9 +14,9 @@ load average is recorded before every round).
 Cold against warm: on the freshly started 2-worker cluster, chunks of 10^4 duels first, whose
 first chunk on each worker includes importing the kernels and loading them from numba's on-disk
 cache; later chunks show that nothing is recompiled. The share of each run's wall time that the
-workers spent inside the kernel shows what the cluster itself costs, whatever the machine's load. Checks that every run gives the same
-counters, prints a table and writes ``benchmarks/results/cluster-<UTC time>.json``. Timings only:
-no assertion on speed.
+workers spent inside the kernel shows what the cluster itself costs, whatever the machine's load.
+Checks that every run gives the same counters, prints a table and writes
+``benchmarks/results/cluster-<UTC time>.json``. Timings only: no assertion on speed.
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ def main() -> None:
         "load_average_1_5_15_min": {"before": load_before, "after": os.getloadavg()},
         "load_average_1_min_per_round": loads,
         "same_counters_everywhere": same, "cluster_start_s": started, "cold_vs_warm": cold,
-        "wall_s": walls, "workers_busy_share": busy, "best_duels_per_s": {name: round(n / b) for name, b in best.items()},
+        "wall_s": walls, "workers_busy_share": busy,
+        "best_duels_per_s": {name: round(n / b) for name, b in best.items()},
         "speedup_2_workers_over_1": round(one / two, 2),
         "speedup_per_round": [round(x, 2) for x in per_round],
         "speedup_median_of_rounds": round(statistics.median(per_round), 2),

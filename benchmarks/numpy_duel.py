@@ -13,7 +13,8 @@ rounds with the kernel for the three standard matchups and reports the speed of 
 
 Inputs are the kernel's: fighters ``int64[2, NF]`` (:func:`brutal_sim.rulesets.brutal.compile.compile_pair`),
 options ``int64[NO]`` (:func:`brutal_sim.rulesets.brutal.options.compile_options`) and the zone table
-(:func:`brutal_sim.rulesets.brutal.catalog.load_rules`). Output counters follow :mod:`brutal_sim.rulesets.brutal.layout` (``C_*``).
+(:func:`brutal_sim.rulesets.brutal.catalog.load_rules`). Output counters follow
+:mod:`brutal_sim.rulesets.brutal.layout` (``C_*``).
 """
 
 from __future__ import annotations
@@ -654,7 +655,8 @@ class _Chunk:
                     loser = np.where(o0[done] != 0, 0, 1)
                     cause = self.out[loser, dn] - 1
                     c[L.C_WINS:L.C_WINS + 2] += np.bincount(1 - loser, minlength=2)
-                    c[L.C_CAUSE:L.C_CAUSE + 2 * L.NCAUSES] += np.bincount(loser * L.NCAUSES + cause, minlength=2 * L.NCAUSES)
+                    c[L.C_CAUSE:L.C_CAUSE + 2 * L.NCAUSES] += np.bincount(loser * L.NCAUSES + cause,
+                                                                          minlength=2 * L.NCAUSES)
                     c[L.C_DEATHS:L.C_DEATHS + 2] += np.bincount(loser, weights=self.dead[loser, dn],
                                                                 minlength=2).astype(np.int64)
                     c[L.C_ROUNDS + rnd] += dn.size

@@ -69,7 +69,8 @@ def function_symbols(obj: bytes) -> list[tuple[str, int]]:
 
 
 def demangle(name: str) -> str:
-    """``_ZN10brutal_sim8rulesets6brutal6kernel6attack7_attackB5v…`` → ``brutal_sim.rulesets.brutal.kernel.attack._attack`` (numba's mangling)."""
+    """``_ZN10brutal_sim8rulesets6brutal6kernel6attack7_attackB5v…`` →
+    ``brutal_sim.rulesets.brutal.kernel.attack._attack`` (numba's mangling)."""
     if not name.startswith("_ZN"):
         return name
     rest, parts = name[3:], []

@@ -285,7 +285,8 @@ def read_rules_file(rules_file: str | None, options: RuleOptions, flags: Mapping
     return options.with_overrides(flags, "options"), raw
 
 
-def option_file(name: str, value: str, rules_file: str | None, flags: Mapping[str, str]) -> tuple[Path, str, str | None]:
+def option_file(name: str, value: str, rules_file: str | None,
+                flags: Mapping[str, str]) -> tuple[Path, str, str | None]:
     """The file a path-valued rule option names, and who named it, for errors: a value given as an
     ``--option`` flag is a path from the current folder (errors name ``--option NAME=VALUE``); a value
     from a rules file's ``[options]`` is a path from that file's folder (errors name the rules file
@@ -295,7 +296,8 @@ def option_file(name: str, value: str, rules_file: str | None, flags: Mapping[st
     return Path(rules_file).parent / value, str(rules_file), f"options.{name}"
 
 
-def read_option_file(name: str, value: str, rules_file: str | None, flags: Mapping[str, str]) -> tuple[dict[str, Any], str]:
+def read_option_file(name: str, value: str, rules_file: str | None,
+                     flags: Mapping[str, str]) -> tuple[dict[str, Any], str]:
     """Read the TOML file a path-valued rule option names (:func:`option_file`): its data, and the
     file's path for the errors of its own content. A missing file names the place that named it."""
     path, source, field = option_file(name, value, rules_file, flags)

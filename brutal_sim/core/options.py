@@ -64,7 +64,8 @@ class OptionSpec:
                     raise ValueError
                 value = int(raw)  # type: ignore[arg-type]
             except (TypeError, ValueError):
-                raise DataError(source, self.name, f"expected an integer {self.int_range[0]}..{self.int_range[1]}, got {raw!r}") from None
+                raise DataError(source, self.name,
+                                f"expected an integer {self.int_range[0]}..{self.int_range[1]}, got {raw!r}") from None
             lo, hi = self.int_range
             if not lo <= value <= hi:
                 raise DataError(source, self.name, f"{value} is out of range; allowed {lo}..{hi}")

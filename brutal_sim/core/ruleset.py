@@ -146,8 +146,9 @@ class Kernels:
 
 @dataclass(frozen=True)
 class Compiled:
-    """Everything a kernel needs: fighters ``int64[2, NF]`` (``int64[N, NF]`` for group fights), options ``int64[NO]``, the ruleset's
-    read-only tables (e.g. Brutal's hit-zone table), its kernels and the counter row length."""
+    """Everything a kernel needs: fighters ``int64[2, NF]`` (``int64[N, NF]`` for group fights), options
+    ``int64[NO]``, the ruleset's read-only tables (e.g. Brutal's hit-zone table), its kernels and the counter
+    row length."""
 
     fighters: np.ndarray
     options: np.ndarray

@@ -332,7 +332,8 @@ class NaiveRules:
     stuck_weapon: str = "never"  # B-9.7: never | cutting_and_piercing | always
     finish_helpless: bool = False  # B-9.8: group fighters finish helpless enemies (B-4.13, B-6.7)
     refelled: str = "may_retry"  # B-3.11 GAP, felled again while rising: may_retry | stays_down | stands
-    knocked_away_again: str = "stays_down"  # B-3.10 GAP, knocked away while readied: stays_down | may_retry | ready_completes
+    # B-3.10 GAP, knocked away while readied: stays_down | may_retry | ready_completes
+    knocked_away_again: str = "stays_down"
     felled_while_readying_stands_up: bool = False  # B-3.10 GAP: felled by the Ready's attack, it stands up first
     react_in_own_turn: bool = True  # B-2.7 GAP: a fighter reacts to the attacks made on it in its own turn
 

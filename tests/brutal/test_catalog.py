@@ -104,7 +104,8 @@ def test_tactics_are_data_and_inline_tactics_compile(tmp_path):
     from brutal_sim.rulesets.brutal.catalog import Catalog
 
     cat = Catalog.bundled()
-    assert {"single", "feint", "defensive", "furious", "aimed", "step", "knockdown", "total_defence"} <= set(cat.tactics)
+    assert {"single", "feint", "defensive", "furious", "aimed", "step", "knockdown",
+            "total_defence"} <= set(cat.tactics)
     f = tmp_path / "cautious.toml"
     f.write_text('name = "Cautious fencer"\nmain_hand = "rapier"\n'
                  'tactic = { name = "feint_defensive", feint_first = true, attack_modifier = -2, stance = 2 }\n')

@@ -45,7 +45,8 @@ def test_cover_penalises_shots_and_shooter_behind_cover():
     base = {"start_distance": 40}
     cases = [({}, 6), ({"cover_b": "half"}, 8), ({"cover_a": "quarter"}, 8),
              ({"cover_a": "quarter", "cover_shooter_penalty": 0}, 6),
-             ({"indirect_cover_penalty_b": "dense"}, 8), ({"indirect_cover_penalty_b": "thicket", "cover_b": "quarter"}, 11)]
+             ({"indirect_cover_penalty_b": "dense"}, 8),
+             ({"indirect_cover_penalty_b": "thicket", "cover_b": "quarter"}, 11)]
     for extra, need in cases:
         r = api.attack("crossbowman", "militia", reaction="none", options={**base, **extra})
         assert r.outcomes[L.OUT_HIT] == pytest.approx(p_2d6_at_least(need), abs=1e-12), extra
@@ -274,7 +275,8 @@ def test_unseen_target_is_never_shot():
 def test_indirect_cover_does_not_apply_in_melee():
     """A shot fired in melee (distance 0) is a melee attack: no d100, no indirect penalty."""
     plain = api.attack("crossbowman", "militia")
-    covered = api.attack("crossbowman", "militia", options={"indirect_cover_b": 80, "indirect_cover_penalty_b": "thicket"})
+    covered = api.attack("crossbowman", "militia",
+                         options={"indirect_cover_b": 80, "indirect_cover_penalty_b": "thicket"})
     assert np.allclose(plain.outcomes, covered.outcomes, atol=1e-15)
 
 

@@ -71,7 +71,8 @@ def synthetic() -> FightResult:
         at = g + L.GB_FIGHTERS + row * L.GB_PER_FIGHTER
         for cause, k in out.items():
             cnt[at + L.GB_OUT + L.CAUSE_NAMES.index(cause)] = k
-        cnt[at + L.GB_DEAD], cnt[at + L.GB_STANDING], cnt[at + L.GB_DEALT], cnt[at + L.GB_TAKEN] = dead, standing, dealt, taken
+        (cnt[at + L.GB_DEAD], cnt[at + L.GB_STANDING],
+         cnt[at + L.GB_DEALT], cnt[at + L.GB_TAKEN]) = dead, standing, dealt, taken
 
     fighter(0, {"track_full": 2, "mortal": 1}, 1, 7, 40, 25)
     fighter(1, {"track_full": 5, "knocked_out": 3}, 0, 2, 10, 12)
@@ -121,7 +122,8 @@ def test_fight_result_to_dict_exact_numbers():
                       "damage_dealt_mean": 4.0, "damage_taken_mean": 2.5, "targeting": "spread"}
     assert knight["out_rate"]["track_full"] == 0.2 and knight["out_rate"]["mortal"] == 0.1
     assert m2["label"] == "Militia b2" and m2["rank"] == 1 and m2["out_rate"]["fled"] == 0.7
-    assert m1["targeting"] == "weakest" and m2["targeting"] == "nearest" and m1["damage_taken_mean"] == 1.2 and m3["death_rate"] == 0.2
+    assert (m1["targeting"] == "weakest" and m2["targeting"] == "nearest"
+            and m1["damage_taken_mean"] == 1.2 and m3["death_rate"] == 0.2)
 
 
 def test_fight_result_html_and_frames():
@@ -226,7 +228,8 @@ def test_fight_command_bad_numbers_exit_2():
      "fights[1].b", "got 'x'"),
     ('ruleset = "wfrp2e"\nmatchups = [["orc", "goblin"]]\n[[fights]]\na = ["orc"]\nb = ["goblin"]\n',
      "fights", "the wfrp2e ruleset plays no group fights (several fighters a side); rulesets that do: brutal"),
-    ('rulesets = ["brutal", "wfrp2e"]\nmatchups = [["swordsman", "brute"]]\n[[fights]]\na = ["knight"]\nb = ["militia"]\n',
+    ('rulesets = ["brutal", "wfrp2e"]\nmatchups = [["swordsman", "brute"]]\n'
+     '[[fights]]\na = ["knight"]\nb = ["militia"]\n',
      "fights", "the wfrp2e ruleset plays no group fights"),
 ])
 def test_scenario_fight_errors_name_the_key(tmp_path, body, where, message):
@@ -369,7 +372,8 @@ def test_report_with_group_fights(tmp_path):
     r = runner.invoke(app, ["report", str(f), "-o", str(out), "--csv", str(csv)])
     assert r.exit_code == 0, r.output
     html = out.read_text()
-    assert '<h2 id="fights-section">Group fights</h2>' in html and 'id="fights"' in html and 'id="fight-fighters"' in html
+    assert ('<h2 id="fights-section">Group fights</h2>' in html
+            and 'id="fights"' in html and 'id="fight-fighters"' in html)
     assert "Two pairs" in html and "outnumbered=none" in html and "Knight vs Militia spearman ×3" in html
     assert 'aria-label="Group fights"' in html and '<table id="summary"' in html
     assert html.index('id="fights-section"') < html.index('id="summary-section"')  # the findings rest on the fights

@@ -101,7 +101,8 @@ def test_group_block_identities_in_2_vs_3():
     assert (survivors[0] * np.arange(7)).sum() == per[:2, L.GB_STANDING].sum()
     assert (survivors[1] * np.arange(7)).sum() == per[2:, L.GB_STANDING].sum()
     assert row[L.C_DAMAGE] == per[:2, L.GB_TAKEN].sum() and row[L.C_DAMAGE + 1] == per[2:, L.GB_TAKEN].sum()
-    assert per[:2, L.GB_DEALT].sum() == per[2:, L.GB_TAKEN].sum() and per[2:, L.GB_DEALT].sum() == per[:2, L.GB_TAKEN].sum()
+    assert (per[:2, L.GB_DEALT].sum() == per[2:, L.GB_TAKEN].sum()
+            and per[2:, L.GB_DEALT].sum() == per[:2, L.GB_TAKEN].sum())
     # the header's causes describe one fighter per decided fight, the block every fighter out
     assert row[L.C_CAUSE:L.C_CAUSE + 2 * L.NCAUSES].sum() == row[L.C_WINS:L.C_WINS + 2].sum()
     assert row[L.C_DEATHS] <= per[:2, L.GB_DEAD].sum() and row[L.C_DEATHS + 1] <= per[2:, L.GB_DEAD].sum()
@@ -491,7 +492,8 @@ def test_prepare_fight_compiles_the_sides():
 @pytest.mark.parametrize("a, b, options, message", [
     ([], ["brute"], {}, "side a: has 0 fighters; allowed 1..6 a side"),
     (["brute"], ["militia"] * 7, {}, "side b: has 7 fighters; allowed 1..6 a side"),
-    (["brute"], ["militia"], {"start_distance": "5"}, "options: start_distance: 5: group fights start engaged; allowed 0"),
+    (["brute"], ["militia"], {"start_distance": "5"},
+     "options: start_distance: 5: group fights start engaged; allowed 0"),
     (["brute", "nobody"], ["militia"], {}, "nobody"),
 ])
 def test_prepare_fight_refuses_bad_input(a, b, options, message):

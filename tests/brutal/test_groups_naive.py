@@ -499,8 +499,8 @@ GROUP_CASES = {
                         {1: {"size": "small"}, 2: {"size": "larger"}, 3: {"size": "large"}, 4: {"size": "very_small"}},
                         {}, {"cover_b": "half", "cover_a": "quarter"}, 300),
     "3v2-three-quarter-cover": (["swordsman", "militia", "knight"], ["brute", "duelist"],  # B-9.9: a d4 per fighter
-                                {1: {"tactic": "aimed:left_arm"}}, {}, {"cover_b": "three_quarters", "cover_a": "quarter"},
-                                300),
+                                {1: {"tactic": "aimed:left_arm"}}, {},
+                                {"cover_b": "three_quarters", "cover_a": "quarter"}, 300),
     "2v1-furious-feint-cramped": (["brute", "swordsman"], ["duelist"], {1: {"tactic": "feint"}}, {},
                                   {"cramped_space": "true"}, 400),
     # B-9.1 two readied attacks answering one attacker (higher initiative first); B-9.3, B-9.2 in groups

@@ -210,7 +210,8 @@ TACTIC_CASES = [
     ("brawler", "swordsman", (("tactic_a", "grapple"),)),
     ("brawler", "brawler", (("tactic_a", "grapple_throw"), ("tactic_b", "grapple"))),
     ("duelist", "knight", (("tactic_a", "grapple"), ("tactic_b", "furious"))),  # both hands full: plain attacks
-    ("ghoul", "brawler", (("tactic_a", "grapple"), ("tactic_b", "knockdown"))),  # one hand free (−4 athletics), claws reach 0
+    ("ghoul", "brawler", (("tactic_a", "grapple"), ("tactic_b", "knockdown"))),  # one hand free (−4 athletics),
+                                                                                 # claws reach 0
     ("swordsman", "brawler", (("tactic_a", "grapple"), ("tactic_b", "grapple"))),  # sword and shield: plain attacks
     ("brute", "militia", (("tactic_a", "grapple_throw"),)),                      # two-handed: plain attacks
     ("knight", "brute", (("tactic_a", "defensive"), ("reaction_a", "dodge"))),  # B-9.4: a dodge ends the stance
@@ -414,10 +415,13 @@ COVER_CASES = [
     ("swordsman", "crossbowman", (("tactic_a", "charge"),), {"start_distance": 18}),
     ("brawler", "militia", (("tactic_a", "charge_knockdown"),),
      {"start_distance": 12, "charge_attack_modifier": 2, "charge_moving_target": "true", "charge_provokes": "target"}),
-    ("brute", "crossbowman", (("tactic_a", "charge"), ("tactic_b", "kite")), {"start_distance": 30, "charge_provokes": "target"}),
-    ("knight", "swordsman", (("tactic_a", "charge"), ("tactic_b", "charge")), {"start_distance": 10, "cover_b": "quarter"}),
+    ("brute", "crossbowman", (("tactic_a", "charge"), ("tactic_b", "kite")),
+     {"start_distance": 30, "charge_provokes": "target"}),
+    ("knight", "swordsman", (("tactic_a", "charge"), ("tactic_b", "charge")),
+     {"start_distance": 10, "cover_b": "quarter"}),
     # B-9.9 cover degrees: three-quarter horizontal cover draws the shown arm and leg (both sides here)
-    ("duelist", "militia", (("tactic_a", "aimed:left_arm"),), {"cover_b": "three_quarters", "cover_a": "three_quarters"}),
+    ("duelist", "militia", (("tactic_a", "aimed:left_arm"),),
+     {"cover_b": "three_quarters", "cover_a": "three_quarters"}),
     ("crossbowman", "swordsman", (("tactic_a", "kite"),), {"start_distance": 20, "cover_b": "three_quarters"}),
     ("swordsman", "knight", (), {"cover_b": "quarter", "cover_a": "three_quarters", "cover_zones_a": "vertical_right"}),
     ("duelist", "militia", (("tactic_a", "aimed:left_arm"),),
@@ -443,7 +447,8 @@ SIZE_SPRINT_CASES = [
     (("knight", "medium"), ("militia", "medium"), {"start_distance": 100}),            # both run, then sprint
     (("brute", "large"), ("crossbowman", "medium"), {"start_distance": 120}),          # a sprinter shot at
     (("brute", "large"), ("crossbowman", "medium"), {"start_distance": 120, "sprint": "off"}),
-    (("swordsman", "medium"), ("ghoul", "larger"), {"start_distance": 75, "exertion_fatigue": "every_endurance_rounds"}),
+    (("swordsman", "medium"), ("ghoul", "larger"),
+     {"start_distance": 75, "exertion_fatigue": "every_endurance_rounds"}),
 ]
 
 
@@ -570,8 +575,10 @@ B9_CASES = [
     ("duelist", "militia", (("tactic_a", "ready_attack"),), {"readied_trigger": "enemy_attacks"}),
     ("militia", "brawler", (("tactic_a", "ready_attack"), ("tactic_b", "knockdown")),
      {"readied_trigger": "enemy_attacks", "start_distance": 8}),
-    ("swordsman", "crossbowman", (("tactic_a", "ready_attack"),), {"start_distance": 20, "readied_trigger": "enemy_attacks"}),
-    ("militia", "knight", (("tactic_a", "ready_attack"), ("tactic_b", "ready_attack")), {"start_distance": 6, "round_cap": 8}),
+    ("swordsman", "crossbowman", (("tactic_a", "ready_attack"),),
+     {"start_distance": 20, "readied_trigger": "enemy_attacks"}),
+    ("militia", "knight", (("tactic_a", "ready_attack"), ("tactic_b", "ready_attack")),
+     {"start_distance": 6, "round_cap": 8}),
     ("swordsman", "duelist", (("tactic_a", "ready_attack"),), {}),
     # B-9.3 aimed attacks at the weapon: armed, bare-handed attacker (the weapon strikes its arm), a
     # bare-handed target (a plain attack), destroyed weapons

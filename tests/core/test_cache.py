@@ -193,8 +193,9 @@ def test_cache_info_says_where_how_big_and_which_versions(tmp_path):
     assert result.exit_code == 0, result.output
     info = json.loads(result.output)
     assert info["root"] == str(tmp_path) and info["files"] == 6
-    assert info["bytes"] == 2 * 1000 + 110 + sum(len(json.dumps(cache.manifest("brutal_sim.x", f"{i}" * 64, level, "0.68.1")))
-                                                  for i, level in enumerate(("tuned", "plain")))
+    assert info["bytes"] == 2 * 1000 + 110 + sum(
+        len(json.dumps(cache.manifest("brutal_sim.x", f"{i}" * 64, level, "0.68.1")))
+        for i, level in enumerate(("tuned", "plain")))
     assert sorted(v["jit"] for v in info["versions"]) == ["plain", "tuned"]
     assert {v["brutal_sim"] for v in info["versions"]} == {__import__("brutal_sim").__version__}
     assert info["numba_files"] == {"files": 2, "bytes": 110}

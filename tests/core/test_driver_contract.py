@@ -121,7 +121,8 @@ def test_the_comparison_sees_a_changed_loop(tmp_path):
                                                     "hi = start + (n * (lane + 2)) // lanes", 1), encoding="utf-8")
     assert loops(tmp_path / "other.py")["run"] != loops(TOY)["run"]
     assert loops(tmp_path / "other.py")["paired"] == loops(TOY)["paired"]
-    kept = text.replace("                if group is not None:\n                    count_group(F, S, row, k, N_CAUSES)\n",
+    kept = text.replace("                if group is not None:\n"
+                        "                    count_group(F, S, row, k, N_CAUSES)\n",
                         "                count_group(F, S, row, k, N_CAUSES)\n")
     assert kept != text
     (tmp_path / "kept.py").write_text(kept, encoding="utf-8")

@@ -80,7 +80,8 @@ def test_internalize_own_functions_only_linked_copies_of_this_package():
     assert jit.internalize_own_functions(module, ".internal.x1") == 1
     # renamed: a function compiled later calling _hit must not be linked to this copy
     assert _linkage(module, "_ZN10brutal_sim6kernel4_hitE.internal.x1") == llvm.Linkage.internal
-    assert "@_ZN10brutal_sim6kernel4_hitE.internal.x1(i64 %x)" in str(module.get_function("_ZN10brutal_sim6kernel4_runE"))
+    assert "@_ZN10brutal_sim6kernel4_hitE.internal.x1(i64 %x)" in str(
+        module.get_function("_ZN10brutal_sim6kernel4_runE"))
     assert "_ZN10brutal_sim6kernel4_hitE" not in {f.name for f in module.functions}
     assert _linkage(module, "_ZN8__main__5otherE") == llvm.Linkage.linkonce_odr
     assert _linkage(module, "_ZN10brutal_sim6kernel4_runE") == llvm.Linkage.external

@@ -35,7 +35,8 @@ on_tested_numba = pytest.mark.skipif(not jit.MODE.tested, reason=jit.MODE.reason
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("BRUTAL_SIM_PLAIN_JIT", "BRUTAL_SIM_JIT", "NUMBA_CACHE_DIR")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("BRUTAL_SIM_PLAIN_JIT", "BRUTAL_SIM_JIT", "NUMBA_CACHE_DIR")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env.update(extra)
     return env
@@ -65,7 +66,8 @@ _PLAY = """
         return [r.outcomes.tolist(), r.levels.tolist(), r.mean_damage_per_attack]
 
     out = {"build": jit.MODE.level, "tested": jit.MODE.tested}
-    out["wfrp2e golden duel"] = api.duel("orc", "goblin", ruleset="wfrp2e", n=3000, seed=29, threads=1).counters.tolist()
+    out["wfrp2e golden duel"] = api.duel("orc", "goblin", ruleset="wfrp2e", n=3000, seed=29,
+                                         threads=1).counters.tolist()
     out["wfrp2e shooting duel"] = api.duel("kithband", "orc", ruleset="wfrp2e", n=600, seed=5, threads=1,
                                            options={"start_distance": "40"}).counters.tolist()
     for ruleset, a, b in (("wfrp2e", "orc", "goblin"), ("vereteno", "swordsman", "brute")):
@@ -289,7 +291,8 @@ def test_a_changed_constant_in_another_file_is_not_served_from_the_cache(tmp_pat
 
     def value():
         process = subprocess.Popen([sys.executable, "-c", textwrap.dedent(run)], cwd=tmp_path,
-                                   env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}"),
+                                   env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+                                            PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}"),
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         out, err = process.communicate(timeout=300)
         assert process.returncode == 0, err[-3000:]

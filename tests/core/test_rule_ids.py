@@ -24,8 +24,8 @@ def test_the_readers_work_on_examples():
     assert defined_ids("- **B-4.7 Outnumbered** …\n| W-3.1 | Standard attack |\n### W-9.1 Melee\nsee B-5.2\n"
                        "## B-8 Ranged\n- T-5 Group fights: …\n| T-6 | distance |", "BWT") == \
         {"B-4.7", "W-3.1", "W-9.1", "T-5", "T-6"}
-    assert not_modelled("## Not modelled\n| id | reason |\n|---|---|\n| B-9.1, B-9.2 | later |\n## Other\n| B-1.1 | x |",
-                        "B") == {"B-9.1": "later", "B-9.2": "later"}
+    assert not_modelled("## Not modelled\n| id | reason |\n|---|---|\n| B-9.1, B-9.2 | later |\n"
+                        "## Other\n| B-1.1 | x |", "B") == {"B-9.1": "later", "B-9.2": "later"}
     src = 'def test_b4_7_and_b4_10_limit():\n    "Also W-5.4 and T-5."\n\ndef helper_b1_1():\n    pass\n'
     assert cited_ids(src, "BWT") == {"B-4.7", "B-4.10", "W-5.4", "T-5"}
 
@@ -38,6 +38,6 @@ def test_every_rule_id_is_cited_or_listed_as_not_modelled(ruleset):
         f"{rs.digest} defines no {rs.rule_prefix}- ids"
     print(f"{ruleset}: {len(a.defined)} ids, {len(a.defined & a.cited)} cited by tests, "
           f"{len((a.defined - a.cited) & set(a.listed))} listed as not modelled")
-    assert not a.neither, f"{ruleset}: ids neither cited by a test nor listed as not modelled in docs/{rs.reference}: " \
-                          + ", ".join(a.neither)
+    assert not a.neither, (f"{ruleset}: ids neither cited by a test nor listed as not modelled in "
+                           f"docs/{rs.reference}: " + ", ".join(a.neither))
     assert not a.unknown, f"docs/{rs.reference} lists ids the digest does not define: {', '.join(a.unknown)}"

@@ -55,7 +55,8 @@ def test_duels_on_the_cluster_equal_the_local_run_and_run_on_the_workers(client)
     assert len(r.chunks) == 8 and {ch.pid for ch in r.chunks} <= workers and os.getpid() not in workers
     assert seen == sorted(seen) and seen[-1] == 30_000 and len(seen) == 8  # one update per chunk
     # the module-level kernel is the one the workers ran: imported once, not rebuilt per chunk
-    assert all(client.run(lambda: len(__import__("importlib").import_module("brutal_sim.rulesets.brutal.kernel.drivers")._run.signatures)).values())
+    assert all(client.run(lambda: len(__import__("importlib").import_module(
+        "brutal_sim.rulesets.brutal.kernel.drivers")._run.signatures)).values())
 
 
 def test_api_duel_and_sampled_attack_take_a_client(client):

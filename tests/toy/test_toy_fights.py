@@ -108,7 +108,8 @@ def test_fights_agree_with_the_naive_reference_one_by_one(toy, side_a, side_b, o
             row = c.kernels.duels(*c.args(), np.uint64(SEED), np.int64(i), np.int64(1), 1, c.n_counters)[0]
             assert np.array_equal(row, naive.cnt), (i, np.nonzero(row != naive.cnt))
             if duel is not None:
-                header = duel.kernels.duels(*duel.args(), np.uint64(SEED), np.int64(i), np.int64(1), 1, duel.n_counters)[0]
+                header = duel.kernels.duels(*duel.args(), np.uint64(SEED), np.int64(i), np.int64(1), 1,
+                                            duel.n_counters)[0]
                 assert np.array_equal(header, row[:duel.n_counters]), i
             total += row
     finally:

@@ -134,7 +134,8 @@ class BrutalRuleset(Ruleset):
         F = compile_sides(sides[0], sides[1], formula=r.formula)
         row = compile_options(opts)
         k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
-        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, tables, KERNELS.playing(kernel_set(F, row, group=True)), k), self.name)
+        return PreparedFight(sides[0], sides[1], opts,
+                             Compiled(F, row, tables, KERNELS.playing(kernel_set(F, row, group=True)), k), self.name)
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic_text, "reaction": fighter.reaction}
@@ -167,7 +168,8 @@ class BrutalRuleset(Ruleset):
         return [
             ("description", f.description or "—"),
             ("checks", ", ".join(f"{k} {v:+d}" for k, v in f.checks.model_dump().items())),
-            ("attributes", ", ".join(f"{k} {v}" for k, v in f.attributes.model_dump().items() if v or k == "endurance")),
+            ("attributes", ", ".join(f"{k} {v}" for k, v in f.attributes.model_dump().items()
+                                     if v or k == "endurance")),
             ("damage levels", " / ".join(str(x) for x in f.damage_levels)),
             ("main hand", _weapon_text(f.main_hand)), ("off hand", _weapon_text(f.off_hand)),
             ("armour", "; ".join(worn) or "—"), ("talents", ", ".join(t.name for t in f.talents) or "—"),

@@ -68,7 +68,8 @@ class Catalog(BaseCatalog):
         elif isinstance(ref, Tactic):
             t, arg = (ref if ref.name else ref.model_copy(update={"name": "custom tactic"})), ""
             if ref.aims:
-                raise DataError(source, field, "an inline aiming tactic cannot name its zone; use a catalog tactic such as 'aimed:head'")
+                raise DataError(source, field, "an inline aiming tactic cannot name its zone; "
+                                               "use a catalog tactic such as 'aimed:head'")
         else:
             raise DataError(source, field, "expected a tactic name or an inline table")
         try:
@@ -93,8 +94,10 @@ class Catalog(BaseCatalog):
         spec = validate(FighterSpec, data, source)
         main = None if spec.main_hand is None else self.weapon(spec.main_hand, source, "main_hand")
         off = None if spec.off_hand is None else self.weapon(spec.off_hand, source, "off_hand")
-        armour = [self._lookup("armour", self.armour, a, Armour, source, f"armour[{i}]") for i, a in enumerate(spec.armour)]
-        talents = [self._lookup("talent", self.talents, t, Talent, source, f"talents[{i}]") for i, t in enumerate(spec.talents)]
+        armour = [self._lookup("armour", self.armour, a, Armour, source, f"armour[{i}]")
+                  for i, a in enumerate(spec.armour)]
+        talents = [self._lookup("talent", self.talents, t, Talent, source, f"talents[{i}]")
+                   for i, t in enumerate(spec.talents)]
         tactic, zone = self.tactic(spec.tactic, source, "tactic")
         payload = spec.model_dump(exclude={"main_hand", "off_hand", "armour", "talents", "ruleset", "tactic"})
         payload.update(name=spec.name or default_name, main_hand=main, off_hand=off, armour=armour, talents=talents,
@@ -144,7 +147,8 @@ def zone_table_from_data(data: Mapping[str, Any], source: str) -> np.ndarray:
             elif zone in ZONES:
                 code = ZONES.index(zone)
             else:
-                raise DataError(source, f"ranges.{key}", f"unknown zone {zone!r}; allowed: {', '.join(ZONES)}, arms, legs")
+                raise DataError(source, f"ranges.{key}",
+                                f"unknown zone {zone!r}; allowed: {', '.join(ZONES)}, arms, legs")
             if table[roll - 1] >= 0:
                 raise DataError(source, f"ranges.{key}", f"roll {roll} is covered twice")
             table[roll - 1] = code
@@ -156,8 +160,9 @@ def zone_table_from_data(data: Mapping[str, Any], source: str) -> np.ndarray:
 
 #: B-1.1 default formula of ``check_bonus = attribute_plus_skill``: check = attribute + skill.
 DEFAULT_CHECK_FORMULA: dict[str, tuple[str, ...]] = {
-    "melee": ("agility", "skill"), "ranged": ("agility", "skill"), "dodge": ("mobility", "skill"), "athletics": ("strength", "skill"),
-    "toughness": ("fortitude", "skill"), "resolve": ("confidence", "skill"), "willpower": ("spirit", "skill"),
+    "melee": ("agility", "skill"), "ranged": ("agility", "skill"), "dodge": ("mobility", "skill"),
+    "athletics": ("strength", "skill"), "toughness": ("fortitude", "skill"), "resolve": ("confidence", "skill"),
+    "willpower": ("spirit", "skill"),
 }
 
 

@@ -74,8 +74,9 @@ def compile_fighter(f: Fighter, tactic: str | None = None, reaction: str | None 
     row = np.zeros(L.NF, dtype=np.int64)
     t = f.talent_total
     c = check_totals(f, formula)
-    for check, index in (("melee", L.P_MELEE), ("ranged", L.P_RANGED), ("dodge", L.P_DODGE), ("athletics", L.P_ATHLETICS),
-                         ("toughness", L.P_TOUGHNESS), ("resolve", L.P_RESOLVE), ("willpower", L.P_WILLPOWER)):
+    for check, index in (("melee", L.P_MELEE), ("ranged", L.P_RANGED), ("dodge", L.P_DODGE),
+                         ("athletics", L.P_ATHLETICS), ("toughness", L.P_TOUGHNESS), ("resolve", L.P_RESOLVE),
+                         ("willpower", L.P_WILLPOWER)):
         row[index] = c[check] + t(check)
     # B-9.2: the most hits of an unarmed full attack: the melee skill where the check formula names it
     # (check_bonus = attribute_plus_skill), else the melee check's total (stat blocks give totals, B-1.1)

@@ -121,7 +121,8 @@ class TalentModifiers(StrictModel):
     willpower: int = Field(0, ge=-10, le=10)
     attack: int = Field(0, ge=-10, le=10, description="melee attack checks only")
     parry: int = Field(0, ge=-10, le=10, description="parry checks only")
-    initiative: int = Field(0, ge=-10, le=10, description="initiative checks; a positive value also wins initiative ties (B-2.2)")
+    initiative: int = Field(0, ge=-10, le=10,
+                            description="initiative checks; a positive value also wins initiative ties (B-2.2)")
     damage: int = Field(0, ge=-10, le=10, description="added to the damage of the fighter's melee hits")
     damage_levels: int = Field(0, ge=-5, le=10, description="added to each of the fighter's damage levels (B-5.1)")
 
@@ -155,15 +156,18 @@ class Tactic(StrictModel):
     unarmed_attack_modifier: int | None = Field(None, ge=-10, le=10, description="default: attack_modifier")
     stance: int = Field(0, ge=0, le=10, description="bonus to parry and dodge until the own next turn")
     full_action: bool = False
-    reaction_penalty: bool | None = Field(None, description="−2 to reactions until the next turn (B-2.6); default: full_action")
+    reaction_penalty: bool | None = Field(None, description="−2 to reactions until the next turn (B-2.6); "
+                                                            "default: full_action")
     no_reactions: bool = False
     no_opportunity_attacks: bool = False
     feint_first: bool = False
     aims: bool = False
     grapple_action: Literal["damage", "throw"] = Field(
         "damage", description="full action of a fighter controlling a grapple (B-3.12): strike, or throw and release")
-    ranged: bool = Field(False, description="the action can be a shot (B-8): its modifier, zone and stance apply to shots")
-    kite: bool = Field(False, description="a shooter first steps back from an enemy that could strike it next turn (B-8)")
+    ranged: bool = Field(False, description="the action can be a shot (B-8): its modifier, zone and stance apply "
+                                            "to shots")
+    kite: bool = Field(False, description="a shooter first steps back from an enemy that could strike it next "
+                                          "turn (B-8)")
     run: bool = Field(True, description="closing in, run when two moves cannot reach the enemy (B-8)")
     drop_ranged: bool = Field(False, description="engaged, a shooter drops its ranged weapon (a free action) and "
                                                  "fights with its off-hand item or fists (B-8)")
@@ -250,8 +254,10 @@ class FighterSpec(StrictModel):
     tactic: TacticRef = "single"
     reaction: Reaction = "best"
     fear: int = Field(0, ge=0, le=5, description="fear rating this fighter inflicts (B-7.10), 0 none")
-    fatigue: int = Field(0, ge=0, le=60, description="fatigue levels at the start of the fight (B-7.8), at most 3 × endurance")
-    movement: int = Field(5, ge=0, le=30, description="metres per move action [Движение] (B-8); a run covers four times it")
+    fatigue: int = Field(0, ge=0, le=60, description="fatigue levels at the start of the fight (B-7.8), at most "
+                                                     "3 × endurance")
+    movement: int = Field(5, ge=0, le=30, description="metres per move action [Движение] (B-8); a run covers "
+                                                      "four times it")
     targeting: Targeting = Field("spread", description="whom it attacks in a group fight (docs/groups.md)")
     size: Size = Field("medium", description="target size (B-8): attacks on it get −8 (tiny) … +8 (gigantic)")
 
@@ -283,7 +289,8 @@ def aim_zone(tactic: Tactic, arg: str) -> int:
     if tactic.aims:
         if arg not in ZONES:
             what = f"unknown zone {arg!r}" if arg else "no zone"
-            raise ValueError(f"{what} for the aiming tactic {tactic.name!r}; write '{tactic.name}:<zone>' with a zone of: {', '.join(ZONES)}")
+            raise ValueError(f"{what} for the aiming tactic {tactic.name!r}; "
+                             f"write '{tactic.name}:<zone>' with a zone of: {', '.join(ZONES)}")
         return ZONES.index(arg)
     if arg:
         raise ValueError(f"tactic {tactic.name!r} takes no ':argument'")
@@ -344,7 +351,8 @@ class Fighter(StrictModel):
         current = get_ruleset(self.ruleset).fighter_data(self)["talents"]
         have = {t["name"] for t in current}
         for t in talents:
-            name = t if isinstance(t, str) else getattr(t, "name", None) or (t.get("name") if isinstance(t, dict) else None)
+            name = t if isinstance(t, str) else (getattr(t, "name", None)
+                                                 or (t.get("name") if isinstance(t, dict) else None))
             if name in have:
                 raise DataError("with_talent", name, f"{self.name} already has this talent (talents do not stack)")
         return with_changes(self, {"talents": current + list(talents)}, where="with_talent")

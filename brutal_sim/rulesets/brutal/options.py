@@ -44,19 +44,23 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="whether darkness's −4 also applies to dodges (a mobility check, not a melee or ranged one; the "
                     "seed does not say)"),
     OptionSpec("margin_against", "B-4.6", "reaction", ("reaction", "max(base,reaction)"),
-               help="extra successes of a hit are counted against the reaction result, or against the higher of it and the base difficulty"),
+               help="extra successes of a hit are counted against the reaction result, or against the higher of it "
+                    "and the base difficulty"),
     OptionSpec("melee_damage_adds_strength", "B-4.10", "false", ("false", "true"),
                help="add the attacker's strength to armed melee damage (unarmed damage always adds it)"),
     OptionSpec("extra_successes_floor_damage", "B-4.11", "true", ("true", "false"), codes=(1, 0),
-               help="each weapon die shows at least min(extra successes, die size); the confident-hit floor (half the die at 4+ extra) applies either way"),
+               help="each weapon die shows at least min(extra successes, die size); the confident-hit floor (half the "
+                    "die at 4+ extra) applies either way"),
     OptionSpec("armour_model", "B-4.14", "marker", ("marker", "marker_pierce_ignores_protection", "protection_only"),
-               help="marker: d6+penetration−toughness ≥ threshold pierces, else the hit turns blunt; protection always subtracts. "
+               help="marker: d6+penetration−toughness ≥ threshold pierces, else the hit turns blunt; protection "
+                    "always subtracts. "
                     "marker_pierce_ignores_protection: as marker, but a pierced armour's protection does not subtract. "
                     "protection_only: no marker; protection subtracts and the damage type is kept"),
     OptionSpec("pierce_threshold", "B-4.14", 4, int_range=(1, 12),
                help="penetration-marker total (d6 + penetration − armour toughness) that pierces the armour"),
     OptionSpec("broken_weapon", "B-4.4", "degraded", ("degraded", "destroyed"),
-               help="a weapon that loses the hard-block durability test by 6+ is degraded (−2 attack and parry, damage one die step lower, penetration −1) or destroyed"),
+               help="a weapon that loses the hard-block durability test by 6+ is degraded (−2 attack and parry, "
+                    "damage one die step lower, penetration −1) or destroyed"),
     OptionSpec("second_break", "B-4.4", "destroyed", ("destroyed", "degraded_again"),
                help="a break of a weapon already degraded (broken_weapon=degraded): it is destroyed, or it stays "
                     "degraded (the effects of a break do not stack; the break is counted)"),
@@ -92,9 +96,11 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="solid obstacles within reach: a natural 1+1 on an armed attack or parry voids that action "
                     "(whether the attacking weapon gets stuck: stuck_weapon)"),
     OptionSpec("exertion_fatigue", "B-7.8", "off", ("off", "per_round_after_endurance", "every_endurance_rounds"),
-               help="fatigue from the exertion of fighting (the seed names exertion as a source but gives no rate): off; "
+               help="fatigue from the exertion of fighting (the seed names exertion as a source but gives no "
+                    "rate): off; "
                     "per_round_after_endurance: one level before each own turn after the first <endurance> turns; "
-                    "every_endurance_rounds: one level before every <endurance>-th own turn (every turn at endurance 0)"),
+                    "every_endurance_rounds: one level before every <endurance>-th own turn (every turn at "
+                    "endurance 0)"),
     OptionSpec("grapple_hands", "B-3.12", "one_free", ("one_free", "both_free"), codes=(1, 2),
                help="free hands a grapple attack needs: the seed calls it an unarmed attack but only forbids "
                     "controlling with both hands occupied; without them the grapple tactic attacks plainly"),
@@ -154,7 +160,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("sprint", "B-8", "allowed", ("allowed", "off"), codes=(1, 0),
                help="sprint [Спринт]: a running melee fighter who ran in its previous turn and cannot reach with a run "
                     "covers six moves; its next action must be a run or a normal (10) mobility [dodge] check, else it "
-                    "falls prone. The seed allows it in light load only: encumbrance is not modelled, 'off' forbids it"),
+                    "falls prone. The seed allows it in light load only: encumbrance is not modelled, 'off' "
+                    "forbids it"),
     OptionSpec("zone_table", "B-4.9", "default", kernel=False, path=True, path_words=("default",),
                help="hit-zone table: 'default' or the path of a zone table TOML file"),
 )

@@ -66,7 +66,8 @@ def kernel_set(options: np.ndarray, group: bool = False) -> KernelSet:
 
 def compiled(fighters: np.ndarray, options: np.ndarray) -> Compiled:
     """Toy arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]``, no tables."""
-    return Compiled(fighters, options, (), KERNELS.playing(kernel_set(options)), L.n_counters(int(options[O_ROUND_CAP])))
+    return Compiled(fighters, options, (), KERNELS.playing(kernel_set(options)),
+                    L.n_counters(int(options[O_ROUND_CAP])))
 
 
 class ToyRuleset(Ruleset):
@@ -106,7 +107,8 @@ class ToyRuleset(Ruleset):
         F = compile_sides(sides[0], sides[1])
         row = compile_options(opts)
         k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
-        return PreparedFight(sides[0], sides[1], opts, Compiled(F, row, (), KERNELS.playing(kernel_set(row, group=True)), k), self.name)
+        return PreparedFight(sides[0], sides[1], opts,
+                             Compiled(F, row, (), KERNELS.playing(kernel_set(row, group=True)), k), self.name)
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": TACTICS[0], "reaction": REACTIONS[0]}
