@@ -93,7 +93,10 @@ class Bound:
 
     def __reduce__(self) -> tuple[Any, ...]:
         func = getattr(self.loop, "py_func", self.loop)
-        return (_rebind, (func.__module__, func.__name__, self.tail))
+        module, name = func.__module__, func.__name__
+        if getattr(importlib.import_module(module), name, None) is not self.loop:
+            raise ValueError(f"kernel {module}.{name} is not a module-level name; only those run on a cluster")
+        return (_rebind, (module, name, self.tail))
 
 
 def _rebind(module: str, name: str, tail: tuple[Any, ...]) -> Bound:

@@ -26,6 +26,8 @@ from typing import Any, Callable, Iterator, Sequence
 import numba
 import numpy as np
 
+from ..core.ruleset import Bound
+
 #: Duel indices per chunk: the unit of work an executor runs. Results do not depend on it.
 CHUNK = 1 << 20
 
@@ -82,8 +84,9 @@ def _import_kernel(module: str, name: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module), name)
 
 
-def _rebuild_work(kernel: tuple[str, str], args: tuple[np.ndarray, ...], seed: int, n_counters: int) -> "Work":
-    return Work(_import_kernel(*kernel), args, seed, n_counters)
+def _rebuild_work(kernel: tuple[str, str] | Bound, args: tuple[np.ndarray, ...], seed: int,
+                  n_counters: int) -> "Work":
+    return Work(kernel if isinstance(kernel, Bound) else _import_kernel(*kernel), args, seed, n_counters)
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,9 @@ class Work:
         return tuple(p.sum(axis=0) for p in parts)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild_work, (_kernel_ref(self.kernel), self.args, self.seed, self.n_counters)
+        # a bound driver pickles itself by its loop's import path and its flags
+        kernel = self.kernel if isinstance(self.kernel, Bound) else _kernel_ref(self.kernel)
+        return _rebuild_work, (kernel, self.args, self.seed, self.n_counters)
 
 
 @dataclass(frozen=True)

@@ -49,14 +49,14 @@ from brutal_sim.core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepa
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, compile_sides
-from .drivers import _paired, _run
+from .drivers import paired, run
 from .exact import enumerate_attack
 from .model import REACTIONS, TACTICS, Fighter
 from .options import O_ROUND_CAP, O_START_DISTANCE, OPTION_SPECS, compile_options
 
 #: the toy's drivers, by kernel set (T-6: ``ranged`` for a fight that starts apart; T-5: ``group``
 #: for group fights, with the group block and no single-attack sampler)
-KERNELS = Kernels(_run, _paired)
+KERNELS = Kernels(run, paired)
 
 
 def kernel_set(options: np.ndarray, group: bool = False) -> KernelSet:

@@ -1,5 +1,5 @@
 """The toy's drivers: one fight or one attack per index, counted in parallel lanes; the paired runs
-of several configurations on the same random numbers. ``_run`` and ``_paired`` are the compiled
+of several configurations on the same random numbers. ``run`` and ``paired`` are the compiled
 loops the ruleset's :class:`~brutal_sim.core.ruleset.Kernels` bind; their trailing flags are the
 kernel variants (:data:`~brutal_sim.core.ruleset.VARIANTS`), each ``None`` to leave its part out of
 the compiled code or ``True`` to play it:
@@ -27,7 +27,7 @@ from .layout import N_CAUSES, NS
 
 
 @driver(parallel=True)
-def _run(F, opts, seed, start, n, lanes, k, single_attacks, ranged, group):
+def run(F, opts, seed, start, n, lanes, k, single_attacks, ranged, group):
     """Indices ``start … start+n−1`` split into ``lanes`` contiguous parts run in parallel.
 
     Parameters
@@ -63,10 +63,10 @@ def _run(F, opts, seed, start, n, lanes, k, single_attacks, ranged, group):
 
 
 @driver(parallel=True)
-def _paired(Fs, optss, seed, start, n, lanes, k, ranged, group):
+def paired(Fs, optss, seed, start, n, lanes, k, ranged, group):
     """Common random numbers: index ``idx`` is played under each of ``m`` configurations
     (``Fs`` int64[m, N, NF], ``optss`` int64[m, NO]) with the same random stream; ``ranged`` and
-    ``group`` as for :func:`_run`.
+    ``group`` as for :func:`run`.
 
     Returns counters ``int64[lanes, m, k]`` and the joint outcomes of neighbouring configurations
     ``int64[lanes, max(m − 1, 1), 3, 3]`` (0 a won, 1 b won, 2 draw).
