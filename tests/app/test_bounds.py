@@ -252,8 +252,8 @@ def test_a_huge_scenario_is_refused_before_its_cells_are_built(tmp_path, monkeyp
     """200,001 cells: refused in one line with the estimate and the limit, before one cell is
     built (building them took minutes and gigabytes)."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(scenario, "_add_cell", lambda *a, **k: pytest.fail("a cell was built"))
-    monkeypatch.setattr(scenario, "_Fighters", lambda *a, **k: pytest.fail("fighters were loaded"))
+    monkeypatch.setattr(scenario.load, "_add_cell", lambda *a, **k: pytest.fail("a cell was built"))
+    monkeypatch.setattr(scenario.load, "_Fighters", lambda *a, **k: pytest.fail("fighters were loaded"))
     (tmp_path / "s.toml").write_text('n = 20\nmatchups = [["militia", "brute"]]\n[[sweeps]]\nfighter = "militia"\n'
                                      f'field = "attributes.strength"\nvalues = {list(range(200_000))}\n')
     refused(["report", "s.toml", "-o", "r.html"], "s.toml: about 200,001 cells",
