@@ -23,16 +23,31 @@ def duel_work(kernel: Callable[..., np.ndarray], compiled: Compiled, seed: int) 
     return Work(kernel, compiled.args(), seed, compiled.n_counters)
 
 
+def unpaired(cells: Sequence[Compiled]) -> str | None:
+    """Why ``cells`` cannot be replayed on the same duels (:func:`paired_work`), or None when they
+    can: they must share the kernels, the round cap (the counters' size) and the tables."""
+    first = cells[0]
+    for c in cells[1:]:
+        if c.kernels != first.kernels:
+            return "they play on different kernels (e.g. a duel at a distance and one at point blank)"
+        if c.n_counters != first.n_counters:
+            return "their round caps differ (the size of the counters)"
+        if len(c.tables) != len(first.tables) or not all(np.array_equal(x, y) for x, y in zip(c.tables, first.tables)):
+            return "their tables differ (e.g. Brutal's hit-zone table)"
+    return None
+
+
 def paired_work(cells: Sequence[Compiled], seed: int) -> Work:
     """The configurations ``cells`` replayed on the same duels (common random numbers) as one
     :class:`Work`: its chunks give counters ``int64[m, k]`` and joint outcomes ``int64[max(m−1, 1), 3, 3]``.
 
-    All cells must share the ruleset (kernels), the round cap and the tables (e.g. the hit-zone table).
+    All cells must share the ruleset (kernels), the round cap and the tables (e.g. the hit-zone
+    table): :func:`unpaired`.
     """
+    reason = unpaired(cells)
+    if reason is not None:
+        raise ValueError(f"paired cells must share the ruleset, the round cap and the tables: {reason}")
     first = cells[0]
-    if any(c.kernels != first.kernels or c.n_counters != first.n_counters or len(c.tables) != len(first.tables)
-           or not all(np.array_equal(x, y) for x, y in zip(c.tables, first.tables)) for c in cells):
-        raise ValueError("paired cells must share the ruleset, the round cap and the tables")
     Fs = np.ascontiguousarray(np.stack([c.fighters for c in cells]))
     optss = np.ascontiguousarray(np.stack([c.options for c in cells]))
     return Work(first.kernels.paired, (Fs, optss, *first.tables), seed, first.n_counters)

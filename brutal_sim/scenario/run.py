@@ -14,7 +14,7 @@ from ..designer import stat_weights
 from ..results.duel import DuelResult
 from ..results.frames import paired_differences
 from ..results.header import rates_half_width
-from ..run.engine import paired_work, run_to_precision
+from ..run.engine import paired_work, run_to_precision, unpaired
 from ..run.executor import Executor, run_works
 from ..run.factory import resolve
 from .spec import Cell, Scenario
@@ -60,10 +60,7 @@ def _pairable(groups: dict[tuple, list[int]], compiled: list[Compiled]) -> list[
     the round cap; members of other groups run on their own."""
     out = []
     for key, members in groups.items():
-        tables = {b"".join(t.tobytes() for t in compiled[i].tables) for i in members}
-        caps = {compiled[i].n_counters for i in members}
-        same_kernels = all(compiled[i].kernels == compiled[members[0]].kernels for i in members)
-        if len(tables) == 1 and len(caps) == 1 and same_kernels:
+        if unpaired([compiled[i] for i in members]) is None:
             out.append((members, key[0]))
         else:  # a kernel (a duel at a distance beside one at point blank), a table (e.g. Brutal's
             # zone table) or the round cap differs: each cell on its own

@@ -14,9 +14,9 @@ from pydantic import Field, field_validator
 from .. import api
 from ..core.data import StrictModel
 from ..core.errors import DataError
-from ..core.limits import MAX_NAME
+from ..core.limits import MAX_NAME, check_value
 from ..core.options import RuleOptions
-from ..core.ruleset import Compiled, Prepared, Ruleset
+from ..core.ruleset import Compiled, Prepared, Ruleset, get_ruleset, ruleset_names
 from ..run.engine import Precision
 
 
@@ -42,6 +42,11 @@ class SweepSpec(StrictModel):
     def _some(cls, v: list[Any]) -> list[Any]:
         if not v:
             raise ValueError("needs at least one value")
+        for k, value in enumerate(v):  # the bounds of every value that changes a fighter (core.limits)
+            try:
+                check_value(value, "values", f"values[{k}]")
+            except DataError as exc:
+                raise ValueError(f"values[{k}]: {exc.message}") from None
         return v
 
 
@@ -229,11 +234,18 @@ def duelist_refs(spec: ScenarioSpec) -> list[str]:
 MAX_CELLS = 10_000
 
 
+def weights_cells() -> int:
+    """The cells one ``[[weights]]`` entry plays under one variant, at most: each stat a ruleset
+    declares adjustable one step down, unchanged and one step up (the ruleset with the most)."""
+    return 3 * max(len(get_ruleset(name).adjustable) for name in ruleset_names())
+
+
 def estimated_cells(spec: ScenarioSpec) -> int:
-    """How many cells (duel cells and group fights) ``spec`` expands into, counted from the file
-    alone before anything is loaded or built: each matchup (a round robin of k fighters makes
-    k(k−1)/2) and each sweep value against each opponent, under each variant or ruleset; each
-    fight under each. An upper bound where repeats would be refused anyway."""
+    """How many cells (duel cells, group fights and the duel cells of stat weights) ``spec`` expands
+    into, counted from the file alone before anything is loaded or built: each matchup (a round
+    robin of k fighters makes k(k−1)/2), each sweep value against each opponent, each fight and
+    each ``[[weights]]`` entry (:func:`weights_cells`), under each variant or ruleset. An upper
+    bound where repeats would be refused anyway."""
     k = len(spec.fighters)
     robin = k * (k - 1) // 2 if spec.round_robin else 0
     swept = 0
@@ -242,8 +254,9 @@ def estimated_cells(spec: ScenarioSpec) -> int:
             (k - 1 if spec.round_robin and sw.fighter in spec.fighters else 0)
             + sum(sw.fighter in pair for pair in spec.matchups))
         swept += len(sw.values) * opponents
+    weights = len(spec.weights) * weights_cells() if spec.weights else 0
     runs = len(spec.rulesets) or max(len(spec.variants), 1)
-    return runs * (robin + len(spec.matchups) + swept + len(spec.fights))
+    return runs * (robin + len(spec.matchups) + swept + len(spec.fights) + weights)
 
 
 def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapping[str, str]) -> int:
@@ -252,6 +265,6 @@ def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapp
     cells = estimated_cells(spec)
     if max_cells is not None and cells > max_cells:
         force = names.get("force", "force")
-        raise DataError(path, None, f"about {cells:,} cells (matchups and sweep values times variants, and fights); "
+        raise DataError(path, None, f"about {cells:,} cells (matchups, sweep values, fights and stat weights, times variants); "
                         f"allowed: at most {max_cells:,} cells, or more with {force}")
     return cells
