@@ -234,10 +234,16 @@ def duelist_refs(spec: ScenarioSpec) -> list[str]:
 MAX_CELLS = 10_000
 
 
+#: how many items a stat pattern over a list (``armour.*.protection``) is counted as in the estimate
+LIST_ITEMS = 3
+
+
 def weights_cells() -> int:
-    """The cells one ``[[weights]]`` entry plays under one variant, at most: each stat a ruleset
-    declares adjustable one step down, unchanged and one step up (the ruleset with the most)."""
-    return 3 * max(len(get_ruleset(name).adjustable) for name in ruleset_names())
+    """The cells one ``[[weights]]`` entry plays under one variant, as estimated before any fighter
+    is loaded: each stat a ruleset declares adjustable one step down, unchanged and one step up, a
+    pattern over a list counted as :data:`LIST_ITEMS` stats (the ruleset with the most)."""
+    return 3 * max(sum(LIST_ITEMS if ".*" in pattern[0] else 1 for pattern in get_ruleset(name).adjustable)
+                   for name in ruleset_names())
 
 
 def estimated_cells(spec: ScenarioSpec) -> int:
