@@ -43,6 +43,10 @@ MAX_WOUND_CELLS = 6
 MAX_CURVE_CELLS = 24
 #: … and the group-fight figure (a row of two panels per fight) up to this many fights.
 MAX_FIGHT_CELLS = 8
+#: … and the win-rate bars up to this many cells (about 0.06 s a cell to draw);
+MAX_BAR_CELLS = 200
+#: … and a round robin's matchup matrix for the first this many variants (a figure each).
+MAX_MATRICES = 8
 
 
 @dataclass
@@ -159,10 +163,12 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         add(plots.lethality_figure(plain, "Lethality by ruleset"), "Lethality by ruleset",
             "Per matchup and ruleset: side a's win rate, the mean rounds to decision and the share of decided "
             "duels in which the loser went down to the only blow that harmed it; 95 % intervals.")
-    if not plain.empty:
+    plain_cells = len(plain[["matchup", "variant"]].drop_duplicates())
+    if not plain.empty and plain_cells <= MAX_BAR_CELLS:
         add(plots.win_rate_figure(plain), "Win rates", "Win rate of each fighter with its 95 % Wilson interval.")
+    if not plain.empty:
         if scenario.spec.round_robin:
-            for variant in plain["variant"].unique():
+            for variant in plain["variant"].unique()[:MAX_MATRICES]:
                 add(plots.matchup_matrix_figure(plain[plain["variant"] == variant]),
                     f"Matchup matrix ({variant})", f"Round robin, {variant}: the row fighter's win rate against "
                     "the column fighter.")

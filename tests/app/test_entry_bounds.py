@@ -120,9 +120,10 @@ def test_weights_entries_count_in_the_size(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["s.toml"]
 
 
-def test_drawing_a_report_is_bounded_per_figure(tmp_path):
+def test_drawing_a_report_is_bounded_per_figure(tmp_path, monkeypatch):
     """Beyond :data:`~brutal_sim.report.MAX_CURVE_CELLS` cells a report draws no figure with a panel
-    per cell or variant (their cost grows faster than the cells): the win rates only."""
+    per cell or variant (their cost grows faster than the cells): the win rates only, and those up
+    to :data:`~brutal_sim.report.MAX_BAR_CELLS` cells (here lowered to 24)."""
     from brutal_sim.scenario import load_scenario, run_scenario
 
     variants = "".join(f'[[variants]]\nname = "v{i}"\noptions = {{ round_cap = {4 + i % 2} }}\n'
@@ -130,8 +131,14 @@ def test_drawing_a_report_is_bounded_per_figure(tmp_path):
     (tmp_path / "s.toml").write_text('n = 10\nmatchups = [["militia", "brute"]]\n' + variants)
     sc = load_scenario(str(tmp_path / "s.toml"))
     results = run_scenario(sc, threads=1)
-    frames = report.ReportFrames.of(results, sc.differences)
-    assert [f["title"] for f in report._figures(sc, frames)] == ["Win rates"]
+
+    def captions() -> list[str]:
+        page = report.render_report(sc, results, "brutal-sim report s.toml")
+        return [part.split("</figcaption>")[0] for part in page.split("<figcaption>")[1:]]
+
+    assert captions() == ["Win rate of each fighter with its 95 % Wilson interval."]
+    monkeypatch.setattr(report, "MAX_BAR_CELLS", report.MAX_CURVE_CELLS)
+    assert captions() == []
 
 
 # -- the explorer --------------------------------------------------------------------------------
