@@ -33,7 +33,8 @@ class SweepSpec(StrictModel):
 
     name: str = Field("", max_length=MAX_NAME)
     fighter: str
-    field: str = Field(description="dotted path in the fighter's data, e.g. main_hand.damage or armour.0.protection")
+    field: str = Field(max_length=MAX_NAME, description="dotted path in the fighter's data, e.g. main_hand.damage or "
+                       "armour.0.protection")
     values: list[Any]
     opponents: list[str] = Field(default_factory=list)
 
