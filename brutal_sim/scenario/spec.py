@@ -272,6 +272,7 @@ def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapp
     cells = estimated_cells(spec)
     if max_cells is not None and cells > max_cells:
         force = names.get("force", "force")
-        raise DataError(path, None, f"about {cells:,} cells (matchups, sweep values, fights and stat weights, times variants); "
+        raise DataError(path, None, f"about {cells:,} cells (matchups, sweep values, fights and stat weights, "
+                        "times variants); "
                         f"allowed: at most {max_cells:,} cells, or more with {force}")
     return cells

@@ -30,7 +30,8 @@ _counter = itertools.count()
 
 BRUTAL = get_ruleset("brutal")
 #: every path of the two fighters' data, and paths that name no field or what is not a weapon
-PATHS = sorted({p for name in ("swordsman", "brute") for p in field_paths(BRUTAL.fighter_data(BRUTAL.load_fighter(name)))})
+PATHS = sorted({p for name in ("swordsman", "brute")
+                for p in field_paths(BRUTAL.fighter_data(BRUTAL.load_fighter(name)))})
 ODD_PATHS = ["damage.bonus", "talents.damage.bonus", "attributes.damage.bonus", "armour.0.damage.bonus",
              "main_hand.damage.bonus", "off_hand.damage.bonus", "main_hand.9", "armour.99.protection", "", ".", "..",
              "main_hand..damage", "x" * 201, "checks.melee.x"]
