@@ -273,6 +273,5 @@ def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapp
     if max_cells is not None and cells > max_cells:
         force = names.get("force", "force")
         raise DataError(path, None, f"about {cells:,} cells (matchups, sweep values, fights and stat weights, "
-                        "times variants); "
-                        f"allowed: at most {max_cells:,} cells, or more with {force}")
+                        f"times variants); allowed: at most {max_cells:,} cells, or more with {force}")
     return cells
