@@ -51,7 +51,7 @@ _GROUP_STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D")]  # line style
 
 #: the longest line of text a figure shows (a name up to the 200 characters allowed would squeeze the
 #: plot to nothing); a longer one keeps its start and an ellipsis (the tables show it whole)
-MAX_LABEL = 60
+MAX_LABEL = 48
 
 
 def plain(text: object) -> str:

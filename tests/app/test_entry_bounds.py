@@ -266,21 +266,27 @@ def test_a_narrow_terminal_cuts_no_number():
 
 
 def test_figures_keep_their_plot_with_names_at_the_limit():
-    """Fighters named with the 200 characters allowed: the win-rate figure's plot keeps most of its
-    width (the names are cut on the figure, whole in the tables)."""
+    """Fighters named with the 200 characters allowed: in each figure saved as a report saves it
+    (a tight bounding box), the plot keeps at least 40 % of the image's width (the names are cut
+    on the figure, whole in the tables)."""
+    import io
+
     from brutal_sim import api
     from brutal_sim.core.limits import MAX_NAME
     from brutal_sim.core.ruleset import get_ruleset
     from brutal_sim.results import plots
-    from brutal_sim.results.frames import summary_frame
+    from brutal_sim.results.frames import decided_by_frame, rounds_frame, summary_frame
 
     rs = get_ruleset("brutal")
-    a, b = (rs.load_fighter(name).model_copy(update={"name": letter * MAX_NAME})
-            for name, letter in (("swordsman", "Ж"), ("brute", "W")))
-    fig = plots.win_rate_figure(summary_frame([api.duel(a, b, n=200, options={"round_cap": "5"})]))
-    fig.canvas.draw()
-    assert fig.axes[0].get_position().width > 0.4
-    assert max(len(t.get_text()) for t in fig.axes[0].get_yticklabels()) <= plots.MAX_LABEL
+    a, b = (rs.load_fighter(name).model_copy(update={"name": (first + "ancelot of the lake ")[:20] * (MAX_NAME // 20)})
+            for name, first in (("swordsman", "L"), ("brute", "W")))
+    r = api.duel(a, b, n=200, options={"round_cap": "5"})
+    for fig in (plots.win_rate_figure(summary_frame([r])), plots.rounds_figure(rounds_frame([r]), kind="cdf"),
+                plots.decided_by_figure(decided_by_frame([r]))):
+        fig.savefig(io.BytesIO(), format="svg", bbox_inches="tight")
+        share = fig.axes[0].get_position().width * fig.get_figwidth() / fig.get_tightbbox().width
+        assert share > 0.4, (fig.axes[0].get_title(), share)
+        assert all(len(t.get_text()) <= plots.MAX_LABEL for t in fig.findobj(lambda o: hasattr(o, "get_text")))
 
 
 def test_a_warm_run_says_nothing_of_compiling():
