@@ -15,15 +15,18 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from . import api
-from .core.errors import DataError
+from .core.errors import DataError, shown
+from .core.limits import check_value
 from .core.ruleset import Ruleset, resolve_ruleset
 from .core.variants import DIE_LADDER, get_path, with_changes
 from .results.duel import DuelResult
 from .results.frames import paired_differences
-from .run.engine import run_paired_counters
+from .run.engine import run_paired_counters, unpaired
 
 #: how far an integer field's control reaches by default on each side of its value
 INT_REACH = 3
+#: the rule option that caps a duel's rounds (it sizes the counters: no two caps pair)
+ROUND_CAP = "round_cap"
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ class Explorer:
                                               for key, v in chosen.items()}
         self.values = dict(self.base)
         self._last: Reading | None = None
+        self._baseline = self._prepared(self.base)
+        for key, choices in self.choices.items():
+            self._check_pairable(key, choices)
 
     # -- fields -------------------------------------------------------------------------------
 
@@ -131,14 +137,40 @@ class Explorer:
         fb = with_changes(self.b, changes["b"], "explore b") if changes["b"] else self.b
         return fa, fb, {**self.options, **{k: str(v) for k, v in changes["options"].items()}}
 
+    def _prepared(self, values: Mapping[str, Any]) -> Any:
+        fa, fb, options = self._setup(values)
+        return self.rs.prepare(fa, fb, self.rules, options)
+
+    def _check_pairable(self, key: str, choices: Sequence[Any]) -> None:
+        """Each value of ``key`` in ``choices`` can be played against the baseline on the same duels
+        (:func:`~brutal_sim.run.engine.unpaired`), else a :class:`DataError` saying why; a value
+        the ruleset refuses is left for :meth:`set` to tell."""
+        where, name = self._split(key)
+        if where == "options" and name == ROUND_CAP:
+            raise DataError("explore", "fields", f"{key!r}: the round cap sizes the counters, so setups with "
+                            "different round caps cannot be played on the same duels; allowed: fighter fields and "
+                            "options that keep the round cap (compare round caps in a scenario's variants)")
+        for value in choices:
+            if value == self.base[key]:
+                continue
+            try:
+                prepared = self._prepared({**self.base, key: value})
+            except DataError:
+                continue
+            self._refuse_unpaired(key, value, prepared, "fields")
+
+    def _refuse_unpaired(self, key: str, value: Any, prepared: Any, field: str) -> None:
+        reason = unpaired([self._baseline.compiled, prepared.compiled])
+        if reason is not None:
+            raise DataError("explore", field, f"{key!r} = {shown(value)} cannot be played against the baseline on "
+                            f"the same duels: {reason}; allowed: values that keep the baseline's kernels, round cap "
+                            "and tables (compare such setups in a scenario's variants)")
+
     def reading(self) -> Reading:
         """The current values played against the baseline (cached until a value changes)."""
         if self._last is not None and self._last.values == self.values:
             return self._last
-        cells = []
-        for values in (self.base, self.values):
-            fa, fb, options = self._setup(values)
-            cells.append(self.rs.prepare(fa, fb, self.rules, options))
+        cells = [self._baseline, self._prepared(self.values)]
         counters, joint, elapsed = run_paired_counters([p.compiled for p in cells], self.n, self.seed, self.threads)
         results = [api.result_of(self.rs, p, cnt, self.n, self.seed, elapsed / 2, {"variant": label})
                    for p, cnt, label in zip(cells, counters, ("baseline", "current"))]
@@ -152,10 +184,11 @@ class Explorer:
         """Set one field (of ``fields``) and play: a bad value is a :class:`DataError` and changes nothing."""
         if key not in self.values:
             raise DataError("explore", "field", f"{key!r} is not one of the explorer's fields: {', '.join(self.values)}")
+        check_value(value, "explore", key)
         previous = self.values[key]
         self.values[key] = value
         try:
-            self._setup(self.values)
+            self._refuse_unpaired(key, value, self._prepared(self.values), "field")
         except DataError:
             self.values[key] = previous
             raise

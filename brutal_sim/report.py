@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import jinja2
 import markupsafe
@@ -32,17 +32,21 @@ from .results.frames import (
 )
 from .core.data import exists
 from .core.errors import DataError
-from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes
+from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes, size_text
 from .outputs import csv_writer, parquet_writer, write_folder
 from .scenario import Scenario, scenario_files
 
 
 #: Reports draw the wound figure (two panels per cell) only up to this many cells; the CSV has all.
 MAX_WOUND_CELLS = 6
-#: … and the decided-by figure (one panel per cell) up to this many cells.
+#: … and the decided-by and rounds-to-decision figures (a panel per cell or variant) up to this many cells.
 MAX_CURVE_CELLS = 24
 #: … and the group-fight figure (a row of two panels per fight) up to this many fights.
 MAX_FIGHT_CELLS = 8
+#: … and the win-rate bars up to this many cells (about 0.06 s a cell to draw);
+MAX_BAR_CELLS = 200
+#: … and a round robin's matchup matrix for the first this many variants (a figure each).
+MAX_MATRICES = 8
 
 
 @dataclass
@@ -159,18 +163,21 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         add(plots.lethality_figure(plain, "Lethality by ruleset"), "Lethality by ruleset",
             "Per matchup and ruleset: side a's win rate, the mean rounds to decision and the share of decided "
             "duels in which the loser went down to the only blow that harmed it; 95 % intervals.")
-    if not plain.empty:
+    plain_cells = len(plain[["matchup", "variant"]].drop_duplicates())
+    if not plain.empty and plain_cells <= MAX_BAR_CELLS:
         add(plots.win_rate_figure(plain), "Win rates", "Win rate of each fighter with its 95 % Wilson interval.")
+    if not plain.empty:
         if scenario.spec.round_robin:
-            for variant in plain["variant"].unique():
+            for variant in plain["variant"].unique()[:MAX_MATRICES]:
                 add(plots.matchup_matrix_figure(plain[plain["variant"] == variant]),
                     f"Matchup matrix ({variant})", f"Round robin, {variant}: the row fighter's win rate against "
                     "the column fighter.")
         rounds = frames.rounds[frames.rounds["sweep"] == ""]
-        add(plots.rounds_figure(rounds, kind="cdf"), "Rounds to decision",
-            "Share of decided duels over by each round.")
         wounds = frames.wounds[frames.wounds["sweep"] == ""]
         cells = wounds[["matchup", "variant"]].drop_duplicates()
+        if len(cells) <= MAX_CURVE_CELLS:  # a panel per variant beyond a few: the figure's cost grows faster
+            add(plots.rounds_figure(rounds, kind="cdf"), "Rounds to decision",
+                "Share of decided duels over by each round.")
         if frames.decided_by is not None and len(cells) <= MAX_CURVE_CELLS:
             add(plots.decided_by_figure(frames.decided_by[frames.decided_by["sweep"] == ""]), "Decided by round",
                 "Per side, the share of all duels it had won by each round (its win rate at the end), with 95 % "
@@ -352,6 +359,16 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         sets=[f"{k}={v}" for k, v in flat_sets(scenario.sets).items()],
     )
     return html
+
+
+def check_report_size(html: str, output: str) -> None:
+    """A report's page at most :data:`~brutal_sim.core.limits.MAX_REPORT_BYTES` (the most
+    ``report --rerun`` reads), else a :class:`DataError` naming its size, before it is written."""
+    size = len(html.encode("utf-8"))
+    if size > MAX_REPORT_BYTES:
+        raise DataError(output, None, f"the report would be {size_text(size)}; allowed: at most "
+                        f"{size_text(MAX_REPORT_BYTES)} (the most that report --rerun reads): play fewer cells, or "
+                        "export the tables with --csv from smaller scenarios")
 
 
 def paragraphs(text: str) -> list[str]:
@@ -562,35 +579,36 @@ _BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 
 def find_setup(text: str) -> str | None:
     """The base64 payload of a report's setup link (the first ``<a …>`` tag with
-    ``id="brutal-sim-setup"`` and a ``href="data:application/json;base64,…"``), or None. One pass
-    from left to right with :meth:`str.find` (no regular expression): each ``<a`` tag is looked at
-    once, from its ``<`` to its ``>``, so the time is linear in the length of ``text`` whatever it
-    holds."""
+    ``id="brutal-sim-setup"`` and a ``href="data:application/json;base64,…"``), or None
+    (:func:`setup_links`)."""
+    return next(setup_links(text), None)
+
+
+def setup_links(text: str) -> Iterator[str | None]:
+    """Each ``<a …>`` tag of ``text`` with ``id="brutal-sim-setup"``: its base64 payload, or None
+    where it has none (no ``href="data:application/json;base64,…"``, or not base64). One pass from
+    left to right with :meth:`str.find` (no regular expression): each ``<a`` tag is looked at once,
+    from its ``<`` to its ``>``, so the time is linear in the length of ``text`` whatever it holds."""
     i = 0
     while True:
         start = text.find("<a", i)
         if start < 0:
-            return None
+            return
         if start + 2 >= len(text) or not text[start + 2].isspace():
             i = start + 2  # <abbr …>, <a>: not a link with attributes
             continue
         end = text.find(">", start)
         if end < 0:
-            return None  # no tag ends after this one: none to find
+            return  # no tag ends after this one: none to find
         i = end + 1
         tag = text[start:end]
         at = tag.find(_SETUP_ATTR)
         if at < 0 or not tag[at - 1].isspace():
             continue
         href = tag.find(_SETUP_HREF)
-        if href < 0 or not tag[href - 1].isspace():
-            return None
-        payload_start = href + len(_SETUP_HREF)
-        close = tag.find('"', payload_start)
-        if close < 0:
-            return None
-        payload = tag[payload_start:close]
-        return payload if _BASE64.issuperset(payload) else None
+        close = -1 if href < 0 or not tag[href - 1].isspace() else tag.find('"', href + len(_SETUP_HREF))
+        payload = tag[href + len(_SETUP_HREF):close] if close >= 0 else None
+        yield payload if payload is not None and _BASE64.issuperset(payload) else None
 
 
 def read_setup(path: str) -> dict[str, Any]:
@@ -609,7 +627,11 @@ def read_setup(path: str) -> dict[str, Any]:
         raise DataError(path, None, "not a brutal-sim report (not UTF-8 text)") from None
     except OSError as exc:
         raise DataError(path, None, f"cannot read the report: {exc.strerror or exc}") from None
-    payload = find_setup(text)
+    links = list(itertools.islice(setup_links(text), 2))
+    if len(links) > 1:
+        raise DataError(path, None, f"holds more than one brutal-sim setup link (id=\"{SETUP_ID}\"); a report that "
+                        "brutal-sim report writes has one, and which one the page shows cannot be told: nothing played")
+    payload = links[0] if links else None
     if payload is None:
         raise DataError(path, None, "holds no brutal-sim setup (the link id=\"brutal-sim-setup\" that "
                         "brutal-sim report writes); nothing to play again")

@@ -126,6 +126,31 @@ toml_values = st.recursive(scalars, lambda inner: st.one_of(
     st.dictionaries(odd_text, inner, max_size=3)), max_leaves=6)
 
 
+def _nested(depth: int, leaf: Any = 1) -> Any:
+    for _ in range(depth):
+        leaf = [leaf]
+    return leaf
+
+
+#: values at and past the bounds of a value that changes a fighter (brutal_sim.core.limits): text
+#: of 1,000 and 1,001 characters, nesting 32 and 33 levels deep, and far past both
+bound_values = st.sampled_from(["x" * 1_000, "x" * 1_001, "я" * 100_000, _nested(31), _nested(32), _nested(400),
+                                [["d6"] * 3] * 3, {"name": "x" * 201}])
+#: any value a change may be given: TOML values, dice, values at the bounds
+changed_values = st.one_of(toml_values, dice_text, bound_values)
+
+
+def field_paths(data: Any, prefix: str = "") -> list[str]:
+    """Every dotted path to a value of fighter data, as ``--set`` and sweeps write them
+    (``main_hand.damage``, ``armour.0.protection``), tables and lists included."""
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    out = []
+    for k, v in items:
+        path = f"{prefix}.{k}" if prefix else str(k)
+        out += [path, *field_paths(v, path)]
+    return out
+
+
 def out_of_range(value: Any) -> st.SearchStrategy[Any]:
     """Numbers just beside, and far from, a number of the file."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -19,6 +19,8 @@ import signal
 import sys
 
 from . import duels, fights, reports, catalog, cache  # noqa: F401  (each registers its commands on the app)
+from ..core.errors import DataError
+from ..core.limits import check_thread_count
 from .base import app, err, stop_requested
 
 __all__ = ["app", "main"]
@@ -42,9 +44,11 @@ def main() -> None:
                   highlight=False, markup=False, soft_wrap=True)
         sys.exit(2)
     threads = os.environ.get("NUMBA_NUM_THREADS")
-    if threads is not None and not (threads.strip().isdigit() and int(threads) > 0):
-        err.print(f"error: NUMBA_NUM_THREADS: must be a positive number of threads, got {threads!r}",
-                  highlight=False, markup=False, soft_wrap=True)
+    try:
+        if threads is not None:
+            check_thread_count(threads, "NUMBA_NUM_THREADS")
+    except DataError as exc:
+        err.print(f"error: {exc}", highlight=False, markup=False, soft_wrap=True)
         sys.exit(2)
     try:
         app()

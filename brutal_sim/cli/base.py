@@ -80,14 +80,20 @@ app = typer.Typer(cls=_Commands, add_completion=True, no_args_is_help=True, rich
 PIPE_WIDTH = 1000
 
 
+#: the narrowest width tables are laid out for: on a narrower terminal (``COLUMNS=20``) the lines
+#: wrap, and no table cuts a number to ``…``
+MIN_WIDTH = 80
+
+
 def _width(stream: Any) -> int | None:
-    """The width of a console: ``COLUMNS`` when it is a positive number, 80 when it is set to
-    anything else (0, negative, not a number); else the terminal's (None), or :data:`PIPE_WIDTH`
-    when ``stream`` is not a terminal."""
+    """The width of a console: ``COLUMNS`` when it is a positive number (at least
+    :data:`MIN_WIDTH`), 80 when it is set to anything else (0, negative, not a number); else the
+    terminal's (None: :func:`_at_least` keeps it to :data:`MIN_WIDTH`), or :data:`PIPE_WIDTH` when
+    ``stream`` is not a terminal."""
     columns = os.environ.get("COLUMNS")
     if columns is None:
         return None if _is_terminal(stream) else PIPE_WIDTH
-    return int(columns) if columns.strip().isdigit() and int(columns) > 0 else 80
+    return max(int(columns), MIN_WIDTH) if columns.strip().isdigit() and int(columns) > 0 else 80
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -105,8 +111,15 @@ class _Console(Console):
         raise BrokenPipeError
 
 
-out = _Console(width=_width(sys.stdout))
-err = _Console(stderr=True, width=_width(sys.stderr))
+def _at_least(console: Console) -> Console:
+    """``console`` at least :data:`MIN_WIDTH` wide (a narrow terminal's own width included)."""
+    if console.width < MIN_WIDTH:
+        console.width = MIN_WIDTH
+    return console
+
+
+out = _at_least(_Console(width=_width(sys.stdout)))
+err = _at_least(_Console(stderr=True, width=_width(sys.stderr)))
 
 N_OPT = typer.Option(None, "-n", help="number of duels [default: 100,000]")
 TARGET_OPT = typer.Option(None, "--target-error", help="play until every win rate's 95 % interval is within ± this "
@@ -232,8 +245,9 @@ def warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None:
 
 #: how the compile notice names a kind of kernels (``Ruleset.warm_up``)
 KIND_WORDS = {"attack": "sampled-attack", "exact": "exact-attack", "paired": "scenario"}
-#: seconds after which a warm-up is taken to be compiling (loading cached kernels takes less)
-COMPILE_NOTICE_AFTER = 0.8
+#: seconds after which a warm-up is taken to be compiling: loading cached kernels takes about 1 s on
+#: a busy machine (two cores shared by five runs), compiling them 10 s or more
+COMPILE_NOTICE_AFTER = 4.0
 
 
 def compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Callable[[], Any]) -> None:
@@ -246,9 +260,12 @@ def compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Ca
     what = f"compiling the {ruleset.name} {label} kernels (once: numba caches them{f', about {about:.0f} s' if about else ''})"
     done = threading.Event()
 
+    announced = threading.Event()
+
     def announce() -> None:
         if done.wait(COMPILE_NOTICE_AFTER):
             return
+        announced.set()
         if err.is_terminal:
             with err.status(escape(what) + " …", spinner="dots"):
                 done.wait()
@@ -267,7 +284,7 @@ def compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Ca
         notice.join()
     check_stop()
     took = time.perf_counter() - t0
-    if took > 2.0 and not json_mode:
+    if announced.is_set() and not json_mode:
         err.print(f"[dim]compiled the {escape(ruleset.name)} {label} kernels in {took:.1f} s (cached: later runs "
                   "start fast)[/]")
 
@@ -396,6 +413,9 @@ def parse_sets(sets: list[str] | None, sides: tuple[str, ...] | None = ("a", "b"
     the scenario loader)."""
     import tomllib
 
+    from ..core.limits import MAX_NAME, check_toml_nesting
+    from ..core.variants import check_change
+
     changes: dict[str, dict[str, Any]] = {key: {} for key in sides or ()}
     for flag in sets or []:
         target, eq, text = flag.partition("=")
@@ -404,6 +424,12 @@ def parse_sets(sets: list[str] | None, sides: tuple[str, ...] | None = ("a", "b"
             raise DataError("--set", None, f"{flag!r}: write SIDE.PATH=VALUE with SIDE a or b, e.g. "
                             "a.main_hand.damage=d10" if sides is not None else f"{flag!r}: write FIGHTER.PATH=VALUE "
                             "with FIGHTER a fighter of the scenario, e.g. brute.main_hand.damage=d10")
+        where = f"--set {side}"
+        try:  # the text's nesting and length, before it is parsed
+            check_toml_nesting(f"v = {text.strip()}", where)
+        except DataError as exc:
+            raise DataError(where, path.strip()[:MAX_NAME], exc.message) from None
+        check_change(path.strip(), text.strip(), where)
         try:
             value: Any = tomllib.loads(f"v = {text.strip()}")["v"]
         except tomllib.TOMLDecodeError:
@@ -438,10 +464,11 @@ def set_entry(changes: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def print_sets(changes: dict[str, dict[str, Any]]) -> None:
-    """Echo the ``--set`` changes of a run."""
+    """Echo the ``--set`` changes of a run, as literal text (:func:`literal`: escape sequences written
+    as escapes)."""
     shown = [f"{k}={v}" for k, v in _flat_sets(changes).items()]
     if shown:
-        out.print("set: " + ", ".join(shown), highlight=False, markup=False)
+        out.print("set: " + literal(", ".join(shown)), highlight=False)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:

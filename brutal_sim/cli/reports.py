@@ -72,8 +72,8 @@ def report(
     from pathlib import Path
 
     from ..outputs import Outputs, require_parquet, write_file
-    from ..report import (ReportFrames, flat_sets, nested_sets, read_setup, render_report, report_setup,
-                          setup_inputs, table_metadata)
+    from ..report import (ReportFrames, check_report_size, flat_sets, nested_sets, read_setup, render_report,
+                          report_setup, setup_inputs, table_metadata)
     from ..run.cluster import parse
     from ..scenario import MAX_CELLS, load_scenario, scenario_files
 
@@ -81,6 +81,7 @@ def report(
         require_parquet("--parquet")
     changes = parse_sets(sets, sides=None)
     old: dict[str, Any] | None = None
+    given = {key for key, value in (("n", n), ("target_error", target_error), ("max_n", max_n)) if value is not None}
     if rerun is not None:
         if scenario is not None:
             fail(f"give a scenario file or --rerun REPORT, not both ({scenario}, --rerun {rerun})")
@@ -102,8 +103,12 @@ def report(
     with _scenario_place(old, scenario, rerun) as path:
         if old is None:
             outputs.check([Path(path), *(ref.path for ref in scenario_files(path))])
-        with _setup_errors(rerun, _REPLAY_FLAGS if sets else _REPLAY_FLAGS - {"--set"}):
-            sc = load_scenario(path, n=n, names=FLAGS, target_error=target_error, max_n=max_n,
+        # in a replay, a number the report's setup gave (not a flag) is named as the setup names it
+        from_setup = {"n", "target_error", "max_n"} - given if old is not None else set()
+        names = {k: v for k, v in FLAGS.items() if k not in from_setup}
+        flags = _REPLAY_FLAGS - from_setup - {FLAGS[k] for k in from_setup} - (set() if sets else {"--set"})
+        with _setup_errors(rerun, flags):
+            sc = load_scenario(path, n=n, names=names, target_error=target_error, max_n=max_n,
                                max_cells=None if force else MAX_CELLS, on_size=_announce, sets=changes)
         check_run(None, threads)
         target = parse(cluster)
@@ -122,6 +127,7 @@ def report(
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
         (f"brutal-sim report --rerun {rerun} -o {output}" if rerun else f"brutal-sim report {scenario} -o {output}")
     html = render_report(sc, results, command, setup=setup)
+    check_report_size(html, output)
     frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
     try:
         with writing():

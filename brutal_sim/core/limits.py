@@ -21,6 +21,9 @@ MAX_REPORT_BYTES = 256 * 1024**2
 MAX_DEPTH = 32
 #: the longest name (of a fighter, a weapon or other item, a variant, a sweep, a fight's label)
 MAX_NAME = 200
+#: the longest text in a value that changes a fighter or a rule option from outside a file (``--set``,
+#: a sweep's values, the explorer's ``set``, the API's variants): a name, a dice expression, a code
+MAX_VALUE = 1_000
 
 
 def size_text(n: int) -> str:
@@ -173,6 +176,34 @@ def check_names(data: Any, source: str, prefix: str = "", limit: int = MAX_NAME)
     for path, value in _walk(data):
         if path and path[-1] == "name" and isinstance(value, str) and len(value) > limit:
             raise DataError(source, dotted(path, prefix), long_name(value, limit))
+
+
+def check_value(value: Any, source: str, field: str | None, depth: int = MAX_DEPTH, length: int = MAX_VALUE) -> None:
+    """A value given to change a fighter or an option (any nesting of tables, lists and text): at
+    most ``depth`` levels of tables and lists, each text at most ``length`` characters; else a
+    :class:`DataError` naming ``source`` and ``field``."""
+    for path, item in _walk(value):
+        if len(path) >= depth and isinstance(item, (dict, list)):
+            raise _too_deep(source, field, depth)
+        if isinstance(item, str) and len(item) > length:
+            raise DataError(source, field, f"a text of {len(item):,} characters; allowed: at most {length:,}")
+
+
+def machine_threads() -> int:
+    """The most threads a run may ask for on this machine: its cores."""
+    return os.cpu_count() or 1
+
+
+def check_thread_count(value: Any, source: str) -> int:
+    """A thread count from outside (``NUMBA_NUM_THREADS``): a whole number 1 … :func:`machine_threads`,
+    else a :class:`DataError` naming ``source`` (thousands of threads crash numba's thread pool)."""
+    text = str(value).strip()
+    if not (text.isdigit() and int(text) > 0):
+        raise DataError(source, None, f"must be a positive number of threads, got {value!r}")
+    if int(text) > machine_threads():
+        raise DataError(source, None, f"{int(text):,} threads; allowed: 1 … {machine_threads()} (the cores of this "
+                        "machine)")
+    return int(text)
 
 
 def long_name(value: str, limit: int = MAX_NAME) -> str:

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from .dice import Dice, parse_dice
 from .errors import DataError
+from .limits import MAX_NAME, check_value
 from .ruleset import get_ruleset
 
 
@@ -21,15 +22,7 @@ def set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
     """Set ``data[path]`` (dotted, list items by index); unknown paths name what exists there."""
     parts = path.split(".")
     if len(parts) >= 2 and parts[-2:] == ["damage", "bonus"]:
-        weapon = data
-        for part in parts[:-2]:
-            weapon = weapon.get(part) if isinstance(weapon, dict) else None  # type: ignore[assignment]
-            if weapon is None:
-                raise DataError(where, "field", f"{path!r}: {part!r} is empty or not a weapon")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise DataError(where, "field", f"{path!r}: the damage bonus must be an integer, got {value!r}")
-        dice = parse_dice(str(weapon["damage"]))
-        weapon["damage"] = str(Dice(dice.count, dice.sides, value))
+        _set_damage_bonus(data, parts[:-2], value, path, where)
         return
     node: Any = data
     for i, part in enumerate(parts):
@@ -51,6 +44,44 @@ def set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
             if node[key] is None:
                 raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i + 1])} is empty")
             node = node[key]
+
+
+def check_change(path: Any, value: Any, where: str) -> None:
+    """One change of a fighter from outside a file (``--set``, a sweep, the explorer, the API): its
+    path a dotted text of at most :data:`~brutal_sim.core.limits.MAX_NAME` characters, its value
+    within :func:`~brutal_sim.core.limits.check_value`'s bounds; else a :class:`DataError`."""
+    if not isinstance(path, str) or not path.strip():
+        raise DataError(where, "field", f"{_short(path)}: expected a dotted path such as main_hand.damage")
+    if len(path) > MAX_NAME:
+        raise DataError(where, "field", f"a path of {len(path):,} characters; allowed: at most {MAX_NAME}")
+    check_value(value, where, path)
+
+
+def _set_damage_bonus(data: dict[str, Any], at: list[str], value: Any, path: str, where: str) -> None:
+    """``<hand>.damage.bonus``: the bonus of the dice of the weapon at ``at`` (``d8+1`` → ``d8+3``);
+    anything but a weapon whose damage is dice there is a :class:`DataError` naming what is allowed."""
+    weapon: Any = data
+    for i, part in enumerate(at):
+        node = weapon.get(part) if isinstance(weapon, dict) else None
+        if not isinstance(node, dict):
+            shown = ".".join(at[:i + 1]) or "the fighter"
+            raise DataError(where, "field", f"{path!r}: {shown} is {'empty' if node is None else 'not a weapon'}; "
+                            "damage.bonus is allowed on a weapon with dice damage, e.g. main_hand.damage.bonus")
+        weapon = node
+    damage = weapon.get("damage") if at else None
+    try:
+        dice = parse_dice(damage)
+    except (ValueError, DataError):
+        dice = None
+    if dice is None or dice.count == 0:
+        shown = ".".join(at) or "the fighter"
+        has = f"damage {damage!r} is no dice; set {shown}.damage itself" if "damage" in weapon and at else \
+            "not a weapon with dice damage"
+        raise DataError(where, "field", f"{path!r}: {shown}: {has}; damage.bonus is allowed on a weapon with dice "
+                        "damage, e.g. main_hand.damage.bonus")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise DataError(where, "field", f"{path!r}: the damage bonus must be an integer, got {_short(value)}")
+    weapon["damage"] = str(Dice(dice.count, dice.sides, value))
 
 
 #: the die sizes a weapon's damage steps along (one step of :func:`stat_steps`)
@@ -132,10 +163,12 @@ def vary(f: Any, path: str, value: Any, where: str = "variant") -> Any:
 
 
 def with_changes(f: Any, changes: dict[str, Any], where: str = "variant") -> Any:
-    """Several :func:`vary` steps at once: ``{"main_hand.damage": "d10", "checks.melee": 5}``."""
+    """Several :func:`vary` steps at once: ``{"main_hand.damage": "d10", "checks.melee": 5}``. Each
+    path and value within the bounds of every entry point (:func:`check_change`)."""
     ruleset = get_ruleset(f.ruleset, where)
     data = ruleset.fighter_data(f)
     for path, value in changes.items():
+        check_change(path, value, where)
         set_path(data, path, value, where)
     shown = ", ".join(f"{k}={_short(v)}" for k, v in changes.items())
     return ruleset.fighter_from_data(data, f"{where} {shown}", f.name)

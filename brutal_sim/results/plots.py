@@ -49,11 +49,21 @@ _GROUP_STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D")]  # line style
 
 # -- helpers --------------------------------------------------------------------------------------
 
+#: the longest line of text a figure shows (a name up to the 200 characters allowed would squeeze the
+#: plot to nothing); a longer one keeps its start and its end around an ellipsis, so that labels
+#: that differ at the end (a variant's name) stay apart (the tables show it whole)
+MAX_LABEL = 48
+
+
 def plain(text: object) -> str:
     """``text`` as matplotlib draws it literally: every ``$`` escaped as ``\\$``, so that no name
-    (of a fighter, variant, sweep …) is read as mathtext. Every text a figure shows from the data or
-    the caller (titles, labels, legends, tick labels, annotations) goes through here."""
-    return str(text).replace("$", r"\$")
+    (of a fighter, variant, sweep …) is read as mathtext, and each line at most :data:`MAX_LABEL`
+    characters. Every text a figure shows from the data or the caller (titles, labels, legends,
+    tick labels, annotations) goes through here."""
+    head = (MAX_LABEL - 1) * 2 // 3
+    lines = [line if len(line) <= MAX_LABEL else line[:head] + "…" + line[head + 1 - MAX_LABEL:]
+             for line in str(text).split("\n")]
+    return "\n".join(lines).replace("$", r"\$")
 
 
 def _plain_all(texts: Iterable[object]) -> list[str]:

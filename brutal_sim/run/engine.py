@@ -20,18 +20,34 @@ def duel_work(kernel: Callable[..., np.ndarray], compiled: Compiled, seed: int) 
     return Work(kernel, compiled.args(), seed, compiled.n_counters)
 
 
+def unpaired(cells: Sequence[Compiled]) -> str | None:
+    """Why ``cells`` cannot be replayed on the same duels (:func:`paired_work`), or None when they
+    can: they must share the ruleset's drivers (any kernel sets: they play their union), the round
+    cap (the counters' size) and the tables."""
+    first = cells[0]
+    for c in cells[1:]:
+        if not c.kernels.same_drivers(first.kernels):
+            return "they play on different rulesets' kernels"
+        if c.n_counters != first.n_counters:
+            return "their round caps differ (the size of the counters)"
+        if len(c.tables) != len(first.tables) or not all(np.array_equal(x, y) for x, y in zip(c.tables, first.tables)):
+            return "their tables differ (e.g. Brutal's hit-zone table)"
+    return None
+
+
 def paired_work(cells: Sequence[Compiled], seed: int) -> Work:
     """The configurations ``cells`` replayed on the same duels (common random numbers) as one
     :class:`Work`: its chunks give counters ``int64[m, k]`` and joint outcomes ``int64[max(m−1, 1), 3, 3]``.
 
     All cells must share the ruleset (its drivers), the round cap and the tables (e.g. the
-    hit-zone table); they play the union of their kernel sets (a duel at point blank beside one at
-    a distance plays the kernels at a distance too), so every cell draws the same random numbers.
+    hit-zone table): :func:`unpaired`. They play the union of their kernel sets (a duel at point
+    blank beside one at a distance plays the kernels at a distance too), so every cell draws the
+    same random numbers.
     """
+    reason = unpaired(cells)
+    if reason is not None:
+        raise ValueError(f"paired cells must share the ruleset, the round cap and the tables: {reason}")
     first = cells[0]
-    if any(not c.kernels.same_drivers(first.kernels) or c.n_counters != first.n_counters or len(c.tables) != len(first.tables)
-           or not all(np.array_equal(x, y) for x, y in zip(c.tables, first.tables)) for c in cells):
-        raise ValueError("paired cells must share the ruleset, the round cap and the tables")
     Fs = np.ascontiguousarray(np.stack([c.fighters for c in cells]))
     optss = np.ascontiguousarray(np.stack([c.options for c in cells]))
     variant = first.kernels.variant

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numba
 import numpy as np
 
+from ..core.limits import check_thread_count
 from ..core.ruleset import Bound
 
 #: Duel indices per chunk: the unit of work an executor runs. Results do not depend on it.
@@ -58,10 +59,12 @@ FORK_MESSAGE = ("this process was forked after numba's threads started and canno
 
 def lanes(threads: int | None) -> int:
     """Set and return numba's thread count for this process: ``threads`` capped at the cores
-    numba may use, all of them if None. In a child forked after the threads started this is a
-    RuntimeError (:data:`FORK_MESSAGE`) instead of a hang."""
+    numba may use, all of them if None; a ``NUMBA_NUM_THREADS`` above the machine's cores is a
+    :class:`~brutal_sim.core.errors.DataError` before any thread starts. In a child forked after
+    the threads started this is a RuntimeError (:data:`FORK_MESSAGE`) instead of a hang."""
     if _THREADS["forked_after"]:
         raise RuntimeError(FORK_MESSAGE)
+    check_thread_count(numba.config.NUMBA_NUM_THREADS, "NUMBA_NUM_THREADS")  # before the pool starts
     _THREADS["started"] = True
     threads = threads or numba.config.NUMBA_NUM_THREADS
     threads = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))

@@ -19,7 +19,9 @@ from brutal_sim.core.data import parse_toml
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NAME, check_toml_nesting, size_text
 from brutal_sim.report import SETUP_FORMAT, find_setup, read_setup
+from brutal_sim.core.variants import stat_steps
 from brutal_sim.scenario import estimated_cells, load_scenario, read_spec
+from brutal_sim.scenario.spec import weights_cells
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -234,7 +236,10 @@ def test_the_estimate_is_the_number_of_cells(example):
         sc = load_scenario(path)
     except DataError:
         pytest.skip(f"{example} is not a scenario")
-    assert estimated_cells(sc.spec) == sc.n_runs
+    assert estimated_cells(sc.spec) == sc.n_runs + len(sc.weight_jobs) * weights_cells()
+    for job in sc.weight_jobs:  # a stat-weights entry plays each stat's steps and its baseline: within the estimate
+        steps = stat_steps(job.a, job.ruleset.adjustable)
+        assert 0 < len(steps) + len({path for path, _, _ in steps}) <= weights_cells()
 
 
 def test_the_estimate_counts_sweeps_round_robins_and_variants(tmp_path):
@@ -252,8 +257,8 @@ def test_a_huge_scenario_is_refused_before_its_cells_are_built(tmp_path, monkeyp
     """200,001 cells: refused in one line with the estimate and the limit, before one cell is
     built (building them took minutes and gigabytes)."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(scenario, "_add_cell", lambda *a, **k: pytest.fail("a cell was built"))
-    monkeypatch.setattr(scenario, "_Fighters", lambda *a, **k: pytest.fail("fighters were loaded"))
+    monkeypatch.setattr(scenario.load, "_add_cell", lambda *a, **k: pytest.fail("a cell was built"))
+    monkeypatch.setattr(scenario.load, "_Fighters", lambda *a, **k: pytest.fail("fighters were loaded"))
     (tmp_path / "s.toml").write_text('n = 20\nmatchups = [["militia", "brute"]]\n[[sweeps]]\nfighter = "militia"\n'
                                      f'field = "attributes.strength"\nvalues = {list(range(200_000))}\n')
     refused(["report", "s.toml", "-o", "r.html"], "s.toml: about 200,001 cells",

@@ -138,3 +138,18 @@ def test_the_walker_sees_function_level_imports(tmp_path):
     """The walk counts an import inside a function body (the test above could not fail without it)."""
     assert "brutal_sim.core.ruleset" in GRAPH["brutal_sim.core.variants"]
     assert "brutal_sim.rulesets.brutal.exact" in GRAPH["brutal_sim.rulesets.brutal"]
+
+
+def test_the_scenario_package_is_app_and_its_parts_import_one_way():
+    """``scenario`` is a package of the app layer; its parts import only the parts before them:
+    spec (the models) → files (reading, finding files) → load (the prepared cells), and run (playing
+    them) reads the models alone."""
+    order = ["spec", "files", "load", "run"]
+    parts = sorted(m for m in MODULES if m.startswith("brutal_sim.scenario."))
+    assert parts == sorted(f"brutal_sim.scenario.{p}" for p in order)
+    assert {layer(m) for m in [*parts, "brutal_sim.scenario"]} == {"app"}
+    for i, part in enumerate(order):
+        siblings = {t.rpartition(".")[2] for t in GRAPH[f"brutal_sim.scenario.{part}"]
+                    if t.startswith("brutal_sim.scenario")}
+        assert siblings <= set(order[:i]), f"scenario.{part} imports {sorted(siblings)}"
+    assert "brutal_sim.scenario" not in {t for p in parts for t in GRAPH[p]}
