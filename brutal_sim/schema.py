@@ -5,16 +5,19 @@ Each schema is generated from what validates the file: the pydantic models of th
 (``model_json_schema()``), post-processed where the TOML form is wider or narrower than the
 model's types (a weapon's ``damage`` is a dice expression or a number, an armour's ``zones`` are
 zone names, a fighter's ``main_hand`` names a weapon of the bundled catalog), and for rules files
-from the ruleset's option specs (an enum of the choices, an integer range). A schema checks each field's type, range and allowed names; the loaders check
-beyond that what spans several fields or files (a two-handed weapon leaves the off hand empty,
-bands of a critical table cover 01..00, a scenario's fighter files exist).
+from the ruleset's option specs (an enum of the choices, an integer range). A schema checks each
+field's type, range and allowed names; the loaders check beyond that what spans several fields or
+files (a two-handed weapon leaves the off hand empty, bands of a critical table cover 01..00, a
+scenario's fighter files exist).
 
 Each ruleset declares its kinds of file in its own ``schema.py``
-(:meth:`~brutal_sim.core.ruleset.Ruleset.file_kinds`, built with :mod:`brutal_sim.core.schema_tools`);
-the scenario schema is the same for every ruleset. The schemas of the bundled rulesets are shipped in the package (``brutal_sim/schemas/RULESET/KIND.json`` and
-``brutal_sim/schemas/scenario.json``), written by ``python -m brutal_sim.schema``; a test checks
-that the shipped files equal freshly generated ones. ``brutal-sim schema KIND --ruleset X`` prints
-one. See docs/reference.md, "Schemas for editors".
+(:meth:`~brutal_sim.core.ruleset.Ruleset.file_kinds`, built with
+:mod:`brutal_sim.core.schema_tools`); the scenario schema is the same for every ruleset. The
+schemas of the bundled rulesets are shipped in the package
+(``brutal_sim/schemas/RULESET/KIND.json`` and ``brutal_sim/schemas/scenario.json``), written by
+``python -m brutal_sim.schema``; a test checks that the shipped files equal freshly generated
+ones. ``brutal-sim schema KIND --ruleset X`` prints one. See docs/reference.md, "Schemas for
+editors".
 """
 
 from __future__ import annotations

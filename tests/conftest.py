@@ -7,12 +7,11 @@ import os
 import numpy as np
 import pytest
 
-from brutal_sim.rulesets.brutal import layout as L
+from brutal_sim.core.ruleset import Compiled
+from brutal_sim.rulesets.brutal import compiled as brutal_compiled, layout as L
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
 from brutal_sim.rulesets.brutal.compile import compile_pair
 from brutal_sim.rulesets.brutal.options import compile_options
-from brutal_sim.core.ruleset import Compiled
-from brutal_sim.rulesets.brutal import compiled as brutal_compiled
 
 # The CLI sizes its tables by COLUMNS where it is set (a shell, pytest-xdist's workers); the tests
 # read a command's output as it is printed off a terminal, where COLUMNS is not set.

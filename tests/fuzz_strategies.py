@@ -20,8 +20,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Iterable
 
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 from typer.testing import CliRunner
 
 import brutal_sim
@@ -301,7 +300,8 @@ def names_one_of(r: Any, *names: str) -> None:
 #: numbers that are ints where an int is due are left out, None where None is the default)
 wrong_values = st.one_of(
     st.floats(allow_nan=True), st.booleans(), st.binary(max_size=8), st.lists(st.integers(), max_size=3),
-    st.dictionaries(st.text(max_size=4), st.integers(), min_size=1, max_size=2), st.just(object()), st.complex_numbers(),
+    st.dictionaries(st.text(max_size=4), st.integers(), min_size=1, max_size=2), st.just(object()),
+    st.complex_numbers(),
 )
 #: an API call with one argument given a wrong value: (function, argument name, value)
 api_calls = st.tuples(st.sampled_from(["duel", "attack", "fight", "sweep", "round_robin", "stat_weights"]),

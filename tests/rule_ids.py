@@ -99,4 +99,5 @@ class Accounting:
 def account(rs: Any) -> Accounting:
     """The accounting of a ruleset's rule ids (its ``rule_prefix``, ``digest`` and ``reference``)."""
     prefix = rs.rule_prefix
-    return Accounting(defined_ids(_read(rs.digest), prefix), all_cited(prefix), not_modelled(_read(rs.reference), prefix))
+    return Accounting(defined_ids(_read(rs.digest), prefix), all_cited(prefix),
+                      not_modelled(_read(rs.reference), prefix))

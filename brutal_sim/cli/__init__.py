@@ -3,8 +3,8 @@
 
 A package by command family: :mod:`.base` (the app, its error boundary, shared options and
 helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.reports` (report,
-diff), :mod:`.catalog` (list, schema, version), :mod:`.cache` (cache info, clear). This module registers them in that order and holds
-the entry point :func:`main`.
+diff), :mod:`.catalog` (list, schema, version), :mod:`.cache` (cache info, clear). This module
+registers them in that order and holds the entry point :func:`main`.
 
 Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
 
@@ -18,9 +18,9 @@ import os
 import signal
 import sys
 
-from . import duels, fights, reports, catalog, cache  # noqa: F401  (each registers its commands on the app)
 from ..core.errors import DataError
 from ..core.limits import check_thread_count
+from . import cache, catalog, duels, fights, reports  # noqa: F401  (each registers its commands on the app)
 from .base import app, err, stop_requested
 
 __all__ = ["app", "main"]

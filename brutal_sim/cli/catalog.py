@@ -10,10 +10,10 @@ from rich.table import Table
 
 from .. import __version__
 from .base import (
-    app,
-    out,
-    fail,
     add_row,
+    app,
+    fail,
+    out,
 )
 
 
@@ -23,7 +23,8 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
           pattern: Optional[str] = typer.Argument(None, help="only the rows whose text holds this (any case), "
                                                   "e.g. `list options cover`"),
           ruleset: str = typer.Option("brutal", "--ruleset", help="whose catalog to list"),
-          json_out: bool = typer.Option(False, "--json", help="print one JSON object: the columns and the rows")) -> None:
+          json_out: bool = typer.Option(False, "--json",
+                                        help="print one JSON object: the columns and the rows")) -> None:
     """List a ruleset's bundled catalog, its rule options, or the rulesets."""
     from ..core.ruleset import get_ruleset, ruleset_names
 

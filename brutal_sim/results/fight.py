@@ -21,9 +21,16 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core.counters import MAX_SIDE, CounterLayout, GroupBlock
+from .frames import (
+    decided_by_frame,
+    fight_summary_frame,
+    fighters_frame,
+    rounds_frame,
+    survivors_frame,
+    wounds_at_least_frame,
+    wounds_frame,
+)
 from .header import HeaderCounters, side_summary
-from .frames import (decided_by_frame, fight_summary_frame, fighters_frame, rounds_frame, survivors_frame,
-                     wounds_at_least_frame, wounds_frame)
 from .html import rates_html, rounds_html
 from .stats import wilson
 
@@ -194,7 +201,8 @@ class FightResult(HeaderCounters):
             s["survivors"] = [int(k) for k in self.survivors(side)]
             s["survivors_mean"] = self._survivors_mean(side)
             out[key] = s
-        out.update({"draws": self.draws, "draw_rate": self.draws / self.n, "draw_ci95": list(wilson(self.draws, self.n)),
+        out.update({"draws": self.draws, "draw_rate": self.draws / self.n,
+                    "draw_ci95": list(wilson(self.draws, self.n)),
                     "rounds": self._rounds(), "defeat_cause": self._defeat_causes(),
                     "one_blow_share": self._one_blow_share(),
                     "fighters": [self.fighter_summary(i) for i in range(self.n_fighters)],
@@ -222,9 +230,12 @@ class FightResult(HeaderCounters):
         sides = [(f"{self.names[s]} ({k})", self.wins(s)) for s, k in enumerate(SIDE_KEYS)] + [("draws", self.draws)]
         html = rates_html(f"{self.n:,} fights, seed {self.seed}", sides, self.n) + rounds_html(self._rounds(), "fight")
         html += "<p>still in at the end: " + "; ".join(
-            f"{escape(self.names[s])} mean {self._survivors_mean(s):.2f} of {len(self.sides[s])}" for s in (0, 1)) + "</p>"
-        head = "".join(f"<th>{escape(h)}</th>" for h in ("fighter", "side", "out", "died", "standing", "dealt", "taken"))
-        rows = "".join(f"<tr><td>{escape(f['label'])}</td><td>{f['side']}</td><td>{100 * f['out_total_rate']:.1f} %</td>"
+            f"{escape(self.names[s])} mean {self._survivors_mean(s):.2f} of {len(self.sides[s])}"
+            for s in (0, 1)) + "</p>"
+        head = "".join(f"<th>{escape(h)}</th>"
+                       for h in ("fighter", "side", "out", "died", "standing", "dealt", "taken"))
+        rows = "".join(f"<tr><td>{escape(f['label'])}</td><td>{f['side']}</td>"
+                       f"<td>{100 * f['out_total_rate']:.1f} %</td>"
                        f"<td>{100 * f['death_rate']:.1f} %</td><td>{100 * f['standing_rate']:.1f} %</td>"
                        f"<td>{f['damage_dealt_mean']:.2f}</td><td>{f['damage_taken_mean']:.2f}</td></tr>"
                        for f in (self.fighter_summary(i) for i in range(self.n_fighters)))

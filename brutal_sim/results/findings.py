@@ -113,7 +113,8 @@ def sweep_findings(results: Sequence[Any], target: float = TARGET) -> list[str]:
         rates = [c.wins(0) / c.n for c in cells]
         lows = [c.to_dict()["a"]["ci95"][0] for c in cells]
         highs = [c.to_dict()["a"]["ci95"][1] for c in cells]
-        who = f"{sweep}{f' [{variant}]' if several_variants and variant else ''}: {cells[0].names[0]} against {opponent}"
+        who = (f"{sweep}{f' [{variant}]' if several_variants and variant else ''}: "
+               f"{cells[0].names[0]} against {opponent}")
         if not _ordered(values):
             out.append(_named_sweep(who, values, rates, lows, highs, target))
             continue

@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from .fight import FightResult
 from .stats import hist_mean, hist_quantile, paired_difference, wilson
 
-
-
 LABELS = ["matchup", "variant", "sweep", "value"]
 
 
@@ -66,7 +64,8 @@ def summary_frame(results: Iterable[HeaderCounters]) -> pd.DataFrame:
             var = float(((np.arange(hist.size) - mean) ** 2 * hist).sum() / max(decided - 1, 1))
             half = 1.96 * np.sqrt(var / decided)
             base = {**_labels(r), "fighter": "", "side": "", "count": decided, "n": decided}
-            rows.append({**base, "measure": "rounds_mean", "estimate": mean, "ci_low": mean - half, "ci_high": mean + half})
+            rows.append({**base, "measure": "rounds_mean", "estimate": mean,
+                         "ci_low": mean - half, "ci_high": mean + half})
             for q, name in ((0.5, "rounds_p50"), (0.9, "rounds_p90")):
                 v = float(cast(int, hist_quantile(hist, q)))  # not None: some runs were decided
                 rows.append({**base, "measure": name, "estimate": v, "ci_low": np.nan, "ci_high": np.nan})

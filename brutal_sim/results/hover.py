@@ -257,7 +257,8 @@ def figure_to_svg(fig: Figure, key: str = "f", title: str = "", dpi: float = 110
         w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")  # the PNG's pixels (IHDR)
         uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         if len(uri) < len(svg):
-            svg = (f'{head}xmlns="http://www.w3.org/2000/svg" width="{w * 72 / dpi:.1f}pt" height="{h * 72 / dpi:.1f}pt" '
+            svg = (f'{head}xmlns="http://www.w3.org/2000/svg" '
+                   f'width="{w * 72 / dpi:.1f}pt" height="{h * 72 / dpi:.1f}pt" '
                    f'viewBox="0 0 {w} {h}"><image width="{w}" height="{h}" href="{uri}"/></svg>')
             targets = [t.replace(f'r="{POINT_RADIUS}"', f'r="{POINT_RADIUS * dpi / 72:.1f}"') for t in png_targets]
     hover = '<g class="hover" fill="#000" fill-opacity="0" stroke="none">' + "".join(targets) + "</g>"

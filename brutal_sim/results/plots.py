@@ -21,17 +21,14 @@ from typing import Any, Hashable, Iterable, Literal
 
 import numpy as np
 import pandas as pd
-from matplotlib import colormaps
-from matplotlib import colors as mcolors
-from matplotlib import transforms as mtransforms
+from matplotlib import colormaps, colors as mcolors, transforms as mtransforms
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-
-__all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure", "rounds_figure",
-           "decided_by_figure", "wounds_at_least_figure",
-           "wounds_figure", "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label", "plain"]
+__all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure",
+           "rounds_figure", "decided_by_figure", "wounds_at_least_figure", "wounds_figure", "sweep_figure",
+           "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label", "plain"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -187,11 +184,11 @@ def win_rate_figure(summary: pd.DataFrame, title: str = "Win rates with 95 % Wil
     ax = fig.add_subplot()
     ax.barh(ys, est_a, height=0.72, color=cols, xerr=np.clip(np.vstack([est_a - lo_a, hi_a - est_a]), 0, None),
             error_kw={"ecolor": "#333333", "elinewidth": 1.0, "capsize": 3}, gid="win_rate_bars")
-    for yy, e, l, h, colour in zip(ys, est_a, lo_a, hi_a, cols):
+    for yy, e, low, h, colour in zip(ys, est_a, lo_a, hi_a, cols):
         if h <= 86:  # value right of the interval, or inside the bar when the bar is nearly full
             ax.text(h + 1.2, yy, percent_label(e / 100), va="center", ha="left", fontsize=8.5)
         else:
-            ax.text(l - 1.2, yy, percent_label(e / 100), va="center", ha="right", fontsize=8.5,
+            ax.text(low - 1.2, yy, percent_label(e / 100), va="center", ha="right", fontsize=8.5,
                     color=_ink_on(mcolors.to_rgba(colour)))
     header_tf = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
     for yy, text in headers:
@@ -775,10 +772,10 @@ def fight_figure(survivors: pd.DataFrame, fighters: pd.DataFrame, title: str = "
             w = np.array([100 * float(est.get((f, measure), 0.0)) for f in labels])
             right.barh(ys, w, left=left_edge, height=0.7, color=FATE_COLOURS.get(fate, DRAW_COLOUR),
                        edgecolor="white", linewidth=0.5, label=plain(FATE_LABELS.get(fate, fate.replace("_", " "))))
-            for y, l, ww in zip(ys, left_edge, w):
+            for y, x0, ww in zip(ys, left_edge, w):
                 if ww >= 8:
                     colour = mcolors.to_rgba(FATE_COLOURS.get(fate, DRAW_COLOUR))
-                    right.text(l + ww / 2, y, f"{ww:.0f}", ha="center", va="center", fontsize=7.5,
+                    right.text(x0 + ww / 2, y, f"{ww:.0f}", ha="center", va="center", fontsize=7.5,
                                color=_ink_on(colour))
             left_edge += w
         right.set_yticks(ys, _plain_all(labels))

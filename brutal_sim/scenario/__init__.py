@@ -12,8 +12,21 @@ from __future__ import annotations
 from .files import FileRef, References, fighter_key, names_file, read_spec, rules_files, scenario_files
 from .load import Run, check_sets, load_scenario
 from .run import ProgressFn, run_scenario
-from .spec import (MAX_CELLS, MAX_N_PER_CELL, Cell, FightCell, FightSpec, Scenario, ScenarioSpec, SweepSpec,
-                   VariantSpec, WeightJob, WeightsSpec, check_size, estimated_cells)
+from .spec import (
+    MAX_CELLS,
+    MAX_N_PER_CELL,
+    Cell,
+    FightCell,
+    FightSpec,
+    Scenario,
+    ScenarioSpec,
+    SweepSpec,
+    VariantSpec,
+    WeightJob,
+    WeightsSpec,
+    check_size,
+    estimated_cells,
+)
 
 __all__ = ["MAX_CELLS", "MAX_N_PER_CELL", "Cell", "FightCell", "FightSpec", "FileRef", "ProgressFn", "References",
            "Run", "Scenario", "ScenarioSpec", "SweepSpec", "VariantSpec", "WeightJob", "WeightsSpec", "check_sets",

@@ -158,7 +158,8 @@ def rules_files(rs: Ruleset, rules_file: Path, name: str | None = None) -> list[
     data = peek_toml(rules_file)
     table = None if data is None else data.get("options")
     return [FileRef(name, f"options.{key}", rules_file.parent / value,
-                    os.path.normpath(os.path.join(os.path.dirname(name), value))) for key, value in _path_options(rs, table)]
+                    os.path.normpath(os.path.join(os.path.dirname(name), value)))
+            for key, value in _path_options(rs, table)]
 
 
 def _path_options(rs: Ruleset, table: Any) -> list[tuple[str, str]]:

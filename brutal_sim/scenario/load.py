@@ -14,8 +14,19 @@ from ..core.sides import expand_side
 from ..core.variants import short_labels, vary
 from ..results.fight import side_name
 from .files import References, fighter_key, read_spec
-from .spec import (MAX_CELLS, Cell, FightCell, Scenario, ScenarioSpec, VariantSpec, WeightJob, check_size,
-                   duelist_refs, fighter_refs, value_label)
+from .spec import (
+    MAX_CELLS,
+    Cell,
+    FightCell,
+    Scenario,
+    ScenarioSpec,
+    VariantSpec,
+    WeightJob,
+    check_size,
+    duelist_refs,
+    fighter_refs,
+    value_label,
+)
 
 
 def _nested(exc: DataError) -> str:
@@ -319,7 +330,8 @@ def _add_fights(scenario: Scenario, runs: list[Run], refs: References) -> None:
                     raise DataError(path, field_, exc.message) from None
                 field_ = f"{where}.{exc.field}" if exc.source == where else where
                 raise DataError(path, field_, _nested(exc) if exc.source != where else exc.message) from None
-            matchup = fs.label or f"{side_name([f.name for f in prepared.a])} vs {side_name([f.name for f in prepared.b])}"
+            matchup = fs.label or (f"{side_name([f.name for f in prepared.a])} vs "
+                                   f"{side_name([f.name for f in prepared.b])}")
             targeting = {f"targeting_{k}": t for k, t in (("a", fs.targeting_a), ("b", fs.targeting_b)) if t}
             changed = ", ".join(f"{k}={v}" for k, v in {**written, **targeting}.items())
             twin = next((j for j, fc in enumerate(scenario.fights)

@@ -19,7 +19,6 @@ from ..run.executor import Executor, run_works
 from ..run.factory import resolve
 from .spec import Cell, Scenario
 
-
 ProgressFn = Callable[[int, int, str], None]
 
 

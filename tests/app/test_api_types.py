@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_api_errors import no_duels  # noqa: F401  (the fixture: any duel played fails the test)
 
 from brutal_sim import api, designer
 from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.brutal.catalog import DATA_ROOT
-from test_api_errors import no_duels  # noqa: F401  (the fixture: any duel played fails the test)
 
 
 @pytest.mark.parametrize("call,message", [
@@ -41,7 +41,8 @@ from test_api_errors import no_duels  # noqa: F401  (the fixture: any duel playe
     (lambda: designer.rule_diff(["brute", "swordsman"], options_new="x"), "options_new: expected a mapping"),
     (lambda: designer.tactic_matrix("brute", "swordsman", rules=7), "rules: expected a rules TOML file's path"),
 ])
-def test_arguments_of_the_wrong_type_are_a_data_error_naming_them(no_duels, call, message):
+@pytest.mark.usefixtures("no_duels")
+def test_arguments_of_the_wrong_type_are_a_data_error_naming_them(call, message):
     with pytest.raises(DataError) as info:
         call()
     assert str(info.value).startswith(message), str(info.value)
@@ -65,7 +66,8 @@ def test_numpy_seeds_play_and_serialise():
     assert signed.seed == 7
 
 
-def test_paths_are_taken_wherever_a_fighter_is(no_duels, tmp_path):
+@pytest.mark.usefixtures("no_duels")
+def test_paths_are_taken_wherever_a_fighter_is(tmp_path):
     shutil.copy(DATA_ROOT / "fighters" / "brute.toml", tmp_path / "brute.toml")
     path = tmp_path / "brute.toml"
     assert api.load_fighter(path).name == api.load_fighter("brute").name
@@ -90,7 +92,8 @@ def test_numpy_sweep_values_are_python_values(monkeypatch):
     assert api.values_of((np.int64(1), np.float32(0.5)), "sweep") == [1, 0.5]
 
 
-def test_a_catalog_name_wins_over_an_extensionless_file_of_that_name(no_duels, tmp_path, monkeypatch):
+@pytest.mark.usefixtures("no_duels")
+def test_a_catalog_name_wins_over_an_extensionless_file_of_that_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "brute").write_text("not a fighter file\n")
     assert api.load_fighter("brute").name == "Brute"

@@ -63,7 +63,8 @@ def test_profile_names_the_kernel_functions_for_perf(tmp_path):
         path.unlink()
     names = {name for _, _, name in rows}
     # _fight is inlined into the parallel loop (its gufunc), _hit into _attack: brutal_sim.toolbox.jit
-    assert {"brutal_sim.rulesets.brutal.kernel.attack._attack", "brutal_sim.rulesets.brutal.kernel.attack._hard_block"} <= names
+    assert {"brutal_sim.rulesets.brutal.kernel.attack._attack",
+            "brutal_sim.rulesets.brutal.kernel.attack._hard_block"} <= names
     assert any("__numba_parfor_gufunc" in name for name in names)
     addresses = [int(a, 16) for a, _, _ in rows]
     assert len(set(addresses)) == len(rows) == int(m.group(2)) and all(int(s, 16) > 0 for _, s, _ in rows)
@@ -71,8 +72,9 @@ def test_profile_names_the_kernel_functions_for_perf(tmp_path):
 
 def test_profile_demangles_numba_names():
     profile = _load("profile")
-    assert profile.demangle("_ZN10brutal_sim8rulesets6brutal6kernel6attack7_attackB5v1892B40c8tJTIeFIjxE5ArrayIxLi2E") == \
-        "brutal_sim.rulesets.brutal.kernel.attack._attack"
+    assert profile.demangle(
+        "_ZN10brutal_sim8rulesets6brutal6kernel6attack7_attackB5v1892B40c8tJTIeFIjxE5ArrayIxLi2E"
+    ) == "brutal_sim.rulesets.brutal.kernel.attack._attack"
     assert profile.demangle("gc_collect_main") == "gc_collect_main"
 
 
@@ -148,4 +150,5 @@ def test_instructions_bad_input_is_one_line_and_exit_2():
     assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "unknown fighter 'nosuch'" in r.stderr
     r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "instructions.py"), "-n", "0"],
                        capture_output=True, text=True)
-    assert r.returncode == 2 and r.stderr.strip() == "instructions.py: error: -n must be a positive number of duels, not 0"
+    assert r.returncode == 2 and (
+        r.stderr.strip() == "instructions.py: error: -n must be a positive number of duels, not 0")

@@ -18,8 +18,8 @@ from brutal_sim.cli import app
 from brutal_sim.core.data import parse_toml
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NAME, check_toml_nesting, size_text
-from brutal_sim.report import SETUP_FORMAT, find_setup, read_setup
 from brutal_sim.core.variants import stat_steps
+from brutal_sim.report import SETUP_FORMAT, find_setup, read_setup
 from brutal_sim.scenario import estimated_cells, load_scenario, read_spec
 from brutal_sim.scenario.spec import weights_cells
 

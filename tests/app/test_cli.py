@@ -149,7 +149,8 @@ def test_bad_rules_file(tmp_path: Path):
 def test_fighter_file_round_trip(tmp_path: Path):
     f = tmp_path / "mine.toml"
     f.write_text('name = "Sergeant"\nmain_hand = { damage = "d10", type = "cutting", penetration = 2 }\n'
-                 'off_hand = "buckler"\narmour = ["mail_hauberk", { protection = 2, toughness = 2, zones = ["legs"] }]\n'
+                 'off_hand = "buckler"\n'
+                 'armour = ["mail_hauberk", { protection = 2, toughness = 2, zones = ["legs"] }]\n'
                  'checks = { melee = 3, dodge = 1, toughness = 2, resolve = 1 }\n')
     r = run("duel", str(f), "militia", "-n", "2000", "--json")
     assert r.exit_code == 0, r.output

@@ -45,7 +45,8 @@ def test_brackets_in_help_and_data_are_kept():
     assert "[check_formula]" in r.output and "mobility [dodge] check" in r.output
     r = runner.invoke(app, ["duel", "--help"], env={"COLUMNS": "400"})
     text = " ".join(r.output.split()).replace("- ", "-")  # the help wraps long texts, also after a hyphen
-    assert "pip install 'brutal-sim[cluster]'" in text and "rules TOML file: [options] and the ruleset's own tables" in text
+    assert ("pip install 'brutal-sim[cluster]'" in text
+            and "rules TOML file: [options] and the ruleset's own tables" in text)
 
 
 def test_deaths_beyond_the_death_cause_are_explained():

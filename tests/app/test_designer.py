@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from brutal_sim import api
-from brutal_sim.designer import balance, tactic_matrix
 from brutal_sim.core.errors import DataError
+from brutal_sim.designer import balance, tactic_matrix
 
 
 def test_fighter_variants():

@@ -66,9 +66,11 @@ def test_diff_writes_the_page_and_the_table_and_refuses_bad_flags(tmp_path):
                               "-n", "3000", "-o", str(page), "--csv", str(table)])
     assert res.exit_code == 0, res.output
     html = page.read_text()
-    assert "broken_weapon" in html and '<svg role="img" aria-label="changes of the win rates"' in html and "Swordsman" in html
+    assert ("broken_weapon" in html and '<svg role="img" aria-label="changes of the win rates"' in html
+            and "Swordsman" in html)
     # a hover value on each bar: the matchup, its change and interval
-    assert re.search(r"<title>Swordsman vs Brute: change of the win rate \(percentage points, 95 % interval\) -?[0-9.]+ "
+    assert re.search(r"<title>Swordsman vs Brute: change of the win rate "
+                     r"\(percentage points, 95 % interval\) -?[0-9.]+ "
                      r"\(95 % interval -?[0-9.]+ – -?[0-9.]+\)</title>", html)
     assert STYLESHEET in html  # the one stylesheet of every page (templates/page.css)
     assert (table / "diff.csv").read_text().startswith("a,b,win_rate_old,win_rate_new,delta")

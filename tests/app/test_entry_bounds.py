@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from fuzz_strategies import invoke
+
 from brutal_sim import __version__, designer, explorer, report
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.limits import MAX_DEPTH, MAX_VALUE

@@ -14,10 +14,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from fuzz_strategies import EXAMPLES, RULESETS, dumps, examples, fighter_files, invoke, odd_text, read
+from hypothesis import given, settings, strategies as st
 
-from fuzz_strategies import DATA, EXAMPLES, RULESETS, dumps, examples, fighter_files, invoke, odd_text, read
 from brutal_sim.core.ruleset import get_ruleset
 
 _counter = itertools.count()

@@ -15,11 +15,19 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from fuzz_strategies import (
+    bound_values,
+    changed_values,
+    dice_text,
+    dumps,
+    examples,
+    field_paths,
+    invoke,
+    odd_text,
+    toml_value,
+)
+from hypothesis import given, settings, strategies as st
 
-from fuzz_strategies import (bound_values, changed_values, dice_text, dumps, examples, field_paths, invoke,
-                             odd_text, toml_value)
 from brutal_sim import __version__, designer
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import get_ruleset

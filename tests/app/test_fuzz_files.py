@@ -16,11 +16,25 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from fuzz_strategies import (
+    DATA,
+    EXAMPLES,
+    RULESETS,
+    WEAPON_KEY,
+    broken_text,
+    catalog_tables,
+    dumps,
+    examples,
+    fighter_files,
+    invoke,
+    mutated,
+    names_one_of,
+    odd_text,
+    read,
+    rules_data,
+)
+from hypothesis import assume, given, settings, strategies as st
 
-from fuzz_strategies import (DATA, EXAMPLES, RULESETS, WEAPON_KEY, broken_text, catalog_tables, dumps, examples,
-                             fighter_files, invoke, mutated, names_one_of, odd_text, read, rules_data)
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import get_ruleset
 

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from fuzz_strategies import invoke
+
 from brutal_sim import api
 from brutal_sim.core.errors import DataError
 from brutal_sim.scenario import load_scenario

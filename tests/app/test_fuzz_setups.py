@@ -17,10 +17,9 @@ import tempfile
 import tomllib
 
 import pytest
-from hypothesis import Phase, given, settings
-from hypothesis import strategies as st
-
 from fuzz_strategies import broken_text, dumps, examples, invoke, mutated, odd_text
+from hypothesis import Phase, given, settings, strategies as st
+
 from brutal_sim.report import find_setup, read_setup
 
 _counter = itertools.count()

@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim import report
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.results.frames import summary_frame
+from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.scenario import load_scenario, run_scenario
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -58,7 +58,8 @@ def test_sweep_changes_the_field_and_shares_random_numbers(tmp_path):
     f.write_text(SMALL)
     sc = load_scenario(str(f))
     assert len(sc.cells) == 3 * 2 + 3 * 2
-    parry = [int(c.compiled.fighters[0, L.P_WEAPONS + L.SLOT_OFF * L.WN + L.W_PARRY_BONUS]) for c in sc.cells if c.sweep]
+    parry = [int(c.compiled.fighters[0, L.P_WEAPONS + L.SLOT_OFF * L.WN + L.W_PARRY_BONUS])
+             for c in sc.cells if c.sweep]
     assert parry == [0, 0, 2, 2, 4, 4]
     results = run_scenario(sc)
     frame = summary_frame(results)
@@ -111,7 +112,8 @@ def test_report_is_self_contained_and_matches_the_frames(tmp_path):
 
 
 @pytest.mark.parametrize("text,needle", [
-    ('fighters = ["militia", "brutee"]\nround_robin = true\n', "fighters[1]: unknown fighter 'brutee'; did you mean 'brute'"),
+    ('fighters = ["militia", "brutee"]\nround_robin = true\n',
+     "fighters[1]: unknown fighter 'brutee'; did you mean 'brute'"),
     ('matchups = [["militia", "brute"]]\noptions = { armour = "x" }\n', "options.armour: unknown rule option"),
     ('matchups = [["militia", "brute"]]\n[[variants]]\nname = "v"\noptions = { margin_against = "x" }\n',
      "variants[0].options.margin_against: unknown value"),
@@ -259,7 +261,8 @@ def test_report_set_changes_a_fighter_of_the_scenario_is_echoed_and_replayed(tmp
     assert report.read_setup(str(changed))["set"] == {"brute.main_hand.damage": "d6"}
     r = runner.invoke(app, ["report", "--rerun", str(changed), "-o", str(again)])
     assert r.exit_code == 0, r.output
-    assert _win_rates(again.read_text()) == after and report.read_setup(str(again))["set"] == {"brute.main_hand.damage": "d6"}
+    assert (_win_rates(again.read_text()) == after
+            and report.read_setup(str(again))["set"] == {"brute.main_hand.damage": "d6"})
 
 
 @pytest.mark.parametrize("flag,needle", [

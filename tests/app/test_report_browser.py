@@ -32,7 +32,8 @@ document.getElementById("f").addEventListener("load", function () {
   out.client = d.documentElement.clientWidth;
   out.scroll = d.documentElement.scrollWidth;
   out.wide = Array.prototype.filter.call(d.body.querySelectorAll("*"), function (e) {  // what sticks out, if anything
-    return !(e.parentElement && e.parentElement.closest("svg, .scroll")) && e.getBoundingClientRect().right > out.client + 0.5;
+    return !(e.parentElement && e.parentElement.closest("svg, .scroll")) && \
+e.getBoundingClientRect().right > out.client + 0.5;
   }).slice(0, 5).map(function (e) { return e.tagName + "." + e.className + " " + e.textContent.slice(0, 60); });
   out.tools = d.querySelectorAll(".tools").length;
   out.tables = d.querySelectorAll("table.data").length;
@@ -55,15 +56,18 @@ document.getElementById("f").addEventListener("load", function () {
   var t = d.querySelector("table.data"), col = -1;
   if (t) {
     var first = t.tBodies[0].rows[0];
-    for (var i = 0; i < first.cells.length && col < 0; i++) { if (first.cells[i].hasAttribute("data-value")) { col = i; } }
+    for (var i = 0; i < first.cells.length && col < 0; i++) { \
+if (first.cells[i].hasAttribute("data-value")) { col = i; } }
     if (col < 0) { col = 0; }
     var read = function () { return Array.prototype.map.call(t.tBodies[0].rows, function (r) {
-      var c = r.cells[col]; return c.hasAttribute("data-value") ? parseFloat(c.getAttribute("data-value")) : c.textContent.trim(); }); };
+      var c = r.cells[col]; \
+return c.hasAttribute("data-value") ? parseFloat(c.getAttribute("data-value")) : c.textContent.trim(); }); };
     t.tHead.rows[0].cells[col].click(); out.up = read();
     t.tHead.rows[0].cells[col].click(); out.down = read();
     var box = d.querySelector(".tools input");
     box.value = "no row holds this"; box.dispatchEvent(new Event("input"));
-    out.shown = Array.prototype.filter.call(t.tBodies[0].rows, function (r) { return r.style.display !== "none"; }).length;
+    out.shown = Array.prototype.filter.call(t.tBodies[0].rows, function (r) { \
+return r.style.display !== "none"; }).length;
   }
   var pre = document.createElement("pre"); pre.id = "result"; pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);

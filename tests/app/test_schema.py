@@ -17,8 +17,7 @@ from typer.testing import CliRunner
 import brutal_sim
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
-from brutal_sim.core.ruleset import get_ruleset
-from brutal_sim.core.ruleset import BUNDLED_RULESETS
+from brutal_sim.core.ruleset import BUNDLED_RULESETS, get_ruleset
 from brutal_sim.schema import SCHEMA_DIR, all_schemas, kinds, schema, shipped_name
 
 PACKAGE = Path(brutal_sim.__file__).parent
@@ -227,10 +226,12 @@ BAD = [
     ("bad zone", "zones", "brutal", "z.toml", 'die = 6\n[ranges]\n"1-6" = "all"\n'),
     ("no ranges", "zones", "brutal", "z.toml", "die = 6\n"),
     # a critical table
-    ("missing table", "crit_table", "wfrp2e", "c.toml", '[crit_grid]\ncolumns = [1]\nbands = [{ rolls = "01-00", effects = [1] }]\n'),
+    ("missing table", "crit_table", "wfrp2e", "c.toml",
+     '[crit_grid]\ncolumns = [1]\nbands = [{ rolls = "01-00", effects = [1] }]\n'),
     ("bad effect code", "crit_table", "wfrp2e", "c.toml",
      '[crit_grid]\ncolumns = [1]\nbands = [{ rolls = "01-00", effects = [1] }]\n'
-     + "".join(f'[crit_effects.{z}]\n1 = "{"BLEED" if z == "arm" else "OUT"}"\n' for z in ("head", "body", "arm", "leg"))),
+     + "".join(f'[crit_effects.{z}]\n1 = "{"BLEED" if z == "arm" else "OUT"}"\n'
+               for z in ("head", "body", "arm", "leg"))),
     # scenarios
     ("out of range", "scenario", "brutal", "s.toml", SCENARIO + "n = 0\n"),
     ("wrong type", "scenario", "brutal", "s.toml", SCENARIO + 'n = "many"\n'),
@@ -297,7 +298,8 @@ def test_schema_command_prints_the_shipped_schema():
                           ("crit_table", "wfrp2e"), ("traumas", "vereteno")):
         r = runner.invoke(app, ["schema", kind, "--ruleset", ruleset])
         assert r.exit_code == 0, r.output
-        assert json.loads(r.stdout) == json.loads((PACKAGE / "schemas" / shipped_name(kind, ruleset)).read_text("utf-8"))
+        assert json.loads(r.stdout) == json.loads(
+            (PACKAGE / "schemas" / shipped_name(kind, ruleset)).read_text("utf-8"))
 
 
 def test_schema_command_unknown_kind_is_one_line_naming_the_kinds():

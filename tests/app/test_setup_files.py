@@ -66,10 +66,11 @@ def test_vereteno_free_text_naming_a_file_is_not_embedded(tmp_path, monkeypatch)
     secret = tmp_path / "secret.txt"
     secret.write_text(CANARY)
     for name, text in (("vile", "/etc/passwd"), ("sly", str(secret))):
-        (tmp_path / f"{name}.toml").write_text(f'ruleset = "vereteno"\nname = "{name}"\n'
-                                               f'weapon = {{ name = "knife", name_ru = "{text}", damage = 2 }}\n'
-                                               'attributes = { physique = 3, agility = 3, intellect = 2, empathy = 2 }\n'
-                                               'skills = { melee = 2 }\n')
+        (tmp_path / f"{name}.toml").write_text(
+            f'ruleset = "vereteno"\nname = "{name}"\n'
+            f'weapon = {{ name = "knife", name_ru = "{text}", damage = 2 }}\n'
+            'attributes = { physique = 3, agility = 3, intellect = 2, empathy = 2 }\n'
+            'skills = { melee = 2 }\n')
     (tmp_path / "s.toml").write_text('ruleset = "vereteno"\nn = 100\n'
                                      'matchups = [["vile.toml", "brute"], ["sly.toml", "brute"]]\n')
     setup = report_setup(load_scenario("s.toml"))
@@ -111,9 +112,11 @@ def test_the_files_are_those_of_the_reference_fields_resolved_beside_who_names_t
     cross.write_text('rulesets = ["brutal", "wfrp2e"]\nmatchups = [["swordsman", "brute"]]\n'
                      '[rules]\nbrutal = "rules/brutal.toml"\nwfrp2e = "rules/wfrp.toml"\n')
     assert embedded_files(str(cross)) == {"rules/brutal.toml": (sc / "rules" / "brutal.toml").read_text(),
-                                          "zones.toml": ZONES, "rules/wfrp.toml": (sc / "rules" / "wfrp.toml").read_text()}
+                                          "zones.toml": ZONES,
+                                          "rules/wfrp.toml": (sc / "rules" / "wfrp.toml").read_text()}
     (sc / "rules" / "wfrp.toml").write_text('[options]\ncrit_model = "table"\ncrit_table = "../crit.toml"\n')
-    assert ("rules/wfrp.toml: options.crit_table", "crit.toml") in {(r.where, r.key) for r in scenario_files(str(cross))}
+    assert (("rules/wfrp.toml: options.crit_table", "crit.toml")
+            in {(r.where, r.key) for r in scenario_files(str(cross))})
     (sc / "crit.toml").write_text("[crit_grid]\n")
     assert embedded_files(str(cross))["crit.toml"] == "[crit_grid]\n"
 

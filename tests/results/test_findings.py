@@ -73,7 +73,8 @@ def test_variants_are_read_against_the_first_with_paired_intervals_where_known()
              Cell(("A", "B"), 0.53, {"matchup": "A vs B", "variant": "new"})]
     # independent: 1.96 · sqrt(0.25 / 10⁴ + 0.53 · 0.47 / 10⁴) = 1.96 · 0.0070569 = 0.0138
     [text] = variant_findings(cells)
-    assert text == "new against base: side a's win rate A vs B +3.0 points (±1.4); 1 of 1 beyond the noise (95 % intervals)."
+    assert text == ("new against base: side a's win rate A vs B +3.0 points (±1.4); "
+                    "1 of 1 beyond the noise (95 % intervals).")
     paired = pd.DataFrame([{"sweep": "", "side": "a", "matchup": "A vs B", "from": "base", "to": "new",
                             "ci_low": 0.025, "ci_high": 0.035}])
     [text] = variant_findings(cells, paired)
@@ -118,7 +119,8 @@ def test_holm_and_the_diff_count():
                          "ci_low": [0.08, 0.001, -0.01], "ci_high": [0.12, 0.023, 0.01],
                          "excludes_zero": [True, True, False]})
     first, largest = diff_findings(rows)
-    # 0.05 · 3 = 0.15 (shown 0.2); z = 0.10 / (0.04 / 3.92) = 9.8 (p ≈ 0); z = 0.012 / (0.022 / 3.92) = 2.14 (p = 0.032 > 0.05 / 2)
+    # 0.05 · 3 = 0.15 (shown 0.2); z = 0.10 / (0.04 / 3.92) = 9.8 (p ≈ 0);
+    # z = 0.012 / (0.022 / 3.92) = 2.14 (p = 0.032 > 0.05 / 2)
     assert first == ("2 of 3 matchups changed beyond noise (95 % intervals that exclude no change); chance alone would "
                      "flag about 0.2 of 3; 1 stay flagged after Holm's correction for 3 comparisons.")
     assert largest == "Largest change: A vs X, +10.00 points (+8.00 … +12.00)."

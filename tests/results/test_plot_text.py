@@ -13,8 +13,13 @@ from matplotlib.text import Text  # noqa: E402
 
 from brutal_sim import api  # noqa: E402
 from brutal_sim.results import plots  # noqa: E402
-from brutal_sim.results.frames import (decided_by_frame, rounds_frame, summary_frame,  # noqa: E402
-                                       wounds_at_least_frame, wounds_frame)
+from brutal_sim.results.frames import (  # noqa: E402
+    decided_by_frame,
+    rounds_frame,
+    summary_frame,
+    wounds_at_least_frame,
+    wounds_frame,
+)
 
 HOSTILE = ("$5 a day, $10", r"back\slash $x^2$", "_under_score", "{brace}^", "$")
 FIGHTER_A, FIGHTER_B = HOSTILE[0], HOSTILE[1]

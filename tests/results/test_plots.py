@@ -18,9 +18,14 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from brutal_sim import api  # noqa: E402
 from brutal_sim.results import plots  # noqa: E402
+from brutal_sim.results.frames import (  # noqa: E402
+    decided_by_frame,
+    rounds_frame,
+    summary_frame,
+    wounds_at_least_frame,
+    wounds_frame,
+)
 from brutal_sim.rulesets.brutal.layout import COUNTERS as BRUTAL_COUNTERS  # noqa: E402
-from brutal_sim.results.frames import (decided_by_frame, rounds_frame, summary_frame,  # noqa: E402
-                                       wounds_at_least_frame, wounds_frame)
 
 N = 5_000
 #: Brutal's zone groups (B-4.9), as its results carry them
@@ -136,7 +141,8 @@ def test_matchup_matrix_cells_are_the_frame_win_rates(round_robin):
     wins = round_robin[round_robin["measure"] == "win_rate"]
     expected = {}
     for m, _ in _cells(wins):
-        a, b = wins[(wins["matchup"] == m) & (wins["side"] == "a")].iloc[0], wins[(wins["matchup"] == m) & (wins["side"] == "b")].iloc[0]
+        a, b = (wins[(wins["matchup"] == m) & (wins["side"] == "a")].iloc[0],
+                wins[(wins["matchup"] == m) & (wins["side"] == "b")].iloc[0])
         expected[(a["fighter"], b["fighter"])] = a["estimate"]
         expected[(b["fighter"], a["fighter"])] = b["estimate"]
     labels = {(fighters[round(t.get_position()[1])], fighters[round(t.get_position()[0])]): t.get_text()
