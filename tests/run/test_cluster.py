@@ -102,8 +102,9 @@ def test_work_pickles_as_an_import_path_not_as_code():
     c = compiled("swordsman", "brute")
     w = duel_work(c.kernels.duels, c, 9)
     blob = pickle.dumps(w)
-    assert b"brutal_sim.rulesets.brutal.kernel" in blob and b"_run_duels" in blob and len(blob) < 20_000
-    assert pickle.loads(blob).kernel is c.kernels.duels
+    assert b"brutal_sim.rulesets.brutal.kernel.drivers" in blob and b"_run" in blob and len(blob) < 20_000
+    back = pickle.loads(blob).kernel  # the same loop, imported, with the same kernel-set flags
+    assert back.loop is c.kernels.duels.loop and back == c.kernels.duels
     with pytest.raises(ValueError, match="module-level"):
         pickle.dumps(Work(lambda *a: None, (), 0, 1))
 
