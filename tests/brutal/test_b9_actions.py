@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from brutal_drivers import run_attacks
 from conftest import (
     assert_exact_matches_sampled,
     blank_fighters,
@@ -26,7 +27,6 @@ from brutal_sim.rulesets.brutal.kernel import (
     answer_readied,
     plan_attack,
     readies,
-    run_attacks,
     tactic_attack,
     turn,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import naive
 import numpy as np
 import pytest
+from brutal_drivers import run_duels, run_fights, run_paired_fights
 from conftest import blank_fighters, counters, default_options, give_weapon, set_tactic
 from numba import njit
 
@@ -19,9 +20,6 @@ from brutal_sim.rulesets.brutal.kernel import (
     initiative,
     reaction_modifier,
     reset,
-    run_duels,
-    run_fights,
-    run_paired_fights,
     set_track,
     tactic_attack,
     turn,
@@ -520,5 +518,5 @@ def test_fight_kernels_travel_to_cluster_workers_by_import_path():
 
     p = RULESET.prepare_fight(["brute"], ["militia", "militia"])
     blob = pickle.dumps(duel_work(p.compiled.kernels.duels, p.compiled, 1))
-    assert b"brutal_sim.rulesets.brutal.kernel" in blob and b"run_fights" in blob
-    assert b"run_paired_fights" in pickle.dumps(paired_work([p.compiled, p.compiled], 1))
+    assert b"brutal_sim.rulesets.brutal.kernel.drivers" in blob and b"_run" in blob
+    assert b"_paired" in pickle.dumps(paired_work([p.compiled, p.compiled], 1))

@@ -17,6 +17,7 @@ from functools import lru_cache
 import naive
 import numpy as np
 import pytest
+from brutal_drivers import run_duels, run_fights
 from conftest import blank_fighters, default_options, set_tactic
 
 from brutal_sim.rulesets.brutal import layout as L, options as O
@@ -455,7 +456,6 @@ def test_fight_records_are_consistent():
 
 # -- (b) agreement with the kernel ------------------------------------------------------------------------
 
-from brutal_sim.rulesets.brutal import kernel  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -572,7 +572,7 @@ def test_group_fights_agree(name, one_numba_thread):
     cap = int(opts[O.O_ROUND_CAP])
     bad = []
     for i in range(n):
-        kern = kernel.run_fights(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        kern = run_fights(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         ref = naive.fight(F, opts, zt, SEED, i).counter_row(k)
         if kern.tolist() != ref:
             diffs = [f"{counter_name(j, cap)}: kernel {int(kern[j])} naive {ref[j]}"
@@ -590,7 +590,7 @@ def test_duels_agree_as_fights(one_numba_thread):
     cap = int(opts[O.O_ROUND_CAP])
     k = L.n_fight_counters(cap, 2)
     for i in range(200):
-        kern = kernel.run_fights(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
-        duel = kernel.run_duels(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, L.n_counters(cap))[0]
+        kern = run_fights(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        duel = run_duels(F, opts, zt, np.uint64(SEED), np.int64(i), np.int64(1), 1, L.n_counters(cap))[0]
         assert kern[:L.n_counters(cap)].tolist() == duel.tolist()
         assert kern.tolist() == naive.fight(F, opts, zt, SEED, i).counter_row(k)

@@ -13,8 +13,9 @@ from functools import lru_cache
 import naive
 import numpy as np
 import pytest
+from brutal_drivers import run_attacks, run_duels
 
-from brutal_sim.rulesets.brutal import KERNELS, kernel_set, layout as L, options as O
+from brutal_sim.rulesets.brutal import layout as L, options as O
 from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules
 from brutal_sim.rulesets.brutal.compile import compile_pair
 from brutal_sim.rulesets.brutal.options import compile_options
@@ -22,16 +23,6 @@ from brutal_sim.toolbox import rng as krng
 
 FIGHTERS = ("militia", "swordsman", "brute", "duelist", "knight", "brawler", "dual_blades")
 SEED = 20240611
-
-
-def run_duels(F, opts, zt, *rest):
-    """Duels of the arrays ``F``, ``opts``, ``zt`` on the kernel set the ruleset plays them with."""
-    return KERNELS.playing(kernel_set(F, opts)).duels(F, opts, zt, *rest)
-
-
-def run_attacks(F, opts, zt, *rest):
-    """Single attacks of the arrays ``F``, ``opts``, ``zt`` on the kernel set the ruleset plays them with."""
-    return KERNELS.playing(kernel_set(F, opts)).attacks(F, opts, zt, *rest)
 
 
 # -- helpers ---------------------------------------------------------------------------------------

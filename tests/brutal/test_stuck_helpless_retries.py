@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from brutal_drivers import run_fights, run_paired
 from conftest import blank_fighters, counters, default_options, fresh_state, give_weapon, set_tactic
 from test_groups_naive import blank_group
 from test_rules_scripted import HUGE_LEVELS, scripted
@@ -24,8 +25,6 @@ from brutal_sim.rulesets.brutal.kernel import (
     choose_foe,
     parry_slot,
     record,
-    run_fights,
-    run_paired,
     take_wound,
     turn,
 )

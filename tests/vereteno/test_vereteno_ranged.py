@@ -4,29 +4,46 @@ single shots against hand-computed probabilities and against sampling within 4σ
 distance agreeing with the melee kernels at point blank, and bad input.
 
 Every duel and sampled attack here runs the one compiled driver of the duels at a distance
-(``kernel.ranged_drivers._run``) on small n.
+(``kernel.drivers._run`` with the flag ``ranged``) on small n.
 """
 
 from __future__ import annotations
 
 import math
+
 import numpy as np
 import pytest
+from vereteno_util import fighter, opened, prepared
 
 from brutal_sim import api
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import KernelSet
-from brutal_sim.rulesets.vereteno import KERNELS, RULESET
-from brutal_sim.rulesets.vereteno import layout as L
+from brutal_sim.rulesets.vereteno import KERNELS, RULESET, layout as L
 from brutal_sim.rulesets.vereteno.exact import continuation_pmf
 from brutal_sim.rulesets.vereteno.kernel import (
-    BAND_OUT, after_shot, band, brace, plan_shot, range_dice, reload_gun, shot_armour_dice, shot_pool,
-    move_metres, retreat, sector_shot, set_aside, shot_spend, slot, step,
+    BAND_OUT,
+    after_shot,
+    band,
+    brace,
+    engaged,
+    in_reach,
+    move_metres,
+    plan_shot,
+    range_dice,
+    ranged_turn,
+    reach,
+    reload_gun,
+    retreat,
+    sector_shot,
+    set_aside,
+    shot_armour_dice,
+    shot_pool,
+    shot_spend,
+    slot,
+    step,
 )
-from brutal_sim.rulesets.vereteno.kernel import engaged, in_reach, ranged_turn, reach
-from brutal_sim.toolbox.rng import seed_duel
 from brutal_sim.rulesets.vereteno.options import compile_options
-from vereteno_util import fighter, opened, prepared
+from brutal_sim.toolbox.rng import seed_duel
 
 
 def opts(**kw: str) -> np.ndarray:

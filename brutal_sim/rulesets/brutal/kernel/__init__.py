@@ -141,8 +141,8 @@ from .situation import (
     _zone_hidden as zone_hidden,
 )
 from .turn import (
+    _any_fight as fight,
     _any_turn as turn,
-    _fight as fight,
     _initiative as initiative,
     _reset as reset,
     _single_attack as single_attack,

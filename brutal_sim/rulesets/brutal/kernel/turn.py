@@ -325,6 +325,13 @@ def _any_turn(F, S, opts, zt, st, cnt, i):
 
 
 @rule
+def _any_fight(F, S, opts, zt, st, cnt):
+    """One fight (:func:`_fight`) with the steps of B-8 compiled, whatever the fighters hold (for
+    the rule tests, which play fights on hand-made arrays). Returns 0 a won, 1 b won, 2 a draw."""
+    return _fight(F, S, opts, zt, st, cnt, True)
+
+
+@rule
 def _single_attack(F, S, opts, zt, st, cnt, ranged):
     """One attack by side a's first fighter on a fresh foe (row 1), the first attack roll of its
     tactic; a shooter (``ranged`` not None) aims and shoots from the start distance (engaged at 0).
