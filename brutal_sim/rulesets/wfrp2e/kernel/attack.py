@@ -155,10 +155,9 @@ def _damage_roll(F, S, opts, st, a, slot, target, helpless):
 
 
 @rule
-def _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless):
-    """W-4.2 – W-4.12, W-5: a's hit with ``slot`` (to-hit ``roll``, its ``target`` for Fury
+def _strike(F, S, opts, grid, fx, st, cnt, a, d, slot, roll, target, helpless):
+    """W-4.2 – W-4.12, W-5: a's hit on d with ``slot`` (to-hit ``roll``, its ``target`` for Fury
     confirmations): location, damage roll with Fury (counted), TB and AP, the damage taken."""
-    d = foe(S, a)
     loc = _location(roll)
     if slot >= SLOT_MISSILE:  # a missile slot (main or off hand)
         loc = _covered(opts, loc)
@@ -190,4 +189,4 @@ def _attack(F, S, opts, grid, fx, st, cnt, a, mod, feinted):
     cnt[out + outcome] += 1
     if outcome != OUT_HIT:
         return
-    _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless)
+    _strike(F, S, opts, grid, fx, st, cnt, a, d, slot, roll, target, helpless)

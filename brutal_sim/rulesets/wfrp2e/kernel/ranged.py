@@ -194,7 +194,7 @@ def _shoot(F, S, opts, grid, fx, st, cnt, a, slot, band, aim):
         cnt[out + OUT_MISS] += 1
         return
     cnt[out + OUT_HIT] += 1
-    _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless)
+    _strike(F, S, opts, grid, fx, st, cnt, a, d, slot, roll, target, helpless)
     if _wf(F, a, slot, W_SNARE) != 0 and opts[O_SNARE] == SNARE_ENTANGLE and S[d, S_OUT] == 0:
         S[d, S_ENTANGLED] = 1
 

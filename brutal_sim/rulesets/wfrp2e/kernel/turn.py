@@ -156,20 +156,20 @@ def _initiative(F, S, opts, st):
     fighter in row order rolls d10 + Ag (armour and critical Ag penalties off); the higher total
     goes first, then the higher Ag; fighters tied on both roll again among themselves (in place
     order, a group at a time from the first place) and are ordered within their places by the new
-    roll. With ``fortune_initiative`` a fighter with a spare fortune point spends it (in row order,
-    before any die) for 2d10 + Ag, the second d10 right after its first (W-6.5; a tie's reroll
-    keeps the dice). A duel: a rolls, b rolls, a full tie rerolls both."""
+    roll. With ``fortune_initiative`` a fighter with a spare fortune point spends it before its
+    roll for 2d10 + Ag, the second d10 right after its first (W-6.5; a tie's reroll keeps the
+    dice). A duel: a rolls, b rolls, a full tie rerolls both."""
     n = F.shape[0]
     spend = opts[O_FORTUNE_INITIATIVE] == FORTUNE_INITIATIVE_ON
     for i in range(n):
         ag = F[i, P_AG] - F[i, P_AG_PENALTY] - S[i, S_PEN_AG]
         S[i, B_INIT_MOD] = ag
         S[i, B_INIT_TIE] = ag
-        S[i, S_INIT_DICE] = 1
+        dice = 1
         if spend and _fortune_spare(opts, S, i):
             S[i, S_FORTUNE] -= 1
-            S[i, S_INIT_DICE] = 2
-    for i in range(n):
+            dice = 2
+        S[i, S_INIT_DICE] = dice
         S[i, B_INIT] = _initiative_roll(S, st, i)
         S[i, B_ORDER] = i
         S[i, B_INIT_GROUP] = 0
