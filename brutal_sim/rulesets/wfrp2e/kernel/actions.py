@@ -20,8 +20,8 @@ from ..layout import (
 )
 from ..options import (
     AIM_NEXT_ACTION, DEFENSIVE_STANCE_FULL, DROP_HALF, FLEE_OUT, FLEE_REPOSITION, KITE_FLEE_ON, LEAVE_MELEE_SEED,
-    MANOEUVRE_ADVANCE, MANOEUVRE_OPPOSED_WS, O_AIM, O_DEFENSIVE_STANCE, O_DROP, O_FLEE_OUTCOME, O_KITE_FLEE, O_LEAVE_MELEE,
-    O_MANOEUVRE_FOLLOW, O_MANOEUVRE_TEST, O_SWIFT_BRACE, SWIFT_BRACE_ON,
+    MANOEUVRE_ADVANCE, MANOEUVRE_OPPOSED_WS, O_AIM, O_DEFENSIVE_STANCE, O_DROP, O_FLEE_OUTCOME, O_KITE_FLEE,
+    O_LEAVE_MELEE, O_MANOEUVRE_FOLLOW, O_MANOEUVRE_TEST, O_SWIFT_BRACE, SWIFT_BRACE_ON,
 )
 from .tests import _capped, _opposed, _test
 from .fortune import _fortune_allows
@@ -352,7 +352,8 @@ def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     if S[i, S_ENGAGED] != 0:
         if F[i, P_PUSH] != 0 and S[e, S_HELPLESS] == 0:
             return _push_turn(F, S, opts, grid, fx, st, cnt, i, halves)
-        if F[i, P_TACTIC] == T_KITE and halves == 2 and opts[O_KITE_FLEE] == KITE_FLEE_ON and opts[O_FLEE_OUTCOME] == FLEE_REPOSITION:
+        if (F[i, P_TACTIC] == T_KITE and halves == 2 and opts[O_KITE_FLEE] == KITE_FLEE_ON
+                and opts[O_FLEE_OUTCOME] == FLEE_REPOSITION):
             _flee(F, S, opts, grid, fx, st, cnt, i)
             return 0
         return _draw(F, S, opts, grid, fx, st, cnt, i, halves, kept)

@@ -55,7 +55,8 @@ def _attack_target(F, S, opts, a, slot, mod):
         m -= 20
     if S[d, S_RUNNING] > 0:
         m += 20
-    if (slot == SLOT_OFF and not (_wf(F, a, slot, W_BALANCED) != 0 and opts[O_BALANCED_OFFHAND] == BALANCED_OFFHAND_TRUE)
+    if (slot == SLOT_OFF
+            and not (_wf(F, a, slot, W_BALANCED) != 0 and opts[O_BALANCED_OFFHAND] == BALANCED_OFFHAND_TRUE)
             and F[a, P_AMBIDEXTROUS] == 0):
         m -= 20
     if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] == STREET_FIGHTING_ON:

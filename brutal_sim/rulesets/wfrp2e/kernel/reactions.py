@@ -77,11 +77,13 @@ def _availability(F, S, opts, d, kind):
     if kind == REACT_PARRY:
         if _parry_slot(F, S, d) < 0 or (S[d, S_PARRY_STANCE] == 0 and not _held(F, S, d, SLOT_OFF)):
             return 0
-        used = S[d, S_PARRY_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] == PARRY_DODGE_PER_ROUND and S[d, S_DODGE_USED] != 0)
+        used = S[d, S_PARRY_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] == PARRY_DODGE_PER_ROUND
+                                           and S[d, S_DODGE_USED] != 0)
     else:
         if F[d, P_DODGE] < 0:
             return 0
-        used = S[d, S_DODGE_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] == PARRY_DODGE_PER_ROUND and S[d, S_PARRY_USED] != 0)
+        used = S[d, S_DODGE_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] == PARRY_DODGE_PER_ROUND
+                                           and S[d, S_PARRY_USED] != 0)
     if not used:
         return 1
     if opts[O_FORTUNE_EXTRA_REACTION] == EXTRA_REACTION_EXTRA_USE and _fortune_allows(opts, S, d, True):
