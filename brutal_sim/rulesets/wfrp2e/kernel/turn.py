@@ -323,9 +323,9 @@ def _duel(F, S, opts, grid, fx, st, cnt, ranged):
 
 @rule
 def _single_attack(F, S, opts, grid, fx, st, cnt, ranged):
-    """One attack by side a on a fresh side b (:func:`_attack_setup`): a's first attack of its turn,
-    a feint, aim or charge included; with ``ranged`` not None a shooter's first shot
-    (:func:`_shot_setup`)."""
+    """One attack by side a on a fresh side b: side a's first fighter (row 0) on its foe
+    (:func:`_attack_setup`), its first attack of its turn, a feint, aim or charge included; with
+    ``ranged`` not None a shooter's first shot (:func:`_shot_setup`)."""
     if ranged is not None:
         slot, band, aim = _shot_setup(F, S, opts)
         if slot >= 0:
