@@ -1,4 +1,4 @@
-"""A slow, readable, pure-Python reference of one WFRP 2e melee duel and of one single attack.
+"""A slow, readable, pure-Python reference of one WFRP 2e duel and of one single attack.
 
 Written from the digest (``docs/rules/wfrp2e.md``, rule ids ``W-…``) and the readings documented in
 ``docs/reference-wfrp2e.md``, independently of :mod:`brutal_sim.rulesets.wfrp2e.kernel`, drawing
@@ -6,6 +6,10 @@ random numbers in the documented order so that the same ``(seed, duel index)`` g
 counters. Random numbers come from :class:`naive_rng.Xoshiro256StarStar` (shared with the Brutal
 reference). The compiled arrays are read once into plain dataclasses; the game logic never indexes
 arrays.
+
+The fight is one of N fighters in a list (the compiled rows, side a's first), each with its side
+and its foe (an index into the list; in a fight of two each is the other's foe), taking their turns
+in the initiative order until every fighter of a side is out; the counters are kept per side.
 """
 
 from __future__ import annotations
@@ -238,6 +242,9 @@ class CritTable:
 @dataclass
 class Combatant:
     p: Profile
+    side: int = 0  # 0 side a, 1 side b
+    foe: int = -1  # the index of its foe in the fight's list
+    out_seq: int = 0  # its place in the order of going out (1 first)
     wounds: int = 0
     fortune: int = 0
     stunned_turns: int = 0
@@ -339,15 +346,16 @@ class Duel:
         self.rules = Rules.from_array(opts)
         self.crit = CritTable(grid, fx)
         self.rng = Xoshiro256StarStar.for_duel(seed, index)
-        self.f = [Combatant(profile_from_row(F[0])), Combatant(profile_from_row(F[1]))]
-        if self.rules.surprised is not None:
-            self.f[self.rules.surprised].surprised = True
+        self.f = [Combatant(profile_from_row(row), side=int(row[L.P_SIDE])) for row in F]
         for f in self.f:
+            f.foe = next(j for j, g in enumerate(self.f) if g.side != f.side)  # a fight of two: the other
+            f.surprised = f.side == self.rules.surprised
+            f.x = self.rules.start_distance if f.side == 1 else 0  # W-11.5: side b start_distance away
             f.loaded = f.bow_in_hand and self.rules.start_loaded
             f.off_loaded = f.off_in_hand and self.rules.start_loaded
             if f.p.missile is not None:
                 f.supply = f.p.thrown_supply if f.p.missile.thrown or f.p.missile.snare else (self.rules.ammo or None)
-        self.f[1].x = self.rules.start_distance
+        self.outs = 0
         self.round = 1
         self.rec = Record()
 
@@ -486,7 +494,8 @@ class Duel:
 
     # -- an attack (W-4) --------------------------------------------------------------------------
     def attack(self, ai: int, modifier: int, feinted: bool) -> None:
-        a, d = self.f[ai], self.f[1 - ai]
+        a = self.f[ai]
+        d = self.f[a.foe]
         hand, weapon = a.weapon()
         total = modifier - a.pen_ws
         total += 20 if d.stunned_turns else 0
@@ -505,14 +514,14 @@ class Duel:
         else:
             hit, roll = self.test(a, target, on_reaction=False)
             if not hit:
-                self.rec.outcomes[ai][L.OUT_MISS] += 1
+                self.rec.outcomes[a.side][L.OUT_MISS] += 1
                 return
         outcome = "hit"
         if not feinted and not d.helpless:
             kind = self.react(d, weapon)
             if kind is not None:
                 outcome = "parried" if kind == "parry" else "dodged"
-        self.rec.outcomes[ai][("miss", "parried", "dodged", "hit").index(outcome)] += 1
+        self.rec.outcomes[a.side][("miss", "parried", "dodged", "hit").index(outcome)] += 1
         if outcome != "hit":
             return
         self.land(ai, hand, weapon, roll, target)
@@ -520,7 +529,8 @@ class Duel:
     def land(self, ai: int, hand: str, weapon: Item, roll: int, target: int) -> None:
         """A hit (W-4.2 – W-4.12, W-5): location, damage with Fury, TB and AP, criticals; ``hand``
         ``"missile"`` for a shot (W-7.1: flat damage, SB + damage thrown)."""
-        a, d = self.f[ai], self.f[1 - ai]
+        a = self.f[ai]
+        d = self.f[a.foe]
         street = a.p.street_fighting and self.rules.street_fighting
         reversed_roll = int(f"{roll % 100:02d}"[::-1]) or 100
         location = next(name for upper, name in LOCATIONS if reversed_roll <= upper)
@@ -551,7 +561,7 @@ class Duel:
             raw += last
             fury_dice += 1
         if fury_dice:
-            self.rec.fury[ai] += 1
+            self.rec.fury[a.side] += 1
         zone = ZONE_OF[location]
         ap = d.p.ap[zone] * (2 if weapon.unarmed else 1)
         pierced = "armour_piercing" in weapon.qualities and ap > 0
@@ -562,7 +572,7 @@ class Duel:
         final = max(0, raw - d.p.tb - ap)
         if final and self.rules.reload_break_damage:
             d.reload_done = 0  # W-7.10
-        self.rec.damage[1 - ai] += final
+        self.rec.damage[d.side] += final
         if final == 0:
             level = "none"
         elif final <= d.wounds:
@@ -573,7 +583,7 @@ class Duel:
             d.wounds = 0
             self.critical(d, location, value)
             level = "out" if d.out else "critical"
-        self.rec.hits[1 - ai][L.LEVEL_NAMES.index(level)][L.ZONE_NAMES.index(zone)] += 1
+        self.rec.hits[d.side][L.LEVEL_NAMES.index(level)][L.ZONE_NAMES.index(zone)] += 1
 
     def critical(self, d: Combatant, location: str, value: int) -> None:
         """W-5.3, W-5.4, W-5.6."""
@@ -605,6 +615,8 @@ class Duel:
     def take_out(self, d: Combatant, cause: str, deadly: bool = False) -> None:
         if d.out is None:
             d.out = cause
+            self.outs += 1
+            d.out_seq = self.outs
         if deadly:
             d.dead = d.dead or d.p.fate == 0
 
@@ -613,7 +625,8 @@ class Duel:
         return self.reaction_cost(e, "parry") == 0
 
     def plan(self, i: int, halves: int) -> tuple[int, int, bool]:
-        me, foe = self.f[i], self.f[1 - i]
+        me = self.f[i]
+        foe = self.f[me.foe]
         tactic = me.p.tactic
         if tactic in ("marksman", "shoot_then_draw", "rush"):
             tactic = me.p.melee_tactic
@@ -625,7 +638,7 @@ class Duel:
                 me.defensive_stance = True
                 me.parry_stance = me.parry_stance or halves == 2
             return 0, 0, False
-        if not self.engaged:
+        if not self.engaged(i):
             return self.close_in(i, halves)
         if halves == 1:
             return 1, 0, False
@@ -645,23 +658,25 @@ class Duel:
         return 1, 0, False
 
     # -- distance (W-11) ----------------------------------------------------------------------------
-    @property
-    def gap(self) -> int:
-        return abs(self.f[0].x - self.f[1].x)
+    def gap(self, i: int) -> int:
+        """The distance from fighter i to its foe (W-11.5)."""
+        return abs(self.f[i].x - self.f[self.f[i].foe].x)
 
     as_if_engaged = False  # b's stances of the single attack
     as_if_apart = False  # a kept shot at a charger before its blow (W-8.14, delay_cut = after_move)
 
-    @property
-    def engaged(self) -> bool:
-        return not self.as_if_apart and (self.as_if_engaged or self.gap <= 2)  # W-11.3: adjacent
+    def engaged(self, i: int) -> bool:
+        """W-11.3: fighter i is adjacent to its foe."""
+        return not self.as_if_apart and (self.as_if_engaged or self.gap(i) <= 2)
 
     def step(self, me: Combatant) -> int:
         return me.p.movement if self.rules.difficult else 2 * me.p.movement  # W-11.2 Move, Flee
 
     def go_toward(self, i: int, yards: int, stop: int) -> None:
-        me, foe = self.f[i], self.f[1 - i]
-        new_gap = max(stop, self.gap - yards) if self.gap > stop else self.gap
+        me = self.f[i]
+        foe = self.f[me.foe]
+        gap = self.gap(i)
+        new_gap = max(stop, gap - yards) if gap > stop else gap
         me.x = foe.x - new_gap if me.x <= foe.x else foe.x + new_gap
 
     def close_in(self, i: int, halves: int) -> tuple[int, int, bool]:
@@ -669,15 +684,15 @@ class Duel:
         stops 4 yards short."""
         me = self.f[i]
         m = me.p.movement
-        if self.gap < 4:
+        if self.gap(i) < 4:
             self.go_toward(i, self.step(me), 2)
-            return (1, 0, False) if halves == 2 and self.engaged else (0, 0, False)
+            return (1, 0, False) if halves == 2 and self.engaged(i) else (0, 0, False)
         if self.rules.difficult:
             reach = 0 if self.rules.no_difficult_charge else 2 * m
         else:
             reach = 4 * m
-        if halves == 2 and self.gap <= reach:
-            self.go_toward(i, self.gap, 2)
+        if halves == 2 and self.gap(i) <= reach:
+            self.go_toward(i, self.gap(i), 2)
             return 1, 10, False  # W-3.3 charge
         if halves == 2 and not self.rules.double_move and not self.rules.difficult:
             self.go_toward(i, 6 * m, 4)
@@ -691,11 +706,12 @@ class Duel:
         """W-7.4, W-7.5."""
         w = self.f[i].p.missile if hand == "main" else self.f[i].p.off_missile
         longest = w.long or (2 * w.short if self.rules.double_short else w.short)
-        if self.gap <= w.short:
+        gap = self.gap(i)
+        if gap <= w.short:
             return "short"
-        if self.gap <= longest:
+        if gap <= longest:
             return "long"
-        if not self.rules.no_extreme and self.gap <= 2 * longest:
+        if not self.rules.no_extreme and gap <= 2 * longest:
             return "very_long"
         return "out"
 
@@ -716,13 +732,14 @@ class Duel:
 
     def shoot(self, ai: int, band: str, aim: int, hand: str = "main") -> None:
         """W-7.1, W-7.2, W-7.7, W-7.8, W-7.9: a BS test, no parry or dodge."""
-        a, d = self.f[ai], self.f[1 - ai]
+        a = self.f[ai]
+        d = self.f[a.foe]
         if band == "very_long":
             total = {"flat": -30, "aim_adds": -30 + aim, "stack": -50 + aim}[self.rules.extreme_mod]
         else:
             total = aim - (20 if band == "long" else 0)
         total -= 20 if d.running else 0
-        total -= 20 if self.engaged else 0
+        total -= 20 if self.engaged(ai) else 0
         shields = [x for x, held in ((d.p.main, d.holds_main), (d.p.off, d.holds_off)) if held and x.shield]
         total -= 10 if shields and not d.surprised else 0  # W-7.9: a shield bearer, aware
         total += 20 if d.stunned_turns and self.rules.stunned_plus20 else 0
@@ -744,9 +761,9 @@ class Duel:
             self.unload(a, hand)
             a.reload_done, hit = 0, False
         if not hit:
-            self.rec.outcomes[ai][L.OUT_MISS] += 1
+            self.rec.outcomes[a.side][L.OUT_MISS] += 1
             return
-        self.rec.outcomes[ai][L.OUT_HIT] += 1
+        self.rec.outcomes[a.side][L.OUT_HIT] += 1
         self.land(ai, "missile", w.item, roll, target)
         if w.snare and self.rules.snare and d.out is None:  # W-7.13: entangled
             d.entangled = True
@@ -781,7 +798,7 @@ class Duel:
         """W-8.10, W-7.12: drop the off-hand missile weapon (drop = half: a half action), the Ready
         (a half action, free with Quick Draw), a standard attack with a half action left."""
         me = self.f[i]
-        if halves == 0 or self.anyone_out():
+        if halves == 0 or self.decided():
             return 0
         if me.off_in_hand:
             me.off_in_hand = me.off_loaded = False
@@ -803,7 +820,8 @@ class Duel:
     def manoeuvre(self, i: int) -> None:
         """W-3.13, W-11.7: a WS attack (parry and dodge allowed) or an opposed WS test; a hit pushes
         the foe 2 yards; with advance the manoeuvrer follows."""
-        me, foe = self.f[i], self.f[1 - i]
+        me = self.f[i]
+        foe = self.f[me.foe]
         if self.rules.manoeuvre_opposed:
             won = self.opposed(me.p.ws + self.modifiers(-me.pen_ws), foe.p.ws + self.modifiers(-foe.pen_ws))
         else:
@@ -817,7 +835,7 @@ class Duel:
             if won:
                 won = self.react(foe, weapon) is None
         if won:
-            self.step_away(1 - i, 4 - self.gap)  # to 4 yards apart
+            self.step_away(me.foe, 4 - self.gap(i))  # to 4 yards apart
             if self.rules.manoeuvre_advance:
                 self.go_toward(i, 2, 2)
 
@@ -827,13 +845,13 @@ class Duel:
         (W-7.3 next_action), for a shot as the first action only."""
         me = self.f[i]
         w = me.p.missile
-        if self.engaged:
-            if me.p.push and not self.f[1 - i].helpless:  # W-11.7: push, then Move away
+        if self.engaged(i):
+            if me.p.push and not self.f[me.foe].helpless:  # W-11.7: push, then Move away
                 self.manoeuvre(i)
                 halves -= 1
-                if halves == 0 or self.anyone_out():
+                if halves == 0 or self.decided():
                     return 0
-                if not self.engaged:
+                if not self.engaged(i):
                     self.step_away(i, self.step(me))
                     return 0
                 return self.draw_weapons(i, halves, attacked=True)
@@ -857,14 +875,14 @@ class Duel:
             return halves if "quick_draw" in me.p.talents else halves - 1
         if me.p.tactic == "kite" and halves == 2 and self.kite(i):
             return 0
-        foe = self.f[1 - i]
+        foe = self.f[me.foe]
         foe_tactic = foe.p.melee_tactic if foe.p.tactic in ("marksman", "shoot_then_draw", "rush", "overwatch") \
             else foe.p.tactic
         if (me.p.tactic == "overwatch" and halves == 2 and self.hand_to_fire(me, False) and not foe.bow_in_hand
-                and foe_tactic != "turtle" and self.gap > w.short):
+                and foe_tactic != "turtle" and self.gap(i) > w.short):
             me.kept = True  # W-8.14: delay (W-11.6)
             return 0
-        while halves and not self.anyone_out():
+        while halves and not self.decided():
             hand = self.hand_to_fire(me, engaged=False)
             if kept:  # W-7.3: the kept aim goes to a shot as the first action, else it is lost
                 aim, kept = kept, 0
@@ -893,7 +911,7 @@ class Duel:
             band = self.band(i, hand)
             if band in ("short", "long") and halves == 2 and me.p.attacks >= 2 and self.swift_ready(me, hw):
                 for _ in range(me.p.attacks):  # W-7.11 swift shots
-                    if self.anyone_out():
+                    if self.decided():
                         break
                     shot = self.hand_to_fire(me, False) if self.rules.swift_brace else hand
                     if shot is None or not (me.loaded if shot == "main" else me.off_loaded):
@@ -924,8 +942,9 @@ class Duel:
         return low, low + self.rules.arena
 
     def step_away(self, i: int, yards: int) -> None:
-        me, foe = self.f[i], self.f[1 - i]
-        away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+        me = self.f[i]
+        foe = self.f[me.foe]
+        away = -1 if me.x < foe.x or (me.x == foe.x and me.side == 0) else 1
         me.x += away * yards
         bounds = self.arena_bounds()
         if bounds:
@@ -933,15 +952,16 @@ class Duel:
 
     def kite(self, i: int) -> bool:
         """W-8.11 with two half actions; False: play as marksman (rules 1 and 6, the arena's end)."""
-        me, foe = self.f[i], self.f[1 - i]
+        me = self.f[i]
+        foe = self.f[me.foe]
         if self.rules.difficult:
             r = 0 if self.rules.no_difficult_charge else 2 * foe.p.movement
         else:
             r = 4 * foe.p.movement
-        s, run, d = self.step(me), 0 if self.rules.difficult else 6 * me.p.movement, self.gap
+        s, run, d = self.step(me), 0 if self.rules.difficult else 6 * me.p.movement, self.gap(i)
         bounds = self.arena_bounds()
         if bounds:
-            away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+            away = -1 if me.x < foe.x or (me.x == foe.x and me.side == 0) else 1
             if (away < 0 and me.x <= bounds[0]) or (away > 0 and me.x >= bounds[1]):
                 return False
         if d > r:
@@ -966,26 +986,33 @@ class Duel:
 
     def flee(self, i: int) -> None:
         """W-3.16, W-11.4."""
-        me, foe = self.f[i], self.f[1 - i]
-        if self.engaged and not self.rules.disengage:
-            self.attack(1 - i, 0, False)  # the free attack
+        me = self.f[i]
+        foe = self.f[me.foe]
+        if self.engaged(i) and not self.rules.disengage:
+            self.attack(me.foe, 0, False)  # the free attack
         if not self.rules.reposition:
             self.take_out(me, "fled")
             return
         if me.out is not None:
             return
-        away = -1 if me.x < foe.x or (me.x == foe.x and i == 0) else 1
+        away = -1 if me.x < foe.x or (me.x == foe.x and me.side == 0) else 1
         me.x += away * self.step(me)
         if self.rules.arena:
             low = (self.rules.start_distance - self.rules.arena) // 2
             me.x = min(max(me.x, low), low + self.rules.arena)
 
     def feint(self, i: int) -> bool:
-        me, foe = self.f[i], self.f[1 - i]
+        me = self.f[i]
+        foe = self.f[me.foe]
         return self.opposed(me.p.ws + self.modifiers(-me.pen_ws), foe.p.ws + self.modifiers(-foe.pen_ws))
 
-    def anyone_out(self) -> bool:
-        return any(f.out for f in self.f)
+    def side_out(self, side: int) -> bool:
+        """Every fighter of ``side`` is out."""
+        return all(f.out for f in self.f if f.side == side)
+
+    def decided(self) -> bool:
+        """A side is out (the fight is over)."""
+        return self.side_out(0) or self.side_out(1)
 
     def turn(self, i: int) -> None:
         me = self.f[i]
@@ -1027,17 +1054,17 @@ class Duel:
             return
         if me.bow_in_hand:
             halves = self.ranged_turn(i, halves, kept)
-            if halves == 0 or self.anyone_out():
+            if halves == 0 or self.decided():
                 return
-        was_engaged = self.engaged
+        was_engaged = self.engaged(i)
         n, modifier, feint = self.plan(i, halves)
-        watcher = self.f[1 - i]
+        watcher = self.f[me.foe]
         charge = False
         if watcher.kept and not was_engaged:  # W-8.14: the kept shot after this approach
-            charge = self.engaged and modifier == 10
+            charge = self.engaged(i) and modifier == 10
             if not charge or self.rules.cut_after_move:
-                self.kept_shot(1 - i, arriving=charge)
-                if self.anyone_out():
+                self.kept_shot(me.foe, arriving=charge)
+                if self.decided():
                     return
         tactic = me.p.melee_tactic if me.p.tactic in ("marksman", "shoot_then_draw", "rush") else me.p.tactic
         aims_already = (tactic not in ("berserk", "cautious", "turtle")
@@ -1048,56 +1075,80 @@ class Duel:
             aim = 10  # W-3.2 before the first attack
         feinted = feint and self.feint(i)
         for k in range(n):
-            if self.anyone_out():
+            if self.decided():
                 break
             self.attack(i, modifier + (aim if k == 0 else 0), feinted)
         if charge and watcher.kept:
-            self.kept_shot(1 - i, arriving=False)
+            self.kept_shot(me.foe, arriving=False)
 
     def kept_shot(self, i: int, arriving: bool) -> None:
         """W-8.14, W-11.6: the overwatcher's kept half action once its foe is within short range."""
         me = self.f[i]
-        if not me.kept or self.anyone_out() or self.gap > me.p.missile.short:
+        if not me.kept or self.decided() or self.gap(i) > me.p.missile.short:
             return
         me.kept = False
         if not me.bow_in_hand:
             return
-        hand = self.hand_to_fire(me, engaged=self.engaged and not arriving)
+        hand = self.hand_to_fire(me, engaged=self.engaged(i) and not arriving)
         if hand is None:
             return
         self.as_if_apart = arriving
         self.shoot(i, self.band(i, hand), 0, hand)
         self.as_if_apart = False
 
-    def initiative(self) -> int:
+    def initiative(self) -> list[int]:
+        """W-2.2: the turn order (indices, first to act first). Every fighter in list order rolls
+        d10 + Ag (2d10 + Ag after spending a spare fortune point, W-6.5, the points spent first);
+        the higher total first, then the higher Ag; fighters tied on both roll again among
+        themselves, in turn order, and are ordered among themselves by the new roll."""
         ag = [f.p.ag - f.p.ag_penalty - f.pen_ag for f in self.f]
-        dice = [1, 1]
+        dice = [1] * len(self.f)
         for k, f in enumerate(self.f):
             if self.rules.fortune_initiative and self.spare_point(f):  # W-6.5: 2d10
                 f.fortune -= 1
                 dice[k] = 2
-        while True:
-            ia = sum(self.rng.die(10) for _ in range(dice[0])) + ag[0]
-            ib = sum(self.rng.die(10) for _ in range(dice[1])) + ag[1]
-            if ia != ib:
-                return 0 if ia > ib else 1
-            if ag[0] != ag[1]:
-                return 0 if ag[0] > ag[1] else 1
+        total = [0] * len(self.f)
+
+        def roll(k: int) -> None:
+            total[k] = sum(self.rng.die(10) for _ in range(dice[k])) + ag[k]
+
+        def key(k: int) -> tuple[int, int]:
+            return -total[k], -ag[k]
+
+        def settle(places: list[int]) -> list[int]:
+            """``places`` sorted; each group tied on total and Ag rolls again and is settled."""
+            order: list[int] = []
+            while places:
+                group = [k for k in places if key(k) == key(places[0])]
+                places = places[len(group):]
+                if len(group) > 1:
+                    for k in group:
+                        roll(k)
+                    group = settle(sorted(group, key=key))
+                order += group
+            return order
+
+        for k in range(len(self.f)):
+            roll(k)
+        return settle(sorted(range(len(self.f)), key=key))
 
     def play(self) -> Record:
-        first = self.initiative()
+        order = self.initiative()
         for rnd in range(1, self.rules.round_cap + 1):
             self.round = rnd
             if rnd > 1 and self.rules.initiative_every_round:
-                first = self.initiative()
+                order = self.initiative()
             for f in self.f:
                 f.parried_this_round = f.dodged_this_round = False
-            for i in (first, 1 - first):
+            for i in order:
+                if self.f[i].out:
+                    continue
                 self.turn(i)
-                if self.anyone_out():
-                    loser = 0 if self.f[0].out else 1
+                if self.decided():
+                    loser = 0 if self.side_out(0) else 1
+                    last = max((f for f in self.f if f.side == loser), key=lambda f: f.out_seq)  # the last out
                     self.rec.winner, self.rec.loser = 1 - loser, loser
-                    self.rec.cause, self.rec.died, self.rec.round = self.f[loser].out, self.f[loser].dead, rnd
+                    self.rec.cause, self.rec.died, self.rec.round = last.out, last.dead, rnd
                     return self.rec
             for f in self.f:
                 f.surprised = False
@@ -1105,13 +1156,13 @@ class Duel:
         return self.rec
 
     def single_attack(self) -> Record:
-        """b in the stances its tactic takes when engaged, then a's first attack of its turn; a
-        shooter's first shot (aimed when apart)."""
+        """The foe of side a's first fighter in the stances its tactic takes when engaged, then that
+        fighter's first attack of its turn; a shooter's first shot (aimed when apart)."""
         a = self.f[0]
-        hand = self.hand_to_fire(a, self.engaged) if a.bow_in_hand else None
+        hand = self.hand_to_fire(a, self.engaged(0)) if a.bow_in_hand else None
         if hand:
             band = self.band(0, hand)
-            if self.engaged:
+            if self.engaged(0):
                 self.shoot(0, band, 0, hand)
                 return self.rec
             if band != "out":
@@ -1120,7 +1171,7 @@ class Duel:
                 self.shoot(0, band, 0 if swift else self.aim(a), hand)
                 return self.rec
         self.as_if_engaged = True
-        self.plan(1, 2)
+        self.plan(a.foe, 2)
         self.as_if_engaged = False
         n, modifier, feint = self.plan(0, 2)
         if n:

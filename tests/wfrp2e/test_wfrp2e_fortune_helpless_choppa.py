@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from brutal_sim.core.battle import B_ROUND, FIGHT_ROW
+from brutal_sim.core.battle import B_ORDER, B_ROUND, FIGHT_ROW
 
 from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
@@ -77,7 +77,8 @@ def test_w6_5_fortune_initiative_rolls_2d10(option, fortune_b, dice_a, dice_b):
     for i in range(n):
         S = state(p)
         seed_duel(st, np.uint64(5), i)
-        firsts += initiative(F, S, o, st)
+        initiative(F, S, o, st)
+        firsts += S[0, B_ORDER]  # the row acting first
     assert S[0, L.S_FORTUNE] == 2 - (dice_a - 1) and S[1, L.S_FORTUNE] == fortune_b - (dice_b - 1)
     expected = _p_second(35, dice_a, 30, dice_b)
     assert expected == pytest.approx({(1, 1): 0.10, (2, 2): 0.176, (2, 1): 0.01}[(dice_a, dice_b)])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...toolbox.battle import foe
 from ...toolbox.jit import driver
 from .kernel import (
     LOCATION_ZONE, absorbed, attack_setup, attack_slot, attack_target, choose_reaction, covered, crit_effect,
@@ -84,13 +85,15 @@ def _raw_damage_pmf(F, S, opts, a, slot, target):
 @driver
 def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     """Fill ``outcomes`` float64[4] (miss, parried, dodged, hit), ``levels`` float64[5, 4] (level ×
-    zone of the hit on b) and ``damage`` float64[1] (mean final damage per attack)."""
-    S = np.zeros((3, NS), dtype=np.int64)
+    zone of the hit on b) and ``damage`` float64[1] (mean final damage per attack): the attack of
+    side a's first fighter (row 0) on its foe ``d``."""
+    S = np.zeros((F.shape[0], NS), dtype=np.int64)
     slot, band, aim = shot_setup(F, S, opts)
     shot = slot >= 0
     attacks, mod, feint = 1, 0, False
     if not shot:
         attacks, mod, feint = attack_setup(F, S, opts)
+    d = foe(S, 0)
     if attacks == 0:
         outcomes[OUT_MISS] = 1.0
         return
@@ -110,14 +113,14 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     # reaction of a fresh defender (a paid extra use is impossible: nothing is used yet)
     kind, paid = REACT_NONE, False
     if not shot:
-        kind, paid = choose_reaction(F, S, opts, 1, 0, slot)
+        kind, paid = choose_reaction(F, S, opts, d, 0, slot)
     p_block = 0.0
     if kind != REACT_NONE:
         if paid:
-            S[1, S_FORTUNE] -= 1
-        t = parry_target(F, S, opts, 1, 0, slot) if kind == REACT_PARRY else dodge_target(F, S, opts, 1, 0, slot)
+            S[d, S_FORTUNE] -= 1
+        t = parry_target(F, S, opts, d, 0, slot) if kind == REACT_PARRY else dodge_target(F, S, opts, d, 0, slot)
         p = _p_success(opts, t)
-        if not paid and fortune_allows(opts, S, 1, True):
+        if not paid and fortune_allows(opts, S, d, True):
             p = 1.0 - (1.0 - p) * (1.0 - p)
         p_block = (1.0 - p_feint) * p
     loc_mass = np.zeros(6)
@@ -130,13 +133,13 @@ def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     outcomes[OUT_HIT] = p_hit_roll * (1.0 - p_block)
     pmf = _raw_damage_pmf(F, S, opts, 0, slot, target)
     bonus = damage_bonus(F, S, opts, 0, slot)
-    left = S[1, S_W]
+    left = S[d, S_W]
     precise = 1 if wf(F, 0, slot, W_PRECISE) != 0 else 0
     table = opts[O_CRIT_MODEL] != CRIT_SUDDEN_DEATH and opts[O_CRIT_MODEL] != CRIT_THRESHOLD
     for loc in range(6):
         zone = LOCATION_ZONE[loc]
         mass = loc_mass[loc] * (1.0 - p_block)
-        soaked = absorbed(F, opts, 0, 1, slot, loc)
+        soaked = absorbed(F, opts, 0, d, slot, loc)
         for s in range(pmf.shape[0]):
             q = mass * pmf[s]
             if q == 0.0:

@@ -113,8 +113,8 @@ QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise":
                   "tiring": W_TIRING}
 
 # -- the battle block (core.battle): side, place in the line, targeting policy; in the state: out (its
-# cause + 1), dead, foe, engagers, order of going out, position on the line (yards, W-11.5), the sides
-# still in (rows 0 and 1 of the fighters; row 2 of the duel state is not the block's)
+# cause + 1), dead, foe, engagers, order of going out, position on the line (yards, W-11.5), the turn
+# order, the sides still in and the round (core.battle, "Fight-wide and per-side state")
 P_SIDE, P_RANK, P_TARGETING = B.F_SIDE, B.F_RANK, B.F_TARGETING
 S_OUT, S_DEAD, S_X = B.B_OUT, B.B_DEAD, B.B_X
 
@@ -153,7 +153,7 @@ P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
 
-# -- fighter state (int64[3, NS]; rows 0, 1) ----------------------------------------------------------
+# -- fighter state (int64[N, NS], one row per fighter) ----------------------------------------------
 S = Slots(B.STATE_BLOCK)  # after the battle block (core.battle)
 S_W = S.next()
 S_FORTUNE = S.next()
@@ -182,7 +182,8 @@ S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W
 S_ENTANGLED = S.next()  # W-7.13 snare = entangle: caught by a snare, its turns go to escaping
 S_ENGAGED = S.next()  # W-11.3: adjacent to its foe (within 2 yards), kept by kernel.movement._settle
 S_AIM = S.next()  # W-7.3 aim = next_action: the bonus of an aim kept for the fighter's next action (0 none)
-S_TOOK = S.block(N_LEVELS)  # hits of level l taken in this duel at S_TOOK + l (the header's loser_wounds)
+S_INIT_DICE = S.next()  # W-2.2, W-6.5: the d10s of its initiative roll (2 with a fortune point spent)
+S_TOOK = S.block(N_LEVELS)  # per-side cells: hits of level l side s took in this duel at S[s, S_TOOK + l]
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout
 TALLY = COUNTERS.tally(S_TOOK)

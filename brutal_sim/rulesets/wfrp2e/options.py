@@ -229,6 +229,45 @@ CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, CRIT_TABLE = ROW.codes("crit_model")
 FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = ROW.codes("fortune")[1:]  # reaction_first: the other branch
 CHOPPA_PLUS1, CHOPPA_IMPACT = ROW.codes("choppa")[1:]  # hand_weapon: no effect
 EXTREME_AIM_ADDS, EXTREME_STACK = ROW.codes("extreme_mod")[1:]  # flat: the other branch
+INITIATIVE_ONCE, INITIATIVE_EVERY_ROUND = ROW.codes("initiative_roll")
+SURPRISE_NONE, SURPRISE_A, SURPRISE_B = ROW.codes("surprise")  # a side's code: SURPRISE_A + its side
+AUTO_RESULTS_NONE, AUTO_RESULTS_01_05_96_00 = ROW.codes("auto_results")
+DEFENSIVE_STANCE_HALF, DEFENSIVE_STANCE_FULL = ROW.codes("defensive_stance")
+PARRY_DODGE_PER_ATTACK, PARRY_DODGE_PER_ROUND = ROW.codes("parry_dodge_choice")
+BALANCED_OFFHAND_TRUE, BALANCED_OFFHAND_FALSE = ROW.codes("balanced_offhand")
+TIRING_FIRST_ROUND, TIRING_IGNORE = ROW.codes("tiring")
+EXTRA_REACTION_EXTRA_USE, EXTRA_REACTION_REROLL_ONLY = ROW.codes("fortune_extra_reaction")
+KEEP_LAST_KEEP, KEEP_LAST_SPEND = ROW.codes("fortune_keep_last")
+FORTUNE_INITIATIVE_OFF, FORTUNE_INITIATIVE_ON = ROW.codes("fortune_initiative")
+FORTUNE_HALF_ACTION_OFF, FORTUNE_HALF_ACTION_ON = ROW.codes("fortune_half_action")
+HELPLESS_OUT, HELPLESS_ATTACKABLE = ROW.codes("helpless")
+MIGHTY_BLOW_IGNORE, MIGHTY_BLOW_PLUS1 = ROW.codes("strike_mighty_blow")
+STREET_FIGHTING_IGNORE, STREET_FIGHTING_ON = ROW.codes("street_fighting")
+LEAVE_MELEE_SEED, LEAVE_MELEE_RULEBOOK = ROW.codes("leave_melee")
+FLEE_OUT, FLEE_REPOSITION = ROW.codes("flee_outcome")
+TERRAIN_OPEN, TERRAIN_DIFFICULT = ROW.codes("terrain")
+DIFFICULT_CHARGE_HALF, DIFFICULT_CHARGE_FORBIDDEN = ROW.codes("difficult_charge")
+APPROACH_RUN, APPROACH_DOUBLE_MOVE = ROW.codes("approach")
+RELOAD_BREAK_OTHER_ACTION, RELOAD_BREAK_ALSO_DAMAGE = ROW.codes("reload_break")
+START_LOADED_TRUE, START_LOADED_FALSE = ROW.codes("start_loaded")
+NO_LONG_SHORT_IS_MAX, NO_LONG_DOUBLE_SHORT = ROW.codes("no_long")
+EXTREME_2X_LONG, EXTREME_OFF = ROW.codes("extreme")
+SURE_SHOT_STACK_TRUE, SURE_SHOT_STACK_FALSE = ROW.codes("sure_shot_stack")
+SHRAPNEL_NO_TEST, SHRAPNEL_BS_TEST = ROW.codes("shrapnel")
+DELAY_CUT_BETWEEN_ACTIONS, DELAY_CUT_AFTER_MOVE = ROW.codes("delay_cut")
+BS_BONUS_NONE, BS_BONUS_PLUS20 = ROW.codes("bs_bonus")
+COVER_NONE, COVER_LEGS = ROW.codes("cover")
+SWIFT_BRACE_OFF, SWIFT_BRACE_ON = ROW.codes("swift_brace")
+DROP_FREE, DROP_HALF = ROW.codes("drop")
+MANOEUVRE_ATTACK, MANOEUVRE_OPPOSED_WS = ROW.codes("manoeuvre_test")
+MANOEUVRE_STAY, MANOEUVRE_ADVANCE = ROW.codes("manoeuvre_follow")
+AIM_SAME_TURN, AIM_NEXT_ACTION = ROW.codes("aim")
+SNARE_OFF, SNARE_ENTANGLE = ROW.codes("snare")
+KITE_FLEE_OFF, KITE_FLEE_ON = ROW.codes("kite_flee")
+#: the values of the number options that mean "none": no modifier cap, no arena, unlimited ammunition
+NO_MODIFIER_CAP = 0
+NO_ARENA = 0
+UNLIMITED_AMMO = 0
 
 
 def compile_options(options: RuleOptions) -> np.ndarray:

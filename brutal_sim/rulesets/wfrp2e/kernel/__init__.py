@@ -2,11 +2,13 @@
 
 Inputs everywhere below:
 
-F : int64[2, NF]
-    Compiled fighters (``P_*`` in :mod:`brutal_sim.rulesets.wfrp2e.layout`); row 0 is side a, row 1
-    side b.
-S : int64[3, NS]
-    Duel state: rows 0, 1 the fighters (``S_*``), row 2 duel-wide values (``G_*``); reset per duel.
+F : int64[N, NF]
+    Compiled fighters (``P_*`` in :mod:`brutal_sim.rulesets.wfrp2e.layout`), each beginning with the
+    battle block (``P_SIDE``: side a's rows first); a duel has N = 2.
+S : int64[N, NS]
+    Fight state, one row per fighter (``S_*``), beginning with the battle block (its foe, whether it
+    is out, its position, the turn order ``B_ORDER``); fight-wide and per-side cells (the round, the
+    per-side tally ``S_TOOK``) as ``core/battle.py`` sets out; reset per duel.
 opts : int64[NO]
     Rule options (``O_*`` in :mod:`brutal_sim.rulesets.wfrp2e.options`).
 grid : int64[100, CRIT_COLUMNS]
@@ -18,17 +20,20 @@ st : uint64[4]
 cnt : int64[K]
     Counters (``C_*``), added to, never cleared.
 
-Fighter indices ``i``, ``a`` (attacker), ``d`` (defender) are 0 or 1; ``slot`` is a weapon slot
-(``SLOT_*``), ``loc`` a hit location (``LOC_*``), ``zone`` a zone (``ZONE_*``); the other scalars
-are int64s.
+Fighter indices ``i``, ``a`` (attacker), ``d`` (defender), ``e`` (a fighter's foe) are rows of F
+and S; a fighter's foe is ``toolbox.battle.foe(S, i)`` (in a duel the other fighter, from
+``start_battle`` on), and the counters of a fighter's attacks and hits go to its side
+(``P_SIDE``); ``slot`` is a weapon slot (``SLOT_*``), ``loc`` a hit location (``LOC_*``), ``zone``
+a zone (``ZONE_*``); the other scalars are int64s.
 
 Draw order (the contract with ``tests/wfrp2e/naive_wfrp2e.py``, written down in
-``docs/reference-wfrp2e.md``): initiative d10 a [second d10 a], d10 b [second d10 b] (again while
-tied, W-2.2; the second d10 with ``fortune_initiative``, W-6.5); a feint's opposed test d100
-feinter, d100 target (again on a reroll, W-1.4); each attack: to-hit d100 [fortune reroll d100];
-reaction d100 [fortune reroll d100]; damage d10 [second d10 for Impact] [helpless d10, W-6.2];
-Ulric's Fury: [confirmation d100] d10, … (W-4.11); an attack on a helpless target draws its d100
-for the location only, no reaction; critical table d100 (``crit_model = table`` only).
+``docs/reference-wfrp2e.md``): initiative d10 [second d10] of each fighter in row order, a then b
+(again for the fighters still tied, W-2.2; the second d10 with ``fortune_initiative``, W-6.5); a
+feint's opposed test d100 feinter, d100 target (again on a reroll, W-1.4); each attack: to-hit
+d100 [fortune reroll d100]; reaction d100 [fortune reroll d100]; damage d10 [second d10 for Impact]
+[helpless d10, W-6.2]; Ulric's Fury: [confirmation d100] d10, … (W-4.11); an attack on a helpless
+target draws its d100 for the location only, no reaction; critical table d100 (``crit_model =
+table`` only).
 
 The parallel loop of ``_run`` is compiled with this package's functions internal to it
 (:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 2.4× the duels per

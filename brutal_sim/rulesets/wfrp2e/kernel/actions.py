@@ -9,7 +9,7 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
-from ....toolbox.battle import apart, decided, move_toward, put_out
+from ....toolbox.battle import apart, decided, foe, foe_distance, move_toward, put_out
 from ....toolbox.jit import loop_inline_rule, rule
 from ..layout import (
     BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, CHARGE_DISTANCE, ENGAGE_DISTANCE, S_ENGAGED, OUT_HIT, P_A, P_MELEE_TACTIC,
@@ -19,8 +19,9 @@ from ..layout import (
     W_PRESENT, P_QUICK_DRAW, S_SUPPLY, S_KEPT, T_OVERWATCH, W_SHORT, S_AIM,
 )
 from ..options import (
-    O_AIM, O_DEFENSIVE_STANCE, O_DROP, O_FLEE_OUTCOME, O_KITE_FLEE, O_LEAVE_MELEE, O_MANOEUVRE_FOLLOW, O_MANOEUVRE_TEST,
-    O_SWIFT_BRACE,
+    AIM_NEXT_ACTION, DEFENSIVE_STANCE_FULL, DROP_HALF, FLEE_OUT, FLEE_REPOSITION, KITE_FLEE_ON, LEAVE_MELEE_SEED,
+    MANOEUVRE_ADVANCE, MANOEUVRE_OPPOSED_WS, O_AIM, O_DEFENSIVE_STANCE, O_DROP, O_FLEE_OUTCOME, O_KITE_FLEE,
+    O_LEAVE_MELEE, O_MANOEUVRE_FOLLOW, O_MANOEUVRE_TEST, O_SWIFT_BRACE, SWIFT_BRACE_ON,
 )
 from .tests import _capped, _opposed, _test
 from .fortune import _fortune_allows
@@ -58,7 +59,7 @@ def _plan(F, S, opts, i, halves):
         attacks, mod = _close(F, S, opts, i, halves)
         return attacks, mod, False
     if t == T_TURTLE:
-        if opts[O_DEFENSIVE_STANCE] != 0:
+        if opts[O_DEFENSIVE_STANCE] == DEFENSIVE_STANCE_FULL:
             if halves == 2:
                 S[i, S_DEF_STANCE] = 1
             else:
@@ -78,7 +79,7 @@ def _plan(F, S, opts, i, halves):
     if t == T_CAUTIOUS:
         S[i, S_CAUTIOUS] = 1
         return 1, -10, False
-    e = 1 - i
+    e = foe(S, i)
     if t == T_FEINTER and F[i, P_WS] >= F[e, P_WS] and _availability(F, S, opts, e, REACT_PARRY) == 1:
         return 1, 0, True
     if _held(F, S, i, SLOT_OFF):
@@ -104,7 +105,7 @@ def _swift_ready(F, S, opts, i, slot):
     one-handed weapon in hand, W-7.8)."""
     if _reload_need(F, i, slot) == 0:
         return True
-    return opts[O_SWIFT_BRACE] != 0 and S[i, S_LOADED] != 0 and S[i, S_LOADED_OFF] != 0
+    return opts[O_SWIFT_BRACE] == SWIFT_BRACE_ON and S[i, S_LOADED] != 0 and S[i, S_LOADED_OFF] != 0
 
 
 @rule
@@ -119,7 +120,7 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     the foe (2·M), stopping at long range; repeated while half actions are left. ``kept``: the bonus
     of an aim kept from its last turn (W-7.3 ``next_action``; 0 none): its first action, if a shot
     within very long range, is that aimed shot (one half action); else the aim is lost."""
-    e = 1 - i
+    e = foe(S, i)
     while halves > 0 and not decided(S):
         slot = _fire_slot(F, S, i, False)
         if kept > 0:
@@ -145,7 +146,7 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
                 for _k in range(F[i, P_A]):  # W-7.11 swift shots
                     if decided(S):
                         break
-                    shot = _fire_slot(F, S, i, False) if opts[O_SWIFT_BRACE] != 0 else slot
+                    shot = _fire_slot(F, S, i, False) if opts[O_SWIFT_BRACE] == SWIFT_BRACE_ON else slot
                     if shot < 0 or (shot == SLOT_MISSILE and S[i, S_LOADED] == 0) \
                             or (shot != SLOT_MISSILE and S[i, S_LOADED_OFF] == 0):
                         break
@@ -157,7 +158,7 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
             elif halves == 2:
                 _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, _aim_bonus(F, i))
                 halves = 0
-            elif opts[O_AIM] != 0:
+            elif opts[O_AIM] == AIM_NEXT_ACTION:
                 S[i, S_AIM] = _aim_bonus(F, i)  # W-7.3 next_action: aim, kept for the next turn's shot
                 halves = 0
             else:
@@ -180,7 +181,7 @@ def _drop_off(F, S, opts, i):
         return 0
     S[i, S_OFF_MISSILE] = 0
     S[i, S_LOADED_OFF] = 0
-    return 1 if opts[O_DROP] != 0 else 0
+    return 1 if opts[O_DROP] == DROP_HALF else 0
 
 
 @rule
@@ -238,8 +239,8 @@ def _manoeuvre(F, S, opts, st, i):
     feint's targets). A hit (a win) pushes the foe 2 yards away, to 4 yards (W-11.5, within the arena); with
     ``manoeuvre_follow = advance`` i follows into the square it left. Not counted among the attacks:
     it deals no damage. Returns whether the foe was pushed."""
-    e = 1 - i
-    if opts[O_MANOEUVRE_TEST] != 0:
+    e = foe(S, i)
+    if opts[O_MANOEUVRE_TEST] == MANOEUVRE_OPPOSED_WS:
         t_i, t_e = _feint_targets(F, S, opts, i)
         won = _opposed(opts, st, t_i, t_e)
     else:
@@ -248,7 +249,7 @@ def _manoeuvre(F, S, opts, st, i):
         won = ok and _react(F, S, opts, st, e, i, slot) == OUT_HIT
     if won:  # W-11.5: 2 yards beyond adjacent, whatever the gap engaged (0 when they start engaged)
         _retreat(F, S, opts, e, CHARGE_DISTANCE - apart(S, i, e))
-        if opts[O_MANOEUVRE_FOLLOW] != 0:
+        if opts[O_MANOEUVRE_FOLLOW] == MANOEUVRE_ADVANCE:
             move_toward(S, i, e, ENGAGE_DISTANCE, ENGAGE_DISTANCE)
             _settle(S)
     return won
@@ -278,7 +279,7 @@ def _kite(F, S, opts, grid, fx, st, cnt, i, kept):
     Move away twice; (5) d + Run > r: Run away (W-11.2: −20 to shots, +20 WS to melee at it until
     its next turn); (6) else, or at the arena's end (W-11.5): :func:`_marksman` (``kept``: an aim
     kept from its last turn, W-7.3, used by the marksman's shot only)."""
-    e = 1 - i
+    e = foe(S, i)
     d = apart(S, i, e)
     r = _charge_yards(F, opts, e)
     s = _move_yards(F, opts, i)
@@ -320,7 +321,7 @@ def _overwatch_shot(F, S, opts, grid, fx, st, cnt, i, arriving):
     i shoots (unaimed; engaged only a pistol-class weapon, W-7.6, unless ``arriving``: a charger
     after its move, before its blow, ``delay_cut = after_move``); the kept half is spent either way
     once the foe is within short range."""
-    if S[i, S_KEPT] == 0 or decided(S) or apart(S, i, 1 - i) > _wf(F, i, SLOT_MISSILE, W_SHORT):
+    if S[i, S_KEPT] == 0 or decided(S) or foe_distance(S, i) > _wf(F, i, SLOT_MISSILE, W_SHORT):
         return
     S[i, S_KEPT] = 0
     if S[i, S_MISSILE] == 0:
@@ -347,10 +348,12 @@ def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     action, free with Quick Draw). ``kept``: the bonus of an aim kept from its last turn (W-7.3
     ``next_action``), for a shot as its first action (:func:`_draw`, :func:`_marksman`); any other
     first action loses it. Returns the half actions left for the melee tactic."""
+    e = foe(S, i)
     if S[i, S_ENGAGED] != 0:
-        if F[i, P_PUSH] != 0 and S[1 - i, S_HELPLESS] == 0:
+        if F[i, P_PUSH] != 0 and S[e, S_HELPLESS] == 0:
             return _push_turn(F, S, opts, grid, fx, st, cnt, i, halves)
-        if F[i, P_TACTIC] == T_KITE and halves == 2 and opts[O_KITE_FLEE] != 0 and opts[O_FLEE_OUTCOME] != 0:
+        if (F[i, P_TACTIC] == T_KITE and halves == 2 and opts[O_KITE_FLEE] == KITE_FLEE_ON
+                and opts[O_FLEE_OUTCOME] == FLEE_REPOSITION):
             _flee(F, S, opts, grid, fx, st, cnt, i)
             return 0
         return _draw(F, S, opts, grid, fx, st, cnt, i, halves, kept)
@@ -362,8 +365,8 @@ def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept):
         return halves if F[i, P_QUICK_DRAW] != 0 else halves - 1
     if F[i, P_TACTIC] == T_KITE and halves == 2:
         _kite(F, S, opts, grid, fx, st, cnt, i, kept)
-    elif F[i, P_TACTIC] == T_OVERWATCH and halves == 2 and _approaching(F, S, 1 - i) and _fire_slot(F, S, i, False) >= 0 \
-            and apart(S, i, 1 - i) > _wf(F, i, SLOT_MISSILE, W_SHORT):
+    elif F[i, P_TACTIC] == T_OVERWATCH and halves == 2 and _approaching(F, S, e) and _fire_slot(F, S, i, False) >= 0 \
+            and apart(S, i, e) > _wf(F, i, SLOT_MISSILE, W_SHORT):
         S[i, S_KEPT] = 1  # W-8.14, W-11.6: delay, a half action kept
     else:
         _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept)
@@ -374,7 +377,7 @@ def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept):
 def _feint_targets(F, S, opts, i):
     """W-3.9: the targets of the feint's opposed WS test (W-1.4): i's and its foe's WS with their
     critical-effect penalties (capped, W-1.6)."""
-    e = 1 - i
+    e = foe(S, i)
     return F[i, P_WS] + _capped(opts, -S[i, S_PEN_WS]), F[e, P_WS] + _capped(opts, -S[e, S_PEN_WS])
 
 
@@ -391,9 +394,9 @@ def _flee(F, S, opts, grid, fx, st, cnt, i):
     gets a free standard attack (``rulebook``: it disengages, no free attack). If still in the fight
     it is out (fled) with ``flee_outcome = out``, or with ``reposition`` moves 2·M yards away from
     its foe (W-11.2 Flee; halved in difficult terrain; within the arena, W-11.5) and stays in."""
-    if S[i, S_ENGAGED] != 0 and opts[O_LEAVE_MELEE] == 0:
-        _attack(F, S, opts, grid, fx, st, cnt, 1 - i, 0, False)
-    if opts[O_FLEE_OUTCOME] == 0:
+    if S[i, S_ENGAGED] != 0 and opts[O_LEAVE_MELEE] == LEAVE_MELEE_SEED:
+        _attack(F, S, opts, grid, fx, st, cnt, foe(S, i), 0, False)
+    if opts[O_FLEE_OUTCOME] == FLEE_OUT:
         put_out(F, S, i, CAUSE_FLED)
     elif S[i, S_OUT] == 0:
         _retreat(F, S, opts, i, _move_yards(F, opts, i))

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....toolbox.battle import fight_round
+from ....toolbox.battle import fight_round, foe
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
     C_ATTACKS, C_FURY, LOC_BODY, LOC_LLEG, LOC_RLEG, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS, P_AP, P_MIGHTY_BLOW, P_MIGHTY_SHOT, P_SB,
-    P_STREET_FIGHTING, P_SURE_SHOT, P_TB, P_WS,
+    P_SIDE, P_STREET_FIGHTING, P_SURE_SHOT, P_TB, P_WS,
     SLOT_FISTS, SLOT_MISSILE, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_RUNNING, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
     W_DAMAGE, W_IMPACT, W_THROWN, W_UNARMED,
 )
 from ..options import (
-    CHOPPA_PLUS1, FURY_EACH, FURY_FIRST_ONLY, O_BALANCED_OFFHAND, O_CHOPPA, O_FURY_CONFIRM, O_PRONE_BONUS,
-    O_COVER, O_STREET_FIGHTING, O_STRIKE_MIGHTY_BLOW, O_SURE_SHOT_STACK,
+    BALANCED_OFFHAND_TRUE, CHOPPA_PLUS1, COVER_LEGS, FURY_EACH, FURY_FIRST_ONLY, MIGHTY_BLOW_PLUS1, O_BALANCED_OFFHAND,
+    O_CHOPPA, O_COVER, O_FURY_CONFIRM, O_PRONE_BONUS, O_STREET_FIGHTING, O_STRIKE_MIGHTY_BLOW, O_SURE_SHOT_STACK,
+    STREET_FIGHTING_ON, SURE_SHOT_STACK_FALSE,
 )
 from .tests import _capped, _succeeds, _test
 from .fortune import _fortune_allows
@@ -44,7 +45,7 @@ def _attack_target(F, S, opts, a, slot, mod):
     off hand −20 unless Balanced with ``balanced_offhand`` (W-4.10) or Ambidextrous (W-7.8), Street Fighting unarmed +10
     (W-9.3 option), critical-effect WS penalties; the sum capped by W-1.6. int64.
     """
-    d = 1 - a
+    d = foe(S, a)
     m = mod - S[a, S_PEN_WS]
     if S[d, S_STUN] > 0:
         m += 20
@@ -54,10 +55,11 @@ def _attack_target(F, S, opts, a, slot, mod):
         m -= 20
     if S[d, S_RUNNING] > 0:
         m += 20
-    if (slot == SLOT_OFF and not (_wf(F, a, slot, W_BALANCED) != 0 and opts[O_BALANCED_OFFHAND] != 0)
+    if (slot == SLOT_OFF
+            and not (_wf(F, a, slot, W_BALANCED) != 0 and opts[O_BALANCED_OFFHAND] == BALANCED_OFFHAND_TRUE)
             and F[a, P_AMBIDEXTROUS] == 0):
         m -= 20
-    if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] != 0:
+    if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] == STREET_FIGHTING_ON:
         m += 10
     return F[a, P_WS] + _capped(opts, m)
 
@@ -78,7 +80,7 @@ def _location(roll):
 def _covered(opts, loc):
     """W-7.9 ``cover = legs``: a shot's leg hit strikes the body (the nearest reachable location,
     seed 120)."""
-    if opts[O_COVER] != 0 and (loc == LOC_RLEG or loc == LOC_LLEG):
+    if opts[O_COVER] == COVER_LEGS and (loc == LOC_RLEG or loc == LOC_LLEG):
         return LOC_BODY
     return loc
 
@@ -95,9 +97,9 @@ def _damage_bonus(F, S, opts, a, slot):
     bonus = F[a, P_SB] + _wf(F, a, slot, W_DAMAGE)
     if _wf(F, a, slot, W_CHOPPA) != 0 and opts[O_CHOPPA] == CHOPPA_PLUS1 and fight_round(S) <= 1:
         bonus += 1
-    if F[a, P_MIGHTY_BLOW] != 0 and opts[O_STRIKE_MIGHTY_BLOW] != 0:
+    if F[a, P_MIGHTY_BLOW] != 0 and opts[O_STRIKE_MIGHTY_BLOW] == MIGHTY_BLOW_PLUS1:
         bonus += 1
-    if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] != 0:
+    if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] == STREET_FIGHTING_ON:
         bonus += 1
     return bonus
 
@@ -114,7 +116,7 @@ def _absorbed(F, opts, a, d, slot, loc):
     if pierced:
         ap -= 1
     if (slot >= SLOT_MISSILE and F[a, P_SURE_SHOT] != 0 and ap > 0
-            and not (pierced and opts[O_SURE_SHOT_STACK] == 0)):
+            and not (pierced and opts[O_SURE_SHOT_STACK] == SURE_SHOT_STACK_FALSE)):
         ap -= 1
     return F[d, P_TB] + ap
 
@@ -154,16 +156,15 @@ def _damage_roll(F, S, opts, st, a, slot, target, helpless):
 
 
 @rule
-def _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless):
-    """W-4.2 – W-4.12, W-5: a's hit with ``slot`` (to-hit ``roll``, its ``target`` for Fury
+def _strike(F, S, opts, grid, fx, st, cnt, a, d, slot, roll, target, helpless):
+    """W-4.2 – W-4.12, W-5: a's hit on d with ``slot`` (to-hit ``roll``, its ``target`` for Fury
     confirmations): location, damage roll with Fury (counted), TB and AP, the damage taken."""
-    d = 1 - a
     loc = _location(roll)
     if slot >= SLOT_MISSILE:  # a missile slot (main or off hand)
         loc = _covered(opts, loc)
     raw, extra = _damage_roll(F, S, opts, st, a, slot, target, helpless)
     if extra > 0:
-        cnt[C_FURY + a] += 1
+        cnt[C_FURY + F[a, P_SIDE]] += 1
     final = raw - _absorbed(F, opts, a, d, slot, loc)
     _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final if final > 0 else 0)
 
@@ -173,19 +174,20 @@ def _attack(F, S, opts, grid, fx, st, cnt, a, mod, feinted):
     """W-4: one melee attack of a with action modifier ``mod``; after a won feint it cannot be
     parried or dodged (W-3.9); a helpless target is hit automatically, the d100 giving the location
     only, and takes +1d10 damage (W-6.2). Counts the outcome, the Fury and the hit."""
-    d = 1 - a
+    d = foe(S, a)
     slot = _attack_slot(F, S, a)
     target = _attack_target(F, S, opts, a, slot, mod)
+    out = C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES  # the outcomes of side a's or side b's attacks
     helpless = S[d, S_HELPLESS] != 0
     if helpless:
         roll = roll_die(st, 100)
     else:
         ok, roll = _test(S, opts, st, a, target, _fortune_allows(opts, S, a, False))
         if not ok:
-            cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
+            cnt[out + OUT_MISS] += 1
             return
     outcome = OUT_HIT if feinted else _react(F, S, opts, st, d, a, slot)
-    cnt[C_ATTACKS + a * N_OUTCOMES + outcome] += 1
+    cnt[out + outcome] += 1
     if outcome != OUT_HIT:
         return
-    _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless)
+    _strike(F, S, opts, grid, fx, st, cnt, a, d, slot, roll, target, helpless)

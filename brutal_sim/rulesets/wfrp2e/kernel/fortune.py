@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import S_FORTUNE
-from ..options import FORTUNE_ATTACK_FIRST, FORTUNE_NEVER, O_FORTUNE, O_FORTUNE_KEEP_LAST
+from ..options import FORTUNE_ATTACK_FIRST, FORTUNE_NEVER, KEEP_LAST_SPEND, O_FORTUNE, O_FORTUNE_KEEP_LAST
 
 
 @rule
@@ -22,7 +22,7 @@ def _fortune_allows(opts, S, i, reaction):
     if policy == FORTUNE_NEVER:
         return False
     preferred = reaction if policy != FORTUNE_ATTACK_FIRST else not reaction
-    return S[i, S_FORTUNE] >= (1 if preferred or opts[O_FORTUNE_KEEP_LAST] != 0 else 2)
+    return S[i, S_FORTUNE] >= (1 if preferred or opts[O_FORTUNE_KEEP_LAST] == KEEP_LAST_SPEND else 2)
 
 
 @rule
@@ -31,4 +31,4 @@ def _fortune_spare(opts, S, i):
     initiative, an extra half action): one in reserve unless ``fortune_keep_last = spend``."""
     if opts[O_FORTUNE] == FORTUNE_NEVER:
         return False
-    return S[i, S_FORTUNE] >= (1 if opts[O_FORTUNE_KEEP_LAST] != 0 else 2)
+    return S[i, S_FORTUNE] >= (1 if opts[O_FORTUNE_KEEP_LAST] == KEEP_LAST_SPEND else 2)

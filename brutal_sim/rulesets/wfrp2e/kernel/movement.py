@@ -17,7 +17,10 @@ from __future__ import annotations
 from ....toolbox.battle import apart, foe, move_away, move_toward
 from ....toolbox.jit import rule
 from ..layout import CHARGE_DISTANCE, ENGAGE_DISTANCE, S_ENGAGED, P_M, P_SIDE, S_RUNNING, S_X
-from ..options import O_APPROACH, O_ARENA, O_DIFFICULT_CHARGE, O_START_DISTANCE, O_TERRAIN
+from ..options import (
+    APPROACH_RUN, DIFFICULT_CHARGE_FORBIDDEN, NO_ARENA, O_APPROACH, O_ARENA, O_DIFFICULT_CHARGE, O_START_DISTANCE,
+    O_TERRAIN, TERRAIN_DIFFICULT,
+)
 
 
 @rule
@@ -33,7 +36,7 @@ def _settle(S):
 def _move_yards(F, opts, i):
     """W-11.2: yards of i's Move (a half action) or Flee: 2·M, halved in difficult terrain. int64."""
     yards = 2 * F[i, P_M]
-    if opts[O_TERRAIN] != 0:
+    if opts[O_TERRAIN] == TERRAIN_DIFFICULT:
         yards = F[i, P_M]
     return yards
 
@@ -42,25 +45,25 @@ def _move_yards(F, opts, i):
 def _charge_yards(F, opts, i):
     """W-11.2: the farthest i charges: 4·M; in difficult terrain 2·M (``difficult_charge = half``)
     or 0, no charge (``forbidden``). int64."""
-    if opts[O_TERRAIN] != 0:
-        return 0 if opts[O_DIFFICULT_CHARGE] != 0 else 2 * F[i, P_M]
+    if opts[O_TERRAIN] == TERRAIN_DIFFICULT:
+        return 0 if opts[O_DIFFICULT_CHARGE] == DIFFICULT_CHARGE_FORBIDDEN else 2 * F[i, P_M]
     return 4 * F[i, P_M]
 
 
 @rule
 def _run_yards(F, opts, i):
     """W-11.2: yards of i's Run (a full action): 6·M; 0 in difficult terrain (forbidden). int64."""
-    return 0 if opts[O_TERRAIN] != 0 else 6 * F[i, P_M]
+    return 0 if opts[O_TERRAIN] == TERRAIN_DIFFICULT else 6 * F[i, P_M]
 
 
 @rule
 def _at_edge(F, S, opts, i):
     """W-11.5: whether i stands at the arena's end on the side away from its foe (it cannot move
     away); never without an arena."""
-    if opts[O_ARENA] == 0:
+    if opts[O_ARENA] == NO_ARENA:
         return False
     lo = (opts[O_START_DISTANCE] - opts[O_ARENA]) // 2
-    gap = S[i, S_X] - S[1 - i, S_X]
+    gap = S[i, S_X] - S[foe(S, i), S_X]
     if gap > 0 or (gap == 0 and F[i, P_SIDE] == 1):
         return S[i, S_X] >= lo + opts[O_ARENA]
     return S[i, S_X] <= lo
@@ -70,8 +73,8 @@ def _at_edge(F, S, opts, i):
 def _retreat(F, S, opts, i, yards):
     """W-11.5: i moves ``yards`` away from its foe, kept within the arena (``arena`` N > 0: N yards
     round the starting midpoint, from (start_distance − N) // 2)."""
-    move_away(F, S, i, 1 - i, yards)
-    if opts[O_ARENA] > 0:
+    move_away(F, S, i, foe(S, i), yards)
+    if opts[O_ARENA] != NO_ARENA:
         lo = (opts[O_START_DISTANCE] - opts[O_ARENA]) // 2
         hi = lo + opts[O_ARENA]
         if S[i, S_X] < lo:
@@ -93,7 +96,7 @@ def _close(F, S, opts, i, halves):
     ``approach = double_move`` or in difficult terrain (no run) two Moves (W-3.14), also stopping
     4 yards short. One half action and d ≥ 4: one Move stopping 4 yards short.
     """
-    e = 1 - i
+    e = foe(S, i)
     d = apart(S, i, e)
     if d < CHARGE_DISTANCE:
         move_toward(S, i, e, _move_yards(F, opts, i), ENGAGE_DISTANCE)
@@ -106,7 +109,7 @@ def _close(F, S, opts, i, halves):
         _settle(S)
         return 1, 10
     run = _run_yards(F, opts, i)
-    if halves == 2 and opts[O_APPROACH] == 0 and run > 0:
+    if halves == 2 and opts[O_APPROACH] == APPROACH_RUN and run > 0:
         move_toward(S, i, e, run, CHARGE_DISTANCE)
         S[i, S_RUNNING] = 1
     else:

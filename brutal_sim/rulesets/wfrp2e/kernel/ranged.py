@@ -14,20 +14,20 @@ one of the two missile slots, ``band`` a range band (``BAND_*``), ``aim`` the ai
 
 from __future__ import annotations
 
-from ....toolbox.battle import apart
+from ....toolbox.battle import foe, foe_distance
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
     BAND_EXTREME, BAND_LONG, BAND_OUT, BAND_SHORT, C_ATTACKS, S_ENGAGED, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS,
     P_BS, P_MASTER_GUNNER, P_RAPID_RELOAD, P_SHARPSHOOTER, SLOT_MISSILE, SLOT_MISSILE_OFF, S_HELPLESS, S_LOADED,
-    S_LOADED_OFF, S_RELOADING, S_RUNNING, S_SUPPLY, W_ENGAGED_FIRE, P_AG, P_AG_PENALTY, P_S, S_ENTANGLED, S_OUT,
+    S_LOADED_OFF, S_RELOADING, S_RUNNING, S_SUPPLY, W_ENGAGED_FIRE, P_AG, P_AG_PENALTY, P_S, P_SIDE, S_ENTANGLED, S_OUT,
     S_PEN_AG, W_SNARE,
     SLOT_MAIN, SLOT_OFF, S_STUN, S_SURPRISED, W_BLACKPOWDER, W_LONG, W_RELOAD, W_RELOAD_FULL, W_SHIELD, W_SHORT,
     W_SHRAPNEL, W_UNRELIABLE,
 )
 from ..options import (
-    EXTREME_AIM_ADDS, EXTREME_STACK, O_BS_BONUS, O_EXTREME, O_EXTREME_MOD, O_MISFIRE_BAND, O_NO_LONG,
-    O_SHRAPNEL, O_SNARE, O_VISIBILITY,
+    BS_BONUS_PLUS20, EXTREME_2X_LONG, EXTREME_AIM_ADDS, EXTREME_STACK, NO_LONG_DOUBLE_SHORT, O_BS_BONUS, O_EXTREME,
+    O_EXTREME_MOD, O_MISFIRE_BAND, O_NO_LONG, O_SHRAPNEL, O_SNARE, O_VISIBILITY, SHRAPNEL_NO_TEST, SNARE_ENTANGLE,
 )
 from .tests import _capped, _test
 from .fortune import _fortune_allows
@@ -43,7 +43,7 @@ def _long_range(F, opts, i, slot):
     if long > 0:
         return long
     short = _wf(F, i, slot, W_SHORT)
-    return 2 * short if opts[O_NO_LONG] != 0 else short
+    return 2 * short if opts[O_NO_LONG] == NO_LONG_DOUBLE_SHORT else short
 
 
 @rule
@@ -51,13 +51,13 @@ def _band(F, S, opts, i, slot):
     """W-7.4, W-7.5: the range band of i's missile weapon in ``slot`` at its foe's distance: short
     (d ≤ short), long (≤ long), very long (≤ 2 × long, ``extreme = 2x_long``), else out of range.
     int64."""
-    d = apart(S, i, 1 - i)
+    d = foe_distance(S, i)
     if d <= _wf(F, i, slot, W_SHORT):
         return BAND_SHORT
     long = _long_range(F, opts, i, slot)
     if d <= long:
         return BAND_LONG
-    if opts[O_EXTREME] == 0 and d <= 2 * long:
+    if opts[O_EXTREME] == EXTREME_2X_LONG and d <= 2 * long:
         return BAND_EXTREME
     return BAND_OUT
 
@@ -85,7 +85,7 @@ def _reload_need(F, i, slot):
 def _shot_auto(F, opts, a, slot, band):
     """W-7.13 Shrapnel: with ``shrapnel = no_test`` a's shot with ``slot`` within its short range hits
     without a BS test (the d100 only gives the location)."""
-    return band == BAND_SHORT and opts[O_SHRAPNEL] == 0 and _wf(F, a, slot, W_SHRAPNEL) != 0
+    return band == BAND_SHORT and opts[O_SHRAPNEL] == SHRAPNEL_NO_TEST and _wf(F, a, slot, W_SHRAPNEL) != 0
 
 
 @rule
@@ -129,7 +129,7 @@ def _shot_target(F, S, opts, a, slot, band, aim):
     (W-7.9: aware); stunned +20 with ``bs_bonus = plus20``; ``visibility`` off; from the off hand
     −20 unless Ambidextrous (W-7.8); the sum capped by W-1.6. int64.
     """
-    d = 1 - a
+    d = foe(S, a)
     if band == BAND_EXTREME:
         m = -30
         if opts[O_EXTREME_MOD] == EXTREME_AIM_ADDS:
@@ -147,7 +147,7 @@ def _shot_target(F, S, opts, a, slot, band, aim):
     if S[d, S_SURPRISED] == 0 and ((_held(F, S, d, SLOT_OFF) and _wf(F, d, SLOT_OFF, W_SHIELD) != 0)
                                    or (_held(F, S, d, SLOT_MAIN) and _wf(F, d, SLOT_MAIN, W_SHIELD) != 0)):
         m -= 10
-    if S[d, S_STUN] > 0 and opts[O_BS_BONUS] != 0:
+    if S[d, S_STUN] > 0 and opts[O_BS_BONUS] == BS_BONUS_PLUS20:
         m += 20
     m -= opts[O_VISIBILITY]
     if slot == SLOT_MISSILE_OFF and F[a, P_AMBIDEXTROUS] == 0:
@@ -167,7 +167,7 @@ def _shoot(F, S, opts, grid, fx, st, cnt, a, slot, band, aim):
     (:func:`_jams`, read off the deciding d100) is a miss and empties the weapon, a reload under way
     lost. A Snare weapon's hit entangles a target still in the fight with ``snare = entangle``
     (W-7.13). Counted as an attack of a (miss or hit)."""
-    d = 1 - a
+    d = foe(S, a)
     target = _shot_target(F, S, opts, a, slot, band, aim)
     if _reload_need(F, a, slot) > 0:
         _unload(S, a, slot)
@@ -176,6 +176,7 @@ def _shoot(F, S, opts, grid, fx, st, cnt, a, slot, band, aim):
         if S[a, S_SUPPLY] == 0:
             S[a, S_LOADED] = 0
             S[a, S_LOADED_OFF] = 0
+    out = C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES  # the outcomes of side a's or side b's attacks
     helpless = S[d, S_HELPLESS] != 0
     if helpless or _shot_auto(F, opts, a, slot, band):
         roll = roll_die(st, 100)
@@ -185,16 +186,16 @@ def _shoot(F, S, opts, grid, fx, st, cnt, a, slot, band, aim):
             if _jams(F, opts, a, slot, roll):
                 _unload(S, a, slot)
                 S[a, S_RELOADING] = 0
-            cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
+            cnt[out + OUT_MISS] += 1
             return
     if _jams(F, opts, a, slot, roll):
         _unload(S, a, slot)
         S[a, S_RELOADING] = 0
-        cnt[C_ATTACKS + a * N_OUTCOMES + OUT_MISS] += 1
+        cnt[out + OUT_MISS] += 1
         return
-    cnt[C_ATTACKS + a * N_OUTCOMES + OUT_HIT] += 1
-    _strike(F, S, opts, grid, fx, st, cnt, a, slot, roll, target, helpless)
-    if _wf(F, a, slot, W_SNARE) != 0 and opts[O_SNARE] != 0 and S[d, S_OUT] == 0:
+    cnt[out + OUT_HIT] += 1
+    _strike(F, S, opts, grid, fx, st, cnt, a, d, slot, roll, target, helpless)
+    if _wf(F, a, slot, W_SNARE) != 0 and opts[O_SNARE] == SNARE_ENTANGLE and S[d, S_OUT] == 0:
         S[d, S_ENTANGLED] = 1
 
 

@@ -15,7 +15,7 @@ from ..layout import (
     R_PARRY_FIRST, SLOT_MAIN, SLOT_OFF, S_CAUTIOUS, S_DODGE_USED, S_FORTUNE, S_HELPLESS, S_NO_REACT, S_OUT,
     S_PARRY_STANCE, S_PARRY_USED, S_PEN_AG, S_PEN_WS, S_STUN, S_SURPRISED, W_DEFENSIVE,
 )
-from ..options import O_FORTUNE_EXTRA_REACTION, O_PARRY_DODGE_CHOICE
+from ..options import EXTRA_REACTION_EXTRA_USE, O_FORTUNE_EXTRA_REACTION, O_PARRY_DODGE_CHOICE, PARRY_DODGE_PER_ROUND
 from .tests import _capped, _test
 from .fortune import _fortune_allows
 from .weapons import _held, _speed_modifier, _wf
@@ -77,14 +77,16 @@ def _availability(F, S, opts, d, kind):
     if kind == REACT_PARRY:
         if _parry_slot(F, S, d) < 0 or (S[d, S_PARRY_STANCE] == 0 and not _held(F, S, d, SLOT_OFF)):
             return 0
-        used = S[d, S_PARRY_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] != 0 and S[d, S_DODGE_USED] != 0)
+        used = S[d, S_PARRY_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] == PARRY_DODGE_PER_ROUND
+                                           and S[d, S_DODGE_USED] != 0)
     else:
         if F[d, P_DODGE] < 0:
             return 0
-        used = S[d, S_DODGE_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] != 0 and S[d, S_PARRY_USED] != 0)
+        used = S[d, S_DODGE_USED] != 0 or (opts[O_PARRY_DODGE_CHOICE] == PARRY_DODGE_PER_ROUND
+                                           and S[d, S_PARRY_USED] != 0)
     if not used:
         return 1
-    if opts[O_FORTUNE_EXTRA_REACTION] == 0 and _fortune_allows(opts, S, d, True):
+    if opts[O_FORTUNE_EXTRA_REACTION] == EXTRA_REACTION_EXTRA_USE and _fortune_allows(opts, S, d, True):
         return 2
     return 0
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import S_FORTUNE
-from ..options import OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES, O_AUTO_RESULTS, O_MODIFIER_CAP, O_OPPOSED
+from ..options import (
+    AUTO_RESULTS_01_05_96_00, NO_MODIFIER_CAP, OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES, O_AUTO_RESULTS,
+    O_MODIFIER_CAP, O_OPPOSED,
+)
 
 
 @rule
 def _succeeds(opts, roll, target):
     """W-1.1, W-1.5: whether a d100 ``roll`` (1..100) passes ``target`` (int64s). bool."""
-    if opts[O_AUTO_RESULTS] != 0:
+    if opts[O_AUTO_RESULTS] == AUTO_RESULTS_01_05_96_00:
         if roll <= 5:
             return True
         if roll >= 96:
@@ -29,7 +32,7 @@ def _succeeds(opts, roll, target):
 def _capped(opts, mod):
     """W-1.6: the sum of a test's modifiers, limited to ±``modifier_cap`` when that is set."""
     cap = opts[O_MODIFIER_CAP]
-    if cap > 0:
+    if cap != NO_MODIFIER_CAP:
         if mod > cap:
             return cap
         if mod < -cap:

@@ -9,8 +9,8 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
-from ....core.battle import STATE_BLOCK
-from ....toolbox.battle import decided, loser_side, place_sides, set_round, start_battle
+from ....core.battle import B_INIT, B_INIT_GROUP, B_INIT_MOD, B_INIT_TIE, B_ORDER, STATE_BLOCK
+from ....toolbox.battle import decided, foe, last_out, loser_side, place_sides, set_round, start_battle
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ....toolbox.tally import count_decision
@@ -25,6 +25,7 @@ from ..layout import (
     P_FORTUNE,
     P_A,
     P_QUICK_DRAW,
+    P_SIDE,
     P_THROWN,
     S_ENTANGLED,
     W_SNARE,
@@ -43,6 +44,7 @@ from ..layout import (
     S_HELD_MAIN,
     S_HELD_OFF,
     S_HELPLESS,
+    S_INIT_DICE,
     S_LOADED,
     S_LOADED_OFF,
     S_OFF_MISSILE,
@@ -67,8 +69,9 @@ from ..layout import (
     BAND_LONG,
 )
 from ..options import (
-    O_AMMO, O_DELAY_CUT, O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_START_LOADED,
-    O_SURPRISE,
+    DELAY_CUT_AFTER_MOVE, FORTUNE_HALF_ACTION_ON, FORTUNE_INITIATIVE_ON, INITIATIVE_EVERY_ROUND, O_AMMO, O_DELAY_CUT,
+    O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_START_LOADED,
+    O_SURPRISE, START_LOADED_TRUE, SURPRISE_A, SURPRISE_NONE, UNLIMITED_AMMO,
 )
 from .fortune import _fortune_spare
 from .weapons import _wf
@@ -80,63 +83,113 @@ from .ranged import _aim_bonus, _band, _escape, _fire_slot, _shoot
 
 @rule
 def _reset(F, S, opts):
-    """Fresh fighters: the battle block (``start_battle``: both in, each the other's foe; side b
-    ``start_distance`` yards from side a, ``place_sides``), full Wounds and fortune (W-6.5), items in
-    hand, surprise (W-2.6), engaged when at most 2 yards apart (W-11.3, W-8.8)."""
+    """Fresh fighters: the battle block (``start_battle``: everyone in, a duel's two fighters each
+    other's foe; side b ``start_distance`` yards from side a, ``place_sides``), full Wounds and
+    fortune (W-6.5), items in hand, the fighters of the surprised side surprised (W-2.6), engaged
+    when at most 2 yards from its foe (W-11.3, W-8.8), round 1."""
     start_battle(F, S)
     place_sides(F, S, opts[O_START_DISTANCE])
-    for i in range(2):
+    loaded = 1 if opts[O_START_LOADED] == START_LOADED_TRUE else 0
+    supply = opts[O_AMMO] if opts[O_AMMO] != UNLIMITED_AMMO else -1
+    surprise = opts[O_SURPRISE]
+    for i in range(F.shape[0]):
         for k in range(STATE_BLOCK, NS):
             S[i, k] = 0
         S[i, S_W] = F[i, P_W]
         S[i, S_FORTUNE] = F[i, P_FORTUNE]
         if _wf(F, i, SLOT_MISSILE, W_PRESENT) != 0:  # W-7: the missile weapon in hand, loaded or not
             S[i, S_MISSILE] = 1
-            S[i, S_LOADED] = opts[O_START_LOADED]
+            S[i, S_LOADED] = loaded
             if _wf(F, i, SLOT_MISSILE_OFF, W_PRESENT) != 0:  # W-7.8: a second one in the off hand
                 S[i, S_OFF_MISSILE] = 1
-                S[i, S_LOADED_OFF] = opts[O_START_LOADED]
+                S[i, S_LOADED_OFF] = loaded
             if _wf(F, i, SLOT_MISSILE, W_THROWN) != 0 or _wf(F, i, SLOT_MISSILE, W_SNARE) != 0:  # W-7.12: the supply
                 S[i, S_SUPPLY] = F[i, P_THROWN]
             else:
-                S[i, S_SUPPLY] = opts[O_AMMO] if opts[O_AMMO] > 0 else -1
+                S[i, S_SUPPLY] = supply
         else:
             S[i, S_HELD_MAIN] = _wf(F, i, SLOT_MAIN, W_PRESENT)
             S[i, S_HELD_OFF] = _wf(F, i, SLOT_OFF, W_PRESENT)
-    if opts[O_SURPRISE] > 0:
-        S[opts[O_SURPRISE] - 1, S_SURPRISED] = 1
+        if surprise != SURPRISE_NONE and F[i, P_SIDE] == surprise - SURPRISE_A:
+            S[i, S_SURPRISED] = 1
     set_round(S, 1)
     _settle(S)
 
 
 @rule
+def _initiative_roll(S, st, i):
+    """W-2.2, W-6.5: i's initiative total: its d10s (``S_INIT_DICE``, one after the other) + its Ag
+    (``B_INIT_MOD``)."""
+    total = roll_die(st, 10) + S[i, B_INIT_MOD]
+    if S[i, S_INIT_DICE] == 2:
+        total += roll_die(st, 10)
+    return total
+
+
+@rule
+def _acts_before(S, x, y):
+    """W-2.2: 1 if row x acts before row y, −1 after, 0 for a full tie: the higher total
+    ``B_INIT``, then the higher Ag (``B_INIT_TIE``)."""
+    if S[x, B_INIT] != S[y, B_INIT]:
+        return 1 if S[x, B_INIT] > S[y, B_INIT] else -1
+    if S[x, B_INIT_TIE] != S[y, B_INIT_TIE]:
+        return 1 if S[x, B_INIT_TIE] > S[y, B_INIT_TIE] else -1
+    return 0
+
+
+@rule
+def _sort_places(S, lo, hi):
+    """Stable insertion sort of the turn-order places ``lo … hi−1`` (``B_ORDER``) by
+    :func:`_acts_before`."""
+    for p in range(lo + 1, hi):
+        r = S[p, B_ORDER]
+        q = p
+        while q > lo and _acts_before(S, r, S[q - 1, B_ORDER]) > 0:
+            S[q, B_ORDER] = S[q - 1, B_ORDER]
+            q -= 1
+        S[q, B_ORDER] = r
+
+
+@rule
 def _initiative(F, S, opts, st):
-    """W-2.2: d10 + Ag (armour and critical Ag penalties off) for a, then b; ties go to the higher
-    Ag, then both roll again. With ``fortune_initiative`` a fighter with a spare fortune point
-    spends it for 2d10 + Ag (W-6.5; a tie's reroll keeps the dice). Returns the side that acts
-    first."""
-    ag_a = F[0, P_AG] - F[0, P_AG_PENALTY] - S[0, S_PEN_AG]
-    ag_b = F[1, P_AG] - F[1, P_AG_PENALTY] - S[1, S_PEN_AG]
-    two_a = False
-    two_b = False
-    if opts[O_FORTUNE_INITIATIVE] != 0:
-        if _fortune_spare(opts, S, 0):
-            S[0, S_FORTUNE] -= 1
-            two_a = True
-        if _fortune_spare(opts, S, 1):
-            S[1, S_FORTUNE] -= 1
-            two_b = True
-    while True:
-        ia = roll_die(st, 10) + ag_a
-        if two_a:
-            ia += roll_die(st, 10)
-        ib = roll_die(st, 10) + ag_b
-        if two_b:
-            ib += roll_die(st, 10)
-        if ia != ib:
-            return 0 if ia > ib else 1
-        if ag_a != ag_b:
-            return 0 if ag_a > ag_b else 1
+    """W-2.2: the turn order, written to ``B_ORDER`` (row p: the row acting at place p). Every
+    fighter in row order rolls d10 + Ag (armour and critical Ag penalties off); the higher total
+    goes first, then the higher Ag; fighters tied on both roll again among themselves (in place
+    order, a group at a time from the first place) and are ordered within their places by the new
+    roll. With ``fortune_initiative`` a fighter with a spare fortune point spends it before its
+    roll for 2d10 + Ag, the second d10 right after its first (W-6.5; a tie's reroll keeps the
+    dice). A duel: a rolls, b rolls, a full tie rerolls both."""
+    n = F.shape[0]
+    spend = opts[O_FORTUNE_INITIATIVE] == FORTUNE_INITIATIVE_ON
+    for i in range(n):
+        ag = F[i, P_AG] - F[i, P_AG_PENALTY] - S[i, S_PEN_AG]
+        S[i, B_INIT_MOD] = ag
+        S[i, B_INIT_TIE] = ag
+        dice = 1
+        if spend and _fortune_spare(opts, S, i):
+            S[i, S_FORTUNE] -= 1
+            dice = 2
+        S[i, S_INIT_DICE] = dice
+        S[i, B_INIT] = _initiative_roll(S, st, i)
+        S[i, B_ORDER] = i
+        S[i, B_INIT_GROUP] = 0
+    _sort_places(S, 0, n)
+    groups = 0
+    p = 0
+    while p < n:
+        end = p + 1  # the tied group at p: the same tie group and a full tie
+        while (end < n and S[end, B_INIT_GROUP] == S[p, B_INIT_GROUP]
+               and _acts_before(S, S[p, B_ORDER], S[end, B_ORDER]) == 0):
+            end += 1
+        if end - p == 1:
+            p += 1
+            continue
+        groups += 1
+        for q in range(p, end):
+            r = S[q, B_ORDER]
+            S[r, B_INIT] = _initiative_roll(S, st, r)
+            S[q, B_INIT_GROUP] = groups
+        _sort_places(S, p, end)
 
 
 @rule
@@ -187,7 +240,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
             if F[i, P_QUICK_DRAW] == 0:  # W-7.12 Quick Draw: the Ready is free
                 halves -= 1
             break
-    spare = opts[O_FORTUNE_HALF_ACTION] != 0 and _fortune_spare(opts, S, i)
+    spare = opts[O_FORTUNE_HALF_ACTION] == FORTUNE_HALF_ACTION_ON and _fortune_spare(opts, S, i)
     if spare and halves < 2:
         S[i, S_FORTUNE] -= 1
         halves += 1
@@ -201,12 +254,12 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
                 return
     engaged = S[i, S_ENGAGED] != 0
     attacks, mod, feint = _plan(F, S, opts, i, halves)
-    e = 1 - i
+    e = foe(S, i)
     charge = False
     if ranged is not None:
         if S[e, S_KEPT] != 0 and not engaged:  # W-8.14: the foe's kept shot after this approach
             charge = S[i, S_ENGAGED] != 0 and mod == 10
-            if not charge or opts[O_DELAY_CUT] != 0:
+            if not charge or opts[O_DELAY_CUT] == DELAY_CUT_AFTER_MOVE:
                 _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, charge)
                 if decided(S):
                     return
@@ -233,38 +286,46 @@ def _any_turn(F, S, opts, grid, fx, st, cnt, i):
 
 @rule
 def _duel(F, S, opts, grid, fx, st, cnt, ranged):
-    """One duel (W-2): rounds of two turns in initiative order until one side is out or the round
-    cap (W-2.7); ``ranged`` as for :func:`_turn`. Returns 0 if side a won, 1 if side b won, 2 for
-    a draw."""
+    """One duel (W-2): fresh fighters, the turn order (W-2.2, again at the start of every round with
+    ``initiative_roll = every_round``), then rounds in which every fighter still in takes its turn
+    in that order, until every fighter of a side is out (side a checked first) or the round cap
+    (W-2.7, a draw). The header's cause, death and one-blow counters describe the losing side's
+    last fighter to go out. ``ranged`` as for :func:`_turn`. Returns 0 if side a won, 1 if side b
+    won, 2 for a draw."""
+    n = F.shape[0]
     _reset(F, S, opts)
-    first = _initiative(F, S, opts, st)
+    _initiative(F, S, opts, st)
+    every_round = opts[O_INITIATIVE_ROLL] == INITIATIVE_EVERY_ROUND
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         set_round(S, rnd)
-        if rnd > 1 and opts[O_INITIATIVE_ROLL] != 0:
-            first = _initiative(F, S, opts, st)
-        for i in range(2):
-            S[i, S_PARRY_USED] = 0
-            S[i, S_DODGE_USED] = 0
-        for k in range(2):
-            i = first if k == 0 else 1 - first
+        if rnd > 1 and every_round:
+            _initiative(F, S, opts, st)
+        for j in range(n):  # W-4.3, W-4.4: a parry and a dodge a round
+            S[j, S_PARRY_USED] = 0
+            S[j, S_DODGE_USED] = 0
+        for p in range(n):
+            i = S[p, B_ORDER]
+            if S[i, S_OUT] != 0:
+                continue
             _turn(F, S, opts, grid, fx, st, cnt, i, ranged)
             if decided(S):
                 loser = loser_side(S)
-                cause = S[loser, S_OUT] - 1
-                count_decision(cnt, S, loser, cause, S[loser, S_DEAD],
-                                S[loser, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], TALLY)
+                last = last_out(F, S, loser)
+                cause = S[last, S_OUT] - 1
+                count_decision(cnt, S, loser, cause, S[last, S_DEAD],
+                                S[last, S_HARMED] == 1 and cause != CAUSE_FLED, rnd, opts[O_ROUND_CAP], TALLY)
                 return 1 - loser
-        S[0, S_SURPRISED] = 0
-        S[1, S_SURPRISED] = 0
+        for j in range(n):  # W-2.6: surprise lasts the first round
+            S[j, S_SURPRISED] = 0
     cnt[C_DRAWS] += 1
     return 2
 
 
 @rule
 def _single_attack(F, S, opts, grid, fx, st, cnt, ranged):
-    """One attack by side a on a fresh side b (:func:`_attack_setup`): a's first attack of its turn,
-    a feint, aim or charge included; with ``ranged`` not None a shooter's first shot
-    (:func:`_shot_setup`)."""
+    """One attack by side a on a fresh side b: side a's first fighter (row 0) on its foe
+    (:func:`_attack_setup`), its first attack of its turn, a feint, aim or charge included; with
+    ``ranged`` not None a shooter's first shot (:func:`_shot_setup`)."""
     if ranged is not None:
         slot, band, aim = _shot_setup(F, S, opts)
         if slot >= 0:
@@ -298,11 +359,13 @@ def _shot_setup(F, S, opts):
 
 @rule
 def _attack_setup(F, S, opts):
-    """The situation ``attack`` measures: fresh fighters, side b in the stances its tactic takes when
-    engaged, side a's plan for its turn. Returns a's (attacks, modifier, feint) of :func:`_plan`."""
+    """The situation ``attack`` measures: fresh fighters, the foe of side a's first fighter (row 0)
+    in the stances its tactic takes when engaged, row 0's plan for its turn. Returns row 0's
+    (attacks, modifier, feint) of :func:`_plan`."""
     _reset(F, S, opts)
-    engaged = S[1, S_ENGAGED]
-    S[1, S_ENGAGED] = 1
-    _plan(F, S, opts, 1, 2)
-    S[1, S_ENGAGED] = engaged
+    e = foe(S, 0)
+    engaged = S[e, S_ENGAGED]
+    S[e, S_ENGAGED] = 1
+    _plan(F, S, opts, e, 2)
+    S[e, S_ENGAGED] = engaged
     return _plan(F, S, opts, 0, 2)

@@ -15,7 +15,7 @@ from ..layout import (
     P_WEAPONS, SLOT_FISTS, SLOT_MAIN, SLOT_OFF, S_HELD_MAIN, WN, W_CHOPPA, W_FAST, W_IMPACT, W_PRESENT, W_SLOW,
     W_TIRING,
 )
-from ..options import CHOPPA_IMPACT, O_CHOPPA, O_TIRING
+from ..options import CHOPPA_IMPACT, O_CHOPPA, O_TIRING, TIRING_IGNORE
 
 
 @rule
@@ -53,7 +53,7 @@ def _quality(F, S, opts, i, slot, field):
     if _wf(F, i, slot, field) == 0:
         return False
     if (field == W_IMPACT or field == W_FAST) and _wf(F, i, slot, W_TIRING) != 0:
-        return opts[O_TIRING] != 0 or fight_round(S) <= 1
+        return opts[O_TIRING] == TIRING_IGNORE or fight_round(S) <= 1
     return True
 
 

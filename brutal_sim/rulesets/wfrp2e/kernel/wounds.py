@@ -18,10 +18,13 @@ from .. import layout
 from ..layout import (
     CAUSE_CRITICAL, CAUSE_HELPLESS, CRIT_COLUMNS, C_DAMAGE, C_WOUNDS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PEN_AG,
     FX_PEN_WS, FX_PRONE, FX_STUN, LOC_LARM, LVL_CRITICAL, LVL_HEAVILY, LVL_NONE, LVL_OUT, LVL_WOUNDED, N_LEVELS,
-    N_ZONES, P_FATE, S_DEAD, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_OUT, S_PEN_AG, S_PEN_WS, S_PRONE,
+    N_ZONES, P_FATE, P_SIDE, S_DEAD, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_OUT, S_PEN_AG, S_PEN_WS, S_PRONE,
     S_RELOADING, S_STUN, S_TOOK, S_W, W_PRECISE,
 )
-from ..options import CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, O_CRIT_MODEL, O_CRIT_THRESHOLD, O_HELPLESS, O_RELOAD_BREAK
+from ..options import (
+    CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, HELPLESS_ATTACKABLE, HELPLESS_OUT, O_CRIT_MODEL, O_CRIT_THRESHOLD, O_HELPLESS,
+    O_RELOAD_BREAK, RELOAD_BREAK_ALSO_DAMAGE,
+)
 from .weapons import _wf
 
 
@@ -40,7 +43,7 @@ def _crit_effect(grid, value, roll):
 def _effect_takes_out(opts, fx, zone, e):
     """Whether effect ``e`` on ``zone`` ends the fight (OUT, DEATH, or HELPLESS unless
     ``helpless = attackable``, W-6.2)."""
-    if fx[zone, e, FX_HELPLESS] != 0 and opts[O_HELPLESS] == 0:
+    if fx[zone, e, FX_HELPLESS] != 0 and opts[O_HELPLESS] == HELPLESS_OUT:
         return True
     return fx[zone, e, FX_OUT] != 0 or fx[zone, e, FX_DEATH] != 0
 
@@ -81,7 +84,7 @@ def _apply_effect(F, S, opts, fx, d, loc, e):
     elif fx[zone, e, FX_OUT] != 0:
         put_out(F, S, d, CAUSE_CRITICAL)
     elif fx[zone, e, FX_HELPLESS] != 0:
-        if opts[O_HELPLESS] != 0:
+        if opts[O_HELPLESS] == HELPLESS_ATTACKABLE:
             S[d, S_HELPLESS] = 1
         else:
             put_out(F, S, d, CAUSE_HELPLESS)  # W-5.5: helpless with nobody to defend it
@@ -104,13 +107,15 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
 
     Damage above the Wounds left (any damage at 0) is critical: value = damage − Wounds left
     (+1 Precise), Wounds become 0, and the critical model decides (one d100 for the table model).
-    With ``reload_break = also_damage`` damage restarts d's reload under way (W-7.10).
+    With ``reload_break = also_damage`` damage restarts d's reload under way (W-7.10). The damage
+    and the hit are counted at d's side, its per-side tally ``S_TOOK`` in the side's row.
     """
-    cnt[C_DAMAGE + d] += final
+    side = F[d, P_SIDE]
+    cnt[C_DAMAGE + side] += final
     zone = LOCATION_ZONE[loc]
     level = LVL_NONE
     if final > 0:
-        if opts[O_RELOAD_BREAK] != 0:
+        if opts[O_RELOAD_BREAK] == RELOAD_BREAK_ALSO_DAMAGE:
             S[d, S_RELOADING] = 0  # W-7.10 reload_break = also_damage
         left = S[d, S_W]
         if final <= left:
@@ -127,7 +132,7 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
             else:
                 _apply_effect(F, S, opts, fx, d, loc, _crit_effect(grid, value, roll_die(st, 100)))
             level = _wound_level(0, True, S[d, S_OUT] != 0)
-    cnt[C_WOUNDS + d * N_LEVELS * N_ZONES + level * N_ZONES + zone] += 1
-    S[d, S_TOOK + level] += 1
+    cnt[C_WOUNDS + side * N_LEVELS * N_ZONES + level * N_ZONES + zone] += 1
+    S[side, S_TOOK + level] += 1
     if level != LVL_NONE:
         S[d, S_HARMED] += 1
