@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from brutal_sim.rulesets.wfrp2e import layout as L
-from brutal_sim.rulesets.wfrp2e import options as O
-
 from naive_rng import Xoshiro256StarStar
+
+from brutal_sim.rulesets.wfrp2e import layout as L, options as O
 
 #: the choices of the option codes the reference reads (docs/reference-wfrp2e.md), in code order
 OPPOSED = ("official_like", "both_fail_reroll", "defender_wins_ties")  # W-1.4

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import naive_wfrp2e as naive
 import numpy as np
 import pytest
 from typer.testing import CliRunner
+from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
-import naive_wfrp2e as naive
 from brutal_sim import api
 from brutal_sim.cli import app
 from brutal_sim.rulesets.wfrp2e import layout as L
-
-from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
 WALL = {"t": 99, "tb": 10, "w": 100}
 SEED = 23

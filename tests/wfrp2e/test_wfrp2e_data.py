@@ -6,16 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
+from wfrp2e_util import fighter
 
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.ruleset import get_ruleset, resolve_ruleset
-from brutal_sim.rulesets.wfrp2e import RULESET
+from brutal_sim.core.variants import set_path
+from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
 from brutal_sim.rulesets.wfrp2e.catalog import Catalog
 from brutal_sim.rulesets.wfrp2e.compile import FISTS, compile_fighter
-from brutal_sim.rulesets.wfrp2e import layout as L
-from brutal_sim.core.variants import set_path
-
-from wfrp2e_util import fighter
 
 BRUTAL_NAMES = {"swordsman", "brute", "duelist", "knight", "militia", "brawler"}
 

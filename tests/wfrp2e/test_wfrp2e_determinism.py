@@ -4,10 +4,9 @@ equal separate runs."""
 from __future__ import annotations
 
 import numpy as np
+from wfrp2e_util import prepared
 
 from brutal_sim.run.engine import run_attack_counters, run_duel_counters, run_paired_counters
-
-from wfrp2e_util import prepared
 
 
 def test_threads_and_blocks_do_not_change_results():

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from wfrp2e_util import exact, fighter, within
 
 from brutal_sim import api
-
-from wfrp2e_util import exact, fighter, within
 
 N = 200_000
 
@@ -55,9 +54,10 @@ def test_fury_chain_per_reading(reading, expected):
 
 def test_fury_counter_sampled():
     """The ``ulrics_fury`` special counts hits with Fury dice: 0.1 × 0.5 of the hits at target 50."""
-    from brutal_sim.run.engine import run_attack_counters
-    from brutal_sim.rulesets.wfrp2e import layout as L
     from wfrp2e_util import prepared
+
+    from brutal_sim.rulesets.wfrp2e import layout as L
+    from brutal_sim.run.engine import run_attack_counters
 
     p = prepared(fighter(ws=50, main_hand="hand_weapon"), fighter(reaction="none"))
     cnt, _ = run_attack_counters(p.compiled, N, seed=4)

@@ -7,15 +7,13 @@ import itertools
 
 import numpy as np
 import pytest
+from wfrp2e_util import exact, fighter, prepared, state, within
 
 from brutal_sim.core.battle import B_ORDER, B_ROUND, FIGHT_ROW
-
-from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.kernel import damage_bonus, initiative, quality, turn
+from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.toolbox.rng import seed_duel
-
-from wfrp2e_util import exact, fighter, prepared, state, within
 
 
 def _one_turn(p, S, i: int, seed: int) -> np.ndarray:

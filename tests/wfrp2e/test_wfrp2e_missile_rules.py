@@ -5,20 +5,24 @@ reference duel by duel."""
 
 from __future__ import annotations
 
+import naive_wfrp2e as naive
 import numpy as np
 import pytest
-
-import naive_wfrp2e as naive
-from brutal_sim import api
-from brutal_sim.rulesets.wfrp2e import RULESET
-from brutal_sim.rulesets.wfrp2e import layout as L
-from brutal_sim.rulesets.wfrp2e.compile import compile_fighter
-from brutal_sim.toolbox.rng import seed_duel
-from brutal_sim.rulesets.wfrp2e.kernel import (
-    absorbed, aim_bonus, attack_target, damage_bonus, reload_need, shot_setup, turn,
-)
-
 from wfrp2e_util import exact, fighter, prepared, state, within
+
+from brutal_sim import api
+from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
+from brutal_sim.rulesets.wfrp2e.compile import compile_fighter
+from brutal_sim.rulesets.wfrp2e.kernel import (
+    absorbed,
+    aim_bonus,
+    attack_target,
+    damage_bonus,
+    reload_need,
+    shot_setup,
+    turn,
+)
+from brutal_sim.toolbox.rng import seed_duel
 
 WALL = {"t": 99, "tb": 10, "w": 100}
 PLATE = {"body": 3}  # an inline armour piece: body AP 3

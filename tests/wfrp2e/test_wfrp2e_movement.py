@@ -7,15 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from typer.testing import CliRunner
+from wfrp2e_util import exact, fighter, prepared, state, within
 
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
-from brutal_sim.run.engine import run_duel_counters
-from brutal_sim.rulesets.wfrp2e import RULESET
-from brutal_sim.rulesets.wfrp2e import layout as L
+from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
 from brutal_sim.rulesets.wfrp2e.kernel import attack_target, close, turn
-
-from wfrp2e_util import exact, fighter, prepared, state, within
+from brutal_sim.run.engine import run_duel_counters
 
 WALL = {"t": 99, "tb": 10, "w": 100}
 

@@ -3,10 +3,9 @@ attack: the same (seed, index) must give the same counters under every tactic an
 
 from __future__ import annotations
 
+import naive_wfrp2e as naive
 import numpy as np
 import pytest
-
-import naive_wfrp2e as naive
 from wfrp2e_util import fighter, prepared
 
 SEED = 23

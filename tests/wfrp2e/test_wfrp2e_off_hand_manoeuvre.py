@@ -6,16 +6,14 @@ Monte-Carlo numbers that move, and the pure-Python reference duel by duel."""
 
 from __future__ import annotations
 
+import naive_wfrp2e as naive
 import numpy as np
 import pytest
-
-import naive_wfrp2e as naive
-from brutal_sim import api
-from brutal_sim.rulesets.wfrp2e import RULESET
-from brutal_sim.rulesets.wfrp2e import layout as L
-from brutal_sim.rulesets.wfrp2e.kernel import opposed_result, shot_target
-
 from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
+
+from brutal_sim import api
+from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
+from brutal_sim.rulesets.wfrp2e.kernel import opposed_result, shot_target
 
 SEED = 23
 WALL = {"t": 99, "tb": 10, "w": 100}  # a target no shot takes out

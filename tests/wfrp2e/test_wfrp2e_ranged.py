@@ -7,17 +7,23 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from typer.testing import CliRunner
+from wfrp2e_util import exact, fighter, prepared, state, within
 
 from brutal_sim import api
 from brutal_sim.cli import app
-from brutal_sim.run.engine import run_duel_counters
-from brutal_sim.rulesets.wfrp2e import RULESET
-from brutal_sim.rulesets.wfrp2e import layout as L
+from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
 from brutal_sim.rulesets.wfrp2e.kernel import (
-    absorbed, band, damage_bonus, location, reload, shot_target, succeeds, take_damage, turn,
+    absorbed,
+    band,
+    damage_bonus,
+    location,
+    reload,
+    shot_target,
+    succeeds,
+    take_damage,
+    turn,
 )
-
-from wfrp2e_util import exact, fighter, prepared, state, within
+from brutal_sim.run.engine import run_duel_counters
 
 N = 200_000
 WALL = {"t": 99, "tb": 10, "w": 100}

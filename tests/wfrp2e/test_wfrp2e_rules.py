@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
 from brutal_sim.core.battle import B_ORDER, B_ROUND, FIGHT_ROW
-
-from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.rulesets.wfrp2e import layout as L
 from brutal_sim.rulesets.wfrp2e.crit import load_crit_table
 from brutal_sim.rulesets.wfrp2e.kernel import (
-    attack_target, availability, crit_effect, degrees, initiative, location, opposed_result, plan, react,
-    succeeds, take_damage,
+    attack_target,
+    availability,
+    crit_effect,
+    degrees,
+    initiative,
+    location,
+    opposed_result,
+    plan,
+    react,
+    succeeds,
+    take_damage,
 )
+from brutal_sim.run.engine import run_duel_counters
 from brutal_sim.toolbox.rng import roll_die, seed_duel
-
-from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
 
 def p_hit(a, b, **options) -> float:

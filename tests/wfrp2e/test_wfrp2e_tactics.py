@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from brutal_sim.run.engine import run_duel_counters
-from brutal_sim.rulesets.wfrp2e import RULESET
-from brutal_sim.rulesets.wfrp2e import layout as L
-from brutal_sim.rulesets.wfrp2e.kernel import plan
-
 from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
+
+from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
+from brutal_sim.rulesets.wfrp2e.kernel import plan
+from brutal_sim.run.engine import run_duel_counters
 
 #: a defender nothing hurts but an Ulric's Fury chain (TB 10, W 100), no armour (no Ag penalty)
 WALL = {"t": 99, "tb": 10, "w": 100}

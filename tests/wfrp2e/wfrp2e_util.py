@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 
 from brutal_sim import api
-from brutal_sim.rulesets.wfrp2e import RULESET
-from brutal_sim.rulesets.wfrp2e import layout as L
+from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
 from brutal_sim.rulesets.wfrp2e.model import Fighter
 
 BASE: dict[str, Any] = {"ws": 40, "s": 30, "t": 30, "ag": 30, "w": 12}

@@ -17,8 +17,8 @@ import numpy as np
 
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, Ruleset
+from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, missile_as_played

@@ -12,15 +12,13 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ...core.data import (BaseCatalog, Table, read_option_file, read_rules_file, suggest, validate,
-                          validated_fighter)
+from ...core.data import BaseCatalog, Table, read_option_file, read_rules_file, suggest, validate, validated_fighter
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from .crit import EXAMPLE, crit_tables_from_data, empty_tables, load_crit_table
 from .layout import REACTION_NAMES, TACTIC_NAMES
 from .model import Armour, Fighter, FighterSpec, Talent, Weapon
 from .options import OPTION_SPECS
-
 
 DATA_ROOT = resources.files("brutal_sim") / "data" / "wfrp2e"
 

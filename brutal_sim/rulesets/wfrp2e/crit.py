@@ -28,8 +28,19 @@ import numpy as np
 
 from ...core.data import read_toml
 from ...core.errors import DataError
-from .layout import (CRIT_COLUMNS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PEN_AG, FX_PEN_WS, FX_PRONE, FX_STUN,
-                     NFX, ZONE_NAMES)
+from .layout import (
+    CRIT_COLUMNS,
+    FX_DEATH,
+    FX_DROP,
+    FX_HELPLESS,
+    FX_OUT,
+    FX_PEN_AG,
+    FX_PEN_WS,
+    FX_PRONE,
+    FX_STUN,
+    NFX,
+    ZONE_NAMES,
+)
 
 EXAMPLE = "example"
 EXAMPLE_FILE = resources.files("brutal_sim") / "data" / "wfrp2e" / "crit_example.toml"

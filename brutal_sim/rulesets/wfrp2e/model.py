@@ -12,7 +12,6 @@ from typing import ClassVar, Literal, Union
 from pydantic import Field, field_validator, model_validator
 
 from ...core.data import StrictModel
-
 from .layout import MELEE_TACTIC_NAMES, REACTION_NAMES, SHOOTING_TACTIC_NAMES, TACTIC_NAMES
 
 Quality = Literal["impact", "fast", "slow", "precise", "defensive", "armour_piercing", "balanced", "tiring",

@@ -64,37 +64,9 @@ chapters import each other's private names, nothing outside this package does).
 
 from __future__ import annotations
 
-from .tests import (
-    _degrees as degrees,
-    _opposed_result as opposed_result,
-    _succeeds as succeeds,
-)
-from .fortune import (
-    _fortune_allows as fortune_allows,
-)
-from .weapons import (
-    _attack_slot as attack_slot,
-    _quality as quality,
-    _wf as wf,
-)
-from .reactions import (
-    _availability as availability,
-    _choose_reaction as choose_reaction,
-    _dodge_target as dodge_target,
-    _parry_target as parry_target,
-    _react as react,
-)
-from .wounds import (
-    LOCATION_ZONE,
-    _crit_effect as crit_effect,
-    _effect_takes_out as effect_takes_out,
-    _model_takes_out as model_takes_out,
-    _take_damage as take_damage,
-    _wound_level as wound_level,
-)
-from .movement import (
-    _close as close,
-    _retreat as retreat,
+from .actions import (
+    _feint_targets as feint_targets,
+    _plan as plan,
 )
 from .attack import (
     _absorbed as absorbed,
@@ -104,6 +76,17 @@ from .attack import (
     _damage_bonus as damage_bonus,
     _fury_needs_test as fury_needs_test,
     _location as location,
+)
+from .drivers import (
+    _paired as paired,
+    _run as run,
+)
+from .fortune import (
+    _fortune_allows as fortune_allows,
+)
+from .movement import (
+    _close as close,
+    _retreat as retreat,
 )
 from .ranged import (
     _aim_bonus as aim_bonus,
@@ -115,21 +98,38 @@ from .ranged import (
     _shot_auto as shot_auto,
     _shot_target as shot_target,
 )
-from .actions import (
-    _feint_targets as feint_targets,
-    _plan as plan,
+from .reactions import (
+    _availability as availability,
+    _choose_reaction as choose_reaction,
+    _dodge_target as dodge_target,
+    _parry_target as parry_target,
+    _react as react,
+)
+from .tests import (
+    _degrees as degrees,
+    _opposed_result as opposed_result,
+    _succeeds as succeeds,
 )
 from .turn import (
+    _any_turn as turn,
     _attack_setup as attack_setup,
     _duel as duel,
     _initiative as initiative,
     _reset as reset,
     _shot_setup as shot_setup,
-    _any_turn as turn,
 )
-from .drivers import (
-    _paired as paired,
-    _run as run,
+from .weapons import (
+    _attack_slot as attack_slot,
+    _quality as quality,
+    _wf as wf,
+)
+from .wounds import (
+    LOCATION_ZONE,
+    _crit_effect as crit_effect,
+    _effect_takes_out as effect_takes_out,
+    _model_takes_out as model_takes_out,
+    _take_damage as take_damage,
+    _wound_level as wound_level,
 )
 
 __all__ = [

@@ -12,24 +12,81 @@ from __future__ import annotations
 from ....toolbox.battle import apart, decided, foe, foe_distance, move_toward, put_out
 from ....toolbox.jit import loop_inline_rule, rule
 from ..layout import (
-    BAND_LONG, BAND_EXTREME, BAND_SHORT, CAUSE_FLED, CHARGE_DISTANCE, ENGAGE_DISTANCE, S_ENGAGED, OUT_HIT, P_A, P_MELEE_TACTIC,
-    P_PUSH, P_TACTIC, P_WS, REACT_PARRY, SLOT_MAIN, SLOT_MISSILE, SLOT_OFF, S_CAUTIOUS, S_DEF_STANCE, S_HELD_MAIN,
-    S_HELD_OFF, S_HELPLESS, S_LOADED, S_LOADED_OFF, S_MISSILE, S_NO_REACT, S_OFF_MISSILE, S_OUT, S_PARRY_STANCE,
-    S_PEN_WS, S_RELOADING, S_RUNNING, T_BERSERK, T_CAUTIOUS, T_FEINTER, T_MARKSMAN, T_SWIFT, T_KITE, T_TURTLE,
-    W_PRESENT, P_QUICK_DRAW, S_SUPPLY, S_KEPT, T_OVERWATCH, W_SHORT, S_AIM,
+    BAND_EXTREME,
+    BAND_LONG,
+    BAND_SHORT,
+    CAUSE_FLED,
+    CHARGE_DISTANCE,
+    ENGAGE_DISTANCE,
+    OUT_HIT,
+    P_A,
+    P_MELEE_TACTIC,
+    P_PUSH,
+    P_QUICK_DRAW,
+    P_TACTIC,
+    P_WS,
+    REACT_PARRY,
+    S_AIM,
+    S_CAUTIOUS,
+    S_DEF_STANCE,
+    S_ENGAGED,
+    S_HELD_MAIN,
+    S_HELD_OFF,
+    S_HELPLESS,
+    S_KEPT,
+    S_LOADED,
+    S_LOADED_OFF,
+    S_MISSILE,
+    S_NO_REACT,
+    S_OFF_MISSILE,
+    S_OUT,
+    S_PARRY_STANCE,
+    S_PEN_WS,
+    S_RELOADING,
+    S_RUNNING,
+    S_SUPPLY,
+    SLOT_MAIN,
+    SLOT_MISSILE,
+    SLOT_OFF,
+    T_BERSERK,
+    T_CAUTIOUS,
+    T_FEINTER,
+    T_KITE,
+    T_MARKSMAN,
+    T_OVERWATCH,
+    T_SWIFT,
+    T_TURTLE,
+    W_PRESENT,
+    W_SHORT,
 )
 from ..options import (
-    AIM_NEXT_ACTION, DEFENSIVE_STANCE_FULL, DROP_HALF, FLEE_OUT, FLEE_REPOSITION, KITE_FLEE_ON, LEAVE_MELEE_SEED,
-    MANOEUVRE_ADVANCE, MANOEUVRE_OPPOSED_WS, O_AIM, O_DEFENSIVE_STANCE, O_DROP, O_FLEE_OUTCOME, O_KITE_FLEE,
-    O_LEAVE_MELEE, O_MANOEUVRE_FOLLOW, O_MANOEUVRE_TEST, O_SWIFT_BRACE, SWIFT_BRACE_ON,
+    AIM_NEXT_ACTION,
+    DEFENSIVE_STANCE_FULL,
+    DROP_HALF,
+    FLEE_OUT,
+    FLEE_REPOSITION,
+    KITE_FLEE_ON,
+    LEAVE_MELEE_SEED,
+    MANOEUVRE_ADVANCE,
+    MANOEUVRE_OPPOSED_WS,
+    O_AIM,
+    O_DEFENSIVE_STANCE,
+    O_DROP,
+    O_FLEE_OUTCOME,
+    O_KITE_FLEE,
+    O_LEAVE_MELEE,
+    O_MANOEUVRE_FOLLOW,
+    O_MANOEUVRE_TEST,
+    O_SWIFT_BRACE,
+    SWIFT_BRACE_ON,
 )
-from .tests import _capped, _opposed, _test
+from .attack import _attack, _attack_target
 from .fortune import _fortune_allows
-from .weapons import _attack_slot, _held, _wf
-from .reactions import _availability, _react
 from .movement import _at_edge, _charge_yards, _close, _move_yards, _retreat, _run_yards, _settle
 from .ranged import _aim_bonus, _band, _fire_slot, _long_range, _reload, _reload_need, _shoot
-from .attack import _attack, _attack_target
+from .reactions import _availability, _react
+from .tests import _capped, _opposed, _test
+from .weapons import _attack_slot, _held, _wf
 
 
 @rule

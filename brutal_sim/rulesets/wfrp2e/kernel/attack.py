@@ -16,22 +16,64 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
-    C_ATTACKS, C_FURY, LOC_BODY, LOC_LLEG, LOC_RLEG, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS, P_AP, P_MIGHTY_BLOW, P_MIGHTY_SHOT, P_SB,
-    P_SIDE, P_STREET_FIGHTING, P_SURE_SHOT, P_TB, P_WS,
-    SLOT_FISTS, SLOT_MISSILE, SLOT_OFF, S_DEF_STANCE, S_HELPLESS, S_PEN_WS, S_PRONE, S_RUNNING, S_STUN, W_ARMOUR_PIERCING, W_BALANCED, W_CHOPPA,
-    W_DAMAGE, W_IMPACT, W_THROWN, W_UNARMED,
+    C_ATTACKS,
+    C_FURY,
+    LOC_BODY,
+    LOC_LLEG,
+    LOC_RLEG,
+    N_OUTCOMES,
+    OUT_HIT,
+    OUT_MISS,
+    P_AMBIDEXTROUS,
+    P_AP,
+    P_MIGHTY_BLOW,
+    P_MIGHTY_SHOT,
+    P_SB,
+    P_SIDE,
+    P_STREET_FIGHTING,
+    P_SURE_SHOT,
+    P_TB,
+    P_WS,
+    S_DEF_STANCE,
+    S_HELPLESS,
+    S_PEN_WS,
+    S_PRONE,
+    S_RUNNING,
+    S_STUN,
+    SLOT_FISTS,
+    SLOT_MISSILE,
+    SLOT_OFF,
+    W_ARMOUR_PIERCING,
+    W_BALANCED,
+    W_CHOPPA,
+    W_DAMAGE,
+    W_IMPACT,
+    W_THROWN,
+    W_UNARMED,
 )
 from ..options import (
-    BALANCED_OFFHAND_TRUE, CHOPPA_PLUS1, COVER_LEGS, FURY_EACH, FURY_FIRST_ONLY, MIGHTY_BLOW_PLUS1, O_BALANCED_OFFHAND,
-    O_CHOPPA, O_COVER, O_FURY_CONFIRM, O_PRONE_BONUS, O_STREET_FIGHTING, O_STRIKE_MIGHTY_BLOW, O_SURE_SHOT_STACK,
-    STREET_FIGHTING_ON, SURE_SHOT_STACK_FALSE,
+    BALANCED_OFFHAND_TRUE,
+    CHOPPA_PLUS1,
+    COVER_LEGS,
+    FURY_EACH,
+    FURY_FIRST_ONLY,
+    MIGHTY_BLOW_PLUS1,
+    O_BALANCED_OFFHAND,
+    O_CHOPPA,
+    O_COVER,
+    O_FURY_CONFIRM,
+    O_PRONE_BONUS,
+    O_STREET_FIGHTING,
+    O_STRIKE_MIGHTY_BLOW,
+    O_SURE_SHOT_STACK,
+    STREET_FIGHTING_ON,
+    SURE_SHOT_STACK_FALSE,
 )
-from .tests import _capped, _succeeds, _test
 from .fortune import _fortune_allows
-from .weapons import _attack_slot, _quality, _wf
 from .reactions import _react
+from .tests import _capped, _succeeds, _test
+from .weapons import _attack_slot, _quality, _wf
 from .wounds import LOCATION_ZONE, _take_damage
-
 
 #: upper bound of each hit location's band of reversed to-hit rolls (W-4.2): ``int64[6]``
 LOCATION_UPPER = np.array(layout.LOCATION_UPPER, dtype=np.int64)

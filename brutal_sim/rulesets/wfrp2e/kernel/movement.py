@@ -16,10 +16,17 @@ from __future__ import annotations
 
 from ....toolbox.battle import apart, foe, move_away, move_toward
 from ....toolbox.jit import rule
-from ..layout import CHARGE_DISTANCE, ENGAGE_DISTANCE, S_ENGAGED, P_M, P_SIDE, S_RUNNING, S_X
+from ..layout import CHARGE_DISTANCE, ENGAGE_DISTANCE, P_M, P_SIDE, S_ENGAGED, S_RUNNING, S_X
 from ..options import (
-    APPROACH_RUN, DIFFICULT_CHARGE_FORBIDDEN, NO_ARENA, O_APPROACH, O_ARENA, O_DIFFICULT_CHARGE, O_START_DISTANCE,
-    O_TERRAIN, TERRAIN_DIFFICULT,
+    APPROACH_RUN,
+    DIFFICULT_CHARGE_FORBIDDEN,
+    NO_ARENA,
+    O_APPROACH,
+    O_ARENA,
+    O_DIFFICULT_CHARGE,
+    O_START_DISTANCE,
+    O_TERRAIN,
+    TERRAIN_DIFFICULT,
 )
 
 

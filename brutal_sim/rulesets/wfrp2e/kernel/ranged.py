@@ -18,21 +18,71 @@ from ....toolbox.battle import foe, foe_distance
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    BAND_EXTREME, BAND_LONG, BAND_OUT, BAND_SHORT, C_ATTACKS, S_ENGAGED, N_OUTCOMES, OUT_HIT, OUT_MISS, P_AMBIDEXTROUS,
-    P_BS, P_MASTER_GUNNER, P_RAPID_RELOAD, P_SHARPSHOOTER, SLOT_MISSILE, SLOT_MISSILE_OFF, S_HELPLESS, S_LOADED,
-    S_LOADED_OFF, S_RELOADING, S_RUNNING, S_SUPPLY, W_ENGAGED_FIRE, P_AG, P_AG_PENALTY, P_S, P_SIDE, S_ENTANGLED, S_OUT,
-    S_PEN_AG, W_SNARE,
-    SLOT_MAIN, SLOT_OFF, S_STUN, S_SURPRISED, W_BLACKPOWDER, W_LONG, W_RELOAD, W_RELOAD_FULL, W_SHIELD, W_SHORT,
-    W_SHRAPNEL, W_UNRELIABLE,
+    BAND_EXTREME,
+    BAND_LONG,
+    BAND_OUT,
+    BAND_SHORT,
+    C_ATTACKS,
+    N_OUTCOMES,
+    OUT_HIT,
+    OUT_MISS,
+    P_AG,
+    P_AG_PENALTY,
+    P_AMBIDEXTROUS,
+    P_BS,
+    P_MASTER_GUNNER,
+    P_RAPID_RELOAD,
+    P_S,
+    P_SHARPSHOOTER,
+    P_SIDE,
+    S_ENGAGED,
+    S_ENTANGLED,
+    S_HELPLESS,
+    S_LOADED,
+    S_LOADED_OFF,
+    S_OUT,
+    S_PEN_AG,
+    S_RELOADING,
+    S_RUNNING,
+    S_STUN,
+    S_SUPPLY,
+    S_SURPRISED,
+    SLOT_MAIN,
+    SLOT_MISSILE,
+    SLOT_MISSILE_OFF,
+    SLOT_OFF,
+    W_BLACKPOWDER,
+    W_ENGAGED_FIRE,
+    W_LONG,
+    W_RELOAD,
+    W_RELOAD_FULL,
+    W_SHIELD,
+    W_SHORT,
+    W_SHRAPNEL,
+    W_SNARE,
+    W_UNRELIABLE,
 )
 from ..options import (
-    BS_BONUS_PLUS20, EXTREME_2X_LONG, EXTREME_AIM_ADDS, EXTREME_STACK, NO_LONG_DOUBLE_SHORT, O_BS_BONUS, O_EXTREME,
-    O_EXTREME_MOD, O_MISFIRE_BAND, O_NO_LONG, O_SHRAPNEL, O_SNARE, O_VISIBILITY, SHRAPNEL_NO_TEST, SNARE_ENTANGLE,
+    BS_BONUS_PLUS20,
+    EXTREME_2X_LONG,
+    EXTREME_AIM_ADDS,
+    EXTREME_STACK,
+    NO_LONG_DOUBLE_SHORT,
+    O_BS_BONUS,
+    O_EXTREME,
+    O_EXTREME_MOD,
+    O_MISFIRE_BAND,
+    O_NO_LONG,
+    O_SHRAPNEL,
+    O_SNARE,
+    O_VISIBILITY,
+    SHRAPNEL_NO_TEST,
+    SNARE_ENTANGLE,
 )
-from .tests import _capped, _test
-from .fortune import _fortune_allows
-from .weapons import _held, _wf
 from .attack import _strike
+from .fortune import _fortune_allows
+from .tests import _capped, _test
+from .weapons import _held, _wf
 
 
 @rule

@@ -11,13 +11,37 @@ from __future__ import annotations
 
 from ....toolbox.jit import rule
 from ..layout import (
-    OUT_DODGED, OUT_HIT, OUT_PARRIED, P_DODGE, P_REACTION, P_WS, REACT_DODGE, REACT_NONE, REACT_PARRY, R_BEST, R_NONE,
-    R_PARRY_FIRST, SLOT_MAIN, SLOT_OFF, S_CAUTIOUS, S_DODGE_USED, S_FORTUNE, S_HELPLESS, S_NO_REACT, S_OUT,
-    S_PARRY_STANCE, S_PARRY_USED, S_PEN_AG, S_PEN_WS, S_STUN, S_SURPRISED, W_DEFENSIVE,
+    OUT_DODGED,
+    OUT_HIT,
+    OUT_PARRIED,
+    P_DODGE,
+    P_REACTION,
+    P_WS,
+    R_BEST,
+    R_NONE,
+    R_PARRY_FIRST,
+    REACT_DODGE,
+    REACT_NONE,
+    REACT_PARRY,
+    S_CAUTIOUS,
+    S_DODGE_USED,
+    S_FORTUNE,
+    S_HELPLESS,
+    S_NO_REACT,
+    S_OUT,
+    S_PARRY_STANCE,
+    S_PARRY_USED,
+    S_PEN_AG,
+    S_PEN_WS,
+    S_STUN,
+    S_SURPRISED,
+    SLOT_MAIN,
+    SLOT_OFF,
+    W_DEFENSIVE,
 )
 from ..options import EXTRA_REACTION_EXTRA_USE, O_FORTUNE_EXTRA_REACTION, O_PARRY_DODGE_CHOICE, PARRY_DODGE_PER_ROUND
-from .tests import _capped, _test
 from .fortune import _fortune_allows
+from .tests import _capped, _test
 from .weapons import _held, _speed_modifier, _wf
 
 

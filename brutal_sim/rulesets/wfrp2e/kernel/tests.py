@@ -12,8 +12,13 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import S_FORTUNE
 from ..options import (
-    AUTO_RESULTS_01_05_96_00, NO_MODIFIER_CAP, OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES, O_AUTO_RESULTS,
-    O_MODIFIER_CAP, O_OPPOSED,
+    AUTO_RESULTS_01_05_96_00,
+    NO_MODIFIER_CAP,
+    O_AUTO_RESULTS,
+    O_MODIFIER_CAP,
+    O_OPPOSED,
+    OPPOSED_BOTH_FAIL_REROLL,
+    OPPOSED_DEFENDER_WINS_TIES,
 )
 
 

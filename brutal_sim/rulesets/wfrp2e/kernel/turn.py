@@ -15,41 +15,39 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ....toolbox.tally import count_decision
 from ..layout import (
-    CAUSE_FLED,
+    BAND_EXTREME,
+    BAND_LONG,
     C_DRAWS,
-    S_ENGAGED,
+    CAUSE_FLED,
     NS,
+    P_A,
     P_AG,
     P_AG_PENALTY,
     P_FLEE_AT,
     P_FORTUNE,
-    P_A,
     P_QUICK_DRAW,
     P_SIDE,
     P_THROWN,
-    S_ENTANGLED,
-    W_SNARE,
     P_W,
-    BAND_EXTREME,
-    SLOT_MAIN,
-    SLOT_MISSILE,
-    SLOT_MISSILE_OFF,
-    SLOT_OFF,
+    S_AIM,
     S_CAUTIOUS,
     S_DEAD,
     S_DEF_STANCE,
     S_DODGE_USED,
+    S_ENGAGED,
+    S_ENTANGLED,
     S_FORTUNE,
     S_HARMED,
     S_HELD_MAIN,
     S_HELD_OFF,
     S_HELPLESS,
     S_INIT_DICE,
+    S_KEPT,
     S_LOADED,
     S_LOADED_OFF,
-    S_OFF_MISSILE,
     S_MISSILE,
     S_NO_REACT,
+    S_OFF_MISSILE,
     S_OUT,
     S_PARRY_STANCE,
     S_PARRY_USED,
@@ -59,26 +57,42 @@ from ..layout import (
     S_RUNNING,
     S_STUN,
     S_SUPPLY,
-    S_KEPT,
-    S_AIM,
     S_SURPRISED,
     S_W,
+    SLOT_MAIN,
+    SLOT_MISSILE,
+    SLOT_MISSILE_OFF,
+    SLOT_OFF,
     TALLY,
     W_PRESENT,
+    W_SNARE,
     W_THROWN,
-    BAND_LONG,
 )
 from ..options import (
-    DELAY_CUT_AFTER_MOVE, FORTUNE_HALF_ACTION_ON, FORTUNE_INITIATIVE_ON, INITIATIVE_EVERY_ROUND, O_AMMO, O_DELAY_CUT,
-    O_FORTUNE_HALF_ACTION, O_FORTUNE_INITIATIVE, O_INITIATIVE_ROLL, O_ROUND_CAP, O_START_DISTANCE, O_START_LOADED,
-    O_SURPRISE, START_LOADED_TRUE, SURPRISE_A, SURPRISE_NONE, UNLIMITED_AMMO,
+    DELAY_CUT_AFTER_MOVE,
+    FORTUNE_HALF_ACTION_ON,
+    FORTUNE_INITIATIVE_ON,
+    INITIATIVE_EVERY_ROUND,
+    O_AMMO,
+    O_DELAY_CUT,
+    O_FORTUNE_HALF_ACTION,
+    O_FORTUNE_INITIATIVE,
+    O_INITIATIVE_ROLL,
+    O_ROUND_CAP,
+    O_START_DISTANCE,
+    O_START_LOADED,
+    O_SURPRISE,
+    START_LOADED_TRUE,
+    SURPRISE_A,
+    SURPRISE_NONE,
+    UNLIMITED_AMMO,
 )
-from .fortune import _fortune_spare
-from .weapons import _wf
-from .movement import _settle
-from .attack import _attack
 from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn, _swift_ready
+from .attack import _attack
+from .fortune import _fortune_spare
+from .movement import _settle
 from .ranged import _aim_bonus, _band, _escape, _fire_slot, _shoot
+from .weapons import _wf
 
 
 @rule

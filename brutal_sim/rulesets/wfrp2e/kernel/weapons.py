@@ -12,8 +12,18 @@ from __future__ import annotations
 from ....toolbox.battle import fight_round
 from ....toolbox.jit import rule
 from ..layout import (
-    P_WEAPONS, SLOT_FISTS, SLOT_MAIN, SLOT_OFF, S_HELD_MAIN, WN, W_CHOPPA, W_FAST, W_IMPACT, W_PRESENT, W_SLOW,
+    P_WEAPONS,
+    S_HELD_MAIN,
+    SLOT_FISTS,
+    SLOT_MAIN,
+    SLOT_OFF,
+    W_CHOPPA,
+    W_FAST,
+    W_IMPACT,
+    W_PRESENT,
+    W_SLOW,
     W_TIRING,
+    WN,
 )
 from ..options import CHOPPA_IMPACT, O_CHOPPA, O_TIRING, TIRING_IGNORE
 

@@ -16,17 +16,56 @@ from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from .. import layout
 from ..layout import (
-    CAUSE_CRITICAL, CAUSE_HELPLESS, CRIT_COLUMNS, C_DAMAGE, C_WOUNDS, FX_DEATH, FX_DROP, FX_HELPLESS, FX_OUT, FX_PEN_AG,
-    FX_PEN_WS, FX_PRONE, FX_STUN, LOC_LARM, LVL_CRITICAL, LVL_HEAVILY, LVL_NONE, LVL_OUT, LVL_WOUNDED, N_LEVELS,
-    N_ZONES, P_FATE, P_SIDE, S_DEAD, S_HARMED, S_HELD_MAIN, S_HELD_OFF, S_HELPLESS, S_OUT, S_PEN_AG, S_PEN_WS, S_PRONE,
-    S_RELOADING, S_STUN, S_TOOK, S_W, W_PRECISE,
+    C_DAMAGE,
+    C_WOUNDS,
+    CAUSE_CRITICAL,
+    CAUSE_HELPLESS,
+    CRIT_COLUMNS,
+    FX_DEATH,
+    FX_DROP,
+    FX_HELPLESS,
+    FX_OUT,
+    FX_PEN_AG,
+    FX_PEN_WS,
+    FX_PRONE,
+    FX_STUN,
+    LOC_LARM,
+    LVL_CRITICAL,
+    LVL_HEAVILY,
+    LVL_NONE,
+    LVL_OUT,
+    LVL_WOUNDED,
+    N_LEVELS,
+    N_ZONES,
+    P_FATE,
+    P_SIDE,
+    S_DEAD,
+    S_HARMED,
+    S_HELD_MAIN,
+    S_HELD_OFF,
+    S_HELPLESS,
+    S_OUT,
+    S_PEN_AG,
+    S_PEN_WS,
+    S_PRONE,
+    S_RELOADING,
+    S_STUN,
+    S_TOOK,
+    S_W,
+    W_PRECISE,
 )
 from ..options import (
-    CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, HELPLESS_ATTACKABLE, HELPLESS_OUT, O_CRIT_MODEL, O_CRIT_THRESHOLD, O_HELPLESS,
-    O_RELOAD_BREAK, RELOAD_BREAK_ALSO_DAMAGE,
+    CRIT_SUDDEN_DEATH,
+    CRIT_THRESHOLD,
+    HELPLESS_ATTACKABLE,
+    HELPLESS_OUT,
+    O_CRIT_MODEL,
+    O_CRIT_THRESHOLD,
+    O_HELPLESS,
+    O_RELOAD_BREAK,
+    RELOAD_BREAK_ALSO_DAMAGE,
 )
 from .weapons import _wf
-
 
 #: the zone (``ZONE_*``) of each hit location (``LOC_*``, W-4.2): ``int64[6]``
 LOCATION_ZONE = np.array(layout.LOCATION_ZONE, dtype=np.int64)
