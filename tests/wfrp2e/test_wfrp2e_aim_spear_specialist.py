@@ -216,7 +216,8 @@ def test_w7_13_snare_moves_the_duel(weapon, rule, expected):
     """W-7.13 (200,000 duels, seed 7): a thrower (WS 40, BS 40, two snares, then a hand weapon,
     shoot_then_draw) against the orc from 16 yards (bola) or 8 (lasso): entangled, the orc spends
     its turns escaping while the thrower throws again and closes in."""
-    f = fighter(name="snarer", ws=40, bs=40, missile=weapon, thrown=2, main_hand="hand_weapon", tactic="shoot_then_draw")
+    f = fighter(name="snarer", ws=40, bs=40, missile=weapon, thrown=2, main_hand="hand_weapon",
+                tactic="shoot_then_draw")
     assert within(expected, _win_rate(f, "orc", start_distance=16 if weapon == "bola" else 8, snare=rule), 20_000)
 
 
@@ -282,9 +283,10 @@ BASE = "ws = 40\nbs = 40\ns = 30\nt = 30\nag = 30\nw = 10\n"
 ])
 def test_bad_missile_fields_one_line_exit_2(tmp_path: Path, body: str, options: tuple[str, ...], needle: str):
     """One line naming the file or option, the field and what is allowed; exit 2, no result printed:
-    a spear as missile with spear_thrown = off (W-7.12), a supply for a weapon that is not thrown, off_hand_missile (W-7.8: a melee weapon, a
-    two-handed missile weapon, an unknown name, no main-hand missile, a thrown one), push (W-11.7:
-    not a bool, a tactic that does not play it), specialist and unskilled (W-7.14)."""
+    a spear as missile with spear_thrown = off (W-7.12), a supply for a weapon that is not thrown,
+    off_hand_missile (W-7.8: a melee weapon, a two-handed missile weapon, an unknown name, no
+    main-hand missile, a thrown one), push (W-11.7: not a bool, a tactic that does not play it),
+    specialist and unskilled (W-7.14)."""
     f = tmp_path / "f.toml"
     f.write_text('ruleset = "wfrp2e"\n' + body)
     args = ["duel", str(f), "orc", "-n", "100", "--option", "start_distance=10"]

@@ -111,7 +111,8 @@ def _crit_file(tmp_path: Path, text: str) -> str:
     return str(f)
 
 
-GOOD_GRID = '[crit_grid]\ncolumns = [1, 5]\nbands = [{ rolls = "01-50", effects = [1, 2] }, { rolls = "51-00", effects = [1, 2] }]\n'
+GOOD_GRID = ('[crit_grid]\ncolumns = [1, 5]\n'
+             'bands = [{ rolls = "01-50", effects = [1, 2] }, { rolls = "51-00", effects = [1, 2] }]\n')
 GOOD_FX = "".join(f'[crit_effects.{z}]\n1 = "STUN(1)"\n2 = ["OUT"]\n' for z in ("head", "body", "arm", "leg"))
 
 

@@ -124,7 +124,8 @@ def test_w6_2_helpless_target_is_hit_automatically_with_an_extra_d10():
     takes d10 + SB 3 + 1d10; its Fury needs no test (the to-hit is automatic): mean 3 + 5.5 / 0.9
     + 5.5 on TB 0, no armour. The helpless fighter itself takes no turn."""
     p = prepared(fighter(ws=0, main_hand="hand_weapon"),
-                 fighter(t=9, w=100, main_hand="hand_weapon", off_hand="shield", reaction="best"), helpless="attackable")
+                 fighter(t=9, w=100, main_hand="hand_weapon", off_hand="shield", reaction="best"),
+                 helpless="attackable")
     n = 20_000
     damage = np.zeros(n)
     for seed in range(n):

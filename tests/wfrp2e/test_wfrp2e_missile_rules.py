@@ -282,7 +282,8 @@ def test_w7_9_visibility_and_cover():
         d = exact(a, fighter(reaction="none", **WALL), start_distance=10, cover=cover)
         zone = d.levels.sum(axis=0)
         assert (zone[L.ZONE_BODY], zone[L.ZONE_LEG]) == (pytest.approx(body), pytest.approx(leg))
-    m = exact(fighter(ws=100, main_hand="hand_weapon", tactic="berserk"), fighter(reaction="none", **WALL), cover="legs")
+    m = exact(fighter(ws=100, main_hand="hand_weapon", tactic="berserk"), fighter(reaction="none", **WALL),
+              cover="legs")
     assert m.levels.sum(axis=0)[L.ZONE_LEG] == pytest.approx(0.20)
 
 
@@ -318,7 +319,8 @@ def test_w9_4_w11_1_bad_shooters_stop_a_report_before_anything_is_written(tmp_pa
 
     from brutal_sim.cli import app
 
-    (tmp_path / "archer.toml").write_text(f'ruleset = "wfrp2e"\nws = 30\nbs = 40\ns = 30\nt = 30\nag = 30\nw = 10\n{body}')
+    (tmp_path / "archer.toml").write_text(f'ruleset = "wfrp2e"\nws = 30\nbs = 40\ns = 30\n'
+                                          f't = 30\nag = 30\nw = 10\n{body}')
     (tmp_path / "s.toml").write_text('title = "t"\nn = 10\nruleset = "wfrp2e"\nmatchups = [["archer.toml", "orc"]]\n'
                                      'options = { start_distance = 20 }\n')
     out, csv = tmp_path / "r.html", tmp_path / "csv"

@@ -84,7 +84,8 @@ def test_w7_9_a_running_target_and_w7_7_shooting_in_melee():
     p = prepared("kithband", "orc", start_distance=20)
     F, o = p.compiled.fighters, p.compiled.options
     S = state(p)
-    assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == 52 and shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_LONG, 0) == 22
+    assert (shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == 52
+            and shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_LONG, 0) == 22)
     S[1, L.S_DEF_STANCE] = 1
     assert shot_target(F, S, o, 0, L.SLOT_MISSILE, L.BAND_SHORT, 10) == 52
     S[1, L.S_RUNNING] = 1
@@ -145,9 +146,9 @@ def _turns(shooter, foe, turns: int, **options):
 
 
 def test_w7_10_reloads_over_half_and_full_actions_and_rounds_w8_9():
-    """W-7.10, W-8.9, W-2.5 (an action over several rounds): bow (1 half): aim + shoot, then reload + shoot every turn; crossbow (1 full):
-    aim + shoot, reload (a whole turn), aim + shoot; pistol (2 full): shoot, two turns of reloading,
-    shoot; start_loaded = false: a reload first."""
+    """W-7.10, W-8.9, W-2.5 (an action over several rounds): bow (1 half): aim + shoot, then
+    reload + shoot every turn; crossbow (1 full): aim + shoot, reload (a whole turn), aim + shoot;
+    pistol (2 full): shoot, two turns of reloading, shoot; start_loaded = false: a reload first."""
     foe = fighter(tactic="turtle", **WALL)
     bow = fighter(bs=40, missile="bow", tactic="marksman")
     assert _turns(bow, foe, 3, start_distance=20) == [(1, 0), (2, 0), (3, 0)]

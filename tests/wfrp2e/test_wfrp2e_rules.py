@@ -247,8 +247,8 @@ def test_w3_8_swift_attack_makes_a_attacks():
 def test_w3_7_parry_stance_gives_one_parry_until_the_next_turn():
     """Without an off-hand item a fighter parries only from a parry stance, and the stance parries one
     attack: against a swift attacker's two sure hits the first is parried at WS 40 (a failure rerolled
-    with a fortune point), the second never — fortune buys no second parry without the means. The stance ends at the start of the
-    fighter's next turn (a stunned turn included)."""
+    with a fortune point), the second never — fortune buys no second parry without the means. The
+    stance ends at the start of the fighter's next turn (a stunned turn included)."""
     a = fighter(ws=100, a=2, tactic="swift", main_hand="hand_weapon")
     b = fighter(ws=40, t=99, tb=10, w=100, main_hand="hand_weapon", fortune=2)
     p = prepared(a, b)

@@ -48,7 +48,8 @@ def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effect
     """WFRP arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]`` and the
     critical tables ``int64[100, CRIT_COLUMNS]``, ``int64[4, n, NFX]``; the kernel set of
     :func:`kernel_set`."""
-    return Compiled(fighters, options, (grid, effects), KERNELS.playing(kernel_set(fighters)), L.n_counters(int(options[O_ROUND_CAP])))
+    return Compiled(fighters, options, (grid, effects), KERNELS.playing(kernel_set(fighters)),
+                    L.n_counters(int(options[O_ROUND_CAP])))
 
 
 def _damage_text(w: Weapon) -> str:
@@ -163,7 +164,8 @@ class WfrpRuleset(Ruleset):
                 (k, str(x.head), str(x.arms), str(x.body), str(x.legs), f"-{x.ag_penalty}" if x.ag_penalty else "")
                 for k, x in cat.armour.items()]),
             "talents": Listing(("name", "rule", "option", "description"), [
-                (k, x.rule, x.option or ("— (always)" if x.effect else "— (no effect)"), x.description) for k, x in cat.talents.items()]),
+                (k, x.rule, x.option or ("— (always)" if x.effect else "— (no effect)"), x.description)
+                for k, x in cat.talents.items()]),
             "tactics": Listing(("name", "rule"), [(t, L.TACTIC_RULES[t]) for t in L.TACTIC_NAMES]),
         }
 

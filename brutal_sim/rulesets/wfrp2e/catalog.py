@@ -40,7 +40,8 @@ class Catalog(BaseCatalog):
         def weapon(ref: Any, field: str) -> Weapon | None:
             return None if ref is None else self._lookup("weapon", self.weapons, ref, Weapon, source, field)
 
-        armour = [self._lookup("armour", self.armour, a, Armour, source, f"armour[{i}]") for i, a in enumerate(spec.armour)]
+        armour = [self._lookup("armour", self.armour, a, Armour, source, f"armour[{i}]")
+                  for i, a in enumerate(spec.armour)]
         talents = [self._lookup("talent", self.talents, t, Talent, source, f"talents[{i}]")
                    for i, t in enumerate(spec.talents)]
         payload = spec.model_dump(exclude={"main_hand", "off_hand", "missile", "off_hand_missile", "armour",
@@ -79,7 +80,8 @@ class Catalog(BaseCatalog):
 RULES_FILE_TABLES = ("options", "description", "ruleset")
 
 
-def load_rules(rules_file: str | None, option_flags: Mapping[str, str]) -> tuple[RuleOptions, tuple[np.ndarray, np.ndarray]]:
+def load_rules(rules_file: str | None,
+               option_flags: Mapping[str, str]) -> tuple[RuleOptions, tuple[np.ndarray, np.ndarray]]:
     """The rule options (defaults < the rules file's ``[options]`` < ``--option`` flags) and the rule
     tables the kernels read: the critical grid and effects of ``crit_model = table`` (W-5.4; empty
     tables for the other models)."""

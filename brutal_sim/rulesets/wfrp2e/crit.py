@@ -122,7 +122,8 @@ def crit_tables_from_data(raw: dict[str, Any], source: str) -> tuple[np.ndarray,
         raise DataError(source, sorted(unknown)[0], "unknown table; allowed: crit_grid, crit_effects, description")
     grid_raw, fx_raw = raw.get("crit_grid"), raw.get("crit_effects")
     if not isinstance(grid_raw, dict) or not isinstance(fx_raw, dict):
-        raise DataError(source, None, "needs the tables crit_grid (columns, bands) and crit_effects.ZONE (head, body, arm, leg)")
+        raise DataError(source, None,
+                        "needs the tables crit_grid (columns, bands) and crit_effects.ZONE (head, body, arm, leg)")
     if set(grid_raw) - {"columns", "bands"}:
         raise DataError(source, "crit_grid", "unknown field; allowed: columns, bands")
     columns = grid_raw.get("columns")
@@ -149,7 +150,9 @@ def crit_tables_from_data(raw: dict[str, Any], source: str) -> tuple[np.ndarray,
             by_roll[roll - 1] = effects
     missing = [r + 1 for r in range(100) if by_roll[r, 0] == 0]
     if missing:
-        raise DataError(source, "crit_grid.bands", f"rolls {', '.join(f'{r:02d}' for r in missing[:5])}{'…' if len(missing) > 5 else ''} have no band; "
+        raise DataError(source, "crit_grid.bands",
+                        f"rolls {', '.join(f'{r:02d}' for r in missing[:5])}"
+                        f"{'…' if len(missing) > 5 else ''} have no band; "
                         "the bands must cover 01..00")
     if set(fx_raw) != set(ZONE_NAMES):
         raise DataError(source, "crit_effects", f"expected exactly the zones {', '.join(ZONE_NAMES)}")
@@ -165,7 +168,8 @@ def crit_tables_from_data(raw: dict[str, Any], source: str) -> tuple[np.ndarray,
             effects_arr[z, int(key)] = _effect_row(codes, source, f"crit_effects.{zone}.{key}")
         undefined = sorted(set(int(e) for e in np.unique(by_roll)) - {int(k) for k in table if str(k).isdigit()})
         if undefined:
-            raise DataError(source, f"crit_effects.{zone}", f"effect numbers {', '.join(map(str, undefined))} of the grid have no effect here")
+            raise DataError(source, f"crit_effects.{zone}",
+                            f"effect numbers {', '.join(map(str, undefined))} of the grid have no effect here")
     grid = np.zeros((100, CRIT_COLUMNS), dtype=np.int64)
     for value in range(CRIT_COLUMNS):
         col = max([c for c, v in enumerate(columns) if v <= value], default=0)

@@ -3,11 +3,12 @@
 A fighter compiles to one ``int64[NF]`` row (``P_*``); the changing state of a duel is an
 ``int64[3, NS]`` array: rows 0 and 1 are the fighters (``S_*``), row 2 holds duel-wide values
 (``G_*``). The fighter and state rows begin with the battle block of :mod:`brutal_sim.core.battle`
-(side, out, position …), read by the shared mechanics of :mod:`brutal_sim.toolbox.battle`. The rule options' row (``O_*``) is declared with the options, in :mod:`.options`. The
-critical table model (W-5.4) compiles to ``grid int64[100, CRIT_COLUMNS]`` (d100 roll − 1 ×
-critical value → effect number) and ``effects int64[4 zones, n effects + 1, NFX]``. The rows'
-indices are handed out by :class:`~brutal_sim.core.slots.Slots` in the order they are declared.
-Module-level ints are compile-time constants for numba.
+(side, out, position …), read by the shared mechanics of :mod:`brutal_sim.toolbox.battle`. The
+rule options' row (``O_*``) is declared with the options, in :mod:`.options`. The critical table
+model (W-5.4) compiles to ``grid int64[100, CRIT_COLUMNS]`` (d100 roll − 1 × critical value →
+effect number) and ``effects int64[4 zones, n effects + 1, NFX]``. The rows' indices are handed
+out by :class:`~brutal_sim.core.slots.Slots` in the order they are declared. Module-level ints are
+compile-time constants for numba.
 """
 
 from ...core import battle as B

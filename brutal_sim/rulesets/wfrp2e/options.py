@@ -223,7 +223,8 @@ O_SNARE = ROW.slot("snare")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
-OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES = ROW.codes("opposed")[1:]  # official_like: the kernel's other branch
+# official_like: the kernel's other branch
+OPPOSED_BOTH_FAIL_REROLL, OPPOSED_DEFENDER_WINS_TIES = ROW.codes("opposed")[1:]
 FURY_EACH, FURY_FIRST_ONLY, FURY_NONE = ROW.codes("fury_confirm")
 CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, CRIT_TABLE = ROW.codes("crit_model")
 FORTUNE_ATTACK_FIRST, FORTUNE_NEVER = ROW.codes("fortune")[1:]  # reaction_first: the other branch

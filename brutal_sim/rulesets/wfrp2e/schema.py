@@ -25,8 +25,9 @@ def crit_table_schema() -> Schema:
     """The critical table file (``crit_model = table``, W-5.4; ``crit_example.toml``)."""
     ci = case_insensitive
     flags = "|".join(ci(w) for w in ("NONE", "OUT", "DEATH", "HELPLESS", "DROP", "PRONE"))
-    code = {"type": "string", "pattern": (rf"^ *(?:{flags}|{ci('STUN')} *\( *[0-9]+ *\)"
-                                          rf"|{ci('PEN')} *\( *(?:{ci('WS')}|{ci('AG')}|{ci('ALL')}) *, *- *[0-9]+ *\)) *$")}
+    code = {"type": "string",
+            "pattern": (rf"^ *(?:{flags}|{ci('STUN')} *\( *[0-9]+ *\)"
+                        rf"|{ci('PEN')} *\( *(?:{ci('WS')}|{ci('AG')}|{ci('ALL')}) *, *- *[0-9]+ *\)) *$")}
     effects = {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
                "additionalProperties": {"anyOf": [code, {"type": "array", "items": code}]},
                "description": "effect number → effect code(s): NONE, OUT, DEATH, HELPLESS, STUN(n), DROP, PRONE, "

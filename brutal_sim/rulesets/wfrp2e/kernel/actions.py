@@ -103,13 +103,14 @@ def _melee_tactic(F, i):
 def _plan(F, S, opts, i, halves):
     """W-3, W-8: what i's tactic does with ``halves`` half actions; sets its stances.
 
-    Returns (attacks, modifier, feint): the number of attacks, their WS modifier and whether a
-    feint (W-3.9) comes first. Not engaged (W-11.3): it closes in (:func:`_close`: a move and an
-    attack, a charge with one attack at +10, or a run; W-3.3, W-8.8, W-8.12). guarded: aim + attack with an off-hand item, else attack + parry stance (W-8.1);
-    swift: A attacks when A ≥ 2 (W-3.8); berserk: all-out +20, no reactions (W-3.4); cautious: −10,
-    +10 to reactions (W-3.5); turtle: defensive stance + parry stance, the defensive stance alone
-    when it is a full action (W-3.6, W-3.7); feinter: feint + attack when the foe could parry and
-    WS ≥ the foe's (W-8.6), else guarded. One half action left: a standard attack (turtle: a stance).
+    Returns (attacks, modifier, feint): the number of attacks, their WS modifier and whether a feint
+    (W-3.9) comes first. Not engaged (W-11.3): it closes in (:func:`_close`: a move and an attack, a
+    charge with one attack at +10, or a run; W-3.3, W-8.8, W-8.12). guarded: aim + attack with an
+    off-hand item, else attack + parry stance (W-8.1); swift: A attacks when A ≥ 2 (W-3.8); berserk:
+    all-out +20, no reactions (W-3.4); cautious: −10, +10 to reactions (W-3.5); turtle: defensive
+    stance + parry stance, the defensive stance alone when it is a full action (W-3.6, W-3.7);
+    feinter: feint + attack when the foe could parry and WS ≥ the foe's (W-8.6), else guarded. One
+    half action left: a standard attack (turtle: a stance).
     """
     t = _melee_tactic(F, i)
     if S[i, S_ENGAGED] == 0 and t != T_TURTLE:

@@ -211,16 +211,16 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
     """One turn of fighter i (W-2.3); ``ranged`` None in a duel without missile weapons (the steps
     of W-7 and W-8.14 are then not compiled), True otherwise.
 
-    Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one
-    (W-6.1, one lost turn counted off) does nothing; an entangled one tries to escape (W-7.13,
-    :func:`_escape`); a fighter at or below its ``flee_at`` Wounds
-    flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand
-    first), a half action each (Quick Draw: the Ready free, W-7.12), and spends the rest on its tactic (:func:`_plan`). With
-    ``fortune_half_action`` a spare fortune point buys one extra half action (W-6.5): it makes up a
-    half action lost to the upkeep, else it aims (W-3.2, +10 on the first attack) before an
-    unaimed attack of an engaged fighter that is no feint. An aim kept from its last turn (W-7.3
-    ``aim = next_action``, ``S_AIM``) goes to its missile turn when nothing comes first (a lost
-    turn, a flight or standing up lose it).
+    Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless
+    (W-6.2) fighter or a stunned one (W-6.1, one lost turn counted off) does nothing; an entangled
+    one tries to escape (W-7.13, :func:`_escape`); a fighter at or below its ``flee_at`` Wounds
+    flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand first),
+    a half action each (Quick Draw: the Ready free, W-7.12), and spends the rest on its tactic
+    (:func:`_plan`). With ``fortune_half_action`` a spare fortune point buys one extra half action
+    (W-6.5): it makes up a half action lost to the upkeep, else it aims (W-3.2, +10 on the first
+    attack) before an unaimed attack of an engaged fighter that is no feint. An aim kept from its
+    last turn (W-7.3 ``aim = next_action``, ``S_AIM``) goes to its missile turn when nothing comes
+    first (a lost turn, a flight or standing up lose it).
     """
     S[i, S_PARRY_STANCE] = 0
     S[i, S_DEF_STANCE] = 0
