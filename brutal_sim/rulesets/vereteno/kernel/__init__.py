@@ -26,6 +26,13 @@ reaction's pool (and its prayer's dice), then the armour dice of the
 target (armour part then shield part), then two d6 per trauma, then the same for the counter on
 the attacker. Pools are rolled die by die with ``roll_die(st, 20)``.
 
+Index guards: numba wraps a negative array index around (``x[-1]`` is the last element), at the
+cost of a test and an addition on every access with an index not known to be ≥ 0. The kernel never
+indexes with a negative number: the rows come from the battle block (the turn order ``B_ORDER``,
+the foe ``B_FOE``), and the fight (the row whose turn it is), the attack, the throw, the hit of a
+shot, the sector shot and reach and engagement test the rows they read there once (never true);
+after that test LLVM knows them ≥ 0 and drops the per-access work.
+
 Calls: the drivers' parallel loop is compiled with this package's functions internal to it
 (:mod:`.drivers`, :mod:`brutal_sim.toolbox.jit`).
 

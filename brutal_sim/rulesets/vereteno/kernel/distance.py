@@ -61,7 +61,10 @@ def _reach(F, S, i):
 def _in_reach(F, S, i):
     """V-3.15, V-10.4: is ``i``'s foe within ``i``'s melee reach, so that ``i`` may attack it in
     melee (bool)?"""
-    return apart(S, i, foe(S, i)) <= _reach(F, S, i)
+    e = foe(S, i)
+    if e < 0:  # (never: an index guard, kernel docstring)
+        return False
+    return apart(S, i, e) <= _reach(F, S, i)
 
 
 @rule
@@ -69,6 +72,8 @@ def _engaged(F, S, i):
     """V-11.11, V-3.15: ``i`` is engaged when it stands within its foe's melee reach (point blank:
     bare hands reach, V-5.6 **[reading]**; close range against a long weapon) (bool)."""
     e = foe(S, i)
+    if e < 0:  # (never: an index guard, kernel docstring)
+        return False
     return apart(S, i, e) <= _reach(F, S, e)
 
 

@@ -86,7 +86,7 @@ def _fight(F, S, opts, tt, st, cnt, ranged):
                     S[j, S_SECTOR] = 0
         for p in range(n):
             i = S[p, B_ORDER]
-            if S[i, B_OUT] != 0:
+            if i < 0 or S[i, B_OUT] != 0:  # (i < 0 never: an index guard, kernel docstring)
                 continue
             if ranged is not None:
                 _ranged_turn(F, S, opts, tt, st, cnt, i)

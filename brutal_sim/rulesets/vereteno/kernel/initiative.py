@@ -140,13 +140,20 @@ def _break_ties(F, S, st):
 @rule
 def _order(F, S, st):
     """V-2.4: this round's turn order, written to ``B_ORDER`` (row p: the fighter acting at place p):
-    the higher base + bonuses (``B_INIT``) first; tied fighters by fresh d20 (:func:`_break_ties`)."""
-    n = F.shape[0]
-    for i in range(n):
-        S[i, B_INIT] = S[i, S_INIT_ROLL] + S[i, S_INIT_BONUS]
-        S[i, B_ORDER] = i
-    _sort_places(S, 0, n, B_INIT)
-    for p in range(1, n):
-        if S[S[p, B_ORDER], B_INIT] == S[S[p - 1, B_ORDER], B_INIT]:
-            _break_ties(F, S, st)
-            return
+    the higher base + bonuses (``B_INIT``) first, each fighter in row order placed after those it
+    does not beat (a stable insertion sort); tied fighters by fresh d20 (:func:`_break_ties`)."""
+    tied = False
+    for p in range(F.shape[0]):
+        t = S[p, S_INIT_ROLL] + S[p, S_INIT_BONUS]
+        S[p, B_INIT] = t
+        q = p
+        while q > 0:
+            r = S[q - 1, B_ORDER]
+            if r < 0 or S[r, B_INIT] >= t:  # (r < 0 never: an index guard, kernel docstring)
+                tied = tied or (r >= 0 and S[r, B_INIT] == t)
+                break
+            S[q, B_ORDER] = r
+            q -= 1
+        S[q, B_ORDER] = p
+    if tied:
+        _break_ties(F, S, st)

@@ -86,6 +86,8 @@ def _attack(F, S, opts, tt, st, cnt, a, kind):
     (simultaneous, V-4.3: they use the weapon ``d`` defended with even if the attack disarmed it).
     """
     d = foe(S, a)
+    if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
+        return
     react = _choose_reaction(F, S, opts, a, d, kind)
     if react != R_NONE:
         _take_reaction(S, opts, d)

@@ -449,6 +449,8 @@ def _hit(F, S, opts, tt, st, cnt, a, s, shot):
     ``overwatch_break = any_hit``) ends its control. Returns the outcome (``OUT_HIT`` or
     ``OUT_ARMOUR_STOPPED``)."""
     d = foe(S, a)
+    if d < 0:  # (never: an index guard, kernel docstring)
+        return OUT_MISS
     outcome = OUT_HIT
     damage, traumas, disarm, will = _shot_spend(F, S, opts, a, s, shot)
     final = 0
@@ -489,6 +491,8 @@ def _throw(F, S, opts, tt, st, cnt, a):
     in hand under ``throw_ready = free``, else the hand is empty. Counted as an attack of ``a``
     (miss, dodged, armour_stopped or hit)."""
     d = foe(S, a)
+    if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
+        return
     S[a, S_AP] -= _throw_cost(S, a)
     react = R_DODGE if _choose_reaction(F, S, opts, a, d, K_STANDARD) != R_NONE else R_NONE
     if react != R_NONE:
@@ -517,7 +521,7 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if the fight
     is decided (``decided``), or the shot's shock left ``i`` fewer AP than the action costs (bool)."""
     w = foe(S, i)
-    if S[w, S_SECTOR] == 0:
+    if w < 0 or S[w, S_SECTOR] == 0:  # (w < 0 never: an index guard, kernel docstring)
         return True
     if _engaged(F, S, w):
         S[w, S_SECTOR] = 0
