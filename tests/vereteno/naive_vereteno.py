@@ -1,5 +1,7 @@
-"""A slow, readable, pure-Python reference of one Vereteno duel (melee, or at a distance with
-moves and shots) and of one single attack.
+"""A slow, readable, pure-Python reference of one Vereteno fight (melee, or at a distance with
+moves and shots) and of one single attack, in the shape of a fight of N: the sides are lists of
+fighters, each fighter knows its side and the row of its foe, every step reads the foe from there
+and loops run over all fighters; a duel is the fight of one fighter a side.
 
 It re-implements, independently of :mod:`brutal_sim.rulesets.vereteno.kernel`, the rules of
 ``docs/rules/vereteno.md`` (rule ids ``V-…``) with the readings the kernel documents
@@ -8,9 +10,9 @@ resolved option values by name — not the compiled arrays — and it draws rand
 kernel's order, so for the same ``(seed, duel index)`` both give the same counter row. No numba,
 no numpy in the game logic. Random numbers: :class:`naive_rng.Xoshiro256StarStar`.
 
-Draw order: initiative d20 for a then b (the surprising side's two extra d20 right after its
-own); per round with ``init_roll = every_round`` again from round 2; tied totals → d20 pairs (a, b)
-until they differ. Per attack: the attacker's pool die by die (then its prayer's rerolled dice), the
+Draw order: initiative d20 per fighter in row order, a then b (the surprising side's two extra d20
+right after its own); per round with ``init_roll = every_round`` again from round 2; tied totals →
+a fresh d20 for each tied fighter in row order, again for those still tied, until they differ. Per attack: the attacker's pool die by die (then its prayer's rerolled dice), the
 reaction's pool (and its prayer's), the target's
 armour dice (armour part, then shield part), two d6 (tens, units) per trauma; then the same for
 the defence's counter/traumas on the attacker. Per shot: the shooter's pool (then its prayer's), a
@@ -40,10 +42,15 @@ BAND_DICE = (2, 1, 0, -1, -2)  # V-11.10
 
 
 @dataclass
-class Side:
-    """One fighter's model and its state during a duel."""
+class Fighting:
+    """One fighter's model and its state during a fight: its row, its side (0 a, 1 b), the row of
+    its foe, and the fight's order of going out (shared by all its fighters)."""
 
     f: Fighter
+    row: int = 0
+    side: int = 0
+    foe: int = -1
+    outs: list[Fighting] = field(default_factory=list)
     health: int = 0
     will: int = 0
     ap: int = 0
@@ -115,6 +122,7 @@ class Side:
     def go_out(self, cause: str) -> None:
         if self.out is None:
             self.out = cause
+            self.outs.append(self)
 
     def lose_health(self, n: int) -> None:
         self.health -= n
@@ -126,7 +134,8 @@ class Side:
 class Record:
     """What one duel (or attack) counted, by name."""
 
-    winner: int | None = None  # 0, 1; None for a draw
+    winner: int | None = None  # the winning side, 0 or 1; None for a draw
+    loser: int | None = None  # the losing side
     cause: str | None = None
     died: bool = False
     round: int = 0
@@ -141,7 +150,7 @@ class Record:
         if self.winner is None:
             row[c.draws] = 1
         else:
-            loser = 1 - self.winner
+            loser = self.loser
             row[c.wins + self.winner] = 1
             row[c.cause + loser * len(c.causes) + c.causes.index(self.cause)] = 1
             row[c.death + loser] = int(self.died)
@@ -151,7 +160,7 @@ class Record:
             row[c.rounds_a(round_cap) + self.round] = int(self.winner == 0)
             for lv, name in enumerate(c.levels):  # blows of each level the loser took, the last bin k or more
                 row[c.loser_wounds_at(loser, lv, self.wounds[loser].get(name, 0))] = 1
-        for side in range(2):
+        for side in range(len(self.attacks)):
             for name, n in self.attacks[side].items():
                 row[c.attack + side * len(c.outcomes) + c.outcomes.index(name)] += n
             for name, n in self.wounds[side].items():
@@ -162,21 +171,42 @@ class Record:
 
 
 class Game:
-    """One duel between two fighters under resolved options (name → value)."""
+    """One fight of the sides ``lines`` (each a list of fighters, side a first) under resolved
+    options (name → value); each fighter's foe is the first enemy in row order (in a duel, the
+    other fighter)."""
 
-    def __init__(self, a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma],
+    def __init__(self, lines: list[list[Fighter]], options: dict[str, Any], traumas: list[Trauma],
                  rng: Xoshiro256StarStar) -> None:
-        self.sides = [Side(a), Side(b)]
+        outs: list[Fighting] = []
+        self.fighters = [Fighting(f, side=k, outs=outs) for k, line in enumerate(lines) for f in line]
+        for row, s in enumerate(self.fighters):
+            s.row = row
+        self.sides = [[s for s in self.fighters if s.side == k] for k in range(len(lines))]
+        for s in self.fighters:
+            s.foe = next(e.row for e in self.fighters if e.side != s.side)
+        self.outs = outs
         self.o = options
         self.traumas = traumas
         self.rng = rng
         self.rec = Record()
         self.one = int(options["one_value"])
-        for side, s in zip("ab", self.sides):
-            s.immobilised = options["immobilised"] in (side, "both")
+        for s in self.fighters:
+            s.immobilised = options["immobilised"] in ("ab"[s.side], "both")
             if s.f.tactic.shot == "throw":  # V-11.20: the first item in hand
                 s.throw_ready, s.stowed = True, options["throw_ready"] == "quick"
-        self.sides[1].x = int(options["start_distance"])
+        self.place(int(options["start_distance"]))
+
+    def place(self, d: int) -> None:
+        """V-10.3: side a at 0 m, side b ``d`` m away."""
+        for s in self.fighters:
+            s.x = d if s.side == 1 else 0
+
+    def foe(self, s: Fighting) -> Fighting:
+        return self.fighters[s.foe]
+
+    def decided(self) -> bool:
+        """V-6.1: every fighter of a side is out."""
+        return any(all(s.out is not None for s in side) for side in self.sides)
 
     # -- V-1 checks ------------------------------------------------------------------------------
     def d20(self) -> int:
@@ -199,17 +229,17 @@ class Game:
         net = self.value(self.d20()) + self.value(self.d20())
         return 1 if net >= 2 else min(net, 0)
 
-    def npc_pays(self, s: Side) -> bool:
+    def npc_pays(self, s: Fighting) -> bool:
         """V-3.17: a GM character (option ``npc``) under ``npc_reactions = tokens``."""
         return self.is_npc(s) and self.o["npc_reactions"] == "tokens"
 
-    def is_npc(self, s: Side) -> bool:
-        return self.o["npc"] in ("ab"[self.sides.index(s)], "both")
+    def is_npc(self, s: Fighting) -> bool:
+        return self.o["npc"] in ("ab"[s.side], "both")
 
-    def tokens_left(self, s: Side) -> int:
-        return int(self.o["npc_tokens_" + "ab"[self.sides.index(s)]]) - s.tokens_used
+    def tokens_left(self, s: Fighting) -> int:
+        return int(self.o["npc_tokens_" + "ab"[s.side]]) - s.tokens_used
 
-    def fighter_check(self, s: Side, pool: int) -> int:
+    def fighter_check(self, s: Fighting, pool: int) -> int:
         """V-1.6: a check of ``s``, prayed once if it failed (pool > 0) and ``s`` may pray."""
         mode = self.o["prayer"]
         if mode == "off" or pool <= 0:
@@ -234,22 +264,22 @@ class Game:
         return kept + sum(self.value(x) for x in new)
 
     # -- pools (V-3, V-4) --------------------------------------------------------------------------
-    def attack_pool(self, a: Side, d: Side, kind: str) -> int:
+    def attack_pool(self, a: Fighting, d: Fighting, kind: str) -> int:
         f = a.f
         return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
                 + (2 if d.prone else 0) + (2 if d.immobilised else 0) + (3 if a.stealth == "dice" else 0)
                 + (int(self.o["prone_melee"].replace("plus", "")) if d.lying and not d.prone else 0))
 
-    def defence_pool(self, d: Side) -> int:
+    def defence_pool(self, d: Fighting) -> int:
         return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee
 
-    def dodge_pool(self, a: Side, d: Side, kind: str) -> int:
+    def dodge_pool(self, a: Fighting, d: Fighting, kind: str) -> int:
         pool = d.f.attributes.agility + d.f.skills.nimbleness - a.weapon["modifier"] - d.pen_agil
         if self.o["dodge_modifier"] == "weapon_plus_attack_type":
             pool -= KIND_DICE[kind]
         return pool
 
-    def reaction(self, a: Side, d: Side, kind: str) -> str:
+    def reaction(self, a: Fighting, d: Fighting, kind: str) -> str:
         if d.ap < 1 or d.out is not None or d.f.reaction == "none":
             return "none"
         if self.is_npc(d) and (self.o["npc_reactions"] == "none"
@@ -262,7 +292,7 @@ class Game:
         return d.f.reaction
 
     # -- effects ---------------------------------------------------------------------------------------
-    def armour_roll(self, src: Side, tgt: Side) -> int:
+    def armour_roll(self, src: Fighting, tgt: Fighting) -> int:
         armour_dice = tgt.armour + (tgt.f.armour.quality if tgt.f.armour else 0)
         shield_dice = tgt.shield if self.o["shield"] == "adds_class_to_armour_pool" else 0
         if src.weapon["piercing"]:
@@ -277,12 +307,12 @@ class Game:
         lost_a, lost_s = min(ones_armour, tgt.armour), min(ones_shield, tgt.shield)
         tgt.armour -= lost_a
         tgt.shield -= lost_s
-        self.rec.degraded[self.sides.index(tgt)] += lost_a + lost_s
+        self.rec.degraded[tgt.side] += lost_a + lost_s
         if self.o["armour_ones"] == "net":
             return max(successes + (ones_armour + ones_shield) * self.one, 0)
         return successes
 
-    def trauma(self, tgt: Side) -> None:
+    def trauma(self, tgt: Fighting) -> None:
         t = self.traumas[(self.rng.die(6) - 1) * 6 + self.rng.die(6) - 1]
         if t.shock:
             now = min(t.shock, tgt.ap) if self.o["shock_timing"] == "now" else 0
@@ -307,7 +337,7 @@ class Game:
             tgt.dead = True
             tgt.go_out("death")
 
-    def blow(self, src: Side, tgt: Side, damage: int, traumas: int, disarm: bool, will: int,
+    def blow(self, src: Fighting, tgt: Fighting, damage: int, traumas: int, disarm: bool, will: int,
              shot: bool = False) -> bool:
         """Deliver a blow (or a shot's hit); True if the armour stopped all its damage."""
         if not (damage or traumas or disarm or will):
@@ -318,7 +348,7 @@ class Game:
         else:
             final = max(damage - self.armour_roll(src, tgt), 0) if damage > 0 else 0
         stopped = damage > 0 and final == 0
-        ti = self.sides.index(tgt)
+        ti = tgt.side
         self.rec.damage[ti] += final
         tgt.lose_health(final)
         if not stopped:
@@ -341,7 +371,8 @@ class Game:
         return stopped
 
     def attack(self, ai: int, kind: str) -> None:
-        a, d = self.sides[ai], self.sides[1 - ai]
+        a = self.fighters[ai]
+        d = self.foe(a)
         react = self.reaction(a, d, kind)
         if react != "none":
             d.ap -= 1
@@ -388,18 +419,18 @@ class Game:
                 outcome = "armour_stopped"
         else:
             outcome = "miss" if rolled == 0 else "defended" if react == "defend" else "dodged"
-        self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
+        self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
         if counter or d_traumas:
             self.blow(d, a, counter_damage, d_traumas, False, 0)
 
     # -- V-2 rounds and turns ----------------------------------------------------------------------
-    def refill(self, s: Side) -> None:
+    def refill(self, s: Fighting) -> None:
         s.ap = s.f.action_points - s.ap_debt
         s.ap_debt = max(-s.ap, 0)
         s.ap = max(s.ap, 0)
 
     def roll_initiative(self, first_round: bool) -> None:
-        for i, s in enumerate(self.sides):
+        for s in self.fighters:
             roll = self.d20()
             if first_round and s.surprise:
                 extra = [self.d20(), self.d20()]
@@ -409,16 +440,22 @@ class Game:
             s.init_base = roll + term + s.f.skills.nimbleness + s.init_bonus
             s.init_bonus = 0
 
-    def first(self) -> int:
-        ta, tb = (s.init_base + s.init_bonus for s in self.sides)
-        if ta != tb:
-            return 0 if ta > tb else 1
-        while True:
-            da, db = self.d20(), self.d20()
-            if da != db:
-                return 0 if da > db else 1
+    def order(self) -> list[Fighting]:
+        """V-2.4: the round's turn order: the higher base + bonuses first; a tied group rolls a
+        fresh d20 each (in row order), the higher first, those tied again rolling again, the
+        higher group settled first."""
+        def settle(group: list[Fighting]) -> list[Fighting]:
+            if len(group) == 1:
+                return group
+            rolls = [(self.d20(), s) for s in group]
+            return [x for face in sorted({r for r, _ in rolls}, reverse=True)
+                    for x in settle([s for r, s in rolls if r == face])]
 
-    def plan(self, s: Side) -> str:
+        total = {s.row: s.init_base + s.init_bonus for s in self.fighters}
+        return [x for t in sorted(set(total.values()), reverse=True)
+                for x in settle([s for s in self.fighters if total[s.row] == t])]
+
+    def plan(self, s: Fighting) -> str:
         """The tactic's kind, then cheaper kinds, then costlier ones: the first the weapon allows
         whose cost leaves the tactic's reserve."""
         order = ["quick", "standard", "power"]
@@ -433,9 +470,9 @@ class Game:
         return "none"
 
     def turn(self, i: int) -> None:
-        s = self.sides[i]
+        s = self.fighters[i]
         s.sector = 0
-        for x in self.sides:
+        for x in self.fighters:
             x.sight = 0
         if self.o["hip_chain"] == "per_turn":
             s.hip_chain = 0
@@ -471,7 +508,7 @@ class Game:
             s.braced = False
         if s.lying and s.ap >= 1 and self.engaged(s):  # V-10.8: it stands up to fight
             self.get_up(s)
-            if any(x.out is not None for x in self.sides):
+            if self.decided():
                 return
         t = s.f.tactic
         redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down else 1
@@ -480,7 +517,7 @@ class Game:
             if self.sector_shot(s, redraw_cost):
                 s.ap -= redraw_cost
                 s.gun_down, s.gun_in_hand = False, True
-            if any(x.out is not None for x in self.sides):
+            if self.decided():
                 return
         if s.gun_in_hand and self.shooter(i):
             return
@@ -492,7 +529,7 @@ class Game:
                 return
             while s.ap >= 1 and not self.in_reach(s):
                 self.move(s)
-                if any(x.out is not None for x in self.sides):
+                if self.decided():
                     return
             if not self.in_reach(s):
                 return
@@ -503,31 +540,34 @@ class Game:
             s.stowed = False
         if s.stealth == "extra_attack":
             self.attack(i, "standard")
-            if any(x.out is not None for x in self.sides):
+            if self.decided():
                 return
         if s.f.tactic.battle_cry and s.ap - 2 >= s.f.tactic.keep:  # seed 41–43: successes = Will damage
             s.ap -= 2
             r = self.fighter_check(s, s.f.attributes.empathy + s.f.skills.influence - s.pen_infl)
-            o = self.sides[1 - i]
+            o = self.foe(s)
             if r >= 1:
                 o.will -= r
                 if o.will <= 0:
                     o.go_out("will")
-            if any(x.out is not None for x in self.sides):
+            if self.decided():
                 return
         while (kind := self.plan(s)) != "none":
             s.ap -= KIND_COST[kind]
             self.attack(i, kind)
-            if any(x.out is not None for x in self.sides):
+            if self.decided():
                 return
 
-    def surprise(self, s: Side) -> None:
-        s.surprise, s.stealth = True, self.o["stealth_attack"]
+    def surprise(self, side: int) -> None:
+        """V-2.5: every fighter of ``side`` surprised its foes."""
+        for s in self.sides[side]:
+            s.surprise, s.stealth = True, self.o["stealth_attack"]
 
     def stealth_approach(self) -> bool:
         """V-10.10: the stealth check (plain ≥ 1, or opposed: more than the target's perception)."""
-        s = self.sides["ab".index(self.o["stealth"])]
-        t = self.other(s)
+        side = "ab".index(self.o["stealth"])
+        s = self.sides[side][0]  # the side's first fighter
+        t = self.foe(s)
         d = int(self.o["stealth_distance"])
         pool = (s.f.attributes.agility + s.f.skills.stealth + (-2, -1, 0, 2, 4)[self.band(d)]
                 + (2 if self.o["stealth_ambush"] == "on" else 0))
@@ -543,41 +583,49 @@ class Game:
         else:
             ok = r >= 1
         if ok:
-            self.surprise(s)
+            self.surprise(side)
         if ok or self.o["stealth_fail"] == "declared_distance":
-            self.sides[0].x, self.sides[1].x = 0, d
+            self.place(d)
         return ok
 
     def duel(self) -> Record:
         if self.o["stealth"] != "none":
             self.stealth_approach()
         elif self.o["surprise"] != "none":
-            self.surprise(self.sides["ab".index(self.o["surprise"])])
+            self.surprise("ab".index(self.o["surprise"]))
         self.roll_initiative(True)
         for rnd in range(1, int(self.o["round_cap"]) + 1):
             if rnd > 1 and self.o["init_roll"] == "every_round":
                 self.roll_initiative(False)
-            first = self.first()
+            order = self.order()
             if self.o["ap_refill"] == "round_start":
-                for s in self.sides:
+                for s in self.fighters:
                     self.refill(s)
             if self.o["overwatch_expiry"] == "refill":
-                for s in self.sides:
+                for s in self.fighters:
                     s.sector = 0
-            for i in (first, 1 - first):
-                self.turn(i)
-                outs = [s.out is not None for s in self.sides]
-                if all(outs):
-                    return self.rec  # both out at once: a draw
-                if any(outs):
-                    loser = outs.index(True)
-                    self.rec.winner, self.rec.cause = 1 - loser, self.sides[loser].out
-                    self.rec.died, self.rec.round = self.sides[loser].dead, rnd
-                    return self.rec
+            for s in order:
+                if s.out is not None:
+                    continue
+                self.turn(s.row)
+                if self.decided():
+                    return self.finish(rnd)
+        return self.rec
+
+    def finish(self, rnd: int) -> Record:
+        """V-6.1: every side out at once is a draw; else the first side all out (side a checked
+        first) lost, and its last fighter out is the deciding takedown."""
+        beaten = [all(s.out is not None for s in side) for side in self.sides]
+        if all(beaten):
+            return self.rec
+        loser = beaten.index(True)
+        last = [s for s in self.outs if s.side == loser][-1]
+        self.rec.loser, self.rec.winner = loser, beaten.index(False)
+        self.rec.cause, self.rec.died, self.rec.round = last.out, last.dead, rnd
         return self.rec
 
     def single_attack(self) -> Record:
-        s = self.sides[0]
+        s = self.fighters[0]
         if s.gun_in_hand or self.plan_shot(s) == "throw":
             if self.plan_shot(s) != "none":
                 self.look(s)
@@ -592,40 +640,38 @@ class Game:
         if s.stowed:
             s.ap -= 1
             s.stowed = False
-        kind = self.plan(self.sides[0])
+        kind = self.plan(s)
         if kind != "none":
-            self.sides[0].ap -= KIND_COST[kind]
+            s.ap -= KIND_COST[kind]
             self.attack(0, kind)
         return self.rec
 
 
     # -- V-10, V-11, V-15 at a distance ------------------------------------------------------------
-    def dist(self) -> int:
-        return abs(self.sides[0].x - self.sides[1].x)
+    def dist(self, s: Fighting) -> int:
+        """V-10.3: metres between ``s`` and its foe."""
+        return abs(s.x - self.foe(s).x)
 
     @staticmethod
     def band(d: int) -> int:
         return next((b for b, top in enumerate(BAND_UP_TO) if d <= top), len(BAND_UP_TO))
 
     @staticmethod
-    def reach(s: Side) -> int:
+    def reach(s: Fighting) -> int:
         """V-3.15: 2 m with a long melee weapon in hand, else 1 m (bare hands, a gun)."""
         return 2 if s.weapon["long"] else 1
 
-    def other(self, s: Side) -> Side:
-        return self.sides[1 - self.sides.index(s)]
+    def in_reach(self, s: Fighting) -> bool:
+        return self.dist(s) <= self.reach(s)
 
-    def in_reach(self, s: Side) -> bool:
-        return self.dist() <= self.reach(s)
-
-    def engaged(self, s: Side) -> bool:
+    def engaged(self, s: Fighting) -> bool:
         """V-11.11: within the foe's melee reach."""
-        return self.dist() <= self.reach(self.other(s))
+        return self.dist(s) <= self.reach(self.foe(s))
 
-    def point_blank(self) -> bool:
-        return self.dist() <= 1
+    def point_blank(self, s: Fighting) -> bool:
+        return self.dist(s) <= 1
 
-    def dodged(self, d: Side, s: int, r: int) -> int:
+    def dodged(self, d: Fighting, s: int, r: int) -> int:
         """V-4.4: the successes ``s`` of an attack left after ``d``'s dodge of ``r`` successes: 3+
         also +2 initiative, 2+ none left, 1 half (rounded up), a negative dodge exposes ``d`` (its
         −r added to a hit, or to a miss with ``exposure = miss_becomes_hit``)."""
@@ -639,10 +685,10 @@ class Game:
             return s - r
         return s
 
-    def step(self, s: Side, stop: int | None = None) -> None:
+    def step(self, s: Fighting, stop: int | None = None) -> None:
         """V-10.4: one move (1 AP) of up to the speed toward the foe, stopping at its melee reach
         (V-3.15; or ``stop`` metres away); cover lost."""
-        o = self.sides[1 - self.sides.index(s)]
+        o = self.foe(s)
         s.ap -= 1
         gap = o.x - s.x
         moved = min(self.speed(s), max(abs(gap) - (self.reach(s) if stop is None else stop), 0))
@@ -651,55 +697,53 @@ class Game:
             s.cover = 0
         s.braced = False
 
-    def speed(self, s: Side) -> int:
+    def speed(self, s: Fighting) -> int:
         """V-10.5: HALFSPD traumas and lying prone halve the speed once (``halving = once``) or each again."""
         n = s.halfspd + s.lying
         n = n if self.o["halving"] == "stack" else min(n, 1)
         return s.f.speed >> n
 
-    def step_back(self, s: Side) -> None:
+    def step_back(self, s: Fighting) -> None:
         """V-15.2: one move (1 AP) of up to the speed away from the foe."""
-        si = self.sides.index(s)
-        o = self.sides[1 - si]
+        o = self.foe(s)
         s.ap -= 1
-        s.x += self.speed(s) if (s.x - o.x > 0 or (s.x == o.x and si == 1)) else -self.speed(s)
+        s.x += self.speed(s) if (s.x - o.x > 0 or (s.x == o.x and s.side == 1)) else -self.speed(s)
         if self.o["cover_move"] == "forfeit":
             s.cover = 0
         s.braced = False
 
-    def retreat(self, s: Side) -> None:
+    def retreat(self, s: Fighting) -> None:
         """V-10.7: a move away; leaving the foe's reach draws its free blow at −2 (a quick attack)."""
         if not self.sector_shot(s, 1):
             return
         was = self.engaged(s)
         self.step_back(s)
-        ei = 1 - self.sides.index(s)
-        e = self.sides[ei]
+        e = self.foe(s)
         if was and not self.engaged(s) and not (e.gun_in_hand and self.o["gun_melee"] == "none"):
-            self.attack(ei, "quick")
+            self.attack(e.row, "quick")
 
-    def blind(self, s: Side) -> bool:
-        return s.sight == 2 and not self.point_blank()
+    def blind(self, s: Fighting) -> bool:
+        return s.sight == 2 and not self.point_blank(s)
 
-    def look(self, s: Side) -> None:
+    def look(self, s: Fighting) -> None:
         """V-11.18: the free perception check (Интеллект + Наблюдательность − 2) under poor visibility."""
-        if self.o["visibility"] != "poor" or self.point_blank():
+        if self.o["visibility"] != "poor" or self.point_blank(s):
             return
         if s.sight and self.o["visibility_check"] != "per_shot":
             return
         r = self.fighter_check(s, s.f.attributes.intellect + s.f.skills.perception - 2)
         s.sight = 1 if r >= 1 else 2
 
-    def can_shoot(self, s: Side, shot: str) -> bool:
+    def can_shoot(self, s: Fighting, shot: str) -> bool:
         if shot == "throw":
-            return s.thrown_n < len(s.f.thrown) and not self.engaged(s) and self.band(self.dist()) <= 4
-        if not s.gun_in_hand or s.reload or self.band(self.dist()) > 4:
+            return s.thrown_n < len(s.f.thrown) and not self.engaged(s) and self.band(self.dist(s)) <= 4
+        if not s.gun_in_hand or s.reload or self.band(self.dist(s)) > 4:
             return False
         if shot == "aimed" and (self.engaged(s) or self.blind(s)):
             return False
         return not (shot == "burst" and "automatic" not in s.f.gun.properties)
 
-    def plan_shot(self, s: Side) -> str:
+    def plan_shot(self, s: Fighting) -> str:
         pref = s.f.tactic.shot
         if pref == "none":
             return "none"
@@ -708,15 +752,15 @@ class Game:
             return "throw" if self.can_shoot(s, "throw") and self.throw_cost(s) <= room else "none"
         return next((x for x in [pref, *FALLBACK[pref]] if self.can_shoot(s, x) and SHOT_COST[x] <= room), "none")
 
-    def throw_cost(self, s: Side) -> int:
+    def throw_cost(self, s: Fighting) -> int:
         return 2 if s.throw_ready else 3
 
-    def item(self, s: Side) -> Any:
+    def item(self, s: Fighting) -> Any:
         """V-11.20: the next item of the supply."""
         return s.f.thrown[s.thrown_n]
 
-    def shot_pool(self, a: Side, d: Side, shot: str) -> int:
-        b = self.band(self.dist())
+    def shot_pool(self, a: Fighting, d: Fighting, shot: str) -> int:
+        b = self.band(self.dist(a))
         effective = ["close", "medium"].index(self.o["throw_range"]) + 1 if shot == "throw" else \
             BAND_NAMES.index(a.f.gun.range)
         beyond = -3 * max(b - effective, 0)
@@ -740,7 +784,7 @@ class Game:
                 return total + (self.one if face == 1 and self.o["stop_die"] == "counted" else 0)
             total += self.value(face)
 
-    def shot_armour_roll(self, src: Side, tgt: Side, piercing: bool) -> int:
+    def shot_armour_roll(self, src: Fighting, tgt: Fighting, piercing: bool) -> int:
         armour_dice = tgt.armour + (tgt.f.armour.quality if tgt.f.armour else 0)
         shield_dice = tgt.shield if self.o["shield"] != "ignore" else 0
         if piercing:
@@ -757,7 +801,7 @@ class Game:
             lost[part] = min(ones, getattr(tgt, part))
             ones -= lost[part]
             setattr(tgt, part, getattr(tgt, part) - lost[part])
-        self.rec.degraded[self.sides.index(tgt)] += lost["armour"] + lost["shield"]
+        self.rec.degraded[tgt.side] += lost["armour"] + lost["shield"]
         if not (tgt.prone or tgt.lying or tgt.cover > 0):
             tgt.braced = False
         if self.o["armour_ones"] == "net":
@@ -765,7 +809,8 @@ class Game:
         return successes
 
     def shoot(self, ai: int, shot: str, sector: bool = False) -> None:
-        a, d = self.sides[ai], self.sides[1 - ai]
+        a = self.fighters[ai]
+        d = self.foe(a)
         if sector:
             a.sector -= 1
         else:
@@ -796,9 +841,9 @@ class Game:
         outcome = "miss"
         if s >= 1:
             outcome = self.hit(a, d, s, shot, a.f.gun)
-        self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
+        self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
 
-    def hit(self, a: Side, d: Side, s: int, shot: str, item: Any) -> str:
+    def hit(self, a: Fighting, d: Fighting, s: int, shot: str, item: Any) -> str:
         """V-12: a shot's or throw's hit with ``s`` successes; its outcome."""
         outcome = "hit"
         health = d.health
@@ -826,7 +871,8 @@ class Game:
 
     def throw(self, ai: int) -> None:
         """V-11.7, V-11.20: a throw of the next item; the foe may dodge (not defend)."""
-        a, d = self.sides[ai], self.sides[1 - ai]
+        a = self.fighters[ai]
+        d = self.foe(a)
         a.ap -= self.throw_cost(a)
         item = self.item(a)
         react = "dodge" if self.reaction(a, d, "standard") != "none" else "none"
@@ -850,17 +896,17 @@ class Game:
             outcome = "miss" if rolled == 0 else "dodged"
         a.thrown_n += 1
         a.throw_ready = self.o["throw_ready"] == "free"
-        self.rec.attacks[ai][outcome] = self.rec.attacks[ai].get(outcome, 0) + 1
+        self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
 
     def thrower(self, i: int) -> bool:
         """V-11.20 with items left, not engaged: move to the effective range, throw; True: turn over."""
-        s = self.sides[i]
+        s = self.fighters[i]
         stop = BAND_UP_TO[["close", "medium"].index(self.o["throw_range"]) + 1]
-        out = lambda: any(x.out is not None for x in self.sides)  # noqa: E731
+        out = self.decided
         while s.thrown_n < len(s.f.thrown):
             if self.engaged(s):
                 return False
-            if s.f.tactic.move in ("close_in", "advance") and self.dist() > stop and s.ap - s.f.tactic.keep >= 1:
+            if s.f.tactic.move in ("close_in", "advance") and self.dist(s) > stop and s.ap - s.f.tactic.keep >= 1:
                 if s.lying and (not self.get_up(s) or s.ap < 1):
                     pass
                 elif self.o["overwatch_move"] == "end":
@@ -882,11 +928,10 @@ class Game:
                 return True
         return False
 
-    def sector_shot(self, s: Side, cost: int) -> bool:
+    def sector_shot(self, s: Fighting, cost: int) -> bool:
         """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the
         action goes ahead."""
-        wi = 1 - self.sides.index(s)
-        w = self.sides[wi]
+        w = self.foe(s)
         if not w.sector:
             return True
         if self.engaged(w):
@@ -897,12 +942,12 @@ class Game:
         w.sector -= 1
         self.look(w)
         w.sector += 1
-        self.shoot(wi, "hip", sector=True)
-        if any(x.out is not None for x in self.sides):
+        self.shoot(w.row, "hip", sector=True)
+        if self.decided():
             return False
         return s.ap >= cost
 
-    def get_up(self, s: Side) -> bool:
+    def get_up(self, s: Fighting) -> bool:
         """V-10.8: standing up from lying prone by choice (1 AP), after the foe's sector shot."""
         if not self.sector_shot(s, 1):
             return False
@@ -912,7 +957,7 @@ class Game:
             s.braced = False
         return True
 
-    def move(self, s: Side) -> None:
+    def move(self, s: Fighting) -> None:
         if s.lying and (not self.get_up(s) or s.ap < 1):
             return
         if self.o["overwatch_move"] == "end":
@@ -923,9 +968,9 @@ class Game:
 
     def shooter(self, i: int) -> bool:
         """V-15.1–V-15.7 with the gun in hand; False when it draws its melee weapon instead."""
-        s = self.sides[i]
+        s = self.fighters[i]
         keep = s.f.tactic.keep
-        out = lambda: any(x.out is not None for x in self.sides)  # noqa: E731
+        out = self.decided
         if s.f.tactic.engaged == "draw" and self.engaged(s) and (s.f.weapon is None or s.ap >= 1):
             if s.f.weapon is None:  # V-10.9: nothing to ready: the gun dropped, free, for bare hands
                 s.gun_down = True
@@ -945,13 +990,13 @@ class Game:
             if out():
                 return True
         if (s.f.tactic.move == "advance" and s.ap - keep >= 1
-                and self.band(self.dist()) > BAND_NAMES.index(s.f.gun.range)):
+                and self.band(self.dist(s)) > BAND_NAMES.index(s.f.gun.range)):
             self.move(s)
             if out():
                 return True
-        e = self.sides[1 - i]
+        e = self.foe(s)
         if (s.f.tactic.move == "keep_distance" and s.ap - keep >= 1 and not e.gun_in_hand
-                and self.dist() <= 2 * e.f.speed + self.reach(e)):
+                and self.dist(s) <= 2 * e.f.speed + self.reach(e)):
             self.retreat(s)
             if out():
                 return True
@@ -991,7 +1036,7 @@ class Game:
 def duel(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma], seed: int, index: int,
          single_attack: bool = False) -> list[int]:
     """The counter row of duel (or single attack) ``index`` of a run with ``seed``."""
-    game = Game(a, b, options, traumas, Xoshiro256StarStar.for_duel(seed, index))
+    game = Game([[a], [b]], options, traumas, Xoshiro256StarStar.for_duel(seed, index))
     rec = game.single_attack() if single_attack else game.duel()
     if single_attack:
         rec.winner = None

@@ -234,3 +234,37 @@ def test_single_attacks_agree(a, b, ca, cb, options):
     for index in range(200):
         got = p.compiled.kernels.attacks(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
         assert got.tolist() == nv.attack(fa, fb, opts, traumas, SEED, index), f"attack {index}"
+
+
+def test_turn_orders_of_n_fighters_agree():
+    """V-2.4 in a fight of N fighters: the kernel's turn order (``order``) and the reference's, from
+    the same totals and random numbers: the higher total first, a tied group rerolled (a fresh d20
+    each, in row order) until its members differ, the higher group settled first."""
+    from naive_rng import Xoshiro256StarStar
+
+    from brutal_sim.core.battle import B_ORDER
+    from brutal_sim.rulesets.vereteno import kernel as K
+    from brutal_sim.rulesets.vereteno import layout as L
+    from brutal_sim.toolbox.rng import seed_duel
+
+    f = _fighter("swordsman")
+    opts = RULESET.prepare(f, f).options.as_dict()
+    traumas = list(Catalog.bundled().traumas.values())
+    totals_of = np.random.default_rng(37)
+    st = np.empty(4, dtype=np.uint64)
+    rerolled = 0
+    for index in range(300):
+        n = int(totals_of.integers(2, 7))
+        totals = totals_of.integers(0, 3, size=n)  # few values: many ties
+        game = nv.Game([[f] * (n - n // 2), [f] * (n // 2)], opts, traumas, Xoshiro256StarStar.for_duel(SEED, index))
+        for s in game.fighters:
+            s.init_base = int(totals[s.row])
+        want = [s.row for s in game.order()]
+        F = np.zeros((n, L.NF), dtype=np.int64)
+        S = np.zeros((n, L.NS), dtype=np.int64)
+        S[:, L.S_INIT_ROLL] = totals
+        seed_duel(st, np.uint64(SEED), np.int64(index))
+        K.order(F, S, st)
+        assert S[:, B_ORDER].tolist() == want, f"index {index}, totals {totals.tolist()}"
+        rerolled += len(set(totals.tolist())) < n
+    assert rerolled > 200

@@ -11,6 +11,8 @@ from brutal_sim.rulesets.vereteno import KERNELS
 import pytest
 
 from naive_rng import Xoshiro256StarStar
+from brutal_sim.core.battle import B_ORDER
+from brutal_sim.toolbox.battle import put_out
 from brutal_sim.toolbox.rng import roll_die, seed_duel
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno import kernel as K
@@ -132,7 +134,7 @@ def test_v2_4_initiative_terms_and_ties():
     # V-2.5 surprise by b (the duel marks the surprising side first): two more d20 added, or the highest
     # of three kept
     _, b1, b2, b3 = dice(3, 4)
-    K.surprise(S, opts(surprise="b"), 1)
+    K.surprise(F, S, opts(surprise="b"), 1)
     K.roll_initiative(F, S, opts(surprise="b"), state_at(3), True)
     assert S[1, L.S_INIT_ROLL] == b1 + b2 + b3 - 2
     K.roll_initiative(F, S, opts(surprise="b", surprise_init="keep_highest"), state_at(3), True)
@@ -142,11 +144,17 @@ def test_v2_4_initiative_terms_and_ties():
     S[1, L.S_INIT_BONUS] = 2
     idx = next(i for i in range(10_000) if (d := dice(i, 4))[0] == d[1] and d[2] != d[3])
     _, _, da, db = dice(idx, 4)
-    assert K.first(S, state_at(idx)) == (0 if da > db else 1)
+
+    def first(st):
+        """The fighter at the first place of the turn order."""
+        K.order(F, S, st)
+        return S[0, B_ORDER]
+
+    assert first(state_at(idx)) == (0 if da > db else 1)
     S[1, L.S_INIT_BONUS] = 4  # +2 effects raise the kept base (V-4.3, V-4.4)
-    assert K.first(S, state_at(idx)) == 1
+    assert first(state_at(idx)) == 1
     S[1, L.S_INIT_BONUS] = 0
-    assert K.first(S, state_at(idx)) == 0
+    assert first(state_at(idx)) == 0
 
 
 # -- V-3 actions, V-7.1 tactics -------------------------------------------------------------------
@@ -378,20 +386,22 @@ def test_v6_5_bleeding_and_v6_7_prone_and_v3_9_pickup_in_a_turn():
 def test_v6_11_every_check_costs_health():
     F, S = pair()
     S[0, L.S_DMGCHK] = 2
-    K.strain(S, 0)
+    K.strain(F, S, 0)
     assert S[0, L.S_HEALTH] == 7 - 2
 
 
 def test_v6_1_both_out_at_once_is_a_draw():
     F, S = pair()
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
-    S[0, L.S_OUT], S[1, L.S_OUT] = L.CAUSE_HEALTH + 1, L.CAUSE_HEALTH + 1
-    assert K.finish(S, cnt, 3, 100) == 2
+    put_out(F, S, 0, L.CAUSE_HEALTH)
+    put_out(F, S, 1, L.CAUSE_HEALTH)
+    assert K.finish(F, S, cnt, 3, 100) == 2
     assert cnt[L.C_DRAWS] == 1 and cnt[L.C_WINS:L.C_WINS + 2].sum() == 0
-    S[0, L.S_OUT] = 0
+    F, S = pair()
     S[1, L.S_DEAD] = 1
     S[1, L.S_TOOK + L.LVL_WOUND] = 2
-    assert K.finish(S, cnt, 3, 100) == 0
+    put_out(F, S, 1, L.CAUSE_HEALTH)
+    assert K.finish(F, S, cnt, 3, 100) == 0
     assert cnt[L.C_CAUSE + 4 + L.CAUSE_HEALTH] == 1 and cnt[L.C_DEATHS + 1] == 1 and cnt[L.C_ROUNDS + 3] == 1
     assert cnt[L.COUNTERS.rounds_a(100) + 3] == 1  # side a won in round 3
     lost = cnt[L.C_LOSER_WOUNDS:L.C_LOSER_WOUNDS + 2 * L.COUNTERS.loser_wounds_size].reshape(2, 5, -1)
@@ -559,9 +569,9 @@ def test_v5_2_v5_3_v6_6_health_or_will_at_zero_puts_out():
     (here from intimidation, which rolls no armour): incapacitated, out by the digest's reading.
     The first cause is the one kept (V-6.1)."""
     F, S = pair()  # swordsman Health 7; brute Health 6, Will 5
-    K.lose_health(S, 0, 6)
+    K.lose_health(F, S, 0, 6)
     assert (S[0, L.S_HEALTH], S[0, L.S_OUT]) == (1, 0)
-    K.lose_health(S, 0, 1)
+    K.lose_health(F, S, 0, 1)
     assert S[0, L.S_OUT] == L.CAUSE_HEALTH + 1
     st = state_at(0)
     before = st.copy()
@@ -571,7 +581,7 @@ def test_v5_2_v5_3_v6_6_health_or_will_at_zero_puts_out():
     K.blow(F, S, opts(), traumas(), st, cnt, 0, 1, 0, 0, 0, 2)
     assert (S[1, L.S_WILL], S[1, L.S_HEALTH], S[1, L.S_OUT]) == (0, 6, L.CAUSE_WILL + 1)
     assert np.array_equal(st, before)
-    K.lose_health(S, 1, 6)
+    K.lose_health(F, S, 1, 6)
     assert S[1, L.S_OUT] == L.CAUSE_WILL + 1
 
 
@@ -597,42 +607,42 @@ def test_v5_6_bare_hands_profile():
 def test_v1_6_prayer_app_rerolls_the_dice_without_a_success_for_will():
     """V-1.6 ``prayer = app``: a failed check (≤ 0) rerolls its dice without a success, after its own
     dice; it costs 1 Will plus 1 per 1 among the new dice, and needs Will ≥ 2; a success is kept."""
-    _, S = pair()
+    F, S = pair()
     idx = index_with_dice((20, 5), (20, 1))
     new = dice(idx, 4)[2:]
     S[0, L.S_WILL] = 5
     o = opts(prayer="app")
-    assert K.fighter_check(S, o, state_at(idx), 2, 0) == sum(K.successes(x, -2) for x in new)
+    assert K.fighter_check(F, S, o, state_at(idx), 2, 0) == sum(K.successes(x, -2) for x in new)
     assert S[0, L.S_WILL] == 5 - 1 - new.count(1)
     S[0, L.S_WILL] = 1  # too little Will to pray: the check stands
-    assert K.fighter_check(S, o, state_at(idx), 2, 0) == -2
+    assert K.fighter_check(F, S, o, state_at(idx), 2, 0) == -2
     assert S[0, L.S_WILL] == 1
-    assert K.fighter_check(S, opts(), state_at(idx), 2, 0) == -2  # prayer = off
+    assert K.fighter_check(F, S, opts(), state_at(idx), 2, 0) == -2  # prayer = off
     idx = index_with_dice((20, 17), (20, 1))  # net −1: app keeps the 17 and rerolls the 1
     S[0, L.S_WILL] = 5
     third = dice(idx, 3)[2]
-    assert K.fighter_check(S, o, state_at(idx), 2, 0) == 1 + K.successes(third, -2)
+    assert K.fighter_check(F, S, o, state_at(idx), 2, 0) == 1 + K.successes(third, -2)
     idx = index_with_dice((20, 18), (20, 5))  # a success: no prayer, no Will spent
-    assert K.fighter_check(S, o, state_at(idx), 2, 0) == 1
+    assert K.fighter_check(F, S, o, state_at(idx), 2, 0) == 1
     assert S[0, L.S_WILL] == 5 - 1 - (third == 1)
 
 
 def test_v1_6_prayer_yze_rerolls_all_but_twenties_and_v3_17_tokens():
     """V-1.6 ``prayer = yze``: a failed check rerolls every die but the 20s, for no Will; a GM
     character under ``npc_reactions = tokens`` (V-3.17) pays a Chernobog token and needs one."""
-    _, S = pair()
+    F, S = pair()
     idx = index_with_dice((20, 17), (20, 1))  # net −1: yze rerolls both (the 17 too)
     a, b = dice(idx, 4)[2:]
     want = K.successes(a, -2) + K.successes(b, -2)
-    assert K.fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 0) == want
+    assert K.fighter_check(F, S, opts(prayer="yze"), state_at(idx), 2, 0) == want
     o = opts(prayer="yze", npc="a", npc_reactions="tokens", npc_tokens_a="0")
-    assert K.fighter_check(S, o, state_at(idx), 2, 0) == -1  # no token left
+    assert K.fighter_check(F, S, o, state_at(idx), 2, 0) == -1  # no token left
     o = opts(prayer="yze", npc="a", npc_reactions="tokens", npc_tokens_a="1")
-    assert K.fighter_check(S, o, state_at(idx), 2, 0) == want
+    assert K.fighter_check(F, S, o, state_at(idx), 2, 0) == want
     assert S[0, L.S_TOKENS_USED] == 1 and S[0, L.S_WILL] == 4
     idx = index_with_dice((20, 20), (20, 1))  # net 0: the 20 is kept
     third = dice(idx, 3)[2]
-    assert K.fighter_check(S, opts(prayer="yze"), state_at(idx), 2, 1) == 2 + K.successes(third, -2)
+    assert K.fighter_check(F, S, opts(prayer="yze"), state_at(idx), 2, 1) == 2 + K.successes(third, -2)
 
 
 def test_v3_17_gm_characters_react_for_tokens_or_never():
@@ -662,7 +672,7 @@ def test_v6_9_immobilised_breaks_free_with_a_standard_action():
     o = p.compiled.options
     S = np.zeros((2, L.NS), dtype=np.int64)
     K.reset(F, S)
-    K.immobilise(S, o)
+    K.immobilise(F, S, o)
     assert (S[0, L.S_IMMOBILISED], S[1, L.S_IMMOBILISED]) == (1, 0)
     assert K.attack_pool(F, S, 1, 0, L.K_STANDARD) == 3 + 2
     assert K.attack_pool(F, S, 0, 1, L.K_STANDARD) == 3
@@ -672,7 +682,7 @@ def test_v6_9_immobilised_breaks_free_with_a_standard_action():
     assert (S[0, L.S_IMMOBILISED], S[0, L.S_AP]) == (1, 1)
     assert cnt[L.C_ATTACKS:L.C_ATTACKS + 5].sum() == 0
     K.reset(F, S)
-    K.immobilise(S, o)
+    K.immobilise(F, S, o)
     F[0, L.P_AP] = S[0, L.S_AP] = 4  # 4 AP: free on a 17, then a quick attack (std_guard keeps 1 AP)
     idx = index_with_dice((20, 17))
     K.turn(F, S, o, traumas(), state_at(idx), cnt, 0)

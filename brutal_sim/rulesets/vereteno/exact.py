@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.battle import B_FOE
 from ...toolbox.jit import driver
 from .kernel import (
     KIND_COST, LOOK_DICE, SHOT_COST, armour_dice, armour_reduction, can_pray, choose_reaction, melee_pool,
@@ -160,7 +161,8 @@ def stealth_chance(F: np.ndarray, opts: np.ndarray) -> float:
     totals = np.arange(ps.shape[0]) + los
     if opts[O_STEALTH_CHECK] != STEALTH_OPPOSED:
         return float(ps[totals >= 1].sum())
-    pt2, lot = _prayer_pmf(F[1 - i, P_PERC_POOL], opts, can_pray(S, opts, 1 - i))
+    t = int(S[i, B_FOE])  # the stealthy fighter's foe (the battle block)
+    pt2, lot = _prayer_pmf(F[t, P_PERC_POOL], opts, can_pray(S, opts, t))
     pt = pt2.sum(axis=1)
     below = np.concatenate(([0.0], np.cumsum(pt)))  # below[k]: P(target's total < lot + k)
     win = float(sum(ps[j] * below[min(max(totals[j] - lot, 0), pt.shape[0])] for j in range(ps.shape[0])))
@@ -204,7 +206,7 @@ def enumerate_attack(F, opts, tt, outcomes, levels, damage):
     """
     S = np.empty((2, NS), dtype=np.int64)
     reset(F, S)
-    immobilise(S, opts)
+    immobilise(F, S, opts)
     kind = plan(F, S, 0)
     if kind == K_NONE:
         return
@@ -304,7 +306,7 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
     """
     S = np.empty((2, NS), dtype=np.int64)
     open_duel(F, S, opts)
-    immobilise(S, opts)
+    immobilise(F, S, opts)
     if plan_shot(F, S, 0) == SH_NONE:
         return
     if opts[O_VISIBILITY] != VISIBILITY_POOR or abs(S[0, S_X] - S[1, S_X]) <= REACH:

@@ -2,11 +2,14 @@
 
 Inputs everywhere below:
 
-F : int64[2, NF]
-    Compiled fighters (``P_*`` of :mod:`brutal_sim.rulesets.vereteno.layout`); row 0 is side a,
-    row 1 side b.
-S : int64[2, NS]
-    Their changing state during one duel (``S_*``), reset at the start of every duel.
+F : int64[N, NF]
+    Compiled fighters (the battle block of :mod:`brutal_sim.core.battle`, then ``P_*`` of
+    :mod:`brutal_sim.rulesets.vereteno.layout`); side a's rows first; N = 2 for a duel (row 0 side
+    a, row 1 side b).
+S : int64[N, NS]
+    Their changing state during one fight (the battle block ``B_*``, then ``S_*``), reset at the
+    start of every fight. Each fighter's foe is the battle block's (``toolbox.battle.foe``), who is
+    out and whether the fight is decided too (``put_out``, ``decided``).
 opts : int64[NO]
     Rule options (``O_*`` of :mod:`brutal_sim.rulesets.vereteno.options`).
 tt : int64[36, NT]
@@ -17,11 +20,18 @@ cnt : int64[K]
     Counters (``C_*``), added to, never cleared.
 
 Draw order (the contract with ``tests/vereteno/naive_vereteno.py``, written down in
-``docs/reference-vereteno.md``): initiative d20 a then b (plus the surprise dice, then the tie
-d20 pairs); per attack: the attacker's pool (then its prayer's rerolled dice, V-1.6), then the
+``docs/reference-vereteno.md``): initiative d20 per fighter in row order, a then b (plus the
+surprise dice, then the tie d20 of the tied fighters in row order); per attack: the attacker's pool (then its prayer's rerolled dice, V-1.6), then the
 reaction's pool (and its prayer's dice), then the armour dice of the
 target (armour part then shield part), then two d6 per trauma, then the same for the counter on
 the attacker. Pools are rolled die by die with ``roll_die(st, 20)``.
+
+Index guards: numba wraps a negative array index around (``x[-1]`` is the last element), at the
+cost of a test and an addition on every access with an index not known to be ≥ 0. The kernel never
+indexes with a negative number: the rows come from the battle block (the turn order ``B_ORDER``,
+the foe ``B_FOE``), and the fight (the row whose turn it is), the attack, the throw, the hit of a
+shot, the sector shot and reach and engagement test the rows they read there once (never true);
+after that test LLVM knows them ≥ 0 and drops the per-access work.
 
 Calls: the drivers' parallel loop is compiled with this package's functions internal to it
 (:mod:`.drivers`, :mod:`brutal_sim.toolbox.jit`).
@@ -30,10 +40,11 @@ Modules, one per rule chapter of ``docs/rules/vereteno.md``, each importing only
 :mod:`.checks` (V-1 checks, prayer and pools, with the V-3.17 tokens and V-6.1 out that a prayer
 needs), :mod:`.initiative` (V-2 state, AP refill, initiative), :mod:`.actions` (V-3 attack kinds,
 V-4.1–V-4.5 reactions and spending, the V-7 policies), :mod:`.armour` (V-5), :mod:`.traumas` (V-6),
-:mod:`.melee` (V-4 the blow and the attack), :mod:`.rounds` (V-2.3, V-2.6 turns, rounds, the
-duel), :mod:`.drivers`; for duels at a distance :mod:`.distance` (V-10 bands, the opening, moves),
-:mod:`.shooting` (V-11, V-12 shots) and :mod:`.ranged` (V-15 turns and the duel at a distance),
-which only those duels compile (the drivers' flag ``ranged``).
+:mod:`.melee` (V-4 the blow and the attack), :mod:`.rounds` (V-2.3 turns in melee); for fights at
+a distance :mod:`.distance` (V-10 bands, the opening, moves), :mod:`.shooting` (V-11, V-12 shots)
+and :mod:`.ranged` (V-15 turns at a distance), which only those fights compile; :mod:`.fight`
+(V-2.6 the fight of rounds and the single attack, whose flag ``ranged`` prunes the steps at a
+distance) and :mod:`.drivers`.
 
 Draw order at a distance: initiative as above; per shot the shooter's pool (then its prayer's
 dice), a long burst's continuation dice one by one, then the target's armour dice (armour, shield,
@@ -44,8 +55,8 @@ The interface
 The names below are the kernel's public names; everything else is private to its chapter.
 
 - Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): the compiled parallel loops
-  ``run`` and ``paired``; their flag ``ranged`` is None for a melee duel at point blank and True
-  for a duel with a gun or from beyond point blank.
+  ``run`` and ``paired``; their flag ``ranged`` is None for a melee fight at point blank and True
+  for a fight with a gun or from beyond point blank.
 - ``KIND_COST``: ``int64[4]``, the AP cost of each attack kind (``K_*``, V-2.2).
 - Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.vereteno.exact`), the ruleset's
   attack check and the rule tests, which call one step on hand-made arrays. They take the
@@ -70,7 +81,7 @@ from .checks import (
     _weapon as weapon,
 )
 from .initiative import (
-    _first as first,
+    _order as order,
     _refill as refill,
     _reset as reset,
     _roll_initiative as roll_initiative,
@@ -103,13 +114,8 @@ from .melee import (
 )
 from .rounds import (
     _battle_cry as battle_cry,
-    _finish as finish,
     _turn as turn,
     _turn_start as turn_start,
-)
-from .drivers import (
-    _paired as paired,
-    _run as run,
 )
 from .distance import (
     BAND_OUT,
@@ -147,6 +153,13 @@ from .shooting import (
 from .ranged import (
     _ranged_turn as ranged_turn,
     _retreat as retreat,
+)
+from .fight import (
+    _finish as finish,
+)
+from .drivers import (
+    _paired as paired,
+    _run as run,
 )
 
 __all__ = [
@@ -204,7 +217,7 @@ __all__ = [
     "dodge_pool",
     "fighter_check",
     "finish",
-    "first",
+    "order",
     "immobilise",
     "level",
     "lose_health",

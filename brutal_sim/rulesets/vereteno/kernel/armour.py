@@ -4,11 +4,12 @@ piercing), the damage it removes (V-5.4), the roll itself with its 1s wearing th
 
 from __future__ import annotations
 
+from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import CAUSE_HEALTH, C_DEGRADED, P_ARMOUR_QUALITY, S_ARMOUR, S_HEALTH, S_SHIELD, W_PIERCING
 from ..options import O_ARMOUR_ONES, O_ARMOUR_PIERCING_DICE, O_ONE_VALUE, O_SHIELD, SHIELD_ARMOUR_POOL
-from .checks import _mark_out, _successes, _weapon
+from .checks import _successes, _weapon
 
 
 @rule
@@ -63,8 +64,8 @@ def _armour_roll(F, S, opts, st, cnt, src, tgt):
 
 
 @rule
-def _lose_health(S, i, amount):
-    """Health damage; Health ≤ 0 puts the fighter out (V-5.2)."""
+def _lose_health(F, S, i, amount):
+    """Health damage; Health ≤ 0 puts the fighter out (V-5.2, V-6.1: the first cause is kept)."""
     S[i, S_HEALTH] -= amount
     if S[i, S_HEALTH] <= 0:
-        _mark_out(S, i, CAUSE_HEALTH)
+        put_out(F, S, i, CAUSE_HEALTH)

@@ -2,8 +2,8 @@
 
 A d20 check counted by V-1.3 (``_successes``), desperate when the pool is ≤ 0 (V-1.4), and a
 fighter's check that may be prayed once (V-1.6). The prayer's costs need being put out of the fight
-(V-6.1, ``_mark_out``; V-5.3 Will ≤ 0) and the GM's Chernobog tokens (V-3.17), so both live here
-too. Pools need the weapon in hand (V-3.9 dropped, V-5.6 bare hands, V-8.4 NO2H): the attack pool
+(V-6.1, ``toolbox.battle.put_out``; V-5.3 Will ≤ 0) and the GM's Chernobog tokens (V-3.17), so the
+tokens live here too. Pools need the weapon in hand (V-3.9 dropped, V-5.6 bare hands, V-8.4 NO2H): the attack pool
 (V-3.1–V-3.3, V-6.4, V-6.7, V-6.9, V-2.5), the defence pool (V-4.3) and the dodge pool (V-4.4).
 ``KIND_COST`` (V-2.2) and ``KIND_MODIFIER`` (V-3.1–V-3.3) are the attack kinds' AP cost and pool
 modifier.
@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....toolbox.battle import put_out
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_die
 from ..layout import (
     CAUSE_WILL, HAND_GUN, P_AGILITY, P_AGIL_SKILL, P_BODY, P_MELEE, P_WEAPONS, SLOT_UNARMED, SLOT_WEAPON, S_DROPPED,
-    S_IMMOBILISED, S_NO2H, S_OUT, S_PEN_AGIL, S_PEN_MELEE, S_PRONE, S_STEALTH, S_TOKENS_USED, S_WILL, WN, W_MOD,
+    S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_MELEE, S_PRONE, S_STEALTH, S_TOKENS_USED, S_WILL, WN, W_MOD,
     W_PRESENT, W_TWO_HANDED,
 )
 from ..layout import S_LYING
@@ -99,19 +100,6 @@ def _check(st, pool, opts):
 
 
 @rule
-def _mark_out(S, i, cause):
-    """V-6.1: fighter ``i`` is out of the fight by ``cause`` (the first cause is kept)."""
-    if S[i, S_OUT] == 0:
-        S[i, S_OUT] = cause + 1
-
-
-@rule
-def _either_out(S):
-    """V-6.1: is either side out of the fight (bool)?"""
-    return S[0, S_OUT] != 0 or S[1, S_OUT] != 0
-
-
-@rule
 def _is_npc(opts, i):
     """V-3.17: is side ``i`` a GM character (option ``npc`` codes: bit 0 side a, bit 1 side b)?"""
     return (opts[O_NPC] >> i) & 1 != 0
@@ -151,7 +139,7 @@ def _rerolled(mode, face, one):
 
 
 @rule
-def _fighter_check(S, opts, st, pool, i):
+def _fighter_check(F, S, opts, st, pool, i):
     """V-1.1–V-1.4 and V-1.6: fighter ``i``'s check of ``pool`` d20 (attack, defence, dodge, agility,
     battle cry; not the armour roll).
 
@@ -186,7 +174,7 @@ def _fighter_check(S, opts, st, pool, i):
     if mode == PRAYER_APP:
         S[i, S_WILL] -= 1 + ones
         if S[i, S_WILL] <= 0:
-            _mark_out(S, i, CAUSE_WILL)
+            put_out(F, S, i, CAUSE_WILL)  # V-6.1: the first cause is kept
     elif _pays_tokens(opts, i):
         S[i, S_TOKENS_USED] += 1
     return kept

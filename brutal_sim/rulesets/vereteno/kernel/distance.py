@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....toolbox.battle import apart, move_away, move_toward, place_sides
+from ....toolbox.battle import apart, foe, move_away, move_toward, place_sides
 from ....toolbox.jit import rule
 from ..layout import (
     BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, REACH, SLOT_GUN, S_AMMO,
@@ -19,7 +19,7 @@ from ..layout import HAND_GUN, REACH_LONG, SLOT_WEAPON, S_DROPPED, S_GUN_DOWN, W
 from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_PICKUP, O_START_DISTANCE
 from ..layout import HAND_THROW, P_T_SHOT, SH_THROW, S_THROW_READY
 from ..options import O_THROW_READY, THROW_READY_FREE
-from ..layout import P_PERC_POOL, P_STEALTH_POOL, S_LYING, S_PRONE
+from ..layout import P_PERC_POOL, P_SIDE, P_STEALTH_POOL, S_LYING, S_PRONE
 from ..options import (
     O_STEALTH, O_STEALTH_AMBUSH, O_STEALTH_CHECK, O_STEALTH_DISTANCE, O_STEALTH_FAIL, O_TIES, STEALTH_FAIL_DECLARED,
     STEALTH_OPPOSED, TIE_REROLLS, TIES_INITIATOR_WINS, TIES_REROLL,
@@ -61,31 +61,37 @@ def _reach(F, S, i):
 def _in_reach(F, S, i):
     """V-3.15, V-10.4: is ``i``'s foe within ``i``'s melee reach, so that ``i`` may attack it in
     melee (bool)?"""
-    return apart(S, i, 1 - i) <= _reach(F, S, i)
+    e = foe(S, i)
+    if e < 0:  # (never: an index guard, kernel docstring)
+        return False
+    return apart(S, i, e) <= _reach(F, S, i)
 
 
 @rule
 def _engaged(F, S, i):
     """V-11.11, V-3.15: ``i`` is engaged when it stands within its foe's melee reach (point blank:
     bare hands reach, V-5.6 **[reading]**; close range against a long weapon) (bool)."""
-    return apart(S, i, 1 - i) <= _reach(F, S, 1 - i)
+    e = foe(S, i)
+    if e < 0:  # (never: an index guard, kernel docstring)
+        return False
+    return apart(S, i, e) <= _reach(F, S, e)
 
 
 @rule
 def _point_blank(S, i):
     """V-10.1: do ``i`` and its foe stand at point blank (1 m)? (bool)"""
-    return apart(S, i, 1 - i) <= REACH
+    return apart(S, i, foe(S, i)) <= REACH
 
 
 @rule
 def _open(F, S, opts):
-    """V-10.6, V-11.17, V-11.14: a fresh duel (:func:`_reset`: the gun in hand if the tactic shoots,
+    """V-10.6, V-11.17, V-11.14: a fresh fight (:func:`_reset`: the gun in hand if the tactic shoots,
     V-10.9) with side b ``start_distance`` metres from side a, each fighter behind its cover, its
     magazine full; a thrower (V-11.20) with its first item in hand, its melee weapon stowed
     (``throw_ready = quick``) or ready too (``free``)."""
     _reset(F, S)
     place_sides(F, S, opts[O_START_DISTANCE])
-    for i in range(2):
+    for i in range(F.shape[0]):
         S[i, S_COVER] = F[i, P_COVER]
         S[i, S_AMMO] = F[i, _wb(SLOT_GUN) + W_MAGAZINE]
         if F[i, P_T_SHOT] == SH_THROW:  # V-11.20, V-10.9: the first item to throw in hand, no gun
@@ -138,7 +144,7 @@ def _step_back(F, S, opts, i):
     """V-10.4, V-15.2: one move (1 AP) of up to the fighter's speed away from its foe (the line has
     no end); cover and a brace are lost as on any move (:func:`_step`)."""
     S[i, S_AP] -= 1
-    move_away(F, S, i, 1 - i, _speed(F, S, opts, i))
+    move_away(F, S, i, foe(S, i), _speed(F, S, opts, i))
     if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
         S[i, S_COVER] = 0
     S[i, S_BRACED] = 0
@@ -151,7 +157,7 @@ def _step(F, S, opts, i):
     nearer than point blank (V-10.2, V-10.3); a move forfeits cover (the line has no cover
     positions **[reading]**; ``cover_move = keep`` keeps it) and a braced gun's support (V-11.16)."""
     S[i, S_AP] -= 1
-    move_toward(S, i, 1 - i, _speed(F, S, opts, i), _reach(F, S, i))
+    move_toward(S, i, foe(S, i), _speed(F, S, opts, i), _reach(F, S, i))
     if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
         S[i, S_COVER] = 0
     S[i, S_BRACED] = 0
@@ -163,7 +169,7 @@ def _step_to(F, S, opts, i, stop):
     its foe, stopping ``stop`` metres from it (a thrower's effective range); cover and a brace are
     lost as on any move (:func:`_step`)."""
     S[i, S_AP] -= 1
-    move_toward(S, i, 1 - i, _speed(F, S, opts, i), stop)
+    move_toward(S, i, foe(S, i), _speed(F, S, opts, i), stop)
     if opts[O_COVER_MOVE] != COVER_MOVE_KEEP:
         S[i, S_COVER] = 0
     S[i, S_BRACED] = 0
@@ -187,30 +193,44 @@ def _stealth_pool(F, opts, i):
 
 
 @rule
+def _leader(F, side):
+    """The first fighter of ``side`` in row order (its line's first place; in a duel, the side's
+    fighter)."""
+    for i in range(F.shape[0]):
+        if F[i, P_SIDE] == side:
+            return i
+    return -1
+
+
+@rule
 def _stealth_approach(F, S, opts, st):
-    """V-10.10, V-2.5: the stealth approach of side ``stealth`` − 1, once, before initiative: its
-    check (:func:`_stealth_pool`; prayer V-1.6 as for any check) succeeds with ≥ 1 success
-    (``stealth_check = plain``) or with more successes than the target's Интеллект +
-    Наблюдательность check rolled after it (``opposed``; a tie by ``ties``, V-1.5: fails, succeeds,
-    or both roll again, the stealthy side first, at most ``TIE_REROLLS`` times).
-    Success: the fight starts at ``stealth_distance`` with that side's surprise (:func:`_surprise`);
-    failure: no surprise, at ``start_distance`` (``stealth_fail``) or at ``stealth_distance``
-    (``declared_distance``). Returns whether it succeeded (bool)."""
-    i = opts[O_STEALTH] - 1
-    r = _fighter_check(S, opts, st, _stealth_pool(F, opts, i), i)
+    """V-10.10, V-2.5: the stealth approach of side ``stealth`` − 1, once, before initiative: the
+    check of its first fighter (:func:`_leader`; :func:`_stealth_pool`; prayer V-1.6 as for any
+    check) succeeds with ≥ 1 success (``stealth_check = plain``) or with more successes than its
+    foe's Интеллект + Наблюдательность check rolled after it (``opposed``; a tie by ``ties``,
+    V-1.5: fails, succeeds, or both roll again, the stealthy fighter first, at most
+    ``TIE_REROLLS`` times). Success: the fight starts at ``stealth_distance`` with that side's
+    surprise (:func:`_surprise`); failure: no surprise, at ``start_distance`` (``stealth_fail``) or
+    at ``stealth_distance`` (``declared_distance``). Returns whether it succeeded (bool)."""
+    side = opts[O_STEALTH] - 1
+    i = _leader(F, side)
+    t = foe(S, i)
+    pool = _stealth_pool(F, opts, i)
+    perception = F[t, P_PERC_POOL]
+    r = _fighter_check(F, S, opts, st, pool, i)
     if opts[O_STEALTH_CHECK] == STEALTH_OPPOSED:
-        t = _fighter_check(S, opts, st, F[1 - i, P_PERC_POOL], 1 - i)
+        q = _fighter_check(F, S, opts, st, perception, t)
         if opts[O_TIES] == TIES_REROLL:
             for _k in range(TIE_REROLLS):
-                if r != t:
+                if r != q:
                     break
-                r = _fighter_check(S, opts, st, _stealth_pool(F, opts, i), i)
-                t = _fighter_check(S, opts, st, F[1 - i, P_PERC_POOL], 1 - i)
-        ok = r > t or (r == t and opts[O_TIES] == TIES_INITIATOR_WINS)
+                r = _fighter_check(F, S, opts, st, pool, i)
+                q = _fighter_check(F, S, opts, st, perception, t)
+        ok = r > q or (r == q and opts[O_TIES] == TIES_INITIATOR_WINS)
     else:
         ok = r >= 1
     if ok:
-        _surprise(S, opts, i)
+        _surprise(F, S, opts, side)
     if ok or opts[O_STEALTH_FAIL] == STEALTH_FAIL_DECLARED:
         place_sides(F, S, opts[O_STEALTH_DISTANCE])
     return ok

@@ -20,7 +20,7 @@ from ....toolbox.battle import count_group
 from ....toolbox.jit import driver
 from ....toolbox.rng import seed_duel
 from ..layout import NS, N_CAUSES
-from .ranged import _any_single_attack as _single_attack, _fight
+from .fight import _fight, _single_attack
 
 
 @driver(parallel=True)

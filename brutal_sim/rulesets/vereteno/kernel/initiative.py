@@ -1,31 +1,39 @@
-"""V-2 round, action points and initiative: a fresh duel's state (V-5.1, V-2.1, V-5.4), the AP
+"""V-2 round, action points and initiative: a fresh fight's state (V-5.1, V-2.1, V-5.4), the AP
 refill less carried-over shock (V-2.1, V-6.3), the initiative roll with surprise (V-2.4, V-2.5) and
-who acts first (V-2.4). Imports :mod:`.checks`."""
+the round's turn order (V-2.4, ``B_ORDER`` of the battle block). Imports :mod:`.checks`."""
 
 from __future__ import annotations
 
-from ....toolbox.jit import rule
+from ....core.battle import B_INIT, B_INIT_GROUP, B_INIT_TIE, B_ORDER, STATE_BLOCK
+from ....toolbox.battle import start_battle
+from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_die
 from ..layout import (
     NS, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_HEALTH, P_SHIELD_CLASS, P_T_OVERWATCH, P_T_SHOT, P_WILL, SH_NONE, S_AP,
     S_AP_DEBT, S_ARMOUR, S_HEALTH, P_FAST_HAND, SLOT_WEAPON, S_UNREADY,
     HAND_GUN, S_DROPPED, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD, W_PRESENT,
 )
-from ..layout import P_PRONE, S_LYING, S_STEALTH, S_SURPRISE
+from ..layout import P_PRONE, P_SIDE, S_LYING, S_STEALTH, S_SURPRISE
 from ..options import O_INIT_WEAPON_TERM, O_STEALTH_ATTACK, O_SURPRISE_INIT
 from .checks import _gun_in_hand, _slot, _wb
 
 
+#: V-2.5: the d20 the surprising side adds to its first initiative roll
+SURPRISE_DICE = 2
+
+
 @rule
 def _reset(F, S):
-    """Fresh state ``S`` int64[2, NS] for a duel: full Health, Will (V-5.1) and AP (V-2.1), armour
+    """Fresh state ``S`` int64[N, NS] for a fight: a fresh battle block (``start_battle``: every
+    fighter in, a duel's two fighters each other's foe, at x = 0); full Health, Will (V-5.1) and AP (V-2.1), armour
     and shield at their class (V-5.4), no conditions; a fighter whose tactic shoots (or keeps sector
     control) with its gun in hand, the melee weapon stowed (V-10.9), any other with its melee
     weapon; one holding a gun or melee weapon without the talent ``fastest_hand`` has it still to
     ready (V-10.9, option ``start_ready``); a fighter with ``prone`` lies prone by choice (V-10.6,
     V-10.8)."""
-    for i in range(2):
-        for k in range(NS):
+    start_battle(F, S)
+    for i in range(F.shape[0]):
+        for k in range(STATE_BLOCK, NS):
             S[i, k] = 0
         S[i, S_HEALTH] = F[i, P_HEALTH]
         S[i, S_WILL] = F[i, P_WILL]
@@ -40,11 +48,13 @@ def _reset(F, S):
 
 
 @rule
-def _surprise(S, opts, i):
-    """V-2.5: side ``i`` caught its foe off guard: the surprise dice join its first initiative roll
-    and its stealth attack (option ``stealth_attack``) is due."""
-    S[i, S_SURPRISE] = 1
-    S[i, S_STEALTH] = opts[O_STEALTH_ATTACK]
+def _surprise(F, S, opts, side):
+    """V-2.5: ``side`` (0 a, 1 b) caught its foes off guard: for each of its fighters the surprise
+    dice join its first initiative roll and its stealth attack (option ``stealth_attack``) is due."""
+    for i in range(F.shape[0]):
+        if F[i, P_SIDE] == side:
+            S[i, S_SURPRISE] = 1
+            S[i, S_STEALTH] = opts[O_STEALTH_ATTACK]
 
 
 @rule
@@ -61,14 +71,15 @@ def _refill(F, S, i):
 
 @rule
 def _roll_initiative(F, S, opts, st, first_round):
-    """V-2.4, V-2.5: each side's initiative base (a then b): 1d20 + weapon term (initiative or,
-    by option, modifier, of the weapon or gun in hand now) + bare Проворство; the surprising side
-    (round 1 only) adds two more d20 or keeps the highest of three. +2 bonuses earned so far
-    join the new base (``init_roll = every_round``; at the first roll there are none)."""
-    for i in range(2):
+    """V-2.4, V-2.5: each fighter's initiative base (in row order: a then b in a duel): 1d20 + weapon
+    term (initiative or, by option, modifier, of the weapon or gun in hand now) + bare Проворство; a
+    fighter of the surprising side (round 1 only) adds ``SURPRISE_DICE`` more d20 or keeps the
+    highest of three. +2 bonuses earned so far join the new base (``init_roll = every_round``; at
+    the first roll there are none)."""
+    for i in range(F.shape[0]):
         roll = roll_die(st, 20)
         if first_round and S[i, S_SURPRISE] != 0:
-            for _ in range(2):
+            for _ in range(SURPRISE_DICE):
                 extra = roll_die(st, 20)
                 if opts[O_SURPRISE_INIT] == 0:
                     roll += extra
@@ -80,16 +91,69 @@ def _roll_initiative(F, S, opts, st, first_round):
         S[i, S_INIT_BONUS] = 0
 
 
+@inline_rule
+def _tied(S, x, y):
+    """Whether rows x and y tie for the turn order: the same base + bonuses (``B_INIT``) and the same
+    fresh d20 of a tie (``B_INIT_TIE``)."""
+    return S[x, B_INIT] == S[y, B_INIT] and S[x, B_INIT_TIE] == S[y, B_INIT_TIE]
+
+
 @rule
-def _first(S, st):
-    """V-2.4: who acts first this round (0 or 1): the higher base + bonuses; a tie is broken by
-    fresh d20 pairs (a then b) until they differ."""
-    ta = S[0, S_INIT_ROLL] + S[0, S_INIT_BONUS]
-    tb = S[1, S_INIT_ROLL] + S[1, S_INIT_BONUS]
-    if ta != tb:
-        return 0 if ta > tb else 1
-    while True:
-        da = roll_die(st, 20)
-        db = roll_die(st, 20)
-        if da != db:
-            return 0 if da > db else 1
+def _sort_places(S, lo, hi, key):
+    """Stable insertion sort of the turn-order places ``lo … hi−1`` (``B_ORDER``) by column ``key``
+    of their rows, higher first."""
+    for p in range(lo + 1, hi):
+        r = S[p, B_ORDER]
+        q = p
+        while q > lo and S[r, key] > S[S[q - 1, B_ORDER], key]:
+            S[q, B_ORDER] = S[q - 1, B_ORDER]
+            q -= 1
+        S[q, B_ORDER] = r
+
+
+@rule
+def _break_ties(F, S, st):
+    """V-2.4: fighters whose totals tie roll fresh d20 (each tied group in turn order, its members in
+    row order: a then b in a duel), the higher first within the group's places; those whose fresh
+    dice tie too roll again, until they differ. ``B_INIT_GROUP`` of place p is its tie group while
+    the order is settled."""
+    n = F.shape[0]
+    for p in range(n):
+        S[p, B_INIT_GROUP] = 0
+        S[p, B_INIT_TIE] = 0
+    groups = 0
+    p = 0
+    while p < n:
+        end = p + 1  # the tied group at p (a tie keeps row order)
+        while end < n and S[end, B_INIT_GROUP] == S[p, B_INIT_GROUP] and _tied(S, S[p, B_ORDER], S[end, B_ORDER]):
+            end += 1
+        if end - p == 1:
+            p += 1
+            continue
+        groups += 1
+        for q in range(p, end):
+            S[S[q, B_ORDER], B_INIT_TIE] = roll_die(st, 20)
+            S[q, B_INIT_GROUP] = groups
+        _sort_places(S, p, end, B_INIT_TIE)
+
+
+@rule
+def _order(F, S, st):
+    """V-2.4: this round's turn order, written to ``B_ORDER`` (row p: the fighter acting at place p):
+    the higher base + bonuses (``B_INIT``) first, each fighter in row order placed after those it
+    does not beat (a stable insertion sort); tied fighters by fresh d20 (:func:`_break_ties`)."""
+    tied = False
+    for p in range(F.shape[0]):
+        t = S[p, S_INIT_ROLL] + S[p, S_INIT_BONUS]
+        S[p, B_INIT] = t
+        q = p
+        while q > 0:
+            r = S[q - 1, B_ORDER]
+            if r < 0 or S[r, B_INIT] >= t:  # (r < 0 never: an index guard, kernel docstring)
+                tied = tied or (r >= 0 and S[r, B_INIT] == t)
+                break
+            S[q, B_ORDER] = r
+            q -= 1
+        S[q, B_ORDER] = p
+    if tied:
+        _break_ties(F, S, st)

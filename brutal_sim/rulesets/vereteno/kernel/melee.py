@@ -5,13 +5,14 @@ its reaction, checks and the defence's counter (V-4, V-4.3). Imports :mod:`.chec
 
 from __future__ import annotations
 
+from ....toolbox.battle import foe, put_out
 from ....toolbox.jit import rule
 from ..layout import (
     CAUSE_WILL, C_ATTACKS, HAND_DROPPED, C_DAMAGE, C_WOUNDS, LVL_NONE, LVL_OUT, LVL_SCRATCH, LVL_TRAUMA, LVL_WOUND,
     N_LEVELS, OUT_ARMOUR_STOPPED, R_DEFEND, R_DODGE, R_NONE, S_DROPPED, S_HARMED, S_INIT_BONUS, S_OUT, S_STEALTH,
     S_TOOK, S_WILL, W_DAMAGE,
 )
-from .checks import _melee_pool, _defence_pool, _dodge_pool, _fighter_check, _mark_out, _weapon
+from .checks import _melee_pool, _defence_pool, _dodge_pool, _fighter_check, _weapon
 from .actions import _choose_reaction, _resolve, _spend, _take_reaction
 from .armour import _armour_roll, _lose_health
 from .traumas import _strain, _trauma
@@ -57,7 +58,7 @@ def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
     was_out = S[tgt, S_OUT] != 0
     stopped = damage > 0 and final == 0
     cnt[C_DAMAGE + tgt] += final
-    _lose_health(S, tgt, final)
+    _lose_health(F, S, tgt, final)
     applied = 0
     if not stopped:
         for _ in range(traumas):
@@ -67,7 +68,7 @@ def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
             S[tgt, S_DROPPED] = S[tgt, S_DROPPED] | HAND_DROPPED
     S[tgt, S_WILL] -= will
     if S[tgt, S_WILL] <= 0:
-        _mark_out(S, tgt, CAUSE_WILL)
+        put_out(F, S, tgt, CAUSE_WILL)
     out = S[tgt, S_OUT] != 0 and not was_out
     level = _level(stopped, final, applied, out)
     cnt[C_WOUNDS + tgt * N_LEVELS + level] += 1
@@ -79,25 +80,27 @@ def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
 
 @rule
 def _attack(F, S, opts, tt, st, cnt, a, kind):
-    """V-4: one melee attack of ``kind`` by ``a`` on ``d``: reaction, checks, effects, counter.
+    """V-4: one melee attack of ``kind`` by ``a`` on its foe ``d``: reaction, checks, effects, counter.
 
     The attack's effects on ``d`` resolve first, then the defence's counter and traumas on ``a``
     (simultaneous, V-4.3: they use the weapon ``d`` defended with even if the attack disarmed it).
     """
-    d = 1 - a
+    d = foe(S, a)
+    if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
+        return
     react = _choose_reaction(F, S, opts, a, d, kind)
     if react != R_NONE:
         _take_reaction(S, opts, d)
-    sa = _fighter_check(S, opts, st, _melee_pool(F, S, opts, a, d, kind), a)
+    sa = _fighter_check(F, S, opts, st, _melee_pool(F, S, opts, a, d, kind), a)
     S[a, S_STEALTH] = 0  # V-2.5: the stealth bonus is the first attacking action's
-    _strain(S, a)
+    _strain(F, S, a)
     r = 0
     if react == R_DEFEND:
-        r = _fighter_check(S, opts, st, _defence_pool(F, S, d), d)
-        _strain(S, d)
+        r = _fighter_check(F, S, opts, st, _defence_pool(F, S, d), d)
+        _strain(F, S, d)
     elif react == R_DODGE:
-        r = _fighter_check(S, opts, st, _dodge_pool(F, S, opts, a, d, kind), d)
-        _strain(S, d)
+        r = _fighter_check(F, S, opts, st, _dodge_pool(F, S, opts, a, d, kind), d)
+        _strain(F, S, d)
     outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
     S[d, S_INIT_BONUS] += d_init
     counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with

@@ -1,9 +1,10 @@
-"""V-15 a duel at a distance: a shooter's turn (V-15.1–V-15.7: engaged handling, reload, advance,
-bracing, shots, sector control, each action drawing the foe's sector shot, V-11.13), a fighter's
-turn at a distance (closing in, then melee as in :mod:`.rounds`), the duel of rounds (V-2.6) from ``start_distance`` and the single attack of ``run_attacks`` there. Played by
-the drivers of :mod:`.ranged_drivers` only: a melee duel never compiles this module. With no gun
-in hand and ``start_distance`` ≤ 1 it draws the melee duel's dice in the melee duel's order, so
-both give the same counters. Imports :mod:`.rounds` and the chapters above it."""
+"""V-15 turns at a distance: a shooter's turn (V-15.1–V-15.7: engaged handling, reload, advance,
+bracing, shots, sector control, each action drawing the foe's sector shot, V-11.13), a thrower's
+(V-11.20), and a fighter's turn at a distance (closing in, then melee as in :mod:`.rounds`). The
+fight of rounds (V-2.6) that plays these turns is :mod:`.fight`, only with its flag ``ranged``: a
+melee fight compiles nothing of this module. With no gun in hand and ``start_distance`` ≤ 1 a turn
+here draws the melee turn's dice in the melee turn's order, so both give the same counters.
+Imports :mod:`.rounds` and the chapters above it."""
 
 from __future__ import annotations
 
@@ -11,35 +12,29 @@ import numpy as np
 
 from ....toolbox.jit import rule
 from ..layout import (
-    C_DRAWS, EN_DRAW, EN_STEP_BACK, K_NONE, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED,
+    EN_DRAW, EN_STEP_BACK, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED,
     P_T_ENGAGED, P_T_KEEP, P_T_MOVE, P_T_OVERWATCH, P_T_REDRAW, P_T_SHOT, SLOT_GUN, W_PRESENT, SH_NONE, S_AP,
     S_BRACED, S_HIP_CHAIN, S_RELOAD,
     S_SECTOR, S_SIGHT, W_RANGE,
 )
 from ..options import (
-    GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_AP_REFILL, O_GUN_MELEE, O_HIP_CHAIN, O_INIT_ROLL, O_OVERWATCH_EXPIRY,
-    O_OVERWATCH_MOVE, O_ROUND_CAP, O_SURPRISE, OVERWATCH_EXPIRY_REFILL, OVERWATCH_MOVE_END,
+    GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_GUN_MELEE, O_HIP_CHAIN, O_OVERWATCH_MOVE, OVERWATCH_MOVE_END,
 )
-from ....toolbox.battle import apart
-from .checks import KIND_COST, _either_out, _gun_in_hand, _wb
-from .initiative import _first, _refill, _roll_initiative
-from .actions import _plan
-from .traumas import _immobilise
+from ....toolbox.battle import apart, decided, foe
+from .checks import _gun_in_hand, _wb
 from .melee import _attack
-from .distance import _band, _draw, _engaged, _in_reach, _open, _reach, _redraw, _redraw_cost, _step, _step_back
+from .distance import _band, _draw, _engaged, _in_reach, _reach, _redraw, _redraw_cost, _step, _step_back
 from .shooting import (
     SHOT_COST, _gun, _look, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported,
     _wants_brace,
 )
-from .rounds import _duel, _finish, _melee_actions, _single_attack, _turn_start
+from .rounds import _melee_actions, _turn_start
 from ..layout import BAND_METRES, HAND_THROW, P_N_THROWN, SH_THROW, S_DROPPED, S_THROWN
 from ..options import O_THROW_RANGE
 from .distance import _step_to
 from .shooting import READY_COST, _throw, _throw_cost
 from ..layout import S_LYING
-from ..options import O_STEALTH
-from .distance import _stand, _stealth_approach
-from .initiative import _surprise
+from .distance import _stand
 from .shooting import _wants_lie
 
 #: V-10.1: the upper bound in metres of band b (a thrower's effective range, V-11.20)
@@ -83,7 +78,7 @@ def _retreat(F, S, opts, tt, st, cnt, i):
         return
     was = _engaged(F, S, i)
     _step_back(F, S, opts, i)
-    e = 1 - i
+    e = foe(S, i)
     if was and not _engaged(F, S, i) and not (_gun_in_hand(S, e) and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
         _attack(F, S, opts, tt, st, cnt, e, K_QUICK)
 
@@ -126,19 +121,19 @@ def _thrower_actions(F, S, opts, tt, st, cnt, i):
     while S[i, S_THROWN] < F[i, P_N_THROWN]:
         if _engaged(F, S, i):
             return False
-        if (move == MV_CLOSE_IN or move == MV_ADVANCE) and apart(S, i, 1 - i) > stop and S[i, S_AP] - keep >= 1:
+        if (move == MV_CLOSE_IN or move == MV_ADVANCE) and apart(S, i, foe(S, i)) > stop and S[i, S_AP] - keep >= 1:
             _approach(F, S, opts, tt, st, cnt, i, stop)
-            if _either_out(S):
+            if decided(S):
                 return True
             continue
         if _plan_shot(F, S, i) != SH_THROW:
             return True
         _look(F, S, opts, st, i)
-        if _either_out(S):
+        if decided(S):
             return True
         if _sector_shot(F, S, opts, tt, st, cnt, i, _throw_cost(S, i)):
             _throw(F, S, opts, tt, st, cnt, i)
-        if _either_out(S):
+        if decided(S):
             return True
     return False
 
@@ -161,7 +156,7 @@ def _ready_weapon(S, i):
 def _threatened(F, S, i):
     """V-15.4 ``keep_distance``: is ``i``'s foe one without a gun in hand within 2 × its speed + its
     reach (V-3.15) (bool)?"""
-    e = 1 - i
+    e = foe(S, i)
     return not _gun_in_hand(S, e) and apart(S, i, e) <= 2 * F[e, P_SPEED] + _reach(F, S, e)
 
 
@@ -182,47 +177,47 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
         return False
     if F[i, P_T_ENGAGED] == EN_STEP_BACK and _engaged(F, S, i) and S[i, S_AP] >= 1:
         _retreat(F, S, opts, tt, st, cnt, i)
-        if _either_out(S):
+        if decided(S):
             return True
     cost = _reload_cost(F, opts, i)
     if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= cost:
         if _sector_shot(F, S, opts, tt, st, cnt, i, cost):
             _reload(F, S, opts, i)
-        if _either_out(S):
+        if decided(S):
             return True
     if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
-            and _band(apart(S, i, 1 - i)) > _gun(F, i, W_RANGE)):
+            and _band(apart(S, i, foe(S, i))) > _gun(F, i, W_RANGE)):
         _move(F, S, opts, tt, st, cnt, i)
-        if _either_out(S):
+        if decided(S):
             return True
     if F[i, P_T_MOVE] == MV_KEEP_DISTANCE and S[i, S_AP] - keep >= 1 and _threatened(F, S, i):
         _retreat(F, S, opts, tt, st, cnt, i)
-        if _either_out(S):
+        if decided(S):
             return True
     if not _engaged(F, S, i) and _wants_lie(F, S, i):  # V-10.8: lie down (1 AP) to shoot
         if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
             S[i, S_AP] -= 1
             S[i, S_LYING] = 1
-        if _either_out(S):
+        if decided(S):
             return True
     if _wants_brace(F, S, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
             S[i, S_AP] -= 1
             S[i, S_BRACED] = 1
-        if _either_out(S):
+        if decided(S):
             return True
     while True:
         if _plan_shot(F, S, i) == SH_NONE:
             break
         _look(F, S, opts, st, i)  # V-11.18: blind, the aimed shot gives way to a standard one
         shot = _plan_shot(F, S, i)
-        if _either_out(S):
+        if decided(S):
             return True
         if shot == SH_NONE:
             break
         if _sector_shot(F, S, opts, tt, st, cnt, i, SHOT_COST[shot]):
             _shoot(F, S, opts, tt, st, cnt, i, shot)
-        if _either_out(S):
+        if decided(S):
             return True
     _set_aside(F, S, opts, i)
     return True
@@ -230,7 +225,7 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
 
 @rule
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
-    """V-15.1: fighter ``i``'s turn in a duel at a distance: its sector control lapses
+    """V-15.1: fighter ``i``'s turn in a fight at a distance: its sector control lapses
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
     per_turn`` a new chain of hip shots); lying prone by choice and engaged, standing up (1 AP,
     V-10.8 **[reading: a fighter lying by choice may attack, but stands up to fight in melee]**);
@@ -242,8 +237,8 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
     at its reach, V-3.15), then melee (:func:`_melee_actions`) once the foe is within its reach
     (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`)."""
     S[i, S_SECTOR] = 0
-    S[0, S_SIGHT] = 0  # V-11.18: a new turn, new perception checks
-    S[1, S_SIGHT] = 0
+    for j in range(F.shape[0]):  # V-11.18: a new turn, new perception checks
+        S[j, S_SIGHT] = 0
     if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
         S[i, S_HIP_CHAIN] = 0
     if not _turn_start(F, S, opts, tt, st, cnt, i):
@@ -252,12 +247,12 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
         S[i, S_BRACED] = 0
     if S[i, S_LYING] != 0 and S[i, S_AP] >= 1 and _engaged(F, S, i):  # V-10.8: it stands up to fight
         _get_up(F, S, opts, tt, st, cnt, i)
-        if _either_out(S):
+        if decided(S):
             return
     if _wants_redraw(F, S, opts, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, _redraw_cost(opts, S, i)):
             _redraw(opts, S, i)
-        if _either_out(S):
+        if decided(S):
             return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
@@ -269,85 +264,9 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
             return
         while S[i, S_AP] >= 1 and not _in_reach(F, S, i):
             _move(F, S, opts, tt, st, cnt, i)
-            if _either_out(S):
+            if decided(S):
                 return
         if not _in_reach(F, S, i):
             return
     if _ready_weapon(S, i):
         _melee_actions(F, S, opts, tt, st, cnt, i)
-
-
-@rule
-def _ranged_duel(F, S, opts, tt, st, cnt):
-    """One duel at a distance (V-2.6, V-10.6, V-10.10): from :func:`_open` (and the stealth approach,
-    :func:`_stealth_approach`), rounds of two turns in initiative
-    order (initiative with the gun in hand, V-11.1) until a side is out or the cap.
-
-    Returns 0 if side a won, 1 if side b won, 2 for a draw.
-    """
-    _open(F, S, opts)
-    _immobilise(S, opts)
-    if opts[O_STEALTH] > 0:  # V-10.10: the stealth check decides the surprise and the opening distance
-        _stealth_approach(F, S, opts, st)
-    elif opts[O_SURPRISE] > 0:
-        _surprise(S, opts, opts[O_SURPRISE] - 1)
-    _roll_initiative(F, S, opts, st, True)
-    for rnd in range(1, opts[O_ROUND_CAP] + 1):
-        if rnd > 1 and opts[O_INIT_ROLL] != 0:
-            _roll_initiative(F, S, opts, st, False)
-        first = _first(S, st)
-        if opts[O_AP_REFILL] == 0:
-            _refill(F, S, 0)
-            _refill(F, S, 1)
-        if opts[O_OVERWATCH_EXPIRY] == OVERWATCH_EXPIRY_REFILL:  # V-11.13: set-aside AP lapse at the refill
-            S[0, S_SECTOR] = 0
-            S[1, S_SECTOR] = 0
-        for k in range(2):
-            _ranged_turn(F, S, opts, tt, st, cnt, first if k == 0 else 1 - first)
-            if _either_out(S):
-                return _finish(S, cnt, rnd, opts[O_ROUND_CAP])
-    cnt[C_DRAWS] += 1
-    return 2
-
-
-@rule
-def _ranged_single_attack(F, S, opts, tt, st, cnt):
-    """One attack by side a on a fresh side b from ``start_distance``: the first shot of its tactic
-    with its gun in hand, or its first throw (V-11.20) (after its perception check under poor
-    visibility, V-11.18), else (engaged) its tactic's first melee attack (a thrower readying its
-    weapon first)."""
-    _open(F, S, opts)
-    _immobilise(S, opts)
-    if _gun_in_hand(S, 0) or _plan_shot(F, S, 0) == SH_THROW:
-        if _plan_shot(F, S, 0) != SH_NONE:
-            _look(F, S, opts, st, 0)
-            shot = _plan_shot(F, S, 0)
-            if shot == SH_THROW:
-                _throw(F, S, opts, tt, st, cnt, 0)
-            elif shot != SH_NONE:
-                _shoot(F, S, opts, tt, st, cnt, 0, shot)
-        return
-    if _in_reach(F, S, 0) and _ready_weapon(S, 0):
-        kind = _plan(F, S, 0)
-        if kind != K_NONE:
-            S[0, S_AP] -= KIND_COST[kind]
-            _attack(F, S, opts, tt, st, cnt, 0, kind)
-
-
-@rule
-def _fight(F, S, opts, tt, st, cnt, ranged):
-    """One duel: at a distance (:func:`_ranged_duel`) when ``ranged`` is not None, else the melee
-    duel of :mod:`.rounds` (nothing of this module compiled). Returns 0 a won, 1 b won, 2 a draw."""
-    if ranged is not None:
-        return _ranged_duel(F, S, opts, tt, st, cnt)
-    return _duel(F, S, opts, tt, st, cnt)
-
-
-@rule
-def _any_single_attack(F, S, opts, tt, st, cnt, ranged):
-    """One attack by side a on a fresh side b: from ``start_distance`` (:func:`_ranged_single_attack`)
-    when ``ranged`` is not None, else the melee attack of :mod:`.rounds`."""
-    if ranged is not None:
-        _ranged_single_attack(F, S, opts, tt, st, cnt)
-    else:
-        _single_attack(F, S, opts, tt, st, cnt)

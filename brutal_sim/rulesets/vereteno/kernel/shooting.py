@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....toolbox.battle import apart
+from ....toolbox.battle import apart, decided, foe
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
     AS_INTIMIDATE, AS_SUPPRESS_COVERED, AS_TRAUMA_FIRST, C_ATTACKS, C_DEGRADED,
     OUT_ARMOUR_STOPPED, OUT_HIT, OUT_MISS, P_ARMOUR_QUALITY, P_ATTACK_SPENDING, P_SHOOT_POOL, P_SIZE, P_SUPPRESS_AT,
     P_T_BRACE, P_T_KEEP, P_T_OVERWATCH, P_T_SHOT, SH_AIMED, SH_BURST, SH_HIP, SH_NONE, SH_STANDARD, SLOT_GUN,
-    S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_HIP_CHAIN, S_OUT, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR,
+    S_AMMO, S_AP, S_ARMOUR, S_BRACED, S_COVER, S_HIP_CHAIN, S_PEN_SHOOT, S_PRONE, S_RELOAD, S_SECTOR,
     S_SIGHT, P_PERC_POOL, S_SHIELD, W_AUTOMATIC, W_CRIT, W_DAMAGE, W_HIGH_CAPACITY, W_LONG_RELOAD, W_MAGAZINE,
     W_MOD, W_PIERCING, W_RANGE, W_SINGLE_SHOT,
 )
@@ -87,7 +87,7 @@ def _look(F, S, opts, st, a):
         return
     if S[a, S_SIGHT] != 0 and opts[O_VISIBILITY_CHECK] != CHECK_PER_SHOT:
         return
-    S[a, S_SIGHT] = 1 if _fighter_check(S, opts, st, F[a, P_PERC_POOL] + LOOK_DICE, a) >= 1 else 2
+    S[a, S_SIGHT] = 1 if _fighter_check(F, S, opts, st, F[a, P_PERC_POOL] + LOOK_DICE, a) >= 1 else 2
 
 
 @rule
@@ -135,10 +135,10 @@ def _can_shoot(F, S, a, shot):
     only with an automatic gun (V-11.5)."""
     if shot == SH_THROW:  # V-11.20: an item left to throw, the foe not engaged (melee then)
         return (S[a, S_THROWN] < F[a, P_N_THROWN] and not _engaged(F, S, a)
-                and _band(apart(S, a, 1 - a)) != BAND_OUT)
+                and _band(apart(S, a, foe(S, a))) != BAND_OUT)
     if shot == SH_NONE or not _gun_in_hand(S, a) or S[a, S_RELOAD] != 0:
         return False
-    if _band(apart(S, a, 1 - a)) == BAND_OUT:
+    if _band(apart(S, a, foe(S, a))) == BAND_OUT:
         return False
     if shot == SH_AIMED and (_engaged(F, S, a) or _blind(S, a)):
         return False
@@ -176,7 +176,7 @@ def _range_dice(F, S, opts, a, shot=SH_STANDARD):
     engaged (point blank, or close range within a long weapon's reach, V-3.15) −3 instead of the
     band bonus (``engaged_range = replace``) or with it (``add``: +2 − 3 at point blank, +1 − 3 at
     close range). int64."""
-    b = _band(apart(S, a, 1 - a))
+    b = _band(apart(S, a, foe(S, a)))
     effective = opts[O_THROW_RANGE] if shot == SH_THROW else _gun(F, a, W_RANGE)
     beyond = BEYOND_DICE * max(b - effective, 0)
     if _engaged(F, S, a):
@@ -195,7 +195,7 @@ def _shot_pool(F, S, opts, a, shot):
     (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's modifier − PEN(str), the range
     term at ``throw_range``, the size, prone and blind terms likewise. int64, may be ≤ 0 (a
     desperate roll, V-1.4)."""
-    d = 1 - a
+    d = foe(S, a)
     if shot == SH_THROW:
         pool = (F[a, P_THROW_POOL] + _missile(F, S, a, shot, W_MOD) + SHOT_DICE[shot]
                 + _range_dice(F, S, opts, a, shot) + F[d, P_SIZE] - S[a, S_PEN_STR]
@@ -321,7 +321,7 @@ def _shot_spend(F, S, opts, a, s, shot):
     crit = _missile(F, S, a, shot, W_CRIT)
     policy = F[a, P_ATTACK_SPENDING]
     if policy == AS_SUPPRESS_COVERED:
-        na, ns, nc = _missile_armour_dice(F, S, opts, a, 1 - a, _missile(F, S, a, shot, W_PIERCING))
+        na, ns, nc = _missile_armour_dice(F, S, opts, a, foe(S, a), _missile(F, S, a, shot, W_PIERCING))
         policy = AS_INTIMIDATE if na + ns + nc >= F[a, P_SUPPRESS_AT] else AS_TRAUMA_FIRST
     traumas = 0
     disarm = 0
@@ -330,7 +330,7 @@ def _shot_spend(F, S, opts, a, s, shot):
         traumas = extra // crit
         extra -= traumas * crit
     elif (policy == AS_DISARM_FIRST and opts[O_RANGED_DISARM] == RANGED_DISARM_ON and crit > 0 and extra >= crit
-          and _slot(F, S, 1 - a) == SLOT_WEAPON):
+          and _slot(F, S, foe(S, a)) == SLOT_WEAPON):
         disarm = 1
         extra -= crit
     elif policy == AS_INTIMIDATE:
@@ -425,7 +425,7 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
     (miss, armour_stopped or hit). A hit that takes Health from a shooter in sector control (or any
     hit, ``overwatch_break = any_hit``) ends its control (V-11.13)."""
     pool = _shot_pool(F, S, opts, a, shot)
-    s = _fighter_check(S, opts, st, pool, a)
+    s = _fighter_check(F, S, opts, st, pool, a)
     if (shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1)
             and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION)):
         s += _continuation(opts, st)
@@ -448,7 +448,9 @@ def _hit(F, S, opts, tt, st, cnt, a, s, shot):
     never stopped, V-12.3). A hit that takes Health from a fighter in sector control (or any hit,
     ``overwatch_break = any_hit``) ends its control. Returns the outcome (``OUT_HIT`` or
     ``OUT_ARMOUR_STOPPED``)."""
-    d = 1 - a
+    d = foe(S, a)
+    if d < 0:  # (never: an index guard, kernel docstring)
+        return OUT_MISS
     outcome = OUT_HIT
     damage, traumas, disarm, will = _shot_spend(F, S, opts, a, s, shot)
     final = 0
@@ -471,7 +473,7 @@ def _jam(S, opts, a):
     its side's pool (``npc_tokens_a``/``_b``, shared with V-3.17's reactions and prayers) to jam the
     gun, making a reload due, while it has one and the gun needs no reload already
     **[reading]**."""
-    e = 1 - a
+    e = foe(S, a)
     if (opts[O_GM_RELOAD_TOKENS] == GM_RELOAD_TOKENS_ON and not _is_npc(opts, a) and _is_npc(opts, e)
             and S[a, S_RELOAD] == 0 and _tokens_left(S, opts, e) >= 1):
         S[e, S_TOKENS_USED] += 1
@@ -488,18 +490,20 @@ def _throw(F, S, opts, tt, st, cnt, a):
     damage and extras (:func:`_hit`). The item is spent (it lands by the target); the next item is
     in hand under ``throw_ready = free``, else the hand is empty. Counted as an attack of ``a``
     (miss, dodged, armour_stopped or hit)."""
-    d = 1 - a
+    d = foe(S, a)
+    if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
+        return
     S[a, S_AP] -= _throw_cost(S, a)
     react = R_DODGE if _choose_reaction(F, S, opts, a, d, K_STANDARD) != R_NONE else R_NONE
     if react != R_NONE:
         _take_reaction(S, opts, d)
-    sa = _fighter_check(S, opts, st, _shot_pool(F, S, opts, a, SH_THROW), a)
-    _strain(S, a)
+    sa = _fighter_check(F, S, opts, st, _shot_pool(F, S, opts, a, SH_THROW), a)
+    _strain(F, S, a)
     r = 0
     if react == R_DODGE:
         pool = F[d, P_AGILITY] + F[d, P_AGIL_SKILL] - _missile(F, S, a, SH_THROW, W_MOD) - S[d, S_PEN_AGIL]
-        r = _fighter_check(S, opts, st, pool, d)
-        _strain(S, d)
+        r = _fighter_check(F, S, opts, st, pool, d)
+        _strain(F, S, d)
     outcome, s, _, _, d_init = _resolve(F, S, opts, a, d, react, sa, r)
     S[d, S_INIT_BONUS] += d_init
     if s > 0:
@@ -514,10 +518,10 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     """V-11.13: before ``i``'s action of ``cost`` AP in its turn, its foe in sector control
     fires one sector shot at it (a hip shot, −2 and every other modifier, V-11.6) with one of its
     set-aside AP: not if it is engaged now (control ends) or its gun cannot fire. The shot counts
-    towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if either is
-    out, or the shot's shock left ``i`` fewer AP than the action costs (bool)."""
-    w = 1 - i
-    if S[w, S_SECTOR] == 0:
+    towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if the fight
+    is decided (``decided``), or the shot's shock left ``i`` fewer AP than the action costs (bool)."""
+    w = foe(S, i)
+    if w < 0 or S[w, S_SECTOR] == 0:  # (w < 0 never: an index guard, kernel docstring)
         return True
     if _engaged(F, S, w):
         S[w, S_SECTOR] = 0
@@ -527,7 +531,7 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     S[w, S_SECTOR] -= 1
     _look(F, S, opts, st, w)
     _fire(F, S, opts, tt, st, cnt, w, SH_HIP)
-    if S[0, S_OUT] != 0 or S[1, S_OUT] != 0:
+    if decided(S):
         return False
     return S[i, S_AP] >= cost
 

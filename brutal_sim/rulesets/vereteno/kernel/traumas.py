@@ -4,6 +4,7 @@ the DMGCHK strain of a check (V-6.11), and immobilisation with breaking free (V-
 
 from __future__ import annotations
 
+from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
@@ -12,9 +13,9 @@ from ..layout import (
     S_PEN_SHOOT, S_PRONE, T_BLEED, T_DEAD, T_HALFSPD, T_PEN_SHOOT, T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT,
     T_PEN_AGIL, T_PEN_INFL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_PRESENT,
 )
-from ..layout import S_PEN_STR, T_PEN_STR
+from ..layout import P_SIDE, S_PEN_STR, T_PEN_STR
 from ..options import O_IMMOBILISED, O_SHOCK_TIMING
-from .checks import _fighter_check, _mark_out, _wb
+from .checks import _fighter_check, _wb
 from .armour import _lose_health
 
 
@@ -53,24 +54,25 @@ def _trauma(F, S, opts, tt, st, i):
     if tt[row, T_NO2H] != 0:
         S[i, S_NO2H] = 1
     if tt[row, T_OUT] != 0:
-        _mark_out(S, i, CAUSE_TRAUMA_OUT)
+        put_out(F, S, i, CAUSE_TRAUMA_OUT)
     if tt[row, T_DEAD] != 0:
         S[i, S_DEAD] = 1
-        _mark_out(S, i, CAUSE_DEATH)
+        put_out(F, S, i, CAUSE_DEATH)
 
 
 @rule
-def _strain(S, i):
+def _strain(F, S, i):
     """V-6.11 (DMGCHK): each melee or Проворство check costs the fighter 1 Health per such trauma."""
     if S[i, S_DMGCHK] > 0:
-        _lose_health(S, i, S[i, S_DMGCHK])
+        _lose_health(F, S, i, S[i, S_DMGCHK])
 
 
 @rule
-def _immobilise(S, opts):
-    """V-6.9: the sides option ``immobilised`` names (bit 0 side a, bit 1 side b) start immobilised."""
-    for i in range(2):
-        S[i, S_IMMOBILISED] = (opts[O_IMMOBILISED] >> i) & 1
+def _immobilise(F, S, opts):
+    """V-6.9: the fighters of the sides option ``immobilised`` names (bit 0 side a, bit 1 side b)
+    start immobilised."""
+    for i in range(F.shape[0]):
+        S[i, S_IMMOBILISED] = (opts[O_IMMOBILISED] >> F[i, P_SIDE]) & 1
 
 
 @rule
@@ -80,7 +82,7 @@ def _break_free(F, S, opts, st, i):
     if S[i, S_IMMOBILISED] == 0 or S[i, S_AP] < 2:
         return
     S[i, S_AP] -= 2
-    r = _fighter_check(S, opts, st, F[i, P_AGILITY] + F[i, P_AGIL_SKILL] - S[i, S_PEN_AGIL], i)
-    _strain(S, i)
+    r = _fighter_check(F, S, opts, st, F[i, P_AGILITY] + F[i, P_AGIL_SKILL] - S[i, S_PEN_AGIL], i)
+    _strain(F, S, i)
     if r >= 1:
         S[i, S_IMMOBILISED] = 0

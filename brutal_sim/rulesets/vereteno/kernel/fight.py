@@ -1,0 +1,128 @@
+"""V-2.6 the fight of rounds, on the shared battle block (:mod:`brutal_sim.toolbox.battle`): its
+opening (V-10.6 at ``start_distance``, V-10.10 the stealth approach, V-2.5 surprise, V-6.9),
+initiative each round (V-2.4), the refill (V-2.3) and the lapse of sector control at it (V-11.13),
+turns in initiative order until a side is out or the round cap, counting a decided fight (V-6.1),
+and the single attack of ``run_attacks``. Imports every chapter above it.
+
+The flag ``ranged`` (the drivers' kernel variant): ``None`` plays a melee fight at point blank
+(the turns of :mod:`.rounds`) and compiles nothing of :mod:`.distance`, :mod:`.shooting` or
+:mod:`.ranged`; ``True`` plays a fight at a distance (the turns of :mod:`.ranged`). With no gun in
+hand and ``start_distance`` ≤ 1 both draw the same dice in the same order.
+"""
+
+from __future__ import annotations
+
+from ....core.battle import B_ORDER, B_OUT
+from ....toolbox.battle import decided, drawn, last_out, loser_side
+from ....toolbox.jit import rule
+from ....toolbox.tally import count_decision
+from ..layout import C_DRAWS, K_NONE, SH_NONE, SH_THROW, S_AP, S_DEAD, S_HARMED, S_OUT, S_SECTOR, TALLY
+from ..options import (
+    O_AP_REFILL, O_INIT_ROLL, O_OVERWATCH_EXPIRY, O_ROUND_CAP, O_STEALTH, O_SURPRISE, OVERWATCH_EXPIRY_REFILL,
+)
+from .checks import KIND_COST, _gun_in_hand
+from .initiative import _order, _refill, _reset, _roll_initiative, _surprise
+from .actions import _plan
+from .traumas import _immobilise
+from .melee import _attack
+from .rounds import _turn
+from .distance import _in_reach, _open, _stealth_approach
+from .shooting import _look, _plan_shot, _shoot, _throw
+from .ranged import _ranged_turn, _ready_weapon
+
+
+@rule
+def _finish(F, S, cnt, rnd, round_cap):
+    """V-6.1: count a fight decided in round ``rnd``: both sides out at once is a draw (``drawn``);
+    else the losing side's last fighter out (``loser_side``, ``last_out``) is the deciding takedown
+    of the header. Returns 0 a won, 1 b won, 2 a draw."""
+    if drawn(S):
+        cnt[C_DRAWS] += 1
+        return 2
+    loser = loser_side(S)
+    last = last_out(F, S, loser)
+    count_decision(cnt, S, loser, S[last, S_OUT] - 1, S[last, S_DEAD], S[last, S_HARMED] == 1, rnd, round_cap,
+                   TALLY)
+    return 1 - loser
+
+
+@rule
+def _fight(F, S, opts, tt, st, cnt, ranged):
+    """One fight (V-2.6): a fresh state (at ``start_distance`` with covers and guns in hand,
+    :func:`_open`, when ``ranged``), the immobilised fighters (V-6.9), the stealth approach (V-10.10,
+    when ``ranged`` and option ``stealth``) or else the surprise of side ``surprise`` (V-2.5), the
+    first initiative roll; then rounds until a side is out or the round cap: initiative again from
+    round 2 (``init_roll = every_round``), the turn order (:func:`_order`), the refill at the start
+    of the round (``ap_refill = round_start``), set-aside AP lapsing there (``overwatch_expiry =
+    refill``, V-11.13), and each fighter still in takes its turn in order (:func:`_turn`, or
+    :func:`_ranged_turn` when ``ranged``); the fight ends after the turn that decides it.
+
+    Returns 0 if side a won, 1 if side b won, 2 for a draw.
+    """
+    n = F.shape[0]
+    if ranged is not None:
+        _open(F, S, opts)
+    else:
+        _reset(F, S)
+    _immobilise(F, S, opts)
+    approached = False
+    if ranged is not None:
+        if opts[O_STEALTH] > 0:  # V-10.10: the stealth check decides the surprise and the opening distance
+            _stealth_approach(F, S, opts, st)
+            approached = True
+    if not approached and opts[O_SURPRISE] > 0:
+        _surprise(F, S, opts, opts[O_SURPRISE] - 1)
+    _roll_initiative(F, S, opts, st, True)
+    for rnd in range(1, opts[O_ROUND_CAP] + 1):
+        if rnd > 1 and opts[O_INIT_ROLL] != 0:
+            _roll_initiative(F, S, opts, st, False)
+        _order(F, S, st)
+        if opts[O_AP_REFILL] == 0:
+            for j in range(n):
+                _refill(F, S, j)
+        if ranged is not None:
+            if opts[O_OVERWATCH_EXPIRY] == OVERWATCH_EXPIRY_REFILL:  # V-11.13: set-aside AP lapse at the refill
+                for j in range(n):
+                    S[j, S_SECTOR] = 0
+        for p in range(n):
+            i = S[p, B_ORDER]
+            if i < 0 or S[i, B_OUT] != 0:  # (i < 0 never: an index guard, kernel docstring)
+                continue
+            if ranged is not None:
+                _ranged_turn(F, S, opts, tt, st, cnt, i)
+            else:
+                _turn(F, S, opts, tt, st, cnt, i)
+            if decided(S):
+                return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])
+    cnt[C_DRAWS] += 1
+    return 2
+
+
+@rule
+def _single_attack(F, S, opts, tt, st, cnt, ranged):
+    """One attack by side a's first fighter (row 0) on its fresh foe: its tactic's first melee
+    attack; when ``ranged``, from ``start_distance``: the first shot of its tactic with its gun in
+    hand, or its first throw (V-11.20) (after its perception check under poor visibility, V-11.18),
+    else, its foe within its melee reach, its tactic's first melee attack (a thrower readying its
+    weapon first)."""
+    if ranged is not None:
+        _open(F, S, opts)
+    else:
+        _reset(F, S)
+    _immobilise(F, S, opts)
+    if ranged is not None:
+        if _gun_in_hand(S, 0) or _plan_shot(F, S, 0) == SH_THROW:
+            if _plan_shot(F, S, 0) != SH_NONE:
+                _look(F, S, opts, st, 0)
+                shot = _plan_shot(F, S, 0)
+                if shot == SH_THROW:
+                    _throw(F, S, opts, tt, st, cnt, 0)
+                elif shot != SH_NONE:
+                    _shoot(F, S, opts, tt, st, cnt, 0, shot)
+            return
+        if not (_in_reach(F, S, 0) and _ready_weapon(S, 0)):
+            return
+    kind = _plan(F, S, 0)
+    if kind != K_NONE:
+        S[0, S_AP] -= KIND_COST[kind]
+        _attack(F, S, opts, tt, st, cnt, 0, kind)
