@@ -71,7 +71,7 @@ def report(
     report (images embedded, the scenario and its files embedded)."""
     from pathlib import Path
 
-    from ..outputs import Outputs, require_parquet, write_file
+    from ..outputs import Outputs, require_parquet, staged
     from ..report import (ReportFrames, flat_sets, nested_sets, read_setup, render_report, report_setup,
                           setup_inputs, table_metadata)
     from ..run.cluster import parse
@@ -124,12 +124,13 @@ def report(
     html = render_report(sc, results, command, setup=setup)
     frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
     try:
-        with writing():
-            write_file(output, html)
+        with writing(), staged() as stage:
+            stage.file("-o", output, html)
             if csv:
-                frames.to_csv(csv)
+                stage.folder("--csv", csv, frames.csv_files())
             if parquet:
-                frames.to_parquet(parquet, {**table_metadata(sc), "scenario": setup["scenario"]["name"]})
+                stage.folder("--parquet", parquet, frames.parquet_files({**table_metadata(sc),
+                                                                         "scenario": setup["scenario"]["name"]}))
     except OSError as exc:
         fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
     fights = f" and {plural(len(sc.fights), 'group fight')}" if sc.fights else ""
@@ -283,7 +284,7 @@ def diff_(
 
     from .. import api, designer
     from ..core.ruleset import get_ruleset, resolve_ruleset
-    from ..outputs import Outputs, csv_writer, parquet_writer, require_parquet, write_file, write_folder
+    from ..outputs import Outputs, csv_writer, parquet_writer, require_parquet, staged
     from ..report import render_diff
     from ..scenario import rules_files
 
@@ -317,13 +318,13 @@ def diff_(
             "n": None if d.precision else n, "target_error": 100 * d.precision["target_error"] if d.precision else None,
             "max_n": n if d.precision else None}
     try:
-        with writing():
+        with writing(), staged() as stage:
             if output:
-                write_file(output, page)
+                stage.file("-o", output, page)
             if csv:
-                write_folder(csv, {"diff.csv": csv_writer(d.frame())})
+                stage.folder("--csv", csv, {"diff.csv": csv_writer(d.frame())})
             if parquet:
-                write_folder(parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
+                stage.folder("--parquet", parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
     except OSError as exc:
         fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv or parquet}")
     if json_out:
