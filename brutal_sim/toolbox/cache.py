@@ -29,6 +29,7 @@ import os
 import pickle
 import re
 import shutil
+import stat
 import sys
 import uuid
 from dataclasses import dataclass, field
@@ -282,39 +283,80 @@ def _size(path: Path) -> int:
 
 
 def _read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of a version folder (a regular file, never read through a link), or {}."""
+    path = folder / MANIFEST
     try:
-        data = json.loads((folder / MANIFEST).read_text())
-        return data if isinstance(data, dict) else {}
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return {}
+        data = json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
+    return data if isinstance(data, dict) else {}
 
 
-def _version_folders(parents: Iterable[Path]) -> list[Path]:
+def is_version_manifest(data: dict[str, Any]) -> bool:
+    """Whether ``data`` is a manifest :func:`manifest` wrote (its format, brutal_sim's version and
+    source tag)."""
+    return all(key in data for key in ("format", "brutal_sim", "package_sources"))
+
+
+def _real_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder itself, not a link to one."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _subfolders(parent: Path) -> list[Path]:
+    """The folders in ``parent`` (a folder itself, not a link), links to folders left out."""
+    if not _real_folder(parent):
+        return []
+    try:
+        with os.scandir(parent) as entries:
+            return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
+def _version_folders(parents: Iterable[Path], root: Path | None) -> list[Path]:
+    """The version folders in ``parents``: named as one, a folder (not a link), with a manifest of
+    brutal_sim's, and under ``root`` once resolved (when there is a root)."""
+    real_root = None if root is None else root.resolve()
     found = []
     for parent in parents:
-        try:
-            found.extend(p for p in parent.iterdir() if p.is_dir() and VERSION_DIR.fullmatch(p.name))
-        except OSError:
-            continue
+        for folder in _subfolders(parent):
+            if (VERSION_DIR.fullmatch(folder.name) and is_version_manifest(_read_manifest(folder))
+                    and (real_root is None or folder.resolve().is_relative_to(real_root))):
+                found.append(folder)
     return sorted(set(found))
+
+
+def _regular_files(folder: Path) -> list[Path]:
+    """The regular files in ``folder`` (links left out), in every subfolder that is no link."""
+    files = []
+    for dirpath, _dirs, names in os.walk(folder):
+        files.extend(p for p in (Path(dirpath) / n for n in names) if stat.S_ISREG(os.lstat(p).st_mode))
+    return files
 
 
 def scan(location: Location) -> Contents:
     """What ``location`` holds of brutal_sim's: the version folders (under a cache root, those of
     every checkout and of ruleset packages using brutal_sim's decorators; elsewhere those of this
-    installation) and numba's own ``*.nbi``/``*.nbc`` files in this installation's folders. A
-    missing cache holds nothing."""
-    parents = list(location.own_folders)
-    if location.root is not None and location.root.is_dir():
-        parents = sorted({p for p in location.root.iterdir() if p.is_dir()} | set(parents))
+    installation) and numba's own ``*.nbi``/``*.nbc`` files in this installation's folders. Only
+    folders with brutal_sim's manifest count as version folders, and no link is followed: a linked
+    folder, or one that resolves outside the root, holds nothing of the cache's. A missing cache
+    holds nothing."""
+    # under a root, its folders (numba's folders of this installation among them)
+    parents = list(location.own_folders) if location.root is None else _subfolders(location.root.resolve())
     contents = Contents(location)
-    for folder in _version_folders(parents):
-        files = [p for p in folder.rglob("*") if p.is_file()]
+    for folder in _version_folders(parents, location.root):
+        files = _regular_files(folder)
         contents.versions.append(Version(folder, _read_manifest(folder), len(files), sum(_size(p) for p in files)))
     for folder in location.own_folders:
-        if folder.is_dir():
-            contents.numba_files.extend(sorted(p for p in folder.iterdir() if p.is_file()
-                                               and p.suffix in (DATA_SUFFIX, INDEX_SUFFIX)))
+        if _real_folder(folder):
+            contents.numba_files.extend(sorted(p for p in folder.iterdir() if p.suffix in (DATA_SUFFIX, INDEX_SUFFIX)
+                                               and stat.S_ISREG(os.lstat(p).st_mode)))
     return contents
 
 
