@@ -34,6 +34,7 @@ from .base import (
     fail,
     check_run,
     warm_up,
+    with_progress,
     plural,
     warm_up_fight,
     run_executor,
@@ -243,9 +244,13 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
             with playing():
                 return run_scenario(sc, threads, progress, executor=executor)
     else:
+        logged = 0
+
         def log(done: int, _total: int, label: str) -> None:
+            nonlocal logged
             check_stop()
-            if sc.precision is None and done % sc.spec.n == 0:
+            if sc.precision is None and done % sc.spec.n == 0 and done > logged:
+                logged = done
                 rate = done / max(time.perf_counter() - t0, 1e-9)
                 err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {one_line(label)}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
@@ -306,10 +311,10 @@ def diff_(
     first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
     for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
         api.prepare(*first, rules, flags, ruleset=rs.name, names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
-    warm_up(json_out, rs)
-    d = designer.rule_diff(refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads,
-                           target_error=target_error, max_n=api.MAX_N_DEFAULT if max_n is None else max_n,
-                           names=names)
+    warm_up(json_out, rs, "paired")
+    d = with_progress("duels", n, 2_000_000, json_out, lambda progress: designer.rule_diff(
+        refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads, target_error=target_error,
+        max_n=api.MAX_N_DEFAULT if max_n is None else max_n, names=names, progress=progress))
     data = d.to_dict()
     command = "brutal-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["diff"] else "brutal-sim diff …"
     page = render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f)) if output else ""
