@@ -78,6 +78,19 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+#: the line said once when compiled code cannot be kept (:func:`note_not_kept`)
+NOT_KEPT = ("note: numba's cache folders cannot be written here: kernels compiled in this run are not kept "
+            "(later runs compile them again; set NUMBA_CACHE_DIR to a writable folder to keep them)")
+_NOTED: list[bool] = []
+
+
+def note_not_kept() -> None:
+    """Say on stderr, once per process, that compiled code cannot be kept (:data:`NOT_KEPT`)."""
+    if not _NOTED:
+        _NOTED.append(True)
+        print(NOT_KEPT, file=sys.stderr)
+
+
 _PACKAGE_DIGEST: list[str] = []
 
 
@@ -122,7 +135,8 @@ class VersionedFiles:
 
     def save(self, key: tuple, data: Any) -> None:
         """Keep ``data`` (numba's reduced compile result) under ``key``. A cache that cannot be
-        written is skipped: it costs only a compile in the next process."""
+        written is skipped, said once (:func:`note_not_kept`): it costs only a compile in the next
+        process."""
         path = self.path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -131,7 +145,7 @@ class VersionedFiles:
                 write_atomically(manifest, (json.dumps(self._manifest(key[-1]), indent=1) + "\n").encode())
             write_atomically(path, self._dumps((key, self._stamp, data)))
         except OSError:
-            pass
+            note_not_kept()
 
     def load(self, key: tuple) -> Any:
         """numba's reduced compile result under ``key``, or None: none kept, unreadable, or kept for
@@ -184,6 +198,22 @@ def user_wide_dir() -> Path:
     from numba.misc.appdirs import AppDirs
 
     return Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)
+
+
+def numba_folders(source_dir: str) -> list[Path]:
+    """numba's folders for the sources in ``source_dir``, in the order its locators try them:
+    ``NUMBA_CACHE_DIR``'s (when set), the ``__pycache__`` beside the sources, the user-wide one."""
+    from numba.core import config
+
+    subpath = locator_subpath(source_dir)
+    first = [Path(config.CACHE_DIR) / subpath] if config.CACHE_DIR else []
+    return [*first, Path(source_dir) / "__pycache__", user_wide_dir() / subpath]
+
+
+def readable_folder(source_dir: str) -> Path | None:
+    """The first of numba's folders for ``source_dir`` (:func:`numba_folders`) that holds a version
+    folder of brutal_sim's, whether or not it can be written; None if none does."""
+    return next((f for f in numba_folders(source_dir) if _version_folders([f], None)), None)
 
 
 @dataclass
