@@ -266,7 +266,7 @@ class Explorer:
                     show(self.set(key, change["new"]))
                     status.value = ""
                 except DataError as exc:
-                    status.value = f"<span style='color:#b00'>{_html(str(exc))}</span>"
+                    status.value = _error_html(exc)
             control.observe(changed, names="value")
             controls.append(control)
 
@@ -276,10 +276,16 @@ class Explorer:
                 control.value = self.values[key]
 
         def on_save(_: Any) -> None:
-            status.value = f"saved {_html(str(self.save_scenario(folder.value)))}"
+            try:
+                status.value = f"saved {_html(str(self.save_scenario(folder.value)))}"
+            except DataError as exc:
+                status.value = _error_html(exc)
 
         def on_report(_: Any) -> None:
-            status.value = f"wrote {_html(str(self.report(folder.value)))}"
+            try:
+                status.value = f"wrote {_html(str(self.report(folder.value)))}"
+            except DataError as exc:
+                status.value = _error_html(exc)
 
         buttons = []
         for label, action in (("reset", on_reset), ("save scenario", on_save), ("write report", on_report)):
@@ -319,6 +325,10 @@ def _file_stem(name: str) -> str:
 
 def _file_name(name: str, fallback: str) -> str:
     return f"{_file_stem(name) or fallback}.toml"
+
+
+def _error_html(exc: DataError) -> str:
+    return f"<span style='color:#b00'>{_html(str(exc))}</span>"
 
 
 def _html(text: str) -> str:

@@ -119,7 +119,7 @@ def test_saved_file_names_never_collide_and_fit_the_file_system(tmp_path, name):
     assert (result.wins(0), result.wins(1)) == (reading.current.wins(0), reading.current.wins(1))
 
 
-def test_the_widgets_drive_the_explorer(explorer):
+def test_the_widgets_drive_the_explorer(explorer, tmp_path):
     pytest.importorskip("ipywidgets")
     box = explorer.widget()
     controls = box.children[:len(FIELDS)]
@@ -128,3 +128,8 @@ def test_the_widgets_drive_the_explorer(explorer):
     controls[0].value = "d12"
     assert explorer.values["a.main_hand.damage"] == "d12"
     assert explorer.reading().text() in text.value.replace("&#x27;", "'")
+    folder, buttons, status = box.children[-2].children[0], box.children[-2].children[1:], box.children[-1]
+    (tmp_path / "file").write_text("")
+    folder.value = str(tmp_path / "file")
+    buttons[1].click()  # save scenario
+    assert "is a file; give a folder" in status.value and (tmp_path / "file").read_text() == ""
