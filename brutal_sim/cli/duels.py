@@ -172,7 +172,8 @@ def attack(
     rs = matchup[0]
     api.check_attack(matchup, names)  # a tactic that makes no attack is refused before the compile
     warm_up(json_out, rs, "exact" if n is None else "attack")
-    result = api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names)
+    result = with_progress("attacks", n or 0, 10_000_000, json_out, lambda progress: api.attack_of(
+        matchup, n=n, seed=seed, threads=threads, names=names, progress=progress))
     data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
