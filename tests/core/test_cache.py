@@ -281,3 +281,30 @@ def test_an_empty_cache_dir_is_refused(tmp_path, monkeypatch, command):
         assert result.exit_code == 2, result.output
         assert result.output.strip().splitlines() == ["error: --dir: give a folder (an empty path names none)"]
     assert sorted(p.name for p in here.iterdir()) == [cache.MANIFEST, "x._f-1.py311.0123456789abcdef.nbc"]
+
+
+def test_a_cache_that_cannot_be_written_is_said_once(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cache, "_NOTED", [])
+    (tmp_path / "file").write_text("")
+    files = _files(tmp_path / "file")
+    for k in ("k1", "k2"):
+        files.save((k, ("brutal_sim", "s", "tuned")), b"code")
+    assert capsys.readouterr().err.splitlines() == [cache.NOT_KEPT]
+
+
+def test_on_an_untested_numba_a_function_with_no_cache_folder_compiles_in_the_process(monkeypatch, capsys):
+    import dataclasses
+
+    asked = []
+
+    def njit(cache: bool = False, **options):
+        asked.append(cache)
+        if cache:
+            raise RuntimeError("cannot cache function 'f': no locator available for file 'f.py'")
+        return lambda func: func
+
+    monkeypatch.setattr(jit, "MODE", dataclasses.replace(jit.MODE, tested=False))
+    monkeypatch.setattr(jit, "njit", njit)
+    monkeypatch.setattr(cache, "_NOTED", [])
+    assert jit.driver(lambda x: x + 1)(2) == 3
+    assert asked == [True, False] and capsys.readouterr().err.splitlines() == [cache.NOT_KEPT]
