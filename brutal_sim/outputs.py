@@ -254,11 +254,7 @@ class Staged:
                 os.replace(tmp, target)
         except BaseException:
             for target, old in reversed(placed):
-                gone = _beside(target, ".tmp")
-                os.rename(target, gone)
-                shutil.rmtree(gone, ignore_errors=True)
-                if old is not None:
-                    os.rename(old, target)
+                _put_back(target, old)
             raise
         self._files, self._folders = [], []
         for _, old in placed:
@@ -284,6 +280,19 @@ def staged() -> Iterator[Staged]:
         stage.commit()
     finally:
         stage.discard()
+
+
+def _put_back(target: Path, old: Path | None) -> None:
+    """Undo the placing of a folder at ``target``: the new folder removed, ``old`` (the folder it
+    replaced, if any) moved back. A step another process made impossible is left undone."""
+    gone = _beside(target, ".tmp")
+    try:
+        os.rename(target, gone)
+        shutil.rmtree(gone, ignore_errors=True)
+        if old is not None:
+            os.rename(old, target)
+    except OSError:
+        pass
 
 
 def _still_a_file(flag: str, target: Path) -> None:
