@@ -81,13 +81,14 @@ def write_atomically(path: Path, data: bytes) -> None:
 #: the line said once when compiled code cannot be kept (:func:`note_not_kept`)
 NOT_KEPT = ("note: numba's cache folders cannot be written here: kernels compiled in this run are not kept "
             "(later runs compile them again; set NUMBA_CACHE_DIR to a writable folder to keep them)")
-_NOTED: list[bool] = []
+#: whether :data:`NOT_KEPT` was said in this process (empty: not yet)
+NOT_KEPT_SAID: list[bool] = []
 
 
 def note_not_kept() -> None:
     """Say on stderr, once per process, that compiled code cannot be kept (:data:`NOT_KEPT`)."""
-    if not _NOTED:
-        _NOTED.append(True)
+    if not NOT_KEPT_SAID:
+        NOT_KEPT_SAID.append(True)
         print(NOT_KEPT, file=sys.stderr)
 
 

@@ -295,11 +295,6 @@ def internalize_own_functions(module: Any, suffix: str, always_inline: Collectio
 
 # -- the fenced numba internals (a tested numba only) ---------------------------------------------
 
-def _no_locator(exc: RuntimeError) -> bool:
-    """Whether ``exc`` is numba's refusal to cache a function for want of a folder (its locators)."""
-    return "no locator available" in str(exc)
-
-
 if MODE.tested:
     from numba.core import types
     from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator, _SourceFileBackedLocatorMixin
@@ -426,6 +421,11 @@ if MODE.hook:
 
 
 # -- the decorators --------------------------------------------------------------------------------
+
+def _no_locator(exc: RuntimeError) -> bool:
+    """Whether ``exc`` is numba's refusal to cache a function for want of a folder (its locators)."""
+    return "no locator available" in str(exc)
+
 
 def _compiled(func: Callable[..., Any], *, typed: bool = False, rule_options: bool = False,
               cache: bool = True, **options: Any) -> Any:

@@ -284,7 +284,7 @@ def test_an_empty_cache_dir_is_refused(tmp_path, monkeypatch, command):
 
 
 def test_a_cache_that_cannot_be_written_is_said_once(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(cache, "_NOTED", [])
+    monkeypatch.setattr(cache, "NOT_KEPT_SAID", [])
     (tmp_path / "file").write_text("")
     files = _files(tmp_path / "file")
     for k in ("k1", "k2"):
@@ -305,6 +305,6 @@ def test_on_an_untested_numba_a_function_with_no_cache_folder_compiles_in_the_pr
 
     monkeypatch.setattr(jit, "MODE", dataclasses.replace(jit.MODE, tested=False))
     monkeypatch.setattr(jit, "njit", njit)
-    monkeypatch.setattr(cache, "_NOTED", [])
+    monkeypatch.setattr(cache, "NOT_KEPT_SAID", [])
     assert jit.driver(lambda x: x + 1)(2) == 3
     assert asked == [True, False] and capsys.readouterr().err.splitlines() == [cache.NOT_KEPT]
