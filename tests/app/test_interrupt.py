@@ -93,6 +93,11 @@ def _stopped(code: int, lines: list[str]) -> None:
     assert _interrupt.took < STOP_SECONDS, _interrupt.took
 
 
+def test_ctrl_c_ends_sampled_attacks_within_a_chunk():
+    _stopped(*_interrupt(["attack", "swordsman", "brute", "--sampled", "-n", "2000000000", "--threads", "1"], PLAYING,
+                         0.5)[:2])
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_stop_ends_weights_within_a_chunk(sig):
     _stopped(*_interrupt(["weights", "swordsman", "brute", "-n", "100000000", "--threads", "1"], PLAYING, 0.5,
