@@ -287,10 +287,10 @@ def check_attack(prepared: tuple[Ruleset, Prepared], names: Mapping[str, str] | 
 
 def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: int = 0, threads: int | None = None,
               executor: Executor | None = None, client: Any = None,
-              names: Mapping[str, str] | None = None) -> AttackResult:
+              names: Mapping[str, str] | None = None, progress: ProgressFn | None = None) -> AttackResult:
     """:func:`attack` of a matchup prepared by :func:`prepare` (its tactic and reaction overrides
     already applied). A's tactic making no attack is a :class:`DataError` naming ``tactic`` (or
-    ``names["tactic_a"]``)."""
+    ``names["tactic_a"]``). ``progress(attacks done, total)`` after each chunk of sampled attacks."""
     rs, p = prepared
     names = names or {}
     seed = check_seed(seed, names.get("seed", "seed"))
@@ -303,7 +303,8 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
         return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,
                             mean_damage_per_attack=exact.mean_damage, **common)
     n = check_n(n, names.get("n", "n"), what="attacks")
-    cnt, _ = run_attack_counters(p.compiled, n, seed, threads, executor=resolve(executor, client, threads))
+    cnt, _ = run_attack_counters(p.compiled, n, seed, threads, executor=resolve(executor, client, threads),
+                                 progress=progress)
     c = rs.counters
     outcomes = cnt[c.attack:c.attack + len(c.outcomes)] / n
     b_wounds = c.wound + c.wound_size

@@ -24,7 +24,7 @@ from .results.frames import paired_differences, summary_frame
 from .results.header import rates_half_width
 from .results.plots import diff_figure, sweep_figure, weights_figure
 from .results.stats import Z95, paired_difference, wilson
-from .run.engine import Precision, paired_work, run, run_paired_counters, run_to_precision
+from .run.engine import Precision, ProgressFn, paired_work, run, run_paired_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
 from .explorer import Explorer, explore
@@ -465,7 +465,8 @@ def _stat_label(data: dict[str, Any], path: str) -> str:
 def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: int = 0,
                  options: Mapping[str, str] | None = None, rules: str | None = None, ruleset: str | None = None,
                  threads: int | None = None, executor: Executor | None = None, client: Any = None,
-                 target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT, label: str = "") -> Weights:
+                 target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT, label: str = "",
+                 progress: ProgressFn | None = None) -> Weights:
     """Which stat buys a the most against b: every numeric stat the ruleset declares adjustable
     (:attr:`~brutal_sim.core.ruleset.Ruleset.adjustable`: Brutal checks, attributes, the weapon's
     die, penetration, durability, armour; WFRP characteristics by 5, Attacks, Wounds; Vereteno
@@ -474,7 +475,8 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
 
     With ``target_error`` (percentage points) each stat plays until the half-width of its changes'
     intervals is at most that (or ``max_n``); else ``n`` duels each. A step outside the field's
-    range (a check at its minimum, a d12 up) is left out.
+    range (a check at its minimum, a d12 up) is left out. ``progress(duels done, duels planned)``
+    is called after each chunk of duels (an exception it raises ends the run).
     """
     n, seed, threads = _check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
@@ -504,11 +506,11 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
                 for d, half, _ in [paired_difference(joint[j], k)]]
 
     if prec is None:
-        r = run(works, n, threads, executor=ex)
+        r = run(works, n, threads, executor=ex, progress=progress)
         totals, ns, facts = r.totals, [n] * len(works), {}
     else:
         pr = run_to_precision(works, prec, lambda w, t, k: (max(h for _, _, h in changes(w, t[1], k)), False),
-                              threads, executor=ex)
+                              threads, executor=ex, progress=progress)
         totals, ns = pr.totals, pr.n
         facts = {"target_error": prec.target, "half_width": max(pr.half_width), "target_met": all(pr.met)}
     rows = []
@@ -578,7 +580,7 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
               ruleset: str | None = None, threads: int | None = None, executor: Executor | None = None,
               client: Any = None, target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT,
               names: Mapping[str, str] | None = None,
-              fighters_new: Sequence[api.FighterRef] | None = None) -> RuleDiff:
+              fighters_new: Sequence[api.FighterRef] | None = None, progress: ProgressFn | None = None) -> RuleDiff:
     """What a rule change does to every matchup: the round robin of ``fighters`` (default: the
     ruleset's whole bundled catalog) under the old rules (``rules_old`` file, ``options_old``) and
     the new (``rules_new``, ``options_new``), each pair on the same duels, with the change of side
@@ -592,7 +594,8 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
     ``fighters_new`` (as long as ``fighters``) plays the new version with these fighters in their
     places, e.g. the catalog with one fighter changed: a balance fix checked against everyone (the
     rows keep the old names). Errors name the arguments as ``names`` maps them (the CLI:
-    ``{"options_old": "--option-a", …}``).
+    ``{"options_old": "--option-a", …}``). ``progress(duels done, duels planned)`` is called after
+    each chunk of duels (an exception it raises ends the run).
     """
     names = names or {}
     n, seed, threads = _check_run(n, seed, threads)
@@ -641,10 +644,11 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
         return widest, False
 
     if prec is None:
-        r = run(works, n, threads, executor=resolve(executor, client, threads))
+        r = run(works, n, threads, executor=resolve(executor, client, threads), progress=progress)
         totals, ns, facts = r.totals, [n] * len(works), {}
     else:
-        pr = run_to_precision(works, prec, interval, threads, executor=resolve(executor, client, threads))
+        pr = run_to_precision(works, prec, interval, threads, executor=resolve(executor, client, threads),
+                              progress=progress)
         totals, ns = pr.totals, pr.n
         facts = {"target_error": prec.target, "target_met": all(pr.met)}
     rows = []

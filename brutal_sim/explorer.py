@@ -19,6 +19,7 @@ from .core.errors import DataError, shown
 from .core.limits import check_value
 from .core.ruleset import Ruleset, resolve_ruleset
 from .core.variants import DIE_LADDER, get_path, with_changes
+from .outputs import check_folder, write_folder
 from .results.duel import DuelResult
 from .results.frames import paired_differences
 from .run.engine import run_paired_counters, unpaired
@@ -209,40 +210,57 @@ class Explorer:
             raise DataError("explore", None, 'saving a setup needs tomli-w: pip install "brutal-sim[notebook]"') from None
 
         fa, fb, options = self._setup(self.values)
-        names = {"a": _file_name(fa.name, "a"), "b": _file_name(fb.name, "b")}
-        if names["a"] == names["b"]:
-            names = {k: f"{k}_{v}" for k, v in names.items()}
+        taken = {SCENARIO_FILE}
+        names: dict[str, str] = {}
+        for side, fighter in (("a", fa), ("b", fb)):
+            name = _file_name(fighter.name, side)
+            if name in taken:
+                name = _file_name(f"{side}_{fighter.name}", side)
+            names[side] = name
+            taken.add(name)
         scenario: dict[str, Any] = {"title": f"{fa.name} vs {fb.name} (explored)", "n": self.n, "seed": self.seed,
                                     "ruleset": self.rs.name, "matchups": [[names["a"], names["b"]]]}
         if options:
             scenario["options"] = options
-        return {"scenario.toml": tomli_w.dumps(scenario),
+        return {SCENARIO_FILE: tomli_w.dumps(scenario),
                 names["a"]: tomli_w.dumps(_present(self.rs.fighter_data(fa))),
                 names["b"]: tomli_w.dumps(_present(self.rs.fighter_data(fb)))}
 
     def save_scenario(self, folder: str | Path) -> Path:
-        """Write :meth:`scenario_files` into ``folder`` (created; existing files of those names are
-        replaced); returns the scenario's path."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in self.scenario_files().items():
-            (folder / name).write_text(text, encoding="utf-8")
-        return folder / "scenario.toml"
+        """Write :meth:`scenario_files` as the folder ``folder``: new, empty, or one this program
+        wrote (it is replaced as a whole, :func:`brutal_sim.outputs.write_folder`); anything else is
+        refused (:class:`DataError`), links in it never followed. Returns the scenario's path."""
+        return self._save(folder, self.scenario_files())
+
+    def _save(self, folder: str | Path, files: Mapping[str, str]) -> Path:
+        check_folder("save_scenario", str(folder))
+        write_folder(folder, files, flag="save_scenario")
+        return Path(folder) / SCENARIO_FILE
 
     def report(self, folder: str | Path, name: str = "report.html") -> Path:
-        """Save the scenario into ``folder`` and write its report there, as ``brutal-sim report``
-        does (run as that command, with its checks); returns the report's path."""
+        """Save the scenario and its report, as ``brutal-sim report`` writes it (run as that
+        command, with its checks), together as the folder ``folder`` (as :meth:`save_scenario`);
+        returns the report's path."""
         import subprocess
         import sys
+        import tempfile
 
-        path = self.save_scenario(folder)
-        out = Path(folder) / name
-        done = subprocess.run([sys.executable, "-m", "brutal_sim.cli", "report", str(path), "-o", str(out)],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            lines = (done.stderr.strip() or "the report command failed").splitlines()
-            raise DataError("explore", "report", lines[-1].removeprefix("error: "))
-        return out
+        files = self.scenario_files()
+        if Path(name).name != name or not name.endswith(".html") or len(name.encode()) > MAX_STEM_BYTES:
+            raise DataError("explore", "report", f"{name!r}: give a file name ending in .html (no folder, at most "
+                            f"{MAX_STEM_BYTES} bytes)")
+        check_folder("save_scenario", str(folder))
+        with tempfile.TemporaryDirectory(prefix="brutal-sim-explore-") as work:
+            for file, text in files.items():
+                (Path(work) / file).write_text(text, encoding="utf-8")
+            done = subprocess.run([sys.executable, "-m", "brutal_sim.cli", "report", SCENARIO_FILE, "-o", name],
+                                  capture_output=True, text=True, cwd=work)
+            if done.returncode != 0:
+                lines = (done.stderr.strip() or "the report command failed").splitlines()
+                raise DataError("explore", "report", lines[-1].removeprefix("error: "))
+            page = (Path(work) / name).read_text(encoding="utf-8")
+        self._save(folder, {**files, name: page})
+        return Path(folder) / name
 
     # -- the widgets --------------------------------------------------------------------------
 
@@ -281,7 +299,7 @@ class Explorer:
                     show(self.set(key, change["new"]))
                     status.value = ""
                 except DataError as exc:
-                    status.value = f"<span style='color:#b00'>{_html(str(exc))}</span>"
+                    status.value = _error_html(exc)
             control.observe(changed, names="value")
             controls.append(control)
 
@@ -291,10 +309,16 @@ class Explorer:
                 control.value = self.values[key]
 
         def on_save(_: Any) -> None:
-            status.value = f"saved {_html(str(self.save_scenario(folder.value)))}"
+            try:
+                status.value = f"saved {_html(str(self.save_scenario(folder.value)))}"
+            except DataError as exc:
+                status.value = _error_html(exc)
 
         def on_report(_: Any) -> None:
-            status.value = f"wrote {_html(str(self.report(folder.value)))}"
+            try:
+                status.value = f"wrote {_html(str(self.report(folder.value)))}"
+            except DataError as exc:
+                status.value = _error_html(exc)
 
         buttons = []
         for label, action in (("reset", on_reset), ("save scenario", on_save), ("write report", on_report)):
@@ -319,9 +343,25 @@ def _present(data: Any) -> Any:
     return data
 
 
-def _file_name(name: str, fallback: str) -> str:
+#: the name of the saved scenario in its folder
+SCENARIO_FILE = "scenario.toml"
+#: the longest stem of a saved fighter's file, in bytes (names of any length and script fit a file system)
+MAX_STEM_BYTES = 100
+
+
+def _file_stem(name: str) -> str:
+    """``name`` as a file stem: letters and digits kept (any script), the rest ``_``, at most
+    :data:`MAX_STEM_BYTES` bytes of UTF-8."""
     stem = "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_")
-    return f"{stem or fallback}.toml"
+    return stem.encode()[:MAX_STEM_BYTES].decode(errors="ignore")
+
+
+def _file_name(name: str, fallback: str) -> str:
+    return f"{_file_stem(name) or fallback}.toml"
+
+
+def _error_html(exc: DataError) -> str:
+    return f"<span style='color:#b00'>{_html(str(exc))}</span>"
 
 
 def _html(text: str) -> str:

@@ -1,28 +1,36 @@
 """Where a run writes: output paths checked before the first duel, written only when the run succeeded.
 
 A run may only ever create or replace a regular file (``-o``), or a folder of its own files
-(``--csv``): never a directory, FIFO, device, socket or symbolic link in place of a file, never an
-input of the run, never a folder holding files it did not write. :func:`check_file` and
-:func:`check_folder` refuse such a path with a :class:`~brutal_sim.core.errors.DataError` and create
-nothing; :func:`write_file` and :func:`write_folder` create the parents, write beside the target and
-move the result into place in one step, so that a failed or interrupted run leaves nothing behind
-and an earlier run's files are never mixed with the new ones.
+(``--csv``, ``--parquet``, the explorer's saved setup): never a directory, FIFO, device, socket or
+symbolic link in place of a file, never an input of the run, never a folder holding anything it did
+not write (a folder it writes carries a manifest, :data:`MANIFEST`, naming its files), never two
+outputs one inside the other. :func:`check_file`, :func:`check_folder` and :func:`check_apart`
+refuse such paths with a :class:`~brutal_sim.core.errors.DataError` and create nothing.
+
+The outputs of a run are staged beside their targets (:func:`staged`) and put in place together at
+the end, each in one rename. A folder is checked again when it is replaced: moved aside, and put
+back with a refusal if it holds a file that is not this program's (one saved there during the
+run). A failed, interrupted or refused run leaves every target as it was and no temporary file
+behind; a replaced folder is removed by its manifest, its own files only. Links inside a target
+folder are never followed.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import secrets
 import shutil
 import stat
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .core.errors import DataError
 
-#: the file that marks a folder as written by ``--csv`` (it lists the files written there)
+#: the file that marks a folder as written by this program (it lists the files written there)
 MANIFEST = ".brutal-sim-files"
 
 
@@ -105,11 +113,35 @@ def check_file(flag: str, path: str, inputs: Iterable[Path] = ()) -> Path:
 
 
 def _own_files(folder: Path) -> set[str] | None:
-    """The files ``--csv`` wrote into ``folder`` (its manifest), or None if it has no manifest."""
+    """The files an earlier run wrote into ``folder`` (its manifest, a regular file, never read
+    through a link), or None if it has none."""
+    manifest = folder / MANIFEST
     try:
-        return set((folder / MANIFEST).read_text(encoding="utf-8").split())
+        if not stat.S_ISREG(os.lstat(manifest).st_mode):
+            return None
+        fd = os.open(manifest, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, encoding="utf-8") as fh:
+            return set(fh.read().split())
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def foreign_files(folder: Path) -> list[str]:
+    """What ``folder`` holds that no earlier run of this program wrote there: every entry but its
+    manifest and the regular files the manifest lists (a link, a subfolder or an unlisted file is
+    foreign; links are never followed), sorted."""
+    own = _own_files(folder)
+    found = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            ours = own is not None and (entry.name == MANIFEST or entry.name in own)
+            if not (ours and entry.is_file(follow_symlinks=False)):
+                found.append(entry.name)
+    return sorted(found)
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
 
 
 def check_folder(flag: str, path: str, inputs: Iterable[Path] = ()) -> Path:
@@ -122,53 +154,82 @@ def check_folder(flag: str, path: str, inputs: Iterable[Path] = ()) -> Path:
         mode = p.stat().st_mode
         if not stat.S_ISDIR(mode):
             raise DataError(flag, None, f"{path} is {_kind(mode)}; give a folder (new, empty, or written by "
-                            "an earlier --csv)")
-        present = {c.name for c in p.iterdir()}
-        own = _own_files(p) or set()
-        foreign = sorted(present - own - {MANIFEST})
-        if foreign:
-            shown = ", ".join(foreign[:3]) + (" …" if len(foreign) > 3 else "")
-            raise DataError(flag, None, f"{path} holds files brutal-sim did not write ({shown}); give a new or "
-                            "empty folder")
-        for source in inputs:
-            if any(_same_file(p / name, source) for name in present):
-                raise DataError(flag, None, f"{path} holds an input of this run ({source}); give another folder")
-        if not os.access(p, os.W_OK | os.X_OK):
+                            "brutal-sim)")
+        if not os.access(p, os.R_OK | os.W_OK | os.X_OK):
             raise DataError(flag, None, f"{path}: permission denied")
+        foreign = foreign_files(p)
+        if foreign:
+            raise DataError(flag, None, f"{path} holds files brutal-sim did not write ({_listed(foreign)}); give a "
+                            "new or empty folder")
+        for source in inputs:
+            if any(_same_file(p / name, source) for name in os.listdir(p)):
+                raise DataError(flag, None, f"{path} holds an input of this run ({source}); give another folder")
     _check_parent(flag, p)
     return p
 
 
-def write_file(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file beside it: never half-written, the
-    parents created only now."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
+def check_apart(named: Iterable[tuple[str, str]]) -> None:
+    """Outputs (flag, path) that name one path, or one inside another (``-o D/r.html --csv D``,
+    ``--csv D/p --parquet D``), are refused: the later would replace or delete the earlier."""
+    named = list(named)
+    for k, (flag, path) in enumerate(named):
+        for first, other in named[:k]:
+            for a, b in ((_spelled(path), _spelled(other)), (_real(path), _real(other))):
+                if a == b:
+                    what = "path" if "-o" in (first, flag) else "folder"
+                    raise DataError(flag, None, f"{first} and {flag} name the same {what} ({path}); give each its own")
+                for (f_in, p_in), (f_out, p_out), inner, outer in (((flag, path), (first, other), a, b),
+                                                                     ((first, other), (flag, path), b, a)):
+                    if outer in inner.parents:
+                        raise DataError(f_in, None, f"{p_in} is inside {f_out} {p_out}; give outputs outside "
+                                        "one another")
+
+
+def _spelled(path: str) -> Path:
+    return Path(os.path.abspath(path))
+
+
+def _real(path: str) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+def _beside(target: Path, suffix: str) -> Path:
+    """A new name beside ``target`` (nothing created): ``.NAME.XXXXXXXX.SUFFIX``."""
+    return target.parent / f".{target.name}.{secrets.token_hex(4)}{suffix}"
+
+
+class Staged:
+    """Outputs written beside their targets now and put in place together by :meth:`commit`: each
+    file as a temporary file, each folder as a temporary folder with a manifest naming its files.
+    :meth:`discard` removes them. Use :func:`staged`."""
+
+    def __init__(self) -> None:
+        self._files: list[tuple[str, Path, Path]] = []  # (flag, target, temporary file)
+        self._folders: list[tuple[str, Path, Path]] = []  # (flag, target, temporary folder)
+
+    def file(self, flag: str, path: str | Path, text: str) -> None:
+        """Stage ``text`` as the regular file ``path`` (its parents created now)."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        self._files.append((flag, target, Path(tmp)))
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is for sharing
-        if target.is_symlink() or (target.exists() and not target.is_file()):
-            raise DataError(str(path), None, "became something other than a regular file during the run")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is for sharing
 
-
-def write_folder(path: str | Path, files: Mapping[str, Callable[[Path], None] | str]) -> list[Path]:
-    """Write ``files`` (name → text, or a function writing the file at the path it is given) as the
-    folder ``path``: built beside it, then moved into place, replacing an earlier run's folder as a
-    whole. Runs writing one folder at once each put theirs in place whole: the last to finish wins
-    and no earlier folder is left behind."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    build = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
-    olds: list[Path] = []
-    try:
+    def folder(self, flag: str, path: str | Path, files: Mapping[str, Callable[[Path], None] | str]) -> None:
+        """Stage ``files`` (name → text, or a function writing the file at the path it is given) as
+        the folder ``path``, with the manifest that marks it as this program's."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        build = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+        self._folders.append((flag, target, build))
         for name, content in files.items():
             if isinstance(content, str):
                 (build / name).write_text(content, encoding="utf-8")
@@ -176,41 +237,165 @@ def write_folder(path: str | Path, files: Mapping[str, Callable[[Path], None] | 
                 content(build / name)
         (build / MANIFEST).write_text("\n".join(files) + "\n", encoding="utf-8")
         os.chmod(build, 0o777 & ~_umask())
+
+    def commit(self) -> None:
+        """Put every staged output in place. Each file target must still be absent or a regular
+        file; each folder target absent, empty or this program's (:func:`foreign_files`), checked
+        once it is moved aside, so that a file saved into it meanwhile is seen. A refusal
+        (:class:`DataError`) or a failure puts back what was moved and leaves no output replaced;
+        the replaced folders are removed after, their own files only."""
+        placed: list[tuple[Path, Path | None]] = []  # (target, the folder it replaced)
+        try:
+            for flag, target, _ in self._files:
+                _still_a_file(flag, target)
+            for flag, target, build in self._folders:
+                placed.append((target, _place_folder(flag, build, target)))
+            for _, target, tmp in self._files:
+                os.replace(tmp, target)
+        except BaseException:
+            for target, old in reversed(placed):
+                _put_back(target, old)
+            raise
+        self._files, self._folders = [], []
+        for _, old in placed:
+            if old is not None:
+                _remove_own(old)
+
+    def discard(self) -> None:
+        """Remove whatever is still staged."""
+        for _, _, tmp in self._files:
+            tmp.unlink(missing_ok=True)
+        for _, _, build in self._folders:
+            shutil.rmtree(build, ignore_errors=True)
+        self._files, self._folders = [], []
+
+
+@contextmanager
+def staged() -> Iterator[Staged]:
+    """A :class:`Staged` whose outputs are put in place when the block ends, or removed if it
+    raises (a failure, an interrupt, a refusal at the swap)."""
+    stage = Staged()
+    try:
+        yield stage
+        stage.commit()
+    finally:
+        stage.discard()
+
+
+def _put_back(target: Path, old: Path | None) -> None:
+    """Undo the placing of a folder at ``target``: the new folder removed, ``old`` (the folder it
+    replaced, if any) moved back. A step another process made impossible is left undone."""
+    gone = _beside(target, ".tmp")
+    try:
+        os.rename(target, gone)
+        shutil.rmtree(gone, ignore_errors=True)
+        if old is not None:
+            os.rename(old, target)
+    except OSError:
+        pass
+
+
+def _still_a_file(flag: str, target: Path) -> None:
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        kind = "a symbolic link" if stat.S_ISLNK(mode) else _kind(mode)
+        raise DataError(flag, None, f"{target} became {kind} during the run; nothing written")
+
+
+def _place_folder(flag: str, build: Path, target: Path) -> Path | None:
+    """Move ``build`` to ``target``: what is there first moved aside and checked (:func:`_aside`);
+    the folder it replaced, or None. Runs placing one folder at once each put theirs in place
+    whole, the last to finish winning."""
+    olds: list[Path] = []
+    try:
         for attempt in range(_PLACE_ATTEMPTS):
-            if target.exists():
-                old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".old"))
-                os.rmdir(old)
-                try:
-                    os.replace(target, old)
-                    olds.append(old)
-                except FileNotFoundError:  # another run moved it aside meanwhile
-                    pass
+            old = _aside(flag, target)
+            if old is not None:
+                olds.append(old)
             try:
-                os.replace(build, target)
+                os.rename(build, target)
                 break
             except OSError as exc:  # another run put its folder in place meanwhile: move that aside too
                 if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST) or attempt == _PLACE_ATTEMPTS - 1:
                     raise
     except BaseException:
-        shutil.rmtree(build, ignore_errors=True)
-        if olds and olds[-1].exists() and not target.exists():
-            os.replace(olds.pop(), target)
+        if olds and not os.path.lexists(target):
+            os.rename(olds.pop(), target)
         for old in olds:
-            shutil.rmtree(old, ignore_errors=True)
+            _remove_own(old)
         raise
-    for old in olds:
-        shutil.rmtree(old, ignore_errors=True)
-    return [target / name for name in files]
+    for old in olds[:-1]:
+        _remove_own(old)
+    return olds[-1] if olds else None
 
 
-#: how often :func:`write_folder` tries to put its folder in place while other runs do the same
+def _aside(flag: str, target: Path) -> Path | None:
+    """Move the folder at ``target`` aside and check that it holds only this program's files; put
+    it back and refuse if not. None when nothing is there."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISDIR(mode):
+        kind = "a symbolic link" if stat.S_ISLNK(mode) else _kind(mode)
+        raise DataError(flag, None, f"{target} became {kind} during the run; nothing written")
+    old = _beside(target, ".old")
+    try:
+        os.rename(target, old)
+    except FileNotFoundError:  # another run moved it aside meanwhile
+        return None
+    foreign = foreign_files(old)
+    if foreign:
+        try:
+            os.rename(old, target)
+        except OSError:
+            raise DataError(flag, None, f"{target} holds files brutal-sim did not write ({_listed(foreign)}), "
+                            f"saved there during the run; they are kept in {old}; nothing written") from None
+        raise DataError(flag, None, f"{target} holds files brutal-sim did not write ({_listed(foreign)}), saved "
+                        "there during the run; nothing written")
+    return old
+
+
+def _remove_own(folder: Path) -> None:
+    """Remove a folder this program wrote: the files its manifest lists, the manifest, then the
+    folder if that left it empty (a file saved into it meanwhile is kept, and the folder with it)."""
+    own = _own_files(folder) or set()
+    for name in (*own, MANIFEST):
+        path = folder / name
+        try:
+            if stat.S_ISREG(os.lstat(path).st_mode):
+                path.unlink()
+        except OSError:
+            pass
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass
+
+
+#: how often a folder is put in place while other runs do the same (:func:`_place_folder`)
 _PLACE_ATTEMPTS = 100
 
 
-def _umask() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return umask
+def write_file(path: str | Path, text: str, flag: str | None = None) -> None:
+    """Write ``text`` to ``path`` through a temporary file beside it: never half-written, the
+    parents created only now. ``flag`` names the output in a refusal (default: the path)."""
+    with staged() as stage:
+        stage.file(flag or str(path), path, text)
+
+
+def write_folder(path: str | Path, files: Mapping[str, Callable[[Path], None] | str],
+                 flag: str | None = None) -> list[Path]:
+    """Write ``files`` (name → text, or a function writing the file at the path it is given) as the
+    folder ``path``: built beside it, then moved into place, replacing an earlier run's folder as a
+    whole; a folder that holds anything else when the new one is put in place is refused
+    (:class:`DataError`, ``flag`` or the path naming it) and left as it is."""
+    with staged() as stage:
+        stage.folder(flag or str(path), path, files)
+    return [Path(path) / name for name in files]
 
 
 #: the key–value metadata of each Parquet file name their keys with this prefix
@@ -228,21 +413,16 @@ class Outputs:
 
     def check(self, inputs: Iterable[Path] = ()) -> None:
         """Refuse, before anything runs or is created, an output that may not be written
-        (:func:`check_file`, :func:`check_folder`; ``inputs`` are never overwritten), one path
-        named by two outputs, or ``--parquet`` without pyarrow."""
+        (:func:`check_file`, :func:`check_folder`; ``inputs`` are never overwritten), or two
+        outputs that name one path or one inside the other (:func:`check_apart`)."""
         inputs = list(inputs)
+        check_apart((flag, path) for flag, path in (("-o", self.html), ("--csv", self.csv), ("--parquet", self.parquet))
+                    if path)
         if self.html:
             check_file("-o", self.html, inputs)
         for flag, folder in (("--csv", self.csv), ("--parquet", self.parquet)):
             if folder:
                 check_folder(flag, folder, inputs)
-        named = [(flag, path) for flag, path in (("-o", self.html), ("--csv", self.csv), ("--parquet", self.parquet))
-                 if path]
-        for k, (flag, path) in enumerate(named):
-            for first, other in named[:k]:
-                if Path(path).absolute() == Path(other).absolute():
-                    what = "path" if first == "-o" else "folder"
-                    raise DataError(flag, None, f"{first} and {flag} name the same {what} ({path}); give each its own")
 
 
 def require_parquet(flag: str = "--parquet") -> None:

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import jinja2
 import markupsafe
@@ -84,18 +84,26 @@ class ReportFrames:
                  "fighters", "survivors", "weights")
         return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
 
+    def csv_files(self) -> dict[str, Callable[[Path], None]]:
+        """Each frame as a writer of ``NAME.csv`` (text that a spreadsheet would run as a formula
+        neutralised: :func:`brutal_sim.outputs.csv_writer`)."""
+        return {f"{name}.csv": csv_writer(frame) for name, frame in self.tables().items()}
+
+    def parquet_files(self, metadata: Mapping[str, Any]) -> dict[str, Callable[[Path], None]]:
+        """Each frame as a writer of ``NAME.parquet`` (needs pyarrow), ``metadata`` (e.g.
+        :func:`table_metadata`) and the table's name in each file's key–value metadata."""
+        return {f"{name}.parquet": parquet_writer(frame, {**metadata, "table": name})
+                for name, frame in self.tables().items()}
+
     def to_csv(self, directory: str) -> list[Path]:
-        """Write each frame as ``DIRECTORY/NAME.csv`` (text that a spreadsheet would run as a
-        formula neutralised: :func:`brutal_sim.outputs.csv_writer`); the folder is replaced as a
-        whole (:func:`brutal_sim.outputs.write_folder`)."""
-        return write_folder(directory, {f"{name}.csv": csv_writer(frame) for name, frame in self.tables().items()})
+        """Write :meth:`csv_files` as the folder ``DIRECTORY``, replaced as a whole
+        (:func:`brutal_sim.outputs.write_folder`)."""
+        return write_folder(directory, self.csv_files())
 
     def to_parquet(self, directory: str, metadata: Mapping[str, Any]) -> list[Path]:
-        """Write each frame as ``DIRECTORY/NAME.parquet`` (needs pyarrow), ``metadata`` (e.g.
-        :func:`table_metadata`) and the table's name in each file's key–value metadata; the folder
-        is replaced as a whole (:func:`brutal_sim.outputs.write_folder`)."""
-        return write_folder(directory, {f"{name}.parquet": parquet_writer(frame, {**metadata, "table": name})
-                                        for name, frame in self.tables().items()})
+        """Write :meth:`parquet_files` as the folder ``DIRECTORY``, replaced as a whole
+        (:func:`brutal_sim.outputs.write_folder`)."""
+        return write_folder(directory, self.parquet_files(metadata))
 
 
 def table_metadata(scenario: Scenario) -> dict[str, Any]:

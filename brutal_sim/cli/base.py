@@ -11,7 +11,7 @@ import os
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterator
 
 import typer
@@ -305,15 +305,23 @@ def run_executor(cluster: Any, threads: int | None, json_mode: bool = False) -> 
 
 
 def with_progress(noun: str, n: int, threshold: int, json_mode: bool,
-                   play: Callable[[Callable[[int, int], None] | None], Any]) -> Any:
-    """``play(progress)``, with a progress bar of ``n`` ``noun`` on a terminal when ``n`` reaches
-    ``threshold`` (not in JSON mode)."""
-    if json_mode or not err.is_terminal or n < threshold:
-        return play(None)
-    with Progress(TextColumn(noun), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                  TimeRemainingColumn(), console=err, transient=True) as bar:
-        task = bar.add_task(noun, total=n)
-        return play(lambda done, total: bar.update(task, completed=done, total=total))
+                  play: Callable[[Callable[[int, int], None]], Any], local: bool = True) -> Any:
+    """``play(progress)``, stoppable: ``progress(done, total)``, called after each chunk, ends the run
+    when a stop was requested (:func:`check_stop`), and draws a progress bar of ``n`` ``noun`` on a
+    terminal when ``n`` reaches ``threshold`` (not in JSON mode). A ``local`` run (numba in this
+    process) is :func:`playing`: a stop waits for the chunk to end."""
+    with playing() if local else nullcontext():
+        if json_mode or not err.is_terminal or n < threshold:
+            return play(lambda _done, _total: check_stop())
+        with Progress(TextColumn(noun), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                      TimeRemainingColumn(), console=err, transient=True) as bar:
+            task = bar.add_task(noun, total=n)
+
+            def progress(done: int, total: int) -> None:
+                check_stop()
+                bar.update(task, completed=done, total=total)
+
+            return play(progress)
 
 
 def how_many(n: int | None, target_error: float | None, max_n: int | None, what: str = "duels") -> tuple[int, Any]:

@@ -22,13 +22,18 @@ DIR_OPT = typer.Option(None, "--dir", help="the cache folder to use instead of N
 JSON_OPT = typer.Option(False, "--json", help="print JSON")
 
 
-def _contents(cache_dir: Optional[Path], remove: bool) -> Any:
+def _contents(cache_dir: Optional[str], remove: bool) -> Any:
     """What the cache holds (``remove``: after removing it)."""
     from ..toolbox import cache
 
-    if cache_dir is not None and cache_dir.exists() and not cache_dir.is_dir():
-        fail(f"--dir: {cache_dir} is not a folder")
-    location = cache.locate(cache_dir)
+    if cache_dir is not None:
+        if not cache_dir.strip():
+            fail("--dir: give a folder (an empty path names none)")
+        if "\x00" in cache_dir:
+            fail("--dir: a path cannot hold a NUL character")
+        if Path(cache_dir).exists() and not Path(cache_dir).is_dir():
+            fail(f"--dir: {cache_dir} is not a folder")
+    location = cache.locate(None if cache_dir is None else Path(cache_dir))
     return cache.clear(location) if remove else cache.scan(location)
 
 
@@ -45,7 +50,7 @@ def _files(n: int, size: int) -> str:
 
 
 @cache_app.command("info")
-def info(cache_dir: Optional[Path] = DIR_OPT, as_json: bool = JSON_OPT) -> None:
+def info(cache_dir: Optional[str] = DIR_OPT, as_json: bool = JSON_OPT) -> None:
     """Where the cache is, how big brutal_sim's part of it is, and which versions of the sources
     (brutal_sim version, source tag, level, numba) it holds."""
     contents = _contents(cache_dir, remove=False)
@@ -65,9 +70,10 @@ def info(cache_dir: Optional[Path] = DIR_OPT, as_json: bool = JSON_OPT) -> None:
 
 
 @cache_app.command("clear")
-def clear(cache_dir: Optional[Path] = DIR_OPT, as_json: bool = JSON_OPT) -> None:
-    """Remove brutal_sim's compiled kernels from the cache (nothing else in a shared folder); the
-    next run compiles them again."""
+def clear(cache_dir: Optional[str] = DIR_OPT, as_json: bool = JSON_OPT) -> None:
+    """Remove brutal_sim's compiled kernels from the cache: the folders with brutal_sim's manifest
+    under the cache's folder (never through a link) and numba's own files of this installation's
+    sources, nothing else in a shared folder; the next run compiles them again."""
     removed = _contents(cache_dir, remove=True)
     if as_json:
         typer.echo(json.dumps({"removed": removed.as_dict()}, indent=1))

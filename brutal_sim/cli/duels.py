@@ -85,7 +85,8 @@ def duel(
         warm_up(json_out, rs)
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("duels", n, 2_000_000, json_out, lambda progress:
-                                api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0])
+                               api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0],
+                               local=target is None)
     data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
@@ -171,7 +172,8 @@ def attack(
     rs = matchup[0]
     api.check_attack(matchup, names)  # a tactic that makes no attack is refused before the compile
     warm_up(json_out, rs, "exact" if n is None else "attack")
-    result = api.attack_of(matchup, n=n, seed=seed, threads=threads, names=names)
+    result = with_progress("attacks", n or 0, 10_000_000, json_out, lambda progress: api.attack_of(
+        matchup, n=n, seed=seed, threads=threads, names=names, progress=progress))
     data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
@@ -227,9 +229,10 @@ def weights(
     changes = parse_sets(sets)
     (a,), (b,) = with_sets([a], [b], changes, ruleset)
     rs = api.prepare(a, b, rules, flags, ruleset=ruleset)[0]
-    warm_up(json_out, rs)
-    w = designer.stat_weights(a, b, n, seed, flags, rules, ruleset, threads, target_error=target_error,
-                              max_n=api.MAX_N_DEFAULT if max_n is None else max_n)
+    warm_up(json_out, rs, "paired")
+    w = with_progress("duels", n, 2_000_000, json_out, lambda progress: designer.stat_weights(
+        a, b, n, seed, flags, rules, ruleset, threads, target_error=target_error,
+        max_n=api.MAX_N_DEFAULT if max_n is None else max_n, progress=progress))
     data = {**w.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)

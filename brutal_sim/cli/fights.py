@@ -87,7 +87,8 @@ def fight(
         warm_up_fight(json_out, prepared)
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("fights", n, 1_000_000, json_out, lambda progress:
-                                api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0])
+                               api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0],
+                               local=target is None)
     data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)

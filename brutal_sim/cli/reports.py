@@ -34,6 +34,7 @@ from .base import (
     fail,
     check_run,
     warm_up,
+    with_progress,
     plural,
     warm_up_fight,
     run_executor,
@@ -71,7 +72,7 @@ def report(
     report (images embedded, the scenario and its files embedded)."""
     from pathlib import Path
 
-    from ..outputs import Outputs, require_parquet, write_file
+    from ..outputs import Outputs, require_parquet, staged
     from ..report import (ReportFrames, check_report_size, flat_sets, nested_sets, read_setup, render_report,
                           report_setup, setup_inputs, table_metadata)
     from ..run.cluster import parse
@@ -130,12 +131,13 @@ def report(
     check_report_size(html, output)
     frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
     try:
-        with writing():
-            write_file(output, html)
+        with writing(), staged() as stage:
+            stage.file("-o", output, html)
             if csv:
-                frames.to_csv(csv)
+                stage.folder("--csv", csv, frames.csv_files())
             if parquet:
-                frames.to_parquet(parquet, {**table_metadata(sc), "scenario": setup["scenario"]["name"]})
+                stage.folder("--parquet", parquet, frames.parquet_files({**table_metadata(sc),
+                                                                         "scenario": setup["scenario"]["name"]}))
     except OSError as exc:
         fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
     fights = f" and {plural(len(sc.fights), 'group fight')}" if sc.fights else ""
@@ -248,9 +250,13 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
             with playing():
                 return run_scenario(sc, threads, progress, executor=executor)
     else:
+        logged = 0
+
         def log(done: int, _total: int, label: str) -> None:
+            nonlocal logged
             check_stop()
-            if sc.precision is None and done % sc.spec.n == 0:
+            if sc.precision is None and done % sc.spec.n == 0 and done > logged:
+                logged = done
                 rate = done / max(time.perf_counter() - t0, 1e-9)
                 err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {one_line(label)}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
@@ -289,7 +295,7 @@ def diff_(
 
     from .. import api, designer
     from ..core.ruleset import get_ruleset, resolve_ruleset
-    from ..outputs import Outputs, csv_writer, parquet_writer, require_parquet, write_file, write_folder
+    from ..outputs import Outputs, csv_writer, parquet_writer, require_parquet, staged
     from ..report import render_diff
     from ..scenario import rules_files
 
@@ -311,10 +317,10 @@ def diff_(
     first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
     for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
         api.prepare(*first, rules, flags, ruleset=rs.name, names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
-    warm_up(json_out, rs)
-    d = designer.rule_diff(refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads,
-                           target_error=target_error, max_n=api.MAX_N_DEFAULT if max_n is None else max_n,
-                           names=names)
+    warm_up(json_out, rs, "paired")
+    d = with_progress("duels", n, 2_000_000, json_out, lambda progress: designer.rule_diff(
+        refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads, target_error=target_error,
+        max_n=api.MAX_N_DEFAULT if max_n is None else max_n, names=names, progress=progress))
     data = d.to_dict()
     command = "brutal-sim " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["diff"] else "brutal-sim diff …"
     page = render_diff(d, command, " vs ".join(f for f in (rules_a, rules_b) if f)) if output else ""
@@ -323,13 +329,13 @@ def diff_(
             "n": None if d.precision else n, "target_error": 100 * d.precision["target_error"] if d.precision else None,
             "max_n": n if d.precision else None}
     try:
-        with writing():
+        with writing(), staged() as stage:
             if output:
-                write_file(output, page)
+                stage.file("-o", output, page)
             if csv:
-                write_folder(csv, {"diff.csv": csv_writer(d.frame())})
+                stage.folder("--csv", csv, {"diff.csv": csv_writer(d.frame())})
             if parquet:
-                write_folder(parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
+                stage.folder("--parquet", parquet, {"diff.parquet": parquet_writer(d.frame(), meta)})
     except OSError as exc:
         fail(f"cannot write: {exc.strerror or exc}: {exc.filename or output or csv or parquet}")
     if json_out:

@@ -150,17 +150,18 @@ def quiet(level: int = logging.CRITICAL) -> Iterator[None]:
 
 @contextlib.contextmanager
 def open_executor(spec: str | ClusterSpec | None, threads: int | None = None,
-                  chunk: int = CHUNK) -> Iterator[Executor]:
+                  chunk: int | None = None) -> Iterator[Executor]:
     """The executor of a ``--cluster`` value, closed on exit.
 
-    None: in-process. ``local`` / ``local:N``: a ``LocalCluster`` of worker processes (one per core
+    ``chunk``: duel indices per chunk (default: the executor's, ``LOCAL_CHUNK`` in-process, ``CHUNK``
+    on a cluster). None: in-process. ``local`` / ``local:N``: a ``LocalCluster`` of worker processes (one per core
     unless N is given) with one task thread and, unless ``threads`` says otherwise, one numba thread
     each. An address: a ``Client`` of that scheduler; a :class:`ClusterError` if it cannot be reached
     within ``CONNECT_TIMEOUT`` seconds or has no worker by then.
     """
     target = parse(spec) if isinstance(spec, str) or spec is None else spec
     if target is None:
-        yield LocalExecutor(threads, chunk)
+        yield LocalExecutor(threads) if chunk is None else LocalExecutor(threads, chunk)
         return
     distributed = _distributed()
     cluster = None
@@ -192,7 +193,7 @@ def open_executor(spec: str | ClusterSpec | None, threads: int | None = None,
                                    f"(waited {CONNECT_TIMEOUT:.0f} s); start one with "
                                    f"`dask worker {target.address}`") from None
     try:
-        yield DaskExecutor(client, threads, chunk)
+        yield DaskExecutor(client, threads) if chunk is None else DaskExecutor(client, threads, chunk)
     finally:
         with quiet():
             client.close()

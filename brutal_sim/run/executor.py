@@ -2,8 +2,8 @@
 and summing their counters.
 
 A run is one or more :class:`Work` items (a kernel and its arrays, keyed by a seed) over duel
-indices ``0 … n−1``. :func:`run_works` splits the indices into chunks of a fixed size (``CHUNK``,
-independent of threads and workers), hands every chunk to an :class:`Executor` and sums the
+indices ``0 … n−1``. :func:`run_works` splits the indices into chunks of a fixed size (``CHUNK``
+on a cluster, ``LOCAL_CHUNK`` in this process; independent of threads and workers), hands every chunk to an :class:`Executor` and sums the
 counters of the chunks of each work as they complete. Kernels are keyed by (seed, duel index), and
 int64 sums do not depend on their order, so every executor and chunk size gives bit-identical
 counters.
@@ -31,6 +31,10 @@ from ..core.ruleset import Bound
 
 #: Duel indices per chunk: the unit of work an executor runs. Results do not depend on it.
 CHUNK = 1 << 20
+#: Duel indices per chunk in this process (:class:`LocalExecutor`): a stop requested during a run
+#: ends it after the chunk playing, well within a second on one thread (a kernel call cannot be
+#: interrupted)
+LOCAL_CHUNK = 1 << 16
 
 #: ``on_chunk(work index, indices in the chunk)``, called as each chunk completes.
 ChunkProgress = Callable[[int, int], None]
@@ -164,6 +168,9 @@ class Executor(ABC):
 
 class LocalExecutor(Executor):
     """Chunks one after the other in this process, on numba's threads: nothing to start."""
+
+    def __init__(self, threads: int | None = None, chunk: int = LOCAL_CHUNK) -> None:
+        super().__init__(threads, chunk)
 
     def map(self, works: Sequence[Work], tasks: Sequence[Task]) -> Iterator[tuple[int, ChunkResult]]:
         for i, t in enumerate(tasks):

@@ -74,7 +74,8 @@ def _label(scenario: Scenario, cell: Cell) -> str:
 
 def run_scenario(scenario: Scenario, threads: int | None = None, progress: ProgressFn | None = None,
                  executor: Executor | None = None, client: Any = None) -> list[DuelResult]:
-    """Run every cell; ``progress(duels done, total, label)`` is called as blocks finish.
+    """Run every cell; ``progress(duels done, total, label)`` is called as blocks finish (while a
+    ``[[weights]]`` entry plays, with the cells' duels and the entry's label).
 
     Group fights (``[[fights]]``) are played alongside; their
     :class:`~brutal_sim.results.fight.FightResult` objects are left in ``scenario.fight_results``. Fights of
@@ -161,6 +162,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     scenario.fight_results = [fight_results[i] for i in range(len(scenario.fights))]
     scenario.weight_results = [
         stat_weights(job.a, job.b, spec.n, spec.seed, job.options, job.rules, job.ruleset.name, threads,
-                     executor, client, spec.target_error, spec.max_n, label=job.label)
+                     executor, client, spec.target_error, spec.max_n, label=job.label,
+                     progress=None if progress is None else lambda _d, _t, label=job.label: progress(done, total, label))
         for job in scenario.weight_jobs]
     return [results[i] for i in range(len(scenario.cells))]

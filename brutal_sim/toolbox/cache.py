@@ -29,6 +29,7 @@ import os
 import pickle
 import re
 import shutil
+import stat
 import sys
 import uuid
 from dataclasses import dataclass, field
@@ -77,6 +78,20 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+#: the line said once when compiled code cannot be kept (:func:`note_not_kept`)
+NOT_KEPT = ("note: numba's cache folders cannot be written here: kernels compiled in this run are not kept "
+            "(later runs compile them again; set NUMBA_CACHE_DIR to a writable folder to keep them)")
+#: whether :data:`NOT_KEPT` was said in this process (empty: not yet)
+NOT_KEPT_SAID: list[bool] = []
+
+
+def note_not_kept() -> None:
+    """Say on stderr, once per process, that compiled code cannot be kept (:data:`NOT_KEPT`)."""
+    if not NOT_KEPT_SAID:
+        NOT_KEPT_SAID.append(True)
+        print(NOT_KEPT, file=sys.stderr)
+
+
 _PACKAGE_DIGEST: list[str] = []
 
 
@@ -121,7 +136,8 @@ class VersionedFiles:
 
     def save(self, key: tuple, data: Any) -> None:
         """Keep ``data`` (numba's reduced compile result) under ``key``. A cache that cannot be
-        written is skipped: it costs only a compile in the next process."""
+        written is skipped, said once (:func:`note_not_kept`): it costs only a compile in the next
+        process."""
         path = self.path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -130,7 +146,7 @@ class VersionedFiles:
                 write_atomically(manifest, (json.dumps(self._manifest(key[-1]), indent=1) + "\n").encode())
             write_atomically(path, self._dumps((key, self._stamp, data)))
         except OSError:
-            pass
+            note_not_kept()
 
     def load(self, key: tuple) -> Any:
         """numba's reduced compile result under ``key``, or None: none kept, unreadable, or kept for
@@ -183,6 +199,22 @@ def user_wide_dir() -> Path:
     from numba.misc.appdirs import AppDirs
 
     return Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)
+
+
+def numba_folders(source_dir: str) -> list[Path]:
+    """numba's folders for the sources in ``source_dir``, in the order its locators try them:
+    ``NUMBA_CACHE_DIR``'s (when set), the ``__pycache__`` beside the sources, the user-wide one."""
+    from numba.core import config
+
+    subpath = locator_subpath(source_dir)
+    first = [Path(config.CACHE_DIR) / subpath] if config.CACHE_DIR else []
+    return [*first, Path(source_dir) / "__pycache__", user_wide_dir() / subpath]
+
+
+def readable_folder(source_dir: str) -> Path | None:
+    """The first of numba's folders for ``source_dir`` (:func:`numba_folders`) that holds a version
+    folder of brutal_sim's, whether or not it can be written; None if none does."""
+    return next((f for f in numba_folders(source_dir) if _version_folders([f], None)), None)
 
 
 @dataclass
@@ -282,39 +314,80 @@ def _size(path: Path) -> int:
 
 
 def _read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of a version folder (a regular file, never read through a link), or {}."""
+    path = folder / MANIFEST
     try:
-        data = json.loads((folder / MANIFEST).read_text())
-        return data if isinstance(data, dict) else {}
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return {}
+        data = json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
+    return data if isinstance(data, dict) else {}
 
 
-def _version_folders(parents: Iterable[Path]) -> list[Path]:
+def is_version_manifest(data: dict[str, Any]) -> bool:
+    """Whether ``data`` is a manifest :func:`manifest` wrote (its format, brutal_sim's version and
+    source tag)."""
+    return all(key in data for key in ("format", "brutal_sim", "package_sources"))
+
+
+def _real_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder itself, not a link to one."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _subfolders(parent: Path) -> list[Path]:
+    """The folders in ``parent`` (a folder itself, not a link), links to folders left out."""
+    if not _real_folder(parent):
+        return []
+    try:
+        with os.scandir(parent) as entries:
+            return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
+def _version_folders(parents: Iterable[Path], root: Path | None) -> list[Path]:
+    """The version folders in ``parents``: named as one, a folder (not a link), with a manifest of
+    brutal_sim's, and under ``root`` once resolved (when there is a root)."""
+    real_root = None if root is None else root.resolve()
     found = []
     for parent in parents:
-        try:
-            found.extend(p for p in parent.iterdir() if p.is_dir() and VERSION_DIR.fullmatch(p.name))
-        except OSError:
-            continue
+        for folder in _subfolders(parent):
+            if (VERSION_DIR.fullmatch(folder.name) and is_version_manifest(_read_manifest(folder))
+                    and (real_root is None or folder.resolve().is_relative_to(real_root))):
+                found.append(folder)
     return sorted(set(found))
+
+
+def _regular_files(folder: Path) -> list[Path]:
+    """The regular files in ``folder`` (links left out), in every subfolder that is no link."""
+    files = []
+    for dirpath, _dirs, names in os.walk(folder):
+        files.extend(p for p in (Path(dirpath) / n for n in names) if stat.S_ISREG(os.lstat(p).st_mode))
+    return files
 
 
 def scan(location: Location) -> Contents:
     """What ``location`` holds of brutal_sim's: the version folders (under a cache root, those of
     every checkout and of ruleset packages using brutal_sim's decorators; elsewhere those of this
-    installation) and numba's own ``*.nbi``/``*.nbc`` files in this installation's folders. A
-    missing cache holds nothing."""
-    parents = list(location.own_folders)
-    if location.root is not None and location.root.is_dir():
-        parents = sorted({p for p in location.root.iterdir() if p.is_dir()} | set(parents))
+    installation) and numba's own ``*.nbi``/``*.nbc`` files in this installation's folders. Only
+    folders with brutal_sim's manifest count as version folders, and no link is followed: a linked
+    folder, or one that resolves outside the root, holds nothing of the cache's. A missing cache
+    holds nothing."""
+    # under a root, its folders (numba's folders of this installation among them)
+    parents = list(location.own_folders) if location.root is None else _subfolders(location.root.resolve())
     contents = Contents(location)
-    for folder in _version_folders(parents):
-        files = [p for p in folder.rglob("*") if p.is_file()]
+    for folder in _version_folders(parents, location.root):
+        files = _regular_files(folder)
         contents.versions.append(Version(folder, _read_manifest(folder), len(files), sum(_size(p) for p in files)))
     for folder in location.own_folders:
-        if folder.is_dir():
-            contents.numba_files.extend(sorted(p for p in folder.iterdir() if p.is_file()
-                                               and p.suffix in (DATA_SUFFIX, INDEX_SUFFIX)))
+        if _real_folder(folder):
+            contents.numba_files.extend(sorted(p for p in folder.iterdir() if p.suffix in (DATA_SUFFIX, INDEX_SUFFIX)
+                                               and stat.S_ISREG(os.lstat(p).st_mode)))
     return contents
 
 

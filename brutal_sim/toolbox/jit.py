@@ -25,7 +25,11 @@ They use four numba internals, none of which changes what a kernel computes (doc
    its module is imported, :func:`_snapshot_sources`), and the level (``tuned``, ``no-hook`` or
    ``plain``). Each tag's machine code is kept in a folder of its own, one file per key, written
    atomically and checked when loaded (:mod:`brutal_sim.toolbox.cache`): two versions of the
-   sources, or two levels, never share a file, so they never load each other's code.
+   sources, or two levels, never share a file, so they never load each other's code. Where none of
+   numba's folders can be written (a read-only install and home), one that holds this package's
+   cached code is read without being written (:class:`_ReadOnlyLocator`); code compiled then is not
+   kept, said once in one line (:data:`~brutal_sim.toolbox.cache.NOT_KEPT`; on an untested numba
+   when the functions are defined).
 3. Rule functions compiled without numba's reference counting (the private option ``_nrt=False``):
    their array arguments are borrowed from the caller. With it, every call between two compiled
    functions increments and decrements each array argument atomically: half the speed
@@ -71,6 +75,8 @@ from typing import Any, Callable, Collection, Mapping
 
 import numba
 from numba import njit
+
+from .cache import note_not_kept
 
 #: The numba minor versions the internals are used on (their patch releases included, as the pin in
 #: pyproject.toml allows): the fence test (``tests/core/test_jit_fence.py``) and the whole suite
@@ -291,13 +297,42 @@ def internalize_own_functions(module: Any, suffix: str, always_inline: Collectio
 
 if MODE.tested:
     from numba.core import types
-    from numba.core.caching import FunctionCache
+    from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator, _SourceFileBackedLocatorMixin
     from numba.core.registry import CPUDispatcher
     from numba.core.serialize import dumps
 
-    from .cache import VersionedFiles, manifest as cache_manifest, package_digest
+    from .cache import VersionedFiles, manifest as cache_manifest, numba_folders, package_digest, readable_folder
 
     package_digest()  # the package's sources as imported, for the manifests
+
+    class _ReadOnlyLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+        """numba's folder for a source file when none can be written (a read-only install and home):
+        the first that holds this package's cached code (:func:`~brutal_sim.toolbox.cache.readable_folder`),
+        else numba's last choice, read and never written (a save is skipped and said once,
+        :meth:`VersionedFiles.save`). numba's own locators accept only folders they can write."""
+
+        def __init__(self, py_func: Callable[..., Any], py_file: str, folder: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._folder = folder
+
+        def ensure_cache_path(self) -> None:
+            """Nothing is made: the folder is read only."""
+
+        def get_cache_path(self) -> str:
+            return self._folder
+
+        @classmethod
+        def from_function(cls, py_func: Callable[..., Any], py_file: str) -> "_ReadOnlyLocator | None":
+            if not os.path.exists(py_file):
+                return None
+            source_dir = os.path.dirname(os.path.abspath(py_file))
+            return cls(py_func, py_file, str(readable_folder(source_dir) or numba_folders(source_dir)[-1]))
+
+    class _CacheImpl(CompileResultCacheImpl):
+        """numba's cache of compile results, with :class:`_ReadOnlyLocator` after numba's locators."""
+
+        _locator_classes = [*CompileResultCacheImpl._locator_classes, _ReadOnlyLocator]
 
     class _SourceKeyedCache(FunctionCache):
         """numba's disk cache of a function, its index key extended by :func:`cache_tag`, its files
@@ -305,6 +340,8 @@ if MODE.tested:
         sources and level, a file per key, written atomically, checked when loaded) in the place
         of numba's index and numbered data files, which every version of the sources at one path
         shares."""
+
+        _impl_class = _CacheImpl
 
         def __init__(self, py_func: Callable[..., Any]) -> None:
             super().__init__(py_func)
@@ -384,6 +421,11 @@ if MODE.hook:
 
 # -- the decorators --------------------------------------------------------------------------------
 
+def _no_locator(exc: RuntimeError) -> bool:
+    """Whether ``exc`` is numba's refusal to cache a function for want of a folder (its locators)."""
+    return "no locator available" in str(exc)
+
+
 def _compiled(func: Callable[..., Any], *, typed: bool = False, rule_options: bool = False,
               cache: bool = True, **options: Any) -> Any:
     """``func`` compiled as this module's mode says: ``typed`` for one version per argument types
@@ -396,7 +438,13 @@ def _compiled(func: Callable[..., Any], *, typed: bool = False, rule_options: bo
         if cache:
             _snapshot_sources(func.__module__.partition(".")[0])
         return _make(func, TypedDispatcher if typed else _Dispatcher, cache, **options)
-    return njit(cache=cache, **options)(func)
+    try:
+        return njit(cache=cache, **options)(func)
+    except RuntimeError as exc:  # numba's cache has no folder it can write: compiled in this process only
+        if not (cache and _no_locator(exc)):
+            raise
+        note_not_kept()
+        return njit(**options)(func)
 
 
 def rule(func: Callable[..., Any]) -> Any:

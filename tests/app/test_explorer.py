@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from brutal_sim import api, designer
+from brutal_sim import api, designer, outputs
 from brutal_sim.core.errors import DataError
 from brutal_sim.core.variants import with_changes
 from brutal_sim.scenario import load_scenario, run_scenario
@@ -63,14 +63,63 @@ def test_a_saved_setup_replays_the_same_duels_as_a_scenario(explorer, tmp_path):
     explorer.set("options.armour_model", "protection_only")
     reading = explorer.reading()
     path = explorer.save_scenario(tmp_path / "kept")
-    assert sorted(p.name for p in path.parent.iterdir()) == ["brute.toml", "scenario.toml", "swordsman.toml"]
+    assert sorted(p.name for p in path.parent.iterdir()) == [outputs.MANIFEST, "brute.toml", "scenario.toml",
+                                                             "swordsman.toml"]
     [result] = run_scenario(load_scenario(str(path)))
     assert (result.wins(0), result.wins(1), result.n) == (reading.current.wins(0), reading.current.wins(1), N)
     out = explorer.report(tmp_path / "kept")
     assert out.name == "report.html" and "Swordsman" in out.read_text()
 
 
-def test_the_widgets_drive_the_explorer(explorer):
+def test_a_save_never_writes_through_a_link_in_its_folder(explorer, tmp_path):
+    outside = tmp_path / "outside.toml"
+    outside.write_text("mine")
+    folder = tmp_path / "kept"
+    explorer.save_scenario(folder)
+    (folder / "brute.toml").unlink()
+    (folder / "brute.toml").symlink_to(outside)
+    with pytest.raises(DataError, match=r"^save_scenario: .*kept holds files brutal-sim did not write \(brute.toml\)"):
+        explorer.save_scenario(folder)
+    assert outside.read_text() == "mine" and (folder / "brute.toml").is_symlink()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "scenario.toml").symlink_to(outside)
+    with pytest.raises(DataError, match="did not write"):
+        explorer.save_scenario(mine)
+    assert outside.read_text() == "mine"
+
+
+def test_a_save_replaces_its_own_folder_and_refuses_others(explorer, tmp_path):
+    folder = tmp_path / "kept"
+    explorer.save_scenario(folder)
+    explorer.set("a.main_hand.damage", "d12")
+    explorer.save_scenario(folder)
+    assert 'damage = "d12"' in (folder / "swordsman.toml").read_text()
+    (folder / "notes.txt").write_text("keep me")
+    with pytest.raises(DataError, match=r"did not write \(notes.txt\)"):
+        explorer.save_scenario(folder)
+    assert (folder / "notes.txt").read_text() == "keep me"
+    (tmp_path / "file").write_text("")
+    with pytest.raises(DataError, match=r"^save_scenario: .*file is a file; give a folder"):
+        explorer.save_scenario(tmp_path / "file")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "kept"]
+
+
+@pytest.mark.parametrize("name", ["Scenario", "Щ" * 200])
+def test_saved_file_names_never_collide_and_fit_the_file_system(tmp_path, name):
+    a = with_changes(api.load_fighter("swordsman"), {"name": name})
+    b = with_changes(api.load_fighter("brute"), {"name": name})
+    explorer = designer.explore(a, b, ["a.checks.melee"], n=N, seed=SEED)
+    path = explorer.save_scenario(tmp_path / "kept")
+    files = {p.name for p in path.parent.iterdir()} - {outputs.MANIFEST}
+    assert len(files) == 3 and "scenario.toml" in files
+    assert all(len(f.encode()) <= 255 for f in files)
+    [result] = run_scenario(load_scenario(str(path)))
+    reading = explorer.reading()
+    assert (result.wins(0), result.wins(1)) == (reading.current.wins(0), reading.current.wins(1))
+
+
+def test_the_widgets_drive_the_explorer(explorer, tmp_path):
     pytest.importorskip("ipywidgets")
     box = explorer.widget()
     controls = box.children[:len(FIELDS)]
@@ -79,3 +128,8 @@ def test_the_widgets_drive_the_explorer(explorer):
     controls[0].value = "d12"
     assert explorer.values["a.main_hand.damage"] == "d12"
     assert explorer.reading().text() in text.value.replace("&#x27;", "'")
+    folder, buttons, status = box.children[-2].children[0], box.children[-2].children[1:], box.children[-1]
+    (tmp_path / "file").write_text("")
+    folder.value = str(tmp_path / "file")
+    buttons[1].click()  # save scenario
+    assert "is a file; give a folder" in status.value and (tmp_path / "file").read_text() == ""

@@ -149,3 +149,113 @@ def test_runs_writing_one_folder_at_once_leave_the_last_complete_one_and_nothing
     assert not errors, errors
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
     assert (target / "a.csv").read_text() == (target / "b.csv").read_text()
+
+
+def _saving_during_the_run(monkeypatch, save) -> None:
+    """``save()`` runs after the duels, before the outputs are put in place (a user saving a file)."""
+    import brutal_sim.report
+
+    render = brutal_sim.report.render_report
+
+    def render_and_save(*args, **kwargs):
+        save()
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(brutal_sim.report, "render_report", render_and_save)
+
+
+def _after_the_run(r) -> list[str]:
+    """The lines of stderr but the cells' progress lines."""
+    return [line for line in r.stderr.splitlines() if not line.startswith("cell ")]
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_file_saved_into_the_csv_folder_during_the_run_is_kept_and_nothing_is_replaced(scenario, tmp_path,
+                                                                                          monkeypatch):
+    page, folder = tmp_path / "r.html", tmp_path / "csv"
+    assert _report(scenario, "-o", str(page), "--csv", str(folder)).exit_code == 0
+    before = _tree(tmp_path)
+    _saving_during_the_run(monkeypatch, lambda: (folder / "notes.txt").write_text("keep me"))
+    r = _report(scenario, "-o", str(page), "--csv", str(folder))
+    assert r.exit_code == 2 and _after_the_run(r) == [r.stderr.splitlines()[-1]], r.output
+    assert r.stderr.splitlines()[-1].startswith("error: --csv: ") and \
+        "did not write (notes.txt), saved there during the run" in r.stderr
+    assert _tree(tmp_path) == {**before, "csv/notes.txt": b"keep me"}  # the page too is the earlier run's
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["csv", "r.html", "s.toml"]  # no temporary left
+
+
+def test_a_folder_made_by_someone_else_during_the_run_is_kept(scenario, tmp_path, monkeypatch):
+    folder = tmp_path / "out" / "csv"
+
+    def save() -> None:
+        folder.mkdir(parents=True)
+        (folder / "mine.txt").write_text("keep me")
+
+    _saving_during_the_run(monkeypatch, save)
+    r = _report(scenario, "-o", str(tmp_path / "r.html"), "--csv", str(folder))
+    assert r.exit_code == 2 and "did not write (mine.txt)" in r.stderr and len(_after_the_run(r)) == 1, r.output
+    assert _tree(tmp_path / "out") == {"csv/mine.txt": b"keep me"} and not (tmp_path / "r.html").exists()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["csv"]
+
+
+def test_a_link_in_an_output_folder_is_never_followed(scenario, tmp_path):
+    folder = tmp_path / "csv"
+    assert _report(scenario, "-o", str(tmp_path / "r.html"), "--csv", str(folder)).exit_code == 0
+    outside = tmp_path / "outside.csv"
+    outside.write_text("mine")
+    (folder / "summary.csv").unlink()
+    (folder / "summary.csv").symlink_to(outside)
+    _refused(_report(scenario, "-o", str(tmp_path / "r.html"), "--csv", str(folder)), "--csv",
+             "did not write (summary.csv)")
+    assert outside.read_text() == "mine" and (folder / "summary.csv").is_symlink()
+
+
+NESTED = [
+    (["-o", "D/r.html", "--csv", "D"], "-o", "D/r.html is inside --csv D"),
+    (["-o", "r.html", "--csv", "D/p", "--parquet", "D"], "--csv", "D/p is inside --parquet D"),
+    (["-o", "r.html", "--csv", "D", "--parquet", "D/p"], "--parquet", "D/p is inside --csv D"),
+    (["-o", "D/p/r.html", "--parquet", "D"], "-o", "D/p/r.html is inside --parquet D"),
+    (["-o", "D/./r.html", "--csv", "D/x/.."], "-o", "is inside --csv D/x/.."),
+]
+
+
+@pytest.mark.parametrize("args, flag, words", NESTED)
+def test_outputs_one_inside_another_are_refused_before_any_duel(scenario, tmp_path, monkeypatch, args, flag, words):
+    if "--parquet" in args:
+        pytest.importorskip("pyarrow")
+    monkeypatch.chdir(tmp_path)
+    _refused(_report(scenario, *args), flag, words)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["s.toml"]
+
+
+def test_outputs_one_inside_another_through_a_link_are_refused(scenario, tmp_path):
+    (tmp_path / "D").mkdir()
+    (tmp_path / "L").symlink_to(tmp_path / "D")
+    _refused(_report(scenario, "-o", str(tmp_path / "L" / "r.html"), "--csv", str(tmp_path / "D")), "-o",
+             "is inside --csv")
+
+
+def test_a_diff_refuses_nested_outputs_before_any_duel(tmp_path):
+    r = runner.invoke(app, ["diff", "brute", "swordsman", "-n", "100", "--option-b", "armour_model=protection_only",
+                            "-o", str(tmp_path / "D" / "d.html"), "--csv", str(tmp_path / "D")])
+    _refused(r, "-o", "is inside --csv")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_staged_output_refused_at_the_swap_leaves_every_target_as_it_was(tmp_path):
+    page, folder, other = tmp_path / "r.html", tmp_path / "csv", tmp_path / "pq"
+    page.write_text("old page")
+    outputs.write_folder(folder, {"a.csv": "old\n"})
+    outputs.write_folder(other, {"b.csv": "old\n"})
+    before = _tree(tmp_path)
+    with pytest.raises(DataError, match=r"^--parquet: .*pq holds files brutal-sim did not write \(late.txt\)"):
+        with outputs.staged() as stage:
+            stage.file("-o", page, "new page")
+            stage.folder("--csv", folder, {"a.csv": "new\n"})
+            stage.folder("--parquet", other, {"b.csv": "new\n"})
+            (other / "late.txt").write_text("keep me")
+    assert _tree(tmp_path) == {**before, "pq/late.txt": b"keep me"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["csv", "pq", "r.html"]

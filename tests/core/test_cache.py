@@ -239,3 +239,73 @@ def test_a_damaged_data_file_is_said_in_one_line_and_compiled_again(tmp_path, ca
     files.save(key, b"machine code")
     assert files.load(key) == b"machine code"
     assert capsys.readouterr().err == ""
+
+
+def _version_folder(parent: Path, digits: str, manifest: bool = True) -> Path:
+    folder = parent / f"{cache.VERSION_PREFIX}{digits}"
+    folder.mkdir(parents=True)
+    if manifest:
+        (folder / cache.MANIFEST).write_text(json.dumps(cache.manifest("brutal_sim.x", "0" * 64, "tuned", "0.68.1")))
+    (folder / "x._f-1.py311.0123456789abcdef.nbc").write_bytes(b"1" * 10)
+    return folder
+
+
+def test_cache_clear_never_reaches_through_a_link_out_of_its_root(tmp_path):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    ours = _version_folder(root / "pkg_0123", "0" * 16)
+    theirs = _version_folder(outside / "pkg_4567", "1" * 16)
+    (root / "linked").symlink_to(outside / "pkg_4567")
+    (root / "pkg_0123" / f"{cache.VERSION_PREFIX}{'2' * 16}").symlink_to(theirs)
+    result = runner.invoke(app, ["cache", "clear", "--dir", str(root), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["removed"]["version_folders"] == [str(ours.resolve())]
+    assert not ours.exists() and sorted(p.name for p in theirs.iterdir()) == [
+        cache.MANIFEST, "x._f-1.py311.0123456789abcdef.nbc"]
+
+
+def test_cache_clear_keeps_folders_without_brutal_sims_manifest(tmp_path):
+    bare = _version_folder(tmp_path / "pkg_0123", "3" * 16, manifest=False)
+    (tmp_path / "pkg_0123" / f"{cache.VERSION_PREFIX}{'4' * 16}").mkdir()
+    foreign = _version_folder(tmp_path / "pkg_0123", "5" * 16, manifest=False)
+    (foreign / cache.MANIFEST).write_text('{"someone": "else"}')
+    result = runner.invoke(app, ["cache", "clear", "--dir", str(tmp_path)])
+    assert result.exit_code == 0 and result.output.startswith("nothing to remove"), result.output
+    assert bare.exists() and foreign.exists() and (tmp_path / "pkg_0123" / f"{cache.VERSION_PREFIX}{'4' * 16}").exists()
+
+
+@pytest.mark.parametrize("command", ["clear", "info"])
+def test_an_empty_cache_dir_is_refused(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    here = _version_folder(tmp_path / "pkg_0123", "6" * 16)
+    for empty in ("", " "):
+        result = runner.invoke(app, ["cache", command, "--dir", empty])
+        assert result.exit_code == 2, result.output
+        assert result.output.strip().splitlines() == ["error: --dir: give a folder (an empty path names none)"]
+    assert sorted(p.name for p in here.iterdir()) == [cache.MANIFEST, "x._f-1.py311.0123456789abcdef.nbc"]
+
+
+def test_a_cache_that_cannot_be_written_is_said_once(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cache, "NOT_KEPT_SAID", [])
+    (tmp_path / "file").write_text("")
+    files = _files(tmp_path / "file")
+    for k in ("k1", "k2"):
+        files.save((k, ("brutal_sim", "s", "tuned")), b"code")
+    assert capsys.readouterr().err.splitlines() == [cache.NOT_KEPT]
+
+
+def test_on_an_untested_numba_a_function_with_no_cache_folder_compiles_in_the_process(monkeypatch, capsys):
+    import dataclasses
+
+    asked = []
+
+    def njit(cache: bool = False, **options):
+        asked.append(cache)
+        if cache:
+            raise RuntimeError("cannot cache function 'f': no locator available for file 'f.py'")
+        return lambda func: func
+
+    monkeypatch.setattr(jit, "MODE", dataclasses.replace(jit.MODE, tested=False))
+    monkeypatch.setattr(jit, "njit", njit)
+    monkeypatch.setattr(cache, "NOT_KEPT_SAID", [])
+    assert jit.driver(lambda x: x + 1)(2) == 3
+    assert asked == [True, False] and capsys.readouterr().err.splitlines() == [cache.NOT_KEPT]
