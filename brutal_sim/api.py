@@ -18,9 +18,9 @@ import numpy as np
 
 from .core.errors import DataError
 from .core.ruleset import Prepared, PreparedFight, Ruleset, get_ruleset, resolve_ruleset
+from .core.sides import expand_side
 from .results.duel import AttackResult, DuelResult
 from .results.fight import FightResult
-from .core.sides import expand_side
 from .results.header import excludes, rates_half_width
 from .run.engine import Precision, ProgressFn, duel_work, run, run_attack_counters, run_to_precision
 from .run.executor import Executor

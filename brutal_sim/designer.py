@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from html import escape
 from dataclasses import dataclass, field, replace
+from html import escape
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -20,6 +20,7 @@ from . import api
 from .core.errors import DataError
 from .core.ruleset import Ruleset, resolve_ruleset
 from .core.variants import get_path, names_apart, stat_steps, vary
+from .explorer import Explorer, explore
 from .results.frames import paired_differences, summary_frame
 from .results.header import rates_half_width
 from .results.plots import diff_figure, sweep_figure, weights_figure
@@ -27,7 +28,6 @@ from .results.stats import Z95, paired_difference, wilson
 from .run.engine import Precision, ProgressFn, paired_work, run, run_paired_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
-from .explorer import Explorer, explore
 
 __all__ = [
     "Balance", "Explorer", "RuleDiff", "Sweep", "TacticMatrix", "Weights", "balance", "explore",

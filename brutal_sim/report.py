@@ -17,6 +17,10 @@ import markupsafe
 import pandas as pd
 
 from . import __version__
+from .core.data import exists
+from .core.errors import DataError
+from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes, size_text
+from .outputs import csv_writer, parquet_writer, write_folder
 from .results import findings, hover, plots
 from .results.duel import DuelResult
 from .results.fight import FightResult
@@ -30,12 +34,7 @@ from .results.frames import (
     wounds_at_least_frame,
     wounds_frame,
 )
-from .core.data import exists
-from .core.errors import DataError
-from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes, size_text
-from .outputs import csv_writer, parquet_writer, write_folder
 from .scenario import Scenario, scenario_files
-
 
 #: Reports draw the wound figure (two panels per cell) only up to this many cells; the CSV has all.
 MAX_WOUND_CELLS = 6

@@ -16,34 +16,34 @@ from .. import __version__
 from ..core.errors import DataError, one_line
 from ..core.options import parse_option_flags
 from .base import (
-    literal,
-    check_stop,
-    playing,
-    writing,
-    app,
-    out,
-    err,
-    TARGET_OPT,
-    MAX_N_OPT,
-    SEED_OPT,
-    THREADS_OPT,
-    JSON_OPT,
     CLUSTER_OPT,
     FLAGS,
-    RULESET_OPT,
-    fail,
-    check_run,
-    warm_up,
-    with_progress,
-    plural,
-    warm_up_fight,
-    run_executor,
-    how_many,
-    print_json,
-    add_row,
-    percent,
+    JSON_OPT,
+    MAX_N_OPT,
     REPORT_SET_OPT,
+    RULESET_OPT,
+    SEED_OPT,
+    TARGET_OPT,
+    THREADS_OPT,
+    add_row,
+    app,
+    check_run,
+    check_stop,
+    err,
+    fail,
+    how_many,
+    literal,
+    out,
     parse_sets,
+    percent,
+    playing,
+    plural,
+    print_json,
+    run_executor,
+    warm_up,
+    warm_up_fight,
+    with_progress,
+    writing,
 )
 
 
@@ -73,8 +73,17 @@ def report(
     from pathlib import Path
 
     from ..outputs import Outputs, require_parquet, staged
-    from ..report import (ReportFrames, check_report_size, flat_sets, nested_sets, read_setup, render_report,
-                          report_setup, setup_inputs, table_metadata)
+    from ..report import (
+        ReportFrames,
+        check_report_size,
+        flat_sets,
+        nested_sets,
+        read_setup,
+        render_report,
+        report_setup,
+        setup_inputs,
+        table_metadata,
+    )
     from ..run.cluster import parse
     from ..scenario import MAX_CELLS, load_scenario, scenario_files
 

@@ -9,8 +9,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .executor import Executor, LocalExecutor, Run, Work, run_spans, run_works
 from ..core.ruleset import Compiled
+from .executor import Executor, LocalExecutor, Run, Work, run_spans, run_works
 
 ProgressFn = Callable[[int, int], None]
 

@@ -62,7 +62,7 @@ def _no_mount_namespace() -> str | None:
         return "unshare is not installed"
     with tempfile.TemporaryDirectory() as probe:
         r = subprocess.run(["unshare", "--map-root-user", "--mount", "sh", "-c",
-                            f'mount --bind -o ro "$1" "$1" && ! touch "$1/x" 2>/dev/null', "sh", probe],
+                            'mount --bind -o ro "$1" "$1" && ! touch "$1/x" 2>/dev/null', "sh", probe],
                            capture_output=True, text=True)
         written = os.path.exists(os.path.join(probe, "x"))
     return None if r.returncode == 0 and not written else \

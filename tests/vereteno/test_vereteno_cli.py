@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from brutal_sim import api
 from brutal_sim.cli import app
-from brutal_sim.run.engine import run_attack_counters, run_duel_counters, run_paired_counters
 from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.vereteno import RULESET
+from brutal_sim.run.engine import run_attack_counters, run_duel_counters, run_paired_counters
 
 runner = CliRunner()
 

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from brutal_sim import api
-from brutal_sim.rulesets.vereteno import RULESET
-from brutal_sim.rulesets.vereteno import layout as L
+from brutal_sim.rulesets.vereteno import RULESET, layout as L
 from brutal_sim.rulesets.vereteno.exact import check_pmf, reduction_pmf
 from brutal_sim.rulesets.vereteno.options import compile_options
 

@@ -4,10 +4,10 @@ several pairs, tactics, reactions, spending policies and rule options."""
 
 from __future__ import annotations
 
+import naive_vereteno as nv
 import numpy as np
 import pytest
 
-import naive_vereteno as nv
 from brutal_sim.rulesets.vereteno import RULESET
 from brutal_sim.rulesets.vereteno.catalog import Catalog
 
@@ -243,8 +243,7 @@ def test_turn_orders_of_n_fighters_agree():
     from naive_rng import Xoshiro256StarStar
 
     from brutal_sim.core.battle import B_ORDER
-    from brutal_sim.rulesets.vereteno import kernel as K
-    from brutal_sim.rulesets.vereteno import layout as L
+    from brutal_sim.rulesets.vereteno import kernel as K, layout as L
     from brutal_sim.toolbox.rng import seed_duel
 
     f = _fighter("swordsman")

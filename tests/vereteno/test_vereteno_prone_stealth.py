@@ -6,19 +6,26 @@ sampling within 4σ, each option both ways against a win rate that moves, and ba
 from __future__ import annotations
 
 import math
+
 import numpy as np
 import pytest
+from vereteno_util import fighter, opened, prepared
 
 from brutal_sim import api
-from brutal_sim.rulesets.vereteno import RULESET
-from brutal_sim.rulesets.vereteno import layout as L
+from brutal_sim.rulesets.vereteno import RULESET, layout as L
 from brutal_sim.rulesets.vereteno.exact import check_pmf, stealth_chance
 from brutal_sim.rulesets.vereteno.kernel import (
-    attack_pool, melee_pool, move_metres, open_duel, ranged_turn, shot_pool, stealth_approach, stealth_pool,
+    attack_pool,
+    melee_pool,
+    move_metres,
+    open_duel,
+    ranged_turn,
+    shot_pool,
+    stealth_approach,
+    stealth_pool,
 )
 from brutal_sim.rulesets.vereteno.options import O_STEALTH, STEALTH_DICE
 from brutal_sim.toolbox.rng import seed_duel
-from vereteno_util import fighter, opened, prepared
 
 #: the raider of V-16.4 with Скрытность 3 (the bundled one has none)
 STEALTHY = {"melee": 3, "nimbleness": 1, "influence": 1, "stealth": 3}

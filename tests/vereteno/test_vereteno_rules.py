@@ -6,20 +6,15 @@ that roll are driven by duel seeds whose first dice are read off the reference g
 from __future__ import annotations
 
 import numpy as np
-
-from brutal_sim.rulesets.vereteno import KERNELS
 import pytest
-
 from naive_rng import Xoshiro256StarStar
+
 from brutal_sim.core.battle import B_ORDER
+from brutal_sim.rulesets.vereteno import KERNELS, RULESET, kernel as K, layout as L, options as O
+from brutal_sim.rulesets.vereteno.catalog import Catalog
+from brutal_sim.rulesets.vereteno.options import compile_options
 from brutal_sim.toolbox.battle import put_out
 from brutal_sim.toolbox.rng import roll_die, seed_duel
-from brutal_sim.rulesets.vereteno import RULESET
-from brutal_sim.rulesets.vereteno import kernel as K
-from brutal_sim.rulesets.vereteno import layout as L
-from brutal_sim.rulesets.vereteno.catalog import Catalog
-from brutal_sim.rulesets.vereteno import options as O
-from brutal_sim.rulesets.vereteno.options import compile_options
 
 SEED = 77
 

@@ -11,16 +11,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from vereteno_util import fighter, opened, prepared
 
 from brutal_sim import api
 from brutal_sim.core.errors import DataError
-from brutal_sim.rulesets.vereteno import RULESET
-from brutal_sim.rulesets.vereteno import layout as L
+from brutal_sim.rulesets.vereteno import RULESET, layout as L
 from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.kernel import jam, ranged_turn, shot_pool, shot_spend, throw_cost
 from brutal_sim.rulesets.vereteno.model import DIAL_PROPERTIES
 from brutal_sim.toolbox.rng import seed_duel
-from vereteno_util import fighter, opened, prepared
 
 OUT = RULESET.counters.outcomes
 

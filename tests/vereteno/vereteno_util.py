@@ -7,8 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from brutal_sim.rulesets.vereteno import RULESET
-from brutal_sim.rulesets.vereteno import layout as L
+from brutal_sim.rulesets.vereteno import RULESET, layout as L
 from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.kernel import open_duel
 

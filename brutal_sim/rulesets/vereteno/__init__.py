@@ -17,15 +17,20 @@ import numpy as np
 
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.schema_tools import FileKind
 from ...core.ruleset import Compiled, ExactAttack, Kernels, KernelSet, Listing, Prepared, Ruleset
+from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, compile_traumas
-from .exact import enumerate_attack
-from .exact import enumerate_shot
+from .exact import enumerate_attack, enumerate_shot
 from .kernel import (
-    BAND_OUT, band, open_duel, paired, plan, plan_shot, run,
+    BAND_OUT,
+    band,
+    open_duel,
+    paired,
+    plan,
+    plan_shot,
+    run,
 )
 from .model import Fighter
 from .options import O_ROUND_CAP, O_START_DISTANCE, O_STEALTH, OPTION_SPECS, compile_options

@@ -16,7 +16,6 @@ from ...core.options import RuleOptions
 from .model import IMPROVISED, REACTIONS, Armour, Fighter, FighterSpec, Gun, Shield, Tactic, Trauma, Weapon
 from .options import OPTION_SPECS
 
-
 DATA_ROOT = resources.files("brutal_sim") / "data" / "vereteno"
 D66 = tuple(f"{t}{u}" for t in range(1, 7) for u in range(1, 7))
 

@@ -65,6 +65,20 @@ The names below are the kernel's public names; everything else is private to its
 
 from __future__ import annotations
 
+from .actions import (
+    _allowed as allowed,
+    _choose_reaction as choose_reaction,
+    _plan as plan,
+    _resolve as resolve,
+    _spend as spend,
+    _take_reaction as take_reaction,
+)
+from .armour import (
+    _armour_dice as armour_dice,
+    _armour_reduction as armour_reduction,
+    _armour_roll as armour_roll,
+    _lose_health as lose_health,
+)
 from .checks import (
     KIND_COST,
     _attack_pool as attack_pool,
@@ -80,43 +94,6 @@ from .checks import (
     _successes as successes,
     _weapon as weapon,
 )
-from .initiative import (
-    _order as order,
-    _refill as refill,
-    _reset as reset,
-    _roll_initiative as roll_initiative,
-    _surprise as surprise,
-)
-from .actions import (
-    _allowed as allowed,
-    _choose_reaction as choose_reaction,
-    _plan as plan,
-    _resolve as resolve,
-    _spend as spend,
-    _take_reaction as take_reaction,
-)
-from .armour import (
-    _armour_dice as armour_dice,
-    _armour_reduction as armour_reduction,
-    _armour_roll as armour_roll,
-    _lose_health as lose_health,
-)
-from .traumas import (
-    _immobilise as immobilise,
-    _shock as shock,
-    _strain as strain,
-    _trauma as trauma,
-)
-from .melee import (
-    _attack as attack,
-    _blow as blow,
-    _level as level,
-)
-from .rounds import (
-    _battle_cry as battle_cry,
-    _turn as turn,
-    _turn_start as turn_start,
-)
 from .distance import (
     BAND_OUT,
     _band as band,
@@ -129,37 +106,60 @@ from .distance import (
     _stealth_pool as stealth_pool,
     _step as step,
 )
+from .drivers import (
+    _paired as paired,
+    _run as run,
+)
+from .fight import (
+    _finish as finish,
+)
+from .initiative import (
+    _order as order,
+    _refill as refill,
+    _reset as reset,
+    _roll_initiative as roll_initiative,
+    _surprise as surprise,
+)
+from .melee import (
+    _attack as attack,
+    _blow as blow,
+    _level as level,
+)
+from .ranged import (
+    _ranged_turn as ranged_turn,
+    _retreat as retreat,
+)
+from .rounds import (
+    _battle_cry as battle_cry,
+    _turn as turn,
+    _turn_start as turn_start,
+)
 from .shooting import (
     LOOK_DICE,
     SHOT_COST,
     _after_shot as after_shot,
     _blind as blind,
     _brace as brace,
+    _dial_dice as dial_dice,
+    _jam as jam,
+    _missile as missile,
+    _missile_armour_dice as missile_armour_dice,
     _plan_shot as plan_shot,
     _range_dice as range_dice,
     _reload as reload_gun,
     _sector_shot as sector_shot,
     _set_aside as set_aside,
-    _missile as missile,
-    _missile_armour_dice as missile_armour_dice,
-    _throw as throw,
-    _throw_cost as throw_cost,
-    _dial_dice as dial_dice,
-    _jam as jam,
     _shot_armour_dice as shot_armour_dice,
     _shot_pool as shot_pool,
     _shot_spend as shot_spend,
+    _throw as throw,
+    _throw_cost as throw_cost,
 )
-from .ranged import (
-    _ranged_turn as ranged_turn,
-    _retreat as retreat,
-)
-from .fight import (
-    _finish as finish,
-)
-from .drivers import (
-    _paired as paired,
-    _run as run,
+from .traumas import (
+    _immobilise as immobilise,
+    _shock as shock,
+    _strain as strain,
+    _trauma as trauma,
 )
 
 __all__ = [

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
-from ..layout import CAUSE_HEALTH, C_DEGRADED, P_ARMOUR_QUALITY, S_ARMOUR, S_HEALTH, S_SHIELD, W_PIERCING
+from ..layout import C_DEGRADED, CAUSE_HEALTH, P_ARMOUR_QUALITY, S_ARMOUR, S_HEALTH, S_SHIELD, W_PIERCING
 from ..options import O_ARMOUR_ONES, O_ARMOUR_PIERCING_DICE, O_ONE_VALUE, O_SHIELD, SHIELD_ARMOUR_POOL
 from .checks import _successes, _weapon
 

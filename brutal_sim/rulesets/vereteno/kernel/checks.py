@@ -17,17 +17,47 @@ from ....toolbox.battle import put_out
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    CAUSE_WILL, HAND_GUN, P_AGILITY, P_AGIL_SKILL, P_BODY, P_MELEE, P_WEAPONS, SLOT_UNARMED, SLOT_WEAPON, S_DROPPED,
-    S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_MELEE, S_PRONE, S_STEALTH, S_TOKENS_USED, S_WILL, WN, W_MOD,
-    W_PRESENT, W_TWO_HANDED,
+    CAUSE_WILL,
+    HAND_GUN,
+    P_AGIL_SKILL,
+    P_AGILITY,
+    P_BODY,
+    P_MELEE,
+    P_WEAPONS,
+    S_DROPPED,
+    S_IMMOBILISED,
+    S_LYING,
+    S_NO2H,
+    S_PEN_AGIL,
+    S_PEN_MELEE,
+    S_PRONE,
+    S_STEALTH,
+    S_TOKENS_USED,
+    S_WILL,
+    SLOT_UNARMED,
+    SLOT_WEAPON,
+    W_MOD,
+    W_PRESENT,
+    W_TWO_HANDED,
+    WN,
 )
-from ..layout import S_LYING
-from ..options import O_PRONE_MELEE
 from ..options import (
-    DESP_APP, DESP_FVTT, NPC_TOKENS, O_DESPERATION, O_DODGE_MODIFIER, O_NPC, O_NPC_REACTIONS, O_NPC_TOKENS,
-    O_ONE_VALUE, O_PRAYER, PRAYER_APP, PRAYER_OFF, PRAYER_YZE, STEALTH_DICE,
+    DESP_APP,
+    DESP_FVTT,
+    NPC_TOKENS,
+    O_DESPERATION,
+    O_DODGE_MODIFIER,
+    O_NPC,
+    O_NPC_REACTIONS,
+    O_NPC_TOKENS,
+    O_ONE_VALUE,
+    O_PRAYER,
+    O_PRONE_MELEE,
+    PRAYER_APP,
+    PRAYER_OFF,
+    PRAYER_YZE,
+    STEALTH_DICE,
 )
-
 
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
 KIND_COST = np.array([0, 1, 2, 3], dtype=np.int64)

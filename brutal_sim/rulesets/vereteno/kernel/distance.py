@@ -12,17 +12,58 @@ import numpy as np
 from ....toolbox.battle import apart, foe, move_away, move_toward, place_sides
 from ....toolbox.jit import rule
 from ..layout import (
-    BAND_CLOSE, BAND_EXTREME, BAND_LONG, BAND_MEDIUM, BAND_POINT_BLANK, P_COVER, P_SPEED, REACH, SLOT_GUN, S_AMMO,
-    S_AP, S_BRACED, S_COVER, S_HALFSPD, W_MAGAZINE,
+    BAND_CLOSE,
+    BAND_EXTREME,
+    BAND_LONG,
+    BAND_MEDIUM,
+    BAND_POINT_BLANK,
+    HAND_GUN,
+    HAND_THROW,
+    P_COVER,
+    P_PERC_POOL,
+    P_SIDE,
+    P_SPEED,
+    P_STEALTH_POOL,
+    P_T_SHOT,
+    REACH,
+    REACH_LONG,
+    S_AMMO,
+    S_AP,
+    S_BRACED,
+    S_COVER,
+    S_DROPPED,
+    S_GUN_DOWN,
+    S_HALFSPD,
+    S_LYING,
+    S_PRONE,
+    S_THROW_READY,
+    SH_THROW,
+    SLOT_GUN,
+    SLOT_WEAPON,
+    W_LONG,
+    W_MAGAZINE,
+    W_PRESENT,
 )
-from ..layout import HAND_GUN, REACH_LONG, SLOT_WEAPON, S_DROPPED, S_GUN_DOWN, W_LONG, W_PRESENT
-from ..options import COVER_MOVE_KEEP, HALVING_STACK, O_COVER_MOVE, O_HALVING, O_PICKUP, O_START_DISTANCE
-from ..layout import HAND_THROW, P_T_SHOT, SH_THROW, S_THROW_READY
-from ..options import O_THROW_READY, THROW_READY_FREE
-from ..layout import P_PERC_POOL, P_SIDE, P_STEALTH_POOL, S_LYING, S_PRONE
 from ..options import (
-    O_STEALTH, O_STEALTH_AMBUSH, O_STEALTH_CHECK, O_STEALTH_DISTANCE, O_STEALTH_FAIL, O_TIES, STEALTH_FAIL_DECLARED,
-    STEALTH_OPPOSED, TIE_REROLLS, TIES_INITIATOR_WINS, TIES_REROLL,
+    COVER_MOVE_KEEP,
+    HALVING_STACK,
+    O_COVER_MOVE,
+    O_HALVING,
+    O_PICKUP,
+    O_START_DISTANCE,
+    O_STEALTH,
+    O_STEALTH_AMBUSH,
+    O_STEALTH_CHECK,
+    O_STEALTH_DISTANCE,
+    O_STEALTH_FAIL,
+    O_THROW_READY,
+    O_TIES,
+    STEALTH_FAIL_DECLARED,
+    STEALTH_OPPOSED,
+    THROW_READY_FREE,
+    TIE_REROLLS,
+    TIES_INITIATOR_WINS,
+    TIES_REROLL,
 )
 from .checks import _fighter_check, _wb, _weapon
 from .initiative import _reset, _surprise

@@ -19,7 +19,7 @@ from numba import prange
 from ....toolbox.battle import count_group
 from ....toolbox.jit import driver
 from ....toolbox.rng import seed_duel
-from ..layout import NS, N_CAUSES
+from ..layout import N_CAUSES, NS
 from .fight import _fight, _single_attack
 
 

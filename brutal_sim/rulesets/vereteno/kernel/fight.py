@@ -16,19 +16,25 @@ from ....core.battle import B_ORDER, B_OUT
 from ....toolbox.battle import decided, drawn, last_out, loser_side
 from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
-from ..layout import C_DRAWS, K_NONE, SH_NONE, SH_THROW, S_AP, S_DEAD, S_HARMED, S_OUT, S_SECTOR, TALLY
+from ..layout import C_DRAWS, K_NONE, S_AP, S_DEAD, S_HARMED, S_OUT, S_SECTOR, SH_NONE, SH_THROW, TALLY
 from ..options import (
-    O_AP_REFILL, O_INIT_ROLL, O_OVERWATCH_EXPIRY, O_ROUND_CAP, O_STEALTH, O_SURPRISE, OVERWATCH_EXPIRY_REFILL,
+    O_AP_REFILL,
+    O_INIT_ROLL,
+    O_OVERWATCH_EXPIRY,
+    O_ROUND_CAP,
+    O_STEALTH,
+    O_SURPRISE,
+    OVERWATCH_EXPIRY_REFILL,
 )
-from .checks import KIND_COST, _gun_in_hand
-from .initiative import _order, _refill, _reset, _roll_initiative, _surprise
 from .actions import _plan
-from .traumas import _immobilise
-from .melee import _attack
-from .rounds import _turn
+from .checks import KIND_COST, _gun_in_hand
 from .distance import _in_reach, _open, _stealth_approach
-from .shooting import _look, _plan_shot, _shoot, _throw
+from .initiative import _order, _refill, _reset, _roll_initiative, _surprise
+from .melee import _attack
 from .ranged import _ranged_turn, _ready_weapon
+from .rounds import _turn
+from .shooting import _look, _plan_shot, _shoot, _throw
+from .traumas import _immobilise
 
 
 @rule

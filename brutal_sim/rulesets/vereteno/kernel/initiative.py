@@ -9,14 +9,41 @@ from ....toolbox.battle import start_battle
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    NS, P_AGIL_SKILL, P_AP, P_ARMOUR_CLASS, P_HEALTH, P_SHIELD_CLASS, P_T_OVERWATCH, P_T_SHOT, P_WILL, SH_NONE, S_AP,
-    S_AP_DEBT, S_ARMOUR, S_HEALTH, P_FAST_HAND, SLOT_WEAPON, S_UNREADY,
-    HAND_GUN, S_DROPPED, S_INIT_BONUS, S_INIT_ROLL, S_SHIELD, S_WILL, SLOT_GUN, W_INIT, W_MOD, W_PRESENT,
+    HAND_GUN,
+    NS,
+    P_AGIL_SKILL,
+    P_AP,
+    P_ARMOUR_CLASS,
+    P_FAST_HAND,
+    P_HEALTH,
+    P_PRONE,
+    P_SHIELD_CLASS,
+    P_SIDE,
+    P_T_OVERWATCH,
+    P_T_SHOT,
+    P_WILL,
+    S_AP,
+    S_AP_DEBT,
+    S_ARMOUR,
+    S_DROPPED,
+    S_HEALTH,
+    S_INIT_BONUS,
+    S_INIT_ROLL,
+    S_LYING,
+    S_SHIELD,
+    S_STEALTH,
+    S_SURPRISE,
+    S_UNREADY,
+    S_WILL,
+    SH_NONE,
+    SLOT_GUN,
+    SLOT_WEAPON,
+    W_INIT,
+    W_MOD,
+    W_PRESENT,
 )
-from ..layout import P_PRONE, P_SIDE, S_LYING, S_STEALTH, S_SURPRISE
 from ..options import O_INIT_WEAPON_TERM, O_STEALTH_ATTACK, O_SURPRISE_INIT
 from .checks import _gun_in_hand, _slot, _wb
-
 
 #: V-2.5: the d20 the surprising side adds to its first initiative roll
 SURPRISE_DICE = 2

@@ -8,13 +8,33 @@ from __future__ import annotations
 from ....toolbox.battle import foe, put_out
 from ....toolbox.jit import rule
 from ..layout import (
-    CAUSE_WILL, C_ATTACKS, HAND_DROPPED, C_DAMAGE, C_WOUNDS, LVL_NONE, LVL_OUT, LVL_SCRATCH, LVL_TRAUMA, LVL_WOUND,
-    N_LEVELS, OUT_ARMOUR_STOPPED, R_DEFEND, R_DODGE, R_NONE, S_DROPPED, S_HARMED, S_INIT_BONUS, S_OUT, S_STEALTH,
-    S_TOOK, S_WILL, W_DAMAGE,
+    C_ATTACKS,
+    C_DAMAGE,
+    C_WOUNDS,
+    CAUSE_WILL,
+    HAND_DROPPED,
+    LVL_NONE,
+    LVL_OUT,
+    LVL_SCRATCH,
+    LVL_TRAUMA,
+    LVL_WOUND,
+    N_LEVELS,
+    OUT_ARMOUR_STOPPED,
+    R_DEFEND,
+    R_DODGE,
+    R_NONE,
+    S_DROPPED,
+    S_HARMED,
+    S_INIT_BONUS,
+    S_OUT,
+    S_STEALTH,
+    S_TOOK,
+    S_WILL,
+    W_DAMAGE,
 )
-from .checks import _melee_pool, _defence_pool, _dodge_pool, _fighter_check, _weapon
 from .actions import _choose_reaction, _resolve, _spend, _take_reaction
 from .armour import _armour_roll, _lose_health
+from .checks import _defence_pool, _dodge_pool, _fighter_check, _melee_pool, _weapon
 from .traumas import _strain, _trauma
 
 

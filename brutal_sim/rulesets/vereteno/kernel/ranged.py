@@ -10,32 +10,82 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....toolbox.battle import apart, decided, foe
 from ....toolbox.jit import rule
 from ..layout import (
-    EN_DRAW, EN_STEP_BACK, K_QUICK, MV_ADVANCE, MV_CLOSE_IN, MV_KEEP_DISTANCE, P_SPEED,
-    P_T_ENGAGED, P_T_KEEP, P_T_MOVE, P_T_OVERWATCH, P_T_REDRAW, P_T_SHOT, SLOT_GUN, W_PRESENT, SH_NONE, S_AP,
-    S_BRACED, S_HIP_CHAIN, S_RELOAD,
-    S_SECTOR, S_SIGHT, W_RANGE,
+    BAND_METRES,
+    EN_DRAW,
+    EN_STEP_BACK,
+    HAND_THROW,
+    K_QUICK,
+    MV_ADVANCE,
+    MV_CLOSE_IN,
+    MV_KEEP_DISTANCE,
+    P_N_THROWN,
+    P_SPEED,
+    P_T_ENGAGED,
+    P_T_KEEP,
+    P_T_MOVE,
+    P_T_OVERWATCH,
+    P_T_REDRAW,
+    P_T_SHOT,
+    S_AP,
+    S_BRACED,
+    S_DROPPED,
+    S_HIP_CHAIN,
+    S_LYING,
+    S_RELOAD,
+    S_SECTOR,
+    S_SIGHT,
+    S_THROWN,
+    SH_NONE,
+    SH_THROW,
+    SLOT_GUN,
+    W_PRESENT,
+    W_RANGE,
 )
 from ..options import (
-    GUN_MELEE_NONE, HIP_CHAIN_PER_TURN, O_GUN_MELEE, O_HIP_CHAIN, O_OVERWATCH_MOVE, OVERWATCH_MOVE_END,
+    GUN_MELEE_NONE,
+    HIP_CHAIN_PER_TURN,
+    O_GUN_MELEE,
+    O_HIP_CHAIN,
+    O_OVERWATCH_MOVE,
+    O_THROW_RANGE,
+    OVERWATCH_MOVE_END,
 )
-from ....toolbox.battle import apart, decided, foe
 from .checks import _gun_in_hand, _wb
-from .melee import _attack
-from .distance import _band, _draw, _engaged, _in_reach, _reach, _redraw, _redraw_cost, _step, _step_back
-from .shooting import (
-    SHOT_COST, _gun, _look, _plan_shot, _reload, _reload_cost, _sector_shot, _set_aside, _shoot, _supported,
-    _wants_brace,
+from .distance import (
+    _band,
+    _draw,
+    _engaged,
+    _in_reach,
+    _reach,
+    _redraw,
+    _redraw_cost,
+    _stand,
+    _step,
+    _step_back,
+    _step_to,
 )
+from .melee import _attack
 from .rounds import _melee_actions, _turn_start
-from ..layout import BAND_METRES, HAND_THROW, P_N_THROWN, SH_THROW, S_DROPPED, S_THROWN
-from ..options import O_THROW_RANGE
-from .distance import _step_to
-from .shooting import READY_COST, _throw, _throw_cost
-from ..layout import S_LYING
-from .distance import _stand
-from .shooting import _wants_lie
+from .shooting import (
+    READY_COST,
+    SHOT_COST,
+    _gun,
+    _look,
+    _plan_shot,
+    _reload,
+    _reload_cost,
+    _sector_shot,
+    _set_aside,
+    _shoot,
+    _supported,
+    _throw,
+    _throw_cost,
+    _wants_brace,
+    _wants_lie,
+)
 
 #: V-10.1: the upper bound in metres of band b (a thrower's effective range, V-11.20)
 BAND_TOP = np.array(BAND_METRES, dtype=np.int64)

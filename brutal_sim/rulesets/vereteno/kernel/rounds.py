@@ -16,11 +16,11 @@ from ..layout import (
     P_CRY_POOL,
     P_T_CRY,
     P_T_KEEP,
-    SLOT_WEAPON,
     S_AP,
     S_BLEED,
     S_DMG_TURN,
     S_DROPPED,
+    S_LYING,
     S_NO2H,
     S_OUT,
     S_PEN_INFL,
@@ -28,17 +28,16 @@ from ..layout import (
     S_STEALTH,
     S_UNREADY,
     S_WILL,
+    SLOT_WEAPON,
     W_TWO_HANDED,
 )
-from ..options import O_AP_REFILL, O_PICKUP, STEALTH_EXTRA_ATTACK
-from ..options import O_START_READY, START_READY_NO
-from .checks import KIND_COST, _fighter_check, _wb
-from .initiative import _refill
-from ..layout import S_LYING
+from ..options import O_AP_REFILL, O_PICKUP, O_START_READY, START_READY_NO, STEALTH_EXTRA_ATTACK
 from .actions import _plan
 from .armour import _lose_health
-from .traumas import _break_free
+from .checks import KIND_COST, _fighter_check, _wb
+from .initiative import _refill
 from .melee import _attack
+from .traumas import _break_free
 
 
 @rule

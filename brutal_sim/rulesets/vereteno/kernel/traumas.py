@@ -8,15 +8,49 @@ from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
-    CAUSE_DEATH, CAUSE_TRAUMA_OUT, HAND_DROPPED, P_AGILITY, P_AGIL_SKILL, SLOT_WEAPON, S_AP, S_AP_DEBT, S_BLEED,
-    S_DEAD, S_DMGCHK, S_DMG_TURN, S_DROPPED, S_HALFSPD, S_IMMOBILISED, S_NO2H, S_PEN_AGIL, S_PEN_INFL, S_PEN_MELEE,
-    S_PEN_SHOOT, S_PRONE, T_BLEED, T_DEAD, T_HALFSPD, T_PEN_SHOOT, T_DMGCHK, T_DMG_TURN, T_DROP, T_NO2H, T_OUT,
-    T_PEN_AGIL, T_PEN_INFL, T_PEN_MELEE, T_PRONE, T_SHOCK, W_PRESENT,
+    CAUSE_DEATH,
+    CAUSE_TRAUMA_OUT,
+    HAND_DROPPED,
+    P_AGIL_SKILL,
+    P_AGILITY,
+    P_SIDE,
+    S_AP,
+    S_AP_DEBT,
+    S_BLEED,
+    S_DEAD,
+    S_DMG_TURN,
+    S_DMGCHK,
+    S_DROPPED,
+    S_HALFSPD,
+    S_IMMOBILISED,
+    S_NO2H,
+    S_PEN_AGIL,
+    S_PEN_INFL,
+    S_PEN_MELEE,
+    S_PEN_SHOOT,
+    S_PEN_STR,
+    S_PRONE,
+    SLOT_WEAPON,
+    T_BLEED,
+    T_DEAD,
+    T_DMG_TURN,
+    T_DMGCHK,
+    T_DROP,
+    T_HALFSPD,
+    T_NO2H,
+    T_OUT,
+    T_PEN_AGIL,
+    T_PEN_INFL,
+    T_PEN_MELEE,
+    T_PEN_SHOOT,
+    T_PEN_STR,
+    T_PRONE,
+    T_SHOCK,
+    W_PRESENT,
 )
-from ..layout import P_SIDE, S_PEN_STR, T_PEN_STR
 from ..options import O_IMMOBILISED, O_SHOCK_TIMING
-from .checks import _fighter_check, _wb
 from .armour import _lose_health
+from .checks import _fighter_check, _wb
 
 
 @rule
