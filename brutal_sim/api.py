@@ -296,8 +296,9 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
     seed = check_seed(seed, names.get("seed", "seed"))
     threads = check_threads(threads, names.get("threads", "threads"))
     check_attack(prepared, names)
-    common: dict[str, Any] = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(), tactic=rs.behaviour(p.a)["tactic"],
-                  reaction=rs.behaviour(p.b)["reaction"], layout=rs.counters, ruleset=rs.name)
+    common: dict[str, Any] = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(),
+                                  tactic=rs.behaviour(p.a)["tactic"], reaction=rs.behaviour(p.b)["reaction"],
+                                  layout=rs.counters, ruleset=rs.name)
     if n is None:
         exact = rs.enumerate_attack(p.compiled)
         return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,

@@ -170,7 +170,10 @@ def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str]
     cell_n = np.zeros_like(wins_a)
     for (i, j), r in zip(pairs, api.duels(prepared, n, seed, executor=executor, client=client, precision=prec)):
         wins_a[i, j], wins_b[i, j], cell_n[i, j] = r.wins(0), r.wins(1), r.n
-    label = (lambda t, r: t if r is None else f"{t}/{r}")
+
+    def label(t: str, r: str | None) -> str:
+        return t if r is None else f"{t}/{r}"
+
     return TacticMatrix(fa.name, fb.name, [label(*c) for c in ca], [label(*c) for c in cb], wins_a, wins_b,
                         int(cell_n.max()), None if prec is None else cell_n)
 
@@ -666,8 +669,9 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
         rate_old, rate_new = c_old[layout.wins] / k_old, c_new[layout.wins] / k_new
         d += 0.0
         rows.append({"a": fa.name, "b": fb.name, "win_rate_old": float(rate_old), "win_rate_new": float(rate_new),
-                     "delta": d, "ci_low": d - half, "ci_high": d + half, "excludes_zero": not d - half <= 0 <= d + half,
-                     "paired": len(members) == 1, "n": min(k_old, k_new)})
+                     "delta": d, "ci_low": d - half, "ci_high": d + half,
+                     "excludes_zero": not d - half <= 0 <= d + half, "paired": len(members) == 1,
+                     "n": min(k_old, k_new)})
     frame = pd.DataFrame(rows, columns=DIFF_COLUMNS)
     frame = frame.reindex(frame["delta"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
     return RuleDiff(rs.name, seed, old[0].options.as_dict(), new[0].options.as_dict(), frame, facts)

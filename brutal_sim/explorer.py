@@ -184,7 +184,8 @@ class Explorer:
     def set(self, key: str, value: Any) -> Reading:
         """Set one field (of ``fields``) and play: a bad value is a :class:`DataError` and changes nothing."""
         if key not in self.values:
-            raise DataError("explore", "field", f"{key!r} is not one of the explorer's fields: {', '.join(self.values)}")
+            raise DataError("explore", "field",
+                            f"{key!r} is not one of the explorer's fields: {', '.join(self.values)}")
         check_value(value, "explore", key)
         previous = self.values[key]
         self.values[key] = value
@@ -207,7 +208,8 @@ class Explorer:
         try:
             import tomli_w
         except ImportError:
-            raise DataError("explore", None, 'saving a setup needs tomli-w: pip install "brutal-sim[notebook]"') from None
+            raise DataError("explore", None,
+                            'saving a setup needs tomli-w: pip install "brutal-sim[notebook]"') from None
 
         fa, fb, options = self._setup(self.values)
         taken = {SCENARIO_FILE}
@@ -270,7 +272,8 @@ class Explorer:
         try:
             import ipywidgets as w
         except ImportError:
-            raise DataError("explore", None, 'the widgets need ipywidgets: pip install "brutal-sim[notebook]"') from None
+            raise DataError("explore", None,
+                            'the widgets need ipywidgets: pip install "brutal-sim[notebook]"') from None
         import matplotlib.pyplot as plt
 
         text = w.HTML()
@@ -291,8 +294,10 @@ class Explorer:
             numeric = all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in choices)
             make = w.SelectionSlider if numeric and len(choices) > 1 else w.Dropdown
             control = make(options=choices, value=self.values[key], description=key,
-                           style={"description_width": "initial"}, continuous_update=False) if make is w.SelectionSlider \
-                else make(options=choices, value=self.values[key], description=key, style={"description_width": "initial"})
+                           style={"description_width": "initial"},
+                           continuous_update=False) if make is w.SelectionSlider \
+                else make(options=choices, value=self.values[key], description=key,
+                          style={"description_width": "initial"})
 
             def changed(change: Any, key: str = key) -> None:
                 try:

@@ -188,7 +188,8 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
         if frames.decided_by is not None and len(cells) <= MAX_CURVE_CELLS:
             add(plots.decided_by_figure(frames.decided_by[frames.decided_by["sweep"] == ""]), "Decided by round",
                 "Per side, the share of all duels it had won by each round (its win rate at the end), with 95 % "
-                "Wilson bands; dashed, the share decided by then either way (the frame decided_by, a CSV file with --csv).")
+                "Wilson bands; dashed, the share decided by then either way (the frame decided_by, "
+                "a CSV file with --csv).")
         if len(cells) <= MAX_WOUND_CELLS:  # two panels per cell: beyond this the figure is a wall
             add(plots.wounds_figure(wounds, direction="taken"), "Wounds taken",
                 "Blows taken per duel by wound level and zone.")
@@ -196,7 +197,8 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
                 add(plots.wounds_at_least_figure(frames.wounds_at_least[frames.wounds_at_least["sweep"] == ""]),
                     "Blows the loser took",
                     "Per losing side, the share of its losses in which it had taken at least k blows of each wound "
-                    "level (the last k: that many or more), with 95 % Wilson bands (the frame wounds_at_least, a CSV file with --csv).")
+                    "level (the last k: that many or more), with 95 % Wilson bands (the frame wounds_at_least, "
+                    "a CSV file with --csv).")
     if frames.survivors is not None and frames.fighters is not None:
         n_fights = len(frames.survivors[["matchup", "variant", "value"]].drop_duplicates())
         if n_fights <= MAX_FIGHT_CELLS:
@@ -351,11 +353,14 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     sections = [{"name": name, "id": RESULT_SECTIONS[name][0], "title": RESULT_SECTIONS[name][1]}
                 for name in section_order(present, [kind for kind, _ in by_kind])]
     html = env.get_template("report.html.j2").render(
-        title=scenario.spec.title, notes=paragraphs(scenario.spec.notes), tables_js=_tables_js(), n=_per_cell(scenario, [*results, *fights]),
+        title=scenario.spec.title, notes=paragraphs(scenario.spec.notes), tables_js=_tables_js(),
+        n=_per_cell(scenario, [*results, *fights]),
         seed=scenario.spec.seed,
         when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), version=__version__,
         cells=scenario.cells, summary_rows=summary_rows, sections=sections,
-        show_variant=len(scenario.variant_options) > 1, variant_header="ruleset" if scenario.spec.rulesets else "variant", show_sweep=any(c.sweep for c in scenario.cells),
+        show_variant=len(scenario.variant_options) > 1,
+        variant_header="ruleset" if scenario.spec.rulesets else "variant",
+        show_sweep=any(c.sweep for c in scenario.cells),
         figures=figures, fighters=_fighters(scenario), show_ruleset=len(scenario.rulesets) > 1,
         option_sections=_option_sections(scenario), source=setup["scenario"]["name"], command=command,
         setup=_setup_section(setup),

@@ -257,7 +257,8 @@ def compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Ca
     is a terminal (stdout is never touched)."""
     about = ruleset.compile_seconds.get(kind)
     label = KIND_WORDS.get(kind, kind)
-    what = f"compiling the {ruleset.name} {label} kernels (once: numba caches them{f', about {about:.0f} s' if about else ''})"
+    what = (f"compiling the {ruleset.name} {label} kernels "
+            f"(once: numba caches them{f', about {about:.0f} s' if about else ''})")
     done = threading.Event()
 
     announced = threading.Event()

@@ -18,7 +18,8 @@ cache_app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_
                         help="Where brutal_sim's compiled kernels are cached, what versions they are of; remove them.")
 app.add_typer(cache_app, name="cache", help="Compiled kernels on disk: info (where, versions), clear.")
 
-DIR_OPT = typer.Option(None, "--dir", help="the cache folder to use instead of NUMBA_CACHE_DIR or numba's default places")
+DIR_OPT = typer.Option(None, "--dir",
+                       help="the cache folder to use instead of NUMBA_CACHE_DIR or numba's default places")
 JSON_OPT = typer.Option(False, "--json", help="print JSON")
 
 

@@ -97,7 +97,8 @@ def duel(
 def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool,
                 changes: dict[str, dict[str, Any]]) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
-    out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] (b) {literal(under(rs, asked))}: "
+    out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] "
+              f"(b) {literal(under(rs, asked))}: "
               f"{plural(d['n'], 'duel')}, seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} duels/s, "
               f"{plural(d['threads'], 'thread')})", highlight=False)
     print_precision(d, "duels")
@@ -181,8 +182,9 @@ def attack(
     how = "exact enumeration" if data["method"] == "exact" else f"{data['n']:,} sampled attacks, seed {data['seed']}"
     distance = int(data["options"].get("start_distance", 0))
     where = f" from {distance} m" if distance else ""
-    out.print(f"[bold]{literal(data['attacker'])}[/] attacks ({literal(data['tactic'])}) [bold]{literal(data['defender'])}[/] "
-              f"(reaction {literal(data['reaction'])}){where}: {how}", highlight=False)
+    out.print(f"[bold]{literal(data['attacker'])}[/] attacks ({literal(data['tactic'])}) "
+              f"[bold]{literal(data['defender'])}[/] (reaction {literal(data['reaction'])}){where}: {how}",
+              highlight=False)
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("outcome")
     t.add_column("probability", justify="right")
@@ -197,7 +199,8 @@ def attack(
         add_row(t, rs.counters.describe(k), percent(v))
     out.print(t)
     out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
-    out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; per attack: {data['mean_damage_per_attack']:.2f}")
+    out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; "
+              f"per attack: {data['mean_damage_per_attack']:.2f}")
     print_sets(changes)
     print_options(data["options"], rs, show_options)
 

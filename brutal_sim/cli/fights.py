@@ -99,7 +99,8 @@ def fight(
 
 def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
-    out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] (b) {literal(under(rs, asked))}: "
+    out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] "
+              f"(b) {literal(under(rs, asked))}: "
               f"{plural(d['n'], 'fight')}, seed {d['seed']}, {d['elapsed_s']:.2f} s ({rate:,.0f} fights/s, "
               f"{plural(d['threads'], 'thread')})", highlight=False)
     print_precision(d, "fights")

@@ -325,7 +325,8 @@ def diff_(
     Outputs(output, csv, parquet).check(inputs)
     first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
     for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
-        api.prepare(*first, rules, flags, ruleset=rs.name, names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
+        api.prepare(*first, rules, flags, ruleset=rs.name,
+                    names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
     warm_up(json_out, rs, "paired")
     d = with_progress("duels", n, 2_000_000, json_out, lambda progress: designer.rule_diff(
         refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads, target_error=target_error,
@@ -363,8 +364,9 @@ def diff_(
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for r in data["rows"]:
         lo, hi = r["ci95"]
-        add_row(t, r["a"], r["b"], percent(r["win_rate_old"]), percent(r["win_rate_new"]), f"{100 * r['delta']:+.2f} pt",
-             f"{100 * lo:+.2f} … {100 * hi:+.2f}", "*" if r["excludes_zero"] else "")
+        add_row(t, r["a"], r["b"], percent(r["win_rate_old"]), percent(r["win_rate_new"]),
+                f"{100 * r['delta']:+.2f} pt", f"{100 * lo:+.2f} … {100 * hi:+.2f}",
+                "*" if r["excludes_zero"] else "")
     out.print(t)
     out.print("*: the interval excludes no change" + ("" if all(r["paired"] for r in data["rows"]) else
               "; rows whose versions differ in tables or round cap use independent intervals"),

@@ -180,7 +180,8 @@ def run_duel_counters(compiled: Compiled, n: int, seed: int, threads: int | None
 
 
 def run_attack_counters(compiled: Compiled, n: int, seed: int, threads: int | None = None, block: int | None = None,
-                        executor: Executor | None = None, progress: ProgressFn | None = None) -> tuple[np.ndarray, float]:
+                        executor: Executor | None = None,
+                        progress: ProgressFn | None = None) -> tuple[np.ndarray, float]:
     return run_blocks(compiled.kernels.attacks, compiled, n, seed, threads, block, progress, executor)
 
 

@@ -3,10 +3,10 @@ and summing their counters.
 
 A run is one or more :class:`Work` items (a kernel and its arrays, keyed by a seed) over duel
 indices ``0 … n−1``. :func:`run_works` splits the indices into chunks of a fixed size (``CHUNK``
-on a cluster, ``LOCAL_CHUNK`` in this process; independent of threads and workers), hands every chunk to an :class:`Executor` and sums the
-counters of the chunks of each work as they complete. Kernels are keyed by (seed, duel index), and
-int64 sums do not depend on their order, so every executor and chunk size gives bit-identical
-counters.
+on a cluster, ``LOCAL_CHUNK`` in this process; independent of threads and workers), hands every
+chunk to an :class:`Executor` and sums the counters of the chunks of each work as they complete.
+Kernels are keyed by (seed, duel index), and int64 sums do not depend on their order, so every
+executor and chunk size gives bit-identical counters.
 
 Executors differ only in where a chunk runs: :class:`LocalExecutor` runs them one after the other
 in this process on numba's threads (the default); :class:`brutal_sim.run.cluster.DaskExecutor` sends

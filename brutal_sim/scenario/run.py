@@ -163,6 +163,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     scenario.weight_results = [
         stat_weights(job.a, job.b, spec.n, spec.seed, job.options, job.rules, job.ruleset.name, threads,
                      executor, client, spec.target_error, spec.max_n, label=job.label,
-                     progress=None if progress is None else lambda _d, _t, label=job.label: progress(done, total, label))
+                     progress=None if progress is None
+                         else lambda _d, _t, label=job.label: progress(done, total, label))
         for job in scenario.weight_jobs]
     return [results[i] for i in range(len(scenario.cells))]

@@ -18,7 +18,8 @@ import brutal_sim
 from brutal_sim.toolbox.cache import NOT_KEPT
 
 PACKAGE = Path(brutal_sim.__file__).resolve().parent
-DUEL = ["duel", "--ruleset", "vereteno", "swordsman", "brute", "-n", "2000", "--seed", "3", "--json"]  # the smallest kernel
+# the smallest kernel
+DUEL = ["duel", "--ruleset", "vereteno", "swordsman", "brute", "-n", "2000", "--seed", "3", "--json"]
 #: run ARGS with the folders given before ``--`` mounted read-only (a new user and mount namespace)
 READ_ONLY = ('for d in "$@"; do [ "$d" = -- ] && break; mount --bind -o ro "$d" "$d" || exit 97; done; '
              'while [ "$1" != -- ]; do shift; done; shift; exec "$@"')

@@ -12,11 +12,12 @@ no numpy in the game logic. Random numbers: :class:`naive_rng.Xoshiro256StarStar
 
 Draw order: initiative d20 per fighter in row order, a then b (the surprising side's two extra d20
 right after its own); per round with ``init_roll = every_round`` again from round 2; tied totals →
-a fresh d20 for each tied fighter in row order, again for those still tied, until they differ. Per attack: the attacker's pool die by die (then its prayer's rerolled dice), the
-reaction's pool (and its prayer's), the target's
-armour dice (armour part, then shield part), two d6 (tens, units) per trauma; then the same for
-the defence's counter/traumas on the attacker. Per shot: the shooter's pool (then its prayer's), a
-long burst's continuation dice, the target's armour, shield and cover dice, two d6 per trauma.
+a fresh d20 for each tied fighter in row order, again for those still tied, until they differ.
+Per attack: the attacker's pool die by die (then its prayer's rerolled dice), the reaction's pool
+(and its prayer's), the target's armour dice (armour part, then shield part), two d6 (tens, units)
+per trauma; then the same for the defence's counter/traumas on the attacker. Per shot: the
+shooter's pool (then its prayer's), a long burst's continuation dice, the target's armour, shield
+and cover dice, two d6 per trauma.
 """
 
 from __future__ import annotations
@@ -796,7 +797,8 @@ class Game:
         successes = sum(self.value(x) for x in faces if x != 1)
         ones = faces.count(1)
         lost = {}
-        order = ["cover", "armour", "shield"] if self.o["cover_ones"] == "cover_first" else ["armour", "shield", "cover"]
+        order = ["cover", "armour", "shield"] if self.o["cover_ones"] == "cover_first" else [
+            "armour", "shield", "cover"]
         for part in order:
             lost[part] = min(ones, getattr(tgt, part))
             ones -= lost[part]

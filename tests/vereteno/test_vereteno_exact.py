@@ -144,7 +144,8 @@ def test_exact_matches_sampled(a, b, flags, tactic, reaction):
         assert abs(pe - ps) <= 4 * sigma(pe, n) + 1e-9
     for pe, ps in zip(ex.levels.ravel(), sa.levels.ravel()):
         assert abs(pe - ps) <= 4 * sigma(pe, n) + 1e-9
-    assert sa.mean_damage_per_attack == pytest.approx(ex.mean_damage_per_attack, abs=0.01 + 0.01 * ex.mean_damage_per_attack)
+    assert sa.mean_damage_per_attack == pytest.approx(ex.mean_damage_per_attack,
+                                                      abs=0.01 + 0.01 * ex.mean_damage_per_attack)
 
 
 def test_level_out_uses_the_trauma_table():

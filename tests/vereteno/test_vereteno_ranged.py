@@ -86,7 +86,8 @@ def test_v10_6_v10_3_opening_places_the_sides_on_the_line_with_cover_and_gun_in_
     assert RULESET.prepare("swordsman", "brute").compiled.kernels.variant == KernelSet()
 
 
-@pytest.mark.parametrize("d, moves, engaged", [(30, 3, True), (31, 3, True), (32, 3, False), (12, 2, True), (2, 1, True)])
+@pytest.mark.parametrize("d, moves, engaged",
+                         [(30, 3, True), (31, 3, True), (32, 3, False), (12, 2, True), (2, 1, True)])
 def test_v10_4_v15_4_closing_in_moves_speed_metres_a_move_to_point_blank(d, moves, engaged):
     """V-10.4 (= V-3.7), V-10.2, V-15.4: a move costs 1 AP and covers up to the speed (10 m), never nearer
     than point blank; ``close_in`` moves while AP last and it is not engaged: from 30 m three moves

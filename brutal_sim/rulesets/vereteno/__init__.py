@@ -74,7 +74,8 @@ def _shoots_first(compiled: Compiled) -> bool:
 def compiled(fighters: np.ndarray, options: np.ndarray, traumas: np.ndarray) -> Compiled:
     """Vereteno arrays as a :class:`Compiled`: fighters ``int64[2, NF]``, options ``int64[NO]``
     and the trauma table ``int64[36, NT]``; the kernels at a distance when :func:`at_distance`."""
-    return Compiled(fighters, options, (traumas,), KERNELS.playing(kernel_set(fighters, options)), L.n_counters(int(options[O_ROUND_CAP])))
+    return Compiled(fighters, options, (traumas,), KERNELS.playing(kernel_set(fighters, options)),
+                    L.n_counters(int(options[O_ROUND_CAP])))
 
 
 def _signed(v: int) -> str:
@@ -117,7 +118,8 @@ class VeretenoRuleset(Ruleset):
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, _ = load_rules(rules, options)
-        return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts), compile_traumas(self.catalog().traumas)))
+        return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts),
+                                               compile_traumas(self.catalog().traumas)))
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic.name, "reaction": fighter.reaction}
@@ -143,13 +145,14 @@ class VeretenoRuleset(Ruleset):
             if d > (L.REACH_LONG if long else L.REACH):  # V-3.15: a long weapon reaches close range
                 raise DataError("options", "start_distance", f"{d} m: side a ({prepared.a.name}) has no gun in hand "
                                 f"and its foe is beyond its melee reach, so it makes no attack from there; a single "
-                                f"attack at a distance needs a tactic that shoots (std_shot, hip_spam, aimed, autofire) or "
-                                f"start_distance ≤ 1 (≤ 2 with a long melee weapon, V-3.15)")
+                                f"attack at a distance needs a tactic that shoots (std_shot, hip_spam, aimed, "
+                                f"autofire) or start_distance ≤ 1 (≤ 2 with a long melee weapon, V-3.15)")
         S[0, L.S_AP] = F[0, L.P_AP]
         if plan(F, S, 0) == L.K_NONE:
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")
             raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
-                            f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; allowed for attack: {usable}")
+                            f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; "
+                            f"allowed for attack: {usable}")
 
     def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
         """Exact distribution of side a's first attack on a fresh side b: its first shot when it

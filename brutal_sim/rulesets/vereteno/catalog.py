@@ -73,9 +73,12 @@ class Catalog(BaseCatalog):
             raise DataError(source, "gun", f"{spec.gun!r} is a melee weapon (weapons.toml), not a gun: "
                             f"give it as weapon = {spec.gun!r}")
         gun = None if spec.gun is None else self._lookup("gun", self.guns, spec.gun, Gun, source, "gun")
-        weapon = None if spec.weapon is None else self._lookup("weapon", self.weapons, spec.weapon, Weapon, source, "weapon")
-        armour = None if spec.armour is None else self._lookup("armour", self.armour, spec.armour, Armour, source, "armour")
-        shield = None if spec.shield is None else self._lookup("shield", self.shields, spec.shield, Shield, source, "shield")
+        weapon = None if spec.weapon is None else self._lookup(
+            "weapon", self.weapons, spec.weapon, Weapon, source, "weapon")
+        armour = None if spec.armour is None else self._lookup(
+            "armour", self.armour, spec.armour, Armour, source, "armour")
+        shield = None if spec.shield is None else self._lookup(
+            "shield", self.shields, spec.shield, Shield, source, "shield")
         payload = spec.model_dump(exclude={"ruleset", "weapon", "gun", "armour", "shield", "tactic", "thrown"})
         payload.update(name=spec.name or default_name, weapon=weapon, gun=gun, armour=armour, shield=shield,
                        tactic=self.tactic(spec.tactic, source, "tactic"),
@@ -90,7 +93,8 @@ class Catalog(BaseCatalog):
             return Weapon(name=f"{ref} (thrown, improvised)" if ref != IMPROVISED else IMPROVISED)
         if isinstance(ref, str) and ref not in self.weapons:
             raise DataError(source, "thrown", f"unknown item {ref!r} to throw; allowed: a weapons.toml or "
-                            f"guns.toml name or {IMPROVISED!r}; {suggest(ref, [*self.weapons, *self.guns, IMPROVISED])}")
+                            f"guns.toml name or {IMPROVISED!r}; "
+                            f"{suggest(ref, [*self.weapons, *self.guns, IMPROVISED])}")
         return self._lookup("weapon", self.weapons, ref, Weapon, source, "thrown")
 
     def fighter_data(self, f: Fighter) -> dict[str, Any]:

@@ -139,9 +139,10 @@ class Tactic(StrictModel):
                             "burst or aimed → standard → hip); throw: the next item of `thrown` (V-11.7, 2 AP), "
                             "then melee once they are spent; none: a melee tactic")
     move: Literal["hold", "advance", "close_in", "keep_distance"] = Field(
-        "close_in", description="V-15.4: close_in moves to its melee reach (V-3.15) and attacks in melee; advance makes one move "
-                                "while the target is beyond the gun's effective range; keep_distance one move away "
-                                "while a foe without a gun in hand is within 2 × its speed + its reach; hold stays")
+        "close_in", description="V-15.4: close_in moves to its melee reach (V-3.15) and attacks in melee; "
+                                "advance makes one move while the target is beyond the gun's effective range; "
+                                "keep_distance one move away while a foe without a gun in hand is within 2 × its "
+                                "speed + its reach; hold stays")
     brace: bool = Field(False, description="V-15.5: in cover or prone and not yet braced, brace the gun (1 AP, +1 "
                                             "to shots, V-11.16) when the AP left still pay a shot")
     overwatch: bool = Field(False, description="V-15.7: not engaged, end the turn by setting every AP left aside "
@@ -201,7 +202,8 @@ class Trauma(StrictModel):
 
     @property
     def codes(self) -> str:
-        parts = [f"SHOCK({self.shock})" if self.shock else "", "DROP" if self.drop else "", "PRONE" if self.prone else "",
+        parts = [f"SHOCK({self.shock})" if self.shock else "", "DROP" if self.drop else "",
+                 "PRONE" if self.prone else "",
                  ", ".join(f"PEN({k}, −{v})" for k, v in self.penalties.model_dump().items() if v),
                  "DMGCHK" if self.dmgchk else "", "HALFSPD" if self.halfspd else "", "KO" if self.ko else "",
                  "PARA" if self.para else "", f"BLEED({self.bleed})" if self.bleed else "",

@@ -29,8 +29,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="surprise initiative: add two more d20 to the sum, or roll 3d20 and keep the highest"),
     OptionSpec("stealth_attack", "V-2.5", "none", ("none", "extra_attack", "dice"),
                help="the surprising side's stealth approach succeeded: its first attacking action brings a free "
-                    "extra standard attack, or +3 dice to its first attack (needs surprise = a | b, or stealth = a | b: "
-                    "then only if the stealth check succeeds)"),
+                    "extra standard attack, or +3 dice to its first attack (needs surprise = a | b, or stealth = "
+                    "a | b: then only if the stealth check succeeds)"),
     OptionSpec("round_cap", "V-2.6", 100, int_range=(1, 10000),
                help="a fight still running after this many rounds is recorded as a draw"),
     OptionSpec("dodge_modifier", "V-4.4", "weapon", ("weapon", "weapon_plus_attack_type"),
@@ -45,14 +45,16 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("pickup", "V-3.9", "pick_up", ("pick_up", "pickup_and_ready"), codes=(1, 2),
                help="recovering a dropped weapon costs 1 AP (pick up) or 2 AP (pick up, then ready)"),
     OptionSpec("armour_piercing_dice", "V-5.7", 0, int_range=(0, 10),
-               help="armour dice an armour-piercing weapon removes from the target's armour roll (source: no rule text)"),
+               help="armour dice an armour-piercing weapon removes from the target's armour roll "
+                    "(source: no rule text)"),
     OptionSpec("exposure", "V-4.4", "hit_only", ("hit_only", "miss_becomes_hit"),
                help="a dodge of ≤ −1 adds that many extra successes (seed 107) to an attack that hit (extras are the "
                     "surplus beyond the first success, seed 118), or also to a missed attack, turning it into a hit"),
     OptionSpec("prayer", "V-1.6", "off", ("off", "app", "yze"),
-               help="a fighter's failed check (attack, defence, dodge, agility, battle cry; ≤ 0 successes, pool > 0) is prayed once: app rerolls "
-                    "the dice without a success for 1 Will + 1 per 1 rerolled (only with Will ≥ 2); yze rerolls "
-                    "every die but the 20s (an NPC under npc_reactions = tokens pays a Chernobog token)"),
+               help="a fighter's failed check (attack, defence, dodge, agility, battle cry; ≤ 0 successes, pool > 0) "
+                    "is prayed once: app rerolls the dice without a success for 1 Will + 1 per 1 rerolled (only "
+                    "with Will ≥ 2); yze rerolls every die but the 20s (an NPC under npc_reactions = tokens pays a "
+                    "Chernobog token)"),
     OptionSpec("npc_reactions", "V-3.17", "free", ("free", "tokens", "none"),
                help="the GM's characters (option npc) react freely, only while the GM spends a Chernobog token "
                     "per defence or dodge (npc_tokens_a/_b per side), or never"),
@@ -141,7 +143,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                     "one (V-6.7), or none"),
     OptionSpec("stealth", "V-10.10", "none", ("none", "a", "b"),
                help="the side that makes a stealth approach (a check of Ловкость + Скрытность before initiative): "
-                    "success starts the fight at stealth_distance with that side's surprise (V-2.5); not with surprise"),
+                    "success starts the fight at stealth_distance with that side's surprise (V-2.5); not with "
+                    "surprise"),
     OptionSpec("stealth_distance", "V-10.10", 1, int_range=(0, 1000),
                help="metres the stealthy side declares it will reach, at most start_distance (default point blank, "
                     "to strike in melee); its band moves the check (point blank −2, close −1, medium 0, long +2, "

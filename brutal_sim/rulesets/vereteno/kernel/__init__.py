@@ -21,10 +21,10 @@ cnt : int64[K]
 
 Draw order (the contract with ``tests/vereteno/naive_vereteno.py``, written down in
 ``docs/reference-vereteno.md``): initiative d20 per fighter in row order, a then b (plus the
-surprise dice, then the tie d20 of the tied fighters in row order); per attack: the attacker's pool (then its prayer's rerolled dice, V-1.6), then the
-reaction's pool (and its prayer's dice), then the armour dice of the
-target (armour part then shield part), then two d6 per trauma, then the same for the counter on
-the attacker. Pools are rolled die by die with ``roll_die(st, 20)``.
+surprise dice, then the tie d20 of the tied fighters in row order); per attack: the attacker's
+pool (then its prayer's rerolled dice, V-1.6), then the reaction's pool (and its prayer's dice),
+then the armour dice of the target (armour part then shield part), then two d6 per trauma, then
+the same for the counter on the attacker. Pools are rolled die by die with ``roll_die(st, 20)``.
 
 Index guards: numba wraps a negative array index around (``x[-1]`` is the last element), at the
 cost of a test and an addition on every access with an index not known to be ≥ 0. The kernel never

@@ -215,9 +215,9 @@ def _dial_dice(F, opts, a):
 @rule
 def _can_shoot(F, S, a, shot):
     """V-11.2–V-11.5, V-11.14, V-10.1: may ``a`` fire ``shot`` now? The gun in hand and not needing
-    a reload, the foe within 1000 m; a throw (V-11.7) with an item left, not engaged; an aimed shot not while engaged or blind (V-11.4, V-11.11,
-    V-11.18); a long burst
-    only with an automatic gun (V-11.5)."""
+    a reload, the foe within 1000 m; a throw (V-11.7) with an item left, not engaged; an aimed shot
+    not while engaged or blind (V-11.4, V-11.11, V-11.18); a long burst only with an automatic gun
+    (V-11.5)."""
     if shot == SH_THROW:  # V-11.20: an item left to throw, the foe not engaged (melee then)
         return (S[a, S_THROWN] < F[a, P_N_THROWN] and not _engaged(F, S, a)
                 and _band(apart(S, a, foe(S, a))) != BAND_OUT)
@@ -276,10 +276,10 @@ def _shot_pool(F, S, opts, a, shot):
     """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the
     designer dials of its properties (V-11.21, :func:`_dial_dice`) + the range term
     (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
-    traumas), −1 at a prone target, knocked down or lying by choice (V-10.8, V-11.19), +1 with the gun braced (V-11.16), −3 blind
-    (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's modifier − PEN(str), the range
-    term at ``throw_range``, the size, prone and blind terms likewise. int64, may be ≤ 0 (a
-    desperate roll, V-1.4)."""
+    traumas), −1 at a prone target, knocked down or lying by choice (V-10.8, V-11.19), +1 with the
+    gun braced (V-11.16), −3 blind (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's
+    modifier − PEN(str), the range term at ``throw_range``, the size, prone and blind terms
+    likewise. int64, may be ≤ 0 (a desperate roll, V-1.4)."""
     d = foe(S, a)
     if shot == SH_THROW:
         pool = (F[a, P_THROW_POOL] + _missile(F, S, a, shot, W_MOD) + SHOT_DICE[shot]
