@@ -105,10 +105,11 @@ def test_a_save_replaces_its_own_folder_and_refuses_others(explorer, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "kept"]
 
 
-@pytest.mark.parametrize("name", ["Scenario", "Щ" * 200])
-def test_saved_file_names_never_collide_and_fit_the_file_system(tmp_path, name):
-    a = with_changes(api.load_fighter("swordsman"), {"name": name})
-    b = with_changes(api.load_fighter("brute"), {"name": name})
+@pytest.mark.parametrize("name_a, name_b", [("Scenario", "Brute"), ("Щ" * 200, "Щ" * 200)],
+                         ids=["named-scenario", "200-cyrillic"])
+def test_saved_file_names_never_collide_and_fit_the_file_system(tmp_path, name_a, name_b):
+    a = with_changes(api.load_fighter("swordsman"), {"name": name_a})
+    b = with_changes(api.load_fighter("brute"), {"name": name_b})
     explorer = designer.explore(a, b, ["a.checks.melee"], n=N, seed=SEED)
     path = explorer.save_scenario(tmp_path / "kept")
     files = {p.name for p in path.parent.iterdir()} - {outputs.MANIFEST}

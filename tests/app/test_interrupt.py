@@ -54,8 +54,12 @@ def _interrupt(args: list[str], ready: str, wait: float, sig: int = signal.SIGIN
     children = [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
     os.killpg(proc.pid, sig)
     sent = time.monotonic()
-    rest = proc.stderr.read()
-    proc.wait(timeout=60)
+    try:
+        _, rest = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"brutal-sim {' '.join(args)} did not stop within 60 s of the signal")
     _interrupt.took = time.monotonic() - sent  # type: ignore[attr-defined]
     return proc.returncode, [x for x in "".join(lines + [rest]).splitlines() if x.strip()], children
 
