@@ -19,7 +19,8 @@ State ``int64[N, NS]``, one row per fighter, reset by ``toolbox.battle.start_bat
 - ``B_WEAKNESS``: how near it is to going out, 0 … 127, kept by the ruleset (the ``weakest``
   targeting policy);
 - ``B_INIT_MOD``, ``B_INIT_TIE``: its initiative modifier and tie key (its tie-breakers as one int,
-  higher first), written by the ruleset before the turn order; ``B_INIT``: its initiative total;
+  higher first), written by the ruleset before the turn order; ``B_INIT_EXTRA``: its initiative
+  dice beyond the first (0 unless the ruleset writes more); ``B_INIT``: its initiative total;
 - kept in the rows of S for the whole fight, not per fighter: ``B_ORDER`` of row p is the row
   acting at place p of the turn order; ``B_INIT_GROUP`` of row p the tie group of place p while the
   order is settled; ``B_SIDE_IN`` of row 0 / row 1 the fighters of side a / b still in;
@@ -66,6 +67,7 @@ B_X = _S.next()
 B_WEAKNESS = _S.next()
 B_INIT_MOD = _S.next()
 B_INIT_TIE = _S.next()
+B_INIT_EXTRA = _S.next()
 B_INIT = _S.next()
 B_ORDER = _S.next()
 B_INIT_GROUP = _S.next()

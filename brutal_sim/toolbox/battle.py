@@ -19,6 +19,7 @@ from ..core.battle import (
     B_ENGAGERS,
     B_FOE,
     B_INIT,
+    B_INIT_EXTRA,
     B_INIT_GROUP,
     B_INIT_MOD,
     B_INIT_TIE,
@@ -145,11 +146,15 @@ DICE_2D6 = 0
 
 @rule
 def _roll_initiative(S, st, i, dice):
-    """i's initiative total: the dice and its modifier ``B_INIT_MOD``."""
+    """i's initiative total: the dice and its modifier ``B_INIT_MOD``; one n-sided die is followed
+    by i's ``B_INIT_EXTRA`` more, one after the other."""
     if dice == DICE_2D6:
         r1, r2 = roll_2d6(st)
         return r1 + r2 + S[i, B_INIT_MOD]
-    return roll_die(st, dice) + S[i, B_INIT_MOD]
+    total = roll_die(st, dice) + S[i, B_INIT_MOD]
+    for _ in range(S[i, B_INIT_EXTRA]):
+        total += roll_die(st, dice)
+    return total
 
 
 @rule
@@ -180,8 +185,9 @@ def turn_order(F, S, st, dice):
     """The turn order of N fighters, written to ``B_ORDER`` (row p: the row at place p).
 
     The ruleset first writes each fighter's initiative modifier ``B_INIT_MOD`` and tie key
-    ``B_INIT_TIE`` (its tie-breakers as one int, higher first). Every fighter in row order rolls
-    ``dice`` (:data:`DICE_2D6`, or one die of that many sides) plus its modifier, kept in
+    ``B_INIT_TIE`` (its tie-breakers as one int, higher first), and any dice beyond the first
+    ``B_INIT_EXTRA``. Every fighter in row order rolls ``dice`` (:data:`DICE_2D6`, or one die of that
+    many sides and its extra dice of that size) plus its modifier, kept in
     ``B_INIT``; the places sort by the total, then the tie key (higher first), stable. A group
     still tied rerolls (its members in row order) and is ordered within its places by the reroll,
     recursively; groups are settled in turn order, the highest place first. For a duel: a rolls, b

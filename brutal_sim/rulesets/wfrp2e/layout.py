@@ -183,7 +183,6 @@ S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W
 S_ENTANGLED = S.next()  # W-7.13 snare = entangle: caught by a snare, its turns go to escaping
 S_ENGAGED = S.next()  # W-11.3: adjacent to its foe (within 2 yards), kept by kernel.movement._settle
 S_AIM = S.next()  # W-7.3 aim = next_action: the bonus of an aim kept for the fighter's next action (0 none)
-S_INIT_DICE = S.next()  # W-2.2, W-6.5: the d10s of its initiative roll (2 with a fortune point spent)
 S_TOOK = S.block(N_LEVELS)  # per-side cells: hits of level l side s took in this duel at S[s, S_TOOK + l]
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout

@@ -9,10 +9,9 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
-from ....core.battle import B_INIT, B_INIT_GROUP, B_INIT_MOD, B_INIT_TIE, B_ORDER, STATE_BLOCK
-from ....toolbox.battle import decided, foe, last_out, loser_side, place_sides, set_round, start_battle
+from ....core.battle import B_INIT_EXTRA, B_INIT_MOD, B_INIT_TIE, B_ORDER, STATE_BLOCK
+from ....toolbox.battle import decided, foe, last_out, loser_side, place_sides, set_round, start_battle, turn_order
 from ....toolbox.jit import rule
-from ....toolbox.rng import roll_die
 from ....toolbox.tally import count_decision
 from ..layout import (
     BAND_EXTREME,
@@ -41,7 +40,6 @@ from ..layout import (
     S_HELD_MAIN,
     S_HELD_OFF,
     S_HELPLESS,
-    S_INIT_DICE,
     S_KEPT,
     S_LOADED,
     S_LOADED_OFF,
@@ -131,79 +129,24 @@ def _reset(F, S, opts):
 
 
 @rule
-def _initiative_roll(S, st, i):
-    """W-2.2, W-6.5: i's initiative total: its d10s (``S_INIT_DICE``, one after the other) + its Ag
-    (``B_INIT_MOD``)."""
-    total = roll_die(st, 10) + S[i, B_INIT_MOD]
-    if S[i, S_INIT_DICE] == 2:
-        total += roll_die(st, 10)
-    return total
-
-
-@rule
-def _acts_before(S, x, y):
-    """W-2.2: 1 if row x acts before row y, −1 after, 0 for a full tie: the higher total
-    ``B_INIT``, then the higher Ag (``B_INIT_TIE``)."""
-    if S[x, B_INIT] != S[y, B_INIT]:
-        return 1 if S[x, B_INIT] > S[y, B_INIT] else -1
-    if S[x, B_INIT_TIE] != S[y, B_INIT_TIE]:
-        return 1 if S[x, B_INIT_TIE] > S[y, B_INIT_TIE] else -1
-    return 0
-
-
-@rule
-def _sort_places(S, lo, hi):
-    """Stable insertion sort of the turn-order places ``lo … hi−1`` (``B_ORDER``) by
-    :func:`_acts_before`."""
-    for p in range(lo + 1, hi):
-        r = S[p, B_ORDER]
-        q = p
-        while q > lo and _acts_before(S, r, S[q - 1, B_ORDER]) > 0:
-            S[q, B_ORDER] = S[q - 1, B_ORDER]
-            q -= 1
-        S[q, B_ORDER] = r
-
-
-@rule
 def _initiative(F, S, opts, st):
-    """W-2.2: the turn order, written to ``B_ORDER`` (row p: the row acting at place p). Every
-    fighter in row order rolls d10 + Ag (armour and critical Ag penalties off); the higher total
-    goes first, then the higher Ag; fighters tied on both roll again among themselves (in place
-    order, a group at a time from the first place) and are ordered within their places by the new
-    roll. With ``fortune_initiative`` a fighter with a spare fortune point spends it before its
-    roll for 2d10 + Ag, the second d10 right after its first (W-6.5; a tie's reroll keeps the
+    """W-2.2: the turn order, written to ``B_ORDER`` (row p: the row acting at place p) by the
+    shared ``turn_order``: every fighter in row order rolls d10 + Ag (armour and critical Ag
+    penalties off, ``B_INIT_MOD``); the higher total goes first, then the higher Ag (``B_INIT_TIE``);
+    fighters tied on both roll again among themselves and are ordered within their places by the
+    new roll. With ``fortune_initiative`` a fighter with a spare fortune point spends it for 2d10 +
+    Ag, the second d10 right after its first (W-6.5, ``B_INIT_EXTRA``; a tie's reroll keeps the
     dice). A duel: a rolls, b rolls, a full tie rerolls both."""
-    n = F.shape[0]
     spend = opts[O_FORTUNE_INITIATIVE] == FORTUNE_INITIATIVE_ON
-    for i in range(n):
+    for i in range(F.shape[0]):
         ag = F[i, P_AG] - F[i, P_AG_PENALTY] - S[i, S_PEN_AG]
         S[i, B_INIT_MOD] = ag
         S[i, B_INIT_TIE] = ag
-        dice = 1
+        S[i, B_INIT_EXTRA] = 0
         if spend and _fortune_spare(opts, S, i):
             S[i, S_FORTUNE] -= 1
-            dice = 2
-        S[i, S_INIT_DICE] = dice
-        S[i, B_INIT] = _initiative_roll(S, st, i)
-        S[i, B_ORDER] = i
-        S[i, B_INIT_GROUP] = 0
-    _sort_places(S, 0, n)
-    groups = 0
-    p = 0
-    while p < n:
-        end = p + 1  # the tied group at p: the same tie group and a full tie
-        while (end < n and S[end, B_INIT_GROUP] == S[p, B_INIT_GROUP]
-               and _acts_before(S, S[p, B_ORDER], S[end, B_ORDER]) == 0):
-            end += 1
-        if end - p == 1:
-            p += 1
-            continue
-        groups += 1
-        for q in range(p, end):
-            r = S[q, B_ORDER]
-            S[r, B_INIT] = _initiative_roll(S, st, r)
-            S[q, B_INIT_GROUP] = groups
-        _sort_places(S, p, end)
+            S[i, B_INIT_EXTRA] = 1
+    turn_order(F, S, st, 10)
 
 
 @rule
