@@ -108,7 +108,7 @@ def naive_rate(c: Compiled, n: int) -> float:
 
     def go() -> None:
         for i in range(n):
-            naive.naive_duel(c.fighters, c.options, c.tables[0], 1, i)
+            naive.duel(c.fighters, c.options, c.tables[0], 1, i)
 
     return best_rate(go, n, repeat=1)
 

@@ -50,15 +50,17 @@ _GROUP_STYLES = [("-", "o"), ("--", "s"), (":", "^"), ("-.", "D")]  # line style
 #: plot to nothing); a longer one keeps its start and its end around an ellipsis, so that labels
 #: that differ at the end (a variant's name) stay apart (the tables show it whole)
 MAX_LABEL = 48
+#: the longest axis label (it runs along the plot and squeezes nothing): a measure's full name
+MAX_AXIS_LABEL = 100
 
 
-def plain(text: object) -> str:
+def plain(text: object, limit: int = MAX_LABEL) -> str:
     """``text`` as matplotlib draws it literally: every ``$`` escaped as ``\\$``, so that no name
     (of a fighter, variant, sweep …) is read as mathtext, and each line at most :data:`MAX_LABEL`
-    characters. Every text a figure shows from the data or the caller (titles, labels, legends,
-    tick labels, annotations) goes through here."""
-    head = (MAX_LABEL - 1) * 2 // 3
-    lines = [line if len(line) <= MAX_LABEL else line[:head] + "…" + line[head + 1 - MAX_LABEL:]
+    characters (``limit``). Every text a figure shows from the data or the caller (titles, labels,
+    legends, tick labels, annotations) goes through here."""
+    head = (limit - 1) * 2 // 3
+    lines = [line if len(line) <= limit else line[:head] + "…" + line[head + 1 - limit:]
              for line in str(text).split("\n")]
     return "\n".join(lines).replace("$", r"\$")
 
@@ -659,7 +661,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
     ax.set_xticks(range(len(xs)), _plain_all(xs))
     ax.set_xlim(-0.3, len(xs) - 0.7)
     ax.set_ylim(0, 100)
-    ax.set_xlabel(plain(x_label))
+    ax.set_xlabel(plain(x_label, MAX_AXIS_LABEL))
     ax.set_ylabel("win rate (%)")
     matchups = _unique(wins["matchup"])
     ax.set_title(plain(title or (f"{matchups[0]}: win rate by {x_label}" if len(matchups) == 1
@@ -682,7 +684,7 @@ def delta_bars_figure(labels: list[str], delta: Any, ci_low: Any, ci_high: Any, 
     ax.barh(y, 100 * delta, color=colours, height=0.7, xerr=err, ecolor="#333333", capsize=2.5)
     ax.axvline(0, color="#555555", linewidth=1)
     ax.set_yticks(y, _plain_all(labels))
-    ax.set_xlabel(plain(x_label))
+    ax.set_xlabel(plain(x_label, MAX_AXIS_LABEL))
     ax.set_title(plain(title))
     _style(ax, "x")
     return fig

@@ -157,7 +157,7 @@ def test_the_explorer_pairs_a_start_distance_across_point_blank():
     ex = designer.explore("swordsman", "brute", ["options.start_distance"], n=20, ruleset="vereteno",
                           options={"start_distance": "1"})
     reading = ex.set("options.start_distance", 30)
-    assert ex.values == {"options.start_distance": "30"}
+    assert ex.values == {"options.start_distance": 30}
     assert reading is not None
 
 

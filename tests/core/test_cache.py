@@ -36,7 +36,7 @@ on_tested_numba = pytest.mark.skipif(not jit.MODE.tested, reason=jit.MODE.reason
 # -- two versions at one path, one cache, at the same time -----------------------------------------
 
 #: Imports the toy kernel, says so, waits for a line on stdin, then plays a duel (the files behind
-#: its path may have changed in between) and prints the counters and whether ``_run`` was loaded.
+#: its path may have changed in between) and prints the counters and whether ``run`` was loaded.
 _PLAY = """
     import json, sys
     from brutal_sim import api
@@ -46,7 +46,7 @@ _PLAY = """
     print("ready", flush=True)
     sys.stdin.readline()
     r = api.duel("veteran", "recruit", ruleset="toy", n=2000, seed=3, threads=1)
-    hits = sum(toy_ruleset.drivers._run.stats.cache_hits.values())
+    hits = sum(toy_ruleset.drivers.run.stats.cache_hits.values())
     print(json.dumps({"counters": r.counters.tolist(), "loaded": hits}), flush=True)
 """
 

@@ -511,10 +511,10 @@ def test_v11_18_poor_visibility_blinds_a_shooter_that_fails_its_perception_check
     assert hit({"start_distance": "1", "visibility": "poor"}) == hit({"start_distance": "1"})
 
 
-def test_variants_at_point_blank_and_at_a_distance_play_each_on_its_own(tmp_path):
-    """A scenario whose variants put one matchup at point blank (melee kernels) and at 30 m (the
-    kernels at a distance): the cells cannot share the paired driver, so each plays on its own,
-    with the counters of a plain duel of its options."""
+def test_variants_at_point_blank_and_at_a_distance_play_on_the_same_duels(tmp_path):
+    """A scenario whose variants put one matchup at point blank (the melee kernel set) and at 30 m
+    (the set at a distance): the cells play the union of their sets on the same duels, so their
+    difference is paired, and each has the counters of a plain duel of its options."""
     from brutal_sim.scenario import load_scenario, run_scenario
 
     path = tmp_path / "mix.toml"
@@ -523,7 +523,7 @@ def test_variants_at_point_blank_and_at_a_distance_play_each_on_its_own(tmp_path
                     '[[variants]]\nname = "30 m"\noptions = { start_distance = 30 }\n')
     sc = load_scenario(path)
     near, far = run_scenario(sc, threads=1)
-    assert sc.differences is None or sc.differences.empty
+    assert len(sc.differences) == 2 and (sc.differences["n"] == 400).all()
     for result, distance in ((near, "1"), (far, "30")):
         alone = api.duel("swordsman", "brute", n=400, seed=sc.spec.seed, ruleset="vereteno", threads=1,
                          options={"start_distance": distance})
