@@ -15,7 +15,6 @@ them to a Dask cluster.
 
 from __future__ import annotations
 
-import importlib
 import os
 import threading
 import time
@@ -76,24 +75,8 @@ def lanes(threads: int | None) -> int:
     return threads
 
 
-def _kernel_ref(kernel: Callable[..., Any]) -> tuple[str, str]:
-    """``(module, name)`` under which ``kernel`` can be imported in another process."""
-    func = getattr(kernel, "py_func", kernel)
-    module, name = func.__module__, func.__name__
-    if getattr(importlib.import_module(module), name, None) is not kernel:
-        raise ValueError(f"kernel {module}.{name} is not a module-level name; only those run on a cluster")
-    return module, name
-
-
-def _import_kernel(module: str, name: str) -> Callable[..., Any]:
-    """The kernel ``module.name``: imported once per process (numba then loads it from its on-disk
-    cache, or compiles it, once)."""
-    return getattr(importlib.import_module(module), name)
-
-
-def _rebuild_work(kernel: tuple[str, str] | Bound, args: tuple[np.ndarray, ...], seed: int,
-                  n_counters: int) -> "Work":
-    return Work(kernel if isinstance(kernel, Bound) else _import_kernel(*kernel), args, seed, n_counters)
+def _rebuild_work(kernel: Bound, args: tuple[np.ndarray, ...], seed: int, n_counters: int) -> "Work":
+    return Work(kernel, args, seed, n_counters)
 
 
 @dataclass(frozen=True)
@@ -120,8 +103,8 @@ class Work:
         return tuple(p.sum(axis=0) for p in parts)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # a bound driver pickles itself by its loop's import path and its flags
-        kernel = self.kernel if isinstance(self.kernel, Bound) else _kernel_ref(self.kernel)
+        # the kernel travels as a Bound: its loop's import path and its fixed arguments
+        kernel = self.kernel if isinstance(self.kernel, Bound) else Bound(self.kernel, ())
         return _rebuild_work, (kernel, self.args, self.seed, self.n_counters)
 
 

@@ -91,12 +91,6 @@ def foe(S, i):
 
 
 @rule
-def is_out(S, i):
-    """Whether i is out of the fight."""
-    return S[i, B_OUT] != 0
-
-
-@rule
 def decided(S):
     """Whether every fighter of a side is out (the fight is over)."""
     return S[0, B_SIDE_IN] == 0 or S[1, B_SIDE_IN] == 0
