@@ -7,6 +7,7 @@ import pytest
 from conftest import compiled
 from test_report import EXAMPLES
 
+from brutal_sim.results.stats import paired_difference
 from brutal_sim.run.engine import run_duel_counters, run_paired_counters
 from brutal_sim.scenario import load_scenario, run_scenario
 
@@ -53,11 +54,7 @@ def _paired_and_unpaired_half_widths(cells, n: int, seed: int) -> tuple[float, f
     """95 % half-widths of side a's win-rate difference between two cells: from the joint outcomes
     of a paired run, and as two independent runs would give them."""
     totals, joint, _ = run_paired_counters(cells, n, seed=seed, threads=1)
-    p0, p1 = totals[0][0] / n, totals[1][0] / n
-    j = joint[0] / n  # j[x, y]: outcome x in cell 0, y in cell 1 (0 = a won)
-    only1, only0 = j[1:, 0].sum(), j[0, 1:].sum()  # a won in cell 1 only, in cell 0 only
-    paired = 1.96 * np.sqrt((only1 + only0 - (only1 - only0) ** 2) / n)
-    unpaired = 1.96 * np.sqrt((p0 * (1 - p0) + p1 * (1 - p1)) / n)
+    _, paired, unpaired = paired_difference(joint[0], n, 0)
     return paired, unpaired, totals
 
 
