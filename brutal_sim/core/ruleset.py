@@ -200,6 +200,17 @@ class ExactAttack:
 
 
 @dataclass(frozen=True)
+class ShotMeasure:
+    """The shot a single attack measures (``attack``'s header): its kind (one of the ruleset's shot
+    kinds, or its own word), the distance it is fired from in the ruleset's unit, and one line of
+    text saying so (``"standard shot, braced, from 40 m"``)."""
+
+    shot: str
+    distance: int
+    text: str
+
+
+@dataclass(frozen=True)
 class Listing:
     """A catalog table for ``brutal-sim list``: column names and rows of text."""
 
@@ -352,6 +363,38 @@ class Ruleset(ABC):
     @abstractmethod
     def check_attack(self, prepared: Prepared) -> None:
         """Raise :class:`DataError` if side a's tactic makes no attack that ``attack`` can measure."""
+
+    #: the shot kinds ``attack --shot KIND`` (``api.attack(shot=…)``) may measure instead of the
+    #: tactic's (:meth:`with_shot`); empty for a ruleset without a choice of shots
+    shot_kinds: tuple[str, ...] = ()
+    #: why :attr:`shot_kinds` is empty, said when ``--shot`` is given all the same
+    no_shot_kinds = "it has no choice of shots"
+
+    def check_shot(self, kind: Any) -> str:
+        """``kind`` as ``attack --shot`` takes it: one of :attr:`shot_kinds`, else a
+        :class:`DataError` naming ``shot`` and the allowed values."""
+        if not isinstance(kind, str):
+            raise DataError("shot", None, f"expected a shot kind (text), got {type(kind).__name__} {kind!r}")
+        if not self.shot_kinds:
+            raise DataError("shot", None, f"{kind!r}: the {self.name} ruleset measures no other shot "
+                            f"({self.no_shot_kinds}); allowed: none")
+        if kind not in self.shot_kinds:
+            raise DataError("shot", None, f"unknown shot kind {kind!r}; allowed: {', '.join(self.shot_kinds)}")
+        return kind
+
+    def with_shot(self, prepared: Prepared, kind: str) -> Prepared:
+        """``prepared`` with side a measured by a shot of kind ``kind`` (``attack --shot``) instead
+        of its tactic's: :meth:`check_shot`, then the ruleset's own change (:meth:`shot_changed`)."""
+        return self.shot_changed(prepared, self.check_shot(kind))
+
+    def shot_changed(self, prepared: Prepared, kind: str) -> Prepared:
+        """The ruleset's part of :meth:`with_shot` (``kind`` one of :attr:`shot_kinds`)."""
+        raise NotImplementedError(f"{self.name} declares shot kinds but has no shot_changed")
+
+    def attack_measure(self, prepared: Prepared) -> ShotMeasure | None:
+        """The shot ``attack`` measures for this matchup (its kind and distance, for the header), or
+        None when it measures a melee attack. This default: None."""
+        return None
 
     #: the ``@njit`` enumeration of one attack (its ``exact.py``), as ``staticmethod(enumerate_attack)``
     exact: Callable[..., None]

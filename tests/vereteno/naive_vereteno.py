@@ -479,9 +479,7 @@ class Game:
             s.hip_chain = 0
         if self.o["ap_refill"] == "turn_start":
             self.refill(s)
-        if s.unready and self.o["start_ready"] == "no" and s.ap >= 1:  # V-10.9: readying in the first turn
-            s.ap -= 1
-            s.unready = False
+        self.get_ready(s)
         hurt = s.bleed + s.dmg_per_turn
         if hurt:
             s.bleed = max(s.bleed - 1, 0)
@@ -505,21 +503,9 @@ class Game:
             s.immobilised = not freed
             if s.out is not None:
                 return
-        if not (s.prone or s.lying or s.cover > 0):
-            s.braced = False
-        if s.lying and s.ap >= 1 and self.engaged(s):  # V-10.8: it stands up to fight
-            self.get_up(s)
-            if self.decided():
-                return
+        if not self.ready_to_act(s):
+            return
         t = s.f.tactic
-        redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down else 1
-        if (t.redraw and s.f.gun is not None and not s.gun_in_hand and not self.engaged(s)
-                and s.ap - t.keep >= redraw_cost):  # V-10.9: the gun in hand again
-            if self.sector_shot(s, redraw_cost):
-                s.ap -= redraw_cost
-                s.gun_down, s.gun_in_hand = False, True
-            if self.decided():
-                return
         if s.gun_in_hand and self.shooter(i):
             return
         if s.f.tactic.shot == "throw" and self.thrower(i):
@@ -625,17 +611,53 @@ class Game:
         self.rec.cause, self.rec.died, self.rec.round = last.out, last.dead, rnd
         return self.rec
 
+    def get_ready(self, s: Fighting) -> None:
+        """V-10.9: readying the item in hand in the first turn (``start_ready = no``, 1 AP)."""
+        if s.unready and self.o["start_ready"] == "no" and s.ap >= 1:
+            s.ap -= 1
+            s.unready = False
+
+    def ready_to_act(self, s: Fighting) -> bool:
+        """V-11.16, V-10.8, V-10.9 after the turn's start: a brace without support lapses; lying and
+        engaged, it stands up; ``redraw`` takes the gun again. False once the fight is decided."""
+        if not (s.prone or s.lying or s.cover > 0):
+            s.braced = False
+        if s.lying and s.ap >= 1 and self.engaged(s):  # V-10.8: it stands up to fight
+            self.get_up(s)
+            if self.decided():
+                return False
+        t = s.f.tactic
+        redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down else 1
+        if (t.redraw and s.f.gun is not None and not s.gun_in_hand and not self.engaged(s)
+                and s.ap - t.keep >= redraw_cost):  # V-10.9: the gun in hand again
+            if self.sector_shot(s, redraw_cost):
+                s.ap -= redraw_cost
+                s.gun_down, s.gun_in_hand = False, True
+            if self.decided():
+                return False
+        return True
+
     def single_attack(self) -> Record:
+        """``attack``: side a's first shot or throw of its first turn, after the turn's steps before
+        it (readying, a reload, a move, lying down, bracing, a thrower's moves, V-15); after a draw,
+        or without a gun in hand, its first melee attack."""
         s = self.fighters[0]
-        if s.gun_in_hand or self.plan_shot(s) == "throw":
-            if self.plan_shot(s) != "none":
-                self.look(s)
-                shot = self.plan_shot(s)
-                if shot == "throw":
-                    self.throw(0)
-                elif shot != "none":
-                    self.shoot(0, shot)
-            return self.rec
+        if s.gun_in_hand or s.f.tactic.shot == "throw":
+            self.get_ready(s)
+            if not self.ready_to_act(s):
+                return self.rec
+            step = self.before_shots(0) if s.gun_in_hand else self.before_throws(0)
+            if step == "over":
+                return self.rec
+            if step == "shots":
+                if self.plan_shot(s) != "none":
+                    self.look(s)
+                    shot = self.plan_shot(s)
+                    if shot == "throw":
+                        self.throw(0)
+                    elif shot != "none":
+                        self.shoot(0, shot)
+                return self.rec
         if not self.in_reach(s):
             return self.rec
         if s.stowed:
@@ -900,25 +922,38 @@ class Game:
         a.throw_ready = self.o["throw_ready"] == "free"
         self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
 
+    def before_throws(self, i: int) -> str:
+        """V-11.20, V-15.4: the moves to the item's effective range before the throws: "shots" (the
+        throws next), "over" (decided) or "melee" (engaged, or nothing left to throw)."""
+        s = self.fighters[i]
+        stop = BAND_UP_TO[["close", "medium"].index(self.o["throw_range"]) + 1]
+        while s.thrown_n < len(s.f.thrown):
+            if self.engaged(s):
+                return "melee"
+            if not (s.f.tactic.move in ("close_in", "advance") and self.dist(s) > stop
+                    and s.ap - s.f.tactic.keep >= 1):
+                return "shots"
+            if s.lying and (not self.get_up(s) or s.ap < 1):
+                pass
+            elif self.o["overwatch_move"] == "end":
+                self.step(s, stop)
+                self.sector_shot(s, 0)
+            elif self.sector_shot(s, 1):
+                self.step(s, stop)
+            if self.decided():
+                return "over"
+        return "melee"
+
     def thrower(self, i: int) -> bool:
         """V-11.20 with items left, not engaged: move to the effective range, throw; True: turn over."""
         s = self.fighters[i]
-        stop = BAND_UP_TO[["close", "medium"].index(self.o["throw_range"]) + 1]
         out = self.decided
+        step = self.before_throws(i)
+        if step != "shots":
+            return step == "over"
         while s.thrown_n < len(s.f.thrown):
             if self.engaged(s):
                 return False
-            if s.f.tactic.move in ("close_in", "advance") and self.dist(s) > stop and s.ap - s.f.tactic.keep >= 1:
-                if s.lying and (not self.get_up(s) or s.ap < 1):
-                    pass
-                elif self.o["overwatch_move"] == "end":
-                    self.step(s, stop)
-                    self.sector_shot(s, 0)
-                elif self.sector_shot(s, 1):
-                    self.step(s, stop)
-                if out():
-                    return True
-                continue
             if self.plan_shot(s) != "throw":
                 return True
             self.look(s)
@@ -968,8 +1003,9 @@ class Game:
         elif self.sector_shot(s, 1):
             self.step(s)
 
-    def shooter(self, i: int) -> bool:
-        """V-15.1–V-15.7 with the gun in hand; False when it draws its melee weapon instead."""
+    def before_shots(self, i: int) -> str:
+        """V-15.1–V-15.5 with the gun in hand, before the shots: "shots" (the shots next), "over"
+        (decided) or "melee" (it drew its melee weapon)."""
         s = self.fighters[i]
         keep = s.f.tactic.keep
         out = self.decided
@@ -979,29 +1015,29 @@ class Game:
             else:
                 s.ap -= 1
             s.gun_in_hand = False
-            return False
+            return "melee"
         if s.f.tactic.engaged == "step_back" and self.engaged(s) and s.ap >= 1:
             self.retreat(s)
             if out():
-                return True
+                return "over"
         cost = 3 if self.o["long_reload"] == "extended" and "long_reload" in s.f.gun.properties else 2
         if s.reload and s.ap - keep >= cost:
             if self.sector_shot(s, cost):
                 s.ap -= cost
                 s.reload, s.hip_chain, s.ammo = False, 0, s.f.gun.magazine
             if out():
-                return True
+                return "over"
         if (s.f.tactic.move == "advance" and s.ap - keep >= 1
                 and self.band(self.dist(s)) > BAND_NAMES.index(s.f.gun.range)):
             self.move(s)
             if out():
-                return True
+                return "over"
         e = self.foe(s)
         if (s.f.tactic.move == "keep_distance" and s.ap - keep >= 1 and not e.gun_in_hand
                 and self.dist(s) <= 2 * e.f.speed + self.reach(e)):
             self.retreat(s)
             if out():
-                return True
+                return "over"
         t = s.f.tactic
         pays = s.ap - keep >= 1 + min(SHOT_COST.get(t.shot, 0), SHOT_COST["standard"])
         if t.prone and not s.lying and not s.prone and not self.engaged(s) and pays:  # V-10.8: lie down
@@ -1009,14 +1045,24 @@ class Game:
                 s.ap -= 1
                 s.lying = True
             if out():
-                return True
+                return "over"
         if (t.brace and not s.braced and (s.prone or s.lying or s.cover > 0)
                 and s.ap - keep >= 1 + min(SHOT_COST.get(t.shot, 0), SHOT_COST["standard"])):
             if self.sector_shot(s, 1):
                 s.ap -= 1
                 s.braced = True
             if out():
-                return True
+                return "over"
+        return "shots"
+
+    def shooter(self, i: int) -> bool:
+        """V-15.1–V-15.7 with the gun in hand; False when it draws its melee weapon instead."""
+        s = self.fighters[i]
+        out = self.decided
+        step = self.before_shots(i)
+        if step != "shots":
+            return step == "over"
+        t = s.f.tactic
         while self.plan_shot(s) != "none":
             self.look(s)
             shot = self.plan_shot(s)

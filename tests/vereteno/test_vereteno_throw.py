@@ -44,6 +44,8 @@ def one_turn(p, i: int = 0, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
 #: a thrower of a 1-die Сила check (Телосложение 1, Сила 0) with one 2-damage item of crit "—"
 ONE_DIE = {"attributes": {"physique": 1, "agility": 3, "intellect": 2, "empathy": 2},
            "thrown": [{"damage": 2}], "tactic": "throw_then_close"}
+#: the same thrower holding its ground (``move = hold``): it throws from where it stands
+HOLDING = {**ONE_DIE, "tactic": {"name": "throw_hold", "shot": "throw", "move": "hold", "keep": 0}}
 
 
 # -- V-11.7, V-11.20, V-12.5 throwing ----------------------------------------------------------------
@@ -101,14 +103,16 @@ def test_v11_7_v11_20_v4_4_exact_single_throw_by_hand_no_reaction_and_a_dodge():
 def test_v11_20_v11_17_v11_10_v11_19_exact_throw_cover_band_and_size_by_hand():
     """V-11.17: cover joins the armour roll against a throw (1 die stops the 2 damage on a 20: P
     0.15 · 0.05); V-11.10: at 2 m (close, +1) the 1-die thrower rolls 2 dice, P(hit) = 0.34, at 10 m
-    beyond the close effective range 1 − 3 → a desperate roll of 2 dice (fvtt: both 20, 0.0025);
-    V-11.19: a target of size +1 adds a die (0.34)."""
+    beyond the close effective range 1 − 3 → a desperate roll of 2 dice (fvtt: both 20, 0.0025) for
+    a thrower that holds its ground, while ``throw_then_close`` first moves to 2 m (V-15.4, 1 AP) and
+    throws there (0.34); V-11.19: a target of size +1 adds a die (0.34)."""
     a = fighter(**ONE_DIE)
     still = fighter(reaction="none")
     assert exact(a, fighter(reaction="none", cover=1), start_distance="10",
                  throw_range="medium")["armour_stopped"] == pytest.approx(0.15 * 0.05, abs=1e-15)
     assert exact(a, still, start_distance="2")["hit"] == pytest.approx(0.34, abs=1e-15)
-    assert exact(a, still, start_distance="10")["hit"] == pytest.approx(0.05 ** 2, abs=1e-15)
+    assert exact(fighter(**HOLDING), still, start_distance="10")["hit"] == pytest.approx(0.05 ** 2, abs=1e-15)
+    assert exact(a, still, start_distance="10")["hit"] == pytest.approx(0.34, abs=1e-15)
     assert exact(a, fighter(reaction="none", size_mod=1), start_distance="10",
                  throw_range="medium")["hit"] == pytest.approx(0.34, abs=1e-15)
 
@@ -121,11 +125,12 @@ def _within_4_sigma(exact_r, sampled, n):
 @pytest.mark.parametrize("b, options", [
     ("swordsman", {"start_distance": "2"}),
     ("gunfighter", {"start_distance": "10", "throw_range": "medium", "prayer": "app", "exposure": "miss_becomes_hit"}),
-    ("rifleman", {"start_distance": "15", "visibility": "poor"}),
+    ("rifleman", {"start_distance": "15", "throw_range": "medium", "visibility": "poor"}),
+    ("rifleman", {"start_distance": "12", "visibility": "poor"}),
 ])
 def test_v11_20_exact_throws_agree_with_sampled_ones(b, options):
-    """V-11.20, V-4.4, V-1.6, V-11.18: the knife thrower's exact first throw (a dodge, prayers, poor
-    visibility) within 4σ of 20,000 sampled ones."""
+    """V-11.20, V-4.4, V-1.6, V-11.18, V-15.4: the knife thrower's exact first throw (a dodge, prayers,
+    poor visibility; from 12 m after its move to 2 m) within 4σ of 20,000 sampled ones."""
     n = 20_000
     e = api.attack("knife_thrower", b, ruleset="vereteno", options=options)
     s = api.attack("knife_thrower", b, ruleset="vereteno", options=options, n=n, seed=3, threads=1)

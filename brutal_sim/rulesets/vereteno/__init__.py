@@ -15,25 +15,38 @@ from typing import Mapping
 
 import numpy as np
 
+from ...core.data import validated_fighter
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.ruleset import Compiled, ExactAttack, Kernels, KernelSet, Listing, Prepared, Ruleset
+from ...core.ruleset import Compiled, ExactAttack, Kernels, KernelSet, Listing, Prepared, Ruleset, ShotMeasure
 from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, compile_traumas
-from .exact import enumerate_attack, enumerate_shot
+from .exact import enumerate_attack, enumerate_shot, first_turn
 from .kernel import (
     BAND_OUT,
+    TO_MELEE,
+    TO_SHOTS,
     band,
+    in_reach,
     open_duel,
     paired,
     plan,
     plan_shot,
+    ready_weapon,
     run,
 )
 from .model import Fighter
-from .options import O_ROUND_CAP, O_START_DISTANCE, O_STEALTH, OPTION_SPECS, compile_options
+from .options import (
+    O_ROUND_CAP,
+    O_START_DISTANCE,
+    O_STEALTH,
+    O_VISIBILITY,
+    OPTION_SPECS,
+    VISIBILITY_POOR,
+    compile_options,
+)
 
 #: Vereteno's drivers; a run plays the kernel set :func:`kernel_set` names
 KERNELS = Kernels(run, paired)
@@ -63,12 +76,15 @@ def _gun_in_hand(fighters: np.ndarray, i: int) -> bool:
                 and shot != L.SH_THROW)
 
 
-def _shoots_first(compiled: Compiled) -> bool:
-    """Is side a's first attack from ``start_distance`` a shot or a throw (V-11, V-11.20)?"""
-    F = compiled.fighters
-    S = np.zeros((2, L.NS), dtype=np.int64)
-    open_duel(F, S, compiled.options)
-    return plan_shot(F, S, 0) != L.SH_NONE
+def _shoots_first(fighters: np.ndarray) -> bool:
+    """Is side a measured by its first shot or throw at a distance: its gun in hand (V-10.9) or a
+    throwing tactic (V-11.20)?"""
+    return _gun_in_hand(fighters, 0) or bool(fighters[0, L.P_T_SHOT] == L.SH_THROW)
+
+
+#: the words of a shot kind (``SH_*``) in ``attack``'s header
+SHOT_WORDS = {L.SH_HIP: "hip shot", L.SH_STANDARD: "standard shot", L.SH_AIMED: "aimed shot",
+              L.SH_BURST: "long burst", L.SH_THROW: "throw"}
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, traumas: np.ndarray) -> Compiled:
@@ -124,46 +140,125 @@ class VeretenoRuleset(Ruleset):
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic.name, "reaction": fighter.reaction}
 
+    #: V-11.2–V-11.5, V-11.7: ``attack --shot KIND`` plays side a's first turn with its tactic's
+    #: ``shot`` replaced by KIND
+    shot_kinds = ("hip", "standard", "aimed", "burst", "throw")
+
+    def shot_changed(self, prepared: Prepared, kind: str) -> Prepared:
+        """Side a's tactic with ``shot = kind`` (its other fields kept), the fighter validated again
+        (a gun, an automatic one for a burst, items to throw: a :class:`DataError` naming ``shot``)."""
+        fa = prepared.a
+        tactic = fa.tactic.model_copy(update={"shot": kind})
+        fa = validated_fighter(Fighter, {**dict(fa), "tactic": tactic}, "shot")
+        return Prepared(fa, prepared.b, prepared.options,
+                        compiled(compile_pair(fa, prepared.b), compile_options(prepared.options),
+                                 compile_traumas(self.catalog().traumas)))
+
+    @staticmethod
+    def _first_turn(prepared: Prepared) -> tuple[np.ndarray, int, bool] | None:
+        """Side a's first turn up to its first shot or throw (:func:`.exact.first_turn`) when it is
+        measured by one at a distance, else None."""
+        c = prepared.compiled
+        if not (c.kernels.variant.ranged and _shoots_first(c.fighters)):
+            return None
+        S, step, drew = first_turn(c.fighters, c.options, c.tables[0])
+        return S, int(step), bool(drew)
+
     def check_attack(self, prepared: Prepared) -> None:
         F = prepared.compiled.fighters
         S = np.zeros((2, L.NS), dtype=np.int64)
-        if prepared.compiled.kernels.variant.ranged:
-            open_duel(F, S, prepared.compiled.options)
+        name = prepared.a.tactic.name
+        first = self._first_turn(prepared)
+        if first is not None:
+            S, step, drew = first
             d = int(prepared.options["start_distance"])
-            if F[0, L.P_T_SHOT] == L.SH_THROW and d > L.REACH:
+            if drew:
+                raise DataError("tactic_a", None, f"tactic {name!r} steps back out of its engaged foe's reach "
+                                f"before its first shot, drawing the foe's opportunity attack (V-10.7, V-15.2): "
+                                f"attack measures a first shot that no dice come before; start beyond the foe's "
+                                f"reach (start_distance) or choose another tactic")
+            if step == TO_SHOTS:
                 if plan_shot(F, S, 0) == L.SH_NONE:
-                    raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} makes no throw from {d} m "
-                                    f"(beyond 1000 m, V-10.1, or with the AP its reserve leaves)")
+                    at = abs(int(S[0, L.S_X]) - int(S[1, L.S_X]))
+                    what = "throw" if F[0, L.P_T_SHOT] == L.SH_THROW else "shot"
+                    if F[0, L.P_T_SHOT] == L.SH_NONE:
+                        why = "it sets its AP aside for sector shots instead (V-15.7)"
+                    elif band(at) == BAND_OUT:
+                        why = f"its foe is {at} m away, beyond 1000 m (V-10.1)"
+                    else:
+                        why = "the AP its reserve leaves after the turn's first steps do not pay one (V-15.6)"
+                    raise DataError("tactic_a", None, f"tactic {name!r} makes no {what} in its first turn from "
+                                    f"{d} m: {why}")
                 return
-            if S[0, L.S_DROPPED] & L.HAND_GUN:
-                if plan_shot(F, S, 0) == L.SH_NONE:
-                    why = "beyond 1000 m (V-10.1)" if band(d) == BAND_OUT else "with the AP its reserve leaves"
-                    raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} fires no shot from "
-                                    f"{d} m {why}")
-                return
+            if step == TO_MELEE and not (in_reach(F, S, 0) and ready_weapon(S, 0)):
+                raise DataError("options", "start_distance", f"{d} m: side a ({prepared.a.name}) draws its melee "
+                                f"weapon in its first turn and its foe is beyond its reach, so it makes no attack "
+                                f"then; start within its reach or choose a tactic that shoots engaged")
+        elif prepared.compiled.kernels.variant.ranged:
+            d = int(prepared.options["start_distance"])
             long = prepared.a.weapon is not None and "long" in prepared.a.weapon.properties
             if d > (L.REACH_LONG if long else L.REACH):  # V-3.15: a long weapon reaches close range
                 raise DataError("options", "start_distance", f"{d} m: side a ({prepared.a.name}) has no gun in hand "
                                 f"and its foe is beyond its melee reach, so it makes no attack from there; a single "
                                 f"attack at a distance needs a tactic that shoots (std_shot, hip_spam, aimed, "
                                 f"autofire) or start_distance ≤ 1 (≤ 2 with a long melee weapon, V-3.15)")
-        S[0, L.S_AP] = F[0, L.P_AP]
+        if first is None:
+            S[0, L.S_AP] = F[0, L.P_AP]
         if plan(F, S, 0) == L.K_NONE:
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack != "none")
-            raise DataError("tactic_a", None, f"tactic {prepared.a.tactic.name!r} makes no attack with "
+            raise DataError("tactic_a", None, f"tactic {name!r} makes no attack with "
                             f"{prepared.a.weapon.name if prepared.a.weapon else 'bare hands'}; "
                             f"allowed for attack: {usable}")
 
     def enumerate_attack(self, compiled: Compiled) -> ExactAttack:
-        """Exact distribution of side a's first attack on a fresh side b: its first shot when it
-        starts with a gun in hand, or its first throw (:func:`.exact.enumerate_shot`), else its melee
-        attack."""
-        if not (compiled.kernels.variant.ranged and (_gun_in_hand(compiled.fighters, 0) or _shoots_first(compiled))):
+        """Exact distribution of side a's first attack on a fresh side b: with its gun in hand or a
+        throwing tactic at a distance, the first shot or throw of its first turn
+        (:func:`.exact.enumerate_shot`; a melee attack after drawing its melee weapon), else its
+        melee attack. A first turn that draws dice before its shot is a :class:`DataError`."""
+        if not (compiled.kernels.variant.ranged and _shoots_first(compiled.fighters)):
             return super().enumerate_attack(compiled)
         c = self.counters
         outcomes, levels, damage = np.zeros(len(c.outcomes)), np.zeros((len(c.levels), len(c.zones))), np.zeros(1)
-        enumerate_shot(*compiled.args(), outcomes, levels, damage)
+        if enumerate_shot(*compiled.args(), outcomes, levels, damage) != 0:
+            raise DataError("tactic_a", None, "side a's first turn draws dice before its first shot (an "
+                            "opportunity attack, V-10.7): no exact enumeration follows it")
         return ExactAttack(outcomes, levels, float(damage[0]))
+
+    def attack_measure(self, prepared: Prepared) -> ShotMeasure | None:
+        """The first shot or throw of side a's first turn (:func:`.exact.first_turn`): its kind, where
+        it is fired from, braced or lying prone, after a move or readying, under poor visibility
+        after a perception check (V-11.18); None for a melee attack."""
+        first = self._first_turn(prepared)
+        if first is None or first[1] != TO_SHOTS or first[2]:
+            return None
+        S, _, _ = first
+        F = prepared.compiled.fighters
+        shot = int(plan_shot(F, S, 0))
+        if shot == L.SH_NONE:
+            return None
+        d = abs(int(S[0, L.S_X]) - int(S[1, L.S_X]))
+        start = int(prepared.options["start_distance"])
+        words = [SHOT_WORDS[shot]]
+        if shot == L.SH_THROW:
+            words = [f"throw of {prepared.a.thrown[int(S[0, L.S_THROWN])].name}"]
+        if S[0, L.S_BRACED]:
+            words.append("braced")
+        if S[0, L.S_LYING]:
+            words.append("lying prone")
+        text = ", ".join([*words, f"from {d} m"]) if len(words) > 1 else f"{words[0]} from {d} m"
+        done = []
+        fresh = np.zeros((2, L.NS), dtype=np.int64)
+        open_duel(F, fresh, prepared.compiled.options)
+        if fresh[0, L.S_UNREADY] != 0 and S[0, L.S_UNREADY] == 0:
+            done.append("readying its weapon (start_ready = no, V-10.9)")
+        if d != start:
+            done.append(f"moving from {start} m")
+        if done:
+            text += " after " + " and ".join(done)
+        if prepared.compiled.options[O_VISIBILITY] == VISIBILITY_POOR and d > L.REACH:
+            text += "; a perception check first (poor visibility, V-11.18: blind, no aimed shot and −3)"
+        kind = next(k for k, v in L.SHOT_CODES.items() if v == shot)
+        return ShotMeasure(kind, d, text)
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

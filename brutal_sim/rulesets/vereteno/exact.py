@@ -6,7 +6,8 @@ check (V-1.6) from the category counts of its first roll and the convolution of 
 Reaction choice, pools, the reaction's effect, the attacker's spending, the armour reduction and
 the blow level are the kernel's own rule functions, so enumeration and sampler cannot drift.
 
-A shot (:func:`enumerate_shot`, V-11) has no reaction; a long burst's continuation dice
+A shot (:func:`enumerate_shot`, V-11) is the first one of the attacker's first turn, after the
+turn's own steps before it (:func:`first_turn`); it has no reaction; a long burst's continuation dice
 (:func:`continuation_pmf`, V-11.12) are a geometric number of dice, summed until the remaining
 probability is below 1e-20.
 """
@@ -17,10 +18,13 @@ import numpy as np
 
 from ...core.battle import B_FOE
 from ...toolbox.jit import driver
+from ...toolbox.rng import seed_duel
 from .kernel import (
     KIND_COST,
     LOOK_DICE,
     SHOT_COST,
+    TO_MELEE,
+    TURN_OVER,
     armour_dice,
     armour_reduction,
     can_pray,
@@ -30,6 +34,7 @@ from .kernel import (
     desperate_dice,
     dodge_pool,
     immobilise,
+    in_reach,
     level,
     melee_pool,
     missile,
@@ -37,6 +42,7 @@ from .kernel import (
     open_duel,
     plan,
     plan_shot,
+    ready_weapon,
     reset,
     resolve,
     shot_armour_dice,
@@ -45,8 +51,10 @@ from .kernel import (
     spend,
     stealth_pool,
     take_reaction,
+    to_first_shot,
 )
 from .layout import (
+    C_ROUNDS,
     K_NONE,
     K_STANDARD,
     LVL_NONE,
@@ -273,6 +281,13 @@ def enumerate_attack(F, opts, tt, outcomes, levels, damage):
     S = np.empty((2, NS), dtype=np.int64)
     reset(F, S)
     immobilise(F, S, opts)
+    _add_melee(F, S, opts, tt, outcomes, levels, damage)
+
+
+@driver
+def _add_melee(F, S, opts, tt, outcomes, levels, damage):
+    """:func:`enumerate_attack` from state ``S``: side a's tactic's first melee attack (``plan``)
+    with the AP it has there."""
     kind = plan(F, S, 0)
     if kind == K_NONE:
         return
@@ -360,24 +375,59 @@ def continuation_pmf(opts):
 
 
 @driver
-def enumerate_shot(F, opts, tt, outcomes, levels, damage):
-    """Add the exact outcome distribution of side a's first shot (V-11) on a fresh side b from
-    ``start_distance``, as ``kernel``'s single attack at a distance: under poor visibility the
-    perception check first (V-11.18: seeing or blind, jointly with the Will its prayer costs), then
-    the shooting check (its prayer), a long burst's continuation, no reaction (V-11.15), the extras
-    (V-12), the armour + cover roll.
+def first_turn(F, opts, tt):
+    """The state ``attack`` measures at a distance: a fresh fight (``open_duel``, the immobilised
+    fighters) and side a's first turn up to its first shot or throw by the turn's own steps (the
+    kernel's ``to_first_shot``: readying, a reload, a move, lying down, bracing, a thrower's moves),
+    on a state of its own, with counters that are thrown away and random numbers that must stay
+    unused.
 
-    ``outcomes`` float64[5] (``OUT_*``), ``levels`` float64[5, 1] (``LVL_*`` × zone ``body``),
-    ``damage`` float64[1] (mean final damage per shot).
-    """
+    Returns (S int64[2, NS], step, drew): the state then, the kernel's ``TO_SHOTS``, ``TURN_OVER``
+    or ``TO_MELEE``, and whether those steps drew dice. The foe has set no AP aside at a fight's
+    start, so no sector shot (V-11.13) answers them: only a step back out of an engaged foe's reach
+    draws its opportunity attack (V-10.7, V-15.2)."""
     S = np.empty((2, NS), dtype=np.int64)
     open_duel(F, S, opts)
     immobilise(F, S, opts)
+    st = np.empty(4, dtype=np.uint64)
+    seed_duel(st, np.uint64(0), np.int64(0))
+    before = st.copy()
+    cnt = np.zeros(C_ROUNDS, dtype=np.int64)  # every counter an attack writes lies below the rounds
+    step = to_first_shot(F, S, opts, tt, st, cnt, 0)
+    drew = False
+    for k in range(4):
+        drew = drew or st[k] != before[k]
+    return S, step, drew
+
+
+@driver
+def enumerate_shot(F, opts, tt, outcomes, levels, damage):
+    """Add the exact outcome distribution of side a's first shot or throw (V-11) on a fresh side b,
+    as ``kernel``'s single attack at a distance: its first turn up to that shot
+    (:func:`first_turn`: from ``start_distance``, or where its moves took it, braced, lying …);
+    under poor visibility the perception check first (V-11.18: seeing or blind, jointly with the
+    Will its prayer costs), then the shooting check (its prayer), a long burst's continuation, no
+    reaction (V-11.15), the extras (V-12), the armour + cover roll. Its first turn drawing its melee
+    weapon (or a thrower engaged): its first melee attack from that state (:func:`_add_melee`).
+
+    ``outcomes`` float64[5] (``OUT_*``), ``levels`` float64[5, 1] (``LVL_*`` × zone ``body``),
+    ``damage`` float64[1] (mean final damage per shot). Returns 1 (nothing added) when the first
+    turn drew dice before the shot, which this enumeration does not follow; else 0.
+    """
+    S, step, drew = first_turn(F, opts, tt)
+    if drew:
+        return 1
+    if step == TURN_OVER:
+        return 0
+    if step == TO_MELEE:
+        if in_reach(F, S, 0) and ready_weapon(S, 0):
+            _add_melee(F, S, opts, tt, outcomes, levels, damage)
+        return 0
     if plan_shot(F, S, 0) == SH_NONE:
-        return
+        return 0
     if opts[O_VISIBILITY] != VISIBILITY_POOR or abs(S[0, S_X] - S[1, S_X]) <= REACH:
         _add_shot(F, S, opts, tt, 1.0, outcomes, levels, damage)
-        return
+        return 0
     pl, lol = _prayer_pmf(F[0, P_PERC_POOL] + LOOK_DICE, opts, can_pray(S, opts, 0))
     for j in range(pl.shape[0]):
         for c in range(pl.shape[1]):
@@ -387,6 +437,7 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
             S2[0, S_SIGHT] = 1 if j + lol >= 1 else 2
             S2[0, S_WILL] -= c
             _add_shot(F, S2, opts, tt, pl[j, c], outcomes, levels, damage)
+    return 0
 
 
 @driver

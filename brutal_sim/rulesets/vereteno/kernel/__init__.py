@@ -126,8 +126,14 @@ from .melee import (
     _level as level,
 )
 from .ranged import (
+    TO_MELEE,
+    TO_SHOTS,
+    TURN_OVER,
+    _before_shots as before_shots,
     _ranged_turn as ranged_turn,
+    _ready_weapon as ready_weapon,
     _retreat as retreat,
+    _to_first_shot as to_first_shot,
 )
 from .rounds import (
     _battle_cry as battle_cry,
@@ -183,6 +189,12 @@ __all__ = [
     "range_dice",
     "reload_gun",
     "ranged_turn",
+    "before_shots",
+    "to_first_shot",
+    "ready_weapon",
+    "TO_SHOTS",
+    "TURN_OVER",
+    "TO_MELEE",
     "turn_start",
     "retreat",
     "sector_shot",

@@ -27,11 +27,11 @@ from ..options import (
     OVERWATCH_EXPIRY_REFILL,
 )
 from .actions import _plan
-from .checks import KIND_COST, _gun_in_hand
+from .checks import KIND_COST
 from .distance import _in_reach, _open, _stealth_approach
 from .initiative import _order, _refill, _reset, _roll_initiative, _surprise
 from .melee import _attack
-from .ranged import _ranged_turn, _ready_weapon
+from .ranged import TO_SHOTS, TURN_OVER, _ranged_turn, _ready_weapon, _to_first_shot
 from .rounds import _turn
 from .shooting import _look, _plan_shot, _shoot, _throw
 from .traumas import _immobilise
@@ -107,17 +107,22 @@ def _fight(F, S, opts, tt, st, cnt, ranged):
 @rule
 def _single_attack(F, S, opts, tt, st, cnt, ranged):
     """One attack by side a's first fighter (row 0) on its fresh foe: its tactic's first melee
-    attack; when ``ranged``, from ``start_distance``: the first shot of its tactic with its gun in
-    hand, or its first throw (V-11.20) (after its perception check under poor visibility, V-11.18),
-    else, its foe within its melee reach, its tactic's first melee attack (a thrower readying its
-    weapon first)."""
+    attack; when ``ranged``, from ``start_distance``, the first shot or throw (V-11.20) of its first
+    turn: the turn's steps before it (:func:`_to_first_shot`: readying, a reload, a move, lying
+    down, bracing, a thrower's moves to its item's range), then its perception check under poor
+    visibility (V-11.18) and the shot of its tactic (:func:`_plan_shot`); after a draw, or
+    without a gun in hand, its foe within its melee reach, its tactic's first melee attack (a
+    thrower readying its weapon first)."""
     if ranged is not None:
         _open(F, S, opts)
     else:
         _reset(F, S)
     _immobilise(F, S, opts)
     if ranged is not None:
-        if _gun_in_hand(S, 0) or _plan_shot(F, S, 0) == SH_THROW:
+        step = _to_first_shot(F, S, opts, tt, st, cnt, 0)
+        if step == TURN_OVER:
+            return
+        if step == TO_SHOTS:
             if _plan_shot(F, S, 0) != SH_NONE:
                 _look(F, S, opts, st, 0)
                 shot = _plan_shot(F, S, 0)

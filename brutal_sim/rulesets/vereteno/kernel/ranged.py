@@ -68,7 +68,7 @@ from .distance import (
     _step_to,
 )
 from .melee import _attack
-from .rounds import _melee_actions, _turn_start
+from .rounds import _get_ready, _melee_actions, _turn_start
 from .shooting import (
     READY_COST,
     SHOT_COST,
@@ -89,6 +89,12 @@ from .shooting import (
 
 #: V-10.1: the upper bound in metres of band b (a thrower's effective range, V-11.20)
 BAND_TOP = np.array(BAND_METRES, dtype=np.int64)
+#: what the steps of a turn before its shots or throws leave the fighter to do (:func:`_before_shots`,
+#: :func:`_before_throws`, :func:`_to_first_shot`): its shots or throws, nothing (the fight is
+#: decided), or melee
+TO_SHOTS = 0
+TURN_OVER = 1
+TO_MELEE = 2
 
 
 @rule
@@ -156,26 +162,44 @@ def _approach(F, S, opts, tt, st, cnt, i, stop):
 
 
 @rule
-def _thrower_actions(F, S, opts, tt, st, cnt, i):
-    """V-11.7, V-11.20, V-15.4, V-15.6: fighter ``i``'s turn with a throwing tactic (``shot = throw``)
-    while items are left and it is not engaged: beyond the item's effective range (``throw_range``)
-    a tactic that moves (``close_in``, ``advance``) first moves toward its foe, stopping at that range
-    (V-10.4: a move may stop short) **[reading]**, 1 AP a move above the reserve; then throws while
-    :func:`_plan_shot` allows (after its perception check under poor visibility, V-11.18), each
-    throw drawing the foe's sector shot (V-11.13). Returns True when the turn is over (items are
-    left: it holds there), False to go on closing in and fighting in melee (engaged, or its supply
-    spent)."""
+def _before_throws(F, S, opts, tt, st, cnt, i):
+    """V-11.20, V-15.4: the part of fighter ``i``'s turn with a throwing tactic (``shot = throw``) before
+    its throws: beyond the item's effective range (``throw_range``) a tactic that moves
+    (``close_in``, ``advance``) moves toward its foe, stopping at that range (V-10.4: a move may stop
+    short) **[reading]**, 1 AP a move above the reserve, each move drawing the foe's sector shot
+    (V-11.13, :func:`_approach`). Returns ``TO_SHOTS`` (its throws come next), ``TURN_OVER`` (the
+    fight is decided) or ``TO_MELEE`` (engaged, or its supply spent: it closes in and fights in
+    melee)."""
     keep = F[i, P_T_KEEP]
     move = F[i, P_T_MOVE]
     stop = BAND_TOP[opts[O_THROW_RANGE]]
     while S[i, S_THROWN] < F[i, P_N_THROWN]:
         if _engaged(F, S, i):
+            return TO_MELEE
+        if not ((move == MV_CLOSE_IN or move == MV_ADVANCE) and apart(S, i, foe(S, i)) > stop
+                and S[i, S_AP] - keep >= 1):
+            return TO_SHOTS
+        _approach(F, S, opts, tt, st, cnt, i, stop)
+        if decided(S):
+            return TURN_OVER
+    return TO_MELEE
+
+
+@rule
+def _thrower_actions(F, S, opts, tt, st, cnt, i):
+    """V-11.7, V-11.20, V-15.4, V-15.6: fighter ``i``'s turn with a throwing tactic (``shot = throw``)
+    while items are left and it is not engaged: its moves to the item's effective range
+    (:func:`_before_throws`), then throws while :func:`_plan_shot` allows (after its perception
+    check under poor visibility, V-11.18), each throw drawing the foe's sector shot (V-11.13); the
+    throws move nobody, so no move comes between them. Returns True when the turn is over (items
+    are left: it holds there), False to go on closing in and fighting in melee (engaged, or its
+    supply spent)."""
+    step = _before_throws(F, S, opts, tt, st, cnt, i)
+    if step != TO_SHOTS:
+        return step == TURN_OVER
+    while S[i, S_THROWN] < F[i, P_N_THROWN]:
+        if _engaged(F, S, i):
             return False
-        if (move == MV_CLOSE_IN or move == MV_ADVANCE) and apart(S, i, foe(S, i)) > stop and S[i, S_AP] - keep >= 1:
-            _approach(F, S, opts, tt, st, cnt, i, stop)
-            if decided(S):
-                return True
-            continue
         if _plan_shot(F, S, i) != SH_THROW:
             return True
         _look(F, S, opts, st, i)
@@ -211,51 +235,64 @@ def _threatened(F, S, i):
 
 
 @rule
-def _shooter_actions(F, S, opts, tt, st, cnt, i):
-    """V-15.1–V-15.7: fighter ``i``'s turn with its gun in hand. Engaged under ``engaged = draw``:
-    ready the melee weapon (1 AP, V-10.9) and fight in melee (returns False); under ``step_back`` one
-    move away (:func:`_retreat`) and go on. Then a reload if one is due and its AP leave the reserve
-    (V-15.3); with ``move = advance`` one move while the foe is beyond the gun's effective range and
-    1 AP leaves the reserve, with ``keep_distance`` one move away while :func:`_threatened` (V-15.4;
-    lying prone, it crawls away at half speed, V-10.8); lying down with a ``prone`` tactic
-    (:func:`_wants_lie`, V-10.8); bracing (V-15.5); shots
-    by :func:`_plan_shot` (V-15.6); sector control with the AP left (V-15.7). Each action but the
-    draw (the foe is engaged then) first draws the foe's sector shot (V-11.13). Returns True when
-    the turn is over."""
+def _before_shots(F, S, opts, tt, st, cnt, i):
+    """V-15.1–V-15.5: the part of fighter ``i``'s turn with its gun in hand before its shots. Engaged
+    under ``engaged = draw``: ready the melee weapon (1 AP, V-10.9) to fight in melee; under
+    ``step_back`` one move away (:func:`_retreat`) and go on. Then a reload if one is due and its AP
+    leave the reserve (V-15.3); with ``move = advance`` one move while the foe is beyond the gun's
+    effective range and 1 AP leaves the reserve, with ``keep_distance`` one move away while
+    :func:`_threatened` (V-15.4; lying prone, it crawls away at half speed, V-10.8); lying down with
+    a ``prone`` tactic (:func:`_wants_lie`, V-10.8); bracing (V-15.5). Each action but the draw (the
+    foe is engaged then) first draws the foe's sector shot (V-11.13). Returns ``TO_SHOTS`` (its
+    shots come next), ``TURN_OVER`` (the fight is decided) or ``TO_MELEE`` (it drew its melee
+    weapon)."""
     keep = F[i, P_T_KEEP]
     if F[i, P_T_ENGAGED] == EN_DRAW and _engaged(F, S, i) and _draw(F, S, i):
-        return False
+        return TO_MELEE
     if F[i, P_T_ENGAGED] == EN_STEP_BACK and _engaged(F, S, i) and S[i, S_AP] >= 1:
         _retreat(F, S, opts, tt, st, cnt, i)
         if decided(S):
-            return True
+            return TURN_OVER
     cost = _reload_cost(F, opts, i)
     if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= cost:
         if _sector_shot(F, S, opts, tt, st, cnt, i, cost):
             _reload(F, S, opts, i)
         if decided(S):
-            return True
+            return TURN_OVER
     if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
             and _band(apart(S, i, foe(S, i))) > _gun(F, i, W_RANGE)):
         _move(F, S, opts, tt, st, cnt, i)
         if decided(S):
-            return True
+            return TURN_OVER
     if F[i, P_T_MOVE] == MV_KEEP_DISTANCE and S[i, S_AP] - keep >= 1 and _threatened(F, S, i):
         _retreat(F, S, opts, tt, st, cnt, i)
         if decided(S):
-            return True
+            return TURN_OVER
     if not _engaged(F, S, i) and _wants_lie(F, S, i):  # V-10.8: lie down (1 AP) to shoot
         if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
             S[i, S_AP] -= 1
             S[i, S_LYING] = 1
         if decided(S):
-            return True
+            return TURN_OVER
     if _wants_brace(F, S, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
             S[i, S_AP] -= 1
             S[i, S_BRACED] = 1
         if decided(S):
-            return True
+            return TURN_OVER
+    return TO_SHOTS
+
+
+@rule
+def _shooter_actions(F, S, opts, tt, st, cnt, i):
+    """V-15.1–V-15.7: fighter ``i``'s turn with its gun in hand: the steps before its shots
+    (:func:`_before_shots`: the draw, a step back, a reload, a move, lying down, bracing); shots by
+    :func:`_plan_shot` (V-15.6), each after the perception check under poor visibility (V-11.18)
+    and drawing the foe's sector shot (V-11.13); sector control with the AP left (V-15.7). Returns
+    True when the turn is over, False when it drew its melee weapon to fight in melee."""
+    step = _before_shots(F, S, opts, tt, st, cnt, i)
+    if step != TO_SHOTS:
+        return step == TURN_OVER
     while True:
         if _plan_shot(F, S, i) == SH_NONE:
             break
@@ -274,13 +311,55 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
 
 
 @rule
+def _ready_to_act(F, S, opts, tt, st, cnt, i):
+    """V-11.16, V-10.8, V-10.9: the steps of ``i``'s turn at a distance between its start and its
+    actions: a brace without support lapses; lying prone by choice and engaged, it stands up (1 AP)
+    **[reading: a fighter lying by choice may attack, but stands up to fight in melee]**; with
+    ``redraw`` it takes its gun in hand again (:func:`_wants_redraw`), each drawing the foe's sector
+    shot. Returns whether it goes on (bool: not once the fight is decided)."""
+    if not _supported(S, i):  # V-11.16: stood up without cover, no brace
+        S[i, S_BRACED] = 0
+    if S[i, S_LYING] != 0 and S[i, S_AP] >= 1 and _engaged(F, S, i):  # V-10.8: it stands up to fight
+        _get_up(F, S, opts, tt, st, cnt, i)
+        if decided(S):
+            return False
+    if _wants_redraw(F, S, opts, i):
+        if _sector_shot(F, S, opts, tt, st, cnt, i, _redraw_cost(opts, S, i)):
+            _redraw(opts, S, i)
+        if decided(S):
+            return False
+    return True
+
+
+@rule
+def _to_first_shot(F, S, opts, tt, st, cnt, i):
+    """``attack``'s measure at a distance (V-15): fighter ``i``'s first turn on a fresh state, up to
+    its first shot or throw, by the turn's own steps: with its gun in hand or a throwing tactic, the
+    readying of its first turn (:func:`_get_ready`, V-10.9), :func:`_ready_to_act`, then
+    :func:`_before_shots` (a reload, a move, lying down, bracing …) or :func:`_before_throws` (the
+    moves to the item's effective range). Its foe has set no AP aside at a fight's start, so these
+    steps draw no dice, but for the opportunity attack of a step back out of an engaged foe's
+    reach (V-10.7). Breaking free (V-6.9) is not played: the measure is the attack, as for a melee
+    attack. Returns ``TO_SHOTS`` (its first shot or throw comes next, :func:`_plan_shot`),
+    ``TURN_OVER`` (the fight was decided first) or ``TO_MELEE`` (no gun in hand and no throwing
+    tactic, its melee weapon drawn, or a thrower engaged: its first attack is a melee one)."""
+    if not _gun_in_hand(S, i) and F[i, P_T_SHOT] != SH_THROW:
+        return TO_MELEE
+    _get_ready(S, opts, i)
+    if not _ready_to_act(F, S, opts, tt, st, cnt, i):
+        return TURN_OVER
+    if _gun_in_hand(S, i):
+        return _before_shots(F, S, opts, tt, st, cnt, i)
+    return _before_throws(F, S, opts, tt, st, cnt, i)
+
+
+@rule
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
     """V-15.1: fighter ``i``'s turn in a fight at a distance: its sector control lapses
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
-    per_turn`` a new chain of hip shots); lying prone by choice and engaged, standing up (1 AP,
-    V-10.8 **[reading: a fighter lying by choice may attack, but stands up to fight in melee]**);
-    its shooting with the gun in hand (:func:`_shooter_actions`), after taking the gun in hand again
-    (``redraw``, V-10.9, drawing the foe's sector shot); its throws (:func:`_thrower_actions`,
+    per_turn`` a new chain of hip shots); :func:`_ready_to_act` (a brace without support lapses,
+    lying prone by choice and engaged it stands up, ``redraw`` takes the gun in hand again); its
+    shooting with the gun in hand (:func:`_shooter_actions`); its throws (:func:`_thrower_actions`,
     V-11.20); otherwise, its foe beyond its
     melee reach, closing in (``move = close_in``, or a shooting tactic that drew its melee weapon,
     V-15.2 **[reading]**; V-15.4: moves while AP last, each drawing the foe's sector shot, stopping
@@ -291,19 +370,8 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
         S[j, S_SIGHT] = 0
     if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
         S[i, S_HIP_CHAIN] = 0
-    if not _turn_start(F, S, opts, tt, st, cnt, i):
+    if not _turn_start(F, S, opts, tt, st, cnt, i) or not _ready_to_act(F, S, opts, tt, st, cnt, i):
         return
-    if not _supported(S, i):  # V-11.16: stood up without cover, no brace
-        S[i, S_BRACED] = 0
-    if S[i, S_LYING] != 0 and S[i, S_AP] >= 1 and _engaged(F, S, i):  # V-10.8: it stands up to fight
-        _get_up(F, S, opts, tt, st, cnt, i)
-        if decided(S):
-            return
-    if _wants_redraw(F, S, opts, i):
-        if _sector_shot(F, S, opts, tt, st, cnt, i, _redraw_cost(opts, S, i)):
-            _redraw(opts, S, i)
-        if decided(S):
-            return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
     if F[i, P_T_SHOT] == SH_THROW and _thrower_actions(F, S, opts, tt, st, cnt, i):

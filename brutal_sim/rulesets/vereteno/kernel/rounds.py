@@ -55,17 +55,24 @@ def _battle_cry(F, S, opts, st, i):
 
 
 @rule
+def _get_ready(S, opts, i):
+    """V-10.9: in its first turn ``i`` readies the gun or weapon in hand it holds still unready
+    (``start_ready = no``: quick, 1 AP; not with ``fastest_hand``)."""
+    if S[i, S_UNREADY] != 0 and opts[O_START_READY] == START_READY_NO and S[i, S_AP] >= 1:
+        S[i, S_AP] -= 1
+        S[i, S_UNREADY] = 0
+
+
+@rule
 def _turn_start(F, S, opts, tt, st, cnt, i):
     """V-2.3, V-10.9, V-6.5, V-6.7, V-3.9, V-6.9: the start of fighter ``i``'s turn: (refill), readying
-    the weapon in hand in its first turn (``start_ready = no``: 1 AP), bleeding, standing up when
+    the weapon in hand in its first turn (:func:`_get_ready`), bleeding, standing up when
     knocked down (also from lying by choice, V-10.8),
     recovering a dropped weapon, breaking free if immobilised. Returns whether the fighter goes on
     with its turn (bool)."""
     if opts[O_AP_REFILL] != 0:
         _refill(F, S, i)
-    if S[i, S_UNREADY] != 0 and opts[O_START_READY] == START_READY_NO and S[i, S_AP] >= 1:
-        S[i, S_AP] -= 1
-        S[i, S_UNREADY] = 0
+    _get_ready(S, opts, i)
     bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
     if bleed > 0:
         if S[i, S_BLEED] > 0:
