@@ -262,19 +262,44 @@ def result_of(rs: Ruleset, p: Prepared, counters: np.ndarray, n: int, seed: int,
 def attack(a: FighterRef, b: FighterRef, n: int | None = None, seed: int = 0, rules: str | None = None,
            options: Mapping[str, str] | None = None, threads: int | None = None,
            tactic: str | None = None, reaction: str | None = None, ruleset: str | None = None,
-           executor: Executor | None = None, client: Any = None) -> AttackResult:
+           executor: Executor | None = None, client: Any = None, shot: str | None = None) -> AttackResult:
     """Outcome distribution of one attack by ``a`` on a fresh ``b``.
 
     Exact by enumeration when ``n`` is None, else sampled from ``n`` attacks (on ``client`` /
     ``executor`` if given, as in :func:`duel`). ``tactic`` and
-    ``reaction`` override a's tactic and b's reaction. (Brutal: with paired weapons this is the
-    action's first (main-hand) attack, of an unarmed full attack (B-9.2) its first hit; a feint's +1
-    is included with its probability; a shooter
-    (B-8) aims (+1) and shoots from the ``start_distance`` option, fired in melee at 0.)
+    ``reaction`` override a's tactic and b's reaction.
+
+    At a distance the attack is the first shot that a's tactic fires in its first turn, after that
+    turn's own steps before it, and the result says which shot and from where (``shot``,
+    ``distance``, ``measured``). Vereteno: bracing, lying down, readying (``start_ready = no``), a
+    reload, an advance or a move away (``keep_distance``) come first, a thrower's moves to its
+    item's effective range too (V-15; ``braced_aimed`` in cover: a braced standard shot); after a
+    draw of its melee weapon, its first melee attack. WFRP 2e: its moves, reload, aim or swift
+    attack (W-8.9 – W-8.11; a kiter close to its foe moves away and shoots unaimed). Brutal: a
+    shooter (B-8) aims (+1) and shoots from the ``start_distance`` option, fired in melee at 0.
+    ``shot`` measures another shot kind (``Ruleset.shot_kinds``; Vereteno ``hip``, ``standard``,
+    ``aimed``, ``burst``, ``throw``: the first turn of the tactic with that ``shot``; WFRP 2e
+    ``aimed``, ``unaimed``: the first turn's first shot aimed or not); an unknown kind is a
+    :class:`DataError` naming ``shot``. (Brutal: with paired weapons this is the action's first
+    (main-hand) attack, of an unarmed full attack (B-9.2) its first hit; a feint's +1 is included
+    with its probability.)
     """
-    return attack_of(prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,
-                             names={"tactic_a": "tactic", "reaction_b": "reaction"}), n, seed,
-                     threads, executor=executor, client=client)
+    matchup = prepare(a, b, rules, options, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset,
+                      names={"tactic_a": "tactic", "reaction_b": "reaction"})
+    if shot is not None:
+        matchup = with_shot(matchup, shot)
+    return attack_of(matchup, n, seed, threads, executor=executor, client=client)
+
+
+def with_shot(prepared: tuple[Ruleset, Prepared], shot: Any,
+              names: Mapping[str, str] | None = None) -> tuple[Ruleset, Prepared]:
+    """A matchup prepared by :func:`prepare` whose single attack measures a shot of kind ``shot``
+    instead of the tactic's (``Ruleset.with_shot``); a kind the ruleset does not know is a
+    :class:`DataError` naming ``shot`` (or ``names["shot"]``) and the allowed kinds, raised before
+    any kernel is compiled."""
+    rs, p = prepared
+    with named_errors(names):
+        return rs, rs.with_shot(p, shot)
 
 
 def check_attack(prepared: tuple[Ruleset, Prepared], names: Mapping[str, str] | None = None) -> None:
@@ -289,16 +314,20 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
               executor: Executor | None = None, client: Any = None,
               names: Mapping[str, str] | None = None, progress: ProgressFn | None = None) -> AttackResult:
     """:func:`attack` of a matchup prepared by :func:`prepare` (its tactic and reaction overrides
-    already applied). A's tactic making no attack is a :class:`DataError` naming ``tactic`` (or
-    ``names["tactic_a"]``). ``progress(attacks done, total)`` after each chunk of sampled attacks."""
+    already applied, and :func:`with_shot`'s). A's tactic making no attack is a :class:`DataError`
+    naming ``tactic`` (or ``names["tactic_a"]``). ``progress(attacks done, total)`` after each chunk
+    of sampled attacks. The result names the shot measured (``Ruleset.attack_measure``)."""
     rs, p = prepared
     names = names or {}
     seed = check_seed(seed, names.get("seed", "seed"))
     threads = check_threads(threads, names.get("threads", "threads"))
     check_attack(prepared, names)
+    measure = rs.attack_measure(p)
     common: dict[str, Any] = dict(names=(p.a.name, p.b.name), options=p.options.as_dict(),
                                   tactic=rs.behaviour(p.a)["tactic"], reaction=rs.behaviour(p.b)["reaction"],
                                   layout=rs.counters, ruleset=rs.name)
+    if measure is not None:
+        common.update(shot=measure.shot, distance=measure.distance, measured=measure.text)
     if n is None:
         exact = rs.enumerate_attack(p.compiled)
         return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,

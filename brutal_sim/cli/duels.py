@@ -153,12 +153,16 @@ def attack(
     threads: Optional[int] = THREADS_OPT,
     tactic: Optional[str] = typer.Option(None, "--tactic", help="override the attacker's tactic"),
     reaction: Optional[str] = typer.Option(None, "--reaction", help="override the defender's reaction"),
+    shot: Optional[str] = typer.Option(None, "--shot", help="measure a shot of this kind instead of the tactic's "
+                                       "(vereteno: hip, standard, aimed, burst, throw; wfrp2e: aimed, unaimed)"),
     json_out: bool = JSON_OPT,
     ruleset: Optional[str] = RULESET_OPT,
     show_options: bool = SHOW_OPTIONS_OPT,
     sets: Optional[list[str]] = SET_OPT,
 ) -> None:
-    """Outcome distribution of one attack: miss/parried/dodged/hard block/hit, wound level, zone."""
+    """Outcome distribution of one attack: miss/parried/dodged/hard block/hit, wound level, zone. At a
+    distance, the first shot of the attacker's tactic in its first turn (after its moves, brace …),
+    named in the header with the distance it is fired from; --shot measures another kind."""
     flags = parse_option_flags(option or [])
     from .. import api
 
@@ -166,10 +170,12 @@ def attack(
         n = 1_000_000
     if n is not None:
         check_run(seed, threads, n, what="attacks")
-    names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction"}
+    names = {**FLAGS, "tactic_a": "--tactic", "reaction_b": "--reaction", "shot": "--shot"}
     changes = parse_sets(sets)
     (a,), (b,) = with_sets([a], [b], changes, ruleset)
     matchup = api.prepare(a, b, rules, flags, tactic_a=tactic, reaction_b=reaction, ruleset=ruleset, names=names)
+    if shot is not None:
+        matchup = api.with_shot(matchup, shot, names)
     rs = matchup[0]
     api.check_attack(matchup, names)  # a tactic that makes no attack is refused before the compile
     warm_up(json_out, rs, "exact" if n is None else "attack")
@@ -181,9 +187,11 @@ def attack(
         return
     how = "exact enumeration" if data["method"] == "exact" else f"{data['n']:,} sampled attacks, seed {data['seed']}"
     distance = int(data["options"].get("start_distance", 0))
-    where = f" from {distance} m" if distance else ""
+    where = f" from {distance} m: " if distance else ": "
+    if data["measured"]:  # the shot measured, and from where
+        where = f": {literal(data['measured'])}; "
     out.print(f"[bold]{literal(data['attacker'])}[/] attacks ({literal(data['tactic'])}) "
-              f"[bold]{literal(data['defender'])}[/] (reaction {literal(data['reaction'])}){where}: {how}",
+              f"[bold]{literal(data['defender'])}[/] (reaction {literal(data['reaction'])}){where}{how}",
               highlight=False)
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("outcome")

@@ -95,6 +95,9 @@ class AttackResult:
     reaction: str = ""
     layout: CounterLayout | None = None  # the ruleset's counter names
     ruleset: str = ""
+    shot: str | None = None  # the kind of the shot measured (None: a melee attack)
+    distance: int | None = None  # the distance it is fired from (metres, or the ruleset's unit)
+    measured: str = ""  # one line saying which shot, and from where (``Ruleset.attack_measure``)
 
     def __post_init__(self) -> None:
         if self.layout is None or not self.ruleset:
@@ -105,7 +108,8 @@ class AttackResult:
         cells = "".join(f"<tr><td>{k.replace('_', ' ')}</td><td>{100 * d['p_' + k]:.2f} %</td></tr>"
                         for k in self.layout.outcomes)  # type: ignore[union-attr]
         levels = ", ".join(f"{k.replace('_', ' ')} {100 * v:.1f} %" for k, v in d["wound_level"].items() if v)
-        return (f"<p>{d['attacker']} ({d['tactic']}) attacks {d['defender']} (reaction {d['reaction']}), "
+        measured = f": {d['measured']}" if d["measured"] else ""
+        return (f"<p>{d['attacker']} ({d['tactic']}) attacks {d['defender']} (reaction {d['reaction']}){measured}, "
                 f"{d['method']}</p><table>{cells}</table><p>a blow lands as: {levels}; mean damage "
                 f"{d['mean_damage']:.2f}</p>")
 
@@ -118,7 +122,8 @@ class AttackResult:
         """The public JSON object of ``brutal-sim attack --json``.
 
         ``wound_level`` and ``zone`` are conditional on the defender taking a blow; ``mean_damage``
-        is the mean final damage of such a blow.
+        is the mean final damage of such a blow. ``shot``, ``distance`` and ``measured`` say which
+        shot is measured and from where (None, None and "" for a melee attack).
         """
         pb = self.p_blow
         norm = pb if pb > 0 else 1.0
@@ -131,6 +136,7 @@ class AttackResult:
         out["mean_damage"] = self.mean_damage_per_attack / norm
         out["mean_damage_per_attack"] = self.mean_damage_per_attack
         out.update({"attacker": self.names[0], "defender": self.names[1], "tactic": self.tactic,
-                    "reaction": self.reaction, "method": self.method, "n": self.n, "seed": self.seed,
+                    "reaction": self.reaction, "shot": self.shot, "distance": self.distance,
+                    "measured": self.measured, "method": self.method, "n": self.n, "seed": self.seed,
                     "options": self.options})
         return out

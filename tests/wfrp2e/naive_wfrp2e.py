@@ -340,8 +340,15 @@ class Record:
 # --------------------------------------------------------------------------------------------------
 
 
+class HeldShot(Exception):
+    """``attack``'s measure: the first shot of side a's first turn, held (band, aim, hand) where the
+    turn fires it, the turn stopped there."""
+
+
 class Duel:
     def __init__(self, F, opts, grid, fx, seed: int, index: int) -> None:
+        self.holding = False  # attack: side a's next shot is held, not fired
+        self.attack_shot = int(F[0][L.P_ATTACK_SHOT])  # attack --shot: 0 as fired, 1 unaimed, 2 aimed
         self.rules = Rules.from_array(opts)
         self.crit = CritTable(grid, fx)
         self.rng = Xoshiro256StarStar.for_duel(seed, index)
@@ -731,6 +738,8 @@ class Duel:
 
     def shoot(self, ai: int, band: str, aim: int, hand: str = "main") -> None:
         """W-7.1, W-7.2, W-7.7, W-7.8, W-7.9: a BS test, no parry or dodge."""
+        if self.holding and ai == 0:
+            raise HeldShot(band, aim, hand)
         a = self.f[ai]
         d = self.f[a.foe]
         if band == "very_long":
@@ -1155,20 +1164,22 @@ class Duel:
         return self.rec
 
     def single_attack(self) -> Record:
-        """The foe of side a's first fighter in the stances its tactic takes when engaged, then that
-        fighter's first attack of its turn; a shooter's first shot (aimed when apart)."""
+        """A shooter's first shot of its first turn: the turn played until it fires (its moves,
+        reload, aim or swift attack, W-8.9 – W-8.11), the shot then fired from there (unaimed or
+        aimed with ``attack --shot``); none when the turn fires none. Else the foe of side a's first
+        fighter in the stances its tactic takes when engaged, then that fighter's first attack of its
+        turn."""
         a = self.f[0]
-        hand = self.hand_to_fire(a, self.engaged(0)) if a.bow_in_hand else None
-        if hand:
-            band = self.band(0, hand)
-            if self.engaged(0):
-                self.shoot(0, band, 0, hand)
-                return self.rec
-            if band != "out":
-                w = a.p.missile if hand == "main" else a.p.off_missile
-                swift = band in ("short", "long") and a.p.attacks >= 2 and self.swift_ready(a, w)
-                self.shoot(0, band, 0 if swift else self.aim(a), hand)
-                return self.rec
+        if a.p.missile is not None:
+            self.holding = True
+            try:
+                self.turn(0)
+            except HeldShot as held:
+                self.holding = False
+                band, aim, hand = held.args
+                aim = {0: aim, 1: 0, 2: self.aim(a)}[self.attack_shot]
+                self.shoot(0, band, aim, hand)
+            return self.rec
         self.as_if_engaged = True
         self.plan(a.foe, 2)
         self.as_if_engaged = False

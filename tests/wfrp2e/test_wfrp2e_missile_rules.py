@@ -13,13 +13,13 @@ from wfrp2e_util import exact, fighter, prepared, state, within
 from brutal_sim import api
 from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
 from brutal_sim.rulesets.wfrp2e.compile import compile_fighter
+from brutal_sim.rulesets.wfrp2e.exact import first_turn_shot
 from brutal_sim.rulesets.wfrp2e.kernel import (
     absorbed,
     aim_bonus,
     attack_target,
     damage_bonus,
     reload_need,
-    shot_setup,
     turn,
 )
 from brutal_sim.toolbox.rng import seed_duel
@@ -127,7 +127,7 @@ def test_w7_3_sharpshooter_aims_for_plus_20():
         assert _p(sharp, "orc", start_distance=distance)["p_hit"] == pytest.approx(better, abs=1e-12)
     p = prepared(sharp, "orc", start_distance=30)
     assert aim_bonus(p.compiled.fighters, 0) == 20
-    assert shot_setup(p.compiled.fighters, state(p), p.compiled.options) == (L.SLOT_MISSILE, L.BAND_SHORT, 20)
+    assert first_turn_shot(*p.compiled.args())[1:4] == (L.SLOT_MISSILE, L.BAND_SHORT, 20)
 
 
 def test_w7_14_mighty_shot_and_marksman():

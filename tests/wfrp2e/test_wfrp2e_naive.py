@@ -155,7 +155,8 @@ KITING = [  # options (kithband kiting an orc)
 
 @pytest.mark.parametrize("options", KITING)
 def test_w8_11_kiting_duels_agree(options):
-    """W-8.11 kite (moves away, shots, reloads, runs, the arena's end) against a rushing orc (W-8.12)."""
+    """W-8.11 kite (moves away, shots, reloads, runs, the arena's end) against a rushing orc (W-8.12);
+    the single attack, the first shot of the kiter's first turn (its moves first), attack by attack."""
     from brutal_sim.rulesets.wfrp2e import RULESET
 
     kith = RULESET.catalog().fighter("kithband").model_copy(update={"tactic": "kite"})
@@ -165,12 +166,15 @@ def test_w8_11_kiting_duels_agree(options):
     for i in range(150):
         kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         assert kernel.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+        kernel = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        assert kernel.tolist() == naive.attack(F, o, grid, fx, SEED, i).counter_row(k), f"attack {i}"
 
 
 @pytest.mark.parametrize("a,b,options", SHOOTING)
 def test_w7_shooting_duels_agree(a, b, options):
     """W-7.1 – W-7.5, W-7.7, W-7.10 shots, bands, aim, reloads; W-8.9, W-8.10 marksman and
-    shoot_then_draw; W-9.5 example fighters: duel by duel and shot by shot as the reference plays them."""
+    shoot_then_draw; W-9.5 example fighters: duel by duel and shot by shot as the reference plays them,
+    and the single attack (the first shot of the first turn: after a move, a reload …) too."""
     from brutal_sim.rulesets.wfrp2e import RULESET
 
     p = RULESET.prepare(a, b, options={k: str(v) for k, v in options.items()})
@@ -179,6 +183,8 @@ def test_w7_shooting_duels_agree(a, b, options):
     for i in range(150):
         kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
         assert kernel.tolist() == naive.duel(F, o, grid, fx, SEED, i).counter_row(k), f"duel {i}"
+        kernel = p.compiled.kernels.attacks(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        assert kernel.tolist() == naive.attack(F, o, grid, fx, SEED, i).counter_row(k), f"attack {i}"
 
 
 def test_w7_throwing_axe_duels_agree():

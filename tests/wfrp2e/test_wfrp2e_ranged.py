@@ -63,12 +63,16 @@ def test_w7_3_w7_4_w7_5_exact_shots_by_band_and_aim(distance, options, expected)
 
 
 def test_w7_5_very_long_range_off_and_w7_4_no_long_range():
-    """extreme = off: beyond long range there is no shot (the measure refuses it). W-7.4: a throwing
-    axe (8/–) reaches 8 yards (short_is_max), with very long range 16; double_short: long 16
-    (SB 3 − 2 damage; WS 40 thrower BS 40)."""
-    r = CliRunner().invoke(app, ["attack", "kithband", "orc", "--ruleset", "wfrp2e", "--option", "start_distance=61",
+    """extreme = off: beyond long range there is no shot: from 61 yards the kithband's first turn
+    (W-8.9) moves to its long range (60) and shoots unaimed with the half action left; from 100
+    yards its two moves (2 × 10 yards) leave it out of range, no shot (the measure refuses it).
+    W-7.4: a throwing axe (8/–) reaches 8 yards (short_is_max), with very long range 16;
+    double_short: long 16 (SB 3 − 2 damage; WS 40 thrower BS 40)."""
+    moved = api.attack("kithband", "orc", ruleset="wfrp2e", options={"start_distance": "61", "extreme": "off"})
+    assert (moved.shot, moved.distance) == ("unaimed", 60)
+    r = CliRunner().invoke(app, ["attack", "kithband", "orc", "--ruleset", "wfrp2e", "--option", "start_distance=100",
                                  "--option", "extreme=off"])
-    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "range" in r.output
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "no shot in its first turn" in r.output
     axe = fighter(bs=40, missile="throwing_axe", tactic="marksman")
     b = fighter(reaction="none")
     assert _p(axe, b, start_distance=8)["p_hit"] == pytest.approx(0.50)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset
+from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset, ShotMeasure
 from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, read_rules
@@ -158,6 +158,19 @@ class BrutalRuleset(Ruleset):
             usable = ", ".join(k for k, t in Catalog.bundled().tactics.items() if t.attack in ("normal", "weapon"))
             raise DataError("tactic_a", None, f"tactic {fa.tactic.name!r} makes no damaging attack "
                             f"({fa.tactic.attack}); allowed for attack: {usable}")
+
+    #: ``attack --shot``: a Brutal shooter's single attack is always its aimed shot
+    no_shot_kinds = "its shooter aims, +1, and shoots, B-8"
+
+    def attack_measure(self, prepared: Prepared) -> ShotMeasure | None:
+        """B-8: a shooter (a ranged weapon in its main hand) aims (+1) and shoots from
+        ``start_distance``, fired in melee at 0; None for a melee attacker."""
+        weapon = prepared.a.main_hand
+        if weapon is None or weapon.ranges is None:
+            return None
+        d = int(prepared.options["start_distance"])
+        text = f"aimed shot (+1) from {d} m" if d > 0 else "aimed shot (+1) fired in melee (0 m, B-8)"
+        return ShotMeasure("aimed", d, text)
 
     def stat_block(self, f: Fighter) -> list[tuple[str, str]]:
         worn = []

@@ -11,18 +11,19 @@ module ties them into :data:`RULESET`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping
 
 import numpy as np
 
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, Ruleset
+from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, Ruleset, ShotMeasure
 from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
 from .compile import compile_pair, missile_as_played
-from .exact import enumerate_attack
+from .exact import enumerate_attack, first_turn_shot
 from .kernel import paired, run
 from .model import Fighter, Weapon
 from .options import O_ROUND_CAP, OPTION_SPECS, compile_options
@@ -122,22 +123,71 @@ class WfrpRuleset(Ruleset):
 
     @staticmethod
     def _check_shot(prepared: Prepared, d: int) -> None:
-        """The attack measure of a shooter is its first shot (W-8.9, W-7.6): loaded, and in range or
-        engaged with a weapon that fires in melee."""
+        """The attack measure of a shooter is the first shot of its first turn
+        (:func:`.exact.first_turn_shot`): refused when that turn fires none, or draws dice first."""
+        _, slot, _, _, drew = first_turn_shot(*prepared.compiled.args())
+        if slot >= 0 and not drew:
+            return
         w = missile_as_played(prepared.a, prepared.a.missile, prepared.options.values)
-        if prepared.options["start_loaded"] == "false":
-            raise DataError("options", "start_loaded", "false: side a's first action is a reload, so attack "
-                                                       "measures no shot; use start_loaded=true")
         second = prepared.a.off_hand_missile
         fires_second = second is not None and second.engaged_fire and prepared.a.talent_effect("ambidextrous")
         if d <= L.ENGAGE_DISTANCE and not w.engaged_fire and not fires_second:
             raise DataError("options", "start_distance", f"{d} yards: side a is engaged and its {w.name!r} does not "
                                                          "fire in melee (W-7.6: pistols, crossbow pistols)")
-        longest = w.long or (2 * w.short if prepared.options["no_long"] == "double_short" else w.short)
-        reach = 2 * longest if prepared.options["extreme"] == "2x_long" else longest
-        if d > reach:
-            raise DataError("options", "start_distance", f"{d} yards is beyond the range of side a's {w.name!r} "
-                                                         f"({reach} yards, W-7.4, W-7.5): no shot in its first turn")
+        tactic = prepared.a.tactic
+        if drew:
+            raise DataError("tactic_a", None, f"tactic {tactic!r} draws dice in its first turn before any shot (a "
+                            f"push's manoeuvre, W-11.7, or a flight, W-3.16): attack measures a first shot that no "
+                            f"dice come before")
+        if prepared.options["surprise"] == "a":
+            raise DataError("options", "surprise", "a: side a is surprised in round 1 (W-2.6), so its first turn "
+                                                   "fires no shot")
+        raise DataError("tactic_a", None, f"tactic {tactic!r} fires no shot in its first turn from {d} yards (W-8.9 – "
+                        f"W-8.14: it moves out of range or away, reloads, aims for its next turn or delays); attack "
+                        f"measures the first turn's first shot")
+
+    #: ``attack --shot``: the first shot of the first turn, fired unaimed or aimed (W-7.3) instead
+    shot_kinds = tuple(L.ATTACK_SHOT_CODES)
+
+    def shot_changed(self, prepared: Prepared, kind: str) -> Prepared:
+        """Side a's first shot of its first turn fired ``kind`` (``P_ATTACK_SHOT``: unaimed, or aimed
+        with :func:`~.kernel.aim_bonus`, W-7.3); a fighter without a missile weapon is a
+        :class:`DataError` naming ``shot``."""
+        if prepared.a.missile is None:
+            raise DataError("shot", None, f"{kind!r}: side a ({prepared.a.name}) has no missile weapon, so its "
+                                          f"attack is a melee one")
+        fighters = prepared.compiled.fighters.copy()
+        fighters[0, L.P_ATTACK_SHOT] = L.ATTACK_SHOT_CODES[kind]
+        return replace(prepared, compiled=replace(prepared.compiled, fighters=fighters))
+
+    def attack_measure(self, prepared: Prepared) -> ShotMeasure | None:
+        """The first shot of side a's first turn (:func:`.exact.first_turn_shot`): aimed or not, its
+        weapon, the distance and band it is fired from, in melee, after a move or a reload; None for
+        a melee attack."""
+        if prepared.a.missile is None:
+            return None
+        S, slot, band, aim, drew = first_turn_shot(*prepared.compiled.args())
+        if slot < 0 or drew:
+            return None
+        d = abs(int(S[0, L.S_X]) - int(S[1, L.S_X]))
+        start = int(prepared.options["start_distance"])
+        weapon = prepared.a.missile if slot == L.SLOT_MISSILE else prepared.a.off_hand_missile
+        kind = "aimed" if aim > 0 else "unaimed"
+        words = [f"{kind} shot (+{int(aim)})" if aim > 0 else f"{kind} shot", f"with its {weapon.name}"]
+        if slot == L.SLOT_MISSILE_OFF:
+            words.append("(off hand, W-7.8)")
+        where = ("short", "long", "very long")[int(band)]
+        text = " ".join(words) + f" from {d} yards ({where} range)"
+        if S[0, L.S_ENGAGED]:
+            text += ", fired in melee (−20, W-7.7)"
+        done = []
+        if d != start:
+            done.append(f"moving from {start} yards")
+        if prepared.options["start_loaded"] == "false":
+            done.append("reloading")
+        if done:
+            text += ", after " + " and ".join(done)
+        return ShotMeasure(kind, d, text)
 
     def listings(self) -> dict[str, Listing]:
         cat = Catalog.bundled()

@@ -1,11 +1,12 @@
 """Exact distribution of one attack by side a on a fresh side b, by enumeration of every die.
 
 The same situation as the sampler (``attack_setup``): b in the stances its tactic takes, a's
-first attack of its turn; for a shooter its first shot (``shot_setup``: BS, band, aim, no reaction;
-a Shrapnel shot without a test, a jam a miss). Enumerated: the feint's opposed test (its rerolls as a geometric sum),
-the to-hit d100 and its fortune reroll, the reaction d100 and its reroll, the damage d10 (2d10
-for Impact), the Ulric's Fury chain (to depth ``FURY_DEPTH``, the rest is below 1e-20) and the
-critical table d100. Every rule decision is the kernel's own ``@rule`` function.
+first attack of its turn; for a shooter the first shot of its first turn (:func:`first_turn_shot`,
+the kernel's ``first_shot``: from where its moves took it, after its reload or aim; BS, band, aim,
+no reaction; a Shrapnel shot without a test, a jam a miss). Enumerated: the feint's opposed test
+(its rerolls as a geometric sum), the to-hit d100 and its fortune reroll, the reaction d100 and its
+reroll, the damage d10 (2d10 for Impact), the Ulric's Fury chain (to depth ``FURY_DEPTH``, the rest
+is below 1e-20) and the critical table d100. Every rule decision is the kernel's own ``@rule`` function.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 
 from ...toolbox.battle import foe
 from ...toolbox.jit import driver
+from ...toolbox.rng import seed_duel
 from .kernel import (
     LOCATION_ZONE,
     absorbed,
@@ -27,6 +29,7 @@ from .kernel import (
     dodge_target,
     effect_takes_out,
     feint_targets,
+    first_shot,
     fortune_allows,
     fury_needs_test,
     jams,
@@ -36,13 +39,13 @@ from .kernel import (
     parry_target,
     quality,
     shot_auto,
-    shot_setup,
     shot_target,
     succeeds,
     wf,
     wound_level,
 )
 from .layout import (
+    C_ROUNDS,
     LVL_NONE,
     NS,
     OUT_DODGED,
@@ -53,8 +56,10 @@ from .layout import (
     REACT_PARRY,
     S_FORTUNE,
     S_W,
+    SLOT_MISSILE,
     W_IMPACT,
     W_PRECISE,
+    W_PRESENT,
 )
 from .options import CRIT_SUDDEN_DEATH, CRIT_THRESHOLD, O_CRIT_MODEL
 
@@ -114,15 +119,38 @@ def _raw_damage_pmf(F, S, opts, a, slot, target):
 
 
 @driver
+def first_turn_shot(F, opts, grid, fx):
+    """The shot ``attack`` measures for a shooter: side a's first turn up to its first shot (the
+    kernel's ``first_shot``, the turn's own steps), on a state of its own, with counters that are
+    thrown away and random numbers that must stay unused. Returns (S int64[2, NS], slot, band, aim,
+    drew): the state it fires from, the shot (slot −1: none), and whether the turn drew dice before
+    it (a push's manoeuvre, W-11.7; a flight's free attack, W-3.16), which no enumeration follows."""
+    S = np.zeros((F.shape[0], NS), dtype=np.int64)
+    st = np.empty(4, dtype=np.uint64)
+    seed_duel(st, np.uint64(0), np.int64(0))
+    before = st.copy()
+    cnt = np.zeros(C_ROUNDS, dtype=np.int64)  # every counter a turn's attack writes lies below the rounds
+    slot, band, aim = first_shot(F, S, opts, grid, fx, st, cnt, True)
+    drew = False
+    for k in range(4):
+        drew = drew or st[k] != before[k]
+    return S, slot, band, aim, drew
+
+
+@driver
 def enumerate_attack(F, opts, grid, fx, outcomes, levels, damage):
     """Fill ``outcomes`` float64[4] (miss, parried, dodged, hit), ``levels`` float64[5, 4] (level ×
     zone of the hit on b) and ``damage`` float64[1] (mean final damage per attack): the attack of
     side a's first fighter (row 0) on its foe ``d``."""
-    S = np.zeros((F.shape[0], NS), dtype=np.int64)
-    slot, band, aim = shot_setup(F, S, opts)
-    shot = slot >= 0
+    shot = wf(F, 0, SLOT_MISSILE, W_PRESENT) != 0
     attacks, mod, feint = 1, 0, False
-    if not shot:
+    if shot:  # the first shot of its first turn; none when that turn fires none, or draws dice first
+        S, slot, band, aim, drew = first_turn_shot(F, opts, grid, fx)
+        if slot < 0 or drew:
+            return
+    else:
+        S = np.zeros((F.shape[0], NS), dtype=np.int64)
+        slot, band, aim = -1, -1, 0
         attacks, mod, feint = attack_setup(F, S, opts)
     d = foe(S, 0)
     if attacks == 0:

@@ -150,6 +150,7 @@ P_AMBIDEXTROUS = P.next()  # no −20 to WS or BS with the off hand (W-7.8)
 P_THROWN = P.next()  # W-7.12: the supply of a thrown missile weapon (items); −1 unlimited
 P_S = P.next()  # Strength (W-7.13: the escape from a snare)
 P_PUSH = P.next()  # W-11.7: an engaged kiter or marksman manoeuvres (pushes its foe away) instead of drawing
+P_ATTACK_SHOT = P.next()  # attack --shot: the measured shot as its first turn fires it (0), unaimed (1) or aimed (2)
 P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
@@ -183,6 +184,10 @@ S_KEPT = S.next()  # W-11.6: a delayed half action kept for a shot (overwatch, W
 S_ENTANGLED = S.next()  # W-7.13 snare = entangle: caught by a snare, its turns go to escaping
 S_ENGAGED = S.next()  # W-11.3: adjacent to its foe (within 2 yards), kept by kernel.movement._settle
 S_AIM = S.next()  # W-7.3 aim = next_action: the bonus of an aim kept for the fighter's next action (0 none)
+# attack's measure (kernel.turn._first_shot): 1 while the fighter's next shot is held, not fired; 2 once held, with
+# its slot, band and aim, and the count of its foe's side still in, set aside to stop the turn there
+S_HOLD = S.next()
+S_HELD_SLOT, S_HELD_BAND, S_HELD_AIM, S_HELD_IN = S.take(4)
 S_TOOK = S.block(N_LEVELS)  # per-side cells: hits of level l side s took in this duel at S[s, S_TOOK + l]
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout
@@ -193,6 +198,8 @@ CHARGE_DISTANCE = 4  # W-3.3, W-11.2: yards needed for a charge
 ENGAGE_DISTANCE = 2  # W-11.3: adjacent (one square), engaged
 #: range bands of a missile weapon (W-7.4, W-7.5)
 BAND_SHORT, BAND_LONG, BAND_EXTREME, BAND_OUT = range(4)
+#: attack --shot (P_ATTACK_SHOT): the first shot of the first turn, as it is fired, unaimed or aimed
+ATTACK_SHOT_CODES = {"unaimed": 1, "aimed": 2}
 
 # -- critical table (W-5.4, crit_model = table) ---------------------------------------------------------
 CRIT_COLUMNS = 32  # grid columns: critical value 0 … 31 (higher values use column 31)

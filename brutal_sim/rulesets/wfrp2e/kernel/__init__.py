@@ -114,9 +114,9 @@ from .turn import (
     _any_turn as turn,
     _attack_setup as attack_setup,
     _duel as duel,
+    _first_shot as first_shot,
     _initiative as initiative,
     _reset as reset,
-    _shot_setup as shot_setup,
 )
 from .weapons import (
     _attack_slot as attack_slot,
@@ -153,6 +153,7 @@ __all__ = [
     "duel",
     "effect_takes_out",
     "feint_targets",
+    "first_shot",
     "fortune_allows",
     "fury_needs_test",
     "initiative",
@@ -171,7 +172,6 @@ __all__ = [
     "run",
     "retreat",
     "shot_auto",
-    "shot_setup",
     "shot_target",
     "succeeds",
     "take_damage",

@@ -14,6 +14,7 @@ one of the two missile slots, ``band`` a range band (``BAND_*``), ``aim`` the ai
 
 from __future__ import annotations
 
+from ....core.battle import B_SIDE_IN
 from ....toolbox.battle import foe, foe_distance
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
@@ -37,7 +38,12 @@ from ..layout import (
     P_SIDE,
     S_ENGAGED,
     S_ENTANGLED,
+    S_HELD_AIM,
+    S_HELD_BAND,
+    S_HELD_IN,
+    S_HELD_SLOT,
     S_HELPLESS,
+    S_HOLD,
     S_LOADED,
     S_LOADED_OFF,
     S_OUT,
@@ -207,6 +213,21 @@ def _shot_target(F, S, opts, a, slot, band, aim):
 
 
 @rule
+def _hold(F, S, a, slot, band, aim):
+    """``attack``'s measure (:func:`.turn._first_shot`): the shot a's first turn fires now is held,
+    not fired: its slot, band and aim kept (``S_HELD_*``, ``S_HOLD`` 2) and the turn stopped there,
+    the count of its foe's side still in set aside (``S_HELD_IN``) so that ``decided`` holds: every
+    step of a turn after a shot asks it before doing anything more."""
+    side = F[foe(S, a), P_SIDE]
+    S[a, S_HOLD] = 2
+    S[a, S_HELD_SLOT] = slot
+    S[a, S_HELD_BAND] = band
+    S[a, S_HELD_AIM] = aim
+    S[a, S_HELD_IN] = S[side, B_SIDE_IN]
+    S[side, B_SIDE_IN] = 0
+
+
+@rule
 def _shoot(F, S, opts, grid, fx, st, cnt, a, slot, band, aim):
     """W-7.1, W-7.2: one shot of a (a standard attack) with ``slot`` in ``band`` with ``aim``: a BS
     test (fortune reroll as an attack), no parry or dodge; a hit goes through location, damage (flat,
@@ -216,7 +237,11 @@ def _shoot(F, S, opts, grid, fx, st, cnt, a, slot, band, aim):
     its reload is 0 or free (W-7.10), both weapons with the fighter's supply spent (W-7.12). A jam
     (:func:`_jams`, read off the deciding d100) is a miss and empties the weapon, a reload under way
     lost. A Snare weapon's hit entangles a target still in the fight with ``snare = entangle``
-    (W-7.13). Counted as an attack of a (miss or hit)."""
+    (W-7.13). Counted as an attack of a (miss or hit). Held instead while ``S_HOLD`` is 1
+    (:func:`_hold`, ``attack``'s measure)."""
+    if S[a, S_HOLD] == 1:
+        _hold(F, S, a, slot, band, aim)
+        return
     d = foe(S, a)
     target = _shot_target(F, S, opts, a, slot, band, aim)
     if _reload_need(F, a, slot) > 0:

@@ -9,19 +9,18 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
-from ....core.battle import B_INIT_EXTRA, B_INIT_MOD, B_INIT_TIE, B_ORDER, STATE_BLOCK
+from ....core.battle import B_INIT_EXTRA, B_INIT_MOD, B_INIT_TIE, B_ORDER, B_SIDE_IN, STATE_BLOCK
 from ....toolbox.battle import decided, foe, last_out, loser_side, place_sides, set_round, start_battle, turn_order
 from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
 from ..layout import (
-    BAND_EXTREME,
-    BAND_LONG,
+    ATTACK_SHOT_CODES,
     C_DRAWS,
     CAUSE_FLED,
     NS,
-    P_A,
     P_AG,
     P_AG_PENALTY,
+    P_ATTACK_SHOT,
     P_FLEE_AT,
     P_FORTUNE,
     P_QUICK_DRAW,
@@ -37,9 +36,14 @@ from ..layout import (
     S_ENTANGLED,
     S_FORTUNE,
     S_HARMED,
+    S_HELD_AIM,
+    S_HELD_BAND,
+    S_HELD_IN,
     S_HELD_MAIN,
     S_HELD_OFF,
+    S_HELD_SLOT,
     S_HELPLESS,
+    S_HOLD,
     S_KEPT,
     S_LOADED,
     S_LOADED_OFF,
@@ -85,12 +89,15 @@ from ..options import (
     SURPRISE_NONE,
     UNLIMITED_AMMO,
 )
-from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn, _swift_ready
+from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn
 from .attack import _attack
 from .fortune import _fortune_spare
 from .movement import _settle
-from .ranged import _aim_bonus, _band, _escape, _fire_slot, _shoot
+from .ranged import _aim_bonus, _escape, _shoot
 from .weapons import _wf
+
+#: attack --shot (``P_ATTACK_SHOT``): the first turn's first shot fired unaimed or aimed
+ATTACK_UNAIMED, ATTACK_AIMED = ATTACK_SHOT_CODES["unaimed"], ATTACK_SHOT_CODES["aimed"]
 
 
 @rule
@@ -282,11 +289,13 @@ def _duel(F, S, opts, grid, fx, st, cnt, ranged):
 def _single_attack(F, S, opts, grid, fx, st, cnt, ranged):
     """One attack by side a on a fresh side b: side a's first fighter (row 0) on its foe
     (:func:`_attack_setup`), its first attack of its turn, a feint, aim or charge included; with
-    ``ranged`` not None a shooter's first shot (:func:`_shot_setup`)."""
+    ``ranged`` not None a shooter's first shot of its first turn (:func:`_first_shot`), none when
+    that turn fires none."""
     if ranged is not None:
-        slot, band, aim = _shot_setup(F, S, opts)
-        if slot >= 0:
-            _shoot(F, S, opts, grid, fx, st, cnt, 0, slot, band, aim)
+        if _wf(F, 0, SLOT_MISSILE, W_PRESENT) != 0:
+            slot, band, aim = _first_shot(F, S, opts, grid, fx, st, cnt, ranged)
+            if slot >= 0:
+                _shoot(F, S, opts, grid, fx, st, cnt, 0, slot, band, aim)
             return
     attacks, mod, feint = _attack_setup(F, S, opts)
     if attacks > 0:
@@ -294,24 +303,32 @@ def _single_attack(F, S, opts, grid, fx, st, cnt, ranged):
 
 
 @rule
-def _shot_setup(F, S, opts):
-    """The situation ``attack`` measures for a shooter: fresh fighters; side a's first shot, if its
-    turn starts with one: engaged, a loaded pistol-class weapon fires unaimed (W-7.6; the main-hand
-    one, else the off-hand one, W-7.8); apart and loaded, the foe within very long range: aimed
-    (W-8.9), or unaimed as the first of a swift attack (W-7.11). Returns (slot, band, aim), slot −1
-    for none."""
+def _first_shot(F, S, opts, grid, fx, st, cnt, ranged):
+    """The shot ``attack`` measures for a shooter: fresh fighters (:func:`_reset`) and side a's first
+    fighter's first turn (:func:`_turn`) played up to its first shot, which is held, not fired
+    (``S_HOLD``, ``ranged._hold``): moves, a reload, an aim or the first of a swift attack's shots
+    as its tactic makes them (W-8.9 – W-8.11; a kiter within its foe's charge reach moves away and
+    shoots unaimed, W-8.11 (2)); engaged, a loaded pistol-class weapon fires first (W-7.6, W-8.10).
+    ``S`` is then the state it fires from. ``attack --shot`` (``P_ATTACK_SHOT``) fires it unaimed or
+    aimed (:func:`_aim_bonus`, W-7.3) instead. Returns (slot, band, aim), slot −1 when the first
+    turn fires no shot (the fighter has no missile weapon in hand, is surprised, moves away, delays,
+    aims for its next turn, or fights in melee)."""
     _reset(F, S, opts)
     if S[0, S_MISSILE] == 0:
         return -1, -1, 0
-    slot = _fire_slot(F, S, 0, S[0, S_ENGAGED] != 0)
-    if slot < 0:
+    S[0, S_HOLD] = 1
+    _turn(F, S, opts, grid, fx, st, cnt, 0, ranged)
+    if S[0, S_HOLD] != 2:
+        S[0, S_HOLD] = 0
         return -1, -1, 0
-    band = _band(F, S, opts, 0, slot)
-    if S[0, S_ENGAGED] != 0:
-        return slot, band, 0
-    if band <= BAND_LONG and F[0, P_A] >= 2 and _swift_ready(F, S, opts, 0, slot):
-        return slot, band, 0  # W-7.11: the first of a swift attack's shots, unaimed
-    return (slot, band, _aim_bonus(F, 0)) if band <= BAND_EXTREME else (-1, -1, 0)
+    S[0, S_HOLD] = 0
+    S[F[foe(S, 0), P_SIDE], B_SIDE_IN] = S[0, S_HELD_IN]
+    aim = S[0, S_HELD_AIM]
+    if F[0, P_ATTACK_SHOT] == ATTACK_UNAIMED:
+        aim = 0
+    elif F[0, P_ATTACK_SHOT] == ATTACK_AIMED:
+        aim = _aim_bonus(F, 0)
+    return S[0, S_HELD_SLOT], S[0, S_HELD_BAND], aim
 
 
 @rule
