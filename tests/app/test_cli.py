@@ -79,6 +79,18 @@ def test_attack_json_keys_and_exact_default():
     assert d["method"] == "sampled" and d["tactic"] == "defensive" and d["p_dodged"] == 0
 
 
+def test_attack_names_the_brutal_shooters_aimed_shot():
+    """B-8: a shooter's single attack is its aimed shot (+1) from start_distance, fired in melee at 0;
+    the header and the JSON say so, a melee attack names no shot."""
+    r = run("attack", "crossbowman", "swordsman", "--option", "start_distance=20")
+    assert r.exit_code == 0, r.output
+    assert "aimed shot (+1) from 20 m; exact enumeration" in r.stdout.splitlines()[0]
+    d = json.loads(run("attack", "crossbowman", "swordsman", "--json").stdout)
+    assert (d["shot"], d["distance"], d["measured"]) == ("aimed", 0, "aimed shot (+1) fired in melee (0 m, B-8)")
+    d = json.loads(run("attack", "swordsman", "brute", "--json").stdout)
+    assert (d["shot"], d["distance"], d["measured"]) == (None, None, "")
+
+
 @pytest.mark.parametrize("args,needle", [
     (("duel", "swordsman", "brutee"), "did you mean 'brute'"),
     (("duel", "swordsman", "brute", "-n", "0"), "-n"),
@@ -94,6 +106,7 @@ def test_attack_json_keys_and_exact_default():
     (("duel", "swordsman", "brute", "--reaction-b", "pray"), "unknown reaction"),
     (("duel", "swordsman", "brute", "--threads", "99"), "--threads"),
     (("attack", "brawler", "knight", "--tactic", "knockdown"), "no damaging attack"),
+    (("attack", "crossbowman", "swordsman", "--shot", "hip"), "--shot: 'hip': the brutal ruleset measures no other"),
     (("list", "spells"), "unknown topic"),
 ])
 def test_bad_arguments_exit_2_with_one_line(args, needle):

@@ -74,7 +74,9 @@ FLAGS = {
              flag("--reaction-a", TACTICS), flag("--reaction-b", TACTICS), flag("--cluster", CLUSTERS),
              flag("--rules", good_or_bad(st.just("RULES"), st.sampled_from(["MISSING", "FIGHTER", "BROKEN"])))],
     "attack": [*COMMON, flag("--ruleset", RULESET_NAMES), flag("--tactic", TACTICS), flag("--reaction", TACTICS),
-               st.just(["--sampled"]), st.just(["--exact"]), flag("--rules", st.sampled_from(["RULES", "MISSING"]))],
+               st.just(["--sampled"]), st.just(["--exact"]), flag("--rules", st.sampled_from(["RULES", "MISSING"])),
+               flag("--shot", good_or_bad(st.sampled_from(["aimed", "unaimed", "hip", "standard", "burst", "throw"]),
+                                          st.sampled_from(["snipe", "", "AIMED"]) | odd_text))],
     "fight": [*COMMON, flag("--targeting-a", TACTICS), flag("--targeting-b", TACTICS), flag("--cluster", CLUSTERS)],
 }
 
@@ -121,7 +123,8 @@ def files(tmp_path_factory) -> dict[str, str]:
 
 #: the options that take the next word as their value ("--seed --json" asks for no JSON)
 VALUE_OPTIONS = {"-n", "--seed", "--threads", "--option", "--ruleset", "--tactic-a", "--tactic-b", "--reaction-a",
-                 "--reaction-b", "--cluster", "--rules", "--tactic", "--reaction", "--targeting-a", "--targeting-b"}
+                 "--reaction-b", "--cluster", "--rules", "--tactic", "--reaction", "--targeting-a", "--targeting-b",
+                 "--shot"}
 
 
 def run_checked(args: list[str], files: dict[str, str]):
