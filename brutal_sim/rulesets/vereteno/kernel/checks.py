@@ -111,10 +111,12 @@ def _desperate_dice(mode, pool):
 def _check(st, pool, opts):
     """V-1.1–V-1.4: roll a check of ``pool`` d20 (desperate if ≤ 0); its net successes (int64)."""
     one = opts[O_ONE_VALUE]
-    n = pool
-    if pool <= 0:
-        n = _desperate_dice(opts[O_DESPERATION], pool)
     net = 0
+    if pool > 0:
+        for _ in range(pool):
+            net += _successes(roll_die(st, 20), one)
+        return net
+    n = _desperate_dice(opts[O_DESPERATION], pool)
     n20 = 0
     n1 = 0
     for _ in range(n):
@@ -122,8 +124,6 @@ def _check(st, pool, opts):
         net += _successes(face, one)
         n20 += face == 20
         n1 += face == 1
-    if pool > 0:
-        return net
     if n == 0:
         return 0
     return _desperate(opts[O_DESPERATION], n, n20, n1, net)
