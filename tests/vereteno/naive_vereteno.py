@@ -340,9 +340,8 @@ class Game:
 
     def blow(self, src: Fighting, tgt: Fighting, damage: int, traumas: int, disarm: bool, will: int,
              shot: bool = False) -> bool:
-        """Deliver a blow (or a shot's hit); True if the armour stopped all its damage."""
-        if not (damage or traumas or disarm or will):
-            return False
+        """Deliver a blow (or a shot's hit, a hit for 0 damage too); True if the armour stopped all
+        its damage."""
         was_out = tgt.out is not None
         if shot:
             final = max(damage - self.shot_armour_roll(src, tgt, self.piercing), 0) if damage > 0 else 0
@@ -360,14 +359,14 @@ class Game:
         tgt.will -= will
         if tgt.will <= 0:
             tgt.go_out("will")
-        if stopped:
-            level = "none"
-        elif tgt.out is not None and not was_out:
+        if tgt.out is not None and not was_out:  # V-5.3, V-12.3: Will out even when the armour stopped it
             level = "out"
-        elif traumas and not stopped:
+        elif stopped:
+            level = "none"
+        elif traumas:
             level = "trauma"
         else:
-            level = "wound" if final >= 2 else "scratch"
+            level = "wound" if final >= 2 else "scratch" if final == 1 else "none"
         self.rec.wounds[ti][level] = self.rec.wounds[ti].get(level, 0) + 1
         return stopped
 
@@ -769,13 +768,14 @@ class Game:
             rng = -3 + (BAND_DICE[b] if self.o["engaged_range"] == "add" else 0) + beyond
         else:
             rng = BAND_DICE[b] + beyond
+        held = 2 if d.immobilised else 0  # V-6.9: attacks at it +2 dice
         if shot == "throw":
             return (a.f.attributes.physique + a.f.skills.strength + self.item(a).modifier + rng + d.f.size_mod
-                    - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone or d.lying else 0))
+                    - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone or d.lying else 0) + held)
         dials = sum(int(self.o[f"{p}_dice"]) for p in a.f.gun.properties if p in DIAL_PROPERTIES)  # V-11.21
         return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng + dials
                 + d.f.size_mod - (1 if d.prone or d.lying else 0) + (1 if a.braced else 0) - a.pen_shoot
-                - (3 if self.blind(a) else 0))
+                - (3 if self.blind(a) else 0) + held)
 
     def continuation(self) -> int:
         total = 0
@@ -824,6 +824,8 @@ class Game:
             s += self.continuation()
             if self.o["high_capacity"] == "extra_chain" and "high_capacity" in a.f.gun.properties:
                 s += self.continuation()
+            if self.o["burst_hit"] == "first_check":  # V-11.12: the check hit; the chain only adds
+                s = max(s, 1)
         if shot == "hip":
             a.hip_chain += 1
             a.reload = a.reload or a.hip_chain >= 3

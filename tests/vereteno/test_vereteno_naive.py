@@ -62,6 +62,8 @@ CASES = [
     ("brute", "militia", {"tactic": "power"}, {}, {"immobilised": "b"}),
     ("brawler", "swordsman", {"tactic": "battle_cry", "skills": {"melee": 2, "nimbleness": 1, "influence": 3}},
      {"tactic": {"attack": "standard", "keep": 0, "battle_cry": True}}, {"prayer": "app"}),
+    ("militia", "knight", {"attack_spending": "intimidate", "skills": {"melee": 4}},
+     {"attributes": {"physique": 4, "agility": 3, "intellect": 1, "empathy": 1}}, {}),
     ("swordsman", "brute", {}, {"fastest_hand": True}, {"start_ready": "no"}),
 ]
 
@@ -186,6 +188,17 @@ RANGED_CASES = [
                                "skills": {"shooting": 5}}, {}, {"start_distance": "40", "ranged_disarm": "on"}),
     ("gunner", "raider", {"gun": "fenyok", "attack_spending": "disarm_first"}, {},
      {"start_distance": "25", "ranged_disarm": "on", "reliable_dice": "-3"}),
+    # V-6.9 shots, sector shots and throws at an immobilised fighter; V-11.12 first_check with the stopping 1;
+    # V-12.3 suppression through armour and cover putting the target out; V-16.2 hits for 0 damage
+    ("rifleman", "gunner", {}, {"tactic": "overwatch"}, {"start_distance": "150", "immobilised": "both"}),
+    ("knife_thrower", "rifleman", {}, {}, {"start_distance": "20", "throw_range": "medium", "immobilised": "b"}),
+    ("gunner", "rifleman", {"attack_spending": "damage_only"}, {"cover": 2},
+     {"start_distance": "20", "burst_hit": "first_check"}),
+    ("gunfighter", "rifleman", {"attack_spending": "intimidate", "tactic": "std_shot"},
+     {"attributes": {"physique": 3, "agility": 4, "intellect": 1, "empathy": 1}, "cover": 3},
+     {"start_distance": "15"}),
+    ("rifleman", "gunfighter", {"gun": "grenade_launcher", "tactic": "std_shot"}, {"gun": "pneumatic_injector"},
+     {"start_distance": "20"}),
 ]
 
 

@@ -405,8 +405,13 @@ def test_v6_1_both_out_at_once_is_a_draw():
 
 
 def test_v5_level_names():
-    assert K.level(True, 0, 1, True) == L.LVL_NONE
+    """Blow levels; V-5.3, V-12.3: a blow whose Will damage puts the target out is ``out`` even when
+    the armour stopped its damage; V-16.2: a hit for 0 damage is ``none``."""
+    assert K.level(True, 0, 1, False) == L.LVL_NONE
+    assert K.level(True, 0, 1, True) == L.LVL_OUT
     assert K.level(False, 1, 0, True) == L.LVL_OUT
+    assert K.level(False, 0, 0, False) == L.LVL_NONE
+    assert K.level(False, 0, 1, False) == L.LVL_TRAUMA
     assert K.level(False, 1, 1, False) == L.LVL_TRAUMA
     assert K.level(False, 2, 0, False) == L.LVL_WOUND
     assert K.level(False, 1, 0, False) == L.LVL_SCRATCH

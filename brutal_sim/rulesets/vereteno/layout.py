@@ -164,7 +164,7 @@ COUNTERS = CounterLayout(
         ("health", "Health ≤ 0"), ("will", "Will ≤ 0"), ("trauma_out", "trauma: unconscious/paralysed"),
         ("death", "trauma: dead"), ("defended", "blocked by a defence"),
         ("armour_stopped", "armour stopped all damage"),
-        ("none", "no damage (armour)"), ("scratch", "1 damage"), ("wound", "2+ damage"),
+        ("none", "no damage (armour, or a hit for 0)"), ("scratch", "1 damage"), ("wound", "2+ damage"),
         ("trauma", "trauma, still fighting"), ("out", "put out of the fight"),
         ("armour_degraded", "armour/shield class lost to rolled 1s"),
         ("deaths", "losers with a DEAD trauma, whatever put them out first")))

@@ -62,6 +62,8 @@ from ..options import (
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
 KIND_COST = np.array([0, 1, 2, 3], dtype=np.int64)
 KIND_MODIFIER = np.array([0, -2, 0, 2], dtype=np.int64)
+#: V-6.9: dice every attack at an immobilised fighter gains (melee blows, shots and throws)
+IMMOBILISED_DICE = 2
 
 
 @inline_rule
@@ -250,7 +252,7 @@ def _attack_pool(F, S, a, d, kind):
     if S[d, S_PRONE] != 0:
         pool += 2
     if S[d, S_IMMOBILISED] != 0:
-        pool += 2
+        pool += IMMOBILISED_DICE
     if S[a, S_STEALTH] == STEALTH_DICE:
         pool += 3
     return pool
