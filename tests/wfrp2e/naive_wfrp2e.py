@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from naive_rng import Xoshiro256StarStar
 
+from brutal_sim.core.battle import TARGETING
 from brutal_sim.rulesets.wfrp2e import layout as L, options as O
 
 #: the choices of the option codes the reference reads (docs/reference-wfrp2e.md), in code order
@@ -242,7 +243,12 @@ class CritTable:
 class Combatant:
     p: Profile
     side: int = 0  # 0 side a, 1 side b
+    rank: int = 0  # its place in its side's line (docs/groups.md)
+    targeting: str = "spread"  # its targeting policy in a fight of several (W-8.15, docs/groups.md)
     foe: int = -1  # the index of its foe in the fight's list
+    dealt: int = 0  # final damage dealt and taken (the group block)
+    taken: int = 0
+    harmed: int = 0  # hits of a level above none it took (the one-blow counter)
     out_seq: int = 0  # its place in the order of going out (1 first)
     wounds: int = 0
     fortune: int = 0
@@ -308,8 +314,13 @@ class Record:
     hits: list[list[list[int]]] = field(default_factory=lambda: [[[0] * 4 for _ in range(5)] for _ in range(2)])
     fury: list[int] = field(default_factory=lambda: [0, 0])
     damage: list[int] = field(default_factory=lambda: [0, 0])
+    round_cap: int = 0
+    fighters: list = field(default_factory=list)  # the fight's Combatants, in row order
+    last_harmed: int = 0  # harmful hits the losing side's last fighter out took
 
     def counter_row(self, k: int) -> list[int]:
+        """The record in the kernel's counter layout: the header; when ``k`` is a fight of
+        several's length (``n_fight_counters``), then the group block (docs/groups.md)."""
         c = L.COUNTERS
         row = [0] * k
         if self.winner is None and self.round:
@@ -319,9 +330,8 @@ class Record:
             row[c.cause + self.loser * len(c.causes) + c.causes.index(self.cause)] = 1
             row[c.death + self.loser] = int(self.died)
             row[c.rounds + self.round] = 1
-            harmful = sum(self.hits[self.loser][lv][z] for lv in range(1, 5) for z in range(4))
-            row[c.one_blow + self.loser] = int(harmful == 1 and self.cause != "fled")
-            row[c.rounds_a(c.round_cap_of(k)) + self.round] = int(self.winner == 0)
+            row[c.one_blow + self.loser] = int(self.last_harmed == 1 and self.cause != "fled")
+            row[c.rounds_a(self.round_cap or c.round_cap_of(k)) + self.round] = int(self.winner == 0)
             for lv in range(5):  # hits of each level the loser took, the last bin k or more
                 row[c.loser_wounds_at(self.loser, lv, sum(self.hits[self.loser][lv]))] = 1
         for side in range(2):
@@ -332,6 +342,17 @@ class Record:
                     row[c.wound + side * 20 + lv * 4 + z] = self.hits[side][lv][z]
             row[c.special_at + side] = self.fury[side]
             row[c.damage + side] = self.damage[side]
+        if self.fighters and k == L.n_fight_counters(self.round_cap, len(self.fighters)):
+            g, base = L.GROUP, L.n_counters(self.round_cap)
+            for side in (0, 1):
+                standing = sum(1 for f in self.fighters if f.side == side and f.out is None)
+                row[base + g.survivors + (L.MAX_SIDE + 1) * side + standing] += 1
+            for r, f in enumerate(self.fighters):
+                at = base + g.fighters + g.per_fighter * r
+                row[at + (g.out + c.causes.index(f.out) if f.out is not None else g.standing)] += 1
+                row[at + g.dead] += int(f.dead)
+                row[at + g.dealt] += f.dealt
+                row[at + g.taken] += f.taken
         return row
 
 
@@ -343,11 +364,14 @@ class Record:
 class Duel:
     def __init__(self, F, opts, grid, fx, seed: int, index: int) -> None:
         self.rules = Rules.from_array(opts)
+        self.max_engaged = int(opts[O.O_MAX_ENGAGED])  # W-13.5 (8, or 99: unlimited)
         self.crit = CritTable(grid, fx)
         self.rng = Xoshiro256StarStar.for_duel(seed, index)
-        self.f = [Combatant(profile_from_row(row), side=int(row[L.P_SIDE])) for row in F]
+        self.f = [Combatant(profile_from_row(row), side=int(row[L.P_SIDE]), rank=int(row[L.P_RANK]),
+                            targeting=TARGETING[row[L.P_TARGETING]]) for row in F]
         for f in self.f:
-            f.foe = next(j for j, g in enumerate(self.f) if g.side != f.side)  # a fight of two: the other
+            if len(self.f) == 2:  # a fight of two: the other; of several: chosen (choose_foe)
+                f.foe = next(j for j, g in enumerate(self.f) if g.side != f.side)
             f.surprised = f.side == self.rules.surprised
             f.x = self.rules.start_distance if f.side == 1 else 0  # W-11.5: side b start_distance away
             f.loaded = f.bow_in_hand and self.rules.start_loaded
@@ -356,7 +380,7 @@ class Duel:
                 f.supply = f.p.thrown_supply if f.p.missile.thrown or f.p.missile.snare else (self.rules.ammo or None)
         self.outs = 0
         self.round = 1
-        self.rec = Record()
+        self.rec = Record(round_cap=self.rules.round_cap, fighters=self.f)
 
     # -- tests (W-1) ------------------------------------------------------------------------------
     def d100(self) -> int:
@@ -572,6 +596,8 @@ class Duel:
         if final and self.rules.reload_break_damage:
             d.reload_done = 0  # W-7.10
         self.rec.damage[d.side] += final
+        a.dealt += final
+        d.taken += final
         if final == 0:
             level = "none"
         elif final <= d.wounds:
@@ -583,6 +609,7 @@ class Duel:
             self.critical(d, location, value)
             level = "out" if d.out else "critical"
         self.rec.hits[d.side][L.LEVEL_NAMES.index(level)][L.ZONE_NAMES.index(zone)] += 1
+        d.harmed += level != "none"
 
     def critical(self, d: Combatant, location: str, value: int) -> None:
         """W-5.3, W-5.4, W-5.6."""
@@ -797,7 +824,7 @@ class Duel:
         """W-8.10, W-7.12: drop the off-hand missile weapon (drop = half: a half action), the Ready
         (a half action, free with Quick Draw), a standard attack with a half action left."""
         me = self.f[i]
-        if halves == 0 or self.decided():
+        if halves == 0 or self.lost_foe(i):
             return 0
         if me.off_in_hand:
             me.off_in_hand = me.off_loaded = False
@@ -848,7 +875,7 @@ class Duel:
             if me.p.push and not self.f[me.foe].helpless:  # W-11.7: push, then Move away
                 self.manoeuvre(i)
                 halves -= 1
-                if halves == 0 or self.decided():
+                if halves == 0 or self.lost_foe(i):
                     return 0
                 if not self.engaged(i):
                     self.step_away(i, self.step(me))
@@ -881,7 +908,7 @@ class Duel:
                 and foe_tactic != "turtle" and self.gap(i) > w.short):
             me.kept = True  # W-8.14: delay (W-11.6)
             return 0
-        while halves and not self.decided():
+        while halves and not self.lost_foe(i):
             hand = self.hand_to_fire(me, engaged=False)
             if kept:  # W-7.3: the kept aim goes to a shot as the first action, else it is lost
                 aim, kept = kept, 0
@@ -910,7 +937,7 @@ class Duel:
             band = self.band(i, hand)
             if band in ("short", "long") and halves == 2 and me.p.attacks >= 2 and self.swift_ready(me, hw):
                 for _ in range(me.p.attacks):  # W-7.11 swift shots
-                    if self.decided():
+                    if self.lost_foe(i):
                         break
                     shot = self.hand_to_fire(me, False) if self.rules.swift_brace else hand
                     if shot is None or not (me.loaded if shot == "main" else me.off_loaded):
@@ -988,7 +1015,9 @@ class Duel:
         me = self.f[i]
         foe = self.f[me.foe]
         if self.engaged(i) and not self.rules.disengage:
-            self.attack(me.foe, 0, False)  # the free attack
+            for j, f in enumerate(self.f):  # W-13.4: a free attack for every enemy engaged with it
+                if f.out is None and f.foe == i and abs(f.x - me.x) <= 2 and me.out is None:
+                    self.attack(j, 0, False)
         if not self.rules.reposition:
             self.take_out(me, "fled")
             return
@@ -1012,6 +1041,40 @@ class Duel:
     def decided(self) -> bool:
         """A side is out (the fight is over)."""
         return self.side_out(0) or self.side_out(1)
+
+    # -- fights of several a side (W-13, W-8.15, docs/groups.md) -----------------------------------
+    def engagers(self, j: int) -> int:
+        """Fighters in the fight whose foe is j."""
+        return sum(1 for f in self.f if f.out is None and f.foe == j)
+
+    def choose_foe(self, i: int) -> None:
+        """docs/groups.md: i's foe among the enemies in the fight with fewer other engagers than
+        ``max_engaged``: ``spread`` the fewest other engagers, ``weakest`` the fewest Wounds left
+        (capped at 127), ``nearest`` no preference; ties: the current foe, the nearest in line, the
+        lowest row."""
+        me = self.f[i]
+        best, best_key = -1, None
+        for j, f in enumerate(self.f):
+            if f.side == me.side or f.out is not None:
+                continue
+            others = self.engagers(j) - (1 if j == me.foe else 0)
+            if others >= self.max_engaged:
+                continue
+            primary = {"spread": others, "weakest": min(f.wounds, 127), "nearest": 0}[me.targeting]
+            key = (primary, j != me.foe, abs(f.rank - me.rank), j)
+            if best_key is None or key < best_key:
+                best, best_key = j, key
+        me.foe = best
+
+    def lost_foe(self, i: int) -> bool:
+        """i's turn stops acting on its foe: the fight is decided, i is out, or its foe is out and
+        no other enemy is left to choose (one is chosen at once)."""
+        if self.decided() or self.f[i].out is not None:
+            return True
+        if self.f[i].foe >= 0 and self.f[self.f[i].foe].out is None:
+            return False
+        self.choose_foe(i)
+        return self.f[i].foe < 0
 
     def turn(self, i: int) -> None:
         me = self.f[i]
@@ -1059,7 +1122,7 @@ class Duel:
         n, modifier, feint = self.plan(i, halves)
         watcher = self.f[me.foe]
         charge = False
-        if watcher.kept and not was_engaged:  # W-8.14: the kept shot after this approach
+        if watcher.kept and not was_engaged and watcher.foe == i:  # W-8.14: the kept shot at i
             charge = self.engaged(i) and modifier == 10
             if not charge or self.rules.cut_after_move:
                 self.kept_shot(me.foe, arriving=charge)
@@ -1074,7 +1137,7 @@ class Duel:
             aim = 10  # W-3.2 before the first attack
         feinted = feint and self.feint(i)
         for k in range(n):
-            if self.decided():
+            if self.lost_foe(i) or not self.engaged(i):  # W-13: the next foe, if engaged
                 break
             self.attack(i, modifier + (aim if k == 0 else 0), feinted)
         if charge and watcher.kept:
@@ -1133,6 +1196,9 @@ class Duel:
 
     def play(self) -> Record:
         order = self.initiative()
+        if len(self.f) > 2:
+            for i in order:
+                self.choose_foe(i)
         for rnd in range(1, self.rules.round_cap + 1):
             self.round = rnd
             if rnd > 1 and self.rules.initiative_every_round:
@@ -1142,12 +1208,15 @@ class Duel:
             for i in order:
                 if self.f[i].out:
                     continue
+                if len(self.f) > 2:
+                    self.choose_foe(i)
                 self.turn(i)
                 if self.decided():
                     loser = 0 if self.side_out(0) else 1
                     last = max((f for f in self.f if f.side == loser), key=lambda f: f.out_seq)  # the last out
                     self.rec.winner, self.rec.loser = 1 - loser, loser
                     self.rec.cause, self.rec.died, self.rec.round = last.out, last.dead, rnd
+                    self.rec.last_harmed = last.harmed
                     return self.rec
             for f in self.f:
                 f.surprised = False

@@ -187,3 +187,47 @@ def test_w7_throwing_axe_duels_agree():
     b = fighter(ws=40, main_hand="hand_weapon", armour=["leather_jack"])
     for rule in ("short_is_max", "double_short"):
         _check(prepared(a, b, start_distance=20, no_long=rule), n=100)
+
+
+# -- fights of several a side (W-13, W-8.15, docs/groups.md) ---------------------------------------
+
+FIGHTS = [
+    (["swordsman", "duelist"], ["orc", "orc", "goblin"], {}),
+    (["knight"], ["militia", "militia", "militia"], {"crit_model": "table", "crit_table": "example"}),
+    (["crossbowman", "swordsman"], ["orc", "orc"], {"start_distance": 30}),
+    (["swordsman", "duelist", "brawler"], ["goblin_archer", "goblin_archer", "goblin_archer"],
+     {"start_distance": 24, "initiative_roll": "every_round"}),
+    (["kithband", "pistolier"], ["orc", "brute"], {"start_distance": 40, "helpless": "attackable",
+                                                   "crit_model": "table", "crit_table": "example"}),
+]
+
+
+def _fight_prepared(side_a, side_b, options, targeting=None):
+    from brutal_sim.rulesets.wfrp2e import RULESET
+
+    if targeting is not None:
+        side_a = [RULESET.with_targeting(RULESET.load_fighter(r), targeting, "test", "targeting") for r in side_a]
+    return RULESET.prepare_fight(side_a, side_b, options={k: str(v) for k, v in options.items()})
+
+
+def _check_fights(p, n: int) -> None:
+    F, o, grid, fx = p.compiled.args()
+    k = p.compiled.n_counters
+    for i in range(n):
+        kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        ref = naive.duel(F, o, grid, fx, SEED, i).counter_row(k)
+        assert kernel.tolist() == ref, f"fight {i}"
+
+
+@pytest.mark.parametrize("side_a,side_b,options", FIGHTS)
+def test_fights_of_several_agree(side_a, side_b, options):
+    """W-13, W-8.15, W-13.4 (a fleer's free attacks), W-13.7: the header and the group block of every
+    fight equal the reference's, fight by fight."""
+    _check_fights(_fight_prepared(side_a, side_b, options), 60)
+
+
+@pytest.mark.parametrize("targeting", ["weakest", "nearest"])
+def test_fights_of_several_agree_under_each_targeting(targeting):
+    """W-8.15: side a's targeting policy; a fleer at 4 Wounds (W-3.16, W-13.4)."""
+    fleer = fighter(ws=35, ag=30, w=10, main_hand="hand_weapon", flee_at=4)
+    _check_fights(_fight_prepared(["swordsman", fleer], ["orc", "goblin", "goblin"], {}, targeting), 60)

@@ -12,7 +12,7 @@ compile-time constants for numba.
 """
 
 from ...core import battle as B
-from ...core.counters import CounterLayout
+from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock  # noqa: F401  (MAX_SIDE: sides of a fight)
 from ...core.slots import Slots
 
 # -- hit locations (W-4.2) and the zone groups of the counters -------------------------------------
@@ -60,6 +60,15 @@ N_ZONES = len(ZONE_NAMES)
 
 def n_counters(round_cap: int) -> int:
     return COUNTERS.size(round_cap)
+
+
+# -- the group block after the header in fights of several a side (W-13, core.counters) -------------
+GROUP = GroupBlock(N_CAUSES)
+
+
+def n_fight_counters(round_cap: int, n_fighters: int) -> int:
+    """Length of a group fight's counter row: the header, then the group block."""
+    return n_counters(round_cap) + GROUP.size(n_fighters)
 
 
 # -- tactics (W-8) and reactions ------------------------------------------------------------------

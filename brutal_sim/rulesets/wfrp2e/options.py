@@ -68,6 +68,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="a fighter made helpless by a critical effect: out of the fight at once, or stays in it "
                     "without actions or reactions; attacks at it hit automatically (d100 for location only) "
                     "and deal +1d10 damage"),
+    OptionSpec("max_engaged", "W-13.5", "8", ("8", "unlimited"), codes=(8, 99),
+               help="fights of several a side: the most enemies engaged with one fighter (8: same-size figures "
+                    "round its square; unlimited); a fighter whose foe has that many engagers picks another"),
     OptionSpec("choppa", "W-9.3", "hand_weapon", ("hand_weapon", "plus1_first_round", "impact_first_round"),
                help="the orc choppa (a weapon with choppa = true): a plain hand weapon, +1 damage in the first "
                     "round of the fight, or Impact in the first round of the fight"),
@@ -190,6 +193,7 @@ O_FORTUNE_KEEP_LAST = ROW.slot("fortune_keep_last")
 O_FORTUNE_INITIATIVE = ROW.slot("fortune_initiative")
 O_FORTUNE_HALF_ACTION = ROW.slot("fortune_half_action")
 O_HELPLESS = ROW.slot("helpless")
+O_MAX_ENGAGED = ROW.slot("max_engaged")  # the limit itself (8, or 99: unlimited)
 O_CHOPPA = ROW.slot("choppa")
 O_STRIKE_MIGHTY_BLOW = ROW.slot("strike_mighty_blow")
 O_STREET_FIGHTING = ROW.slot("street_fighting")

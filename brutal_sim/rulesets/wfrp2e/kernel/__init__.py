@@ -44,6 +44,7 @@ above it: :mod:`.tests` (W-1 tests, opposed tests), :mod:`.fortune` (W-6.5, W-8.
 :mod:`.weapons` (W-4.9, W-4.10, W-4.12, W-9.3: items in hand, qualities), :mod:`.reactions`
 (W-4.3 – W-4.6 parry and dodge), :mod:`.wounds` (W-5 damage taken and criticals, W-6 their
 conditions), :mod:`.movement` (W-11 moves, charges, runs, engagement, the line model),
+:mod:`.groups` (W-8.15, W-13: the choice of a foe in fights of several a side),
 :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.ranged` (W-7: range bands,
 the shot, reloads), :mod:`.actions` (W-3 actions, W-8 tactics, the shooters' turns), :mod:`.turn`
 (W-2: initiative, the turn, the duel), :mod:`.drivers` (the parallel loops, whose flags choose the

@@ -2,7 +2,7 @@
 duel until a side is out or the round cap; and the situation the attack kind measures.
 
 Rules: W-2.2, W-2.3, W-2.6, W-2.7, W-3.2, W-3.4, W-3.7, W-3.11, W-3.12, W-3.16, W-6.1, W-6.2, W-6.5,
-W-8.8.
+W-8.8, W-8.15, W-13.1, W-13.7.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -88,6 +88,7 @@ from ..options import (
 from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn, _swift_ready
 from .attack import _attack
 from .fortune import _fortune_spare
+from .groups import _choose_foe, _lost_foe
 from .movement import _settle
 from .ranged import _aim_bonus, _band, _escape, _fire_slot, _shoot
 from .weapons import _wf
@@ -214,7 +215,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
     e = foe(S, i)
     charge = False
     if ranged is not None:
-        if S[e, S_KEPT] != 0 and not engaged:  # W-8.14: the foe's kept shot after this approach
+        if S[e, S_KEPT] != 0 and not engaged and foe(S, e) == i:  # W-8.14: the foe's kept shot at i
             charge = S[i, S_ENGAGED] != 0 and mod == 10
             if not charge or opts[O_DELAY_CUT] == DELAY_CUT_AFTER_MOVE:
                 _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, charge)
@@ -226,7 +227,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
         aim = 10
     feinted = feint and _feint(F, S, opts, st, i)
     for k in range(attacks):
-        if decided(S):
+        if _lost_foe(F, S, opts, i) or S[i, S_ENGAGED] == 0:  # W-13: a foe out, the next engaged one
             break
         _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
     if ranged is not None:
@@ -243,15 +244,20 @@ def _any_turn(F, S, opts, grid, fx, st, cnt, i):
 
 @rule
 def _duel(F, S, opts, grid, fx, st, cnt, ranged):
-    """One duel (W-2): fresh fighters, the turn order (W-2.2, again at the start of every round with
-    ``initiative_roll = every_round``), then rounds in which every fighter still in takes its turn
-    in that order, until every fighter of a side is out (side a checked first) or the round cap
-    (W-2.7, a draw). The header's cause, death and one-blow counters describe the losing side's
+    """One fight (W-2, W-13): fresh fighters, the turn order (W-2.2, W-13.1, again at the start of
+    every round with ``initiative_roll = every_round``), then rounds in which every fighter still in
+    takes its turn in that order, until every fighter of a side is out (side a checked first,
+    W-13.7) or the round cap (W-2.7, a draw). In a fight of more than two, every fighter chooses its
+    foe after the first initiative, in turn order, and again at the start of each of its turns
+    (W-8.15, :func:`_choose_foe`). The header's cause, death and one-blow counters describe the losing side's
     last fighter to go out. ``ranged`` as for :func:`_turn`. Returns 0 if side a won, 1 if side b
     won, 2 for a draw."""
     n = F.shape[0]
     _reset(F, S, opts)
     _initiative(F, S, opts, st)
+    if n > 2:  # W-8.15: every fighter in turn order chooses its foe (a duel's foes are set by _reset)
+        for p in range(n):
+            _choose_foe(F, S, opts, S[p, B_ORDER])
     every_round = opts[O_INITIATIVE_ROLL] == INITIATIVE_EVERY_ROUND
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         set_round(S, rnd)
@@ -262,8 +268,10 @@ def _duel(F, S, opts, grid, fx, st, cnt, ranged):
             S[j, S_DODGE_USED] = 0
         for p in range(n):
             i = S[p, B_ORDER]
-            if S[i, S_OUT] != 0:
+            if i < 0 or S[i, S_OUT] != 0:  # (i < 0 never: an index guard, kernel docstring)
                 continue
+            if n > 2:  # W-8.15: the foe is chosen again at the start of each turn (no dice)
+                _choose_foe(F, S, opts, i)
             _turn(F, S, opts, grid, fx, st, cnt, i, ranged)
             if decided(S):
                 loser = loser_side(S)
