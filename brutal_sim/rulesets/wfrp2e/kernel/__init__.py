@@ -86,6 +86,7 @@ from .fortune import (
 )
 from .movement import (
     _close as close,
+    _reach as reach,
     _retreat as retreat,
 )
 from .ranged import (
@@ -164,6 +165,7 @@ __all__ = [
     "paired",
     "plan",
     "quality",
+    "reach",
     "react",
     "reload",
     "reload_need",
