@@ -108,8 +108,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="sector control sets aside every AP left, one a sector shot (reserve), or costs 1 AP to declare "
                     "and sets aside the rest (declare_quick)"),
     OptionSpec("overwatch_move", "V-11.13", "start", ("start", "end"),
-               help="a sector shot at a move is fired where the move starts, or where it ends (no shot if it ends "
-                    "at point blank: the shooter is then engaged)"),
+               help="a sector shot at a move toward the shooter is fired where the move starts (its shock may leave "
+                    "no AP for the move, which is then lost), or where it ends (after the move, never lost; no shot if "
+                    "it ends at point blank: the shooter is then engaged)"),
     OptionSpec("overwatch_expiry", "V-11.13", "next_turn", ("next_turn", "refill"),
                help="the set-aside AP last until the shooter's next turn (surviving the round's refill), or lapse at "
                     "the refill"),

@@ -112,8 +112,8 @@ def _get_up(F, S, opts, tt, st, cnt, i):
 def _move(F, S, opts, tt, st, cnt, i):
     """V-10.4, V-11.13, V-10.8: one move of ``i`` toward its foe, its foe in sector control firing at
     it where the move starts (the move is lost if the shot's shock leaves no AP for it) or, with
-    ``overwatch_move = end``, where it ends; lying prone by choice, it stands up first
-    (:func:`_get_up`) **[reading: nobody crawls toward its foe]**."""
+    ``overwatch_move = end``, where it ends (the move made: it is never lost); lying prone by choice,
+    it stands up first (:func:`_get_up`) **[reading: nobody crawls toward its foe]**."""
     if S[i, S_LYING] != 0 and (not _get_up(F, S, opts, tt, st, cnt, i) or S[i, S_AP] < 1):
         return
     if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
@@ -150,8 +150,8 @@ def _wants_redraw(F, S, opts, i):
 @rule
 def _approach(F, S, opts, tt, st, cnt, i, stop):
     """V-10.4, V-11.13, V-11.20: one move of ``i`` toward its foe stopping ``stop`` metres from it,
-    the foe's sector shot fired where it starts (or ends, ``overwatch_move = end``) and standing up
-    first as for :func:`_move`."""
+    the foe's sector shot fired where it starts (or ends, ``overwatch_move = end``: the move is then
+    never lost) and standing up first as for :func:`_move`."""
     if S[i, S_LYING] != 0 and (not _get_up(F, S, opts, tt, st, cnt, i) or S[i, S_AP] < 1):
         return
     if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
