@@ -87,6 +87,7 @@ class Fighting:
     sight: int = 0  # V-11.18: 0 not checked this turn, 1 sees, 2 blind
     unready: bool = False  # V-10.9 (start_ready = no): the weapon in hand still to ready
     gun_down: bool = False  # V-10.9: the gun dropped (for bare hands)
+    gun_knocked: bool = False  # V-8.4 DROP: the gun knocked out of hand, the melee weapon still stowed
     thrown_n: int = 0  # V-11.20: items of the supply thrown so far
     throw_ready: bool = False  # V-11.20: the next item to throw is in hand
     stowed: bool = False  # V-11.20 (throw_ready = quick): the melee weapon not in hand
@@ -110,7 +111,8 @@ class Fighting:
         """The profile it fights with in melee: its weapon, or bare hands if none, dropped, banned
         (NO2H) or its gun is in hand (V-11.22)."""
         w = self.f.weapon
-        if w is None or self.dropped or self.gun_in_hand or self.stowed or (self.no_two_handed and w.two_handed):
+        if (w is None or self.dropped or self.gun_in_hand or self.gun_knocked or self.stowed
+                or (self.no_two_handed and w.two_handed)):
             return UNARMED
         return {"modifier": w.modifier, "initiative": w.initiative, "damage": w.damage, "crit": w.crit,
                 "light": "light" in w.properties, "heavy": "heavy" in w.properties, "two_handed": w.two_handed,
@@ -319,8 +321,13 @@ class Game:
             now = min(t.shock, tgt.ap) if self.o["shock_timing"] == "now" else 0
             tgt.ap -= now
             tgt.ap_debt += t.shock - now
-        if t.drop and tgt.f.weapon is not None:
-            tgt.dropped = True
+        if t.drop:  # V-8.4 DROP: what is in hand falls
+            if tgt.gun_in_hand:
+                tgt.gun_in_hand, tgt.gun_knocked = False, True
+            elif tgt.stowed:
+                tgt.throw_ready = False
+            elif tgt.f.weapon is not None and not tgt.gun_knocked:
+                tgt.dropped = True
         tgt.prone = tgt.prone or t.prone
         tgt.pen_melee += t.penalties.melee
         tgt.pen_agil += t.penalties.agil
@@ -479,8 +486,11 @@ class Game:
         if self.o["ap_refill"] == "turn_start":
             self.refill(s)
         if s.unready and self.o["start_ready"] == "no" and s.ap >= 1:  # V-10.9: readying in the first turn
-            s.ap -= 1
-            s.unready = False
+            if self.start_action(s, 1, lambda: s.unready and s.ap >= 1) is None:
+                return
+            if s.unready and s.ap >= 1:
+                s.ap -= 1
+                s.unready = False
         hurt = s.bleed + s.dmg_per_turn
         if hurt:
             s.bleed = max(s.bleed - 1, 0)
@@ -488,15 +498,33 @@ class Game:
             if s.out is not None:
                 return
         if s.prone:
+            if s.ap >= 1 and self.start_action(s, 1, lambda: True) is None:
+                return
             if s.ap < 1:
                 return
             s.ap -= 1
             s.prone = s.lying = False
         cost = 2 if self.o["pickup"] == "pickup_and_ready" else 1
-        if s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed):
-            s.ap -= cost
-            s.dropped = False
+
+        def can_pick_up() -> bool:
+            return s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed)
+
+        if can_pick_up():
+            if self.start_action(s, cost, can_pick_up) is None:
+                return
+            if can_pick_up():
+                s.ap -= cost
+                s.dropped = False
+        if s.gun_knocked and s.ap >= cost:  # V-3.9: the gun a DROP took, in hand again
+            if self.start_action(s, cost, lambda: s.ap >= cost) is None:
+                return
+            if s.ap >= cost:
+                s.ap -= cost
+                s.gun_knocked, s.gun_in_hand = False, True
         if s.immobilised and s.ap >= 2:  # V-6.9: a standard action's agility check
+            if self.start_action(s, 2, lambda: s.immobilised and s.ap >= 2) is None:
+                return
+        if s.immobilised and s.ap >= 2:
             s.ap -= 2
             freed = self.fighter_check(s, s.f.attributes.agility + s.f.skills.nimbleness - s.pen_agil) >= 1
             if s.strain:
@@ -511,12 +539,12 @@ class Game:
             if self.decided():
                 return
         t = s.f.tactic
-        redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down else 1
+        redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down or s.gun_knocked else 1
         if (t.redraw and s.f.gun is not None and not s.gun_in_hand and not self.engaged(s)
                 and s.ap - t.keep >= redraw_cost):  # V-10.9: the gun in hand again
             if self.sector_shot(s, redraw_cost):
                 s.ap -= redraw_cost
-                s.gun_down, s.gun_in_hand = False, True
+                s.gun_down, s.gun_knocked, s.gun_in_hand = False, False, True
             if self.decided():
                 return
         if s.gun_in_hand and self.shooter(i):
@@ -524,7 +552,8 @@ class Game:
         if s.f.tactic.shot == "throw" and self.thrower(i):
             return
         if not self.in_reach(s):  # V-15.4: a melee tactic closes in, then strikes with the AP left
-            drew = s.f.gun is not None and (t.shot != "none" or t.overwatch)  # V-15.2: it drew its melee weapon
+            # V-15.2: it drew its melee weapon (not a gun a DROP took, picked up at the turn start)
+            drew = s.f.gun is not None and (t.shot != "none" or t.overwatch) and not s.gun_knocked
             if t.move != "close_in" and not drew:
                 return
             while s.ap >= 1 and not self.in_reach(s):
@@ -931,6 +960,16 @@ class Game:
             if out():
                 return True
         return False
+
+    def start_action(self, s: Fighting, cost: int, still: Any) -> bool | None:
+        """V-11.13: an action at the start of ``s``'s turn draws the foe's sector shot first (not with
+        overwatch_turn_start = exempt); None when the fight is decided or ``s`` is out, else whether
+        the action is still possible (``still()``) after it."""
+        if self.o["overwatch_turn_start"] == "fires":
+            self.sector_shot(s, cost)
+            if self.decided() or s.out is not None:
+                return None
+        return still()
 
     def sector_shot(self, s: Fighting, cost: int) -> bool:
         """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the

@@ -225,6 +225,35 @@ def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
     assert total[c.wound:c.special_at].sum() > 0
 
 
+DROP_AND_START_CASES = [  # V-8.4 DROP of the item in hand; V-11.13 sector shots at the turn-start actions
+    ("rifleman", "gunner", {}, {}, {"start_distance": "150", "pickup": "pickup_and_ready"}),
+    ("gunfighter", "swordsman", {"tactic": "std_shot"}, {"tactic": "charge"}, {"start_distance": "5"}),
+    ("gunner", "gunfighter", {"tactic": {"shot": "burst", "keep": 0, "move": "hold", "redraw": True}},
+     {"tactic": "hip_spam"}, {"start_distance": "8", "shock_timing": "next_turn", "pickup": "pickup_and_ready"}),
+    ("knife_thrower", "gunfighter", {}, {"tactic": "overwatch"}, {"start_distance": "30"}),
+    ("rifleman", "swordsman", {"tactic": "overwatch"}, {}, {"start_distance": "30", "start_ready": "no"}),
+    ("rifleman", "swordsman", {"tactic": "overwatch"}, {},
+     {"start_distance": "30", "start_ready": "no", "overwatch_turn_start": "exempt"}),
+    ("gunfighter", "brute", {"tactic": "overwatch"}, {}, {"start_distance": "12", "immobilised": "b"}),
+]
+
+
+@pytest.mark.parametrize("a,b,ca,cb,options", DROP_AND_START_CASES)
+def test_drops_and_turn_start_actions_agree(a, b, ca, cb, options):
+    """V-8.4 DROP ("drops held items", V-6.2): the gun in hand falls (picked up at the turn start,
+    V-3.9, or by ``redraw``), a thrower's item to throw, the melee weapon; V-11.13 the foe's sector
+    shot at each turn-start action (readying, standing up, picking up, breaking free; option
+    ``overwatch_turn_start`` both ways): the kernel against the reference, duel by duel."""
+    fa, fb = _fighter(a, **ca), _fighter(b, **cb)
+    p = RULESET.prepare(fa, fb, options=options)
+    opts = p.options.as_dict()
+    traumas = list(Catalog.bundled().traumas.values())
+    k = p.compiled.n_counters
+    for index in range(150):
+        got = p.compiled.kernels.duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        assert got.tolist() == nv.duel(fa, fb, opts, traumas, SEED, index), f"duel {index}"
+
+
 @pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES[2:8] + RANGED_CASES[27:30] + RANGED_CASES[31:])
 def test_single_shots_agree(a, b, ca, cb, options):
     """V-11.20, V-11.21, V-12.4: single shots and throws (a dodge, a prayer, poor visibility, the

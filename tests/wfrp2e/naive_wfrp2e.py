@@ -705,18 +705,32 @@ class Duel:
         new_gap = max(stop, gap - yards) if gap > stop else gap
         me.x = foe.x - new_gap if me.x <= foe.x else foe.x + new_gap
 
+    def charge_reach(self, me: Combatant) -> int:
+        """W-11.2: 4·M; in difficult terrain 2·M, or none with difficult_charge = forbidden."""
+        if self.rules.difficult:
+            return 0 if self.rules.no_difficult_charge else 2 * me.p.movement
+        return 4 * me.p.movement
+
+    def reach(self, me: Combatant) -> int:
+        """W-8.11: the farthest its melee attack comes from in a turn: the charge reach, or with no
+        charge possible (under 4 yards) a Move to contact and an attack."""
+        charge = self.charge_reach(me)
+        return charge if charge >= 4 else self.step(me) + 2
+
     def close_in(self, i: int, halves: int) -> tuple[int, int, bool]:
         """W-8.12: move + attack under 4 yards, a charge within 4·M, else a run (or two moves) that
-        stops 4 yards short."""
+        stops 4 yards short; a fighter that cannot charge (W-11.2 forbidden) Moves to contact and
+        attacks once adjacent with a half action left."""
         me = self.f[i]
         m = me.p.movement
-        if self.gap(i) < 4:
+        reach = self.charge_reach(me)
+        if self.gap(i) < 4 or reach < 4:
             self.go_toward(i, self.step(me), 2)
-            return (1, 0, False) if halves == 2 and self.engaged(i) else (0, 0, False)
-        if self.rules.difficult:
-            reach = 0 if self.rules.no_difficult_charge else 2 * m
-        else:
-            reach = 4 * m
+            if self.engaged(i):
+                return (1, 0, False) if halves == 2 else (0, 0, False)
+            if halves == 2:
+                self.go_toward(i, self.step(me), 2)
+            return 0, 0, False
         if halves == 2 and self.gap(i) <= reach:
             self.go_toward(i, self.gap(i), 2)
             return 1, 10, False  # W-3.3 charge
@@ -980,10 +994,7 @@ class Duel:
         """W-8.11 with two half actions; False: play as marksman (rules 1 and 6, the arena's end)."""
         me = self.f[i]
         foe = self.f[me.foe]
-        if self.rules.difficult:
-            r = 0 if self.rules.no_difficult_charge else 2 * foe.p.movement
-        else:
-            r = 4 * foe.p.movement
+        r = self.reach(foe)
         s, run, d = self.step(me), 0 if self.rules.difficult else 6 * me.p.movement, self.gap(i)
         bounds = self.arena_bounds()
         if bounds:

@@ -116,6 +116,8 @@ MOVING = [  # a, b, a's fields, b's fields, options
     ({"m": 3}, {"m": 4}, {"start_distance": 40, "approach": "double_move"}),
     ({"m": 4}, {"m": 4}, {"start_distance": 12, "terrain": "difficult"}),
     ({"m": 4}, {"m": 4}, {"start_distance": 7, "terrain": "difficult", "difficult_charge": "forbidden"}),
+    ({"m": 3}, {"m": 5}, {"start_distance": 20, "terrain": "difficult", "difficult_charge": "forbidden"}),
+    ({"m": 1}, {"m": 1}, {"start_distance": 9, "terrain": "difficult"}),
     ({"m": 4, "flee_at": 6}, {"m": 5, "tactic": "berserk"}, {"start_distance": 9, "flee_outcome": "reposition"}),
     ({"m": 4, "flee_at": 6}, {"m": 2}, {"flee_outcome": "reposition", "arena": 10, "leave_melee": "rulebook"}),
     ({"m": 4, "flee_at": 6}, {"m": 4}, {"leave_melee": "rulebook"}),
@@ -127,7 +129,8 @@ MOVING = [  # a, b, a's fields, b's fields, options
 def test_w11_moving_duels_agree(fa, fb, options):
     """W-11.2 moves, charges and runs (+20 WS at a runner), W-11.3 engagement at 2 yards, W-11.4
     leaving melee (seed / rulebook, out / reposition), W-11.5 the line and its arena, W-8.12 closing
-    in (W-3.14 Move, W-3.15 Run): duel by duel as the reference plays them."""
+    in (W-3.14 Move, W-3.15 Run; Moves to contact when no charge is possible): duel by duel as the
+    reference plays them."""
     a = fighter(ws=45, main_hand="hand_weapon", dodge=35, **fa)
     b = fighter(ws=40, s=40, main_hand="hand_weapon", armour=["mail_shirt"], **fb)
     _check(prepared(a, b, **options), n=120)
@@ -149,6 +152,7 @@ KITING = [  # options (kithband kiting an orc)
     {"start_distance": 40},
     {"start_distance": 30, "arena": 60},
     {"start_distance": 12, "terrain": "difficult"},
+    {"start_distance": 12, "terrain": "difficult", "difficult_charge": "forbidden"},
     {"start_distance": 20, "approach": "double_move", "start_loaded": "false"},
 ]
 

@@ -139,10 +139,16 @@ class WfrpRuleset(Ruleset):
             self._check_shot(prepared, d)
             return
         difficult = prepared.options["terrain"] == "difficult"
-        reach = 4 * prepared.a.m
+        reach, move = 4 * prepared.a.m, (1 if difficult else 2) * prepared.a.m
         if difficult:
             reach = 0 if prepared.options["difficult_charge"] == "forbidden" else 2 * prepared.a.m
-        if d >= L.CHARGE_DISTANCE and d > reach:
+        if reach < L.CHARGE_DISTANCE:  # W-8.12: no charge at all, a Move to contact and an attack
+            reach = move + L.ENGAGE_DISTANCE
+            if d > reach:
+                raise DataError("options", "start_distance",
+                                f"{d} yards is beyond side a's reach ({reach} yards: it cannot charge, W-11.2, "
+                                f"so a Move of {move} yards and an attack): it makes no attack in its first turn")
+        elif d >= L.CHARGE_DISTANCE and d > reach:
             raise DataError("options", "start_distance",
                             f"{d} yards is beyond side a's charge reach ({reach} yards, W-11.2): it makes no attack "
                             "in its first turn; attack measures from at most 3 yards (a move and an attack) or "

@@ -92,7 +92,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("terrain", "W-11.2", "open", ("open", "difficult"),
                help="difficult terrain halves Move and Flee and forbids Run (a runner moves twice instead)"),
     OptionSpec("difficult_charge", "W-11.2", "half", ("half", "forbidden"),
-               help="a charge in difficult terrain covers at most 2·M yards (half), or is not allowed"),
+               help="a charge in difficult terrain covers at most 2·M yards (half), or is not allowed (forbidden: a "
+                    "melee fighter closes by Moves to contact and attacks with a half action left)"),
     OptionSpec("arena", "W-11.5", 0, int_range=(0, 1000),
                help="0: the line is unlimited; N: positions stay within N yards round the starting midpoint "
                     "(N at least start_distance)"),

@@ -126,6 +126,7 @@ from .melee import (
     _level as level,
 )
 from .ranged import (
+    _ranged_start as ranged_start,
     _ranged_turn as ranged_turn,
     _retreat as retreat,
 )
@@ -156,6 +157,7 @@ from .shooting import (
     _throw_cost as throw_cost,
 )
 from .traumas import (
+    _drop as drop,
     _immobilise as immobilise,
     _shock as shock,
     _strain as strain,
@@ -182,6 +184,7 @@ __all__ = [
     "plan_shot",
     "range_dice",
     "reload_gun",
+    "ranged_start",
     "ranged_turn",
     "turn_start",
     "retreat",
@@ -215,6 +218,7 @@ __all__ = [
     "desperate",
     "desperate_dice",
     "dodge_pool",
+    "drop",
     "fighter_check",
     "finish",
     "order",

@@ -87,6 +87,7 @@ from .fortune import (
 )
 from .movement import (
     _close as close,
+    _reach as reach,
     _retreat as retreat,
 )
 from .ranged import (
@@ -165,6 +166,7 @@ __all__ = [
     "paired",
     "plan",
     "quality",
+    "reach",
     "react",
     "reload",
     "reload_need",

@@ -83,7 +83,7 @@ from ..options import (
 from .attack import _attack, _attack_target
 from .fortune import _fortune_allows
 from .groups import _lost_foe
-from .movement import _at_edge, _charge_yards, _close, _move_yards, _retreat, _run_yards, _settle
+from .movement import _at_edge, _close, _move_yards, _reach, _retreat, _run_yards, _settle
 from .ranged import _aim_bonus, _band, _fire_slot, _long_range, _reload, _reload_need, _shoot
 from .reactions import _availability, _react
 from .tests import _capped, _opposed, _test
@@ -331,15 +331,16 @@ def _push_turn(F, S, opts, grid, fx, st, cnt, i, halves):
 
 @rule
 def _kite(F, S, opts, grid, fx, st, cnt, i, kept):
-    """W-8.11 ``kite`` with two half actions, not engaged; r = the foe's charge reach (W-11.2), s =
-    i's Move, d = the distance. (1) d > r: :func:`_marksman`; (2) d + s > r and loaded: Move away +
+    """W-8.11 ``kite`` with two half actions, not engaged; r = reach(foe) (:func:`_reach`: its charge
+    reach, W-11.2, or with no charge its Move + 2 yards), s = i's Move, d = the distance. (1) d >
+    r: :func:`_marksman`; (2) d + s > r and loaded: Move away +
     a shot; (3) d + s > r, empty and a one-half-action reload: Move away + reload; (4) d + 2s > r:
     Move away twice; (5) d + Run > r: Run away (W-11.2: −20 to shots, +20 WS to melee at it until
     its next turn); (6) else, or at the arena's end (W-11.5): :func:`_marksman` (``kept``: an aim
     kept from its last turn, W-7.3, used by the marksman's shot only)."""
     e = foe(S, i)
     d = apart(S, i, e)
-    r = _charge_yards(F, opts, e)
+    r = _reach(F, opts, e)
     s = _move_yards(F, opts, i)
     run = _run_yards(F, opts, i)
     if d > r or _at_edge(F, S, opts, i):
