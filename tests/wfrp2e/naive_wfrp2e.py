@@ -249,6 +249,9 @@ class Combatant:
     dealt: int = 0  # final damage dealt and taken (the group block)
     taken: int = 0
     harmed: int = 0  # hits of a level above none it took (the one-blow counter)
+    arrive: int = 1  # W-13.2: the round it joins the fight
+    away: bool = False  # still to arrive
+    init_share: int = 0  # W-13.1 per_type: r + 1 takes the initiative dice of row r
     out_seq: int = 0  # its place in the order of going out (1 first)
     wounds: int = 0
     fortune: int = 0
@@ -365,11 +368,17 @@ class Duel:
     def __init__(self, F, opts, grid, fx, seed: int, index: int) -> None:
         self.rules = Rules.from_array(opts)
         self.max_engaged = int(opts[O.O_MAX_ENGAGED])  # W-13.5 (8, or 99: unlimited)
+        self.outnumber = bool(opts[O.O_OUTNUMBER])  # W-13.4 table_6_2
+        self.finish_first = bool(opts[O.O_FINISH_HELPLESS])  # W-13.6 on
+        self.init_total: list[int] = []  # each fighter's initiative total and tie key (W-2.2)
+        self.init_tie: list[int] = []
         self.crit = CritTable(grid, fx)
         self.rng = Xoshiro256StarStar.for_duel(seed, index)
         self.f = [Combatant(profile_from_row(row), side=int(row[L.P_SIDE]), rank=int(row[L.P_RANK]),
-                            targeting=TARGETING[row[L.P_TARGETING]]) for row in F]
+                            targeting=TARGETING[row[L.P_TARGETING]], arrive=max(int(row[L.P_ARRIVE]), 1),
+                            init_share=int(row[L.P_INIT_SHARE])) for row in F]
         for f in self.f:
+            f.away = f.arrive > 1
             if len(self.f) == 2:  # a fight of two: the other; of several: chosen (choose_foe)
                 f.foe = next(j for j, g in enumerate(self.f) if g.side != f.side)
             f.surprised = f.side == self.rules.surprised
@@ -531,6 +540,7 @@ class Duel:
         street = a.p.street_fighting and self.rules.street_fighting
         if hand == "fists" and street:
             total += 10
+        total += self.outnumbered(a.foe)  # W-13.4
         target = a.p.ws + self.modifiers(total)
         if d.helpless:  # W-6.2: hit automatically; the d100 only places the blow
             roll = self.d100()
@@ -871,6 +881,7 @@ class Duel:
             total += 20 if foe.running else 0
             if hand == "fists" and me.p.street_fighting and self.rules.street_fighting:
                 total += 10
+            total += self.outnumbered(me.foe)  # W-13.4
             won, _ = self.test(me, me.p.ws + self.modifiers(total), on_reaction=False)
             if won:
                 won = self.react(foe, weapon) is None
@@ -1062,20 +1073,38 @@ class Duel:
         """docs/groups.md: i's foe among the enemies in the fight with fewer other engagers than
         ``max_engaged``: ``spread`` the fewest other engagers, ``weakest`` the fewest Wounds left
         (capped at 127), ``nearest`` no preference; ties: the current foe, the nearest in line, the
-        lowest row."""
+        lowest row. With ``helpless = attackable`` a helpless enemy comes last (``finish_helpless =
+        off``) or first (``on``), W-13.6."""
         me = self.f[i]
         best, best_key = -1, None
         for j, f in enumerate(self.f):
-            if f.side == me.side or f.out is not None:
+            if f.side == me.side or f.out is not None or f.away:
                 continue
             others = self.engagers(j) - (1 if j == me.foe else 0)
             if others >= self.max_engaged:
                 continue
             primary = {"spread": others, "weakest": min(f.wounds, 127), "nearest": 0}[me.targeting]
-            key = (primary, j != me.foe, abs(f.rank - me.rank), j)
+            tier = (-1 if self.finish_first else 1) if self.rules.helpless_attackable and f.helpless else 0
+            key = (tier, primary, j != me.foe, abs(f.rank - me.rank), j)
             if best_key is None or key < best_key:
                 best, best_key = j, key
         me.foe = best
+
+    def outnumbered(self, d: int) -> int:
+        """W-13.4 ``outnumber = table_6_2``: enemies engaged with d (their foe, within 2 yards)
+        against d and its allies engaged with those enemies: 3 to 1 or more +20, 2 to 1 +10."""
+        if not self.outnumber:
+            return 0
+        target = self.f[d]
+
+        def engaged_with(f: Combatant) -> bool:
+            return f.foe >= 0 and abs(f.x - self.f[f.foe].x) <= 2
+
+        enemies = [j for j, f in enumerate(self.f) if f.side != target.side and f.out is None and not f.away
+                   and f.foe == d and engaged_with(f)]
+        friends = 1 + sum(1 for j, f in enumerate(self.f) if f.side == target.side and j != d and f.out is None
+                          and not f.away and f.foe in enemies and engaged_with(f))
+        return 20 if len(enemies) >= 3 * friends else 10 if len(enemies) >= 2 * friends else 0
 
     def lost_foe(self, i: int) -> bool:
         """i's turn stops acting on its foe: the fight is decided, i is out, or its foe is out and
@@ -1177,10 +1206,11 @@ class Duel:
         ag = [f.p.ag - f.p.ag_penalty - f.pen_ag for f in self.f]
         dice = [1] * len(self.f)
         for k, f in enumerate(self.f):
-            if self.rules.fortune_initiative and self.spare_point(f):  # W-6.5: 2d10
+            if not f.away and self.rules.fortune_initiative and self.spare_point(f):  # W-6.5: 2d10
                 f.fortune -= 1
                 dice[k] = 2
         total = [0] * len(self.f)
+        self.init_total, self.init_tie, self.init_dice = total, ag, dice
 
         def roll(k: int) -> None:
             total[k] = sum(self.rng.die(10) for _ in range(dice[k])) + ag[k]
@@ -1201,17 +1231,55 @@ class Duel:
                 order += group
             return order
 
-        for k in range(len(self.f)):
-            roll(k)
-        return settle(sorted(range(len(self.f)), key=key))
+        present = [k for k, f in enumerate(self.f) if not f.away]  # W-13.2: those still away roll nothing
+        for k in present:
+            src = self.f[k].init_share - 1  # W-13.1 per_type: the dice of the first of its profile
+            if 0 <= src < k and not self.f[src].away:
+                total[k] = total[src] - ag[src] + ag[k]
+            else:
+                roll(k)
+        away = [k for k, f in enumerate(self.f) if f.away]
+        return settle(sorted(present, key=key)) + away
+
+    def arrivals(self, order: list[int], rnd: int) -> list[int]:
+        """W-13.2: the fighters joining in round ``rnd``, in list order. Once per fight, each rolls
+        d10 + Ag then (its fortune as at the start) and is placed after the lowest fighter in the
+        fight it does not act before (a full tie: after it), counting from the end; with every
+        round's roll they only join."""
+        for k, f in enumerate(self.f):
+            if not f.away or f.arrive != rnd:
+                continue
+            f.away = False
+            if self.rules.initiative_every_round:
+                continue
+            ag = f.p.ag - f.p.ag_penalty - f.pen_ag
+            dice = 1
+            if self.rules.fortune_initiative and self.spare_point(f):
+                f.fortune -= 1
+                dice = 2
+            self.init_total[k] = sum(self.rng.die(10) for _ in range(dice)) + ag
+            self.init_tie[k] = ag
+            order.remove(k)
+            place = len(order)
+            while place > 0:
+                r = order[place - 1]
+                beats = (self.init_total[k], self.init_tie[k]) > (self.init_total[r], self.init_tie[r])
+                if not self.f[r].away and not beats:
+                    break
+                place -= 1
+            order.insert(place, k)
+        return order
 
     def play(self) -> Record:
         order = self.initiative()
         if len(self.f) > 2:
             for i in order:
-                self.choose_foe(i)
+                if not self.f[i].away:
+                    self.choose_foe(i)
         for rnd in range(1, self.rules.round_cap + 1):
             self.round = rnd
+            if rnd > 1 and len(self.f) > 2:
+                order = self.arrivals(order, rnd)
             if rnd > 1 and self.rules.initiative_every_round:
                 order = self.initiative()
             for f in self.f:
@@ -1220,7 +1288,11 @@ class Duel:
                 if self.f[i].out:
                     continue
                 if len(self.f) > 2:
+                    if self.f[i].away:
+                        continue
                     self.choose_foe(i)
+                    if self.f[i].foe < 0:  # no enemy in the fight yet: it waits
+                        continue
                 self.turn(i)
                 if self.decided():
                     loser = 0 if self.side_out(0) else 1

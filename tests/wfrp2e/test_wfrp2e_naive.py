@@ -230,6 +230,27 @@ def test_fights_of_several_agree(side_a, side_b, options):
     _check_fights(_fight_prepared(side_a, side_b, options), 60)
 
 
+def _late(name: str, rnd: int):
+    """A catalog fighter joining in round ``rnd`` (W-13.2)."""
+    from brutal_sim.rulesets.wfrp2e import RULESET
+
+    return RULESET.load_fighter(name).model_copy(update={"arrive_round": rnd})
+
+
+@pytest.mark.parametrize("options", [{}, {"initiative_roll": "every_round", "fortune_initiative": "on"},
+                                     {"initiative_group": "per_type", "outnumber": "table_6_2"},
+                                     {"helpless": "attackable", "finish_helpless": "on", "crit_model": "table",
+                                      "crit_table": "example", "outnumber": "table_6_2"},
+                                     {"helpless": "attackable", "finish_helpless": "off", "crit_model": "table",
+                                      "crit_table": "example"}])
+def test_fights_with_arrivals_agree(options):
+    """W-13.1 (initiative_group), W-13.2 (arrivals in rounds 2 and 3), W-13.4 (outnumber), W-13.6
+    (finish_helpless): the kernel and the reference fight by fight."""
+    a = ["duelist", _late("knight", 2)]
+    b = ["militia", "goblin", "goblin", _late("orc", 3)]
+    _check_fights(_fight_prepared(a, b, options), 60)
+
+
 @pytest.mark.parametrize("targeting", ["weakest", "nearest"])
 def test_fights_of_several_agree_under_each_targeting(targeting):
     """W-8.15: side a's targeting policy; a fleer at 4 Wounds (W-3.16, W-13.4)."""

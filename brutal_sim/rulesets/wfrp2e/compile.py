@@ -114,12 +114,20 @@ def compile_pair(a: Fighter, b: Fighter, options: Mapping[str, object] | None = 
 def compile_sides(side_a: Sequence[Fighter], side_b: Sequence[Fighter],
                   options: Mapping[str, object] | None = None) -> np.ndarray:
     """Two sides → ``int64[N, NF]``: side a's fighters in line order, then side b's, each row with
-    its side and place in the line (``P_SIDE``, ``P_RANK``, docs/groups.md)."""
+    its side and place in the line (``P_SIDE``, ``P_RANK``, docs/groups.md) and the round it
+    arrives (``P_ARRIVE``, W-13.2); with ``initiative_group = per_type`` (W-13.1) a fighter of the
+    same profile as an earlier row takes that row's initiative dice (``P_INIT_SHARE``)."""
     rows = []
+    seen: list[Fighter] = []
+    per_type = (options or {}).get("initiative_group") == "per_type"
     for side, fighters in enumerate((side_a, side_b)):
         for rank, f in enumerate(fighters):
             row = compile_fighter(f, options)
             row[L.P_SIDE] = side
             row[L.P_RANK] = rank
+            row[L.P_ARRIVE] = f.arrive_round
+            if per_type and f in seen:
+                row[L.P_INIT_SHARE] = seen.index(f) + 1
+            seen.append(f)
             rows.append(row)
     return np.ascontiguousarray(np.stack(rows))

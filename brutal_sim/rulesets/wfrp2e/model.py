@@ -193,6 +193,8 @@ class _Profile(StrictModel):
                                                                "unlimited")
     flee_at: int | None = Field(None, ge=0, le=100, description="flees (W-3.16) at the start of its turn when "
                                                                "its Wounds are at most this")
+    arrive_round: int = Field(1, ge=1, le=10000, description="W-13.2: in a fight of several a side, the round "
+                                                             "it joins the fight (1: from the start)")
     targeting: Targeting = Field("spread", description="whom it attacks in a fight of several a side (W-8.15, "
                                                          "docs/groups.md)")
     push: bool = Field(False, description="W-11.7: a kite or marksman fighter engaged with its missile weapon in "

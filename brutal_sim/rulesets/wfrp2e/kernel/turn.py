@@ -10,7 +10,17 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 from __future__ import annotations
 
 from ....core.battle import B_INIT_EXTRA, B_INIT_MOD, B_INIT_TIE, B_ORDER, STATE_BLOCK
-from ....toolbox.battle import decided, foe, last_out, loser_side, place_sides, set_round, start_battle, turn_order
+from ....toolbox.battle import (
+    arrive,
+    decided,
+    foe,
+    last_out,
+    loser_side,
+    place_sides,
+    set_round,
+    start_battle,
+    turn_order,
+)
 from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
 from ..layout import (
@@ -22,6 +32,7 @@ from ..layout import (
     P_A,
     P_AG,
     P_AG_PENALTY,
+    P_ARRIVE,
     P_FLEE_AT,
     P_FORTUNE,
     P_QUICK_DRAW,
@@ -29,6 +40,7 @@ from ..layout import (
     P_THROWN,
     P_W,
     S_AIM,
+    S_AWAY,
     S_CAUTIOUS,
     S_DEAD,
     S_DEF_STANCE,
@@ -137,17 +149,40 @@ def _initiative(F, S, opts, st):
     fighters tied on both roll again among themselves and are ordered within their places by the
     new roll. With ``fortune_initiative`` a fighter with a spare fortune point spends it for 2d10 +
     Ag, the second d10 right after its first (W-6.5, ``B_INIT_EXTRA``; a tie's reroll keeps the
-    dice). A duel: a rolls, b rolls, a full tie rerolls both."""
-    spend = opts[O_FORTUNE_INITIATIVE] == FORTUNE_INITIATIVE_ON
+    dice). A duel: a rolls, b rolls, a full tie rerolls both. A fighter still away (W-13.2) rolls
+    nothing and is placed last (``turn_order``); with ``initiative_group = per_type`` (W-13.1) a
+    fighter takes the dice of the first fighter of its profile (``P_INIT_SHARE``)."""
     for i in range(F.shape[0]):
-        ag = F[i, P_AG] - F[i, P_AG_PENALTY] - S[i, S_PEN_AG]
-        S[i, B_INIT_MOD] = ag
-        S[i, B_INIT_TIE] = ag
-        S[i, B_INIT_EXTRA] = 0
-        if spend and _fortune_spare(opts, S, i):
-            S[i, S_FORTUNE] -= 1
-            S[i, B_INIT_EXTRA] = 1
+        if S[i, S_AWAY] == 0:
+            _initiative_terms(F, S, opts, i)
     turn_order(F, S, st, 10)
+
+
+@rule
+def _initiative_terms(F, S, opts, i):
+    """W-2.2, W-6.5: i's initiative modifier and tie key (Ag less armour and critical penalties)
+    and, with ``fortune_initiative`` and a spare fortune point, the point spent on a second d10."""
+    ag = F[i, P_AG] - F[i, P_AG_PENALTY] - S[i, S_PEN_AG]
+    S[i, B_INIT_MOD] = ag
+    S[i, B_INIT_TIE] = ag
+    S[i, B_INIT_EXTRA] = 0
+    if opts[O_FORTUNE_INITIATIVE] == FORTUNE_INITIATIVE_ON and _fortune_spare(opts, S, i):
+        S[i, S_FORTUNE] -= 1
+        S[i, B_INIT_EXTRA] = 1
+
+
+@rule
+def _arrivals(F, S, opts, st, rnd):
+    """W-13.2: the fighters joining in round ``rnd`` (``arrive_round``), in row order: with
+    ``initiative_roll = once_per_fight`` each rolls d10 + Ag then (its fortune as for
+    :func:`_initiative`) and takes its place in the order, the others keeping theirs (a full tie:
+    after them **[reading]**); with ``every_round`` they join the new order of the round."""
+    every_round = opts[O_INITIATIVE_ROLL] == INITIATIVE_EVERY_ROUND
+    if not every_round:
+        for i in range(F.shape[0]):
+            if S[i, S_AWAY] != 0 and F[i, P_ARRIVE] == rnd:
+                _initiative_terms(F, S, opts, i)
+    arrive(F, S, st, 10, rnd, not every_round)
 
 
 @rule
@@ -257,10 +292,13 @@ def _duel(F, S, opts, grid, fx, st, cnt, ranged):
     _initiative(F, S, opts, st)
     if n > 2:  # W-8.15: every fighter in turn order chooses its foe (a duel's foes are set by _reset)
         for p in range(n):
-            _choose_foe(F, S, opts, S[p, B_ORDER])
+            if S[S[p, B_ORDER], S_AWAY] == 0:
+                _choose_foe(F, S, opts, S[p, B_ORDER])
     every_round = opts[O_INITIATIVE_ROLL] == INITIATIVE_EVERY_ROUND
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         set_round(S, rnd)
+        if rnd > 1 and n > 2:
+            _arrivals(F, S, opts, st, rnd)
         if rnd > 1 and every_round:
             _initiative(F, S, opts, st)
         for j in range(n):  # W-4.3, W-4.4: a parry and a dodge a round
@@ -271,7 +309,11 @@ def _duel(F, S, opts, grid, fx, st, cnt, ranged):
             if i < 0 or S[i, S_OUT] != 0:  # (i < 0 never: an index guard, kernel docstring)
                 continue
             if n > 2:  # W-8.15: the foe is chosen again at the start of each turn (no dice)
+                if S[i, S_AWAY] != 0:
+                    continue
                 _choose_foe(F, S, opts, i)
+                if foe(S, i) < 0:  # no enemy in the fight (those left are still to arrive): it waits
+                    continue
             _turn(F, S, opts, grid, fx, st, cnt, i, ranged)
             if decided(S):
                 loser = loser_side(S)
