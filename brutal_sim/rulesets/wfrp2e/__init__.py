@@ -105,6 +105,11 @@ class WfrpRuleset(Ruleset):
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, (grid, effects) = load_rules(rules, options)
         _check_arena(opts)
+        for key, f in (("a", fa), ("b", fb)):
+            if f.arrive_round != 1:
+                raise DataError(f"side {key} ({f.name})", "arrive_round",
+                                f"{f.arrive_round}: a duel's fighters are in it from round 1; arrive_round is for "
+                                "fights of several a side (W-13.2)")
         return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb, opts.values), compile_options(opts), grid, effects))
 
     def prepare_fight(self, side_a: Sequence[Any], side_b: Sequence[Any], rules: str | None = None,
@@ -120,6 +125,16 @@ class WfrpRuleset(Ruleset):
             sides.append(tuple(self.load_fighter(ref, f"side {key} fighter {n + 1}") for n, ref in enumerate(refs)))
         opts, (grid, effects) = load_rules(rules, options or {})
         _check_arena(opts)
+        cap = int(opts.values["round_cap"])
+        for key, fighters in zip("ab", sides):
+            if all(f.arrive_round > 1 for f in fighters):
+                raise DataError(f"side {key}", "arrive_round", "every fighter arrives after round 1; at least one "
+                                "must be in the fight from round 1 (W-13.2)")
+            for n, f in enumerate(fighters):
+                if f.arrive_round > cap:
+                    raise DataError(f"side {key} fighter {n + 1} ({f.name})", "arrive_round",
+                                    f"{f.arrive_round} is after the round cap ({cap}): it would never arrive; "
+                                    f"allowed 1..{cap}")
         F = compile_sides(sides[0], sides[1], opts.values)
         row = compile_options(opts)
         k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])

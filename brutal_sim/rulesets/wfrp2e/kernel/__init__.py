@@ -85,6 +85,10 @@ from .drivers import (
 from .fortune import (
     _fortune_allows as fortune_allows,
 )
+from .groups import (
+    _choose_foe as choose_foe,
+    _outnumbered as outnumbered,
+)
 from .movement import (
     _close as close,
     _reach as reach,
@@ -114,6 +118,7 @@ from .tests import (
 )
 from .turn import (
     _any_turn as turn,
+    _arrivals as arrivals,
     _attack_setup as attack_setup,
     _duel as duel,
     _initiative as initiative,
@@ -138,6 +143,7 @@ __all__ = [
     "LOCATION_ZONE",
     "absorbed",
     "aim_bonus",
+    "arrivals",
     "attack",
     "attack_setup",
     "attack_slot",
@@ -145,6 +151,7 @@ __all__ = [
     "availability",
     "band",
     "choose_reaction",
+    "choose_foe",
     "close",
     "escape",
     "covered",
@@ -160,6 +167,7 @@ __all__ = [
     "initiative",
     "jams",
     "location",
+    "outnumbered",
     "model_takes_out",
     "opposed_result",
     "parry_target",
