@@ -7,17 +7,27 @@ Fighter row ``int64[NF]`` (written by the compile step):
 
 - ``F_SIDE``: 0 side a, 1 side b;
 - ``F_RANK``: its place in its side's line, 0 … 5 (the order given);
-- ``F_TARGETING``: its targeting policy (``TG_*``, :data:`TARGETING`).
+- ``F_TARGETING``: its targeting policy (``TG_*``, :data:`TARGETING`);
+- ``F_ARRIVE``: the round it joins the fight (0 or 1: from the start; a later round: it is away
+  until then, ``B_AWAY``);
+- ``F_INIT_SHARE``: 0 it rolls its own initiative; r + 1: it takes the dice row r (an earlier row,
+  the same profile) rolled, with its own modifier (one roll per profile).
 
 State ``int64[N, NS]``, one row per fighter, reset by ``toolbox.battle.start_battle``:
 
 - ``B_OUT``: 0 while in the fight, else its cause of going out + 1;
+- ``B_AWAY``: 1 while it has yet to arrive (``F_ARRIVE``): it takes no turn, rolls no initiative,
+  is nobody's foe, and counts in its side's ``B_SIDE_IN`` (a side with fighters still to come is not
+  beaten);
 - ``B_OUT_SEQ``: its place in the order of going out (1 first);
 - ``B_FOE``: the row of its foe, −1 none; ``B_ENGAGERS``: enemies in the fight whose foe it is;
 - ``B_DEAD``, ``B_DEALT``, ``B_TAKEN``: killed, final damage dealt and taken (the group block);
 - ``B_X``: its position on the line (in the ruleset's unit: metres, yards);
 - ``B_WEAKNESS``: how near it is to going out, 0 … 127, kept by the ruleset (the ``weakest``
   targeting policy);
+- ``B_TIER``: its tier as a target, kept by the ruleset: 0 (every fighter from ``start_battle``),
+  −1 chosen before any other, 1 chosen only when no enemy of a lower tier has room (helpless foes
+  under a ruleset's reading of finishing them);
 - ``B_INIT_MOD``, ``B_INIT_TIE``: its initiative modifier and tie key (its tie-breakers as one int,
   higher first), written by the ruleset before the turn order; ``B_INIT_EXTRA``: its initiative
   dice beyond the first (0 unless the ruleset writes more); ``B_INIT``: its initiative total;
@@ -52,11 +62,14 @@ _F = Slots()
 F_SIDE = _F.next()
 F_RANK = _F.next()
 F_TARGETING = _F.next()
+F_ARRIVE = _F.next()
+F_INIT_SHARE = _F.next()
 #: columns of the fighter row the battle block takes (a ruleset's own begin here)
 FIGHTER_BLOCK = _F.size
 
 _S = Slots()
 B_OUT = _S.next()
+B_AWAY = _S.next()
 B_OUT_SEQ = _S.next()
 B_FOE = _S.next()
 B_ENGAGERS = _S.next()
@@ -65,6 +78,7 @@ B_DEALT = _S.next()
 B_TAKEN = _S.next()
 B_X = _S.next()
 B_WEAKNESS = _S.next()
+B_TIER = _S.next()
 B_INIT_MOD = _S.next()
 B_INIT_TIE = _S.next()
 B_INIT_EXTRA = _S.next()

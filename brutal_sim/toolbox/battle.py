@@ -14,6 +14,7 @@ initiative modifier and tie key, while a fight runs it keeps each fighter's weak
 from __future__ import annotations
 
 from ..core.battle import (
+    B_AWAY,
     B_DEAD,
     B_DEALT,
     B_ENGAGERS,
@@ -30,8 +31,11 @@ from ..core.battle import (
     B_ROUND,
     B_SIDE_IN,
     B_TAKEN,
+    B_TIER,
     B_WEAKNESS,
     B_X,
+    F_ARRIVE,
+    F_INIT_SHARE,
     F_RANK,
     F_SIDE,
     F_TARGETING,
@@ -53,12 +57,15 @@ _GB_FIGHTERS = 2 * (MAX_SIDE + 1)
 @rule
 def start_battle(F, S):
     """A fresh battle block for ``F``'s fighters: every fighter in, no foes, at x = 0, its side
-    counted. A duel's two fighters are each other's foe at once (the only choice)."""
+    counted; a fighter joining in a later round (``F_ARRIVE`` > 1) away until then (it counts in
+    its side). A duel's two fighters are each other's foe at once (the only choice)."""
     n = F.shape[0]
     for i in range(n):
         for k in range(STATE_BLOCK):
             S[i, k] = 0
         S[i, B_FOE] = -1
+        if F[i, F_ARRIVE] > 1:
+            S[i, B_AWAY] = 1
     for i in range(n):
         S[F[i, F_SIDE], B_SIDE_IN] += 1
     if n == 2:
@@ -151,6 +158,20 @@ def _roll_initiative(S, st, i, dice):
     return total
 
 
+#: the initiative total of a fighter still away (``B_AWAY``): below every roll, so it is placed last
+AWAY_INIT = -(1 << 40)
+
+
+@rule
+def _first_roll(F, S, st, i, dice):
+    """i's initiative total when the order is made: its own roll (:func:`_roll_initiative`), or with
+    ``F_INIT_SHARE`` = r + 1 (one roll per profile) the dice row r rolled, with i's own modifier."""
+    share = F[i, F_INIT_SHARE] - 1
+    if share >= 0 and share < i and S[share, B_AWAY] == 0:
+        return S[share, B_INIT] - S[share, B_INIT_MOD] + S[i, B_INIT_MOD]
+    return _roll_initiative(S, st, i, dice)
+
+
 @rule
 def _acts_before(S, x, y):
     """1 if row x acts before row y, −1 after, 0 for a full tie: the higher total ``B_INIT``, then
@@ -186,18 +207,27 @@ def turn_order(F, S, st, dice):
     still tied rerolls (its members in row order) and is ordered within its places by the reroll,
     recursively; groups are settled in turn order, the highest place first. For a duel: a rolls, b
     rolls, a full tie rerolls both.
+
+    A fighter with ``F_INIT_SHARE`` takes the dice of an earlier row instead of rolling (a tie among
+    them rerolls as any other). A fighter still away (``B_AWAY``) rolls nothing and is placed last,
+    after every fighter in the fight, in no tie group (:func:`arrive` places it when it comes).
     """
     n = F.shape[0]
+    present = 0
     for i in range(n):
-        S[i, B_INIT] = _roll_initiative(S, st, i, dice)
+        if S[i, B_AWAY] != 0:
+            S[i, B_INIT] = AWAY_INIT
+        else:
+            S[i, B_INIT] = _first_roll(F, S, st, i, dice)
+            present += 1
         S[i, B_ORDER] = i
         S[i, B_INIT_GROUP] = 0
     _sort_places(S, 0, n)
     groups = 0
     p = 0
-    while p < n:
+    while p < present:
         end = p + 1  # the tied group at p: same tie group, a full tie (ties are in row order)
-        while (end < n and S[end, B_INIT_GROUP] == S[p, B_INIT_GROUP]
+        while (end < present and S[end, B_INIT_GROUP] == S[p, B_INIT_GROUP]
                and _acts_before(S, S[p, B_ORDER], S[end, B_ORDER]) == 0):
             end += 1
         if end - p == 1:
@@ -211,6 +241,36 @@ def turn_order(F, S, st, dice):
         _sort_places(S, p, end)
 
 
+@rule
+def arrive(F, S, st, dice, rnd, reorder):
+    """The fighters away whose ``F_ARRIVE`` is ``rnd`` join the fight, in row order (W-13.2). With
+    ``reorder`` each rolls its initiative then (:func:`_roll_initiative`, its modifier and extra
+    dice as the ruleset wrote them) and takes its place: after every fighter it does not act
+    before (a full tie: after), the others keeping their places; without (a ruleset about to roll
+    a new order for everyone) they only join. Returns how many joined."""
+    n = F.shape[0]
+    joined = 0
+    for i in range(n):
+        if S[i, B_AWAY] == 0 or F[i, F_ARRIVE] != rnd:
+            continue
+        S[i, B_AWAY] = 0
+        joined += 1
+        if not reorder:
+            continue
+        S[i, B_INIT] = _roll_initiative(S, st, i, dice)
+        p = 0
+        while p < n and S[p, B_ORDER] != i:
+            p += 1
+        while p > 0:
+            r = S[p - 1, B_ORDER]
+            if r >= 0 and S[r, B_AWAY] == 0 and _acts_before(S, i, r) <= 0:
+                break
+            S[p, B_ORDER] = r
+            p -= 1
+        S[p, B_ORDER] = i
+    return joined
+
+
 # -- the choice of a foe -------------------------------------------------------------------------
 
 @rule
@@ -222,11 +282,12 @@ def lies_helpless(S, d, gone):
 
 @rule
 def choose_foe(F, S, i, limit, finish, gone):
-    """i chooses its foe (``B_FOE``) among the enemies in the fight with room for it (engagers
-    other than i below ``limit``), by its policy ``F_TARGETING``; no dice.
+    """i chooses its foe (``B_FOE``) among the enemies in the fight (not away) with room for it
+    (engagers other than i below ``limit``), by its policy ``F_TARGETING``; no dice.
 
-    ``spread``: the fewest other engagers; ``weakest``: the highest ``B_WEAKNESS`` (kept by the
-    ruleset, below 128); ``nearest``: no preference. Ties: the current foe, then the nearest in
+    The lowest tier first (``B_TIER``: −1, 0, 1, kept by the ruleset); within it ``spread``: the
+    fewest other engagers; ``weakest``: the highest ``B_WEAKNESS`` (kept by the ruleset, below
+    128); ``nearest``: no preference. Ties: the current foe, then the nearest in
     line (``F_RANK``), then the lowest row (so ``nearest`` keeps its current foe while it is in).
     No candidate: −1. Keeps ``B_ENGAGERS`` of the old and new foe.
 
@@ -242,7 +303,7 @@ def choose_foe(F, S, i, limit, finish, gone):
     best = -1
     best_score = 0
     for j in range(F.shape[0]):
-        if F[j, F_SIDE] == side or S[j, B_OUT] != 0:
+        if F[j, F_SIDE] == side or S[j, B_OUT] != 0 or S[j, B_AWAY] != 0:
             continue
         others = S[j, B_ENGAGERS] - (1 if j == current else 0)
         if others >= limit:
@@ -252,7 +313,8 @@ def choose_foe(F, S, i, limit, finish, gone):
             primary = others
         elif policy == TG_WEAKEST:
             primary = -S[j, B_WEAKNESS]
-        score = ((primary + 128) * 2 + (0 if j == current else 1)) * 16 + abs(F[j, F_RANK] - F[i, F_RANK])
+        score = ((((S[j, B_TIER] + 1) * 256 + primary + 128) * 2 + (0 if j == current else 1)) * 16
+                 + abs(F[j, F_RANK] - F[i, F_RANK]))
         if best < 0 or score < best_score:
             best = j
             best_score = score

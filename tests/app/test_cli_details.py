@@ -24,12 +24,12 @@ def test_a_mirror_duel_labels_the_sides():
 
 
 def test_a_group_fight_of_a_ruleset_without_fights_names_the_rulesets_that_have_them():
-    for words in (["orc", "vs", "goblin"], ["orc", "vs", "goblin", "--ruleset", "wfrp2e"],
+    for words in (["swordsman", "vs", "brute", "--ruleset", "vereteno"],
                   ["knight", "vs", "militia", "--ruleset", "vereteno"]):
         r = runner.invoke(app, ["fight", *words])
         assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
         assert r.stderr.startswith("error: fight: the ") and r.stderr.rstrip().endswith(
-            "ruleset plays no group fights (several fighters a side); rulesets that do: brutal"), r.stderr
+            "ruleset plays no group fights (several fighters a side); rulesets that do: brutal, wfrp2e"), r.stderr
 
 
 def test_listed_path_options_show_their_working_default():

@@ -226,11 +226,12 @@ def test_fight_command_bad_numbers_exit_2():
     ('[[fights]]\na = []\nb = ["militia"]\n', "fights[0].a", "the side is empty"),
     ('[[fights]]\na = ["knight"]\nb = ["militia"]\n[[fights]]\na = ["knight"]\nb = ["militia*x"]\n',
      "fights[1].b", "got 'x'"),
-    ('ruleset = "wfrp2e"\nmatchups = [["orc", "goblin"]]\n[[fights]]\na = ["orc"]\nb = ["goblin"]\n',
-     "fights", "the wfrp2e ruleset plays no group fights (several fighters a side); rulesets that do: brutal"),
-    ('rulesets = ["brutal", "wfrp2e"]\nmatchups = [["swordsman", "brute"]]\n'
+    ('ruleset = "vereteno"\nmatchups = [["swordsman", "brute"]]\n[[fights]]\na = ["swordsman"]\nb = ["brute"]\n',
+     "fights", "the vereteno ruleset plays no group fights (several fighters a side); rulesets that do: brutal, "
+     "wfrp2e"),
+    ('rulesets = ["brutal", "vereteno"]\nmatchups = [["swordsman", "brute"]]\n'
      '[[fights]]\na = ["knight"]\nb = ["militia"]\n',
-     "fights", "the wfrp2e ruleset plays no group fights"),
+     "fights", "the vereteno ruleset plays no group fights"),
 ])
 def test_scenario_fight_errors_name_the_key(tmp_path, body, where, message):
     from brutal_sim.scenario import load_scenario

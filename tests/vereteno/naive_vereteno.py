@@ -87,6 +87,7 @@ class Fighting:
     sight: int = 0  # V-11.18: 0 not checked this turn, 1 sees, 2 blind
     unready: bool = False  # V-10.9 (start_ready = no): the weapon in hand still to ready
     gun_down: bool = False  # V-10.9: the gun dropped (for bare hands)
+    gun_knocked: bool = False  # V-8.4 DROP: the gun knocked out of hand, the melee weapon still stowed
     thrown_n: int = 0  # V-11.20: items of the supply thrown so far
     throw_ready: bool = False  # V-11.20: the next item to throw is in hand
     stowed: bool = False  # V-11.20 (throw_ready = quick): the melee weapon not in hand
@@ -110,7 +111,8 @@ class Fighting:
         """The profile it fights with in melee: its weapon, or bare hands if none, dropped, banned
         (NO2H) or its gun is in hand (V-11.22)."""
         w = self.f.weapon
-        if w is None or self.dropped or self.gun_in_hand or self.stowed or (self.no_two_handed and w.two_handed):
+        if (w is None or self.dropped or self.gun_in_hand or self.gun_knocked or self.stowed
+                or (self.no_two_handed and w.two_handed)):
             return UNARMED
         return {"modifier": w.modifier, "initiative": w.initiative, "damage": w.damage, "crit": w.crit,
                 "light": "light" in w.properties, "heavy": "heavy" in w.properties, "two_handed": w.two_handed,
@@ -319,8 +321,13 @@ class Game:
             now = min(t.shock, tgt.ap) if self.o["shock_timing"] == "now" else 0
             tgt.ap -= now
             tgt.ap_debt += t.shock - now
-        if t.drop and tgt.f.weapon is not None:
-            tgt.dropped = True
+        if t.drop:  # V-8.4 DROP: what is in hand falls
+            if tgt.gun_in_hand:
+                tgt.gun_in_hand, tgt.gun_knocked = False, True
+            elif tgt.stowed:
+                tgt.throw_ready = False
+            elif tgt.f.weapon is not None and not tgt.gun_knocked:
+                tgt.dropped = True
         tgt.prone = tgt.prone or t.prone
         tgt.pen_melee += t.penalties.melee
         tgt.pen_agil += t.penalties.agil
@@ -340,9 +347,8 @@ class Game:
 
     def blow(self, src: Fighting, tgt: Fighting, damage: int, traumas: int, disarm: bool, will: int,
              shot: bool = False) -> bool:
-        """Deliver a blow (or a shot's hit); True if the armour stopped all its damage."""
-        if not (damage or traumas or disarm or will):
-            return False
+        """Deliver a blow (or a shot's hit, a hit for 0 damage too); True if the armour stopped all
+        its damage."""
         was_out = tgt.out is not None
         if shot:
             final = max(damage - self.shot_armour_roll(src, tgt, self.piercing), 0) if damage > 0 else 0
@@ -360,14 +366,14 @@ class Game:
         tgt.will -= will
         if tgt.will <= 0:
             tgt.go_out("will")
-        if stopped:
-            level = "none"
-        elif tgt.out is not None and not was_out:
+        if tgt.out is not None and not was_out:  # V-5.3, V-12.3: Will out even when the armour stopped it
             level = "out"
-        elif traumas and not stopped:
+        elif stopped:
+            level = "none"
+        elif traumas:
             level = "trauma"
         else:
-            level = "wound" if final >= 2 else "scratch"
+            level = "wound" if final >= 2 else "scratch" if final == 1 else "none"
         self.rec.wounds[ti][level] = self.rec.wounds[ti].get(level, 0) + 1
         return stopped
 
@@ -479,7 +485,8 @@ class Game:
             s.hip_chain = 0
         if self.o["ap_refill"] == "turn_start":
             self.refill(s)
-        self.get_ready(s)
+        if not self.get_ready(s):
+            return
         hurt = s.bleed + s.dmg_per_turn
         if hurt:
             s.bleed = max(s.bleed - 1, 0)
@@ -487,15 +494,33 @@ class Game:
             if s.out is not None:
                 return
         if s.prone:
+            if s.ap >= 1 and self.start_action(s, 1, lambda: True) is None:
+                return
             if s.ap < 1:
                 return
             s.ap -= 1
             s.prone = s.lying = False
         cost = 2 if self.o["pickup"] == "pickup_and_ready" else 1
-        if s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed):
-            s.ap -= cost
-            s.dropped = False
+
+        def can_pick_up() -> bool:
+            return s.dropped and s.ap >= cost and not (s.no_two_handed and s.f.weapon.two_handed)
+
+        if can_pick_up():
+            if self.start_action(s, cost, can_pick_up) is None:
+                return
+            if can_pick_up():
+                s.ap -= cost
+                s.dropped = False
+        if s.gun_knocked and s.ap >= cost:  # V-3.9: the gun a DROP took, in hand again
+            if self.start_action(s, cost, lambda: s.ap >= cost) is None:
+                return
+            if s.ap >= cost:
+                s.ap -= cost
+                s.gun_knocked, s.gun_in_hand = False, True
         if s.immobilised and s.ap >= 2:  # V-6.9: a standard action's agility check
+            if self.start_action(s, 2, lambda: s.immobilised and s.ap >= 2) is None:
+                return
+        if s.immobilised and s.ap >= 2:
             s.ap -= 2
             freed = self.fighter_check(s, s.f.attributes.agility + s.f.skills.nimbleness - s.pen_agil) >= 1
             if s.strain:
@@ -511,7 +536,8 @@ class Game:
         if s.f.tactic.shot == "throw" and self.thrower(i):
             return
         if not self.in_reach(s):  # V-15.4: a melee tactic closes in, then strikes with the AP left
-            drew = s.f.gun is not None and (t.shot != "none" or t.overwatch)  # V-15.2: it drew its melee weapon
+            # V-15.2: it drew its melee weapon (not a gun a DROP took, picked up at the turn start)
+            drew = s.f.gun is not None and (t.shot != "none" or t.overwatch) and not s.gun_knocked
             if t.move != "close_in" and not drew:
                 return
             while s.ap >= 1 and not self.in_reach(s):
@@ -611,11 +637,16 @@ class Game:
         self.rec.cause, self.rec.died, self.rec.round = last.out, last.dead, rnd
         return self.rec
 
-    def get_ready(self, s: Fighting) -> None:
-        """V-10.9: readying the item in hand in the first turn (``start_ready = no``, 1 AP)."""
-        if s.unready and self.o["start_ready"] == "no" and s.ap >= 1:
-            s.ap -= 1
-            s.unready = False
+    def get_ready(self, s: Fighting) -> bool:
+        """V-10.9: readying the item in hand in the first turn (``start_ready = no``, 1 AP), after the
+        foe's sector shot (V-11.13, ``start_action``); False when the fight is decided or ``s`` out."""
+        if s.unready and self.o["start_ready"] == "no" and s.ap >= 1:  # V-10.9: readying in the first turn
+            if self.start_action(s, 1, lambda: s.unready and s.ap >= 1) is None:
+                return False
+            if s.unready and s.ap >= 1:
+                s.ap -= 1
+                s.unready = False
+        return True
 
     def ready_to_act(self, s: Fighting) -> bool:
         """V-11.16, V-10.8, V-10.9 after the turn's start: a brace without support lapses; lying and
@@ -627,12 +658,12 @@ class Game:
             if self.decided():
                 return False
         t = s.f.tactic
-        redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down else 1
+        redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down or s.gun_knocked else 1
         if (t.redraw and s.f.gun is not None and not s.gun_in_hand and not self.engaged(s)
                 and s.ap - t.keep >= redraw_cost):  # V-10.9: the gun in hand again
             if self.sector_shot(s, redraw_cost):
                 s.ap -= redraw_cost
-                s.gun_down, s.gun_in_hand = False, True
+                s.gun_down, s.gun_knocked, s.gun_in_hand = False, False, True
             if self.decided():
                 return False
         return True
@@ -643,8 +674,7 @@ class Game:
         or without a gun in hand, its first melee attack."""
         s = self.fighters[0]
         if s.gun_in_hand or s.f.tactic.shot == "throw":
-            self.get_ready(s)
-            if not self.ready_to_act(s):
+            if not self.get_ready(s) or not self.ready_to_act(s):
                 return self.rec
             step = self.before_shots(0) if s.gun_in_hand else self.before_throws(0)
             if step == "over":
@@ -791,13 +821,14 @@ class Game:
             rng = -3 + (BAND_DICE[b] if self.o["engaged_range"] == "add" else 0) + beyond
         else:
             rng = BAND_DICE[b] + beyond
+        held = 2 if d.immobilised else 0  # V-6.9: attacks at it +2 dice
         if shot == "throw":
             return (a.f.attributes.physique + a.f.skills.strength + self.item(a).modifier + rng + d.f.size_mod
-                    - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone or d.lying else 0))
+                    - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone or d.lying else 0) + held)
         dials = sum(int(self.o[f"{p}_dice"]) for p in a.f.gun.properties if p in DIAL_PROPERTIES)  # V-11.21
         return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng + dials
                 + d.f.size_mod - (1 if d.prone or d.lying else 0) + (1 if a.braced else 0) - a.pen_shoot
-                - (3 if self.blind(a) else 0))
+                - (3 if self.blind(a) else 0) + held)
 
     def continuation(self) -> int:
         total = 0
@@ -846,6 +877,8 @@ class Game:
             s += self.continuation()
             if self.o["high_capacity"] == "extra_chain" and "high_capacity" in a.f.gun.properties:
                 s += self.continuation()
+            if self.o["burst_hit"] == "first_check":  # V-11.12: the check hit; the chain only adds
+                s = max(s, 1)
         if shot == "hip":
             a.hip_chain += 1
             a.reload = a.reload or a.hip_chain >= 3
@@ -964,6 +997,16 @@ class Game:
             if out():
                 return True
         return False
+
+    def start_action(self, s: Fighting, cost: int, still: Any) -> bool | None:
+        """V-11.13: an action at the start of ``s``'s turn draws the foe's sector shot first (not with
+        overwatch_turn_start = exempt); None when the fight is decided or ``s`` is out, else whether
+        the action is still possible (``still()``) after it."""
+        if self.o["overwatch_turn_start"] == "fires":
+            self.sector_shot(s, cost)
+            if self.decided() or s.out is not None:
+                return None
+        return still()
 
     def sector_shot(self, s: Fighting, cost: int) -> bool:
         """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the

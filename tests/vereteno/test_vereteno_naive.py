@@ -62,6 +62,8 @@ CASES = [
     ("brute", "militia", {"tactic": "power"}, {}, {"immobilised": "b"}),
     ("brawler", "swordsman", {"tactic": "battle_cry", "skills": {"melee": 2, "nimbleness": 1, "influence": 3}},
      {"tactic": {"attack": "standard", "keep": 0, "battle_cry": True}}, {"prayer": "app"}),
+    ("militia", "knight", {"attack_spending": "intimidate", "skills": {"melee": 4}},
+     {"attributes": {"physique": 4, "agility": 3, "intellect": 1, "empathy": 1}}, {}),
     ("swordsman", "brute", {}, {"fastest_hand": True}, {"start_ready": "no"}),
 ]
 
@@ -186,6 +188,17 @@ RANGED_CASES = [
                                "skills": {"shooting": 5}}, {}, {"start_distance": "40", "ranged_disarm": "on"}),
     ("gunner", "raider", {"gun": "fenyok", "attack_spending": "disarm_first"}, {},
      {"start_distance": "25", "ranged_disarm": "on", "reliable_dice": "-3"}),
+    # V-6.9 shots, sector shots and throws at an immobilised fighter; V-11.12 first_check with the stopping 1;
+    # V-12.3 suppression through armour and cover putting the target out; V-16.2 hits for 0 damage
+    ("rifleman", "gunner", {}, {"tactic": "overwatch"}, {"start_distance": "150", "immobilised": "both"}),
+    ("knife_thrower", "rifleman", {}, {}, {"start_distance": "20", "throw_range": "medium", "immobilised": "b"}),
+    ("gunner", "rifleman", {"attack_spending": "damage_only"}, {"cover": 2},
+     {"start_distance": "20", "burst_hit": "first_check"}),
+    ("gunfighter", "rifleman", {"attack_spending": "intimidate", "tactic": "std_shot"},
+     {"attributes": {"physique": 3, "agility": 4, "intellect": 1, "empathy": 1}, "cover": 3},
+     {"start_distance": "15"}),
+    ("rifleman", "gunfighter", {"gun": "grenade_launcher", "tactic": "std_shot"}, {"gun": "pneumatic_injector"},
+     {"start_distance": "20"}),
 ]
 
 
@@ -210,6 +223,35 @@ def test_duels_at_a_distance_agree_one_by_one(a, b, ca, cb, options):
         total += got
     assert total[c.wins:c.wins + 2].sum() + total[c.draws] == 150
     assert total[c.wound:c.special_at].sum() > 0
+
+
+DROP_AND_START_CASES = [  # V-8.4 DROP of the item in hand; V-11.13 sector shots at the turn-start actions
+    ("rifleman", "gunner", {}, {}, {"start_distance": "150", "pickup": "pickup_and_ready"}),
+    ("gunfighter", "swordsman", {"tactic": "std_shot"}, {"tactic": "charge"}, {"start_distance": "5"}),
+    ("gunner", "gunfighter", {"tactic": {"shot": "burst", "keep": 0, "move": "hold", "redraw": True}},
+     {"tactic": "hip_spam"}, {"start_distance": "8", "shock_timing": "next_turn", "pickup": "pickup_and_ready"}),
+    ("knife_thrower", "gunfighter", {}, {"tactic": "overwatch"}, {"start_distance": "30"}),
+    ("rifleman", "swordsman", {"tactic": "overwatch"}, {}, {"start_distance": "30", "start_ready": "no"}),
+    ("rifleman", "swordsman", {"tactic": "overwatch"}, {},
+     {"start_distance": "30", "start_ready": "no", "overwatch_turn_start": "exempt"}),
+    ("gunfighter", "brute", {"tactic": "overwatch"}, {}, {"start_distance": "12", "immobilised": "b"}),
+]
+
+
+@pytest.mark.parametrize("a,b,ca,cb,options", DROP_AND_START_CASES)
+def test_drops_and_turn_start_actions_agree(a, b, ca, cb, options):
+    """V-8.4 DROP ("drops held items", V-6.2): the gun in hand falls (picked up at the turn start,
+    V-3.9, or by ``redraw``), a thrower's item to throw, the melee weapon; V-11.13 the foe's sector
+    shot at each turn-start action (readying, standing up, picking up, breaking free; option
+    ``overwatch_turn_start`` both ways): the kernel against the reference, duel by duel."""
+    fa, fb = _fighter(a, **ca), _fighter(b, **cb)
+    p = RULESET.prepare(fa, fb, options=options)
+    opts = p.options.as_dict()
+    traumas = list(Catalog.bundled().traumas.values())
+    k = p.compiled.n_counters
+    for index in range(150):
+        got = p.compiled.kernels.duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        assert got.tolist() == nv.duel(fa, fb, opts, traumas, SEED, index), f"duel {index}"
 
 
 @pytest.mark.parametrize("a,b,ca,cb,options", RANGED_CASES[2:8] + RANGED_CASES[27:30] + RANGED_CASES[31:])

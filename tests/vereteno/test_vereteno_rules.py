@@ -347,6 +347,19 @@ def test_v6_2_trauma_codes(tens, units, check):
     assert check(S)
 
 
+@pytest.mark.parametrize("name", ["rifleman", "gunner"])
+def test_v8_4_drop_trauma_takes_the_gun_out_of_a_shooters_hand(name):
+    """V-6.2, V-8.4 d66 13 (sprained wrist: DROP, "drops held items"; PEN(shoot, melee, −1)) on a
+    shooter, its gun in hand: the gun falls (``HAND_GUN_DROPPED``), the rifleman's knife stays stowed
+    (bit ``HAND_DROPPED`` clear: nothing to pick up for it), bare hands meanwhile (V-5.6); the
+    gunner, with no melee weapon, loses its gun all the same."""
+    F, S = pair("swordsman", name)
+    assert S[1, L.S_DROPPED] == L.HAND_GUN
+    K.trauma(F, S, opts(), traumas(), state_at(index_with_dice((6, 1), (6, 3))), 1)
+    assert S[1, L.S_DROPPED] == L.HAND_GUN_DROPPED and S[1, L.S_PEN_SHOOT] == 1 and S[1, L.S_PEN_MELEE] == 1
+    assert K.slot(F, S, 1) == L.SLOT_UNARMED
+
+
 def test_v8_4_no2h_disarms_a_two_handed_weapon_for_good():
     F, S = pair("swordsman", "knight")  # greatsword
     S[1, L.S_NO2H] = 1
@@ -405,8 +418,13 @@ def test_v6_1_both_out_at_once_is_a_draw():
 
 
 def test_v5_level_names():
-    assert K.level(True, 0, 1, True) == L.LVL_NONE
+    """Blow levels; V-5.3, V-12.3: a blow whose Will damage puts the target out is ``out`` even when
+    the armour stopped its damage; V-16.2: a hit for 0 damage is ``none``."""
+    assert K.level(True, 0, 1, False) == L.LVL_NONE
+    assert K.level(True, 0, 1, True) == L.LVL_OUT
     assert K.level(False, 1, 0, True) == L.LVL_OUT
+    assert K.level(False, 0, 0, False) == L.LVL_NONE
+    assert K.level(False, 0, 1, False) == L.LVL_TRAUMA
     assert K.level(False, 1, 1, False) == L.LVL_TRAUMA
     assert K.level(False, 2, 0, False) == L.LVL_WOUND
     assert K.level(False, 1, 0, False) == L.LVL_SCRATCH

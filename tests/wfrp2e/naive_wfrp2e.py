@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from naive_rng import Xoshiro256StarStar
 
+from brutal_sim.core.battle import TARGETING
 from brutal_sim.rulesets.wfrp2e import layout as L, options as O
 
 #: the choices of the option codes the reference reads (docs/reference-wfrp2e.md), in code order
@@ -242,7 +243,15 @@ class CritTable:
 class Combatant:
     p: Profile
     side: int = 0  # 0 side a, 1 side b
+    rank: int = 0  # its place in its side's line (docs/groups.md)
+    targeting: str = "spread"  # its targeting policy in a fight of several (W-8.15, docs/groups.md)
     foe: int = -1  # the index of its foe in the fight's list
+    dealt: int = 0  # final damage dealt and taken (the group block)
+    taken: int = 0
+    harmed: int = 0  # hits of a level above none it took (the one-blow counter)
+    arrive: int = 1  # W-13.2: the round it joins the fight
+    away: bool = False  # still to arrive
+    init_share: int = 0  # W-13.1 per_type: r + 1 takes the initiative dice of row r
     out_seq: int = 0  # its place in the order of going out (1 first)
     wounds: int = 0
     fortune: int = 0
@@ -308,8 +317,13 @@ class Record:
     hits: list[list[list[int]]] = field(default_factory=lambda: [[[0] * 4 for _ in range(5)] for _ in range(2)])
     fury: list[int] = field(default_factory=lambda: [0, 0])
     damage: list[int] = field(default_factory=lambda: [0, 0])
+    round_cap: int = 0
+    fighters: list = field(default_factory=list)  # the fight's Combatants, in row order
+    last_harmed: int = 0  # harmful hits the losing side's last fighter out took
 
     def counter_row(self, k: int) -> list[int]:
+        """The record in the kernel's counter layout: the header; when ``k`` is a fight of
+        several's length (``n_fight_counters``), then the group block (docs/groups.md)."""
         c = L.COUNTERS
         row = [0] * k
         if self.winner is None and self.round:
@@ -319,9 +333,8 @@ class Record:
             row[c.cause + self.loser * len(c.causes) + c.causes.index(self.cause)] = 1
             row[c.death + self.loser] = int(self.died)
             row[c.rounds + self.round] = 1
-            harmful = sum(self.hits[self.loser][lv][z] for lv in range(1, 5) for z in range(4))
-            row[c.one_blow + self.loser] = int(harmful == 1 and self.cause != "fled")
-            row[c.rounds_a(c.round_cap_of(k)) + self.round] = int(self.winner == 0)
+            row[c.one_blow + self.loser] = int(self.last_harmed == 1 and self.cause != "fled")
+            row[c.rounds_a(self.round_cap or c.round_cap_of(k)) + self.round] = int(self.winner == 0)
             for lv in range(5):  # hits of each level the loser took, the last bin k or more
                 row[c.loser_wounds_at(self.loser, lv, sum(self.hits[self.loser][lv]))] = 1
         for side in range(2):
@@ -332,6 +345,17 @@ class Record:
                     row[c.wound + side * 20 + lv * 4 + z] = self.hits[side][lv][z]
             row[c.special_at + side] = self.fury[side]
             row[c.damage + side] = self.damage[side]
+        if self.fighters and k == L.n_fight_counters(self.round_cap, len(self.fighters)):
+            g, base = L.GROUP, L.n_counters(self.round_cap)
+            for side in (0, 1):
+                standing = sum(1 for f in self.fighters if f.side == side and f.out is None)
+                row[base + g.survivors + (L.MAX_SIDE + 1) * side + standing] += 1
+            for r, f in enumerate(self.fighters):
+                at = base + g.fighters + g.per_fighter * r
+                row[at + (g.out + c.causes.index(f.out) if f.out is not None else g.standing)] += 1
+                row[at + g.dead] += int(f.dead)
+                row[at + g.dealt] += f.dealt
+                row[at + g.taken] += f.taken
         return row
 
 
@@ -350,11 +374,20 @@ class Duel:
         self.holding = False  # attack: side a's next shot is held, not fired
         self.attack_shot = int(F[0][L.P_ATTACK_SHOT])  # attack --shot: 0 as fired, 1 unaimed, 2 aimed
         self.rules = Rules.from_array(opts)
+        self.max_engaged = int(opts[O.O_MAX_ENGAGED])  # W-13.5 (8, or 99: unlimited)
+        self.outnumber = bool(opts[O.O_OUTNUMBER])  # W-13.4 table_6_2
+        self.finish_first = bool(opts[O.O_FINISH_HELPLESS])  # W-13.6 on
+        self.init_total: list[int] = []  # each fighter's initiative total and tie key (W-2.2)
+        self.init_tie: list[int] = []
         self.crit = CritTable(grid, fx)
         self.rng = Xoshiro256StarStar.for_duel(seed, index)
-        self.f = [Combatant(profile_from_row(row), side=int(row[L.P_SIDE])) for row in F]
+        self.f = [Combatant(profile_from_row(row), side=int(row[L.P_SIDE]), rank=int(row[L.P_RANK]),
+                            targeting=TARGETING[row[L.P_TARGETING]], arrive=max(int(row[L.P_ARRIVE]), 1),
+                            init_share=int(row[L.P_INIT_SHARE])) for row in F]
         for f in self.f:
-            f.foe = next(j for j, g in enumerate(self.f) if g.side != f.side)  # a fight of two: the other
+            f.away = f.arrive > 1
+            if len(self.f) == 2:  # a fight of two: the other; of several: chosen (choose_foe)
+                f.foe = next(j for j, g in enumerate(self.f) if g.side != f.side)
             f.surprised = f.side == self.rules.surprised
             f.x = self.rules.start_distance if f.side == 1 else 0  # W-11.5: side b start_distance away
             f.loaded = f.bow_in_hand and self.rules.start_loaded
@@ -363,7 +396,7 @@ class Duel:
                 f.supply = f.p.thrown_supply if f.p.missile.thrown or f.p.missile.snare else (self.rules.ammo or None)
         self.outs = 0
         self.round = 1
-        self.rec = Record()
+        self.rec = Record(round_cap=self.rules.round_cap, fighters=self.f)
 
     # -- tests (W-1) ------------------------------------------------------------------------------
     def d100(self) -> int:
@@ -514,6 +547,7 @@ class Duel:
         street = a.p.street_fighting and self.rules.street_fighting
         if hand == "fists" and street:
             total += 10
+        total += self.outnumbered(a.foe)  # W-13.4
         target = a.p.ws + self.modifiers(total)
         if d.helpless:  # W-6.2: hit automatically; the d100 only places the blow
             roll = self.d100()
@@ -579,6 +613,8 @@ class Duel:
         if final and self.rules.reload_break_damage:
             d.reload_done = 0  # W-7.10
         self.rec.damage[d.side] += final
+        a.dealt += final
+        d.taken += final
         if final == 0:
             level = "none"
         elif final <= d.wounds:
@@ -590,6 +626,7 @@ class Duel:
             self.critical(d, location, value)
             level = "out" if d.out else "critical"
         self.rec.hits[d.side][L.LEVEL_NAMES.index(level)][L.ZONE_NAMES.index(zone)] += 1
+        d.harmed += level != "none"
 
     def critical(self, d: Combatant, location: str, value: int) -> None:
         """W-5.3, W-5.4, W-5.6."""
@@ -685,18 +722,32 @@ class Duel:
         new_gap = max(stop, gap - yards) if gap > stop else gap
         me.x = foe.x - new_gap if me.x <= foe.x else foe.x + new_gap
 
+    def charge_reach(self, me: Combatant) -> int:
+        """W-11.2: 4·M; in difficult terrain 2·M, or none with difficult_charge = forbidden."""
+        if self.rules.difficult:
+            return 0 if self.rules.no_difficult_charge else 2 * me.p.movement
+        return 4 * me.p.movement
+
+    def reach(self, me: Combatant) -> int:
+        """W-8.11: the farthest its melee attack comes from in a turn: the charge reach, or with no
+        charge possible (under 4 yards) a Move to contact and an attack."""
+        charge = self.charge_reach(me)
+        return charge if charge >= 4 else self.step(me) + 2
+
     def close_in(self, i: int, halves: int) -> tuple[int, int, bool]:
         """W-8.12: move + attack under 4 yards, a charge within 4·M, else a run (or two moves) that
-        stops 4 yards short."""
+        stops 4 yards short; a fighter that cannot charge (W-11.2 forbidden) Moves to contact and
+        attacks once adjacent with a half action left."""
         me = self.f[i]
         m = me.p.movement
-        if self.gap(i) < 4:
+        reach = self.charge_reach(me)
+        if self.gap(i) < 4 or reach < 4:
             self.go_toward(i, self.step(me), 2)
-            return (1, 0, False) if halves == 2 and self.engaged(i) else (0, 0, False)
-        if self.rules.difficult:
-            reach = 0 if self.rules.no_difficult_charge else 2 * m
-        else:
-            reach = 4 * m
+            if self.engaged(i):
+                return (1, 0, False) if halves == 2 else (0, 0, False)
+            if halves == 2:
+                self.go_toward(i, self.step(me), 2)
+            return 0, 0, False
         if halves == 2 and self.gap(i) <= reach:
             self.go_toward(i, self.gap(i), 2)
             return 1, 10, False  # W-3.3 charge
@@ -806,7 +857,7 @@ class Duel:
         """W-8.10, W-7.12: drop the off-hand missile weapon (drop = half: a half action), the Ready
         (a half action, free with Quick Draw), a standard attack with a half action left."""
         me = self.f[i]
-        if halves == 0 or self.decided():
+        if halves == 0 or self.lost_foe(i):
             return 0
         if me.off_in_hand:
             me.off_in_hand = me.off_loaded = False
@@ -839,6 +890,7 @@ class Duel:
             total += 20 if foe.running else 0
             if hand == "fists" and me.p.street_fighting and self.rules.street_fighting:
                 total += 10
+            total += self.outnumbered(me.foe)  # W-13.4
             won, _ = self.test(me, me.p.ws + self.modifiers(total), on_reaction=False)
             if won:
                 won = self.react(foe, weapon) is None
@@ -857,7 +909,7 @@ class Duel:
             if me.p.push and not self.f[me.foe].helpless:  # W-11.7: push, then Move away
                 self.manoeuvre(i)
                 halves -= 1
-                if halves == 0 or self.decided():
+                if halves == 0 or self.lost_foe(i):
                     return 0
                 if not self.engaged(i):
                     self.step_away(i, self.step(me))
@@ -890,7 +942,7 @@ class Duel:
                 and foe_tactic != "turtle" and self.gap(i) > w.short):
             me.kept = True  # W-8.14: delay (W-11.6)
             return 0
-        while halves and not self.decided():
+        while halves and not self.lost_foe(i):
             hand = self.hand_to_fire(me, engaged=False)
             if kept:  # W-7.3: the kept aim goes to a shot as the first action, else it is lost
                 aim, kept = kept, 0
@@ -919,7 +971,7 @@ class Duel:
             band = self.band(i, hand)
             if band in ("short", "long") and halves == 2 and me.p.attacks >= 2 and self.swift_ready(me, hw):
                 for _ in range(me.p.attacks):  # W-7.11 swift shots
-                    if self.decided():
+                    if self.lost_foe(i):
                         break
                     shot = self.hand_to_fire(me, False) if self.rules.swift_brace else hand
                     if shot is None or not (me.loaded if shot == "main" else me.off_loaded):
@@ -962,10 +1014,7 @@ class Duel:
         """W-8.11 with two half actions; False: play as marksman (rules 1 and 6, the arena's end)."""
         me = self.f[i]
         foe = self.f[me.foe]
-        if self.rules.difficult:
-            r = 0 if self.rules.no_difficult_charge else 2 * foe.p.movement
-        else:
-            r = 4 * foe.p.movement
+        r = self.reach(foe)
         s, run, d = self.step(me), 0 if self.rules.difficult else 6 * me.p.movement, self.gap(i)
         bounds = self.arena_bounds()
         if bounds:
@@ -997,7 +1046,9 @@ class Duel:
         me = self.f[i]
         foe = self.f[me.foe]
         if self.engaged(i) and not self.rules.disengage:
-            self.attack(me.foe, 0, False)  # the free attack
+            for j, f in enumerate(self.f):  # W-13.4: a free attack for every enemy engaged with it
+                if f.out is None and f.foe == i and abs(f.x - me.x) <= 2 and me.out is None:
+                    self.attack(j, 0, False)
         if not self.rules.reposition:
             self.take_out(me, "fled")
             return
@@ -1021,6 +1072,58 @@ class Duel:
     def decided(self) -> bool:
         """A side is out (the fight is over)."""
         return self.side_out(0) or self.side_out(1)
+
+    # -- fights of several a side (W-13, W-8.15, docs/groups.md) -----------------------------------
+    def engagers(self, j: int) -> int:
+        """Fighters in the fight whose foe is j."""
+        return sum(1 for f in self.f if f.out is None and f.foe == j)
+
+    def choose_foe(self, i: int) -> None:
+        """docs/groups.md: i's foe among the enemies in the fight with fewer other engagers than
+        ``max_engaged``: ``spread`` the fewest other engagers, ``weakest`` the fewest Wounds left
+        (capped at 127), ``nearest`` no preference; ties: the current foe, the nearest in line, the
+        lowest row. With ``helpless = attackable`` a helpless enemy comes last (``finish_helpless =
+        off``) or first (``on``), W-13.6."""
+        me = self.f[i]
+        best, best_key = -1, None
+        for j, f in enumerate(self.f):
+            if f.side == me.side or f.out is not None or f.away:
+                continue
+            others = self.engagers(j) - (1 if j == me.foe else 0)
+            if others >= self.max_engaged:
+                continue
+            primary = {"spread": others, "weakest": min(f.wounds, 127), "nearest": 0}[me.targeting]
+            tier = (-1 if self.finish_first else 1) if self.rules.helpless_attackable and f.helpless else 0
+            key = (tier, primary, j != me.foe, abs(f.rank - me.rank), j)
+            if best_key is None or key < best_key:
+                best, best_key = j, key
+        me.foe = best
+
+    def outnumbered(self, d: int) -> int:
+        """W-13.4 ``outnumber = table_6_2``: enemies engaged with d (their foe, within 2 yards)
+        against d and its allies engaged with those enemies: 3 to 1 or more +20, 2 to 1 +10."""
+        if not self.outnumber:
+            return 0
+        target = self.f[d]
+
+        def engaged_with(f: Combatant) -> bool:
+            return f.foe >= 0 and abs(f.x - self.f[f.foe].x) <= 2
+
+        enemies = [j for j, f in enumerate(self.f) if f.side != target.side and f.out is None and not f.away
+                   and f.foe == d and engaged_with(f)]
+        friends = 1 + sum(1 for j, f in enumerate(self.f) if f.side == target.side and j != d and f.out is None
+                          and not f.away and f.foe in enemies and engaged_with(f))
+        return 20 if len(enemies) >= 3 * friends else 10 if len(enemies) >= 2 * friends else 0
+
+    def lost_foe(self, i: int) -> bool:
+        """i's turn stops acting on its foe: the fight is decided, i is out, or its foe is out and
+        no other enemy is left to choose (one is chosen at once)."""
+        if self.decided() or self.f[i].out is not None:
+            return True
+        if self.f[i].foe >= 0 and self.f[self.f[i].foe].out is None:
+            return False
+        self.choose_foe(i)
+        return self.f[i].foe < 0
 
     def turn(self, i: int) -> None:
         me = self.f[i]
@@ -1068,7 +1171,7 @@ class Duel:
         n, modifier, feint = self.plan(i, halves)
         watcher = self.f[me.foe]
         charge = False
-        if watcher.kept and not was_engaged:  # W-8.14: the kept shot after this approach
+        if watcher.kept and not was_engaged and watcher.foe == i:  # W-8.14: the kept shot at i
             charge = self.engaged(i) and modifier == 10
             if not charge or self.rules.cut_after_move:
                 self.kept_shot(me.foe, arriving=charge)
@@ -1083,7 +1186,7 @@ class Duel:
             aim = 10  # W-3.2 before the first attack
         feinted = feint and self.feint(i)
         for k in range(n):
-            if self.decided():
+            if self.lost_foe(i) or not self.engaged(i):  # W-13: the next foe, if engaged
                 break
             self.attack(i, modifier + (aim if k == 0 else 0), feinted)
         if charge and watcher.kept:
@@ -1112,10 +1215,11 @@ class Duel:
         ag = [f.p.ag - f.p.ag_penalty - f.pen_ag for f in self.f]
         dice = [1] * len(self.f)
         for k, f in enumerate(self.f):
-            if self.rules.fortune_initiative and self.spare_point(f):  # W-6.5: 2d10
+            if not f.away and self.rules.fortune_initiative and self.spare_point(f):  # W-6.5: 2d10
                 f.fortune -= 1
                 dice[k] = 2
         total = [0] * len(self.f)
+        self.init_total, self.init_tie, self.init_dice = total, ag, dice
 
         def roll(k: int) -> None:
             total[k] = sum(self.rng.die(10) for _ in range(dice[k])) + ag[k]
@@ -1136,14 +1240,55 @@ class Duel:
                 order += group
             return order
 
-        for k in range(len(self.f)):
-            roll(k)
-        return settle(sorted(range(len(self.f)), key=key))
+        present = [k for k, f in enumerate(self.f) if not f.away]  # W-13.2: those still away roll nothing
+        for k in present:
+            src = self.f[k].init_share - 1  # W-13.1 per_type: the dice of the first of its profile
+            if 0 <= src < k and not self.f[src].away:
+                total[k] = total[src] - ag[src] + ag[k]
+            else:
+                roll(k)
+        away = [k for k, f in enumerate(self.f) if f.away]
+        return settle(sorted(present, key=key)) + away
+
+    def arrivals(self, order: list[int], rnd: int) -> list[int]:
+        """W-13.2: the fighters joining in round ``rnd``, in list order. Once per fight, each rolls
+        d10 + Ag then (its fortune as at the start) and is placed after the lowest fighter in the
+        fight it does not act before (a full tie: after it), counting from the end; with every
+        round's roll they only join."""
+        for k, f in enumerate(self.f):
+            if not f.away or f.arrive != rnd:
+                continue
+            f.away = False
+            if self.rules.initiative_every_round:
+                continue
+            ag = f.p.ag - f.p.ag_penalty - f.pen_ag
+            dice = 1
+            if self.rules.fortune_initiative and self.spare_point(f):
+                f.fortune -= 1
+                dice = 2
+            self.init_total[k] = sum(self.rng.die(10) for _ in range(dice)) + ag
+            self.init_tie[k] = ag
+            order.remove(k)
+            place = len(order)
+            while place > 0:
+                r = order[place - 1]
+                beats = (self.init_total[k], self.init_tie[k]) > (self.init_total[r], self.init_tie[r])
+                if not self.f[r].away and not beats:
+                    break
+                place -= 1
+            order.insert(place, k)
+        return order
 
     def play(self) -> Record:
         order = self.initiative()
+        if len(self.f) > 2:
+            for i in order:
+                if not self.f[i].away:
+                    self.choose_foe(i)
         for rnd in range(1, self.rules.round_cap + 1):
             self.round = rnd
+            if rnd > 1 and len(self.f) > 2:
+                order = self.arrivals(order, rnd)
             if rnd > 1 and self.rules.initiative_every_round:
                 order = self.initiative()
             for f in self.f:
@@ -1151,12 +1296,19 @@ class Duel:
             for i in order:
                 if self.f[i].out:
                     continue
+                if len(self.f) > 2:
+                    if self.f[i].away:
+                        continue
+                    self.choose_foe(i)
+                    if self.f[i].foe < 0:  # no enemy in the fight yet: it waits
+                        continue
                 self.turn(i)
                 if self.decided():
                     loser = 0 if self.side_out(0) else 1
                     last = max((f for f in self.f if f.side == loser), key=lambda f: f.out_seq)  # the last out
                     self.rec.winner, self.rec.loser = 1 - loser, loser
                     self.rec.cause, self.rec.died, self.rec.round = last.out, last.dead, rnd
+                    self.rec.last_harmed = last.harmed
                     return self.rec
             for f in self.f:
                 f.surprised = False

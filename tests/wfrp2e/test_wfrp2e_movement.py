@@ -7,12 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from typer.testing import CliRunner
-from wfrp2e_util import exact, fighter, prepared, state, within
+from wfrp2e_util import exact, fighter, prepared, state, turn_outcomes, within
 
+from brutal_sim import api
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.wfrp2e import RULESET, layout as L
-from brutal_sim.rulesets.wfrp2e.kernel import attack_target, close, turn
+from brutal_sim.rulesets.wfrp2e.kernel import attack_target, close, reach, turn
 from brutal_sim.run.engine import run_duel_counters
 
 WALL = {"t": 99, "tb": 10, "w": 100}
@@ -61,12 +62,60 @@ def test_w11_3_engaged_at_two_yards_and_w11_5_the_line():
     (40, 4, 2, {"terrain": "difficult"}, ((0, 0), 32, 0, 0)),  # no Run; two Moves halved to 4
     (8, 4, 2, {"terrain": "difficult"}, ((1, 10), 2, 1, 0)),  # difficult_charge = half: up to 2·M = 8
     (9, 4, 2, {"terrain": "difficult"}, ((0, 0), 4, 0, 0)),  # beyond 8: two Moves of 4, 4 yards short
-    (8, 4, 2, {"terrain": "difficult", "difficult_charge": "forbidden"}, ((0, 0), 4, 0, 0)),
+    # W-8.12 with no charge (difficult_charge = forbidden): Moves of M = 4 to contact, never 4 yards short
+    (6, 4, 2, {"terrain": "difficult", "difficult_charge": "forbidden"}, ((1, 0), 2, 1, 0)),  # Move + attack
+    (6, 4, 1, {"terrain": "difficult", "difficult_charge": "forbidden"}, ((0, 0), 2, 1, 0)),  # the Move only
+    (8, 4, 2, {"terrain": "difficult", "difficult_charge": "forbidden"}, ((0, 0), 2, 1, 0)),  # two Moves
+    (16, 4, 2, {"terrain": "difficult", "difficult_charge": "forbidden"}, ((0, 0), 8, 0, 0)),
+    (16, 4, 1, {"terrain": "difficult", "difficult_charge": "forbidden"}, ((0, 0), 12, 0, 0)),
 ])
 def test_w11_2_moves_charges_and_runs(distance, m, halves, options, expected):
     """W-11.2 yards per action (Move 2·M half, Charge ≤ 4·M full, Run 6·M full; difficult terrain
     halves Move, forbids Run, halves or forbids the charge), W-8.12 closing in, W-3.14, W-3.15."""
     assert _closing(distance, m, halves, **options) == expected
+
+
+@pytest.mark.parametrize("m,options,expected", [
+    (4, {}, 16),  # W-11.2: the charge reach, 4·M
+    (4, {"terrain": "difficult"}, 8),  # 2·M (difficult_charge = half)
+    (4, {"terrain": "difficult", "difficult_charge": "forbidden"}, 6),  # no charge: a Move of M = 4 + 2
+    (1, {"terrain": "difficult"}, 3),  # a charge reach of 2 < 4 is none: a Move of 1 + 2
+])
+def test_w8_11_reach_is_the_charge_or_a_move_and_an_attack(m, options, expected):
+    """W-8.11 reach(X), W-8.12, W-11.2: the farthest a melee fighter attacks from in one turn."""
+    p = prepared(fighter(m=m), fighter(), **options)
+    assert reach(p.compiled.fighters, p.compiled.options, 0) == expected
+
+
+@pytest.mark.parametrize("charge,distance", [("half", 6), ("forbidden", 11)])
+def test_w8_11_a_kiter_keeps_away_from_a_foe_that_cannot_charge(charge, distance):
+    """W-8.11 (2), W-11.2: a kiter (M 5, a loaded bow) 6 yards from a foe (M 4) in difficult terrain.
+    ``difficult_charge = half``: reach(foe) = 2·M = 8, and 6 + a Move of 5 > 8: it Moves away and
+    shoots (11 yards). ``forbidden``: reach(foe) = a Move of 4 + 2 = 6 (not 0, so the foe is in
+    reach) and 6 + 5 > 6: it Moves away and shoots too (11 yards); had reach been 0 it would stand
+    and aim (6 yards)."""
+    kiter = fighter(bs=45, m=5, missile="bow", main_hand="dagger", tactic="kite")
+    p = prepared(kiter, fighter(m=4, main_hand="hand_weapon", **WALL), start_distance=6, terrain="difficult",
+                 difficult_charge=charge)
+    S = state(p)
+    assert turn_outcomes(p, S, 0).sum() == 1
+    assert int(S[1, L.S_X] - S[0, L.S_X]) == 11
+
+
+def test_w11_2_forbidden_charge_closes_by_moves_as_one_round_of_the_melee_duel():
+    """W-11.2 ``difficult_charge = forbidden``, W-8.12: orc (M 4) and goblin (M 4) 16 yards apart in
+    difficult terrain (a Move is M = 4 yards, no Run, no charge). The first to act makes two Moves
+    (8 yards apart), the second two Moves to contact (adjacent, no attack left): round 1 rolls no
+    dice, and from round 2 the duel is the one that starts engaged (2 yards), turn by turn in the
+    same order with the same dice: the same wins, each fight one round longer."""
+    n = 3000
+    far = api.duel("orc", "goblin", n=n, seed=3, ruleset="wfrp2e",
+                   options={"start_distance": "16", "terrain": "difficult", "difficult_charge": "forbidden"})
+    near = api.duel("orc", "goblin", n=n, seed=3, ruleset="wfrp2e", options={"start_distance": "2"})
+    assert (far.wins(0), far.wins(1), far.draws) == (near.wins(0), near.wins(1), near.draws)
+    assert far.wins(0) > n // 2
+    rounds_far, rounds_near = far.counters[L.C_ROUNDS:L.C_ROUNDS + 10], near.counters[L.C_ROUNDS:L.C_ROUNDS + 10]
+    assert rounds_far[0] == 0 and (rounds_far[1:] == rounds_near[:9]).all()
 
 
 def test_w11_2_melee_at_a_runner_is_plus_20_until_its_next_turn():
@@ -152,14 +201,19 @@ def test_w11_5_an_arena_shorter_than_the_start_is_refused():
 
 
 def test_w11_2_attack_measures_a_move_or_a_charge_and_refuses_beyond_reach():
-    """The attack measure from a distance (W-11.2, W-3.3): from 3 yards a Move and a standard attack
-    (WS 40: 40 %; no charge nearer than 4 yards), from 4 to 4·M = 16 a charge (50 %), beyond it —
-    or from 8 yards in difficult terrain with difficult_charge = forbidden — one line, exit 2."""
+    """The attack measure from a distance (W-11.2, W-3.3, W-8.12): from 3 yards a Move and a standard
+    attack (WS 40: 40 %; no charge nearer than 4 yards), from 4 to 4·M = 16 a charge (50 %); in
+    difficult terrain with difficult_charge = forbidden a Move of M = 4 and a standard attack up to
+    6 yards (40 %, no +10). Beyond the charge reach (17 yards), or 7 yards with no charge: one line,
+    exit 2."""
     a, b = fighter(ws=40, main_hand="hand_weapon"), fighter(reaction="none")
     assert exact(a, b, start_distance=3).to_dict()["p_hit"] == pytest.approx(0.40)
     assert exact(a, b, start_distance=16).to_dict()["p_hit"] == pytest.approx(0.50)
     assert exact(a, b, start_distance=8, terrain="difficult").to_dict()["p_hit"] == pytest.approx(0.50)
-    for options in (["start_distance=17"], ["start_distance=8", "terrain=difficult", "difficult_charge=forbidden"]):
+    forbidden = {"terrain": "difficult", "difficult_charge": "forbidden"}
+    assert exact(a, b, start_distance=6, **forbidden).to_dict()["p_hit"] == pytest.approx(0.40)
+    for options, says in ((["start_distance=17"], "charge reach (16 yards"),
+                          (["start_distance=7", "terrain=difficult", "difficult_charge=forbidden"], "reach (6 yards")):
         args = ["attack", "orc", "goblin", "--ruleset", "wfrp2e"] + [x for o in options for x in ("--option", o)]
         r = CliRunner().invoke(app, args)
-        assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and "charge reach" in r.output, r.output
+        assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and says in r.output, r.output

@@ -116,6 +116,8 @@ MOVING = [  # a, b, a's fields, b's fields, options
     ({"m": 3}, {"m": 4}, {"start_distance": 40, "approach": "double_move"}),
     ({"m": 4}, {"m": 4}, {"start_distance": 12, "terrain": "difficult"}),
     ({"m": 4}, {"m": 4}, {"start_distance": 7, "terrain": "difficult", "difficult_charge": "forbidden"}),
+    ({"m": 3}, {"m": 5}, {"start_distance": 20, "terrain": "difficult", "difficult_charge": "forbidden"}),
+    ({"m": 1}, {"m": 1}, {"start_distance": 9, "terrain": "difficult"}),
     ({"m": 4, "flee_at": 6}, {"m": 5, "tactic": "berserk"}, {"start_distance": 9, "flee_outcome": "reposition"}),
     ({"m": 4, "flee_at": 6}, {"m": 2}, {"flee_outcome": "reposition", "arena": 10, "leave_melee": "rulebook"}),
     ({"m": 4, "flee_at": 6}, {"m": 4}, {"leave_melee": "rulebook"}),
@@ -127,7 +129,8 @@ MOVING = [  # a, b, a's fields, b's fields, options
 def test_w11_moving_duels_agree(fa, fb, options):
     """W-11.2 moves, charges and runs (+20 WS at a runner), W-11.3 engagement at 2 yards, W-11.4
     leaving melee (seed / rulebook, out / reposition), W-11.5 the line and its arena, W-8.12 closing
-    in (W-3.14 Move, W-3.15 Run): duel by duel as the reference plays them."""
+    in (W-3.14 Move, W-3.15 Run; Moves to contact when no charge is possible): duel by duel as the
+    reference plays them."""
     a = fighter(ws=45, main_hand="hand_weapon", dodge=35, **fa)
     b = fighter(ws=40, s=40, main_hand="hand_weapon", armour=["mail_shirt"], **fb)
     _check(prepared(a, b, **options), n=120)
@@ -149,6 +152,7 @@ KITING = [  # options (kithband kiting an orc)
     {"start_distance": 40},
     {"start_distance": 30, "arena": 60},
     {"start_distance": 12, "terrain": "difficult"},
+    {"start_distance": 12, "terrain": "difficult", "difficult_charge": "forbidden"},
     {"start_distance": 20, "approach": "double_move", "start_loaded": "false"},
 ]
 
@@ -193,3 +197,68 @@ def test_w7_throwing_axe_duels_agree():
     b = fighter(ws=40, main_hand="hand_weapon", armour=["leather_jack"])
     for rule in ("short_is_max", "double_short"):
         _check(prepared(a, b, start_distance=20, no_long=rule), n=100)
+
+
+# -- fights of several a side (W-13, W-8.15, docs/groups.md) ---------------------------------------
+
+FIGHTS = [
+    (["swordsman", "duelist"], ["orc", "orc", "goblin"], {}),
+    (["knight"], ["militia", "militia", "militia"], {"crit_model": "table", "crit_table": "example"}),
+    (["crossbowman", "swordsman"], ["orc", "orc"], {"start_distance": 30}),
+    (["swordsman", "duelist", "brawler"], ["goblin_archer", "goblin_archer", "goblin_archer"],
+     {"start_distance": 24, "initiative_roll": "every_round"}),
+    (["kithband", "pistolier"], ["orc", "brute"], {"start_distance": 40, "helpless": "attackable",
+                                                   "crit_model": "table", "crit_table": "example"}),
+]
+
+
+def _fight_prepared(side_a, side_b, options, targeting=None):
+    from brutal_sim.rulesets.wfrp2e import RULESET
+
+    if targeting is not None:
+        side_a = [RULESET.with_targeting(RULESET.load_fighter(r), targeting, "test", "targeting") for r in side_a]
+    return RULESET.prepare_fight(side_a, side_b, options={k: str(v) for k, v in options.items()})
+
+
+def _check_fights(p, n: int) -> None:
+    F, o, grid, fx = p.compiled.args()
+    k = p.compiled.n_counters
+    for i in range(n):
+        kernel = p.compiled.kernels.duels(F, o, grid, fx, np.uint64(SEED), np.int64(i), np.int64(1), 1, k)[0]
+        ref = naive.duel(F, o, grid, fx, SEED, i).counter_row(k)
+        assert kernel.tolist() == ref, f"fight {i}"
+
+
+@pytest.mark.parametrize("side_a,side_b,options", FIGHTS)
+def test_fights_of_several_agree(side_a, side_b, options):
+    """W-13, W-8.15, W-13.4 (a fleer's free attacks), W-13.7: the header and the group block of every
+    fight equal the reference's, fight by fight."""
+    _check_fights(_fight_prepared(side_a, side_b, options), 60)
+
+
+def _late(name: str, rnd: int):
+    """A catalog fighter joining in round ``rnd`` (W-13.2)."""
+    from brutal_sim.rulesets.wfrp2e import RULESET
+
+    return RULESET.load_fighter(name).model_copy(update={"arrive_round": rnd})
+
+
+@pytest.mark.parametrize("options", [{}, {"initiative_roll": "every_round", "fortune_initiative": "on"},
+                                     {"initiative_group": "per_type", "outnumber": "table_6_2"},
+                                     {"helpless": "attackable", "finish_helpless": "on", "crit_model": "table",
+                                      "crit_table": "example", "outnumber": "table_6_2"},
+                                     {"helpless": "attackable", "finish_helpless": "off", "crit_model": "table",
+                                      "crit_table": "example"}])
+def test_fights_with_arrivals_agree(options):
+    """W-13.1 (initiative_group), W-13.2 (arrivals in rounds 2 and 3), W-13.4 (outnumber), W-13.6
+    (finish_helpless): the kernel and the reference fight by fight."""
+    a = ["duelist", _late("knight", 2)]
+    b = ["militia", "goblin", "goblin", _late("orc", 3)]
+    _check_fights(_fight_prepared(a, b, options), 60)
+
+
+@pytest.mark.parametrize("targeting", ["weakest", "nearest"])
+def test_fights_of_several_agree_under_each_targeting(targeting):
+    """W-8.15: side a's targeting policy; a fleer at 4 Wounds (W-3.16, W-13.4)."""
+    fleer = fighter(ws=35, ag=30, w=10, main_hand="hand_weapon", flee_at=4)
+    _check_fights(_fight_prepared(["swordsman", fleer], ["orc", "goblin", "goblin"], {}, targeting), 60)

@@ -126,6 +126,28 @@ def test_w7_11_swift_brace_fires_both_pistols(brace, shots, p_hit):
     assert exact(a, fighter(), start_distance=6, swift_brace=brace).to_dict()["p_hit"] == pytest.approx(p_hit)
 
 
+@pytest.mark.parametrize("brace,shots,hits", [("off", (1, 1), 0.60 + 0.40), ("on", (2, 0), 0.50 + 0.30)])
+def test_w7_11_swift_brace_fires_both_pistols_a_turn_early_but_unaimed(brace, shots, hits):
+    """W-7.11, W-7.8, W-7.10, W-8.9: the two-pistol shooter (BS 50, A 2, pistols reload 2 full: no
+    swift attack without the brace) at a target 6 yards away (short range), its first two turns.
+    ``off``: an aimed shot a turn, the main-hand pistol (50 + 10) then the off-hand one (50 + 10 −
+    20): 0.6 + 0.4 = 1.0 hits. ``on``: both in the first turn, unaimed (50, then 50 − 20) and the
+    second turn starts a reload: 0.5 + 0.3 = 0.8 hits. Both pistols are empty after two turns either
+    way; the brace buys a turn and costs the aim."""
+    p = prepared(_shooter(a=2), fighter(tactic="turtle", **WALL), start_distance=6, swift_brace=brace)
+    n = 3000
+    total = 0
+    for seed in range(n):
+        S = state(p)
+        first = turn_outcomes(p, S, 0, seed=2 * seed + 1)
+        second = turn_outcomes(p, S, 0, seed=2 * seed + 2)
+        assert (first.sum(), second.sum()) == shots
+        assert S[0, L.S_LOADED] == S[0, L.S_LOADED_OFF] == 0
+        total += first[L.OUT_HIT] + second[L.OUT_HIT]
+    sd = np.sqrt(0.6 * 0.4 + 0.4 * 0.6) if brace == "off" else np.sqrt(0.5 * 0.5 + 0.3 * 0.7)
+    assert abs(total / n - hits) <= 4 * sd / np.sqrt(n)
+
+
 # -- W-7.12 drop --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("drop,holds_rapier,missile_in_hand", [("free", 1, 0), ("half", 0, 1)])

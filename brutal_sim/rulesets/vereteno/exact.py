@@ -57,7 +57,6 @@ from .layout import (
     C_ROUNDS,
     K_NONE,
     K_STANDARD,
-    LVL_NONE,
     NS,
     OUT_ARMOUR_STOPPED,
     OUT_HIT,
@@ -318,25 +317,7 @@ def _add_melee(F, S, opts, tt, outcomes, levels, damage):
                 outcomes[outcome] += p
                 continue
             dmg, traumas, disarm, will = spend(F, S, 0, 1, s)
-            for x in range(red.shape[0]):
-                px = p * red[x]
-                if px == 0.0:
-                    continue
-                final = max(dmg - x, 0)
-                if final == 0:
-                    outcomes[OUT_ARMOUR_STOPPED] += px
-                    levels[LVL_NONE, 0] += px
-                    continue
-                outcomes[OUT_HIT] += px
-                damage[0] += final * px
-                if will_left <= 0:  # already out by its own prayer: no blow puts it out
-                    p_out = 0.0
-                elif F[1, P_HEALTH] - final <= 0 or will_left - will <= 0:
-                    p_out = 1.0
-                else:
-                    p_out = 1.0 - (1.0 - q) ** traumas
-                levels[level(False, final, traumas, True), 0] += px * p_out
-                levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)
+            _add_blow(F, p, dmg, traumas, will, will_left, red, q, outcomes, levels, damage)
 
 
 #: V-11.12: the continuation's dice beyond which the remaining probability (0.8 ** n) is below 1e-20
@@ -441,31 +422,32 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
 
 
 @driver
-def _add_missile_blow(F, p, dmg, traumas, will, will_left, red, q, outcomes, levels, damage):
-    """A shot's or throw's hit of probability ``p`` (V-11.15, V-11.17, V-12): ``dmg`` damage against
-    the armour + cover roll (``red``: the pmf of the damage it takes off; none without damage),
-    ``traumas`` traumas (each ending the fight with chance ``q``) and ``will`` Will damage (never
-    stopped, V-12.3) on a target left with ``will_left`` Will (≤ 0: out by its own prayer, so no
-    blow puts it out)."""
+def _add_blow(F, p, dmg, traumas, will, will_left, red, q, outcomes, levels, damage):
+    """A blow of probability ``p`` that lands on side b (a melee hit, V-4.6, or a shot's or throw's,
+    V-11.15, V-11.17, V-12), as the kernel's ``land``: ``dmg`` damage against the armour (+ cover)
+    roll (``red``: the pmf of the damage it takes off; none for no damage, V-16.2: a hit for 0
+    damage is a blow of level ``none``), ``traumas`` traumas (each ending the fight with chance
+    ``q``; cancelled with the damage, V-5.4) and ``will`` Will damage (never stopped, V-12.3: Will
+    ≤ 0 puts the target out, V-5.3, also when the armour stopped the damage) on a target left with
+    ``will_left`` Will (≤ 0: out by its own prayer, so no blow puts it out)."""
     for x in range(red.shape[0] if dmg > 0 else 1):
         px = p * (red[x] if dmg > 0 else 1.0)
         if px == 0.0:
             continue
         final = max(dmg - x, 0)
-        if dmg > 0 and final == 0:
-            outcomes[OUT_ARMOUR_STOPPED] += px
-            levels[LVL_NONE, 0] += px
-            continue
-        outcomes[OUT_HIT] += px
+        stopped = dmg > 0 and final == 0
+        outcomes[OUT_ARMOUR_STOPPED if stopped else OUT_HIT] += px
         damage[0] += final * px
         if will_left <= 0:
             p_out = 0.0
         elif F[1, P_HEALTH] - final <= 0 or will_left - will <= 0:
             p_out = 1.0
+        elif stopped:
+            p_out = 0.0
         else:
             p_out = 1.0 - (1.0 - q) ** traumas
-        levels[level(False, final, traumas, True), 0] += px * p_out
-        levels[level(False, final, traumas, False), 0] += px * (1.0 - p_out)
+        levels[level(stopped, final, traumas, True), 0] += px * p_out
+        levels[level(stopped, final, traumas, False), 0] += px * (1.0 - p_out)
 
 
 @driver
@@ -499,7 +481,10 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
                 total[i - loc] += pa[i]
                 continue
             for j in range(pc.shape[0]):
-                total[i + j] += pa[i] * pc[j]
+                if first:  # the check hit: a hit whatever the continuation adds
+                    total[max(i + lo + j + loc, 1) - lo - loc] += pa[i] * pc[j]
+                else:
+                    total[i + j] += pa[i] * pc[j]
         pa = total
         lo = lo + loc
     q = _trauma_out_chance(tt)  # V-8.4
@@ -514,10 +499,7 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
             outcomes[OUT_MISS] += p * weight
             continue
         dmg, traumas, disarm, will = shot_spend(F, S, opts, 0, s, shot)
-        if dmg == 0 and traumas == 0 and disarm == 0 and will == 0:
-            outcomes[OUT_HIT] += p * weight
-            continue
-        _add_missile_blow(F, p * weight, dmg, traumas, will, F[1, P_WILL], red, q, outcomes, levels, damage)
+        _add_blow(F, p * weight, dmg, traumas, will, F[1, P_WILL], red, q, outcomes, levels, damage)
 
 
 @driver
@@ -550,4 +532,4 @@ def _add_throw(F, S, opts, tt, weight, outcomes, levels, damage):
                 outcomes[outcome] += p
                 continue
             dmg, traumas, disarm, will = shot_spend(F, S, opts, 0, s, SH_THROW)
-            _add_missile_blow(F, p, dmg, traumas, will, will_left, red, q, outcomes, levels, damage)
+            _add_blow(F, p, dmg, traumas, will, will_left, red, q, outcomes, levels, damage)

@@ -139,6 +139,9 @@ NS = S.size
 #: bit of S_DROPPED (throw_ready = quick): the melee weapon stowed while the thrower holds an item to throw
 #: or nothing after a throw (bare hands in melee, V-5.6, until it readies the weapon, V-10.9)
 HAND_THROW = 4
+#: bit of S_DROPPED: the gun knocked out of hand by a DROP trauma (V-8.4), the melee weapon still stowed (bare
+#: hands, V-5.6) until the fighter picks the gun up at the start of a turn (V-3.9)
+HAND_GUN_DROPPED = 8
 
 # -- trauma table (V-8.4): int64[36, NT], row (tens − 1) * 6 + (units − 1) ---------------------------
 T = Slots()
@@ -164,7 +167,7 @@ COUNTERS = CounterLayout(
         ("health", "Health ≤ 0"), ("will", "Will ≤ 0"), ("trauma_out", "trauma: unconscious/paralysed"),
         ("death", "trauma: dead"), ("defended", "blocked by a defence"),
         ("armour_stopped", "armour stopped all damage"),
-        ("none", "no damage (armour)"), ("scratch", "1 damage"), ("wound", "2+ damage"),
+        ("none", "no damage (armour, or a hit for 0)"), ("scratch", "1 damage"), ("wound", "2+ damage"),
         ("trauma", "trauma, still fighting"), ("out", "put out of the fight"),
         ("armour_degraded", "armour/shield class lost to rolled 1s"),
         ("deaths", "losers with a DEAD trauma, whatever put them out first")))

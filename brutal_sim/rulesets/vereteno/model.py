@@ -122,8 +122,10 @@ class Shield(StrictModel):
 class Tactic(StrictModel):
     """V-7.1 AP budget: the preferred attack kind and the AP kept for reactions.
 
-    In its turn the fighter repeats the preferred kind (falling back to cheaper kinds its weapon
-    allows: power → standard → quick) while the cost leaves at least ``keep`` AP.
+    In its turn the fighter chooses each attack anew while one is left to choose: the preferred kind,
+    else the cheaper kinds its weapon allows (power → standard → quick), then the costlier ones,
+    the first whose cost leaves at least ``keep`` AP (3 AP, keep 0, standard: a standard attack, then
+    a quick one).
     """
 
     name: str = ""
@@ -150,8 +152,8 @@ class Tactic(StrictModel):
     engaged: Literal["shoot", "draw", "step_back"] = Field(
         "shoot", description="V-15.2: engaged with the gun in hand, go on shooting (−3, no aimed shot), ready "
                              "the melee weapon (1 AP; without one the gun is dropped, free, for bare hands) and "
-                             "fight by `attack`, or step back (a move away, drawing an opportunity attack, V-10.7) "
-                             "and go on")
+                             "fight by `attack` (each blow chosen as V-7.1 says), or step back (a move away, "
+                             "drawing an opportunity attack, V-10.7) and go on")
     prone: bool = Field(False, description="V-10.8: not engaged and with the gun in hand, lie down (1 AP) before "
                                             "shooting when the AP left still pay a shot; stand up (1 AP) once "
                                             "engaged or before moving toward the foe")

@@ -108,13 +108,17 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="sector control sets aside every AP left, one a sector shot (reserve), or costs 1 AP to declare "
                     "and sets aside the rest (declare_quick)"),
     OptionSpec("overwatch_move", "V-11.13", "start", ("start", "end"),
-               help="a sector shot at a move is fired where the move starts, or where it ends (no shot if it ends "
-                    "at point blank: the shooter is then engaged)"),
+               help="a sector shot at a move toward the shooter is fired where the move starts (its shock may leave "
+                    "no AP for the move, which is then lost), or where it ends (after the move, never lost; no shot if "
+                    "it ends at point blank: the shooter is then engaged)"),
     OptionSpec("overwatch_expiry", "V-11.13", "next_turn", ("next_turn", "refill"),
                help="the set-aside AP last until the shooter's next turn (surviving the round's refill), or lapse at "
                     "the refill"),
     OptionSpec("overwatch_break", "V-11.13", "health_lost", ("health_lost", "any_hit"),
                help="sector control ends when a shot takes Health from the shooter (after armour), or on any hit"),
+    OptionSpec("overwatch_turn_start", "V-11.13", "fires", ("fires", "exempt"),
+               help="the actions at the start of a turn (readying in the first turn, standing up, picking up a "
+                    "weapon, breaking free) draw the foe's sector shot like any action (fires), or none (exempt)"),
     OptionSpec("brace", "V-11.16", "until_moved", ("until_moved", "next_shot"),
                help="a braced gun keeps its +1 until the shooter moves, changes posture or loses its cover, or only "
                     "for the next shot"),
@@ -203,6 +207,7 @@ O_OVERWATCH_COST = ROW.slot("overwatch_cost")
 O_OVERWATCH_MOVE = ROW.slot("overwatch_move")
 O_OVERWATCH_EXPIRY = ROW.slot("overwatch_expiry")
 O_OVERWATCH_BREAK = ROW.slot("overwatch_break")
+O_OVERWATCH_TURN_START = ROW.slot("overwatch_turn_start")
 O_BRACE = ROW.slot("brace")
 O_COVER_ONES = ROW.slot("cover_ones")
 O_START_READY = ROW.slot("start_ready")
@@ -262,6 +267,7 @@ _, OVERWATCH_DECLARE_QUICK = ROW.codes("overwatch_cost")
 _, OVERWATCH_MOVE_END = ROW.codes("overwatch_move")
 _, OVERWATCH_EXPIRY_REFILL = ROW.codes("overwatch_expiry")
 _, OVERWATCH_BREAK_ANY_HIT = ROW.codes("overwatch_break")
+_, OVERWATCH_TURN_START_EXEMPT = ROW.codes("overwatch_turn_start")
 _, BRACE_NEXT_SHOT = ROW.codes("brace")
 _, COVER_ONES_ARMOUR_FIRST = ROW.codes("cover_ones")
 _, START_READY_NO = ROW.codes("start_ready")

@@ -12,17 +12,18 @@ module ties them into :data:`RULESET`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ...core.battle import TARGETING
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, Ruleset, ShotMeasure
+from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset, ShotMeasure
 from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
-from .compile import compile_pair, missile_as_played
+from .compile import compile_pair, compile_sides, missile_as_played
 from .exact import enumerate_attack, first_turn_shot
 from .kernel import paired, run
 from .model import Fighter, Weapon
@@ -39,10 +40,10 @@ def has_missiles(fighters: np.ndarray) -> bool:
     return bool(fighters[:, _MISSILE_PRESENT].any())
 
 
-def kernel_set(fighters: np.ndarray) -> KernelSet:
+def kernel_set(fighters: np.ndarray, group: bool = False) -> KernelSet:
     """The kernel set of a WFRP 2e run: ``ranged`` (the steps of W-7 and W-8.14) when a fighter
     carries a missile weapon (:func:`has_missiles`); any other matchup compiles none of them."""
-    return KernelSet(ranged=has_missiles(fighters))
+    return KernelSet(ranged=has_missiles(fighters), group=group)
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effects: np.ndarray) -> Compiled:
@@ -51,6 +52,15 @@ def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effect
     :func:`kernel_set`."""
     return Compiled(fighters, options, (grid, effects), KERNELS.playing(kernel_set(fighters)),
                     L.n_counters(int(options[O_ROUND_CAP])))
+
+
+def _check_arena(opts: RuleOptions) -> None:
+    """W-11.5: the sides' starting positions lie within the arena (a :class:`DataError` naming
+    ``arena`` otherwise)."""
+    arena, start = int(opts.values["arena"]), int(opts.values["start_distance"])
+    if 0 < arena < start:
+        raise DataError("options", "arena", f"{arena} yards is shorter than start_distance {start}: the "
+                                        "fighters' starting positions lie within the arena (W-11.5)")
 
 
 def _damage_text(w: Weapon) -> str:
@@ -75,14 +85,15 @@ class WfrpRuleset(Ruleset):
     adjustable = (("ws", 5), ("s", 5), ("t", 5), ("ag", 5), ("a", 1), ("w", 1), ("main_hand.damage", 1),
                   ("armour.*.head", 1), ("armour.*.arms", 1), ("armour.*.body", 1), ("armour.*.legs", 1),
                   ("m", 1), ("bs", 5, "missile"), ("missile.damage", 1))
-    compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 8}
+    compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 8, "fight": 13}
 
     matrix_tactics = L.MELEE_TACTIC_NAMES
     matrix_reactions = ("parry_first", "dodge_first")
 
     rule_prefix, digest, reference = "W", "rules/wfrp2e.md", "reference-wfrp2e.md"
-    #: duels from a distance: moves, charges, runs (W-11) and shots (W-7)
-    capabilities = frozenset({"distance"})
+    #: duels from a distance: moves, charges, runs (W-11) and shots (W-7); fights of several a side (W-13)
+    capabilities = frozenset({"distance", "fights"})
+    targeting_policies = TARGETING
 
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds
@@ -94,11 +105,43 @@ class WfrpRuleset(Ruleset):
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, (grid, effects) = load_rules(rules, options)
-        arena, start = int(opts.values["arena"]), int(opts.values["start_distance"])
-        if 0 < arena < start:
-            raise DataError("options", "arena", f"{arena} yards is shorter than start_distance {start}: the "
-                                            "fighters' starting positions lie within the arena (W-11.5)")
+        _check_arena(opts)
+        for key, f in (("a", fa), ("b", fb)):
+            if f.arrive_round != 1:
+                raise DataError(f"side {key} ({f.name})", "arrive_round",
+                                f"{f.arrive_round}: a duel's fighters are in it from round 1; arrive_round is for "
+                                "fights of several a side (W-13.2)")
         return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb, opts.values), compile_options(opts), grid, effects))
+
+    def prepare_fight(self, side_a: Sequence[Any], side_b: Sequence[Any], rules: str | None = None,
+                      options: Mapping[str, str] | None = None) -> PreparedFight:
+        """Load, validate and compile a fight of several a side (W-13, docs/groups.md): each side 1 … 6
+        fighter refs (catalog names, TOML paths or :class:`Fighter` objects) in line order; side b
+        ``start_distance`` yards from side a."""
+        sides = []
+        for key, refs in (("a", side_a), ("b", side_b)):
+            refs = [refs] if isinstance(refs, (str, Fighter)) else list(refs)
+            if not 1 <= len(refs) <= L.MAX_SIDE:
+                raise DataError(f"side {key}", None, f"has {len(refs)} fighters; allowed 1..{L.MAX_SIDE} a side")
+            sides.append(tuple(self.load_fighter(ref, f"side {key} fighter {n + 1}") for n, ref in enumerate(refs)))
+        opts, (grid, effects) = load_rules(rules, options or {})
+        _check_arena(opts)
+        cap = int(opts.values["round_cap"])
+        for key, fighters in zip("ab", sides):
+            if all(f.arrive_round > 1 for f in fighters):
+                raise DataError(f"side {key}", "arrive_round", "every fighter arrives after round 1; at least one "
+                                "must be in the fight from round 1 (W-13.2)")
+            for n, f in enumerate(fighters):
+                if f.arrive_round > cap:
+                    raise DataError(f"side {key} fighter {n + 1} ({f.name})", "arrive_round",
+                                    f"{f.arrive_round} is after the round cap ({cap}): it would never arrive; "
+                                    f"allowed 1..{cap}")
+        F = compile_sides(sides[0], sides[1], opts.values)
+        row = compile_options(opts)
+        k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
+        return PreparedFight(sides[0], sides[1], opts,
+                             Compiled(F, row, (grid, effects), KERNELS.playing(kernel_set(F, group=True)), k),
+                             self.name)
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic, "reaction": fighter.reaction}
@@ -112,10 +155,16 @@ class WfrpRuleset(Ruleset):
             self._check_shot(prepared, d)
             return
         difficult = prepared.options["terrain"] == "difficult"
-        reach = 4 * prepared.a.m
+        reach, move = 4 * prepared.a.m, (1 if difficult else 2) * prepared.a.m
         if difficult:
             reach = 0 if prepared.options["difficult_charge"] == "forbidden" else 2 * prepared.a.m
-        if d >= L.CHARGE_DISTANCE and d > reach:
+        if reach < L.CHARGE_DISTANCE:  # W-8.12: no charge at all, a Move to contact and an attack
+            reach = move + L.ENGAGE_DISTANCE
+            if d > reach:
+                raise DataError("options", "start_distance",
+                                f"{d} yards is beyond side a's reach ({reach} yards: it cannot charge, W-11.2, "
+                                f"so a Move of {move} yards and an attack): it makes no attack in its first turn")
+        elif d >= L.CHARGE_DISTANCE and d > reach:
             raise DataError("options", "start_distance",
                             f"{d} yards is beyond side a's charge reach ({reach} yards, W-11.2): it makes no attack "
                             "in its first turn; attack measures from at most 3 yards (a move and an attack) or "

@@ -5,10 +5,11 @@ kernels see the weapon as it is played."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 
+from ...core.battle import TARGETING_CODES
 from ...core.errors import DataError
 from . import layout as L
 from .model import Fighter, Weapon, reload_halves
@@ -86,6 +87,7 @@ def compile_fighter(f: Fighter, options: Mapping[str, object] | None = None) -> 
     row[L.P_M] = f.m
     row[L.P_THROWN] = -1 if f.thrown is None else f.thrown
     row[L.P_PUSH] = int(f.push)
+    row[L.P_TARGETING] = TARGETING_CODES[f.targeting]
     row[L.P_S] = f.s
     for field, effect in ((L.P_SURE_SHOT, "sure_shot"), (L.P_SHARPSHOOTER, "sharpshooter"),
                           (L.P_MIGHTY_SHOT, "mighty_shot"), (L.P_RAPID_RELOAD, "rapid_reload"),
@@ -107,3 +109,25 @@ def compile_pair(a: Fighter, b: Fighter, options: Mapping[str, object] | None = 
     pair = np.ascontiguousarray(np.stack([compile_fighter(a, options), compile_fighter(b, options)]))
     pair[1, L.P_SIDE] = 1
     return pair
+
+
+def compile_sides(side_a: Sequence[Fighter], side_b: Sequence[Fighter],
+                  options: Mapping[str, object] | None = None) -> np.ndarray:
+    """Two sides → ``int64[N, NF]``: side a's fighters in line order, then side b's, each row with
+    its side and place in the line (``P_SIDE``, ``P_RANK``, docs/groups.md) and the round it
+    arrives (``P_ARRIVE``, W-13.2); with ``initiative_group = per_type`` (W-13.1) a fighter of the
+    same profile as an earlier row takes that row's initiative dice (``P_INIT_SHARE``)."""
+    rows = []
+    seen: list[Fighter] = []
+    per_type = (options or {}).get("initiative_group") == "per_type"
+    for side, fighters in enumerate((side_a, side_b)):
+        for rank, f in enumerate(fighters):
+            row = compile_fighter(f, options)
+            row[L.P_SIDE] = side
+            row[L.P_RANK] = rank
+            row[L.P_ARRIVE] = f.arrive_round
+            if per_type and f in seen:
+                row[L.P_INIT_SHARE] = seen.index(f) + 1
+            seen.append(f)
+            rows.append(row)
+    return np.ascontiguousarray(np.stack(rows))

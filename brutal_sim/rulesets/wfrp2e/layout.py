@@ -12,7 +12,7 @@ compile-time constants for numba.
 """
 
 from ...core import battle as B
-from ...core.counters import CounterLayout
+from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock  # noqa: F401  (MAX_SIDE: sides of a fight)
 from ...core.slots import Slots
 
 # -- hit locations (W-4.2) and the zone groups of the counters -------------------------------------
@@ -60,6 +60,15 @@ N_ZONES = len(ZONE_NAMES)
 
 def n_counters(round_cap: int) -> int:
     return COUNTERS.size(round_cap)
+
+
+# -- the group block after the header in fights of several a side (W-13, core.counters) -------------
+GROUP = GroupBlock(N_CAUSES)
+
+
+def n_fight_counters(round_cap: int, n_fighters: int) -> int:
+    """Length of a group fight's counter row: the header, then the group block."""
+    return n_counters(round_cap) + GROUP.size(n_fighters)
 
 
 # -- tactics (W-8) and reactions ------------------------------------------------------------------
@@ -116,8 +125,8 @@ QUALITY_FIELDS = {"impact": W_IMPACT, "fast": W_FAST, "slow": W_SLOW, "precise":
 # -- the battle block (core.battle): side, place in the line, targeting policy; in the state: out (its
 # cause + 1), dead, foe, engagers, order of going out, position on the line (yards, W-11.5), the turn
 # order, the sides still in and the round (core.battle, "Fight-wide and per-side state")
-P_SIDE, P_RANK, P_TARGETING = B.F_SIDE, B.F_RANK, B.F_TARGETING
-S_OUT, S_DEAD, S_X = B.B_OUT, B.B_DEAD, B.B_X
+P_SIDE, P_RANK, P_TARGETING, P_ARRIVE, P_INIT_SHARE = B.F_SIDE, B.F_RANK, B.F_TARGETING, B.F_ARRIVE, B.F_INIT_SHARE
+S_OUT, S_DEAD, S_X, S_AWAY = B.B_OUT, B.B_DEAD, B.B_X, B.B_AWAY
 
 # -- fighter row (int64[NF]) ------------------------------------------------------------------------
 P = Slots(B.FIGHTER_BLOCK)  # after the battle block (core.battle)

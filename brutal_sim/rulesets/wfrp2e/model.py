@@ -11,6 +11,7 @@ from typing import ClassVar, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
+from ...core.battle import TARGETING
 from ...core.data import StrictModel
 from .layout import MELEE_TACTIC_NAMES, REACTION_NAMES, SHOOTING_TACTIC_NAMES, TACTIC_NAMES
 
@@ -59,6 +60,7 @@ class UnskilledUse(StrictModel):
 Tactic = Literal[TACTIC_NAMES]  # type: ignore[valid-type]
 MeleeTactic = Literal[MELEE_TACTIC_NAMES]  # type: ignore[valid-type]
 Reaction = Literal[REACTION_NAMES]  # type: ignore[valid-type]
+Targeting = Literal[TARGETING]  # type: ignore[valid-type]  # fights of several a side (W-8.15, docs/groups.md)
 
 
 class Weapon(StrictModel):
@@ -191,6 +193,10 @@ class _Profile(StrictModel):
                                                                "unlimited")
     flee_at: int | None = Field(None, ge=0, le=100, description="flees (W-3.16) at the start of its turn when "
                                                                "its Wounds are at most this")
+    arrive_round: int = Field(1, ge=1, le=10000, description="W-13.2: in a fight of several a side, the round "
+                                                             "it joins the fight (1: from the start)")
+    targeting: Targeting = Field("spread", description="whom it attacks in a fight of several a side (W-8.15, "
+                                                         "docs/groups.md)")
     push: bool = Field(False, description="W-11.7: a kite or marksman fighter engaged with its missile weapon in "
                                           "hand manoeuvres (pushes its foe 2 yards, the round's attack) and Moves "
                                           "away instead of drawing its melee weapon")

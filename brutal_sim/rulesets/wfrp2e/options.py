@@ -68,6 +68,20 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="a fighter made helpless by a critical effect: out of the fight at once, or stays in it "
                     "without actions or reactions; attacks at it hit automatically (d100 for location only) "
                     "and deal +1d10 damage"),
+    OptionSpec("initiative_group", "W-13.1", "per_fighter", ("per_fighter", "per_type"),
+               help="fights of several a side: every fighter rolls its own d10 for initiative, or one roll per "
+                    "profile (fighters of the same profile share its dice, each with its own Ag, as seed 11's "
+                    "goblins)"),
+    OptionSpec("outnumber", "W-13.4", "none", ("none", "table_6_2"),
+               help="fights of several a side: table_6_2: a melee attack at a foe outnumbered 3 to 1 or more +20 "
+                    "WS, 2 to 1 +10 (engaged enemies of the target against the target and its allies engaged with "
+                    "them)"),
+    OptionSpec("finish_helpless", "W-13.6", "off", ("off", "on"),
+               help="fights of several a side with helpless = attackable: a helpless enemy is chosen as a foe "
+                    "only when no other is left (off) or first (on)"),
+    OptionSpec("max_engaged", "W-13.5", "8", ("8", "unlimited"), codes=(8, 99),
+               help="fights of several a side: the most enemies engaged with one fighter (8: same-size figures "
+                    "round its square; unlimited); a fighter whose foe has that many engagers picks another"),
     OptionSpec("choppa", "W-9.3", "hand_weapon", ("hand_weapon", "plus1_first_round", "impact_first_round"),
                help="the orc choppa (a weapon with choppa = true): a plain hand weapon, +1 damage in the first "
                     "round of the fight, or Impact in the first round of the fight"),
@@ -89,7 +103,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("terrain", "W-11.2", "open", ("open", "difficult"),
                help="difficult terrain halves Move and Flee and forbids Run (a runner moves twice instead)"),
     OptionSpec("difficult_charge", "W-11.2", "half", ("half", "forbidden"),
-               help="a charge in difficult terrain covers at most 2·M yards (half), or is not allowed"),
+               help="a charge in difficult terrain covers at most 2·M yards (half), or is not allowed (forbidden: a "
+                    "melee fighter closes by Moves to contact and attacks with a half action left)"),
     OptionSpec("arena", "W-11.5", 0, int_range=(0, 1000),
                help="0: the line is unlimited; N: positions stay within N yards round the starting midpoint "
                     "(N at least start_distance)"),
@@ -190,6 +205,10 @@ O_FORTUNE_KEEP_LAST = ROW.slot("fortune_keep_last")
 O_FORTUNE_INITIATIVE = ROW.slot("fortune_initiative")
 O_FORTUNE_HALF_ACTION = ROW.slot("fortune_half_action")
 O_HELPLESS = ROW.slot("helpless")
+O_MAX_ENGAGED = ROW.slot("max_engaged")  # the limit itself (8, or 99: unlimited)
+O_INITIATIVE_GROUP = ROW.slot("initiative_group")
+O_OUTNUMBER = ROW.slot("outnumber")
+O_FINISH_HELPLESS = ROW.slot("finish_helpless")
 O_CHOPPA = ROW.slot("choppa")
 O_STRIKE_MIGHTY_BLOW = ROW.slot("strike_mighty_blow")
 O_STREET_FIGHTING = ROW.slot("street_fighting")
@@ -242,6 +261,9 @@ KEEP_LAST_KEEP, KEEP_LAST_SPEND = ROW.codes("fortune_keep_last")
 FORTUNE_INITIATIVE_OFF, FORTUNE_INITIATIVE_ON = ROW.codes("fortune_initiative")
 FORTUNE_HALF_ACTION_OFF, FORTUNE_HALF_ACTION_ON = ROW.codes("fortune_half_action")
 HELPLESS_OUT, HELPLESS_ATTACKABLE = ROW.codes("helpless")
+INITIATIVE_PER_FIGHTER, INITIATIVE_PER_TYPE = ROW.codes("initiative_group")
+OUTNUMBER_NONE, OUTNUMBER_TABLE_6_2 = ROW.codes("outnumber")
+FINISH_HELPLESS_OFF, FINISH_HELPLESS_ON = ROW.codes("finish_helpless")
 MIGHTY_BLOW_IGNORE, MIGHTY_BLOW_PLUS1 = ROW.codes("strike_mighty_blow")
 STREET_FIGHTING_IGNORE, STREET_FIGHTING_ON = ROW.codes("street_fighting")
 LEAVE_MELEE_SEED, LEAVE_MELEE_RULEBOOK = ROW.codes("leave_melee")

@@ -130,6 +130,7 @@ from .ranged import (
     TO_SHOTS,
     TURN_OVER,
     _before_shots as before_shots,
+    _ranged_start as ranged_start,
     _ranged_turn as ranged_turn,
     _ready_weapon as ready_weapon,
     _retreat as retreat,
@@ -162,6 +163,7 @@ from .shooting import (
     _throw_cost as throw_cost,
 )
 from .traumas import (
+    _drop as drop,
     _immobilise as immobilise,
     _shock as shock,
     _strain as strain,
@@ -188,6 +190,7 @@ __all__ = [
     "plan_shot",
     "range_dice",
     "reload_gun",
+    "ranged_start",
     "ranged_turn",
     "before_shots",
     "to_first_shot",
@@ -227,6 +230,7 @@ __all__ = [
     "desperate",
     "desperate_dice",
     "dodge_pool",
+    "drop",
     "fighter_check",
     "finish",
     "order",

@@ -62,6 +62,8 @@ from ..options import (
 #: V-2.2 AP cost and V-3.1–3.3 pool modifier by attack kind (none, quick, standard, power)
 KIND_COST = np.array([0, 1, 2, 3], dtype=np.int64)
 KIND_MODIFIER = np.array([0, -2, 0, 2], dtype=np.int64)
+#: V-6.9: dice every attack at an immobilised fighter gains (melee blows, shots and throws)
+IMMOBILISED_DICE = 2
 
 
 @inline_rule
@@ -111,10 +113,12 @@ def _desperate_dice(mode, pool):
 def _check(st, pool, opts):
     """V-1.1–V-1.4: roll a check of ``pool`` d20 (desperate if ≤ 0); its net successes (int64)."""
     one = opts[O_ONE_VALUE]
-    n = pool
-    if pool <= 0:
-        n = _desperate_dice(opts[O_DESPERATION], pool)
     net = 0
+    if pool > 0:
+        for _ in range(pool):
+            net += _successes(roll_die(st, 20), one)
+        return net
+    n = _desperate_dice(opts[O_DESPERATION], pool)
     n20 = 0
     n1 = 0
     for _ in range(n):
@@ -122,8 +126,6 @@ def _check(st, pool, opts):
         net += _successes(face, one)
         n20 += face == 20
         n1 += face == 1
-    if pool > 0:
-        return net
     if n == 0:
         return 0
     return _desperate(opts[O_DESPERATION], n, n20, n1, net)
@@ -250,7 +252,7 @@ def _attack_pool(F, S, a, d, kind):
     if S[d, S_PRONE] != 0:
         pool += 2
     if S[d, S_IMMOBILISED] != 0:
-        pool += 2
+        pool += IMMOBILISED_DICE
     if S[a, S_STEALTH] == STEALTH_DICE:
         pool += 3
     return pool

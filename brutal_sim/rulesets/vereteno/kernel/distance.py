@@ -18,6 +18,7 @@ from ..layout import (
     BAND_MEDIUM,
     BAND_POINT_BLANK,
     HAND_GUN,
+    HAND_GUN_DROPPED,
     HAND_THROW,
     P_COVER,
     P_PERC_POOL,
@@ -158,8 +159,9 @@ def _draw(F, S, i):
 @rule
 def _redraw_cost(opts, S, i):
     """V-10.9, V-3.9: AP to take ``i``'s gun in hand again: readying it (1), or picking it up if it
-    was dropped (option ``pickup``: 1, or 2 with ``pickup_and_ready``). int64."""
-    return opts[O_PICKUP] if S[i, S_GUN_DOWN] != 0 else 1
+    was dropped, for bare hands or by a DROP trauma (option ``pickup``: 1, or 2 with
+    ``pickup_and_ready``). int64."""
+    return opts[O_PICKUP] if S[i, S_GUN_DOWN] != 0 or (S[i, S_DROPPED] & HAND_GUN_DROPPED) != 0 else 1
 
 
 @rule
@@ -167,7 +169,7 @@ def _redraw(opts, S, i):
     """V-10.9: ``i`` takes its gun in hand again (:func:`_redraw_cost` AP), the melee weapon put away."""
     S[i, S_AP] -= _redraw_cost(opts, S, i)
     S[i, S_GUN_DOWN] = 0
-    S[i, S_DROPPED] |= HAND_GUN
+    S[i, S_DROPPED] = (S[i, S_DROPPED] | HAND_GUN) & ~HAND_GUN_DROPPED
 
 
 @rule

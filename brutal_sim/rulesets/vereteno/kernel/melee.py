@@ -40,29 +40,32 @@ from .traumas import _strain, _trauma
 
 @rule
 def _level(stopped, final, traumas, out):
-    """Level of a blow (counter names): ``none`` armour stopped it, ``out`` it put the target out
-    of the fight, ``trauma`` it inflicted one, else ``wound`` (2+ damage) or ``scratch`` (1)."""
-    if stopped:
-        return LVL_NONE
+    """Level of a blow (counter names): ``out`` it put the target out of the fight (V-6.1: also
+    through its Will, V-5.3, when the armour stopped its damage, V-12.3), ``none`` the armour
+    stopped it, ``trauma`` it inflicted one, else ``wound`` (2+ damage), ``scratch`` (1) or ``none``
+    (a hit for 0 damage, V-16.2)."""
     if out:
         return LVL_OUT
+    if stopped:
+        return LVL_NONE
     if traumas > 0:
         return LVL_TRAUMA
     if final >= 2:
         return LVL_WOUND
-    return LVL_SCRATCH
+    if final == 1:
+        return LVL_SCRATCH
+    return LVL_NONE
 
 
 @rule
 def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
     """V-4.5, V-4.6, V-5.4, V-6.2: deliver ``damage``, ``traumas``, a disarm and Will damage from
     ``src`` to ``tgt``. Damage goes through the armour roll; if it reaches 0 the traumas and the
-    disarm are cancelled too (Will damage stays). Counts the blow's level.
+    disarm are cancelled too (Will damage stays). Counts the blow's level (a blow for 0 damage
+    too: ``none``).
 
     Returns 1 if the armour stopped all the damage, else 0.
     """
-    if damage == 0 and traumas == 0 and disarm == 0 and will == 0:
-        return 0
     final = damage
     if damage > 0:
         final = max(damage - _armour_roll(F, S, opts, st, cnt, src, tgt), 0)
@@ -71,10 +74,10 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
 
 @rule
 def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
-    """V-4.6, V-5.2, V-6.2, V-12.3: a blow or shot of ``damage`` left ``final`` after the armour
-    roll: Health, then the traumas and the disarm unless the armour stopped it all, then the Will
-    damage (never stopped); counts the blow's level. Returns 1 if the armour stopped all the
-    damage, else 0."""
+    """V-4.6, V-5.2, V-6.2, V-12.3, V-5.3: a blow or shot of ``damage`` left ``final`` after the
+    armour roll: Health, then the traumas and the disarm unless the armour stopped it all, then the
+    Will damage (never stopped; Will ≤ 0 puts the target out); counts the blow's level
+    (:func:`_level`). Returns 1 if the armour stopped all the damage, else 0."""
     was_out = S[tgt, S_OUT] != 0
     stopped = damage > 0 and final == 0
     cnt[C_DAMAGE + tgt] += final

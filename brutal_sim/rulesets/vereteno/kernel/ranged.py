@@ -16,6 +16,7 @@ from ..layout import (
     BAND_METRES,
     EN_DRAW,
     EN_STEP_BACK,
+    HAND_GUN_DROPPED,
     HAND_THROW,
     K_QUICK,
     MV_ADVANCE,
@@ -34,6 +35,7 @@ from ..layout import (
     S_DROPPED,
     S_HIP_CHAIN,
     S_LYING,
+    S_OUT,
     S_RELOAD,
     S_SECTOR,
     S_SIGHT,
@@ -47,11 +49,14 @@ from ..layout import (
 from ..options import (
     GUN_MELEE_NONE,
     HIP_CHAIN_PER_TURN,
+    O_AP_REFILL,
     O_GUN_MELEE,
     O_HIP_CHAIN,
     O_OVERWATCH_MOVE,
+    O_OVERWATCH_TURN_START,
     O_THROW_RANGE,
     OVERWATCH_MOVE_END,
+    OVERWATCH_TURN_START_EXEMPT,
 )
 from .checks import _gun_in_hand, _wb
 from .distance import (
@@ -67,8 +72,9 @@ from .distance import (
     _step_back,
     _step_to,
 )
+from .initiative import _refill
 from .melee import _attack
-from .rounds import _get_ready, _melee_actions, _turn_start
+from .rounds import N_START_STEPS, START_READY, _melee_actions, _start_cost, _start_step
 from .shooting import (
     READY_COST,
     SHOT_COST,
@@ -112,8 +118,8 @@ def _get_up(F, S, opts, tt, st, cnt, i):
 def _move(F, S, opts, tt, st, cnt, i):
     """V-10.4, V-11.13, V-10.8: one move of ``i`` toward its foe, its foe in sector control firing at
     it where the move starts (the move is lost if the shot's shock leaves no AP for it) or, with
-    ``overwatch_move = end``, where it ends; lying prone by choice, it stands up first
-    (:func:`_get_up`) **[reading: nobody crawls toward its foe]**."""
+    ``overwatch_move = end``, where it ends (the move made: it is never lost); lying prone by choice,
+    it stands up first (:func:`_get_up`) **[reading: nobody crawls toward its foe]**."""
     if S[i, S_LYING] != 0 and (not _get_up(F, S, opts, tt, st, cnt, i) or S[i, S_AP] < 1):
         return
     if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
@@ -150,8 +156,8 @@ def _wants_redraw(F, S, opts, i):
 @rule
 def _approach(F, S, opts, tt, st, cnt, i, stop):
     """V-10.4, V-11.13, V-11.20: one move of ``i`` toward its foe stopping ``stop`` metres from it,
-    the foe's sector shot fired where it starts (or ends, ``overwatch_move = end``) and standing up
-    first as for :func:`_move`."""
+    the foe's sector shot fired where it starts (or ends, ``overwatch_move = end``: the move is then
+    never lost) and standing up first as for :func:`_move`."""
     if S[i, S_LYING] != 0 and (not _get_up(F, S, opts, tt, st, cnt, i) or S[i, S_AP] < 1):
         return
     if opts[O_OVERWATCH_MOVE] == OVERWATCH_MOVE_END:
@@ -335,17 +341,20 @@ def _ready_to_act(F, S, opts, tt, st, cnt, i):
 def _to_first_shot(F, S, opts, tt, st, cnt, i):
     """``attack``'s measure at a distance (V-15): fighter ``i``'s first turn on a fresh state, up to
     its first shot or throw, by the turn's own steps: with its gun in hand or a throwing tactic, the
-    readying of its first turn (:func:`_get_ready`, V-10.9), :func:`_ready_to_act`, then
+    readying of its first turn (:func:`_ranged_start_step`, V-10.9), :func:`_ready_to_act`, then
     :func:`_before_shots` (a reload, a move, lying down, bracing …) or :func:`_before_throws` (the
     moves to the item's effective range). Its foe has set no AP aside at a fight's start, so these
-    steps draw no dice, but for the opportunity attack of a step back out of an engaged foe's
-    reach (V-10.7). Breaking free (V-6.9) is not played: the measure is the attack, as for a melee
-    attack. Returns ``TO_SHOTS`` (its first shot or throw comes next, :func:`_plan_shot`),
-    ``TURN_OVER`` (the fight was decided first) or ``TO_MELEE`` (no gun in hand and no throwing
-    tactic, its melee weapon drawn, or a thrower engaged: its first attack is a melee one)."""
+    steps draw no dice (no sector shot, V-11.13), but for the opportunity attack of a step back out
+    of an engaged foe's reach (V-10.7). Of the turn's start only the readying is played: a fresh
+    fighter has no wound to bleed and nothing to stand up from or pick up, and breaking free (V-6.9)
+    is left out, the measure being the attack, as for a melee attack. Returns ``TO_SHOTS`` (its
+    first shot or throw comes next, :func:`_plan_shot`), ``TURN_OVER`` (the fight was decided first)
+    or ``TO_MELEE`` (no gun in hand and no throwing tactic, its melee weapon drawn, or a thrower
+    engaged: its first attack is a melee one)."""
     if not _gun_in_hand(S, i) and F[i, P_T_SHOT] != SH_THROW:
         return TO_MELEE
-    _get_ready(S, opts, i)
+    if not _ranged_start_step(F, S, opts, tt, st, cnt, i, START_READY):
+        return TURN_OVER
     if not _ready_to_act(F, S, opts, tt, st, cnt, i):
         return TURN_OVER
     if _gun_in_hand(S, i):
@@ -354,30 +363,65 @@ def _to_first_shot(F, S, opts, tt, st, cnt, i):
 
 
 @rule
+def _ranged_start_step(F, S, opts, tt, st, cnt, i, step):
+    """V-2.3, V-11.13: turn-start step ``step`` (``START_*`` of :mod:`.rounds`) of fighter ``i`` at a
+    distance: an action (readying, standing up, picking up, breaking free; not the bleeding) draws
+    the foe's sector shot first when ``i`` has its AP (``overwatch_turn_start = fires``; ``exempt``:
+    none); an action the shot leaves no longer possible (its shock took the AP, V-6.3) is not taken
+    (:func:`_start_cost`, :func:`_start_step`). Returns whether the fighter goes on with its turn
+    (bool)."""
+    cost = _start_cost(F, S, opts, i, step)
+    if cost < 0:
+        return True
+    if cost > 0 and S[i, S_AP] >= cost and opts[O_OVERWATCH_TURN_START] != OVERWATCH_TURN_START_EXEMPT:
+        _sector_shot(F, S, opts, tt, st, cnt, i, cost)
+        if decided(S) or S[i, S_OUT] != 0:
+            return False
+        if _start_cost(F, S, opts, i, step) < 0:
+            return True
+    return _start_step(F, S, opts, st, i, step)
+
+
+@rule
+def _ranged_start(F, S, opts, tt, st, cnt, i):
+    """V-2.3, V-11.13: the start of fighter ``i``'s turn at a distance: (refill), then the steps of
+    :func:`_turn_start` in the same order, each by :func:`_ranged_start_step` (its action drawing the
+    foe's sector shot first); a knocked-down fighter without the AP to stand up ends its turn there.
+    Returns whether the fighter goes on with its turn (bool)."""
+    if opts[O_AP_REFILL] != 0:
+        _refill(F, S, i)
+    for step in range(N_START_STEPS):
+        if not _ranged_start_step(F, S, opts, tt, st, cnt, i, step):
+            return False
+    return S[i, S_OUT] == 0
+
+
+@rule
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
     """V-15.1: fighter ``i``'s turn in a fight at a distance: its sector control lapses
-    (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_turn_start`; with ``hip_chain =
+    (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_ranged_start`; with ``hip_chain =
     per_turn`` a new chain of hip shots); :func:`_ready_to_act` (a brace without support lapses,
     lying prone by choice and engaged it stands up, ``redraw`` takes the gun in hand again); its
     shooting with the gun in hand (:func:`_shooter_actions`); its throws (:func:`_thrower_actions`,
-    V-11.20); otherwise, its foe beyond its
-    melee reach, closing in (``move = close_in``, or a shooting tactic that drew its melee weapon,
-    V-15.2 **[reading]**; V-15.4: moves while AP last, each drawing the foe's sector shot, stopping
-    at its reach, V-3.15), then melee (:func:`_melee_actions`) once the foe is within its reach
-    (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`)."""
+    V-11.20); otherwise, its foe beyond its melee reach, closing in (``move = close_in``, or a
+    shooting tactic that drew its melee weapon, V-15.2 **[reading]**, not one whose gun a DROP took
+    and that lacked the AP to pick it up, V-3.9; V-15.4: moves while AP last, each drawing the
+    foe's sector shot, stopping at its reach, V-3.15), then melee (:func:`_melee_actions`) once the
+    foe is within its reach (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`)."""
     S[i, S_SECTOR] = 0
     for j in range(F.shape[0]):  # V-11.18: a new turn, new perception checks
         S[j, S_SIGHT] = 0
     if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
         S[i, S_HIP_CHAIN] = 0
-    if not _turn_start(F, S, opts, tt, st, cnt, i) or not _ready_to_act(F, S, opts, tt, st, cnt, i):
+    if not _ranged_start(F, S, opts, tt, st, cnt, i) or not _ready_to_act(F, S, opts, tt, st, cnt, i):
         return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
     if F[i, P_T_SHOT] == SH_THROW and _thrower_actions(F, S, opts, tt, st, cnt, i):
         return
     if not _in_reach(F, S, i):
-        drew = F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and (F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0)
+        drew = (F[i, _wb(SLOT_GUN) + W_PRESENT] != 0 and (F[i, P_T_SHOT] != SH_NONE or F[i, P_T_OVERWATCH] != 0)
+                and (S[i, S_DROPPED] & HAND_GUN_DROPPED) == 0)  # a gun a DROP took is picked up, V-3.9
         if F[i, P_T_MOVE] != MV_CLOSE_IN and not drew:  # V-15.2: after a draw, the melee tactic closes in
             return
         while S[i, S_AP] >= 1 and not _in_reach(F, S, i):

@@ -11,6 +11,8 @@ from ....toolbox.jit import rule
 from ..layout import (
     CAUSE_WILL,
     HAND_DROPPED,
+    HAND_GUN,
+    HAND_GUN_DROPPED,
     K_NONE,
     K_STANDARD,
     P_CRY_POOL,
@@ -20,6 +22,7 @@ from ..layout import (
     S_BLEED,
     S_DMG_TURN,
     S_DROPPED,
+    S_IMMOBILISED,
     S_LYING,
     S_NO2H,
     S_OUT,
@@ -54,43 +57,85 @@ def _battle_cry(F, S, opts, st, i):
             put_out(F, S, e, CAUSE_WILL)
 
 
+#: the steps at the start of a fighter's turn (V-2.3), in order (``_start_cost``, ``_start_step``): readying
+#: the weapon in hand in its first turn (V-10.9), bleeding (V-6.5, no action), standing up when knocked
+#: down (V-6.7), picking up its dropped melee weapon, then its dropped gun (V-3.9, V-8.4), breaking free
+#: (V-6.9)
+START_READY, START_BLEED, START_STAND, START_PICK_UP, START_PICK_UP_GUN, START_BREAK_FREE = range(6)
+N_START_STEPS = 6
+
+
 @rule
-def _get_ready(S, opts, i):
-    """V-10.9: in its first turn ``i`` readies the gun or weapon in hand it holds still unready
-    (``start_ready = no``: quick, 1 AP; not with ``fastest_hand``)."""
-    if S[i, S_UNREADY] != 0 and opts[O_START_READY] == START_READY_NO and S[i, S_AP] >= 1:
+def _start_cost(F, S, opts, i, step):
+    """The AP of the action fighter ``i`` takes at turn-start step ``step`` (``START_*``): readying
+    (``start_ready = no``, still unready, 1 AP), standing up (knocked down: 1; without the AP its turn
+    ends, :func:`_start_step`), picking up a dropped melee weapon it may wield (NO2H, V-8.4) or its
+    dropped gun (option ``pickup``: 1, or 2), breaking free (immobilised: 2); 0 for bleeding, which
+    is no action; −1 when there is nothing to do there, or a readying, pick-up or breaking free
+    lacks its AP (the tactic's reserve does not apply). int64."""
+    ap = S[i, S_AP]
+    if step == START_READY:
+        return 1 if S[i, S_UNREADY] != 0 and opts[O_START_READY] == START_READY_NO and ap >= 1 else -1
+    if step == START_BLEED:
+        return 0 if S[i, S_BLEED] + S[i, S_DMG_TURN] > 0 else -1
+    if step == START_STAND:
+        return 1 if S[i, S_PRONE] != 0 else -1
+    if step == START_PICK_UP:
+        if (S[i, S_DROPPED] & HAND_DROPPED) == 0 or ap < opts[O_PICKUP]:
+            return -1
+        if S[i, S_NO2H] != 0 and F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] != 0:
+            return -1
+        return opts[O_PICKUP]
+    if step == START_PICK_UP_GUN:
+        return opts[O_PICKUP] if (S[i, S_DROPPED] & HAND_GUN_DROPPED) != 0 and ap >= opts[O_PICKUP] else -1
+    return 2 if S[i, S_IMMOBILISED] != 0 and ap >= 2 else -1
+
+
+@rule
+def _start_step(F, S, opts, st, i, step):
+    """Turn-start step ``step`` of fighter ``i`` (``START_*``; :func:`_start_cost` ≥ 0): readying its
+    weapon (1 AP, V-10.9); bleeding (``BLEED`` then ``DMG_TURN`` damage, the bleeding 1 less, V-6.5);
+    standing up (1 AP; also from lying by choice, V-10.8; no AP: its turn ends, V-6.7); picking up its
+    melee weapon, or its gun, the gun in hand again and the melee weapon stowed (``pickup`` AP, V-3.9);
+    breaking free (:func:`_break_free`, V-6.9). Returns whether the fighter goes on with its turn
+    (bool)."""
+    if step == START_READY:
         S[i, S_AP] -= 1
         S[i, S_UNREADY] = 0
-
-
-@rule
-def _turn_start(F, S, opts, tt, st, cnt, i):
-    """V-2.3, V-10.9, V-6.5, V-6.7, V-3.9, V-6.9: the start of fighter ``i``'s turn: (refill), readying
-    the weapon in hand in its first turn (:func:`_get_ready`), bleeding, standing up when
-    knocked down (also from lying by choice, V-10.8),
-    recovering a dropped weapon, breaking free if immobilised. Returns whether the fighter goes on
-    with its turn (bool)."""
-    if opts[O_AP_REFILL] != 0:
-        _refill(F, S, i)
-    _get_ready(S, opts, i)
-    bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
-    if bleed > 0:
+    elif step == START_BLEED:
+        bleed = S[i, S_BLEED] + S[i, S_DMG_TURN]
         if S[i, S_BLEED] > 0:
             S[i, S_BLEED] -= 1
         _lose_health(F, S, i, bleed)
-        if S[i, S_OUT] != 0:
-            return False
-    if S[i, S_PRONE] != 0:
+    elif step == START_STAND:
         if S[i, S_AP] < 1:
             return False
         S[i, S_AP] -= 1
         S[i, S_PRONE] = 0
         S[i, S_LYING] = 0  # V-10.8: knocked down while lying, it gets up
-    if (S[i, S_DROPPED] & HAND_DROPPED) != 0 and S[i, S_AP] >= opts[O_PICKUP]:
-        if S[i, S_NO2H] == 0 or F[i, _wb(SLOT_WEAPON) + W_TWO_HANDED] == 0:
-            S[i, S_AP] -= opts[O_PICKUP]
-            S[i, S_DROPPED] -= HAND_DROPPED
-    _break_free(F, S, opts, st, i)
+    elif step == START_PICK_UP:
+        S[i, S_AP] -= opts[O_PICKUP]
+        S[i, S_DROPPED] -= HAND_DROPPED
+    elif step == START_PICK_UP_GUN:
+        S[i, S_AP] -= opts[O_PICKUP]
+        S[i, S_DROPPED] += HAND_GUN - HAND_GUN_DROPPED
+    else:
+        _break_free(F, S, opts, st, i)
+    return S[i, S_OUT] == 0
+
+
+@rule
+def _turn_start(F, S, opts, tt, st, cnt, i):
+    """V-2.3, V-10.9, V-6.5, V-6.7, V-3.9, V-6.9: the start of fighter ``i``'s turn: (refill), then the
+    steps ``START_*`` in order (:func:`_start_cost`, :func:`_start_step`): readying the weapon in hand
+    in its first turn (``start_ready = no``: 1 AP), bleeding, standing up when knocked down (also from
+    lying by choice, V-10.8), recovering a dropped weapon or gun, breaking free if immobilised.
+    Returns whether the fighter goes on with its turn (bool)."""
+    if opts[O_AP_REFILL] != 0:
+        _refill(F, S, i)
+    for step in range(N_START_STEPS):
+        if _start_cost(F, S, opts, i, step) >= 0 and not _start_step(F, S, opts, st, i, step):
+            return False
     return S[i, S_OUT] == 0
 
 

@@ -55,6 +55,7 @@ from ..layout import (
     S_BRACED,
     S_COVER,
     S_HIP_CHAIN,
+    S_IMMOBILISED,
     S_INIT_BONUS,
     S_LYING,
     S_PEN_AGIL,
@@ -132,7 +133,7 @@ from ..options import (
 )
 from .actions import _choose_reaction, _resolve, _take_reaction
 from .armour import _armour_reduction
-from .checks import _fighter_check, _gun_in_hand, _is_npc, _slot, _successes, _tokens_left, _wb
+from .checks import IMMOBILISED_DICE, _fighter_check, _gun_in_hand, _is_npc, _slot, _successes, _tokens_left, _wb
 from .distance import BAND_OUT, _band, _engaged, _point_blank
 from .melee import _land
 from .traumas import _strain
@@ -276,21 +277,21 @@ def _shot_pool(F, S, opts, a, shot):
     """V-11.1: Ловкость + Стрельба + the gun's modifier + the shot's dice (V-11.2–V-11.5) + the
     designer dials of its properties (V-11.21, :func:`_dial_dice`) + the range term
     (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
-    traumas), −1 at a prone target, knocked down or lying by choice (V-10.8, V-11.19), +1 with the
-    gun braced (V-11.16), −3 blind (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's
-    modifier − PEN(str), the range term at ``throw_range``, the size, prone and blind terms
-    likewise. int64, may be ≤ 0 (a desperate roll, V-1.4)."""
+    traumas), −1 at a prone target, knocked down or lying by choice (V-10.8, V-11.19), +2 at an
+    immobilised one (V-6.9: attacks at it +2 dice), +1 with the gun braced (V-11.16), −3 blind
+    (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's modifier − PEN(str), the range
+    term at ``throw_range``, the size, prone, immobilised and blind terms likewise. int64, may be
+    ≤ 0 (a desperate roll, V-1.4)."""
     d = foe(S, a)
-    if shot == SH_THROW:
-        pool = (F[a, P_THROW_POOL] + _missile(F, S, a, shot, W_MOD) + SHOT_DICE[shot]
-                + _range_dice(F, S, opts, a, shot) + F[d, P_SIZE] - S[a, S_PEN_STR]
-                + (BLIND_DICE if _blind(S, a) else 0))
-        return pool - 1 if S[d, S_PRONE] != 0 or S[d, S_LYING] != 0 else pool
-    pool = (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _dial_dice(F, opts, a)
-            + _range_dice(F, S, opts, a) + F[d, P_SIZE] - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0))
+    target = F[d, P_SIZE] + (IMMOBILISED_DICE if S[d, S_IMMOBILISED] != 0 else 0)
     if S[d, S_PRONE] != 0 or S[d, S_LYING] != 0:
-        pool -= 1
-    return pool + BRACE_DICE * S[a, S_BRACED]
+        target -= 1
+    if shot == SH_THROW:
+        return (F[a, P_THROW_POOL] + _missile(F, S, a, shot, W_MOD) + SHOT_DICE[shot]
+                + _range_dice(F, S, opts, a, shot) + target - S[a, S_PEN_STR] + (BLIND_DICE if _blind(S, a) else 0))
+    return (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _dial_dice(F, opts, a)
+            + _range_dice(F, S, opts, a) + target - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0)
+            + BRACE_DICE * S[a, S_BRACED])
 
 
 @rule
@@ -500,10 +501,12 @@ def _shoot(F, S, opts, tt, st, cnt, a, shot):
 @rule
 def _fire(F, S, opts, tt, st, cnt, a, shot):
     """V-11.1, V-11.12, V-11.15, V-12: ``a`` fires ``shot`` at its foe: the shooting
-    check (prayable, V-1.6: a burst's first check only), a long burst's continuation dice (added to
-    the check, ``burst_hit = total``, or only to a hit, ``first_check``; none after a desperate
-    check with ``burst_desperate = no_continuation``; a second chain from a high-capacity magazine
-    with ``high_capacity = extra_chain``); no defence or dodge answers
+    check (prayable, V-1.6: a burst's first check only), a long burst's continuation dice (none
+    after a desperate check with ``burst_desperate = no_continuation``; a second chain from a
+    high-capacity magazine with ``high_capacity = extra_chain``): added to the check, whose total
+    decides the hit (``burst_hit = total``), or rolled only after a check of ≥ 1 success, which is
+    then a hit whatever they add (``first_check``: a total below 1 is a hit with no extra success
+    **[reading]**); no defence or dodge answers
     it; ≥ 1 success hits: the gun's damage and the bought extras through the armour + cover roll
     (Will damage never stopped, V-12.3, :func:`_hit`); then the reload it makes due and the GM's
     jam (:func:`_jam`, V-11.14 d). Counted as an attack of a
@@ -511,11 +514,14 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
     hit, ``overwatch_break = any_hit``) ends its control (V-11.13)."""
     pool = _shot_pool(F, S, opts, a, shot)
     s = _fighter_check(F, S, opts, st, pool, a)
-    if (shot == SH_BURST and (opts[O_BURST_HIT] != BURST_HIT_FIRST_CHECK or s >= 1)
+    first = opts[O_BURST_HIT] == BURST_HIT_FIRST_CHECK
+    if (shot == SH_BURST and (not first or s >= 1)
             and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION)):
         s += _continuation(opts, st)
         if opts[O_HIGH_CAPACITY] == HIGH_CAPACITY_EXTRA_CHAIN and _gun(F, a, W_HIGH_CAPACITY) != 0:
             s += _continuation(opts, st)
+        if first:
+            s = max(s, 1)
     _after_shot(F, S, opts, a, shot)
     _jam(S, opts, a)
     if opts[O_BRACE] == BRACE_NEXT_SHOT:
@@ -529,8 +535,9 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
 @rule
 def _hit(F, S, opts, tt, st, cnt, a, s, shot):
     """V-12, V-11.17, V-11.13: a shot or throw of ``a`` hits its foe with ``s`` ≥ 1 successes: the
-    damage and the bought extras (:func:`_shot_spend`) through the armour + cover roll (Will damage
-    never stopped, V-12.3). A hit that takes Health from a fighter in sector control (or any hit,
+    damage and the bought extras (:func:`_shot_spend`) through the armour + cover roll (none for no
+    damage; Will damage never stopped, V-12.3), landed as a blow (:func:`_land`: a hit for 0 damage
+    too, V-16.2). A hit that takes Health from a fighter in sector control (or any hit,
     ``overwatch_break = any_hit``) ends its control. Returns the outcome (``OUT_HIT`` or
     ``OUT_ARMOUR_STOPPED``)."""
     d = foe(S, a)
@@ -538,14 +545,11 @@ def _hit(F, S, opts, tt, st, cnt, a, s, shot):
         return OUT_MISS
     outcome = OUT_HIT
     damage, traumas, disarm, will = _shot_spend(F, S, opts, a, s, shot)
-    final = 0
-    if damage != 0 or traumas != 0 or disarm != 0 or will != 0:
-        final = damage
-        if damage > 0:
-            final = max(damage - _shot_armour_roll(F, S, opts, st, cnt, a, d, _missile(F, S, a, shot, W_PIERCING)),
-                        0)
-        if _land(F, S, opts, tt, st, cnt, d, damage, final, traumas, disarm, will):
-            outcome = OUT_ARMOUR_STOPPED
+    final = damage
+    if damage > 0:
+        final = max(damage - _shot_armour_roll(F, S, opts, st, cnt, a, d, _missile(F, S, a, shot, W_PIERCING)), 0)
+    if _land(F, S, opts, tt, st, cnt, d, damage, final, traumas, disarm, will):
+        outcome = OUT_ARMOUR_STOPPED
     if final >= 1 or opts[O_OVERWATCH_BREAK] == OVERWATCH_BREAK_ANY_HIT:
         S[d, S_SECTOR] = 0
     return outcome

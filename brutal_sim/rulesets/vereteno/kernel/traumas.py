@@ -11,6 +11,9 @@ from ..layout import (
     CAUSE_DEATH,
     CAUSE_TRAUMA_OUT,
     HAND_DROPPED,
+    HAND_GUN,
+    HAND_GUN_DROPPED,
+    HAND_THROW,
     P_AGIL_SKILL,
     P_AGILITY,
     P_SIDE,
@@ -30,6 +33,7 @@ from ..layout import (
     S_PEN_SHOOT,
     S_PEN_STR,
     S_PRONE,
+    S_THROW_READY,
     SLOT_WEAPON,
     T_BLEED,
     T_DEAD,
@@ -65,15 +69,34 @@ def _shock(S, opts, i, n):
 
 
 @rule
+def _drop(F, S, i):
+    """V-8.4 DROP ("drops held items"), V-6.2: fighter ``i`` drops what it holds. Its gun, when in hand
+    (bit ``HAND_GUN`` becomes ``HAND_GUN_DROPPED``): the melee weapon stays stowed, bare hands (V-5.6)
+    until it picks the gun up (V-3.9, at the start of its turn); else a thrower's item to throw
+    (``HAND_THROW``: the melee weapon stowed; V-11.20): its hand is empty, so the next throw readies
+    an item first (1 AP, V-10.9), as after a throw; else its melee weapon in hand (``HAND_DROPPED``:
+    bare hands until it picks it up, V-3.9). Empty hands (bare hands, or the gun already on the
+    ground) drop nothing."""
+    held = S[i, S_DROPPED]
+    if (held & HAND_GUN) != 0:
+        S[i, S_DROPPED] = held - HAND_GUN + HAND_GUN_DROPPED
+    elif (held & HAND_THROW) != 0:
+        S[i, S_THROW_READY] = 0
+    elif (held & HAND_GUN_DROPPED) == 0 and F[i, _wb(SLOT_WEAPON) + W_PRESENT] != 0:
+        S[i, S_DROPPED] = held | HAND_DROPPED
+
+
+@rule
 def _trauma(F, S, opts, tt, st, i):
-    """V-6.2: roll d66 (tens then units) and apply the row's combat codes to fighter ``i``."""
+    """V-6.2: roll d66 (tens then units) and apply the row's combat codes to fighter ``i`` (DROP:
+    :func:`_drop`)."""
     tens = roll_die(st, 6)
     units = roll_die(st, 6)
     row = (tens - 1) * 6 + units - 1
     if tt[row, T_SHOCK] > 0:
         _shock(S, opts, i, tt[row, T_SHOCK])
-    if tt[row, T_DROP] != 0 and F[i, _wb(SLOT_WEAPON) + W_PRESENT] != 0:
-        S[i, S_DROPPED] = S[i, S_DROPPED] | HAND_DROPPED
+    if tt[row, T_DROP] != 0:
+        _drop(F, S, i)
     if tt[row, T_PRONE] != 0:
         S[i, S_PRONE] = 1
     S[i, S_PEN_MELEE] += tt[row, T_PEN_MELEE]

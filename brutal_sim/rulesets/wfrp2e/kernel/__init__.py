@@ -44,6 +44,7 @@ above it: :mod:`.tests` (W-1 tests, opposed tests), :mod:`.fortune` (W-6.5, W-8.
 :mod:`.weapons` (W-4.9, W-4.10, W-4.12, W-9.3: items in hand, qualities), :mod:`.reactions`
 (W-4.3 – W-4.6 parry and dodge), :mod:`.wounds` (W-5 damage taken and criticals, W-6 their
 conditions), :mod:`.movement` (W-11 moves, charges, runs, engagement, the line model),
+:mod:`.groups` (W-8.15, W-13: the choice of a foe in fights of several a side),
 :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.ranged` (W-7: range bands,
 the shot, reloads), :mod:`.actions` (W-3 actions, W-8 tactics, the shooters' turns), :mod:`.turn`
 (W-2: initiative, the turn, the duel), :mod:`.drivers` (the parallel loops, whose flags choose the
@@ -84,8 +85,13 @@ from .drivers import (
 from .fortune import (
     _fortune_allows as fortune_allows,
 )
+from .groups import (
+    _choose_foe as choose_foe,
+    _outnumbered as outnumbered,
+)
 from .movement import (
     _close as close,
+    _reach as reach,
     _retreat as retreat,
 )
 from .ranged import (
@@ -112,6 +118,7 @@ from .tests import (
 )
 from .turn import (
     _any_turn as turn,
+    _arrivals as arrivals,
     _attack_setup as attack_setup,
     _duel as duel,
     _first_shot as first_shot,
@@ -136,6 +143,7 @@ __all__ = [
     "LOCATION_ZONE",
     "absorbed",
     "aim_bonus",
+    "arrivals",
     "attack",
     "attack_setup",
     "attack_slot",
@@ -143,6 +151,7 @@ __all__ = [
     "availability",
     "band",
     "choose_reaction",
+    "choose_foe",
     "close",
     "escape",
     "covered",
@@ -159,12 +168,14 @@ __all__ = [
     "initiative",
     "jams",
     "location",
+    "outnumbered",
     "model_takes_out",
     "opposed_result",
     "parry_target",
     "paired",
     "plan",
     "quality",
+    "reach",
     "react",
     "reload",
     "reload_need",

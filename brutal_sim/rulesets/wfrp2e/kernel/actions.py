@@ -82,7 +82,8 @@ from ..options import (
 )
 from .attack import _attack, _attack_target
 from .fortune import _fortune_allows
-from .movement import _at_edge, _charge_yards, _close, _move_yards, _retreat, _run_yards, _settle
+from .groups import _lost_foe
+from .movement import _at_edge, _close, _move_yards, _reach, _retreat, _run_yards, _settle
 from .ranged import _aim_bonus, _band, _fire_slot, _long_range, _reload, _reload_need, _shoot
 from .reactions import _availability, _react
 from .tests import _capped, _opposed, _test
@@ -178,8 +179,7 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     the foe (2·M), stopping at long range; repeated while half actions are left. ``kept``: the bonus
     of an aim kept from its last turn (W-7.3 ``next_action``; 0 none): its first action, if a shot
     within very long range, is that aimed shot (one half action); else the aim is lost."""
-    e = foe(S, i)
-    while halves > 0 and not decided(S):
+    while halves > 0 and not _lost_foe(F, S, opts, i):
         slot = _fire_slot(F, S, i, False)
         if kept > 0:
             aim = kept
@@ -202,7 +202,7 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
         if band == BAND_SHORT or band == BAND_LONG:
             if halves == 2 and F[i, P_A] >= 2 and _swift_ready(F, S, opts, i, slot):
                 for _k in range(F[i, P_A]):  # W-7.11 swift shots
-                    if decided(S):
+                    if _lost_foe(F, S, opts, i):
                         break
                     shot = _fire_slot(F, S, i, False) if opts[O_SWIFT_BRACE] == SWIFT_BRACE_ON else slot
                     if shot < 0 or (shot == SLOT_MISSILE and S[i, S_LOADED] == 0) \
@@ -226,7 +226,7 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
         if band == BAND_EXTREME and halves == 2:
             _shoot(F, S, opts, grid, fx, st, cnt, i, slot, band, _aim_bonus(F, i))
             return
-        move_toward(S, i, e, _move_yards(F, opts, i), _long_range(F, opts, i, slot))
+        move_toward(S, i, foe(S, i), _move_yards(F, opts, i), _long_range(F, opts, i, slot))
         _settle(S)
         halves -= 1
 
@@ -260,7 +260,7 @@ def _draw_after(F, S, opts, grid, fx, st, cnt, i, halves, attacked):
     With Quick Draw (W-7.12) the Ready is free: after an attack the half action left takes the parry
     stance (W-3.7); else the half actions left go to the melee tactic. Returns the half actions left
     for it."""
-    if halves == 0 or decided(S):
+    if halves == 0 or _lost_foe(F, S, opts, i):
         return 0
     halves -= _drop_off(F, S, opts, i)
     if halves == 0:
@@ -321,7 +321,7 @@ def _push_turn(F, S, opts, grid, fx, st, cnt, i, halves):
     (:func:`_draw_after`, the round's attack spent). Returns the half actions left."""
     _manoeuvre(F, S, opts, st, i)
     halves -= 1
-    if halves == 0 or decided(S):
+    if halves == 0 or _lost_foe(F, S, opts, i):
         return 0
     if S[i, S_ENGAGED] == 0:
         _retreat(F, S, opts, i, _move_yards(F, opts, i))
@@ -331,15 +331,16 @@ def _push_turn(F, S, opts, grid, fx, st, cnt, i, halves):
 
 @rule
 def _kite(F, S, opts, grid, fx, st, cnt, i, kept):
-    """W-8.11 ``kite`` with two half actions, not engaged; r = the foe's charge reach (W-11.2), s =
-    i's Move, d = the distance. (1) d > r: :func:`_marksman`; (2) d + s > r and loaded: Move away +
+    """W-8.11 ``kite`` with two half actions, not engaged; r = reach(foe) (:func:`_reach`: its charge
+    reach, W-11.2, or with no charge its Move + 2 yards), s = i's Move, d = the distance. (1) d >
+    r: :func:`_marksman`; (2) d + s > r and loaded: Move away +
     a shot; (3) d + s > r, empty and a one-half-action reload: Move away + reload; (4) d + 2s > r:
     Move away twice; (5) d + Run > r: Run away (W-11.2: −20 to shots, +20 WS to melee at it until
     its next turn); (6) else, or at the arena's end (W-11.5): :func:`_marksman` (``kept``: an aim
     kept from its last turn, W-7.3, used by the marksman's shot only)."""
     e = foe(S, i)
     d = apart(S, i, e)
-    r = _charge_yards(F, opts, e)
+    r = _reach(F, opts, e)
     s = _move_yards(F, opts, i)
     run = _run_yards(F, opts, i)
     if d > r or _at_edge(F, S, opts, i):
@@ -448,12 +449,15 @@ def _feint(F, S, opts, st, i):
 
 @rule
 def _flee(F, S, opts, grid, fx, st, cnt, i):
-    """W-3.16, W-11.4: i flees (a full action). Engaged, with ``leave_melee = seed`` its foe first
-    gets a free standard attack (``rulebook``: it disengages, no free attack). If still in the fight
+    """W-3.16, W-11.4, W-13.4: i flees (a full action). Engaged, with ``leave_melee = seed`` every
+    enemy engaged with it (whose foe it is, within 2 yards; in a duel its foe), in row order, first
+    gets a free standard attack while i is still in (``rulebook``: it disengages, no free attack). If still in the fight
     it is out (fled) with ``flee_outcome = out``, or with ``reposition`` moves 2·M yards away from
     its foe (W-11.2 Flee; halved in difficult terrain; within the arena, W-11.5) and stays in."""
     if S[i, S_ENGAGED] != 0 and opts[O_LEAVE_MELEE] == LEAVE_MELEE_SEED:
-        _attack(F, S, opts, grid, fx, st, cnt, foe(S, i), 0, False)
+        for j in range(F.shape[0]):  # W-13.4: every enemy engaged with it, in row order
+            if S[j, S_OUT] == 0 and foe(S, j) == i and apart(S, i, j) <= ENGAGE_DISTANCE and S[i, S_OUT] == 0:
+                _attack(F, S, opts, grid, fx, st, cnt, j, 0, False)
     if opts[O_FLEE_OUTCOME] == FLEE_OUT:
         put_out(F, S, i, CAUSE_FLED)
     elif S[i, S_OUT] == 0:

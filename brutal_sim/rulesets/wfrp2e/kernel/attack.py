@@ -70,6 +70,7 @@ from ..options import (
     SURE_SHOT_STACK_FALSE,
 )
 from .fortune import _fortune_allows
+from .groups import _outnumbered
 from .reactions import _react
 from .tests import _capped, _succeeds, _test
 from .weapons import _attack_slot, _quality, _wf
@@ -85,7 +86,8 @@ def _attack_target(F, S, opts, a, slot, mod):
 
     Adds: target stunned +20 (W-6.1), running +20 (W-11.2), prone +prone_bonus (W-6.4), in defensive stance −20 (W-3.6),
     off hand −20 unless Balanced with ``balanced_offhand`` (W-4.10) or Ambidextrous (W-7.8), Street Fighting unarmed +10
-    (W-9.3 option), critical-effect WS penalties; the sum capped by W-1.6. int64.
+    (W-9.3 option), critical-effect WS penalties, an outnumbered target +10 or +20 (W-13.4
+    ``outnumber``); the sum capped by W-1.6. int64.
     """
     d = foe(S, a)
     m = mod - S[a, S_PEN_WS]
@@ -103,6 +105,7 @@ def _attack_target(F, S, opts, a, slot, mod):
         m -= 20
     if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] == STREET_FIGHTING_ON:
         m += 10
+    m += _outnumbered(F, S, opts, d)  # W-13.4 (0 unless outnumber = table_6_2)
     return F[a, P_WS] + _capped(opts, m)
 
 

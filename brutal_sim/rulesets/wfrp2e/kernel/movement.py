@@ -1,7 +1,7 @@
 """Movement and distance (W-11): yards per move, charge and run, engagement, the line model with its
 arena, closing in from a distance, fleeing.
 
-Rules: W-3.3, W-3.14, W-3.15, W-11.1, W-11.2, W-11.3, W-11.4, W-11.5, W-8.8, W-8.12.
+Rules: W-3.3, W-3.14, W-3.15, W-11.1, W-11.2, W-11.3, W-11.4, W-11.5, W-8.8, W-8.11, W-8.12.
 
 Positions are the battle block's ``S_X`` (yards on one line, W-11.5: side a from 0, side b from
 ``start_distance``); a fighter's ``S_ENGAGED`` is 1 while it is adjacent to its foe (d ≤ 2 yards,
@@ -58,6 +58,18 @@ def _charge_yards(F, opts, i):
 
 
 @rule
+def _reach(F, opts, i):
+    """W-8.11, W-8.12, W-11.2: reach(i), the farthest i's melee attack comes from in one turn: its
+    charge reach (:func:`_charge_yards`), or, when it cannot charge (a charge reach under the 4
+    yards a charge needs: ``difficult_charge = forbidden``), a Move and an attack (its Move + 2
+    yards). int64."""
+    c = _charge_yards(F, opts, i)
+    if c >= CHARGE_DISTANCE:
+        return c
+    return _move_yards(F, opts, i) + ENGAGE_DISTANCE
+
+
+@rule
 def _run_yards(F, opts, i):
     """W-11.2: yards of i's Run (a full action): 6·M; 0 in difficult terrain (forbidden). int64."""
     return 0 if opts[O_TERRAIN] == TERRAIN_DIFFICULT else 6 * F[i, P_M]
@@ -101,15 +113,21 @@ def _close(F, S, opts, i, halves):
     actions: Charge (W-3.3): adjacent, one attack at +10. Farther: Run (6·M, W-3.15) toward it,
     stopping 4 yards from it; running: until its next turn melee at it +20 WS (W-11.2); with
     ``approach = double_move`` or in difficult terrain (no run) two Moves (W-3.14), also stopping
-    4 yards short. One half action and d ≥ 4: one Move stopping 4 yards short.
+    4 yards short. One half action and d ≥ 4: one Move stopping 4 yards short. When i cannot
+    charge at all (a charge reach under 4 yards: ``difficult_charge = forbidden``) it closes as
+    from under 4 yards, whatever d **[reading]**: Moves to contact, a standard attack with the half
+    action left once adjacent (W-11.2: Move, then attack).
     """
     e = foe(S, i)
     d = apart(S, i, e)
-    if d < CHARGE_DISTANCE:
+    if d < CHARGE_DISTANCE or _charge_yards(F, opts, i) < CHARGE_DISTANCE:
         move_toward(S, i, e, _move_yards(F, opts, i), ENGAGE_DISTANCE)
         _settle(S)
-        if halves == 2 and S[i, S_ENGAGED] != 0:
-            return 1, 0
+        if S[i, S_ENGAGED] != 0:
+            return (1, 0) if halves == 2 else (0, 0)
+        if halves == 2:
+            move_toward(S, i, e, _move_yards(F, opts, i), ENGAGE_DISTANCE)
+            _settle(S)
         return 0, 0
     if halves == 2 and d <= _charge_yards(F, opts, i):
         move_toward(S, i, e, d, ENGAGE_DISTANCE)

@@ -2,7 +2,7 @@
 duel until a side is out or the round cap; and the situation the attack kind measures.
 
 Rules: W-2.2, W-2.3, W-2.6, W-2.7, W-3.2, W-3.4, W-3.7, W-3.11, W-3.12, W-3.16, W-6.1, W-6.2, W-6.5,
-W-8.8.
+W-8.8, W-8.15, W-13.1, W-13.7.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -10,7 +10,17 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 from __future__ import annotations
 
 from ....core.battle import B_INIT_EXTRA, B_INIT_MOD, B_INIT_TIE, B_ORDER, B_SIDE_IN, STATE_BLOCK
-from ....toolbox.battle import decided, foe, last_out, loser_side, place_sides, set_round, start_battle, turn_order
+from ....toolbox.battle import (
+    arrive,
+    decided,
+    foe,
+    last_out,
+    loser_side,
+    place_sides,
+    set_round,
+    start_battle,
+    turn_order,
+)
 from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
 from ..layout import (
@@ -20,6 +30,7 @@ from ..layout import (
     NS,
     P_AG,
     P_AG_PENALTY,
+    P_ARRIVE,
     P_ATTACK_SHOT,
     P_FLEE_AT,
     P_FORTUNE,
@@ -28,6 +39,7 @@ from ..layout import (
     P_THROWN,
     P_W,
     S_AIM,
+    S_AWAY,
     S_CAUTIOUS,
     S_DEAD,
     S_DEF_STANCE,
@@ -92,6 +104,7 @@ from ..options import (
 from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn
 from .attack import _attack
 from .fortune import _fortune_spare
+from .groups import _choose_foe, _lost_foe
 from .movement import _settle
 from .ranged import _aim_bonus, _escape, _shoot
 from .weapons import _wf
@@ -143,17 +156,40 @@ def _initiative(F, S, opts, st):
     fighters tied on both roll again among themselves and are ordered within their places by the
     new roll. With ``fortune_initiative`` a fighter with a spare fortune point spends it for 2d10 +
     Ag, the second d10 right after its first (W-6.5, ``B_INIT_EXTRA``; a tie's reroll keeps the
-    dice). A duel: a rolls, b rolls, a full tie rerolls both."""
-    spend = opts[O_FORTUNE_INITIATIVE] == FORTUNE_INITIATIVE_ON
+    dice). A duel: a rolls, b rolls, a full tie rerolls both. A fighter still away (W-13.2) rolls
+    nothing and is placed last (``turn_order``); with ``initiative_group = per_type`` (W-13.1) a
+    fighter takes the dice of the first fighter of its profile (``P_INIT_SHARE``)."""
     for i in range(F.shape[0]):
-        ag = F[i, P_AG] - F[i, P_AG_PENALTY] - S[i, S_PEN_AG]
-        S[i, B_INIT_MOD] = ag
-        S[i, B_INIT_TIE] = ag
-        S[i, B_INIT_EXTRA] = 0
-        if spend and _fortune_spare(opts, S, i):
-            S[i, S_FORTUNE] -= 1
-            S[i, B_INIT_EXTRA] = 1
+        if S[i, S_AWAY] == 0:
+            _initiative_terms(F, S, opts, i)
     turn_order(F, S, st, 10)
+
+
+@rule
+def _initiative_terms(F, S, opts, i):
+    """W-2.2, W-6.5: i's initiative modifier and tie key (Ag less armour and critical penalties)
+    and, with ``fortune_initiative`` and a spare fortune point, the point spent on a second d10."""
+    ag = F[i, P_AG] - F[i, P_AG_PENALTY] - S[i, S_PEN_AG]
+    S[i, B_INIT_MOD] = ag
+    S[i, B_INIT_TIE] = ag
+    S[i, B_INIT_EXTRA] = 0
+    if opts[O_FORTUNE_INITIATIVE] == FORTUNE_INITIATIVE_ON and _fortune_spare(opts, S, i):
+        S[i, S_FORTUNE] -= 1
+        S[i, B_INIT_EXTRA] = 1
+
+
+@rule
+def _arrivals(F, S, opts, st, rnd):
+    """W-13.2: the fighters joining in round ``rnd`` (``arrive_round``), in row order: with
+    ``initiative_roll = once_per_fight`` each rolls d10 + Ag then (its fortune as for
+    :func:`_initiative`) and takes its place in the order, the others keeping theirs (a full tie:
+    after them **[reading]**); with ``every_round`` they join the new order of the round."""
+    every_round = opts[O_INITIATIVE_ROLL] == INITIATIVE_EVERY_ROUND
+    if not every_round:
+        for i in range(F.shape[0]):
+            if S[i, S_AWAY] != 0 and F[i, P_ARRIVE] == rnd:
+                _initiative_terms(F, S, opts, i)
+    arrive(F, S, st, 10, rnd, not every_round)
 
 
 @rule
@@ -221,7 +257,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
     e = foe(S, i)
     charge = False
     if ranged is not None:
-        if S[e, S_KEPT] != 0 and not engaged:  # W-8.14: the foe's kept shot after this approach
+        if S[e, S_KEPT] != 0 and not engaged and foe(S, e) == i:  # W-8.14: the foe's kept shot at i
             charge = S[i, S_ENGAGED] != 0 and mod == 10
             if not charge or opts[O_DELAY_CUT] == DELAY_CUT_AFTER_MOVE:
                 _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, charge)
@@ -233,7 +269,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
         aim = 10
     feinted = feint and _feint(F, S, opts, st, i)
     for k in range(attacks):
-        if decided(S):
+        if _lost_foe(F, S, opts, i) or S[i, S_ENGAGED] == 0:  # W-13: a foe out, the next engaged one
             break
         _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
     if ranged is not None:
@@ -250,18 +286,26 @@ def _any_turn(F, S, opts, grid, fx, st, cnt, i):
 
 @rule
 def _duel(F, S, opts, grid, fx, st, cnt, ranged):
-    """One duel (W-2): fresh fighters, the turn order (W-2.2, again at the start of every round with
-    ``initiative_roll = every_round``), then rounds in which every fighter still in takes its turn
-    in that order, until every fighter of a side is out (side a checked first) or the round cap
-    (W-2.7, a draw). The header's cause, death and one-blow counters describe the losing side's
+    """One fight (W-2, W-13): fresh fighters, the turn order (W-2.2, W-13.1, again at the start of
+    every round with ``initiative_roll = every_round``), then rounds in which every fighter still in
+    takes its turn in that order, until every fighter of a side is out (side a checked first,
+    W-13.7) or the round cap (W-2.7, a draw). In a fight of more than two, every fighter chooses its
+    foe after the first initiative, in turn order, and again at the start of each of its turns
+    (W-8.15, :func:`_choose_foe`). The header's cause, death and one-blow counters describe the losing side's
     last fighter to go out. ``ranged`` as for :func:`_turn`. Returns 0 if side a won, 1 if side b
     won, 2 for a draw."""
     n = F.shape[0]
     _reset(F, S, opts)
     _initiative(F, S, opts, st)
+    if n > 2:  # W-8.15: every fighter in turn order chooses its foe (a duel's foes are set by _reset)
+        for p in range(n):
+            if S[S[p, B_ORDER], S_AWAY] == 0:
+                _choose_foe(F, S, opts, S[p, B_ORDER])
     every_round = opts[O_INITIATIVE_ROLL] == INITIATIVE_EVERY_ROUND
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         set_round(S, rnd)
+        if rnd > 1 and n > 2:
+            _arrivals(F, S, opts, st, rnd)
         if rnd > 1 and every_round:
             _initiative(F, S, opts, st)
         for j in range(n):  # W-4.3, W-4.4: a parry and a dodge a round
@@ -269,8 +313,14 @@ def _duel(F, S, opts, grid, fx, st, cnt, ranged):
             S[j, S_DODGE_USED] = 0
         for p in range(n):
             i = S[p, B_ORDER]
-            if S[i, S_OUT] != 0:
+            if i < 0 or S[i, S_OUT] != 0:  # (i < 0 never: an index guard, kernel docstring)
                 continue
+            if n > 2:  # W-8.15: the foe is chosen again at the start of each turn (no dice)
+                if S[i, S_AWAY] != 0:
+                    continue
+                _choose_foe(F, S, opts, i)
+                if foe(S, i) < 0:  # no enemy in the fight (those left are still to arrive): it waits
+                    continue
             _turn(F, S, opts, grid, fx, st, cnt, i, ranged)
             if decided(S):
                 loser = loser_side(S)

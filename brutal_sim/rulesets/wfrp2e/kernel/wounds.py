@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.battle import B_DEALT, B_TAKEN
 from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
@@ -147,10 +148,13 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
     Damage above the Wounds left (any damage at 0) is critical: value = damage − Wounds left
     (+1 Precise), Wounds become 0, and the critical model decides (one d100 for the table model).
     With ``reload_break = also_damage`` damage restarts d's reload under way (W-7.10). The damage
-    and the hit are counted at d's side, its per-side tally ``S_TOOK`` in the side's row.
+    and the hit are counted at d's side, its per-side tally ``S_TOOK`` in the side's row; the
+    damage dealt by a and taken by d in the battle block (``B_DEALT``, ``B_TAKEN``).
     """
     side = F[d, P_SIDE]
     cnt[C_DAMAGE + side] += final
+    S[a, B_DEALT] += final  # the group block (docs/groups.md)
+    S[d, B_TAKEN] += final
     zone = LOCATION_ZONE[loc]
     level = LVL_NONE
     if final > 0:
