@@ -244,7 +244,7 @@ def warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None:
 
 
 #: how the compile notice names a kind of kernels (``Ruleset.warm_up``)
-KIND_WORDS = {"attack": "sampled-attack", "exact": "exact-attack", "paired": "scenario"}
+KIND_WORDS = {"attack": "sampled-attack", "exact": "exact-attack", "paired": "scenario", "first_turn": "first-turn"}
 #: seconds after which a warm-up is taken to be compiling: loading cached kernels takes about 1 s on
 #: a busy machine (two cores shared by five runs), compiling them 10 s or more
 COMPILE_NOTICE_AFTER = 4.0

@@ -25,6 +25,7 @@ from .base import (
     add_row,
     app,
     check_run,
+    compile_notice,
     how_many,
     literal,
     out,
@@ -177,7 +178,9 @@ def attack(
     if shot is not None:
         matchup = api.with_shot(matchup, shot, names)
     rs = matchup[0]
-    api.check_attack(matchup, names)  # a tactic that makes no attack is refused before the compile
+    # a tactic that makes no attack is refused before the compile; a shooter's check plays its first
+    # turn up to its first shot (the ruleset's first-turn kernels, compiled on their first use)
+    compile_notice(json_out, rs, "first_turn", lambda: api.check_attack(matchup, names))
     warm_up(json_out, rs, "exact" if n is None else "attack")
     result = with_progress("attacks", n or 0, 10_000_000, json_out, lambda progress: api.attack_of(
         matchup, n=n, seed=seed, threads=threads, names=names, progress=progress))

@@ -217,6 +217,9 @@ def test_the_attack_header_names_the_shot_and_its_distance():
     r = run("attack", "swordsman", "brute", "--ruleset", "vereteno", "--json")
     d = json.loads(r.stdout)
     assert (d["shot"], d["distance"], d["measured"]) == (None, None, "")
+    # V-11.11: hip_spam engaged at point blank goes on shooting, at −3
+    engaged = api.attack("gunfighter", "swordsman", ruleset="vereteno", options={"start_distance": "1"})
+    assert engaged.measured == "hip shot, engaged (−3, V-11.11), from 1 m"
 
 
 def test_v11_2_v15_5_shot_measures_another_kind_after_the_tactics_steps():

@@ -29,6 +29,7 @@ from .kernel import (
     TO_MELEE,
     TO_SHOTS,
     band,
+    engaged,
     in_reach,
     open_duel,
     paired,
@@ -115,7 +116,7 @@ class VeretenoRuleset(Ruleset):
                   ("weapon.modifier", 1), ("weapon.damage", 1), ("armour.protection", 1),
                   ("shield.protection", 1), ("action_points", 1), ("speed", 1), ("skills.shooting", 1, "gun"),
                   ("gun.modifier", 1), ("gun.damage", 1))
-    compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 10}
+    compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 10, "first_turn": 30}
     #: duels from a distance: moves, shots, reloads (V-10, V-11)
     capabilities = frozenset({"distance"})
 
@@ -245,6 +246,8 @@ class VeretenoRuleset(Ruleset):
             words.append("braced")
         if S[0, L.S_LYING]:
             words.append("lying prone")
+        if engaged(F, S, 0):
+            words.append("engaged (−3, V-11.11)")
         text = ", ".join([*words, f"from {d} m"]) if len(words) > 1 else f"{words[0]} from {d} m"
         done = []
         fresh = np.zeros((2, L.NS), dtype=np.int64)
