@@ -247,9 +247,9 @@ def test_spread_weakest_nearest_and_the_attack_limit():
     F = sides(3, 2)
     reset(F, S := np.zeros((5, L.NS), dtype=np.int64))
     for i in (0, 1):
-        choose_foe(F, S, opts, i)
+        choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), i)
     assert list(S[:2, L.S_FOE]) == [3, 4]
-    choose_foe(F, S, opts, 2)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 2)
     assert S[2, L.S_FOE] == 4  # ties of engagers (1, 1): nearest in line (rank 2 → rank 1)
     choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, L.S_FOE] == 3  # 0 others on its own foe, 2 on row 4: stays
@@ -278,7 +278,7 @@ def _play(F, opts, zt, seed, index, cnt, limit):
                 continue
             side = F[i, L.P_SIDE]
             before = cnt[L.C_ATTACKS + 5 * side:L.C_ATTACKS + 5 * side + 5].sum()
-            choose_foe(F, S, opts, i)  # in its turn, before its actions (no dice)
+            choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), i)  # in its turn, before its actions (no dice)
             turn(F, S, opts, zt, st, cnt, i)
             if S[i, L.S_FOE] < 0 and cnt[L.C_ATTACKS + 5 * side:L.C_ATTACKS + 5 * side + 5].sum() != before:
                 bad += 1
