@@ -25,6 +25,8 @@ State ``int64[N, NS]``, one row per fighter, reset by ``toolbox.battle.start_bat
 - ``B_X``: its position on the line (in the ruleset's unit: metres, yards);
 - ``B_WEAKNESS``: how near it is to going out, 0 … 127, kept by the ruleset (the ``weakest``
   targeting policy);
+- ``B_SHOOTER``: 1 while it holds a loaded missile weapon, kept by the ruleset (the
+  ``shooters_first`` policy);
 - ``B_TIER``: its tier as a target, kept by the ruleset: 0 (every fighter from ``start_battle``),
   −1 chosen before any other, 1 chosen only when no enemy of a lower tier has room (helpless foes
   under a ruleset's reading of finishing them);
@@ -79,6 +81,7 @@ B_TAKEN = _S.next()
 B_X = _S.next()
 B_WEAKNESS = _S.next()
 B_TIER = _S.next()
+B_SHOOTER = _S.next()
 B_INIT_MOD = _S.next()
 B_INIT_TIE = _S.next()
 B_INIT_EXTRA = _S.next()
@@ -97,5 +100,8 @@ FIGHT_ROW = 0
 #: The targeting policies (docs/groups.md), the default first; a fighter's ``targeting`` is one of
 #: them, compiled to its index (``TG_*``).
 TARGETING = ("spread", "weakest", "nearest")
-TG_SPREAD, TG_WEAKEST, TG_NEAREST = range(len(TARGETING))
-TARGETING_CODES = {name: code for code, name in enumerate(TARGETING)}
+#: Further policies a ruleset may offer besides :data:`TARGETING` (WFRP 2e's W-8.15): a ruleset
+#: that does keeps ``B_SHOOTER`` and names them in its ``targeting_policies``.
+TARGETING_MORE = ("shooters_first", "focus", "random")
+TG_SPREAD, TG_WEAKEST, TG_NEAREST, TG_SHOOTERS_FIRST, TG_FOCUS, TG_RANDOM = range(len(TARGETING + TARGETING_MORE))
+TARGETING_CODES = {name: code for code, name in enumerate(TARGETING + TARGETING_MORE)}

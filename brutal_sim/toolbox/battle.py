@@ -29,6 +29,7 @@ from ..core.battle import (
     B_OUT_SEQ,
     B_OUTS,
     B_ROUND,
+    B_SHOOTER,
     B_SIDE_IN,
     B_TAKEN,
     B_TIER,
@@ -41,6 +42,9 @@ from ..core.battle import (
     F_TARGETING,
     FIGHT_ROW,
     STATE_BLOCK,
+    TG_FOCUS,
+    TG_RANDOM,
+    TG_SHOOTERS_FIRST,
     TG_SPREAD,
     TG_WEAKEST,
 )
@@ -281,15 +285,18 @@ def lies_helpless(S, d, gone):
 
 
 @rule
-def choose_foe(F, S, i, limit, finish, gone):
+def choose_foe(F, S, st, i, limit, finish, gone):
     """i chooses its foe (``B_FOE``) among the enemies in the fight (not away) with room for it
-    (engagers other than i below ``limit``), by its policy ``F_TARGETING``; no dice.
+    (engagers other than i below ``limit``), by its policy ``F_TARGETING``; dice only for ``random``.
 
     The lowest tier first (``B_TIER``: −1, 0, 1, kept by the ruleset); within it ``spread``: the
-    fewest other engagers; ``weakest``: the highest ``B_WEAKNESS`` (kept by the ruleset, below
-    128); ``nearest``: no preference. Ties: the current foe, then the nearest in
-    line (``F_RANK``), then the lowest row (so ``nearest`` keeps its current foe while it is in).
-    No candidate: −1. Keeps ``B_ENGAGERS`` of the old and new foe.
+    fewest other engagers; ``weakest`` and ``focus``: the highest ``B_WEAKNESS`` (kept by the
+    ruleset, below 128); ``nearest``: no preference; ``shooters_first``: those holding a loaded
+    missile weapon (``B_SHOOTER``), then the fewest other engagers. Ties: the current foe, then
+    the nearest in line (``F_RANK``), then the lowest row (so ``nearest`` keeps its current foe
+    while it is in). ``random``: the current foe while it is a candidate of the lowest tier, else
+    one of those candidates at random (one die of as many sides, from ``st``, in row order). No
+    candidate: −1. Keeps ``B_ENGAGERS`` of the old and new foe.
 
     With ``finish`` i keeps a foe that lies helpless (:func:`lies_helpless`, ``gone``) until it is
     dead, and with no standing candidate takes the nearest helpless enemy in line with room (ties:
@@ -311,13 +318,17 @@ def choose_foe(F, S, i, limit, finish, gone):
         primary = 0
         if policy == TG_SPREAD:
             primary = others
-        elif policy == TG_WEAKEST:
+        elif policy == TG_WEAKEST or policy == TG_FOCUS:
             primary = -S[j, B_WEAKNESS]
+        elif policy == TG_SHOOTERS_FIRST:
+            primary = others - 16 * S[j, B_SHOOTER]
         score = ((((S[j, B_TIER] + 1) * 256 + primary + 128) * 2 + (0 if j == current else 1)) * 16
                  + abs(F[j, F_RANK] - F[i, F_RANK]))
         if best < 0 or score < best_score:
             best = j
             best_score = score
+    if policy == TG_RANDOM and best >= 0 and best != current:
+        best = _random_candidate(F, S, st, i, limit, S[best, B_TIER], current)
     if best < 0 and finish:  # no standing enemy with room: the nearest helpless one with room
         for j in range(F.shape[0]):
             if (F[j, F_SIDE] == side or not lies_helpless(S, j, gone)
@@ -333,6 +344,26 @@ def choose_foe(F, S, i, limit, finish, gone):
         if best >= 0:
             S[best, B_ENGAGERS] += 1
         S[i, B_FOE] = best
+
+
+@rule
+def _random_candidate(F, S, st, i, limit, tier, current):
+    """One of i's candidate foes of ``tier`` (in the fight, not away, room below ``limit``) at
+    random: a die of as many sides as there are, counted in row order."""
+    side = F[i, F_SIDE]
+    count = 0
+    for j in range(F.shape[0]):
+        if (F[j, F_SIDE] != side and S[j, B_OUT] == 0 and S[j, B_AWAY] == 0 and S[j, B_TIER] == tier
+                and S[j, B_ENGAGERS] - (1 if j == current else 0) < limit):
+            count += 1
+    k = roll_die(st, count)
+    for j in range(F.shape[0]):
+        if (F[j, F_SIDE] != side and S[j, B_OUT] == 0 and S[j, B_AWAY] == 0 and S[j, B_TIER] == tier
+                and S[j, B_ENGAGERS] - (1 if j == current else 0) < limit):
+            k -= 1
+            if k == 0:
+                return j
+    return -1
 
 
 # -- the line model ------------------------------------------------------------------------------

@@ -185,7 +185,7 @@ def start(F: np.ndarray, opts: np.ndarray, seed: int, index: int) -> np.ndarray:
     reset(F, S)
     initiative(F, S, rng(seed, index))
     for p in range(F.shape[0]):
-        choose_foe(F, S, opts, S[p, L.S_ORDER])
+        choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), S[p, L.S_ORDER])
     return S
 
 
@@ -221,37 +221,37 @@ def test_spread_weakest_nearest_and_the_attack_limit():
     set_track(F, S, 3, 0b11)
     set_track(F, S, 2, 0b1)
     S[2, L.S_TALLY] = 3  # light damage tally: not a marked cell
-    choose_foe(F, S, opts, 0)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, L.S_FOE] == 3 and S[3, L.S_ENGAGERS] == 1
     set_track(F, S, 2, 0b1001)
-    choose_foe(F, S, opts, 0)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, L.S_FOE] == 3  # a tie keeps the current foe
     set_track(F, S, 1, 0b1001)
     S[3, L.S_OUT] = 1
-    choose_foe(F, S, opts, 0)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, L.S_FOE] == 1 and S[1, L.S_ENGAGERS] == 1  # tie of ranks 0 and 1 marked alike: nearest
     # nearest keeps its foe while it is in, whatever the others; then the nearest, lowest row on ties
     F = sides(1, 3)
     F[0, L.P_RANK] = 1
     F[0, L.P_TARGETING] = L.TG_NEAREST
     reset(F, S)
-    choose_foe(F, S, opts, 0)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, L.S_FOE] == 2  # rank 1
     set_track(F, S, 3, 0b111)
-    choose_foe(F, S, opts, 0)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, L.S_FOE] == 2
     S[2, L.S_OUT] = 1
-    choose_foe(F, S, opts, 0)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, L.S_FOE] == 1  # ranks 0 and 2 are equally near: the lower row
     # spread: the fewest other engagers first, even against rank
     F = sides(3, 2)
     reset(F, S := np.zeros((5, L.NS), dtype=np.int64))
     for i in (0, 1):
-        choose_foe(F, S, opts, i)
+        choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), i)
     assert list(S[:2, L.S_FOE]) == [3, 4]
-    choose_foe(F, S, opts, 2)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 2)
     assert S[2, L.S_FOE] == 4  # ties of engagers (1, 1): nearest in line (rank 2 → rank 1)
-    choose_foe(F, S, opts, 0)
+    choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, L.S_FOE] == 3  # 0 others on its own foe, 2 on row 4: stays
 
 
@@ -268,7 +268,7 @@ def _play(F, opts, zt, seed, index, cnt, limit):
     reset(F, S)
     initiative(F, S, st)
     for p in range(n):
-        choose_foe(F, S, opts, S[p, L.S_ORDER])
+        choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), S[p, L.S_ORDER])
     for rnd in range(1, opts[O.O_ROUND_CAP] + 1):
         for j in range(n):
             S[j, L.S_OA_LEFT] = F[j, L.P_OA_PER_ROUND]
@@ -278,7 +278,7 @@ def _play(F, opts, zt, seed, index, cnt, limit):
                 continue
             side = F[i, L.P_SIDE]
             before = cnt[L.C_ATTACKS + 5 * side:L.C_ATTACKS + 5 * side + 5].sum()
-            choose_foe(F, S, opts, i)  # in its turn, before its actions (no dice)
+            choose_foe(F, S, opts, np.zeros(4, dtype=np.uint64), i)  # in its turn, before its actions (no dice)
             turn(F, S, opts, zt, st, cnt, i)
             if S[i, L.S_FOE] < 0 and cnt[L.C_ATTACKS + 5 * side:L.C_ATTACKS + 5 * side + 5].sum() != before:
                 bad += 1

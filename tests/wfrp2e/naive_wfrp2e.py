@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from naive_rng import Xoshiro256StarStar
 
-from brutal_sim.core.battle import TARGETING
+from brutal_sim.core.battle import TARGETING, TARGETING_MORE
 from brutal_sim.rulesets.wfrp2e import layout as L, options as O
 
 #: the choices of the option codes the reference reads (docs/reference-wfrp2e.md), in code order
@@ -382,8 +382,8 @@ class Duel:
         self.crit = CritTable(grid, fx)
         self.rng = Xoshiro256StarStar.for_duel(seed, index)
         self.f = [Combatant(profile_from_row(row), side=int(row[L.P_SIDE]), rank=int(row[L.P_RANK]),
-                            targeting=TARGETING[row[L.P_TARGETING]], arrive=max(int(row[L.P_ARRIVE]), 1),
-                            init_share=int(row[L.P_INIT_SHARE])) for row in F]
+                            targeting=(TARGETING + TARGETING_MORE)[row[L.P_TARGETING]],
+                            arrive=max(int(row[L.P_ARRIVE]), 1), init_share=int(row[L.P_INIT_SHARE])) for row in F]
         for f in self.f:
             f.away = f.arrive > 1
             if len(self.f) == 2:  # a fight of two: the other; of several: chosen (choose_foe)
@@ -1081,22 +1081,31 @@ class Duel:
     def choose_foe(self, i: int) -> None:
         """docs/groups.md: i's foe among the enemies in the fight with fewer other engagers than
         ``max_engaged``: ``spread`` the fewest other engagers, ``weakest`` the fewest Wounds left
-        (capped at 127), ``nearest`` no preference; ties: the current foe, the nearest in line, the
-        lowest row. With ``helpless = attackable`` a helpless enemy comes last (``finish_helpless =
+        (capped at 127; ``focus`` alike), ``nearest`` no preference, ``shooters_first`` those holding
+        a loaded missile weapon, then the fewest engagers; ties: the current foe, the nearest in
+        line, the lowest row; ``random`` keeps its foe while it may, else a die among the candidates
+        of the lowest tier. With ``helpless = attackable`` a helpless enemy comes last (``finish_helpless =
         off``) or first (``on``), W-13.6."""
         me = self.f[i]
         best, best_key = -1, None
+        candidates = []
         for j, f in enumerate(self.f):
             if f.side == me.side or f.out is not None or f.away:
                 continue
             others = self.engagers(j) - (1 if j == me.foe else 0)
             if others >= self.max_engaged:
                 continue
-            primary = {"spread": others, "weakest": min(f.wounds, 127), "nearest": 0}[me.targeting]
+            shooter = f.bow_in_hand and (f.loaded or f.off_loaded)
+            primary = {"spread": others, "weakest": min(f.wounds, 127), "focus": min(f.wounds, 127), "nearest": 0,
+                       "shooters_first": (0 if shooter else 1, others), "random": 0}[me.targeting]
             tier = (-1 if self.finish_first else 1) if self.rules.helpless_attackable and f.helpless else 0
+            candidates.append((tier, j))
             key = (tier, primary, j != me.foe, abs(f.rank - me.rank), j)
             if best_key is None or key < best_key:
                 best, best_key = j, key
+        if me.targeting == "random" and best >= 0 and best != me.foe:  # a die among the lowest tier
+            lowest = [j for tier, j in candidates if tier == best_key[0]]
+            best = lowest[self.rng.die(len(lowest)) - 1]
         me.foe = best
 
     def outnumbered(self, d: int) -> int:

@@ -213,8 +213,46 @@ def test_w13_6_finish_helpless_both_ways():
     for value, first in (("on", 1), ("off", 2)):
         F, S, o = _fresh_fight(["swordsman"], ["orc", "goblin"], helpless="attackable", finish_helpless=value)
         S[1, L.S_HELPLESS] = 1
-        choose_foe(F, S, o, 0)
+        choose_foe(F, S, o, np.zeros(4, dtype=np.uint64), 0)
         assert S[0, B_FOE] == first, value
     S[2, L.S_OUT] = 1
-    choose_foe(F, S, o, 0)
+    choose_foe(F, S, o, np.zeros(4, dtype=np.uint64), 0)
     assert S[0, B_FOE] == 1
+
+
+def test_w8_15_target_policies():
+    """W-8.15: ``shooters_first`` takes the goblin archer (loaded) over the orc first in line;
+    ``weakest`` and ``focus`` the enemy with the fewest Wounds left; ``random`` keeps a foe it may
+    keep, else draws among the candidates, each about equally often (within 4σ over 4,000 draws)."""
+    from brutal_sim.core.battle import B_FOE
+    from brutal_sim.rulesets.wfrp2e.kernel import choose_foe
+    from brutal_sim.toolbox.rng import seed_duel
+
+    st = np.zeros(4, dtype=np.uint64)
+    for policy, expected in (("shooters_first", 2), ("spread", 1), ("weakest", 3), ("focus", 3)):
+        p = RULESET.prepare_fight([RULESET.with_targeting(RULESET.load_fighter("swordsman"), policy, "t", "t")],
+                                  ["orc", "goblin_archer", "goblin"])
+        F, o = p.compiled.fighters, p.compiled.options
+        S = np.zeros((F.shape[0], L.NS), dtype=np.int64)
+        from brutal_sim.rulesets.wfrp2e.kernel import reset
+
+        reset(F, S, o)
+        S[3, L.S_W] = 2  # the goblin is the weakest
+        choose_foe(F, S, o, st, 0)
+        assert S[0, B_FOE] == expected, policy
+    p = RULESET.prepare_fight([RULESET.with_targeting(RULESET.load_fighter("swordsman"), "random", "t", "t")],
+                              ["orc", "goblin_archer", "goblin"])
+    F, o = p.compiled.fighters, p.compiled.options
+    S = np.zeros((F.shape[0], L.NS), dtype=np.int64)
+    picks = np.zeros(F.shape[0], dtype=np.int64)
+    n = 4000
+    for index in range(n):
+        reset(F, S, o)
+        seed_duel(st, np.uint64(5), np.int64(index))
+        choose_foe(F, S, o, st, 0)
+        picks[S[0, B_FOE]] += 1
+        kept = S[0, B_FOE]
+        choose_foe(F, S, o, st, 0)
+        assert S[0, B_FOE] == kept  # a foe it may keep is kept, no die
+    se = np.sqrt(n * (1 / 3) * (2 / 3))
+    assert picks[0] == 0 and all(abs(k - n / 3) < 4 * se for k in picks[1:]), picks

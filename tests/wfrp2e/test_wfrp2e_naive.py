@@ -257,8 +257,10 @@ def test_fights_with_arrivals_agree(options):
     _check_fights(_fight_prepared(a, b, options), 60)
 
 
-@pytest.mark.parametrize("targeting", ["weakest", "nearest"])
+@pytest.mark.parametrize("targeting", ["weakest", "nearest", "shooters_first", "focus", "random"])
 def test_fights_of_several_agree_under_each_targeting(targeting):
-    """W-8.15: side a's targeting policy; a fleer at 4 Wounds (W-3.16, W-13.4)."""
+    """W-8.15: side a's targeting policy; a fleer at 4 Wounds (W-3.16, W-13.4); a goblin archer
+    among the enemies (``shooters_first``), from 20 yards."""
     fleer = fighter(ws=35, ag=30, w=10, main_hand="hand_weapon", flee_at=4)
-    _check_fights(_fight_prepared(["swordsman", fleer], ["orc", "goblin", "goblin"], {}, targeting), 60)
+    _check_fights(_fight_prepared(["swordsman", fleer], ["orc", "goblin", "goblin_archer"], {"start_distance": 20},
+                                  targeting), 60)

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ...core.battle import TARGETING
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset, ShotMeasure
@@ -90,7 +91,7 @@ class BrutalRuleset(Ruleset):
     matrix_tactics = ("single", "feint", "defensive", "furious", "step", "aimed:head", "knockdown", "total_defence")
     matrix_reactions = ("parry", "dodge")
     capabilities = frozenset({"fights", "distance"})
-    targeting_policies = tuple(L.TARGETING_CODES)
+    targeting_policies = TARGETING
 
     rule_prefix, digest, reference = "B", "rules/brutal.md", "reference.md"
 

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ...core.battle import TARGETING
+from ...core.battle import TARGETING, TARGETING_MORE
 from ...core.errors import DataError
 from ...core.options import RuleOptions
 from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset, ShotMeasure
@@ -93,7 +93,7 @@ class WfrpRuleset(Ruleset):
     rule_prefix, digest, reference = "W", "rules/wfrp2e.md", "reference-wfrp2e.md"
     #: duels from a distance: moves, charges, runs (W-11) and shots (W-7); fights of several a side (W-13)
     capabilities = frozenset({"distance", "fights"})
-    targeting_policies = TARGETING
+    targeting_policies = TARGETING + TARGETING_MORE
 
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds

@@ -11,7 +11,7 @@ from typing import ClassVar, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
-from ...core.battle import TARGETING
+from ...core.battle import TARGETING, TARGETING_MORE
 from ...core.data import StrictModel
 from .layout import MELEE_TACTIC_NAMES, REACTION_NAMES, SHOOTING_TACTIC_NAMES, TACTIC_NAMES
 
@@ -60,7 +60,7 @@ class UnskilledUse(StrictModel):
 Tactic = Literal[TACTIC_NAMES]  # type: ignore[valid-type]
 MeleeTactic = Literal[MELEE_TACTIC_NAMES]  # type: ignore[valid-type]
 Reaction = Literal[REACTION_NAMES]  # type: ignore[valid-type]
-Targeting = Literal[TARGETING]  # type: ignore[valid-type]  # fights of several a side (W-8.15, docs/groups.md)
+Targeting = Literal[TARGETING + TARGETING_MORE]  # type: ignore[valid-type]  # fights of several a side (W-8.15, docs/groups.md)
 
 
 class Weapon(StrictModel):

@@ -249,7 +249,7 @@ def fight(F, S, opts, st, cnt, ranged):
             if S[i, B_OUT] != 0 and not (simultaneous and S[i, B_OUT_SEQ] > outs):
                 continue
             if n > 2:
-                choose_foe(F, S, i, ATTACK_LIMIT, False, -1)
+                choose_foe(F, S, st, i, ATTACK_LIMIT, False, -1)
             _turn(F, S, opts, st, cnt, i, ranged)
             if not simultaneous and decided(S):
                 return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])

@@ -25,7 +25,7 @@ def _marks(track):
 
 
 @rule
-def _choose_foe(F, S, opts, i):
+def _choose_foe(F, S, opts, st, i):
     """docs/groups.md: i chooses its foe among the enemies with room for it below the attack limit
     (B-4.7) by its targeting policy; ``weakest`` prefers the most marked cells on the wound track
     (``S_WEAKNESS``, counted here for every fighter: the choice is made only in group fights, so
@@ -34,4 +34,4 @@ def _choose_foe(F, S, opts, i):
     standing candidate takes the nearest helpless enemy with room."""
     for j in range(F.shape[0]):
         S[j, S_WEAKNESS] = _marks(S[j, S_TRACK])
-    choose_foe(F, S, i, opts[O_ATTACK_LIMIT], opts[O_FINISH_HELPLESS] != 0, CAUSE_FLED)
+    choose_foe(F, S, st, i, opts[O_ATTACK_LIMIT], opts[O_FINISH_HELPLESS] != 0, CAUSE_FLED)

@@ -289,7 +289,7 @@ def _fight(F, S, opts, zt, st, cnt, ranged):
         _draw_shown(F, S, opts, st, j)
     if n > 2:  # a duel's foes are set by _reset
         for p in range(n):
-            _choose_foe(F, S, opts, S[p, S_ORDER])
+            _choose_foe(F, S, opts, st, S[p, S_ORDER])
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         for j in range(n):
             S[j, S_OA_LEFT] = F[j, P_OA_PER_ROUND]
@@ -302,7 +302,7 @@ def _fight(F, S, opts, zt, st, cnt, ranged):
                 # draws no dice and nothing before it in the turn changes the choice (a fighter that
                 # goes out there is no one's engager either way), so it is made here, outside the hot
                 # _turn (the foe of a duel never changes)
-                _choose_foe(F, S, opts, i)
+                _choose_foe(F, S, opts, st, i)
             _turn(F, S, opts, zt, st, cnt, i, ranged)
             if decided(S):
                 loser = loser_side(S)

@@ -179,7 +179,7 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     the foe (2·M), stopping at long range; repeated while half actions are left. ``kept``: the bonus
     of an aim kept from its last turn (W-7.3 ``next_action``; 0 none): its first action, if a shot
     within very long range, is that aimed shot (one half action); else the aim is lost."""
-    while halves > 0 and not _lost_foe(F, S, opts, i):
+    while halves > 0 and not _lost_foe(F, S, opts, st, i):
         slot = _fire_slot(F, S, i, False)
         if kept > 0:
             aim = kept
@@ -202,7 +202,7 @@ def _marksman(F, S, opts, grid, fx, st, cnt, i, halves, kept):
         if band == BAND_SHORT or band == BAND_LONG:
             if halves == 2 and F[i, P_A] >= 2 and _swift_ready(F, S, opts, i, slot):
                 for _k in range(F[i, P_A]):  # W-7.11 swift shots
-                    if _lost_foe(F, S, opts, i):
+                    if _lost_foe(F, S, opts, st, i):
                         break
                     shot = _fire_slot(F, S, i, False) if opts[O_SWIFT_BRACE] == SWIFT_BRACE_ON else slot
                     if shot < 0 or (shot == SLOT_MISSILE and S[i, S_LOADED] == 0) \
@@ -260,7 +260,7 @@ def _draw_after(F, S, opts, grid, fx, st, cnt, i, halves, attacked):
     With Quick Draw (W-7.12) the Ready is free: after an attack the half action left takes the parry
     stance (W-3.7); else the half actions left go to the melee tactic. Returns the half actions left
     for it."""
-    if halves == 0 or _lost_foe(F, S, opts, i):
+    if halves == 0 or _lost_foe(F, S, opts, st, i):
         return 0
     halves -= _drop_off(F, S, opts, i)
     if halves == 0:
@@ -321,7 +321,7 @@ def _push_turn(F, S, opts, grid, fx, st, cnt, i, halves):
     (:func:`_draw_after`, the round's attack spent). Returns the half actions left."""
     _manoeuvre(F, S, opts, st, i)
     halves -= 1
-    if halves == 0 or _lost_foe(F, S, opts, i):
+    if halves == 0 or _lost_foe(F, S, opts, st, i):
         return 0
     if S[i, S_ENGAGED] == 0:
         _retreat(F, S, opts, i, _move_yards(F, opts, i))

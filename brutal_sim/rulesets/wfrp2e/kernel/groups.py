@@ -8,10 +8,21 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kern
 
 from __future__ import annotations
 
-from ....core.battle import B_TIER, B_WEAKNESS
+from ....core.battle import B_SHOOTER, B_TIER, B_WEAKNESS
 from ....toolbox.battle import apart, choose_foe, decided, foe
 from ....toolbox.jit import rule
-from ..layout import CAUSE_FLED, ENGAGE_DISTANCE, P_SIDE, S_AWAY, S_HELPLESS, S_OUT, S_W
+from ..layout import (
+    CAUSE_FLED,
+    ENGAGE_DISTANCE,
+    P_SIDE,
+    S_AWAY,
+    S_HELPLESS,
+    S_LOADED,
+    S_LOADED_OFF,
+    S_MISSILE,
+    S_OUT,
+    S_W,
+)
 from ..options import (
     FINISH_HELPLESS_ON,
     HELPLESS_ATTACKABLE,
@@ -28,19 +39,23 @@ _WEAKEST = 127
 
 
 @rule
-def _choose_foe(F, S, opts, i):
+def _choose_foe(F, S, opts, st, i):
     """W-8.15, W-13.5, W-13.6: i chooses its foe among the enemies in the fight with room for it
     (fewer other engagers than ``max_engaged``) by its targeting policy; ``weakest`` prefers the
     fewest Wounds left (``B_WEAKNESS`` = 127 − Wounds, counted here for every fighter: the choice is
     made only in fights of more than two). With ``helpless = attackable`` a helpless enemy is
     chosen only when no other has room (``finish_helpless = off``) or before any other (``on``)
-    (``B_TIER``). Engagement follows the new foe (:func:`_settle`, W-11.3)."""
+    (``B_TIER``). ``shooters_first`` prefers a foe holding a loaded missile weapon (``B_SHOOTER``),
+    ``focus`` plays as ``weakest`` **[reading: on the line every enemy in the fight is within some
+    member's reach or range]**, ``random`` keeps its foe while it may, else draws one (a die).
+    Engagement follows the new foe (:func:`_settle`, W-11.3)."""
     attackable = opts[O_HELPLESS] == HELPLESS_ATTACKABLE
     tier = -1 if opts[O_FINISH_HELPLESS] == FINISH_HELPLESS_ON else 1
     for j in range(F.shape[0]):
         S[j, B_WEAKNESS] = _WEAKEST - min(S[j, S_W], _WEAKEST)
         S[j, B_TIER] = tier if attackable and S[j, S_HELPLESS] != 0 else 0
-    choose_foe(F, S, i, opts[O_MAX_ENGAGED], False, CAUSE_FLED)
+        S[j, B_SHOOTER] = 1 if S[j, S_MISSILE] != 0 and (S[j, S_LOADED] != 0 or S[j, S_LOADED_OFF] != 0) else 0
+    choose_foe(F, S, st, i, opts[O_MAX_ENGAGED], False, CAUSE_FLED)
     _settle(S)
 
 
@@ -73,7 +88,7 @@ def _outnumbered(F, S, opts, d):
 
 
 @rule
-def _lost_foe(F, S, opts, i):
+def _lost_foe(F, S, opts, st, i):
     """Whether i's turn stops acting on its foe (bool): the fight is decided, i is out, or its foe
     went out and no other enemy with room is left (in a fight of several, i chooses its next foe at
     once, :func:`_choose_foe`). In a duel this is ``decided``: a fighter or its foe out ends it."""
@@ -84,5 +99,5 @@ def _lost_foe(F, S, opts, i):
     e = foe(S, i)
     if e >= 0 and S[e, S_OUT] == 0:
         return False
-    _choose_foe(F, S, opts, i)
+    _choose_foe(F, S, opts, st, i)
     return foe(S, i) < 0

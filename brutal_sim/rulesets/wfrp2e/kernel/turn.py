@@ -269,7 +269,7 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
         aim = 10
     feinted = feint and _feint(F, S, opts, st, i)
     for k in range(attacks):
-        if _lost_foe(F, S, opts, i) or S[i, S_ENGAGED] == 0:  # W-13: a foe out, the next engaged one
+        if _lost_foe(F, S, opts, st, i) or S[i, S_ENGAGED] == 0:  # W-13: a foe out, the next engaged one
             break
         _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
     if ranged is not None:
@@ -300,7 +300,7 @@ def _duel(F, S, opts, grid, fx, st, cnt, ranged):
     if n > 2:  # W-8.15: every fighter in turn order chooses its foe (a duel's foes are set by _reset)
         for p in range(n):
             if S[S[p, B_ORDER], S_AWAY] == 0:
-                _choose_foe(F, S, opts, S[p, B_ORDER])
+                _choose_foe(F, S, opts, st, S[p, B_ORDER])
     every_round = opts[O_INITIATIVE_ROLL] == INITIATIVE_EVERY_ROUND
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         set_round(S, rnd)
@@ -318,7 +318,7 @@ def _duel(F, S, opts, grid, fx, st, cnt, ranged):
             if n > 2:  # W-8.15: the foe is chosen again at the start of each turn (no dice)
                 if S[i, S_AWAY] != 0:
                     continue
-                _choose_foe(F, S, opts, i)
+                _choose_foe(F, S, opts, st, i)
                 if foe(S, i) < 0:  # no enemy in the fight (those left are still to arrive): it waits
                     continue
             _turn(F, S, opts, grid, fx, st, cnt, i, ranged)
