@@ -12,9 +12,10 @@ an attempt (W-12.2, one grappler per target). A grapple ends for both at once
 :func:`.wounds._take_damage`; a grappler releases before it flees). While it is on
 (:func:`.reactions._in_grapple`), neither parries or dodges (:func:`.reactions._can_react`), melee
 attacks at either get +20 WS (:func:`.attack._attack_target`), and their turns are
-:func:`_grapple_turn`. Nothing here runs in a fight without a fighter of the tactic ``grappler``
-(W-8.13): the hooks elsewhere test ``S_GRAPPLE``, or the tactic in a branch only a tactic beyond
-the six melee ones reaches, in the kernel variant ``ranged`` (:func:`.turn._turn`).
+:func:`_grapple_turn`. The turn's steps are compiled only in the kernel variant ``ranged``, which a
+matchup with a fighter of the tactic ``grappler`` (W-8.13) plays (:func:`.turn._turn`); without
+one, the checks elsewhere (reactions, the to-hit target, a fleer's free attacks, a push, a shot's
+``bs_bonus``) read ``S_GRAPPLE``, always 0.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
