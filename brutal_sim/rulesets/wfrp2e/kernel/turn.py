@@ -170,9 +170,9 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
     :func:`.grapple._grapple_attempt`, W-12.1). With ``fortune_half_action`` a spare fortune point
     buys one extra half action (W-6.5): it makes up a half action lost to the upkeep, else it aims
     (W-3.2, +10 on the first attack) before an unaimed attack of an engaged fighter that is no feint
-    (nor a grapple attempt). An aim kept from its
-    last turn (W-7.3 ``aim = next_action``, ``S_AIM``) goes to its missile turn when nothing comes
-    first (a lost turn, a flight or standing up lose it).
+    (nor a grapple attempt). An aim kept from its last turn (W-7.3 ``aim = next_action``,
+    ``S_AIM``) goes to its missile turn when nothing comes first (a lost turn, a flight or standing
+    up lose it).
     """
     S[i, S_PARRY_STANCE] = 0
     S[i, S_DEF_STANCE] = 0
