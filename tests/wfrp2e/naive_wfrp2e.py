@@ -31,6 +31,12 @@ LOCATIONS = [(15, "head"), (35, "right_arm"), (55, "left_arm"), (80, "body"), (9
 ZONE_OF = {"head": "head", "right_arm": "arm", "left_arm": "arm", "body": "body", "right_leg": "leg", "left_leg": "leg"}
 
 
+def location_of(roll: int) -> str:
+    """W-4.2: the hit location of a d100 roll, its digits reversed ("00" = 100)."""
+    reversed_roll = int(f"{roll % 100:02d}"[::-1]) or 100
+    return next(name for upper, name in LOCATIONS if reversed_roll <= upper)
+
+
 # --------------------------------------------------------------------------------------------------
 # Inputs as plain objects
 # --------------------------------------------------------------------------------------------------
@@ -86,7 +92,7 @@ class Profile:
     bs: int = 0
     missile: Missile | None = None
     melee_tactic: str = "guarded"
-    talents: frozenset[str] = frozenset()  # the missile talents of W-7 (model.TALENT_EFFECTS)
+    talents: frozenset[str] = frozenset()  # the talents that always play (model.TALENT_EFFECTS: W-7, W-12)
     thrown_supply: int | None = None  # W-7.12
     off_missile: Missile | None = None  # W-7.8: a second one in the off hand
     push: bool = False  # W-11.7: an engaged kiter or marksman manoeuvres
@@ -115,7 +121,7 @@ def _missile(row, slot: int = L.SLOT_MISSILE) -> Missile | None:
 
 TALENT_FIELDS = {"sure_shot": L.P_SURE_SHOT, "sharpshooter": L.P_SHARPSHOOTER, "mighty_shot": L.P_MIGHTY_SHOT,
                  "rapid_reload": L.P_RAPID_RELOAD, "master_gunner": L.P_MASTER_GUNNER, "quick_draw": L.P_QUICK_DRAW,
-                 "ambidextrous": L.P_AMBIDEXTROUS}
+                 "ambidextrous": L.P_AMBIDEXTROUS, "wrestling": L.P_WRESTLING}
 
 
 def profile_from_row(row) -> Profile:
@@ -186,6 +192,11 @@ class Rules:
     kite_flee: bool = False  # W-8.11
     aim_next: bool = False  # W-7.3 aim = next_action
     snare: bool = False  # W-7.13 snare = entangle
+    grapple_standard: bool = False  # W-12.1 grapple_via = standard (no attempt in a charge)
+    grapple_no_reaction: bool = False  # W-12.1 grapple_reaction = none
+    grapple_free_hands: bool = False  # W-12.1 grapple_hands = free
+    grapple_body: bool = False  # W-12.5 grapple_location = body
+    grapple_fury: bool = False  # W-12.5 grapple_fury = auto
 
     @classmethod
     def from_array(cls, o) -> "Rules":
@@ -206,7 +217,8 @@ class Rules:
                    bool(o[O.O_BS_BONUS]), int(o[O.O_VISIBILITY]), bool(o[O.O_COVER]), int(o[O.O_AMMO]),
                    bool(o[O.O_DELAY_CUT]), bool(o[O.O_SWIFT_BRACE]), bool(o[O.O_DROP]),
                    bool(o[O.O_MANOEUVRE_TEST]), bool(o[O.O_MANOEUVRE_FOLLOW]), bool(o[O.O_KITE_FLEE]),
-                   bool(o[O.O_AIM]), bool(o[O.O_SNARE]))
+                   bool(o[O.O_AIM]), bool(o[O.O_SNARE]), bool(o[O.O_GRAPPLE_VIA]), bool(o[O.O_GRAPPLE_REACTION]),
+                   bool(o[O.O_GRAPPLE_HANDS]), bool(o[O.O_GRAPPLE_LOCATION]), bool(o[O.O_GRAPPLE_FURY]))
 
 
 @dataclass(frozen=True)
@@ -282,6 +294,8 @@ class Combatant:
     aim_kept: int = 0  # W-7.3 next_action: an aim's bonus kept for the next turn's first action
     off_in_hand: bool = False  # W-7.8: the second missile weapon, in the off hand
     off_loaded: bool = False
+    grapple: int = -1  # W-12: the index of the fighter it grapples with
+    holding: bool = False  # W-12.5: it is the grappler
 
     def __post_init__(self) -> None:
         self.wounds = self.p.wounds
@@ -465,7 +479,8 @@ class Duel:
 
     # -- reactions (W-4.3 – W-4.6) --------------------------------------------------------------------
     def can_react(self, d: Combatant) -> bool:
-        return d.out is None and d.stunned_turns == 0 and not d.all_out and not d.surprised and not d.helpless
+        return (d.out is None and d.stunned_turns == 0 and not d.all_out and not d.surprised and not d.helpless
+                and not self.in_grapple(d))  # W-12.3
 
     def reaction_cost(self, d: Combatant, kind: str) -> int | None:
         """0 free, 1 a fortune point for an extra use, None impossible."""
@@ -532,12 +547,11 @@ class Duel:
         return None, 0
 
     # -- an attack (W-4) --------------------------------------------------------------------------
-    def attack(self, ai: int, modifier: int, feinted: bool) -> None:
-        a = self.f[ai]
-        d = self.f[a.foe]
-        hand, weapon = a.weapon()
+    def to_hit(self, a: Combatant, d: Combatant, hand: str, weapon: Item, modifier: int) -> int:
+        """W-4.1: the to-hit target of a's attack at d."""
         total = modifier - a.pen_ws
         total += 20 if d.stunned_turns else 0
+        total += 20 if self.in_grapple(d) else 0  # W-12.3: an attack from outside the grapple
         total += self.rules.prone_bonus if d.prone else 0
         total -= 20 if d.defensive_stance else 0
         total += 20 if d.running else 0  # W-11.2
@@ -547,8 +561,14 @@ class Duel:
         street = a.p.street_fighting and self.rules.street_fighting
         if hand == "fists" and street:
             total += 10
-        total += self.outnumbered(a.foe)  # W-13.4
-        target = a.p.ws + self.modifiers(total)
+        total += self.outnumbered(next(j for j, f in enumerate(self.f) if f is d))  # W-13.4
+        return a.p.ws + self.modifiers(total)
+
+    def attack(self, ai: int, modifier: int, feinted: bool) -> None:
+        a = self.f[ai]
+        d = self.f[a.foe]
+        hand, weapon = a.weapon()
+        target = self.to_hit(a, d, hand, weapon, modifier)
         if d.helpless:  # W-6.2: hit automatically; the d100 only places the blow
             roll = self.d100()
         else:
@@ -572,8 +592,7 @@ class Duel:
         a = self.f[ai]
         d = self.f[a.foe]
         street = a.p.street_fighting and self.rules.street_fighting
-        reversed_roll = int(f"{roll % 100:02d}"[::-1]) or 100
-        location = next(name for upper, name in LOCATIONS if reversed_roll <= upper)
+        location = location_of(roll)
         if hand == "missile" and self.rules.cover_legs and location.endswith("_leg"):
             location = "body"  # W-7.9 cover
         # damage (W-4.7, W-4.11, W-4.12)
@@ -609,7 +628,11 @@ class Duel:
             ap -= 1
         if hand == "missile" and "sure_shot" in a.p.talents and not (pierced and not self.rules.sure_shot_stack):
             ap = max(0, ap - 1)  # W-7.13 Sure Shot
-        final = max(0, raw - d.p.tb - ap)
+        self.wound(a, d, location, weapon, max(0, raw - d.p.tb - ap))
+
+    def wound(self, a: Combatant, d: Combatant, location: str, weapon: Item, final: int) -> None:
+        """W-5: d takes ``final`` damage on ``location``: Wounds, criticals, the counters."""
+        zone = ZONE_OF[location]
         if final and self.rules.reload_break_damage:
             d.reload_done = 0  # W-7.10
         self.rec.damage[d.side] += final
@@ -671,7 +694,15 @@ class Duel:
         me = self.f[i]
         foe = self.f[me.foe]
         tactic = me.p.tactic
-        if tactic in ("marksman", "shoot_then_draw", "rush"):
+        if tactic == "grappler":  # W-8.13 (after drop_hands); the third value marks a grapple attempt
+            if halves == 0:
+                return 0, 0, False
+            if self.can_seize(i):
+                if self.engaged(i):
+                    return 1, 10 if halves == 2 else 0, True  # aim + attempt
+                n, modifier, _ = self.close_in(i, halves)  # as rush (W-8.12)
+                return n, modifier, n > 0 and (modifier != 10 or not self.rules.grapple_standard)
+        if tactic in ("marksman", "shoot_then_draw", "rush", "grappler"):
             tactic = me.p.melee_tactic
         if tactic == "turtle":
             if self.rules.defensive_full:
@@ -802,6 +833,7 @@ class Duel:
         shields = [x for x, held in ((d.p.main, d.holds_main), (d.p.off, d.holds_off)) if held and x.shield]
         total -= 10 if shields and not d.surprised else 0  # W-7.9: a shield bearer, aware
         total += 20 if d.stunned_turns and self.rules.stunned_plus20 else 0
+        total += 20 if self.in_grapple(d) and self.rules.stunned_plus20 else 0  # W-12.3
         total -= self.rules.visibility
         total -= 20 if hand == "off" and "ambidextrous" not in a.p.talents else 0  # W-7.8
         target = a.p.bs + self.modifiers(total)
@@ -906,7 +938,7 @@ class Duel:
         me = self.f[i]
         w = me.p.missile
         if self.engaged(i):
-            if me.p.push and not self.f[me.foe].helpless:  # W-11.7: push, then Move away
+            if me.p.push and not self.f[me.foe].helpless and not self.in_grapple(self.f[me.foe]):  # W-11.7, W-12.3
                 self.manoeuvre(i)
                 halves -= 1
                 if halves == 0 or self.lost_foe(i):
@@ -936,8 +968,8 @@ class Duel:
         if me.p.tactic == "kite" and halves == 2 and self.kite(i):
             return 0
         foe = self.f[me.foe]
-        foe_tactic = foe.p.melee_tactic if foe.p.tactic in ("marksman", "shoot_then_draw", "rush", "overwatch") \
-            else foe.p.tactic
+        foe_tactic = foe.p.melee_tactic if foe.p.tactic in ("marksman", "shoot_then_draw", "rush", "overwatch",
+                                                            "grappler") else foe.p.tactic
         if (me.p.tactic == "overwatch" and halves == 2 and self.hand_to_fire(me, False) and not foe.bow_in_hand
                 and foe_tactic != "turtle" and self.gap(i) > w.short):
             me.kept = True  # W-8.14: delay (W-11.6)
@@ -1047,7 +1079,7 @@ class Duel:
         foe = self.f[me.foe]
         if self.engaged(i) and not self.rules.disengage:
             for j, f in enumerate(self.f):  # W-13.4: a free attack for every enemy engaged with it
-                if f.out is None and f.foe == i and abs(f.x - me.x) <= 2 and me.out is None:
+                if f.out is None and f.foe == i and abs(f.x - me.x) <= 2 and me.out is None and not self.in_grapple(f):
                     self.attack(j, 0, False)
         if not self.rules.reposition:
             self.take_out(me, "fled")
@@ -1139,6 +1171,8 @@ class Duel:
         me.parry_stance = me.defensive_stance = me.cautious = me.all_out = me.running = False
         me.kept = False
         kept, me.aim_kept = me.aim_kept, 0
+        if me.grapple >= 0 and self.grapple_turn(i):  # W-12
+            return
         if me.surprised or me.helpless:
             return
         if me.stunned_turns:
@@ -1157,7 +1191,9 @@ class Duel:
             halves -= 1
             kept = 0
         ready = 0 if "quick_draw" in me.p.talents else 1  # W-7.12
-        if me.bow_in_hand:
+        if me.p.tactic == "grappler" and self.rules.grapple_free_hands:  # W-12.1: what it dropped stays down
+            pass
+        elif me.bow_in_hand:
             pass
         elif me.p.main is not None and not me.holds_main:
             me.holds_main = True
@@ -1177,6 +1213,8 @@ class Duel:
             if halves == 0 or self.decided():
                 return
         was_engaged = self.engaged(i)
+        if me.p.tactic == "grappler":
+            halves -= self.drop_hands(me)
         n, modifier, feint = self.plan(i, halves)
         watcher = self.f[me.foe]
         charge = False
@@ -1186,20 +1224,112 @@ class Duel:
                 self.kept_shot(me.foe, arriving=charge)
                 if self.decided():
                     return
-        tactic = me.p.melee_tactic if me.p.tactic in ("marksman", "shoot_then_draw", "rush") else me.p.tactic
+        tactic = me.p.melee_tactic if me.p.tactic in ("marksman", "shoot_then_draw", "rush", "grappler") \
+            else me.p.tactic
         aims_already = (tactic not in ("berserk", "cautious", "turtle")
                         and not (tactic == "swift" and me.p.attacks >= 2) and me.holds_off)
         aim = 0
         if extra_half and was_engaged and halves == 2 and n and not feint and not aims_already:
             me.fortune -= 1
             aim = 10  # W-3.2 before the first attack
-        feinted = feint and self.feint(i)
+        attempt = feint and me.p.tactic == "grappler"  # W-12.1: the grappler's plan marks an attempt
+        feinted = feint and not attempt and self.feint(i)
         for k in range(n):
             if self.lost_foe(i) or not self.engaged(i):  # W-13: the next foe, if engaged
                 break
-            self.attack(i, modifier + (aim if k == 0 else 0), feinted)
+            if attempt:
+                self.grapple_attempt(i, modifier + aim)
+            else:
+                self.attack(i, modifier + (aim if k == 0 else 0), feinted)
         if charge and watcher.kept:
             self.kept_shot(me.foe, arriving=False)
+
+    # -- the grapple (W-12) ---------------------------------------------------------------------------
+    def in_grapple(self, c: Combatant) -> bool:
+        """W-12.3, W-12.6: c grapples or is held, and both are still in the fight."""
+        return c.grapple >= 0 and c.out is None and self.f[c.grapple].out is None
+
+    def can_seize(self, i: int) -> bool:
+        """W-12.2: i's foe may be grappled: in, not helpless, in no grapple (one grappler per target)."""
+        me = self.f[i]
+        if me.foe < 0:
+            return False
+        foe = self.f[me.foe]
+        return foe.out is None and not foe.helpless and not self.in_grapple(foe)
+
+    def drop_hands(self, me: Combatant) -> int:
+        """W-12.1 grapple_hands = free: a grappler lets go of both items (W-7.12 drop: free or a half)."""
+        if not self.rules.grapple_free_hands or not (me.holds_main or me.holds_off):
+            return 0
+        me.holds_main = me.holds_off = False
+        return 1 if self.rules.drop_half else 0
+
+    def release(self, i: int) -> None:
+        me = self.f[i]
+        if me.grapple >= 0 and self.f[me.grapple].grapple == i:
+            self.f[me.grapple].grapple, self.f[me.grapple].holding = -1, False
+        me.grapple, me.holding = -1, False
+
+    def grapple_attempt(self, ai: int, modifier: int) -> None:
+        """W-12.1, W-12.2: an unarmed attack (Wrestling +10 WS) that deals no damage; a hit that is not
+        parried or dodged (grapple_reaction = allowed) makes the target test Ag; a failure: grappled."""
+        a = self.f[ai]
+        d = self.f[a.foe]
+        wrestling = 10 if "wrestling" in a.p.talents else 0
+        target = self.to_hit(a, d, "fists", a.p.fists, modifier + wrestling)
+        hit, _ = self.test(a, target, on_reaction=False)
+        if not hit:
+            self.rec.outcomes[a.side][L.OUT_MISS] += 1
+            return
+        kind = None if self.rules.grapple_no_reaction else self.react(d, a.p.fists)
+        outcome = {None: "hit", "parry": "parried", "dodge": "dodged"}[kind]
+        self.rec.outcomes[a.side][("miss", "parried", "dodged", "hit").index(outcome)] += 1
+        if kind is not None:
+            return
+        ag = d.p.ag - d.p.ag_penalty + self.modifiers(-d.pen_ag)  # W-9.2 armour penalty
+        if not self.test(d, ag, on_reaction=True)[0]:
+            a.grapple, a.holding = a.foe, True
+            d.grapple, d.holding = ai, False
+            d.reload_done, d.kept = 0, False  # W-7.10, W-12.3
+            d.foe = ai
+
+    def grapple_turn(self, i: int) -> bool:
+        """W-12.3 – W-12.6: True when the grapple takes i's turn."""
+        me = self.f[i]
+        other = self.f[me.grapple]
+        if other.out is not None:
+            self.release(i)
+            return False
+        me.foe = me.grapple
+        lost = me.surprised or me.helpless or me.stunned_turns > 0
+        if not me.holding:
+            if lost:
+                return False
+
+            def strength(c: Combatant) -> int:
+                return c.p.s + self.modifiers(10 if "wrestling" in c.p.talents else 0)
+
+            if self.opposed(strength(me), strength(other)):  # W-12.4 break free
+                self.release(i)
+            return True
+        if lost or me.prone or (me.p.flee_at is not None and me.wounds <= me.p.flee_at):
+            self.release(i)
+            return False
+        if not self.opposed(me.p.s, other.p.s):  # W-12.5 hurt
+            return True
+        location = "body" if self.rules.grapple_body else location_of(self.d100())
+        last = self.rng.die(10)
+        raw = last + me.p.sb + me.p.fists.damage
+        raw += 1 if me.p.mighty_blow and self.rules.mighty_blow else 0
+        raw += 1 if me.p.street_fighting and self.rules.street_fighting else 0
+        if last == 10 and self.rules.grapple_fury:
+            while last == 10:
+                last = self.rng.die(10)
+                raw += last
+            self.rec.fury[me.side] += 1
+        ap = 2 * other.p.ap[ZONE_OF[location]]  # W-4.9 unarmed
+        self.wound(me, other, location, me.p.fists, max(0, raw - other.p.tb - ap))
+        return True
 
     def kept_shot(self, i: int, arriving: bool) -> None:
         """W-8.14, W-11.6: the overwatcher's kept half action once its foe is within short range."""
@@ -1342,6 +1472,8 @@ class Duel:
                 self.shoot(0, band, aim, hand)
             return self.rec
         self.as_if_engaged = True
+        if self.f[a.foe].p.tactic == "grappler":
+            self.drop_hands(self.f[a.foe])
         self.plan(a.foe, 2)
         self.as_if_engaged = False
         n, modifier, feint = self.plan(0, 2)

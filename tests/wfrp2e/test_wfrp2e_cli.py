@@ -154,6 +154,7 @@ def test_good_crit_file(tmp_path: Path):
     (("duel", "orc", "goblin", "--reaction-b", "pray"), "unknown reaction 'pray'"),
     (("duel", "orc", "goblin", "--ruleset", "wfrp3e"), "unknown ruleset"),
     (("attack", "orc", "goblin", "--tactic", "turtle"), "makes no attack"),
+    (("attack", "wrestler", "orc"), "makes grapple attempts"),  # W-12.1: an attempt deals no damage
     (("list", "spells", "--ruleset", "wfrp2e"), "unknown topic 'spells'"),
 ])
 def test_bad_input_one_line_exit_2(args, needle):

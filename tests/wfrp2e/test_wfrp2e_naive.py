@@ -264,3 +264,55 @@ def test_fights_of_several_agree_under_each_targeting(targeting):
     fleer = fighter(ws=35, ag=30, w=10, main_hand="hand_weapon", flee_at=4)
     _check_fights(_fight_prepared(["swordsman", fleer], ["orc", "goblin", "goblin_archer"], {"start_distance": 20},
                                   targeting), 60)
+
+
+# -- the grapple (W-12, W-8.13) ----------------------------------------------------------------------
+
+GRAPPLES = [  # a, b, options
+    ("wrestler", "orc", {}),
+    ("wrestler", "swordsman", {"grapple_via": "standard", "grapple_location": "body"}),
+    ("duelist", "wrestler", {"grapple_reaction": "none", "grapple_fury": "auto", "street_fighting": "on",
+                             "strike_mighty_blow": "plus1"}),
+    ("wrestler", "brute", {"start_distance": 12, "grapple_fury": "auto", "crit_model": "table",
+                           "crit_table": "example"}),
+    ("wrestler", "knight", {"start_distance": 3, "grapple_via": "standard", "opposed": "both_fail_reroll",
+                            "fortune": "attack_first"}),
+    ("wrestler", "militia", {"start_distance": 10, "opposed": "defender_wins_ties", "helpless": "attackable",
+                             "crit_model": "table", "crit_table": "example", "fortune_half_action": "on"}),
+]
+
+
+@pytest.mark.parametrize("a,b,options", GRAPPLES)
+def test_w12_grapple_duels_agree(a, b, options):
+    """W-12.1 – W-12.6, W-3.17, W-6.3, W-8.13: a grappler's duels (the attempt standing, after a Move
+    and in a charge, the Ag test, break free, hurt, release) under each value of the grapple options,
+    kernel and reference duel by duel."""
+    _check_fights(prepared(a, b, **options), N)
+
+
+@pytest.mark.parametrize("hands,drop", [("any", "free"), ("free", "free"), ("free", "half")])
+def test_w12_1_armed_grappler_hands_agree(hands, drop):
+    """W-12.1 ``grapple_hands``: an armed grappler (hand weapon and shield, Wrestling) attempts with
+    them in hand, or drops them first (W-7.12 ``drop``: free or a half action) and never readies
+    them; its foe flees at 5 Wounds (W-3.16: no free attack from a fighter in a grapple)."""
+    a = fighter(ws=45, s=42, ag=35, main_hand="hand_weapon", off_hand="shield", talents=["wrestling"],
+                tactic="grappler", fortune=2)
+    b = fighter(ws=40, s=35, ag=40, dodge=40, main_hand="hand_weapon", armour=["sleeved_mail_shirt"], flee_at=5)
+    _check_fights(prepared(a, b, grapple_hands=hands, drop=drop, start_distance=8), 120)
+
+
+GRAPPLE_FIGHTS = [  # side a, side b, options
+    (["wrestler", "swordsman"], ["brute", "orc"], {}),
+    (["wrestler", "wrestler", "militia"], ["orc", "goblin", "goblin"],
+     {"grapple_reaction": "none", "crit_model": "table", "crit_table": "example", "helpless": "attackable"}),
+    (["kithband", "wrestler"], ["orc", "goblin"], {"start_distance": 20, "bs_bonus": "plus20", "grapple_fury": "auto"}),
+]
+
+
+@pytest.mark.parametrize("side_a,side_b,options", GRAPPLE_FIGHTS)
+def test_w12_3_grapples_in_fights_of_several_agree(side_a, side_b, options):
+    """W-12.3, W-13.6: in fights of several a side the fighters of a grapple parry and dodge no more
+    and melee attacks (with ``bs_bonus = plus20`` shots) at them from outside get +20; one grappler
+    per target (W-12.2); a grapple ends when a fighter of it goes out (W-12.6): kernel and reference
+    fight by fight, the group block included."""
+    _check_fights(_fight_prepared(side_a, side_b, options), 60)

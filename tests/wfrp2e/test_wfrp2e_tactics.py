@@ -79,7 +79,7 @@ def test_w3_19_the_tactics_listed_are_the_w8_policies():
     assert [tuple(r) for r in rows] == [("guarded", "W-8.1"), ("swift", "W-8.2"), ("berserk", "W-8.3"),
                                         ("cautious", "W-8.4"), ("turtle", "W-8.5"), ("feinter", "W-8.6"),
                                         ("marksman", "W-8.9"), ("shoot_then_draw", "W-8.10"), ("kite", "W-8.11"),
-                                        ("rush", "W-8.12"), ("overwatch", "W-8.14")]
+                                        ("rush", "W-8.12"), ("overwatch", "W-8.14"), ("grappler", "W-8.13")]
 
 
 # -- W-8.1 guarded -----------------------------------------------------------------------------------

@@ -40,10 +40,16 @@ def has_missiles(fighters: np.ndarray) -> bool:
     return bool(fighters[:, _MISSILE_PRESENT].any())
 
 
+def has_grapplers(fighters: np.ndarray) -> bool:
+    """Whether a fighter of ``int64[N, NF]`` has the tactic ``grappler`` (W-8.13, W-12)."""
+    return bool((fighters[:, L.P_TACTIC] == L.T_GRAPPLER).any())
+
+
 def kernel_set(fighters: np.ndarray, group: bool = False) -> KernelSet:
-    """The kernel set of a WFRP 2e run: ``ranged`` (the steps of W-7 and W-8.14) when a fighter
-    carries a missile weapon (:func:`has_missiles`); any other matchup compiles none of them."""
-    return KernelSet(ranged=has_missiles(fighters), group=group)
+    """The kernel set of a WFRP 2e run: ``ranged`` (the steps of W-7 and W-8.14, and those of the
+    grapple, W-12) when a fighter carries a missile weapon (:func:`has_missiles`) or grapples
+    (:func:`has_grapplers`); any other matchup compiles none of them, and plays as before them."""
+    return KernelSet(ranged=has_missiles(fighters) or has_grapplers(fighters), group=group)
 
 
 def compiled(fighters: np.ndarray, options: np.ndarray, grid: np.ndarray, effects: np.ndarray) -> Compiled:
@@ -147,9 +153,11 @@ class WfrpRuleset(Ruleset):
         return {"tactic": fighter.tactic, "reaction": fighter.reaction}
 
     def check_attack(self, prepared: Prepared) -> None:
-        if prepared.a.tactic == "turtle":
-            usable = ", ".join(t for t in L.TACTIC_NAMES if t != "turtle")
-            raise DataError("tactic_a", None, f"tactic 'turtle' makes no attack; allowed for attack: {usable}")
+        if prepared.a.tactic in ("turtle", "grappler"):
+            usable = ", ".join(t for t in L.TACTIC_NAMES if t not in ("turtle", "grappler"))
+            what = "makes no attack" if prepared.a.tactic == "turtle" else \
+                "makes grapple attempts, which deal no damage (W-12.1)"
+            raise DataError("tactic_a", None, f"tactic {prepared.a.tactic!r} {what}; allowed for attack: {usable}")
         d = int(prepared.options["start_distance"])
         if prepared.a.missile is not None:
             self._check_shot(prepared, d)

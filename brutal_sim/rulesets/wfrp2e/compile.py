@@ -92,7 +92,7 @@ def compile_fighter(f: Fighter, options: Mapping[str, object] | None = None) -> 
     for field, effect in ((L.P_SURE_SHOT, "sure_shot"), (L.P_SHARPSHOOTER, "sharpshooter"),
                           (L.P_MIGHTY_SHOT, "mighty_shot"), (L.P_RAPID_RELOAD, "rapid_reload"),
                           (L.P_MASTER_GUNNER, "master_gunner"), (L.P_QUICK_DRAW, "quick_draw"),
-                          (L.P_AMBIDEXTROUS, "ambidextrous")):
+                          (L.P_AMBIDEXTROUS, "ambidextrous"), (L.P_WRESTLING, "wrestling")):
         row[field] = int(f.talent_effect(effect))
     for z, points in enumerate(f.armour_points().values()):
         row[L.P_AP + z] = points

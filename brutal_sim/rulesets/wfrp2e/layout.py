@@ -74,15 +74,15 @@ def n_fight_counters(round_cap: int, n_fighters: int) -> int:
 # -- tactics (W-8) and reactions ------------------------------------------------------------------
 MELEE_TACTIC_NAMES = ("guarded", "swift", "berserk", "cautious", "turtle", "feinter")
 RANGED_TACTIC_NAMES = ("marksman", "shoot_then_draw", "kite")
-TACTIC_NAMES = MELEE_TACTIC_NAMES + RANGED_TACTIC_NAMES + ("rush", "overwatch")
+TACTIC_NAMES = MELEE_TACTIC_NAMES + RANGED_TACTIC_NAMES + ("rush", "overwatch", "grappler")
 #: the tactics that need a missile weapon
 SHOOTING_TACTIC_NAMES = RANGED_TACTIC_NAMES + ("overwatch",)
 #: the rule of each tactic (W-8)
 TACTIC_RULES = dict(zip(TACTIC_NAMES, ("W-8.1", "W-8.2", "W-8.3", "W-8.4", "W-8.5", "W-8.6", "W-8.9", "W-8.10",
-                                       "W-8.11", "W-8.12", "W-8.14")))
+                                       "W-8.11", "W-8.12", "W-8.14", "W-8.13")))
 # guarded (0): the kernel's plan when the tactic is none of the melee five below
 (T_SWIFT, T_BERSERK, T_CAUTIOUS, T_TURTLE, T_FEINTER, T_MARKSMAN, T_SHOOT_THEN_DRAW, T_KITE,
- T_RUSH, T_OVERWATCH) = range(1, len(TACTIC_NAMES))
+ T_RUSH, T_OVERWATCH, T_GRAPPLER) = range(1, len(TACTIC_NAMES))
 REACTION_NAMES = ("dodge_first", "parry_first", "best", "none")
 # dodge_first (0): the kernel's choice when the reaction is none of the three below
 R_PARRY_FIRST, R_BEST, R_NONE = range(1, len(REACTION_NAMES))
@@ -160,6 +160,7 @@ P_THROWN = P.next()  # W-7.12: the supply of a thrown missile weapon (items); âˆ
 P_S = P.next()  # Strength (W-7.13: the escape from a snare)
 P_PUSH = P.next()  # W-11.7: an engaged kiter or marksman manoeuvres (pushes its foe away) instead of drawing
 P_ATTACK_SHOT = P.next()  # attack --shot: the measured shot as its first turn fires it (0), unaimed (1) or aimed (2)
+P_WRESTLING = P.next()  # W-12.1, W-12.4: 1 with the Wrestling talent (+10 WS to grapple, +10 S to break free)
 P_AP = P.block(N_ZONES)  # armour points of zone z at P_AP + z (W-9.2)
 P_WEAPONS = P.block(SLOTS.size * WN)  # weapon slot s at P_WEAPONS + s * WN
 NF = P.size
@@ -197,6 +198,8 @@ S_AIM = S.next()  # W-7.3 aim = next_action: the bonus of an aim kept for the fi
 # its slot, band and aim, and the count of its foe's side still in, set aside to stop the turn there
 S_HOLD = S.next()
 S_HELD_SLOT, S_HELD_BAND, S_HELD_AIM, S_HELD_IN = S.take(4)
+S_GRAPPLE = S.next()  # W-12: the row + 1 of the fighter it grapples with (0 none), kept by kernel.grapple
+S_HOLDING = S.next()  # W-12.5: 1 when it is the grappler (holds its S_GRAPPLE partner), 0 when it is held
 S_TOOK = S.block(N_LEVELS)  # per-side cells: hits of level l side s took in this duel at S[s, S_TOOK + l]
 NS = S.size
 #: what toolbox.tally.count_decision reads of this layout

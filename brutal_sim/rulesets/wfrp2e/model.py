@@ -141,9 +141,9 @@ class Armour(StrictModel):
     ag_penalty: int = Field(0, ge=0, le=30, description="taken off Ag tests (dodge, initiative)")
 
 
-#: talents whose rule the digest gives (W-7.3, W-7.8, W-7.10, W-7.12 – W-7.14): always in effect
+#: talents whose rule the digest gives (W-7.3, W-7.8, W-7.10, W-7.12 – W-7.14, W-12.1): always in effect
 TALENT_EFFECTS = ("sure_shot", "sharpshooter", "mighty_shot", "rapid_reload", "master_gunner", "quick_draw",
-                  "ambidextrous")
+                  "ambidextrous", "wrestling")
 TalentEffect = Literal[("",) + TALENT_EFFECTS]  # type: ignore[valid-type]
 
 
@@ -157,7 +157,7 @@ class Talent(StrictModel):
     option: Literal["", "strike_mighty_blow", "street_fighting", "specialist"] = ""
     specialist: SpecialistGroup = Field("", description="W-7.14: the Specialist Weapon Group the talent gives "
                                                         "(option specialist)")
-    effect: TalentEffect = Field("", description="the rule the talent plays (W-7): " + ", ".join(TALENT_EFFECTS))
+    effect: TalentEffect = Field("", description="the rule the talent plays (W-7, W-12): " + ", ".join(TALENT_EFFECTS))
 
 
 WeaponRef = Union[str, Weapon, None]
@@ -242,6 +242,8 @@ class Fighter(_Profile):
                              "'throwing', a spear or a snare; other missile weapons count the option ammo")
         if self.tactic in SHOOTING_TACTIC_NAMES and self.missile is None:
             raise ValueError(f"tactic {self.tactic!r} shoots: it needs a missile weapon (field missile)")
+        if self.tactic == "grappler" and self.missile is not None:
+            raise ValueError("tactic 'grappler' grapples (W-8.13, W-12): it carries no missile weapon (field missile)")
         second = self.off_hand_missile
         if second is not None:
             if not second.missile:

@@ -18,9 +18,10 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("surprise", "W-2.6", "none", ("none", "a", "b"),
                help="the surprised side loses its first-round turn and cannot parry or dodge in round 1"),
     OptionSpec("opposed", "W-1.4", "official_like", ("official_like", "both_fail_reroll", "defender_wins_ties"),
-               help="opposed tests (feint): official_like: success beats failure, more degrees win, then the "
-                    "higher target, then a reroll; two failures: nobody wins. both_fail_reroll: two failures "
-                    "roll again. defender_wins_ties: equal degrees of success go to the defender"),
+               help="opposed tests (feint, manoeuvre, breaking free and hurting in a grapple): official_like: "
+                    "success beats failure, more degrees win, then the higher target, then a reroll; two failures: "
+                    "nobody wins. both_fail_reroll: two failures roll again. defender_wins_ties: equal degrees of "
+                    "success go to the defender"),
     OptionSpec("auto_results", "W-1.5", "none", ("none", "auto_01_05_96_00"),
                help="none: only the target decides; auto_01_05_96_00: 01–05 always succeed, 96–00 always fail"),
     OptionSpec("modifier_cap", "W-1.6", 0, int_range=(0, 100),
@@ -181,6 +182,20 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("kite_flee", "W-8.11", "off", ("off", "on"),
                help="an engaged kiter draws its melee weapon (off), or with flee_outcome = reposition flees (a "
                     "full action, W-3.16: its foe's free attack as leave_melee says) to shoot again"),
+    OptionSpec("grapple_via", "W-12.1", "standard_or_charge", ("standard_or_charge", "standard"),
+               help="a grapple attempt is a standard attack or a charge's attack (+10 WS, rulebook), or a standard "
+                    "attack only (a grappler's charge then strikes as any charge)"),
+    OptionSpec("grapple_reaction", "W-12.1", "allowed", ("allowed", "none"),
+               help="the foe may parry or dodge a grapple attempt that hits, as any melee hit (allowed), or not "
+                    "(none)"),
+    OptionSpec("grapple_hands", "W-12.1", "any", ("any", "free"),
+               help="a grappler attempts with whatever it holds (any), or needs both hands empty (free: it drops "
+                    "what it holds first, as the option drop says, and never readies it again)"),
+    OptionSpec("grapple_location", "W-12.5", "roll", ("roll", "body"),
+               help="where a grappler's hurt lands: a fresh d100 read as a hit location (roll), or the body"),
+    OptionSpec("grapple_fury", "W-12.5", "none", ("none", "auto"),
+               help="a hurt's damage d10 of 10: nothing more (none: no to-hit test to confirm Ulric's Fury), or "
+                    "Fury d10s added while they show 10 without a test (auto)"),
 )
 
 # -- the kernels' option row (int64[NO]); crit_table is read by the rules loader ---------------------
@@ -239,6 +254,11 @@ O_MANOEUVRE_FOLLOW = ROW.slot("manoeuvre_follow")
 O_KITE_FLEE = ROW.slot("kite_flee")
 O_AIM = ROW.slot("aim")
 O_SNARE = ROW.slot("snare")
+O_GRAPPLE_VIA = ROW.slot("grapple_via")
+O_GRAPPLE_REACTION = ROW.slot("grapple_reaction")
+O_GRAPPLE_HANDS = ROW.slot("grapple_hands")
+O_GRAPPLE_LOCATION = ROW.slot("grapple_location")
+O_GRAPPLE_FURY = ROW.slot("grapple_fury")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with ------------------------------------------------
@@ -287,6 +307,11 @@ MANOEUVRE_STAY, MANOEUVRE_ADVANCE = ROW.codes("manoeuvre_follow")
 AIM_SAME_TURN, AIM_NEXT_ACTION = ROW.codes("aim")
 SNARE_OFF, SNARE_ENTANGLE = ROW.codes("snare")
 KITE_FLEE_OFF, KITE_FLEE_ON = ROW.codes("kite_flee")
+GRAPPLE_VIA_STANDARD_OR_CHARGE, GRAPPLE_VIA_STANDARD = ROW.codes("grapple_via")
+GRAPPLE_REACTION_ALLOWED, GRAPPLE_REACTION_NONE = ROW.codes("grapple_reaction")
+GRAPPLE_HANDS_ANY, GRAPPLE_HANDS_FREE = ROW.codes("grapple_hands")
+GRAPPLE_LOCATION_ROLL, GRAPPLE_LOCATION_BODY = ROW.codes("grapple_location")
+GRAPPLE_FURY_NONE, GRAPPLE_FURY_AUTO = ROW.codes("grapple_fury")
 #: the values of the number options that mean "none": no modifier cap, no arena, unlimited ammunition
 NO_MODIFIER_CAP = 0
 NO_ARENA = 0

@@ -33,7 +33,12 @@ feint's opposed test d100 feinter, d100 target (again on a reroll, W-1.4); each 
 d100 [fortune reroll d100]; reaction d100 [fortune reroll d100]; damage d10 [second d10 for Impact]
 [helpless d10, W-6.2]; Ulric's Fury: [confirmation d100] d10, … (W-4.11); an attack on a helpless
 target draws its d100 for the location only, no reaction; critical table d100 (``crit_model =
-table`` only).
+table`` only). The grapple (W-12): an attempt draws to-hit d100 [fortune reroll d100]; reaction d100
+[fortune reroll d100] (``grapple_reaction = allowed``); the target's Ag test d100 [fortune reroll
+d100]; a break free: d100 the held fighter, d100 its grappler (again on a reroll, W-1.4); a hurt:
+d100 the grappler, d100 the held fighter (again on a reroll), then on a win [location d100,
+``grapple_location = roll``] damage d10 [Fury d10 … while 10s show, ``grapple_fury = auto``]
+[critical table d100].
 
 The parallel loop of ``_run`` is compiled with this package's functions internal to it
 (:mod:`brutal_sim.toolbox.jit`): LLVM passes only the arguments a function uses, 2.4× the duels per
@@ -46,7 +51,8 @@ above it: :mod:`.tests` (W-1 tests, opposed tests), :mod:`.fortune` (W-6.5, W-8.
 conditions), :mod:`.movement` (W-11 moves, charges, runs, engagement, the line model),
 :mod:`.groups` (W-8.15, W-13: the choice of a foe in fights of several a side),
 :mod:`.attack` (W-4: to-hit, location, damage roll, the attack), :mod:`.ranged` (W-7: range bands,
-the shot, reloads), :mod:`.actions` (W-3 actions, W-8 tactics, the shooters' turns), :mod:`.turn`
+the shot, reloads), :mod:`.grapple` (W-12: the attempt, breaking free, hold and hurt, the
+release), :mod:`.actions` (W-3 actions, W-8 tactics, the shooters' turns), :mod:`.turn`
 (W-2: initiative, the turn, the duel), :mod:`.drivers` (the parallel loops, whose flags choose the
 kernel set).
 
@@ -56,8 +62,8 @@ The names below are the kernel's public names; everything else is private to its
 chapters import each other's private names, nothing outside this package does).
 
 - Drivers (the ruleset's :class:`~brutal_sim.core.ruleset.Kernels`): the compiled parallel loops
-  ``run`` and ``paired``; their flag ``ranged`` is None for a matchup without missile weapons (no
-  step of W-7 is compiled) and True for one with them.
+  ``run`` and ``paired``; their flag ``ranged`` is None for a matchup without missile weapons and
+  without a grappler (no step of W-7 or W-12 is compiled) and True for one with them.
 - ``LOCATION_ZONE``: ``int64[6]``, the zone of each hit location.
 - Rule steps, for the exact enumeration (:mod:`brutal_sim.rulesets.wfrp2e.exact`) and for the rule
   tests, which call one step on hand-made arrays. They take the arguments described above.
@@ -84,6 +90,13 @@ from .drivers import (
 )
 from .fortune import (
     _fortune_allows as fortune_allows,
+)
+from .grapple import (
+    _break_free as break_free,
+    _grapple_ag as grapple_ag,
+    _grapple_attempt as grapple_attempt,
+    _grapple_strength as grapple_strength,
+    _hurt as hurt,
 )
 from .groups import (
     _choose_foe as choose_foe,
@@ -150,6 +163,7 @@ __all__ = [
     "attack_target",
     "availability",
     "band",
+    "break_free",
     "choose_reaction",
     "choose_foe",
     "close",
@@ -165,6 +179,10 @@ __all__ = [
     "first_shot",
     "fortune_allows",
     "fury_needs_test",
+    "grapple_ag",
+    "grapple_attempt",
+    "grapple_strength",
+    "hurt",
     "initiative",
     "jams",
     "location",

@@ -2,7 +2,8 @@
 opposed test, fleeing, the shooters' turns.
 
 Rules: W-1.4, W-1.6, W-3.3, W-3.4, W-3.5, W-3.6, W-3.7, W-3.8, W-3.9, W-3.13, W-3.16, W-8.1, W-8.6,
-W-8.8, W-7.8, W-7.11, W-7.12, W-8.9, W-8.10, W-8.11, W-8.12, W-8.14, W-11.4, W-11.6, W-11.7.
+W-8.8, W-7.8, W-7.11, W-7.12, W-8.9, W-8.10, W-8.11, W-8.12, W-8.13, W-8.14, W-11.4, W-11.6, W-11.7,
+W-12.3.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -85,7 +86,7 @@ from .fortune import _fortune_allows
 from .groups import _lost_foe
 from .movement import _at_edge, _close, _move_yards, _reach, _retreat, _run_yards, _settle
 from .ranged import _aim_bonus, _band, _fire_slot, _long_range, _reload, _reload_need, _shoot
-from .reactions import _availability, _react
+from .reactions import _availability, _in_grapple, _react
 from .tests import _capped, _opposed, _test
 from .weapons import _attack_slot, _held, _wf
 
@@ -111,7 +112,8 @@ def _plan(F, S, opts, i, halves):
     all-out +20, no reactions (W-3.4); cautious: −10, +10 to reactions (W-3.5); turtle: defensive
     stance + parry stance, the defensive stance alone when it is a full action (W-3.6, W-3.7);
     feinter: feint + attack when the foe could parry and WS ≥ the foe's (W-8.6), else guarded. One
-    half action left: a standard attack (turtle: a stance).
+    half action left: a standard attack (turtle: a stance). A grappler's plan is
+    :func:`.grapple._grappler_plan`, this one its ``melee_tactic``'s when it may not grapple its foe.
     """
     t = _melee_tactic(F, i)
     if S[i, S_ENGAGED] == 0 and t != T_TURTLE:
@@ -398,8 +400,9 @@ def _overwatch_shot(F, S, opts, grid, fx, st, cnt, i, arriving):
 @rule
 def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     """The turn of a fighter with its missile weapon in hand: engaged, :func:`_push_turn` (field
-    ``push``, W-11.7; the foe not helpless), a kiter's flight (``kite_flee = on`` with ``flee_outcome
-    = reposition`` and two half actions, W-8.11, W-3.16) or :func:`_draw`; else
+    ``push``, W-11.7; the foe not helpless nor in a grapple, W-12.3: it does not move), a kiter's
+    flight (``kite_flee = on`` with ``flee_outcome = reposition`` and two half actions, W-8.11,
+    W-3.16) or :func:`_draw`; else
     :func:`_kite` (``kite`` with two half actions), ``overwatch`` (W-8.14: loaded, its foe approaching
     beyond short range: it delays, W-11.6, keeping a half action for :func:`_overwatch_shot`) or
     :func:`_marksman` (W-8.9 – W-8.11); empty with
@@ -409,7 +412,7 @@ def _ranged_turn(F, S, opts, grid, fx, st, cnt, i, halves, kept):
     first action loses it. Returns the half actions left for the melee tactic."""
     e = foe(S, i)
     if S[i, S_ENGAGED] != 0:
-        if F[i, P_PUSH] != 0 and S[e, S_HELPLESS] == 0:
+        if F[i, P_PUSH] != 0 and S[e, S_HELPLESS] == 0 and not _in_grapple(S, e):
             return _push_turn(F, S, opts, grid, fx, st, cnt, i, halves)
         if (F[i, P_TACTIC] == T_KITE and halves == 2 and opts[O_KITE_FLEE] == KITE_FLEE_ON
                 and opts[O_FLEE_OUTCOME] == FLEE_REPOSITION):
@@ -450,13 +453,15 @@ def _feint(F, S, opts, st, i):
 @rule
 def _flee(F, S, opts, grid, fx, st, cnt, i):
     """W-3.16, W-11.4, W-13.4: i flees (a full action). Engaged, with ``leave_melee = seed`` every
-    enemy engaged with it (whose foe it is, within 2 yards; in a duel its foe), in row order, first
-    gets a free standard attack while i is still in (``rulebook``: it disengages, no free attack). If still in the fight
-    it is out (fled) with ``flee_outcome = out``, or with ``reposition`` moves 2·M yards away from
-    its foe (W-11.2 Flee; halved in difficult terrain; within the arena, W-11.5) and stays in."""
+    enemy engaged with it (whose foe it is, within 2 yards; in a duel its foe) and in no grapple
+    (W-12.3: it attacks no one else), in row order, first gets a free standard attack while i is
+    still in (``rulebook``: it disengages, no free attack). If still in the fight it is out (fled)
+    with ``flee_outcome = out``, or with ``reposition`` moves 2·M yards away from its foe (W-11.2
+    Flee; halved in difficult terrain; within the arena, W-11.5) and stays in."""
     if S[i, S_ENGAGED] != 0 and opts[O_LEAVE_MELEE] == LEAVE_MELEE_SEED:
         for j in range(F.shape[0]):  # W-13.4: every enemy engaged with it, in row order
-            if S[j, S_OUT] == 0 and foe(S, j) == i and apart(S, i, j) <= ENGAGE_DISTANCE and S[i, S_OUT] == 0:
+            if (S[j, S_OUT] == 0 and foe(S, j) == i and apart(S, i, j) <= ENGAGE_DISTANCE and S[i, S_OUT] == 0
+                    and not _in_grapple(S, j)):
                 _attack(F, S, opts, grid, fx, st, cnt, j, 0, False)
     if opts[O_FLEE_OUTCOME] == FLEE_OUT:
         put_out(F, S, i, CAUSE_FLED)

@@ -2,7 +2,7 @@
 what TB and armour absorb, and the attack itself: to-hit test, reaction, damage.
 
 Rules: W-1.6, W-3.6, W-3.9, W-4.1, W-4.2, W-4.7, W-4.8, W-4.9, W-4.10, W-4.11, W-4.12, W-6.1, W-6.2,
-W-6.4, W-7.8, W-7.9, W-7.13, W-7.14, W-9.3, W-11.2.
+W-6.4, W-7.8, W-7.9, W-7.13, W-7.14, W-9.3, W-11.2, W-12.3, W-12.5.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -71,7 +71,7 @@ from ..options import (
 )
 from .fortune import _fortune_allows
 from .groups import _outnumbered
-from .reactions import _react
+from .reactions import _in_grapple, _react
 from .tests import _capped, _succeeds, _test
 from .weapons import _attack_slot, _quality, _wf
 from .wounds import LOCATION_ZONE, _take_damage
@@ -84,14 +84,17 @@ LOCATION_UPPER = np.array(layout.LOCATION_UPPER, dtype=np.int64)
 def _attack_target(F, S, opts, a, slot, mod):
     """W-4.1: a's to-hit target with ``slot`` and the action modifier ``mod``.
 
-    Adds: target stunned +20 (W-6.1), running +20 (W-11.2), prone +prone_bonus (W-6.4), in defensive stance −20 (W-3.6),
-    off hand −20 unless Balanced with ``balanced_offhand`` (W-4.10) or Ambidextrous (W-7.8), Street Fighting unarmed +10
-    (W-9.3 option), critical-effect WS penalties, an outnumbered target +10 or +20 (W-13.4
-    ``outnumber``); the sum capped by W-1.6. int64.
+    Adds: target stunned +20 (W-6.1), in a grapple +20 (W-12.3: a's attack comes from outside it),
+    running +20 (W-11.2), prone +prone_bonus (W-6.4), in defensive stance −20 (W-3.6), off hand −20
+    unless Balanced with ``balanced_offhand`` (W-4.10) or Ambidextrous (W-7.8), Street Fighting
+    unarmed +10 (W-9.3 option), critical-effect WS penalties, an outnumbered target +10 or +20
+    (W-13.4 ``outnumber``); the sum capped by W-1.6. int64.
     """
     d = foe(S, a)
     m = mod - S[a, S_PEN_WS]
     if S[d, S_STUN] > 0:
+        m += 20
+    if _in_grapple(S, d):
         m += 20
     if S[d, S_PRONE] > 0:
         m += opts[O_PRONE_BONUS]
@@ -174,13 +177,31 @@ def _fury_needs_test(opts, extra):
 
 
 @rule
+def _fury_dice(opts, st, target, confirm):
+    """W-4.11: Ulric's Fury after a damage die of 10: a d10 added while the last die shows 10, each
+    after a to-hit test against ``target`` as ``fury_confirm`` asks when ``confirm`` (a failed test
+    stops the chain); without ``confirm`` no test (a helpless target, W-6.2; a grappler's hurt with
+    ``grapple_fury = auto``, W-12.5). Returns (the added dice's sum, their number)."""
+    total = 0
+    extra = 0
+    die = 10
+    while die == 10:
+        if confirm and _fury_needs_test(opts, extra) and not _succeeds(opts, roll_die(st, 100), target):
+            break
+        die = roll_die(st, 10)
+        total += die
+        extra += 1
+    return total, extra
+
+
+@rule
 def _damage_roll(F, S, opts, st, a, slot, target, helpless):
     """W-4.7, W-4.11, W-4.12, W-6.2: the damage before absorption and the number of Fury dice added.
 
     d10 (Impact: 2d10, the higher kept) + :func:`_damage_bonus`, + d10 against a ``helpless``
     target (W-6.2); while the kept or added die shows 10, Ulric's Fury adds a d10, each after a
     to-hit test against ``target`` as ``fury_confirm`` asks (against a helpless target the to-hit
-    is automatic: no test).
+    is automatic: no test; :func:`_fury_dice`).
     """
     die = roll_die(st, 10)
     if _quality(F, S, opts, a, slot, W_IMPACT):
@@ -191,12 +212,9 @@ def _damage_roll(F, S, opts, st, a, slot, target, helpless):
     if helpless:
         total += roll_die(st, 10)
     extra = 0
-    while die == 10:
-        if not helpless and _fury_needs_test(opts, extra) and not _succeeds(opts, roll_die(st, 100), target):
-            break
-        die = roll_die(st, 10)
-        total += die
-        extra += 1
+    if die == 10:
+        added, extra = _fury_dice(opts, st, target, not helpless)
+        total += added
     return total, extra
 
 

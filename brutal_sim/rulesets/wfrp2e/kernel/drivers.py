@@ -3,7 +3,8 @@ of several configurations on the same random numbers. ``_run`` and ``_paired`` a
 loops the ruleset's :class:`~brutal_sim.core.ruleset.Kernels` bind; their trailing flags are the
 kernel variants (:data:`~brutal_sim.core.ruleset.VARIANTS`), each ``None`` to leave its part out of
 the compiled code or ``True`` to play it: ``ranged`` (the steps of W-7 and W-8.14, for a matchup in
-which a fighter carries a missile weapon, :func:`.turn._turn`); ``group`` (the group block of the
+which a fighter carries a missile weapon, and of the grapple, W-12, for one with a grappler,
+:func:`.turn._turn`); ``group`` (the group block of the
 counters; WFRP 2e plays duels only, so it is always None).
 
 Rules: none of their own: a duel (W-2) or one attack or shot (W-4, W-7) per index (:mod:`.turn`).

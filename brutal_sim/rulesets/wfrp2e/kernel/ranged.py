@@ -1,7 +1,7 @@
 """Ranged combat (W-7): range bands, the shot's BS target, the shot through the W-4 pipeline
 (location, damage, criticals, Fury), reloads.
 
-Rules: W-7.1, W-7.2, W-7.3, W-7.4, W-7.5, W-7.6, W-7.7, W-7.8, W-7.9, W-7.10, W-7.13, W-7.14.
+Rules: W-7.1, W-7.2, W-7.3, W-7.4, W-7.5, W-7.6, W-7.7, W-7.8, W-7.9, W-7.10, W-7.13, W-7.14, W-12.3.
 
 The missile weapon is the fighter's weapon slot ``SLOT_MISSILE`` (main hand), a second one-handed
 one ``SLOT_MISSILE_OFF`` (off hand, W-7.8); while they are in hand (``S_MISSILE``) the melee items
@@ -87,6 +87,7 @@ from ..options import (
 )
 from .attack import _strike
 from .fortune import _fortune_allows
+from .reactions import _in_grapple
 from .tests import _capped, _test
 from .weapons import _held, _wf
 
@@ -182,8 +183,9 @@ def _shot_target(F, S, opts, a, slot, band, aim):
     add), aim_adds (−30 + aim), stack (−30 − 20 + aim) (W-7.5); the target running −20 (W-7.9);
     shooting in melee −20 (W-7.7: in a duel the target is engaged exactly when the shooter is, so
     the seed's and the rulebook's readings agree); the target holding a shield −10 unless surprised
-    (W-7.9: aware); stunned +20 with ``bs_bonus = plus20``; ``visibility`` off; from the off hand
-    −20 unless Ambidextrous (W-7.8); the sum capped by W-1.6. int64.
+    (W-7.9: aware); stunned +20 and in a grapple +20 (W-12.3) with ``bs_bonus = plus20``;
+    ``visibility`` off; from the off hand −20 unless Ambidextrous (W-7.8); the sum capped by W-1.6.
+    int64.
     """
     d = foe(S, a)
     if band == BAND_EXTREME:
@@ -203,8 +205,11 @@ def _shot_target(F, S, opts, a, slot, band, aim):
     if S[d, S_SURPRISED] == 0 and ((_held(F, S, d, SLOT_OFF) and _wf(F, d, SLOT_OFF, W_SHIELD) != 0)
                                    or (_held(F, S, d, SLOT_MAIN) and _wf(F, d, SLOT_MAIN, W_SHIELD) != 0)):
         m -= 10
-    if S[d, S_STUN] > 0 and opts[O_BS_BONUS] == BS_BONUS_PLUS20:
-        m += 20
+    if opts[O_BS_BONUS] == BS_BONUS_PLUS20:
+        if S[d, S_STUN] > 0:
+            m += 20
+        if _in_grapple(S, d):
+            m += 20
     m -= opts[O_VISIBILITY]
     if slot == SLOT_MISSILE_OFF and F[a, P_AMBIDEXTROUS] == 0:
         m -= 20

@@ -2,7 +2,7 @@
 it may react and whether that costs a fortune point, its choice between parry and dodge, and the
 reaction's test.
 
-Rules: W-1.6, W-2.6, W-3.4, W-3.5, W-4.3, W-4.4, W-4.6, W-4.12, W-6.1, W-6.2, W-6.5, W-8.1.
+Rules: W-1.6, W-2.6, W-3.4, W-3.5, W-4.3, W-4.4, W-4.6, W-4.12, W-6.1, W-6.2, W-6.5, W-8.1, W-12.3, W-12.6.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -26,6 +26,7 @@ from ..layout import (
     S_CAUTIOUS,
     S_DODGE_USED,
     S_FORTUNE,
+    S_GRAPPLE,
     S_HELPLESS,
     S_NO_REACT,
     S_OUT,
@@ -80,11 +81,18 @@ def _dodge_target(F, S, opts, d, a, a_slot):
 
 
 @rule
+def _in_grapple(S, i):
+    """W-12.3: whether i is in a grapple, grappling or held (``S_GRAPPLE``; cleared for both when it
+    ends, W-12.6)."""
+    return S[i, S_GRAPPLE] != 0
+
+
+@rule
 def _can_react(S, d):
-    """W-6.1, W-3.4, W-2.6, W-6.2: stunned, all-out, surprised and helpless fighters neither parry nor
-    dodge."""
+    """W-6.1, W-3.4, W-2.6, W-6.2, W-12.3: stunned, all-out, surprised and helpless fighters and the
+    two fighters of a grapple neither parry nor dodge."""
     return (S[d, S_OUT] == 0 and S[d, S_STUN] == 0 and S[d, S_NO_REACT] == 0 and S[d, S_SURPRISED] == 0
-            and S[d, S_HELPLESS] == 0)
+            and S[d, S_HELPLESS] == 0 and not _in_grapple(S, d))
 
 
 @rule

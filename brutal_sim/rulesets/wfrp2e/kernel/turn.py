@@ -2,7 +2,7 @@
 duel until a side is out or the round cap; and the situation the attack kind measures.
 
 Rules: W-2.2, W-2.3, W-2.6, W-2.7, W-3.2, W-3.4, W-3.7, W-3.11, W-3.12, W-3.16, W-6.1, W-6.2, W-6.5,
-W-8.8, W-8.15, W-13.1, W-13.7.
+W-8.8, W-8.13, W-8.15, W-12.1, W-12.3, W-12.4, W-12.5, W-13.1, W-13.7.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -36,6 +36,7 @@ from ..layout import (
     P_FORTUNE,
     P_QUICK_DRAW,
     P_SIDE,
+    P_TACTIC,
     P_THROWN,
     P_W,
     S_AIM,
@@ -47,6 +48,7 @@ from ..layout import (
     S_ENGAGED,
     S_ENTANGLED,
     S_FORTUNE,
+    S_GRAPPLE,
     S_HARMED,
     S_HELD_AIM,
     S_HELD_BAND,
@@ -77,6 +79,7 @@ from ..layout import (
     SLOT_MISSILE,
     SLOT_MISSILE_OFF,
     SLOT_OFF,
+    T_GRAPPLER,
     TALLY,
     W_PRESENT,
     W_SNARE,
@@ -104,6 +107,7 @@ from ..options import (
 from .actions import _feint, _flee, _overwatch_shot, _plan, _plan_aims, _ranged_turn
 from .attack import _attack
 from .fortune import _fortune_spare
+from .grapple import _frees_hands, _grapple_attempt, _grapple_turn, _grappler_plan
 from .groups import _choose_foe, _lost_foe
 from .movement import _settle
 from .ranged import _aim_bonus, _escape, _shoot
@@ -194,19 +198,23 @@ def _arrivals(F, S, opts, st, rnd):
 
 @rule
 def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
-    """One turn of fighter i (W-2.3); ``ranged`` None in a duel without missile weapons (the steps
-    of W-7 and W-8.14 are then not compiled), True otherwise.
+    """One turn of fighter i (W-2.3); ``ranged`` None in a duel without missile weapons and without a
+    grappler (the steps of W-7, W-8.14 and W-12 are then not compiled), True otherwise.
 
-    Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a surprised (W-2.6) or helpless
-    (W-6.2) fighter or a stunned one (W-6.1, one lost turn counted off) does nothing; an entangled
-    one tries to escape (W-7.13, :func:`_escape`); a fighter at or below its ``flee_at`` Wounds
-    flees (W-3.16); else it stands up (W-3.12) and readies a dropped item (W-3.11, main hand first),
-    a half action each (Quick Draw: the Ready free, W-7.12), and spends the rest on its tactic
-    (:func:`_plan`). With ``fortune_half_action`` a spare fortune point buys one extra half action
-    (W-6.5): it makes up a half action lost to the upkeep, else it aims (W-3.2, +10 on the first
-    attack) before an unaimed attack of an engaged fighter that is no feint. An aim kept from its
-    last turn (W-7.3 ``aim = next_action``, ``S_AIM``) goes to its missile turn when nothing comes
-    first (a lost turn, a flight or standing up lose it).
+    Stances and a run's modifiers end (W-3.4 – W-3.7, W-11.2); a fighter in a grapple breaks free or
+    hurts (W-12.4, W-12.5, :func:`.grapple._grapple_turn`) unless it loses its turn or releases; a
+    surprised (W-2.6) or helpless (W-6.2) fighter or a stunned one (W-6.1, one lost turn counted
+    off) does nothing; an entangled one tries to escape (W-7.13, :func:`_escape`); a fighter at or
+    below its ``flee_at`` Wounds flees (W-3.16); else it stands up (W-3.12) and readies a dropped
+    item (W-3.11, main hand first), a half action each (Quick Draw: the Ready free, W-7.12; a
+    grappler with ``grapple_hands = free`` readies nothing, W-8.13), and spends the rest on its
+    tactic (:func:`_plan`; a grappler's attack may be a grapple attempt,
+    :func:`.grapple._grapple_attempt`, W-12.1). With ``fortune_half_action`` a spare fortune point
+    buys one extra half action (W-6.5): it makes up a half action lost to the upkeep, else it aims
+    (W-3.2, +10 on the first attack) before an unaimed attack of an engaged fighter that is no feint
+    (nor a grapple attempt). An aim kept from its last turn (W-7.3 ``aim = next_action``,
+    ``S_AIM``) goes to its missile turn when nothing comes first (a lost turn, a flight or standing
+    up lose it).
     """
     S[i, S_PARRY_STANCE] = 0
     S[i, S_DEF_STANCE] = 0
@@ -216,6 +224,9 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
     S[i, S_KEPT] = 0  # W-11.6: a kept half action not used is lost
     kept = S[i, S_AIM]  # W-7.3: an aim kept for this turn's first action
     S[i, S_AIM] = 0
+    if ranged is not None:
+        if S[i, S_GRAPPLE] != 0 and _grapple_turn(F, S, opts, grid, fx, st, cnt, i):  # W-12: break free, hurt
+            return
     if S[i, S_SURPRISED] != 0 or S[i, S_HELPLESS] != 0:
         return
     if S[i, S_STUN] > 0:
@@ -235,7 +246,8 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
         halves -= 1
         kept = 0
     for slot in (SLOT_MAIN, SLOT_OFF):
-        if halves > 0 and S[i, S_MISSILE] == 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0:
+        if (halves > 0 and S[i, S_MISSILE] == 0 and _wf(F, i, slot, W_PRESENT) != 0 and S[i, S_HELD_MAIN + slot] == 0
+                and (ranged is None or not _frees_hands(F, opts, i))):  # W-12.1 grapple_hands = free: it stays down
             S[i, S_HELD_MAIN + slot] = 1
             if F[i, P_QUICK_DRAW] == 0:  # W-7.12 Quick Draw: the Ready is free
                 halves -= 1
@@ -253,7 +265,15 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
             if halves == 0 or decided(S):
                 return
     engaged = S[i, S_ENGAGED] != 0
-    attacks, mod, feint = _plan(F, S, opts, i, halves)
+    attempt = 0
+    feint = False
+    if ranged is not None and F[i, P_TACTIC] == T_GRAPPLER:  # W-8.13: its attack a grapple attempt (W-12.1)
+        attacks, mod, attempt, halves = _grappler_plan(F, S, opts, i, halves)
+        if attempt < 0:  # a foe it may not grapple: its melee tactic
+            attempt = 0
+            attacks, mod, feint = _plan(F, S, opts, i, halves)
+    else:
+        attacks, mod, feint = _plan(F, S, opts, i, halves)
     e = foe(S, i)
     charge = False
     if ranged is not None:
@@ -264,14 +284,17 @@ def _turn(F, S, opts, grid, fx, st, cnt, i, ranged):
                 if decided(S):
                     return
     aim = 0
-    if spare and engaged and halves == 2 and attacks > 0 and not feint and not _plan_aims(F, S, i):
+    if spare and engaged and halves == 2 and attacks > 0 and not feint and attempt == 0 and not _plan_aims(F, S, i):
         S[i, S_FORTUNE] -= 1
         aim = 10
     feinted = feint and _feint(F, S, opts, st, i)
     for k in range(attacks):
         if _lost_foe(F, S, opts, st, i) or S[i, S_ENGAGED] == 0:  # W-13: a foe out, the next engaged one
             break
-        _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
+        if ranged is not None and attempt == 1:
+            _grapple_attempt(F, S, opts, st, cnt, i, mod)
+        else:
+            _attack(F, S, opts, grid, fx, st, cnt, i, mod + aim if k == 0 else mod, feinted)
     if ranged is not None:
         if charge and S[e, S_KEPT] != 0:  # delay_cut = between_actions: after the whole charge
             _overwatch_shot(F, S, opts, grid, fx, st, cnt, e, False)
@@ -384,12 +407,14 @@ def _first_shot(F, S, opts, grid, fx, st, cnt, ranged):
 @rule
 def _attack_setup(F, S, opts):
     """The situation ``attack`` measures: fresh fighters, the foe of side a's first fighter (row 0)
-    in the stances its tactic takes when engaged, row 0's plan for its turn. Returns row 0's
-    (attacks, modifier, feint) of :func:`_plan`."""
+    in the stances its tactic takes when engaged (a grappler: none, its hands emptied with
+    ``grapple_hands = free``, W-8.13), row 0's plan for its turn. Returns row 0's (attacks, modifier,
+    feint) of :func:`_plan`."""
     _reset(F, S, opts)
     e = foe(S, 0)
     engaged = S[e, S_ENGAGED]
     S[e, S_ENGAGED] = 1
-    _plan(F, S, opts, e, 2)
+    if F[e, P_TACTIC] != T_GRAPPLER or _grappler_plan(F, S, opts, e, 2)[2] < 0:
+        _plan(F, S, opts, e, 2)
     S[e, S_ENGAGED] = engaged
     return _plan(F, S, opts, 0, 2)

@@ -2,7 +2,7 @@
 the critical models, the critical table's effects, out of the fight and fate points, the level a
 hit is counted at.
 
-Rules: W-3.11, W-5.1, W-5.2, W-5.3, W-5.4, W-5.5, W-5.6, W-6.1, W-6.2, W-6.4, W-7.10.
+Rules: W-3.11, W-5.1, W-5.2, W-5.3, W-5.4, W-5.5, W-5.6, W-6.1, W-6.2, W-6.4, W-7.10, W-12.6.
 
 Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.wfrp2e.kernel`).
 """
@@ -41,10 +41,12 @@ from ..layout import (
     P_FATE,
     P_SIDE,
     S_DEAD,
+    S_GRAPPLE,
     S_HARMED,
     S_HELD_MAIN,
     S_HELD_OFF,
     S_HELPLESS,
+    S_HOLDING,
     S_OUT,
     S_PEN_AG,
     S_PEN_WS,
@@ -94,6 +96,18 @@ def _model_takes_out(opts, value):
     if opts[O_CRIT_MODEL] == CRIT_SUDDEN_DEATH:
         return True
     return value >= opts[O_CRIT_THRESHOLD]
+
+
+@rule
+def _release(S, i):
+    """W-12.6: the grapple of i ends (break free, release, either fighter out of the fight): both
+    fighters' grapple state (``S_GRAPPLE``, ``S_HOLDING``) cleared."""
+    j = S[i, S_GRAPPLE] - 1
+    S[i, S_GRAPPLE] = 0
+    S[i, S_HOLDING] = 0
+    if j >= 0:
+        S[j, S_GRAPPLE] = 0
+        S[j, S_HOLDING] = 0
 
 
 @rule
@@ -149,7 +163,8 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
     (+1 Precise), Wounds become 0, and the critical model decides (one d100 for the table model).
     With ``reload_break = also_damage`` damage restarts d's reload under way (W-7.10). The damage
     and the hit are counted at d's side, its per-side tally ``S_TOOK`` in the side's row; the
-    damage dealt by a and taken by d in the battle block (``B_DEALT``, ``B_TAKEN``).
+    damage dealt by a and taken by d in the battle block (``B_DEALT``, ``B_TAKEN``). A critical
+    that takes d out ends its grapple (W-12.6, :func:`_release`).
     """
     side = F[d, P_SIDE]
     cnt[C_DAMAGE + side] += final
@@ -175,6 +190,8 @@ def _take_damage(F, S, opts, grid, fx, st, cnt, a, d, slot, loc, final):
             else:
                 _apply_effect(F, S, opts, fx, d, loc, _crit_effect(grid, value, roll_die(st, 100)))
             level = _wound_level(0, True, S[d, S_OUT] != 0)
+            if S[d, S_OUT] != 0 and S[d, S_GRAPPLE] != 0:
+                _release(S, d)
     cnt[C_WOUNDS + side * N_LEVELS * N_ZONES + level * N_ZONES + zone] += 1
     S[side, S_TOOK + level] += 1
     if level != LVL_NONE:
