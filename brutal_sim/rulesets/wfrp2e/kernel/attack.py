@@ -62,10 +62,12 @@ from ..options import (
     O_CHOPPA,
     O_COVER,
     O_FURY_CONFIRM,
+    O_OUTNUMBER,
     O_PRONE_BONUS,
     O_STREET_FIGHTING,
     O_STRIKE_MIGHTY_BLOW,
     O_SURE_SHOT_STACK,
+    OUTNUMBER_NONE,
     STREET_FIGHTING_ON,
     SURE_SHOT_STACK_FALSE,
 )
@@ -108,7 +110,8 @@ def _attack_target(F, S, opts, a, slot, mod):
         m -= 20
     if slot == SLOT_FISTS and F[a, P_STREET_FIGHTING] != 0 and opts[O_STREET_FIGHTING] == STREET_FIGHTING_ON:
         m += 10
-    m += _outnumbered(F, S, opts, d)  # W-13.4 (0 unless outnumber = table_6_2)
+    if opts[O_OUTNUMBER] != OUTNUMBER_NONE:  # W-13.4
+        m += _outnumbered(F, S, opts, d)
     return F[a, P_WS] + _capped(opts, m)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ....core.battle import B_SHOOTER, B_TIER, B_WEAKNESS
 from ....toolbox.battle import apart, choose_foe, decided, foe
-from ....toolbox.jit import rule
+from ....toolbox.jit import inline_rule, rule
 from ..layout import (
     CAUSE_FLED,
     ENGAGE_DISTANCE,
@@ -87,13 +87,20 @@ def _outnumbered(F, S, opts, d):
     return 0
 
 
-@rule
+@inline_rule
 def _lost_foe(F, S, opts, st, i):
     """Whether i's turn stops acting on its foe (bool): the fight is decided, i is out, or its foe
     went out and no other enemy with room is left (in a fight of several, i chooses its next foe at
     once, :func:`_choose_foe`). In a duel this is ``decided``: a fighter or its foe out ends it."""
     if decided(S):
         return True
+    return F.shape[0] > 2 and _foe_gone(F, S, opts, st, i)
+
+
+@rule
+def _foe_gone(F, S, opts, st, i):
+    """:func:`_lost_foe` in a fight of several that is not decided: i is out, or its foe is out and
+    no other enemy with room is left (i chooses its next foe at once)."""
     if S[i, S_OUT] != 0:
         return True
     e = foe(S, i)
