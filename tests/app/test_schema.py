@@ -27,7 +27,8 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 EXAMPLE_KINDS = {"sergeant.toml": ("fighter", "brutal"), "rules_variant.toml": ("rules", "brutal"),
                  "vereteno_gunfighter_braced.toml": ("fighter", "vereteno"),
                  "vereteno_gunfighter_hip.toml": ("fighter", "vereteno"),
-                 "wfrp2e_pistolier_one_pistol.toml": ("fighter", "wfrp2e")}
+                 "wfrp2e_pistolier_one_pistol.toml": ("fighter", "wfrp2e"),
+                 "wfrp2e_knight_arrives.toml": ("fighter", "wfrp2e")}
 #: bundled files that are not named after their kind
 FILE_KINDS = {"crit_example.toml": "crit_table"}
 

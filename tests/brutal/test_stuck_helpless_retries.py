@@ -190,14 +190,14 @@ def test_b9_8_choice_of_foe_with_finish_helpless():
         S[1, L.S_DEAD] = int(b1_state == "dead")
         if b2_taken:
             S[3, L.S_FOE], S[2, L.S_ENGAGERS] = 2, 1
-        choose_foe(F, S, o, 0)
+        choose_foe(F, S, o, np.zeros(4, dtype=np.uint64), 0)
         assert S[0, L.S_FOE] == expected, (finish, b1_state, b2_taken)
     # no standing enemy with room and no foe: the nearest helpless one (rank 0, row 1)
     o = default_options(attack_limit="corridor", finish_helpless="on")
     S = fresh_state(F)
     _out(S, 1)
     S[3, L.S_FOE], S[2, L.S_ENGAGERS] = 2, 1
-    choose_foe(F, S, o, 0)
+    choose_foe(F, S, o, np.zeros(4, dtype=np.uint64), 0)
     assert (S[0, L.S_FOE], S[1, L.S_ENGAGERS]) == (1, 1)
 
 
