@@ -544,7 +544,7 @@ def test_v3_4_v3_5_v4_1_one_reaction_for_one_ap(reaction, ap, reaction_dice, ap_
     idx = index_with_dice(*[(20, BLANK)] * drawn)
     st = state_at(idx)
     cnt = np.zeros(L.n_counters(100), dtype=np.int64)
-    K.attack(F, S, opts(), traumas(), st, cnt, 0, L.K_STANDARD)
+    K.attack(F, S, opts(), traumas(), st, cnt, 0, 1, L.K_STANDARD)
     assert S[1, L.S_AP] == ap_after
     assert cnt[L.C_ATTACKS + L.OUT_MISS] == 1
     assert [roll_die(st, 20) for _ in range(3)] == dice(idx, drawn + 3)[drawn:]
@@ -668,10 +668,10 @@ def test_v3_17_gm_characters_react_for_tokens_or_never():
     assert K.choose_reaction(F, S, opts(npc_reactions="none", npc="none"), 0, 1, L.K_STANDARD) != L.R_NONE
     o = opts(npc_reactions="tokens", npc_tokens_b="1")
     assert K.choose_reaction(F, S, o, 0, 1, L.K_STANDARD) != L.R_NONE
-    K.take_reaction(S, o, 1)
+    K.take_reaction(F, S, o, 1)
     assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (2, 1)
     assert K.choose_reaction(F, S, o, 0, 1, L.K_STANDARD) == L.R_NONE  # AP left, no token
-    K.take_reaction(S, opts(), 1)  # free: AP only
+    K.take_reaction(F, S, opts(), 1)  # free: AP only
     assert (S[1, L.S_AP], S[1, L.S_TOKENS_USED]) == (1, 1)
 
 

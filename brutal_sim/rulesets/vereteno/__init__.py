@@ -11,18 +11,29 @@ enumeration). This module ties them into :data:`RULESET`. Reference: ``docs/refe
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ...core.battle import TARGETING, TARGETING_MORE
 from ...core.data import validated_fighter
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.ruleset import Compiled, ExactAttack, Kernels, KernelSet, Listing, Prepared, Ruleset, ShotMeasure
+from ...core.ruleset import (
+    Compiled,
+    ExactAttack,
+    Kernels,
+    KernelSet,
+    Listing,
+    Prepared,
+    PreparedFight,
+    Ruleset,
+    ShotMeasure,
+)
 from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
-from .compile import compile_pair, compile_traumas
+from .compile import compile_pair, compile_sides, compile_traumas
 from .exact import enumerate_attack, enumerate_shot, first_turn
 from .kernel import (
     BAND_OUT,
@@ -63,11 +74,11 @@ def at_distance(fighters: np.ndarray, options: np.ndarray) -> bool:
                 or fighters[:, L.P_PRONE].any() or options[O_STEALTH] != 0)
 
 
-def kernel_set(fighters: np.ndarray, options: np.ndarray) -> KernelSet:
+def kernel_set(fighters: np.ndarray, options: np.ndarray, group: bool = False) -> KernelSet:
     """The kernel set of a Vereteno run: ``ranged`` (V-10, V-11) when :func:`at_distance`; a melee
     duel at point blank (V-7.6) compiles nothing of the duels at a distance, and the ranged kernels
-    give it the same counters."""
-    return KernelSet(ranged=at_distance(fighters, options))
+    give it the same counters; ``group`` for a fight of several a side (V-14: the group block)."""
+    return KernelSet(ranged=at_distance(fighters, options), group=group)
 
 
 def _gun_in_hand(fighters: np.ndarray, i: int) -> bool:
@@ -117,8 +128,9 @@ class VeretenoRuleset(Ruleset):
                   ("shield.protection", 1), ("action_points", 1), ("speed", 1), ("skills.shooting", 1, "gun"),
                   ("gun.modifier", 1), ("gun.damage", 1))
     compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 10, "first_turn": 30}
-    #: duels from a distance: moves, shots, reloads (V-10, V-11)
-    capabilities = frozenset({"distance"})
+    #: duels from a distance: moves, shots, reloads (V-10, V-11); fights of several a side (V-14)
+    capabilities = frozenset({"distance", "fights"})
+    targeting_policies = TARGETING + TARGETING_MORE
 
     matrix_tactics = ("std_guard", "quick3", "power", "quick_guard2", "turtle", "battle_cry")
     matrix_reactions = ("defend", "dodge")
@@ -135,8 +147,42 @@ class VeretenoRuleset(Ruleset):
 
     def compile_matchup(self, fa: Fighter, fb: Fighter, rules: str | None, options: Mapping[str, str]) -> Prepared:
         opts, _ = load_rules(rules, options)
+        for key, f in (("a", fa), ("b", fb)):
+            if f.arrive_round != 1:
+                raise DataError(f"side {key} ({f.name})", "arrive_round",
+                                f"{f.arrive_round}: a duel's fighters are in it from round 1; arrive_round is for "
+                                "fights of several a side (V-14)")
         return Prepared(fa, fb, opts, compiled(compile_pair(fa, fb), compile_options(opts),
                                                compile_traumas(self.catalog().traumas)))
+
+    def prepare_fight(self, side_a: Sequence[Any], side_b: Sequence[Any], rules: str | None = None,
+                      options: Mapping[str, str] | None = None) -> PreparedFight:
+        """Load, validate and compile a fight of several a side (V-14, docs/groups.md): each side 1 … 6
+        fighter refs (catalog names, TOML paths or :class:`Fighter` objects) in line order; side b
+        ``start_distance`` metres from side a."""
+        sides = []
+        for key, refs in (("a", side_a), ("b", side_b)):
+            refs = [refs] if isinstance(refs, (str, Fighter)) else list(refs)
+            if not 1 <= len(refs) <= L.MAX_SIDE:
+                raise DataError(f"side {key}", None, f"has {len(refs)} fighters; allowed 1..{L.MAX_SIDE} a side")
+            sides.append(tuple(self.load_fighter(ref, f"side {key} fighter {n + 1}") for n, ref in enumerate(refs)))
+        opts, _ = load_rules(rules, options or {})
+        cap = int(opts.values["round_cap"])
+        for key, fighters in zip("ab", sides):
+            if all(f.arrive_round > 1 for f in fighters):
+                raise DataError(f"side {key}", "arrive_round", "every fighter arrives after round 1; at least one "
+                                "must be in the fight from round 1 (V-14)")
+            for n, f in enumerate(fighters):
+                if f.arrive_round > cap:
+                    raise DataError(f"side {key} fighter {n + 1} ({f.name})", "arrive_round",
+                                    f"{f.arrive_round} is after the round cap ({cap}): it would never arrive; "
+                                    f"allowed 1..{cap}")
+        F = compile_sides(sides[0], sides[1])
+        row = compile_options(opts)
+        k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])
+        return PreparedFight(sides[0], sides[1], opts,
+                             Compiled(F, row, (compile_traumas(self.catalog().traumas),),
+                                      KERNELS.playing(kernel_set(F, row, group=True)), k), self.name)
 
     def behaviour(self, fighter: Fighter) -> dict[str, str]:
         return {"tactic": fighter.tactic.name, "reaction": fighter.reaction}

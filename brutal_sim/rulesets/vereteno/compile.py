@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
+from ...core.battle import TARGETING_CODES
 from . import layout as L
 from .model import DIAL_PROPERTIES, Fighter, Gun, Trauma, Weapon
 
@@ -48,6 +51,7 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     """One fighter of ``side`` (0 a, 1 b) → ``int64[NF]``."""
     row = np.zeros(L.NF, dtype=np.int64)
     row[L.P_SIDE] = side
+    row[L.P_TARGETING] = TARGETING_CODES[f.targeting]
     row[L.P_BODY] = f.attributes.physique
     row[L.P_AGILITY] = f.attributes.agility
     row[L.P_MELEE] = f.skills.melee
@@ -96,6 +100,20 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
 def compile_pair(a: Fighter, b: Fighter) -> np.ndarray:
     """Side a and side b → ``int64[2, NF]``."""
     return np.ascontiguousarray(np.stack([compile_fighter(a, 0), compile_fighter(b, 1)]))
+
+
+def compile_sides(side_a: Sequence[Fighter], side_b: Sequence[Fighter]) -> np.ndarray:
+    """Two sides → ``int64[N, NF]`` (V-14): side a's fighters in line order, then side b's, each row
+    with its side and place in the line (``P_SIDE``, ``P_RANK``, docs/groups.md), its targeting
+    policy and the round it arrives (``P_ARRIVE``)."""
+    rows = []
+    for side, fighters in enumerate((side_a, side_b)):
+        for rank, f in enumerate(fighters):
+            row = compile_fighter(f, side)
+            row[L.P_RANK] = rank
+            row[L.P_ARRIVE] = f.arrive_round
+            rows.append(row)
+    return np.ascontiguousarray(np.stack(rows))
 
 
 def compile_traumas(traumas: dict[str, Trauma]) -> np.ndarray:

@@ -229,13 +229,13 @@ def stealth_chance(F: np.ndarray, opts: np.ndarray) -> float:
     S = np.empty((2, NS), dtype=np.int64)
     reset(F, S)
     i = int(opts[O_STEALTH]) - 1
-    ps2, los = _prayer_pmf(stealth_pool(F, opts, i), opts, can_pray(S, opts, i))
+    ps2, los = _prayer_pmf(stealth_pool(F, opts, i), opts, can_pray(F, S, opts, i))
     ps = ps2.sum(axis=1)
     totals = np.arange(ps.shape[0]) + los
     if opts[O_STEALTH_CHECK] != STEALTH_OPPOSED:
         return float(ps[totals >= 1].sum())
     t = int(S[i, B_FOE])  # the stealthy fighter's foe (the battle block)
-    pt2, lot = _prayer_pmf(F[t, P_PERC_POOL], opts, can_pray(S, opts, t))
+    pt2, lot = _prayer_pmf(F[t, P_PERC_POOL], opts, can_pray(F, S, opts, t))
     pt = pt2.sum(axis=1)
     below = np.concatenate(([0.0], np.cumsum(pt)))  # below[k]: P(target's total < lot + k)
     win = float(sum(ps[j] * below[min(max(totals[j] - lot, 0), pt.shape[0])] for j in range(ps.shape[0])))
@@ -294,12 +294,12 @@ def _add_melee(F, S, opts, tt, outcomes, levels, damage):
     react = choose_reaction(F, S, opts, 0, 1, kind)
     if react != R_NONE:
         take_reaction(S, opts, 1)
-    pa2, loa = _prayer_pmf(melee_pool(F, S, opts, 0, 1, kind), opts, can_pray(S, opts, 0))
+    pa2, loa = _prayer_pmf(melee_pool(F, S, opts, 0, 1, kind), opts, can_pray(F, S, opts, 0))
     pa = pa2.sum(axis=1)  # the attacker's Will spent on prayer does not change this attack
     if react == R_DEFEND:
-        pr, lor = _prayer_pmf(defence_pool(F, S, 1), opts, can_pray(S, opts, 1))
+        pr, lor = _prayer_pmf(defence_pool(F, S, 1), opts, can_pray(F, S, opts, 1))
     elif react == R_DODGE:
-        pr, lor = _prayer_pmf(dodge_pool(F, S, opts, 0, 1, kind), opts, can_pray(S, opts, 1))
+        pr, lor = _prayer_pmf(dodge_pool(F, S, opts, 0, 1, kind), opts, can_pray(F, S, opts, 1))
     else:
         pr, lor = np.ones((1, 1)), 0
     q = _trauma_out_chance(tt)  # V-8.4
@@ -409,7 +409,7 @@ def enumerate_shot(F, opts, tt, outcomes, levels, damage):
     if opts[O_VISIBILITY] != VISIBILITY_POOR or abs(S[0, S_X] - S[1, S_X]) <= REACH:
         _add_shot(F, S, opts, tt, 1.0, outcomes, levels, damage)
         return 0
-    pl, lol = _prayer_pmf(F[0, P_PERC_POOL] + LOOK_DICE, opts, can_pray(S, opts, 0))
+    pl, lol = _prayer_pmf(F[0, P_PERC_POOL] + LOOK_DICE, opts, can_pray(F, S, opts, 0))
     for j in range(pl.shape[0]):
         for c in range(pl.shape[1]):
             if pl[j, c] == 0.0:
@@ -461,7 +461,7 @@ def _add_shot(F, S, opts, tt, weight, outcomes, levels, damage):
         return
     S[0, S_AP] -= SHOT_COST[shot]
     pool = shot_pool(F, S, opts, 0, shot)
-    pa2, lo = _prayer_pmf(pool, opts, can_pray(S, opts, 0))
+    pa2, lo = _prayer_pmf(pool, opts, can_pray(F, S, opts, 0))
     pa = pa2.sum(axis=1)
     if shot == SH_BURST and (pool > 0 or opts[O_BURST_DESPERATE] != BURST_NO_CONTINUATION):
         pc, loc = continuation_pmf(opts)
@@ -510,11 +510,11 @@ def _add_throw(F, S, opts, tt, weight, outcomes, levels, damage):
     react = R_DODGE if choose_reaction(F, S, opts, 0, 1, K_STANDARD) != R_NONE else R_NONE
     if react != R_NONE:
         take_reaction(S, opts, 1)
-    pa2, loa = _prayer_pmf(shot_pool(F, S, opts, 0, SH_THROW), opts, can_pray(S, opts, 0))
+    pa2, loa = _prayer_pmf(shot_pool(F, S, opts, 0, SH_THROW), opts, can_pray(F, S, opts, 0))
     pa = pa2.sum(axis=1)
     if react == R_DODGE:
         dodge = F[1, P_AGILITY] + F[1, P_AGIL_SKILL] - missile(F, S, 0, SH_THROW, W_MOD) - S[1, S_PEN_AGIL]
-        pr, lor = _prayer_pmf(dodge, opts, can_pray(S, opts, 1))
+        pr, lor = _prayer_pmf(dodge, opts, can_pray(F, S, opts, 1))
     else:
         pr, lor = np.ones((1, 1)), 0
     q = _trauma_out_chance(tt)  # V-8.4

@@ -11,7 +11,7 @@ are compile-time constants for numba.
 from __future__ import annotations
 
 from ...core import battle as B
-from ...core.counters import CounterLayout
+from ...core.counters import MAX_SIDE, CounterLayout, GroupBlock  # noqa: F401  (MAX_SIDE: sides of a fight)
 from ...core.slots import Slots
 from .model import MAX_THROWN
 
@@ -71,9 +71,9 @@ SLOT_WEAPON = WEAPON_SLOTS.next()  # the melee weapon (a gunman's sidearm, V-10.
 SLOT_UNARMED = WEAPON_SLOTS.next()  # bare hands (V-5.6)
 SLOT_GUN = WEAPON_SLOTS.next()  # the ranged weapon (V-11, V-16.2)
 
-# -- the battle block (core.battle) first in both rows: side, place, targeting policy; in the state
-# out (its cause + 1), dead and the position on the line (metres, V-10.3)
-P_SIDE = B.F_SIDE
+# -- the battle block (core.battle) first in both rows: side, place, targeting policy, the round it
+# arrives (V-14); in the state out (its cause + 1), dead and the position on the line (metres, V-10.3)
+P_SIDE, P_RANK, P_TARGETING, P_ARRIVE = B.F_SIDE, B.F_RANK, B.F_TARGETING, B.F_ARRIVE
 S_OUT, S_DEAD, S_X = B.B_OUT, B.B_DEAD, B.B_X
 
 # -- fighter parameters (int64[NF]) ----------------------------------------------------------------
@@ -115,7 +115,9 @@ HAND_DROPPED, HAND_GUN = 1, 2
 S_ARMOUR, S_SHIELD = S.take(2)  # armour and shield class left (V-5.4)
 S_STEALTH = S.next()  # V-2.5: the stealth attack still due (option stealth_attack's code)
 S_HARMED = S.next()  # blows taken with a level above none (for the shared one_blow counter)
-S_TOKENS_USED = S.next()  # V-3.17: Chernobog tokens the GM spent on this fighter (reactions, yze prayers)
+#: V-3.17: Chernobog tokens the GM spent from side ``side``'s pool (reactions, yze prayers, jams): a per-side
+#: cell, ``S[side, S_TOKENS_USED]`` (core.battle "Fight-wide and per-side state"), the pool shared by a side
+S_TOKENS_USED = S.next()
 S_IMMOBILISED = S.next()  # V-6.9: 1 while the fighter is immobilised
 S_PEN_INFL = S.next()  # V-6.4: dice off Влияние checks (the battle cry)
 S_RELOAD = S.next()  # V-11.14: 1 while the gun needs a reload
@@ -159,6 +161,7 @@ CAUSE_HEALTH, CAUSE_WILL, CAUSE_TRAUMA_OUT, CAUSE_DEATH = range(len(CAUSE_NAMES)
 N_CAUSES = len(CAUSE_NAMES)
 OUTCOME_NAMES = ("miss", "defended", "dodged", "armour_stopped", "hit")
 OUT_MISS, OUT_DEFENDED, OUT_DODGED, OUT_ARMOUR_STOPPED, OUT_HIT = range(len(OUTCOME_NAMES))
+N_OUTCOMES = len(OUTCOME_NAMES)
 
 COUNTERS = CounterLayout(
     causes=CAUSE_NAMES, outcomes=OUTCOME_NAMES, levels=LEVEL_NAMES, zones=("body",),
@@ -188,3 +191,11 @@ TALLY = COUNTERS.tally(S_TOOK)
 
 def n_counters(round_cap: int) -> int:
     return COUNTERS.size(round_cap)
+
+#: the group block of a fight of several a side (V-14, docs/groups.md)
+GROUP = GroupBlock(N_CAUSES)
+
+
+def n_fight_counters(round_cap: int, n_fighters: int) -> int:
+    """Length of a group fight's counter row: the header, then the group block."""
+    return n_counters(round_cap) + GROUP.size(n_fighters)

@@ -10,6 +10,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from ...core.battle import TARGETING, TARGETING_MORE
 from ...core.data import StrictModel
 
 #: V-5.7 weapon properties. ``light``/``heavy`` restrict attack kinds, ``long`` reaches close range
@@ -45,6 +46,7 @@ IMPROVISED = "improvised"
 Reaction = Literal["best", "defend", "dodge", "none"]
 AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered"]
 DefenceSpending = Literal["block_first", "counter_first"]
+Targeting = Literal[TARGETING + TARGETING_MORE]  # type: ignore[valid-type]  # fights of several a side (V-14)
 
 
 class Weapon(StrictModel):
@@ -264,6 +266,10 @@ class FighterSpec(StrictModel):
     reaction: Reaction = "best"
     attack_spending: AttackSpending = "trauma_first"
     defence_spending: DefenceSpending = "block_first"
+    arrive_round: int = Field(1, ge=1, le=10000, description="V-14: in a fight of several a side, the round it "
+                                                             "joins the fight (1: from the start)")
+    targeting: Targeting = Field("spread", description="whom it attacks in a fight of several a side (V-14, "
+                                                         "docs/groups.md)")
     thrown: list[str | Weapon] = Field(
         [], max_length=MAX_THROWN, description="V-11.20: items carried to throw, in throwing order (a tactic with "
         "shot = throw): weapons.toml names (their own stats), guns.toml names or 'improvised' (V-5.6 bare-hands "
@@ -293,6 +299,8 @@ class Fighter(StrictModel):
     reaction: Reaction
     attack_spending: AttackSpending
     defence_spending: DefenceSpending
+    arrive_round: int = 1
+    targeting: Targeting = "spread"
     thrown: list[Weapon] = []
 
     @model_validator(mode="after")

@@ -31,7 +31,6 @@ from ..layout import (
     R_NONE,
     S_AP,
     S_OUT,
-    S_TOKENS_USED,
     SLOT_WEAPON,
     W_CRIT,
     W_DAMAGE,
@@ -55,6 +54,7 @@ from .checks import (
     _is_npc,
     _pays_tokens,
     _slot,
+    _spend_token,
     _tokens_left,
     _wb,
     _weapon,
@@ -94,12 +94,12 @@ def _plan(F, S, i):
 
 
 @rule
-def _take_reaction(S, opts, d):
+def _take_reaction(F, S, opts, d):
     """V-2.2, V-3.17: a declared defence or dodge costs ``d`` 1 AP, and a GM character under
     ``npc_reactions = tokens`` 1 Chernobog token."""
     S[d, S_AP] -= 1
-    if _pays_tokens(opts, d):
-        S[d, S_TOKENS_USED] += 1
+    if _pays_tokens(F, opts, d):
+        _spend_token(F, S, d)
 
 
 @rule
@@ -110,10 +110,10 @@ def _choose_reaction(F, S, opts, a, d, kind):
     ``gun_melee = none`` a fighter that reacts dodges."""
     if S[d, S_AP] < 1 or S[d, S_OUT] != 0:
         return R_NONE
-    if _is_npc(opts, d):
+    if _is_npc(F, opts, d):
         if opts[O_NPC_REACTIONS] == NPC_NONE:
             return R_NONE
-        if opts[O_NPC_REACTIONS] == NPC_TOKENS and _tokens_left(S, opts, d) < 1:
+        if opts[O_NPC_REACTIONS] == NPC_TOKENS and _tokens_left(F, S, opts, d) < 1:
             return R_NONE
     pref = F[d, P_REACTION]
     if opts[O_GUN_MELEE] == GUN_MELEE_NONE and pref != R_NONE and _gun_in_hand(S, d):

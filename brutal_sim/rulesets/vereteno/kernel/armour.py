@@ -7,7 +7,7 @@ from __future__ import annotations
 from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
-from ..layout import C_DEGRADED, CAUSE_HEALTH, P_ARMOUR_QUALITY, S_ARMOUR, S_HEALTH, S_SHIELD, W_PIERCING
+from ..layout import C_DEGRADED, CAUSE_HEALTH, P_ARMOUR_QUALITY, P_SIDE, S_ARMOUR, S_HEALTH, S_SHIELD, W_PIERCING
 from ..options import O_ARMOUR_ONES, O_ARMOUR_PIERCING_DICE, O_ONE_VALUE, O_SHIELD, SHIELD_ARMOUR_POOL
 from .checks import _successes, _weapon
 
@@ -59,7 +59,7 @@ def _armour_roll(F, S, opts, st, cnt, src, tgt):
     lost_s = min(ones_s, S[tgt, S_SHIELD])
     S[tgt, S_ARMOUR] -= lost_a
     S[tgt, S_SHIELD] -= lost_s
-    cnt[C_DEGRADED + tgt] += lost_a + lost_s
+    cnt[C_DEGRADED + F[tgt, P_SIDE]] += lost_a + lost_s
     return _armour_reduction(opts, successes, ones_a + ones_s)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....toolbox.battle import put_out
+from ....toolbox.battle import apart, foe, put_out
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_die
 from ..layout import (
@@ -23,7 +23,10 @@ from ..layout import (
     P_AGILITY,
     P_BODY,
     P_MELEE,
+    P_SIDE,
     P_WEAPONS,
+    REACH,
+    REACH_LONG,
     S_DROPPED,
     S_IMMOBILISED,
     S_LYING,
@@ -36,6 +39,7 @@ from ..layout import (
     S_WILL,
     SLOT_UNARMED,
     SLOT_WEAPON,
+    W_LONG,
     W_MOD,
     W_PRESENT,
     W_TWO_HANDED,
@@ -132,32 +136,40 @@ def _check(st, pool, opts):
 
 
 @rule
-def _is_npc(opts, i):
-    """V-3.17: is side ``i`` a GM character (option ``npc`` codes: bit 0 side a, bit 1 side b)?"""
-    return (opts[O_NPC] >> i) & 1 != 0
+def _is_npc(F, opts, i):
+    """V-3.17: is fighter ``i``'s side a GM character's (option ``npc`` codes: bit 0 side a, bit 1 side b)?"""
+    return (opts[O_NPC] >> F[i, P_SIDE]) & 1 != 0
 
 
 @rule
-def _tokens_left(S, opts, i):
-    """V-3.17: Chernobog tokens the GM has left for side ``i`` (``npc_tokens_a``/``_b`` less those spent)."""
-    return opts[O_NPC_TOKENS + i] - S[i, S_TOKENS_USED]
+def _tokens_left(F, S, opts, i):
+    """V-3.17: Chernobog tokens the GM has left in the pool of fighter ``i``'s side (``npc_tokens_a``/``_b``
+    less those spent, the per-side cell ``S_TOKENS_USED``: the pool is shared by a side)."""
+    side = F[i, P_SIDE]
+    return opts[O_NPC_TOKENS + side] - S[side, S_TOKENS_USED]
 
 
 @rule
-def _pays_tokens(opts, i):
-    """V-3.17: does side ``i`` cost the GM tokens (a GM character under ``npc_reactions = tokens``)?"""
-    return _is_npc(opts, i) and opts[O_NPC_REACTIONS] == NPC_TOKENS
+def _spend_token(F, S, i):
+    """V-3.17: the GM spends one Chernobog token of fighter ``i``'s side's pool."""
+    S[F[i, P_SIDE], S_TOKENS_USED] += 1
 
 
 @rule
-def _can_pray(S, opts, i):
+def _pays_tokens(F, opts, i):
+    """V-3.17: does fighter ``i`` cost the GM tokens (a GM character under ``npc_reactions = tokens``)?"""
+    return _is_npc(F, opts, i) and opts[O_NPC_REACTIONS] == NPC_TOKENS
+
+
+@rule
+def _can_pray(F, S, opts, i):
     """V-1.6: may fighter ``i`` pray now? ``app``: with Will ≥ 2 (the basic cost leaves it standing)
     **[reading]**; ``yze``: always, but a GM character under ``npc_reactions = tokens`` needs a token."""
     mode = opts[O_PRAYER]
     if mode == PRAYER_APP:
         return S[i, S_WILL] >= 2
     if mode == PRAYER_YZE:
-        return not _pays_tokens(opts, i) or _tokens_left(S, opts, i) >= 1
+        return not _pays_tokens(F, opts, i) or _tokens_left(F, S, opts, i) >= 1
     return False
 
 
@@ -196,7 +208,7 @@ def _fighter_check(F, S, opts, st, pool, i):
             n_re += 1
         else:
             kept += v
-    if net > 0 or n_re == 0 or not _can_pray(S, opts, i):
+    if net > 0 or n_re == 0 or not _can_pray(F, S, opts, i):
         return net
     ones = 0
     for _ in range(n_re):
@@ -207,8 +219,8 @@ def _fighter_check(F, S, opts, st, pool, i):
         S[i, S_WILL] -= 1 + ones
         if S[i, S_WILL] <= 0:
             put_out(F, S, i, CAUSE_WILL)  # V-6.1: the first cause is kept
-    elif _pays_tokens(opts, i):
-        S[i, S_TOKENS_USED] += 1
+    elif _pays_tokens(F, opts, i):
+        _spend_token(F, S, i)
     return kept
 
 
@@ -282,3 +294,20 @@ def _dodge_pool(F, S, opts, a, d, kind):
     if opts[O_DODGE_MODIFIER] != 0:
         pool -= KIND_MODIFIER[kind]
     return pool
+
+
+@rule
+def _reach(F, S, i):
+    """V-3.15: ``i``'s melee reach in metres: point blank (1 m; bare hands, V-5.6, and a gun in hand,
+    V-11.22), close range (2 m) with a ``long`` melee weapon in hand. int64."""
+    return REACH_LONG if _weapon(F, S, i, W_LONG) != 0 else REACH
+
+
+@rule
+def _in_reach(F, S, i):
+    """V-3.15, V-10.4: is ``i``'s foe within ``i``'s melee reach, so that ``i`` may attack it in
+    melee (bool)?"""
+    e = foe(S, i)
+    if e < 0:  # (never: an index guard, kernel docstring)
+        return False
+    return apart(S, i, e) <= _reach(F, S, i)

@@ -27,7 +27,6 @@ from ..layout import (
     P_STEALTH_POOL,
     P_T_SHOT,
     REACH,
-    REACH_LONG,
     S_AMMO,
     S_AP,
     S_BRACED,
@@ -41,7 +40,6 @@ from ..layout import (
     SH_THROW,
     SLOT_GUN,
     SLOT_WEAPON,
-    W_LONG,
     W_MAGAZINE,
     W_PRESENT,
 )
@@ -66,7 +64,7 @@ from ..options import (
     TIES_INITIATOR_WINS,
     TIES_REROLL,
 )
-from .checks import _fighter_check, _wb, _weapon
+from .checks import _fighter_check, _in_reach, _reach, _wb, _weapon  # noqa: F401  (_in_reach: re-exported)
 from .initiative import _reset, _surprise
 
 #: V-10.1: a distance beyond the extreme band (1000 m) has no band: nothing can be shot there
@@ -90,23 +88,6 @@ def _band(d):
     if d <= 1000:
         return BAND_EXTREME
     return BAND_OUT
-
-
-@rule
-def _reach(F, S, i):
-    """V-3.15: ``i``'s melee reach in metres: point blank (1 m; bare hands, V-5.6, and a gun in hand,
-    V-11.22), close range (2 m) with a ``long`` melee weapon in hand. int64."""
-    return REACH_LONG if _weapon(F, S, i, W_LONG) != 0 else REACH
-
-
-@rule
-def _in_reach(F, S, i):
-    """V-3.15, V-10.4: is ``i``'s foe within ``i``'s melee reach, so that ``i`` may attack it in
-    melee (bool)?"""
-    e = foe(S, i)
-    if e < 0:  # (never: an index guard, kernel docstring)
-        return False
-    return apart(S, i, e) <= _reach(F, S, i)
 
 
 @rule
@@ -250,14 +231,14 @@ def _stealth_approach(F, S, opts, st):
     """V-10.10, V-2.5: the stealth approach of side ``stealth`` − 1, once, before initiative: the
     check of its first fighter (:func:`_leader`; :func:`_stealth_pool`; prayer V-1.6 as for any
     check) succeeds with ≥ 1 success (``stealth_check = plain``) or with more successes than its
-    foe's Интеллект + Наблюдательность check rolled after it (``opposed``; a tie by ``ties``,
-    V-1.5: fails, succeeds, or both roll again, the stealthy fighter first, at most
+    foe's (the other side's first fighter's) Интеллект + Наблюдательность check rolled after it
+    (``opposed``; a tie by ``ties``, V-1.5: fails, succeeds, or both roll again, the stealthy fighter first, at most
     ``TIE_REROLLS`` times). Success: the fight starts at ``stealth_distance`` with that side's
     surprise (:func:`_surprise`); failure: no surprise, at ``start_distance`` (``stealth_fail``) or
     at ``stealth_distance`` (``declared_distance``). Returns whether it succeeded (bool)."""
     side = opts[O_STEALTH] - 1
     i = _leader(F, side)
-    t = foe(S, i)
+    t = _leader(F, 1 - side)  # its foe in a duel; in a fight of several the other side's first fighter
     pool = _stealth_pool(F, opts, i)
     perception = F[t, P_PERC_POOL]
     r = _fighter_check(F, S, opts, st, pool, i)

@@ -3,8 +3,8 @@ of several configurations on the same random numbers. ``_run`` and ``_paired`` a
 loops the ruleset's :class:`~brutal_sim.core.ruleset.Kernels` bind; their trailing flags are the
 kernel variants (:data:`~brutal_sim.core.ruleset.VARIANTS`), each ``None`` to leave its part out of
 the compiled code or ``True`` to play it: ``ranged`` (V-10, V-11: a duel with a gun or from beyond
-point blank, :mod:`.ranged`); ``group`` (the group block of the counters; Vereteno plays duels
-only, so it is always None).
+point blank, :mod:`.ranged`); ``group`` (the group block of the counters,
+a fight of several a side, V-14).
 
 Rules: none of their own: a duel (V-2.6) or one attack or shot per index.
 

@@ -12,8 +12,8 @@ hand and ``start_distance`` ≤ 1 both draw the same dice in the same order.
 
 from __future__ import annotations
 
-from ....core.battle import B_ORDER, B_OUT
-from ....toolbox.battle import decided, drawn, last_out, loser_side
+from ....core.battle import B_AWAY, B_ORDER, B_OUT
+from ....toolbox.battle import decided, drawn, foe, last_out, loser_side
 from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
 from ..layout import C_DRAWS, K_NONE, S_AP, S_DEAD, S_HARMED, S_OUT, S_SECTOR, SH_NONE, SH_THROW, TALLY
@@ -29,7 +29,8 @@ from ..options import (
 from .actions import _plan
 from .checks import KIND_COST
 from .distance import _in_reach, _open, _stealth_approach
-from .initiative import _order, _refill, _reset, _roll_initiative, _surprise
+from .groups import _choose_foe
+from .initiative import _arrivals, _order, _refill, _reset, _roll_initiative, _surprise
 from .melee import _attack
 from .ranged import TO_SHOTS, TURN_OVER, _ranged_turn, _ready_weapon, _to_first_shot
 from .rounds import _turn
@@ -61,7 +62,14 @@ def _fight(F, S, opts, tt, st, cnt, ranged):
     round 2 (``init_roll = every_round``), the turn order (:func:`_order`), the refill at the start
     of the round (``ap_refill = round_start``), set-aside AP lapsing there (``overwatch_expiry =
     refill``, V-11.13), and each fighter still in takes its turn in order (:func:`_turn`, or
-    :func:`_ranged_turn` when ``ranged``); the fight ends after the turn that decides it.
+    :func:`_ranged_turn` when ``ranged``); the fight ends after the turn that decides it (every
+    fighter of a side out, V-6.1).
+
+    A fight of more than two (V-14): fighters with a later ``arrive_round`` are away until then
+    (they roll no initiative and take no turn; on arriving each rolls its initiative base,
+    :func:`_arrivals`); every fighter chooses its foe after the first initiative, in turn order, and
+    again at the start of each of its turns (:func:`_choose_foe`); one with no enemy in the fight
+    waits.
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
@@ -80,9 +88,15 @@ def _fight(F, S, opts, tt, st, cnt, ranged):
         _surprise(F, S, opts, opts[O_SURPRISE] - 1)
     _roll_initiative(F, S, opts, st, True)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
+        if rnd > 1 and n > 2:
+            _arrivals(F, S, opts, st, rnd)
         if rnd > 1 and opts[O_INIT_ROLL] != 0:
             _roll_initiative(F, S, opts, st, False)
         _order(F, S, st)
+        if rnd == 1 and n > 2:  # V-14: every fighter in turn order chooses its foe (a duel's are set)
+            for p in range(n):
+                if S[S[p, B_ORDER], B_AWAY] == 0:
+                    _choose_foe(F, S, opts, st, S[p, B_ORDER])
         if opts[O_AP_REFILL] == 0:
             for j in range(n):
                 _refill(F, S, j)
@@ -94,6 +108,12 @@ def _fight(F, S, opts, tt, st, cnt, ranged):
             i = S[p, B_ORDER]
             if i < 0 or S[i, B_OUT] != 0:  # (i < 0 never: an index guard, kernel docstring)
                 continue
+            if n > 2:  # V-14: the foe is chosen again at the start of each turn (no dice but random's)
+                if S[i, B_AWAY] != 0:
+                    continue
+                _choose_foe(F, S, opts, st, i)
+                if foe(S, i) < 0:  # no enemy in the fight (those left are still to arrive): it waits
+                    continue
             if ranged is not None:
                 _ranged_turn(F, S, opts, tt, st, cnt, i)
             else:
@@ -136,4 +156,4 @@ def _single_attack(F, S, opts, tt, st, cnt, ranged):
     kind = _plan(F, S, 0)
     if kind != K_NONE:
         S[0, S_AP] -= KIND_COST[kind]
-        _attack(F, S, opts, tt, st, cnt, 0, kind)
+        _attack(F, S, opts, tt, st, cnt, 0, foe(S, 0), kind)

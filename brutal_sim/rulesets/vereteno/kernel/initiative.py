@@ -4,8 +4,8 @@ the round's turn order (V-2.4, ``B_ORDER`` of the battle block). Imports :mod:`.
 
 from __future__ import annotations
 
-from ....core.battle import B_INIT, B_INIT_GROUP, B_INIT_TIE, B_ORDER, STATE_BLOCK
-from ....toolbox.battle import start_battle
+from ....core.battle import B_AWAY, B_INIT, B_INIT_GROUP, B_INIT_TIE, B_ORDER, STATE_BLOCK
+from ....toolbox.battle import AWAY_INIT, arrive, start_battle
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_die
 from ..layout import (
@@ -14,6 +14,7 @@ from ..layout import (
     P_AGIL_SKILL,
     P_AP,
     P_ARMOUR_CLASS,
+    P_ARRIVE,
     P_FAST_HAND,
     P_HEALTH,
     P_PRONE,
@@ -98,24 +99,44 @@ def _refill(F, S, i):
 
 @rule
 def _roll_initiative(F, S, opts, st, first_round):
-    """V-2.4, V-2.5: each fighter's initiative base (in row order: a then b in a duel): 1d20 + weapon
-    term (initiative or, by option, modifier, of the weapon or gun in hand now) + bare Проворство; a
-    fighter of the surprising side (round 1 only) adds ``SURPRISE_DICE`` more d20 or keeps the
-    highest of three. +2 bonuses earned so far join the new base (``init_roll = every_round``; at
-    the first roll there are none)."""
+    """V-2.4, V-2.5: each fighter's initiative base (:func:`_initiative_base`), in row order (a then b
+    in a duel); a fighter still away (V-14, ``B_AWAY``) rolls nothing (it rolls when it arrives,
+    :func:`_arrivals`)."""
     for i in range(F.shape[0]):
-        roll = roll_die(st, 20)
-        if first_round and S[i, S_SURPRISE] != 0:
-            for _ in range(SURPRISE_DICE):
-                extra = roll_die(st, 20)
-                if opts[O_SURPRISE_INIT] == 0:
-                    roll += extra
-                elif extra > roll:
-                    roll = extra
-        held = SLOT_GUN if _gun_in_hand(S, i) else _slot(F, S, i)  # V-11.1: the gun in hand counts
-        term = F[i, _wb(held) + (W_MOD if opts[O_INIT_WEAPON_TERM] != 0 else W_INIT)]
-        S[i, S_INIT_ROLL] = roll + term + F[i, P_AGIL_SKILL] + S[i, S_INIT_BONUS]
-        S[i, S_INIT_BONUS] = 0
+        if S[i, B_AWAY] == 0:
+            _initiative_base(F, S, opts, st, i, first_round)
+
+
+@rule
+def _initiative_base(F, S, opts, st, i, first_round):
+    """V-2.4, V-2.5: fighter ``i``'s initiative base: 1d20 + weapon term (initiative or, by option,
+    modifier, of the weapon or gun in hand now) + bare Проворство; a fighter of the surprising side
+    (round 1 only) adds ``SURPRISE_DICE`` more d20 or keeps the highest of three. +2 bonuses earned
+    so far join the new base (``init_roll = every_round``; at the first roll there are none)."""
+    roll = roll_die(st, 20)
+    if first_round and S[i, S_SURPRISE] != 0:
+        for _ in range(SURPRISE_DICE):
+            extra = roll_die(st, 20)
+            if opts[O_SURPRISE_INIT] == 0:
+                roll += extra
+            elif extra > roll:
+                roll = extra
+    held = SLOT_GUN if _gun_in_hand(S, i) else _slot(F, S, i)  # V-11.1: the gun in hand counts
+    term = F[i, _wb(held) + (W_MOD if opts[O_INIT_WEAPON_TERM] != 0 else W_INIT)]
+    S[i, S_INIT_ROLL] = roll + term + F[i, P_AGIL_SKILL] + S[i, S_INIT_BONUS]
+    S[i, S_INIT_BONUS] = 0
+
+
+@rule
+def _arrivals(F, S, opts, st, rnd):
+    """V-14: the fighters joining in round ``rnd`` (``arrive_round``) join the fight (the shared
+    ``arrive``, in row order) and each rolls its initiative base then (:func:`_initiative_base`);
+    the round's order (:func:`_order`) places them among the others."""
+    if arrive(F, S, st, 20, rnd, False) == 0:
+        return
+    for i in range(F.shape[0]):
+        if S[i, B_AWAY] == 0 and F[i, P_ARRIVE] == rnd:
+            _initiative_base(F, S, opts, st, i, False)
 
 
 @inline_rule
@@ -139,9 +160,10 @@ def _sort_places(S, lo, hi, key):
 
 
 @rule
-def _break_ties(F, S, st):
+def _break_ties(F, S, st, present):
     """V-2.4: fighters whose totals tie roll fresh d20 (each tied group in turn order, its members in
-    row order: a then b in a duel), the higher first within the group's places; those whose fresh
+    row order: a then b in a duel), the higher first within the group's places (the first ``present``
+    places: those still away are last and roll none); those whose fresh
     dice tie too roll again, until they differ. ``B_INIT_GROUP`` of place p is its tie group while
     the order is settled."""
     n = F.shape[0]
@@ -150,7 +172,7 @@ def _break_ties(F, S, st):
         S[p, B_INIT_TIE] = 0
     groups = 0
     p = 0
-    while p < n:
+    while p < present:
         end = p + 1  # the tied group at p (a tie keeps row order)
         while end < n and S[end, B_INIT_GROUP] == S[p, B_INIT_GROUP] and _tied(S, S[p, B_ORDER], S[end, B_ORDER]):
             end += 1
@@ -168,19 +190,25 @@ def _break_ties(F, S, st):
 def _order(F, S, st):
     """V-2.4: this round's turn order, written to ``B_ORDER`` (row p: the fighter acting at place p):
     the higher base + bonuses (``B_INIT``) first, each fighter in row order placed after those it
-    does not beat (a stable insertion sort); tied fighters by fresh d20 (:func:`_break_ties`)."""
+    does not beat (a stable insertion sort); tied fighters by fresh d20 (:func:`_break_ties`). A
+    fighter still away (V-14, ``B_AWAY``) is placed last (``AWAY_INIT``), in no tie."""
     tied = False
+    present = 0
     for p in range(F.shape[0]):
         t = S[p, S_INIT_ROLL] + S[p, S_INIT_BONUS]
+        if S[p, B_AWAY] != 0:
+            t = AWAY_INIT
+        else:
+            present += 1
         S[p, B_INIT] = t
         q = p
         while q > 0:
             r = S[q - 1, B_ORDER]
             if r < 0 or S[r, B_INIT] >= t:  # (r < 0 never: an index guard, kernel docstring)
-                tied = tied or (r >= 0 and S[r, B_INIT] == t)
+                tied = tied or (r >= 0 and S[r, B_INIT] == t and t != AWAY_INIT)
                 break
             S[q, B_ORDER] = r
             q -= 1
         S[q, B_ORDER] = p
     if tied:
-        _break_ties(F, S, st)
+        _break_ties(F, S, st, present)

@@ -5,7 +5,8 @@ its reaction, checks and the defence's counter (V-4, V-4.3). Imports :mod:`.chec
 
 from __future__ import annotations
 
-from ....toolbox.battle import foe, put_out
+from ....core.battle import B_DEALT, B_TAKEN
+from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ..layout import (
     C_ATTACKS,
@@ -19,7 +20,9 @@ from ..layout import (
     LVL_TRAUMA,
     LVL_WOUND,
     N_LEVELS,
+    N_OUTCOMES,
     OUT_ARMOUR_STOPPED,
+    P_SIDE,
     R_DEFEND,
     R_DODGE,
     R_NONE,
@@ -69,18 +72,21 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
     final = damage
     if damage > 0:
         final = max(damage - _armour_roll(F, S, opts, st, cnt, src, tgt), 0)
-    return _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will)
+    return _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, will)
 
 
 @rule
-def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
+def _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, will):
     """V-4.6, V-5.2, V-6.2, V-12.3, V-5.3: a blow or shot of ``damage`` left ``final`` after the
     armour roll: Health, then the traumas and the disarm unless the armour stopped it all, then the
     Will damage (never stopped; Will ≤ 0 puts the target out); counts the blow's level
     (:func:`_level`). Returns 1 if the armour stopped all the damage, else 0."""
     was_out = S[tgt, S_OUT] != 0
     stopped = damage > 0 and final == 0
-    cnt[C_DAMAGE + tgt] += final
+    side = F[tgt, P_SIDE]
+    cnt[C_DAMAGE + side] += final
+    S[src, B_DEALT] += final  # the group block (docs/groups.md)
+    S[tgt, B_TAKEN] += final
     _lose_health(F, S, tgt, final)
     applied = 0
     if not stopped:
@@ -94,7 +100,7 @@ def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
         put_out(F, S, tgt, CAUSE_WILL)
     out = S[tgt, S_OUT] != 0 and not was_out
     level = _level(stopped, final, applied, out)
-    cnt[C_WOUNDS + tgt * N_LEVELS + level] += 1
+    cnt[C_WOUNDS + side * N_LEVELS + level] += 1
     S[tgt, S_TOOK + level] += 1
     if level != LVL_NONE:
         S[tgt, S_HARMED] += 1
@@ -102,18 +108,19 @@ def _land(F, S, opts, tt, st, cnt, tgt, damage, final, traumas, disarm, will):
 
 
 @rule
-def _attack(F, S, opts, tt, st, cnt, a, kind):
-    """V-4: one melee attack of ``kind`` by ``a`` on its foe ``d``: reaction, checks, effects, counter.
+def _attack(F, S, opts, tt, st, cnt, a, d, kind):
+    """V-4: one melee attack of ``kind`` by ``a`` on ``d`` (its foe, or the fighter stepping out of its
+    reach, V-10.7): reaction, checks, effects, counter. The reaction's AP and tokens are ``d``'s, so a
+    fighter attacked by several answers each from the same pool (V-2.2, V-3.17).
 
     The attack's effects on ``d`` resolve first, then the defence's counter and traumas on ``a``
     (simultaneous, V-4.3: they use the weapon ``d`` defended with even if the attack disarmed it).
     """
-    d = foe(S, a)
     if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
         return
     react = _choose_reaction(F, S, opts, a, d, kind)
     if react != R_NONE:
-        _take_reaction(S, opts, d)
+        _take_reaction(F, S, opts, d)
     sa = _fighter_check(F, S, opts, st, _melee_pool(F, S, opts, a, d, kind), a)
     S[a, S_STEALTH] = 0  # V-2.5: the stealth bonus is the first attacking action's
     _strain(F, S, a)
@@ -131,6 +138,6 @@ def _attack(F, S, opts, tt, st, cnt, a, kind):
         damage, traumas, disarm, will = _spend(F, S, a, d, s)
         if _blow(F, S, opts, tt, st, cnt, a, d, damage, traumas, disarm, will):
             outcome = OUT_ARMOUR_STOPPED
-    cnt[C_ATTACKS + a * 5 + outcome] += 1
+    cnt[C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES + outcome] += 1
     if counter != 0 or d_traumas != 0:
         _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....toolbox.battle import apart, decided, foe
+from ....toolbox.battle import apart, foe
 from ....toolbox.jit import rule
 from ..layout import (
     BAND_METRES,
@@ -72,6 +72,7 @@ from .distance import (
     _step_back,
     _step_to,
 )
+from .groups import _lost_foe
 from .initiative import _refill
 from .melee import _attack
 from .rounds import N_START_STEPS, START_READY, _melee_actions, _start_cost, _start_step
@@ -142,7 +143,7 @@ def _retreat(F, S, opts, tt, st, cnt, i):
     _step_back(F, S, opts, i)
     e = foe(S, i)
     if was and not _engaged(F, S, i) and not (_gun_in_hand(S, e) and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
-        _attack(F, S, opts, tt, st, cnt, e, K_QUICK)
+        _attack(F, S, opts, tt, st, cnt, e, i, K_QUICK)
 
 
 @rule
@@ -186,7 +187,7 @@ def _before_throws(F, S, opts, tt, st, cnt, i):
                 and S[i, S_AP] - keep >= 1):
             return TO_SHOTS
         _approach(F, S, opts, tt, st, cnt, i, stop)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return TURN_OVER
     return TO_MELEE
 
@@ -209,11 +210,11 @@ def _thrower_actions(F, S, opts, tt, st, cnt, i):
         if _plan_shot(F, S, i) != SH_THROW:
             return True
         _look(F, S, opts, st, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return True
         if _sector_shot(F, S, opts, tt, st, cnt, i, _throw_cost(S, i)):
             _throw(F, S, opts, tt, st, cnt, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return True
     return False
 
@@ -257,34 +258,34 @@ def _before_shots(F, S, opts, tt, st, cnt, i):
         return TO_MELEE
     if F[i, P_T_ENGAGED] == EN_STEP_BACK and _engaged(F, S, i) and S[i, S_AP] >= 1:
         _retreat(F, S, opts, tt, st, cnt, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return TURN_OVER
     cost = _reload_cost(F, opts, i)
     if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= cost:
         if _sector_shot(F, S, opts, tt, st, cnt, i, cost):
             _reload(F, S, opts, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return TURN_OVER
     if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
             and _band(apart(S, i, foe(S, i))) > _gun(F, i, W_RANGE)):
         _move(F, S, opts, tt, st, cnt, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return TURN_OVER
     if F[i, P_T_MOVE] == MV_KEEP_DISTANCE and S[i, S_AP] - keep >= 1 and _threatened(F, S, i):
         _retreat(F, S, opts, tt, st, cnt, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return TURN_OVER
     if not _engaged(F, S, i) and _wants_lie(F, S, i):  # V-10.8: lie down (1 AP) to shoot
         if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
             S[i, S_AP] -= 1
             S[i, S_LYING] = 1
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return TURN_OVER
     if _wants_brace(F, S, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
             S[i, S_AP] -= 1
             S[i, S_BRACED] = 1
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return TURN_OVER
     return TO_SHOTS
 
@@ -304,13 +305,13 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
             break
         _look(F, S, opts, st, i)  # V-11.18: blind, the aimed shot gives way to a standard one
         shot = _plan_shot(F, S, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return True
         if shot == SH_NONE:
             break
         if _sector_shot(F, S, opts, tt, st, cnt, i, SHOT_COST[shot]):
             _shoot(F, S, opts, tt, st, cnt, i, shot)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return True
     _set_aside(F, S, opts, i)
     return True
@@ -327,12 +328,12 @@ def _ready_to_act(F, S, opts, tt, st, cnt, i):
         S[i, S_BRACED] = 0
     if S[i, S_LYING] != 0 and S[i, S_AP] >= 1 and _engaged(F, S, i):  # V-10.8: it stands up to fight
         _get_up(F, S, opts, tt, st, cnt, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return False
     if _wants_redraw(F, S, opts, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, _redraw_cost(opts, S, i)):
             _redraw(opts, S, i)
-        if decided(S):
+        if _lost_foe(F, S, opts, st, i):
             return False
     return True
 
@@ -375,7 +376,7 @@ def _ranged_start_step(F, S, opts, tt, st, cnt, i, step):
         return True
     if cost > 0 and S[i, S_AP] >= cost and opts[O_OVERWATCH_TURN_START] != OVERWATCH_TURN_START_EXEMPT:
         _sector_shot(F, S, opts, tt, st, cnt, i, cost)
-        if decided(S) or S[i, S_OUT] != 0:
+        if _lost_foe(F, S, opts, st, i) or S[i, S_OUT] != 0:
             return False
         if _start_cost(F, S, opts, i, step) < 0:
             return True
@@ -426,7 +427,7 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
             return
         while S[i, S_AP] >= 1 and not _in_reach(F, S, i):
             _move(F, S, opts, tt, st, cnt, i)
-            if decided(S):
+            if _lost_foe(F, S, opts, st, i):
                 return
         if not _in_reach(F, S, i):
             return

@@ -6,7 +6,7 @@ melee fight. The fight of rounds (V-2.6) that plays these turns is :mod:`.fight`
 
 from __future__ import annotations
 
-from ....toolbox.battle import decided, foe, put_out
+from ....toolbox.battle import foe, put_out
 from ....toolbox.jit import rule
 from ..layout import (
     CAUSE_WILL,
@@ -38,6 +38,7 @@ from ..options import O_AP_REFILL, O_PICKUP, O_START_READY, START_READY_NO, STEA
 from .actions import _plan
 from .armour import _lose_health
 from .checks import KIND_COST, _fighter_check, _wb
+from .groups import _lost_melee_foe
 from .initiative import _refill
 from .melee import _attack
 from .traumas import _break_free
@@ -143,22 +144,22 @@ def _turn_start(F, S, opts, tt, st, cnt, i):
 def _melee_actions(F, S, opts, tt, st, cnt, i):
     """V-2.5, V-7.1: fighter ``i``'s actions in melee: a free stealth attack, a battle cry if its
     tactic has one and 2 AP leave its reserve, then attacks by its tactic, until the fight is
-    decided."""
+    decided or, in a fight of several, its foe is lost (:func:`.groups._lost_melee_foe`)."""
     if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
-        _attack(F, S, opts, tt, st, cnt, i, K_STANDARD)
-        if decided(S):
+        _attack(F, S, opts, tt, st, cnt, i, foe(S, i), K_STANDARD)
+        if _lost_melee_foe(F, S, opts, st, i):
             return
     if F[i, P_T_CRY] != 0 and S[i, S_AP] - 2 >= F[i, P_T_KEEP]:
         _battle_cry(F, S, opts, st, i)
-        if decided(S):
+        if _lost_melee_foe(F, S, opts, st, i):
             return
     while True:
         kind = _plan(F, S, i)
         if kind == K_NONE:
             return
         S[i, S_AP] -= KIND_COST[kind]
-        _attack(F, S, opts, tt, st, cnt, i, kind)
-        if decided(S):
+        _attack(F, S, opts, tt, st, cnt, i, foe(S, i), kind)
+        if _lost_melee_foe(F, S, opts, st, i):
             return
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....toolbox.battle import apart, decided, foe
+from ....toolbox.battle import apart, foe
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
 from ..layout import (
@@ -28,6 +28,7 @@ from ..layout import (
     C_ATTACKS,
     C_DEGRADED,
     K_STANDARD,
+    N_OUTCOMES,
     OUT_ARMOUR_STOPPED,
     OUT_HIT,
     OUT_MISS,
@@ -38,6 +39,7 @@ from ..layout import (
     P_N_THROWN,
     P_PERC_POOL,
     P_SHOOT_POOL,
+    P_SIDE,
     P_SIZE,
     P_SUPPRESS_AT,
     P_T_BRACE,
@@ -68,7 +70,6 @@ from ..layout import (
     S_SIGHT,
     S_THROW_READY,
     S_THROWN,
-    S_TOKENS_USED,
     SH_AIMED,
     SH_BURST,
     SH_HIP,
@@ -133,8 +134,19 @@ from ..options import (
 )
 from .actions import _choose_reaction, _resolve, _take_reaction
 from .armour import _armour_reduction
-from .checks import IMMOBILISED_DICE, _fighter_check, _gun_in_hand, _is_npc, _slot, _successes, _tokens_left, _wb
+from .checks import (
+    IMMOBILISED_DICE,
+    _fighter_check,
+    _gun_in_hand,
+    _is_npc,
+    _slot,
+    _spend_token,
+    _successes,
+    _tokens_left,
+    _wb,
+)
 from .distance import BAND_OUT, _band, _engaged, _point_blank
+from .groups import _lost_foe
 from .melee import _land
 from .traumas import _strain
 
@@ -485,7 +497,7 @@ def _shot_armour_roll(F, S, opts, st, cnt, a, d, piercing):
             ones += 1
         else:
             successes += _successes(face, one)
-    cnt[C_DEGRADED + d] += _wear(S, d, ones, opts[O_COVER_ONES] != COVER_ONES_ARMOUR_FIRST)
+    cnt[C_DEGRADED + F[d, P_SIDE]] += _wear(S, d, ones, opts[O_COVER_ONES] != COVER_ONES_ARMOUR_FIRST)
     if not _supported(S, d):  # V-11.16: cover worn away, no brace
         S[d, S_BRACED] = 0
     return _armour_reduction(opts, successes, ones)
@@ -523,13 +535,13 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
         if first:
             s = max(s, 1)
     _after_shot(F, S, opts, a, shot)
-    _jam(S, opts, a)
+    _jam(F, S, opts, a)
     if opts[O_BRACE] == BRACE_NEXT_SHOT:
         S[a, S_BRACED] = 0
     outcome = OUT_MISS
     if s >= 1:
         outcome = _hit(F, S, opts, tt, st, cnt, a, s, shot)
-    cnt[C_ATTACKS + a * 5 + outcome] += 1
+    cnt[C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES + outcome] += 1
 
 
 @rule
@@ -548,7 +560,7 @@ def _hit(F, S, opts, tt, st, cnt, a, s, shot):
     final = damage
     if damage > 0:
         final = max(damage - _shot_armour_roll(F, S, opts, st, cnt, a, d, _missile(F, S, a, shot, W_PIERCING)), 0)
-    if _land(F, S, opts, tt, st, cnt, d, damage, final, traumas, disarm, will):
+    if _land(F, S, opts, tt, st, cnt, a, d, damage, final, traumas, disarm, will):
         outcome = OUT_ARMOUR_STOPPED
     if final >= 1 or opts[O_OVERWATCH_BREAK] == OVERWATCH_BREAK_ANY_HIT:
         S[d, S_SECTOR] = 0
@@ -556,16 +568,16 @@ def _hit(F, S, opts, tt, st, cnt, a, s, shot):
 
 
 @rule
-def _jam(S, opts, a):
+def _jam(F, S, opts, a):
     """V-11.14 (d), V-3.17: with ``gm_reload_tokens = on``, after a shot of a player-side fighter
     (not a GM character, option ``npc``) whose foe is the GM's, the GM spends a Chernobog token from
     its side's pool (``npc_tokens_a``/``_b``, shared with V-3.17's reactions and prayers) to jam the
     gun, making a reload due, while it has one and the gun needs no reload already
     **[reading]**."""
     e = foe(S, a)
-    if (opts[O_GM_RELOAD_TOKENS] == GM_RELOAD_TOKENS_ON and not _is_npc(opts, a) and _is_npc(opts, e)
-            and S[a, S_RELOAD] == 0 and _tokens_left(S, opts, e) >= 1):
-        S[e, S_TOKENS_USED] += 1
+    if (opts[O_GM_RELOAD_TOKENS] == GM_RELOAD_TOKENS_ON and not _is_npc(F, opts, a) and _is_npc(F, opts, e)
+            and S[a, S_RELOAD] == 0 and _tokens_left(F, S, opts, e) >= 1):
+        _spend_token(F, S, e)
         S[a, S_RELOAD] = 1
 
 
@@ -585,7 +597,7 @@ def _throw(F, S, opts, tt, st, cnt, a):
     S[a, S_AP] -= _throw_cost(S, a)
     react = R_DODGE if _choose_reaction(F, S, opts, a, d, K_STANDARD) != R_NONE else R_NONE
     if react != R_NONE:
-        _take_reaction(S, opts, d)
+        _take_reaction(F, S, opts, d)
     sa = _fighter_check(F, S, opts, st, _shot_pool(F, S, opts, a, SH_THROW), a)
     _strain(F, S, a)
     r = 0
@@ -599,7 +611,7 @@ def _throw(F, S, opts, tt, st, cnt, a):
         outcome = _hit(F, S, opts, tt, st, cnt, a, s, SH_THROW)
     S[a, S_THROWN] += 1
     S[a, S_THROW_READY] = 1 if opts[O_THROW_READY] == THROW_READY_FREE else 0
-    cnt[C_ATTACKS + a * 5 + outcome] += 1
+    cnt[C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES + outcome] += 1
 
 
 @rule
@@ -610,7 +622,7 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if the fight
     is decided (``decided``), or the shot's shock left ``i`` fewer AP than the action costs (bool)."""
     w = foe(S, i)
-    if w < 0 or S[w, S_SECTOR] == 0:  # (w < 0 never: an index guard, kernel docstring)
+    if w < 0 or S[w, S_SECTOR] == 0 or foe(S, w) != i:  # (w < 0 never: an index guard, kernel docstring)
         return True
     if _engaged(F, S, w):
         S[w, S_SECTOR] = 0
@@ -620,7 +632,7 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     S[w, S_SECTOR] -= 1
     _look(F, S, opts, st, w)
     _fire(F, S, opts, tt, st, cnt, w, SH_HIP)
-    if decided(S):
+    if _lost_foe(F, S, opts, st, i):
         return False
     return S[i, S_AP] >= cost
 

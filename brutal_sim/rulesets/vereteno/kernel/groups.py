@@ -1,0 +1,66 @@
+"""Fights of several a side (V-14, docs/groups.md): Vereteno's words for the shared choice of a foe
+(:func:`brutal_sim.toolbox.battle.choose_foe`) and the check that a turn has lost its foe.
+
+Rules: V-14, V-6.1.
+
+Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.vereteno.kernel`).
+"""
+
+from __future__ import annotations
+
+from ....core.battle import B_SHOOTER, B_WEAKNESS
+from ....core.counters import MAX_SIDE
+from ....toolbox.battle import choose_foe, decided, foe
+from ....toolbox.jit import inline_rule, rule
+from ..layout import S_HEALTH, S_OUT, S_RELOAD, S_WILL
+from .checks import _gun_in_hand, _in_reach
+
+#: the highest weakness the shared policies read (``core.battle.B_WEAKNESS`` is below 128)
+_WEAKEST = 127
+
+
+@rule
+def _choose_foe(F, S, opts, st, i):
+    """V-14: i chooses its foe among the enemies in the fight by its targeting policy (no limit on
+    how many fight one enemy **[reading]**); ``weakest`` and ``focus`` prefer the lowest of Health
+    and Will left (``B_WEAKNESS`` = 127 − min(Health, Will), V-6.1: either at 0 puts a fighter
+    out), ``shooters_first`` a foe with its gun in hand and no reload due (``B_SHOOTER``, V-11.14),
+    ``random`` keeps its foe while it may, else draws one (a die). Counted here for every fighter:
+    the choice is made only in fights of more than two."""
+    for j in range(F.shape[0]):
+        left = max(min(min(S[j, S_HEALTH], S[j, S_WILL]), _WEAKEST), 0)
+        S[j, B_WEAKNESS] = _WEAKEST - left
+        S[j, B_SHOOTER] = 1 if _gun_in_hand(S, j) and S[j, S_RELOAD] == 0 else 0
+    choose_foe(F, S, st, i, MAX_SIDE, False, -1)
+
+
+@rule
+def _foe_gone(F, S, opts, st, i):
+    """:func:`_lost_foe` in a fight of several that is not decided: i is out, or its foe is out and
+    no other enemy is left in the fight (i chooses its next foe at once, :func:`_choose_foe`)."""
+    if S[i, S_OUT] != 0:
+        return True
+    e = foe(S, i)
+    if e >= 0 and S[e, S_OUT] == 0:
+        return False
+    _choose_foe(F, S, opts, st, i)
+    return foe(S, i) < 0
+
+
+@inline_rule
+def _lost_foe(F, S, opts, st, i):
+    """Whether i's turn stops acting (bool): the fight is decided, or in a fight of several i is out
+    or its foe went out and no other enemy is left (:func:`_foe_gone`; i turns to its next foe at
+    once). In a duel this is ``decided``: a fighter or its foe out ends it."""
+    if decided(S):
+        return True
+    return F.shape[0] > 2 and _foe_gone(F, S, opts, st, i)
+
+
+@inline_rule
+def _lost_melee_foe(F, S, opts, st, i):
+    """:func:`_lost_foe` for i's melee actions: also when the next foe it turned to stands beyond
+    its melee reach (V-3.15; it closes in next turn **[reading]**). In a duel: ``decided``."""
+    if decided(S):
+        return True
+    return F.shape[0] > 2 and (_foe_gone(F, S, opts, st, i) or not _in_reach(F, S, i))
