@@ -24,12 +24,17 @@ def test_a_mirror_duel_labels_the_sides():
 
 
 def test_a_group_fight_of_a_ruleset_without_fights_names_the_rulesets_that_have_them():
-    for words in (["swordsman", "vs", "brute", "--ruleset", "vereteno"],
-                  ["knight", "vs", "militia", "--ruleset", "vereteno"]):
-        r = runner.invoke(app, ["fight", *words])
-        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
-        assert r.stderr.startswith("error: fight: the ") and r.stderr.rstrip().endswith(
-            "ruleset plays no group fights (several fighters a side); rulesets that do: brutal, wfrp2e"), r.stderr
+    """Every bundled ruleset plays group fights; a plug-in that plays duels only is refused."""
+    from duels_only_ruleset import duels_only
+
+    with duels_only():
+        for words in (["swordsman", "vs", "brute", "--ruleset", "duels_only"],
+                      ["swordsman", "swordsman", "vs", "brute", "--ruleset", "duels_only"]):
+            r = runner.invoke(app, ["fight", *words])
+            assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+            assert r.stderr.startswith("error: fight: the duels_only ") and r.stderr.rstrip().endswith(
+                "ruleset plays no group fights (several fighters a side); rulesets that do: brutal, wfrp2e, "
+                "vereteno"), r.stderr
 
 
 def test_listed_path_options_show_their_working_default():

@@ -226,19 +226,23 @@ def test_fight_command_bad_numbers_exit_2():
     ('[[fights]]\na = []\nb = ["militia"]\n', "fights[0].a", "the side is empty"),
     ('[[fights]]\na = ["knight"]\nb = ["militia"]\n[[fights]]\na = ["knight"]\nb = ["militia*x"]\n',
      "fights[1].b", "got 'x'"),
-    ('ruleset = "vereteno"\nmatchups = [["swordsman", "brute"]]\n[[fights]]\na = ["swordsman"]\nb = ["brute"]\n',
-     "fights", "the vereteno ruleset plays no group fights (several fighters a side); rulesets that do: brutal, "
-     "wfrp2e"),
-    ('rulesets = ["brutal", "vereteno"]\nmatchups = [["swordsman", "brute"]]\n'
+    ('ruleset = "duels_only"\nmatchups = [["swordsman", "brute"]]\n[[fights]]\na = ["swordsman"]\nb = ["brute"]\n',
+     "fights", "the duels_only ruleset plays no group fights (several fighters a side); rulesets that do: brutal, "
+     "wfrp2e, vereteno"),
+    ('rulesets = ["brutal", "duels_only"]\nmatchups = [["swordsman", "brute"]]\n'
      '[[fights]]\na = ["knight"]\nb = ["militia"]\n',
-     "fights", "the vereteno ruleset plays no group fights"),
+     "fights", "the duels_only ruleset plays no group fights"),
 ])
 def test_scenario_fight_errors_name_the_key(tmp_path, body, where, message):
+    """A scenario's ``[[fights]]`` under a ruleset that plays duels only (a plug-in: every bundled
+    ruleset plays group fights) is refused, naming the key."""
+    from duels_only_ruleset import duels_only
+
     from brutal_sim.scenario import load_scenario
 
     f = tmp_path / "s.toml"
     f.write_text(body)
-    with pytest.raises(DataError) as exc:
+    with duels_only(), pytest.raises(DataError) as exc:
         load_scenario(str(f))
     assert str(exc.value).startswith(f"{f}: {where}") and message in str(exc.value)
 

@@ -386,9 +386,11 @@ def test_api_fight_and_its_refusals(toy):
         toy.prepare_fight(["recruit"] * 7, ["giant"])
     with pytest.raises(DataError, match="unknown targeting 'closest'; allowed: spread, weakest, nearest"):
         api.fight(["veteran"], ["recruit"], n=10, targeting_a="closest")
-    with pytest.raises(DataError, match="the vereteno ruleset plays no group fights .*; rulesets that do: brutal, "
-                                        "wfrp2e, toy"):
-        api.fight(["swordsman"], ["brute"], n=10, ruleset="vereteno")  # the registered plug-in is named
+    from duels_only_ruleset import duels_only
+
+    with duels_only(), pytest.raises(DataError, match="the duels_only ruleset plays no group fights .*; rulesets "
+                                                      "that do: brutal, wfrp2e, vereteno, toy"):
+        api.fight(["swordsman"], ["brute"], n=10, ruleset="duels_only")  # the registered plug-in is named
     with pytest.raises(DataError, match="a single toy attack is made engaged"):
         api.attack("archer", "recruit", options={"start_distance": "5"})
 

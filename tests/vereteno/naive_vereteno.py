@@ -71,7 +71,6 @@ class Fighting:
     out: str | None = None
     dead: bool = False
     stealth: str = "none"  # V-2.5: the pending stealth bonus of the surprising side
-    tokens_used: int = 0  # V-3.17: Chernobog tokens the GM spent on this side
     immobilised: bool = False  # V-6.9
     pen_infl: int = 0  # V-6.4 (the battle cry)
     x: int = 0  # V-10.3: metres on the line
@@ -94,6 +93,11 @@ class Fighting:
     pen_str: int = 0  # V-6.4: PEN(str)
     lying: bool = False  # V-10.8: prone by choice (not knocked down)
     surprise: bool = False  # V-2.5: the surprise dice join its first initiative
+    rank: int = 0  # V-14: its place in its side's line (docs/groups.md)
+    away: bool = False  # V-14: still to arrive (arrive_round)
+    harmed: int = 0  # blows above level none it took
+    dealt: int = 0  # final damage dealt and taken (the group block)
+    taken: int = 0
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -146,8 +150,12 @@ class Record:
     wounds: list[dict[str, int]] = field(default_factory=lambda: [{}, {}])
     degraded: list[int] = field(default_factory=lambda: [0, 0])
     damage: list[int] = field(default_factory=lambda: [0, 0])
+    last_harmed: int = 0  # blows above level none the losing side's last fighter out took
+    fighters: list = field(default_factory=list)  # a fight of several: its Fighting, in row order
 
     def counter_row(self, round_cap: int) -> list[int]:
+        """The record in the kernel's counter layout: the header; for a fight of several (``fighters``
+        set) then the group block (docs/groups.md)."""
         c = L.COUNTERS
         row = [0] * c.size(round_cap)
         if self.winner is None:
@@ -158,8 +166,7 @@ class Record:
             row[c.cause + loser * len(c.causes) + c.causes.index(self.cause)] = 1
             row[c.death + loser] = int(self.died)
             row[c.rounds + self.round] = 1
-            harmful = sum(n for name, n in self.wounds[loser].items() if name != "none")
-            row[c.one_blow + loser] = int(harmful == 1)
+            row[c.one_blow + loser] = int(self.last_harmed == 1)
             row[c.rounds_a(round_cap) + self.round] = int(self.winner == 0)
             for lv, name in enumerate(c.levels):  # blows of each level the loser took, the last bin k or more
                 row[c.loser_wounds_at(loser, lv, self.wounds[loser].get(name, 0))] = 1
@@ -170,6 +177,19 @@ class Record:
                 row[c.wound + side * c.wound_size + c.levels.index(name)] += n
             row[c.special_at + side] = self.degraded[side]
             row[c.damage + side] = self.damage[side]
+        if self.fighters:
+            g = L.GROUP
+            row += [0] * g.size(len(self.fighters))
+            base = c.size(round_cap)
+            for side in (0, 1):
+                standing = sum(1 for s in self.fighters if s.side == side and s.out is None)
+                row[base + g.survivors + (L.MAX_SIDE + 1) * side + standing] += 1
+            for r, s in enumerate(self.fighters):
+                at = base + g.fighters + g.per_fighter * r
+                row[at + (g.out + c.causes.index(s.out) if s.out is not None else g.standing)] += 1
+                row[at + g.dead] += int(s.dead)
+                row[at + g.dealt] += s.dealt
+                row[at + g.taken] += s.taken
         return row
 
 
@@ -181,17 +201,21 @@ class Game:
     def __init__(self, lines: list[list[Fighter]], options: dict[str, Any], traumas: list[Trauma],
                  rng: Xoshiro256StarStar) -> None:
         outs: list[Fighting] = []
-        self.fighters = [Fighting(f, side=k, outs=outs) for k, line in enumerate(lines) for f in line]
+        self.fighters = [Fighting(f, side=k, rank=r, outs=outs) for k, line in enumerate(lines)
+                         for r, f in enumerate(line)]
         for row, s in enumerate(self.fighters):
             s.row = row
+            s.away = len(self.fighters) > 2 and s.f.arrive_round > 1
         self.sides = [[s for s in self.fighters if s.side == k] for k in range(len(lines))]
-        for s in self.fighters:
-            s.foe = next(e.row for e in self.fighters if e.side != s.side)
+        if len(self.fighters) == 2:  # a duel's two fighters are each other's foe; in a fight of several chosen
+            for s in self.fighters:
+                s.foe = next(e.row for e in self.fighters if e.side != s.side)
         self.outs = outs
         self.o = options
         self.traumas = traumas
         self.rng = rng
         self.rec = Record()
+        self.tokens_used = [0, 0]  # V-3.17: Chernobog tokens the GM spent from each side's pool
         self.one = int(options["one_value"])
         for s in self.fighters:
             s.immobilised = options["immobilised"] in ("ab"[s.side], "both")
@@ -240,7 +264,7 @@ class Game:
         return self.o["npc"] in ("ab"[s.side], "both")
 
     def tokens_left(self, s: Fighting) -> int:
-        return int(self.o["npc_tokens_" + "ab"[s.side]]) - s.tokens_used
+        return int(self.o["npc_tokens_" + "ab"[s.side]]) - self.tokens_used[s.side]
 
     def fighter_check(self, s: Fighting, pool: int) -> int:
         """V-1.6: a check of ``s``, prayed once if it failed (pool > 0) and ``s`` may pray."""
@@ -263,7 +287,7 @@ class Game:
             if s.will <= 0:
                 s.go_out("will")
         elif self.npc_pays(s):
-            s.tokens_used += 1
+            self.tokens_used[s.side] += 1
         return kept + sum(self.value(x) for x in new)
 
     # -- pools (V-3, V-4) --------------------------------------------------------------------------
@@ -357,6 +381,8 @@ class Game:
         stopped = damage > 0 and final == 0
         ti = tgt.side
         self.rec.damage[ti] += final
+        src.dealt += final
+        tgt.taken += final
         tgt.lose_health(final)
         if not stopped:
             for _ in range(traumas):
@@ -375,16 +401,20 @@ class Game:
         else:
             level = "wound" if final >= 2 else "scratch" if final == 1 else "none"
         self.rec.wounds[ti][level] = self.rec.wounds[ti].get(level, 0) + 1
+        if level != "none":
+            tgt.harmed += 1
         return stopped
 
-    def attack(self, ai: int, kind: str) -> None:
+    def attack(self, ai: int, kind: str, d: Fighting | None = None) -> None:
+        """V-4: a melee attack of ``kind`` on ``d`` (by default its foe; the fighter stepping out of
+        its reach, V-10.7)."""
         a = self.fighters[ai]
-        d = self.foe(a)
+        d = self.foe(a) if d is None else d
         react = self.reaction(a, d, kind)
         if react != "none":
             d.ap -= 1
             if self.npc_pays(d):
-                d.tokens_used += 1
+                self.tokens_used[d.side] += 1
         successes = self.fighter_check(a, self.attack_pool(a, d, kind))
         a.stealth = "none"
         if a.strain:
@@ -438,14 +468,18 @@ class Game:
 
     def roll_initiative(self, first_round: bool) -> None:
         for s in self.fighters:
-            roll = self.d20()
-            if first_round and s.surprise:
-                extra = [self.d20(), self.d20()]
-                roll = roll + sum(extra) if self.o["surprise_init"] == "add" else max([roll, *extra])
-            w = s.weapon if not s.gun_in_hand else {"modifier": s.f.gun.modifier, "initiative": s.f.gun.initiative}
-            term = w["modifier"] if self.o["init_weapon_term"] == "modifier" else w["initiative"]
-            s.init_base = roll + term + s.f.skills.nimbleness + s.init_bonus
-            s.init_bonus = 0
+            if not s.away:
+                self.initiative_base(s, first_round)
+
+    def initiative_base(self, s: Fighting, first_round: bool) -> None:
+        roll = self.d20()
+        if first_round and s.surprise:
+            extra = [self.d20(), self.d20()]
+            roll = roll + sum(extra) if self.o["surprise_init"] == "add" else max([roll, *extra])
+        w = s.weapon if not s.gun_in_hand else {"modifier": s.f.gun.modifier, "initiative": s.f.gun.initiative}
+        term = w["modifier"] if self.o["init_weapon_term"] == "modifier" else w["initiative"]
+        s.init_base = roll + term + s.f.skills.nimbleness + s.init_bonus
+        s.init_bonus = 0
 
     def order(self) -> list[Fighting]:
         """V-2.4: the round's turn order: the higher base + bonuses first; a tied group rolls a
@@ -458,9 +492,61 @@ class Game:
             return [x for face in sorted({r for r, _ in rolls}, reverse=True)
                     for x in settle([s for r, s in rolls if r == face])]
 
-        total = {s.row: s.init_base + s.init_bonus for s in self.fighters}
+        present = [s for s in self.fighters if not s.away]
+        total = {s.row: s.init_base + s.init_bonus for s in present}
         return [x for t in sorted(set(total.values()), reverse=True)
-                for x in settle([s for s in self.fighters if total[s.row] == t])]
+                for x in settle([s for s in present if total[s.row] == t])] + [s for s in self.fighters if s.away]
+
+    # -- V-14 fights of several a side ---------------------------------------------------------------
+    def choose_foe(self, s: Fighting) -> None:
+        """docs/groups.md: ``s``'s foe among the enemies in the fight (no limit): ``spread`` the fewest
+        other engagers, ``weakest``/``focus`` the lowest of Health and Will, ``nearest`` none,
+        ``shooters_first`` a gun in hand with no reload due, then the fewest engagers; ties: the current
+        foe, the nearest in line, the lowest row; ``random`` keeps its foe while it may, else a die."""
+        best, best_key, candidates = -1, None, []
+        for j, e in enumerate(self.fighters):
+            if e.side == s.side or e.out is not None or e.away:
+                continue
+            others = sum(1 for x in self.fighters if x.out is None and x.foe == j) - (1 if j == s.foe else 0)
+            weak = 127 - max(min(e.health, e.will, 127), 0)
+            shooter = e.gun_in_hand and not e.reload
+            primary = {"spread": others, "weakest": -weak, "focus": -weak, "nearest": 0,
+                       "shooters_first": (0 if shooter else 1, others), "random": 0}[s.f.targeting]
+            candidates.append(j)
+            key = (primary, j != s.foe, abs(e.rank - s.rank), j)
+            if best_key is None or key < best_key:
+                best, best_key = j, key
+        if s.f.targeting == "random" and best >= 0 and best != s.foe:
+            best = candidates[self.rng.die(len(candidates)) - 1]
+        s.foe = best
+
+    def lost_foe(self, s: Fighting) -> bool:
+        """``s``'s turn stops acting: the fight is decided, or (several a side) ``s`` is out, or its foe
+        is out and no other enemy is left (one is chosen at once)."""
+        if self.decided():
+            return True
+        if len(self.fighters) == 2:
+            return False
+        if s.out is not None:
+            return True
+        if s.foe >= 0 and self.foe(s).out is None:
+            return False
+        self.choose_foe(s)
+        return s.foe < 0
+
+    def lost_melee_foe(self, s: Fighting) -> bool:
+        """:meth:`lost_foe`, or (several a side) the next foe beyond its melee reach."""
+        if self.decided():
+            return True
+        return len(self.fighters) > 2 and (self.lost_foe(s) or not self.in_reach(s))
+
+    def arrivals(self, rnd: int) -> None:
+        """V-14: the fighters arriving in ``rnd`` join, then each rolls its initiative base (row order)."""
+        joined = [s for s in self.fighters if s.away and s.f.arrive_round == rnd]
+        for s in joined:
+            s.away = False
+        for s in joined:
+            self.initiative_base(s, False)
 
     def plan(self, s: Fighting) -> str:
         """The tactic's kind, then cheaper kinds, then costlier ones: the first the weapon allows
@@ -542,7 +628,7 @@ class Game:
                 return
             while s.ap >= 1 and not self.in_reach(s):
                 self.move(s)
-                if self.decided():
+                if self.lost_foe(s):
                     return
             if not self.in_reach(s):
                 return
@@ -553,7 +639,7 @@ class Game:
             s.stowed = False
         if s.stealth == "extra_attack":
             self.attack(i, "standard")
-            if self.decided():
+            if self.lost_melee_foe(s):
                 return
         if s.f.tactic.battle_cry and s.ap - 2 >= s.f.tactic.keep:  # seed 41–43: successes = Will damage
             s.ap -= 2
@@ -563,12 +649,12 @@ class Game:
                 o.will -= r
                 if o.will <= 0:
                     o.go_out("will")
-            if self.decided():
+            if self.lost_melee_foe(s):
                 return
         while (kind := self.plan(s)) != "none":
             s.ap -= KIND_COST[kind]
             self.attack(i, kind)
-            if self.decided():
+            if self.lost_melee_foe(s):
                 return
 
     def surprise(self, side: int) -> None:
@@ -580,7 +666,7 @@ class Game:
         """V-10.10: the stealth check (plain ≥ 1, or opposed: more than the target's perception)."""
         side = "ab".index(self.o["stealth"])
         s = self.sides[side][0]  # the side's first fighter
-        t = self.foe(s)
+        t = self.sides[1 - side][0]  # the other side's first (in a duel its foe)
         d = int(self.o["stealth_distance"])
         pool = (s.f.attributes.agility + s.f.skills.stealth + (-2, -1, 0, 2, 4)[self.band(d)]
                 + (2 if self.o["stealth_ambush"] == "on" else 0))
@@ -607,10 +693,17 @@ class Game:
         elif self.o["surprise"] != "none":
             self.surprise("ab".index(self.o["surprise"]))
         self.roll_initiative(True)
+        several = len(self.fighters) > 2
         for rnd in range(1, int(self.o["round_cap"]) + 1):
+            if rnd > 1 and several:
+                self.arrivals(rnd)
             if rnd > 1 and self.o["init_roll"] == "every_round":
                 self.roll_initiative(False)
             order = self.order()
+            if rnd == 1 and several:
+                for s in order:
+                    if not s.away:
+                        self.choose_foe(s)
             if self.o["ap_refill"] == "round_start":
                 for s in self.fighters:
                     self.refill(s)
@@ -620,6 +713,12 @@ class Game:
             for s in order:
                 if s.out is not None:
                     continue
+                if several:
+                    if s.away:
+                        continue
+                    self.choose_foe(s)
+                    if s.foe < 0:
+                        continue
                 self.turn(s.row)
                 if self.decided():
                     return self.finish(rnd)
@@ -635,6 +734,7 @@ class Game:
         last = [s for s in self.outs if s.side == loser][-1]
         self.rec.loser, self.rec.winner = loser, beaten.index(False)
         self.rec.cause, self.rec.died, self.rec.round = last.out, last.dead, rnd
+        self.rec.last_harmed = last.harmed
         return self.rec
 
     def get_ready(self, s: Fighting) -> bool:
@@ -655,7 +755,7 @@ class Game:
             s.braced = False
         if s.lying and s.ap >= 1 and self.engaged(s):  # V-10.8: it stands up to fight
             self.get_up(s)
-            if self.decided():
+            if self.lost_foe(s):
                 return False
         t = s.f.tactic
         redraw_cost = (2 if self.o["pickup"] == "pickup_and_ready" else 1) if s.gun_down or s.gun_knocked else 1
@@ -664,7 +764,7 @@ class Game:
             if self.sector_shot(s, redraw_cost):
                 s.ap -= redraw_cost
                 s.gun_down, s.gun_knocked, s.gun_in_hand = False, False, True
-            if self.decided():
+            if self.lost_foe(s):
                 return False
         return True
 
@@ -773,7 +873,7 @@ class Game:
         self.step_back(s)
         e = self.foe(s)
         if was and not self.engaged(s) and not (e.gun_in_hand and self.o["gun_melee"] == "none"):
-            self.attack(e.row, "quick")
+            self.attack(e.row, "quick", s)
 
     def blind(self, s: Fighting) -> bool:
         return s.sight == 2 and not self.point_blank(s)
@@ -891,7 +991,7 @@ class Game:
             a.reload = a.reload or a.ammo <= 0
         if (self.o["gm_reload_tokens"] == "on" and not self.is_npc(a) and self.is_npc(d) and not a.reload
                 and self.tokens_left(d) >= 1):  # V-11.14 (d): the GM jams the gun
-            d.tokens_used += 1
+            self.tokens_used[d.side] += 1
             a.reload = True
         if self.o["brace"] == "next_shot":
             a.braced = False
@@ -936,7 +1036,7 @@ class Game:
         if react == "dodge":
             d.ap -= 1
             if self.npc_pays(d):
-                d.tokens_used += 1
+                self.tokens_used[d.side] += 1
         successes = self.fighter_check(a, self.shot_pool(a, d, "throw"))
         if a.strain:
             a.lose_health(a.strain)
@@ -973,14 +1073,14 @@ class Game:
                 self.sector_shot(s, 0)
             elif self.sector_shot(s, 1):
                 self.step(s, stop)
-            if self.decided():
+            if self.lost_foe(s):
                 return "over"
         return "melee"
 
     def thrower(self, i: int) -> bool:
         """V-11.20 with items left, not engaged: move to the effective range, throw; True: turn over."""
         s = self.fighters[i]
-        out = self.decided
+        out = lambda: self.lost_foe(s)  # noqa: E731
         step = self.before_throws(i)
         if step != "shots":
             return step == "over"
@@ -1004,7 +1104,7 @@ class Game:
         the action is still possible (``still()``) after it."""
         if self.o["overwatch_turn_start"] == "fires":
             self.sector_shot(s, cost)
-            if self.decided() or s.out is not None:
+            if self.lost_foe(s) or s.out is not None:
                 return None
         return still()
 
@@ -1012,7 +1112,7 @@ class Game:
         """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the
         action goes ahead."""
         w = self.foe(s)
-        if not w.sector:
+        if not w.sector or w.foe != s.row:
             return True
         if self.engaged(w):
             w.sector = 0
@@ -1023,7 +1123,7 @@ class Game:
         self.look(w)
         w.sector += 1
         self.shoot(w.row, "hip", sector=True)
-        if self.decided():
+        if self.lost_foe(s):
             return False
         return s.ap >= cost
 
@@ -1051,7 +1151,7 @@ class Game:
         (decided) or "melee" (it drew its melee weapon)."""
         s = self.fighters[i]
         keep = s.f.tactic.keep
-        out = self.decided
+        out = lambda: self.lost_foe(s)  # noqa: E731
         if s.f.tactic.engaged == "draw" and self.engaged(s) and (s.f.weapon is None or s.ap >= 1):
             if s.f.weapon is None:  # V-10.9: nothing to ready: the gun dropped, free, for bare hands
                 s.gun_down = True
@@ -1101,7 +1201,7 @@ class Game:
     def shooter(self, i: int) -> bool:
         """V-15.1–V-15.7 with the gun in hand; False when it draws its melee weapon instead."""
         s = self.fighters[i]
-        out = self.decided
+        out = lambda: self.lost_foe(s)  # noqa: E731
         step = self.before_shots(i)
         if step != "shots":
             return step == "over"
@@ -1140,3 +1240,13 @@ def duel(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma],
 def attack(a: Fighter, b: Fighter, options: dict[str, Any], traumas: list[Trauma], seed: int, index: int) -> list[int]:
     """The counter row of single attack ``index`` of a run with ``seed`` (``api.attack``'s sampled attack)."""
     return duel(a, b, options, traumas, seed, index, single_attack=True)
+
+
+def fight(side_a: list[Fighter], side_b: list[Fighter], options: dict[str, Any], traumas: list[Trauma], seed: int,
+          index: int) -> list[int]:
+    """The counter row, with its group block, of fight ``index`` of several a side (V-14) of a run with
+    ``seed``."""
+    game = Game([list(side_a), list(side_b)], options, traumas, Xoshiro256StarStar.for_duel(seed, index))
+    rec = game.duel()
+    rec.fighters = game.fighters
+    return rec.counter_row(int(options["round_cap"]))

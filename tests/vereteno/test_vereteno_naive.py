@@ -311,3 +311,91 @@ def test_turn_orders_of_n_fighters_agree():
         assert S[:, B_ORDER].tolist() == want, f"index {index}, totals {totals.tolist()}"
         rerolled += len(set(totals.tolist())) < n
     assert rerolled > 200
+
+
+# -- fights of several a side (V-14, docs/groups.md) -----------------------------------------------
+
+FIGHTS = [  # side a, side b, options
+    (["swordsman", "duelist"], ["brute", "militia", "brawler"], {}),
+    (["knight"], ["militia", "militia", "militia"], {"init_roll": "every_round", "prayer": "app"}),
+    (["rifleman", "swordsman"], ["raider", "raider"], {"start_distance": "30"}),
+    (["rifleman", "rifleman", "swordsman"], ["raider", "gunfighter", "brute"],
+     {"start_distance": "25", "npc_reactions": "tokens", "npc_tokens_b": "2", "gm_reload_tokens": "on"}),
+    (["gunner", "knife_thrower"], ["swordsman", "raider", "rifleman"], {"start_distance": "20", "surprise": "b"}),
+    (["duelist", "brawler"], ["knight", "swordsman"],
+     {"npc": "both", "npc_reactions": "tokens", "npc_tokens_a": "2", "npc_tokens_b": "3", "prayer": "yze"}),
+]
+
+
+def _late(name: str, rnd: int):
+    """A catalog fighter joining in round ``rnd`` (V-14)."""
+    return _fighter(name).model_copy(update={"arrive_round": rnd})
+
+
+def _aiming(name: str, targeting: str):
+    return _fighter(name).model_copy(update={"targeting": targeting})
+
+
+def _check_fights(p, n: int) -> np.ndarray:
+    """Fights 0 … n−1 of ``p``: the kernel's counter row (header and group block) equals the
+    reference's, fight by fight; returns their sum."""
+    opts = p.options.as_dict()
+    traumas = list(Catalog.bundled().traumas.values())
+    k = p.compiled.n_counters
+    total = np.zeros(k, dtype=np.int64)
+    for index in range(n):
+        got = p.compiled.kernels.duels(*p.compiled.args(), np.uint64(SEED), np.int64(index), np.int64(1), 1, k)[0]
+        want = nv.fight(p.a, p.b, opts, traumas, SEED, index)
+        assert got.tolist() == want, f"fight {index}"
+        total += got
+    return total
+
+
+@pytest.mark.parametrize("side_a,side_b,options", FIGHTS)
+def test_fights_of_several_agree(side_a, side_b, options):
+    """V-14.1 (one turn order, surprise for every member), V-14.2 (reactions draining a defender), V-14.3,
+    V-14.9 (one token pool a side, the GM's jams), V-14.10 (a side out decides): melee 2 v 3 and 1 v 3,
+    riflemen at a distance, throws and bursts; the header and the group block of every fight equal
+    the reference's, fight by fight."""
+    p = RULESET.prepare_fight([_fighter(x) for x in side_a], [_fighter(x) for x in side_b], options=options)
+    total = _check_fights(p, 60)
+    c = RULESET.counters
+    assert total[c.wins:c.wins + 2].sum() + total[c.draws] == 60
+    assert total[c.damage:c.damage + 2].sum() > 0
+
+
+def test_fights_with_arrivals_agree():
+    """V-14.1 ``arrive_round``: a knight joining side a in round 2 and a brute joining side b in round 3
+    roll their initiative then; every fighter still away is placed last and is nobody's foe."""
+    p = RULESET.prepare_fight([_fighter("duelist"), _late("knight", 2)],
+                              [_fighter("militia"), _fighter("brawler"), _late("brute", 3)])
+    _check_fights(p, 60)
+    p = RULESET.prepare_fight([_fighter("rifleman"), _late("swordsman", 2)], [_fighter("raider"), _late("raider", 2)],
+                              options={"start_distance": "30", "init_roll": "every_round"})
+    _check_fights(p, 60)
+
+
+@pytest.mark.parametrize("targeting", ["spread", "weakest", "nearest", "shooters_first", "focus", "random"])
+def test_fights_of_several_agree_under_each_targeting(targeting):
+    """V-14.3: side a's targeting policy against a rifleman among the enemies (``shooters_first``),
+    from 20 m."""
+    p = RULESET.prepare_fight([_aiming("swordsman", targeting), _aiming("raider", targeting)],
+                              [_fighter("brute"), _fighter("rifleman"), _fighter("militia")],
+                              options={"start_distance": "20"})
+    _check_fights(p, 60)
+
+
+@pytest.mark.parametrize("a,b,options", [("swordsman", "brute", {}),
+                                         ("rifleman", "swordsman", {"start_distance": "30"})])
+def test_a_fight_of_one_a_side_is_the_duel(a, b, options):
+    """V-14.10: a fight of one against one plays the duel: the same header, fight by fight (its group
+    block besides)."""
+    fa, fb = _fighter(a), _fighter(b)
+    duel, fight = RULESET.prepare(fa, fb, options=options), RULESET.prepare_fight([fa], [fb], options=options)
+    k = duel.compiled.n_counters
+    seed, n = np.uint64(SEED), np.int64(300)
+    d = duel.compiled.kernels.duels(*duel.compiled.args(), seed, np.int64(0), n, 1, k).sum(axis=0)
+    f = fight.compiled.kernels.duels(*fight.compiled.args(), seed, np.int64(0), n, 1, fight.compiled.n_counters)
+    f = f.sum(axis=0)
+    assert f[:k].tolist() == d.tolist()
+    assert f[k:].sum() > 0 and d[RULESET.counters.wins:RULESET.counters.wins + 2].sum() > 100

@@ -731,3 +731,26 @@ def test_battle_cry_influence_successes_are_will_damage():
     S[0, L.S_AP] = 3
     K.battle_cry(F, S, o, state_at(index_with_dice((20, 20), (20, 20))), 0)  # pool 3 − 2 = 1 die: a 20
     assert S[1, L.S_WILL] == 4 - 2 and S[0, L.S_AP] == 1
+
+
+def test_v14_9_v14_2_one_token_pool_a_side_and_reactions_drain_the_defender():
+    """V-14.9, V-3.17: the GM's Chernobog tokens are one pool per side: a token spent on one fighter of
+    side b leaves none for the other (``npc_tokens_b = 1``); V-14.2: each reaction costs the defender
+    1 AP whoever attacks it, so two attackers drain one defender."""
+    from brutal_sim.rulesets.vereteno.compile import compile_sides
+
+    cat = RULESET.catalog()
+    F = compile_sides([cat.fighter("swordsman"), cat.fighter("duelist")],
+                      [cat.fighter("brute"), cat.fighter("militia")])
+    S = np.zeros((4, L.NS), dtype=np.int64)
+    K.reset(F, S)
+    o = opts(npc_reactions="tokens", npc_tokens_b="1")
+    assert K.choose_reaction(F, S, o, 0, 2, L.K_STANDARD) != L.R_NONE
+    assert K.choose_reaction(F, S, o, 1, 3, L.K_STANDARD) != L.R_NONE
+    K.take_reaction(F, S, o, 2)  # the brute reacts: side b's one token is spent
+    assert S[1, L.S_TOKENS_USED] == 1 and S[2, L.S_AP] == 2
+    assert K.choose_reaction(F, S, o, 1, 3, L.K_STANDARD) == L.R_NONE  # the militia has AP, its side no token
+    assert K.choose_reaction(F, S, o, 2, 0, L.K_STANDARD) != L.R_NONE  # side a is no GM character
+    K.take_reaction(F, S, opts(), 0)  # two attackers at the swordsman: 3 AP → 1
+    K.take_reaction(F, S, opts(), 0)
+    assert S[0, L.S_AP] == 1

@@ -1,5 +1,6 @@
-"""«Звёздное Веретено» duels (d20 pools, action points; digest ``docs/rules/vereteno.md``): melee
-duels (rules V-1 … V-8) and duels at a distance (V-10 … V-16: moves, shots, sector control).
+"""«Звёздное Веретено» (d20 pools, action points; digest ``docs/rules/vereteno.md``): melee
+duels (rules V-1 … V-8), duels at a distance (V-10 … V-16: moves, shots, sector control) and fights
+of several a side (V-14).
 
 Files, one job each: :mod:`.model` (data schema), :mod:`.catalog` (bundled catalog with the d66
 trauma table, fighter files, rules files), :mod:`.options` (rule options, every GAP, with their
@@ -130,7 +131,8 @@ class VeretenoRuleset(Ruleset):
     compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 10, "first_turn": 30}
     #: duels from a distance: moves, shots, reloads (V-10, V-11); fights of several a side (V-14)
     capabilities = frozenset({"distance", "fights"})
-    targeting_policies = TARGETING + TARGETING_MORE
+    #: V-14.3: ``nearest`` (in line) is the digest's default
+    targeting_policies = ("nearest", *(p for p in TARGETING + TARGETING_MORE if p != "nearest"))
 
     matrix_tactics = ("std_guard", "quick3", "power", "quick_guard2", "turtle", "battle_cry")
     matrix_reactions = ("defend", "dodge")

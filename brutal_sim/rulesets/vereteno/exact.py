@@ -293,7 +293,7 @@ def _add_melee(F, S, opts, tt, outcomes, levels, damage):
     S[0, S_AP] -= KIND_COST[kind]
     react = choose_reaction(F, S, opts, 0, 1, kind)
     if react != R_NONE:
-        take_reaction(S, opts, 1)
+        take_reaction(F, S, opts, 1)
     pa2, loa = _prayer_pmf(melee_pool(F, S, opts, 0, 1, kind), opts, can_pray(F, S, opts, 0))
     pa = pa2.sum(axis=1)  # the attacker's Will spent on prayer does not change this attack
     if react == R_DEFEND:
@@ -509,7 +509,7 @@ def _add_throw(F, S, opts, tt, weight, outcomes, levels, damage):
     the extras (V-12.5), the armour + cover roll; each probability times ``weight``."""
     react = R_DODGE if choose_reaction(F, S, opts, 0, 1, K_STANDARD) != R_NONE else R_NONE
     if react != R_NONE:
-        take_reaction(S, opts, 1)
+        take_reaction(F, S, opts, 1)
     pa2, loa = _prayer_pmf(shot_pool(F, S, opts, 0, SH_THROW), opts, can_pray(F, S, opts, 0))
     pa = pa2.sum(axis=1)
     if react == R_DODGE:

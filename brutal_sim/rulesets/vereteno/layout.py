@@ -131,7 +131,9 @@ S_PEN_SHOOT = S.next()  # V-6.4: dice off shooting checks
 S_SIGHT = S.next()  # V-11.18 (visibility = poor): 0 not checked this turn, 1 sees its foe, 2 blind
 S_UNREADY = S.next()  # V-10.9 (start_ready = no): 1 until the weapon in hand at the start is readied
 S_GUN_DOWN = S.next()  # V-10.9: 1 while the gun lies on the ground (dropped for bare hands)
-S_TOOK = S.block(N_LEVELS)  # blows of level l the fighter took in this duel at S_TOOK + l (the loser_wounds block)
+#: blows of level l side ``side`` took in this fight at ``S[side, S_TOOK + l]`` (a per-side cell; the
+#: loser_wounds block)
+S_TOOK = S.block(N_LEVELS)
 S_THROWN = S.next()  # V-11.20: items of its supply thrown so far (the next is item S_THROWN)
 S_THROW_READY = S.next()  # V-11.20, V-10.9 (throw_ready = quick): 1 while the next item to throw is in hand
 S_PEN_STR = S.next()  # V-6.4: dice off Сила checks (throws)

@@ -268,8 +268,8 @@ class FighterSpec(StrictModel):
     defence_spending: DefenceSpending = "block_first"
     arrive_round: int = Field(1, ge=1, le=10000, description="V-14: in a fight of several a side, the round it "
                                                              "joins the fight (1: from the start)")
-    targeting: Targeting = Field("spread", description="whom it attacks in a fight of several a side (V-14, "
-                                                         "docs/groups.md)")
+    targeting: Targeting = Field("nearest", description="whom it attacks in a fight of several a side (V-14.3: "
+                                                          "the nearest in line by default; docs/groups.md)")
     thrown: list[str | Weapon] = Field(
         [], max_length=MAX_THROWN, description="V-11.20: items carried to throw, in throwing order (a tactic with "
         "shot = throw): weapons.toml names (their own stats), guns.toml names or 'improvised' (V-5.6 bare-hands "
@@ -300,7 +300,7 @@ class Fighter(StrictModel):
     attack_spending: AttackSpending
     defence_spending: DefenceSpending
     arrive_round: int = 1
-    targeting: Targeting = "spread"
+    targeting: Targeting = "nearest"
     thrown: list[Weapon] = []
 
     @model_validator(mode="after")

@@ -5,7 +5,7 @@ Inputs everywhere below:
 F : int64[N, NF]
     Compiled fighters (the battle block of :mod:`brutal_sim.core.battle`, then ``P_*`` of
     :mod:`brutal_sim.rulesets.vereteno.layout`); side a's rows first; N = 2 for a duel (row 0 side
-    a, row 1 side b).
+    a, row 1 side b), up to 12 in a fight of several a side (V-14).
 S : int64[N, NS]
     Their changing state during one fight (the battle block ``B_*``, then ``S_*``), reset at the
     start of every fight. Each fighter's foe is the battle block's (``toolbox.battle.foe``), who is
@@ -40,7 +40,8 @@ Modules, one per rule chapter of ``docs/rules/vereteno.md``, each importing only
 :mod:`.checks` (V-1 checks, prayer and pools, with the V-3.17 tokens and V-6.1 out that a prayer
 needs), :mod:`.initiative` (V-2 state, AP refill, initiative), :mod:`.actions` (V-3 attack kinds,
 V-4.1–V-4.5 reactions and spending, the V-7 policies), :mod:`.armour` (V-5), :mod:`.traumas` (V-6),
-:mod:`.melee` (V-4 the blow and the attack), :mod:`.rounds` (V-2.3 turns in melee); for fights at
+:mod:`.melee` (V-4 the blow and the attack), :mod:`.groups` (V-14 the choice of a foe in a fight of
+several a side), :mod:`.rounds` (V-2.3 turns in melee); for fights at
 a distance :mod:`.distance` (V-10 bands, the opening, moves), :mod:`.shooting` (V-11, V-12 shots)
 and :mod:`.ranged` (V-15 turns at a distance), which only those fights compile; :mod:`.fight`
 (V-2.6 the fight of rounds and the single attack, whose flag ``ranged`` prunes the steps at a

@@ -101,7 +101,7 @@ def _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, wil
     out = S[tgt, S_OUT] != 0 and not was_out
     level = _level(stopped, final, applied, out)
     cnt[C_WOUNDS + side * N_LEVELS + level] += 1
-    S[tgt, S_TOOK + level] += 1
+    S[side, S_TOOK + level] += 1  # the per-side tally (a per-side cell)
     if level != LVL_NONE:
         S[tgt, S_HARMED] += 1
     return 1 if stopped else 0
