@@ -226,10 +226,10 @@ def test_fight_command_bad_numbers_exit_2():
     ('[[fights]]\na = []\nb = ["militia"]\n', "fights[0].a", "the side is empty"),
     ('[[fights]]\na = ["knight"]\nb = ["militia"]\n[[fights]]\na = ["knight"]\nb = ["militia*x"]\n',
      "fights[1].b", "got 'x'"),
-    ('ruleset = "duels_only"\nmatchups = [["swordsman", "brute"]]\n[[fights]]\na = ["swordsman"]\nb = ["brute"]\n',
+    ('ruleset = "duels_only"\n[[fights]]\na = ["swordsman"]\nb = ["brute"]\n',
      "fights", "the duels_only ruleset plays no group fights (several fighters a side); rulesets that do: brutal, "
      "wfrp2e, vereteno"),
-    ('rulesets = ["brutal", "duels_only"]\nmatchups = [["swordsman", "brute"]]\n'
+    ('rulesets = ["brutal", "duels_only"]\n'
      '[[fights]]\na = ["knight"]\nb = ["militia"]\n',
      "fights", "the duels_only ruleset plays no group fights"),
 ])
