@@ -307,7 +307,7 @@ def test_turn_orders_of_n_fighters_agree():
         S = np.zeros((n, L.NS), dtype=np.int64)
         S[:, L.S_INIT_ROLL] = totals
         seed_duel(st, np.uint64(SEED), np.int64(index))
-        K.order(F, S, st)
+        K.order(F, S, st, None)
         assert S[:, B_ORDER].tolist() == want, f"index {index}, totals {totals.tolist()}"
         rerolled += len(set(totals.tolist())) < n
     assert rerolled > 200

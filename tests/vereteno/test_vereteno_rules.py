@@ -142,7 +142,7 @@ def test_v2_4_initiative_terms_and_ties():
 
     def first(st):
         """The fighter at the first place of the turn order."""
-        K.order(F, S, st)
+        K.order(F, S, st, None)
         return S[0, B_ORDER]
 
     assert first(state_at(idx)) == (0 if da > db else 1)

@@ -40,7 +40,7 @@ def _run(F, opts, tt, seed, start, n, lanes, k, single_attacks, ranged, group):
             if single_attacks:
                 _single_attack(F, S, opts, tt, st, row, ranged)
             else:
-                _fight(F, S, opts, tt, st, row, ranged)
+                _fight(F, S, opts, tt, st, row, ranged, group)
                 if group is not None:
                     count_group(F, S, row, k, N_CAUSES)
     return cnt
@@ -64,7 +64,7 @@ def _paired(Fs, optss, tt, seed, start, n, lanes, k, ranged, group):
             previous = -1
             for j in range(m):
                 seed_duel(st, seed, idx)
-                outcome = _fight(Fs[j], S, optss[j], tt, st, cnt[lane, j], ranged)
+                outcome = _fight(Fs[j], S, optss[j], tt, st, cnt[lane, j], ranged, group)
                 if group is not None:
                     count_group(Fs[j], S, cnt[lane, j], k, N_CAUSES)
                 if j > 0:

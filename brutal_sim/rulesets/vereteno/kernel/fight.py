@@ -32,8 +32,8 @@ from .distance import _in_reach, _open, _stealth_approach
 from .groups import _choose_foe
 from .initiative import _arrivals, _order, _refill, _reset, _roll_initiative, _surprise
 from .melee import _attack
-from .ranged import TO_SHOTS, TURN_OVER, _ranged_turn, _ready_weapon, _to_first_shot
-from .rounds import _turn
+from .ranged import TO_SHOTS, TURN_OVER, _ranged_turn_in, _ready_weapon, _to_first_shot
+from .rounds import _turn_in
 from .shooting import _look, _plan_shot, _shoot, _throw
 from .traumas import _immobilise
 
@@ -54,7 +54,7 @@ def _finish(F, S, cnt, rnd, round_cap):
 
 
 @rule
-def _fight(F, S, opts, tt, st, cnt, ranged):
+def _fight(F, S, opts, tt, st, cnt, ranged, group):
     """One fight (V-2.6): a fresh state (at ``start_distance`` with covers and guns in hand,
     :func:`_open`, when ``ranged``), the immobilised fighters (V-6.9), the stealth approach (V-10.10,
     when ``ranged`` and option ``stealth``) or else the surprise of side ``surprise`` (V-2.5), the
@@ -70,6 +70,8 @@ def _fight(F, S, opts, tt, st, cnt, ranged):
     :func:`_arrivals`); every fighter chooses its foe after the first initiative, in turn order, and
     again at the start of each of its turns (:func:`_choose_foe`); one with no enemy in the fight
     waits.
+
+    ``group`` the drivers' flag: None for a duel compiles none of the fights of several.
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
@@ -88,15 +90,17 @@ def _fight(F, S, opts, tt, st, cnt, ranged):
         _surprise(F, S, opts, opts[O_SURPRISE] - 1)
     _roll_initiative(F, S, opts, st, True)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
-        if rnd > 1 and n > 2:
-            _arrivals(F, S, opts, st, rnd)
+        if group is not None:
+            if rnd > 1 and n > 2:
+                _arrivals(F, S, opts, st, rnd)
         if rnd > 1 and opts[O_INIT_ROLL] != 0:
             _roll_initiative(F, S, opts, st, False)
-        _order(F, S, st)
-        if rnd == 1 and n > 2:  # V-14: every fighter in turn order chooses its foe (a duel's are set)
-            for p in range(n):
-                if S[S[p, B_ORDER], B_AWAY] == 0:
-                    _choose_foe(F, S, opts, st, S[p, B_ORDER])
+        _order(F, S, st, group)
+        if group is not None:
+            if rnd == 1 and n > 2:  # V-14: every fighter in turn order chooses its foe (a duel's are set)
+                for p in range(n):
+                    if S[S[p, B_ORDER], B_AWAY] == 0:
+                        _choose_foe(F, S, opts, st, S[p, B_ORDER])
         if opts[O_AP_REFILL] == 0:
             for j in range(n):
                 _refill(F, S, j)
@@ -108,16 +112,17 @@ def _fight(F, S, opts, tt, st, cnt, ranged):
             i = S[p, B_ORDER]
             if i < 0 or S[i, B_OUT] != 0:  # (i < 0 never: an index guard, kernel docstring)
                 continue
-            if n > 2:  # V-14: the foe is chosen again at the start of each turn (no dice but random's)
-                if S[i, B_AWAY] != 0:
-                    continue
-                _choose_foe(F, S, opts, st, i)
-                if foe(S, i) < 0:  # no enemy in the fight (those left are still to arrive): it waits
-                    continue
+            if group is not None:
+                if n > 2:  # V-14: the foe is chosen again at the start of each turn (no dice but random's)
+                    if S[i, B_AWAY] != 0:
+                        continue
+                    _choose_foe(F, S, opts, st, i)
+                    if foe(S, i) < 0:  # no enemy in the fight (those left are still to arrive): it waits
+                        continue
             if ranged is not None:
-                _ranged_turn(F, S, opts, tt, st, cnt, i)
+                _ranged_turn_in(F, S, opts, tt, st, cnt, i, group)
             else:
-                _turn(F, S, opts, tt, st, cnt, i)
+                _turn_in(F, S, opts, tt, st, cnt, i, group)
             if decided(S):
                 return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])
     cnt[C_DRAWS] += 1

@@ -58,9 +58,19 @@ def _lost_foe(F, S, opts, st, i):
 
 
 @inline_rule
-def _lost_melee_foe(F, S, opts, st, i):
+def _lost_melee_foe(F, S, opts, st, i, group):
     """:func:`_lost_foe` for i's melee actions: also when the next foe it turned to stands beyond
-    its melee reach (V-3.15; it closes in next turn **[reading]**). In a duel: ``decided``."""
+    its melee reach (V-3.15; it closes in next turn **[reading]**). In a duel (``group`` None, the
+    drivers' flag: nothing more is compiled) and a fight of one a side: ``decided``."""
     if decided(S):
         return True
+    if group is None:
+        return False
     return F.shape[0] > 2 and (_foe_gone(F, S, opts, st, i) or not _in_reach(F, S, i))
+
+
+@inline_rule
+def _stops(S, i):
+    """Whether i's turn stops after a step that cannot put its foe out (a move, a reload, a look, a
+    sector shot fired at i): the fight is decided or i is out (bool). In a duel i out decides it."""
+    return decided(S) or S[i, S_OUT] != 0

@@ -187,25 +187,26 @@ def _break_ties(F, S, st, present):
 
 
 @rule
-def _order(F, S, st):
+def _order(F, S, st, group):
     """V-2.4: this round's turn order, written to ``B_ORDER`` (row p: the fighter acting at place p):
     the higher base + bonuses (``B_INIT``) first, each fighter in row order placed after those it
     does not beat (a stable insertion sort); tied fighters by fresh d20 (:func:`_break_ties`). A
-    fighter still away (V-14, ``B_AWAY``) is placed last (``AWAY_INIT``), in no tie."""
+    fighter still away (V-14, ``B_AWAY``; read only with the drivers' flag ``group``, None in a duel)
+    is placed last (``AWAY_INIT``), in no tie."""
     tied = False
-    present = 0
+    present = F.shape[0]
     for p in range(F.shape[0]):
         t = S[p, S_INIT_ROLL] + S[p, S_INIT_BONUS]
-        if S[p, B_AWAY] != 0:
-            t = AWAY_INIT
-        else:
-            present += 1
+        if group is not None:
+            if S[p, B_AWAY] != 0:
+                t = AWAY_INIT
+                present -= 1
         S[p, B_INIT] = t
         q = p
         while q > 0:
             r = S[q - 1, B_ORDER]
             if r < 0 or S[r, B_INIT] >= t:  # (r < 0 never: an index guard, kernel docstring)
-                tied = tied or (r >= 0 and S[r, B_INIT] == t and t != AWAY_INIT)
+                tied = tied or (r >= 0 and S[r, B_INIT] == t)
                 break
             S[q, B_ORDER] = r
             q -= 1

@@ -84,6 +84,8 @@ def _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, wil
     was_out = S[tgt, S_OUT] != 0
     stopped = damage > 0 and final == 0
     side = F[tgt, P_SIDE]
+    if side < 0:  # (never: an index guard, kernel docstring)
+        return 0
     cnt[C_DAMAGE + side] += final
     S[src, B_DEALT] += final  # the group block (docs/groups.md)
     S[tgt, B_TAKEN] += final
@@ -138,6 +140,8 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
         damage, traumas, disarm, will = _spend(F, S, a, d, s)
         if _blow(F, S, opts, tt, st, cnt, a, d, damage, traumas, disarm, will):
             outcome = OUT_ARMOUR_STOPPED
-    cnt[C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES + outcome] += 1
+    side = F[a, P_SIDE]
+    if side >= 0:  # (always: an index guard, kernel docstring)
+        cnt[C_ATTACKS + side * N_OUTCOMES + outcome] += 1
     if counter != 0 or d_traumas != 0:
         _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)

@@ -72,7 +72,7 @@ from .distance import (
     _step_back,
     _step_to,
 )
-from .groups import _lost_foe
+from .groups import _lost_foe, _stops
 from .initiative import _refill
 from .melee import _attack
 from .rounds import N_START_STEPS, START_READY, _melee_actions, _start_cost, _start_step
@@ -187,7 +187,7 @@ def _before_throws(F, S, opts, tt, st, cnt, i):
                 and S[i, S_AP] - keep >= 1):
             return TO_SHOTS
         _approach(F, S, opts, tt, st, cnt, i, stop)
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return TURN_OVER
     return TO_MELEE
 
@@ -210,7 +210,7 @@ def _thrower_actions(F, S, opts, tt, st, cnt, i):
         if _plan_shot(F, S, i) != SH_THROW:
             return True
         _look(F, S, opts, st, i)
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return True
         if _sector_shot(F, S, opts, tt, st, cnt, i, _throw_cost(S, i)):
             _throw(F, S, opts, tt, st, cnt, i)
@@ -264,12 +264,12 @@ def _before_shots(F, S, opts, tt, st, cnt, i):
     if S[i, S_RELOAD] != 0 and S[i, S_AP] - keep >= cost:
         if _sector_shot(F, S, opts, tt, st, cnt, i, cost):
             _reload(F, S, opts, i)
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return TURN_OVER
     if (F[i, P_T_MOVE] == MV_ADVANCE and S[i, S_AP] - keep >= 1
             and _band(apart(S, i, foe(S, i))) > _gun(F, i, W_RANGE)):
         _move(F, S, opts, tt, st, cnt, i)
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return TURN_OVER
     if F[i, P_T_MOVE] == MV_KEEP_DISTANCE and S[i, S_AP] - keep >= 1 and _threatened(F, S, i):
         _retreat(F, S, opts, tt, st, cnt, i)
@@ -279,13 +279,13 @@ def _before_shots(F, S, opts, tt, st, cnt, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
             S[i, S_AP] -= 1
             S[i, S_LYING] = 1
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return TURN_OVER
     if _wants_brace(F, S, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, 1):
             S[i, S_AP] -= 1
             S[i, S_BRACED] = 1
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return TURN_OVER
     return TO_SHOTS
 
@@ -305,7 +305,7 @@ def _shooter_actions(F, S, opts, tt, st, cnt, i):
             break
         _look(F, S, opts, st, i)  # V-11.18: blind, the aimed shot gives way to a standard one
         shot = _plan_shot(F, S, i)
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return True
         if shot == SH_NONE:
             break
@@ -328,12 +328,12 @@ def _ready_to_act(F, S, opts, tt, st, cnt, i):
         S[i, S_BRACED] = 0
     if S[i, S_LYING] != 0 and S[i, S_AP] >= 1 and _engaged(F, S, i):  # V-10.8: it stands up to fight
         _get_up(F, S, opts, tt, st, cnt, i)
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return False
     if _wants_redraw(F, S, opts, i):
         if _sector_shot(F, S, opts, tt, st, cnt, i, _redraw_cost(opts, S, i)):
             _redraw(opts, S, i)
-        if _lost_foe(F, S, opts, st, i):
+        if _stops(S, i):
             return False
     return True
 
@@ -376,7 +376,7 @@ def _ranged_start_step(F, S, opts, tt, st, cnt, i, step):
         return True
     if cost > 0 and S[i, S_AP] >= cost and opts[O_OVERWATCH_TURN_START] != OVERWATCH_TURN_START_EXEMPT:
         _sector_shot(F, S, opts, tt, st, cnt, i, cost)
-        if _lost_foe(F, S, opts, st, i) or S[i, S_OUT] != 0:
+        if _stops(S, i):
             return False
         if _start_cost(F, S, opts, i, step) < 0:
             return True
@@ -399,6 +399,12 @@ def _ranged_start(F, S, opts, tt, st, cnt, i):
 
 @rule
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
+    """Fighter ``i``'s turn in a duel at a distance (:func:`_ranged_turn_in`)."""
+    _ranged_turn_in(F, S, opts, tt, st, cnt, i, None)
+
+
+@rule
+def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
     """V-15.1: fighter ``i``'s turn in a fight at a distance: its sector control lapses
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_ranged_start`; with ``hip_chain =
     per_turn`` a new chain of hip shots); :func:`_ready_to_act` (a brace without support lapses,
@@ -408,7 +414,8 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
     shooting tactic that drew its melee weapon, V-15.2 **[reading]**, not one whose gun a DROP took
     and that lacked the AP to pick it up, V-3.9; V-15.4: moves while AP last, each drawing the
     foe's sector shot, stopping at its reach, V-3.15), then melee (:func:`_melee_actions`) once the
-    foe is within its reach (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`)."""
+    foe is within its reach (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`).
+    ``group`` the drivers' flag (None in a duel)."""
     S[i, S_SECTOR] = 0
     for j in range(F.shape[0]):  # V-11.18: a new turn, new perception checks
         S[j, S_SIGHT] = 0
@@ -427,9 +434,9 @@ def _ranged_turn(F, S, opts, tt, st, cnt, i):
             return
         while S[i, S_AP] >= 1 and not _in_reach(F, S, i):
             _move(F, S, opts, tt, st, cnt, i)
-            if _lost_foe(F, S, opts, st, i):
+            if _stops(S, i):
                 return
         if not _in_reach(F, S, i):
             return
     if _ready_weapon(S, i):
-        _melee_actions(F, S, opts, tt, st, cnt, i)
+        _melee_actions(F, S, opts, tt, st, cnt, i, group)

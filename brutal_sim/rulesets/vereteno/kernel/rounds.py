@@ -141,17 +141,17 @@ def _turn_start(F, S, opts, tt, st, cnt, i):
 
 
 @rule
-def _melee_actions(F, S, opts, tt, st, cnt, i):
+def _melee_actions(F, S, opts, tt, st, cnt, i, group):
     """V-2.5, V-7.1: fighter ``i``'s actions in melee: a free stealth attack, a battle cry if its
     tactic has one and 2 AP leave its reserve, then attacks by its tactic, until the fight is
     decided or, in a fight of several, its foe is lost (:func:`.groups._lost_melee_foe`)."""
     if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
         _attack(F, S, opts, tt, st, cnt, i, foe(S, i), K_STANDARD)
-        if _lost_melee_foe(F, S, opts, st, i):
+        if _lost_melee_foe(F, S, opts, st, i, group):
             return
     if F[i, P_T_CRY] != 0 and S[i, S_AP] - 2 >= F[i, P_T_KEEP]:
         _battle_cry(F, S, opts, st, i)
-        if _lost_melee_foe(F, S, opts, st, i):
+        if _lost_melee_foe(F, S, opts, st, i, group):
             return
     while True:
         kind = _plan(F, S, i)
@@ -159,13 +159,21 @@ def _melee_actions(F, S, opts, tt, st, cnt, i):
             return
         S[i, S_AP] -= KIND_COST[kind]
         _attack(F, S, opts, tt, st, cnt, i, foe(S, i), kind)
-        if _lost_melee_foe(F, S, opts, st, i):
+        if _lost_melee_foe(F, S, opts, st, i, group):
             return
 
 
 @rule
 def _turn(F, S, opts, tt, st, cnt, i):
+    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1: fighter ``i``'s turn in a melee duel
+    (:func:`_turn_in`)."""
+    _turn_in(F, S, opts, tt, st, cnt, i, None)
+
+
+@rule
+def _turn_in(F, S, opts, tt, st, cnt, i, group):
     """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1: fighter ``i``'s turn in a melee fight: its
-    start (:func:`_turn_start`), then its melee actions (:func:`_melee_actions`)."""
+    start (:func:`_turn_start`), then its melee actions (:func:`_melee_actions`); ``group`` the
+    drivers' flag (None in a duel)."""
     if _turn_start(F, S, opts, tt, st, cnt, i):
-        _melee_actions(F, S, opts, tt, st, cnt, i)
+        _melee_actions(F, S, opts, tt, st, cnt, i, group)

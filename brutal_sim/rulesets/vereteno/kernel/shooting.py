@@ -146,7 +146,7 @@ from .checks import (
     _wb,
 )
 from .distance import BAND_OUT, _band, _engaged, _point_blank
-from .groups import _lost_foe
+from .groups import _stops
 from .melee import _land
 from .traumas import _strain
 
@@ -620,7 +620,8 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     fires one sector shot at it (a hip shot, −2 and every other modifier, V-11.6) with one of its
     set-aside AP: not if it is engaged now (control ends) or its gun cannot fire. The shot counts
     towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if the fight
-    is decided (``decided``), or the shot's shock left ``i`` fewer AP than the action costs (bool)."""
+    is decided or ``i`` is out (:func:`.groups._stops`), or the shot's shock left ``i`` fewer AP
+    than the action costs (bool). In a fight of several it fires only when ``i`` is its foe's foe."""
     w = foe(S, i)
     if w < 0 or S[w, S_SECTOR] == 0 or foe(S, w) != i:  # (w < 0 never: an index guard, kernel docstring)
         return True
@@ -632,7 +633,7 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     S[w, S_SECTOR] -= 1
     _look(F, S, opts, st, w)
     _fire(F, S, opts, tt, st, cnt, w, SH_HIP)
-    if _lost_foe(F, S, opts, st, i):
+    if _stops(S, i):
         return False
     return S[i, S_AP] >= cost
 
