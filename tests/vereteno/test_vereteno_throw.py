@@ -255,15 +255,15 @@ def test_v11_14_v3_17_gm_reload_token_jams_a_player_side_gun_after_a_shot():
     p = prepared("rifleman", "gunfighter", start_distance="20", gm_reload_tokens="on")
     o = p.compiled.options
     S = opened(p)
-    jam(S, o, 1)  # the GM's own shooter
+    jam(p.compiled.fighters, S, o, 1)  # the GM's own shooter
     assert (S[1, L.S_RELOAD], S[0, L.S_TOKENS_USED]) == (0, 0)
-    jam(S, o, 0)
+    jam(p.compiled.fighters, S, o, 0)
     assert (S[0, L.S_RELOAD], S[1, L.S_TOKENS_USED]) == (1, 1)
-    jam(S, o, 0)  # a reload already due: no token spent
+    jam(p.compiled.fighters, S, o, 0)  # a reload already due: no token spent
     assert S[1, L.S_TOKENS_USED] == 1
     off = prepared("rifleman", "gunfighter", start_distance="20")
     S = opened(off)
-    jam(S, off.compiled.options, 0)
+    jam(off.compiled.fighters, S, off.compiled.options, 0)
     assert (S[0, L.S_RELOAD], S[1, L.S_TOKENS_USED]) == (0, 0)
 
 
