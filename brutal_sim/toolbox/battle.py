@@ -310,11 +310,9 @@ def choose_foe(F, S, st, i, limit, finish, gone):
     best = -1
     best_score = 0
     for j in range(F.shape[0]):
-        if F[j, F_SIDE] == side or S[j, B_OUT] != 0 or S[j, B_AWAY] != 0:
+        if not _candidate(F, S, i, j, limit, current):
             continue
         others = S[j, B_ENGAGERS] - (1 if j == current else 0)
-        if others >= limit:
-            continue
         primary = 0
         if policy == TG_SPREAD:
             primary = others
@@ -346,20 +344,25 @@ def choose_foe(F, S, st, i, limit, finish, gone):
         S[i, B_FOE] = best
 
 
+@inline_rule
+def _candidate(F, S, i, j, limit, current):
+    """Whether j is one of i's candidate foes: an enemy in the fight (not out, not away) whose
+    engagers other than i are below ``limit`` (``current``: i's foe now, an engager of its own)."""
+    return (F[j, F_SIDE] != F[i, F_SIDE] and S[j, B_OUT] == 0 and S[j, B_AWAY] == 0
+            and S[j, B_ENGAGERS] - (1 if j == current else 0) < limit)
+
+
 @rule
 def _random_candidate(F, S, st, i, limit, tier, current):
     """One of i's candidate foes of ``tier`` (in the fight, not away, room below ``limit``) at
     random: a die of as many sides as there are, counted in row order."""
-    side = F[i, F_SIDE]
     count = 0
     for j in range(F.shape[0]):
-        if (F[j, F_SIDE] != side and S[j, B_OUT] == 0 and S[j, B_AWAY] == 0 and S[j, B_TIER] == tier
-                and S[j, B_ENGAGERS] - (1 if j == current else 0) < limit):
+        if S[j, B_TIER] == tier and _candidate(F, S, i, j, limit, current):
             count += 1
     k = roll_die(st, count)
     for j in range(F.shape[0]):
-        if (F[j, F_SIDE] != side and S[j, B_OUT] == 0 and S[j, B_AWAY] == 0 and S[j, B_TIER] == tier
-                and S[j, B_ENGAGERS] - (1 if j == current else 0) < limit):
+        if S[j, B_TIER] == tier and _candidate(F, S, i, j, limit, current):
             k -= 1
             if k == 0:
                 return j
