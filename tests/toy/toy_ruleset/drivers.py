@@ -56,7 +56,7 @@ def run(F, opts, seed, start, n, lanes, k, single_attacks, ranged, group):
             if single_attacks:
                 single_attack(F, S, opts, st, row, ranged)
             else:
-                fight(F, S, opts, st, row, ranged)
+                fight(F, S, opts, st, row, ranged, group)
                 if group is not None:
                     count_group(F, S, row, k, N_CAUSES)
     return cnt
@@ -83,7 +83,7 @@ def paired(Fs, optss, seed, start, n, lanes, k, ranged, group):
             previous = -1
             for j in range(m):
                 seed_duel(st, seed, idx)
-                outcome = fight(Fs[j], S, optss[j], st, cnt[lane, j], ranged)
+                outcome = fight(Fs[j], S, optss[j], st, cnt[lane, j], ranged, group)
                 if group is not None:
                     count_group(Fs[j], S, cnt[lane, j], k, N_CAUSES)
                 if j > 0:

@@ -223,7 +223,7 @@ def _finish(F, S, cnt, rnd, round_cap):
 
 
 @rule
-def fight(F, S, opts, st, cnt, ranged):
+def fight(F, S, opts, st, cnt, ranged, group):
     """T-4 … T-6: one duel or group fight. Side b starts ``start_distance`` from side a; the turn
     order is settled once (T-5); each round every fighter still in takes its turn in that order, a
     fighter of a fight of more than two choosing its foe just before it (``choose_foe``: its
@@ -233,7 +233,8 @@ def fight(F, S, opts, st, cnt, ranged):
     the round. Still running after ``round_cap`` rounds: a draw.
 
     ``ranged``: True for a fight that starts apart, None for one engaged from the start (its turns
-    compile no step apart, :func:`_turn`).
+    compile no step apart, :func:`_turn`). ``group``: the drivers' flag for a fight of more than two;
+    the toy's fight reads its size from ``F`` and plays both alike.
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """

@@ -64,7 +64,7 @@ def _run(F, opts, zt, seed, start, n, lanes, k, single_attacks, ranged, group):
             if single_attacks:
                 _single_attack(F, S, opts, zt, st, row, ranged)
             else:
-                _fight(F, S, opts, zt, st, row, ranged)
+                _fight(F, S, opts, zt, st, row, ranged, group)
                 if group is not None:
                     count_group(F, S, row, k, N_CAUSES)
     return cnt
@@ -95,7 +95,7 @@ def _paired(Fs, optss, zt, seed, start, n, lanes, k, ranged, group):
             previous = -1
             for j in range(m):
                 seed_duel(st, seed, idx)
-                outcome = _fight(Fs[j], S, optss[j], zt, st, cnt[lane, j], ranged)
+                outcome = _fight(Fs[j], S, optss[j], zt, st, cnt[lane, j], ranged, group)
                 if group is not None:
                     count_group(Fs[j], S, cnt[lane, j], k, N_CAUSES)
                 if j > 0:

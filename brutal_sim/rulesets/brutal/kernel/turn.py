@@ -266,11 +266,12 @@ def _initiative(F, S, st):
 
 
 @loop_inline_rule
-def _fight(F, S, opts, zt, st, cnt, ranged):
+def _fight(F, S, opts, zt, st, cnt, ranged, group):
     """One fight (B-2.9, docs/groups.md): rounds of turns in initiative order until every fighter
     of a side is out (side a checked first) or the round cap. Fighters out of the fight take no
     turns. The header's cause, death and one-blow counters describe the losing side's last fighter
-    to go out. ``ranged`` as for :func:`_turn`.
+    to go out. ``ranged`` as for :func:`_turn`; ``group``, the drivers' flag for a fight of more than
+    two, changes nothing here (the fight reads its size from ``F``).
 
     Returns 0 if side a won, 1 if side b won, 2 for a draw.
     """
@@ -328,7 +329,7 @@ def _any_turn(F, S, opts, zt, st, cnt, i):
 def _any_fight(F, S, opts, zt, st, cnt):
     """One fight (:func:`_fight`) with the steps of B-8 compiled, whatever the fighters hold (for
     the rule tests, which play fights on hand-made arrays). Returns 0 a won, 1 b won, 2 a draw."""
-    return _fight(F, S, opts, zt, st, cnt, True)
+    return _fight(F, S, opts, zt, st, cnt, True, True)
 
 
 @rule

@@ -41,7 +41,7 @@ def _run(F, opts, grid, fx, seed, start, n, lanes, k, single_attacks, ranged, gr
             if single_attacks:
                 _single_attack(F, S, opts, grid, fx, st, row, ranged)
             else:
-                _duel(F, S, opts, grid, fx, st, row, ranged)
+                _duel(F, S, opts, grid, fx, st, row, ranged, group)
                 if group is not None:
                     count_group(F, S, row, k, N_CAUSES)
     return cnt
@@ -65,7 +65,7 @@ def _paired(Fs, optss, grid, fx, seed, start, n, lanes, k, ranged, group):
             previous = -1
             for j in range(m):
                 seed_duel(st, seed, idx)
-                outcome = _duel(Fs[j], S, optss[j], grid, fx, st, cnt[lane, j], ranged)
+                outcome = _duel(Fs[j], S, optss[j], grid, fx, st, cnt[lane, j], ranged, group)
                 if group is not None:
                     count_group(Fs[j], S, cnt[lane, j], k, N_CAUSES)
                 if j > 0:

@@ -308,15 +308,16 @@ def _any_turn(F, S, opts, grid, fx, st, cnt, i):
 
 
 @rule
-def _duel(F, S, opts, grid, fx, st, cnt, ranged):
+def _duel(F, S, opts, grid, fx, st, cnt, ranged, group):
     """One fight (W-2, W-13): fresh fighters, the turn order (W-2.2, W-13.1, again at the start of
     every round with ``initiative_roll = every_round``), then rounds in which every fighter still in
     takes its turn in that order, until every fighter of a side is out (side a checked first,
     W-13.7) or the round cap (W-2.7, a draw). In a fight of more than two, every fighter chooses its
     foe after the first initiative, in turn order, and again at the start of each of its turns
     (W-8.15, :func:`_choose_foe`). The header's cause, death and one-blow counters describe the losing side's
-    last fighter to go out. ``ranged`` as for :func:`_turn`. Returns 0 if side a won, 1 if side b
-    won, 2 for a draw."""
+    last fighter to go out. ``ranged`` as for :func:`_turn`; ``group``, the drivers' flag for a fight of more
+    than two, changes nothing here (the fight reads its size from ``F``, its group steps out of
+    line). Returns 0 if side a won, 1 if side b won, 2 for a draw."""
     n = F.shape[0]
     _reset(F, S, opts)
     _initiative(F, S, opts, st)
