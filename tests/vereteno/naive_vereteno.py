@@ -98,6 +98,10 @@ class Fighting:
     harmed: int = 0  # blows above level none it took
     dealt: int = 0  # final damage dealt and taken (the group block)
     taken: int = 0
+    commander: int = -1  # V-13.4: the row of its commander
+    ord: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # V-13.4: shoot, melee, defend, dodge bonuses
+    ord_until: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # their last round
+    ordered_until: int = 0  # V-15.10: the last round of its own order
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -206,6 +210,11 @@ class Game:
         for row, s in enumerate(self.fighters):
             s.row = row
             s.away = len(self.fighters) > 2 and s.f.arrive_round > 1
+            s.commander = next((r for r, c in enumerate(self.fighters)
+                                if c is not s and c.side == s.side and s.f.commander
+                                and c.f.name.casefold() == s.f.commander.casefold()), -1)
+        self.group = False  # a fight of several a side (the drivers' group flag): orders are given
+        self.rnd = 0
         self.sides = [[s for s in self.fighters if s.side == k] for k in range(len(lines))]
         if len(self.fighters) == 2:  # a duel's two fighters are each other's foe; in a fight of several chosen
             for s in self.fighters:
@@ -295,13 +304,13 @@ class Game:
         f = a.f
         return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
                 + (2 if d.prone else 0) + (2 if d.immobilised else 0) + (3 if a.stealth == "dice" else 0)
-                + (int(self.o["prone_melee"].replace("plus", "")) if d.lying and not d.prone else 0))
+                + (int(self.o["prone_melee"].replace("plus", "")) if d.lying and not d.prone else 0) + a.ord[1])
 
     def defence_pool(self, d: Fighting) -> int:
-        return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee
+        return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee + d.ord[2]
 
     def dodge_pool(self, a: Fighting, d: Fighting, kind: str) -> int:
-        pool = d.f.attributes.agility + d.f.skills.nimbleness - a.weapon["modifier"] - d.pen_agil
+        pool = d.f.attributes.agility + d.f.skills.nimbleness - a.weapon["modifier"] - d.pen_agil + d.ord[3]
         if self.o["dodge_modifier"] == "weapon_plus_attack_type":
             pool -= KIND_DICE[kind]
         return pool
@@ -616,6 +625,11 @@ class Game:
                 return
         if not self.ready_to_act(s):
             return
+        if self.group and self.wants_order(s):  # V-15.10: the order first (drawing a sector shot)
+            if self.sector_shot(s, 2) and self.wants_order(s):
+                self.give_order(s)
+            if self.decided() or s.out is not None:
+                return
         t = s.f.tactic
         if s.gun_in_hand and self.shooter(i):
             return
@@ -641,14 +655,12 @@ class Game:
             self.attack(i, "standard")
             if self.lost_melee_foe(s):
                 return
-        if s.f.tactic.battle_cry and s.ap - 2 >= s.f.tactic.keep:  # seed 41–43: successes = Will damage
+        if s.f.tactic.battle_cry and s.ap - 2 >= s.f.tactic.keep:  # V-13.1: a threat or a taunt
             s.ap -= 2
-            r = self.fighter_check(s, s.f.attributes.empathy + s.f.skills.influence - s.pen_infl)
-            o = self.foe(s)
-            if r >= 1:
-                o.will -= r
-                if o.will <= 0:
-                    o.go_out("will")
+            if s.f.taunt:
+                self.taunt(s)
+            else:
+                self.threat(s)
             if self.lost_melee_foe(s):
                 return
         while (kind := self.plan(s)) != "none":
@@ -656,6 +668,94 @@ class Game:
             self.attack(i, kind)
             if self.lost_melee_foe(s):
                 return
+
+    # -- V-13 Will, orders ------------------------------------------------------------------------
+    def will_damage(self, t: Fighting, r: int) -> None:
+        if r >= 1:
+            t.will -= r
+            if t.will <= 0:
+                t.go_out("will")
+
+    def taunt(self, s: Fighting) -> None:
+        """V-13.3: opposed Influence checks with the foe (its answer free); the loser takes the difference."""
+        o = self.foe(s)
+        r = self.fighter_check(s, s.f.attributes.empathy + s.f.skills.influence - s.pen_infl)
+        q = self.fighter_check(o, o.f.attributes.empathy + o.f.skills.influence - o.pen_infl)
+        if r > q:
+            self.will_damage(o, r - q)
+        elif q > r:
+            self.will_damage(s, q - r)
+
+    def threat(self, s: Fighting) -> None:
+        """V-13.2: the foe, then (a fight of several) the nearest enemies in reach of the threat up to
+        ``threat_targets``; −2 per extra target, −2 beyond medium (once, or per target); V-1.7 fear."""
+        o = self.o
+        targets = [self.foe(s)]
+        if self.group:
+            while len(targets) < s.f.threat_targets:
+                left = [e for e in self.fighters if e.side != s.side and e.out is None and not e.away
+                        and e not in targets
+                        and (o["threat_hearing"] == "any" or self.band(abs(e.x - s.x)) <= 3)]
+                if not left:
+                    break
+                targets.append(min(left, key=lambda e: (abs(e.x - s.x), e.row)))
+        far = any(self.band(abs(e.x - s.x)) > 2 for e in targets)
+        base = s.f.attributes.empathy + s.f.skills.influence - s.pen_infl - 2 * (len(targets) - 1)
+        if far and o["threat_range"] == "once":
+            base -= 2
+        common = None
+        for e in sorted(targets, key=lambda e: e.row):
+            extra = 0
+            if o["threat_resistances"] == "v1_7":
+                if e.f.fear == "immune":
+                    continue
+                extra += {"normal": 0, "susceptible": 3, "vulnerable": 6}[e.f.fear]
+            if o["threat_range"] == "per_target" and self.band(abs(e.x - s.x)) > 2:
+                extra -= 2
+            if extra == 0:
+                if common is None:
+                    common = self.fighter_check(s, base)
+                r = common
+            else:
+                r = self.fighter_check(s, base + extra)
+            self.will_damage(e, r)
+
+    def listens(self, c: Fighting, x: Fighting) -> bool:
+        """V-13.4: ``x`` in the fight follows ``c``'s orders (its subordinate, or ``c`` under order_self)."""
+        return x.out is None and not x.away and (x.commander == c.row or (x is c and self.o["order_self"] == "on"))
+
+    def wants_order(self, s: Fighting) -> bool:
+        return (s.f.order_first and s.ordered_until < self.rnd and s.ap - 2 >= s.f.tactic.keep
+                and any(self.listens(s, x) for x in self.fighters))
+
+    def give_order(self, s: Fighting) -> None:
+        """V-13.4: Эмпатия + Лидерство; each listener gains the successes it hears (V-13.5) for this
+        round and the next on the checks the order names."""
+        s.ap -= 2
+        r = self.fighter_check(s, s.f.attributes.empathy + s.f.skills.leadership)
+        if r < 1:
+            return
+        s.ordered_until = self.rnd + 1
+        listeners = [x for x in self.fighters if self.listens(s, x)]
+        order = s.f.order
+        if order == "auto":
+            order = "shooting" if 2 * sum(1 for x in listeners if x.gun_in_hand) > len(listeners) else "melee"
+        cells = {"shooting": [0], "melee": [1] if self.o["melee_order"] == "attacks_only" else [1, 2],
+                 "defend": [2], "nimbleness": [3]}[order]
+        for x in listeners:
+            if self.o["headsets"] == "on" and self.o["jammer"] == "off":
+                h = r
+            else:
+                b = self.band(abs(x.x - s.x))
+                h = r if b <= 2 else max(r - 2, 0) if b == 3 else 0
+            if h < 1:
+                continue
+            for c in cells:
+                if self.o["order_stack"] == "add" and x.ord_until[c] >= self.rnd:
+                    x.ord[c] += h
+                else:
+                    x.ord[c] = h
+                x.ord_until[c] = self.rnd + 1
 
     def surprise(self, side: int) -> None:
         """V-2.5: every fighter of ``side`` surprised its foes."""
@@ -695,6 +795,12 @@ class Game:
         self.roll_initiative(True)
         several = len(self.fighters) > 2
         for rnd in range(1, int(self.o["round_cap"]) + 1):
+            if self.group:
+                self.rnd = rnd
+                for x in self.fighters:  # V-13.4: order bonuses past their last round lapse
+                    for c in range(4):
+                        if x.ord_until[c] < rnd:
+                            x.ord[c] = 0
             if rnd > 1 and several:
                 self.arrivals(rnd)
             if rnd > 1 and self.o["init_roll"] == "every_round":
@@ -928,7 +1034,7 @@ class Game:
         dials = sum(int(self.o[f"{p}_dice"]) for p in a.f.gun.properties if p in DIAL_PROPERTIES)  # V-11.21
         return (a.f.attributes.agility + a.f.skills.shooting + a.f.gun.modifier + SHOT_DICE[shot] + rng + dials
                 + d.f.size_mod - (1 if d.prone or d.lying else 0) + (1 if a.braced else 0) - a.pen_shoot
-                - (3 if self.blind(a) else 0) + held)
+                - (3 if self.blind(a) else 0) + held + a.ord[0])
 
     def continuation(self) -> int:
         total = 0
@@ -1247,6 +1353,7 @@ def fight(side_a: list[Fighter], side_b: list[Fighter], options: dict[str, Any],
     """The counter row, with its group block, of fight ``index`` of several a side (V-14) of a run with
     ``seed``."""
     game = Game([list(side_a), list(side_b)], options, traumas, Xoshiro256StarStar.for_duel(seed, index))
+    game.group = True
     rec = game.duel()
     rec.fighters = game.fighters
     return rec.counter_row(int(options["round_cap"]))

@@ -179,6 +179,14 @@ class VeretenoRuleset(Ruleset):
                     raise DataError(f"side {key} fighter {n + 1} ({f.name})", "arrive_round",
                                     f"{f.arrive_round} is after the round cap ({cap}): it would never arrive; "
                                     f"allowed 1..{cap}")
+        for k, (key, fighters) in enumerate(zip("ab", sides)):
+            for n, f in enumerate(fighters):
+                name = f.commander.casefold()
+                if name and not any(c.name.casefold() == name for r, c in enumerate(fighters) if r != n) and any(
+                        c.name.casefold() == name for c in sides[1 - k]):
+                    raise DataError(f"side {key} fighter {n + 1} ({f.name})", "commander",
+                                    f"{f.commander!r} fights on the other side (side {'ab'[1 - k]}); a commander "
+                                    "orders fighters of its own side (V-13.4)")
         F = compile_sides(sides[0], sides[1])
         row = compile_options(opts)
         k = L.n_fight_counters(int(row[O_ROUND_CAP]), F.shape[0])

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...core.battle import TARGETING_CODES
 from . import layout as L
-from .model import DIAL_PROPERTIES, Fighter, Gun, Trauma, Weapon
+from .model import DIAL_PROPERTIES, FEAR, Fighter, Gun, Trauma, Weapon
 
 
 def _weapon(row: np.ndarray, slot: int, w: Weapon | None, base: int | None = None) -> None:
@@ -87,6 +87,14 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_STEALTH_POOL] = f.attributes.agility + f.skills.stealth
     row[L.P_THROW_POOL] = f.attributes.physique + f.skills.strength
     row[L.P_N_THROWN] = len(f.thrown)
+    row[L.P_COMMANDER] = -1
+    row[L.P_ORDER_FIRST] = f.order_first
+    row[L.P_ORDER] = L.ORDER_CODES[f.order]
+    row[L.P_LEAD_POOL] = f.attributes.empathy + f.skills.leadership
+    row[L.P_THREAT_TARGETS] = f.threat_targets
+    row[L.P_TAUNT] = f.taunt
+    fear = FEAR[f.fear]
+    row[L.P_FEAR] = L.FEAR_IMMUNE if fear is None else fear
     _weapon(row, L.SLOT_WEAPON, f.weapon)
     _gun(row, f.gun)
     for k, item in enumerate(f.thrown):
@@ -105,13 +113,18 @@ def compile_pair(a: Fighter, b: Fighter) -> np.ndarray:
 def compile_sides(side_a: Sequence[Fighter], side_b: Sequence[Fighter]) -> np.ndarray:
     """Two sides → ``int64[N, NF]`` (V-14): side a's fighters in line order, then side b's, each row
     with its side and place in the line (``P_SIDE``, ``P_RANK``, docs/groups.md), its targeting
-    policy and the round it arrives (``P_ARRIVE``)."""
+    policy, the round it arrives (``P_ARRIVE``) and the row of its commander (``P_COMMANDER``, V-13.4:
+    the first other fighter of its side whose name is ``commander``, case aside, −1 if none is in the fight)."""
     rows = []
     for side, fighters in enumerate((side_a, side_b)):
+        base = 0 if side == 0 else len(side_a)
         for rank, f in enumerate(fighters):
             row = compile_fighter(f, side)
             row[L.P_RANK] = rank
             row[L.P_ARRIVE] = f.arrive_round
+            if f.commander:
+                row[L.P_COMMANDER] = next((base + r for r, c in enumerate(fighters)
+                                           if r != rank and c.name.casefold() == f.commander.casefold()), -1)
             rows.append(row)
     return np.ascontiguousarray(np.stack(rows))
 

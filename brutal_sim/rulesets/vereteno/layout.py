@@ -40,6 +40,15 @@ MOVE_CODES = {"hold": MV_HOLD, "advance": MV_ADVANCE, "close_in": MV_CLOSE_IN, "
 EN_SHOOT, EN_DRAW, EN_STEP_BACK = range(3)
 ENGAGED_CODES = {"shoot": EN_SHOOT, "draw": EN_DRAW, "step_back": EN_STEP_BACK}
 
+# -- orders (V-13.4): the order a commander gives, and the checks an order bonus goes to ------------
+ORDER_AUTO, ORDER_SHOOTING, ORDER_MELEE, ORDER_DEFEND, ORDER_NIMBLENESS = range(5)
+ORDER_CODES = {"auto": ORDER_AUTO, "shooting": ORDER_SHOOTING, "melee": ORDER_MELEE, "defend": ORDER_DEFEND,
+               "nimbleness": ORDER_NIMBLENESS}
+#: cells of S_ORD: shots (Стрельба), melee attacks, melee defences (Ближний бой), dodges (Проворство)
+ORD_SHOOT, ORD_MELEE, ORD_DEFEND, ORD_DODGE = range(4)
+#: V-1.7 a fighter immune to fear (P_FEAR)
+FEAR_IMMUNE = -1
+
 # -- range bands (V-10.1, V-16.1): upper bounds in metres of band b = 0 … 4 ---------------------------
 BAND_NAMES = ("point_blank", "close", "medium", "long", "extreme")
 BAND_POINT_BLANK, BAND_CLOSE, BAND_MEDIUM, BAND_LONG, BAND_EXTREME = range(len(BAND_NAMES))
@@ -101,6 +110,14 @@ P_THROWN = P.block(MAX_THROWN * WN)  # V-11.20: item k's weapon record at P_THRO
 P_T_PRONE = P.next()  # V-10.8: 1 if the tactic lies down to shoot (and stands up once engaged)
 P_PRONE = P.next()  # V-10.6: 1 if the fighter starts lying prone by choice
 P_STEALTH_POOL = P.next()  # V-10.10: Ловкость + Скрытность
+# V-13 Will, orders
+P_COMMANDER = P.next()  # V-13.4: the row of its commander in the fight, −1 none (compile_sides)
+P_ORDER_FIRST = P.next()  # V-15.10: 1 if it gives orders (order_first)
+P_ORDER = P.next()  # V-13.4: the order it gives (ORDER_* code)
+P_LEAD_POOL = P.next()  # V-13.4: Эмпатия + Лидерство
+P_THREAT_TARGETS = P.next()  # V-13.2: enemies its battle cry threatens in a fight of several
+P_TAUNT = P.next()  # V-15.10, V-13.3: 1 if its battle cry is a taunt (negotiation)
+P_FEAR = P.next()  # V-1.7 (threat_resistances = v1_7): dice a threat at it gains, FEAR_IMMUNE immune
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
@@ -139,6 +156,13 @@ S_THROW_READY = S.next()  # V-11.20, V-10.9 (throw_ready = quick): 1 while the n
 S_PEN_STR = S.next()  # V-6.4: dice off Сила checks (throws)
 S_LYING = S.next()  # V-10.8: 1 while lying prone by choice (not knocked down: S_PRONE)
 S_SURPRISE = S.next()  # V-2.5: 1 if the fighter adds the surprise dice to its first initiative
+# V-13 Will, orders
+#: V-13.4: the order bonuses it holds, one cell per ORD_* (dice added to those checks) ...
+S_ORD = S.block(4)
+#: ... and the last round each lasts (the order's round and the next)
+S_ORD_UNTIL = S.block(4)
+S_ORDERED_UNTIL = S.next()  # V-15.10: the last round the commander's own order lasts
+S_THREATENED = S.next()  # V-13.2: 1 while a threat being resolved targets it
 NS = S.size
 #: bit of S_DROPPED (throw_ready = quick): the melee weapon stowed while the thrower holds an item to throw
 #: or nothing after a throw (bare hands in melee, V-5.6, until it readies the weapon, V-10.9)

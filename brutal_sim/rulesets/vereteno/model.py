@@ -42,6 +42,13 @@ BANDS: tuple[str, ...] = ("point_blank", "close", "medium", "long", "extreme")
 MAX_THROWN = 6
 #: V-11.20: a thrown item without melee stats (a gun, a rock) uses this name in ``thrown``
 IMPROVISED = "improvised"
+#: V-13.4 the orders a commander gives (the skill they name): ``auto`` is V-15.10's choice ("Fire!" when most
+#: subordinates hold guns, else "In melee!"); ``shooting`` "Fire!", ``melee`` "In melee!", ``defend`` "Defend!"
+#: (melee when defending), ``nimbleness`` "Get down!" (Проворство when dodging)
+ORDERS: tuple[str, ...] = ("auto", "shooting", "melee", "defend", "nimbleness")
+#: V-13.2 ``threat_resistances = v1_7``: a target's standing against fear (V-1.7): dice the threat gains
+#: against it, None immune
+FEAR: dict[str, int | None] = {"normal": 0, "susceptible": 3, "vulnerable": 6, "immune": None}
 
 Reaction = Literal["best", "defend", "dodge", "none"]
 AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered"]
@@ -235,6 +242,7 @@ class Skills(StrictModel):
     strength: int = Field(0, ge=0, le=10, description="Сила (throwing, V-11.20)")
     stealth: int = Field(0, ge=0, le=10, description="Скрытность (the stealth approach, V-10.10)")
     perception: int = Field(0, ge=0, le=10, description="Наблюдательность (the check under poor visibility, V-11.18)")
+    leadership: int = Field(0, ge=0, le=10, description="Лидерство (orders, V-13.4)")
 
 
 class FighterSpec(StrictModel):
@@ -270,6 +278,23 @@ class FighterSpec(StrictModel):
                                                              "joins the fight (1: from the start)")
     targeting: Targeting = Field("nearest", description="whom it attacks in a fight of several a side (V-14.3: "
                                                           "the nearest in line by default; docs/groups.md)")
+    commander: str = Field("", description="V-13.4: the name of its commander, a fighter of its own side in a fight "
+                                            "of several: it hears that fighter's orders (empty: none)")
+    order_first: bool = Field(False, description="V-15.10: a commander: in its first turn and whenever its order "
+                                                  "has lapsed, an order (2 AP, Эмпатия + Лидерство, V-13.4) if that "
+                                                  "leaves `keep` AP, then its tactic with the AP left")
+    order: Literal["auto", "shooting", "melee", "defend", "nimbleness"] = Field(
+        "auto", description="V-13.4: the order it gives: auto (V-15.10: \"Fire!\" when most subordinates hold "
+                            "guns, else \"In melee!\"), shooting, melee (attacks and, melee_order = all, "
+                            "defences), defend (melee defences), nimbleness (dodges)")
+    threat_targets: int = Field(1, ge=1, le=6, description="V-13.2: enemies its battle cry threatens in a fight "
+                                                           "of several (its foe, then the nearest; −2 dice per "
+                                                           "extra target)")
+    taunt: bool = Field(False, description="V-15.10, V-13.3: its battle cry is a taunt: opposed Influence checks "
+                                            "with its foe, the loser takes Will damage = the difference")
+    fear: Literal["normal", "susceptible", "vulnerable", "immune"] = Field(
+        "normal", description="V-1.7 under threat_resistances = v1_7: a threat at it rolls +3 (susceptible), +6 "
+                              "(vulnerable) or has no effect (immune)")
     thrown: list[str | Weapon] = Field(
         [], max_length=MAX_THROWN, description="V-11.20: items carried to throw, in throwing order (a tactic with "
         "shot = throw): weapons.toml names (their own stats), guns.toml names or 'improvised' (V-5.6 bare-hands "
@@ -301,6 +326,12 @@ class Fighter(StrictModel):
     defence_spending: DefenceSpending
     arrive_round: int = 1
     targeting: Targeting = "nearest"
+    commander: str = ""
+    order_first: bool = False
+    order: Literal["auto", "shooting", "melee", "defend", "nimbleness"] = "auto"
+    threat_targets: int = 1
+    taunt: bool = False
+    fear: Literal["normal", "susceptible", "vulnerable", "immune"] = "normal"
     thrown: list[Weapon] = []
 
     @model_validator(mode="after")

@@ -164,6 +164,28 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("ties", "V-1.5", "initiator_fails", ("initiator_fails", "initiator_wins", "reroll"),
                help="an opposed check without a rule of its own for ties (the opposed stealth check): a tie fails "
                     "the side that makes it, succeeds, or both sides roll again (at most 100 times; then it fails)"),
+    # V-13 Will, orders
+    OptionSpec("order_self", "V-13.4", "off", ("off", "on"),
+               help="an order's bonus goes to the commander's subordinates only, or to the commander as well"),
+    OptionSpec("order_stack", "V-13.4", "replace", ("replace", "add"),
+               help="a new order on a check a fighter already holds a bonus for replaces the old bonus, or adds to "
+                    "it (both then last to the new order's end)"),
+    OptionSpec("melee_order", "V-13.4", "all", ("all", "attacks_only"),
+               help="\"In melee!\" adds its successes to every melee check, attacks and defences, or to attacks only"),
+    OptionSpec("headsets", "V-13.5", "off", ("off", "on"),
+               help="the fighters wear headsets: an order is heard in full at any range (unless a jammer is near)"),
+    OptionSpec("jammer", "V-13.5", "off", ("off", "on"),
+               help="a jammer is near: headsets do not help, orders are heard by range (full to medium, long −2, "
+                    "extreme not at all)"),
+    OptionSpec("threat_range", "V-13.2", "once", ("once", "per_target"),
+               help="a threat with a target beyond medium range rolls −2 once for all its targets, or only for the "
+                    "targets beyond medium (their own check)"),
+    OptionSpec("threat_resistances", "V-13.2", "none", ("none", "v1_7"),
+               help="no resistance to threats, or V-1.7: a threat at a fighter susceptible to fear rolls +3, at a "
+                    "vulnerable one +6 (its own check), an immune one takes nothing (fighter field fear)"),
+    OptionSpec("threat_hearing", "V-13.2", "any", ("any", "as_orders"),
+               help="a threat reaches enemies at any range (−2 beyond medium), or as orders do (V-13.5): none at "
+                    "extreme range"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -241,6 +263,14 @@ O_STEALTH_CHECK = ROW.slot("stealth_check")
 O_STEALTH_AMBUSH = ROW.slot("stealth_ambush")  # codes: the dice
 O_STEALTH_FAIL = ROW.slot("stealth_fail")
 O_TIES = ROW.slot("ties")
+O_ORDER_SELF = ROW.slot("order_self")
+O_ORDER_STACK = ROW.slot("order_stack")
+O_MELEE_ORDER = ROW.slot("melee_order")
+O_HEADSETS = ROW.slot("headsets")
+O_JAMMER = ROW.slot("jammer")
+O_THREAT_RANGE = ROW.slot("threat_range")
+O_THREAT_RESISTANCES = ROW.slot("threat_resistances")
+O_THREAT_HEARING = ROW.slot("threat_hearing")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -277,6 +307,11 @@ _, GM_RELOAD_TOKENS_ON = ROW.codes("gm_reload_tokens")
 _, STEALTH_OPPOSED = ROW.codes("stealth_check")
 _, STEALTH_FAIL_DECLARED = ROW.codes("stealth_fail")
 _, TIES_INITIATOR_WINS, TIES_REROLL = ROW.codes("ties")
+_, ORDER_STACK_ADD = ROW.codes("order_stack")
+_, MELEE_ORDER_ATTACKS_ONLY = ROW.codes("melee_order")
+_, THREAT_RANGE_PER_TARGET = ROW.codes("threat_range")
+_, THREAT_RESISTANCES_V1_7 = ROW.codes("threat_resistances")
+_, THREAT_HEARING_AS_ORDERS = ROW.codes("threat_hearing")
 #: V-1.5 ``ties = reroll``: tied rerolls before the side that makes the check fails
 TIE_REROLLS = 100
 

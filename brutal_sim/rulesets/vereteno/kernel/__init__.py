@@ -41,7 +41,8 @@ Modules, one per rule chapter of ``docs/rules/vereteno.md``, each importing only
 needs), :mod:`.initiative` (V-2 state, AP refill, initiative), :mod:`.actions` (V-3 attack kinds,
 V-4.1–V-4.5 reactions and spending, the V-7 policies), :mod:`.armour` (V-5), :mod:`.traumas` (V-6),
 :mod:`.melee` (V-4 the blow and the attack), :mod:`.groups` (V-14 the choice of a foe in a fight of
-several a side), :mod:`.rounds` (V-2.3 turns in melee); for fights at
+several a side), :mod:`.orders` (V-13 threats, taunts and orders, with :func:`.distance._band` for
+their ranges), :mod:`.rounds` (V-2.3 turns in melee); for fights at
 a distance :mod:`.distance` (V-10 bands, the opening, moves), :mod:`.shooting` (V-11, V-12 shots)
 and :mod:`.ranged` (V-15 turns at a distance), which only those fights compile; :mod:`.fight`
 (V-2.6 the fight of rounds and the single attack, whose flag ``ranged`` prunes the steps at a
@@ -125,6 +126,15 @@ from .melee import (
     _attack as attack,
     _blow as blow,
     _level as level,
+)
+from .orders import (
+    _give_order as give_order,
+    _heard as heard,
+    _influence as influence,
+    _orders_lapse as orders_lapse,
+    _taunt as taunt,
+    _threat as threat,
+    _wants_order as wants_order,
 )
 from .ranged import (
     TO_MELEE,
@@ -223,6 +233,13 @@ __all__ = [
     "stealth_approach",
     "stealth_pool",
     "battle_cry",
+    "give_order",
+    "heard",
+    "influence",
+    "orders_lapse",
+    "taunt",
+    "threat",
+    "wants_order",
     "blow",
     "can_pray",
     "check",

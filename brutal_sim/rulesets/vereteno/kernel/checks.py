@@ -19,6 +19,9 @@ from ....toolbox.rng import roll_die
 from ..layout import (
     CAUSE_WILL,
     HAND_GUN,
+    ORD_DEFEND,
+    ORD_DODGE,
+    ORD_MELEE,
     P_AGIL_SKILL,
     P_AGILITY,
     P_BODY,
@@ -31,6 +34,7 @@ from ..layout import (
     S_IMMOBILISED,
     S_LYING,
     S_NO2H,
+    S_ORD,
     S_PEN_AGIL,
     S_PEN_MELEE,
     S_PRONE,
@@ -273,8 +277,9 @@ def _attack_pool(F, S, a, d, kind):
 @rule
 def _melee_pool(F, S, opts, a, d, kind):
     """V-10.8: the attack pool (:func:`_attack_pool`) + ``prone_melee`` dice (default 2) against a
-    target lying prone by choice and not knocked down (int64)."""
-    pool = _attack_pool(F, S, a, d, kind)
+    target lying prone by choice and not knocked down + the attacker's order bonus on melee attacks
+    ("In melee!", V-13.4) (int64)."""
+    pool = _attack_pool(F, S, a, d, kind) + S[a, S_ORD + ORD_MELEE]
     if S[d, S_LYING] != 0 and S[d, S_PRONE] == 0:
         pool += opts[O_PRONE_MELEE]
     return pool
@@ -282,15 +287,17 @@ def _melee_pool(F, S, opts, a, d, kind):
 
 @rule
 def _defence_pool(F, S, d):
-    """V-4.3: the defender's melee pool with its own weapon modifier, minus melee penalties."""
-    return F[d, P_BODY] + F[d, P_MELEE] + _weapon(F, S, d, W_MOD) - S[d, S_PEN_MELEE]
+    """V-4.3: the defender's melee pool with its own weapon modifier, minus melee penalties, plus its
+    order bonus on melee defences ("Defend!", "In melee!", V-13.4)."""
+    return F[d, P_BODY] + F[d, P_MELEE] + _weapon(F, S, d, W_MOD) - S[d, S_PEN_MELEE] + S[d, S_ORD + ORD_DEFEND]
 
 
 @rule
 def _dodge_pool(F, S, opts, a, d, kind):
     """V-4.4: Ловкость + Проворство − the attacker's weapon modifier (and, by option
-    ``dodge_modifier``, its attack kind's modifier) − Проворство penalties."""
-    pool = F[d, P_AGILITY] + F[d, P_AGIL_SKILL] - _weapon(F, S, a, W_MOD) - S[d, S_PEN_AGIL]
+    ``dodge_modifier``, its attack kind's modifier) − Проворство penalties + its order bonus on
+    dodges ("Get down!", V-13.4)."""
+    pool = F[d, P_AGILITY] + F[d, P_AGIL_SKILL] - _weapon(F, S, a, W_MOD) - S[d, S_PEN_AGIL] + S[d, S_ORD + ORD_DODGE]
     if opts[O_DODGE_MODIFIER] != 0:
         pool -= KIND_MODIFIER[kind]
     return pool

@@ -13,7 +13,7 @@ hand and ``start_distance`` ≤ 1 both draw the same dice in the same order.
 from __future__ import annotations
 
 from ....core.battle import B_AWAY, B_ORDER, B_OUT
-from ....toolbox.battle import decided, drawn, foe, last_out, loser_side
+from ....toolbox.battle import decided, drawn, foe, last_out, loser_side, set_round
 from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
 from ..layout import C_DRAWS, K_NONE, S_AP, S_DEAD, S_HARMED, S_OUT, S_SECTOR, SH_NONE, SH_THROW, TALLY
@@ -32,6 +32,7 @@ from .distance import _in_reach, _open, _stealth_approach
 from .groups import _choose_foe
 from .initiative import _arrivals, _order, _refill, _reset, _roll_initiative, _surprise
 from .melee import _attack
+from .orders import _orders_lapse
 from .ranged import TO_SHOTS, TURN_OVER, _ranged_turn_in, _ready_weapon, _to_first_shot
 from .rounds import _turn_in
 from .shooting import _look, _plan_shot, _shoot, _throw
@@ -69,7 +70,8 @@ def _fight(F, S, opts, tt, st, cnt, ranged, group):
     (they roll no initiative and take no turn; on arriving each rolls its initiative base,
     :func:`_arrivals`); every fighter chooses its foe after the first initiative, in turn order, and
     again at the start of each of its turns (:func:`_choose_foe`); one with no enemy in the fight
-    waits.
+    waits. Each round starts with its number in the fight-wide ``B_ROUND`` and the lapse of the order
+    bonuses past their last round (V-13.4, :func:`.orders._orders_lapse`).
 
     ``group`` the drivers' flag: None for a duel compiles none of the fights of several.
 
@@ -91,6 +93,8 @@ def _fight(F, S, opts, tt, st, cnt, ranged, group):
     _roll_initiative(F, S, opts, st, True)
     for rnd in range(1, opts[O_ROUND_CAP] + 1):
         if group is not None:
+            set_round(S, rnd)
+            _orders_lapse(F, S, rnd)  # V-13.4
             if rnd > 1 and n > 2:
                 _arrivals(F, S, opts, st, rnd)
         if rnd > 1 and opts[O_INIT_ROLL] != 0:

@@ -75,6 +75,7 @@ from .distance import (
 from .groups import _lost_foe, _stops
 from .initiative import _refill
 from .melee import _attack
+from .orders import WILL_ACTION_COST, _give_order, _wants_order
 from .rounds import N_START_STEPS, START_READY, _melee_actions, _start_cost, _start_step
 from .shooting import (
     READY_COST,
@@ -408,8 +409,9 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
     """V-15.1: fighter ``i``'s turn in a fight at a distance: its sector control lapses
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_ranged_start`; with ``hip_chain =
     per_turn`` a new chain of hip shots); :func:`_ready_to_act` (a brace without support lapses,
-    lying prone by choice and engaged it stands up, ``redraw`` takes the gun in hand again); its
-    shooting with the gun in hand (:func:`_shooter_actions`); its throws (:func:`_thrower_actions`,
+    lying prone by choice and engaged it stands up, ``redraw`` takes the gun in hand again); in a
+    fight of several a commander's order (V-15.10, :func:`.orders._wants_order`, drawing the foe's
+    sector shot); its shooting with the gun in hand (:func:`_shooter_actions`); its throws (:func:`_thrower_actions`,
     V-11.20); otherwise, its foe beyond its melee reach, closing in (``move = close_in``, or a
     shooting tactic that drew its melee weapon, V-15.2 **[reading]**, not one whose gun a DROP took
     and that lacked the AP to pick it up, V-3.9; V-15.4: moves while AP last, each drawing the
@@ -423,6 +425,12 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
         S[i, S_HIP_CHAIN] = 0
     if not _ranged_start(F, S, opts, tt, st, cnt, i) or not _ready_to_act(F, S, opts, tt, st, cnt, i):
         return
+    if group is not None:
+        if _wants_order(F, S, opts, i):  # V-15.10: the order first, drawing the foe's sector shot
+            if _sector_shot(F, S, opts, tt, st, cnt, i, WILL_ACTION_COST) and _wants_order(F, S, opts, i):
+                _give_order(F, S, opts, st, i)
+            if _stops(S, i):
+                return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
     if F[i, P_T_SHOT] == SH_THROW and _thrower_actions(F, S, opts, tt, st, cnt, i):

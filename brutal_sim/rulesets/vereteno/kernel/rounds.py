@@ -6,16 +6,14 @@ melee fight. The fight of rounds (V-2.6) that plays these turns is :mod:`.fight`
 
 from __future__ import annotations
 
-from ....toolbox.battle import foe, put_out
+from ....toolbox.battle import foe
 from ....toolbox.jit import rule
 from ..layout import (
-    CAUSE_WILL,
     HAND_DROPPED,
     HAND_GUN,
     HAND_GUN_DROPPED,
     K_NONE,
     K_STANDARD,
-    P_CRY_POOL,
     P_T_CRY,
     P_T_KEEP,
     S_AP,
@@ -26,36 +24,28 @@ from ..layout import (
     S_LYING,
     S_NO2H,
     S_OUT,
-    S_PEN_INFL,
     S_PRONE,
     S_STEALTH,
     S_UNREADY,
-    S_WILL,
     SLOT_WEAPON,
     W_TWO_HANDED,
 )
 from ..options import O_AP_REFILL, O_PICKUP, O_START_READY, START_READY_NO, STEALTH_EXTRA_ATTACK
 from .actions import _plan
 from .armour import _lose_health
-from .checks import KIND_COST, _fighter_check, _wb
-from .groups import _lost_melee_foe
+from .checks import KIND_COST, _wb
+from .groups import _lost_melee_foe, _stops
 from .initiative import _refill
 from .melee import _attack
+from .orders import _give_order, _influence, _wants_order
 from .traumas import _break_free
 
 
 @rule
 def _battle_cry(F, S, opts, st, i):
-    """Battle cry (seed 41–43, 62): a standard action (2 AP), an Influence check of Эмпатия + Влияние
-    less influence penalties (V-6.4; prayer V-1.6 as for any check); its successes are Will damage to
-    its foe (Will ≤ 0 puts it out, V-5.3). No reaction and no armour roll apply."""
-    S[i, S_AP] -= 2
-    r = _fighter_check(F, S, opts, st, F[i, P_CRY_POOL] - S[i, S_PEN_INFL], i)
-    if r >= 1:
-        e = foe(S, i)
-        S[e, S_WILL] -= r
-        if S[e, S_WILL] <= 0:
-            put_out(F, S, e, CAUSE_WILL)
+    """The battle cry of a duel (seed 41–43, 62; V-13.1, V-13.2): a standard action (2 AP), a threat
+    at its foe or, for a fighter that taunts, negotiation (:func:`.orders._influence`)."""
+    _influence(F, S, opts, st, i, None)
 
 
 #: the steps at the start of a fighter's turn (V-2.3), in order (``_start_cost``, ``_start_step``): readying
@@ -150,7 +140,7 @@ def _melee_actions(F, S, opts, tt, st, cnt, i, group):
         if _lost_melee_foe(F, S, opts, st, i, group):
             return
     if F[i, P_T_CRY] != 0 and S[i, S_AP] - 2 >= F[i, P_T_KEEP]:
-        _battle_cry(F, S, opts, st, i)
+        _influence(F, S, opts, st, i, group)
         if _lost_melee_foe(F, S, opts, st, i, group):
             return
     while True:
@@ -172,8 +162,15 @@ def _turn(F, S, opts, tt, st, cnt, i):
 
 @rule
 def _turn_in(F, S, opts, tt, st, cnt, i, group):
-    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1: fighter ``i``'s turn in a melee fight: its
-    start (:func:`_turn_start`), then its melee actions (:func:`_melee_actions`); ``group`` the
+    """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1, V-15.10: fighter ``i``'s turn in a melee
+    fight: its start (:func:`_turn_start`), in a fight of several a commander's order
+    (:func:`.orders._wants_order`), then its melee actions (:func:`_melee_actions`); ``group`` the
     drivers' flag (None in a duel)."""
-    if _turn_start(F, S, opts, tt, st, cnt, i):
-        _melee_actions(F, S, opts, tt, st, cnt, i, group)
+    if not _turn_start(F, S, opts, tt, st, cnt, i):
+        return
+    if group is not None:
+        if _wants_order(F, S, opts, i):
+            _give_order(F, S, opts, st, i)
+            if _stops(S, i):
+                return
+    _melee_actions(F, S, opts, tt, st, cnt, i, group)

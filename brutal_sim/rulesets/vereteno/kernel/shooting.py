@@ -29,6 +29,7 @@ from ..layout import (
     C_DEGRADED,
     K_STANDARD,
     N_OUTCOMES,
+    ORD_SHOOT,
     OUT_ARMOUR_STOPPED,
     OUT_HIT,
     OUT_MISS,
@@ -60,6 +61,7 @@ from ..layout import (
     S_IMMOBILISED,
     S_INIT_BONUS,
     S_LYING,
+    S_ORD,
     S_PEN_AGIL,
     S_PEN_SHOOT,
     S_PEN_STR,
@@ -291,9 +293,9 @@ def _shot_pool(F, S, opts, a, shot):
     (:func:`_range_dice`) + the target's size (V-11.19) − shooting penalties (V-6.4, PEN(shoot)
     traumas), −1 at a prone target, knocked down or lying by choice (V-10.8, V-11.19), +2 at an
     immobilised one (V-6.9: attacks at it +2 dice), +1 with the gun braced (V-11.16), −3 blind
-    (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's modifier − PEN(str), the range
-    term at ``throw_range``, the size, prone, immobilised and blind terms likewise. int64, may be
-    ≤ 0 (a desperate roll, V-1.4)."""
+    (V-11.18), + the shooter's order bonus on shots ("Fire!", V-13.4). A throw (V-11.20):
+    Телосложение + Сила + the item's modifier − PEN(str), the range term at ``throw_range``, the
+    size, prone, immobilised and blind terms likewise. int64, may be ≤ 0 (a desperate roll, V-1.4)."""
     d = foe(S, a)
     target = F[d, P_SIZE] + (IMMOBILISED_DICE if S[d, S_IMMOBILISED] != 0 else 0)
     if S[d, S_PRONE] != 0 or S[d, S_LYING] != 0:
@@ -303,7 +305,7 @@ def _shot_pool(F, S, opts, a, shot):
                 + _range_dice(F, S, opts, a, shot) + target - S[a, S_PEN_STR] + (BLIND_DICE if _blind(S, a) else 0))
     return (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _dial_dice(F, opts, a)
             + _range_dice(F, S, opts, a) + target - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0)
-            + BRACE_DICE * S[a, S_BRACED])
+            + BRACE_DICE * S[a, S_BRACED] + S[a, S_ORD + ORD_SHOOT])
 
 
 @rule
