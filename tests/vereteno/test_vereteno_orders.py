@@ -366,3 +366,39 @@ def test_bad_input_unknown_order_and_commander_on_the_other_side():
         RULESET.prepare_fight(["sergeant", "trooper"], ["trooper"])
     with pytest.raises(DataError, match="has 7 fighters; allowed 1..6"):
         RULESET.prepare_fight(["trooper"] * 7, ["raider"])
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("fight", "sergeant", "trooper", "vs", "trooper", "--ruleset", "vereteno"),
+     "side b fighter 1 (Trooper): commander: 'Sergeant' fights on the other side"),
+    (("fight", "trooper*4", "trooper*3", "vs", "raider", "--ruleset", "vereteno"), "allowed 1..6 a side"),
+    (("fight", "sergeant", "trooper", "vs", "raider", "--ruleset", "vereteno", "--option", "order_stack=max"),
+     "allowed: replace, add"),
+    (("fight", "sergeant", "trooper", "vs", "raider", "--ruleset", "vereteno", "--option", "headsets=yes"),
+     "allowed: off, on"),
+])
+def test_bad_fight_input_is_one_line_exit_2(args, needle):
+    """V-13.4, V-14: a commander on the other side, more than 6 a side, a bad V-13 option value: one
+    line naming the fighter (or option) and the field, exit 2."""
+    from typer.testing import CliRunner
+
+    from brutal_sim.cli import app
+
+    r = CliRunner().invoke(app, list(args), env={"COLUMNS": "250"})
+    assert r.exit_code == 2, r.output
+    assert needle in r.output and len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_bad_order_in_a_fighter_file_is_one_line_exit_2(tmp_path):
+    """V-13.4: an order naming an unknown skill: one line naming the file and ``order``, exit 2."""
+    from typer.testing import CliRunner
+
+    from brutal_sim.cli import app
+
+    f = tmp_path / "bad_sergeant.toml"
+    f.write_text('ruleset = "vereteno"\nattributes = { physique = 3, agility = 3, intellect = 2, empathy = 4 }\n'
+                 'order_first = true\norder = "pick_the_lock"\n', encoding="utf-8")
+    r = CliRunner().invoke(app, ["fight", str(f), "trooper", "vs", "raider"], env={"COLUMNS": "250"})
+    assert r.exit_code == 2, r.output
+    assert "bad_sergeant.toml" in r.output and "order" in r.output and "pick_the_lock" in r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
