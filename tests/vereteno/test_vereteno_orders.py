@@ -371,7 +371,8 @@ def test_bad_input_unknown_order_and_commander_on_the_other_side():
 @pytest.mark.parametrize("args,needle", [
     (("fight", "sergeant", "trooper", "vs", "trooper", "--ruleset", "vereteno"),
      "side b fighter 1 (Trooper): commander: 'Sergeant' fights on the other side"),
-    (("fight", "trooper*4", "trooper*3", "vs", "raider", "--ruleset", "vereteno"), "allowed 1..6 a side"),
+    (("fight", "trooper*4", "trooper*3", "vs", "raider", "--ruleset", "vereteno"),
+     "7 fighters on one side; allowed 1 … 6"),
     (("fight", "sergeant", "trooper", "vs", "raider", "--ruleset", "vereteno", "--option", "order_stack=max"),
      "allowed: replace, add"),
     (("fight", "sergeant", "trooper", "vs", "raider", "--ruleset", "vereteno", "--option", "headsets=yes"),
