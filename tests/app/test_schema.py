@@ -28,7 +28,10 @@ EXAMPLE_KINDS = {"sergeant.toml": ("fighter", "brutal"), "rules_variant.toml": (
                  "vereteno_gunfighter_braced.toml": ("fighter", "vereteno"),
                  "vereteno_gunfighter_hip.toml": ("fighter", "vereteno"),
                  "wfrp2e_pistolier_one_pistol.toml": ("fighter", "wfrp2e"),
-                 "wfrp2e_knight_arrives.toml": ("fighter", "wfrp2e")}
+                 "wfrp2e_knight_arrives.toml": ("fighter", "wfrp2e"),
+                 "vereteno_sergeant_silent.toml": ("fighter", "vereteno"),
+                 "vereteno_trooper_alone.toml": ("fighter", "vereteno"),
+                 "vereteno_raider_cry.toml": ("fighter", "vereteno")}
 #: bundled files that are not named after their kind
 FILE_KINDS = {"crit_example.toml": "crit_table"}
 

@@ -102,6 +102,7 @@ class Fighting:
     ord: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # V-13.4: shoot, melee, defend, dodge bonuses
     ord_until: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # their last round
     ordered_until: int = 0  # V-15.10: the last round of its own order
+    inspired: bool = False  # V-13.7: an ally tried to inspire it this fight
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -630,6 +631,11 @@ class Game:
                 self.give_order(s)
             if self.decided() or s.out is not None:
                 return
+        if self.group and self.wants_inspire(s):  # V-13.7 (inspire = on)
+            if self.sector_shot(s, 3) and self.wants_inspire(s):
+                self.inspire(s)
+            if self.decided() or s.out is not None:
+                return
         t = s.f.tactic
         if s.gun_in_hand and self.shooter(i):
             return
@@ -756,6 +762,28 @@ class Game:
                 else:
                     x.ord[c] = h
                 x.ord_until[c] = self.rnd + 1
+
+    def inspire_target(self, s: Fighting) -> Fighting | None:
+        """V-13.7: the ally (itself included) in the fight, not yet inspired, who lost the most Will."""
+        allies = [x for x in self.fighters if x.side == s.side and x.out is None and not x.away and not x.inspired
+                  and x.f.will - x.will > 0]
+        return min(allies, key=lambda x: (-(x.f.will - x.will), x.row)) if allies else None
+
+    def wants_inspire(self, s: Fighting) -> bool:
+        return (self.o["inspire"] == "on" and s.f.inspire and s.ap - 3 >= s.f.tactic.keep
+                and self.inspire_target(s) is not None)
+
+    def inspire(self, s: Fighting) -> None:
+        """V-13.7: 3 AP, Эмпатия + Лидерство (−2 on itself, −2 beyond close range); each success 1 Will, at
+        most its Лидерство and the ally's full Will; once a fight per ally."""
+        t = self.inspire_target(s)
+        s.ap -= 3
+        pool = s.f.attributes.empathy + s.f.skills.leadership - (2 if t is s else 0) \
+            - (2 if self.band(abs(t.x - s.x)) > 1 else 0)
+        t.inspired = True
+        r = self.fighter_check(s, pool)
+        if r >= 1 and t.out is None:
+            t.will = min(t.will + min(r, s.f.skills.leadership), t.f.will)
 
     def surprise(self, side: int) -> None:
         """V-2.5: every fighter of ``side`` surprised its foes."""

@@ -403,3 +403,50 @@ def test_bad_order_in_a_fighter_file_is_one_line_exit_2(tmp_path):
     assert r.exit_code == 2, r.output
     assert "bad_sergeant.toml" in r.output and "order" in r.output and "pick_the_lock" in r.output
     assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+# -- V-13.7 inspire ----------------------------------------------------------------------------------
+
+#: standard shots keeping no AP: 3 AP pay an inspiration (V-13.7)
+STD0 = {"shot": "standard", "attack": "standard", "keep": 0, "move": "hold"}
+
+@pytest.mark.parametrize("inspire", ["off", "on"])
+def test_v13_7_inspire_restores_will_at_most_leadership(inspire):
+    """V-13.7 GAP ``inspire``: ``off`` (the digest's default, V-3.14) never inspires; ``on``: the
+    sergeant (3 AP that leave its keep 0, Эмпатия 4 + Лидерство 3 = 7 dice) inspires the ally who
+    lost the most Will; each success 1 Will, at most its Лидерство (3) and the ally's full Will; −2
+    beyond close range, −2 on itself; once a fight per ally."""
+    F = compile_sides([_f("sergeant", inspire=True, order_first=False, tactic=STD0), _f("trooper"), _f("trooper")],
+                      [_f("raider")])
+    o = _opts(inspire=inspire)
+    S = _state(F, [0, 0, 10, 30])
+    S[1, L.S_WILL] = 4 - 3
+    S[2, L.S_WILL] = 4 - 1
+    assert K.wants_inspire(F, S, o, 0) == (inspire == "on")
+    if inspire == "off":
+        return
+    K.inspire(F, S, o, _rng(_index_with_dice(20, 20, BLANK, BLANK, BLANK, BLANK, BLANK)), 0)  # 4 successes
+    assert S[1, L.S_WILL] == 4 and S[0, L.S_AP] == 0 and S[1, L.S_INSPIRED] == 1  # + min(4, 3), at most 4
+    S[0, L.S_AP] = 3
+    # the trooper 10 m off (beyond close range: 7 − 2 = 5 dice): 20, 18 → 3 successes, 1 lost: + 1
+    K.inspire(F, S, o, _rng(_index_with_dice(20, 18, BLANK, BLANK, BLANK)), 0)
+    assert S[2, L.S_WILL] == 4
+    S[0, L.S_AP] = 3
+    S[0, L.S_WILL] = 2  # itself: 7 − 2 = 5 dice, 18 → 1 success
+    K.inspire(F, S, o, _rng(_index_with_dice(18, BLANK, BLANK, BLANK, BLANK)), 0)
+    assert S[0, L.S_WILL] == 3
+    S[0, L.S_AP] = 3
+    S[1, L.S_WILL] = 1  # once a fight per ally: nobody left to inspire
+    assert not K.wants_inspire(F, S, o, 0)
+
+
+def test_inspire_agrees_with_the_reference():
+    """V-13.7 ``inspire = on`` in whole fights: the sergeant inspiring troopers threatened by raiders'
+    battle cries; every fight equals the reference's."""
+    a = [_f("sergeant", inspire=True, tactic=STD0), _f("trooper"), _f("trooper")]
+    b = [_f("raider", tactic=CRY, threat_targets=3), _f("raider", tactic=CRY, threat_targets=2),
+         _f("raider", tactic=CRY)]
+    p = RULESET.prepare_fight(a, b, options={"start_distance": "30", "inspire": "on"})
+    _check_fights(p, 50)
+    p = RULESET.prepare_fight(a, b, options={"inspire": "on", "order_self": "on"})
+    _check_fights(p, 50)

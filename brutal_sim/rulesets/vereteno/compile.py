@@ -95,6 +95,8 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_TAUNT] = f.taunt
     fear = FEAR[f.fear]
     row[L.P_FEAR] = L.FEAR_IMMUNE if fear is None else fear
+    row[L.P_INSPIRE] = f.inspire
+    row[L.P_LEADERSHIP] = f.skills.leadership
     _weapon(row, L.SLOT_WEAPON, f.weapon)
     _gun(row, f.gun)
     for k, item in enumerate(f.thrown):

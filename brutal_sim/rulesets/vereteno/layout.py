@@ -118,6 +118,8 @@ P_LEAD_POOL = P.next()  # V-13.4: Эмпатия + Лидерство
 P_THREAT_TARGETS = P.next()  # V-13.2: enemies its battle cry threatens in a fight of several
 P_TAUNT = P.next()  # V-15.10, V-13.3: 1 if its battle cry is a taunt (negotiation)
 P_FEAR = P.next()  # V-1.7 (threat_resistances = v1_7): dice a threat at it gains, FEAR_IMMUNE immune
+P_INSPIRE = P.next()  # V-13.7 (inspire = on): 1 if it inspires its allies
+P_LEADERSHIP = P.next()  # V-13.7: Лидерство, the most Will an inspiration restores
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
@@ -163,6 +165,7 @@ S_ORD = S.block(4)
 S_ORD_UNTIL = S.block(4)
 S_ORDERED_UNTIL = S.next()  # V-15.10: the last round the commander's own order lasts
 S_THREATENED = S.next()  # V-13.2: 1 while a threat being resolved targets it
+S_INSPIRED = S.next()  # V-13.7: 1 once an ally has tried to inspire it this fight
 NS = S.size
 #: bit of S_DROPPED (throw_ready = quick): the melee weapon stowed while the thrower holds an item to throw
 #: or nothing after a throw (bare hands in melee, V-5.6, until it readies the weapon, V-10.9)

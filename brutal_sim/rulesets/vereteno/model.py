@@ -292,6 +292,9 @@ class FighterSpec(StrictModel):
                                                            "extra target)")
     taunt: bool = Field(False, description="V-15.10, V-13.3: its battle cry is a taunt: opposed Influence checks "
                                             "with its foe, the loser takes Will damage = the difference")
+    inspire: bool = Field(False, description="V-13.7 under inspire = on: in a fight of several, an ally who lost "
+                                              "Will (3 AP, Эмпатия + Лидерство; each success 1 Will, at most its "
+                                              "Лидерство; once a fight per ally)")
     fear: Literal["normal", "susceptible", "vulnerable", "immune"] = Field(
         "normal", description="V-1.7 under threat_resistances = v1_7: a threat at it rolls +3 (susceptible), +6 "
                               "(vulnerable) or has no effect (immune)")
@@ -331,6 +334,7 @@ class Fighter(StrictModel):
     order: Literal["auto", "shooting", "melee", "defend", "nimbleness"] = "auto"
     threat_targets: int = 1
     taunt: bool = False
+    inspire: bool = False
     fear: Literal["normal", "susceptible", "vulnerable", "immune"] = "normal"
     thrown: list[Weapon] = []
 

@@ -186,6 +186,10 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("threat_hearing", "V-13.2", "any", ("any", "as_orders"),
                help="a threat reaches enemies at any range (−2 beyond medium), or as orders do (V-13.5): none at "
                     "extreme range"),
+    OptionSpec("inspire", "V-13.7", "off", ("off", "on"),
+               help="no inspiring (V-3.14), or a fighter with the field inspire restores an ally's Will in a fight of "
+                    "several (3 AP, Эмпатия + Лидерство, −2 beyond close range, −2 on itself; each success 1 Will, at "
+                    "most its Лидерство; once a fight per ally)"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -271,6 +275,7 @@ O_JAMMER = ROW.slot("jammer")
 O_THREAT_RANGE = ROW.slot("threat_range")
 O_THREAT_RESISTANCES = ROW.slot("threat_resistances")
 O_THREAT_HEARING = ROW.slot("threat_hearing")
+O_INSPIRE = ROW.slot("inspire")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------

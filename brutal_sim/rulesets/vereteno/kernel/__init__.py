@@ -131,9 +131,11 @@ from .orders import (
     _give_order as give_order,
     _heard as heard,
     _influence as influence,
+    _inspire as inspire,
     _orders_lapse as orders_lapse,
     _taunt as taunt,
     _threat as threat,
+    _wants_inspire as wants_inspire,
     _wants_order as wants_order,
 )
 from .ranged import (
@@ -236,9 +238,11 @@ __all__ = [
     "give_order",
     "heard",
     "influence",
+    "inspire",
     "orders_lapse",
     "taunt",
     "threat",
+    "wants_inspire",
     "wants_order",
     "blow",
     "can_pray",

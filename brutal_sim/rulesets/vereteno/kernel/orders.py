@@ -16,6 +16,7 @@ from ....core.battle import B_AWAY
 from ....toolbox.battle import apart, fight_round, foe, put_out
 from ....toolbox.jit import rule
 from ..layout import (
+    BAND_CLOSE,
     BAND_LONG,
     BAND_MEDIUM,
     CAUSE_WILL,
@@ -31,14 +32,18 @@ from ..layout import (
     P_COMMANDER,
     P_CRY_POOL,
     P_FEAR,
+    P_INSPIRE,
     P_LEAD_POOL,
+    P_LEADERSHIP,
     P_ORDER,
     P_ORDER_FIRST,
     P_SIDE,
     P_T_KEEP,
     P_TAUNT,
     P_THREAT_TARGETS,
+    P_WILL,
     S_AP,
+    S_INSPIRED,
     S_ORD,
     S_ORD_UNTIL,
     S_ORDERED_UNTIL,
@@ -50,6 +55,7 @@ from ..layout import (
 from ..options import (
     MELEE_ORDER_ATTACKS_ONLY,
     O_HEADSETS,
+    O_INSPIRE,
     O_JAMMER,
     O_MELEE_ORDER,
     O_ORDER_SELF,
@@ -72,6 +78,10 @@ THREAT_EXTRA_TARGET_DICE = 2
 THREAT_FAR_DICE = 2
 #: V-13.5: successes an order heard at long range loses
 ORDER_LONG_LOSS = 2
+#: V-13.7: inspiring costs 3 AP; −2 dice beyond close range, −2 on oneself
+INSPIRE_COST = 3
+INSPIRE_FAR_DICE = 2
+INSPIRE_SELF_DICE = 2
 
 
 @rule
@@ -288,3 +298,48 @@ def _orders_lapse(F, S, rnd):
         for cell in range(4):
             if S[j, S_ORD_UNTIL + cell] < rnd:
                 S[j, S_ORD + cell] = 0
+
+
+# -- inspiring (V-13.7, inspire = on) -----------------------------------------------------------------
+
+@rule
+def _inspire_target(F, S, opts, i):
+    """V-13.7: the ally ``i`` would inspire: of its side in the fight (itself included), not yet
+    inspired this fight, the one who lost the most Will (ties: the lower row); −1 none."""
+    best = -1
+    lost = 0
+    for j in range(F.shape[0]):
+        if F[j, P_SIDE] != F[i, P_SIDE] or S[j, S_OUT] != 0 or S[j, B_AWAY] != 0 or S[j, S_INSPIRED] != 0:
+            continue
+        if F[j, P_WILL] - S[j, S_WILL] > lost:
+            best = j
+            lost = F[j, P_WILL] - S[j, S_WILL]
+    return best
+
+
+@rule
+def _wants_inspire(F, S, opts, i):
+    """V-13.7 ``inspire = on``: a fighter with the field ``inspire`` inspires when an ally lost Will
+    (:func:`_inspire_target`) and 3 AP leave its ``keep`` (bool)."""
+    if opts[O_INSPIRE] == 0 or F[i, P_INSPIRE] == 0 or S[i, S_AP] - INSPIRE_COST < F[i, P_T_KEEP]:
+        return False
+    return _inspire_target(F, S, opts, i) >= 0
+
+
+@rule
+def _inspire(F, S, opts, st, i):
+    """V-13.7: ``i`` inspires an ally (:func:`_inspire_target`), 3 AP: a Leadership check (Эмпатия +
+    Лидерство, −2 beyond close range, −2 on itself); each success restores 1 Will, at most ``i``'s
+    Лидерство and the ally's full Will. Once a fight per ally, whatever the check **[reading]**. A
+    fighter out by Will stays out **[reading]** (the battle block keeps no return from out)."""
+    t = _inspire_target(F, S, opts, i)
+    S[i, S_AP] -= INSPIRE_COST
+    pool = F[i, P_LEAD_POOL]
+    if t == i:
+        pool -= INSPIRE_SELF_DICE
+    if _band(apart(S, i, t)) > BAND_CLOSE:
+        pool -= INSPIRE_FAR_DICE
+    S[t, S_INSPIRED] = 1
+    r = _fighter_check(F, S, opts, st, pool, i)
+    if r >= 1 and S[t, S_OUT] == 0:
+        S[t, S_WILL] = min(S[t, S_WILL] + min(r, F[i, P_LEADERSHIP]), F[t, P_WILL])

@@ -75,7 +75,7 @@ from .distance import (
 from .groups import _lost_foe, _stops
 from .initiative import _refill
 from .melee import _attack
-from .orders import WILL_ACTION_COST, _give_order, _wants_order
+from .orders import INSPIRE_COST, WILL_ACTION_COST, _give_order, _inspire, _wants_inspire, _wants_order
 from .rounds import N_START_STEPS, START_READY, _melee_actions, _start_cost, _start_step
 from .shooting import (
     READY_COST,
@@ -410,9 +410,10 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
     (``overwatch_expiry = next_turn``, V-11.13); its start (:func:`_ranged_start`; with ``hip_chain =
     per_turn`` a new chain of hip shots); :func:`_ready_to_act` (a brace without support lapses,
     lying prone by choice and engaged it stands up, ``redraw`` takes the gun in hand again); in a
-    fight of several a commander's order (V-15.10, :func:`.orders._wants_order`, drawing the foe's
-    sector shot); its shooting with the gun in hand (:func:`_shooter_actions`); its throws (:func:`_thrower_actions`,
-    V-11.20); otherwise, its foe beyond its melee reach, closing in (``move = close_in``, or a
+    fight of several a commander's order (V-15.10, :func:`.orders._wants_order`) and an inspiration
+    (V-13.7, ``inspire = on``), each drawing the foe's sector shot; its shooting with the gun in hand
+    (:func:`_shooter_actions`); its throws (:func:`_thrower_actions`, V-11.20); otherwise, its foe
+    beyond its melee reach, closing in (``move = close_in``, or a
     shooting tactic that drew its melee weapon, V-15.2 **[reading]**, not one whose gun a DROP took
     and that lacked the AP to pick it up, V-3.9; V-15.4: moves while AP last, each drawing the
     foe's sector shot, stopping at its reach, V-3.15), then melee (:func:`_melee_actions`) once the
@@ -429,6 +430,11 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
         if _wants_order(F, S, opts, i):  # V-15.10: the order first, drawing the foe's sector shot
             if _sector_shot(F, S, opts, tt, st, cnt, i, WILL_ACTION_COST) and _wants_order(F, S, opts, i):
                 _give_order(F, S, opts, st, i)
+            if _stops(S, i):
+                return
+        if _wants_inspire(F, S, opts, i):  # V-13.7 (inspire = on)
+            if _sector_shot(F, S, opts, tt, st, cnt, i, INSPIRE_COST) and _wants_inspire(F, S, opts, i):
+                _inspire(F, S, opts, st, i)
             if _stops(S, i):
                 return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):

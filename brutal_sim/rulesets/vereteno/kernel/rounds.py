@@ -37,7 +37,7 @@ from .checks import KIND_COST, _wb
 from .groups import _lost_melee_foe, _stops
 from .initiative import _refill
 from .melee import _attack
-from .orders import _give_order, _influence, _wants_order
+from .orders import _give_order, _influence, _inspire, _wants_inspire, _wants_order
 from .traumas import _break_free
 
 
@@ -164,13 +164,17 @@ def _turn(F, S, opts, tt, st, cnt, i):
 def _turn_in(F, S, opts, tt, st, cnt, i, group):
     """V-2.3, V-6.5, V-6.7, V-3.9, V-6.9, V-2.5, V-7.1, V-15.10: fighter ``i``'s turn in a melee
     fight: its start (:func:`_turn_start`), in a fight of several a commander's order
-    (:func:`.orders._wants_order`), then its melee actions (:func:`_melee_actions`); ``group`` the
-    drivers' flag (None in a duel)."""
+    (:func:`.orders._wants_order`) and an inspiration (``inspire = on``, V-13.7), then its melee
+    actions (:func:`_melee_actions`); ``group`` the drivers' flag (None in a duel)."""
     if not _turn_start(F, S, opts, tt, st, cnt, i):
         return
     if group is not None:
         if _wants_order(F, S, opts, i):
             _give_order(F, S, opts, st, i)
+            if _stops(S, i):
+                return
+        if _wants_inspire(F, S, opts, i):
+            _inspire(F, S, opts, st, i)
             if _stops(S, i):
                 return
     _melee_actions(F, S, opts, tt, st, cnt, i, group)
