@@ -152,3 +152,13 @@ def test_instructions_bad_input_is_one_line_and_exit_2():
                        capture_output=True, text=True)
     assert r.returncode == 2 and (
         r.stderr.strip() == "instructions.py: error: -n must be a positive number of duels, not 0")
+
+
+def test_squads_pieces_on_tiny_samples():
+    """benchmarks/squads.py: every fight it times prepares and plays; the reference plays one fight."""
+    sq = _load("squads")
+    for a, b, options in sq.FIGHTS.values():
+        p = sq.prepared(a, b, options)
+        c = sq.play(p, 20)
+        assert c.sum() > 0
+    assert sq.naive_rate(sq.prepared(*sq.FIGHTS[sq.TARGET]), 2) > 0
