@@ -450,3 +450,33 @@ def test_inspire_agrees_with_the_reference():
     _check_fights(p, 50)
     p = RULESET.prepare_fight(a, b, options={"inspire": "on", "order_self": "on"})
     _check_fights(p, 50)
+
+
+# -- V-16.4: the sergeant and the trooper, matchup D -------------------------------------------------
+
+def test_v16_4_sergeant_and_trooper_as_the_digest_lists_them():
+    """V-16.4: sergeant 3/3/2/4, leadership 3, influence 2, shooting 2, Makov carbine, kevlar vest,
+    ``order_first`` + ``std_shot``; trooper 3/3/2/2, shooting 2, nimbleness 1, the same gear,
+    ``std_shot``, following the sergeant."""
+    s, t = Catalog.bundled().fighter("sergeant"), Catalog.bundled().fighter("trooper")
+    for f, attrs in ((s, (3, 3, 2, 4)), (t, (3, 3, 2, 2))):
+        a = f.attributes
+        assert (a.physique, a.agility, a.intellect, a.empathy) == attrs
+        assert f.gun.name_ru == "Карабин Макова" and f.armour.name_ru and f.tactic.name == "std_shot"
+    assert (s.skills.leadership, s.skills.influence, s.skills.shooting, s.order_first) == (3, 2, 2, True)
+    assert (t.skills.shooting, t.skills.nimbleness, t.commander) == (2, 1, s.name)
+    assert s.armour.name == t.armour.name
+
+
+@pytest.mark.parametrize("sergeant,documented", [("sergeant", 0.0125),
+                                                 ("examples/vereteno_sergeant_silent.toml", 0.0134)])
+def test_v16_4_matchup_d_holds_the_documented_win_rate(sergeant, documented):
+    """V-16.4 D, V-13.4, V-15.10: the sergeant and two troopers against three raiders from 30 m, with the
+    sergeant's orders and without; side a's win rate over 100,000 fights (another seed than the
+    documented 10⁶) within 4σ of the rate in docs/reference-vereteno.md."""
+    p = RULESET.prepare_fight([sergeant, "trooper", "trooper"], ["raider"] * 3, options={"start_distance": "30"})
+    n = 100_000
+    c = p.compiled.kernels.duels(*p.compiled.args(), np.uint64(7), np.int64(0), np.int64(n), 64,
+                                 p.compiled.n_counters).sum(axis=0)
+    got = c[RULESET.counters.wins] / n
+    assert abs(got - documented) < 4 * (documented * (1 - documented) / n) ** 0.5 + 0.0002, got
