@@ -293,7 +293,8 @@ RESULT_SECTIONS = {"sweeps": ("sweeps-section", "Sweeps"), "weights": ("weights-
                    "fights": ("fights-section", "Group fights"), "summary": ("summary-section", "Summary"),
                    "differences": ("differences-section", "Paired differences"), "plots": ("plots", "Plots")}
 #: the section each kind of key finding (:func:`brutal_sim.results.findings.findings_by_kind`) rests on
-FINDING_SECTIONS = {"sweep": "sweeps", "round_robin": "plots", "variants": "differences", "fights": "fights"}
+FINDING_SECTIONS = {"sweep": "sweeps", "round_robin": "plots", "lethality": "summary", "variants": "differences",
+                    "fights": "fights", "weights": "weights"}
 
 
 def section_order(present: Sequence[str], kinds: Sequence[str]) -> list[str]:
@@ -345,7 +346,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     figures = _figures(scenario, frames)
     summary_rows, difference_rows = _summary_rows(results), _difference_rows(frames.differences)
     fight_rows, weight_sections = _fight_rows(fights, frames.differences), _weight_sections(scenario)
-    by_kind = findings.findings_by_kind(results, fights, frames.differences)
+    by_kind = findings.findings_by_kind(results, fights, frames.differences, scenario.weight_results)
     present = [name for name, has in (("sweeps", any(f["sweep"] for f in figures)), ("weights", weight_sections),
                                       ("fights", fight_rows), ("summary", summary_rows),
                                       ("differences", difference_rows), ("plots", any(not f["sweep"] for f in figures)))
@@ -367,7 +368,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
         difference_rows=difference_rows, fight_rows=fight_rows, weight_sections=weight_sections,
         n_fights=len(scenario.fights), causes=_fight_causes(fights),
-        findings=[text for _, texts in by_kind for text in texts],
+        findings=[text for _, texts in by_kind for text in texts], shown=findings.SHOWN,
         sets=[f"{k}={v}" for k, v in flat_sets(scenario.sets).items()],
     )
     return html

@@ -1,7 +1,8 @@
 // Sortable, filterable tables with a CSV download each, for a report page that works offline.
 // Every table.data: click (or Enter on) a column header to sort by it (numbers by value: a cell's
 // data-value, else its leading number); type in the box above it to show only the rows holding the
-// text; "CSV" downloads the rows shown. No library, nothing fetched.
+// text; "CSV" downloads the rows shown. Printing opens every folded section. No library, nothing
+// fetched.
 (function () {
   "use strict";
   function each(list, f) { Array.prototype.forEach.call(list, f); }
@@ -67,5 +68,15 @@
       th.addEventListener("click", function () { sortBy(table, i, th); });
       th.addEventListener("keydown", function (e) { if (e.key === "Enter") { sortBy(table, i, th); } });
     });
+  });
+  // Printing opens every folded section (setup, options at their defaults, more findings) and
+  // closes again afterwards those that were closed.
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    each(document.querySelectorAll("details:not([open])"), function (d) { d.open = true; opened.push(d); });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
   });
 }());
