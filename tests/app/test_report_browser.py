@@ -1,7 +1,7 @@
 """The example reports as a browser shows them (headless Chromium, skipped where none is installed):
 no horizontal overflow on a 390 px phone screen, no script error, tables sort and filter, every
-figure is inline SVG whose every hover target carries its value as a title, and the pointer over a
-target finds that target (so hovering shows its value)."""
+figure is inline SVG whose every hover target carries its value as a title, the pointer over a
+target finds that target (so hovering shows its value), and printing opens every folded section."""
 
 from __future__ import annotations
 
@@ -69,6 +69,10 @@ return c.hasAttribute("data-value") ? parseFloat(c.getAttribute("data-value")) :
     out.shown = Array.prototype.filter.call(t.tBodies[0].rows, function (r) { \
 return r.style.display !== "none"; }).length;
   }
+  var w = document.getElementById("f").contentWindow, closed = function () { \
+return d.querySelectorAll("details:not([open])").length; };
+  out.closed = closed(); w.dispatchEvent(new Event("beforeprint")); out.printing = closed();
+  w.dispatchEvent(new Event("afterprint")); out.after = closed();
   var pre = document.createElement("pre"); pre.id = "result"; pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
 });
@@ -111,3 +115,5 @@ def test_an_example_report_fits_a_phone_and_its_tables_sort_and_filter(reports, 
     assert result["figures"] == result["svgs"] >= 1 and result["untitled"] == result["empty"] == 0
     assert result["targets"] >= 3 * result["svgs"] and result["hit"] == result["svgs"], result
     assert all(re.search(r"\d", t) for t in result["titles"]), result["titles"]  # a value in each
+    # printing opens every folded section (the setup at least), and closes them again afterwards
+    assert result["closed"] >= 1 and result["printing"] == 0 and result["after"] == result["closed"]
