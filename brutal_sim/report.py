@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import gzip
 import itertools
 import json
 import os
@@ -20,7 +21,7 @@ from . import __version__
 from .core.data import exists
 from .core.errors import DataError
 from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes, size_text
-from .outputs import csv_writer, parquet_writer, write_folder
+from .outputs import csv_text, csv_writer, parquet_writer, write_folder
 from .results import findings, hover, plots
 from .results.duel import DuelResult
 from .results.fight import FightResult
@@ -82,6 +83,13 @@ class ReportFrames:
         names = ("summary", "rounds", "decided_by", "wounds", "wounds_at_least", "differences", "fight_summary",
                  "fighters", "survivors", "weights")
         return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
+
+    def embedded(self) -> list[dict[str, Any]]:
+        """Each frame as the page embeds it: its name, row count and CSV text (:func:`csv_text`, as
+        ``--csv`` writes it) gzip-compressed and base64-encoded, for the page's CSV links."""
+        return [{"name": name, "rows": len(frame),
+                 "data": base64.b64encode(gzip.compress(csv_text(frame).encode("utf-8"), mtime=0)).decode("ascii")}
+                for name, frame in self.tables().items()]
 
     def csv_files(self) -> dict[str, Callable[[Path], None]]:
         """Each frame as a writer of ``NAME.csv`` (text that a spreadsheet would run as a formula
@@ -369,6 +377,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         difference_rows=difference_rows, fight_rows=fight_rows, weight_sections=weight_sections,
         n_fights=len(scenario.fights), causes=_fight_causes(fights),
         findings=[text for _, texts in by_kind for text in texts], shown=findings.SHOWN,
+        frames=frames.embedded(),
         sets=[f"{k}={v}" for k, v in flat_sets(scenario.sets).items()],
     )
     return html

@@ -1,8 +1,9 @@
 // Sortable, filterable tables with a CSV download each, for a report page that works offline.
 // Every table.data: click (or Enter on) a column header to sort by it (numbers by value: a cell's
 // data-value, else its leading number); type in the box above it to show only the rows holding the
-// text; "CSV" downloads the rows shown. Printing opens every folded section. No library, nothing
-// fetched.
+// text; "CSV" downloads the tidy frame behind the table where the page embeds it (table.data
+// data-frame="NAME", the frame in script#frame-NAME, gzip and base64), else the rows shown.
+// Printing opens every folded section. No library, nothing fetched.
 (function () {
   "use strict";
   function each(list, f) { Array.prototype.forEach.call(list, f); }
@@ -38,6 +39,34 @@
     });
     return lines.join("\r\n") + "\r\n";
   }
+  // The tidy frames the page embeds (gzip, base64): frame(name) is a promise of its CSV text.
+  function frame(name) {
+    var el = document.getElementById("frame-" + name);
+    if (!el) { return null; }
+    var bytes = Uint8Array.from(atob(el.textContent.trim()), function (c) { return c.charCodeAt(0); });
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  window.brutalFrame = frame;
+  function save(name, text) {
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], {type: "text/csv;charset=utf-8"}));
+    a.download = name + ".csv";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+  }
+  function frameLink(link, name) {
+    link.title = "the tidy frame " + name + ".csv: numbers in their own columns";
+    link.addEventListener("click", function (e) {
+      var text = frame(name);
+      if (!text) { return; }
+      e.preventDefault();
+      text.then(function (t) { save(name, t); });
+    });
+  }
+  each(document.querySelectorAll("a.frame"), function (link) { frameLink(link, link.getAttribute("data-frame")); });
   each(document.querySelectorAll("table.data"), function (table) {
     var tools = document.createElement("div");
     tools.className = "tools";
@@ -55,9 +84,14 @@
     link.textContent = "CSV";
     link.href = "#";
     link.download = (table.id || "table") + ".csv";
-    link.addEventListener("click", function () {
-      link.href = "data:text/csv;charset=utf-8," + encodeURIComponent(csv(table));
-    });
+    if (table.hasAttribute("data-frame") && document.getElementById("frame-" + table.getAttribute("data-frame"))) {
+      link.download = table.getAttribute("data-frame") + ".csv";
+      frameLink(link, table.getAttribute("data-frame"));
+    } else {
+      link.addEventListener("click", function () {
+        link.href = "data:text/csv;charset=utf-8," + encodeURIComponent(csv(table));
+      });
+    }
     tools.appendChild(input);
     tools.appendChild(link);
     var box = table.parentNode.classList.contains("scroll") ? table.parentNode : table;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import re
 from pathlib import Path
 
@@ -114,6 +116,14 @@ def test_report_is_self_contained_and_matches_the_frames(tmp_path, monkeypatch):
     last = by.groupby(["matchup", "variant", "sweep", "value", "side"], sort=False).tail(1)
     merged = last[last.side != ""].merge(wins, on=["matchup", "variant", "sweep", "value", "side"])
     assert len(merged) == len(wins) and (merged.p_decided_by == merged.estimate).all()  # at the end: the win rates
+    # every tidy frame embedded (gzip, base64) as --csv writes it, behind the CSV links of the tables and the data line
+    embedded = dict((m[0], m[2]) for m in re.findall(
+        r'<script type="application/gzip" id="frame-([a-z_]+)" data-rows="(\d+)">([^<]+)</script>', html))
+    assert set(embedded) == {p.stem for p in csv.glob("*.csv")} >= {"summary", "rounds", "decided_by", "differences"}
+    for name, data in embedded.items():
+        assert gzip.decompress(base64.b64decode(data)).decode() == (csv / f"{name}.csv").read_text(), name
+    assert '<table id="summary" class="data" data-frame="summary">' in html
+    assert re.findall(r'<a class="frame" data-frame="([a-z_]+)"', html) == list(embedded)
     least = pd.read_csv(csv / "wounds_at_least.csv", keep_default_na=False)
     assert (least[least.k == 0].p == 1.0).all() and set(least.k) == set(range(9))
 

@@ -73,8 +73,15 @@ return r.style.display !== "none"; }).length;
 return d.querySelectorAll("details:not([open])").length; };
   out.closed = closed(); w.dispatchEvent(new Event("beforeprint")); out.printing = closed();
   w.dispatchEvent(new Event("afterprint")); out.after = closed();
+  var finish = function () {
   var pre = document.createElement("pre"); pre.id = "result"; pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
+  document.body.appendChild(pre); };
+  var summary = w.brutalFrame && w.brutalFrame("summary");  // the tidy frame a CSV link downloads
+  if (!summary) { finish(); return; }
+  summary.then(function (text) { var lines = text.trim().split("\\n");
+    out.frameHead = lines[0]; out.frameRows = lines.length - 1;
+    out.frameWant = parseInt(d.getElementById("frame-summary").getAttribute("data-rows"), 10); finish(); },
+    function (e) { out.frameError = String(e); finish(); });
 });
 </script></body></html>"""
 
@@ -115,5 +122,9 @@ def test_an_example_report_fits_a_phone_and_its_tables_sort_and_filter(reports, 
     assert result["figures"] == result["svgs"] >= 1 and result["untitled"] == result["empty"] == 0
     assert result["targets"] >= 3 * result["svgs"] and result["hit"] == result["svgs"], result
     assert all(re.search(r"\d", t) for t in result["titles"]), result["titles"]  # a value in each
+    # the summary table's CSV link downloads the embedded tidy frame, numbers in their own columns
+    assert "frameError" not in result, result.get("frameError")
+    if result.get("frameWant"):  # a page of group fights only has an empty summary
+        assert "estimate" in result["frameHead"].split(",") and result["frameRows"] == result["frameWant"]
     # printing opens every folded section (the setup at least), and closes them again afterwards
     assert result["closed"] >= 1 and result["printing"] == 0 and result["after"] == result["closed"]
