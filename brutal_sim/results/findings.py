@@ -227,11 +227,23 @@ def _first_reading(cells: Sequence[Any]) -> list[Any]:
     return [r for r in cells if r.labels.get("variant", "") == first[getattr(r, "ruleset", "")]]
 
 
+def _round_robin(cells: Sequence[Any]) -> bool:
+    """Whether each ruleset's matchups pair every two of their fighters (a round robin), not a list
+    of unrelated matchups whose "most balanced" would compare nothing alike."""
+    for name in _rulesets(cells):
+        own = [r for r in cells if getattr(r, "ruleset", "") == name]
+        fighters = {x for r in own for x in r.names}
+        pairs = {frozenset(r.names) for r in own}
+        if len(pairs) < len(fighters) * (len(fighters) - 1) // 2:
+            return False
+    return True
+
+
 def round_robin_findings(results: Sequence[Any]) -> list[str]:
-    """The most and the least balanced matchups (three or more) of each ruleset's first reading,
-    over every ruleset of the page."""
+    """The most and the least balanced matchups of a round robin (three or more, :func:`_round_robin`)
+    under each ruleset's first reading, over every ruleset of the page."""
     cells = _first_reading(_plain_cells(results))
-    if len(cells) < 3:
+    if len(cells) < 3 or not _round_robin(cells):
         return []
     several = len(_rulesets(cells)) > 1
 
@@ -294,9 +306,10 @@ def _own_default(variants: list[str], options: dict[str, dict[str, Any]], rulese
 
 def variant_findings(results: Sequence[Any], differences: Any = None, limit: int = 6) -> list[str]:
     """Each reading against its own default (:func:`_own_default`): the change of side a's win rate
-    per matchup (the largest ones when there are many), with its paired 95 % interval where
-    ``differences`` (the scenario's paired differences of neighbouring cells) holds the pair, else
-    the interval two independent runs would give."""
+    in the matchups where it exceeds the noise (the largest ones when there are many), with its
+    paired 95 % interval where ``differences`` (the scenario's paired differences of neighbouring
+    cells) holds the pair, else the interval two independent runs would give; the readings that
+    change no matchup beyond the noise in one sentence at the end."""
     cells = _plain_cells(results)
     variants = list(dict.fromkeys(r.labels.get("variant", "") for r in cells))
     if len(variants) < 2:
@@ -305,7 +318,8 @@ def variant_findings(results: Sequence[Any], differences: Any = None, limit: int
                for v in variants}
     rulesets = {v: getattr(next(r for r in cells if r.labels.get("variant", "") == v), "ruleset", "")
                 for v in variants}
-    out = []
+    out: list[str] = []
+    quiet: list[str] = []
     for k, variant in enumerate(variants[1:], start=1):
         base_name, differ = _own_default(variants, options, rulesets, k)
         base = {r.labels.get("matchup", ""): r for r in cells if r.labels.get("variant", "") == base_name}
@@ -321,13 +335,18 @@ def variant_findings(results: Sequence[Any], differences: Any = None, limit: int
             changes.append((pa - pb, half, r.labels.get("matchup", "")))
         if not changes:
             continue
-        changes.sort(key=lambda c: -abs(c[0]))
-        shown = ", ".join(f"{m} {100 * d:+.1f} points (±{100 * h:.1f})" for d, h, m in changes[:limit])
-        more = f" and {len(changes) - limit} more" if len(changes) > limit else ""
-        beyond = sum(abs(d) > h for d, h, _ in changes)
         what = f" ({', '.join(differ)})" if differ and len(differ) <= 3 else ""
-        out.append(f"{variant} against {base_name}{what}: side a's win rate {shown}{more}; "
-                   f"{beyond} of {len(changes)} beyond the noise (95 % intervals).")
+        beyond = sorted((c for c in changes if abs(c[0]) > c[1]), key=lambda c: -abs(c[0]))
+        if not beyond:
+            quiet.append(f"{variant} against {base_name}{what}")
+            continue
+        shown = ", ".join(f"{m} {100 * d:+.1f} points (±{100 * h:.1f})" for d, h, m in beyond[:limit])
+        more = f" and {len(beyond) - limit} more" if len(beyond) > limit else ""
+        rest = len(changes) - len(beyond)
+        within = f"; {'the other' if rest == 1 else f'the other {rest}'} within the noise" if rest else ""
+        out.append(f"{variant} against {base_name}{what}: side a's win rate {shown}{more}{within} (95 % intervals).")
+    if quiet:
+        out.append(f"No matchup changed beyond the noise (95 % intervals) under {'; '.join(quiet)}.")
     return out
 
 

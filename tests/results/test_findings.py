@@ -90,8 +90,7 @@ def test_variants_are_read_against_the_first_with_paired_intervals_where_known()
              Cell(("A", "B"), 0.53, {"matchup": "A vs B", "variant": "new"})]
     # independent: 1.96 · sqrt(0.25 / 10⁴ + 0.53 · 0.47 / 10⁴) = 1.96 · 0.0070569 = 0.0138
     [text] = variant_findings(cells)
-    assert text == ("new against base: side a's win rate A vs B +3.0 points (±1.4); "
-                    "1 of 1 beyond the noise (95 % intervals).")
+    assert text == "new against base: side a's win rate A vs B +3.0 points (±1.4) (95 % intervals)."
     paired = pd.DataFrame([{"sweep": "", "side": "a", "matchup": "A vs B", "from": "base", "to": "new",
                             "ci_low": 0.025, "ci_high": 0.035}])
     [text] = variant_findings(cells, paired)
@@ -215,8 +214,12 @@ def test_a_round_robin_reads_every_ruleset_of_the_page():
              for rs, r in (("brutal", 0.60), ("wfrp2e", 0.487), ("vereteno", 0.70))]
     cells += [Cell(("S", "B"), r, {"matchup": "S vs B", "variant": rs}, ruleset=rs)
               for rs, r in (("brutal", 0.30), ("wfrp2e", 0.40), ("vereteno", 0.95))]
+    # matchups that do not pair every two fighters are no round robin: nothing to call balanced among them
+    assert round_robin_findings(cells) == []
+    cells += [Cell(("D", "B"), r, {"matchup": "D vs B", "variant": rs}, ruleset=rs)
+              for rs, r in (("brutal", 0.40), ("wfrp2e", 0.45), ("vereteno", 0.60))]
     assert round_robin_findings(cells) == [
-        "Most balanced of 6 matchups across brutal, wfrp2e, vereteno: S vs D under wfrp2e (48.7 % : 51.3 %); least "
+        "Most balanced of 9 matchups across brutal, wfrp2e, vereteno: S vs D under wfrp2e (48.7 % : 51.3 %); least "
         "balanced: S vs B under vereteno (95.0 % : 5.0 %)."]
 
 
@@ -265,6 +268,16 @@ def test_a_variant_is_read_against_its_own_default():
     # the brace reading against the same distance, not against 30 m: one option apart, +5.0 not +10.0
     assert texts[1].startswith("B: 20 m, brace = next_shot against B: 20 m (brace = next_shot): side a's win rate "
                                "R vs S +5.0 points")
+    # readings that change nothing beyond the noise share one sentence; a matchup within it is not listed
+    cells += [cell("cover", 0.505, start_distance="30", brace="turn", cover="3"),
+              cell("poor", 0.50, start_distance="30", brace="turn", visibility="poor")]
+    cells += [Cell(("Q", "S"), 0.5, {"matchup": "Q vs S", "variant": c.labels["variant"]}, options=c.options)
+              for c in cells]
+    texts = variant_findings(cells)
+    assert texts[0] == ("B: 20 m against A: 30 m (start_distance = 20): side a's win rate R vs S +5.0 points (±1.4); "
+                        "the other within the noise (95 % intervals).")
+    assert texts[-1] == ("No matchup changed beyond the noise (95 % intervals) under cover against A: 30 m "
+                         "(cover = 3); poor against A: 30 m (visibility = poor).")
 
 
 def test_stat_weights_have_their_findings():
