@@ -216,9 +216,12 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
     sweeps = frames.summary[frames.summary["sweep"] != ""]
     for (sweep, matchup), part in sweeps.groupby(["sweep", "matchup"], sort=False):
         variants = list(part["variant"].unique())
+        drawn = ("a line through the values with its 95 % band" if plots.on_a_scale(part["value"].unique())
+                 else "a dot per value with its 95 % interval")
+        per = ("" if len(variants) < 2 else f"; one line style per variant ({', '.join(variants)})"
+               if len(variants) <= plots.SWEEP_GROUPS_PER_PANEL else "; a panel per variant")
         add(plots.sweep_figure(part, x_label=sweep, x_column="value"), f"Sweep: {sweep}",
-            f"{sweep}: win rate against the swept value, 95 % bands"
-            + (f"; one line style per variant ({', '.join(variants)})." if len(variants) > 1 else "."), sweep=True)
+            f"{sweep}: win rate against the swept value, {drawn}{per}.", sweep=True)
     return figs
 
 

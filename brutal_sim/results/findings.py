@@ -70,10 +70,12 @@ def _number(text: str) -> float | None:
 _DICE = re.compile(r"^\d*d\d+([+-]\d+)?$")
 
 
-def _ordered(values: Sequence[str]) -> bool:
-    """Whether a sweep's values lie on a scale (all numbers, or all dice), so that a crossing
-    between two of them can be read as a point between them."""
-    return all(_number(v) is not None for v in values) or all(_DICE.match(v.replace(" ", "")) for v in values)
+def on_a_scale(values: Sequence[object]) -> bool:
+    """Whether swept values lie on a scale — all numbers, or all dice (``d6``, ``2d6+1``) — so that
+    a point or a line between two of them reads as the values in between; names (tactics, weapons)
+    do not."""
+    texts = [str(v) for v in values]
+    return all(_number(v) is not None for v in texts) or all(_DICE.match(v.replace(" ", "")) for v in texts)
 
 
 def _numeric(values: Sequence[str]) -> bool:
@@ -131,7 +133,7 @@ class _Sweep:
 
     def summary(self, target: float) -> str:
         """This sweep's reading in a few words, to count alike readings under several variants."""
-        if not _ordered(self.values):
+        if not on_a_scale(self.values):
             ends = self.extremes()
             return "no value beyond the noise" if ends is None else \
                 f"highest with {self.values[ends[1]]}, lowest with {self.values[ends[0]]}"
@@ -197,7 +199,7 @@ def sweep_findings(results: Sequence[Any], target: float = TARGET) -> list[str]:
         first = sweeps[0]
         tag = f" [{variants[0]}]" if len(variants) > 1 and variants[0] else ""
         who = f"{sweep}{tag}: {first.cells[0].names[0]} against {opponent}"
-        read = _ordered_sweep if _ordered(first.values) else _named_sweep
+        read = _ordered_sweep if on_a_scale(first.values) else _named_sweep
         out.append(read(who, first, target))
         if len(sweeps) > 1:
             counts: dict[str, int] = {}

@@ -11,6 +11,8 @@ reader reads):
   points where it changes, at most :data:`MAX_LINE_TARGETS` of them, the last always; with the
   interval of the band filled in the line's colour around it (``fill_between``: the 95 % bands of
   brutal_sim's figures);
+- a dot with an error bar (``errorbar`` with a marker: a sweep of names): its value, series and
+  interval;
 - a cell of an image (the matchup matrix): its row and column labels and its value.
 
 The targets are placed while the figure is drawn (an artist drawn last reads each datum's place in
@@ -110,6 +112,10 @@ def _targets(fig: Figure, renderer: Any, height: float) -> Iterator[str]:
             if isinstance(c, BarContainer):
                 yield from _bars(c, xt, yt, xlabel, ylabel, renderer, height)
         bands = _bands(ax)
+        for c in ax.containers:
+            if isinstance(c, ErrorbarContainer) and c.lines[0] is not None and c.lines[2]:
+                yield from _points(c.lines[0], xt, xlabel, ylabel, height, bands,
+                                   c.lines[2][0].get_segments(), _series(c.get_label()))
         for line in ax.get_lines():
             if id(line) not in skip and line.get_visible() and line.get_transform() == ax.transData:  # not axhline
                 yield from _points(line, xt, xlabel, ylabel, height, bands)
@@ -172,7 +178,12 @@ def _band_at(bands: list[tuple[tuple[float, ...], np.ndarray]], colour: tuple[fl
 
 
 def _points(line: Any, xt: dict[float, str], xlabel: str, ylabel: str, height: float,
-            bands: list[tuple[tuple[float, ...], np.ndarray]] = ()) -> Iterator[str]:  # type: ignore[assignment]
+            bands: list[tuple[tuple[float, ...], np.ndarray]] = (),  # type: ignore[assignment]
+            errors: Any = None, label: str | None = None) -> Iterator[str]:
+    """A target per point of ``line`` (see the module), its interval from the band of its colour,
+    or from ``errors`` (an error bar's vertical segments, one per point, of a series drawn as dots
+    set a little aside from their value: the tick nearest names the value); ``label`` names the
+    series when the line itself carries none (an error bar's data line)."""
     xy = np.asarray(line.get_xydata(), dtype=float)
     if xy.ndim != 2 or len(xy) == 0:
         return
@@ -186,12 +197,14 @@ def _points(line: Any, xt: dict[float, str], xlabel: str, ylabel: str, height: f
     shown = np.isfinite(xy[keep]).all(axis=1)
     keep = keep[shown]
     places = line.get_transform().transform(xy[keep])
-    series = _series(line.get_label())
+    series = _series(line.get_label()) if label is None else label
     colour = tuple(np.round(to_rgb(line.get_color()), 4))
-    for (x, y), (px, py) in zip(xy[keep], places):
-        where = f"{xlabel + ' ' if xlabel else ''}{_at(xt, x)}"
+    for k, (x, y), (px, py) in zip(keep, xy[keep], places):
+        where = f"{xlabel + ' ' if xlabel else ''}{_at(xt, round(x) if errors is not None else x)}"
         text = f"{series + ': ' if series else ''}{where} → {ylabel + ' ' if ylabel else ''}{_number(y)}"
         band = _band_at(bands, colour, x, y)
+        if errors is not None and k < len(errors) and len(errors[k]) == 2:
+            band = tuple(sorted((float(errors[k][0][1]), float(errors[k][1][1]))))  # type: ignore[assignment]
         if band is not None:
             text += f" (95 % interval {_number(band[0])} – {_number(band[1])})"
         yield (f'<circle cx="{px:.1f}" cy="{height - py:.1f}" r="{POINT_RADIUS}">'
