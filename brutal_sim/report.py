@@ -43,8 +43,9 @@ MAX_WOUND_CELLS = 6
 MAX_CURVE_CELLS = 24
 #: … and the group-fight figure (a row of two panels per fight) up to this many fights.
 MAX_FIGHT_CELLS = 8
-#: … and the win-rate bars up to this many cells (about 0.06 s a cell to draw);
-MAX_BAR_CELLS = 200
+#: … and the win-rate bars up to this many cells: beyond, a bar list a screen long per dozen cells
+#: would repeat the summary table in another form;
+MAX_BAR_CELLS = 12
 #: … and a round robin's matchup matrix for the first this many variants (a figure each).
 MAX_MATRICES = 8
 
