@@ -36,6 +36,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgb
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 __all__ = ["figure_to_svg", "MAX_LINE_TARGETS"]
 
@@ -45,6 +46,8 @@ MAX_LINE_TARGETS = 24
 POINT_RADIUS = 4.5
 #: a figure's vector drawing larger than this (bytes) is drawn as PNG when that is smaller
 VECTOR_MAX_BYTES = 160_000
+#: the smallest a figure's text is shown (CSS pixels; its ``min-width``, :func:`min_width`)
+MIN_TEXT_PX = 9
 
 
 def _number(v: float) -> str:
@@ -250,17 +253,26 @@ def _saved(fig: Figure, fmt: str, key: str, dpi: float) -> tuple[bytes, list[str
     return buf.getvalue(), recorder.targets, recorder.width, recorder.height
 
 
+def min_width(fig: Figure, width: float) -> int:
+    """The narrowest a figure ``width`` points wide may be shown (CSS pixels) for its smallest text
+    to stay :data:`MIN_TEXT_PX` high: narrower screens scroll it sideways rather than shrink it."""
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    return math.ceil(MIN_TEXT_PX * width / min(sizes)) if sizes else 0
+
+
 def figure_to_svg(fig: Figure, key: str = "f", title: str = "", dpi: float = 110) -> str:
     """The figure as inline SVG markup (no XML prolog), white background, tight bounding box, with
     a hover target and ``<title>`` per datum (the module's docstring) in a ``<g class="hover">``
     drawn over it. Drawn as vector graphics, text as text; a figure whose vector drawing is larger
     than :data:`VECTOR_MAX_BYTES` and than its PNG at ``dpi`` (many long curves and bands) is drawn
-    as that PNG inside the SVG instead, the targets alike. ``key`` salts the SVG's internal ids
+    as that PNG inside the SVG instead, the targets alike. Its ``min-width`` keeps its smallest text
+    :data:`MIN_TEXT_PX` high (:func:`min_width`). ``key`` salts the SVG's internal ids
     (clip paths, markers) so that several figures on one page keep theirs apart; the same figure
     and key give the same text. ``title`` labels the image for screen readers (``role="img"``,
     ``aria-label``)."""
-    head = f'<svg role="img" aria-label="{escape(title)}" class="plot" '
-    data, targets, _, _ = _saved(fig, "svg", key, 72)
+    data, targets, width, _ = _saved(fig, "svg", key, 72)
+    head = (f'<svg role="img" aria-label="{escape(title)}" class="plot" '
+            f'style="min-width:{min_width(fig, width)}px" ')
     svg = data.decode("utf-8")
     svg = svg[svg.index("<svg"):]
     used = set(re.findall(r"#([^\s\"')]+)", svg))  # ids an href or url() refers to (salted by key); the others go

@@ -3,7 +3,8 @@
 // data-value, else its leading number); type in the box above it to show only the rows holding the
 // text; "CSV" downloads the tidy frame behind the table where the page embeds it (table.data
 // data-frame="NAME", the frame in script#frame-NAME, gzip and base64), else the rows shown.
-// Printing opens every folded section. No library, nothing fetched.
+// A tap on a figure's datum shows its value. Printing opens every folded section. No library,
+// nothing fetched.
 (function () {
   "use strict";
   function each(list, f) { Array.prototype.forEach.call(list, f); }
@@ -102,6 +103,22 @@
       th.addEventListener("click", function () { sortBy(table, i, th); });
       th.addEventListener("keydown", function (e) { if (e.key === "Enter") { sortBy(table, i, th); } });
     });
+  });
+  // A tap (or click) on a figure's point, bar or cell shows its value: the hover title, for touch screens.
+  var tip = document.createElement("div");
+  tip.className = "tip";
+  tip.hidden = true;
+  tip.setAttribute("role", "status");
+  document.body.appendChild(tip);
+  document.addEventListener("click", function (e) {
+    var t = e.target.closest ? e.target.closest("svg.plot .hover > *") : null;
+    var title = t && t.querySelector("title");
+    if (!title) { tip.hidden = true; return; }
+    tip.textContent = title.textContent;
+    tip.hidden = false;
+    var r = t.getBoundingClientRect(), room = document.documentElement.clientWidth - tip.offsetWidth - 4;
+    tip.style.left = (window.scrollX + Math.max(4, Math.min(r.left, room))) + "px";
+    tip.style.top = (window.scrollY + r.bottom + 6) + "px";
   });
   // Printing opens every folded section (setup, options at their defaults, more findings) and
   // closes again afterwards those that were closed.

@@ -195,6 +195,11 @@ def test_small_previews_and_zero_counts_render(tmp_path):
     r = runner.invoke(app, ["report", str(EXAMPLES / "axe_sweep.toml"), "-o", str(out), "-n", "1000"])
     assert r.exit_code == 0, r.output
     assert out.exists()
+    one = tmp_path / "one.toml"  # one cell: "1 cell", not "1 cells"
+    one.write_text('n = 200\nmatchups = [["militia", "brute"]]\n')
+    r = runner.invoke(app, ["report", str(one), "-o", str(tmp_path / "one.html")])
+    assert r.exit_code == 0, r.output
+    assert '<p class="meta">1 cell × 200 duels · seed' in (tmp_path / "one.html").read_text()
 
 
 @pytest.mark.parametrize("flag", ["-o", "--csv"])
