@@ -29,8 +29,8 @@ from matplotlib.ticker import MaxNLocator
 from .findings import on_a_scale
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure",
-           "rounds_figure", "decided_by_figure", "wounds_at_least_figure", "wounds_figure", "sweep_figure",
-           "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label", "plain"]
+           "rounds_figure", "decided_by_figure", "paired_curves_figure", "wounds_at_least_figure", "wounds_figure",
+           "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label", "plain"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -506,6 +506,39 @@ def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
         ax.legend(drawn, labels, loc="best", frameon=False, fontsize=8)
         _style(ax)
     fig.suptitle(plain(f"{title} (per side, 95 % Wilson bands)"))
+    return fig
+
+
+def paired_curves_figure(decided_by: pd.DataFrame, title: str = "") -> Figure:
+    """Two setups of one matchup played on the same duels (``variant`` labels, the first the
+    baseline): each side's chance to have won by round r under both, the baseline dashed, with
+    95 % Wilson bands, one colour per side; ``title`` (e.g. the paired difference) above."""
+    _require(decided_by, ("variant", "fighter", "side", "round", "p_decided_by", "ci_low", "ci_high"),
+             "paired_curves_figure")
+    setups = _unique(decided_by["variant"])
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    end = 1
+    for k, setup in enumerate(setups):
+        rows = decided_by[(decided_by["variant"] == setup) & (decided_by["side"] != "")]
+        for colour, (side, part) in zip(OKABE_ITO, rows.groupby("side", sort=True)):
+            r = np.concatenate([[0], part["round"].to_numpy()])
+            est, lo, hi = (100 * np.concatenate([[0.0], part[c].to_numpy()]) for c in ("p_decided_by", "ci_low",
+                                                                                       "ci_high"))
+            end = max(end, _decided_end(decided_by[decided_by["variant"] == setup]))
+            if k:
+                ax.fill_between(r, lo, hi, step="post", color=colour, alpha=0.2, linewidth=0)
+            label = f"{part['fighter'].iloc[0]} ({side}), {setup}: {percent_label(est[-1] / 100)}"
+            ax.step(r, est, where="post", color=colour, linestyle="--" if k == 0 else "-",
+                    linewidth=1.2 if k == 0 else 1.8, label=plain(label))
+    ax.set_xlim(0, end + 0.6)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(0, 101)
+    ax.set_xlabel("round")
+    ax.set_ylabel("won by then (% of all)")
+    ax.legend(loc="best", frameon=False, fontsize=9)
+    ax.set_title(plain(title or "Won by round r: " + " against ".join(setups[::-1]), MAX_AXIS_LABEL), fontsize=10)
+    _style(ax)
     return fig
 
 
