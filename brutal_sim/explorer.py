@@ -28,6 +28,8 @@ from .run.engine import run_paired_counters, unpaired
 INT_REACH = 3
 #: the rule option that caps a duel's rounds (it sizes the counters: no two caps pair)
 ROUND_CAP = "round_cap"
+#: a fighter's fields that only label it: changing one would change no duel
+LABELS = ("name", "description", "title", "label")
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,15 @@ class Reading:
                 f"(paired 95 % CI {100 * self.ci[0]:+.1f} … {100 * self.ci[1]:+.1f})")
 
     def figure(self) -> Any:
-        """The current setup's curve: each side's chance to have won by round r (``DuelResult.figure``)."""
-        return self.current.figure()
+        """The baseline and the current setup side by side: each side's chance to have won by round r
+        under both (:func:`~brutal_sim.results.plots.paired_curves_figure`), the paired change of
+        side a's win rate above."""
+        from .results.frames import decided_by_frame
+        from .results.plots import paired_curves_figure
+
+        return paired_curves_figure(decided_by_frame([self.baseline, self.current]),
+                                    f"{self.current.names[0]}: {100 * self.difference:+.1f} points against the "
+                                    f"baseline (paired 95 % CI {100 * self.ci[0]:+.1f} … {100 * self.ci[1]:+.1f})")
 
 
 class Explorer:
@@ -84,6 +93,8 @@ class Explorer:
                                               for key, v in chosen.items()}
         self.values = dict(self.base)
         self._last: Reading | None = None
+        #: called with each new reading (the widgets keep their controls and curve in step)
+        self._listeners: list[Any] = []
         self._baseline = self._prepared(self.base)
         for key, choices in self.choices.items():
             self._check_pairable(key, choices)
@@ -107,13 +118,19 @@ class Explorer:
         where, path = self._split(key)
         if where == "options":
             return self.options.get(path, self._spec(key, path).default)
+        if path.rsplit(".", 1)[-1] in LABELS:
+            raise DataError("explore", "fields", f"{key!r} only labels the fighter and changes no duel; allowed: its "
+                            "rules' fields (weapons' dice, checks, attributes, tactic, …)")
         value = get_path(self.rs.fighter_data(self.a if where == "a" else self.b), path)
+        if isinstance(value, dict) and value.get("name") in _named_values(self.rs, path):
+            return value["name"]  # a catalog item (a weapon, armour, a tactic): chosen by its name
         if value is None or isinstance(value, (dict, list)):
             raise DataError("explore", "fields", f"{key!r}: the fighter has no value at {path!r}")
         return value
 
     def _choices(self, key: str) -> list[Any]:
-        """Default values of a control: an option's allowed values, a die's ladder, an integer ±3."""
+        """Default values of a control: an option's allowed values, a die's ladder, an integer ±3, the
+        names the fighter's schema allows (tactics, reactions, the catalog's items of a slot)."""
         where, path = self._split(key)
         value = self.base[key]
         if where == "options":
@@ -125,6 +142,9 @@ class Explorer:
             return list(range(value - INT_REACH, value + INT_REACH + 1))
         if isinstance(value, str) and value.startswith("d") and value[1:].isdigit():
             return [f"d{s}" for s in DIE_LADDER]
+        named = _named_values(self.rs, path)
+        if isinstance(value, str) and value in named:
+            return named
         return [value]
 
     # -- playing ------------------------------------------------------------------------------
@@ -194,12 +214,17 @@ class Explorer:
         except DataError:
             self.values[key] = previous
             raise
-        return self.reading()
+        return self._tell(self.reading())
 
     def reset(self) -> Reading:
         """Back to the baseline."""
         self.values = dict(self.base)
-        return self.reading()
+        return self._tell(self.reading())
+
+    def _tell(self, reading: Reading) -> Reading:
+        for listener in self._listeners:
+            listener(reading)
+        return reading
 
     # -- keeping a setup ----------------------------------------------------------------------
 
@@ -267,76 +292,102 @@ class Explorer:
     # -- the widgets --------------------------------------------------------------------------
 
     def widget(self) -> Any:
-        """The explorer as ipywidgets: a control per field, the reading and its curve, buttons to
-        reset, save the scenario and write a report (``pip install "brutal-sim[notebook]"``)."""
+        """The explorer as ipywidgets: a control per field, the reading, the baseline's and the
+        current setup's curves with the paired difference (a PNG image, shown in any notebook
+        front end), buttons to reset, save the scenario and write a report (``pip install
+        "brutal-sim[notebook]"``). The controls follow :meth:`set` and :meth:`reset` called from
+        code as well."""
         try:
             import ipywidgets as w
         except ImportError:
             raise DataError("explore", None,
                             'the widgets need ipywidgets: pip install "brutal-sim[notebook]"') from None
-        import matplotlib.pyplot as plt
+        from .results.plots import figure_to_png
 
         text = w.HTML()
-        plot = w.Output()
+        plot = w.Image(format="png", layout=w.Layout(max_width="100%"))
         folder = w.Text(value="explored", description="folder")
         status = w.HTML()
+        controls: dict[str, Any] = {}
+        moving = [False]  # the controls being moved to the explorer's values: no reading of their own
 
         def show(reading: Reading) -> None:
             text.value = f"<b>{_html(reading.text())}</b>"
-            with plot:
-                plot.clear_output(wait=True)
-                fig = reading.figure()
-                plt.show()
-                plt.close(fig)
+            plot.value = figure_to_png(reading.figure())
+            moving[0] = True
+            try:
+                for key, control in controls.items():
+                    if control.value != self.values[key]:
+                        control.value = self.values[key]
+            finally:
+                moving[0] = False
 
-        controls = []
         for key, choices in self.choices.items():
             numeric = all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in choices)
-            make = w.SelectionSlider if numeric and len(choices) > 1 else w.Dropdown
-            control = make(options=choices, value=self.values[key], description=key,
-                           style={"description_width": "initial"},
-                           continuous_update=False) if make is w.SelectionSlider \
-                else make(options=choices, value=self.values[key], description=key,
-                          style={"description_width": "initial"})
+            style = {"description_width": "initial"}
+            if numeric and len(choices) > 1:
+                control = w.SelectionSlider(options=choices, value=self.values[key], description=key, style=style,
+                                            continuous_update=False)
+            else:
+                control = w.Dropdown(options=choices, value=self.values[key], description=key, style=style)
 
             def changed(change: Any, key: str = key) -> None:
+                if moving[0]:
+                    return
                 try:
-                    show(self.set(key, change["new"]))
+                    self.set(key, change["new"])
                     status.value = ""
                 except DataError as exc:
                     status.value = _error_html(exc)
             control.observe(changed, names="value")
-            controls.append(control)
+            controls[key] = control
 
-        def on_reset(_: Any) -> None:
-            show(self.reset())
-            for control, key in zip(controls, self.choices):
-                control.value = self.values[key]
-
-        def on_save(_: Any) -> None:
-            try:
-                status.value = f"saved {_html(str(self.save_scenario(folder.value)))}"
-            except DataError as exc:
-                status.value = _error_html(exc)
-
-        def on_report(_: Any) -> None:
-            try:
-                status.value = f"wrote {_html(str(self.report(folder.value)))}"
-            except DataError as exc:
-                status.value = _error_html(exc)
+        def act(action: Any, done: str) -> Any:
+            def run(_: Any) -> None:
+                try:
+                    status.value = f"{done} {_html(str(action()))}"
+                except DataError as exc:
+                    status.value = _error_html(exc)
+            return run
 
         buttons = []
-        for label, action in (("reset", on_reset), ("save scenario", on_save), ("write report", on_report)):
+        for label, action in (("reset", lambda _: self.reset()),
+                              ("save scenario", act(lambda: self.save_scenario(folder.value), "saved")),
+                              ("write report", act(lambda: self.report(folder.value), "wrote"))):
             button = w.Button(description=label)
             button.on_click(action)
             buttons.append(button)
+        self._listeners.append(show)
         show(self.reading())
-        return w.VBox([*controls, text, plot, w.HBox([folder, *buttons]), status])
+        return w.VBox([*controls.values(), text, plot, w.HBox([folder, *buttons]), status])
 
     def _ipython_display_(self) -> None:  # pragma: no cover - a notebook shows the widgets
         from IPython.display import display
 
         display(self.widget())
+
+
+def _named_values(rs: Ruleset, path: str) -> list[str]:
+    """The names the ruleset's fighter schema allows at ``path`` (a tactic, a reaction, a catalog
+    item), in its order; none where the schema names none."""
+    kind = rs.file_kinds().get("fighter")
+    if kind is None:
+        return []
+    schema = kind.build()
+    defs = schema.get("$defs", {})
+
+    def resolved(node: Any) -> list[Any]:
+        if not isinstance(node, dict):
+            return []
+        if "$ref" in node:
+            return resolved(defs.get(node["$ref"].rsplit("/", 1)[-1], {}))
+        return [node, *(x for part in node.get("anyOf", []) for x in resolved(part))]
+
+    nodes = resolved(schema)
+    for part in path.split("."):
+        nodes = [x for n in nodes for x in resolved(n.get("items") if part.isdigit() else
+                                                     n.get("properties", {}).get(part))]
+    return [str(v) for n in nodes for v in n.get("enum", [])]
 
 
 def _present(data: Any) -> Any:

@@ -477,19 +477,24 @@ def neutralised(value: Any) -> Any:
     return value
 
 
+def csv_text(frame: Any) -> str:
+    """``frame`` (a pandas DataFrame) as CSV text without its index, the text cells of its text
+    columns neutralised (:func:`neutralised`), so that a name such as ``=HYPERLINK(…)`` opens as
+    text in a spreadsheet."""
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    safe = frame.copy()
+    for column in safe.columns:
+        if not (is_numeric_dtype(safe[column]) or is_bool_dtype(safe[column])):
+            safe[column] = safe[column].map(neutralised)
+    return safe.to_csv(index=False)
+
+
 def csv_writer(frame: Any) -> Callable[[Path], None]:
-    """A function writing ``frame`` (a pandas DataFrame) as a CSV file at the path it is given,
-    without its index; the text cells of its text columns neutralised (:func:`neutralised`), so that
-    a name such as ``=HYPERLINK(…)`` opens as text in a spreadsheet. Parquet and JSON outputs keep
-    the raw text."""
+    """A function writing ``frame`` (a pandas DataFrame) as a CSV file at the path it is given
+    (:func:`csv_text`). Parquet and JSON outputs keep the raw text."""
 
     def write(target: Path) -> None:
-        from pandas.api.types import is_bool_dtype, is_numeric_dtype
-
-        safe = frame.copy()
-        for column in safe.columns:
-            if not (is_numeric_dtype(safe[column]) or is_bool_dtype(safe[column])):
-                safe[column] = safe[column].map(neutralised)
-        safe.to_csv(target, index=False)
+        target.write_text(csv_text(frame), encoding="utf-8", newline="")
 
     return write

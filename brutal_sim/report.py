@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import gzip
 import itertools
 import json
 import os
@@ -20,7 +21,7 @@ from . import __version__
 from .core.data import exists
 from .core.errors import DataError
 from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes, size_text
-from .outputs import csv_writer, parquet_writer, write_folder
+from .outputs import csv_text, csv_writer, parquet_writer, write_folder
 from .results import findings, hover, plots
 from .results.duel import DuelResult
 from .results.fight import FightResult
@@ -42,8 +43,9 @@ MAX_WOUND_CELLS = 6
 MAX_CURVE_CELLS = 24
 #: … and the group-fight figure (a row of two panels per fight) up to this many fights.
 MAX_FIGHT_CELLS = 8
-#: … and the win-rate bars up to this many cells (about 0.06 s a cell to draw);
-MAX_BAR_CELLS = 200
+#: … and the win-rate bars up to this many cells: beyond, a bar list a screen long per dozen cells
+#: would repeat the summary table in another form;
+MAX_BAR_CELLS = 12
 #: … and a round robin's matchup matrix for the first this many variants (a figure each).
 MAX_MATRICES = 8
 
@@ -82,6 +84,13 @@ class ReportFrames:
         names = ("summary", "rounds", "decided_by", "wounds", "wounds_at_least", "differences", "fight_summary",
                  "fighters", "survivors", "weights")
         return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
+
+    def embedded(self) -> list[dict[str, Any]]:
+        """Each frame as the page embeds it: its name, row count and CSV text (:func:`csv_text`, as
+        ``--csv`` writes it) gzip-compressed and base64-encoded, for the page's CSV links."""
+        return [{"name": name, "rows": len(frame),
+                 "data": base64.b64encode(gzip.compress(csv_text(frame).encode("utf-8"), mtime=0)).decode("ascii")}
+                for name, frame in self.tables().items()]
 
     def csv_files(self) -> dict[str, Callable[[Path], None]]:
         """Each frame as a writer of ``NAME.csv`` (text that a spreadsheet would run as a formula
@@ -208,9 +217,12 @@ def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
     sweeps = frames.summary[frames.summary["sweep"] != ""]
     for (sweep, matchup), part in sweeps.groupby(["sweep", "matchup"], sort=False):
         variants = list(part["variant"].unique())
+        drawn = ("a line through the values with its 95 % band" if plots.on_a_scale(part["value"].unique())
+                 else "a dot per value with its 95 % interval")
+        per = ("" if len(variants) < 2 else f"; one line style per variant ({', '.join(variants)})"
+               if len(variants) <= plots.SWEEP_GROUPS_PER_PANEL else "; a panel per variant")
         add(plots.sweep_figure(part, x_label=sweep, x_column="value"), f"Sweep: {sweep}",
-            f"{sweep}: win rate against the swept value, 95 % bands"
-            + (f"; one line style per variant ({', '.join(variants)})." if len(variants) > 1 else "."), sweep=True)
+            f"{sweep}: win rate against the swept value, {drawn}{per}.", sweep=True)
     return figs
 
 
@@ -293,7 +305,8 @@ RESULT_SECTIONS = {"sweeps": ("sweeps-section", "Sweeps"), "weights": ("weights-
                    "fights": ("fights-section", "Group fights"), "summary": ("summary-section", "Summary"),
                    "differences": ("differences-section", "Paired differences"), "plots": ("plots", "Plots")}
 #: the section each kind of key finding (:func:`brutal_sim.results.findings.findings_by_kind`) rests on
-FINDING_SECTIONS = {"sweep": "sweeps", "round_robin": "plots", "variants": "differences", "fights": "fights"}
+FINDING_SECTIONS = {"sweep": "sweeps", "round_robin": "plots", "lethality": "summary", "variants": "differences",
+                    "fights": "fights", "weights": "weights"}
 
 
 def section_order(present: Sequence[str], kinds: Sequence[str]) -> list[str]:
@@ -345,7 +358,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     figures = _figures(scenario, frames)
     summary_rows, difference_rows = _summary_rows(results), _difference_rows(frames.differences)
     fight_rows, weight_sections = _fight_rows(fights, frames.differences), _weight_sections(scenario)
-    by_kind = findings.findings_by_kind(results, fights, frames.differences)
+    by_kind = findings.findings_by_kind(results, fights, frames.differences, scenario.weight_results)
     present = [name for name, has in (("sweeps", any(f["sweep"] for f in figures)), ("weights", weight_sections),
                                       ("fights", fight_rows), ("summary", summary_rows),
                                       ("differences", difference_rows), ("plots", any(not f["sweep"] for f in figures)))
@@ -367,7 +380,8 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
         difference_rows=difference_rows, fight_rows=fight_rows, weight_sections=weight_sections,
         n_fights=len(scenario.fights), causes=_fight_causes(fights),
-        findings=[text for _, texts in by_kind for text in texts],
+        findings=[text for _, texts in by_kind for text in texts], shown=findings.SHOWN,
+        frames=frames.embedded(),
         sets=[f"{k}={v}" for k, v in flat_sets(scenario.sets).items()],
     )
     return html

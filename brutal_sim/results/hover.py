@@ -11,6 +11,8 @@ reader reads):
   points where it changes, at most :data:`MAX_LINE_TARGETS` of them, the last always; with the
   interval of the band filled in the line's colour around it (``fill_between``: the 95 % bands of
   brutal_sim's figures);
+- a dot with an error bar (``errorbar`` with a marker: a sweep of names): its value, series and
+  interval;
 - a cell of an image (the matchup matrix): its row and column labels and its value.
 
 The targets are placed while the figure is drawn (an artist drawn last reads each datum's place in
@@ -34,6 +36,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgb
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 __all__ = ["figure_to_svg", "MAX_LINE_TARGETS"]
 
@@ -43,6 +46,8 @@ MAX_LINE_TARGETS = 24
 POINT_RADIUS = 4.5
 #: a figure's vector drawing larger than this (bytes) is drawn as PNG when that is smaller
 VECTOR_MAX_BYTES = 160_000
+#: the smallest a figure's text is shown (CSS pixels; its ``min-width``, :func:`min_width`)
+MIN_TEXT_PX = 9
 
 
 def _number(v: float) -> str:
@@ -110,6 +115,10 @@ def _targets(fig: Figure, renderer: Any, height: float) -> Iterator[str]:
             if isinstance(c, BarContainer):
                 yield from _bars(c, xt, yt, xlabel, ylabel, renderer, height)
         bands = _bands(ax)
+        for c in ax.containers:
+            if isinstance(c, ErrorbarContainer) and c.lines[0] is not None and c.lines[2]:
+                yield from _points(c.lines[0], xt, xlabel, ylabel, height, bands,
+                                   c.lines[2][0].get_segments(), _series(c.get_label()))
         for line in ax.get_lines():
             if id(line) not in skip and line.get_visible() and line.get_transform() == ax.transData:  # not axhline
                 yield from _points(line, xt, xlabel, ylabel, height, bands)
@@ -172,7 +181,12 @@ def _band_at(bands: list[tuple[tuple[float, ...], np.ndarray]], colour: tuple[fl
 
 
 def _points(line: Any, xt: dict[float, str], xlabel: str, ylabel: str, height: float,
-            bands: list[tuple[tuple[float, ...], np.ndarray]] = ()) -> Iterator[str]:  # type: ignore[assignment]
+            bands: list[tuple[tuple[float, ...], np.ndarray]] = (),  # type: ignore[assignment]
+            errors: Any = None, label: str | None = None) -> Iterator[str]:
+    """A target per point of ``line`` (see the module), its interval from the band of its colour,
+    or from ``errors`` (an error bar's vertical segments, one per point, of a series drawn as dots
+    set a little aside from their value: the tick nearest names the value); ``label`` names the
+    series when the line itself carries none (an error bar's data line)."""
     xy = np.asarray(line.get_xydata(), dtype=float)
     if xy.ndim != 2 or len(xy) == 0:
         return
@@ -186,12 +200,14 @@ def _points(line: Any, xt: dict[float, str], xlabel: str, ylabel: str, height: f
     shown = np.isfinite(xy[keep]).all(axis=1)
     keep = keep[shown]
     places = line.get_transform().transform(xy[keep])
-    series = _series(line.get_label())
+    series = _series(line.get_label()) if label is None else label
     colour = tuple(np.round(to_rgb(line.get_color()), 4))
-    for (x, y), (px, py) in zip(xy[keep], places):
-        where = f"{xlabel + ' ' if xlabel else ''}{_at(xt, x)}"
+    for k, (x, y), (px, py) in zip(keep, xy[keep], places):
+        where = f"{xlabel + ' ' if xlabel else ''}{_at(xt, round(x) if errors is not None else x)}"
         text = f"{series + ': ' if series else ''}{where} → {ylabel + ' ' if ylabel else ''}{_number(y)}"
         band = _band_at(bands, colour, x, y)
+        if errors is not None and k < len(errors) and len(errors[k]) == 2:
+            band = tuple(sorted((float(errors[k][0][1]), float(errors[k][1][1]))))  # type: ignore[assignment]
         if band is not None:
             text += f" (95 % interval {_number(band[0])} – {_number(band[1])})"
         yield (f'<circle cx="{px:.1f}" cy="{height - py:.1f}" r="{POINT_RADIUS}">'
@@ -237,17 +253,26 @@ def _saved(fig: Figure, fmt: str, key: str, dpi: float) -> tuple[bytes, list[str
     return buf.getvalue(), recorder.targets, recorder.width, recorder.height
 
 
+def min_width(fig: Figure, width: float) -> int:
+    """The narrowest a figure ``width`` points wide may be shown (CSS pixels) for its smallest text
+    to stay :data:`MIN_TEXT_PX` high: narrower screens scroll it sideways rather than shrink it."""
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    return math.ceil(MIN_TEXT_PX * width / min(sizes)) if sizes else 0
+
+
 def figure_to_svg(fig: Figure, key: str = "f", title: str = "", dpi: float = 110) -> str:
     """The figure as inline SVG markup (no XML prolog), white background, tight bounding box, with
     a hover target and ``<title>`` per datum (the module's docstring) in a ``<g class="hover">``
     drawn over it. Drawn as vector graphics, text as text; a figure whose vector drawing is larger
     than :data:`VECTOR_MAX_BYTES` and than its PNG at ``dpi`` (many long curves and bands) is drawn
-    as that PNG inside the SVG instead, the targets alike. ``key`` salts the SVG's internal ids
+    as that PNG inside the SVG instead, the targets alike. Its ``min-width`` keeps its smallest text
+    :data:`MIN_TEXT_PX` high (:func:`min_width`). ``key`` salts the SVG's internal ids
     (clip paths, markers) so that several figures on one page keep theirs apart; the same figure
     and key give the same text. ``title`` labels the image for screen readers (``role="img"``,
     ``aria-label``)."""
-    head = f'<svg role="img" aria-label="{escape(title)}" class="plot" '
-    data, targets, _, _ = _saved(fig, "svg", key, 72)
+    data, targets, width, _ = _saved(fig, "svg", key, 72)
+    head = (f'<svg role="img" aria-label="{escape(title)}" class="plot" '
+            f'style="min-width:{min_width(fig, width)}px" ')
     svg = data.decode("utf-8")
     svg = svg[svg.index("<svg"):]
     used = set(re.findall(r"#([^\s\"')]+)", svg))  # ids an href or url() refers to (salted by key); the others go

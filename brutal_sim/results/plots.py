@@ -26,9 +26,11 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from .findings import on_a_scale
+
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure",
-           "rounds_figure", "decided_by_figure", "wounds_at_least_figure", "wounds_figure", "sweep_figure",
-           "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label", "plain"]
+           "rounds_figure", "decided_by_figure", "paired_curves_figure", "wounds_at_least_figure", "wounds_figure",
+           "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label", "plain"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -507,6 +509,39 @@ def decided_by_figure(decided_by: pd.DataFrame, max_round: int | None = None,
     return fig
 
 
+def paired_curves_figure(decided_by: pd.DataFrame, title: str = "") -> Figure:
+    """Two setups of one matchup played on the same duels (``variant`` labels, the first the
+    baseline): each side's chance to have won by round r under both, the baseline dashed, with
+    95 % Wilson bands, one colour per side; ``title`` (e.g. the paired difference) above."""
+    _require(decided_by, ("variant", "fighter", "side", "round", "p_decided_by", "ci_low", "ci_high"),
+             "paired_curves_figure")
+    setups = _unique(decided_by["variant"])
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    end = 1
+    for k, setup in enumerate(setups):
+        rows = decided_by[(decided_by["variant"] == setup) & (decided_by["side"] != "")]
+        for colour, (side, part) in zip(OKABE_ITO, rows.groupby("side", sort=True)):
+            r = np.concatenate([[0], part["round"].to_numpy()])
+            est, lo, hi = (100 * np.concatenate([[0.0], part[c].to_numpy()]) for c in ("p_decided_by", "ci_low",
+                                                                                       "ci_high"))
+            end = max(end, _decided_end(decided_by[decided_by["variant"] == setup]))
+            if k:
+                ax.fill_between(r, lo, hi, step="post", color=colour, alpha=0.2, linewidth=0)
+            label = f"{part['fighter'].iloc[0]} ({side}), {setup}: {percent_label(est[-1] / 100)}"
+            ax.step(r, est, where="post", color=colour, linestyle="--" if k == 0 else "-",
+                    linewidth=1.2 if k == 0 else 1.8, label=plain(label))
+    ax.set_xlim(0, end + 0.6)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(0, 101)
+    ax.set_xlabel("round")
+    ax.set_ylabel("won by then (% of all)")
+    ax.legend(loc="best", frameon=False, fontsize=9)
+    ax.set_title(plain(title or "Won by round r: " + " against ".join(setups[::-1]), MAX_AXIS_LABEL), fontsize=10)
+    _style(ax)
+    return fig
+
+
 def wounds_at_least_figure(wounds_at_least: pd.DataFrame,
                            title: str = "Blows the loser took") -> Figure:
     """Per matchup / variant and losing side: the chance that the loser had taken at least k blows
@@ -605,17 +640,46 @@ def wounds_figure(wounds: pd.DataFrame, direction: str = "taken",
 
 # -- sweeps ---------------------------------------------------------------------------------------
 
+#: a sweep's groups (variants, matchups) drawn in one panel up to this many; more become small
+#: multiples, a panel per group with the legend outside
+SWEEP_GROUPS_PER_PANEL = 2
+#: how far apart the series of a sweep of names stand around each value (in value steps)
+DODGE = 0.12
+#: a sweep's draw rate is drawn when some value's reaches this share of the runs
+DRAWS_SHOWN = 0.01
+
+
+def _sweep_series(ax: Axes, rows: pd.DataFrame, xpos: dict[Any, int], x_column: str, colour: str, line: str,
+                  marker: str, label: str, scale: bool, offset: float) -> list[Any]:
+    """One series of a sweep: on a scale a line through the values with its 95 % band; for names a
+    dot per value with its 95 % interval as an error bar, moved ``offset`` aside (no line between
+    names)."""
+    s = rows.assign(_x=rows[x_column].map(xpos)).sort_values("_x", kind="stable")
+    x, est = s["_x"].to_numpy(dtype=float), 100 * s["estimate"].to_numpy()
+    lo, hi = 100 * s["ci_low"].to_numpy(), 100 * s["ci_high"].to_numpy()
+    if scale:
+        ax.fill_between(x, lo, hi, color=colour, alpha=0.2, linewidth=0)
+        return ax.plot(x, est, marker=marker, markersize=4.5, color=colour, linewidth=1.8, linestyle=line,
+                       label=plain(label))
+    bars = ax.errorbar(x + offset, est, yerr=[est - lo, hi - est], fmt=marker, markersize=5, color=colour,
+                       elinewidth=1.6, capsize=2.5, linestyle="none", label=plain(label))
+    return [bars]
+
+
 def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, show_draws: bool = True,
                  x_column: str | None = None) -> Figure:
-    """Win rate against a swept value, one line per fighter with a shaded 95 % Wilson band.
+    """Win rate against a swept value, per fighter with its 95 % Wilson interval.
 
     The swept values are the labels in ``x_column`` (default: ``value`` when the frame comes from a
-    sweep — its ``value`` column is filled — else ``variant``), in the order they appear in the frame, on a categorical
-    x axis labelled ``x_label``. When each swept value holds a single cell, lines follow sides a
-    and b (named after their fighters, joined with "/" if they change along the sweep); otherwise
-    each group of the other labels (matchup, variant, …) gets its own line style, a fighter keeping
-    its colour. The draw rate is added in grey (per group) when ``show_draws`` and any duel was
-    drawn.
+    sweep — its ``value`` column is filled — else ``variant``), in the order they appear in the
+    frame, labelled ``x_label``. Values on a scale (:func:`on_a_scale`: numbers, dice) are joined
+    by lines with shaded bands; names (tactics, weapons) are dots with error bars, the series set
+    side by side, never joined. When each swept value holds a single cell, the series follow sides
+    a and b (named after their fighters, joined with "/" if they change along the sweep); otherwise
+    each group of the other labels (matchup, variant, …) is a series of its own: up to
+    :data:`SWEEP_GROUPS_PER_PANEL` groups share a panel (a line style each, a fighter keeping its
+    colour), more are small multiples — a panel per group, the legend outside. The draw rate is
+    added in grey (per group) when ``show_draws`` and some value's reaches :data:`DRAWS_SHOWN`.
     """
     if x_column is None:
         x_column = "value" if "value" in summary and (summary["value"].astype(str) != "").any() else "variant"
@@ -626,48 +690,76 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, title: str | None = None, 
         raise ValueError("sweep_figure: the summary frame has no win_rate rows")
     xs = _unique(wins[x_column])
     xpos = {v: i for i, v in enumerate(xs)}
+    scale = on_a_scale(xs)
     others = [c for c in _label_columns(summary) if c != x_column]
     several = bool(others) and wins.groupby(x_column, sort=False)[others].nunique().max(axis=None) > 1
     group_cols = [c for c in others if wins[c].nunique() > 1] if several else []
     groups = _unique(zip(*(wins[c] for c in group_cols))) if group_cols else [()]
+    apart = len(groups) > SWEEP_GROUPS_PER_PANEL
+    panels = [[g] for g in groups] if apart else [groups]
     styles = dict(zip(groups, _GROUP_STYLES * (len(groups) // len(_GROUP_STYLES) + 1)))
     colours: dict[str, str] = {}  # a fighter keeps its colour across groups; groups differ in line style
-
-    fig = Figure(figsize=(max(6.0, 1.0 + 0.8 * len(xs)), 4.2), layout="constrained")
-    ax = fig.add_subplot()
-    drawn: list[Any] = []
-    labels: list[str] = []
-    for key, s in wins.groupby([*group_cols, "side"], sort=False):
-        s = s.assign(_x=s[x_column].map(xpos)).sort_values("_x", kind="stable")
-        name = " / ".join(_unique(s["fighter"]))
-        colour = colours.setdefault(f"{name}\0{key[-1]}", OKABE_ITO[len(colours) % len(OKABE_ITO)])
-        line, marker = styles[tuple(key[:-1])]
-        label = name + (" — " + " · ".join(str(k) for k in key[:-1] if k) if group_cols else "")
-        ax.fill_between(s["_x"], 100 * s["ci_low"], 100 * s["ci_high"], color=colour, alpha=0.2, linewidth=0)
-        drawn += ax.plot(s["_x"], 100 * s["estimate"], marker=marker, markersize=4.5, color=colour,
-                         linewidth=1.8, linestyle=line, label=plain(label))
-        labels.append(drawn[-1].get_label())
     draws = summary[(summary["measure"] == "draw_rate") & summary[x_column].isin(xpos)]
-    if show_draws and len(draws) and (draws["estimate"] > 0).any():
-        for key, d in (draws.groupby(group_cols, sort=False) if group_cols else [((), draws)]):
+    with_draws = show_draws and len(draws) > 0 and bool((draws["estimate"] >= DRAWS_SHOWN).any())
+
+    width = max(4.2, 0.9 + 0.55 * len(xs)) if apart else max(6.0, 1.0 + 0.8 * len(xs))
+    if apart:
+        fig, axes, _ = _panel_grid(len(panels), width, 2.9, sharey=True)
+    else:
+        fig = Figure(figsize=(width, 4.2), layout="constrained")
+        axes = np.array([fig.add_subplot()])
+    legend: dict[str, Any] = {}
+    for ax, members in zip(axes, panels):
+        drawn: list[Any] = []
+        labels: list[str] = []
+        keys = {g: k for k, g in enumerate(members)}
+        rows = wins[[tuple(r) in keys for r in zip(*(wins[c] for c in group_cols))]] if group_cols else wins
+        series = list(rows.groupby([*group_cols, "side"], sort=False))
+        n_series = len(series) + (len(members) if with_draws else 0)
+        for k, (key, s) in enumerate(series):
             key = key if isinstance(key, tuple) else (key,)
-            d = d.assign(_x=d[x_column].map(xpos)).sort_values("_x", kind="stable")
-            line, marker = styles.get(key, ("-", "o")) if group_cols else ("--", ".")
-            drawn += ax.plot(d["_x"], 100 * d["estimate"], color=DRAW_COLOUR, linestyle=line, marker=marker,
-                             markersize=3.5, linewidth=1.3,
-                             label=plain("draw" + (" — " + " · ".join(str(k) for k in key if k) if group_cols else "")))
-            labels.append(drawn[-1].get_label())
-    ax.axhline(50, color="#555555", linestyle=":", linewidth=1)
-    ax.set_xticks(range(len(xs)), _plain_all(xs))
-    ax.set_xlim(-0.3, len(xs) - 0.7)
-    ax.set_ylim(0, 100)
-    ax.set_xlabel(plain(x_label, MAX_AXIS_LABEL))
-    ax.set_ylabel("win rate (%)")
+            name = " / ".join(_unique(s["fighter"]))
+            colour = colours.setdefault(f"{name}\0{key[-1]}", OKABE_ITO[len(colours) % len(OKABE_ITO)])
+            line, marker = styles[tuple(key[:-1])] if not apart else ("-", "o")
+            label = name + (" — " + " · ".join(str(x) for x in key[:-1] if x) if group_cols and not apart else "")
+            drawn += _sweep_series(ax, s, xpos, x_column, colour, line, marker, label, scale,
+                                   (k - (n_series - 1) / 2) * DODGE)
+            labels.append(plain(label))
+        if with_draws:
+            for j, g in enumerate(members):
+                d = draws
+                for c, v in zip(group_cols, g):
+                    d = d[d[c] == v]
+                if d.empty:
+                    continue
+                line, marker = styles.get(g, ("-", "o")) if group_cols and not apart else ("--", ".")
+                label = "draw" + (" — " + " · ".join(str(x) for x in g if x) if group_cols and not apart else "")
+                drawn += _sweep_series(ax, d, xpos, x_column, DRAW_COLOUR, line, marker, label, scale,
+                                       (len(series) + j - (n_series - 1) / 2) * DODGE)
+                labels.append(plain(label))
+        ax.axhline(50, color="#555555", linestyle=":", linewidth=1)
+        ax.set_xticks(range(len(xs)), _plain_all(xs), rotation=0 if scale or len(xs) <= 4 else 30,
+                      ha="center" if scale or len(xs) <= 4 else "right")
+        ax.set_xlim(-0.5, len(xs) - 0.5)
+        ax.set_ylim(0, 100)
+        ax.set_xlabel(plain(x_label, MAX_AXIS_LABEL))
+        ax.set_ylabel("win rate (%)")
+        if apart:
+            ax.set_title(plain(" · ".join(str(x) for x in members[0] if x)), fontsize=10, loc="left")
+            for h, lab in zip(drawn, labels):
+                legend.setdefault(lab, h)
+        else:
+            ax.legend(drawn, labels, frameon=False, loc="best", fontsize=9)
+        _style(ax)
     matchups = _unique(wins["matchup"])
-    ax.set_title(plain(title or (f"{matchups[0]}: win rate by {x_label}" if len(matchups) == 1
-                                 else f"Win rate by {x_label}") + " (95 % bands)"))
-    ax.legend(drawn, labels, frameon=False, loc="best", fontsize=9)
-    _style(ax)
+    text = plain(title or (f"{matchups[0]}: win rate by {x_label}" if len(matchups) == 1
+                           else f"Win rate by {x_label}") + " (95 % intervals)", MAX_AXIS_LABEL)
+    if apart:
+        fig.suptitle(text)
+        fig.legend(list(legend.values()), list(legend), loc="outside lower center", ncols=min(len(legend), 4),
+                   frameon=False, fontsize=9)
+    else:
+        axes[0].set_title(text)
     return fig
 
 

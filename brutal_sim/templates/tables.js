@@ -1,7 +1,10 @@
 // Sortable, filterable tables with a CSV download each, for a report page that works offline.
 // Every table.data: click (or Enter on) a column header to sort by it (numbers by value: a cell's
 // data-value, else its leading number); type in the box above it to show only the rows holding the
-// text; "CSV" downloads the rows shown. No library, nothing fetched.
+// text; "CSV" downloads the tidy frame behind the table where the page embeds it (table.data
+// data-frame="NAME", the frame in script#frame-NAME, gzip and base64), else the rows shown.
+// A tap on a figure's datum shows its value. Printing opens every folded section. No library,
+// nothing fetched.
 (function () {
   "use strict";
   function each(list, f) { Array.prototype.forEach.call(list, f); }
@@ -37,6 +40,34 @@
     });
     return lines.join("\r\n") + "\r\n";
   }
+  // The tidy frames the page embeds (gzip, base64): frame(name) is a promise of its CSV text.
+  function frame(name) {
+    var el = document.getElementById("frame-" + name);
+    if (!el) { return null; }
+    var bytes = Uint8Array.from(atob(el.textContent.trim()), function (c) { return c.charCodeAt(0); });
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  window.brutalFrame = frame;
+  function save(name, text) {
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], {type: "text/csv;charset=utf-8"}));
+    a.download = name + ".csv";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
+  }
+  function frameLink(link, name) {
+    link.title = "the tidy frame " + name + ".csv: numbers in their own columns";
+    link.addEventListener("click", function (e) {
+      var text = frame(name);
+      if (!text) { return; }
+      e.preventDefault();
+      text.then(function (t) { save(name, t); });
+    });
+  }
+  each(document.querySelectorAll("a.frame"), function (link) { frameLink(link, link.getAttribute("data-frame")); });
   each(document.querySelectorAll("table.data"), function (table) {
     var tools = document.createElement("div");
     tools.className = "tools";
@@ -54,9 +85,14 @@
     link.textContent = "CSV";
     link.href = "#";
     link.download = (table.id || "table") + ".csv";
-    link.addEventListener("click", function () {
-      link.href = "data:text/csv;charset=utf-8," + encodeURIComponent(csv(table));
-    });
+    if (table.hasAttribute("data-frame") && document.getElementById("frame-" + table.getAttribute("data-frame"))) {
+      link.download = table.getAttribute("data-frame") + ".csv";
+      frameLink(link, table.getAttribute("data-frame"));
+    } else {
+      link.addEventListener("click", function () {
+        link.href = "data:text/csv;charset=utf-8," + encodeURIComponent(csv(table));
+      });
+    }
     tools.appendChild(input);
     tools.appendChild(link);
     var box = table.parentNode.classList.contains("scroll") ? table.parentNode : table;
@@ -67,5 +103,31 @@
       th.addEventListener("click", function () { sortBy(table, i, th); });
       th.addEventListener("keydown", function (e) { if (e.key === "Enter") { sortBy(table, i, th); } });
     });
+  });
+  // A tap (or click) on a figure's point, bar or cell shows its value: the hover title, for touch screens.
+  var tip = document.createElement("div");
+  tip.className = "tip";
+  tip.hidden = true;
+  tip.setAttribute("role", "status");
+  document.body.appendChild(tip);
+  document.addEventListener("click", function (e) {
+    var t = e.target.closest ? e.target.closest("svg.plot .hover > *") : null;
+    var title = t && t.querySelector("title");
+    if (!title) { tip.hidden = true; return; }
+    tip.textContent = title.textContent;
+    tip.hidden = false;
+    var r = t.getBoundingClientRect(), room = document.documentElement.clientWidth - tip.offsetWidth - 4;
+    tip.style.left = (window.scrollX + Math.max(4, Math.min(r.left, room))) + "px";
+    tip.style.top = (window.scrollY + r.bottom + 6) + "px";
+  });
+  // Printing opens every folded section (setup, options at their defaults, more findings) and
+  // closes again afterwards those that were closed.
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    each(document.querySelectorAll("details:not([open])"), function (d) { d.open = true; opened.push(d); });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
   });
 }());

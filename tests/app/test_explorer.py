@@ -134,3 +134,43 @@ def test_the_widgets_drive_the_explorer(explorer, tmp_path):
     folder.value = str(tmp_path / "file")
     buttons[1].click()  # save scenario
     assert "is a file; give a folder" in status.value and (tmp_path / "file").read_text() == ""
+    # the curve is an image of both setups (the baseline dashed), redrawn on every reading
+    plot = box.children[len(FIELDS) + 1]
+    assert plot.format == "png" and bytes(plot.value).startswith(b"\x89PNG")
+    before = bytes(plot.value)
+    # set() and reset() from code move the controls: a control never shows another value than is played
+    explorer.set("a.main_hand.damage", "d6")
+    assert controls[0].value == "d6" and bytes(plot.value) != before
+    assert explorer.reading().text() in text.value.replace("&#x27;", "'")
+    buttons[0].click()  # reset
+    assert [c.value for c in controls] == [explorer.base[k] for k in FIELDS] and explorer.values == explorer.base
+
+
+def test_the_curve_shows_both_setups_and_the_paired_difference(explorer):
+    reading = explorer.set("a.main_hand.damage", "d12")
+    fig = reading.figure()
+    (ax,) = fig.axes
+    labels = [ln.get_label() for ln in ax.get_lines()]
+    assert [lab.split(", ")[1].split(":")[0] for lab in labels] == ["baseline"] * 2 + ["current"] * 2
+    assert [ln.get_linestyle() for ln in ax.get_lines()] == ["--", "--", "-", "-"]
+    # each curve ends at its setup's win rate; the title carries the paired change
+    assert ax.get_lines()[2].get_ydata()[-1] == pytest.approx(100 * reading.win_rate)
+    assert ax.get_lines()[0].get_ydata()[-1] == pytest.approx(100 * reading.baseline.wins(0) / N)
+    assert f"{100 * reading.difference:+.1f} points against the baseline" in ax.get_title()
+
+
+def test_named_fields_offer_the_catalog_and_labels_are_refused():
+    ex = designer.explore("swordsman", "brute", ["a.tactic", "a.main_hand", "b.reaction"], n=200, seed=SEED)
+    assert ex.base == {"a.tactic": "single", "a.main_hand": "arming_sword", "b.reaction": ex.base["b.reaction"]}
+    assert {"single", "feint", "furious"} <= set(ex.choices["a.tactic"]) and len(ex.choices["a.tactic"]) > 10
+    assert {"arming_sword", "longsword", "mace"} <= set(ex.choices["a.main_hand"])
+    assert ex.choices["b.reaction"] == ["best", "parry", "dodge", "none"]
+    reading = ex.set("a.main_hand", "mace")
+    changed = with_changes(api.load_fighter("swordsman"), {"main_hand": "mace"})
+    assert reading.current.wins(0) == api.duel(changed, "brute", n=200, seed=SEED).wins(0)
+    with pytest.raises(DataError, match="is two-handed, so off_hand must be empty"):
+        ex.set("a.main_hand", "longsword")  # a catalog item the fighter cannot hold: one error, nothing changed
+    assert ex.values["a.main_hand"] == "mace"
+    for label in ("a.name", "a.main_hand.name", "b.description"):
+        with pytest.raises(DataError, match="only labels the fighter and changes no duel"):
+            designer.explore("swordsman", "brute", [label], n=200)

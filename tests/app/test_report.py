@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import re
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from typer.testing import CliRunner
 from brutal_sim import report
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
+from brutal_sim.results import findings
 from brutal_sim.results.frames import summary_frame
 from brutal_sim.rulesets.brutal import layout as L
 from brutal_sim.scenario import load_scenario, run_scenario
@@ -71,14 +74,20 @@ def test_sweep_changes_the_field_and_shares_random_numbers(tmp_path):
     assert base.estimate.item() == same.estimate.item()
 
 
-def test_report_is_self_contained_and_matches_the_frames(tmp_path):
+def test_report_is_self_contained_and_matches_the_frames(tmp_path, monkeypatch):
     f = tmp_path / "s.toml"
     f.write_text(SMALL)
     out = tmp_path / "out" / "report.html"
     csv = tmp_path / "csv"
+    monkeypatch.setattr(findings, "SHOWN", 2)  # the key findings beyond SHOWN are folded
     r = runner.invoke(app, ["report", str(f), "-o", str(out), "--csv", str(csv)])
     assert r.exit_code == 0, r.output
     html = out.read_text()
+    start = html.index('<section class="findings"')
+    box = html[start:html.index("</section>", start)]
+    shown, folded = box.split('<details class="more">')
+    # the sweep under two variants (read in full, then the other counted), the round robin, the variant
+    assert shown.count("<li>") == 2 and folded.count("<li>") == 2 and "<summary>2 more findings</summary>" in folded
     assert not re.search(r'(src|href)\s*=\s*"(?!data:|#)', html), "external reference in the report"
     assert "<link" not in html and not re.search(r"<script[^>]*\bsrc\b", html)  # inline only
     assert html.count("<script>") == 1  # the tables' script (templates/tables.js), nothing fetched
@@ -107,6 +116,14 @@ def test_report_is_self_contained_and_matches_the_frames(tmp_path):
     last = by.groupby(["matchup", "variant", "sweep", "value", "side"], sort=False).tail(1)
     merged = last[last.side != ""].merge(wins, on=["matchup", "variant", "sweep", "value", "side"])
     assert len(merged) == len(wins) and (merged.p_decided_by == merged.estimate).all()  # at the end: the win rates
+    # every tidy frame embedded (gzip, base64) as --csv writes it, behind the CSV links of the tables and the data line
+    embedded = dict((m[0], m[2]) for m in re.findall(
+        r'<script type="application/gzip" id="frame-([a-z_]+)" data-rows="(\d+)">([^<]+)</script>', html))
+    assert set(embedded) == {p.stem for p in csv.glob("*.csv")} >= {"summary", "rounds", "decided_by", "differences"}
+    for name, data in embedded.items():
+        assert gzip.decompress(base64.b64decode(data)).decode() == (csv / f"{name}.csv").read_text(), name
+    assert '<table id="summary" class="data" data-frame="summary">' in html
+    assert re.findall(r'<a class="frame" data-frame="([a-z_]+)"', html) == list(embedded)
     least = pd.read_csv(csv / "wounds_at_least.csv", keep_default_na=False)
     assert (least[least.k == 0].p == 1.0).all() and set(least.k) == set(range(9))
 
@@ -178,6 +195,11 @@ def test_small_previews_and_zero_counts_render(tmp_path):
     r = runner.invoke(app, ["report", str(EXAMPLES / "axe_sweep.toml"), "-o", str(out), "-n", "1000"])
     assert r.exit_code == 0, r.output
     assert out.exists()
+    one = tmp_path / "one.toml"  # one cell: "1 cell", not "1 cells"
+    one.write_text('n = 200\nmatchups = [["militia", "brute"]]\n')
+    r = runner.invoke(app, ["report", str(one), "-o", str(tmp_path / "one.html")])
+    assert r.exit_code == 0, r.output
+    assert '<p class="meta">1 cell × 200 duels · seed' in (tmp_path / "one.html").read_text()
 
 
 @pytest.mark.parametrize("flag", ["-o", "--csv"])
@@ -218,6 +240,10 @@ def test_cross_system_report(tmp_path):
     assert len(re.findall(r'<table id="options', html)) == 3 and "<th class=\"l\">ruleset</th>" in html
     summary = pd.read_csv(csv / "summary.csv", keep_default_na=False)
     assert set(summary.variant) == {"brutal", "wfrp2e", "vereteno"}
+    # the findings read every ruleset: the round robin over all 18 matchups, and how lethal each is
+    assert "Most balanced of 18 matchups across brutal, wfrp2e, vereteno:" in html
+    assert re.search(r"How lethal: a decided duel ends in the loser&#39;s death in \d+\.\d % under brutal, "
+                     r"\d+\.\d % under wfrp2e, \d+\.\d % under vereteno;", html)
     assert len(summary[summary.measure == "one_blow_share"]) == 3 * 6
     for ruleset in ("wfrp2e", "vereteno"):
         direct = api.duel("swordsman", "brute", n=3000, seed=2026, ruleset=ruleset)

@@ -1,7 +1,9 @@
 """The example reports as a browser shows them (headless Chromium, skipped where none is installed):
 no horizontal overflow on a 390 px phone screen, no script error, tables sort and filter, every
-figure is inline SVG whose every hover target carries its value as a title, and the pointer over a
-target finds that target (so hovering shows its value)."""
+figure is inline SVG whose every hover target carries its value as a title, the pointer over a
+target finds that target (so hovering shows its value) and a tap on it shows its value, figure text is
+never under 9 px (a figure scrolls sideways instead), no figure's axes collapse, and printing opens
+every folded section."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import json
 import re
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import pytest
@@ -32,7 +35,7 @@ document.getElementById("f").addEventListener("load", function () {
   out.client = d.documentElement.clientWidth;
   out.scroll = d.documentElement.scrollWidth;
   out.wide = Array.prototype.filter.call(d.body.querySelectorAll("*"), function (e) {  // what sticks out, if anything
-    return !(e.parentElement && e.parentElement.closest("svg, .scroll")) && \
+    return !(e.parentElement && e.parentElement.closest("svg, .scroll, figure")) && \
 e.getBoundingClientRect().right > out.client + 0.5;
   }).slice(0, 5).map(function (e) { return e.tagName + "." + e.className + " " + e.textContent.slice(0, 60); });
   out.tools = d.querySelectorAll(".tools").length;
@@ -52,6 +55,21 @@ e.getBoundingClientRect().right > out.client + 0.5;
     if (e && e.parentNode && e.parentNode.parentNode === svg && e.parentNode.classList.contains("hover")) {
       out.hit++; out.titles.push(e.querySelector("title").textContent); }  // that target, or one drawn over it
   });
+  out.smallest = 99; out.texts = 0;  // the smallest figure text as shown, in CSS pixels
+  svgs.forEach(function (svg) {
+    var box = svg.viewBox.baseVal, scale = box && box.width ? svg.getBoundingClientRect().width / box.width : 0;
+    Array.prototype.forEach.call(svg.querySelectorAll("text"), function (x) {
+      var size = parseFloat(d.defaultView.getComputedStyle(x).fontSize) * scale;
+      out.texts++; out.smallest = Math.min(out.smallest, size);
+    });
+  });
+  var first = d.querySelector("svg.plot .hover > *");  // a tap shows the value as well as a hover
+  if (first) {
+    first.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    var tip = d.querySelector(".tip");
+    out.tapped = tip && !tip.hidden ? tip.textContent : "";
+    out.title = first.querySelector("title").textContent;
+  }
   d.documentElement.scrollTop = 0; d.documentElement.scrollLeft = 0;
   var t = d.querySelector("table.data"), col = -1;
   if (t) {
@@ -69,8 +87,19 @@ return c.hasAttribute("data-value") ? parseFloat(c.getAttribute("data-value")) :
     out.shown = Array.prototype.filter.call(t.tBodies[0].rows, function (r) { \
 return r.style.display !== "none"; }).length;
   }
+  var w = document.getElementById("f").contentWindow, closed = function () { \
+return d.querySelectorAll("details:not([open])").length; };
+  out.closed = closed(); w.dispatchEvent(new Event("beforeprint")); out.printing = closed();
+  w.dispatchEvent(new Event("afterprint")); out.after = closed();
+  var finish = function () {
   var pre = document.createElement("pre"); pre.id = "result"; pre.textContent = JSON.stringify(out);
-  document.body.appendChild(pre);
+  document.body.appendChild(pre); };
+  var summary = w.brutalFrame && w.brutalFrame("summary");  // the tidy frame a CSV link downloads
+  if (!summary) { finish(); return; }
+  summary.then(function (text) { var lines = text.trim().split("\\n");
+    out.frameHead = lines[0]; out.frameRows = lines.length - 1;
+    out.frameWant = parseInt(d.getElementById("frame-summary").getAttribute("data-rows"), 10); finish(); },
+    function (e) { out.frameError = String(e); finish(); });
 });
 </script></body></html>"""
 
@@ -81,8 +110,13 @@ def reports(tmp_path_factory) -> dict[str, Path]:
     out = {}
     for name in EXAMPLES:
         path = folder / f"{name}.html"
-        r = CliRunner().invoke(app, ["report", str(ROOT / "examples" / f"{name}.toml"), "-o", str(path), "-n", "2000"])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = CliRunner().invoke(app, ["report", str(ROOT / "examples" / f"{name}.toml"), "-o", str(path),
+                                         "-n", "2000"])
         assert r.exit_code == 0, r.output
+        # matplotlib's layout gave every axes room (no axes collapsed under a legend or too many panels)
+        assert not [str(w.message) for w in caught if "collapsed" in str(w.message)], name
         out[name] = path
     return out
 
@@ -111,3 +145,12 @@ def test_an_example_report_fits_a_phone_and_its_tables_sort_and_filter(reports, 
     assert result["figures"] == result["svgs"] >= 1 and result["untitled"] == result["empty"] == 0
     assert result["targets"] >= 3 * result["svgs"] and result["hit"] == result["svgs"], result
     assert all(re.search(r"\d", t) for t in result["titles"]), result["titles"]  # a value in each
+    # figure text never under 9 px on the phone (a figure scrolls sideways instead); a tap shows a value
+    assert result["texts"] == 0 or result["smallest"] >= 9 - 0.05, result["smallest"]
+    assert result["tapped"] == result["title"] != ""
+    # the summary table's CSV link downloads the embedded tidy frame, numbers in their own columns
+    assert "frameError" not in result, result.get("frameError")
+    if result.get("frameWant"):  # a page of group fights only has an empty summary
+        assert "estimate" in result["frameHead"].split(",") and result["frameRows"] == result["frameWant"]
+    # printing opens every folded section (the setup at least), and closes them again afterwards
+    assert result["closed"] >= 1 and result["printing"] == 0 and result["after"] == result["closed"]

@@ -13,11 +13,11 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("matplotlib")
 
 import matplotlib.pyplot as plt  # noqa: E402  (only to check that the figures bypass it)
-from matplotlib.container import BarContainer  # noqa: E402
+from matplotlib.container import BarContainer, ErrorbarContainer  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from brutal_sim import api  # noqa: E402
-from brutal_sim.results import plots  # noqa: E402
+from brutal_sim.results import hover, plots  # noqa: E402
 from brutal_sim.results.frames import (  # noqa: E402
     decided_by_frame,
     rounds_frame,
@@ -293,7 +293,7 @@ def test_sweep_lines_bands_and_order(sweep):
     assert set(lines) == {"Swordsman", "Knight", "draw"}  # short caps leave draws: the draw line shows
     wins = sweep[sweep["measure"] == "win_rate"]
     bands = ax.collections
-    assert len(bands) == 2
+    assert len(bands) == 3  # each fighter's, then the draws'
     for band, fighter in zip(bands, ["Swordsman", "Knight"]):
         s = wins[wins["fighter"] == fighter]
         np.testing.assert_allclose(lines[fighter].get_xdata(), range(len(SWEEP)))
@@ -307,6 +307,41 @@ def test_sweep_lines_bands_and_order(sweep):
 
     quiet = plots.sweep_figure(sweep, "round cap", show_draws=False).axes[0]
     assert len([ln for ln in quiet.get_lines() if not ln.get_label().startswith("_")]) == 2
+
+
+def test_a_sweep_of_names_is_dots_with_intervals_and_many_variants_are_small_multiples(sweep):
+    """Tactics have no order: a dot per value with its interval, never a line between two names;
+    beyond SWEEP_GROUPS_PER_PANEL variants, a panel per variant and one legend outside."""
+    names = dict(zip(SWEEP, ["aimed", "std_shot", "hip_spam", "kite", "overwatch"][:len(SWEEP)]))
+    tactics = sweep.assign(value=sweep["variant"].map(names))
+    frame = pd.concat([tactics.assign(variant=f"v{k}") for k in range(4)], ignore_index=True)
+    fig = plots.sweep_figure(frame, "tactic", x_column="value")
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(axes) == 4 and [ax.get_title(loc="left") for ax in axes] == ["v0", "v1", "v2", "v3"]
+    assert plots.SWEEP_GROUPS_PER_PANEL == 2
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["Swordsman", "Knight", "draw"]
+    ax = axes[0]
+    joined = [ln for ln in ax.get_lines()  # a line between values (the 50 % rule across the axes aside)
+              if ln.get_transform() == ax.transData and len(ln.get_xdata()) > 1 and ln.get_linestyle() != "None"]
+    assert not joined
+    bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert len(bars) == 3  # the two fighters and the draws, each a dot and an interval per value
+    wins = tactics[tactics["measure"] == "win_rate"]
+    for c, fighter in zip(bars, ["Swordsman", "Knight"]):
+        s = wins[wins["fighter"] == fighter]
+        np.testing.assert_allclose(c.lines[0].get_ydata(), 100 * s["estimate"].to_numpy())
+        segments = c.lines[2][0].get_segments()
+        np.testing.assert_allclose([seg[0][1] for seg in segments], 100 * s["ci_low"].to_numpy())
+        np.testing.assert_allclose([seg[1][1] for seg in segments], 100 * s["ci_high"].to_numpy())
+    # the three series side by side around each value
+    assert [c.lines[0].get_xdata()[0] for c in bars] == pytest.approx([-plots.DODGE, 0, plots.DODGE])
+    # each dot's hover target names its value and series, with its interval
+    svg = hover.figure_to_svg(fig, "t")
+    first = wins[wins["fighter"] == "Swordsman"].iloc[0]
+    number = hover._number  # the tooltip's number format
+    assert (f"<title>Swordsman: tactic {first['value']} → win rate (%) {number(100 * first['estimate'])} "
+            f"(95 % interval {number(100 * first['ci_low'])} – {number(100 * first['ci_high'])})</title>") in svg
 
 
 def test_sweep_with_value_column_and_two_variants(sweep):
