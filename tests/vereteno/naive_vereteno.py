@@ -98,6 +98,7 @@ class Fighting:
     harmed: int = 0  # blows above level none it took
     dealt: int = 0  # final damage dealt and taken (the group block)
     taken: int = 0
+    grapple: int = 0  # V-6.10: the partner's row + 1 when holding it, −(row + 1) when held, 0 in none
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -309,6 +310,8 @@ class Game:
     def reaction(self, a: Fighting, d: Fighting, kind: str) -> str:
         if d.ap < 1 or d.out is not None or d.f.reaction == "none":
             return "none"
+        if d.grapple < 0 and self.o["grappled_reactions"] == "none":  # V-6.10
+            return "none"
         if self.is_npc(d) and (self.o["npc_reactions"] == "none"
                                or (self.o["npc_reactions"] == "tokens" and self.tokens_left(d) < 1)):
             return "none"
@@ -370,11 +373,13 @@ class Game:
             tgt.go_out("death")
 
     def blow(self, src: Fighting, tgt: Fighting, damage: int, traumas: int, disarm: bool, will: int,
-             shot: bool = False) -> bool:
-        """Deliver a blow (or a shot's hit, a hit for 0 damage too); True if the armour stopped all
-        its damage."""
+             shot: bool = False, armour: bool = True) -> bool:
+        """Deliver a blow (or a shot's hit, a hit for 0 damage too; without ``armour`` no armour
+        roll, V-3.13); True if the armour stopped all its damage."""
         was_out = tgt.out is not None
-        if shot:
+        if not armour:
+            final = damage
+        elif shot:
             final = max(damage - self.shot_armour_roll(src, tgt, self.piercing), 0) if damage > 0 else 0
         else:
             final = max(damage - self.armour_roll(src, tgt), 0) if damage > 0 else 0
@@ -405,9 +410,9 @@ class Game:
             tgt.harmed += 1
         return stopped
 
-    def attack(self, ai: int, kind: str, d: Fighting | None = None) -> None:
+    def attack(self, ai: int, kind: str, d: Fighting | None = None) -> int:
         """V-4: a melee attack of ``kind`` on ``d`` (by default its foe; the fighter stepping out of
-        its reach, V-10.7)."""
+        its reach, V-10.7); the extras it put into the grapple (V-4.5)."""
         a = self.fighters[ai]
         d = self.foe(a) if d is None else d
         react = self.reaction(a, d, kind)
@@ -424,6 +429,35 @@ class Game:
             r = self.fighter_check(d, self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, kind))
             if d.strain:
                 d.lose_health(d.strain)
+        s, rolled, counter, d_traumas = self.resolved(a, d, react, successes, r)
+        counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
+        grab = 0
+        if s > 0:
+            outcome = "hit"
+            extra, crit, policy = s - 1, a.weapon["crit"], a.f.attack_spending
+            traumas, disarm, will = 0, False, 0
+            if policy == "grapple_first" and extra >= 1 and not a.grapple and not d.grapple:  # V-4.5
+                grab = extra
+            if policy in ("trauma_first", "suppress_covered") and crit:
+                traumas, extra = extra // crit, extra % crit
+            elif policy == "disarm_first" and crit and extra >= crit and d.armed:
+                disarm, extra = True, extra - crit
+            elif policy == "intimidate":
+                will, extra = extra, 0
+            elif grab:
+                extra = 0
+            if self.blow(a, d, a.weapon["damage"] + extra, traumas, disarm, will):
+                outcome, grab = "armour_stopped", 0
+        else:
+            outcome = "miss" if rolled == 0 else "defended" if react == "defend" else "dodged"
+        self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
+        if counter or d_traumas:
+            self.blow(d, a, counter_damage, d_traumas, False, 0)
+        return grab
+
+    def resolved(self, a: Fighting, d: Fighting, react: str, successes: int, r: int) -> tuple[int, int, bool, int]:
+        """V-4.2–V-4.4: the successes left after the reaction, those rolled (≥ 0), the counter, the
+        defence's traumas (and the defender's initiative bonus)."""
         s = max(successes, 0)
         rolled = s
         counter, d_traumas = False, 0
@@ -441,24 +475,130 @@ class Game:
             d.init_bonus += 2 * left
         elif react == "dodge":
             s = self.dodged(d, s, r)
-        counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
+        return s, rolled, counter, d_traumas
+
+    # -- V-4.5 grapple, V-6.10, V-3.12, V-3.13, V-3.11 ------------------------------------------------
+    def strain(self, s: Fighting) -> None:
+        if s.strain:
+            s.lose_health(s.strain)
+
+    def release(self, s: Fighting) -> None:
+        p = self.fighters[abs(s.grapple) - 1]
+        s.grapple = p.grapple = 0
+
+    def in_grapple(self, s: Fighting) -> bool:
+        """V-6.10: in a grapple whose partner is still in (a grapple with a fighter out ends)."""
+        if not s.grapple:
+            return False
+        if self.fighters[abs(s.grapple) - 1].out is not None or s.out is not None:
+            self.release(s)
+            return False
+        return True
+
+    def grab(self, a: Fighting, d: Fighting, extra: int) -> bool:
+        """V-4.5: the grab's opposed melee check (defence pools, +1 die per extra beyond the first);
+        it fails only if ``d`` rolls more."""
+        r = self.fighter_check(a, self.defence_pool(a) + extra - 1)
+        self.strain(a)
+        q = self.fighter_check(d, self.defence_pool(d))
+        self.strain(d)
+        if q > r or a.out is not None or d.out is not None:
+            return False
+        a.grapple, d.grapple = d.row + 1, -(a.row + 1)
+        return True
+
+    def break_free(self, s: Fighting) -> None:
+        """V-3.12: 2 AP, an opposed melee check; ties by ``ties``."""
+        p = self.fighters[abs(s.grapple) - 1]
+        s.ap -= 2
+        r = self.fighter_check(s, self.defence_pool(s))
+        self.strain(s)
+        q = self.fighter_check(p, self.defence_pool(p))
+        self.strain(p)
+        rerolls = 100 if self.o["ties"] == "reroll" else 0
+        while r == q and rerolls > 0:
+            r, q = self.fighter_check(s, self.defence_pool(s)), self.fighter_check(p, self.defence_pool(p))
+            rerolls -= 1
+        if r > q or (r == q and self.o["ties"] == "initiator_wins"):
+            self.release(s)
+
+    def choke(self, a: Fighting, d: Fighting) -> None:
+        """V-3.13: 2 AP, melee + 2 with bare hands; 1 damage + 1 per extra, no armour roll."""
+        a.ap -= 2
+        react = self.reaction(a, d, "standard")
+        if react != "none":
+            d.ap -= 1
+            if self.npc_pays(d):
+                self.tokens_used[d.side] += 1
+        sa = self.fighter_check(a, a.f.attributes.physique + a.f.skills.melee + 2 - a.pen_melee)
+        self.strain(a)
+        r = 0
+        if react != "none":
+            r = self.fighter_check(d, self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, "standard"))
+            self.strain(d)
+        s, rolled, counter, d_traumas = self.resolved(a, d, react, sa, r)
+        counter_damage = d.weapon["damage"] if counter else 0
         if s > 0:
             outcome = "hit"
-            extra, crit, policy = s - 1, a.weapon["crit"], a.f.attack_spending
-            traumas, disarm, will = 0, False, 0
-            if policy in ("trauma_first", "suppress_covered") and crit:
-                traumas, extra = extra // crit, extra % crit
-            elif policy == "disarm_first" and crit and extra >= crit and d.armed:
-                disarm, extra = True, extra - crit
-            elif policy == "intimidate":
-                will, extra = extra, 0
-            if self.blow(a, d, a.weapon["damage"] + extra, traumas, disarm, will):
-                outcome = "armour_stopped"
+            damage, will = (1, s - 1) if a.f.attack_spending == "intimidate" else (s, 0)
+            self.blow(a, d, damage, 0, False, will, armour=False)
         else:
             outcome = "miss" if rolled == 0 else "defended" if react == "defend" else "dodged"
         self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
         if counter or d_traumas:
             self.blow(d, a, counter_damage, d_traumas, False, 0)
+
+    def chokes(self, s: Fighting) -> None:
+        while s.ap - 2 >= s.f.tactic.keep and self.in_grapple(s):
+            self.choke(s, self.fighters[s.grapple - 1])
+        self.in_grapple(s)
+
+    def grapple_actions(self, s: Fighting) -> bool:
+        """V-6.10: held, break free while 2 AP (freed: False, the turn goes on); holding, chokes."""
+        if s.grapple < 0:
+            while s.ap >= 2 and s.out is None:
+                self.break_free(s)
+                if not s.grapple:
+                    return False
+            return True
+        self.chokes(s)
+        return True
+
+    def helpless(self, e: Fighting) -> bool:
+        """V-6.6: out, not dead, not by Will (V-5.3)."""
+        return e.out is not None and e.out != "will" and not e.dead
+
+    def finish_off(self, s: Fighting) -> None:
+        """V-3.11: 3 AP; a shooting check with the gun in hand, else melee (defence pool); success:
+        3 × damage + extras through the armour, a trauma, dead."""
+        e = self.foe(s)
+        s.ap -= 3
+        if s.gun_in_hand:
+            g = s.f.gun
+            r = self.fighter_check(s, s.f.attributes.agility + s.f.skills.shooting + g.modifier - s.pen_shoot)
+            damage = g.damage
+        else:
+            r = self.fighter_check(s, self.defence_pool(s))
+            damage = s.weapon["damage"]
+            self.strain(s)
+        outcome = "miss"
+        if r >= 1 and s.out is None:
+            outcome = "hit"
+            self.blow(s, e, 3 * damage + r - 1, 0, False, 0)
+            self.trauma(e)
+            e.dead = True
+        self.rec.attacks[s.side][outcome] = self.rec.attacks[s.side].get(outcome, 0) + 1
+
+    def finishing_turn(self, s: Fighting) -> None:
+        """V-3.11: the turn's start, moves to point blank, the finishing blow with 3 AP."""
+        s.sector = 0
+        if not self.start(s):
+            return
+        e = self.foe(s)
+        while s.ap >= 1 and abs(s.x - e.x) > 1:
+            self.step(s, stop=1)
+        if s.ap >= 3 and abs(s.x - e.x) <= 1:
+            self.finish_off(s)
 
     # -- V-2 rounds and turns ----------------------------------------------------------------------
     def refill(self, s: Fighting) -> None:
@@ -503,6 +643,8 @@ class Game:
         other engagers, ``weakest``/``focus`` the lowest of Health and Will, ``nearest`` none,
         ``shooters_first`` a gun in hand with no reload due, then the fewest engagers; ties: the current
         foe, the nearest in line, the lowest row; ``random`` keeps its foe while it may, else a die."""
+        if self.o["finish_helpless"] == "on" and s.foe >= 0 and self.helpless(self.foe(s)):
+            return  # V-3.11: it finishes its helpless foe first
         best, best_key, candidates = -1, None, []
         for j, e in enumerate(self.fighters):
             if e.side == s.side or e.out is not None or e.away:
@@ -532,7 +674,7 @@ class Game:
         if s.foe >= 0 and self.foe(s).out is None:
             return False
         self.choose_foe(s)
-        return s.foe < 0
+        return s.foe < 0 or self.foe(s).out is not None
 
     def lost_melee_foe(self, s: Fighting) -> bool:
         """:meth:`lost_foe`, or (several a side) the next foe beyond its melee reach."""
@@ -569,21 +711,38 @@ class Game:
             x.sight = 0
         if self.o["hip_chain"] == "per_turn":
             s.hip_chain = 0
+        if s.grapple and self.in_grapple(s):  # V-6.10: refill, bleeding, then the grapple's actions
+            if self.o["ap_refill"] == "turn_start":
+                self.refill(s)
+            hurt = s.bleed + s.dmg_per_turn
+            if hurt:
+                s.bleed = max(s.bleed - 1, 0)
+                s.lose_health(hurt)
+                if s.out is not None:
+                    return
+            if self.grapple_actions(s):
+                return
+        elif not self.start(s):
+            return
+        self.act(i)
+
+    def start(self, s: Fighting) -> bool:
+        """V-2.3, V-10.9, V-6.5, V-6.7, V-3.9, V-6.9: the turn's start; False if the turn ends there."""
         if self.o["ap_refill"] == "turn_start":
             self.refill(s)
         if not self.get_ready(s):
-            return
+            return False
         hurt = s.bleed + s.dmg_per_turn
         if hurt:
             s.bleed = max(s.bleed - 1, 0)
             s.lose_health(hurt)
             if s.out is not None:
-                return
+                return False
         if s.prone:
             if s.ap >= 1 and self.start_action(s, 1, lambda: True) is None:
-                return
+                return False
             if s.ap < 1:
-                return
+                return False
             s.ap -= 1
             s.prone = s.lying = False
         cost = 2 if self.o["pickup"] == "pickup_and_ready" else 1
@@ -593,19 +752,19 @@ class Game:
 
         if can_pick_up():
             if self.start_action(s, cost, can_pick_up) is None:
-                return
+                return False
             if can_pick_up():
                 s.ap -= cost
                 s.dropped = False
         if s.gun_knocked and s.ap >= cost:  # V-3.9: the gun a DROP took, in hand again
             if self.start_action(s, cost, lambda: s.ap >= cost) is None:
-                return
+                return False
             if s.ap >= cost:
                 s.ap -= cost
                 s.gun_knocked, s.gun_in_hand = False, True
         if s.immobilised and s.ap >= 2:  # V-6.9: a standard action's agility check
             if self.start_action(s, 2, lambda: s.immobilised and s.ap >= 2) is None:
-                return
+                return False
         if s.immobilised and s.ap >= 2:
             s.ap -= 2
             freed = self.fighter_check(s, s.f.attributes.agility + s.f.skills.nimbleness - s.pen_agil) >= 1
@@ -613,7 +772,12 @@ class Game:
                 s.lose_health(s.strain)
             s.immobilised = not freed
             if s.out is not None:
-                return
+                return False
+        return True
+
+    def act(self, i: int) -> None:
+        """The turn after its start (V-15.1): shots, throws, closing in, melee."""
+        s = self.fighters[i]
         if not self.ready_to_act(s):
             return
         t = s.f.tactic
@@ -653,7 +817,11 @@ class Game:
                 return
         while (kind := self.plan(s)) != "none":
             s.ap -= KIND_COST[kind]
-            self.attack(i, kind)
+            e = self.foe(s)
+            grab = self.attack(i, kind)
+            if grab > 0 and s.out is None and e.out is None and self.grab(s, e, grab):  # V-4.5, V-6.10
+                self.chokes(s)
+                return
             if self.lost_melee_foe(s):
                 return
 
@@ -718,6 +886,11 @@ class Game:
                         continue
                     self.choose_foe(s)
                     if s.foe < 0:
+                        continue
+                    if self.foe(s).out is not None:  # finish_helpless = on (V-3.11)
+                        self.finishing_turn(s)
+                        if self.decided():
+                            return self.finish(rnd)
                         continue
                 self.turn(s.row)
                 if self.decided():
@@ -1104,7 +1277,7 @@ class Game:
         the action is still possible (``still()``) after it."""
         if self.o["overwatch_turn_start"] == "fires":
             self.sector_shot(s, cost)
-            if self.lost_foe(s) or s.out is not None:
+            if self.decided() or s.out is not None:
                 return None
         return still()
 

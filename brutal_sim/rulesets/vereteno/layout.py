@@ -26,6 +26,8 @@ AS_TRAUMA_FIRST, AS_DAMAGE_ONLY, AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COV
 ATTACK_SPENDING_CODES = {"trauma_first": AS_TRAUMA_FIRST, "damage_only": AS_DAMAGE_ONLY,
                          "disarm_first": AS_DISARM_FIRST, "intimidate": AS_INTIMIDATE,
                          "suppress_covered": AS_SUPPRESS_COVERED}
+AS_GRAPPLE_FIRST = len(ATTACK_SPENDING_CODES)  # V-4.5: every extra into the grapple (V-3.12, V-3.13, V-6.10)
+ATTACK_SPENDING_CODES["grapple_first"] = AS_GRAPPLE_FIRST
 DS_BLOCK_FIRST, DS_COUNTER_FIRST = range(2)
 DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COUNTER_FIRST}
 
@@ -139,6 +141,9 @@ S_THROW_READY = S.next()  # V-11.20, V-10.9 (throw_ready = quick): 1 while the n
 S_PEN_STR = S.next()  # V-6.4: dice off Сила checks (throws)
 S_LYING = S.next()  # V-10.8: 1 while lying prone by choice (not knocked down: S_PRONE)
 S_SURPRISE = S.next()  # V-2.5: 1 if the fighter adds the surprise dice to its first initiative
+#: V-6.10: the grapple a fighter is in: its partner's row + 1 when it holds the partner (the grappler), −(row
+#: + 1) when the partner holds it (grappled), 0 in none
+S_GRAPPLE = S.next()
 NS = S.size
 #: bit of S_DROPPED (throw_ready = quick): the melee weapon stowed while the thrower holds an item to throw
 #: or nothing after a throw (bare hands in melee, V-5.6, until it readies the weapon, V-10.9)

@@ -44,7 +44,8 @@ MAX_THROWN = 6
 IMPROVISED = "improvised"
 
 Reaction = Literal["best", "defend", "dodge", "none"]
-AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered"]
+AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered",
+                         "grapple_first"]
 DefenceSpending = Literal["block_first", "counter_first"]
 Targeting = Literal[TARGETING + TARGETING_MORE]  # type: ignore[valid-type]  # fights of several a side (V-14)
 

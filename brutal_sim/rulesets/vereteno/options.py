@@ -164,6 +164,14 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("ties", "V-1.5", "initiator_fails", ("initiator_fails", "initiator_wins", "reroll"),
                help="an opposed check without a rule of its own for ties (the opposed stealth check): a tie fails "
                     "the side that makes it, succeeds, or both sides roll again (at most 100 times; then it fails)"),
+    # V-3.11-3.13, V-14 grapple, finishing off, crowds
+    OptionSpec("finish_helpless", "V-3.11", "off", ("off", "on"),
+               help="in a fight of several a side, a fighter whose foe lies helpless (out by Health or by a "
+                    "knock-out or paralysing trauma, not dead, not by Will) turns to another enemy (off: out "
+                    "fighters stay out, V-14.10), or finishes it off first (on: 3 AP at point blank, V-3.11)"),
+    OptionSpec("grappled_reactions", "V-6.10", "none", ("none", "allowed"),
+               help="a grappled fighter's only action is breaking free, so it neither defends nor dodges (none), "
+                    "or it still reacts to attacks as any fighter (allowed)"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -241,6 +249,8 @@ O_STEALTH_CHECK = ROW.slot("stealth_check")
 O_STEALTH_AMBUSH = ROW.slot("stealth_ambush")  # codes: the dice
 O_STEALTH_FAIL = ROW.slot("stealth_fail")
 O_TIES = ROW.slot("ties")
+O_FINISH_HELPLESS = ROW.slot("finish_helpless")
+O_GRAPPLED_REACTIONS = ROW.slot("grappled_reactions")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -277,6 +287,8 @@ _, GM_RELOAD_TOKENS_ON = ROW.codes("gm_reload_tokens")
 _, STEALTH_OPPOSED = ROW.codes("stealth_check")
 _, STEALTH_FAIL_DECLARED = ROW.codes("stealth_fail")
 _, TIES_INITIATOR_WINS, TIES_REROLL = ROW.codes("ties")
+_, FINISH_HELPLESS_ON = ROW.codes("finish_helpless")
+_, GRAPPLED_REACTIONS_ALLOWED = ROW.codes("grappled_reactions")
 #: V-1.5 ``ties = reroll``: tied rerolls before the side that makes the check fails
 TIE_REROLLS = 100
 

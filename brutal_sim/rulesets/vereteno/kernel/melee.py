@@ -35,7 +35,7 @@ from ..layout import (
     S_WILL,
     W_DAMAGE,
 )
-from .actions import _choose_reaction, _resolve, _spend, _take_reaction
+from .actions import _choose_reaction, _grapple_extras, _resolve, _spend, _take_reaction
 from .armour import _armour_roll, _lose_health
 from .checks import _defence_pool, _dodge_pool, _fighter_check, _melee_pool, _weapon
 from .traumas import _strain, _trauma
@@ -117,9 +117,13 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
 
     The attack's effects on ``d`` resolve first, then the defence's counter and traumas on ``a``
     (simultaneous, V-4.3: they use the weapon ``d`` defended with even if the attack disarmed it).
+
+    Returns the extra successes put into the grapple (V-4.5, :func:`.actions._grapple_extras`; 0
+    when the armour stopped the blow's damage, V-5.4 **[reading: the grab is a harmful effect]**):
+    the grab's check is the caller's (:func:`.grapple._grab`).
     """
     if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
-        return
+        return 0
     react = _choose_reaction(F, S, opts, a, d, kind)
     if react != R_NONE:
         _take_reaction(F, S, opts, d)
@@ -136,12 +140,16 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
     outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
     S[d, S_INIT_BONUS] += d_init
     counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with
+    grab = 0
     if s > 0:
+        grab = _grapple_extras(F, S, a, d, s)
         damage, traumas, disarm, will = _spend(F, S, a, d, s)
         if _blow(F, S, opts, tt, st, cnt, a, d, damage, traumas, disarm, will):
             outcome = OUT_ARMOUR_STOPPED
+            grab = 0
     side = F[a, P_SIDE]
     if side >= 0:  # (always: an index guard, kernel docstring)
         cnt[C_ATTACKS + side * N_OUTCOMES + outcome] += 1
     if counter != 0 or d_traumas != 0:
         _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)
+    return grab

@@ -33,6 +33,7 @@ from ..layout import (
     S_AP,
     S_BRACED,
     S_DROPPED,
+    S_GRAPPLE,
     S_HIP_CHAIN,
     S_LYING,
     S_OUT,
@@ -72,10 +73,11 @@ from .distance import (
     _step_back,
     _step_to,
 )
+from .grapple import _grapple_actions, _in_grapple
 from .groups import _lost_foe, _stops
 from .initiative import _refill
 from .melee import _attack
-from .rounds import N_START_STEPS, START_READY, _melee_actions, _start_cost, _start_step
+from .rounds import N_START_STEPS, START_BLEED, START_READY, _melee_actions, _start_cost, _start_step
 from .shooting import (
     READY_COST,
     SHOT_COST,
@@ -398,6 +400,18 @@ def _ranged_start(F, S, opts, tt, st, cnt, i):
 
 
 @rule
+def _grapple_start(F, S, opts, st, i):
+    """V-2.3, V-6.5, V-6.10: the start of the turn of ``i`` in a grapple: (refill), bleeding (no action);
+    the other turn-start steps are actions, and a fighter in a grapple takes none but the grapple's
+    **[reading]**. Returns whether it goes on with its turn (bool)."""
+    if opts[O_AP_REFILL] != 0:
+        _refill(F, S, i)
+    if _start_cost(F, S, opts, i, START_BLEED) >= 0:
+        return _start_step(F, S, opts, st, i, START_BLEED)
+    return True
+
+
+@rule
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
     """Fighter ``i``'s turn in a duel at a distance (:func:`_ranged_turn_in`)."""
     _ranged_turn_in(F, S, opts, tt, st, cnt, i, None)
@@ -415,13 +429,20 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
     and that lacked the AP to pick it up, V-3.9; V-15.4: moves while AP last, each drawing the
     foe's sector shot, stopping at its reach, V-3.15), then melee (:func:`_melee_actions`) once the
     foe is within its reach (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`).
-    ``group`` the drivers' flag (None in a duel)."""
+    ``group`` the drivers' flag (None in a duel). In a grapple (V-6.10) its start is
+    :func:`_grapple_start` and its actions the grapple's (:func:`.grapple._grapple_actions`); a
+    fighter that broke free goes on as above with the AP left."""
     S[i, S_SECTOR] = 0
     for j in range(F.shape[0]):  # V-11.18: a new turn, new perception checks
         S[j, S_SIGHT] = 0
     if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
         S[i, S_HIP_CHAIN] = 0
-    if not _ranged_start(F, S, opts, tt, st, cnt, i) or not _ready_to_act(F, S, opts, tt, st, cnt, i):
+    if S[i, S_GRAPPLE] != 0 and _in_grapple(S, i):  # V-6.10: the grapple's turn
+        if not _grapple_start(F, S, opts, st, i) or _grapple_actions(F, S, opts, tt, st, cnt, i):
+            return
+    elif not _ranged_start(F, S, opts, tt, st, cnt, i):
+        return
+    if not _ready_to_act(F, S, opts, tt, st, cnt, i):
         return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return

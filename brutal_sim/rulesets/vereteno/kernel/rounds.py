@@ -38,6 +38,7 @@ from ..options import O_AP_REFILL, O_PICKUP, O_START_READY, START_READY_NO, STEA
 from .actions import _plan
 from .armour import _lose_health
 from .checks import KIND_COST, _fighter_check, _wb
+from .grapple import _chokes, _grab
 from .groups import _lost_melee_foe
 from .initiative import _refill
 from .melee import _attack
@@ -144,7 +145,10 @@ def _turn_start(F, S, opts, tt, st, cnt, i):
 def _melee_actions(F, S, opts, tt, st, cnt, i, group):
     """V-2.5, V-7.1: fighter ``i``'s actions in melee: a free stealth attack, a battle cry if its
     tactic has one and 2 AP leave its reserve, then attacks by its tactic, until the fight is
-    decided or, in a fight of several, its foe is lost (:func:`.groups._lost_melee_foe`)."""
+    decided or, in a fight of several, its foe is lost (:func:`.groups._lost_melee_foe`). An attack
+    whose extras went into the grapple (V-4.5, ``grapple_first``) makes the grab's check
+    (:func:`.grapple._grab`); held, the foe is choked with the AP left (:func:`.grapple._chokes`,
+    V-6.10: the grappler's only action)."""
     if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
         _attack(F, S, opts, tt, st, cnt, i, foe(S, i), K_STANDARD)
         if _lost_melee_foe(F, S, opts, st, i, group):
@@ -158,7 +162,11 @@ def _melee_actions(F, S, opts, tt, st, cnt, i, group):
         if kind == K_NONE:
             return
         S[i, S_AP] -= KIND_COST[kind]
-        _attack(F, S, opts, tt, st, cnt, i, foe(S, i), kind)
+        e = foe(S, i)
+        grab = _attack(F, S, opts, tt, st, cnt, i, e, kind)
+        if grab > 0 and S[i, S_OUT] == 0 and S[e, S_OUT] == 0 and _grab(F, S, opts, st, i, e, grab):
+            _chokes(F, S, opts, tt, st, cnt, i)
+            return
         if _lost_melee_foe(F, S, opts, st, i, group):
             return
 
