@@ -447,7 +447,8 @@ class Game:
             elif grab:
                 extra = 0
             if self.blow(a, d, a.weapon["damage"] + extra, traumas, disarm, will):
-                outcome, grab = "armour_stopped", 0
+                outcome = "armour_stopped"
+                grab = grab if self.o["grab_armour"] == "kept" else 0  # V-5.4
         else:
             outcome = "miss" if rolled == 0 else "defended" if react == "defend" else "dodged"
         self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1

@@ -172,6 +172,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("grappled_reactions", "V-6.10", "none", ("none", "allowed"),
                help="a grappled fighter's only action is breaking free, so it neither defends nor dodges (none), "
                     "or it still reacts to attacks as any fighter (allowed)"),
+    OptionSpec("grab_armour", "V-5.4", "cancels", ("cancels", "kept"),
+               help="a blow whose damage the armour roll stops loses its grapple as every other harmful effect "
+                    "(cancels), or the grab's opposed check is made all the same (kept)"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -251,6 +254,7 @@ O_STEALTH_FAIL = ROW.slot("stealth_fail")
 O_TIES = ROW.slot("ties")
 O_FINISH_HELPLESS = ROW.slot("finish_helpless")
 O_GRAPPLED_REACTIONS = ROW.slot("grappled_reactions")
+O_GRAB_ARMOUR = ROW.slot("grab_armour")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -289,6 +293,7 @@ _, STEALTH_FAIL_DECLARED = ROW.codes("stealth_fail")
 _, TIES_INITIATOR_WINS, TIES_REROLL = ROW.codes("ties")
 _, FINISH_HELPLESS_ON = ROW.codes("finish_helpless")
 _, GRAPPLED_REACTIONS_ALLOWED = ROW.codes("grappled_reactions")
+_, GRAB_ARMOUR_KEPT = ROW.codes("grab_armour")
 #: V-1.5 ``ties = reroll``: tied rerolls before the side that makes the check fails
 TIE_REROLLS = 100
 

@@ -123,6 +123,8 @@ def _fight(F, S, opts, tt, st, cnt, ranged, group):
                         continue
                     if S[e, S_OUT] != 0:  # finish_helpless = on: it finishes off its helpless foe (V-3.11)
                         _finishing_turn(F, S, opts, tt, st, cnt, i, ranged)
+                        if decided(S):  # bleeding at its turn's start may put the finisher's side out
+                            return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])
                         continue
             if ranged is not None:
                 _ranged_turn_in(F, S, opts, tt, st, cnt, i, group)

@@ -110,7 +110,7 @@ def _grab(F, S, opts, st, a, d, extra):
 
 
 @rule
-def _break_free(F, S, opts, st, i):
+def _break_hold(F, S, opts, st, i):
     """V-3.12, V-1.5: grappled ``i`` spends a standard action (2 AP) on an opposed melee check against
     its grappler (both the pool of a defence, V-4.3 **[reading]**; prayer V-1.6; V-6.11 strain), ``i``
     first; more successes free it; a tie by option ``ties`` (fails, succeeds, or both roll again, at
@@ -176,12 +176,12 @@ def _choke(F, S, opts, tt, st, cnt, a, d):
 @rule
 def _grapple_actions(F, S, opts, tt, st, cnt, i):
     """V-6.10: the actions of ``i`` in a grapple (its turn's start done). Grappled: it breaks free
-    (:func:`_break_free`) while it has 2 AP; freed, it goes on with its turn with the AP left
+    (:func:`_break_hold`) while it has 2 AP; freed, it goes on with its turn with the AP left
     **[reading]**. Grappling: it chokes (:func:`_choke`) while 2 AP leave its tactic's reserve, until
     the grapple ends. Returns whether the grapple took the rest of the turn (bool)."""
     if S[i, S_GRAPPLE] < 0:
         while S[i, S_AP] >= GRAPPLE_COST and S[i, S_OUT] == 0:
-            _break_free(F, S, opts, st, i)
+            _break_hold(F, S, opts, st, i)
             if S[i, S_GRAPPLE] == 0:
                 return False
         return True

@@ -35,6 +35,7 @@ from ..layout import (
     S_WILL,
     W_DAMAGE,
 )
+from ..options import GRAB_ARMOUR_KEPT, O_GRAB_ARMOUR
 from .actions import _choose_reaction, _grapple_extras, _resolve, _spend, _take_reaction
 from .armour import _armour_roll, _lose_health
 from .checks import _defence_pool, _dodge_pool, _fighter_check, _melee_pool, _weapon
@@ -119,8 +120,8 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
     (simultaneous, V-4.3: they use the weapon ``d`` defended with even if the attack disarmed it).
 
     Returns the extra successes put into the grapple (V-4.5, :func:`.actions._grapple_extras`; 0
-    when the armour stopped the blow's damage, V-5.4 **[reading: the grab is a harmful effect]**):
-    the grab's check is the caller's (:func:`.grapple._grab`).
+    when the armour stopped the blow's damage, V-5.4 **[reading: the grab is a harmful effect]**,
+    unless ``grab_armour = kept``): the grab's check is the caller's (:func:`.grapple._grab`).
     """
     if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
         return 0
@@ -146,7 +147,8 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
         damage, traumas, disarm, will = _spend(F, S, a, d, s)
         if _blow(F, S, opts, tt, st, cnt, a, d, damage, traumas, disarm, will):
             outcome = OUT_ARMOUR_STOPPED
-            grab = 0
+            if opts[O_GRAB_ARMOUR] != GRAB_ARMOUR_KEPT:
+                grab = 0
     side = F[a, P_SIDE]
     if side >= 0:  # (always: an index guard, kernel docstring)
         cnt[C_ATTACKS + side * N_OUTCOMES + outcome] += 1
