@@ -554,16 +554,13 @@ class Game:
             self.choke(s, self.fighters[s.grapple - 1])
         self.in_grapple(s)
 
-    def grapple_actions(self, s: Fighting) -> bool:
-        """V-6.10: held, break free while 2 AP (freed: False, the turn goes on); holding, chokes."""
+    def grapple_actions(self, s: Fighting) -> None:
+        """V-6.10: held, break free while 2 AP and held (freed, the turn ends); holding, chokes."""
         if s.grapple < 0:
-            while s.ap >= 2 and s.out is None:
+            while s.ap >= 2 and s.out is None and s.grapple:
                 self.break_free(s)
-                if not s.grapple:
-                    return False
-            return True
+            return
         self.chokes(s)
-        return True
 
     def helpless(self, e: Fighting) -> bool:
         """V-6.6: out, not dead, not by Will (V-5.3)."""
@@ -721,9 +718,9 @@ class Game:
                 s.lose_health(hurt)
                 if s.out is not None:
                     return
-            if self.grapple_actions(s):
-                return
-        elif not self.start(s):
+            self.grapple_actions(s)
+            return
+        if not self.start(s):
             return
         self.act(i)
 

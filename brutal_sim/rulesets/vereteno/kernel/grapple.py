@@ -176,17 +176,13 @@ def _choke(F, S, opts, tt, st, cnt, a, d):
 @rule
 def _grapple_actions(F, S, opts, tt, st, cnt, i):
     """V-6.10: the actions of ``i`` in a grapple (its turn's start done). Grappled: it breaks free
-    (:func:`_break_hold`) while it has 2 AP; freed, it goes on with its turn with the AP left
-    **[reading]**. Grappling: it chokes (:func:`_choke`) while 2 AP leave its tactic's reserve, until
-    the grapple ends. Returns whether the grapple took the rest of the turn (bool)."""
+    (:func:`_break_hold`) while it has 2 AP and is held; freed, its turn ends, the AP left kept for
+    its reactions **[reading]**. Grappling: it chokes (:func:`_chokes`)."""
     if S[i, S_GRAPPLE] < 0:
-        while S[i, S_AP] >= GRAPPLE_COST and S[i, S_OUT] == 0:
+        while S[i, S_AP] >= GRAPPLE_COST and S[i, S_OUT] == 0 and S[i, S_GRAPPLE] != 0:
             _break_hold(F, S, opts, st, i)
-            if S[i, S_GRAPPLE] == 0:
-                return False
-        return True
+        return
     _chokes(F, S, opts, tt, st, cnt, i)
-    return True
 
 
 @rule

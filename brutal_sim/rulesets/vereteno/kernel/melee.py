@@ -9,6 +9,7 @@ from ....core.battle import B_DEALT, B_TAKEN
 from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ..layout import (
+    AS_GRAPPLE_FIRST,
     C_ATTACKS,
     C_DAMAGE,
     C_WOUNDS,
@@ -22,6 +23,7 @@ from ..layout import (
     N_LEVELS,
     N_OUTCOMES,
     OUT_ARMOUR_STOPPED,
+    P_ATTACK_SPENDING,
     P_SIDE,
     R_DEFEND,
     R_DODGE,
@@ -143,11 +145,12 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
     counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with
     grab = 0
     if s > 0:
-        grab = _grapple_extras(F, S, a, d, s)
         damage, traumas, disarm, will = _spend(F, S, a, d, s)
+        if F[a, P_ATTACK_SPENDING] == AS_GRAPPLE_FIRST:
+            grab = _grapple_extras(F, S, a, d, s)
         if _blow(F, S, opts, tt, st, cnt, a, d, damage, traumas, disarm, will):
             outcome = OUT_ARMOUR_STOPPED
-            if opts[O_GRAB_ARMOUR] != GRAB_ARMOUR_KEPT:
+            if grab > 0 and opts[O_GRAB_ARMOUR] != GRAB_ARMOUR_KEPT:
                 grab = 0
     side = F[a, P_SIDE]
     if side >= 0:  # (always: an index guard, kernel docstring)

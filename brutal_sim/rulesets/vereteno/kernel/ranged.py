@@ -400,14 +400,19 @@ def _ranged_start(F, S, opts, tt, st, cnt, i):
 
 
 @rule
-def _grapple_start(F, S, opts, st, i):
-    """V-2.3, V-6.5, V-6.10: the start of the turn of ``i`` in a grapple: (refill), bleeding (no action);
-    the other turn-start steps are actions, and a fighter in a grapple takes none but the grapple's
-    **[reading]**. Returns whether it goes on with its turn (bool)."""
+def _grapple_turn(F, S, opts, tt, st, cnt, i):
+    """V-2.3, V-6.5, V-6.10: the turn of ``i`` in a grapple (:func:`.grapple._in_grapple`: one whose
+    partner went out ends here, and the turn goes as usual): (refill), bleeding (no action), then the
+    grapple's actions (:func:`.grapple._grapple_actions`); the other turn-start steps are actions,
+    and a fighter in a grapple takes none but the grapple's **[reading]**. Returns whether the
+    grapple took the turn (bool)."""
+    if not _in_grapple(S, i):
+        return False
     if opts[O_AP_REFILL] != 0:
         _refill(F, S, i)
-    if _start_cost(F, S, opts, i, START_BLEED) >= 0:
-        return _start_step(F, S, opts, st, i, START_BLEED)
+    if _start_cost(F, S, opts, i, START_BLEED) >= 0 and not _start_step(F, S, opts, st, i, START_BLEED):
+        return True
+    _grapple_actions(F, S, opts, tt, st, cnt, i)
     return True
 
 
@@ -429,20 +434,16 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
     and that lacked the AP to pick it up, V-3.9; V-15.4: moves while AP last, each drawing the
     foe's sector shot, stopping at its reach, V-3.15), then melee (:func:`_melee_actions`) once the
     foe is within its reach (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`).
-    ``group`` the drivers' flag (None in a duel). In a grapple (V-6.10) its start is
-    :func:`_grapple_start` and its actions the grapple's (:func:`.grapple._grapple_actions`); a
-    fighter that broke free goes on as above with the AP left."""
+    ``group`` the drivers' flag (None in a duel). In a grapple (V-6.10) the turn is the grapple's
+    (:func:`_grapple_turn`)."""
     S[i, S_SECTOR] = 0
     for j in range(F.shape[0]):  # V-11.18: a new turn, new perception checks
         S[j, S_SIGHT] = 0
     if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
         S[i, S_HIP_CHAIN] = 0
-    if S[i, S_GRAPPLE] != 0 and _in_grapple(S, i):  # V-6.10: the grapple's turn
-        if not _grapple_start(F, S, opts, st, i) or _grapple_actions(F, S, opts, tt, st, cnt, i):
-            return
-    elif not _ranged_start(F, S, opts, tt, st, cnt, i):
+    if S[i, S_GRAPPLE] != 0 and _grapple_turn(F, S, opts, tt, st, cnt, i):  # V-6.10: the grapple's turn
         return
-    if not _ready_to_act(F, S, opts, tt, st, cnt, i):
+    if not _ranged_start(F, S, opts, tt, st, cnt, i) or not _ready_to_act(F, S, opts, tt, st, cnt, i):
         return
     if _gun_in_hand(S, i) and _shooter_actions(F, S, opts, tt, st, cnt, i):
         return
@@ -460,4 +461,4 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
         if not _in_reach(F, S, i):
             return
     if _ready_weapon(S, i):
-        _melee_actions(F, S, opts, tt, st, cnt, i, group)
+        _melee_actions(F, S, opts, tt, st, cnt, i, group, True)
