@@ -296,7 +296,10 @@ class Game:
         f = a.f
         return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
                 + (2 if d.prone else 0) + (2 if d.immobilised else 0) + (3 if a.stealth == "dice" else 0)
-                + (int(self.o["prone_melee"].replace("plus", "")) if d.lying and not d.prone else 0))
+                + (int(self.o["prone_melee"].replace("plus", "")) if d.lying and not d.prone else 0)
+                + int(self.o["outnumber_dice"]) * sum(  # V-14.2: the other enemies fighting d within their reach
+                    1 for j in self.fighters if j is not a and j.side != d.side and j.out is None and not j.away
+                    and j.foe == d.row and abs(j.x - d.x) <= self.reach(j)))
 
     def defence_pool(self, d: Fighting) -> int:
         return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee
@@ -644,10 +647,13 @@ class Game:
         if self.o["finish_helpless"] == "on" and s.foe >= 0 and self.helpless(self.foe(s)):
             return  # V-3.11: it finishes its helpless foe first
         best, best_key, candidates = -1, None, []
+        limit = int(self.o["melee_cap"])  # V-14.7
         for j, e in enumerate(self.fighters):
             if e.side == s.side or e.out is not None or e.away:
                 continue
             others = sum(1 for x in self.fighters if x.out is None and x.foe == j) - (1 if j == s.foe else 0)
+            if others >= limit:
+                continue
             weak = 127 - max(min(e.health, e.will, 127), 0)
             shooter = e.gun_in_hand and not e.reload
             primary = {"spread": others, "weakest": -weak, "focus": -weak, "nearest": 0,
@@ -658,6 +664,11 @@ class Game:
                 best, best_key = j, key
         if s.f.targeting == "random" and best >= 0 and best != s.foe:
             best = candidates[self.rng.die(len(candidates)) - 1]
+        if best < 0 and self.o["finish_helpless"] == "on":  # no standing enemy with room: a helpless one
+            helpless = [(abs(e.rank - s.rank), j) for j, e in enumerate(self.fighters)
+                        if e.side != s.side and self.helpless(e)
+                        and sum(1 for x in self.fighters if x.out is None and x.foe == j) - (j == s.foe) < limit]
+            best = min(helpless)[1] if helpless else -1
         s.foe = best
 
     def lost_foe(self, s: Fighting) -> bool:
@@ -1093,6 +1104,9 @@ class Game:
         else:
             rng = BAND_DICE[b] + beyond
         held = 2 if d.immobilised else 0  # V-6.9: attacks at it +2 dice
+        if any(j is not a and j.side == a.side and j.out is None and not j.away and abs(j.x - d.x) <= 1
+               for j in self.fighters):  # V-14.5: shooting into melee
+            held += int(self.o["into_melee_dice"])
         if shot == "throw":
             return (a.f.attributes.physique + a.f.skills.strength + self.item(a).modifier + rng + d.f.size_mod
                     - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone or d.lying else 0) + held)

@@ -175,6 +175,15 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("grab_armour", "V-5.4", "cancels", ("cancels", "kept"),
                help="a blow whose damage the armour roll stops loses its grapple as every other harmful effect "
                     "(cancels), or the grab's opposed check is made all the same (kept)"),
+    OptionSpec("melee_cap", "V-14.7", 8, int_range=(1, 8),
+               help="in a fight of several a side, at most this many enemies fight one fighter (have it as their "
+                    "foe; seed 22: the 8 squares around it); one finding no enemy with room waits"),
+    OptionSpec("outnumber_dice", "V-14.2", 0, int_range=(-5, 5),
+               help="dice a melee attack gains per other enemy of its target fighting it within melee reach "
+                    "(outnumbering; no rule text: a designer dial)"),
+    OptionSpec("into_melee_dice", "V-14.5", 0, int_range=(-5, 5),
+               help="dice a shot or throw gains at a target at point blank of one of the shooter's allies "
+                    "(shooting into melee; no rule text: a designer dial, negative for a penalty)"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -255,6 +264,9 @@ O_TIES = ROW.slot("ties")
 O_FINISH_HELPLESS = ROW.slot("finish_helpless")
 O_GRAPPLED_REACTIONS = ROW.slot("grappled_reactions")
 O_GRAB_ARMOUR = ROW.slot("grab_armour")
+O_MELEE_CAP = ROW.slot("melee_cap")
+O_OUTNUMBER_DICE = ROW.slot("outnumber_dice")
+O_INTO_MELEE_DICE = ROW.slot("into_melee_dice")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------

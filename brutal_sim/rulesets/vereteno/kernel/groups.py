@@ -9,11 +9,10 @@ Arguments are those of the kernel package (:mod:`brutal_sim.rulesets.vereteno.ke
 from __future__ import annotations
 
 from ....core.battle import B_SHOOTER, B_WEAKNESS
-from ....core.counters import MAX_SIDE
 from ....toolbox.battle import choose_foe, decided, foe
 from ....toolbox.jit import inline_rule, rule
 from ..layout import CAUSE_WILL, S_HEALTH, S_OUT, S_RELOAD, S_WILL
-from ..options import FINISH_HELPLESS_ON, O_FINISH_HELPLESS
+from ..options import FINISH_HELPLESS_ON, O_FINISH_HELPLESS, O_MELEE_CAP
 from .checks import _gun_in_hand, _in_reach
 
 #: the highest weakness the shared policies read (``core.battle.B_WEAKNESS`` is below 128)
@@ -22,10 +21,11 @@ _WEAKEST = 127
 
 @rule
 def _choose_foe(F, S, opts, st, i):
-    """V-14: i chooses its foe among the enemies in the fight by its targeting policy (no limit on
-    how many fight one enemy **[reading]**); ``weakest`` and ``focus`` prefer the lowest of Health
-    and Will left (``B_WEAKNESS`` = 127 − min(Health, Will), V-6.1: either at 0 puts a fighter
-    out), ``shooters_first`` a foe with its gun in hand and no reload due (``B_SHOOTER``, V-11.14),
+    """V-14: i chooses its foe among the enemies in the fight by its targeting policy, at most
+    ``melee_cap`` fighting one enemy (V-14.7: 8 by default, more than a side has; every foe counts,
+    at any distance, on the line **[reading]**); ``weakest`` and ``focus`` prefer the lowest of
+    Health and Will left (``B_WEAKNESS`` = 127 − min(Health, Will), V-6.1: either at 0 puts a
+    fighter out), ``shooters_first`` a foe with its gun in hand and no reload due (``B_SHOOTER``, V-11.14),
     ``random`` keeps its foe while it may, else draws one (a die). Counted here for every fighter:
     the choice is made only in fights of more than two. With ``finish_helpless = on`` (V-3.11) i
     keeps a foe that lies helpless (out, not dead, not by Will: V-6.6, V-5.3) until it is dead."""
@@ -33,7 +33,7 @@ def _choose_foe(F, S, opts, st, i):
         left = max(min(min(S[j, S_HEALTH], S[j, S_WILL]), _WEAKEST), 0)
         S[j, B_WEAKNESS] = _WEAKEST - left
         S[j, B_SHOOTER] = 1 if _gun_in_hand(S, j) and S[j, S_RELOAD] == 0 else 0
-    choose_foe(F, S, st, i, MAX_SIDE, opts[O_FINISH_HELPLESS] == FINISH_HELPLESS_ON, CAUSE_WILL)
+    choose_foe(F, S, st, i, opts[O_MELEE_CAP], opts[O_FINISH_HELPLESS] == FINISH_HELPLESS_ON, CAUSE_WILL)
 
 
 @rule

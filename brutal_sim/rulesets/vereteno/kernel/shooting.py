@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.battle import B_AWAY
 from ....toolbox.battle import apart, foe
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
@@ -51,6 +52,7 @@ from ..layout import (
     P_THROWN,
     R_DODGE,
     R_NONE,
+    REACH,
     S_AMMO,
     S_AP,
     S_ARMOUR,
@@ -60,6 +62,7 @@ from ..layout import (
     S_IMMOBILISED,
     S_INIT_BONUS,
     S_LYING,
+    S_OUT,
     S_PEN_AGIL,
     S_PEN_SHOOT,
     S_PEN_STR,
@@ -113,6 +116,7 @@ from ..options import (
     O_ENGAGED_RANGE,
     O_GM_RELOAD_TOKENS,
     O_HIGH_CAPACITY,
+    O_INTO_MELEE_DICE,
     O_LONG_RELOAD,
     O_ONE_VALUE,
     O_OVERWATCH_BREAK,
@@ -292,10 +296,13 @@ def _shot_pool(F, S, opts, a, shot):
     traumas), −1 at a prone target, knocked down or lying by choice (V-10.8, V-11.19), +2 at an
     immobilised one (V-6.9: attacks at it +2 dice), +1 with the gun braced (V-11.16), −3 blind
     (V-11.18). A throw (V-11.20): Телосложение + Сила + the item's modifier − PEN(str), the range
-    term at ``throw_range``, the size, prone, immobilised and blind terms likewise. int64, may be
-    ≤ 0 (a desperate roll, V-1.4)."""
+    term at ``throw_range``, the size, prone, immobilised and blind terms likewise. V-14.5: +
+    ``into_melee_dice`` (default 0) at a target at point blank of one of the shooter's allies
+    (:func:`_into_melee`). int64, may be ≤ 0 (a desperate roll, V-1.4)."""
     d = foe(S, a)
     target = F[d, P_SIZE] + (IMMOBILISED_DICE if S[d, S_IMMOBILISED] != 0 else 0)
+    if opts[O_INTO_MELEE_DICE] != 0 and _into_melee(F, S, a, d):
+        target += opts[O_INTO_MELEE_DICE]
     if S[d, S_PRONE] != 0 or S[d, S_LYING] != 0:
         target -= 1
     if shot == SH_THROW:
@@ -304,6 +311,17 @@ def _shot_pool(F, S, opts, a, shot):
     return (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _dial_dice(F, opts, a)
             + _range_dice(F, S, opts, a) + target - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0)
             + BRACE_DICE * S[a, S_BRACED])
+
+
+@rule
+def _into_melee(F, S, a, d):
+    """V-14.5: is ``d`` at point blank (V-10.1) of an ally of ``a`` in the fight (not out, not away):
+    a shot or throw at it goes into melee (bool)?"""
+    for j in range(F.shape[0]):
+        if (j != a and F[j, P_SIDE] == F[a, P_SIDE] and S[j, S_OUT] == 0 and S[j, B_AWAY] == 0
+                and apart(S, j, d) <= REACH):
+            return True
+    return False
 
 
 @rule
