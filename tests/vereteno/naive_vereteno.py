@@ -1051,6 +1051,19 @@ class Game:
         """V-10.7: a move away; leaving the foe's reach draws its free blow at −2 (a quick attack)."""
         if not self.sector_shot(s, 1):
             return
+        if len(self.fighters) > 2 and self.o["opportunity_from"] == "every":  # V-14.6
+            near = [j for j in self.fighters if j.side != s.side and j.out is None and not j.away
+                    and abs(j.x - s.x) <= self.reach(j)]
+            self.step_back(s)
+            for j in near:
+                if j.out is not None or abs(j.x - s.x) <= self.reach(j):
+                    continue
+                if j.gun_in_hand and self.o["gun_melee"] == "none":
+                    continue
+                self.attack(j.row, "quick", s)
+                if self.decided() or s.out is not None:
+                    return
+            return
         was = self.engaged(s)
         self.step_back(s)
         e = self.foe(s)
@@ -1295,7 +1308,25 @@ class Game:
 
     def sector_shot(self, s: Fighting, cost: int) -> bool:
         """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the
-        action goes ahead."""
+        action goes ahead. V-14.8 (several a side, ``overwatch_shooters = every``): every enemy in
+        sector control, in row order, turning to ``s`` for the shot."""
+        if len(self.fighters) > 2 and self.o["overwatch_shooters"] == "every":
+            for w in self.fighters:
+                if w.side == s.side or not w.sector or w.out is not None or w.away:
+                    continue
+                if w.foe >= 0 and self.engaged(w):
+                    w.sector = 0
+                    continue
+                aim, w.foe = w.foe, s.row
+                if self.can_shoot(w, "hip"):
+                    w.sector -= 1
+                    self.look(w)
+                    w.sector += 1
+                    self.shoot(w.row, "hip", sector=True)
+                w.foe = aim
+                if self.decided() or s.out is not None:
+                    return False
+            return s.ap >= cost
         w = self.foe(s)
         if not w.sector or w.foe != s.row:
             return True

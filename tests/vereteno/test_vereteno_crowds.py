@@ -1,6 +1,8 @@
 """Crowds in fights of several a side (V-14.2 outnumbering, V-14.5 shooting into melee, V-14.7
-crowding): the dials ``outnumber_dice`` and ``into_melee_dice`` on the kernel's pools, the cap
-``melee_cap`` on the choice of a foe, each both ways, and the naive reference fight by fight."""
+crowding, V-14.8 several overwatching shooters, V-14.6 opportunity attacks from every enemy): the
+dials ``outnumber_dice`` and ``into_melee_dice`` on the kernel's pools, the cap ``melee_cap`` on the
+choice of a foe, ``overwatch_shooters`` and ``opportunity_from``, each both ways, and the naive
+reference fight by fight."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from brutal_sim.core.battle import B_ENGAGERS, B_FOE, B_X
 from brutal_sim.rulesets.vereteno import RULESET, kernel as K, layout as L
 from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.options import compile_options
+from brutal_sim.toolbox.rng import seed_duel
 
 SEED = 20261205
 TRAUMAS = list(Catalog.bundled().traumas.values())
@@ -82,6 +85,54 @@ def test_v14_7_melee_cap_limits_the_enemies_on_one():
     assert free - capped > 8 * math.sqrt(0.25 / n)
 
 
+def fighter(name: str, **changes):
+    f = Catalog.bundled().fighter(name)
+    data = RULESET.fighter_data(f)
+    data.update(changes)
+    return RULESET.fighter_from_data(data, "test", name)
+
+
+def test_v14_8_every_overwatching_shooter_fires():
+    """V-14.8, V-11.13: two riflemen in sector control against two raiders charging from 30 m:
+    ``overwatch_shooters = every`` (the digest's reading) lets both fire at each raider's move, ``foe``
+    only the mover's own foe; the riflemen win more (beyond 4σ of the difference)."""
+    n = 16_000
+    rates = {}
+    for mode in ("every", "foe"):
+        p = RULESET.prepare_fight([fighter("rifleman", tactic="overwatch")] * 2, ["raider"] * 2,
+                                  options={"start_distance": "30", "overwatch_shooters": mode})
+        rates[mode], _got = _rate(p, n)
+    spread = math.sqrt(sum(r * (1 - r) for r in rates.values()) / n)
+    assert rates["every"] - rates["foe"] > 4 * spread
+
+
+@pytest.mark.parametrize("mode", ["every", "foe"])
+def test_v14_6_every_enemy_whose_reach_is_left_strikes(mode):
+    """V-14.6, V-10.7: a gunfighter at point blank of two raiders steps back 10 m: ``opportunity_from =
+    every`` (the digest's reading) draws a free blow from each raider whose reach it leaves (the
+    second only if the first left it in the fight), ``foe`` from its foe only."""
+    p, F, S = fighters(["gunfighter"], ["raider", "raider"], start_distance="1")
+    o = p.compiled.options.copy()
+    o[:] = opts(start_distance="1", opportunity_from=mode)
+    tt = RULESET.prepare("swordsman", "brute").compiled.tables[0]
+    c = RULESET.counters
+    st = np.empty(4, dtype=np.uint64)
+    seed_duel(st, np.uint64(SEED), np.int64(0))
+    for _ in range(300):
+        S[:] = 0
+        K.open_duel(F, S, o)
+        for j in (1, 2):
+            S[j, B_X] = 1
+        engage(S, 0, 1)
+        S[1, B_FOE] = S[2, B_FOE] = 0
+        cnt = np.zeros(p.compiled.n_counters, dtype=np.int64)
+        K.retreat(F, S, o, tt, st, cnt, 0)
+        blows = cnt[c.attack + L.N_OUTCOMES:c.attack + 2 * L.N_OUTCOMES].sum()
+        assert S[0, B_X] == -10
+        want = 1 if mode == "foe" or S[0, L.S_OUT] != 0 and blows == 1 else 2
+        assert blows == want
+
+
 @pytest.fixture(scope="module")
 def one_thread():
     import numba
@@ -97,9 +148,16 @@ def one_thread():
     (["swordsman", "swordsman"], ["raider"] * 3, {"melee_cap": "1", "finish_helpless": "on"}),
     (["rifleman", "swordsman", "rifleman"], ["raider", "raider"],
      {"start_distance": "20", "into_melee_dice": "-2", "outnumber_dice": "1", "melee_cap": "2"}),
+    ([("rifleman", {"tactic": "overwatch"}), ("rifleman", {"tactic": "overwatch"})], ["raider", "raider"],
+     {"start_distance": "30"}),
+    ([("rifleman", {"tactic": "overwatch"}), "gunfighter"], ["raider", "raider", "swordsman"],
+     {"start_distance": "30", "overwatch_shooters": "foe", "overwatch_move": "end"}),
+    ([("gunfighter", {"tactic": "kite"}), ("gunfighter", {"tactic": "kite"})], ["raider", "raider"], {}),
+    ([("gunfighter", {"tactic": "kite"})], ["raider", "raider"], {"opportunity_from": "foe"}),
 ])
 def test_fights_with_crowds_agree_with_the_reference(one_thread, side_a, side_b, options):
-    """V-14.2, V-14.5, V-14.7: fight by fight, counter for counter."""
+    """V-14.2, V-14.5, V-14.7, V-14.8, V-14.6: fight by fight, counter for counter."""
+    side_a, side_b = ([x if isinstance(x, str) else fighter(x[0], **x[1]) for x in side] for side in (side_a, side_b))
     p = RULESET.prepare_fight(side_a, side_b, options=options)
     o = p.options.as_dict()
     k = p.compiled.n_counters

@@ -184,6 +184,12 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("into_melee_dice", "V-14.5", 0, int_range=(-5, 5),
                help="dice a shot or throw gains at a target at point blank of one of the shooter's allies "
                     "(shooting into melee; no rule text: a designer dial, negative for a penalty)"),
+    OptionSpec("overwatch_shooters", "V-14.8", "every", ("every", "foe"),
+               help="in a fight of several a side, every enemy in sector control fires a sector shot at an "
+                    "enemy's action (every), or only the actor's foe, when the actor is its own foe (foe)"),
+    OptionSpec("opportunity_from", "V-14.6", "every", ("every", "foe"),
+               help="in a fight of several a side, a move away draws an opportunity attack from every enemy whose "
+                    "melee reach it leaves (every), or from the mover's foe only (foe)"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -267,6 +273,8 @@ O_GRAB_ARMOUR = ROW.slot("grab_armour")
 O_MELEE_CAP = ROW.slot("melee_cap")
 O_OUTNUMBER_DICE = ROW.slot("outnumber_dice")
 O_INTO_MELEE_DICE = ROW.slot("into_melee_dice")
+O_OVERWATCH_SHOOTERS = ROW.slot("overwatch_shooters")
+O_OPPORTUNITY_FROM = ROW.slot("opportunity_from")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -306,6 +314,8 @@ _, TIES_INITIATOR_WINS, TIES_REROLL = ROW.codes("ties")
 _, FINISH_HELPLESS_ON = ROW.codes("finish_helpless")
 _, GRAPPLED_REACTIONS_ALLOWED = ROW.codes("grappled_reactions")
 _, GRAB_ARMOUR_KEPT = ROW.codes("grab_armour")
+OVERWATCH_SHOOTERS_EVERY, _ = ROW.codes("overwatch_shooters")
+OPPORTUNITY_FROM_EVERY, _ = ROW.codes("opportunity_from")
 #: V-1.5 ``ties = reroll``: tied rerolls before the side that makes the check fails
 TIE_REROLLS = 100
 

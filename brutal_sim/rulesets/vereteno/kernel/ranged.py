@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.battle import B_AWAY
 from ....toolbox.battle import apart, foe
 from ....toolbox.jit import rule
 from ..layout import (
@@ -23,6 +24,7 @@ from ..layout import (
     MV_CLOSE_IN,
     MV_KEEP_DISTANCE,
     P_N_THROWN,
+    P_SIDE,
     P_SPEED,
     P_T_ENGAGED,
     P_T_KEEP,
@@ -53,9 +55,11 @@ from ..options import (
     O_AP_REFILL,
     O_GUN_MELEE,
     O_HIP_CHAIN,
+    O_OPPORTUNITY_FROM,
     O_OVERWATCH_MOVE,
     O_OVERWATCH_TURN_START,
     O_THROW_RANGE,
+    OPPORTUNITY_FROM_EVERY,
     OVERWATCH_MOVE_END,
     OVERWATCH_TURN_START_EXEMPT,
 )
@@ -138,14 +142,40 @@ def _retreat(F, S, opts, tt, st, cnt, i):
     sector shot first, V-11.13); a move that starts within the foe's melee reach and ends outside it
     draws one opportunity attack: a free blow at −2 dice (a quick attack without its AP
     **[reading]**), which ``i`` may answer with a reaction; not from a foe with its gun in hand under
-    ``gun_melee = none``."""
+    ``gun_melee = none``. In a fight of several with ``opportunity_from = every`` (V-14.6) from every
+    enemy whose reach it leaves (:func:`_step_back_among`)."""
     if not _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+        return
+    if F.shape[0] > 2 and opts[O_OPPORTUNITY_FROM] == OPPORTUNITY_FROM_EVERY:
+        _step_back_among(F, S, opts, tt, st, cnt, i)
         return
     was = _engaged(F, S, i)
     _step_back(F, S, opts, i)
     e = foe(S, i)
     if was and not _engaged(F, S, i) and not (_gun_in_hand(S, e) and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
         _attack(F, S, opts, tt, st, cnt, e, i, K_QUICK)
+
+
+@rule
+def _step_back_among(F, S, opts, tt, st, cnt, i):
+    """V-14.6, V-10.7: ``i`` steps back from its foe in a fight of several: every enemy in the fight (in
+    row order) whose melee reach (V-3.15) it was in before the move and is not after makes its
+    opportunity attack (a free quick attack, as :func:`_retreat`; not with its gun in hand under
+    ``gun_melee = none``), until the fight is decided or ``i`` is out."""
+    mask = 0
+    for j in range(F.shape[0]):
+        if (F[j, P_SIDE] != F[i, P_SIDE] and S[j, S_OUT] == 0 and S[j, B_AWAY] == 0
+                and apart(S, j, i) <= _reach(F, S, j)):
+            mask |= 1 << j
+    _step_back(F, S, opts, i)
+    for j in range(F.shape[0]):
+        if (mask >> j) & 1 == 0 or S[j, S_OUT] != 0 or apart(S, j, i) <= _reach(F, S, j):
+            continue
+        if _gun_in_hand(S, j) and opts[O_GUN_MELEE] == GUN_MELEE_NONE:
+            continue
+        _attack(F, S, opts, tt, st, cnt, j, i, K_QUICK)
+        if _stops(S, i):
+            return
 
 
 @rule

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.battle import B_AWAY
+from ....core.battle import B_AWAY, B_FOE
 from ....toolbox.battle import apart, foe
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
@@ -121,6 +121,7 @@ from ..options import (
     O_ONE_VALUE,
     O_OVERWATCH_BREAK,
     O_OVERWATCH_COST,
+    O_OVERWATCH_SHOOTERS,
     O_RANGED_DISARM,
     O_SHIELD,
     O_STOP_DIE,
@@ -130,6 +131,7 @@ from ..options import (
     O_VISIBILITY_CHECK,
     OVERWATCH_BREAK_ANY_HIT,
     OVERWATCH_DECLARE_QUICK,
+    OVERWATCH_SHOOTERS_EVERY,
     RANGED_DISARM_ON,
     SHIELD_IGNORE,
     STOP_DIE_NOT_COUNTED,
@@ -311,6 +313,32 @@ def _shot_pool(F, S, opts, a, shot):
     return (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _dial_dice(F, opts, a)
             + _range_dice(F, S, opts, a) + target - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0)
             + BRACE_DICE * S[a, S_BRACED])
+
+
+@rule
+def _sector_shots(F, S, opts, tt, st, cnt, i, cost):
+    """V-14.8, V-11.13: before ``i``'s action in a fight of several, each enemy in sector control (in
+    row order; in the fight, not away; the sector covers every enemy in front, V-11.13) fires one
+    sector shot at ``i`` as :func:`_sector_shot` (control ends if it is engaged; none if its gun
+    cannot fire at ``i``), turning to ``i`` for the shot and back to its foe after. Returns whether
+    the action goes ahead (as :func:`_sector_shot`)."""
+    side = F[i, P_SIDE]
+    for w in range(F.shape[0]):
+        if F[w, P_SIDE] == side or S[w, S_SECTOR] == 0 or S[w, S_OUT] != 0 or S[w, B_AWAY] != 0:
+            continue
+        if _engaged(F, S, w):
+            S[w, S_SECTOR] = 0
+            continue
+        aim = S[w, B_FOE]
+        S[w, B_FOE] = i
+        if _can_shoot(F, S, w, SH_HIP):
+            S[w, S_SECTOR] -= 1
+            _look(F, S, opts, st, w)
+            _fire(F, S, opts, tt, st, cnt, w, SH_HIP)
+        S[w, B_FOE] = aim
+        if _stops(S, i):
+            return False
+    return S[i, S_AP] >= cost
 
 
 @rule
@@ -639,7 +667,11 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     set-aside AP: not if it is engaged now (control ends) or its gun cannot fire. The shot counts
     towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if the fight
     is decided or ``i`` is out (:func:`.groups._stops`), or the shot's shock left ``i`` fewer AP
-    than the action costs (bool). In a fight of several it fires only when ``i`` is its foe's foe."""
+    than the action costs (bool). In a fight of several it fires only when ``i`` is its foe's foe,
+    or, with ``overwatch_shooters = every`` (V-14.8), every enemy in sector control fires
+    (:func:`_sector_shots`)."""
+    if F.shape[0] > 2 and opts[O_OVERWATCH_SHOOTERS] == OVERWATCH_SHOOTERS_EVERY:
+        return _sector_shots(F, S, opts, tt, st, cnt, i, cost)
     w = foe(S, i)
     if w < 0 or S[w, S_SECTOR] == 0 or foe(S, w) != i:  # (w < 0 never: an index guard, kernel docstring)
         return True
