@@ -1195,7 +1195,15 @@ class Game:
             a.braced = False
         outcome = "miss"
         if s >= 1:
-            outcome = self.hit(a, d, s, shot, a.f.gun)
+            spread = []
+            if shot == "burst" and len(self.fighters) > 2 and a.f.spread == "one_each":  # V-15.9
+                spread = [j for j in self.fighters if j is not d and j.side != a.side and j.out is None
+                          and not j.away and abs(j.x - d.x) <= 2][:s - 1]
+            outcome = self.hit(a, d, s - len(spread), shot, a.f.gun)
+            for j in spread:
+                a.foe = j.row
+                self.hit(a, j, 1, shot, a.f.gun)
+                a.foe = d.row
         self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
 
     def hit(self, a: Fighting, d: Fighting, s: int, shot: str, item: Any) -> str:

@@ -1,5 +1,6 @@
 """Crowds in fights of several a side (V-14.2 outnumbering, V-14.5 shooting into melee, V-14.7
-crowding, V-14.8 several overwatching shooters, V-14.6 opportunity attacks from every enemy): the
+crowding, V-14.8 several overwatching shooters, V-14.6 opportunity attacks from every enemy, V-15.9
+the burst's spread): the
 dials ``outnumber_dice`` and ``into_melee_dice`` on the kernel's pools, the cap ``melee_cap`` on the
 choice of a foe, ``overwatch_shooters`` and ``opportunity_from``, each both ways, and the naive
 reference fight by fight."""
@@ -133,6 +134,23 @@ def test_v14_6_every_enemy_whose_reach_is_left_strikes(mode):
         assert blows == want
 
 
+def test_v15_9_burst_spread_one_each_hits_the_neighbours():
+    """V-15.9, V-11.12, V-14.4: the gunner's long bursts at two riflemen abreast (matchup C of V-16.4,
+    20 m): ``spread = one_each`` puts one success on the other rifleman (a hit of its own, own armour
+    roll), ``none`` (default) every success on the target; blows landed on side b rise and side b's
+    damage per blow falls on the target (beyond 8σ of the blow counts' Poisson spread)."""
+    n = 4000
+    c = RULESET.counters
+    blows = {}
+    for spread in ("none", "one_each"):
+        p = RULESET.prepare_fight([fighter("gunner", spread=spread)], ["rifleman", "rifleman"],
+                                  options={"start_distance": "20"})
+        _r, got = _rate(p, n)
+        side_b = c.wound + L.N_LEVELS  # the blows side b took, by level (one zone)
+        blows[spread] = int(got[side_b:side_b + L.N_LEVELS].sum())
+    assert blows["one_each"] - blows["none"] > 8 * math.sqrt(blows["none"])
+
+
 @pytest.fixture(scope="module")
 def one_thread():
     import numba
@@ -154,6 +172,9 @@ def one_thread():
      {"start_distance": "30", "overwatch_shooters": "foe", "overwatch_move": "end"}),
     ([("gunfighter", {"tactic": "kite"}), ("gunfighter", {"tactic": "kite"})], ["raider", "raider"], {}),
     ([("gunfighter", {"tactic": "kite"})], ["raider", "raider"], {"opportunity_from": "foe"}),
+    ([("gunner", {"spread": "one_each"})], ["rifleman", "rifleman", "raider"], {"start_distance": "20"}),
+    ([("gunner", {"spread": "one_each", "attack_spending": "intimidate"}), "rifleman"], ["raider", "raider"],
+     {"start_distance": "25", "stop_die": "not_counted"}),
 ])
 def test_fights_with_crowds_agree_with_the_reference(one_thread, side_a, side_b, options):
     """V-14.2, V-14.5, V-14.7, V-14.8, V-14.6: fight by fight, counter for counter."""

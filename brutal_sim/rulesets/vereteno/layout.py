@@ -103,6 +103,7 @@ P_THROWN = P.block(MAX_THROWN * WN)  # V-11.20: item k's weapon record at P_THRO
 P_T_PRONE = P.next()  # V-10.8: 1 if the tactic lies down to shoot (and stands up once engaged)
 P_PRONE = P.next()  # V-10.6: 1 if the fighter starts lying prone by choice
 P_STEALTH_POOL = P.next()  # V-10.10: Ловкость + Скрытность
+P_SPREAD = P.next()  # V-15.9: 1 if a long burst spreads one success to each other target within 2 m (one_each)
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}

@@ -42,6 +42,7 @@ from ..layout import (
     P_SHOOT_POOL,
     P_SIDE,
     P_SIZE,
+    P_SPREAD,
     P_SUPPRESS_AT,
     P_T_BRACE,
     P_T_KEEP,
@@ -53,6 +54,7 @@ from ..layout import (
     R_DODGE,
     R_NONE,
     REACH,
+    REACH_LONG,
     S_AMMO,
     S_AP,
     S_ARMOUR,
@@ -586,8 +588,49 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
         S[a, S_BRACED] = 0
     outcome = OUT_MISS
     if s >= 1:
-        outcome = _hit(F, S, opts, tt, st, cnt, a, s, shot)
+        spread = 0
+        if shot == SH_BURST and F.shape[0] > 2 and F[a, P_SPREAD] != 0:
+            spread = _spread_targets(F, S, a, s)
+        outcome = _hit(F, S, opts, tt, st, cnt, a, s - spread, shot)
+        if spread > 0:
+            _spread(F, S, opts, tt, st, cnt, a, spread)
     cnt[C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES + outcome] += 1
+
+
+@rule
+def _spread_targets(F, S, a, s):
+    """V-15.9 ``spread = one_each``, V-11.12: how many other targets a long burst of ``s`` ≥ 1
+    successes spreads to: the enemies of ``a`` in the fight (not out, not away) within close range
+    (2 m) of its foe, at most ``s`` − 1 (one success stays on the foe). int64."""
+    d = foe(S, a)
+    n = 0
+    for j in range(F.shape[0]):
+        if n < s - 1 and _spread_target(F, S, a, d, j):
+            n += 1
+    return n
+
+
+@rule
+def _spread_target(F, S, a, d, j):
+    """V-11.12: may ``a``'s long burst at ``d`` spread to ``j`` (an enemy in the fight, not ``d``, within
+    2 m of ``d``)? bool."""
+    return (j != d and F[j, P_SIDE] != F[a, P_SIDE] and S[j, S_OUT] == 0 and S[j, B_AWAY] == 0
+            and apart(S, j, d) <= REACH_LONG)
+
+
+@rule
+def _spread(F, S, opts, tt, st, cnt, a, n):
+    """V-15.9 ``one_each``, V-11.12: after the hit on its foe, ``a``'s long burst puts one success on
+    each of the first ``n`` other targets in row order (:func:`_spread_target`, found before the
+    hit): each a hit of its own (the gun's damage through that target's armour + cover roll, no
+    extra success, :func:`_hit`), not counted as another attack **[reading]**."""
+    d = foe(S, a)
+    for j in range(F.shape[0]):
+        if n > 0 and _spread_target(F, S, a, d, j):
+            n -= 1
+            S[a, B_FOE] = j
+            _hit(F, S, opts, tt, st, cnt, a, 1, SH_BURST)
+            S[a, B_FOE] = d
 
 
 @rule
