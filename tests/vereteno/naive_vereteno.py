@@ -402,6 +402,8 @@ class Game:
             tgt.go_out("will")
         if tgt.out is not None and not was_out:  # V-5.3, V-12.3: Will out even when the armour stopped it
             level = "out"
+            if tgt.grapple:  # V-6.10: the grapple ends
+                self.release(tgt)
         elif stopped:
             level = "none"
         elif traumas:

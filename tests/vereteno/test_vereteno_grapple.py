@@ -189,6 +189,19 @@ def test_v6_10_grapple_ends_when_a_partner_is_out():
     assert (S[0, L.S_GRAPPLE], S[1, L.S_GRAPPLE]) == (0, 0)
 
 
+def test_v6_10_grapple_ends_with_the_blow_that_puts_a_partner_out():
+    """V-6.10: a blow that puts the grappler out ends the grapple at once (the freed fighter may
+    react again before its own turn)."""
+    F, S, st, _p = setup()
+    tt = RULESET.prepare("swordsman", "brute").compiled.tables[0]
+    S[0, L.S_GRAPPLE], S[1, L.S_GRAPPLE] = 2, -1
+    cnt = np.zeros(RULESET.counters.size(100), dtype=np.int64)
+    K.blow(F, S, opts(), tt, st, cnt, 1, 0, 50, 0, 0, 0)
+    assert S[0, L.S_OUT] != 0
+    assert (S[0, L.S_GRAPPLE], S[1, L.S_GRAPPLE]) == (0, 0)
+    assert K.choose_reaction(F, S, opts(), 0, 1, L.K_STANDARD) != L.R_NONE
+
+
 def test_grapplers_play_the_ranged_kernel_set():
     """The grapple's turns compile only in the kernel variant ``ranged``: a matchup with a
     ``grapple_first`` fighter plays it, one without keeps the melee set."""

@@ -29,6 +29,7 @@ from ..layout import (
     R_DODGE,
     R_NONE,
     S_DROPPED,
+    S_GRAPPLE,
     S_HARMED,
     S_INIT_BONUS,
     S_OUT,
@@ -82,8 +83,8 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
 def _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, will):
     """V-4.6, V-5.2, V-6.2, V-12.3, V-5.3: a blow or shot of ``damage`` left ``final`` after the
     armour roll: Health, then the traumas and the disarm unless the armour stopped it all, then the
-    Will damage (never stopped; Will ≤ 0 puts the target out); counts the blow's level
-    (:func:`_level`). Returns 1 if the armour stopped all the damage, else 0."""
+    Will damage (never stopped; Will ≤ 0 puts the target out; a grapple it is in ends, V-6.10);
+    counts the blow's level (:func:`_level`). Returns 1 if the armour stopped all the damage, else 0."""
     was_out = S[tgt, S_OUT] != 0
     stopped = damage > 0 and final == 0
     side = F[tgt, P_SIDE]
@@ -104,6 +105,10 @@ def _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, wil
     if S[tgt, S_WILL] <= 0:
         put_out(F, S, tgt, CAUSE_WILL)
     out = S[tgt, S_OUT] != 0 and not was_out
+    if out and S[tgt, S_GRAPPLE] != 0:  # V-6.10: a grapple ends when either fighter is out
+        partner = abs(S[tgt, S_GRAPPLE]) - 1
+        S[tgt, S_GRAPPLE] = 0
+        S[partner, S_GRAPPLE] = 0
     level = _level(stopped, final, applied, out)
     cnt[C_WOUNDS + side * N_LEVELS + level] += 1
     S[side, S_TOOK + level] += 1  # the per-side tally (a per-side cell)
