@@ -103,6 +103,7 @@ class Fighting:
     ord_until: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # their last round
     ordered_until: int = 0  # V-15.10: the last round of its own order
     inspired: bool = False  # V-13.7: an ally tried to inspire it this fight
+    grapple: int = 0  # V-6.10: the partner's row + 1 when holding it, −(row + 1) when held, 0 in none
 
     def __post_init__(self) -> None:
         self.health, self.will, self.ap = self.f.health, self.f.will, self.f.action_points
@@ -305,7 +306,10 @@ class Game:
         f = a.f
         return (f.attributes.physique + f.skills.melee + a.weapon["modifier"] + KIND_DICE[kind] - a.pen_melee
                 + (2 if d.prone else 0) + (2 if d.immobilised else 0) + (3 if a.stealth == "dice" else 0)
-                + (int(self.o["prone_melee"].replace("plus", "")) if d.lying and not d.prone else 0) + a.ord[1])
+                + (int(self.o["prone_melee"].replace("plus", "")) if d.lying and not d.prone else 0) + a.ord[1]
+                + int(self.o["outnumber_dice"]) * sum(  # V-14.2: the other enemies fighting d within their reach
+                    1 for j in self.fighters if j is not a and j.side != d.side and j.out is None and not j.away
+                    and j.foe == d.row and abs(j.x - d.x) <= self.reach(j)))
 
     def defence_pool(self, d: Fighting) -> int:
         return d.f.attributes.physique + d.f.skills.melee + d.weapon["modifier"] - d.pen_melee + d.ord[2]
@@ -318,6 +322,8 @@ class Game:
 
     def reaction(self, a: Fighting, d: Fighting, kind: str) -> str:
         if d.ap < 1 or d.out is not None or d.f.reaction == "none":
+            return "none"
+        if d.grapple < 0 and self.o["grappled_reactions"] == "none":  # V-6.10
             return "none"
         if self.is_npc(d) and (self.o["npc_reactions"] == "none"
                                or (self.o["npc_reactions"] == "tokens" and self.tokens_left(d) < 1)):
@@ -380,11 +386,13 @@ class Game:
             tgt.go_out("death")
 
     def blow(self, src: Fighting, tgt: Fighting, damage: int, traumas: int, disarm: bool, will: int,
-             shot: bool = False) -> bool:
-        """Deliver a blow (or a shot's hit, a hit for 0 damage too); True if the armour stopped all
-        its damage."""
+             shot: bool = False, armour: bool = True) -> bool:
+        """Deliver a blow (or a shot's hit, a hit for 0 damage too; without ``armour`` no armour
+        roll, V-3.13); True if the armour stopped all its damage."""
         was_out = tgt.out is not None
-        if shot:
+        if not armour:
+            final = damage
+        elif shot:
             final = max(damage - self.shot_armour_roll(src, tgt, self.piercing), 0) if damage > 0 else 0
         else:
             final = max(damage - self.armour_roll(src, tgt), 0) if damage > 0 else 0
@@ -404,6 +412,8 @@ class Game:
             tgt.go_out("will")
         if tgt.out is not None and not was_out:  # V-5.3, V-12.3: Will out even when the armour stopped it
             level = "out"
+            if tgt.grapple:  # V-6.10: the grapple ends
+                self.release(tgt)
         elif stopped:
             level = "none"
         elif traumas:
@@ -415,9 +425,9 @@ class Game:
             tgt.harmed += 1
         return stopped
 
-    def attack(self, ai: int, kind: str, d: Fighting | None = None) -> None:
+    def attack(self, ai: int, kind: str, d: Fighting | None = None) -> int:
         """V-4: a melee attack of ``kind`` on ``d`` (by default its foe; the fighter stepping out of
-        its reach, V-10.7)."""
+        its reach, V-10.7); the extras it put into the grapple (V-4.5)."""
         a = self.fighters[ai]
         d = self.foe(a) if d is None else d
         react = self.reaction(a, d, kind)
@@ -434,6 +444,36 @@ class Game:
             r = self.fighter_check(d, self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, kind))
             if d.strain:
                 d.lose_health(d.strain)
+        s, rolled, counter, d_traumas = self.resolved(a, d, react, successes, r)
+        counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
+        grab = 0
+        if s > 0:
+            outcome = "hit"
+            extra, crit, policy = s - 1, a.weapon["crit"], a.f.attack_spending
+            traumas, disarm, will = 0, False, 0
+            if policy == "grapple_first" and extra >= 1 and not a.grapple and not d.grapple:  # V-4.5
+                grab = extra
+            if policy in ("trauma_first", "suppress_covered") and crit:
+                traumas, extra = extra // crit, extra % crit
+            elif policy == "disarm_first" and crit and extra >= crit and d.armed:
+                disarm, extra = True, extra - crit
+            elif policy == "intimidate":
+                will, extra = extra, 0
+            elif grab:
+                extra = 0
+            if self.blow(a, d, a.weapon["damage"] + extra, traumas, disarm, will):
+                outcome = "armour_stopped"
+                grab = grab if self.o["grab_armour"] == "kept" else 0  # V-5.4
+        else:
+            outcome = "miss" if rolled == 0 else "defended" if react == "defend" else "dodged"
+        self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
+        if counter or d_traumas:
+            self.blow(d, a, counter_damage, d_traumas, False, 0)
+        return grab
+
+    def resolved(self, a: Fighting, d: Fighting, react: str, successes: int, r: int) -> tuple[int, int, bool, int]:
+        """V-4.2–V-4.4: the successes left after the reaction, those rolled (≥ 0), the counter, the
+        defence's traumas (and the defender's initiative bonus)."""
         s = max(successes, 0)
         rolled = s
         counter, d_traumas = False, 0
@@ -451,24 +491,127 @@ class Game:
             d.init_bonus += 2 * left
         elif react == "dodge":
             s = self.dodged(d, s, r)
-        counter_damage = d.weapon["damage"] if counter else 0  # the weapon it defended with
+        return s, rolled, counter, d_traumas
+
+    # -- V-4.5 grapple, V-6.10, V-3.12, V-3.13, V-3.11 ------------------------------------------------
+    def strain(self, s: Fighting) -> None:
+        if s.strain:
+            s.lose_health(s.strain)
+
+    def release(self, s: Fighting) -> None:
+        p = self.fighters[abs(s.grapple) - 1]
+        s.grapple = p.grapple = 0
+
+    def in_grapple(self, s: Fighting) -> bool:
+        """V-6.10: in a grapple whose partner is still in (a grapple with a fighter out ends)."""
+        if not s.grapple:
+            return False
+        if self.fighters[abs(s.grapple) - 1].out is not None or s.out is not None:
+            self.release(s)
+            return False
+        return True
+
+    def grab(self, a: Fighting, d: Fighting, extra: int) -> bool:
+        """V-4.5: the grab's opposed melee check (defence pools, +1 die per extra beyond the first);
+        it fails only if ``d`` rolls more."""
+        r = self.fighter_check(a, self.defence_pool(a) + extra - 1)
+        self.strain(a)
+        q = self.fighter_check(d, self.defence_pool(d))
+        self.strain(d)
+        if q > r or a.out is not None or d.out is not None:
+            return False
+        a.grapple, d.grapple = d.row + 1, -(a.row + 1)
+        return True
+
+    def break_free(self, s: Fighting) -> None:
+        """V-3.12: 2 AP, an opposed melee check; ties by ``ties``."""
+        p = self.fighters[abs(s.grapple) - 1]
+        s.ap -= 2
+        r = self.fighter_check(s, self.defence_pool(s))
+        self.strain(s)
+        q = self.fighter_check(p, self.defence_pool(p))
+        self.strain(p)
+        rerolls = 100 if self.o["ties"] == "reroll" else 0
+        while r == q and rerolls > 0:
+            r, q = self.fighter_check(s, self.defence_pool(s)), self.fighter_check(p, self.defence_pool(p))
+            rerolls -= 1
+        if r > q or (r == q and self.o["ties"] == "initiator_wins"):
+            self.release(s)
+
+    def choke(self, a: Fighting, d: Fighting) -> None:
+        """V-3.13: 2 AP, melee + 2 with bare hands; 1 damage + 1 per extra, no armour roll."""
+        a.ap -= 2
+        react = self.reaction(a, d, "standard")
+        if react != "none":
+            d.ap -= 1
+            if self.npc_pays(d):
+                self.tokens_used[d.side] += 1
+        sa = self.fighter_check(a, a.f.attributes.physique + a.f.skills.melee + 2 - a.pen_melee)
+        self.strain(a)
+        r = 0
+        if react != "none":
+            r = self.fighter_check(d, self.defence_pool(d) if react == "defend" else self.dodge_pool(a, d, "standard"))
+            self.strain(d)
+        s, rolled, counter, d_traumas = self.resolved(a, d, react, sa, r)
+        counter_damage = d.weapon["damage"] if counter else 0
         if s > 0:
             outcome = "hit"
-            extra, crit, policy = s - 1, a.weapon["crit"], a.f.attack_spending
-            traumas, disarm, will = 0, False, 0
-            if policy in ("trauma_first", "suppress_covered") and crit:
-                traumas, extra = extra // crit, extra % crit
-            elif policy == "disarm_first" and crit and extra >= crit and d.armed:
-                disarm, extra = True, extra - crit
-            elif policy == "intimidate":
-                will, extra = extra, 0
-            if self.blow(a, d, a.weapon["damage"] + extra, traumas, disarm, will):
-                outcome = "armour_stopped"
+            damage, will = (1, s - 1) if a.f.attack_spending == "intimidate" else (s, 0)
+            self.blow(a, d, damage, 0, False, will, armour=False)
         else:
             outcome = "miss" if rolled == 0 else "defended" if react == "defend" else "dodged"
         self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
         if counter or d_traumas:
             self.blow(d, a, counter_damage, d_traumas, False, 0)
+
+    def chokes(self, s: Fighting) -> None:
+        while s.ap - 2 >= s.f.tactic.keep and self.in_grapple(s):
+            self.choke(s, self.fighters[s.grapple - 1])
+        self.in_grapple(s)
+
+    def grapple_actions(self, s: Fighting) -> None:
+        """V-6.10: held, break free while 2 AP and held (freed, the turn ends); holding, chokes."""
+        if s.grapple < 0:
+            while s.ap >= 2 and s.out is None and s.grapple:
+                self.break_free(s)
+            return
+        self.chokes(s)
+
+    def helpless(self, e: Fighting) -> bool:
+        """V-6.6: out, not dead, not by Will (V-5.3)."""
+        return e.out is not None and e.out != "will" and not e.dead
+
+    def finish_off(self, s: Fighting) -> None:
+        """V-3.11: 3 AP; a shooting check with the gun in hand, else melee (defence pool); success:
+        3 × damage + extras through the armour, a trauma, dead."""
+        e = self.foe(s)
+        s.ap -= 3
+        if s.gun_in_hand:
+            g = s.f.gun
+            r = self.fighter_check(s, s.f.attributes.agility + s.f.skills.shooting + g.modifier - s.pen_shoot)
+            damage = g.damage
+        else:
+            r = self.fighter_check(s, self.defence_pool(s))
+            damage = s.weapon["damage"]
+            self.strain(s)
+        outcome = "miss"
+        if r >= 1 and s.out is None:
+            outcome = "hit"
+            self.blow(s, e, 3 * damage + r - 1, 0, False, 0)
+            self.trauma(e)
+            e.dead = True
+        self.rec.attacks[s.side][outcome] = self.rec.attacks[s.side].get(outcome, 0) + 1
+
+    def finishing_turn(self, s: Fighting) -> None:
+        """V-3.11: the turn's start, moves to point blank, the finishing blow with 3 AP."""
+        s.sector = 0
+        if not self.start(s):
+            return
+        e = self.foe(s)
+        while s.ap >= 1 and abs(s.x - e.x) > 1:
+            self.step(s, stop=1)
+        if s.ap >= 3 and abs(s.x - e.x) <= 1:
+            self.finish_off(s)
 
     # -- V-2 rounds and turns ----------------------------------------------------------------------
     def refill(self, s: Fighting) -> None:
@@ -513,11 +656,16 @@ class Game:
         other engagers, ``weakest``/``focus`` the lowest of Health and Will, ``nearest`` none,
         ``shooters_first`` a gun in hand with no reload due, then the fewest engagers; ties: the current
         foe, the nearest in line, the lowest row; ``random`` keeps its foe while it may, else a die."""
+        if self.o["finish_helpless"] == "on" and s.foe >= 0 and self.helpless(self.foe(s)):
+            return  # V-3.11: it finishes its helpless foe first
         best, best_key, candidates = -1, None, []
+        limit = int(self.o["melee_cap"])  # V-14.7
         for j, e in enumerate(self.fighters):
             if e.side == s.side or e.out is not None or e.away:
                 continue
             others = sum(1 for x in self.fighters if x.out is None and x.foe == j) - (1 if j == s.foe else 0)
+            if others >= limit:
+                continue
             weak = 127 - max(min(e.health, e.will, 127), 0)
             shooter = e.gun_in_hand and not e.reload
             primary = {"spread": others, "weakest": -weak, "focus": -weak, "nearest": 0,
@@ -528,6 +676,11 @@ class Game:
                 best, best_key = j, key
         if s.f.targeting == "random" and best >= 0 and best != s.foe:
             best = candidates[self.rng.die(len(candidates)) - 1]
+        if best < 0 and self.o["finish_helpless"] == "on":  # no standing enemy with room: a helpless one
+            helpless = [(abs(e.rank - s.rank), j) for j, e in enumerate(self.fighters)
+                        if e.side != s.side and self.helpless(e)
+                        and sum(1 for x in self.fighters if x.out is None and x.foe == j) - (j == s.foe) < limit]
+            best = min(helpless)[1] if helpless else -1
         s.foe = best
 
     def lost_foe(self, s: Fighting) -> bool:
@@ -542,7 +695,7 @@ class Game:
         if s.foe >= 0 and self.foe(s).out is None:
             return False
         self.choose_foe(s)
-        return s.foe < 0
+        return s.foe < 0 or self.foe(s).out is not None
 
     def lost_melee_foe(self, s: Fighting) -> bool:
         """:meth:`lost_foe`, or (several a side) the next foe beyond its melee reach."""
@@ -579,21 +732,38 @@ class Game:
             x.sight = 0
         if self.o["hip_chain"] == "per_turn":
             s.hip_chain = 0
+        if s.grapple and self.in_grapple(s):  # V-6.10: refill, bleeding, then the grapple's actions
+            if self.o["ap_refill"] == "turn_start":
+                self.refill(s)
+            hurt = s.bleed + s.dmg_per_turn
+            if hurt:
+                s.bleed = max(s.bleed - 1, 0)
+                s.lose_health(hurt)
+                if s.out is not None:
+                    return
+            self.grapple_actions(s)
+            return
+        if not self.start(s):
+            return
+        self.act(i)
+
+    def start(self, s: Fighting) -> bool:
+        """V-2.3, V-10.9, V-6.5, V-6.7, V-3.9, V-6.9: the turn's start; False if the turn ends there."""
         if self.o["ap_refill"] == "turn_start":
             self.refill(s)
         if not self.get_ready(s):
-            return
+            return False
         hurt = s.bleed + s.dmg_per_turn
         if hurt:
             s.bleed = max(s.bleed - 1, 0)
             s.lose_health(hurt)
             if s.out is not None:
-                return
+                return False
         if s.prone:
             if s.ap >= 1 and self.start_action(s, 1, lambda: True) is None:
-                return
+                return False
             if s.ap < 1:
-                return
+                return False
             s.ap -= 1
             s.prone = s.lying = False
         cost = 2 if self.o["pickup"] == "pickup_and_ready" else 1
@@ -603,19 +773,19 @@ class Game:
 
         if can_pick_up():
             if self.start_action(s, cost, can_pick_up) is None:
-                return
+                return False
             if can_pick_up():
                 s.ap -= cost
                 s.dropped = False
         if s.gun_knocked and s.ap >= cost:  # V-3.9: the gun a DROP took, in hand again
             if self.start_action(s, cost, lambda: s.ap >= cost) is None:
-                return
+                return False
             if s.ap >= cost:
                 s.ap -= cost
                 s.gun_knocked, s.gun_in_hand = False, True
         if s.immobilised and s.ap >= 2:  # V-6.9: a standard action's agility check
             if self.start_action(s, 2, lambda: s.immobilised and s.ap >= 2) is None:
-                return
+                return False
         if s.immobilised and s.ap >= 2:
             s.ap -= 2
             freed = self.fighter_check(s, s.f.attributes.agility + s.f.skills.nimbleness - s.pen_agil) >= 1
@@ -623,7 +793,12 @@ class Game:
                 s.lose_health(s.strain)
             s.immobilised = not freed
             if s.out is not None:
-                return
+                return False
+        return True
+
+    def act(self, i: int) -> None:
+        """The turn after its start (V-15.1): shots, throws, closing in, melee."""
+        s = self.fighters[i]
         if not self.ready_to_act(s):
             return
         if self.group and self.wants_order(s):  # V-15.10: the order first (drawing a sector shot)
@@ -671,7 +846,11 @@ class Game:
                 return
         while (kind := self.plan(s)) != "none":
             s.ap -= KIND_COST[kind]
-            self.attack(i, kind)
+            e = self.foe(s)
+            grab = self.attack(i, kind)
+            if grab > 0 and s.out is None and e.out is None and self.grab(s, e, grab):  # V-4.5, V-6.10
+                self.chokes(s)
+                return
             if self.lost_melee_foe(s):
                 return
 
@@ -853,6 +1032,11 @@ class Game:
                     self.choose_foe(s)
                     if s.foe < 0:
                         continue
+                    if self.foe(s).out is not None:  # finish_helpless = on (V-3.11)
+                        self.finishing_turn(s)
+                        if self.decided():
+                            return self.finish(rnd)
+                        continue
                 self.turn(s.row)
                 if self.decided():
                     return self.finish(rnd)
@@ -1003,6 +1187,19 @@ class Game:
         """V-10.7: a move away; leaving the foe's reach draws its free blow at −2 (a quick attack)."""
         if not self.sector_shot(s, 1):
             return
+        if len(self.fighters) > 2 and self.o["opportunity_from"] == "every":  # V-14.6
+            near = [j for j in self.fighters if j.side != s.side and j.out is None and not j.away
+                    and abs(j.x - s.x) <= self.reach(j)]
+            self.step_back(s)
+            for j in near:
+                if j.out is not None or abs(j.x - s.x) <= self.reach(j):
+                    continue
+                if j.gun_in_hand and self.o["gun_melee"] == "none":
+                    continue
+                self.attack(j.row, "quick", s)
+                if self.decided() or s.out is not None:
+                    return
+            return
         was = self.engaged(s)
         self.step_back(s)
         e = self.foe(s)
@@ -1056,6 +1253,9 @@ class Game:
         else:
             rng = BAND_DICE[b] + beyond
         held = 2 if d.immobilised else 0  # V-6.9: attacks at it +2 dice
+        if any(j is not a and j.side == a.side and j.out is None and not j.away and abs(j.x - d.x) <= 1
+               for j in self.fighters):  # V-14.5: shooting into melee
+            held += int(self.o["into_melee_dice"])
         if shot == "throw":
             return (a.f.attributes.physique + a.f.skills.strength + self.item(a).modifier + rng + d.f.size_mod
                     - a.pen_str - (3 if self.blind(a) else 0) - (1 if d.prone or d.lying else 0) + held)
@@ -1131,7 +1331,15 @@ class Game:
             a.braced = False
         outcome = "miss"
         if s >= 1:
-            outcome = self.hit(a, d, s, shot, a.f.gun)
+            spread = []
+            if shot == "burst" and len(self.fighters) > 2 and a.f.spread == "one_each":  # V-15.9
+                spread = [j for j in self.fighters if j is not d and j.side != a.side and j.out is None
+                          and not j.away and abs(j.x - d.x) <= 2][:s - 1]
+            outcome = self.hit(a, d, s - len(spread), shot, a.f.gun)
+            for j in spread:
+                a.foe = j.row
+                self.hit(a, j, 1, shot, a.f.gun)
+                a.foe = d.row
         self.rec.attacks[a.side][outcome] = self.rec.attacks[a.side].get(outcome, 0) + 1
 
     def hit(self, a: Fighting, d: Fighting, s: int, shot: str, item: Any) -> str:
@@ -1238,13 +1446,31 @@ class Game:
         the action is still possible (``still()``) after it."""
         if self.o["overwatch_turn_start"] == "fires":
             self.sector_shot(s, cost)
-            if self.lost_foe(s) or s.out is not None:
+            if self.decided() or s.out is not None:
                 return None
         return still()
 
     def sector_shot(self, s: Fighting, cost: int) -> bool:
         """V-11.13: the foe in sector control fires a hip shot before ``s``'s action; whether the
-        action goes ahead."""
+        action goes ahead. V-14.8 (several a side, ``overwatch_shooters = every``): every enemy in
+        sector control, in row order, turning to ``s`` for the shot."""
+        if len(self.fighters) > 2 and self.o["overwatch_shooters"] == "every":
+            for w in self.fighters:
+                if w.side == s.side or not w.sector or w.out is not None or w.away:
+                    continue
+                if w.foe >= 0 and self.engaged(w):
+                    w.sector = 0
+                    continue
+                aim, w.foe = w.foe, s.row
+                if self.can_shoot(w, "hip"):
+                    w.sector -= 1
+                    self.look(w)
+                    w.sector += 1
+                    self.shoot(w.row, "hip", sector=True)
+                w.foe = aim
+                if self.decided() or s.out is not None:
+                    return False
+            return s.ap >= cost
         w = self.foe(s)
         if not w.sector or w.foe != s.row:
             return True

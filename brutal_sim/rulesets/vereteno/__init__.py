@@ -76,10 +76,17 @@ def at_distance(fighters: np.ndarray, options: np.ndarray) -> bool:
 
 
 def kernel_set(fighters: np.ndarray, options: np.ndarray, group: bool = False) -> KernelSet:
-    """The kernel set of a Vereteno run: ``ranged`` (V-10, V-11) when :func:`at_distance`; a melee
-    duel at point blank (V-7.6) compiles nothing of the duels at a distance, and the ranged kernels
-    give it the same counters; ``group`` for a fight of several a side (V-14: the group block)."""
-    return KernelSet(ranged=at_distance(fighters, options), group=group)
+    """The kernel set of a Vereteno run: ``ranged`` (V-10, V-11) when :func:`at_distance` or a fighter
+    grapples (:func:`has_grapplers`); a melee duel at point blank (V-7.6) compiles nothing of the
+    duels at a distance or of the grapple's turns, and the ranged kernels give it the same counters;
+    ``group`` for a fight of several a side (V-14: the group block)."""
+    return KernelSet(ranged=at_distance(fighters, options) or has_grapplers(fighters), group=group)
+
+
+def has_grapplers(fighters: np.ndarray) -> bool:
+    """Does a fighter spend its extras on the grapple (``grapple_first``, V-4.5)? Its turns in a grapple
+    (V-6.10) are compiled only in the kernel variant ``ranged`` (:mod:`.kernel.grapple`)."""
+    return bool((fighters[:, L.P_ATTACK_SPENDING] == L.AS_GRAPPLE_FIRST).any())
 
 
 def _gun_in_hand(fighters: np.ndarray, i: int) -> bool:

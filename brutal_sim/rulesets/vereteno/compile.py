@@ -85,6 +85,7 @@ def compile_fighter(f: Fighter, side: int = 0) -> np.ndarray:
     row[L.P_T_PRONE] = f.tactic.prone
     row[L.P_PRONE] = f.prone
     row[L.P_STEALTH_POOL] = f.attributes.agility + f.skills.stealth
+    row[L.P_SPREAD] = f.spread == "one_each"
     row[L.P_THROW_POOL] = f.attributes.physique + f.skills.strength
     row[L.P_N_THROWN] = len(f.thrown)
     row[L.P_COMMANDER] = -1

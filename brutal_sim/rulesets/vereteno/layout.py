@@ -26,6 +26,8 @@ AS_TRAUMA_FIRST, AS_DAMAGE_ONLY, AS_DISARM_FIRST, AS_INTIMIDATE, AS_SUPPRESS_COV
 ATTACK_SPENDING_CODES = {"trauma_first": AS_TRAUMA_FIRST, "damage_only": AS_DAMAGE_ONLY,
                          "disarm_first": AS_DISARM_FIRST, "intimidate": AS_INTIMIDATE,
                          "suppress_covered": AS_SUPPRESS_COVERED}
+AS_GRAPPLE_FIRST = len(ATTACK_SPENDING_CODES)  # V-4.5: every extra into the grapple (V-3.12, V-3.13, V-6.10)
+ATTACK_SPENDING_CODES["grapple_first"] = AS_GRAPPLE_FIRST
 DS_BLOCK_FIRST, DS_COUNTER_FIRST = range(2)
 DEFENCE_SPENDING_CODES = {"block_first": DS_BLOCK_FIRST, "counter_first": DS_COUNTER_FIRST}
 
@@ -120,6 +122,7 @@ P_TAUNT = P.next()  # V-15.10, V-13.3: 1 if its battle cry is a taunt (negotiati
 P_FEAR = P.next()  # V-1.7 (threat_resistances = v1_7): dice a threat at it gains, FEAR_IMMUNE immune
 P_INSPIRE = P.next()  # V-13.7 (inspire = on): 1 if it inspires its allies
 P_LEADERSHIP = P.next()  # V-13.7: Лидерство, the most Will an inspiration restores
+P_SPREAD = P.next()  # V-15.9: 1 if a long burst spreads one success to each other target within 2 m (one_each)
 NF = P.size
 #: V-5.6 unarmed profile: mod 0, init 0, damage 1, crit "—" (0: no trauma, no disarm)
 UNARMED_PROFILE = {W_PRESENT: 1, W_MOD: 0, W_INIT: 0, W_DAMAGE: 1, W_CRIT: 0}
@@ -166,6 +169,9 @@ S_ORD_UNTIL = S.block(4)
 S_ORDERED_UNTIL = S.next()  # V-15.10: the last round the commander's own order lasts
 S_THREATENED = S.next()  # V-13.2: 1 while a threat being resolved targets it
 S_INSPIRED = S.next()  # V-13.7: 1 once an ally has tried to inspire it this fight
+#: V-6.10: the grapple a fighter is in: its partner's row + 1 when it holds the partner (the grappler), −(row
+#: + 1) when the partner holds it (grappled), 0 in none
+S_GRAPPLE = S.next()
 NS = S.size
 #: bit of S_DROPPED (throw_ready = quick): the melee weapon stowed while the thrower holds an item to throw
 #: or nothing after a throw (bare hands in melee, V-5.6, until it readies the weapon, V-10.9)

@@ -51,7 +51,8 @@ ORDERS: tuple[str, ...] = ("auto", "shooting", "melee", "defend", "nimbleness")
 FEAR: dict[str, int | None] = {"normal": 0, "susceptible": 3, "vulnerable": 6, "immune": None}
 
 Reaction = Literal["best", "defend", "dodge", "none"]
-AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered"]
+AttackSpending = Literal["trauma_first", "damage_only", "disarm_first", "intimidate", "suppress_covered",
+                         "grapple_first"]
 DefenceSpending = Literal["block_first", "counter_first"]
 Targeting = Literal[TARGETING + TARGETING_MORE]  # type: ignore[valid-type]  # fights of several a side (V-14)
 
@@ -274,6 +275,9 @@ class FighterSpec(StrictModel):
     reaction: Reaction = "best"
     attack_spending: AttackSpending = "trauma_first"
     defence_spending: DefenceSpending = "block_first"
+    spread: Literal["none", "one_each"] = Field("none", description="V-15.9, V-11.12: a long burst's spread in a fight "
+                                                "of several a side: none, or one success to each other enemy "
+                                                "within 2 m of its target, the rest on the target")
     arrive_round: int = Field(1, ge=1, le=10000, description="V-14: in a fight of several a side, the round it "
                                                              "joins the fight (1: from the start)")
     targeting: Targeting = Field("nearest", description="whom it attacks in a fight of several a side (V-14.3: "
@@ -327,6 +331,7 @@ class Fighter(StrictModel):
     reaction: Reaction
     attack_spending: AttackSpending
     defence_spending: DefenceSpending
+    spread: Literal["none", "one_each"] = "none"
     arrive_round: int = 1
     targeting: Targeting = "nearest"
     commander: str = ""

@@ -190,6 +190,32 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="no inspiring (V-3.14), or a fighter with the field inspire restores an ally's Will in a fight of "
                     "several (3 AP, Эмпатия + Лидерство, −2 beyond close range, −2 on itself; each success 1 Will, at "
                     "most its Лидерство; once a fight per ally)"),
+    # V-3.11-3.13, V-14 grapple, finishing off, crowds
+    OptionSpec("finish_helpless", "V-3.11", "off", ("off", "on"),
+               help="in a fight of several a side, a fighter whose foe lies helpless (out by Health or by a "
+                    "knock-out or paralysing trauma, not dead, not by Will) turns to another enemy (off: out "
+                    "fighters stay out, V-14.10), or finishes it off first (on: 3 AP at point blank, V-3.11)"),
+    OptionSpec("grappled_reactions", "V-6.10", "none", ("none", "allowed"),
+               help="a grappled fighter's only action is breaking free, so it neither defends nor dodges (none), "
+                    "or it still reacts to attacks as any fighter (allowed)"),
+    OptionSpec("grab_armour", "V-5.4", "cancels", ("cancels", "kept"),
+               help="a blow whose damage the armour roll stops loses its grapple as every other harmful effect "
+                    "(cancels), or the grab's opposed check is made all the same (kept)"),
+    OptionSpec("melee_cap", "V-14.7", 8, int_range=(1, 8),
+               help="in a fight of several a side, at most this many enemies fight one fighter (have it as their "
+                    "foe; seed 22: the 8 squares around it); one finding no enemy with room waits"),
+    OptionSpec("outnumber_dice", "V-14.2", 0, int_range=(-5, 5),
+               help="dice a melee attack gains per other enemy of its target fighting it within melee reach "
+                    "(outnumbering; no rule text: a designer dial)"),
+    OptionSpec("into_melee_dice", "V-14.5", 0, int_range=(-5, 5),
+               help="dice a shot or throw gains at a target at point blank of one of the shooter's allies "
+                    "(shooting into melee; no rule text: a designer dial, negative for a penalty)"),
+    OptionSpec("overwatch_shooters", "V-14.8", "every", ("every", "foe"),
+               help="in a fight of several a side, every enemy in sector control fires a sector shot at an "
+                    "enemy's action (every), or only the actor's foe, when the actor is its own foe (foe)"),
+    OptionSpec("opportunity_from", "V-14.6", "every", ("every", "foe"),
+               help="in a fight of several a side, a move away draws an opportunity attack from every enemy whose "
+                    "melee reach it leaves (every), or from the mover's foe only (foe)"),
 )
 
 # -- the kernels' option row (int64[NO]) --------------------------------------------------------------
@@ -276,6 +302,14 @@ O_THREAT_RANGE = ROW.slot("threat_range")
 O_THREAT_RESISTANCES = ROW.slot("threat_resistances")
 O_THREAT_HEARING = ROW.slot("threat_hearing")
 O_INSPIRE = ROW.slot("inspire")
+O_FINISH_HELPLESS = ROW.slot("finish_helpless")
+O_GRAPPLED_REACTIONS = ROW.slot("grappled_reactions")
+O_GRAB_ARMOUR = ROW.slot("grab_armour")
+O_MELEE_CAP = ROW.slot("melee_cap")
+O_OUTNUMBER_DICE = ROW.slot("outnumber_dice")
+O_INTO_MELEE_DICE = ROW.slot("into_melee_dice")
+O_OVERWATCH_SHOOTERS = ROW.slot("overwatch_shooters")
+O_OPPORTUNITY_FROM = ROW.slot("opportunity_from")
 NO = ROW.size
 
 # -- codes of the choices the kernels compare with (``_``: a choice no kernel compares with) --------
@@ -317,6 +351,11 @@ _, MELEE_ORDER_ATTACKS_ONLY = ROW.codes("melee_order")
 _, THREAT_RANGE_PER_TARGET = ROW.codes("threat_range")
 _, THREAT_RESISTANCES_V1_7 = ROW.codes("threat_resistances")
 _, THREAT_HEARING_AS_ORDERS = ROW.codes("threat_hearing")
+_, FINISH_HELPLESS_ON = ROW.codes("finish_helpless")
+_, GRAPPLED_REACTIONS_ALLOWED = ROW.codes("grappled_reactions")
+_, GRAB_ARMOUR_KEPT = ROW.codes("grab_armour")
+OVERWATCH_SHOOTERS_EVERY, _ = ROW.codes("overwatch_shooters")
+OPPORTUNITY_FROM_EVERY, _ = ROW.codes("opportunity_from")
 #: V-1.5 ``ties = reroll``: tied rerolls before the side that makes the check fails
 TIE_REROLLS = 100
 

@@ -40,9 +40,10 @@ Modules, one per rule chapter of ``docs/rules/vereteno.md``, each importing only
 :mod:`.checks` (V-1 checks, prayer and pools, with the V-3.17 tokens and V-6.1 out that a prayer
 needs), :mod:`.initiative` (V-2 state, AP refill, initiative), :mod:`.actions` (V-3 attack kinds,
 V-4.1–V-4.5 reactions and spending, the V-7 policies), :mod:`.armour` (V-5), :mod:`.traumas` (V-6),
-:mod:`.melee` (V-4 the blow and the attack), :mod:`.groups` (V-14 the choice of a foe in a fight of
-several a side), :mod:`.orders` (V-13 threats, taunts and orders, with :func:`.distance._band` for
-their ranges), :mod:`.rounds` (V-2.3 turns in melee); for fights at
+:mod:`.melee` (V-4 the blow and the attack), :mod:`.grapple` (V-4.5 the grab, V-6.10 the grappled
+state, V-3.12 breaking free, V-3.13 the choke, V-3.11 finishing off), :mod:`.groups` (V-14 the choice
+of a foe in a fight of several a side), :mod:`.orders` (V-13 threats, taunts and orders, with
+:func:`.distance._band` for their ranges), :mod:`.rounds` (V-2.3 turns in melee); for fights at
 a distance :mod:`.distance` (V-10 bands, the opening, moves), :mod:`.shooting` (V-11, V-12 shots)
 and :mod:`.ranged` (V-15 turns at a distance), which only those fights compile; :mod:`.fight`
 (V-2.6 the fight of rounds and the single attack, whose flag ``ranged`` prunes the steps at a
@@ -115,6 +116,13 @@ from .drivers import (
 from .fight import (
     _finish as finish,
 )
+from .grapple import (
+    _break_hold as break_hold,
+    _choke as choke,
+    _finish_off as finish_off,
+    _grab as grab,
+    _in_grapple as in_grapple,
+)
 from .initiative import (
     _order as order,
     _refill as refill,
@@ -185,6 +193,11 @@ from .traumas import (
 
 __all__ = [
     "paired",
+    "break_hold",
+    "choke",
+    "finish_off",
+    "grab",
+    "in_grapple",
     "run",
     "BAND_OUT",
     "KIND_COST",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ....toolbox.jit import rule
 from ..layout import (
     AS_DISARM_FIRST,
+    AS_GRAPPLE_FIRST,
     AS_INTIMIDATE,
     AS_SUPPRESS_COVERED,
     AS_TRAUMA_FIRST,
@@ -30,6 +31,7 @@ from ..layout import (
     R_DODGE,
     R_NONE,
     S_AP,
+    S_GRAPPLE,
     S_OUT,
     SLOT_WEAPON,
     W_CRIT,
@@ -43,6 +45,7 @@ from ..options import (
     NPC_NONE,
     NPC_TOKENS,
     O_EXPOSURE,
+    O_GRAPPLED_REACTIONS,
     O_GUN_MELEE,
     O_NPC_REACTIONS,
 )
@@ -107,8 +110,11 @@ def _choose_reaction(F, S, opts, a, d, kind):
     """V-4.1, V-7.2, V-3.17, V-11.22: ``R_DEFEND``, ``R_DODGE`` or ``R_NONE`` (no AP left, the fighter
     never reacts, or a GM character under ``npc_reactions = none``, or ``tokens`` with none left).
     ``best`` defends if the melee pool is at least the dodge pool. With its gun in hand under
-    ``gun_melee = none`` a fighter that reacts dodges."""
+    ``gun_melee = none`` a fighter that reacts dodges. A grappled fighter never reacts under
+    ``grappled_reactions = none`` (V-6.10: its only action is breaking free)."""
     if S[d, S_AP] < 1 or S[d, S_OUT] != 0:
+        return R_NONE
+    if S[d, S_GRAPPLE] < 0 and opts[O_GRAPPLED_REACTIONS] == 0:
         return R_NONE
     if _is_npc(F, opts, d):
         if opts[O_NPC_REACTIONS] == NPC_NONE:
@@ -191,6 +197,8 @@ def _resolve(F, S, opts, a, d, react, sa, r):
 @rule
 def _spend(F, S, a, d, s):
     """V-4.5, V-7.4: a hit with ``s`` ≥ 1 successes; the extras bought by the attacker's policy.
+    ``grapple_first`` puts every extra into the grapple (:func:`_grapple_extras`), which adds nothing
+    here; with none to put there (neither fighter may grapple) it spends as ``damage_only``.
 
     Returns
     -------
@@ -213,4 +221,16 @@ def _spend(F, S, a, d, s):
     elif policy == AS_INTIMIDATE:
         will = extra
         extra = 0
+    elif policy == AS_GRAPPLE_FIRST and _grapple_extras(F, S, a, d, s) > 0:
+        extra = 0
     return _weapon(F, S, a, W_DAMAGE) + extra, traumas, disarm, will
+
+
+@rule
+def _grapple_extras(F, S, a, d, s):
+    """V-4.5 grapple, V-7.4 ``grapple_first``: the extra successes of a hit with ``s`` successes that
+    ``a`` puts into the grapple: every one (s − 1 ≥ 1) when neither ``a`` nor ``d`` is in a grapple
+    (one grapple per fighter), else 0. int64."""
+    if F[a, P_ATTACK_SPENDING] != AS_GRAPPLE_FIRST or s < 2 or S[a, S_GRAPPLE] != 0 or S[d, S_GRAPPLE] != 0:
+        return 0
+    return s - 1

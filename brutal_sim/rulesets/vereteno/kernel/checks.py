@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.battle import B_AWAY
 from ....toolbox.battle import apart, foe, put_out
 from ....toolbox.jit import inline_rule, rule
 from ....toolbox.rng import roll_die
@@ -35,6 +36,7 @@ from ..layout import (
     S_LYING,
     S_NO2H,
     S_ORD,
+    S_OUT,
     S_PEN_AGIL,
     S_PEN_MELEE,
     S_PRONE,
@@ -59,6 +61,7 @@ from ..options import (
     O_NPC_REACTIONS,
     O_NPC_TOKENS,
     O_ONE_VALUE,
+    O_OUTNUMBER_DICE,
     O_PRAYER,
     O_PRONE_MELEE,
     PRAYER_APP,
@@ -278,11 +281,26 @@ def _attack_pool(F, S, a, d, kind):
 def _melee_pool(F, S, opts, a, d, kind):
     """V-10.8: the attack pool (:func:`_attack_pool`) + ``prone_melee`` dice (default 2) against a
     target lying prone by choice and not knocked down + the attacker's order bonus on melee attacks
-    ("In melee!", V-13.4) (int64)."""
+    ("In melee!", V-13.4); V-14.2: + ``outnumber_dice`` per other enemy fighting the target within its
+    reach (:func:`_outnumbering`; default 0) (int64)."""
     pool = _attack_pool(F, S, a, d, kind) + S[a, S_ORD + ORD_MELEE]
     if S[d, S_LYING] != 0 and S[d, S_PRONE] == 0:
         pool += opts[O_PRONE_MELEE]
+    if opts[O_OUTNUMBER_DICE] != 0:
+        pool += opts[O_OUTNUMBER_DICE] * _outnumbering(F, S, a, d)
     return pool
+
+
+@rule
+def _outnumbering(F, S, a, d):
+    """V-14.2: the enemies of ``d`` other than ``a`` fighting it (its foe is ``d``) within their melee
+    reach (V-3.15), in the fight (not out, not away). int64."""
+    n = 0
+    for j in range(F.shape[0]):
+        if (j != a and F[j, P_SIDE] != F[d, P_SIDE] and S[j, S_OUT] == 0 and S[j, B_AWAY] == 0
+                and foe(S, j) == d and apart(S, j, d) <= _reach(F, S, j)):
+            n += 1
+    return n
 
 
 @rule

@@ -13,10 +13,10 @@ hand and ``start_distance`` ≤ 1 both draw the same dice in the same order.
 from __future__ import annotations
 
 from ....core.battle import B_AWAY, B_ORDER, B_OUT
-from ....toolbox.battle import decided, drawn, foe, last_out, loser_side, set_round
+from ....toolbox.battle import apart, decided, drawn, foe, last_out, loser_side, set_round
 from ....toolbox.jit import rule
 from ....toolbox.tally import count_decision
-from ..layout import C_DRAWS, K_NONE, S_AP, S_DEAD, S_HARMED, S_OUT, S_SECTOR, SH_NONE, SH_THROW, TALLY
+from ..layout import C_DRAWS, K_NONE, REACH, S_AP, S_DEAD, S_HARMED, S_OUT, S_SECTOR, SH_NONE, SH_THROW, TALLY
 from ..options import (
     O_AP_REFILL,
     O_INIT_ROLL,
@@ -28,13 +28,14 @@ from ..options import (
 )
 from .actions import _plan
 from .checks import KIND_COST
-from .distance import _in_reach, _open, _stealth_approach
+from .distance import _in_reach, _open, _stealth_approach, _step_to
+from .grapple import _can_finish, _finish_off
 from .groups import _choose_foe
 from .initiative import _arrivals, _order, _refill, _reset, _roll_initiative, _surprise
 from .melee import _attack
 from .orders import _orders_lapse
-from .ranged import TO_SHOTS, TURN_OVER, _ranged_turn_in, _ready_weapon, _to_first_shot
-from .rounds import _turn_in
+from .ranged import TO_SHOTS, TURN_OVER, _ranged_start, _ranged_turn_in, _ready_weapon, _to_first_shot
+from .rounds import _turn_in, _turn_start
 from .shooting import _look, _plan_shot, _shoot, _throw
 from .traumas import _immobilise
 
@@ -121,7 +122,13 @@ def _fight(F, S, opts, tt, st, cnt, ranged, group):
                     if S[i, B_AWAY] != 0:
                         continue
                     _choose_foe(F, S, opts, st, i)
-                    if foe(S, i) < 0:  # no enemy in the fight (those left are still to arrive): it waits
+                    e = foe(S, i)
+                    if e < 0:  # no enemy in the fight (those left are still to arrive): it waits
+                        continue
+                    if S[e, S_OUT] != 0:  # finish_helpless = on: it finishes off its helpless foe (V-3.11)
+                        _finishing_turn(F, S, opts, tt, st, cnt, i, ranged)
+                        if decided(S):  # bleeding at its turn's start may put the finisher's side out
+                            return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])
                         continue
             if ranged is not None:
                 _ranged_turn_in(F, S, opts, tt, st, cnt, i, group)
@@ -131,6 +138,25 @@ def _fight(F, S, opts, tt, st, cnt, ranged, group):
                 return _finish(F, S, cnt, rnd, opts[O_ROUND_CAP])
     cnt[C_DRAWS] += 1
     return 2
+
+
+@rule
+def _finishing_turn(F, S, opts, tt, st, cnt, i, ranged):
+    """V-3.11, V-6.6: the turn of ``i`` whose foe lies helpless (``finish_helpless = on``): its start
+    (:func:`_ranged_start` or :func:`_turn_start`), then, at a distance, moves (1 AP each) to point
+    blank of it; with 3 AP left there, the finishing blow (:func:`.grapple._finish_off`); else it
+    waits for a full pool **[reading]**."""
+    if ranged is not None:
+        S[i, S_SECTOR] = 0  # V-11.13: its own turn ends its sector control
+        if not _ranged_start(F, S, opts, tt, st, cnt, i):
+            return
+        e = foe(S, i)
+        while S[i, S_AP] >= 1 and apart(S, i, e) > REACH:
+            _step_to(F, S, opts, i, REACH)
+    elif not _turn_start(F, S, opts, tt, st, cnt, i):
+        return
+    if _can_finish(S, i):
+        _finish_off(F, S, opts, tt, st, cnt, i)
 
 
 @rule

@@ -9,6 +9,7 @@ from ....core.battle import B_DEALT, B_TAKEN
 from ....toolbox.battle import put_out
 from ....toolbox.jit import rule
 from ..layout import (
+    AS_GRAPPLE_FIRST,
     C_ATTACKS,
     C_DAMAGE,
     C_WOUNDS,
@@ -22,11 +23,13 @@ from ..layout import (
     N_LEVELS,
     N_OUTCOMES,
     OUT_ARMOUR_STOPPED,
+    P_ATTACK_SPENDING,
     P_SIDE,
     R_DEFEND,
     R_DODGE,
     R_NONE,
     S_DROPPED,
+    S_GRAPPLE,
     S_HARMED,
     S_INIT_BONUS,
     S_OUT,
@@ -35,7 +38,8 @@ from ..layout import (
     S_WILL,
     W_DAMAGE,
 )
-from .actions import _choose_reaction, _resolve, _spend, _take_reaction
+from ..options import GRAB_ARMOUR_KEPT, O_GRAB_ARMOUR
+from .actions import _choose_reaction, _grapple_extras, _resolve, _spend, _take_reaction
 from .armour import _armour_roll, _lose_health
 from .checks import _defence_pool, _dodge_pool, _fighter_check, _melee_pool, _weapon
 from .traumas import _strain, _trauma
@@ -79,8 +83,8 @@ def _blow(F, S, opts, tt, st, cnt, src, tgt, damage, traumas, disarm, will):
 def _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, will):
     """V-4.6, V-5.2, V-6.2, V-12.3, V-5.3: a blow or shot of ``damage`` left ``final`` after the
     armour roll: Health, then the traumas and the disarm unless the armour stopped it all, then the
-    Will damage (never stopped; Will ≤ 0 puts the target out); counts the blow's level
-    (:func:`_level`). Returns 1 if the armour stopped all the damage, else 0."""
+    Will damage (never stopped; Will ≤ 0 puts the target out; a grapple it is in ends, V-6.10);
+    counts the blow's level (:func:`_level`). Returns 1 if the armour stopped all the damage, else 0."""
     was_out = S[tgt, S_OUT] != 0
     stopped = damage > 0 and final == 0
     side = F[tgt, P_SIDE]
@@ -101,6 +105,10 @@ def _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, wil
     if S[tgt, S_WILL] <= 0:
         put_out(F, S, tgt, CAUSE_WILL)
     out = S[tgt, S_OUT] != 0 and not was_out
+    if out and S[tgt, S_GRAPPLE] != 0:  # V-6.10: a grapple ends when either fighter is out
+        partner = abs(S[tgt, S_GRAPPLE]) - 1
+        S[tgt, S_GRAPPLE] = 0
+        S[partner, S_GRAPPLE] = 0
     level = _level(stopped, final, applied, out)
     cnt[C_WOUNDS + side * N_LEVELS + level] += 1
     S[side, S_TOOK + level] += 1  # the per-side tally (a per-side cell)
@@ -117,9 +125,13 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
 
     The attack's effects on ``d`` resolve first, then the defence's counter and traumas on ``a``
     (simultaneous, V-4.3: they use the weapon ``d`` defended with even if the attack disarmed it).
+
+    Returns the extra successes put into the grapple (V-4.5, :func:`.actions._grapple_extras`; 0
+    when the armour stopped the blow's damage, V-5.4 **[reading: the grab is a harmful effect]**,
+    unless ``grab_armour = kept``): the grab's check is the caller's (:func:`.grapple._grab`).
     """
     if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
-        return
+        return 0
     react = _choose_reaction(F, S, opts, a, d, kind)
     if react != R_NONE:
         _take_reaction(F, S, opts, d)
@@ -136,12 +148,18 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
     outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
     S[d, S_INIT_BONUS] += d_init
     counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with
+    grab = 0
     if s > 0:
         damage, traumas, disarm, will = _spend(F, S, a, d, s)
+        if F[a, P_ATTACK_SPENDING] == AS_GRAPPLE_FIRST:
+            grab = _grapple_extras(F, S, a, d, s)
         if _blow(F, S, opts, tt, st, cnt, a, d, damage, traumas, disarm, will):
             outcome = OUT_ARMOUR_STOPPED
+            if grab > 0 and opts[O_GRAB_ARMOUR] != GRAB_ARMOUR_KEPT:
+                grab = 0
     side = F[a, P_SIDE]
     if side >= 0:  # (always: an index guard, kernel docstring)
         cnt[C_ATTACKS + side * N_OUTCOMES + outcome] += 1
     if counter != 0 or d_traumas != 0:
         _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)
+    return grab

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.battle import B_AWAY
 from ....toolbox.battle import apart, foe
 from ....toolbox.jit import rule
 from ..layout import (
@@ -23,6 +24,7 @@ from ..layout import (
     MV_CLOSE_IN,
     MV_KEEP_DISTANCE,
     P_N_THROWN,
+    P_SIDE,
     P_SPEED,
     P_T_ENGAGED,
     P_T_KEEP,
@@ -33,6 +35,7 @@ from ..layout import (
     S_AP,
     S_BRACED,
     S_DROPPED,
+    S_GRAPPLE,
     S_HIP_CHAIN,
     S_LYING,
     S_OUT,
@@ -52,9 +55,11 @@ from ..options import (
     O_AP_REFILL,
     O_GUN_MELEE,
     O_HIP_CHAIN,
+    O_OPPORTUNITY_FROM,
     O_OVERWATCH_MOVE,
     O_OVERWATCH_TURN_START,
     O_THROW_RANGE,
+    OPPORTUNITY_FROM_EVERY,
     OVERWATCH_MOVE_END,
     OVERWATCH_TURN_START_EXEMPT,
 )
@@ -72,11 +77,12 @@ from .distance import (
     _step_back,
     _step_to,
 )
+from .grapple import _grapple_actions, _in_grapple
 from .groups import _lost_foe, _stops
 from .initiative import _refill
 from .melee import _attack
 from .orders import INSPIRE_COST, WILL_ACTION_COST, _give_order, _inspire, _wants_inspire, _wants_order
-from .rounds import N_START_STEPS, START_READY, _melee_actions, _start_cost, _start_step
+from .rounds import N_START_STEPS, START_BLEED, START_READY, _melee_actions, _start_cost, _start_step
 from .shooting import (
     READY_COST,
     SHOT_COST,
@@ -137,14 +143,40 @@ def _retreat(F, S, opts, tt, st, cnt, i):
     sector shot first, V-11.13); a move that starts within the foe's melee reach and ends outside it
     draws one opportunity attack: a free blow at −2 dice (a quick attack without its AP
     **[reading]**), which ``i`` may answer with a reaction; not from a foe with its gun in hand under
-    ``gun_melee = none``."""
+    ``gun_melee = none``. In a fight of several with ``opportunity_from = every`` (V-14.6) from every
+    enemy whose reach it leaves (:func:`_step_back_among`)."""
     if not _sector_shot(F, S, opts, tt, st, cnt, i, 1):
+        return
+    if F.shape[0] > 2 and opts[O_OPPORTUNITY_FROM] == OPPORTUNITY_FROM_EVERY:
+        _step_back_among(F, S, opts, tt, st, cnt, i)
         return
     was = _engaged(F, S, i)
     _step_back(F, S, opts, i)
     e = foe(S, i)
     if was and not _engaged(F, S, i) and not (_gun_in_hand(S, e) and opts[O_GUN_MELEE] == GUN_MELEE_NONE):
         _attack(F, S, opts, tt, st, cnt, e, i, K_QUICK)
+
+
+@rule
+def _step_back_among(F, S, opts, tt, st, cnt, i):
+    """V-14.6, V-10.7: ``i`` steps back from its foe in a fight of several: every enemy in the fight (in
+    row order) whose melee reach (V-3.15) it was in before the move and is not after makes its
+    opportunity attack (a free quick attack, as :func:`_retreat`; not with its gun in hand under
+    ``gun_melee = none``), until the fight is decided or ``i`` is out."""
+    mask = 0
+    for j in range(F.shape[0]):
+        if (F[j, P_SIDE] != F[i, P_SIDE] and S[j, S_OUT] == 0 and S[j, B_AWAY] == 0
+                and apart(S, j, i) <= _reach(F, S, j)):
+            mask |= 1 << j
+    _step_back(F, S, opts, i)
+    for j in range(F.shape[0]):
+        if (mask >> j) & 1 == 0 or S[j, S_OUT] != 0 or apart(S, j, i) <= _reach(F, S, j):
+            continue
+        if _gun_in_hand(S, j) and opts[O_GUN_MELEE] == GUN_MELEE_NONE:
+            continue
+        _attack(F, S, opts, tt, st, cnt, j, i, K_QUICK)
+        if _stops(S, i):
+            return
 
 
 @rule
@@ -399,6 +431,23 @@ def _ranged_start(F, S, opts, tt, st, cnt, i):
 
 
 @rule
+def _grapple_turn(F, S, opts, tt, st, cnt, i):
+    """V-2.3, V-6.5, V-6.10: the turn of ``i`` in a grapple (:func:`.grapple._in_grapple`: one whose
+    partner went out ends here, and the turn goes as usual): (refill), bleeding (no action), then the
+    grapple's actions (:func:`.grapple._grapple_actions`); the other turn-start steps are actions,
+    and a fighter in a grapple takes none but the grapple's **[reading]**. Returns whether the
+    grapple took the turn (bool)."""
+    if not _in_grapple(S, i):
+        return False
+    if opts[O_AP_REFILL] != 0:
+        _refill(F, S, i)
+    if _start_cost(F, S, opts, i, START_BLEED) >= 0 and not _start_step(F, S, opts, st, i, START_BLEED):
+        return True
+    _grapple_actions(F, S, opts, tt, st, cnt, i)
+    return True
+
+
+@rule
 def _ranged_turn(F, S, opts, tt, st, cnt, i):
     """Fighter ``i``'s turn in a duel at a distance (:func:`_ranged_turn_in`)."""
     _ranged_turn_in(F, S, opts, tt, st, cnt, i, None)
@@ -418,12 +467,15 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
     and that lacked the AP to pick it up, V-3.9; V-15.4: moves while AP last, each drawing the
     foe's sector shot, stopping at its reach, V-3.15), then melee (:func:`_melee_actions`) once the
     foe is within its reach (V-10.4), a thrower readying its weapon first (:func:`_ready_weapon`).
-    ``group`` the drivers' flag (None in a duel)."""
+    ``group`` the drivers' flag (None in a duel). In a grapple (V-6.10) the turn is the grapple's
+    (:func:`_grapple_turn`)."""
     S[i, S_SECTOR] = 0
     for j in range(F.shape[0]):  # V-11.18: a new turn, new perception checks
         S[j, S_SIGHT] = 0
     if opts[O_HIP_CHAIN] == HIP_CHAIN_PER_TURN:
         S[i, S_HIP_CHAIN] = 0
+    if S[i, S_GRAPPLE] != 0 and _grapple_turn(F, S, opts, tt, st, cnt, i):  # V-6.10: the grapple's turn
+        return
     if not _ranged_start(F, S, opts, tt, st, cnt, i) or not _ready_to_act(F, S, opts, tt, st, cnt, i):
         return
     if group is not None:
@@ -453,4 +505,4 @@ def _ranged_turn_in(F, S, opts, tt, st, cnt, i, group):
         if not _in_reach(F, S, i):
             return
     if _ready_weapon(S, i):
-        _melee_actions(F, S, opts, tt, st, cnt, i, group)
+        _melee_actions(F, S, opts, tt, st, cnt, i, group, True)

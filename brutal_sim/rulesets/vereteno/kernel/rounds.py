@@ -34,6 +34,7 @@ from ..options import O_AP_REFILL, O_PICKUP, O_START_READY, START_READY_NO, STEA
 from .actions import _plan
 from .armour import _lose_health
 from .checks import KIND_COST, _wb
+from .grapple import _chokes, _grab
 from .groups import _lost_melee_foe, _stops
 from .initiative import _refill
 from .melee import _attack
@@ -131,10 +132,14 @@ def _turn_start(F, S, opts, tt, st, cnt, i):
 
 
 @rule
-def _melee_actions(F, S, opts, tt, st, cnt, i, group):
+def _melee_actions(F, S, opts, tt, st, cnt, i, group, ranged):
     """V-2.5, V-7.1: fighter ``i``'s actions in melee: a free stealth attack, a battle cry if its
     tactic has one and 2 AP leave its reserve, then attacks by its tactic, until the fight is
-    decided or, in a fight of several, its foe is lost (:func:`.groups._lost_melee_foe`)."""
+    decided or, in a fight of several, its foe is lost (:func:`.groups._lost_melee_foe`). An attack
+    whose extras went into the grapple (V-4.5, ``grapple_first``) makes the grab's check
+    (:func:`.grapple._grab`); held, the foe is choked with the AP left (:func:`.grapple._chokes`,
+    V-6.10: the grappler's only action). ``ranged`` the drivers' flag: the grapple is played only in
+    the kernel set at a distance (a matchup with a grappler plays it); None compiles none of it."""
     if S[i, S_STEALTH] == STEALTH_EXTRA_ATTACK:  # V-2.5: a standard attack as a free action first
         _attack(F, S, opts, tt, st, cnt, i, foe(S, i), K_STANDARD)
         if _lost_melee_foe(F, S, opts, st, i, group):
@@ -148,7 +153,12 @@ def _melee_actions(F, S, opts, tt, st, cnt, i, group):
         if kind == K_NONE:
             return
         S[i, S_AP] -= KIND_COST[kind]
-        _attack(F, S, opts, tt, st, cnt, i, foe(S, i), kind)
+        e = foe(S, i)
+        grab = _attack(F, S, opts, tt, st, cnt, i, e, kind)
+        if ranged is not None:
+            if grab > 0 and S[i, S_OUT] == 0 and S[e, S_OUT] == 0 and _grab(F, S, opts, st, i, e, grab):
+                _chokes(F, S, opts, tt, st, cnt, i)
+                return
         if _lost_melee_foe(F, S, opts, st, i, group):
             return
 
@@ -177,4 +187,4 @@ def _turn_in(F, S, opts, tt, st, cnt, i, group):
             _inspire(F, S, opts, st, i)
             if _stops(S, i):
                 return
-    _melee_actions(F, S, opts, tt, st, cnt, i, group)
+    _melee_actions(F, S, opts, tt, st, cnt, i, group, None)

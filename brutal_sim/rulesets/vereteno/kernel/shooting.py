@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.battle import B_AWAY, B_FOE
 from ....toolbox.battle import apart, foe
 from ....toolbox.jit import rule
 from ....toolbox.rng import roll_die
@@ -42,6 +43,7 @@ from ..layout import (
     P_SHOOT_POOL,
     P_SIDE,
     P_SIZE,
+    P_SPREAD,
     P_SUPPRESS_AT,
     P_T_BRACE,
     P_T_KEEP,
@@ -52,6 +54,8 @@ from ..layout import (
     P_THROWN,
     R_DODGE,
     R_NONE,
+    REACH,
+    REACH_LONG,
     S_AMMO,
     S_AP,
     S_ARMOUR,
@@ -62,6 +66,7 @@ from ..layout import (
     S_INIT_BONUS,
     S_LYING,
     S_ORD,
+    S_OUT,
     S_PEN_AGIL,
     S_PEN_SHOOT,
     S_PEN_STR,
@@ -115,10 +120,12 @@ from ..options import (
     O_ENGAGED_RANGE,
     O_GM_RELOAD_TOKENS,
     O_HIGH_CAPACITY,
+    O_INTO_MELEE_DICE,
     O_LONG_RELOAD,
     O_ONE_VALUE,
     O_OVERWATCH_BREAK,
     O_OVERWATCH_COST,
+    O_OVERWATCH_SHOOTERS,
     O_RANGED_DISARM,
     O_SHIELD,
     O_STOP_DIE,
@@ -128,6 +135,7 @@ from ..options import (
     O_VISIBILITY_CHECK,
     OVERWATCH_BREAK_ANY_HIT,
     OVERWATCH_DECLARE_QUICK,
+    OVERWATCH_SHOOTERS_EVERY,
     RANGED_DISARM_ON,
     SHIELD_IGNORE,
     STOP_DIE_NOT_COUNTED,
@@ -295,9 +303,13 @@ def _shot_pool(F, S, opts, a, shot):
     immobilised one (V-6.9: attacks at it +2 dice), +1 with the gun braced (V-11.16), −3 blind
     (V-11.18), + the shooter's order bonus on shots ("Fire!", V-13.4). A throw (V-11.20):
     Телосложение + Сила + the item's modifier − PEN(str), the range term at ``throw_range``, the
-    size, prone, immobilised and blind terms likewise. int64, may be ≤ 0 (a desperate roll, V-1.4)."""
+    size, prone, immobilised and blind terms likewise. V-14.5: + ``into_melee_dice`` (default 0) at a
+    target at point blank of one of the shooter's allies (:func:`_into_melee`). int64, may be ≤ 0 (a
+    desperate roll, V-1.4)."""
     d = foe(S, a)
     target = F[d, P_SIZE] + (IMMOBILISED_DICE if S[d, S_IMMOBILISED] != 0 else 0)
+    if opts[O_INTO_MELEE_DICE] != 0 and _into_melee(F, S, a, d):
+        target += opts[O_INTO_MELEE_DICE]
     if S[d, S_PRONE] != 0 or S[d, S_LYING] != 0:
         target -= 1
     if shot == SH_THROW:
@@ -306,6 +318,43 @@ def _shot_pool(F, S, opts, a, shot):
     return (F[a, P_SHOOT_POOL] + _gun(F, a, W_MOD) + SHOT_DICE[shot] + _dial_dice(F, opts, a)
             + _range_dice(F, S, opts, a) + target - S[a, S_PEN_SHOOT] + (BLIND_DICE if _blind(S, a) else 0)
             + BRACE_DICE * S[a, S_BRACED] + S[a, S_ORD + ORD_SHOOT])
+
+
+@rule
+def _sector_shots(F, S, opts, tt, st, cnt, i, cost):
+    """V-14.8, V-11.13: before ``i``'s action in a fight of several, each enemy in sector control (in
+    row order; in the fight, not away; the sector covers every enemy in front, V-11.13) fires one
+    sector shot at ``i`` as :func:`_sector_shot` (control ends if it is engaged; none if its gun
+    cannot fire at ``i``), turning to ``i`` for the shot and back to its foe after. Returns whether
+    the action goes ahead (as :func:`_sector_shot`)."""
+    side = F[i, P_SIDE]
+    for w in range(F.shape[0]):
+        if F[w, P_SIDE] == side or S[w, S_SECTOR] == 0 or S[w, S_OUT] != 0 or S[w, B_AWAY] != 0:
+            continue
+        if _engaged(F, S, w):
+            S[w, S_SECTOR] = 0
+            continue
+        aim = S[w, B_FOE]
+        S[w, B_FOE] = i
+        if _can_shoot(F, S, w, SH_HIP):
+            S[w, S_SECTOR] -= 1
+            _look(F, S, opts, st, w)
+            _fire(F, S, opts, tt, st, cnt, w, SH_HIP)
+        S[w, B_FOE] = aim
+        if _stops(S, i):
+            return False
+    return S[i, S_AP] >= cost
+
+
+@rule
+def _into_melee(F, S, a, d):
+    """V-14.5: is ``d`` at point blank (V-10.1) of an ally of ``a`` in the fight (not out, not away):
+    a shot or throw at it goes into melee (bool)?"""
+    for j in range(F.shape[0]):
+        if (j != a and F[j, P_SIDE] == F[a, P_SIDE] and S[j, S_OUT] == 0 and S[j, B_AWAY] == 0
+                and apart(S, j, d) <= REACH):
+            return True
+    return False
 
 
 @rule
@@ -542,8 +591,49 @@ def _fire(F, S, opts, tt, st, cnt, a, shot):
         S[a, S_BRACED] = 0
     outcome = OUT_MISS
     if s >= 1:
-        outcome = _hit(F, S, opts, tt, st, cnt, a, s, shot)
+        spread = 0
+        if shot == SH_BURST and F.shape[0] > 2 and F[a, P_SPREAD] != 0:
+            spread = _spread_targets(F, S, a, s)
+        outcome = _hit(F, S, opts, tt, st, cnt, a, s - spread, shot)
+        if spread > 0:
+            _spread(F, S, opts, tt, st, cnt, a, spread)
     cnt[C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES + outcome] += 1
+
+
+@rule
+def _spread_targets(F, S, a, s):
+    """V-15.9 ``spread = one_each``, V-11.12: how many other targets a long burst of ``s`` ≥ 1
+    successes spreads to: the enemies of ``a`` in the fight (not out, not away) within close range
+    (2 m) of its foe, at most ``s`` − 1 (one success stays on the foe). int64."""
+    d = foe(S, a)
+    n = 0
+    for j in range(F.shape[0]):
+        if n < s - 1 and _spread_target(F, S, a, d, j):
+            n += 1
+    return n
+
+
+@rule
+def _spread_target(F, S, a, d, j):
+    """V-11.12: may ``a``'s long burst at ``d`` spread to ``j`` (an enemy in the fight, not ``d``, within
+    2 m of ``d``)? bool."""
+    return (j != d and F[j, P_SIDE] != F[a, P_SIDE] and S[j, S_OUT] == 0 and S[j, B_AWAY] == 0
+            and apart(S, j, d) <= REACH_LONG)
+
+
+@rule
+def _spread(F, S, opts, tt, st, cnt, a, n):
+    """V-15.9 ``one_each``, V-11.12: after the hit on its foe, ``a``'s long burst puts one success on
+    each of the first ``n`` other targets in row order (:func:`_spread_target`, found before the
+    hit): each a hit of its own (the gun's damage through that target's armour + cover roll, no
+    extra success, :func:`_hit`), not counted as another attack **[reading]**."""
+    d = foe(S, a)
+    for j in range(F.shape[0]):
+        if n > 0 and _spread_target(F, S, a, d, j):
+            n -= 1
+            S[a, B_FOE] = j
+            _hit(F, S, opts, tt, st, cnt, a, 1, SH_BURST)
+            S[a, B_FOE] = d
 
 
 @rule
@@ -623,7 +713,11 @@ def _sector_shot(F, S, opts, tt, st, cnt, i, cost):
     set-aside AP: not if it is engaged now (control ends) or its gun cannot fire. The shot counts
     towards 3 hip shots in a row (V-11.14). Returns whether the action goes ahead: not if the fight
     is decided or ``i`` is out (:func:`.groups._stops`), or the shot's shock left ``i`` fewer AP
-    than the action costs (bool). In a fight of several it fires only when ``i`` is its foe's foe."""
+    than the action costs (bool). In a fight of several it fires only when ``i`` is its foe's foe,
+    or, with ``overwatch_shooters = every`` (V-14.8), every enemy in sector control fires
+    (:func:`_sector_shots`)."""
+    if F.shape[0] > 2 and opts[O_OVERWATCH_SHOOTERS] == OVERWATCH_SHOOTERS_EVERY:
+        return _sector_shots(F, S, opts, tt, st, cnt, i, cost)
     w = foe(S, i)
     if w < 0 or S[w, S_SECTOR] == 0 or foe(S, w) != i:  # (w < 0 never: an index guard, kernel docstring)
         return True
