@@ -31,7 +31,8 @@ EXAMPLE_KINDS = {"sergeant.toml": ("fighter", "brutal"), "rules_variant.toml": (
                  "wfrp2e_knight_arrives.toml": ("fighter", "wfrp2e"),
                  "vereteno_sergeant_silent.toml": ("fighter", "vereteno"),
                  "vereteno_trooper_alone.toml": ("fighter", "vereteno"),
-                 "vereteno_raider_cry.toml": ("fighter", "vereteno")}
+                 "vereteno_raider_cry.toml": ("fighter", "vereteno"),
+                 "vereteno_gunner_spread.toml": ("fighter", "vereteno")}
 #: bundled files that are not named after their kind
 FILE_KINDS = {"crit_example.toml": "crit_table"}
 
