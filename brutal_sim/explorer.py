@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from . import api
 from .core.errors import DataError, shown
@@ -23,6 +23,7 @@ from .outputs import check_folder, write_folder
 from .results.duel import DuelResult
 from .results.frames import paired_differences
 from .run.engine import run_paired_counters, unpaired
+from .toolbox.compiling import Reporter, finished_text, reporting, starting_text
 
 #: how far an integer field's control reaches by default on each side of its value
 INT_REACH = 3
@@ -280,8 +281,11 @@ class Explorer:
         plot = w.Output()
         folder = w.Text(value="explored", description="folder")
         status = w.HTML()
+        notices = _StatusReporter(status)
 
-        def show(reading: Reading) -> None:
+        def show(read: Callable[[], Reading]) -> None:
+            with reporting(notices):  # a compile says so in the status line, before it starts
+                reading = read()
             text.value = f"<b>{_html(reading.text())}</b>"
             with plot:
                 plot.clear_output(wait=True)
@@ -301,15 +305,15 @@ class Explorer:
 
             def changed(change: Any, key: str = key) -> None:
                 try:
-                    show(self.set(key, change["new"]))
                     status.value = ""
+                    show(lambda: self.set(key, change["new"]))
                 except DataError as exc:
                     status.value = _error_html(exc)
             control.observe(changed, names="value")
             controls.append(control)
 
         def on_reset(_: Any) -> None:
-            show(self.reset())
+            show(self.reset)
             for control, key in zip(controls, self.choices):
                 control.value = self.values[key]
 
@@ -330,13 +334,26 @@ class Explorer:
             button = w.Button(description=label)
             button.on_click(action)
             buttons.append(button)
-        show(self.reading())
+        show(self.reading)
         return w.VBox([*controls, text, plot, w.HBox([folder, *buttons]), status])
 
     def _ipython_display_(self) -> None:  # pragma: no cover - a notebook shows the widgets
         from IPython.display import display
 
         display(self.widget())
+
+
+class _StatusReporter(Reporter):
+    """Compiles said in the widgets' status line (:mod:`brutal_sim.toolbox.compiling`)."""
+
+    def __init__(self, status: Any) -> None:
+        self.status = status
+
+    def started(self, ruleset: str | None, fam: str) -> None:
+        self.status.value = _html(starting_text(ruleset, fam))
+
+    def finished(self, ruleset: str | None, fam: str, seconds: float) -> None:
+        self.status.value = _html(finished_text(ruleset, fam, seconds))
 
 
 def _present(data: Any) -> Any:

@@ -42,6 +42,7 @@ from .base import (
     under,
     verdict,
     warm_up,
+    warm_up_paired,
     with_progress,
     with_sets,
 )
@@ -83,7 +84,7 @@ def duel(
     matchup = api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset)
     rs = matchup[0]
     if target is None:  # on a cluster, the workers load the kernels
-        warm_up(json_out, rs)
+        warm_up(json_out, matchup[1].compiled)
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("duels", n, 2_000_000, json_out, lambda progress:
                                api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0],
@@ -180,10 +181,13 @@ def attack(
     rs = matchup[0]
     # a tactic that makes no attack is refused before the compile; a shooter's check plays its first
     # turn up to its first shot (the ruleset's first-turn kernels, compiled on their first use)
-    compile_notice(json_out, rs, "first_turn", lambda: api.check_attack(matchup, names))
-    warm_up(json_out, rs, "exact" if n is None else "attack")
-    result = with_progress("attacks", n or 0, 10_000_000, json_out, lambda progress: api.attack_of(
-        matchup, n=n, seed=seed, threads=threads, names=names, progress=progress))
+    compile_notice(json_out, lambda: api.check_attack(matchup, names))
+    if n is None:  # the enumeration is the run: compiled (or loaded) first, said once
+        result = compile_notice(json_out, lambda: api.attack_of(matchup, seed=seed, threads=threads, names=names))
+    else:
+        warm_up(json_out, matchup[1].compiled, attacks=True)
+        result = with_progress("attacks", n, 10_000_000, json_out, lambda progress: api.attack_of(
+            matchup, n=n, seed=seed, threads=threads, names=names, progress=progress))
     data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
@@ -242,8 +246,8 @@ def weights(
     check_run(seed, threads)
     changes = parse_sets(sets)
     (a,), (b,) = with_sets([a], [b], changes, ruleset)
-    rs = api.prepare(a, b, rules, flags, ruleset=ruleset)[0]
-    warm_up(json_out, rs, "paired")
+    rs, base = api.prepare(a, b, rules, flags, ruleset=ruleset)
+    warm_up_paired(json_out, [base.compiled, base.compiled])  # each stat's steps play a's kernel set
     w = with_progress("duels", n, 2_000_000, json_out, lambda progress: designer.stat_weights(
         a, b, n, seed, flags, rules, ruleset, threads, target_error=target_error,
         max_n=api.MAX_N_DEFAULT if max_n is None else max_n, progress=progress))

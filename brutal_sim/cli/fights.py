@@ -38,7 +38,7 @@ from .base import (
     set_entry,
     under,
     verdict,
-    warm_up_fight,
+    warm_up,
     with_progress,
     with_sets,
 )
@@ -84,7 +84,7 @@ def fight(
                                    changes, ruleset)
     prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b, names=FLAGS, ruleset=ruleset)
     if target is None:
-        warm_up_fight(json_out, prepared)
+        warm_up(json_out, prepared.compiled)
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("fights", n, 1_000_000, json_out, lambda progress:
                                api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0],

@@ -40,8 +40,7 @@ from .base import (
     plural,
     print_json,
     run_executor,
-    warm_up,
-    warm_up_fight,
+    warm_up_paired,
     with_progress,
     writing,
 )
@@ -124,11 +123,8 @@ def report(
         target = parse(cluster)
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
         with run_executor(target, threads) as ex:
-            if target is None:  # on a cluster, the workers load the kernels
-                for rs in sc.rulesets:  # the cells play on common random numbers (the paired driver)
-                    warm_up(False, rs, "paired")
-                if sc.fights:
-                    warm_up_fight(False, sc.fights[0].prepared, paired=True)
+            # the cells' kernels (the paired driver of each group's kernel set) compile in the group's
+            # first chunk, said when it starts and not counted in the duels' time
             results = _run_report(sc, threads, ex)
     if old is not None and old.get("brutal_sim") != __version__:
         err.print(f"note: {rerun} was written by brutal_sim {old.get('brutal_sim', '?')}; this is {__version__} (a "
@@ -324,10 +320,10 @@ def diff_(
                if any(s.name == k and s.names_file(v) for s in rs.option_specs)]
     Outputs(output, csv, parquet).check(inputs)
     first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
-    for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
-        api.prepare(*first, rules, flags, ruleset=rs.name,
-                    names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
-    warm_up(json_out, rs, "paired")
+    firsts = [api.prepare(*first, rules, flags, ruleset=rs.name,  # checked before compiling
+                          names={"options": f"--option-{word}", "rules": f"--rules-{word}"})[1]
+              for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b"))]
+    warm_up_paired(json_out, [p.compiled for p in firsts])
     d = with_progress("duels", n, 2_000_000, json_out, lambda progress: designer.rule_diff(
         refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads, target_error=target_error,
         max_n=api.MAX_N_DEFAULT if max_n is None else max_n, names=names, progress=progress))

@@ -77,6 +77,7 @@ import numba
 from numba import njit
 
 from .cache import note_not_kept
+from .compiling import register as _listen_to_compiles
 
 #: The numba minor versions the internals are used on (their patch releases included, as the pin in
 #: pyproject.toml allows): the fence test (``tests/core/test_jit_fence.py``) and the whole suite
@@ -151,6 +152,7 @@ def jit_mode(numba_version: str, environ: Mapping[str, str]) -> JitMode:
 
 #: This process's mode, fixed when the module is imported (the kernels are decorated then).
 MODE = jit_mode(numba.__version__, os.environ)
+_listen_to_compiles()  # every compile announced and timed (brutal_sim.toolbox.compiling)
 if MODE.warning:
     print(MODE.warning, file=sys.stderr)
 
