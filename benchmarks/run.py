@@ -26,7 +26,7 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numba
 import numpy as np
@@ -205,26 +205,28 @@ def command_seconds(args: list[str], cache: str) -> tuple[float, list[list[Any]]
         return seconds, json.loads(log.read_text())
 
 
-def cold_start() -> dict[str, dict[str, Any]]:
-    """Each command of :data:`COMMANDS` three ways: alone with an empty numba cache (``alone``, with
-    its compiles per family), with the cache the README's first command (the duel) left
-    (``after_duel``), and again with its own cache filled (``warm``). The duel's own first run on
-    an empty cache is the one that fills the duel's cache."""
+def cold_start(after_duel: bool = True, done: Callable[[dict[str, dict[str, Any]]], None] | None = None,
+               ) -> dict[str, dict[str, Any]]:
+    """Each command of :data:`COMMANDS` alone with an empty numba cache (``alone``, with its compiles
+    per family), then again with its own cache filled (``warm``), and (``after_duel``) with the
+    cache the README's first command (the duel) left (``after_duel``). ``done(results so far)``
+    after each command."""
     out: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as duel_cache:
-        duel_alone, duel_compiles = command_seconds(COMMANDS["duel"], duel_cache)
         for name, args in COMMANDS.items():
             print(f"  cold start: {name} …", flush=True)
-            with tempfile.TemporaryDirectory() as cache:
-                shutil.copytree(duel_cache, cache, dirs_exist_ok=True)
-                after, _ = command_seconds(args, cache)
-            if name == "duel":
-                (alone, compiles), (warm, _) = (duel_alone, duel_compiles), (after, None)  # its cache is the duel's
-            else:
+            with tempfile.TemporaryDirectory() as own:
+                cache = duel_cache if name == "duel" else own
+                alone, compiles = command_seconds(args, cache)
+                warm, _ = command_seconds(args, cache)
+            row = {"alone_s": alone, "warm_s": warm, "compiles": compiles}
+            if after_duel and name != "duel":
                 with tempfile.TemporaryDirectory() as cache:
-                    alone, compiles = command_seconds(args, cache)
-                    warm, _ = command_seconds(args, cache)
-            out[name] = {"alone_s": alone, "after_duel_s": after, "warm_s": warm, "compiles": compiles}
+                    shutil.copytree(duel_cache, cache, dirs_exist_ok=True)
+                    row["after_duel_s"], _ = command_seconds(args, cache)
+            out[name] = row
+            if done is not None:
+                done(out)
     return out
 
 
@@ -242,27 +244,33 @@ def compile_table(cold: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def report_cold(cold: dict[str, dict[str, Any]]) -> None:
-    print("\nstart-up, whole command (seconds; empty numba cache / cache of the duel / own cache):")
+    print("\nstart-up, whole command (seconds; empty numba cache / own cache / cache of the duel):")
     for name, t in cold.items():
-        print(f"  {name:30} {t['alone_s']:6.1f} {t['after_duel_s']:6.1f} {t['warm_s']:6.1f}   "
+        print(f"  {name:30} {t['alone_s']:6.1f} {t['warm_s']:6.1f} {t.get('after_duel_s', float('nan')):6.1f}   "
               f"brutal-sim {' '.join(COMMANDS[name])}")
+
+
+def write_cold(cold: dict[str, dict[str, Any]]) -> Path:
+    """The table the notices read (:data:`TABLE`) and the results file of a cold-start run."""
+    table = compile_table(cold)
+    TABLE.write_text(json.dumps(table, indent=1) + "\n")
+    path = ROOT / "benchmarks" / "results" / f"{table['measured'][:13].replace(':', '')}-cold.json"
+    path.write_text(json.dumps({"startup": cold, "table": table}, indent=1) + "\n")
+    return path
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller samples (a few minutes less)")
     ap.add_argument("--n", type=int, default=None, help="duels per kernel measurement (default 2,000,000)")
-    ap.add_argument("--cold-only", action="store_true", help="only the cold start of each command (about 8 minutes)")
+    ap.add_argument("--cold-only", action="store_true", help="only the cold start of each command and the table "
+                    "of compile seconds the notices read (about 25 minutes)")
+    ap.add_argument("--after-duel", action="store_true", help="also each command with the duel's cache")
     args = ap.parse_args()
     if args.cold_only:
-        cold = cold_start()
+        cold = cold_start(args.after_duel, write_cold)  # the table written after each command
         report_cold(cold)
-        table = compile_table(cold)
-        TABLE.write_text(json.dumps(table, indent=1) + "\n")
-        out_dir = ROOT / "benchmarks" / "results"
-        path = out_dir / f"{table['measured'].replace(':', '').replace('+0000', 'Z')}-cold.json"
-        path.write_text(json.dumps({"startup": cold, "table": table}, indent=1))
-        print(f"\nwrote {TABLE.relative_to(ROOT)} and {path.relative_to(ROOT)}")
+        print(f"\nwrote {TABLE.relative_to(ROOT)} and {write_cold(cold).relative_to(ROOT)}")
         return
     n_kernel = args.n or (1_000_000 if args.quick else 2_000_000)
     n_naive = 300 if args.quick else 2000
