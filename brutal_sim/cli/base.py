@@ -342,6 +342,36 @@ def with_progress(noun: str, n: int, threshold: int, json_mode: bool,
             return play(progress)
 
 
+def refuse_unknown_fighters(refs: list[tuple[str, str]], ruleset: str | None) -> None:
+    """Refuse a bundled ruleset's unknown catalog name before anything heavy is imported (numba,
+    pandas, the kernels): ``refs`` are ``(reference, role)``; the same error as loading it would
+    give (``fighter a: unknown fighter 'swordsmen'; did you mean 'swordsman'? known: …``). Fighter
+    files and rulesets from elsewhere are left to the full check."""
+    from pathlib import Path
+
+    from ..core.data import exists, fighter_files_in, suggest
+    from ..core.errors import shown
+    from ..core.ruleset import DEFAULT_RULESET, RULESET_MODULES, get_ruleset
+
+    if ruleset is not None:
+        if ruleset not in RULESET_MODULES:
+            get_ruleset(ruleset)  # the unknown ruleset's error
+    names = [(r, role) for r, role in refs if not (r.endswith(".toml") or "/" in r or os.sep in r or exists(Path(r)))]
+    if len(names) < len(refs) and ruleset is None:  # a fighter file may choose the ruleset
+        return
+    root = Path(__file__).resolve().parents[1] / "data"
+    bundled = {name: set(fighter_files_in(root / name)) for name, module in RULESET_MODULES.items()
+               if module == f"brutal_sim.rulesets.{name}" and (root / name / "fighters").is_dir()}
+    if ruleset is None:
+        ruleset = next((rs for rs in RULESET_MODULES if rs in bundled and {r for r, _ in names} <= bundled[rs]),
+                       DEFAULT_RULESET)
+    if ruleset not in bundled:
+        return
+    for ref, role in names:
+        if ref not in bundled[ruleset]:
+            raise DataError(role, None, f"unknown fighter {shown(ref)}; {suggest(ref, list(bundled[ruleset]))}")
+
+
 def how_many(n: int | None, target_error: float | None, max_n: int | None, what: str = "duels") -> tuple[int, Any]:
     """``-n`` (default 100,000) or ``--target-error`` with ``--max-n``, checked: the fixed n and the
     API's precision (None for a fixed n)."""
@@ -396,11 +426,14 @@ SHOW_OPTIONS_OPT = typer.Option(False, "--show-options", help="echo every rule o
                                 "from the defaults (--json always holds all)")
 
 
-def print_options(options: dict[str, Any], rs: Any, show_all: bool = False) -> None:
+def print_options(options: dict[str, Any], rs: Any, show_all: bool = False, given: Any = ()) -> None:
     """Echo the ruleset and the rule options that differ from its defaults (``show_all``: every
-    option, the changed ones repeated after them)."""
+    option, the changed ones repeated after them): those of ``given`` (the ``--option`` flags) in
+    the order given, then the others (a rules file's) in the ruleset's order."""
     defaults = rs.option_defaults()
-    changed = {k: v for k, v in options.items() if v != defaults.get(k)}
+    order = {k: i for i, k in enumerate(given)}
+    changed = dict(sorted(((k, v) for k, v in options.items() if v != defaults.get(k)),
+                          key=lambda kv: order.get(kv[0], len(order))))
     if show_all:
         out.print(one_line(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items())),
                   highlight=False, markup=False, style="dim")

@@ -36,6 +36,7 @@ from .base import (
     print_options,
     print_precision,
     print_sets,
+    refuse_unknown_fighters,
     run_executor,
     set_entry,
     side_labels,
@@ -72,6 +73,7 @@ def duel(
     """Play N duels between two fighters (or as many as --target-error needs) and summarise win
     rates, rounds and defeat causes."""
     flags = parse_option_flags(option or [])
+    refuse_unknown_fighters([(a, "fighter a"), (b, "fighter b")], ruleset)
     from .. import api
     from ..run.cluster import parse
 
@@ -93,11 +95,11 @@ def duel(
     if json_out:
         print_json(data)
         return
-    _print_duel(data, rs, ruleset, show_options, changes)
+    _print_duel(data, rs, ruleset, show_options, changes, list(flags))
 
 
 def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool,
-                changes: dict[str, dict[str, Any]]) -> None:
+                changes: dict[str, dict[str, Any]], given: list[str] | None = None) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
     out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] "
               f"(b) {literal(under(rs, asked))}: "
@@ -140,7 +142,7 @@ def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: boo
     if deaths:
         out.print(f"of them died: {deaths}", highlight=False, markup=False, style="dim")
     print_sets(changes)
-    print_options(d["options"], rs, show_options)
+    print_options(d["options"], rs, show_options, given or ())
 
 
 @app.command()
@@ -166,6 +168,7 @@ def attack(
     distance, the first shot of the attacker's tactic in its first turn (after its moves, brace …),
     named in the header with the distance it is fired from; --shot measures another kind."""
     flags = parse_option_flags(option or [])
+    refuse_unknown_fighters([(a, "fighter a"), (b, "fighter b")], ruleset)
     from .. import api
 
     if n is None and not exact:
@@ -217,7 +220,7 @@ def attack(
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; "
               f"per attack: {data['mean_damage_per_attack']:.2f}")
     print_sets(changes)
-    print_options(data["options"], rs, show_options)
+    print_options(data["options"], rs, show_options, flags)
 
 
 @app.command()
@@ -240,6 +243,7 @@ def weights(
     """Stat weights: how much a's win rate against b changes when each of a's numeric stats goes one
     step down or up (paired runs, 95 % intervals), largest first."""
     flags = parse_option_flags(option or [])
+    refuse_unknown_fighters([(a, "fighter a"), (b, "fighter b")], ruleset)
     from .. import api, designer
 
     n, _prec = how_many(n, target_error, max_n)
@@ -268,4 +272,4 @@ def weights(
              f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}")
     out.print(t)
     print_sets(changes)
-    print_options(data["options"], rs, show_options)
+    print_options(data["options"], rs, show_options, flags)

@@ -93,11 +93,12 @@ def fight(
     if json_out:
         print_json(data)
         return
-    _print_fight(data, get_ruleset(prepared.ruleset), ruleset, show_options)
+    _print_fight(data, get_ruleset(prepared.ruleset), ruleset, show_options, list(flags))
     print_sets(changes)
 
 
-def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool) -> None:
+def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool,
+                 given: list[str] | None = None) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
     out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] "
               f"(b) {literal(under(rs, asked))}: "
@@ -157,4 +158,4 @@ def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bo
     for f in d["fighters"]:
         add_row(t, f["name"], f"{f['side']}{f['rank'] + 1}", *[short(f["out_rate"][c]) for c in shown])
     out.print(t)
-    print_options(d["options"], rs, show_options)
+    print_options(d["options"], rs, show_options, given or ())
