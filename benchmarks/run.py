@@ -206,14 +206,16 @@ def command_seconds(args: list[str], cache: str) -> tuple[float, list[list[Any]]
 
 
 def cold_start(after_duel: bool = True, done: Callable[[dict[str, dict[str, Any]]], None] | None = None,
-               ) -> dict[str, dict[str, Any]]:
+               only: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """Each command of :data:`COMMANDS` alone with an empty numba cache (``alone``, with its compiles
     per family), then again with its own cache filled (``warm``), and (``after_duel``) with the
     cache the README's first command (the duel) left (``after_duel``). ``done(results so far)``
-    after each command."""
+    after each command. ``only``: those commands (and the duel when ``after_duel``)."""
     out: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as duel_cache:
         for name, args in COMMANDS.items():
+            if only and name not in only and not (name == "duel" and after_duel):
+                continue
             print(f"  cold start: {name} …", flush=True)
             with tempfile.TemporaryDirectory() as own:
                 cache = duel_cache if name == "duel" else own
@@ -230,14 +232,19 @@ def cold_start(after_duel: bool = True, done: Callable[[dict[str, dict[str, Any]
     return out
 
 
-def compile_table(cold: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The table the compile notices read: per ruleset and family, the longest compile of it seen
-    on an empty cache (a family compiled by several commands: the slowest, rounded up)."""
-    table: dict[str, dict[str, float]] = {}
+def compile_table(cold: dict[str, dict[str, Any]], merge: bool = False) -> dict[str, Any]:
+    """The table the compile notices read: per ruleset and family, the compiling thread's CPU
+    seconds (what an idle core takes) on an empty cache; a family compiled by several commands: the
+    longest, rounded up. ``merge``: into the table already written (a run of some commands)."""
+    old = json.loads(TABLE.read_text())["rulesets"] if merge and TABLE.exists() else {}
+    table: dict[str, dict[str, float]] = {rs: dict(fams) for rs, fams in old.items()}
+    seen: set[tuple[str, str]] = set()
     for row in cold.values():
         for rs, fam, seconds in row["compiles"]:
             if rs is not None:
-                table.setdefault(rs, {})[fam] = max(table.get(rs, {}).get(fam, 0.0), float(np.ceil(seconds)))
+                before = table.get(rs, {}).get(fam, 0.0) if (rs, fam) in seen else 0.0
+                table.setdefault(rs, {})[fam] = max(before, float(np.ceil(seconds)))
+                seen.add((rs, fam))
     return {"measured": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "by": "benchmarks/run.py --cold-only", "cores": os.cpu_count(), "numba": numba.__version__,
             "rulesets": {rs: dict(sorted(fams.items())) for rs, fams in sorted(table.items())}}
@@ -250,11 +257,11 @@ def report_cold(cold: dict[str, dict[str, Any]]) -> None:
               f"brutal-sim {' '.join(COMMANDS[name])}")
 
 
-def write_cold(cold: dict[str, dict[str, Any]]) -> Path:
+def write_cold(cold: dict[str, dict[str, Any]], merge: bool = False) -> Path:
     """The table the notices read (:data:`TABLE`) and the results file of a cold-start run."""
-    table = compile_table(cold)
+    table = compile_table(cold, merge)
     TABLE.write_text(json.dumps(table, indent=1) + "\n")
-    path = ROOT / "benchmarks" / "results" / f"{table['measured'][:13].replace(':', '')}-cold.json"
+    path = ROOT / "benchmarks" / "results" / f"{table['measured'][:16].replace(':', '')}Z-cold.json"
     path.write_text(json.dumps({"startup": cold, "table": table}, indent=1) + "\n")
     return path
 
@@ -266,11 +273,16 @@ def main() -> None:
     ap.add_argument("--cold-only", action="store_true", help="only the cold start of each command and the table "
                     "of compile seconds the notices read (about 25 minutes)")
     ap.add_argument("--after-duel", action="store_true", help="also each command with the duel's cache")
+    ap.add_argument("--only", nargs="+", metavar="COMMAND", help="these commands of COMMANDS only (their families "
+                    "merged into the table)")
     args = ap.parse_args()
     if args.cold_only:
-        cold = cold_start(args.after_duel, write_cold)  # the table written after each command
+        def written(cold: dict[str, dict[str, Any]]) -> None:  # after each command
+            write_cold(cold, merge=bool(args.only))
+
+        cold = cold_start(args.after_duel, written, args.only)
         report_cold(cold)
-        print(f"\nwrote {TABLE.relative_to(ROOT)} and {write_cold(cold).relative_to(ROOT)}")
+        print(f"\nwrote {TABLE.relative_to(ROOT)} and {write_cold(cold, bool(args.only)).relative_to(ROOT)}")
         return
     n_kernel = args.n or (1_000_000 if args.quick else 2_000_000)
     n_naive = 300 if args.quick else 2000

@@ -30,8 +30,8 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
     from ..core.ruleset import get_ruleset, ruleset_names
 
     if what == "rulesets":
-        columns: tuple[str, ...] = ("ruleset", "title", "fighters")
-        rows = [(name, get_ruleset(name).title, ", ".join(get_ruleset(name).fighter_names()))
+        columns: tuple[str, ...] = ("ruleset", "title", "plays", "fighters")
+        rows = [(name, get_ruleset(name).title, _plays(get_ruleset(name)), ", ".join(get_ruleset(name).fighter_names()))
                 for name in ruleset_names()]
     else:
         rs = get_ruleset(ruleset)
@@ -57,6 +57,12 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
     if dropped:
         out.print(f"(at {out.width} columns: {', '.join(dropped)} left out; a wider terminal or --json shows them)",
                   highlight=False, markup=False, style="dim")
+
+
+def _plays(rs: object) -> str:
+    """What a ruleset plays, in words: duels in melee, and its capabilities."""
+    words = {"distance": "at a distance", "fights": "group fights"}
+    return ", ".join(["duels in melee", *(w for k, w in words.items() if rs.plays(k))])  # type: ignore[attr-defined]
 
 
 def fitted_table(columns: tuple[str, ...], rows: list[tuple], width: int) -> tuple[Table, list[str]]:

@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -132,7 +132,8 @@ def report(
     total = sum(r.n for r in [*results, *sc.fight_results])
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
         (f"brutal-sim report --rerun {rerun} -o {output}" if rerun else f"brutal-sim report {scenario} -o {output}")
-    html = render_report(sc, results, command, setup=setup)
+    with _drawing() as on_figure:
+        html = render_report(sc, results, command, setup=setup, on_figure=on_figure)
     check_report_size(html, output)
     frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
     try:
@@ -209,6 +210,18 @@ def _setup_errors(report: str | None, flags: set[str] = _REPLAY_FLAGS) -> Iterat
         raise DataError(report, "setup", str(exc)) from None
 
 
+@contextmanager
+def _drawing() -> Iterator[Callable[[int, str], None]]:
+    """While the report's plots are drawn: a line that counts them on a terminal, one line
+    otherwise (drawing takes seconds after the last duel)."""
+    if not err.is_terminal:
+        err.print("rendering the report's plots …", highlight=False, markup=False, style="dim")
+        yield lambda _k, _title: None
+        return
+    with err.status("rendering the report's plots …", spinner="dots") as status:
+        yield lambda k, title: status.update(f"rendering the report's plots: {k} drawn ({literal(title)}) …")
+
+
 #: a report of more cells than this is announced with its expected size
 LARGE_REPORT_CELLS = 1_000
 
@@ -232,9 +245,13 @@ def _announce(cells: int) -> None:
 def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
     """Run a scenario's cells with a progress bar (or log lines when stderr is not a terminal)."""
     from ..scenario import run_scenario
+    from ..toolbox.compiling import total_seconds
 
     total = sc.total_duels
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), total_seconds()
+
+    def duels_per_second(done: int) -> float:  # a compile in the run is no duel's time
+        return done / max(time.perf_counter() - t0 - (total_seconds() - c0), 1e-9)
     if err.is_terminal:
         columns = (TextColumn("{task.fields[cell]}"), BarColumn(), TextColumn("{task.fields[cells]}"),
                    TextColumn("{task.fields[rate]}"), TimeRemainingColumn())
@@ -243,7 +260,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
 
             def progress(done: int, planned: int, label: str) -> None:
                 check_stop()
-                rate = done / max(time.perf_counter() - t0, 1e-9)
+                rate = duels_per_second(done)
                 if sc.precision is not None:  # stages of all cells at once: the duels planned so far
                     bar.update(task, completed=done, total=planned, rate=f"{rate:,.0f} duels/s",
                                cell=f"to ±{sc.spec.target_error:g} points")
@@ -262,7 +279,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
             check_stop()
             if sc.precision is None and done % sc.spec.n == 0 and done > logged:
                 logged = done
-                rate = done / max(time.perf_counter() - t0, 1e-9)
+                rate = duels_per_second(done)
                 err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {one_line(label)}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
 

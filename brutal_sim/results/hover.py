@@ -24,6 +24,7 @@ import base64
 import io
 import math
 import re
+import warnings
 from html import escape
 from typing import Any, Iterator
 
@@ -224,12 +225,15 @@ def _cells(image: Any, ax: Any, xt: dict[float, str], yt: dict[float, str], rend
 
 def _saved(fig: Figure, fmt: str, key: str, dpi: float) -> tuple[bytes, list[str], float, float]:
     """The figure saved as ``fmt`` (tight bounding box, white), with the hover targets placed in
-    its own coordinates (points for SVG, pixels for PNG) and its width and height in them."""
+    its own coordinates (points for SVG, pixels for PNG) and its width and height in them. A figure
+    too crowded for matplotlib's constrained layout is drawn without it, silently (matplotlib's
+    warning would print a source path on the report's command line)."""
     recorder = _Recorder()
     fig.add_artist(recorder)
     buf = io.BytesIO()
     try:
-        with rc_context({"svg.fonttype": "none", "svg.hashsalt": key}):
+        with rc_context({"svg.fonttype": "none", "svg.hashsalt": key}), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="constrained_layout not applied", category=UserWarning)
             fig.savefig(buf, format=fmt, dpi=dpi, facecolor="white", bbox_inches="tight",
                         metadata={"Date": None} if fmt == "svg" else None)
     finally:

@@ -10,7 +10,8 @@ from Python; the rule functions it calls compile inside it) and
   group of a step that may compile several drivers, such as an exact enumeration; outside a group
   each top-level compile is its own), with what compiles and about how long it takes: the seconds
   :data:`TABLE` holds for the ruleset and *family* (:func:`family`), measured by
-  ``benchmarks/run.py --cold-only`` on an empty cache;
+  ``benchmarks/run.py --cold-only`` on an empty cache (the compiling thread's CPU seconds: what
+  the compile takes on an idle core, however busy the machine measuring it was);
 - adds every top-level compile's seconds to :func:`total_seconds`, which the engine subtracts
   from the time of a run (``brutal_sim.run.executor``): duels per second never include a compile.
 
@@ -127,7 +128,9 @@ class Reporter:
 
 #: the reporter in use (:func:`reporting` sets another for a block)
 REPORTER: list[Reporter] = [Reporter()]
-#: seconds of top-level compiles in this process, and per (ruleset, family)
+#: seconds of top-level compiles in this process (wall clock); per (ruleset, family), the CPU
+#: seconds of the compiling thread (numba compiles in the calling thread: on an idle core, its wall
+#: time; on a busy machine, what an idle one would take), which ``benchmarks/run.py`` tabulates
 _TOTAL = [0.0]
 BY_FAMILY: dict[tuple[str | None, str], float] = {}
 _LOCK = threading.Lock()
@@ -160,6 +163,7 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.depth = 0
         self.start = 0.0
+        self.cpu = 0.0
         self.current: tuple[str | None, str] | None = None
         self.groups: list[_Group] = []
 
@@ -194,7 +198,7 @@ def on_start(dispatcher: Any, args: tuple[Any, ...]) -> None:
     module, name = _own(dispatcher)
     key = family(module, name, tuple(args))
     _STATE.current = key
-    _STATE.start = time.perf_counter()
+    _STATE.start, _STATE.cpu = time.perf_counter(), time.thread_time()
     if not _STATE.groups and not _announced(module):
         return
     group = _STATE.groups[-1] if _STATE.groups else None
@@ -210,11 +214,11 @@ def on_end(dispatcher: Any) -> None:
     _STATE.depth -= 1
     if _STATE.depth > 0:
         return
-    seconds = time.perf_counter() - _STATE.start
+    seconds, cpu = time.perf_counter() - _STATE.start, time.thread_time() - _STATE.cpu
     key = _STATE.current or (None, "?")
     with _LOCK:
         _TOTAL[0] += seconds
-        BY_FAMILY[key] = BY_FAMILY.get(key, 0.0) + seconds
+        BY_FAMILY[key] = BY_FAMILY.get(key, 0.0) + cpu
     module, _name = _own(dispatcher)
     if _STATE.groups:
         _STATE.groups[-1].seconds += seconds
