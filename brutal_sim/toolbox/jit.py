@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import os
 import sys
 import threading
@@ -77,7 +78,6 @@ import numba
 from numba import njit
 
 from .cache import note_not_kept
-from .compiling import register as _listen_to_compiles
 
 #: The numba minor versions the internals are used on (their patch releases included, as the pin in
 #: pyproject.toml allows): the fence test (``tests/core/test_jit_fence.py``) and the whole suite
@@ -152,7 +152,10 @@ def jit_mode(numba_version: str, environ: Mapping[str, str]) -> JitMode:
 
 #: This process's mode, fixed when the module is imported (the kernels are decorated then).
 MODE = jit_mode(numba.__version__, os.environ)
-_listen_to_compiles()  # every compile announced and timed (brutal_sim.toolbox.compiling)
+# every compile said and timed (brutal_sim.toolbox.compiling); imported by name, so that it is no part of
+# the kernels' sources (sources_digest reads import statements): it changes no machine code, and a change
+# of it must not make every kernel compile again
+importlib.import_module(f"{__package__}.compiling").register()
 if MODE.warning:
     print(MODE.warning, file=sys.stderr)
 
