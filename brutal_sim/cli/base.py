@@ -259,7 +259,6 @@ class CliReporter:
             self.status = None
         if not self.json_mode:
             err.print(finished_text(ruleset, fam, seconds), highlight=False, markup=False, style="dim")
-        check_stop()
 
 
 @contextmanager
