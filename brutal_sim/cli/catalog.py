@@ -83,7 +83,7 @@ def fitted_table(columns: tuple[str, ...], rows: list[tuple], width: int) -> tup
     while keep > 1 and sum(least[:keep]) + 3 * keep + 1 > width:  # a cell's padding and rule: 3, the edge: 1
         keep -= 1
     # each kept column at least its longest word; the room left shared by what the columns lack
-    room = width - (sum(least[:keep]) + 3 * keep + 1)
+    room = max(0, width - (sum(least[:keep]) + 3 * keep + 1))
     lack = [natural[k] - least[k] for k in range(keep)]
     widths = [least[k] + (room * lack[k] // sum(lack) if sum(lack) > room else lack[k]) for k in range(keep)]
     t = Table()
