@@ -88,8 +88,9 @@ def test_a_step_is_said_once_however_many_functions_it_compiles(monkeypatch):
     text = _said(monkeypatch, lambda: [_compile(0.05), _compile(0.05, name="_hit_blows")])
     lines = text.splitlines()
     assert lines[0].startswith("compiling the brutal exact-attack kernels (once: numba caches them")
-    assert re.fullmatch(r"compiled the brutal exact-attack kernels in 0\.1 s \(cached: later runs start fast\)",
+    took = re.fullmatch(r"compiled the brutal exact-attack kernels in (\d+\.\d) s \(cached: later runs start fast\)",
                         lines[1])
+    assert took and float(took.group(1)) >= 0.1  # both compiles
     assert len(lines) == 2
 
 
