@@ -293,10 +293,12 @@ def warm_up(json_mode: bool, compiled: Any, attacks: bool = False) -> None:
 
 def warm_up_paired(json_mode: bool, cells: list[Any]) -> None:
     """Compile (or load) the paired kernels a run of ``cells`` plays on common random numbers (the
-    union of their kernel sets) by playing one index."""
-    from ..run.engine import run_paired_counters
+    union of their kernel sets) by playing one index. Cells that cannot pair (round caps or tables
+    that differ) are played apart by the run: their compiles are said when it makes them."""
+    from ..run.engine import run_paired_counters, unpaired
 
-    compile_notice(json_mode, lambda: run_paired_counters(list(cells), 1, 0, threads=1))
+    if unpaired(list(cells)) is None:
+        compile_notice(json_mode, lambda: run_paired_counters(list(cells), 1, 0, threads=1))
 
 
 def compile_seconds() -> float:
