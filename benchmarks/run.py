@@ -241,7 +241,7 @@ def compile_table(cold: dict[str, dict[str, Any]], merge: bool = False) -> dict[
     seen: set[tuple[str, str]] = set()
     for row in cold.values():
         for rs, fam, seconds in row["compiles"]:
-            if rs is not None:
+            if rs is not None and seconds >= 0.5:  # a helper loaded beside its family's compile: not a family
                 before = table.get(rs, {}).get(fam, 0.0) if (rs, fam) in seen else 0.0
                 table.setdefault(rs, {})[fam] = max(before, float(np.ceil(seconds)))
                 seen.add((rs, fam))

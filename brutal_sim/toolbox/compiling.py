@@ -62,8 +62,14 @@ def table() -> dict[str, Any]:
 
 
 def estimate(ruleset: str | None, fam: str) -> float | None:
-    """The measured seconds of compiling ``fam`` of ``ruleset`` from an empty cache, or None."""
-    value = table().get("rulesets", {}).get(ruleset or "", {}).get(fam)
+    """The measured seconds of compiling ``fam`` of ``ruleset`` from an empty cache; for a family
+    not measured, the longest measured one of the same driver (``paired`` from ``paired+ranged``);
+    None when the ruleset has none."""
+    measured = table().get("rulesets", {}).get(ruleset or "", {})
+    value = measured.get(fam)
+    if not isinstance(value, (int, float)):
+        driver = fam.partition("+")[0]
+        value = max((v for f, v in measured.items() if f.partition("+")[0] == driver), default=None)
     return float(value) if isinstance(value, (int, float)) else None
 
 
