@@ -11,8 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from brutal_sim.cli import app
-from brutal_sim.cli import catalog as cli_catalog
+from brutal_sim.cli import app, catalog as cli_catalog
 from brutal_sim.core.ruleset import get_ruleset, ruleset_names
 
 runner = CliRunner()
