@@ -364,6 +364,8 @@ def refuse_unknown_fighters(refs: list[tuple[str, str]], ruleset: str | None) ->
     bundled = {name: set(fighter_files_in(root / name)) for name, module in RULESET_MODULES.items()
                if module == f"brutal_sim.rulesets.{name}" and (root / name / "fighters").is_dir()}
     if ruleset is None:
+        if any(rs not in bundled for rs in RULESET_MODULES):  # a registered ruleset's catalog may hold the names
+            return
         ruleset = next((rs for rs in RULESET_MODULES if rs in bundled and {r for r, _ in names} <= bundled[rs]),
                        DEFAULT_RULESET)
     if ruleset not in bundled:
