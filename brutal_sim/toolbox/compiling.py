@@ -101,9 +101,10 @@ def ruleset_of(module: str) -> str | None:
 
 
 def _announced(module: str) -> bool:
-    """Whether a compile of a function of ``module`` outside a group is said: this package's and
-    a registered ruleset's."""
-    return module.startswith("brutal_sim.") or ruleset_of(module) is not None
+    """Whether a compile of a function of ``module`` outside a group is said: a registered
+    ruleset's (its kernels; a shared helper compiled alone, such as a die roll called from Python,
+    is not)."""
+    return ruleset_of(module) is not None
 
 
 def describe(ruleset: str | None, fam: str) -> str:
