@@ -2,7 +2,7 @@
 
     python benchmarks/run.py            # full run (about 10 minutes on 2 cores)
     python benchmarks/run.py --quick    # smaller samples, 10^7 instead of 10^8 for memory
-    python benchmarks/run.py --cold-only  # only the cold start of each command (about 8 minutes)
+    python benchmarks/run.py --cold-only  # only the cold start of each command (about 25 minutes)
 
 Measures the cold start of each command (``COMMANDS``: the whole command in a fresh process, with an
 empty numba cache, with the cache the README's first command leaves, and warm), and for three
@@ -26,6 +26,7 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, Callable
 
 import numba
 import numpy as np
@@ -42,6 +43,7 @@ from brutal_sim.rulesets.brutal.catalog import Catalog, load_rules  # noqa: E402
 from brutal_sim.rulesets.brutal.compile import compile_pair  # noqa: E402
 from brutal_sim.rulesets.brutal.options import compile_options  # noqa: E402
 from brutal_sim.run.engine import run_duel_counters  # noqa: E402
+from brutal_sim.toolbox.compiling import TABLE  # noqa: E402
 from brutal_sim.toolbox.rng import roll_die, seed_duel  # noqa: E402
 
 MATCHUPS = [("swordsman", "brute"), ("duelist", "knight"), ("militia", "brawler")]
@@ -143,66 +145,144 @@ def child(n: int, env: dict[str, str] | None = None) -> tuple[float, float]:
     return float(seconds), int(rss_kib) / 1024
 
 
-#: The commands whose cold start is measured: the README's first command first.
+#: The commands whose cold start is measured, one or more per command family and ruleset (the README's
+#: first command first), each with the smallest n that plays it: their compiles fill the table the
+#: compile notices read (:data:`brutal_sim.toolbox.compiling.TABLE`).
 COMMANDS = {
     "duel": ["duel", "swordsman", "brute", "-n", "1000000", "--seed", "7"],
+    "duel at 40 m": ["duel", "crossbowman", "swordsman", "--option", "start_distance=40", "-n", "10000"],
     "attack (exact)": ["attack", "swordsman", "brute"],
     "attack (sampled)": ["attack", "swordsman", "brute", "-n", "100000"],
-    "fight": ["fight", "knight", "vs", "militia*3", "-n", "100000"],
+    "fight": ["fight", "knight", "vs", "militia*3", "-n", "10000"],
+    "weights": ["weights", "swordsman", "brute", "-n", "1000"],
+    "diff": ["diff", "--option-a", "armour_model=marker", "--option-b", "armour_model=protection_only", "-n", "100"],
+    "report": ["report", "examples/axe_sweep.toml", "-n", "1000", "-o", "{tmp}/axe.html"],
     "wfrp2e duel": ["duel", "orc", "goblin", "--ruleset", "wfrp2e", "-n", "1000000"],
+    "wfrp2e duel at 24 yards": ["duel", "goblin_archer", "swordsman", "--ruleset", "wfrp2e", "--option",
+                                "start_distance=24", "-n", "10000"],
+    "wfrp2e attack (exact shot)": ["attack", "goblin_archer", "swordsman", "--ruleset", "wfrp2e", "--option",
+                                   "start_distance=24"],
+    "wfrp2e fight at 24 yards": ["fight", "swordsman", "duelist", "vs", "goblin_archer*3", "--ruleset", "wfrp2e",
+                                 "--option", "start_distance=24", "-n", "1000"],
+    "wfrp2e report at a distance": ["report", "examples/wfrp2e_at_a_distance.toml", "-n", "100", "-o",
+                                    "{tmp}/w.html"],
     "vereteno duel": ["duel", "swordsman", "brute", "--ruleset", "vereteno", "-n", "1000000"],
     "vereteno duel at 30 m": ["duel", "rifleman", "swordsman", "--ruleset", "vereteno", "--option",
                               "start_distance=30", "-n", "1000000"],
+    "vereteno attack (exact shot)": ["attack", "rifleman", "swordsman", "--ruleset", "vereteno", "--option",
+                                     "start_distance=30"],
+    "vereteno fight": ["fight", "knight", "vs", "militia*3", "--ruleset", "vereteno", "-n", "1000"],
+    "vereteno report at a distance": ["report", "examples/vereteno_distance.toml", "-n", "100", "-o",
+                                      "{tmp}/v.html"],
 }
 
+#: runs a command in this process and writes the seconds of its compiles per (ruleset, family) as JSON
+_COLD_CHILD = """
+import json, sys
+from brutal_sim.cli import main
+from brutal_sim.toolbox import compiling
+log, sys.argv = sys.argv[1], ["brutal-sim", *sys.argv[2:]]
+try:
+    main()
+except SystemExit as exc:
+    if exc.code:
+        raise
+with open(log, "w") as f:
+    json.dump([[rs, fam, s] for (rs, fam), s in compiling.BY_FAMILY.items()], f)
+"""
 
-def command_seconds(args: list[str], cache: str) -> float:
+
+def command_seconds(args: list[str], cache: str) -> tuple[float, list[list[Any]]]:
     """Wall-clock seconds of ``brutal-sim ARGS`` in a fresh process with numba cache ``cache``,
-    from start to exit (start-up, validation, compiling or loading the kernels, the run)."""
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "from brutal_sim.cli import main; main()", *args], check=True,
-                   capture_output=True, env={**os.environ, "NUMBA_CACHE_DIR": cache})
-    return time.perf_counter() - t0
+    from start to exit (start-up, validation, compiling or loading the kernels, the run), and its
+    compiles: ``[ruleset, family, seconds]``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "compiles.json"
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", _COLD_CHILD, str(log), *(a.replace("{tmp}", tmp) for a in args)],
+                       check=True, capture_output=True, cwd=ROOT, env={**os.environ, "NUMBA_CACHE_DIR": cache})
+        seconds = time.perf_counter() - t0
+        return seconds, json.loads(log.read_text())
 
 
-def cold_start() -> dict[str, dict[str, float]]:
-    """Each command of :data:`COMMANDS` three ways: alone with an empty numba cache (``alone``),
-    with the cache the README's first command (the duel) left (``after_duel``), and again with its
-    own cache filled (``warm``). The duel's own first run on an empty cache is the one that fills
-    the duel's cache."""
-    out: dict[str, dict[str, float]] = {}
+def cold_start(after_duel: bool = True, done: Callable[[dict[str, dict[str, Any]]], None] | None = None,
+               only: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Each command of :data:`COMMANDS` alone with an empty numba cache (``alone``, with its compiles
+    per family), then again with its own cache filled (``warm``), and (``after_duel``) with the
+    cache the README's first command (the duel) left (``after_duel``). ``done(results so far)``
+    after each command. ``only``: those commands (and the duel when ``after_duel``)."""
+    out: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as duel_cache:
-        duel_alone = command_seconds(COMMANDS["duel"], duel_cache)
         for name, args in COMMANDS.items():
+            if only and name not in only and not (name == "duel" and after_duel):
+                continue
             print(f"  cold start: {name} …", flush=True)
-            with tempfile.TemporaryDirectory() as cache:
-                shutil.copytree(duel_cache, cache, dirs_exist_ok=True)
-                after = command_seconds(args, cache)
-            if name == "duel":
-                alone, warm = duel_alone, after  # its own cache is the duel's
-            else:
+            with tempfile.TemporaryDirectory() as own:
+                cache = duel_cache if name == "duel" else own
+                alone, compiles = command_seconds(args, cache)
+                warm, _ = command_seconds(args, cache)
+            row = {"alone_s": alone, "warm_s": warm, "compiles": compiles}
+            if after_duel and name != "duel":
                 with tempfile.TemporaryDirectory() as cache:
-                    alone = command_seconds(args, cache)
-                    warm = command_seconds(args, cache)
-            out[name] = {"alone_s": alone, "after_duel_s": after, "warm_s": warm}
+                    shutil.copytree(duel_cache, cache, dirs_exist_ok=True)
+                    row["after_duel_s"], _ = command_seconds(args, cache)
+            out[name] = row
+            if done is not None:
+                done(out)
     return out
 
 
-def report_cold(cold: dict[str, dict[str, float]]) -> None:
-    print("\nstart-up, whole command (seconds; empty numba cache / cache of the duel / own cache):")
+def compile_table(cold: dict[str, dict[str, Any]], merge: bool = False) -> dict[str, Any]:
+    """The table the compile notices read: per ruleset and family, the compiling thread's CPU
+    seconds (what an idle core takes) on an empty cache; a family compiled by several commands: the
+    longest, rounded up. ``merge``: into the table already written (a run of some commands)."""
+    old = json.loads(TABLE.read_text())["rulesets"] if merge and TABLE.exists() else {}
+    table: dict[str, dict[str, float]] = {rs: dict(fams) for rs, fams in old.items()}
+    seen: set[tuple[str, str]] = set()
+    for row in cold.values():
+        for rs, fam, seconds in row["compiles"]:
+            if rs is not None and seconds >= 0.5:  # a helper loaded beside its family's compile: not a family
+                before = table.get(rs, {}).get(fam, 0.0) if (rs, fam) in seen else 0.0
+                table.setdefault(rs, {})[fam] = max(before, float(np.ceil(seconds)))
+                seen.add((rs, fam))
+    return {"measured": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "by": "benchmarks/run.py --cold-only", "cores": os.cpu_count(), "numba": numba.__version__,
+            "rulesets": {rs: dict(sorted(fams.items())) for rs, fams in sorted(table.items())}}
+
+
+def report_cold(cold: dict[str, dict[str, Any]]) -> None:
+    print("\nstart-up, whole command (seconds; empty numba cache / own cache / cache of the duel):")
     for name, t in cold.items():
-        print(f"  {name:18} {t['alone_s']:6.1f} {t['after_duel_s']:6.1f} {t['warm_s']:6.1f}   "
+        print(f"  {name:30} {t['alone_s']:6.1f} {t['warm_s']:6.1f} {t.get('after_duel_s', float('nan')):6.1f}   "
               f"brutal-sim {' '.join(COMMANDS[name])}")
+
+
+def write_cold(cold: dict[str, dict[str, Any]], merge: bool = False) -> Path:
+    """The table the notices read (:data:`TABLE`) and the results file of a cold-start run."""
+    table = compile_table(cold, merge)
+    TABLE.write_text(json.dumps(table, indent=1) + "\n")
+    path = ROOT / "benchmarks" / "results" / f"{table['measured'][:16].replace(':', '')}Z-cold.json"
+    path.write_text(json.dumps({"startup": cold, "table": table}, indent=1) + "\n")
+    return path
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller samples (a few minutes less)")
     ap.add_argument("--n", type=int, default=None, help="duels per kernel measurement (default 2,000,000)")
-    ap.add_argument("--cold-only", action="store_true", help="only the cold start of each command (about 8 minutes)")
+    ap.add_argument("--cold-only", action="store_true", help="only the cold start of each command and the table "
+                    "of compile seconds the notices read (about 25 minutes)")
+    ap.add_argument("--after-duel", action="store_true", help="also each command with the duel's cache")
+    ap.add_argument("--only", nargs="+", metavar="COMMAND", help="these commands of COMMANDS only (their families "
+                    "merged into the table)")
     args = ap.parse_args()
     if args.cold_only:
-        report_cold(cold_start())
+        def written(cold: dict[str, dict[str, Any]]) -> None:  # after each command
+            write_cold(cold, merge=bool(args.only))
+
+        cold = cold_start(args.after_duel, written, args.only)
+        report_cold(cold)
+        print(f"\nwrote {TABLE.relative_to(ROOT)} and {write_cold(cold, bool(args.only)).relative_to(ROOT)}")
         return
     n_kernel = args.n or (1_000_000 if args.quick else 2_000_000)
     n_naive = 300 if args.quick else 2000

@@ -25,6 +25,7 @@ from .results.header import excludes, rates_half_width
 from .run.engine import Precision, ProgressFn, duel_work, run, run_attack_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
+from .toolbox.compiling import watching
 
 FighterRef = Any  # a catalog name, a TOML path or a ruleset's fighter object
 
@@ -306,7 +307,7 @@ def check_attack(prepared: tuple[Ruleset, Prepared], names: Mapping[str, str] | 
     """Raise :class:`DataError` naming ``tactic`` (or ``names["tactic_a"]``) if side a's tactic makes
     no attack that :func:`attack_of` can measure: before any kernel is compiled for it."""
     rs, p = prepared
-    with named_errors({"tactic_a": "tactic", **(names or {})}):
+    with named_errors({"tactic_a": "tactic", **(names or {})}), watching():  # its first-turn kernels: one notice
         rs.check_attack(p)
 
 
@@ -329,7 +330,8 @@ def attack_of(prepared: tuple[Ruleset, Prepared], n: int | None = None, seed: in
     if measure is not None:
         common.update(shot=measure.shot, distance=measure.distance, measured=measure.text)
     if n is None:
-        exact = rs.enumerate_attack(p.compiled)
+        with watching():  # however many drivers the enumeration compiles: one notice
+            exact = rs.enumerate_attack(p.compiled)
         return AttackResult(method="exact", outcomes=exact.outcomes, levels=exact.levels,
                             mean_damage_per_attack=exact.mean_damage, **common)
     n = check_n(n, names.get("n", "n"), what="attacks")

@@ -23,6 +23,7 @@ from .outputs import check_folder, write_folder
 from .results.duel import DuelResult
 from .results.frames import paired_differences
 from .run.engine import run_paired_counters, unpaired
+from .toolbox.compiling import Reporter, finished_text, reporting, starting_text
 
 #: how far an integer field's control reaches by default on each side of its value
 INT_REACH = 3
@@ -310,6 +311,7 @@ class Explorer:
         status = w.HTML()
         controls: dict[str, Any] = {}
         moving = [False]  # the controls being moved to the explorer's values: no reading of their own
+        notices = _StatusReporter(status)  # a compile says so in the status line, before it starts
 
         def show(reading: Reading) -> None:
             text.value = f"<b>{_html(reading.text())}</b>"
@@ -335,8 +337,9 @@ class Explorer:
                 if moving[0]:
                     return
                 try:
-                    self.set(key, change["new"])
                     status.value = ""
+                    with reporting(notices):
+                        self.set(key, change["new"])
                 except DataError as exc:
                     status.value = _error_html(exc)
             control.observe(changed, names="value")
@@ -351,20 +354,38 @@ class Explorer:
             return run
 
         buttons = []
-        for label, action in (("reset", lambda _: self.reset()),
+        def reset(_: Any) -> None:
+            with reporting(notices):
+                self.reset()
+
+        for label, action in (("reset", reset),
                               ("save scenario", act(lambda: self.save_scenario(folder.value), "saved")),
                               ("write report", act(lambda: self.report(folder.value), "wrote"))):
             button = w.Button(description=label)
             button.on_click(action)
             buttons.append(button)
         self._listeners.append(show)
-        show(self.reading())
+        with reporting(notices):
+            show(self.reading())
         return w.VBox([*controls.values(), text, plot, w.HBox([folder, *buttons]), status])
 
     def _ipython_display_(self) -> None:  # pragma: no cover - a notebook shows the widgets
         from IPython.display import display
 
         display(self.widget())
+
+
+class _StatusReporter(Reporter):
+    """Compiles said in the widgets' status line (:mod:`brutal_sim.toolbox.compiling`)."""
+
+    def __init__(self, status: Any) -> None:
+        self.status = status
+
+    def started(self, ruleset: str | None, fam: str) -> None:
+        self.status.value = _html(starting_text(ruleset, fam))
+
+    def finished(self, ruleset: str | None, fam: str, seconds: float) -> None:
+        self.status.value = _html(finished_text(ruleset, fam, seconds))
 
 
 def _named_values(rs: Ruleset, path: str) -> list[str]:

@@ -168,11 +168,14 @@ def _difference_rows(diff: pd.DataFrame | None) -> list[dict[str, Any]]:
     return rows
 
 
-def _figures(scenario: Scenario, frames: ReportFrames) -> list[dict[str, str]]:
+def _figures(scenario: Scenario, frames: ReportFrames,
+             on_figure: Callable[[int, str], None] | None = None) -> list[dict[str, str]]:
     figs: list[dict[str, str]] = []
 
     def add(fig: Any, title: str, caption: str, sweep: bool = False) -> None:
         figs.append({"svg": _svg(fig, f"fig{len(figs)}", title), "title": title, "caption": caption, "sweep": sweep})
+        if on_figure is not None:
+            on_figure(len(figs), title)
 
     plain = frames.summary[frames.summary["sweep"] == ""]
     if not plain.empty and scenario.spec.rulesets:
@@ -345,17 +348,19 @@ def _per_cell(scenario: Any, results: Sequence[Any]) -> str:
 
 
 def render_report(scenario: Scenario, results: list[DuelResult], command: str,
-                  fights: list[FightResult] | None = None, setup: Mapping[str, Any] | None = None) -> str:
+                  fights: list[FightResult] | None = None, setup: Mapping[str, Any] | None = None,
+                  on_figure: Callable[[int, str], None] | None = None) -> str:
     """The report's HTML (self-contained: inline CSS, images as data URIs). ``fights`` default to
     the scenario's group-fight results (``scenario.fight_results``, filled by a run); ``setup``
     (:func:`report_setup`, read from the scenario's files by default) is embedded for
-    ``brutal-sim report --rerun`` and shown in a collapsed section."""
+    ``brutal-sim report --rerun`` and shown in a collapsed section. ``on_figure(k, title)`` after
+    each plot is drawn (the command line's progress line)."""
     fights = scenario.fight_results if fights is None else fights
     setup = report_setup(scenario) if setup is None else setup
     frames = ReportFrames.of(results, scenario.differences, fights, scenario.weight_results)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
-    figures = _figures(scenario, frames)
+    figures = _figures(scenario, frames, on_figure)
     summary_rows, difference_rows = _summary_rows(results), _difference_rows(frames.differences)
     fight_rows, weight_sections = _fight_rows(fights, frames.differences), _weight_sections(scenario)
     by_kind = findings.findings_by_kind(results, fights, frames.differences, scenario.weight_results)

@@ -10,7 +10,6 @@ import json
 import os
 import sys
 import threading
-import time
 from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterator
 
@@ -37,7 +36,8 @@ class _Commands(typer.core.TyperGroup):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: Any) -> Any:
-        with _closed_pipe(), _usage_errors():
+        words = [*getattr(ctx, "protected_args", []), *ctx.args]
+        with _closed_pipe(), _usage_errors(), compiles_said("--json" in words):
             return super().invoke(ctx)
 
 
@@ -169,7 +169,7 @@ def stop_requested(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
 
-#: set while numba compiles (:func:`compile_notice`): an interrupt raised inside the compiler can
+#: set while numba compiles (:class:`CliReporter`): an interrupt raised inside the compiler can
 #: crash the process, so a stop requested then waits for the compile to return
 COMPILING = threading.Event()
 #: set while a report plays its cells: numba calls back into Python inside a kernel call, where an
@@ -225,69 +225,87 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def warm_up(json_mode: bool, ruleset: Any, kind: str = "duel") -> None:
-    """Compile (or load from the cache) the kernels, telling the user when that takes long."""
-    compile_notice(json_mode, ruleset, kind, lambda: ruleset.warm_up(kind))
+class CliReporter:
+    """What the command line says of a compile (:mod:`brutal_sim.toolbox.compiling`), on stderr: a
+    spinner on a terminal (a line above a progress bar already drawn), one line otherwise, nothing
+    in JSON mode unless stderr is a terminal (stdout is never touched); then the seconds it took.
+    While it compiles a stop request waits (:data:`COMPILING`)."""
 
+    def __init__(self, json_mode: bool) -> None:
+        self.json_mode = json_mode
+        self.status: Any = None
 
-def warm_up_fight(json_mode: bool, prepared: Any, paired: bool = False) -> None:
-    """Compile (or load from the cache) the group-fight kernel (``paired``: the one scenarios use)
-    by playing one fight."""
-    from ..core.ruleset import get_ruleset
-    from ..run.engine import run_duel_counters, run_paired_counters
+    def started(self, ruleset: str | None, fam: str) -> None:
+        from ..toolbox.compiling import starting_text
 
-    rs = get_ruleset(prepared.ruleset)
-    if paired:
-        compile_notice(json_mode, rs, "fight", lambda: run_paired_counters([prepared.compiled], 1, 0, threads=1))
-    else:
-        compile_notice(json_mode, rs, "fight", lambda: run_duel_counters(prepared.compiled, 1, 0, threads=1))
-
-
-#: how the compile notice names a kind of kernels (``Ruleset.warm_up``)
-KIND_WORDS = {"attack": "sampled-attack", "exact": "exact-attack", "paired": "scenario", "first_turn": "first-turn"}
-#: seconds after which a warm-up is taken to be compiling: loading cached kernels takes about 1 s on
-#: a busy machine (two cores shared by five runs), compiling them 10 s or more
-COMPILE_NOTICE_AFTER = 4.0
-
-
-def compile_notice(json_mode: bool, ruleset: Any, kind: str, compile_kernels: Callable[[], Any]) -> None:
-    """Run ``compile_kernels``; if it is still busy after :data:`COMPILE_NOTICE_AFTER` seconds
-    (compiling, not loading from numba's cache), say once on stderr what compiles and about how
-    long it takes: a spinner on a terminal, one line otherwise; nothing in JSON mode unless stderr
-    is a terminal (stdout is never touched)."""
-    about = ruleset.compile_seconds.get(kind)
-    label = KIND_WORDS.get(kind, kind)
-    what = (f"compiling the {ruleset.name} {label} kernels "
-            f"(once: numba caches them{f', about {about:.0f} s' if about else ''})")
-    done = threading.Event()
-
-    announced = threading.Event()
-
-    def announce() -> None:
-        if done.wait(COMPILE_NOTICE_AFTER):
-            return
-        announced.set()
+        COMPILING.set()
+        text = starting_text(ruleset, fam)
         if err.is_terminal:
-            with err.status(escape(what) + " …", spinner="dots"):
-                done.wait()
-        elif not json_mode:
-            err.print(what + " …", highlight=False, markup=False)
+            try:
+                self.status = err.status(escape(text), spinner="dots")
+                self.status.start()
+                return
+            except Exception:  # a progress bar is on screen (rich draws one live display): a line above it
+                self.status = None
+        if not self.json_mode or err.is_terminal:
+            err.print(text, highlight=False, markup=False)
 
-    notice = threading.Thread(target=announce, daemon=True)
-    t0 = time.perf_counter()
-    notice.start()
-    COMPILING.set()
-    try:
-        compile_kernels()
-    finally:
+    def finished(self, ruleset: str | None, fam: str, seconds: float) -> None:
+        from ..toolbox.compiling import finished_text
+
         COMPILING.clear()
-        done.set()
-        notice.join()
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+        if not self.json_mode:
+            err.print(finished_text(ruleset, fam, seconds), highlight=False, markup=False, style="dim")
+
+
+@contextmanager
+def compiles_said(json_mode: bool) -> Iterator[None]:
+    """Inside the block every compile is said by a :class:`CliReporter` (a command's whole run)."""
+    from ..toolbox.compiling import reporting
+
+    with reporting(CliReporter(json_mode)):
+        yield
+
+
+def compile_notice(json_mode: bool, step: Callable[[], Any]) -> Any:
+    """``step()``, whose compiles (none when numba's cache holds its kernels) are said once
+    (:class:`CliReporter`): a command compiles before its run is timed."""
+    from ..toolbox.compiling import reporting, watching
+
+    with reporting(CliReporter(json_mode)), watching():
+        value = step()
     check_stop()
-    took = time.perf_counter() - t0
-    if announced.is_set() and not json_mode:
-        err.print(f"[dim]compiled the {escape(ruleset.name)} {label} kernels in {took:.1f} s (cached: later runs "
-                  "start fast)[/]")
+    return value
+
+
+def warm_up(json_mode: bool, compiled: Any, attacks: bool = False) -> None:
+    """Compile (or load from the cache) exactly the kernels a run of ``compiled`` (a
+    :class:`~brutal_sim.core.ruleset.Compiled`) plays, its kernel set included, by playing one duel
+    (one attack when ``attacks``, one group fight for a fight's arrays)."""
+    from ..run.engine import run_attack_counters, run_duel_counters
+
+    play = run_attack_counters if attacks else run_duel_counters
+    compile_notice(json_mode, lambda: play(compiled, 1, 0, threads=1))
+
+
+def warm_up_paired(json_mode: bool, cells: list[Any]) -> None:
+    """Compile (or load) the paired kernels a run of ``cells`` plays on common random numbers (the
+    union of their kernel sets) by playing one index. Cells that cannot pair (round caps or tables
+    that differ) are played apart by the run: their compiles are said when it makes them."""
+    from ..run.engine import run_paired_counters, unpaired
+
+    if unpaired(list(cells)) is None:
+        compile_notice(json_mode, lambda: run_paired_counters(list(cells), 1, 0, threads=1))
+
+
+def compile_seconds() -> float:
+    """Seconds this process spent compiling (``compile_s`` in ``--json``)."""
+    from ..toolbox.compiling import total_seconds
+
+    return round(total_seconds(), 3)
 
 
 @contextmanager
@@ -325,6 +343,38 @@ def with_progress(noun: str, n: int, threshold: int, json_mode: bool,
             return play(progress)
 
 
+def refuse_unknown_fighters(refs: list[tuple[str, str]], ruleset: str | None) -> None:
+    """Refuse a bundled ruleset's unknown catalog name before anything heavy is imported (numba,
+    pandas, the kernels): ``refs`` are ``(reference, role)``; the same error as loading it would
+    give (``fighter a: unknown fighter 'swordsmen'; did you mean 'swordsman'? known: …``). Fighter
+    files and rulesets from elsewhere are left to the full check."""
+    from pathlib import Path
+
+    from ..core.data import exists, fighter_files_in, suggest
+    from ..core.errors import shown
+    from ..core.ruleset import DEFAULT_RULESET, RULESET_MODULES, get_ruleset
+
+    if ruleset is not None:
+        if ruleset not in RULESET_MODULES:
+            get_ruleset(ruleset)  # the unknown ruleset's error
+    names = [(r, role) for r, role in refs if not (r.endswith(".toml") or "/" in r or os.sep in r or exists(Path(r)))]
+    if len(names) < len(refs) and ruleset is None:  # a fighter file may choose the ruleset
+        return
+    root = Path(__file__).resolve().parents[1] / "data"
+    bundled = {name: set(fighter_files_in(root / name)) for name, module in RULESET_MODULES.items()
+               if module == f"brutal_sim.rulesets.{name}" and (root / name / "fighters").is_dir()}
+    if ruleset is None:
+        if any(rs not in bundled for rs in RULESET_MODULES):  # a registered ruleset's catalog may hold the names
+            return
+        ruleset = next((rs for rs in RULESET_MODULES if rs in bundled and {r for r, _ in names} <= bundled[rs]),
+                       DEFAULT_RULESET)
+    if ruleset not in bundled:
+        return
+    for ref, role in names:
+        if ref not in bundled[ruleset]:
+            raise DataError(role, None, f"unknown fighter {shown(ref)}; {suggest(ref, list(bundled[ruleset]))}")
+
+
 def how_many(n: int | None, target_error: float | None, max_n: int | None, what: str = "duels") -> tuple[int, Any]:
     """``-n`` (default 100,000) or ``--target-error`` with ``--max-n``, checked: the fixed n and the
     API's precision (None for a fixed n)."""
@@ -355,7 +405,8 @@ def print_json(data: dict[str, Any]) -> None:
     """One JSON object on stdout, with the versions that made it (``versions``: brutal_sim and numba)."""
     from importlib.metadata import version
 
-    print(json.dumps({**data, "versions": {"brutal_sim": __version__, "numba": version("numba")}}))
+    extra = {"compile_s": compile_seconds()} if "numba" in sys.modules else {}
+    print(json.dumps({**data, **extra, "versions": {"brutal_sim": __version__, "numba": version("numba")}}))
 
 
 def add_row(table: Table, *cells: str) -> None:
@@ -378,11 +429,14 @@ SHOW_OPTIONS_OPT = typer.Option(False, "--show-options", help="echo every rule o
                                 "from the defaults (--json always holds all)")
 
 
-def print_options(options: dict[str, Any], rs: Any, show_all: bool = False) -> None:
+def print_options(options: dict[str, Any], rs: Any, show_all: bool = False, given: Any = ()) -> None:
     """Echo the ruleset and the rule options that differ from its defaults (``show_all``: every
-    option, the changed ones repeated after them)."""
+    option, the changed ones repeated after them): those of ``given`` (the ``--option`` flags) in
+    the order given, then the others (a rules file's) in the ruleset's order."""
     defaults = rs.option_defaults()
-    changed = {k: v for k, v in options.items() if v != defaults.get(k)}
+    order = {k: i for i, k in enumerate(given)}
+    changed = dict(sorted(((k, v) for k, v in options.items() if v != defaults.get(k)),
+                          key=lambda kv: order.get(kv[0], len(order))))
     if show_all:
         out.print(one_line(f"ruleset: {rs.name}; options: " + ", ".join(f"{k}={v}" for k, v in options.items())),
                   highlight=False, markup=False, style="dim")

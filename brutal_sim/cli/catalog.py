@@ -13,6 +13,7 @@ from .base import (
     add_row,
     app,
     fail,
+    literal,
     out,
 )
 
@@ -29,8 +30,8 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
     from ..core.ruleset import get_ruleset, ruleset_names
 
     if what == "rulesets":
-        columns: tuple[str, ...] = ("ruleset", "title", "fighters")
-        rows = [(name, get_ruleset(name).title, ", ".join(get_ruleset(name).fighter_names()))
+        columns: tuple[str, ...] = ("ruleset", "title", "plays", "fighters")
+        rows = [(name, get_ruleset(name).title, _plays(get_ruleset(name)), ", ".join(get_ruleset(name).fighter_names()))
                 for name in ruleset_names()]
     else:
         rs = get_ruleset(ruleset)
@@ -51,10 +52,47 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
         print(json.dumps({"topic": what, "columns": list(columns), "rows": [list(map(str, r)) for r in rows]},
                          ensure_ascii=False))
         return
-    t = Table(*columns)
-    for row in rows:
-        add_row(t, *row)
+    t, dropped = fitted_table(columns, rows, out.width)
     out.print(t)
+    if dropped:
+        out.print(f"(at {out.width} columns: {', '.join(dropped)} left out; a wider terminal or --json shows them)",
+                  highlight=False, markup=False, style="dim")
+
+
+def _plays(rs: object) -> str:
+    """What a ruleset plays, in words: duels in melee, and its capabilities."""
+    words = {"distance": "at a distance", "fights": "group fights"}
+    return ", ".join(["duels in melee", *(w for k, w in words.items() if rs.plays(k))])  # type: ignore[attr-defined]
+
+
+def fitted_table(columns: tuple[str, ...], rows: list[tuple], width: int) -> tuple[Table, list[str]]:
+    """A table of ``rows`` that fits ``width`` columns without cutting a name: the first column (the
+    name one types next) never wraps nor shrinks below its longest name; the others wrap at their
+    spaces, and while the table cannot fit with each at its longest word, the last of them (the
+    least useful) is left out. Returns the table and the columns left out."""
+    from rich.cells import cell_len
+
+    def longest(texts: list[str], split: bool) -> int:
+        return max((cell_len(w) for t in texts for w in (t.split() if split else [t])), default=1)
+
+    cells = [[literal(c) for c in row] for row in rows]
+    least = [longest([columns[0], *(r[0] for r in cells)], split=False)]
+    least += [longest([columns[k], *(r[k] for r in cells if k < len(r))], split=True) for k in range(1, len(columns))]
+    natural = [longest([columns[k], *(r[k] for r in cells if k < len(r))], split=False) for k in range(len(columns))]
+    keep = len(columns)
+    while keep > 1 and sum(least[:keep]) + 3 * keep + 1 > width:  # a cell's padding and rule: 3, the edge: 1
+        keep -= 1
+    # each kept column at least its longest word; the room left shared by what the columns lack
+    room = max(0, width - (sum(least[:keep]) + 3 * keep + 1))
+    lack = [natural[k] - least[k] for k in range(keep)]
+    widths = [least[k] + (room * lack[k] // sum(lack) if sum(lack) > room else lack[k]) for k in range(keep)]
+    t = Table()
+    t.add_column(columns[0], no_wrap=True, width=widths[0])
+    for k in range(1, keep):
+        t.add_column(columns[k], width=widths[k])
+    for row in rows:
+        add_row(t, *row[:keep])
+    return t, list(columns[keep:])
 
 
 @app.command("schema")

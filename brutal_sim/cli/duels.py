@@ -36,12 +36,14 @@ from .base import (
     print_options,
     print_precision,
     print_sets,
+    refuse_unknown_fighters,
     run_executor,
     set_entry,
     side_labels,
     under,
     verdict,
     warm_up,
+    warm_up_paired,
     with_progress,
     with_sets,
 )
@@ -71,6 +73,7 @@ def duel(
     """Play N duels between two fighters (or as many as --target-error needs) and summarise win
     rates, rounds and defeat causes."""
     flags = parse_option_flags(option or [])
+    refuse_unknown_fighters([(a, "fighter a"), (b, "fighter b")], ruleset)
     from .. import api
     from ..run.cluster import parse
 
@@ -83,7 +86,7 @@ def duel(
     matchup = api.prepare(a, b, rules, flags, tactic_a, reaction_a, tactic_b, reaction_b, ruleset)
     rs = matchup[0]
     if target is None:  # on a cluster, the workers load the kernels
-        warm_up(json_out, rs)
+        warm_up(json_out, matchup[1].compiled)
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("duels", n, 2_000_000, json_out, lambda progress:
                                api.duels([matchup], n, seed, threads, progress, executor=ex, precision=prec)[0],
@@ -92,11 +95,11 @@ def duel(
     if json_out:
         print_json(data)
         return
-    _print_duel(data, rs, ruleset, show_options, changes)
+    _print_duel(data, rs, ruleset, show_options, changes, list(flags))
 
 
 def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool,
-                changes: dict[str, dict[str, Any]]) -> None:
+                changes: dict[str, dict[str, Any]], given: list[str] | None = None) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
     out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] "
               f"(b) {literal(under(rs, asked))}: "
@@ -139,7 +142,7 @@ def _print_duel(d: dict[str, Any], rs: Any, asked: str | None, show_options: boo
     if deaths:
         out.print(f"of them died: {deaths}", highlight=False, markup=False, style="dim")
     print_sets(changes)
-    print_options(d["options"], rs, show_options)
+    print_options(d["options"], rs, show_options, given or ())
 
 
 @app.command()
@@ -165,6 +168,7 @@ def attack(
     distance, the first shot of the attacker's tactic in its first turn (after its moves, brace …),
     named in the header with the distance it is fired from; --shot measures another kind."""
     flags = parse_option_flags(option or [])
+    refuse_unknown_fighters([(a, "fighter a"), (b, "fighter b")], ruleset)
     from .. import api
 
     if n is None and not exact:
@@ -180,10 +184,13 @@ def attack(
     rs = matchup[0]
     # a tactic that makes no attack is refused before the compile; a shooter's check plays its first
     # turn up to its first shot (the ruleset's first-turn kernels, compiled on their first use)
-    compile_notice(json_out, rs, "first_turn", lambda: api.check_attack(matchup, names))
-    warm_up(json_out, rs, "exact" if n is None else "attack")
-    result = with_progress("attacks", n or 0, 10_000_000, json_out, lambda progress: api.attack_of(
-        matchup, n=n, seed=seed, threads=threads, names=names, progress=progress))
+    compile_notice(json_out, lambda: api.check_attack(matchup, names))
+    if n is None:  # the enumeration is the run: compiled (or loaded) first, said once
+        result = compile_notice(json_out, lambda: api.attack_of(matchup, seed=seed, threads=threads, names=names))
+    else:
+        warm_up(json_out, matchup[1].compiled, attacks=True)
+        result = with_progress("attacks", n, 10_000_000, json_out, lambda progress: api.attack_of(
+            matchup, n=n, seed=seed, threads=threads, names=names, progress=progress))
     data = {**result.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)
@@ -213,7 +220,7 @@ def attack(
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; "
               f"per attack: {data['mean_damage_per_attack']:.2f}")
     print_sets(changes)
-    print_options(data["options"], rs, show_options)
+    print_options(data["options"], rs, show_options, flags)
 
 
 @app.command()
@@ -236,14 +243,15 @@ def weights(
     """Stat weights: how much a's win rate against b changes when each of a's numeric stats goes one
     step down or up (paired runs, 95 % intervals), largest first."""
     flags = parse_option_flags(option or [])
+    refuse_unknown_fighters([(a, "fighter a"), (b, "fighter b")], ruleset)
     from .. import api, designer
 
     n, _prec = how_many(n, target_error, max_n)
     check_run(seed, threads)
     changes = parse_sets(sets)
     (a,), (b,) = with_sets([a], [b], changes, ruleset)
-    rs = api.prepare(a, b, rules, flags, ruleset=ruleset)[0]
-    warm_up(json_out, rs, "paired")
+    rs, base = api.prepare(a, b, rules, flags, ruleset=ruleset)
+    warm_up_paired(json_out, [base.compiled, base.compiled])  # each stat's steps play a's kernel set
     w = with_progress("duels", n, 2_000_000, json_out, lambda progress: designer.stat_weights(
         a, b, n, seed, flags, rules, ruleset, threads, target_error=target_error,
         max_n=api.MAX_N_DEFAULT if max_n is None else max_n, progress=progress))
@@ -264,4 +272,4 @@ def weights(
              f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}")
     out.print(t)
     print_sets(changes)
-    print_options(data["options"], rs, show_options)
+    print_options(data["options"], rs, show_options, flags)

@@ -38,7 +38,7 @@ from .base import (
     set_entry,
     under,
     verdict,
-    warm_up_fight,
+    warm_up,
     with_progress,
     with_sets,
 )
@@ -84,7 +84,7 @@ def fight(
                                    changes, ruleset)
     prepared = api.prepare_fight(side_a, side_b, rules, flags, targeting_a, targeting_b, names=FLAGS, ruleset=ruleset)
     if target is None:
-        warm_up_fight(json_out, prepared)
+        warm_up(json_out, prepared.compiled)
     with run_executor(target, threads, json_out) as ex:
         result = with_progress("fights", n, 1_000_000, json_out, lambda progress:
                                api.fights([prepared], n, seed, threads, progress, executor=ex, precision=prec)[0],
@@ -93,11 +93,12 @@ def fight(
     if json_out:
         print_json(data)
         return
-    _print_fight(data, get_ruleset(prepared.ruleset), ruleset, show_options)
+    _print_fight(data, get_ruleset(prepared.ruleset), ruleset, show_options, list(flags))
     print_sets(changes)
 
 
-def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool) -> None:
+def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bool,
+                 given: list[str] | None = None) -> None:
     rate = d["n"] / d["elapsed_s"] if d["elapsed_s"] > 0 else float("inf")
     out.print(f"[bold]{literal(d['a']['name'])}[/] (a) vs [bold]{literal(d['b']['name'])}[/] "
               f"(b) {literal(under(rs, asked))}: "
@@ -157,4 +158,4 @@ def _print_fight(d: dict[str, Any], rs: Any, asked: str | None, show_options: bo
     for f in d["fighters"]:
         add_row(t, f["name"], f"{f['side']}{f['rank'] + 1}", *[short(f["out_rate"][c]) for c in shown])
     out.print(t)
-    print_options(d["options"], rs, show_options)
+    print_options(d["options"], rs, show_options, given or ())

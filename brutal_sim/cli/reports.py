@@ -6,7 +6,7 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -40,8 +40,7 @@ from .base import (
     plural,
     print_json,
     run_executor,
-    warm_up,
-    warm_up_fight,
+    warm_up_paired,
     with_progress,
     writing,
 )
@@ -124,11 +123,8 @@ def report(
         target = parse(cluster)
         setup = report_setup(sc, None if old is None else old["scenario"]["name"])  # as loaded
         with run_executor(target, threads) as ex:
-            if target is None:  # on a cluster, the workers load the kernels
-                for rs in sc.rulesets:  # the cells play on common random numbers (the paired driver)
-                    warm_up(False, rs, "paired")
-                if sc.fights:
-                    warm_up_fight(False, sc.fights[0].prepared, paired=True)
+            # the cells' kernels (the paired driver of each group's kernel set) compile in the group's
+            # first chunk, said when it starts and not counted in the duels' time
             results = _run_report(sc, threads, ex)
     if old is not None and old.get("brutal_sim") != __version__:
         err.print(f"note: {rerun} was written by brutal_sim {old.get('brutal_sim', '?')}; this is {__version__} (a "
@@ -136,7 +132,8 @@ def report(
     total = sum(r.n for r in [*results, *sc.fight_results])
     command = "brutal-sim report " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["report"] else \
         (f"brutal-sim report --rerun {rerun} -o {output}" if rerun else f"brutal-sim report {scenario} -o {output}")
-    html = render_report(sc, results, command, setup=setup)
+    with _drawing() as on_figure:
+        html = render_report(sc, results, command, setup=setup, on_figure=on_figure)
     check_report_size(html, output)
     frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
     try:
@@ -213,6 +210,18 @@ def _setup_errors(report: str | None, flags: set[str] = _REPLAY_FLAGS) -> Iterat
         raise DataError(report, "setup", str(exc)) from None
 
 
+@contextmanager
+def _drawing() -> Iterator[Callable[[int, str], None]]:
+    """While the report's plots are drawn: a line that counts them on a terminal, one line
+    otherwise (drawing takes seconds after the last duel)."""
+    if not err.is_terminal:
+        err.print("rendering the report's plots …", highlight=False, markup=False, style="dim")
+        yield lambda _k, _title: None
+        return
+    with err.status("rendering the report's plots …", spinner="dots") as status:
+        yield lambda k, title: status.update(f"rendering the report's plots: {k} drawn ({literal(title)}) …")
+
+
 #: a report of more cells than this is announced with its expected size
 LARGE_REPORT_CELLS = 1_000
 
@@ -236,9 +245,13 @@ def _announce(cells: int) -> None:
 def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
     """Run a scenario's cells with a progress bar (or log lines when stderr is not a terminal)."""
     from ..scenario import run_scenario
+    from ..toolbox.compiling import total_seconds
 
     total = sc.total_duels
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), total_seconds()
+
+    def duels_per_second(done: int) -> float:  # a compile in the run is no duel's time
+        return done / max(time.perf_counter() - t0 - (total_seconds() - c0), 1e-9)
     if err.is_terminal:
         columns = (TextColumn("{task.fields[cell]}"), BarColumn(), TextColumn("{task.fields[cells]}"),
                    TextColumn("{task.fields[rate]}"), TimeRemainingColumn())
@@ -247,7 +260,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
 
             def progress(done: int, planned: int, label: str) -> None:
                 check_stop()
-                rate = done / max(time.perf_counter() - t0, 1e-9)
+                rate = duels_per_second(done)
                 if sc.precision is not None:  # stages of all cells at once: the duels planned so far
                     bar.update(task, completed=done, total=planned, rate=f"{rate:,.0f} duels/s",
                                cell=f"to ±{sc.spec.target_error:g} points")
@@ -266,7 +279,7 @@ def _run_report(sc: Any, threads: int | None, executor: Any) -> list[Any]:
             check_stop()
             if sc.precision is None and done % sc.spec.n == 0 and done > logged:
                 logged = done
-                rate = done / max(time.perf_counter() - t0, 1e-9)
+                rate = duels_per_second(done)
                 err.print(f"cell {done // sc.spec.n}/{sc.n_runs} {one_line(label)}: {rate:,.0f} duels/s",
                           highlight=False, markup=False, style="dim")
 
@@ -324,10 +337,10 @@ def diff_(
                if any(s.name == k and s.names_file(v) for s in rs.option_specs)]
     Outputs(output, csv, parquet).check(inputs)
     first = refs[:2] if len(refs) >= 2 else rs.fighter_names()[:2]
-    for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b")):  # checked before compiling
-        api.prepare(*first, rules, flags, ruleset=rs.name,
-                    names={"options": f"--option-{word}", "rules": f"--rules-{word}"})
-    warm_up(json_out, rs, "paired")
+    firsts = [api.prepare(*first, rules, flags, ruleset=rs.name,  # checked before compiling
+                          names={"options": f"--option-{word}", "rules": f"--rules-{word}"})[1]
+              for rules, flags, word in ((rules_a, flags_a, "a"), (rules_b, flags_b, "b"))]
+    warm_up_paired(json_out, [p.compiled for p in firsts])
     d = with_progress("duels", n, 2_000_000, json_out, lambda progress: designer.rule_diff(
         refs or None, rules_a, rules_b, flags_a, flags_b, n, seed, rs.name, threads, target_error=target_error,
         max_n=api.MAX_N_DEFAULT if max_n is None else max_n, names=names, progress=progress))

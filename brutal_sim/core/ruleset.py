@@ -240,11 +240,6 @@ class Ruleset(ABC):
     #: dice expression steps its die (d6 → d8) instead of adding ``step``; a third element names a
     #: field the fighter must have for the stat to be stepped (``("bs", 5, "missile")``)
     adjustable: tuple[tuple[Any, ...], ...] = ()
-    #: about how many seconds the first compilation of each kind of kernel (``duel``, ``attack``,
-    #: ``exact``, ``fight``; :meth:`warm_up`; ``first_turn``: what :meth:`check_attack` and
-    #: :meth:`attack_measure` play of a shooter's first turn) takes on a 2-core machine with an
-    #: empty numba cache: what the CLI tells the user
-    compile_seconds: Mapping[str, float] = {}
     #: the rules digest whose ids (``B-4.7``: the prefix, then chapter.rule) the tests and the docs
     #: cite, and the reference doc that lists the ids not modelled with their reasons: paths from the
     #: project's ``docs/`` folder (a plug-in's may be absolute); the rule-id test reads them

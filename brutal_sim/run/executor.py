@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core.limits import check_thread_count
 from ..core.ruleset import Bound
+from ..toolbox.compiling import timed, total_seconds, watching
 
 #: Duel indices per chunk: the unit of work an executor runs. Results do not depend on it.
 CHUNK = 1 << 20
@@ -128,10 +129,9 @@ class ChunkResult:
 
 def run_chunk(work: Work, start: int, size: int, threads: int | None = None) -> ChunkResult:
     """Run one chunk in this process (the function every executor calls, locally or on a worker)."""
-    with _KERNEL_LOCK:
-        t0 = time.perf_counter()
-        parts = work.run(start, size, threads)
-        return ChunkResult(parts, time.perf_counter() - t0, os.getpid())
+    with _KERNEL_LOCK, watching():
+        parts, seconds = timed(lambda: work.run(start, size, threads))
+        return ChunkResult(parts, seconds, os.getpid())
 
 
 class Executor(ABC):
@@ -200,7 +200,7 @@ def run_spans(works: Sequence[Work], spans: Sequence[tuple[int, int]], executor:
     totals: list[tuple[np.ndarray, ...] | None] = [None] * len(works)
     busy = [0.0] * len(works)
     results: list[ChunkResult] = []
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), total_seconds()
     for i, res in executor.map(works, tasks):
         w = tasks[i].work
         prev = totals[w]
@@ -209,7 +209,7 @@ def run_spans(works: Sequence[Work], spans: Sequence[tuple[int, int]], executor:
         results.append(res)
         if on_chunk is not None:
             on_chunk(w, tasks[i].size)
-    wall = time.perf_counter() - t0
+    wall = max(0.0, time.perf_counter() - t0 - (total_seconds() - c0))  # a compile in the run is no duel's time
     spent = sum(busy)
     seconds = [wall * b / spent if spent > 0 else wall / len(works) for b in busy]
     return Run(totals, seconds, wall, results)  # type: ignore[arg-type]  # None only for an empty span

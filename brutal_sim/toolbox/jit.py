@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import os
 import sys
 import threading
@@ -151,6 +152,10 @@ def jit_mode(numba_version: str, environ: Mapping[str, str]) -> JitMode:
 
 #: This process's mode, fixed when the module is imported (the kernels are decorated then).
 MODE = jit_mode(numba.__version__, os.environ)
+# every compile said and timed (brutal_sim.toolbox.compiling); imported by name, so that it is no part of
+# the kernels' sources (sources_digest reads import statements): it changes no machine code, and a change
+# of it must not make every kernel compile again
+importlib.import_module(f"{__package__}.compiling").register()
 if MODE.warning:
     print(MODE.warning, file=sys.stderr)
 

@@ -165,8 +165,8 @@ def _saving_during_the_run(monkeypatch, save) -> None:
 
 
 def _after_the_run(r) -> list[str]:
-    """The lines of stderr but the cells' progress lines."""
-    return [line for line in r.stderr.splitlines() if not line.startswith("cell ")]
+    """The lines of stderr but the progress lines of the cells and of the plots."""
+    return [line for line in r.stderr.splitlines() if not line.startswith(("cell ", "rendering the report's plots"))]
 
 
 def _tree(root: Path) -> dict[str, bytes]:

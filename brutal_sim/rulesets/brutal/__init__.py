@@ -86,7 +86,6 @@ class BrutalRuleset(Ruleset):
                   ("attributes.strength", 1), ("attributes.agility", 1), ("main_hand.damage", 1),
                   ("main_hand.penetration", 1), ("main_hand.durability", 1), ("off_hand.parry_bonus", 1),
                   ("armour.*.protection", 1), ("armour.*.toughness", 1))
-    compile_seconds = {"duel": 60, "paired": 60, "attack": 60, "exact": 25, "fight": 60}
     #: the tactic matrix's defaults: aimed at the head as the aimed representative
     matrix_tactics = ("single", "feint", "defensive", "furious", "step", "aimed:head", "knockdown", "total_defence")
     matrix_reactions = ("parry", "dodge")

@@ -91,7 +91,6 @@ class WfrpRuleset(Ruleset):
     adjustable = (("ws", 5), ("s", 5), ("t", 5), ("ag", 5), ("a", 1), ("w", 1), ("main_hand.damage", 1),
                   ("armour.*.head", 1), ("armour.*.arms", 1), ("armour.*.body", 1), ("armour.*.legs", 1),
                   ("m", 1), ("bs", 5, "missile"), ("missile.damage", 1))
-    compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 8, "fight": 13, "first_turn": 30}
 
     matrix_tactics = L.MELEE_TACTIC_NAMES
     matrix_reactions = ("parry_first", "dodge_first")

@@ -80,7 +80,6 @@ class ToyRuleset(Ruleset):
     catalog_type = Catalog
     exact = staticmethod(enumerate_attack)
     warm_up_pair = ("veteran", "recruit")
-    compile_seconds = {"duel": 7, "attack": 5, "exact": 3, "fight": 8}
     capabilities = frozenset({"fights", "distance"})
     targeting_policies = TARGETING
     #: the rulebook is this module's docstring (the rule-id accounting reads it); every rule is modelled
