@@ -135,7 +135,6 @@ class VeretenoRuleset(Ruleset):
                   ("weapon.modifier", 1), ("weapon.damage", 1), ("armour.protection", 1),
                   ("shield.protection", 1), ("action_points", 1), ("speed", 1), ("skills.shooting", 1, "gun"),
                   ("gun.modifier", 1), ("gun.damage", 1))
-    compile_seconds = {"duel": 13, "paired": 13, "attack": 13, "exact": 10, "first_turn": 30}
     #: duels from a distance: moves, shots, reloads (V-10, V-11); fights of several a side (V-14)
     capabilities = frozenset({"distance", "fights"})
     #: V-14.3: ``nearest`` (in line) is the digest's default
