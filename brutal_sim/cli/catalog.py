@@ -27,7 +27,7 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
           json_out: bool = typer.Option(False, "--json",
                                         help="print one JSON object: the columns and the rows")) -> None:
     """List a ruleset's bundled catalog, its rule options, or the rulesets."""
-    from ..core.ruleset import get_ruleset, ruleset_names
+    from ..core.ruleset import did_you_mean, get_ruleset, ruleset_names
 
     if what == "rulesets":
         columns: tuple[str, ...] = ("ruleset", "title", "plays", "fighters")
@@ -42,8 +42,9 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
         else:
             listings = rs.listings()
             if what not in listings:
-                fail(f"list: unknown topic {what!r} for the {rs.name} ruleset; allowed: "
-                     f"{', '.join([*listings, 'options', 'rulesets'])}")
+                topics = [*listings, "options", "rulesets"]
+                fail(f"list: unknown topic {what!r} for the {rs.name} ruleset; {did_you_mean(what, topics)}allowed: "
+                     f"{', '.join(topics)}")
             columns, rows = tuple(listings[what].columns), [tuple(r) for r in listings[what].rows]
     if pattern is not None:
         needle = pattern.casefold()

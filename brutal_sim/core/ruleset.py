@@ -22,11 +22,12 @@ Brutal when several do.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -490,10 +491,19 @@ def unregister(name: str) -> None:
     RULESET_MODULES.pop(name, None)
 
 
+def did_you_mean(name: Any, known: Iterable[str]) -> str:
+    """``"did you mean 'x'? "`` for the known name closest to a mistyped ``name`` (difflib), else ""."""
+    if not isinstance(name, str) or len(name) > 100:
+        return ""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.5)
+    return f"did you mean {close[0]!r}? " if close else ""
+
+
 def get_ruleset(name: str, source: str = "ruleset") -> Ruleset:
     """The registered ruleset ``name``; an unknown name is a :class:`DataError`."""
     if name not in RULESET_MODULES:
-        raise DataError(source, None, f"unknown ruleset {name!r}; allowed: {', '.join(RULESET_MODULES)}")
+        raise DataError(source, None, f"unknown ruleset {name!r}; {did_you_mean(name, RULESET_MODULES)}allowed: "
+                        f"{', '.join(RULESET_MODULES)}")
     return importlib.import_module(RULESET_MODULES[name]).RULESET
 
 
@@ -507,7 +517,8 @@ def _file_ruleset(ref: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or value not in RULESET_MODULES:  # a list or table is no name either
-        raise DataError(ref, "ruleset", f"unknown ruleset {value!r}; allowed: {', '.join(RULESET_MODULES)}")
+        raise DataError(ref, "ruleset", f"unknown ruleset {value!r}; {did_you_mean(value, RULESET_MODULES)}allowed: "
+                        f"{', '.join(RULESET_MODULES)}")
     return value
 
 

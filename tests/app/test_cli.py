@@ -108,6 +108,7 @@ def test_attack_names_the_brutal_shooters_aimed_shot():
     (("attack", "brawler", "knight", "--tactic", "knockdown"), "no damaging attack"),
     (("attack", "crossbowman", "swordsman", "--shot", "hip"), "--shot: 'hip': the brutal ruleset measures no other"),
     (("list", "spells"), "unknown topic"),
+    (("list", "weapon"), "list: unknown topic 'weapon' for the brutal ruleset; did you mean 'weapons'? allowed: "),
 ])
 def test_bad_arguments_exit_2_with_one_line(args, needle):
     r = run(*args)

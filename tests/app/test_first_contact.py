@@ -33,8 +33,10 @@ except SystemExit as exc:
                                      "militia, swordsman"),
     (["attack", "rifleman", "swordsmn", "--ruleset", "vereteno"], "error: fighter b: unknown fighter 'swordsmn'; "
      "did you mean 'swordsman'? known: brawler, brute, duelist, gunfighter, gunner, knife_thrower, knight, militia, "
-     "raider, rifleman, swordsman"),
+     "raider, rifleman, sergeant, swordsman, trooper, wrestler"),
     (["weights", "swordsman", "brute", "--ruleset", "veretno"], "error: --ruleset: unknown ruleset 'veretno'; "
+     "did you mean 'vereteno'? allowed: brutal, wfrp2e, vereteno"),
+    (["list", "fighters", "--ruleset", "wfrp"], "error: --ruleset: unknown ruleset 'wfrp'; did you mean 'wfrp2e'? "
      "allowed: brutal, wfrp2e, vereteno"),
 ])
 def test_a_typo_is_refused_before_numba_and_pandas_are_imported(args, message):
