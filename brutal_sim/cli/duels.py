@@ -266,10 +266,21 @@ def weights(
     for col, just in (("stat", "left"), ("change", "left"), ("Δ win rate", "right"), ("95 % CI", "right"),
                       ("duels", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
+    idle = [r for r in data["rows"] if r["delta"] == 0 and r["ci95"][0] == 0 and r["ci95"][1] == 0]
     for r in data["rows"]:
+        if r in idle:
+            continue
         lo, hi = r["ci95"]
         add_row(t, r["stat"], f"{r['from']} → {r['to']}", f"{100 * r['delta']:+.2f} pt",
              f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}")
     out.print(t)
+    if idle:  # a step that changes no duel (a stat this matchup never rolls) is no row of the table
+        out.print(f"changed no duel: {', '.join(sorted({r['stat'] for r in idle}))} (in --json with 0 … 0)",
+                  highlight=False, markup=False, style="dim")
+    from ..results.findings import weight_findings
+
+    verdict = weight_findings([w])
+    if verdict:
+        out.print("verdict: " + verdict[0], highlight=False, markup=False)
     print_sets(changes)
     print_options(data["options"], rs, show_options, flags)

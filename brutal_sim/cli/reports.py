@@ -152,6 +152,13 @@ def report(
               f"{plural(total, 'duel') if not sc.fights else f'{total:,} duels and fights'} in "
               f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + also,
               highlight=False, markup=False)
+    from ..results.findings import findings_by_kind
+
+    first = [text for _, texts in findings_by_kind(results, sc.fight_results, sc.differences, sc.weight_results)
+             for text in texts]
+    if first:  # the report's first key finding, on one line of its own
+        more = f" ({plural(len(first) - 1, 'more finding')} in the report)" if len(first) > 1 else ""
+        out.print(f"key finding: {first[0]}{more}", highlight=False, markup=False, soft_wrap=True)
     if open_page:
         import webbrowser
 
@@ -384,6 +391,9 @@ def diff_(
     out.print("*: the interval excludes no change" + ("" if all(r["paired"] for r in data["rows"]) else
               "; rows whose versions differ in tables or round cap use independent intervals"),
               highlight=False, markup=False, style="dim")
+    from ..results.findings import diff_findings
+
+    out.print("verdict: " + diff_findings(d.rows)[0], highlight=False, markup=False)
     for path, what in ((output, "the page"), (csv, "the table"), (parquet, "the Parquet table")):
         if path:
             err.print(f"wrote {what} to {path}", highlight=False, markup=False)

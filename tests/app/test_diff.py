@@ -37,6 +37,11 @@ def test_cli_diff_gives_a_row_per_matchup_sorted_by_size():
         new = api.duel(r["a"].lower(), r["b"].lower(), n=20_000, options={"armour_model": "protection_only"})
         assert (r["win_rate_old"], r["win_rate_new"]) == (old.wins(0) / 20_000, new.wins(0) / 20_000)
     assert d["options_old"]["armour_model"] == "marker" and d["options_new"]["armour_model"] == "protection_only"
+    # in the terminal, the page's first finding as a verdict: how many matchups changed beyond noise
+    res = runner.invoke(app, ["diff", "--option-a", "armour_model=marker", "--option-b", "armour_model=protection_only",
+                              "--fighters", "swordsman", "brute", "knight", "-n", "20000"])
+    flagged = sum(r["excludes_zero"] for r in rows)
+    assert f"verdict: {flagged} of 3 matchups changed beyond noise" in " ".join(res.stdout.split())
 
 
 def test_the_paired_interval_is_that_of_the_joint_outcomes():

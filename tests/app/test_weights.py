@@ -112,6 +112,14 @@ def test_cli_weights_json_and_errors():
     assert sizes == sorted(sizes, reverse=True) and all(r["ci95"][0] <= r["delta"] <= r["ci95"][1] for r in d["rows"])
     res = runner.invoke(app, ["weights", "swordsman", "brute", "-n", "5000"])
     assert res.exit_code == 0 and "main_hand.damage" in res.stdout and "d8 → d10" in res.stdout
+    # the steps that change no duel leave the table for one line; the verdict is the largest steps
+    idle = sorted({r["stat"] for r in d["rows"] if r["delta"] == 0 and r["ci95"] == [0, 0]})
+    shown = [line for line in res.stdout.splitlines() if "pt" in line and "…" in line]
+    assert len(shown) == len(d["rows"]) - sum(r["delta"] == 0 and r["ci95"] == [0, 0] for r in d["rows"])
+    assert idle and f"changed no duel: {', '.join(idle)}" in res.stdout
+    top = d["rows"][0]
+    assert f"verdict: Stat weights of Swordsman against Brute: {top['stat']} {top['from']} → {top['to']} " \
+           f"{100 * top['delta']:+.1f} points" in " ".join(res.stdout.split())
     for args, message in ((["swordsmn", "brute"], "did you mean 'swordsman'"),
                           (["swordsman", "brute", "-n", "5", "--target-error", "1"], "give -n or --target-error"),
                           (["swordsman", "brute", "--option", "armour_model=x"], "--option")):

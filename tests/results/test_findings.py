@@ -151,6 +151,8 @@ def test_a_report_opens_with_its_key_findings(tmp_path):
     r = CliRunner().invoke(app, ["report", str(scenario), "-o", str(out)])
     assert r.exit_code == 0, r.output
     html = out.read_text()
+    said = " ".join(r.stdout.split())  # the first key finding on the terminal too
+    assert re.search(r"key finding: axe: Brute against Swordsman: even \(50\.0 %\) lies between", said)
     box = html.index('<section class="findings" id="key-findings">')
     assert box < html.index('<h2 id="summary-section">Summary</h2>')
     assert re.search(r"axe: Brute against Swordsman: even \(50\.0 %\) lies between d\d+ \(\d+\.\d %\) and d\d+ "
