@@ -445,8 +445,11 @@ def print_options(options: dict[str, Any], rs: Any, show_all: bool = False, give
                             "from the defaults: ") + ", ".join(f"{k}={v}" for k, v in changed.items())),
                   highlight=False, markup=False, style="bold")
     elif not show_all:
+        from ..core.ruleset import DEFAULT_RULESET
+
+        listing = "brutal-sim list options" + ("" if rs.name == DEFAULT_RULESET else f" --ruleset {rs.name}")
         out.print(f"ruleset: {rs.name}; every option at its default ({plural(len(options), 'option')}: "
-                  "--show-options, `brutal-sim list options`)", highlight=False, markup=False, style="dim")
+                  f"--show-options, `{listing}`)", highlight=False, markup=False, style="dim")
 
 
 def under(rs: Any, asked: str | None) -> str:

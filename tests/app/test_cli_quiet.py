@@ -38,6 +38,8 @@ def test_a_default_duel_echoes_no_option_list_and_show_options_echoes_all():
     assert last == (f"ruleset: brutal; every option at its default ({len(OPTION_SPECS)} options: --show-options, "
                     "`brutal-sim list options`)")
     assert "armour_model=" not in r.stdout
+    r = run("duel", "swordsman", "brute", "-n", "200", "--ruleset", "vereteno")  # the hint names its ruleset
+    assert r.stdout.strip().splitlines()[-1].endswith("--show-options, `brutal-sim list options --ruleset vereteno`)")
     r = run("duel", "swordsman", "brute", "-n", "2000", "--seed", "1", "--show-options")
     assert all(f"{s.name}=" in r.stdout for s in OPTION_SPECS)
     r = run("duel", "swordsman", "brute", "-n", "2000", "--seed", "1", "--option", "round_cap=40")
