@@ -213,8 +213,10 @@ def attack(
               title_justify="left")
     t.add_column("wound level")
     t.add_column("share", justify="right")
-    for k, v in data["wound_level"].items():
-        add_row(t, rs.counters.describe(k), percent(v))
+    t.add_column("this or worse", justify="right")  # levels run from the lightest to the worst
+    levels = list(data["wound_level"].items())
+    for i, (k, v) in enumerate(levels):
+        add_row(t, rs.counters.describe(k), percent(v), percent(sum(s for _, s in levels[i:])))
     out.print(t)
     out.print("zones: " + ", ".join(f"{k} {100 * v:.1f} %" for k, v in data["zone"].items()))
     out.print(f"mean final damage of a blow: {data['mean_damage']:.2f}; "

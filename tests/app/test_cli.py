@@ -74,6 +74,14 @@ def test_attack_json_keys_and_exact_default():
     assert set(d["zone"]) == {"head", "torso", "arm", "leg"}
     assert d["method"] == "exact"
     assert sum(d[k] for k in ("p_miss", "p_parried", "p_dodged", "p_hard_block", "p_hit")) == pytest.approx(1)
+    # the table gives each wound level's share and that of it or worse (a blow lands at exactly one level)
+    shares = list(d["wound_level"].values())
+    worse = [sum(shares[i:]) for i in range(len(shares))]
+    table = run("attack", "swordsman", "brute").stdout
+    rows = [line.split() for line in table.splitlines() if line.strip().split(" ")[0] in
+            ("none", "light", "heavy", "critical", "mortal")]
+    assert "this or worse" in table and len(rows) == len(shares)
+    assert [float(r[-2]) for r in rows] == pytest.approx([100 * w for w in worse], abs=0.0051)
     r = run("attack", "swordsman", "brute", "-n", "10000", "--json", "--tactic", "defensive", "--reaction", "none")
     d = json.loads(r.stdout)
     assert d["method"] == "sampled" and d["tactic"] == "defensive" and d["p_dodged"] == 0
