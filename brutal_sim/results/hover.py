@@ -256,7 +256,7 @@ def _saved(fig: Figure, fmt: str, key: str, dpi: float) -> tuple[bytes, list[str
 def min_width(fig: Figure, width: float) -> int:
     """The narrowest a figure ``width`` points wide may be shown (CSS pixels) for its smallest text
     to stay :data:`MIN_TEXT_PX` high: narrower screens scroll it sideways rather than shrink it."""
-    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    sizes = [float(t.get_fontsize()) for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
     return math.ceil(MIN_TEXT_PX * width / min(sizes)) if sizes else 0
 
 

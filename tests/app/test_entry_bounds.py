@@ -164,9 +164,10 @@ def test_the_explorer_pairs_a_start_distance_across_point_blank():
 
 def test_the_explorer_bounds_its_values(monkeypatch):
     monkeypatch.setattr(explorer, "run_paired_counters", lambda *a, **k: pytest.fail("a duel was played"))
-    ex = designer.explore("swordsman", "brute", ["a.name", "a.main_hand.damage"], n=20)
-    with pytest.raises(DataError, match=f"explore: a.name: a text of 5,000 characters; allowed: at most {MAX_VALUE:,}"):
-        ex.set("a.name", "x" * 5000)
+    ex = designer.explore("swordsman", "brute", ["a.tactic", "a.main_hand.damage"], n=20)
+    with pytest.raises(DataError, match=f"explore: a.tactic: a text of 5,000 characters; allowed: at most "
+                                        f"{MAX_VALUE:,}"):
+        ex.set("a.tactic", "x" * 5000)
     deep: list = []
     for _ in range(100):
         deep = [deep]

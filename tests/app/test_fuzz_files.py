@@ -98,6 +98,8 @@ def test_valid_fighter_files_give_a_result(ruleset, tmp_path):
     def run(base, name, description, inline, cmd):
         # a WFRP 2e shooter's single attack is its first shot, which engaged needs a weapon that fires in melee
         assume(not (cmd == "attack" and base.get("missile")))
+        # a grappler's attempts deal no damage (W-12.1): its single attack is refused in one line, tested apart
+        assume(not (cmd == "attack" and base.get("tactic") == "grappler"))
         data = {**base, "name": name, "description": description}
         key = WEAPON_KEY[ruleset]
         if inline and isinstance(data.get(key), str):

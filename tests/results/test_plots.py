@@ -339,7 +339,8 @@ def test_a_sweep_of_names_is_dots_with_intervals_and_many_variants_are_small_mul
     # each dot's hover target names its value and series, with its interval
     svg = hover.figure_to_svg(fig, "t")
     first = wins[wins["fighter"] == "Swordsman"].iloc[0]
-    number = hover._number  # the tooltip's number format
+    def number(v):  # the tooltip's number format: one decimal from 10, two below, trailing zeros dropped
+        return (f"{v:.1f}" if abs(v) >= 10 else f"{v:.2f}").rstrip("0").rstrip(".")
     assert (f"<title>Swordsman: tactic {first['value']} → win rate (%) {number(100 * first['estimate'])} "
             f"(95 % interval {number(100 * first['ci_low'])} – {number(100 * first['ci_high'])})</title>") in svg
 

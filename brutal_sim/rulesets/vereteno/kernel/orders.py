@@ -121,11 +121,12 @@ def _hears_threat(F, S, opts, i, j):
 def _mark_threat_targets(F, S, opts, i, group):
     """V-13.2, V-14.4: mark (``S_THREATENED``) the targets of ``i``'s threat: its foe, then in a fight
     of several the nearest other enemies it may reach (:func:`_hears_threat`; ties: the lower row)
-    up to ``threat_targets``. Returns (targets, whether one stands beyond medium range)."""
+    up to ``threat_targets``. Returns (targets, whether one stands beyond medium range: never the foe,
+    which a threat, a melee action, finds within reach; so a duel compiles no band)."""
     e = foe(S, i)
     S[e, S_THREATENED] = 1
     k = 1
-    far = _band(apart(S, i, e)) > BAND_MEDIUM
+    far = False  # the threat is a melee action: its foe stands within reach, never beyond medium range
     if group is not None:
         while k < F[i, P_THREAT_TARGETS]:
             best = -1
@@ -167,8 +168,9 @@ def _threat(F, S, opts, st, i, group):
             if F[j, P_FEAR] == FEAR_IMMUNE:
                 continue
             extra += F[j, P_FEAR]
-        if per_target and _band(apart(S, i, j)) > BAND_MEDIUM:
-            extra -= THREAT_FAR_DICE
+        if group is not None:  # in a duel the one target is the foe, within reach: never beyond medium
+            if per_target and _band(apart(S, i, j)) > BAND_MEDIUM:
+                extra -= THREAT_FAR_DICE
         if extra == 0:
             if not rolled:
                 common = _fighter_check(F, S, opts, st, base, i)
