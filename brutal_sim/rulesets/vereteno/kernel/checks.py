@@ -89,6 +89,10 @@ def _successes(face, one_value):
     return 0
 
 
+#: V-3.13: dice the choke adds to the grappler's melee check
+CHOKE_DICE = 2
+
+
 @rule
 def _desperate(mode, n_dice, n20, n1, net):
     """V-1.4: total of a desperate roll (pool ≤ 0) from its dice (int64).
@@ -275,6 +279,13 @@ def _attack_pool(F, S, a, d, kind):
     if S[a, S_STEALTH] == STEALTH_DICE:
         pool += 3
     return pool
+
+
+@rule
+def _choke_pool(F, S, a):
+    """V-3.13: the choke's pool: Телосложение + Ближний бой + 2, bare hands (V-5.6: modifier 0) −
+    melee penalties (int64)."""
+    return F[a, P_BODY] + F[a, P_MELEE] + CHOKE_DICE - S[a, S_PEN_MELEE]
 
 
 @rule

@@ -30,35 +30,25 @@ from ..layout import (
     OUT_HIT,
     OUT_MISS,
     P_ATTACK_SPENDING,
-    P_BODY,
-    P_MELEE,
     P_SHOOT_POOL,
     P_SIDE,
     P_T_KEEP,
-    R_DEFEND,
-    R_DODGE,
-    R_NONE,
     REACH,
     S_AP,
     S_DEAD,
     S_DROPPED,
     S_GRAPPLE,
-    S_INIT_BONUS,
     S_OUT,
-    S_PEN_MELEE,
     S_PEN_SHOOT,
     SLOT_GUN,
     W_DAMAGE,
     W_MOD,
 )
 from ..options import O_TIES, TIE_REROLLS, TIES_INITIATOR_WINS, TIES_REROLL
-from .actions import _choose_reaction, _resolve, _take_reaction
-from .checks import _defence_pool, _dodge_pool, _fighter_check, _wb, _weapon
-from .melee import _blow, _land
+from .checks import _defence_pool, _fighter_check, _wb, _weapon
+from .melee import _answer, _blow, _exchange, _land
 from .traumas import _strain, _trauma
 
-#: V-3.13: dice the choke adds to the grappler's melee check
-CHOKE_DICE = 2
 #: V-3.11: AP of the finishing blow (an extended action)
 FINISH_COST = 3
 #: V-3.11: the finishing blow's damage is this many times the weapon's
@@ -132,35 +122,14 @@ def _break_hold(F, S, opts, st, i):
 
 
 @rule
-def _choke_pool(F, S, a):
-    """V-3.13: the choke's pool: Телосложение + Ближний бой + 2, bare hands (V-5.6: modifier 0) −
-    melee penalties (int64)."""
-    return F[a, P_BODY] + F[a, P_MELEE] + CHOKE_DICE - S[a, S_PEN_MELEE]
-
-
-@rule
 def _choke(F, S, opts, tt, st, cnt, a, d):
-    """V-3.13: grappler ``a`` chokes ``d`` (2 AP): a melee attack with :func:`_choke_pool`; the grappled
+    """V-3.13: grappler ``a`` chokes ``d`` (2 AP): a melee attack with :func:`.checks._choke_pool`; the grappled
     fighter does not react (``grappled_reactions = none``; ``allowed``: its defence or dodge as against
     any standard blow, V-4.3, V-4.4, the counter too); a hit deals unarmed damage (1, V-5.6) + 1 per
     extra success (crit "—": no trauma; ``intimidate`` puts the extras into Will), with no armour roll;
     counted as an attack of ``a``."""
     S[a, S_AP] -= GRAPPLE_COST
-    react = _choose_reaction(F, S, opts, a, d, K_STANDARD)
-    if react != R_NONE:
-        _take_reaction(F, S, opts, d)
-    sa = _fighter_check(F, S, opts, st, _choke_pool(F, S, a), a)
-    _strain(F, S, a)
-    r = 0
-    if react == R_DEFEND:
-        r = _fighter_check(F, S, opts, st, _defence_pool(F, S, d), d)
-        _strain(F, S, d)
-    elif react == R_DODGE:
-        r = _fighter_check(F, S, opts, st, _dodge_pool(F, S, opts, a, d, K_STANDARD), d)
-        _strain(F, S, d)
-    outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
-    S[d, S_INIT_BONUS] += d_init
-    counter_damage = _weapon(F, S, d, W_DAMAGE) * counter
+    outcome, s, counter, counter_damage, d_traumas = _exchange(F, S, opts, st, a, d, K_STANDARD, True)
     if s > 0:
         damage = s
         will = 0
@@ -168,9 +137,7 @@ def _choke(F, S, opts, tt, st, cnt, a, d):
             damage = 1
             will = s - 1
         _land(F, S, opts, tt, st, cnt, a, d, damage, damage, 0, 0, will)
-    cnt[C_ATTACKS + F[a, P_SIDE] * N_OUTCOMES + outcome] += 1
-    if counter != 0 or d_traumas != 0:
-        _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)
+    _answer(F, S, opts, tt, st, cnt, a, d, outcome, counter, counter_damage, d_traumas)
 
 
 @rule

@@ -41,7 +41,7 @@ from ..layout import (
 from ..options import GRAB_ARMOUR_KEPT, O_GRAB_ARMOUR
 from .actions import _choose_reaction, _grapple_extras, _resolve, _spend, _take_reaction
 from .armour import _armour_roll, _lose_health
-from .checks import _defence_pool, _dodge_pool, _fighter_check, _melee_pool, _weapon
+from .checks import _choke_pool, _defence_pool, _dodge_pool, _fighter_check, _melee_pool, _weapon
 from .traumas import _strain, _trauma
 
 
@@ -118,6 +118,45 @@ def _land(F, S, opts, tt, st, cnt, src, tgt, damage, final, traumas, disarm, wil
 
 
 @rule
+def _exchange(F, S, opts, st, a, d, kind, choke):
+    """V-4.1–V-4.4, V-7.2: the checks of one melee attack of ``kind`` by ``a`` on ``d``: ``d``'s
+    reaction chosen and paid (its AP and tokens, V-2.2, V-3.17), ``a``'s check (its melee pool, or
+    the choke's, :func:`.checks._choke_pool`, when ``choke``; the stealth bonus spent, V-2.5), the
+    defence's or dodge's check, each check's strain (V-6.11), and the result
+    (:func:`.actions._resolve`), the defence's initiative bonus added to ``d``. Returns (outcome,
+    extra successes, counter, the counter's damage with the weapon ``d`` defended with, ``d``'s
+    traumas on ``a``)."""
+    react = _choose_reaction(F, S, opts, a, d, kind)
+    if react != R_NONE:
+        _take_reaction(F, S, opts, d)
+    pool = _choke_pool(F, S, a) if choke else _melee_pool(F, S, opts, a, d, kind)
+    sa = _fighter_check(F, S, opts, st, pool, a)
+    S[a, S_STEALTH] = 0  # V-2.5: the stealth bonus is the first attacking action's
+    _strain(F, S, a)
+    r = 0
+    if react == R_DEFEND:
+        r = _fighter_check(F, S, opts, st, _defence_pool(F, S, d), d)
+        _strain(F, S, d)
+    elif react == R_DODGE:
+        r = _fighter_check(F, S, opts, st, _dodge_pool(F, S, opts, a, d, kind), d)
+        _strain(F, S, d)
+    outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
+    S[d, S_INIT_BONUS] += d_init
+    return outcome, s, counter, _weapon(F, S, d, W_DAMAGE) * counter, d_traumas
+
+
+@rule
+def _answer(F, S, opts, tt, st, cnt, a, d, outcome, counter, counter_damage, d_traumas):
+    """V-4.3: an attack's close: its outcome counted for ``a``'s side, then the defence's counter and
+    traumas on ``a`` (:func:`_blow`)."""
+    side = F[a, P_SIDE]
+    if side >= 0:  # (always: an index guard, kernel docstring)
+        cnt[C_ATTACKS + side * N_OUTCOMES + outcome] += 1
+    if counter != 0 or d_traumas != 0:
+        _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)
+
+
+@rule
 def _attack(F, S, opts, tt, st, cnt, a, d, kind):
     """V-4: one melee attack of ``kind`` by ``a`` on ``d`` (its foe, or the fighter stepping out of its
     reach, V-10.7): reaction, checks, effects, counter. The reaction's AP and tokens are ``d``'s, so a
@@ -132,22 +171,7 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
     """
     if a < 0 or d < 0:  # (never: an index guard, kernel docstring)
         return 0
-    react = _choose_reaction(F, S, opts, a, d, kind)
-    if react != R_NONE:
-        _take_reaction(F, S, opts, d)
-    sa = _fighter_check(F, S, opts, st, _melee_pool(F, S, opts, a, d, kind), a)
-    S[a, S_STEALTH] = 0  # V-2.5: the stealth bonus is the first attacking action's
-    _strain(F, S, a)
-    r = 0
-    if react == R_DEFEND:
-        r = _fighter_check(F, S, opts, st, _defence_pool(F, S, d), d)
-        _strain(F, S, d)
-    elif react == R_DODGE:
-        r = _fighter_check(F, S, opts, st, _dodge_pool(F, S, opts, a, d, kind), d)
-        _strain(F, S, d)
-    outcome, s, counter, d_traumas, d_init = _resolve(F, S, opts, a, d, react, sa, r)
-    S[d, S_INIT_BONUS] += d_init
-    counter_damage = _weapon(F, S, d, W_DAMAGE) * counter  # the weapon it defended with
+    outcome, s, counter, counter_damage, d_traumas = _exchange(F, S, opts, st, a, d, kind, False)
     grab = 0
     if s > 0:
         damage, traumas, disarm, will = _spend(F, S, a, d, s)
@@ -157,9 +181,5 @@ def _attack(F, S, opts, tt, st, cnt, a, d, kind):
             outcome = OUT_ARMOUR_STOPPED
             if grab > 0 and opts[O_GRAB_ARMOUR] != GRAB_ARMOUR_KEPT:
                 grab = 0
-    side = F[a, P_SIDE]
-    if side >= 0:  # (always: an index guard, kernel docstring)
-        cnt[C_ATTACKS + side * N_OUTCOMES + outcome] += 1
-    if counter != 0 or d_traumas != 0:
-        _blow(F, S, opts, tt, st, cnt, d, a, counter_damage, d_traumas, 0, 0)
+    _answer(F, S, opts, tt, st, cnt, a, d, outcome, counter, counter_damage, d_traumas)
     return grab
