@@ -74,10 +74,28 @@ class Suggestions:
     options: dict[str, Any] = field(default_factory=dict)
     #: the fighters of each suggestion: ``changes`` text → (fighter a, fighter b) (:meth:`apply`)
     fighters: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    label: str = ""  # the variant (scenarios)
+
+    #: the name of the tidy frame of a report (``suggestions.csv``)
+    FRAME = "suggestions"
+
+    def title(self) -> str:
+        """The heading of a report's section."""
+        return f"Suggested fixes: {self.a} against {self.b}, toward {100 * self.target:g} %"
+
+    def table(self, shown: int = 10) -> tuple[list[str], list[list[str]]]:
+        """The first ``shown`` suggestions as a report's table: column names, rows of text."""
+        rows = [[str(int(r["rank"])), str(r["changes"]), f"{100 * r['win_rate']:.1f} %",
+                 f"{100 * r['ci_low']:.1f} – {100 * r['ci_high']:.1f}", f"{100 * r['delta']:+.1f}",
+                 "" if pd.isna(r["cost"]) else f"{r['cost']:+g}", "yes" if r["reaches"] else ""]
+                for _, r in self.rows.head(shown).iterrows()]
+        holds = f"holds {100 * self.target:g} %"
+        return ["#", "changes", "win rate", "95 % interval", "Δ points", self.unit, holds], rows
 
     def frame(self) -> pd.DataFrame:
-        """Tidy: one row per played suggestion, best first, with ``a``, ``b`` and the ``target``."""
-        return self.rows.assign(a=self.a, b=self.b, target=self.target)
+        """Tidy: one row per played suggestion, best first, with ``a``, ``b``, the ``target`` and the
+        ``variant``."""
+        return self.rows.assign(a=self.a, b=self.b, target=self.target, variant=self.label)
 
     def reaching(self) -> pd.DataFrame:
         """The suggestions whose interval holds the target."""
@@ -205,7 +223,7 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     base = rs.prepare(fighters["a"], fighters["b"], rules, options)
     sides = ("a", "b") if side == "both" else (side,)
     if stats is not None:
-        stats = [api.check_name(x, "stats") for x in stats]
+        stats = [api.check_name(x, "stats") for x in ([stats] if isinstance(stats, str) else stats)]
         patterns = [entry[0] for entry in rs.adjustable]
         for x in stats:
             if x not in patterns and not any(path_matches(p, x) for p in patterns):

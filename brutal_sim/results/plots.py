@@ -828,7 +828,7 @@ def suggestions_figure(rows: pd.DataFrame, target: float, base: float, title: st
     ax.set_yticks(y, _plain_all(labels))
     ax.set_xlabel(plain("win rate of side a (%, 95 % interval)", MAX_AXIS_LABEL))
     ax.set_title(plain(title))
-    ax.legend(loc="lower right", fontsize="small", frameon=False)
+    fig.legend(loc="outside lower center", ncols=2, fontsize="small", frameon=False)
     _style(ax, "x")
     return fig
 

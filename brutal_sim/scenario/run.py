@@ -1,6 +1,6 @@
 """A loaded scenario played (:func:`run_scenario`): cells that differ by one sweep value or one
 variant replayed together on common random numbers, group fights each against their baseline, then
-the ``[[weights]]`` jobs."""
+the ``[[weights]]`` and ``[[suggest]]`` jobs."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from ..results.header import rates_half_width
 from ..run.engine import paired_work, run_to_precision, unpaired
 from ..run.executor import Executor, run_works
 from ..run.factory import resolve
-from .spec import Cell, Scenario
+from ..suggest import suggest
+from .spec import AnalysisJob, Cell, Scenario
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -70,6 +71,18 @@ def _pairable(groups: dict[tuple, list[int]], compiled: list[Compiled]) -> list[
 def _label(scenario: Scenario, cell: Cell) -> str:
     label = cell.matchup + (f" [{cell.variant}]" if len(scenario.variant_options) > 1 else "")
     return label + (f" {cell.sweep}={cell.value}" if cell.sweep else "")
+
+
+def run_analysis(job: AnalysisJob, n: int, seed: int, threads: int | None, executor: Executor | None, client: Any,
+                 progress: Callable[[int, int], None] | None) -> Any:
+    """One designer's question of the scenario (``[[suggest]]``), its result labelled with the job's
+    variant."""
+    if job.kind != "suggest":
+        raise ValueError(f"unknown analysis {job.kind!r}")
+    result = suggest(job.a, job.b, n=n, seed=seed, options=job.options, rules=job.rules, ruleset=job.ruleset.name,
+                     threads=threads, executor=executor, client=client, progress=progress, **job.params)
+    result.label = job.label
+    return result
 
 
 def run_scenario(scenario: Scenario, threads: int | None = None, progress: ProgressFn | None = None,
@@ -164,6 +177,10 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
         stat_weights(job.a, job.b, spec.n, spec.seed, job.options, job.rules, job.ruleset.name, threads,
                      executor, client, spec.target_error, spec.max_n, label=job.label,
                      progress=None if progress is None
-                         else lambda _d, _t, label=job.label: progress(done, total, label))
+                         else lambda _d, _t, label=job.label: progress(done, total, label), costs=job.costs)
         for job in scenario.weight_jobs]
+    scenario.analysis_results = [
+        run_analysis(job, spec.n, spec.seed, threads, executor, client,
+                     None if progress is None else lambda _d, _t, label=job.label: progress(done, total, label))
+        for job in scenario.analysis_jobs]
     return [results[i] for i in range(len(scenario.cells))]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -125,3 +126,57 @@ def test_cli_suggest_and_its_refusals(tmp_path):
         r = runner.invoke(app, ["suggest", "swordsman", "brute", "-n", "100", *args])
         assert r.exit_code == 2 and needle in r.output and len(r.output.strip().splitlines()) == 1, r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rules.toml"]
+
+
+SCENARIO = """title = "suggest"
+n = 2000
+seed = 4
+matchups = [["swordsman", "brute"]]
+
+[[weights]]
+a = "swordsman"
+b = "brute"
+
+[[suggest]]
+a = "swordsman"
+b = "brute"
+{suggest}
+
+[costs]
+unit = "marks"
+[costs.stats]
+"main_hand.damage" = {price}
+"""
+STATS_LINE = 'stats = ["main_hand.damage", "checks.melee"]'
+
+
+def test_a_scenario_asks_for_suggestions_with_its_own_costs(tmp_path):
+    """``[[suggest]]`` plays as ``designer.suggest`` with the scenario's seed and n; its answer is the
+    report's first key finding and section; ``[costs]`` prices the steps of the suggestions and of
+    ``[[weights]]`` over the bundled list; ``--csv`` writes ``suggestions.csv``."""
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO.format(suggest=STATS_LINE, price=7))
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(path), "-o", str(out), "--csv", str(tmp_path / "csv")])
+    assert r.exit_code == 0, r.output
+    want = designer.suggest("swordsman", "brute", n=2000, seed=4, stats=["main_hand.damage", "checks.melee"],
+                            costs={"unit": "marks", "stats": {"main_hand.damage": 7}})
+    assert want.unit == "marks" and want.rows["cost"].abs().max() == 7 + 3  # d10 and melee +1: 7 + 3
+    assert f"key finding: {want.verdict()}" in r.stdout
+    html = out.read_text()
+    assert html.index("What to change, and what it costs") < html.index("Stat weights</h2>")
+    assert 'data-frame="suggestions"' in html and "Δ per mark" in html
+    frame = pd.read_csv(tmp_path / "csv" / "suggestions.csv")
+    assert frame["win_rate"].tolist() == pytest.approx(want.rows["win_rate"].tolist())
+
+
+@pytest.mark.parametrize("suggest, price, field", [
+    (STATS_LINE, -1, "costs"), (STATS_LINE, '"x"', "costs"), ('stats = ["sharpness"]', 3, "suggest[0].stats[0]"),
+    ('side = "c"', 3, "suggest[0].side"), ("budget = -2", 3, "suggest[0].budget"),
+])
+def test_bad_suggest_entries_and_costs_in_a_scenario(tmp_path, suggest, price, field):
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO.format(suggest=suggest, price=price))
+    r = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "r.html")])
+    assert r.exit_code == 2 and field in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
