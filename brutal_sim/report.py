@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import jinja2
 import markupsafe
+import numpy as np
 import pandas as pd
 
 from . import __version__
@@ -139,9 +140,31 @@ def _ci(lo: float, hi: float) -> str:
     return f"{100 * lo:.1f}–{100 * hi:.1f}\u00a0%"
 
 
-def _summary_rows(results: list[DuelResult]) -> list[dict[str, Any]]:
+def _same_as_base(cells: Sequence[Any]) -> dict[int, int]:
+    """Sweep cells that play their matchup as it is (the fighter's own value: the same fighters and
+    options as the plain matchup cell of the variant): sweep cell → that plain cell."""
+    plain = {}
+    for i, c in enumerate(cells):
+        if not c.sweep:
+            plain.setdefault((c.matchup, c.variant), []).append(i)
+    out = {}
+    for i, c in enumerate(cells):
+        for j in plain.get((c.matchup, c.variant), []) if c.sweep else []:
+            base = cells[j].compiled
+            if np.array_equal(c.compiled.fighters, base.fighters) and np.array_equal(c.compiled.options, base.options):
+                out[i] = j
+    return out
+
+
+def _summary_rows(results: list[DuelResult], cells: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """A row per cell of the summary table; a plain matchup that a sweep also plays as it is (its
+    own value) is shown once, as the sweep's row marked "as it is" (the summary frame keeps both)."""
+    same = _same_as_base(cells) if len(cells) == len(results) else {}
+    hidden = set(same.values())
     rows = []
-    for r in results:
+    for k, r in enumerate(results):
+        if k in hidden:
+            continue
         d = r.to_dict()
         causes = {k: v for k, v in d["defeat_cause"].items() if v}
         total = sum(causes.values())
@@ -150,7 +173,8 @@ def _summary_rows(results: list[DuelResult]) -> list[dict[str, Any]]:
         sweep = r.labels.get("sweep", "")
         rows.append({
             "matchup": r.labels.get("matchup", ""), "variant": r.labels.get("variant", ""),
-            "sweep_label": f"{sweep} = {r.labels.get('value', '')}" if sweep else "—",
+            "sweep_label": (f"{sweep} = {r.labels.get('value', '')}" + (" (as it is)" if k in same else ""))
+            if sweep else "—",
             "a": d["a"]["name"], "a_rate": d["a"]["win_rate"], "a_lo": d["a"]["ci95"][0], "a_hi": d["a"]["ci95"][1],
             "b": d["b"]["name"], "b_rate": d["b"]["win_rate"], "b_lo": d["b"]["ci95"][0], "b_hi": d["b"]["ci95"][1],
             "draws": d["draws"] / d["n"], "rounds_mean": d["rounds"]["mean"], "p50": d["rounds"]["p50"],
@@ -385,7 +409,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     figures = _figures(scenario, frames, on_figure)
-    summary_rows, difference_rows = _summary_rows(results), _difference_rows(frames.differences)
+    summary_rows, difference_rows = _summary_rows(results, scenario.cells), _difference_rows(frames.differences)
     fight_rows, weight_sections = _fight_rows(fights, frames.differences), _weight_sections(scenario)
     analysis_sections = _analysis_sections(scenario)
     by_kind = findings.findings_by_kind(results, fights, frames.differences, scenario.weight_results,

@@ -73,6 +73,22 @@ def _label(scenario: Scenario, cell: Cell) -> str:
     return label + (f" {cell.sweep}={cell.value}" if cell.sweep else "")
 
 
+def _batch_label(scenario: Scenario, members: list[int]) -> str:
+    """The progress line's name of a batch of cells played together: the one cell's label, or what
+    the cells share and what changes along them — a sweep's values (``Swordsman vs Brute
+    main_hand.damage = d6 … d12, 4 values``) or the variants of a matchup (``Swordsman vs Brute under 3
+    variants: A … C``)."""
+    cells = [scenario.cells[i] for i in members]
+    first = cells[0]
+    if len(cells) == 1:
+        return _label(scenario, first)
+    several = len(scenario.variant_options) > 1
+    if first.sweep:
+        where = first.matchup + (f" [{first.variant}]" if several else "")
+        return f"{where} {first.sweep} = {cells[0].value} … {cells[-1].value}, {len(cells)} values"
+    return f"{first.matchup} under {len(cells)} variants: {cells[0].variant} … {cells[-1].variant}"
+
+
 def run_analysis(job: AnalysisJob, n: int, seed: int, threads: int | None, executor: Executor | None, client: Any,
                  progress: Callable[[int, int], None] | None) -> Any:
     """One designer's question of the scenario (``[[suggest]]``), its result labelled with the job's
@@ -111,8 +127,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     groups = _groups(scenario)
     fight_groups = _fight_groups(scenario)
     several = len(scenario.variant_options) > 1
-    labels = [_label(scenario, scenario.cells[m[0]]) + (f" … ({len(m)} cells)" if len(m) > 1 else "")
-              for m, _ in groups]
+    labels = [_batch_label(scenario, m) for m, _ in groups]
     labels += [scenario.fights[m[0]].label + (f" [{scenario.fights[m[0]].variant}]" if several else "")
                + (f" … ({len(m)} fights)" if len(m) > 1 else "") for m, _ in fight_groups]
     # the order each group plays its members in: a sweep's values and the variants as listed (their
