@@ -83,11 +83,13 @@ class Suggestions:
         """The heading of a report's section."""
         return f"Suggested fixes: {self.a} against {self.b}, toward {100 * self.target:g} %"
 
-    def table(self, shown: int = 10) -> tuple[list[str], list[list[str]]]:
-        """The first ``shown`` suggestions as a report's table: column names, rows of text."""
-        rows = [[str(int(r["rank"])), str(r["changes"]), f"{100 * r['win_rate']:.1f} %",
-                 f"{100 * r['ci_low']:.1f} – {100 * r['ci_high']:.1f}", f"{100 * r['delta']:+.1f}",
-                 "" if pd.isna(r["cost"]) else f"{r['cost']:+g}", "yes" if r["reaches"] else ""]
+    def table(self, shown: int = 10) -> tuple[list[str], list[list[Any]]]:
+        """The first ``shown`` suggestions as a report's table: column names, and rows whose cells are
+        text or (text, the number a column sorts by)."""
+        rows = [[(str(int(r["rank"])), int(r["rank"])), str(r["changes"]),
+                 (f"{100 * r['win_rate']:.1f} %", float(r["win_rate"])),
+                 f"{100 * r['ci_low']:.1f} – {100 * r['ci_high']:.1f}", (f"{100 * r['delta']:+.1f}", float(r["delta"])),
+                 "" if pd.isna(r["cost"]) else (f"{r['cost']:+g}", float(r["cost"])), "yes" if r["reaches"] else ""]
                 for _, r in self.rows.head(shown).iterrows()]
         holds = f"holds {100 * self.target:g} %"
         return ["#", "changes", "win rate", "95 % interval", "Δ points", self.unit, holds], rows
