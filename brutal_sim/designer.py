@@ -682,8 +682,8 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
 
 RATING_COLUMNS = ["fighter", "strength", "ci_low", "ci_high", "log_strength", "se", "suggested_points",
                   "points_low", "points_high", "win_rate", "score", "duels"]
-CHECK_COLUMNS = ["kind", "a", "b", "points_a", "points_b", "expected", "score", "ci_low", "ci_high", "wins_a",
-                 "wins_b", "draws", "n", "even"]
+CHECK_COLUMNS = ["kind", "a", "b", "count_a", "count_b", "points_a", "points_b", "expected", "score", "ci_low",
+                 "ci_high", "wins_a", "wins_b", "draws", "n", "even", "head_exponent"]
 
 
 @dataclass
@@ -760,7 +760,9 @@ class Ratings:
                            "n": int(r.n), "score_a": float(r.score_a), "expected_a": float(r.expected_a)}
                           for r in self.pairs.itertuples()],
                 "tolerance": self.tolerance,
-                "checks": [{"kind": r.kind, "a": r.a, "b": r.b, "points_a": float(r.points_a),
+                "checks": [{"kind": r.kind, "a": r.a, "b": r.b, "count_a": int(r.count_a),
+                            "count_b": int(r.count_b), "head_exponent": _finite(r.head_exponent),
+                            "points_a": float(r.points_a),
                             "points_b": float(r.points_b), "expected": float(r.expected), "score": float(r.score),
                             "ci95": [float(r.ci_low), float(r.ci_high)], "wins_a": int(r.wins_a),
                             "wins_b": int(r.wins_b), "draws": int(r.draws), "n": int(r.n), "even": bool(r.even)}
@@ -777,6 +779,11 @@ class Ratings:
             checks = (f"<p>Checks of the points by play (score of side a in %, even within "
                       f"±{100 * self.tolerance:g} points of the expected):</p>" + c.to_html(index=False))
         return f"<p>{escape(self.verdict())}</p>" + shown.to_html(index=False) + checks
+
+
+def _finite(x: float) -> float | None:
+    """A number for JSON: None for NaN or an infinity."""
+    return float(x) if np.isfinite(x) else None
 
 
 def _score_interval(wins: int, draws: int, n: int) -> tuple[float, float, float]:
@@ -927,8 +934,9 @@ def _points_checks(rs: Ruleset, loaded: list[Any], pts: np.ndarray, checks: int,
     duel_prepared = [(rs, rs.prepare(loaded[i], loaded[j], rules, options)) for i, j in pairs]
     played = api.duels(duel_prepared, n, seed, threads, progress, executor=executor, client=client,
                        precision=prec) if pairs else []
-    sides: list[tuple[str, str, str, float, float, Any]] = [
-        ("duel", loaded[i].name, loaded[j].name, float(pts[i]), float(pts[j]), r) for (i, j), r in zip(pairs, played)]
+    sides: list[tuple[str, str, str, int, int, float, float, Any]] = [
+        ("duel", loaded[i].name, loaded[j].name, 1, 1, float(pts[i]), float(pts[j]), r)
+        for (i, j), r in zip(pairs, played)]
     groups = rt.group_checks(list(pts), group_checks) if rs.plays("fights") else []
     if groups:
         fights = [api.prepare_fight([loaded[g.i]] * g.m, [loaded[g.j]] * g.k, rules, options, source="rate",
@@ -936,11 +944,12 @@ def _points_checks(rs: Ruleset, loaded: list[Any], pts: np.ndarray, checks: int,
         for g, r in zip(groups, api.fights(fights, n, seed, threads, progress, executor=executor, client=client,
                                            precision=prec)):
             sides.append(("fight", f"{loaded[g.i].name}*{g.m}" if g.m > 1 else loaded[g.i].name,
-                          f"{loaded[g.j].name}*{g.k}", g.m * float(pts[g.i]), g.k * float(pts[g.j]), r))
-    for kind, a, b, pa, pb, r in sides:
+                          f"{loaded[g.j].name}*{g.k}", g.m, g.k, g.m * float(pts[g.i]), g.k * float(pts[g.j]), r))
+    for kind, a, b, m, k, pa, pb, r in sides:
         score, lo, hi = _score_interval(r.wins(0), r.draws, r.n)
         expected = rt.expected_score(pa, pb)
-        rows.append({"kind": kind, "a": a, "b": b, "points_a": pa, "points_b": pb,
+        rows.append({"kind": kind, "a": a, "b": b, "count_a": m, "count_b": k, "points_a": pa, "points_b": pb,
                      "expected": expected, "score": score, "ci_low": lo, "ci_high": hi, "wins_a": r.wins(0),
-                     "wins_b": r.wins(1), "draws": r.draws, "n": r.n, "even": abs(score - expected) <= tolerance})
+                     "wins_b": r.wins(1), "draws": r.draws, "n": r.n, "even": abs(score - expected) <= tolerance,
+                     "head_exponent": rt.head_exponent(score, pa / m, pb / k, m, k)})
     return rows

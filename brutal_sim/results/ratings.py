@@ -35,7 +35,7 @@ import numpy as np
 from .stats import Z95
 
 __all__ = ["BTFit", "GroupCheck", "bradley_terry", "check_pairs", "expected_score", "group_checks",
-           "points_flags", "suggested_points"]
+           "head_exponent", "points_flags", "suggested_points"]
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,18 @@ def expected_score(points_a: float, points_b: float) -> float:
     when points are proportional to strength (and a group's strength is its members' sum):
     ``points_a / (points_a + points_b)``; equal points, 50 %."""
     return points_a / (points_a + points_b)
+
+
+def head_exponent(score: float, points_a: float, points_b: float, m: int, k: int) -> float:
+    """The head-count exponent ``γ`` an ``m`` v ``k`` fight implies: the ``γ`` for which a group of
+    ``m`` fighters of ``points_a`` points each (points proportional to strength) counts as one of
+    strength ``m^γ · points_a`` and the model's expected score equals ``score``:
+    ``γ = (logit(score) − log(points_a / points_b)) / log(m / k)``. 1 is the "points add up"
+    reading (1 of 200 ≈ 2 of 100); Lanchester's square law would give 2. NaN when ``m == k`` or
+    the score is 0 or 1 (no finite logit)."""
+    if m == k or not 0 < score < 1:
+        return float("nan")
+    return (math.log(score / (1 - score)) - math.log(points_a / points_b)) / math.log(m / k)
 
 
 def suggested_points(fit: BTFit, reference_points: float = 100.0, z: float = Z95
