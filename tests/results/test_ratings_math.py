@@ -35,7 +35,8 @@ def test_three_fighters_by_hand():
     [[2/3 + 2/3, −2/3], [−2/3, 4/5 + 2/3]] = [[4/3, −2/3], [−2/3, 22/15]], determinant
     88/45 − 20/45 = 68/45; its inverse: var θ_B = (22/15)/(68/45) = 33/34, var θ_C = (4/3)/(68/45)
     = 15/17, cov = (2/3)/(68/45) = 15/34. 95 % interval of B: 2·exp(±1.959964·√(33/34)) =
-    0.29003 … 13.792 (exp(1.93093) = 6.8959). With C the reference the strengths are (1/4, 1/2, 1) and var θ_A = 15/17."""
+    0.29003 … 13.792 (exp(1.93093) = 6.8959). With C the reference the strengths are (1/4, 1/2, 1)
+    and var θ_A = 15/17."""
     fit = bradley_terry(HAND, NAMES)
     assert fit.strength == pytest.approx([1, 2, 4], rel=1e-9)
     assert fit.covariance[1:, 1:].ravel() == pytest.approx([33 / 34, 15 / 34, 15 / 34, 15 / 17], rel=1e-9)
