@@ -925,7 +925,7 @@ def ratings_figure(ratings: pd.DataFrame, reference: str, reference_points: floa
     ax.set_yticks(y, _plain_all(rows["fighter"]))
     trans = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
     for yi, p in zip(y, rows["suggested_points"]):
-        ax.text(1.01, yi, f"{p:.0f} pts", transform=trans, va="center", ha="left", fontsize=8.5)
+        ax.text(1.01, float(yi), f"{p:.0f} pts", transform=trans, va="center", ha="left", fontsize=8.5)
     ax.set_xlabel(plain(f"strength (Bradley–Terry, {reference} = 1 = {reference_points:g} points), 95 % intervals",
                         limit=200))
     ax.set_title(plain(title or "Ratings and suggested points"), loc="left", fontsize=10.5, fontweight="bold")
