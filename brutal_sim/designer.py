@@ -718,6 +718,13 @@ class Ratings:
     def strongest(self) -> str:
         return str(self.rows["fighter"].iloc[0])
 
+    def misfits(self, count: int = 3) -> pd.DataFrame:
+        """The ``count`` pairs whose played score strays furthest from the model's (the pairs
+        the strengths, and so the points, describe worst), with ``gap = score_a − expected_a``."""
+        p = self.pairs.assign(gap=self.pairs["score_a"] - self.pairs["expected_a"])
+        return p.reindex(p["gap"].abs().sort_values(ascending=False, kind="stable").index).head(count) \
+            .reset_index(drop=True)
+
     def figure(self, title: str | None = None) -> Any:
         """Strengths as dots with their 95 % intervals on a log scale, the suggested points beside
         (:func:`brutal_sim.results.plots.ratings_figure`)."""

@@ -170,6 +170,11 @@ def rate(
     out.print(f"fit: chi-square {fit['chi2']:.1f} on {fit['df']} degrees of freedom (how far the pairs stray from "
               f"the model)" + (f"; {fit['prior_draws']:g} draw added to each pair (a fighter won or lost every duel)"
                                if fit["prior_draws"] else ""), highlight=False, markup=False, style="dim")
+    worst = r.misfits(3)
+    if len(worst) and fit["df"] > 0:
+        out.print("furthest from the model: " + "; ".join(
+            f"{m.a} v {m.b} {100 * m.score_a:.1f} % (model {100 * m.expected_a:.1f} %)" for m in worst.itertuples()),
+            highlight=False, markup=False, style="dim")
     if prices:
         out.print("flag: the given points outside the 95 % interval of the suggested points (underpriced: below it)",
                   highlight=False, markup=False, style="dim")

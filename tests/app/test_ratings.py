@@ -15,6 +15,7 @@ from brutal_sim import api, designer
 from brutal_sim.cli import app
 from brutal_sim.core.errors import DataError
 from brutal_sim.results.ratings import bradley_terry
+from brutal_sim.results.stats import wilson
 
 runner = CliRunner()
 TRIO = ["swordsman", "brute", "knight"]
@@ -81,6 +82,17 @@ def test_given_points_give_efficiency_and_flags(rated):
     d = rated.to_dict()
     assert {x["name"]: x["flag"] for x in d["fighters"]}["Brute"] == "underpriced"
     assert rated.figure() is not None and "Strongest: Knight" in rated._repr_html_()
+    gaps = (rated.pairs.score_a - rated.pairs.expected_a).abs()
+    assert rated.misfits(1).gap.abs().iloc[0] == gaps.max() and len(rated.misfits(5)) == 3
+
+
+def test_each_pair_plays_to_a_target_error():
+    r = designer.rate(TRIO, seed=2, checks=0, group_checks=0, target_error=2.0)
+    assert r.precision == {"target_error": 0.02, "target_met": True}
+    for row in r.pairs.itertuples():  # each pair's win rates within ±2 points
+        for wins in (row.wins_a, row.wins_b):
+            lo, hi = wilson(wins, row.n)
+            assert (hi - lo) / 2 <= 0.02
 
 
 def test_a_gauntlet_plays_each_fighter_against_the_pool_only():
