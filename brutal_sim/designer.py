@@ -737,8 +737,9 @@ class Ratings:
         points, and how even the checks came out."""
         top = self.rows.iloc[0]
         points = ", ".join(f"{r.fighter} {r.suggested_points:.0f}" for r in self.rows.itertuples())
-        text = (f"Strongest: {top.fighter}, {top.strength:.2g}× the {self.reference}; suggested points "
-                f"({self.reference} = {self.reference_points:g}): {points}")
+        how = "the reference" if top.fighter == self.reference else f"{top.strength:.2g}× the {self.reference}"
+        text = (f"Strongest: {top.fighter}, {how}; suggested points ({self.reference} = "
+                f"{self.reference_points:g}): {points}")
         if len(self.checks):
             even = int(self.checks["even"].sum())
             text += f"; {even} of {len(self.checks)} checks even within ±{100 * self.tolerance:g} points"
@@ -794,12 +795,13 @@ def _finite(x: float) -> float | None:
 
 
 def _score_interval(wins: int, draws: int, n: int) -> tuple[float, float, float]:
-    """A side's score (wins + draws / 2) per duel and its 95 % interval (normal approximation of
-    the multinomial: the per-duel score's own variance, draws scoring exactly ½)."""
+    """A side's score (wins + draws / 2) per duel and its 95 % Wilson interval, taken as if each
+    duel scored 0 or 1 (a draw scores exactly ½, so with draws the interval is somewhat wide)."""
     s = (wins + draws / 2) / n
-    var = max((wins + draws / 4) / n - s * s, 0.0)
-    half = Z95 * float(np.sqrt(var / n))
-    return s, max(0.0, s - half), min(1.0, s + half)
+    denom = 1 + Z95 * Z95 / n
+    centre = (s + Z95 * Z95 / (2 * n)) / denom
+    half = Z95 * float(np.sqrt(s * (1 - s) / n + Z95 * Z95 / (4 * n * n))) / denom
+    return s, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def rate(fighters: Sequence[api.FighterRef], pool: Sequence[api.FighterRef] | None = None, n: int = 100_000,
