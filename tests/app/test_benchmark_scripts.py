@@ -162,3 +162,9 @@ def test_squads_pieces_on_tiny_samples():
         c = sq.play(p, 20)
         assert c.sum() > 0
     assert sq.naive_rate(sq.prepared(*sq.FIGHTS[sq.TARGET]), 2) > 0
+
+
+def test_rate_times_a_small_round_robin():
+    rate = _load("rate")
+    seconds, duels = rate.timed(["swordsman", "brute", "militia"], 300, "brutal", None, group_checks=0)
+    assert seconds > 0 and duels == 3 * 300
