@@ -81,7 +81,10 @@ def test_given_points_give_efficiency_and_flags(rated):
     assert np.isnan(f.loc["Swordsman", "points"]) and f.loc["Swordsman", "flag"] == ""
     d = rated.to_dict()
     assert {x["name"]: x["flag"] for x in d["fighters"]}["Brute"] == "underpriced"
-    assert rated.figure() is not None and "Strongest: Knight" in rated._repr_html_()
+    ax = rated.figure().axes[0]  # strongest at the top, the points beside
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["Swordsman", "Brute", "Knight"]
+    assert "100 pts" in [t.get_text() for t in ax.texts]
+    assert "Strongest: Knight" in rated._repr_html_()
     gaps = (rated.pairs.score_a - rated.pairs.expected_a).abs()
     assert rated.misfits(1).gap.abs().iloc[0] == gaps.max() and len(rated.misfits(5)) == 3
 
