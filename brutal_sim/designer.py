@@ -737,7 +737,8 @@ class Ratings:
         points, and how even the checks came out."""
         top = self.rows.iloc[0]
         points = ", ".join(f"{r.fighter} {r.suggested_points:.0f}" for r in self.rows.itertuples())
-        how = "the reference" if top.fighter == self.reference else f"{top.strength:.2g}× the {self.reference}"
+        times = f"{top.strength:.2g}" if top.strength < 10 else f"{top.strength:,.0f}"
+        how = "the reference" if top.fighter == self.reference else f"{times}× the {self.reference}"
         text = (f"Strongest: {top.fighter}, {how}; suggested points ({self.reference} = "
                 f"{self.reference_points:g}): {points}")
         if len(self.checks):
