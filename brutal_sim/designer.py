@@ -755,7 +755,7 @@ class Ratings:
                  "points_ci95": [float(r.points_low), float(r.points_high)], "win_rate": float(r.win_rate),
                  "score": float(r.score), "duels": int(r.duels)}
             if "points" in self.rows:
-                d.update(points=float(r.points), efficiency=float(r.efficiency), flag=r.flag or None)
+                d.update(points=_finite(r.points), efficiency=_finite(r.efficiency), flag=r.flag or None)
             return d
 
         fit = self.fit

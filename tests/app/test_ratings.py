@@ -81,6 +81,8 @@ def test_given_points_give_efficiency_and_flags(rated):
     assert np.isnan(f.loc["Swordsman", "points"]) and f.loc["Swordsman", "flag"] == ""
     d = rated.to_dict()
     assert {x["name"]: x["flag"] for x in d["fighters"]}["Brute"] == "underpriced"
+    json.dumps(d, allow_nan=False)  # a fighter without given points: null, not NaN
+    assert {x["name"]: x["points"] for x in d["fighters"]}["Swordsman"] is None
     ax = rated.figure().axes[0]  # strongest at the top, the points beside
     assert [t.get_text() for t in ax.get_yticklabels()] == ["Swordsman", "Brute", "Knight"]
     assert "100 pts" in [t.get_text() for t in ax.texts]
