@@ -161,7 +161,7 @@ def rate(
                  f"{f['suggested_points']:.0f}", f"{f['points_ci95'][0]:.0f} – {f['points_ci95'][1]:.0f}",
                  percent(f["win_rate"]), percent(f["score"])]
         if prices:
-            known = f.get("points") == f.get("points")  # not NaN
+            known = f.get("points") is not None
             cells += [f"{f['points']:g}" if known else "", f"{f['efficiency']:.3f}" if known else "",
                       f.get("flag") or ""]
         add_row(t, *cells)
