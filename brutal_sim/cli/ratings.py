@@ -168,9 +168,10 @@ def rate(
         add_row(t, *cells)
     out.print(t)
     fit = data["fit"]
+    prior = (f"; {fit['prior_draws']:g} draw added to each pair (a fighter won or lost every duel)"
+             if fit["prior_draws"] else "")
     out.print(f"fit: chi-square {fit['chi2']:.1f} on {plural(fit['df'], 'degree')} of freedom (how far the pairs "
-              f"stray from the model)" + (f"; {fit['prior_draws']:g} draw added to each pair (a fighter won or lost every duel)"
-                               if fit["prior_draws"] else ""), highlight=False, markup=False, style="dim")
+              f"stray from the model){prior}", highlight=False, markup=False, style="dim")
     worst = r.misfits(3)
     if len(worst) and fit["df"] > 0:
         out.print("furthest from the model: " + "; ".join(
