@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ..core.costs import singular
 from .stats import Z95, independent_half_width
 
 #: the win rate a sweep is read against: even
@@ -366,8 +367,12 @@ def weight_findings(weights: Sequence[Any], shown: int = 3) -> list[str]:
         steps = ", ".join(f"{r['stat']} {r['from']} → {r['to']} {100 * r['delta']:+.1f} points "
                           f"({100 * r['ci_low']:+.1f} … {100 * r['ci_high']:+.1f})" for _, r in top.iterrows())
         tag = f" ({w.label})" if several and w.label else ""
+        buy = w.best_buy() if hasattr(w, "best_buy") else None
+        best = "" if buy is None else (
+            f" Best buy per {singular(w.unit)}: {buy['stat']} {buy['from']} → {buy['to']}, "
+            f"{100 * buy['delta']:+.1f} points of win rate for {buy['cost']:g} {w.unit}.")
         out.append(f"Stat weights of {w.a} against {w.b}{tag}: {steps}; {beyond} of {len(rows)} steps move the win "
-                   f"rate beyond the noise (95 % intervals).")
+                   f"rate beyond the noise (95 % intervals).{best}")
     return out
 
 
