@@ -978,3 +978,33 @@ def _legend_overlaps(fig: Figure, renderer: Any) -> list[str]:
             if any(_boxes_meet(box, t.get_window_extent(renderer)) for t in ticks):
                 found.append(f"{name} covers tick labels of {ax.get_title() or 'an axes'!r}")
     return found
+# -- ratings ----------------------------------------------------------------------------------------
+
+def ratings_figure(ratings: pd.DataFrame, reference: str, reference_points: float = 100.0,
+                   title: str | None = None) -> Figure:
+    """Ratings: each fighter's strength (Bradley–Terry, the reference's 1) as a dot with its 95 %
+    interval on a log scale, strongest at the top, its suggested points written beside.
+
+    Columns used: ``fighter``, ``strength``, ``ci_low``, ``ci_high``, ``suggested_points``
+    (:meth:`brutal_sim.designer.Ratings.frame`)."""
+    _require(ratings, ("fighter", "strength", "ci_low", "ci_high", "suggested_points"), "ratings_figure")
+    rows = ratings.sort_values("strength", kind="stable").reset_index(drop=True)
+    fig = Figure(figsize=(7.5, 1.2 + 0.38 * len(rows)), layout="constrained")
+    ax = fig.subplots()
+    y = np.arange(len(rows))
+    strength = rows["strength"].to_numpy(dtype=float)
+    lo, hi = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
+    colour = _palette(["strength"])["strength"]
+    ax.errorbar(strength, y, xerr=[strength - lo, hi - strength], fmt="o", color=colour, ecolor=colour,
+                capsize=3, markersize=5)
+    ax.axvline(1.0, color="#888888", linewidth=0.8, linestyle="--")
+    ax.set_xscale("log")
+    ax.set_yticks(y, _plain_all(rows["fighter"]))
+    trans = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
+    for yi, p in zip(y, rows["suggested_points"]):
+        ax.text(1.01, float(yi), f"{p:.0f} pts", transform=trans, va="center", ha="left", fontsize=8.5)
+    ax.set_xlabel(plain(f"strength (Bradley–Terry, {reference} = 1 = {reference_points:g} points), 95 % intervals",
+                        limit=200))
+    ax.set_title(plain(title or "Ratings and suggested points"), loc="left", fontsize=10.5, fontweight="bold")
+    _style(ax, "x")
+    return fig
