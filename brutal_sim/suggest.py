@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import api
+from .arguments import check_run, checked
 from .core.costs import costs_for, path_matches
 from .core.errors import DataError
 from .core.ruleset import resolve_ruleset
@@ -206,8 +207,7 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     then the fewest units of cost moved (unpriced last), then the nearest; the others after them,
     nearest first. ``costs`` tops the price list in force (:func:`brutal_sim.core.costs.costs_for`).
     """
-    n, seed = api.check_n(n), api.check_seed(seed)
-    threads = api.check_threads(threads)
+    n, seed, threads = check_run(n, seed, threads)
     if side not in SIDES:
         raise DataError("suggest", "side", f"{side!r}; allowed: {', '.join(SIDES)}")
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 <= target <= 100:
@@ -218,8 +218,8 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     if isinstance(verify, bool) or not isinstance(verify, int) or not 1 <= verify <= 1000:
         raise DataError("suggest", "verify", f"{verify!r}: the combinations played per size, 1 … 1000")
     a, b = api.fighter_ref(a), api.fighter_ref(b)
-    rules, options = api.check_rules(rules, "rules"), api.check_options(options, "options")
-    rs = resolve_ruleset([a, b], api.check_name(ruleset, "ruleset"))
+    rules, options, ruleset = checked(rules, options, ruleset)
+    rs = resolve_ruleset([a, b], ruleset)
     prices = costs_for(rs, rules, costs)
     fighters = {"a": rs.load_fighter(a, "fighter a"), "b": rs.load_fighter(b, "fighter b")}
     base = rs.prepare(fighters["a"], fighters["b"], rules, options)
