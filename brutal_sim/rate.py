@@ -53,14 +53,50 @@ class Ratings:
     pool: list[str] | None = None  # the gauntlet's pool; None for a round robin
     options: dict[str, Any] = field(default_factory=dict)
     precision: dict[str, Any] = field(default_factory=dict)
+    label: str = ""  # the variant (scenarios)
+
+    #: the name of the tidy frame of a report (``ratings.csv``)
+    FRAME = "ratings"
+
+    def title(self) -> str:
+        """The heading of a report's section."""
+        how = "round robin" if self.pool is None else f"against {', '.join(self.pool)}"
+        return f"Ratings and suggested points ({how})"
+
+    def table(self) -> tuple[list[str], list[list[Any]]]:
+        """A report's table: column names, and rows whose cells are text or (text, the number a
+        column sorts by): each fighter's strength with its interval, suggested points, and score."""
+        given = "points" in self.rows
+        columns = ["fighter", "strength", "95 % interval", "suggested points", "score"]
+        columns += ["given points", "score per 100 points", "flag"] if given else []
+        rows = []
+        for r in self.rows.itertuples():
+            points = float(r.suggested_points)
+            row: list[Any] = [str(r.fighter), (f"{r.strength:.3g}", float(r.strength)),
+                              f"{r.ci_low:.3g} – {r.ci_high:.3g}", (f"{points:.0f}", points),
+                              (f"{100 * r.score:.1f} %", float(r.score))]
+            if given:
+                row += [("" if not np.isfinite(r.points) else f"{r.points:g}", float(np.nan_to_num(r.points))),
+                        ("" if not np.isfinite(r.efficiency) else f"{r.efficiency:.1f}",
+                         float(np.nan_to_num(r.efficiency))), str(r.flag or "")]
+            rows.append(row)
+        return columns, rows
+
+    def caption(self) -> str:
+        """What a report's table and chart show."""
+        return ("One strength per fighter (Bradley–Terry, a draw half a win) with its 95 % interval from the "
+                f"observed Fisher information, the {self.reference} at 1; suggested points proportional to "
+                f"strength ({self.reference} = {self.reference_points:g}); score: wins and half the draws over "
+                f"its duels. The checks play pairs and group fights of nearly equal points on the next seed; "
+                f"even within ±{100 * self.tolerance:g} points of what their points promise.")
 
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per fighter (``fighter``, ``strength`` and its 95 % ``ci_low`` …
         ``ci_high``, ``log_strength``, ``se``, ``suggested_points`` with ``points_low`` …
         ``points_high``, ``win_rate`` and ``score`` (draws half) averaged over its opponents,
         ``duels``; with given points also ``points``, ``efficiency`` (score per 100 points) and
-        ``flag``), strongest first."""
-        return self.rows.copy()
+        ``flag``), strongest first, with the ``variant``."""
+        return self.rows.assign(variant=self.label)
 
     def strongest(self) -> str:
         return str(self.rows["fighter"].iloc[0])

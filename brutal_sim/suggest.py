@@ -87,13 +87,20 @@ class Suggestions:
     def table(self, shown: int = 10) -> tuple[list[str], list[list[Any]]]:
         """The first ``shown`` suggestions as a report's table: column names, and rows whose cells are
         text or (text, the number a column sorts by)."""
-        rows = [[(str(int(r["rank"])), int(r["rank"])), str(r["changes"]),
-                 (f"{100 * r['win_rate']:.1f} %", float(r["win_rate"])),
+        rows = [[str(r["changes"]), (f"{100 * r['win_rate']:.1f} %", float(r["win_rate"])),
                  f"{100 * r['ci_low']:.1f} – {100 * r['ci_high']:.1f}", (f"{100 * r['delta']:+.1f}", float(r["delta"])),
-                 "" if pd.isna(r["cost"]) else (f"{r['cost']:+g}", float(r["cost"])), "yes" if r["reaches"] else ""]
+                 "" if pd.isna(r["cost"]) else (f"{r['cost']:+g}", float(r["cost"])), "yes" if r["reaches"] else "",
+                 (str(int(r["rank"])), int(r["rank"]))]
                 for _, r in self.rows.head(shown).iterrows()]
         holds = f"holds {100 * self.target:g} %"
-        return ["#", "changes", "win rate", "95 % interval", "Δ points", self.unit, holds], rows
+        return ["changes", "win rate", "95 % interval", "Δ points", self.unit, holds, "rank"], rows
+
+    def caption(self) -> str:
+        """What a report's table and chart show."""
+        return ("Each suggestion is played on the same duels as the matchup as it is (common random numbers): its "
+                "win rate is what a plain duel with that change and the seed gives, with its 95 % Wilson interval; "
+                f"Δ is the paired change from the matchup; costs in {self.unit} from the price list in force. "
+                "Those whose interval holds the target come first, fewest changes and least cost first.")
 
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per played suggestion, best first, with ``a``, ``b``, the ``target`` and the

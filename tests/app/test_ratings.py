@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -157,3 +158,45 @@ def test_cli_refusals_are_one_line_and_write_nothing(tmp_path, args, message):
     res = runner.invoke(app, ["rate", *args, "-n", "500", "--csv", str(csv)])
     assert res.exit_code == 2 and res.output.startswith(message) and res.output.count("\n") == 1, res.output
     assert not csv.exists()
+
+
+RATE_SCENARIO = """title = "rate"
+n = 4000
+seed = 3
+fighters = ["swordsman", "brute", "knight"]
+{body}
+"""
+
+
+def test_a_scenario_rates_its_fighters(tmp_path):
+    """``[[rate]]`` plays as ``designer.rate`` with the scenario's seed and n (its fighters the
+    scenario's, the reference and given points by reference); its answer is the report's first key
+    finding and a section; ``--csv`` writes ``ratings.csv``."""
+    path = tmp_path / "s.toml"
+    path.write_text(RATE_SCENARIO.format(body='[[rate]]\nreference = "brute"\npoints = 50\ngroup_checks = 0\n'
+                                              'given = { knight = 500 }\n'))
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(path), "-o", str(out), "--csv", str(tmp_path / "csv")])
+    assert r.exit_code == 0, r.output
+    want = designer.rate(TRIO, n=N, seed=3, group_checks=0, reference="Brute", reference_points=50,
+                         points={"Knight": 500})
+    assert f"key finding: {want.verdict()}" in r.stdout
+    html = out.read_text()
+    assert "Ratings and suggested points (round robin)" in html and 'data-frame="ratings"' in html
+    frame = pd.read_csv(tmp_path / "csv" / "ratings.csv")
+    assert frame["suggested_points"].tolist() == pytest.approx(want.rows["suggested_points"].tolist())
+    assert frame.set_index("fighter").loc["Brute", "suggested_points"] == pytest.approx(50)
+
+
+@pytest.mark.parametrize("body, field", [
+    ('[[rate]]\nreference = "nosuch"\n', "rate[0].reference"),
+    ('[[rate]]\nfighters = ["knight"]\n', "rate[0].fighters"),
+    ('[[rate]]\npoints = 0\n', "rate[0].points"),
+    ('[[rate]]\nagainst = ["nosuch"]\n', "rate[0].against[0]"),
+])
+def test_bad_rate_entries_in_a_scenario(tmp_path, body, field):
+    path = tmp_path / "s.toml"
+    path.write_text(RATE_SCENARIO.format(body=body))
+    r = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "r.html")])
+    assert r.exit_code == 2 and field in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
