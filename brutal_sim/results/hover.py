@@ -280,7 +280,8 @@ def _tag_series(fig: Figure, key: str) -> list[Artist]:
     back after saving)."""
     tagged: list[Artist] = []
     n = 0
-    legends = [(leg, fig.axes) for leg in fig.legends] + [(ax.get_legend(), [ax]) for ax in fig.axes if ax.get_legend()]
+    legends = [(leg, list(fig.axes)) for leg in fig.legends]
+    legends += [(leg, [ax]) for ax in fig.axes if (leg := ax.get_legend()) is not None]
     for leg, axes in legends:
         for handle, text in zip(leg.legend_handles, leg.get_texts()):
             label = text.get_text()

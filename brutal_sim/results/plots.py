@@ -957,7 +957,8 @@ def legend_overlaps(fig: Figure) -> list[str]:
 def _legend_overlaps(fig: Figure, renderer: Any) -> list[str]:
     whole = fig.bbox
     found: list[str] = []
-    legends = [(leg, None) for leg in fig.legends] + [(ax.get_legend(), ax) for ax in fig.axes if ax.get_legend()]
+    legends: list[tuple[Any, Axes | None]] = [(leg, None) for leg in fig.legends]
+    legends += [(leg, ax) for ax in fig.axes if (leg := ax.get_legend()) is not None]
     boxes = [(leg.get_window_extent(renderer), ax) for leg, ax in legends]
     for k, (box, own) in enumerate(boxes):
         name = "the figure legend" if own is None else f"the legend of {own.get_title() or 'an axes'!r}"

@@ -68,8 +68,8 @@ def _runnable(line: str) -> bool:
     if len(words) == 3 and words[2].startswith("-"):  # a flag named in prose: `duel --json`, `diff -o`
         return False
     # a bare command named in prose (`brutal-sim report`, `brutal-sim fight`) with nothing to run on
-    return not (len(words) == 2 and words[1] in {"report", "fight", "attack", "duel", "weights", "rate", "list",
-                                               "cache"})
+    return not (len(words) == 2 and words[1] in {"report", "fight", "attack", "duel", "weights", "rate", "suggest",
+                                               "list", "cache"})
 
 
 COMMANDS = [(doc, line) for doc, line in _commands() if _runnable(line)]
