@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import api
 from .arguments import check_run, checked
-from .core.costs import costs_for, path_matches
+from .core.costs import adjustable, costs_for, path_matches, stats_text
 from .core.errors import DataError
 from .core.ruleset import resolve_ruleset
 from .core.variants import get_path, stat_label, stat_steps, with_changes
@@ -233,11 +233,10 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     sides = ("a", "b") if side == "both" else (side,)
     if stats is not None:
         stats = [api.check_name(x, "stats") for x in ([stats] if isinstance(stats, str) else stats)]
-        patterns = [entry[0] for entry in rs.adjustable]
         for x in stats:
-            if x not in patterns and not any(path_matches(p, x) for p in patterns):
+            if not adjustable(rs, x):
                 raise DataError("suggest", "stats", f"{x!r} is not a stat the {rs.name} ruleset steps; "
-                                f"stats: {', '.join(patterns)}")
+                                f"stats: {stats_text(rs)}")
     singles = _singles(rs, fighters, sides, prices, stats)
     if not singles:
         raise DataError("suggest", "side", f"no stat of side {side} has room for a step")

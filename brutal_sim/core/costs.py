@@ -46,6 +46,17 @@ def path_matches(pattern: str, path: str) -> bool:
     return len(p) == len(q) and all(a == b or (a == "*" and b.isdigit()) for a, b in zip(p, q))
 
 
+def adjustable(ruleset: Any, path: str) -> bool:
+    """Whether ``path`` names a stat ``ruleset`` steps: one of its adjustable patterns, or a path one
+    of them matches (:attr:`~brutal_sim.core.ruleset.Ruleset.adjustable`)."""
+    return any(path == entry[0] or path_matches(entry[0], path) for entry in ruleset.adjustable)
+
+
+def stats_text(ruleset: Any) -> str:
+    """The stats ``ruleset`` steps, for a message."""
+    return ", ".join(entry[0] for entry in ruleset.adjustable)
+
+
 @dataclass(frozen=True)
 class Costs:
     """A price list: ``stats`` (a field path or pattern → the cost of one step up) and ``items`` (a
@@ -120,10 +131,10 @@ def read_costs(raw: Any, source: str, ruleset: Any, where: str = "costs") -> Cos
     patterns = [entry[0] for entry in ruleset.adjustable]
     stats = {}
     for path, value in stats_raw.items():
-        if path not in patterns and not any(path_matches(p, path) for p in patterns):
+        if not adjustable(ruleset, path):
             raise DataError(source, f"{where}.stats.{path}",
                             f"not a stat the {ruleset.name} ruleset steps; {did_you_mean(path, patterns)}"
-                            f"stats: {', '.join(patterns)}")
+                            f"stats: {stats_text(ruleset)}")
         stats[path] = _price(value, source, f"{where}.stats.{path}")
     catalog = ruleset.catalog()
     names = sorted({name for attr in type(catalog).TABLES for name in getattr(catalog, attr)})

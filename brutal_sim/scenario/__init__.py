@@ -1,5 +1,6 @@
-"""Scenario files: a batch of duels (matchups, round robins, rule variants, sweeps) and group
-fights (``[[fights]]``, under rulesets that play them) in one TOML.
+"""Scenario files: a batch of duels (matchups, round robins, rule variants, sweeps), group fights
+(``[[fights]]``, under rulesets that play them) and designer's questions (``[[weights]]``,
+``[[suggest]]``, ``[[rate]]``) in one TOML.
 
 A scenario is validated completely — every fighter, option and sweep field — before anything runs.
 See ``docs/scenarios.md`` for the format and ``examples/*.toml`` for complete examples. The parts:
@@ -15,20 +16,23 @@ from .run import ProgressFn, run_scenario
 from .spec import (
     MAX_CELLS,
     MAX_N_PER_CELL,
+    AnalysisJob,
     Cell,
     FightCell,
     FightSpec,
+    RateSpec,
     Scenario,
     ScenarioSpec,
+    SuggestSpec,
     SweepSpec,
     VariantSpec,
-    WeightJob,
     WeightsSpec,
     check_size,
     estimated_cells,
 )
 
-__all__ = ["MAX_CELLS", "MAX_N_PER_CELL", "Cell", "FightCell", "FightSpec", "FileRef", "ProgressFn", "References",
-           "Run", "Scenario", "ScenarioSpec", "SweepSpec", "VariantSpec", "WeightJob", "WeightsSpec", "check_sets",
+__all__ = ["MAX_CELLS", "MAX_N_PER_CELL", "AnalysisJob", "Cell", "FightCell", "FightSpec", "FileRef", "ProgressFn",
+           "RateSpec", "References", "Run", "Scenario", "ScenarioSpec", "SuggestSpec", "SweepSpec", "VariantSpec",
+           "WeightsSpec", "check_sets",
            "check_size", "estimated_cells", "fighter_key", "load_scenario", "names_file", "read_spec",
            "rules_files", "run_scenario", "scenario_files"]

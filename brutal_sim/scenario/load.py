@@ -8,7 +8,7 @@ import itertools
 from typing import Any, Callable, Mapping, NamedTuple
 
 from ..api import prepare_fight
-from ..core.costs import Costs, costs_for, path_matches
+from ..core.costs import Costs, adjustable, costs_for, stats_text
 from ..core.errors import DataError
 from ..core.ruleset import Ruleset, get_ruleset, resolve_ruleset
 from ..core.sides import expand_side
@@ -23,7 +23,6 @@ from .spec import (
     Scenario,
     ScenarioSpec,
     VariantSpec,
-    WeightJob,
     check_size,
     duelist_refs,
     fighter_refs,
@@ -231,16 +230,24 @@ def _add_matchups(scenario: Scenario, runs: list[Run], pairs: list[tuple[str, st
                       fighters.get(run.ruleset, b, "matchups"))
 
 
+def _pair(scenario: Scenario, fighters: _Fighters, run: Run, kind: str, i: int, a: str, b: str) -> tuple[Any, Any]:
+    """The fighters ``a`` and ``b`` of the entry ``kind[i]`` under ``run``, their matchup checked now."""
+    label, rs, rules, options, where = run
+    fa, fb = fighters.get(rs, a, f"{kind}[{i}].a"), fighters.get(rs, b, f"{kind}[{i}].b")
+    try:
+        rs.prepare(fa, fb, rules, options)
+    except DataError as exc:
+        raise DataError(scenario.source, where, _nested(exc)) from None
+    return fa, fb
+
+
 def _add_weights(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
     """The stat-weight jobs of ``[[weights]]``: each under each run, its matchup checked now."""
     for i, w in enumerate(scenario.spec.weights):
-        for label, rs, rules, options, where in runs:
-            a, b = fighters.get(rs, w.a, f"weights[{i}].a"), fighters.get(rs, w.b, f"weights[{i}].b")
-            try:
-                rs.prepare(a, b, rules, options)
-            except DataError as exc:
-                raise DataError(scenario.source, where, _nested(exc)) from None
-            scenario.weight_jobs.append(WeightJob(label, rs, rules, options, a, b, _costs(scenario, rs, rules)))
+        for run in runs:
+            a, b = _pair(scenario, fighters, run, "weights", i, w.a, w.b)
+            scenario.weight_jobs.append(AnalysisJob("weights", run.label, run.ruleset, run.rules, run.options, a, b,
+                                                    {"costs": _costs(scenario, run.ruleset, run.rules)}))
 
 
 def _costs(scenario: Scenario, rs: Ruleset, rules: str | None) -> Costs | None:
@@ -254,21 +261,17 @@ def _costs(scenario: Scenario, rs: Ruleset, rules: str | None) -> Costs | None:
 def _add_suggest(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
     """The jobs of ``[[suggest]]``: each under each run, its matchup and stats checked now."""
     for i, s in enumerate(scenario.spec.suggest):
-        for label, rs, rules, options, where in runs:
-            a, b = fighters.get(rs, s.a, f"suggest[{i}].a"), fighters.get(rs, s.b, f"suggest[{i}].b")
-            try:
-                rs.prepare(a, b, rules, options)
-            except DataError as exc:
-                raise DataError(scenario.source, where, _nested(exc)) from None
-            patterns = [entry[0] for entry in rs.adjustable]
+        for run in runs:
+            a, b = _pair(scenario, fighters, run, "suggest", i, s.a, s.b)
             for k, stat in enumerate(s.stats or []):
-                if stat not in patterns and not any(path_matches(p, stat) for p in patterns):
-                    raise DataError(scenario.source, f"suggest[{i}].stats[{k}]",
-                                    f"{stat!r} is not a stat the {rs.name} ruleset steps; stats: {', '.join(patterns)}")
+                if not adjustable(run.ruleset, stat):
+                    raise DataError(scenario.source, f"suggest[{i}].stats[{k}]", f"{stat!r} is not a stat the "
+                                    f"{run.ruleset.name} ruleset steps; stats: {stats_text(run.ruleset)}")
             params = s.model_dump()
             del params["a"], params["b"]
-            params["costs"] = _costs(scenario, rs, rules)
-            scenario.analysis_jobs.append(AnalysisJob("suggest", label, rs, rules, options, a, b, params))
+            params["costs"] = _costs(scenario, run.ruleset, run.rules)
+            scenario.analysis_jobs.append(AnalysisJob("suggest", run.label, run.ruleset, run.rules, run.options, a, b,
+                                                      params))
 
 
 def _add_rate(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:

@@ -197,7 +197,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
         stat_weights(job.a, job.b, spec.n, spec.seed, job.options, job.rules, job.ruleset.name, threads,
                      executor, client, spec.target_error, spec.max_n, label=job.label,
                      progress=None if progress is None
-                         else lambda _d, _t, label=job.label: progress(done, total, label), costs=job.costs)
+                         else lambda _d, _t, label=job.label: progress(done, total, label), costs=job.params["costs"])
         for job in scenario.weight_jobs]
     scenario.analysis_results = [
         run_analysis(job, spec.n, spec.seed, threads, executor, client,

@@ -138,22 +138,10 @@ class ScenarioSpec(StrictModel):
 
 
 @dataclass
-class WeightJob:
-    """One ``[[weights]]`` entry under one variant (or ruleset): fighters loaded, rules resolved."""
-
-    label: str
-    ruleset: Ruleset
-    rules: str | None
-    options: dict[str, str]
-    a: Any
-    b: Any
-    costs: Any = None  # the scenario's [costs] over the ruleset's (core.costs.Costs), or None
-
-
-@dataclass
 class AnalysisJob:
-    """One designer's question of the scenario (``[[suggest]]``) under one variant (or ruleset):
-    its ``kind``, fighters loaded, rules resolved, and the entry's own arguments."""
+    """One designer's question of the scenario (``[[weights]]``, ``[[suggest]]``, ``[[rate]]``) under
+    one variant (or ruleset): its ``kind``, fighters loaded (``a`` and ``b``, or None where the
+    question names more in ``params``), rules resolved, and the entry's own arguments."""
 
     kind: str
     label: str
@@ -226,7 +214,7 @@ class Scenario:
     differences: pd.DataFrame | None = None  # paired differences of neighbours, after a run
     fights: list[FightCell] = field(default_factory=list)
     fight_results: list[Any] = field(default_factory=list)  # FightResult per fight cell, after a run
-    weight_jobs: list["WeightJob"] = field(default_factory=list)
+    weight_jobs: list[AnalysisJob] = field(default_factory=list)
     weight_results: list[Any] = field(default_factory=list)  # designer.Weights per job, after a run
     analysis_jobs: list[AnalysisJob] = field(default_factory=list)
     analysis_results: list[Any] = field(default_factory=list)  # e.g. suggest.Suggestions per job, after a run
