@@ -19,7 +19,7 @@ import pandas as pd
 from . import api
 from .core.counters import MAX_SIDE
 from .core.errors import DataError
-from .core.ruleset import Ruleset, resolve_ruleset
+from .core.ruleset import NO_ITEM, Ruleset, resolve_ruleset
 from .core.variants import get_path, names_apart, stat_steps, vary
 from .explorer import Explorer, explore
 from .results.frames import paired_differences, summary_frame
@@ -732,7 +732,8 @@ class Gauntlet:
                 f"{100 * top.win_rate:.1f} % ({100 * top.ci_low:.1f}–{100 * top.ci_high:.1f})")
         if not top["baseline"]:
             base = self.rows[self.rows["baseline"]].iloc[0]
-            line += f"; {self.fighter}'s own {base['item']} {100 * base.win_rate:.1f} %"
+            own = "as is (none added)" if base["item"] == NO_ITEM else f"'s own {base['item']}"
+            line += f"; {self.fighter}{'' if own.startswith(chr(39)) else ' '}{own} {100 * base.win_rate:.1f} %"
         return line
 
     def to_dict(self) -> dict[str, Any]:
@@ -768,7 +769,7 @@ def _pool(rs: Ruleset, fighter: Any, own: Any, against: Sequence[api.FighterRef]
         return [f for f, r in zip(loaded, refs) if isinstance(own, str) or f.name != fighter.name]
     refs = api.fighter_refs(against, "against", "gauntlet")
     if not refs:
-        raise DataError("gauntlet", "against", "needs at least one opponent")
+        raise DataError("against", None, "needs at least one opponent")
     _once("gauntlet", "against", [r if isinstance(r, str) else getattr(r, "name", r) for r in refs], "fighter")
     loaded = [rs.load_fighter(r, f"against[{i}]") for i, r in enumerate(refs)]
     return names_apart(loaded, [r if isinstance(r, str) else None for r in refs], "gauntlet", "against")
@@ -816,14 +817,14 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
     f = rs.load_fighter(own, "fighter")
     pool = _pool(rs, f, own, against)
     if not pool:
-        raise DataError("gauntlet", "against", "no opponent: the ruleset's catalog holds no other fighter")
+        raise DataError("against", None, "no opponent: the ruleset's catalog holds no other fighter")
     base = rs.held_item(f, slot)
     variants: dict[str, Any] = {base: f}
     left_out: dict[str, str] = {}
     if values is not None:
         asked = [str(v) for v in api.values_of(values, "gauntlet")]
         if not asked:
-            raise DataError("gauntlet", "values", "needs at least one value")
+            raise DataError("values", None, "needs at least one value")
         _once("gauntlet", "values", asked, "value")
         for v in asked:
             if v != base:
@@ -837,6 +838,10 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
             except DataError as exc:
                 left_out[v] = exc.message
     items = list(variants)
+    if len(items) < 2:
+        why = "; ".join(f"{k}: {v}" for k, v in list(left_out.items())[:2])
+        raise DataError("vary", None, f"no item but {f.name}'s own {base!r} fits {slot.name}" +
+                        (f" ({why}{'; …' if len(left_out) > 2 else ''})" if why else ""))
     prepared = [[rs.prepare(variants[i], opp, rules, options) for i in items] for opp in pool]
     works = [paired_work([p.compiled for p in cells], seed) for cells in prepared]
     ex = resolve(executor, client, threads)
@@ -949,7 +954,7 @@ def headcount(one: api.FighterRef, many: api.FighterRef, max_count: int = MAX_SI
     ``target_error``, ``max_n``, ``executor`` and ``client`` as in :func:`sweep`."""
     n, seed, threads = _check_run(n, seed, threads)
     if isinstance(max_count, bool) or not isinstance(max_count, int) or not 1 <= max_count <= MAX_SIDE:
-        raise DataError("headcount", "max_count", f"expected a count 1 … {MAX_SIDE} (fighters a side), "
+        raise DataError("max_count", None, f"expected a count 1 … {MAX_SIDE} (fighters a side), "
                         f"got {max_count!r}")
     prec = api.precision_of(target_error, max_n)
     one, many = api.fighter_ref(one), api.fighter_ref(many)

@@ -1,10 +1,10 @@
-"""The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``weights``, ``report``, ``diff``,
-``list``, ``schema``.
+"""The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``weights``, ``gauntlet``,
+``headcount``, ``report``, ``diff``, ``list``, ``schema``.
 
 A package by command family: :mod:`.base` (the app, its error boundary, shared options and
-helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.reports` (report,
-diff), :mod:`.catalog` (list, schema, version), :mod:`.cache` (cache info, clear). This module
-registers them in that order and holds the entry point :func:`main`.
+helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.gauntlet` (gauntlet,
+headcount), :mod:`.reports` (report, diff), :mod:`.catalog` (list, schema, version), :mod:`.cache`
+(cache info, clear). This module registers them in that order and holds the entry point :func:`main`.
 
 Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
 
@@ -20,7 +20,7 @@ import sys
 
 from ..core.errors import DataError
 from ..core.limits import check_thread_count
-from . import cache, catalog, duels, fights, reports  # noqa: F401  (each registers its commands on the app)
+from . import cache, catalog, duels, fights, gauntlet, reports  # noqa: F401  (each registers its commands on the app)
 from .base import app, err, stop_requested
 
 __all__ = ["app", "main"]
