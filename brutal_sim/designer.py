@@ -830,8 +830,13 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
             if v != base:
                 variants[v] = with_item(rs, f, slot.name, v, "values")
     else:
+        listed = rs.fighter_data(f).get(slot.field) if slot.many else None
+        held = {i.get("name") if isinstance(i, dict) else i for i in listed or []}
         for v in rs.slot_values(slot):
             if v == base:
+                continue
+            if v in held:
+                left_out[v] = "the fighter has it already"
                 continue
             try:
                 variants[v] = with_item(rs, f, slot.name, v)
