@@ -241,3 +241,20 @@ def test_cli_set_off_hand_none_and_name_refused():
     r = runner.invoke(app, ["duel", "swordsman", "brute", "-n", "200", "--set", "a.main_hand.name=longsword"])
     assert r.exit_code == 2 and r.output.count("\n") == 1
     assert "an item's name is not a value to set; settable in main_hand: damage" in r.output
+
+
+def test_the_benchmark_script_plays_a_gauntlet():
+    """benchmarks/gauntlet.py (benchmarks/README.md) on a tiny sample: its rows are the API's."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gauntlet.py"
+    spec = importlib.util.spec_from_file_location("bench_gauntlet", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench
+    spec.loader.exec_module(bench)
+    g, seconds = bench.run_gauntlet("swordsman", "main_hand", N, against=["brute", "militia"],
+                                    values=["great_axe", "mace"], seed=SEED)
+    assert seconds > 0 and list(g.rows["item"]) == list(designer.gauntlet(
+        "swordsman", "main_hand", ["brute", "militia"], ["great_axe", "mace"], n=N, seed=SEED).rows["item"])
