@@ -732,8 +732,8 @@ class Gauntlet:
                 f"{100 * top.win_rate:.1f} % ({100 * top.ci_low:.1f}–{100 * top.ci_high:.1f})")
         if not top["baseline"]:
             base = self.rows[self.rows["baseline"]].iloc[0]
-            own = "as is (none added)" if base["item"] == NO_ITEM else f"'s own {base['item']}"
-            line += f"; {self.fighter}{'' if own.startswith(chr(39)) else ' '}{own} {100 * base.win_rate:.1f} %"
+            own = " as is (none added)" if base["item"] == NO_ITEM else f"'s own {base['item']}"
+            line += f"; {self.fighter}{own} {100 * base.win_rate:.1f} %"
         return line
 
     def to_dict(self) -> dict[str, Any]:

@@ -38,6 +38,9 @@ def test_every_ruleset_declares_slots_its_catalog_and_fighters_have():
     for name in ruleset_names():
         rs = get_ruleset(name)
         assert {"armour", "tactic"} <= {s.name for s in rs.item_slots}, name
+        if name == "brutal":  # an aiming tactic once per zone (B-4.9)
+            tactics = rs.slot_values(rs.item_slot("tactic"))
+            assert {"aimed:head", "aimed:left_leg", "single"} <= set(tactics) and "aimed" not in tactics
         fighter = rs.load_fighter(rs.fighter_names()[0])
         for slot in rs.item_slots:
             assert not slot.table or slot.table in rs.catalog_type.TABLES, (name, slot.table)
@@ -188,8 +191,15 @@ def test_smallest_and_even_counts_read_from_the_rows():
 
 
 def test_headcount_refuses_counts_beyond_a_side_and_rulesets_without_fights():
+    from duels_only_ruleset import duels_only
+
     with pytest.raises(DataError, match="max_count: expected a count 1 … 6"):
         designer.headcount("knight", "militia", max_count=7)
+    with duels_only():
+        with pytest.raises(DataError, match="headcount: the duels_only ruleset plays no group fights"):
+            designer.headcount("swordsman", "brute", ruleset="duels_only")
+        r = runner.invoke(app, ["headcount", "swordsman", "brute", "--ruleset", "duels_only"])
+        assert r.exit_code == 2 and r.output.count("\n") == 1 and "rulesets that do: brutal" in r.output
 
 
 # -- command line -------------------------------------------------------------------------------------

@@ -117,6 +117,13 @@ class BrutalRuleset(Ruleset):
 
     rule_prefix, digest, reference = "B", "rules/brutal.md", "reference.md"
 
+    def slot_values(self, slot: ItemSlot) -> list[str]:
+        """The catalog's items; an aiming tactic once per zone it may aim at (``aimed:head`` …, B-4.9)."""
+        if slot.table != "tactics":
+            return super().slot_values(slot)
+        return [f"{name}:{zone}" if t.aims else name for name, t in self.catalog().tactics.items()
+                for zone in (ZONES if t.aims else ("",))]
+
     def item_placed(self, data: dict[str, Any], slot: ItemSlot, item: Any) -> None:
         """A two-handed weapon in the main hand leaves the off hand empty (B-7.6: a second weapon
         needs a free hand; the fighter file allows no off-hand item beside it)."""
