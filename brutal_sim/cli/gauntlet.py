@@ -132,8 +132,9 @@ def gauntlet(
                 f"{r['n']:,}")
     out.print(t)
     if g.left_out:
-        out.print(f"left out (do not fit {g.slot}): " + literal("; ".join(f"{k}: {v}" for k, v in g.left_out.items())),
-                  highlight=False, style="dim")
+        first, why = next(iter(g.left_out.items()))
+        out.print(literal(f"left out, not fitting {g.slot} ({len(g.left_out)}): {', '.join(g.left_out)}; e.g. "
+                          f"{first}: {why} (--json: left_out)"), highlight=False, style="dim")
     out.print("verdict: " + g.verdict(), highlight=False, markup=False)
     print_options(data["options"], rs, show_options, flags)
     if csv:
