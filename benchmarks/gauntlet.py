@@ -49,9 +49,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for _ in range(max(1, args.repeat)):
         g, seconds = run_gauntlet(args.fighter, args.slot, args.n, args.threads)
         best = seconds if best is None else min(best, seconds)
-    duels = int(g.by_opponent["n"].sum())
-    print(f"{g.fighter}: {len(g.rows)} {g.slot} items × {len(g.pool)} opponents × {args.n:,} duels = {duels:,} duels "
-          f"on {numba.get_num_threads()} threads: best of {args.repeat} {best:.2f} s ({duels / best:,.0f} duels/s)")
+    cells = int(g.by_opponent["n"].sum())
+    print(f"{g.fighter}: {len(g.rows)} {g.slot} items × {len(g.pool)} opponents × {args.n:,} duels = {cells:,} duels "
+          f"({g.played:,} played: the baseline beside each pair of items) on {numba.get_num_threads()} threads: "
+          f"best of {args.repeat} {best:.2f} s ({g.played / best:,.0f} duels/s)")
     for k, r in g.rows.head(5).iterrows():
         print(f"  {k + 1}. {r['item'] + (' (held)' if r['baseline'] else ''):24s} {100 * r.win_rate:6.2f} % "
               f"({100 * r.ci_low:.2f}–{100 * r.ci_high:.2f})")

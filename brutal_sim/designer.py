@@ -682,7 +682,7 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
 
 # -- gauntlets ---------------------------------------------------------------------------------------
 
-GAUNTLET_COLUMNS = ["item", "baseline", "win_rate", "ci_low", "ci_high", "delta", "n"]
+GAUNTLET_COLUMNS = ["item", "baseline", "win_rate", "ci_low", "ci_high", "delta", "delta_low", "delta_high", "n"]
 
 
 @dataclass
@@ -703,6 +703,9 @@ class Gauntlet:
     precision: dict[str, Any] = field(default_factory=dict)
     #: the fighter with each row's item: ``item → fighter``
     variants: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: duels played in all: every item against every opponent, and the baseline once more beside
+    #: each second item (its paired changes)
+    played: int = 0
 
     @property
     def baseline(self) -> str:
@@ -714,8 +717,9 @@ class Gauntlet:
 
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per item (``item``, ``baseline``, ``win_rate``, ``ci_low``, ``ci_high``,
-        ``delta`` (against the baseline's), ``n`` (duels per opponent)), best first, with the
-        ``fighter``, ``slot`` and the number of opponents (``pool``)."""
+        ``delta``, ``delta_low``, ``delta_high`` (the change against the baseline's win rate with its
+        paired 95 % interval), ``n`` (duels per opponent)), best first, with the ``fighter``,
+        ``slot`` and the number of opponents (``pool``)."""
         return self.rows.assign(fighter=self.fighter, slot=self.slot, pool=len(self.pool))
 
     def figure(self, title: str | None = None) -> Any:
@@ -739,17 +743,18 @@ class Gauntlet:
     def to_dict(self) -> dict[str, Any]:
         """The public JSON object of ``brutal-sim gauntlet --json``."""
         return {"fighter": self.fighter, "slot": self.slot, "ruleset": self.ruleset, "seed": self.seed,
-                "pool": list(self.pool), "options": self.options, **self.precision,
+                "pool": list(self.pool), "options": self.options, **self.precision, "played": self.played,
                 "left_out": dict(self.left_out),
                 "rows": [{"item": r["item"], "baseline": bool(r["baseline"]), "win_rate": float(r.win_rate),
-                          "ci95": [float(r.ci_low), float(r.ci_high)], "delta": float(r.delta), "n": int(r.n),
+                          "ci95": [float(r.ci_low), float(r.ci_high)], "delta": float(r.delta),
+                          "delta_ci95": [float(r.delta_low), float(r.delta_high)], "n": int(r.n),
                           "by_opponent": {o["opponent"]: float(o["win_rate"]) for _, o in
                                           self.by_opponent[self.by_opponent["item"] == r["item"]].iterrows()}}
                          for _, r in self.rows.iterrows()]}
 
     def _repr_html_(self) -> str:
         shown = self.rows.assign(**{c: (100 * self.rows[c]).round(2) for c in ("win_rate", "ci_low", "ci_high",
-                                                                              "delta")})
+                                                                              "delta", "delta_low", "delta_high")})
         return (f"<p>{escape(self.verdict())}. <b>{escape(self.fighter)}</b> with each {escape(self.slot)} against "
                 f"{escape(', '.join(self.pool))}: mean win rate %, 95 % intervals, the same duels for every "
                 f"item.</p>" + shown.to_html(index=False))
@@ -775,6 +780,23 @@ def _pool(rs: Ruleset, fighter: Any, own: Any, against: Sequence[api.FighterRef]
     return names_apart(loaded, [r if isinstance(r, str) else None for r in refs], "gauntlet", "against")
 
 
+def _beside_baseline(m: int) -> tuple[list[int], dict[int, tuple[int, int]]]:
+    """The cells of one opponent's paired run of the baseline (item 0) and ``m`` other items: each
+    item beside a baseline cell, one baseline between two items (``1, 0, 2, 3, 0, 4, …``), so that
+    the joint outcomes of neighbours give every item's paired change against the baseline. Returns
+    the items of the cells and, per item, (the joint index of its pair, +1 if the baseline comes
+    first else −1: the sign of the pair's change as the item's change)."""
+    seq: list[int] = []
+    pairs: dict[int, tuple[int, int]] = {}
+    for first in range(1, m + 1, 2):
+        seq += [first, 0]
+        pairs[first] = (len(seq) - 2, -1)
+        if first + 1 <= m:
+            seq.append(first + 1)
+            pairs[first + 1] = (len(seq) - 2, 1)
+    return seq, pairs
+
+
 def with_item(rs: Ruleset, fighter: Any, slot: str, value: Any, where: str = "gauntlet") -> Any:
     """``fighter`` with ``value`` (an item's name, ``none``) in the item slot called ``slot`` of
     ruleset ``rs`` (:attr:`~brutal_sim.core.ruleset.Ruleset.item_slots`), the ruleset's rules of the
@@ -797,8 +819,10 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
     ``armour``, ``talent``, ``tactic``), or each of ``values``, in ``fighter``'s hands against every
     fighter of the pool: ``against``, by default every bundled fighter of the ruleset but the fighter
     itself. One row per item: the mean of its win rates against the pool, with the 95 % interval of
-    that mean (normal, from each opponent's binomial variance), its change against the item the
-    fighter holds (the baseline, always a row), sorted best first.
+    that mean (normal, from each opponent's binomial variance), and its change against the item
+    the fighter holds (the baseline, always a row) with the paired 95 % interval of that change
+    (per opponent from the duels' joint outcomes, :func:`~brutal_sim.results.stats.paired_difference`;
+    each item plays beside a baseline cell, one baseline cell serving two items), sorted best first.
 
     Every item plays the same duels against each opponent (common random numbers: the duels of
     ``api.duel(fighter with the item, opponent, n, seed)``, bit for bit), so the differences between
@@ -847,7 +871,8 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
         why = "; ".join(f"{k}: {v}" for k, v in list(left_out.items())[:2])
         raise DataError("vary", None, f"no item but {f.name}'s own {base!r} fits {slot.name}" +
                         (f" ({why}{'; …' if len(left_out) > 2 else ''})" if why else ""))
-    prepared = [[rs.prepare(variants[i], opp, rules, options) for i in items] for opp in pool]
+    seq, pairs = _beside_baseline(len(items) - 1)
+    prepared = [[rs.prepare(variants[items[i]], opp, rules, options) for i in seq] for opp in pool]
     works = [paired_work([p.compiled for p in cells], seed) for cells in prepared]
     ex = resolve(executor, client, threads)
     layout = rs.counters
@@ -862,12 +887,17 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
         totals, ns = pr.totals, pr.n
         facts = {"target_error": prec.target, "half_width": max(pr.half_width), "target_met": all(pr.met)}
     per = []
+    changes: dict[str, list[tuple[float, float]]] = {item: [] for item in items}  # per opponent: (change, half)
     for opp, t, k in zip(pool, totals, ns):
         for i, item in enumerate(items):
-            row = t[0][i]
+            row = t[0][seq.index(i)]
             wins, losses = int(row[layout.wins]), int(row[layout.wins + 1])
             per.append({"item": item, "opponent": opp.name, "wins": wins, "losses": losses,
                         "draws": int(row[layout.draws]), "win_rate": wins / k, "n": k})
+            if i:
+                j, sign = pairs[i]
+                d, half, _ = paired_difference(t[1][j], k)
+                changes[item].append((sign * d, half))
     by_opp = pd.DataFrame(per, columns=["item", "opponent", "wins", "losses", "draws", "win_rate", "n"])
     rows = []
     for item in items:
@@ -875,13 +905,15 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
         p = mine["win_rate"].to_numpy()
         half = Z95 * float(np.sqrt(np.sum(p * (1 - p) / mine["n"].to_numpy()))) / len(p)
         rate = float(p.mean())
+        d = float(np.mean([c for c, _ in changes[item]])) + 0.0 if item != base else 0.0
+        d_half = float(np.sqrt(sum(h * h for _, h in changes[item]))) / len(p)
         rows.append({"item": item, "baseline": item == base, "win_rate": rate, "ci_low": max(rate - half, 0.0),
-                     "ci_high": min(rate + half, 1.0), "n": int(mine["n"].min())})
+                     "ci_high": min(rate + half, 1.0), "delta": d, "delta_low": d - d_half,
+                     "delta_high": d + d_half, "n": int(mine["n"].min())})
     frame = pd.DataFrame(rows)
-    frame["delta"] = frame["win_rate"] - float(frame.loc[frame["baseline"], "win_rate"].iloc[0]) + 0.0
     frame = frame.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)[GAUNTLET_COLUMNS]
     return Gauntlet(f.name, slot.name, rs.name, seed, [o.name for o in pool], frame, by_opp, left_out,
-                    prepared[0][0].options.as_dict(), facts, variants)
+                    prepared[0][0].options.as_dict(), facts, variants, sum(len(seq) * k for k in ns))
 
 
 # -- head-count balance ------------------------------------------------------------------------------

@@ -112,9 +112,8 @@ def gauntlet(
     if json_out:
         print_json(data)
         return
-    duels = int(g.by_opponent["n"].sum())
     out.print(f"[bold]{literal(g.fighter)}[/] with each {literal(g.slot)} against {plural(len(g.pool), 'fighter')} "
-              f"{literal(under(rs, ruleset))}: {duels:,} duels, seed {seed}, {elapsed:.2f} s, the same duels for "
+              f"{literal(under(rs, ruleset))}: {g.played:,} duels, seed {seed}, {elapsed:.2f} s, the same duels for "
               "every item", highlight=False)
     out.print("pool: " + literal(", ".join(g.pool)), highlight=False, style="dim")
     if g.precision:
@@ -122,13 +121,14 @@ def gauntlet(
                   f"{'met' if g.precision['target_met'] else 'NOT met by --max-n'}", highlight=False, markup=False)
     t = Table(show_edge=False, pad_edge=False)
     for col, just in (("#", "right"), (g.slot, "left"), ("mean win rate", "right"), ("95 % CI", "right"),
-                      ("vs held", "right"), ("duels each", "right")):
+                      ("vs held", "right"), ("paired 95 % CI", "right"), ("duels each", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for k, r in enumerate(data["rows"], start=1):
         lo, hi = r["ci95"]
         held = (" (as is)" if r["item"] == NO_ITEM else " (held)") if r["baseline"] else ""
         add_row(t, str(k), r["item"] + held, percent(r["win_rate"]),
                 f"{100 * lo:.2f} – {100 * hi:.2f} %", "" if r["baseline"] else f"{100 * r['delta']:+.2f} pt",
+                "" if r["baseline"] else "{:+.2f} … {:+.2f}".format(*(100 * x for x in r["delta_ci95"])),
                 f"{r['n']:,}")
     out.print(t)
     if g.left_out:

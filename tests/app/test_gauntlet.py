@@ -125,6 +125,27 @@ def test_a_row_is_the_plain_duels_of_that_item_bit_for_bit(sword):
     assert rows.loc["great_axe", "ci_high"] - rows.loc["great_axe", "win_rate"] == pytest.approx(half, rel=1e-6)
 
 
+def test_the_change_against_the_held_item_is_the_paired_difference_of_a_sweep(sword):
+    """Against one opponent an item's change and its paired interval are those of a sweep of the
+    slot over the held item and that item on the same duels; over the pool, their mean with the
+    half-widths added in quadrature (the opponents' duels are independent)."""
+    one = designer.gauntlet("swordsman", "main_hand", against=["brute"], values=["great_axe", "mace"], n=N,
+                            seed=SEED).rows.set_index("item")
+    for item in ("great_axe", "mace"):
+        s = designer.sweep("swordsman", "brute", "main_hand", ["arming_sword", item], n=N, seed=SEED)
+        d = s.differences[s.differences.side == "a"].iloc[0]
+        assert one.loc[item, "delta"] == pytest.approx(d["difference"], abs=1e-15)
+        assert one.loc[item, "delta_low"] == pytest.approx(d["ci_low"], abs=1e-12)
+        assert one.loc[item, "delta_high"] == pytest.approx(d["ci_high"], abs=1e-12)
+    rows = sword.rows.set_index("item")
+    axe = rows.loc["great_axe"]
+    assert axe.delta == pytest.approx(axe.win_rate - rows.loc["arming_sword", "win_rate"], abs=1e-12)
+    # common random numbers: the paired interval is narrower than that of independent runs
+    assert axe.delta_high - axe.delta < (axe.ci_high - axe.win_rate) * math.sqrt(2)
+    assert rows.loc["arming_sword", ["delta", "delta_low", "delta_high"]].tolist() == [0, 0, 0]
+    assert sword.played == 3 * N * 2  # per opponent: great_axe, the held sword beside it, mace
+
+
 def test_rows_sorted_best_first_with_the_held_item_marked(sword):
     f = sword.frame()
     assert list(f["win_rate"]) == sorted(f["win_rate"], reverse=True)
