@@ -54,8 +54,10 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"({g.played:,} played: the baseline beside each pair of items) on {numba.get_num_threads()} threads: "
           f"best of {args.repeat} {best:.2f} s ({g.played / best:,.0f} duels/s)")
     for k, r in g.rows.head(5).iterrows():
+        change = "" if r["baseline"] else (f"; vs held {100 * r.delta:+.2f} pt "
+                                           f"({100 * r.delta_low:+.2f} … {100 * r.delta_high:+.2f})")
         print(f"  {k + 1}. {r['item'] + (' (held)' if r['baseline'] else ''):24s} {100 * r.win_rate:6.2f} % "
-              f"({100 * r.ci_low:.2f}–{100 * r.ci_high:.2f})")
+              f"({100 * r.ci_low:.2f}–{100 * r.ci_high:.2f}){change}")
     print(g.verdict())
     print(f"target: within {TARGET_S:.0f} s warm: {'met' if best <= TARGET_S else 'NOT met'} ({best:.2f} s)")
 
