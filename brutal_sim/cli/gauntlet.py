@@ -133,7 +133,7 @@ def gauntlet(
     out.print(t)
     if g.left_out:
         first, why = next(iter(g.left_out.items()))
-        out.print(literal(f"left out, not fitting {g.slot} ({len(g.left_out)}): {', '.join(g.left_out)}; e.g. "
+        out.print(literal(f"left out of {g.slot} ({len(g.left_out)}): {', '.join(g.left_out)}; e.g. "
                           f"{first}: {why} (--json: left_out)"), highlight=False, style="dim")
     out.print("verdict: " + g.verdict(), highlight=False, markup=False)
     print_options(data["options"], rs, show_options, flags)
