@@ -732,7 +732,7 @@ class Gauntlet:
         """One line: the best item with its rate and interval (and the baseline's when another is
         best)."""
         top = self.rows.iloc[0]
-        line = (f"Best in {self.slot} against {plural_of(len(self.pool), 'fighter')}: {top['item']} "
+        line = (f"Best in {self.slot} against {_plural(len(self.pool), 'fighter')}: {top['item']} "
                 f"{100 * top.win_rate:.1f} % ({100 * top.ci_low:.1f}–{100 * top.ci_high:.1f})")
         if not top["baseline"]:
             base = self.rows[self.rows["baseline"]].iloc[0]
@@ -760,14 +760,15 @@ class Gauntlet:
                 f"item.</p>" + shown.to_html(index=False))
 
 
-def plural_of(count: int, word: str) -> str:
+def _plural(count: int, word: str) -> str:
     """``1 fighter``, ``6 fighters``."""
     return f"{count:,} {word if count == 1 else word + 's'}"
 
 
 def _pool(rs: Ruleset, fighter: Any, own: Any, against: Sequence[api.FighterRef] | None) -> list[Any]:
     """The opponents of a gauntlet: ``against``, or every bundled fighter of the ruleset but the
-    fighter itself (by catalog name, else by name)."""
+    fighter itself (given by catalog name: that one; given as an object: the bundled fighter of its
+    name; a fighter file meets every bundled fighter)."""
     if against is None:
         refs: list[Any] = [r for r in rs.fighter_names() if r != own]
         loaded = [rs.load_fighter(r, "against") for r in refs]
