@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 
 from . import api
+from .core.costs import costs_for
 from .core.counters import MAX_SIDE
 from .core.errors import DataError
 from .core.ruleset import NO_ITEM, Ruleset, resolve_ruleset
-from .core.variants import get_path, names_apart, stat_steps, vary
+from .core.variants import get_path, names_apart, stat_label, stat_steps, vary
 from .explorer import Explorer, explore
 from .results.frames import paired_differences, summary_frame
 from .results.header import rates_half_width
@@ -29,11 +30,12 @@ from .results.stats import Z95, paired_difference, wilson
 from .run.engine import Precision, ProgressFn, paired_work, run, run_paired_counters, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
+from .suggest import Suggestions, suggest
 
 __all__ = [
     "Balance", "Explorer", "Gauntlet", "Headcount", "RuleDiff", "Sweep", "TacticMatrix", "Weights", "balance",
-    "explore", "gauntlet", "headcount", "round_robin", "rule_diff", "stat_weights", "sweep", "tactic_matrix",
-    "with_item"
+    "explore", "gauntlet", "headcount", "round_robin", "rule_diff", "stat_weights", "suggest", "Suggestions", "sweep",
+    "tactic_matrix", "with_item"
 ]
 
 
@@ -391,13 +393,15 @@ def _identity(ref: Any) -> Any:
 
 # -- stat weights -----------------------------------------------------------------------------------
 
-WEIGHT_COLUMNS = ["stat", "step", "from", "to", "delta", "ci_low", "ci_high", "n", "path"]
+WEIGHT_COLUMNS = ["stat", "step", "from", "to", "delta", "ci_low", "ci_high", "n", "path", "cost", "per_point"]
 
 
 @dataclass
 class Weights:
     """Stat weights of side a against b: for each adjustable stat of a and each step (−1, +1; WFRP
-    characteristics ±5), the change of a's win rate with its paired 95 % interval, largest first."""
+    characteristics ±5), the change of a's win rate with its paired 95 % interval, largest first;
+    with a price list (:mod:`brutal_sim.core.costs`) each step's ``cost`` (a step down refunds) and
+    its change per unit of cost, ``per_point`` (NaN where the stat has no price)."""
 
     a: str
     b: str
@@ -409,6 +413,14 @@ class Weights:
     label: str = ""  # the variant (scenarios)
     #: fighter a with each row's change: ``(path, step) → fighter`` (:meth:`apply`)
     variants: dict[tuple[str, int], Any] = field(default_factory=dict, repr=False)
+    unit: str = "points"  # the unit of ``cost``
+
+    def best_buy(self) -> Any:
+        """The priced step up whose interval lies wholly above zero with the largest gain per unit of
+        cost (a row of :attr:`rows`), or None."""
+        r = self.rows
+        r = r[(r["step"] > 0) & (r["ci_low"] > 0) & (r["cost"] > 0)]
+        return None if r.empty else r.loc[r["per_point"].idxmax()]
 
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per stat and step (``stat``, ``step``, ``from``, ``to``, ``delta``,
@@ -441,14 +453,17 @@ class Weights:
     def to_dict(self) -> dict[str, Any]:
         """The public JSON object of ``brutal-sim weights --json``."""
         return {"a": self.a, "b": self.b, "ruleset": self.ruleset, "seed": self.seed, "options": self.options,
-                **self.precision,
+                **self.precision, "unit": self.unit,
                 "rows": [{"stat": r.stat, "step": int(r.step), "from": r["from"], "to": r["to"],
-                          "delta": float(r.delta), "ci95": [float(r.ci_low), float(r.ci_high)], "n": int(r.n)}
+                          "delta": float(r.delta), "ci95": [float(r.ci_low), float(r.ci_high)], "n": int(r.n),
+                          "cost": None if pd.isna(r.cost) else float(r.cost),
+                          "per_point": None if pd.isna(r.per_point) else float(r.per_point)}
                          for _, r in self.rows.iterrows()]}
 
     def _repr_html_(self) -> str:
         rows = self.changing()
-        shown = rows.assign(delta=100 * rows.delta, ci_low=100 * rows.ci_low, ci_high=100 * rows.ci_high).round(2)
+        shown = rows.assign(delta=100 * rows.delta, ci_low=100 * rows.ci_low, ci_high=100 * rows.ci_high,
+                            per_point=100 * rows.per_point).round(2)
         hidden = len(self.rows) - len(rows)
         more = f" {hidden} steps that change no duel are not shown (<code>.rows</code> has them)." if hidden else ""
         return (f"<p>Stat weights of <b>{escape(self.a)}</b> against <b>{escape(self.b)}</b>: change of "
@@ -456,22 +471,11 @@ class Weights:
                 + shown.drop(columns="path").to_html(index=False))
 
 
-def _stat_label(data: dict[str, Any], path: str) -> str:
-    """A stat's path, with the name of the list item it passes through: ``armour.0.protection (mail)``."""
-    parts = path.split(".")
-    for i, part in enumerate(parts):
-        if part.isdigit():
-            item = get_path(data, ".".join(parts[:i + 1]))
-            if isinstance(item, dict) and item.get("name"):
-                return f"{path} ({item['name']})"
-    return path
-
-
 def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: int = 0,
                  options: Mapping[str, str] | None = None, rules: str | None = None, ruleset: str | None = None,
                  threads: int | None = None, executor: Executor | None = None, client: Any = None,
                  target_error: float | None = None, max_n: int = api.MAX_N_DEFAULT, label: str = "",
-                 progress: ProgressFn | None = None) -> Weights:
+                 progress: ProgressFn | None = None, costs: Any = None) -> Weights:
     """Which stat buys a the most against b: every numeric stat the ruleset declares adjustable
     (:attr:`~brutal_sim.core.ruleset.Ruleset.adjustable`: Brutal checks, attributes, the weapon's
     die, penetration, durability, armour; WFRP characteristics by 5, Attacks, Wounds; Vereteno
@@ -482,12 +486,17 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
     intervals is at most that (or ``max_n``); else ``n`` duels each. A step outside the field's
     range (a check at its minimum, a d12 up) is left out. ``progress(duels done, duels planned)``
     is called after each chunk of duels (an exception it raises ends the run).
+
+    Each step's cost comes from the price list in force (:func:`brutal_sim.core.costs.costs_for`:
+    the ruleset's bundled costs < the rules file's ``[costs]`` < ``costs``, a
+    :class:`~brutal_sim.core.costs.Costs` or a ``[costs]`` table).
     """
     n, seed, threads = _check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
     a, b = api.fighter_ref(a), api.fighter_ref(b)
     rules, options, ruleset = _checked(rules, options, ruleset)
     rs = resolve_ruleset([a, b], ruleset)
+    prices = costs_for(rs, rules, costs)
     fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
     base = rs.prepare(fa, fb, rules, options)
     data = rs.fighter_data(fa)
@@ -524,13 +533,16 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
         for step, change, half in changes(w, totals[w][1], ns[w]):
             delta = change + 0.0  # no −0.0
             variant = stats[path][step]
-            rows.append({"stat": _stat_label(data, path), "step": step, "from": str(value),
+            cost = prices.step(path, 1 if step > 0 else -1)
+            rows.append({"stat": stat_label(data, path), "step": step, "from": str(value),
                          "to": str(get_path(rs.fighter_data(variant.a), path)), "delta": delta,
-                         "ci_low": delta - half, "ci_high": delta + half, "n": ns[w], "path": path})
+                         "ci_low": delta - half, "ci_high": delta + half, "n": ns[w], "path": path,
+                         "cost": np.nan if cost is None else cost,
+                         "per_point": np.nan if not cost else delta / cost})
     frame = pd.DataFrame(rows, columns=WEIGHT_COLUMNS)
     frame = frame.reindex(frame["delta"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
     variants = {(path, step): p.a for path, by_step in stats.items() for step, p in by_step.items()}
-    return Weights(fa.name, fb.name, rs.name, seed, frame, base.options.as_dict(), facts, label, variants)
+    return Weights(fa.name, fb.name, rs.name, seed, frame, base.options.as_dict(), facts, label, variants, prices.unit)
 
 
 # -- rule-version diffs -------------------------------------------------------------------------------

@@ -8,16 +8,18 @@ import gzip
 import itertools
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import jinja2
 import markupsafe
+import numpy as np
 import pandas as pd
 
 from . import __version__
+from .core.costs import singular
 from .core.data import exists
 from .core.errors import DataError
 from .core.limits import MAX_DEPTH, MAX_REPORT_BYTES, check_json_nesting, read_bytes, size_text
@@ -64,10 +66,13 @@ class ReportFrames:
     weights: pd.DataFrame | None = None  # stat weights (None: the scenario has no [[weights]])
     decided_by: pd.DataFrame | None = None  # per side, P(won by round r)
     wounds_at_least: pd.DataFrame | None = None  # per losing side and level, P(took at least k blows)
+    #: the designer's questions ([[suggest]]): frame name (``suggestions``) → the entries' tidy rows
+    analyses: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @classmethod
     def of(cls, results: list[DuelResult], differences: pd.DataFrame | None = None,
-           fights: list[FightResult] | None = None, weights: list[Any] | None = None) -> "ReportFrames":
+           fights: list[FightResult] | None = None, weights: list[Any] | None = None,
+           analyses: Sequence[Any] = ()) -> "ReportFrames":
         frames = cls(summary_frame(results), rounds_frame(results), wounds_frame(results), differences)
         frames.decided_by = decided_by_frame(results)
         frames.wounds_at_least = wounds_at_least_frame(results)
@@ -77,13 +82,15 @@ class ReportFrames:
             frames.survivors = survivors_frame(fights)
         if weights:
             frames.weights = pd.concat([w.frame() for w in weights], ignore_index=True)
+        for name in dict.fromkeys(r.FRAME for r in analyses):
+            frames.analyses[name] = pd.concat([r.frame() for r in analyses if r.FRAME == name], ignore_index=True)
         return frames
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The frames by name (those the scenario has)."""
         names = ("summary", "rounds", "decided_by", "wounds", "wounds_at_least", "differences", "fight_summary",
                  "fighters", "survivors", "weights")
-        return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
+        return {**{name: getattr(self, name) for name in names if getattr(self, name) is not None}, **self.analyses}
 
     def embedded(self) -> list[dict[str, Any]]:
         """Each frame as the page embeds it: its name, row count and CSV text (:func:`csv_text`, as
@@ -133,9 +140,31 @@ def _ci(lo: float, hi: float) -> str:
     return f"{100 * lo:.1f}–{100 * hi:.1f}\u00a0%"
 
 
-def _summary_rows(results: list[DuelResult]) -> list[dict[str, Any]]:
+def _same_as_base(cells: Sequence[Any]) -> dict[int, int]:
+    """Sweep cells that play their matchup as it is (the fighter's own value: the same fighters and
+    options as the plain matchup cell of the variant): sweep cell → that plain cell."""
+    plain = {}
+    for i, c in enumerate(cells):
+        if not c.sweep:
+            plain.setdefault((c.matchup, c.variant), []).append(i)
+    out = {}
+    for i, c in enumerate(cells):
+        for j in plain.get((c.matchup, c.variant), []) if c.sweep else []:
+            base = cells[j].compiled
+            if np.array_equal(c.compiled.fighters, base.fighters) and np.array_equal(c.compiled.options, base.options):
+                out[i] = j
+    return out
+
+
+def _summary_rows(results: list[DuelResult], cells: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """A row per cell of the summary table; a plain matchup that a sweep also plays as it is (its
+    own value) is shown once, as the sweep's row marked "as it is" (the summary frame keeps both)."""
+    same = _same_as_base(cells) if len(cells) == len(results) else {}
+    hidden = set(same.values())
     rows = []
-    for r in results:
+    for k, r in enumerate(results):
+        if k in hidden:
+            continue
         d = r.to_dict()
         causes = {k: v for k, v in d["defeat_cause"].items() if v}
         total = sum(causes.values())
@@ -144,7 +173,8 @@ def _summary_rows(results: list[DuelResult]) -> list[dict[str, Any]]:
         sweep = r.labels.get("sweep", "")
         rows.append({
             "matchup": r.labels.get("matchup", ""), "variant": r.labels.get("variant", ""),
-            "sweep_label": f"{sweep} = {r.labels.get('value', '')}" if sweep else "—",
+            "sweep_label": (f"{sweep} = {r.labels.get('value', '')}" + (" (as it is)" if k in same else ""))
+            if sweep else "—",
             "a": d["a"]["name"], "a_rate": d["a"]["win_rate"], "a_lo": d["a"]["ci95"][0], "a_hi": d["a"]["ci95"][1],
             "b": d["b"]["name"], "b_rate": d["b"]["win_rate"], "b_lo": d["b"]["ci95"][0], "b_hi": d["b"]["ci95"][1],
             "draws": d["draws"] / d["n"], "rounds_mean": d["rounds"]["mean"], "p50": d["rounds"]["p50"],
@@ -242,11 +272,27 @@ def _weight_sections(scenario: Scenario) -> list[dict[str, Any]]:
         sections.append({
             "title": f"{w.a} against {w.b}" + (f" ({w.label})" if several else ""),
             "rows": [{"stat": r.stat, "change": f"{r['from']} → {r['to']}", "delta": f"{100 * r.delta:+.2f}",
-                      "ci": f"{100 * r.ci_low:+.2f} … {100 * r.ci_high:+.2f}", "n": f"{int(r.n):,}"}
+                      "ci": f"{100 * r.ci_low:+.2f} … {100 * r.ci_high:+.2f}", "n": f"{int(r.n):,}",
+                      "cost": "" if pd.isna(r.cost) else f"{r.cost:+g}",
+                      "per": "" if pd.isna(r.per_point) else f"{100 * r.per_point:.2f}"}
                      for _, r in top.iterrows()],
+            "unit": w.unit if top["cost"].notna().any() else None, "unit_one": singular(w.unit),
             "more": max(len(w.rows) - WEIGHT_ROWS, 0),
             "figure": _svg(w.figure(), f"weights{len(sections)}", f"stat weights: {w.a} against {w.b}"),
         })
+    return sections
+
+
+def _analysis_sections(scenario: Scenario) -> list[dict[str, Any]]:
+    """Per designer's question (``[[suggest]]``) and variant: its title, its answer in one line, its
+    table (the result's ``table()``), the frame behind it and its chart."""
+    several = len(scenario.variant_options) > 1
+    sections = []
+    for k, r in enumerate(scenario.analysis_results):
+        columns, rows = r.table()
+        sections.append({"title": r.title() + (f" ({r.label})" if several and r.label else ""),
+                         "verdict": r.verdict(), "columns": columns, "rows": rows, "frame": r.FRAME,
+                         "figure": _svg(r.figure(), f"analysis{k}", r.title())})
     return sections
 
 
@@ -304,12 +350,13 @@ def _sides_of(fights: Sequence[FightResult], row: Any) -> Any:
 
 
 #: a report's sections of results: name → (anchor, title), in the order of those no key finding rests on
-RESULT_SECTIONS = {"sweeps": ("sweeps-section", "Sweeps"), "weights": ("weights-section", "Stat weights"),
+RESULT_SECTIONS = {"analyses": ("analyses-section", "What to change, and what it costs"),
+                   "sweeps": ("sweeps-section", "Sweeps"), "weights": ("weights-section", "Stat weights"),
                    "fights": ("fights-section", "Group fights"), "summary": ("summary-section", "Summary"),
                    "differences": ("differences-section", "Paired differences"), "plots": ("plots", "Plots")}
 #: the section each kind of key finding (:func:`brutal_sim.results.findings.findings_by_kind`) rests on
-FINDING_SECTIONS = {"sweep": "sweeps", "round_robin": "plots", "lethality": "summary", "variants": "differences",
-                    "fights": "fights", "weights": "weights"}
+FINDING_SECTIONS = {"analyses": "analyses", "sweep": "sweeps", "round_robin": "plots", "lethality": "summary",
+                    "variants": "differences", "fights": "fights", "weights": "weights"}
 
 
 def section_order(present: Sequence[str], kinds: Sequence[str]) -> list[str]:
@@ -357,14 +404,18 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
     each plot is drawn (the command line's progress line)."""
     fights = scenario.fight_results if fights is None else fights
     setup = report_setup(scenario) if setup is None else setup
-    frames = ReportFrames.of(results, scenario.differences, fights, scenario.weight_results)
+    frames = ReportFrames.of(results, scenario.differences, fights, scenario.weight_results,
+                             scenario.analysis_results)
     env = jinja2.Environment(loader=jinja2.PackageLoader("brutal_sim", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), undefined=jinja2.StrictUndefined)
     figures = _figures(scenario, frames, on_figure)
-    summary_rows, difference_rows = _summary_rows(results), _difference_rows(frames.differences)
+    summary_rows, difference_rows = _summary_rows(results, scenario.cells), _difference_rows(frames.differences)
     fight_rows, weight_sections = _fight_rows(fights, frames.differences), _weight_sections(scenario)
-    by_kind = findings.findings_by_kind(results, fights, frames.differences, scenario.weight_results)
-    present = [name for name, has in (("sweeps", any(f["sweep"] for f in figures)), ("weights", weight_sections),
+    analysis_sections = _analysis_sections(scenario)
+    by_kind = findings.findings_by_kind(results, fights, frames.differences, scenario.weight_results,
+                                        scenario.analysis_results)
+    present = [name for name, has in (("analyses", analysis_sections), ("sweeps", any(f["sweep"] for f in figures)),
+                                      ("weights", weight_sections),
                                       ("fights", fight_rows), ("summary", summary_rows),
                                       ("differences", difference_rows), ("plots", any(not f["sweep"] for f in figures)))
                if has]
@@ -384,6 +435,7 @@ def render_report(scenario: Scenario, results: list[DuelResult], command: str,
         setup=_setup_section(setup),
         elapsed=sum(r.elapsed_s for r in [*results, *fights]), pct=_pct, ci=_ci,
         difference_rows=difference_rows, fight_rows=fight_rows, weight_sections=weight_sections,
+        analysis_sections=analysis_sections,
         n_fights=len(scenario.fights), causes=_fight_causes(fights),
         findings=[text for _, texts in by_kind for text in texts], shown=findings.SHOWN,
         frames=frames.embedded(),

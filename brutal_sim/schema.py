@@ -29,7 +29,7 @@ from typing import Any
 
 from .core.errors import DataError
 from .core.ruleset import BUNDLED_RULESETS, get_ruleset
-from .core.schema_tools import Schema, model_schema
+from .core.schema_tools import COSTS_SCHEMA, Schema, model_schema
 
 #: the JSON Schema dialect of every schema: draft 7, which TOML language servers (Taplo) read; the
 #: schemas use no later keyword, and pydantic's ``$defs`` become draft 7's ``definitions``
@@ -38,6 +38,10 @@ DIALECT = "http://json-schema.org/draft-07/schema#"
 SCHEMA_DIR = resources.files("brutal_sim") / "schemas"
 #: the kind of a scenario file (one schema for every ruleset)
 SCENARIO = "scenario"
+#: the kind of a price-list file (a ``[costs]`` table: a ruleset's bundled ``costs.toml``; one schema for every ruleset)
+COSTS = "costs"
+#: the kinds whose schema is the same for every ruleset, shipped once at the top of the folder
+SHARED = (COSTS, SCENARIO)
 #: other names of the kinds (the singular of a catalog file's name)
 ALIASES = {"weapon": "weapons", "talent": "talents", "tactic": "tactics", "shield": "shields", "trauma": "traumas",
            "zone_table": "zones", "crit": "crit_table"}
@@ -68,8 +72,8 @@ def scenario_schema() -> Schema:
 
 
 def kinds(ruleset: str) -> list[str]:
-    """The file kinds of ``ruleset`` that have a schema (``scenario`` last)."""
-    return [*get_ruleset(ruleset, "ruleset").file_kinds(), SCENARIO]
+    """The file kinds of ``ruleset`` that have a schema (the shared ``costs`` and ``scenario`` last)."""
+    return [*get_ruleset(ruleset, "ruleset").file_kinds(), *SHARED]
 
 
 def schema(kind: str, ruleset: str = "brutal") -> Schema:
@@ -79,6 +83,9 @@ def schema(kind: str, ruleset: str = "brutal") -> Schema:
     rs = get_ruleset(ruleset, "ruleset")
     if kind == SCENARIO:
         body, title, what = scenario_schema(), "brutal_sim scenario file", SCENARIO_WHAT
+    elif kind == COSTS:
+        body = {"type": "object", "additionalProperties": False, "properties": {"costs": COSTS_SCHEMA}}
+        title, what = "brutal_sim price list", "a price list (a [costs] table; docs/reference.md#costs)"
     else:
         file_kinds = rs.file_kinds()
         if kind not in file_kinds:
@@ -88,7 +95,7 @@ def schema(kind: str, ruleset: str = "brutal") -> Schema:
     body.pop("title", None)
     desc = body.pop("description", "")
     head = {"$schema": DIALECT, "title": title,
-            "description": f"{what} of brutal_sim" + ("" if kind == SCENARIO else f" ({rs.title})")
+            "description": f"{what} of brutal_sim" + ("" if kind in SHARED else f" ({rs.title})")
             + (f". {desc}" if desc and kind != "fighter" else "")}
     return _draft7({**head, **body})
 
@@ -101,14 +108,14 @@ def schema_text(kind: str, ruleset: str = "brutal") -> str:
 def shipped_name(kind: str, ruleset: str = "brutal") -> str:
     """The shipped file of a schema, relative to ``brutal_sim/schemas``."""
     kind = ALIASES.get(kind, kind)
-    return f"{kind}.json" if kind == SCENARIO else f"{ruleset}/{kind}.json"
+    return f"{kind}.json" if kind in SHARED else f"{ruleset}/{kind}.json"
 
 
 def all_schemas() -> dict[str, str]:
     """Every shipped schema (the bundled rulesets'): its name under ``brutal_sim/schemas`` → its text."""
-    out = {shipped_name(SCENARIO): schema_text(SCENARIO)}
+    out = {shipped_name(kind): schema_text(kind) for kind in SHARED}
     for ruleset in BUNDLED_RULESETS:
-        for kind in kinds(ruleset)[:-1]:
+        for kind in kinds(ruleset)[:-len(SHARED)]:
             out[shipped_name(kind, ruleset)] = schema_text(kind, ruleset)
     return out
 

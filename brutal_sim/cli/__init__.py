@@ -20,7 +20,7 @@ import sys
 
 from ..core.errors import DataError
 from ..core.limits import check_thread_count
-from . import cache, catalog, duels, fights, gauntlet, reports  # noqa: F401  (each registers its commands on the app)
+from . import cache, catalog, duels, fights, gauntlet, reports, suggest  # noqa: F401  (each registers its commands on the app)
 from .base import app, err, stop_requested
 
 __all__ = ["app", "main"]

@@ -247,6 +247,7 @@ def weights(
     flags = parse_option_flags(option or [])
     refuse_unknown_fighters([(a, "fighter a"), (b, "fighter b")], ruleset)
     from .. import api, designer
+    from ..core.costs import singular
 
     n, _prec = how_many(n, target_error, max_n)
     check_run(seed, threads)
@@ -265,16 +266,23 @@ def weights(
               f"stat changes ({literal(w.ruleset)}, seed {seed}, paired runs)", highlight=False)
     print_precision({**data, "n": int(w.rows["n"].max())}, "duels per stat")
     t = Table(show_edge=False, pad_edge=False)
-    for col, just in (("stat", "left"), ("change", "left"), ("Δ win rate", "right"), ("95 % CI", "right"),
-                      ("duels", "right")):
+    priced = any(r["cost"] is not None for r in data["rows"])
+    columns = [("stat", "left"), ("change", "left"), ("Δ win rate", "right"), ("95 % CI", "right"), ("duels", "right")]
+    if priced:  # the price list in force (core.costs): each step's cost and its gain per unit
+        columns += [(w.unit, "right"), (f"Δ per {singular(w.unit)}", "right")]
+    for col, just in columns:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     idle = [r for r in data["rows"] if r["delta"] == 0 and r["ci95"][0] == 0 and r["ci95"][1] == 0]
     for r in data["rows"]:
         if r in idle:
             continue
         lo, hi = r["ci95"]
-        add_row(t, r["stat"], f"{r['from']} → {r['to']}", f"{100 * r['delta']:+.2f} pt",
-             f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}")
+        cells = [r["stat"], f"{r['from']} → {r['to']}", f"{100 * r['delta']:+.2f} pt",
+                 f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}"]
+        if priced:
+            cost, per = r["cost"], r["per_point"]
+            cells += ["" if cost is None else f"{cost:+g}", "" if per is None else f"{100 * per:.2f}"]
+        add_row(t, *cells)
     out.print(t)
     if idle:  # a step that changes no duel (a stat this matchup never rolls) is no row of the table
         out.print(f"changed no duel: {', '.join(sorted({r['stat'] for r in idle}))} (in --json with 0 … 0)",

@@ -135,7 +135,7 @@ def report(
     with _drawing() as on_figure:
         html = render_report(sc, results, command, setup=setup, on_figure=on_figure)
     check_report_size(html, output)
-    frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results)
+    frames = ReportFrames.of(results, sc.differences, sc.fight_results, sc.weight_results, sc.analysis_results)
     try:
         with writing(), staged() as stage:
             stage.file("-o", output, html)
@@ -154,8 +154,8 @@ def report(
               highlight=False, markup=False)
     from ..results.findings import findings_by_kind
 
-    first = [text for _, texts in findings_by_kind(results, sc.fight_results, sc.differences, sc.weight_results)
-             for text in texts]
+    by_kind = findings_by_kind(results, sc.fight_results, sc.differences, sc.weight_results, sc.analysis_results)
+    first = [text for _, texts in by_kind for text in texts]
     if first:  # the report's first key finding, on one line of its own
         more = f" ({plural(len(first) - 1, 'more finding')} in the report)" if len(first) > 1 else ""
         out.print(f"key finding: {first[0]}{more}", highlight=False, markup=False, soft_wrap=True)

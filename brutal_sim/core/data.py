@@ -275,9 +275,10 @@ def read_rules_file(rules_file: str | None, options: RuleOptions, flags: Mapping
     raw: dict[str, Any] = {}
     if rules_file:
         raw = read_toml(Path(rules_file), f"rules {rules_file}")
-        unknown = set(raw) - set(tables)
+        allowed = (*tables, "costs")  # the price list (core.costs) any ruleset's rules file may carry
+        unknown = set(raw) - set(allowed)
         if unknown:
-            raise DataError(rules_file, sorted(unknown)[0], f"unknown table; allowed: {', '.join(tables)}")
+            raise DataError(rules_file, sorted(unknown)[0], f"unknown table; allowed: {', '.join(allowed)}")
         table = raw.get("options", {})
         if not isinstance(table, dict):
             raise DataError(rules_file, "options", "expected a table of option = value")

@@ -110,7 +110,21 @@ def rules_schema(name: str, specs: tuple[OptionSpec, ...], file_tables: tuple[st
                "description": f"rule options (brutal-sim list options --ruleset {name})"}
     known = {"options": options, "description": {"type": "string"}, **tables}
     return {"type": "object", "additionalProperties": False,
-            "properties": {table: known.get(table, {}) for table in file_tables}}
+            "properties": {**{table: known.get(table, {}) for table in file_tables}, "costs": COSTS_SCHEMA}}
+
+
+#: the ``[costs]`` table any rules file or scenario may carry (:mod:`brutal_sim.core.costs`)
+COSTS_SCHEMA: Schema = {
+    "type": "object", "additionalProperties": False,
+    "description": "the price list: the cost of a stat step and of a catalog item (docs/reference.md#costs)",
+    "properties": {
+        "unit": {"type": "string", "maxLength": 40},
+        "stats": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0},
+                  "description": "an adjustable stat (path or pattern) → the cost of one step up"},
+        "items": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0},
+                  "description": "a catalog item's name → its price"},
+    },
+}
 
 
 def case_insensitive(word: str) -> str:

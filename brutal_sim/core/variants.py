@@ -171,6 +171,17 @@ def stat_steps(f: Any, adjustable: Sequence[tuple[str, ...]]) -> list[tuple[str,
     return out
 
 
+def stat_label(data: dict[str, Any], path: str) -> str:
+    """A stat's path, with the name of the list item it passes through: ``armour.0.protection (mail)``."""
+    parts = path.split(".")
+    for i, part in enumerate(parts):
+        if part.isdigit():
+            item = get_path(data, ".".join(parts[:i + 1]))
+            if isinstance(item, dict) and item.get("name"):
+                return f"{path} ({item['name']})"
+    return path
+
+
 def vary(f: Any, path: str, value: Any, where: str = "variant") -> Any:
     """A copy of fighter ``f`` (any ruleset) with the field at ``path`` set to ``value``, validated
     like a fighter file."""

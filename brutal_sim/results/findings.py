@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ..core.costs import singular
 from .stats import Z95, independent_half_width
 
 #: the win rate a sweep is read against: even
@@ -366,8 +367,12 @@ def weight_findings(weights: Sequence[Any], shown: int = 3) -> list[str]:
         steps = ", ".join(f"{r['stat']} {r['from']} → {r['to']} {100 * r['delta']:+.1f} points "
                           f"({100 * r['ci_low']:+.1f} … {100 * r['ci_high']:+.1f})" for _, r in top.iterrows())
         tag = f" ({w.label})" if several and w.label else ""
+        buy = w.best_buy() if hasattr(w, "best_buy") else None
+        best = "" if buy is None else (
+            f" Best buy per {singular(w.unit)}: {buy['stat']} {buy['from']} → {buy['to']}, "
+            f"{100 * buy['delta']:+.1f} points of win rate for {buy['cost']:g} {w.unit}.")
         out.append(f"Stat weights of {w.a} against {w.b}{tag}: {steps}; {beyond} of {len(rows)} steps move the win "
-                   f"rate beyond the noise (95 % intervals).")
+                   f"rate beyond the noise (95 % intervals).{best}")
     return out
 
 
@@ -453,12 +458,21 @@ def diff_findings(rows: Any) -> list[str]:
     ]
 
 
+def analysis_findings(analyses: Sequence[Any]) -> list[str]:
+    """Per designer's question of a scenario (a ``[[suggest]]`` entry under a variant): its answer in
+    one line (the result's ``verdict()``), tagged with the variant when there are several."""
+    several = len({r.label for r in analyses}) > 1
+    return [(f"({r.label}) " if several and r.label else "") + r.verdict() for r in analyses]
+
+
 def findings_by_kind(results: Sequence[Any], fights: Sequence[Any] = (), differences: Any = None,
-                     weights: Sequence[Any] = ()) -> list[tuple[str, list[str]]]:
-    """The key findings of a report by kind, the most telling first: ``sweep``, ``round_robin``,
-    ``lethality``, ``variants``, ``fights``, ``weights``; a kind without a finding left out (a report
-    orders its sections by them)."""
-    kinds = [("sweep", sweep_findings(results)), ("round_robin", round_robin_findings(results)),
+                     weights: Sequence[Any] = (), analyses: Sequence[Any] = ()) -> list[tuple[str, list[str]]]:
+    """The key findings of a report by kind, the most telling first: ``analyses`` (the questions
+    the scenario asks: suggested fixes), ``sweep``, ``round_robin``, ``lethality``, ``variants``,
+    ``fights``, ``weights``; a kind without a finding left out (a report orders its sections by
+    them)."""
+    kinds = [("analyses", analysis_findings(analyses)), ("sweep", sweep_findings(results)),
+             ("round_robin", round_robin_findings(results)),
              ("lethality", lethality_findings(results)), ("variants", variant_findings(results, differences)),
              ("fights", fight_findings(fights, differences)), ("weights", weight_findings(weights))]
     return [(kind, texts) for kind, texts in kinds if texts]

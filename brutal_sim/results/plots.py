@@ -807,6 +807,33 @@ def diff_figure(diff: pd.DataFrame, title: str = "Change of each matchup's win r
                              rows["ci_high"], title)
 
 
+def suggestions_figure(rows: pd.DataFrame, target: float, base: float, title: str) -> Figure:
+    """Suggested changes (:func:`brutal_sim.suggest.suggest`): each suggestion's played win rate of
+    side a as a dot with its 95 % interval, best on top; the target (dashed) and the matchup as it
+    is (dotted) as vertical lines. Dots whose interval holds the target bluish green.
+
+    Columns used: ``changes``, ``win_rate``, ``ci_low``, ``ci_high`` (fractions), ``reaches``."""
+    _require(rows, ("changes", "win_rate", "ci_low", "ci_high", "reaches"), "suggestions_figure")
+    rows = rows.reset_index(drop=True)
+    labels = [str(c).replace(" + ", " +\n") for c in rows["changes"]]
+    lines = sum(label.count("\n") + 1 for label in labels)
+    fig = Figure(figsize=(7.0, 1.4 + 0.26 * max(lines, 1)), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))[::-1]
+    p, lo, hi = (100 * np.asarray(rows[c], dtype=float) for c in ("win_rate", "ci_low", "ci_high"))
+    colours = [OKABE_ITO[2] if r else OKABE_ITO[0] for r in rows["reaches"]]
+    ax.errorbar(p, y, xerr=np.vstack([p - lo, hi - p]), fmt="none", ecolor="#333333", capsize=2.5)
+    ax.scatter(p, y, c=colours, zorder=3, s=28)
+    ax.axvline(100 * target, color="#555555", linestyle="--", linewidth=1, label=f"target {100 * target:g} %")
+    ax.axvline(100 * base, color="#999999", linestyle=":", linewidth=1.2, label=f"as it is {100 * base:.1f} %")
+    ax.set_yticks(y, _plain_all(labels))
+    ax.set_xlabel(plain("win rate of side a (%, 95 % interval)", MAX_AXIS_LABEL))
+    ax.set_title(plain(title))
+    fig.legend(loc="outside lower center", ncols=2, fontsize="small", frameon=False)
+    _style(ax, "x")
+    return fig
+
+
 # -- group fights ---------------------------------------------------------------------------------
 
 #: How a fighter ended a group fight: standing (bluish green), or out by cause (B-2.9, B-5, B-7).

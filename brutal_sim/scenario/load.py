@@ -8,6 +8,7 @@ import itertools
 from typing import Any, Callable, Mapping, NamedTuple
 
 from ..api import prepare_fight
+from ..core.costs import Costs, costs_for, path_matches
 from ..core.errors import DataError
 from ..core.ruleset import Ruleset, get_ruleset, resolve_ruleset
 from ..core.sides import expand_side
@@ -16,6 +17,7 @@ from ..results.fight import side_name
 from .files import References, fighter_key, read_spec
 from .spec import (
     MAX_CELLS,
+    AnalysisJob,
     Cell,
     FightCell,
     Scenario,
@@ -86,6 +88,7 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     _add_matchups(scenario, runs, pairs, fighters)
     _add_sweeps(scenario, runs, pairs, fighters)
     _add_weights(scenario, runs, fighters)
+    _add_suggest(scenario, runs, fighters)
     if spec.fights:
         _add_fights(scenario, runs, refs)
     return scenario
@@ -195,8 +198,9 @@ class _Fighters:
         refs_at += [(ref, f"matchups[{i}][{k}]") for i, pair in enumerate(spec.matchups) for k, ref in enumerate(pair)]
         refs_at += [(ref, f"sweeps[{i}].{key}") for i, sw in enumerate(spec.sweeps)
                     for key, ref in [("fighter", sw.fighter), *(("opponents", o) for o in sw.opponents)]]
-        refs_at += [(ref, f"weights[{i}].{key}") for i, w in enumerate(spec.weights)
-                    for key, ref in (("a", w.a), ("b", w.b))]
+        pairs = (("weights", spec.weights), ("suggest", spec.suggest))
+        refs_at += [(ref, f"{kind}[{i}].{key}") for kind, entries in pairs
+                    for i, w in enumerate(entries) for key, ref in (("a", w.a), ("b", w.b))]
         for rs in {run.ruleset.name: run.ruleset for run in runs}.values():
             for ref, where in refs_at:
                 self.get(rs, ref, where)
@@ -233,7 +237,35 @@ def _add_weights(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> No
                 rs.prepare(a, b, rules, options)
             except DataError as exc:
                 raise DataError(scenario.source, where, _nested(exc)) from None
-            scenario.weight_jobs.append(WeightJob(label, rs, rules, options, a, b))
+            scenario.weight_jobs.append(WeightJob(label, rs, rules, options, a, b, _costs(scenario, rs, rules)))
+
+
+def _costs(scenario: Scenario, rs: Ruleset, rules: str | None) -> Costs | None:
+    """The scenario's ``[costs]`` over the rules file's and the ruleset's bundled ones, checked
+    against ``rs`` now (None: the scenario has none)."""
+    if scenario.spec.costs is None:
+        return None
+    return costs_for(rs, rules, scenario.spec.costs, scenario.source)
+
+
+def _add_suggest(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
+    """The jobs of ``[[suggest]]``: each under each run, its matchup and stats checked now."""
+    for i, s in enumerate(scenario.spec.suggest):
+        for label, rs, rules, options, where in runs:
+            a, b = fighters.get(rs, s.a, f"suggest[{i}].a"), fighters.get(rs, s.b, f"suggest[{i}].b")
+            try:
+                rs.prepare(a, b, rules, options)
+            except DataError as exc:
+                raise DataError(scenario.source, where, _nested(exc)) from None
+            patterns = [entry[0] for entry in rs.adjustable]
+            for k, stat in enumerate(s.stats or []):
+                if stat not in patterns and not any(path_matches(p, stat) for p in patterns):
+                    raise DataError(scenario.source, f"suggest[{i}].stats[{k}]",
+                                    f"{stat!r} is not a stat the {rs.name} ruleset steps; stats: {', '.join(patterns)}")
+            params = s.model_dump()
+            del params["a"], params["b"]
+            params["costs"] = _costs(scenario, rs, rules)
+            scenario.analysis_jobs.append(AnalysisJob("suggest", label, rs, rules, options, a, b, params))
 
 
 def _check_repeats(spec: ScenarioSpec, path: str, identity: Callable[[str], str]) -> None:

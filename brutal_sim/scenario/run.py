@@ -1,6 +1,6 @@
 """A loaded scenario played (:func:`run_scenario`): cells that differ by one sweep value or one
 variant replayed together on common random numbers, group fights each against their baseline, then
-the ``[[weights]]`` jobs."""
+the ``[[weights]]`` and ``[[suggest]]`` jobs."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from ..results.header import rates_half_width
 from ..run.engine import paired_work, run_to_precision, unpaired
 from ..run.executor import Executor, run_works
 from ..run.factory import resolve
-from .spec import Cell, Scenario
+from ..suggest import suggest
+from .spec import AnalysisJob, Cell, Scenario
 
 ProgressFn = Callable[[int, int, str], None]
 
@@ -72,6 +73,34 @@ def _label(scenario: Scenario, cell: Cell) -> str:
     return label + (f" {cell.sweep}={cell.value}" if cell.sweep else "")
 
 
+def _batch_label(scenario: Scenario, members: list[int]) -> str:
+    """The progress line's name of a batch of cells played together: the one cell's label, or what
+    the cells share and what changes along them — a sweep's values (``Swordsman vs Brute
+    main_hand.damage = d6 … d12, 4 values``) or the variants of a matchup (``Swordsman vs Brute under 3
+    variants: A … C``)."""
+    cells = [scenario.cells[i] for i in members]
+    first = cells[0]
+    if len(cells) == 1:
+        return _label(scenario, first)
+    several = len(scenario.variant_options) > 1
+    if first.sweep:
+        where = first.matchup + (f" [{first.variant}]" if several else "")
+        return f"{where} {first.sweep} = {cells[0].value} … {cells[-1].value}, {len(cells)} values"
+    return f"{first.matchup} under {len(cells)} variants: {cells[0].variant} … {cells[-1].variant}"
+
+
+def run_analysis(job: AnalysisJob, n: int, seed: int, threads: int | None, executor: Executor | None, client: Any,
+                 progress: Callable[[int, int], None] | None) -> Any:
+    """One designer's question of the scenario (``[[suggest]]``), its result labelled with the job's
+    variant."""
+    if job.kind != "suggest":
+        raise ValueError(f"unknown analysis {job.kind!r}")
+    result = suggest(job.a, job.b, n=n, seed=seed, options=job.options, rules=job.rules, ruleset=job.ruleset.name,
+                     threads=threads, executor=executor, client=client, progress=progress, **job.params)
+    result.label = job.label
+    return result
+
+
 def run_scenario(scenario: Scenario, threads: int | None = None, progress: ProgressFn | None = None,
                  executor: Executor | None = None, client: Any = None) -> list[DuelResult]:
     """Run every cell; ``progress(duels done, total, label)`` is called as blocks finish (while a
@@ -98,8 +127,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     groups = _groups(scenario)
     fight_groups = _fight_groups(scenario)
     several = len(scenario.variant_options) > 1
-    labels = [_label(scenario, scenario.cells[m[0]]) + (f" … ({len(m)} cells)" if len(m) > 1 else "")
-              for m, _ in groups]
+    labels = [_batch_label(scenario, m) for m, _ in groups]
     labels += [scenario.fights[m[0]].label + (f" [{scenario.fights[m[0]].variant}]" if several else "")
                + (f" … ({len(m)} fights)" if len(m) > 1 else "") for m, _ in fight_groups]
     # the order each group plays its members in: a sweep's values and the variants as listed (their
@@ -164,6 +192,10 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
         stat_weights(job.a, job.b, spec.n, spec.seed, job.options, job.rules, job.ruleset.name, threads,
                      executor, client, spec.target_error, spec.max_n, label=job.label,
                      progress=None if progress is None
-                         else lambda _d, _t, label=job.label: progress(done, total, label))
+                         else lambda _d, _t, label=job.label: progress(done, total, label), costs=job.costs)
         for job in scenario.weight_jobs]
+    scenario.analysis_results = [
+        run_analysis(job, spec.n, spec.seed, threads, executor, client,
+                     None if progress is None else lambda _d, _t, label=job.label: progress(done, total, label))
+        for job in scenario.analysis_jobs]
     return [results[i] for i in range(len(scenario.cells))]

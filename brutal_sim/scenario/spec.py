@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 import pandas as pd
 from pydantic import Field, field_validator
@@ -74,6 +74,21 @@ class WeightsSpec(StrictModel):
     b: str
 
 
+class SuggestSpec(StrictModel):
+    """Suggested fixes (``brutal-sim suggest``) of the matchup ``a`` against ``b``, under each variant:
+    the changes of ``side`` that bring a's win rate nearest ``target`` percent, each played."""
+
+    a: str
+    b: str
+    target: float = Field(50.0, ge=0, le=100, description="side a's win rate to reach, in percent")
+    budget: float | None = Field(None, ge=0, description="the most a suggestion may cost (the price list's unit); "
+                                 "also tries triples")
+    side: Literal["a", "b", "both"] = "a"
+    stats: list[str] | None = Field(None, description="step only these stats (paths or patterns)")
+    verify: int = Field(16, ge=1, le=1000, description="combinations of each size played")
+    shown: int = Field(10, ge=1, le=100, description="suggestions listed")
+
+
 class ScenarioSpec(StrictModel):
     title: str = "brutal_sim report"
     notes: str = ""
@@ -93,6 +108,9 @@ class ScenarioSpec(StrictModel):
     sweeps: list[SweepSpec] = Field(default_factory=list)
     fights: list[FightSpec] = Field(default_factory=list)
     weights: list[WeightsSpec] = Field(default_factory=list)
+    suggest: list[SuggestSpec] = Field(default_factory=list)
+    costs: dict[str, Any] | None = Field(None, description="the price list (docs/reference.md#costs): unit, stats, "
+                                         "items; over the ruleset's bundled one")
 
     @field_validator("matchups")
     @classmethod
@@ -113,6 +131,22 @@ class WeightJob:
     options: dict[str, str]
     a: Any
     b: Any
+    costs: Any = None  # the scenario's [costs] over the ruleset's (core.costs.Costs), or None
+
+
+@dataclass
+class AnalysisJob:
+    """One designer's question of the scenario (``[[suggest]]``) under one variant (or ruleset):
+    its ``kind``, fighters loaded, rules resolved, and the entry's own arguments."""
+
+    kind: str
+    label: str
+    ruleset: Ruleset
+    rules: str | None
+    options: dict[str, str]
+    a: Any
+    b: Any
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -178,6 +212,8 @@ class Scenario:
     fight_results: list[Any] = field(default_factory=list)  # FightResult per fight cell, after a run
     weight_jobs: list["WeightJob"] = field(default_factory=list)
     weight_results: list[Any] = field(default_factory=list)  # designer.Weights per job, after a run
+    analysis_jobs: list[AnalysisJob] = field(default_factory=list)
+    analysis_results: list[Any] = field(default_factory=list)  # e.g. suggest.Suggestions per job, after a run
     #: the changes of ``--set`` applied to the scenario's fighters: fighter key → {path: value} (:func:`fighter_key`)
     sets: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -217,6 +253,7 @@ def fighter_refs(spec: ScenarioSpec) -> list[tuple[str, str]]:
     found += [(ref, f"sweeps[{i}].{key}") for i, sw in enumerate(spec.sweeps)
               for key, ref in [("fighter", sw.fighter), *((f"opponents[{j}]", o) for j, o in enumerate(sw.opponents))]]
     found += [(ref, f"weights[{i}].{key}") for i, w in enumerate(spec.weights) for key, ref in (("a", w.a), ("b", w.b))]
+    found += [(ref, f"suggest[{i}].{key}") for i, w in enumerate(spec.suggest) for key, ref in (("a", w.a), ("b", w.b))]
     for i, fs in enumerate(spec.fights):
         for key, side in (("a", fs.a), ("b", fs.b)):
             for j, ref in enumerate(side):
@@ -228,7 +265,7 @@ def fighter_refs(spec: ScenarioSpec) -> list[tuple[str, str]]:
 def duelist_refs(spec: ScenarioSpec) -> list[str]:
     """The references the duels' ruleset is resolved from, when the scenario names none."""
     return [*spec.fighters, *itertools.chain(*spec.matchups), *(sw.fighter for sw in spec.sweeps),
-            *(w.a for w in spec.weights)]
+            *(w.a for w in spec.weights), *(w.a for w in spec.suggest)]
 
 
 #: the most cells (duel cells and group fights) a scenario expands into unless forced
@@ -247,11 +284,20 @@ def weights_cells() -> int:
                    for name in ruleset_names())
 
 
+def suggest_cells(entry: SuggestSpec) -> int:
+    """The cells one ``[[suggest]]`` entry plays under one variant, as estimated before any fighter is
+    loaded: the stat steps of its side (of both: twice) as :func:`weights_cells` counts them, and the
+    combinations it verifies, ``verify`` pairs (and as many triples with a budget), each beside the
+    matchup."""
+    return weights_cells() * (2 if entry.side == "both" else 1) + 2 * entry.verify * (1 if entry.budget is None else 2)
+
+
 def estimated_cells(spec: ScenarioSpec) -> int:
     """How many cells (duel cells, group fights and the duel cells of stat weights) ``spec`` expands
     into, counted from the file alone before anything is loaded or built: each matchup (a round
     robin of k fighters makes k(k−1)/2), each sweep value against each opponent, each fight and
-    each ``[[weights]]`` entry (:func:`weights_cells`), under each variant or ruleset. An upper
+    each ``[[weights]]`` entry (:func:`weights_cells`), each ``[[suggest]]`` entry (its stat steps and
+    the combinations it verifies), under each variant or ruleset. An upper
     bound where repeats would be refused anyway."""
     k = len(spec.fighters)
     robin = k * (k - 1) // 2 if spec.round_robin else 0
@@ -262,8 +308,9 @@ def estimated_cells(spec: ScenarioSpec) -> int:
             + sum(sw.fighter in pair for pair in spec.matchups))
         swept += len(sw.values) * opponents
     weights = len(spec.weights) * weights_cells() if spec.weights else 0
+    suggested = sum(suggest_cells(s) for s in spec.suggest)
     runs = len(spec.rulesets) or max(len(spec.variants), 1)
-    return runs * (robin + len(spec.matchups) + swept + len(spec.fights) + weights)
+    return runs * (robin + len(spec.matchups) + swept + len(spec.fights) + weights + suggested)
 
 
 def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapping[str, str]) -> int:

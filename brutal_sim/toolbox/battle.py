@@ -8,7 +8,8 @@ constants.
 
 The ruleset's own rules enter as data: before :func:`turn_order` it writes each fighter's
 initiative modifier and tie key, while a fight runs it keeps each fighter's weakness (for the
-``weakest`` policy of :func:`choose_foe`) and, through :func:`put_out`, its cause of going out.
+``weakest`` policy of :func:`choose_foe`) and, through :func:`put_out`, its cause of going out
+(and through :func:`bring_back` a return into the fight, where its rules revive).
 """
 
 from __future__ import annotations
@@ -91,6 +92,19 @@ def put_out(F, S, d, cause):
         if foe >= 0:
             S[foe, B_ENGAGERS] -= 1
         S[F[d, F_SIDE], B_SIDE_IN] -= 1
+
+
+@rule
+def bring_back(F, S, d):
+    """d, out of the fight, comes back into it (a ruleset's revival): :func:`put_out` undone — no
+    place in the order of going out, an engager of its foe again, counted in its side."""
+    if S[d, B_OUT] != 0:
+        S[d, B_OUT] = 0
+        S[d, B_OUT_SEQ] = 0
+        foe = S[d, B_FOE]
+        if foe >= 0:
+            S[foe, B_ENGAGERS] += 1
+        S[F[d, F_SIDE], B_SIDE_IN] += 1
 
 
 @inline_rule

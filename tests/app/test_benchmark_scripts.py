@@ -162,3 +162,11 @@ def test_squads_pieces_on_tiny_samples():
         c = sq.play(p, 20)
         assert c.sum() > 0
     assert sq.naive_rate(sq.prepared(*sq.FIGHTS[sq.TARGET]), 2) > 0
+
+
+def test_suggest_benchmark_on_a_tiny_sample(capsys):
+    """benchmarks/suggest.py: suggest and the stat weights of the README matchup both play and time."""
+    timed = _load("suggest").main(["--n", "300", "--repeat", "1"])
+    assert set(timed) == {"suggest_s", "weights_s"} and min(timed.values()) > 0
+    out = capsys.readouterr().out
+    assert "verdict: Swordsman wins" in out and "ratio suggest / weights" in out

@@ -303,3 +303,20 @@ def test_report_set_refuses_a_bad_target_in_one_line_and_writes_nothing(tmp_path
     r = runner.invoke(app, ["report", str(f), "-o", str(out), "--set", flag])
     assert r.exit_code == 2 and r.output.startswith(needle) and r.output.count("\n") == 1, r.output
     assert not out.exists() and not list(tmp_path.glob(".r.html*"))
+
+
+def test_a_batch_is_named_by_what_changes_and_the_baseline_shows_once(tmp_path):
+    """The progress line names a batch of cells played together by what changes along it (a sweep's
+    values, a matchup's variants), not by its first cell; the plain matchup that the sweep also plays
+    as it is (the brute's own d12) is one row of the summary table, marked "as it is"."""
+    from brutal_sim.scenario import load_scenario, run_scenario
+
+    sc = load_scenario("examples/axe_sweep.toml", n=500)
+    labels = []
+    results = run_scenario(sc, progress=lambda done, total, label: labels.append(label))
+    assert "Brute vs Swordsman [marker (default)] axe damage = d6 … d12, 4 values" in labels
+    assert "Brute vs Swordsman under 2 variants: marker (default) … protection only" in labels
+    html = report.render_report(sc, results, "test")
+    summary = html[html.index('id="summary-section"'):html.index("</table>", html.index('id="summary-section"'))]
+    assert summary.count("<tr>") == 1 + 8  # the header, four values under two variants; no plain rows
+    assert summary.count("axe damage = d12 (as it is)") == 2 and "axe damage = d10 (as it is)" not in summary

@@ -313,7 +313,7 @@ def test_schema_command_unknown_kind_is_one_line_naming_the_kinds():
     lines = r.output.strip().splitlines()
     assert len(lines) == 1
     assert "unknown kind 'crit_table'" in lines[0]
-    assert "fighter, weapons, armour, talents, tactics, zones, rules, scenario" in lines[0]
+    assert "fighter, weapons, armour, talents, tactics, zones, rules, costs, scenario" in lines[0]
     r = runner.invoke(app, ["schema", "fighter", "--ruleset", "nope"])
     assert r.exit_code == 2 and "unknown ruleset 'nope'" in r.output
 

@@ -55,7 +55,7 @@ def test_rows_are_sorted_by_size_and_stats_without_effect_change_nothing(sword_v
     assert "armour.0.protection (mail_hauberk)" in set(f.stat)
     d = sword_vs_brute.to_dict()
     assert {"a", "b", "ruleset", "rows"} <= set(d) and d["ruleset"] == "brutal"
-    assert set(d["rows"][0]) == {"stat", "step", "from", "to", "delta", "ci95", "n"}
+    assert set(d["rows"][0]) == {"stat", "step", "from", "to", "delta", "ci95", "n", "cost", "per_point"}
     assert sword_vs_brute.figure() is not None
 
 
@@ -135,7 +135,9 @@ def test_scenario_weights_section_in_the_report_and_csv(tmp_path):
     sc = load_scenario("examples/stat_weights.toml", n=4000)
     run_scenario(sc)
     (w,) = sc.weight_results
-    direct = designer.stat_weights("swordsman", "brute", n=4000, seed=sc.spec.seed)
+    # the scenario's [costs] prices the sword's die at 5 points over Brutal's bundled list
+    direct = designer.stat_weights("swordsman", "brute", n=4000, seed=sc.spec.seed,
+                                   costs={"stats": {"main_hand.damage": 5}})
     assert w.rows.equals(direct.rows)
     out, csv = tmp_path / "w.html", tmp_path / "csv"
     res = runner.invoke(app, ["report", "examples/stat_weights.toml", "-n", "4000", "-o", str(out), "--csv", str(csv)])

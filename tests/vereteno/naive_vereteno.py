@@ -943,9 +943,10 @@ class Game:
                 x.ord_until[c] = self.rnd + 1
 
     def inspire_target(self, s: Fighting) -> Fighting | None:
-        """V-13.7: the ally (itself included) in the fight, not yet inspired, who lost the most Will."""
-        allies = [x for x in self.fighters if x.side == s.side and x.out is None and not x.away and not x.inspired
-                  and x.f.will - x.will > 0]
+        """V-13.7: the ally (itself included) in the fight or out by Will, not yet inspired, who lost the
+        most Will."""
+        allies = [x for x in self.fighters if x.side == s.side and x.out in (None, "will") and not x.away
+                  and not x.inspired and x.f.will - x.will > 0]
         return min(allies, key=lambda x: (-(x.f.will - x.will), x.row)) if allies else None
 
     def wants_inspire(self, s: Fighting) -> bool:
@@ -954,15 +955,19 @@ class Game:
 
     def inspire(self, s: Fighting) -> None:
         """V-13.7: 3 AP, Эмпатия + Лидерство (−2 on itself, −2 beyond close range); each success 1 Will, at
-        most its Лидерство and the ally's full Will; once a fight per ally."""
+        most its Лидерство and the ally's full Will (from its Will, even below 0); once a fight per ally.
+        An ally out by Will whose Will rises above 0 is back in the fight."""
         t = self.inspire_target(s)
         s.ap -= 3
         pool = s.f.attributes.empathy + s.f.skills.leadership - (2 if t is s else 0) \
             - (2 if self.band(abs(t.x - s.x)) > 1 else 0)
         t.inspired = True
         r = self.fighter_check(s, pool)
-        if r >= 1 and t.out is None:
+        if r >= 1:
             t.will = min(t.will + min(r, s.f.skills.leadership), t.f.will)
+            if t.out is not None and t.will > 0:
+                t.out = None
+                t.outs.remove(t)
 
     def surprise(self, side: int) -> None:
         """V-2.5: every fighter of ``side`` surprised its foes."""

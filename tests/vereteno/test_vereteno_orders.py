@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from naive_rng import Xoshiro256StarStar
 
-from brutal_sim.core.battle import B_FOE
+from brutal_sim.core.battle import B_ENGAGERS, B_FOE, B_OUT_SEQ, B_SIDE_IN
 from brutal_sim.core.errors import DataError
 from brutal_sim.rulesets.vereteno import RULESET, kernel as K, layout as L
 from brutal_sim.rulesets.vereteno.catalog import Catalog
 from brutal_sim.rulesets.vereteno.compile import compile_sides
 from brutal_sim.rulesets.vereteno.options import compile_options
-from brutal_sim.toolbox.battle import set_round
+from brutal_sim.toolbox.battle import put_out, set_round
 from brutal_sim.toolbox.rng import seed_duel
 
 SEED = 41
@@ -440,9 +440,46 @@ def test_v13_7_inspire_restores_will_at_most_leadership(inspire):
     assert not K.wants_inspire(F, S, o, 0)
 
 
-def test_inspire_agrees_with_the_reference():
+def test_v13_7_inspire_revives_an_ally_out_by_will():
+    """V-13.7 ``inspire = on``: an ally out by Will (V-5.3) is inspired the same way, counted up from its
+    Will below 0 **[reading]**; above 0 it is back in the fight (``bring_back``: in its side's count,
+    no place in the order of going out, an engager of its foe again); at 0 or below it stays out. An
+    ally out by Health is no target."""
+    F = compile_sides([_f("sergeant", inspire=True, order_first=False, tactic=STD0), _f("trooper"), _f("trooper")],
+                      [_f("raider")])
+    o = _opts(inspire="on")
+    S = _state(F, [0, 0, 0, 30])
+    S[3, B_ENGAGERS] = 3
+    S[1, L.S_WILL] = -1
+    put_out(F, S, 1, L.CAUSE_WILL)
+    S[2, L.S_HEALTH] = 0
+    put_out(F, S, 2, L.CAUSE_HEALTH)
+    assert (S[0, B_SIDE_IN], S[3, B_ENGAGERS]) == (1, 1)
+    assert K.wants_inspire(F, S, o, 0)
+    K.inspire(F, S, o, _rng(_index_with_dice(20, 20, BLANK, BLANK, BLANK, BLANK, BLANK)), 0)  # 4 successes: + 3
+    assert (S[1, L.S_WILL], S[1, L.S_OUT], S[1, B_OUT_SEQ]) == (2, 0, 0)
+    assert (S[0, B_SIDE_IN], S[3, B_ENGAGERS]) == (2, 2)
+    assert not K.wants_inspire(F, S, o, 0)  # the other is out by Health
+    S = _state(F, [0, 0, 0, 30])
+    S[1, L.S_WILL] = -3
+    put_out(F, S, 1, L.CAUSE_WILL)
+    K.inspire(F, S, o, _rng(_index_with_dice(20, 20, BLANK, BLANK, BLANK, BLANK, BLANK)), 0)
+    assert (S[1, L.S_WILL], S[1, L.S_OUT], S[0, B_SIDE_IN]) == (0, L.CAUSE_WILL + 1, 2)
+
+
+def test_inspire_agrees_with_the_reference(monkeypatch):
     """V-13.7 ``inspire = on`` in whole fights: the sergeant inspiring troopers threatened by raiders'
-    battle cries; every fight equals the reference's."""
+    battle cries, reviving some out by Will; every fight equals the reference's."""
+    revived = []
+    inspire = nv.Game.inspire
+
+    def counting(game: nv.Game, s: nv.Fighting) -> None:
+        t = game.inspire_target(s)
+        was_out = t.out is not None
+        inspire(game, s)
+        revived.append(was_out and t.out is None)
+
+    monkeypatch.setattr(nv.Game, "inspire", counting)
     a = [_f("sergeant", inspire=True, tactic=STD0), _f("trooper"), _f("trooper")]
     b = [_f("raider", tactic=CRY, threat_targets=3), _f("raider", tactic=CRY, threat_targets=2),
          _f("raider", tactic=CRY)]
@@ -450,6 +487,7 @@ def test_inspire_agrees_with_the_reference():
     _check_fights(p, 50)
     p = RULESET.prepare_fight(a, b, options={"inspire": "on", "order_self": "on"})
     _check_fights(p, 50)
+    assert sum(revived) >= 2 and len(revived) > 40
 
 
 # -- V-16.4: the sergeant and the trooper, matchup D -------------------------------------------------

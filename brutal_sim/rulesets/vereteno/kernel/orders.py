@@ -13,7 +13,7 @@ fighter has no subordinate).
 from __future__ import annotations
 
 from ....core.battle import B_AWAY
-from ....toolbox.battle import apart, fight_round, foe, put_out
+from ....toolbox.battle import apart, bring_back, fight_round, foe, put_out
 from ....toolbox.jit import rule
 from ..layout import (
     BAND_CLOSE,
@@ -306,12 +306,14 @@ def _orders_lapse(F, S, rnd):
 
 @rule
 def _inspire_target(F, S, opts, i):
-    """V-13.7: the ally ``i`` would inspire: of its side in the fight (itself included), not yet
-    inspired this fight, the one who lost the most Will (ties: the lower row); −1 none."""
+    """V-13.7: the ally ``i`` would inspire: of its side, not away, not yet inspired this fight, in
+    the fight or out by Will alone (V-5.3, revivable **[reading]**), the one who lost the most Will
+    (ties: the lower row); −1 none."""
     best = -1
     lost = 0
     for j in range(F.shape[0]):
-        if F[j, P_SIDE] != F[i, P_SIDE] or S[j, S_OUT] != 0 or S[j, B_AWAY] != 0 or S[j, S_INSPIRED] != 0:
+        if (F[j, P_SIDE] != F[i, P_SIDE] or S[j, B_AWAY] != 0 or S[j, S_INSPIRED] != 0
+                or (S[j, S_OUT] != 0 and S[j, S_OUT] != CAUSE_WILL + 1)):
             continue
         if F[j, P_WILL] - S[j, S_WILL] > lost:
             best = j
@@ -332,8 +334,9 @@ def _wants_inspire(F, S, opts, i):
 def _inspire(F, S, opts, st, i):
     """V-13.7: ``i`` inspires an ally (:func:`_inspire_target`), 3 AP: a Leadership check (Эмпатия +
     Лидерство, −2 beyond close range, −2 on itself); each success restores 1 Will, at most ``i``'s
-    Лидерство and the ally's full Will. Once a fight per ally, whatever the check **[reading]**. A
-    fighter out by Will stays out **[reading]** (the battle block keeps no return from out)."""
+    Лидерство and the ally's full Will, counted up from its Will even below 0 **[reading]**. Once a
+    fight per ally, whatever the check **[reading]**. An ally out by Will whose Will rises above 0
+    comes back into the fight (``toolbox.battle.bring_back``; it acts from its next turn)."""
     t = _inspire_target(F, S, opts, i)
     S[i, S_AP] -= INSPIRE_COST
     pool = F[i, P_LEAD_POOL]
@@ -343,5 +346,7 @@ def _inspire(F, S, opts, st, i):
         pool -= INSPIRE_FAR_DICE
     S[t, S_INSPIRED] = 1
     r = _fighter_check(F, S, opts, st, pool, i)
-    if r >= 1 and S[t, S_OUT] == 0:
+    if r >= 1:
         S[t, S_WILL] = min(S[t, S_WILL] + min(r, F[i, P_LEADERSHIP]), F[t, P_WILL])
+        if S[t, S_OUT] != 0 and S[t, S_WILL] > 0:
+            bring_back(F, S, t)
