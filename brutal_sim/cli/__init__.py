@@ -1,10 +1,11 @@
-"""The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``weights``, ``gauntlet``,
-``headcount``, ``report``, ``diff``, ``list``, ``schema``.
+"""The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``weights``, ``suggest``,
+``gauntlet``, ``headcount``, ``report``, ``diff``, ``list``, ``schema``.
 
 A package by command family: :mod:`.base` (the app, its error boundary, shared options and
-helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.gauntlet` (gauntlet,
-headcount), :mod:`.reports` (report, diff), :mod:`.catalog` (list, schema, version), :mod:`.cache`
-(cache info, clear). This module registers them in that order and holds the entry point :func:`main`.
+helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.suggest` (suggest),
+:mod:`.gauntlet` (gauntlet, headcount), :mod:`.reports` (report, diff), :mod:`.catalog` (list,
+schema, version), :mod:`.cache` (cache info, clear). This module registers them in that order and
+holds the entry point :func:`main`.
 
 Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
 
