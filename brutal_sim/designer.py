@@ -10,19 +10,20 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field, replace
 from html import escape
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from . import api
+from .arguments import check_run, checked, identity
 from .core.costs import costs_for
 from .core.counters import MAX_SIDE
 from .core.errors import DataError
 from .core.ruleset import NO_ITEM, Ruleset, resolve_ruleset
 from .core.variants import get_path, names_apart, stat_label, stat_steps, vary
 from .explorer import Explorer, explore
+from .rate import Ratings, rate
 from .results.frames import paired_differences, summary_frame
 from .results.header import rates_half_width
 from .results.plots import diff_figure, gauntlet_figure, sweep_figure, weights_figure
@@ -34,8 +35,8 @@ from .suggest import Suggestions, suggest
 
 __all__ = [
     "Balance", "Explorer", "Gauntlet", "Headcount", "RuleDiff", "Sweep", "TacticMatrix", "Weights", "balance",
-    "explore", "gauntlet", "headcount", "round_robin", "rule_diff", "stat_weights", "suggest", "Suggestions", "sweep",
-    "tactic_matrix", "with_item"
+    "explore", "gauntlet", "headcount", "Ratings", "rate", "round_robin", "rule_diff", "stat_weights", "suggest",
+    "Suggestions", "sweep", "tactic_matrix", "with_item"
 ]
 
 
@@ -105,18 +106,6 @@ class TacticMatrix:
                 f"Maximin: {self.a} {ma} ({100 * va:.1f} %), {self.b} {mb} ({100 * vb:.1f} %).</p>" + table.to_html())
 
 
-def _check_run(n: int, seed: int, threads: int | None = None) -> tuple[int, int, int | None]:
-    """``n``, ``seed`` and ``threads`` checked, as Python ints."""
-    return api.check_n(n), api.check_seed(seed), api.check_threads(threads)
-
-
-def _checked(rules: Any, options: Any, ruleset: Any, rules_name: str = "rules",
-             options_name: str = "options") -> tuple[str | None, Mapping[str, Any] | None, str | None]:
-    """The rules file, rule options and ruleset arguments checked for their types (:mod:`.api`)."""
-    return (api.check_rules(rules, rules_name), api.check_options(options, options_name),
-            api.check_name(ruleset, "ruleset"))
-
-
 def _once(source: str, name: str, items: Sequence[Any], what: str) -> None:
     """Each of ``items`` (an argument called ``name``) once, told apart as the tables show them."""
     seen: dict[str, int] = {}
@@ -152,10 +141,10 @@ def tactic_matrix(a: api.FighterRef, b: api.FighterRef, tactics_a: Sequence[str]
     Bad arguments are a :class:`DataError` naming them (``tactics_a: tactic: unknown tactic 'feitn';
     did you mean 'feint'? …``) before any duel is played.
     """
-    n, seed, _ = _check_run(n, seed)
+    n, seed, _ = check_run(n, seed)
     prec = api.precision_of(target_error, max_n)
     a, b = api.fighter_ref(a), api.fighter_ref(b)
-    rules, options, ruleset = _checked(rules, options, ruleset)
+    rules, options, ruleset = checked(rules, options, ruleset)
     for name, tactics in (("tactics_a", tactics_a), ("tactics_b", tactics_b)):
         if tactics is not None:
             if isinstance(tactics, str) or not tactics:
@@ -230,11 +219,11 @@ def balance(fighter: api.FighterRef, opponent: api.FighterRef, field: str, value
     """
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < 1:
         raise DataError("balance", "target", f"must be a win rate strictly between 0 and 1, got {target!r}")
-    n, seed, _ = _check_run(n, seed)
+    n, seed, _ = check_run(n, seed)
     prec = api.precision_of(target_error, max_n, threshold=float(target))
     values = api.values_of(values, "balance")
     fighter, opponent = api.fighter_ref(fighter), api.fighter_ref(opponent)
-    rules, options, ruleset = _checked(rules, options, ruleset)
+    rules, options, ruleset = checked(rules, options, ruleset)
     if len(values) < 2:
         raise DataError("balance", "values", "needs at least two values to search between")
     _once("balance", "values", values, "value")
@@ -308,11 +297,11 @@ def sweep(fighter: api.FighterRef, opponent: api.FighterRef, field: str, values:
 
     ``client`` (a ``distributed.Client``) or ``executor`` run the duels elsewhere, e.g. on a Dask
     cluster, with the same counters (``docs/cluster.md``). ``values`` holds each value once."""
-    n, seed, threads = _check_run(n, seed, threads)
+    n, seed, threads = check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
     values = api.values_of(values, "sweep")
     fighter, opponent = api.fighter_ref(fighter), api.fighter_ref(opponent)
-    rules, options, ruleset = _checked(rules, options, ruleset)
+    rules, options, ruleset = checked(rules, options, ruleset)
     if not values:
         raise DataError("sweep", "values", "needs at least one value")
     _once("sweep", "values", values, "value")
@@ -361,13 +350,13 @@ def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int =
     Each fighter once (the same name or file twice is a :class:`DataError`); different files
     whose fighters share a name are labelled apart, ``"Brute (brute2.toml)"``; fighter objects
     sharing a name are an error (rename one)."""
-    n, seed, threads = _check_run(n, seed, threads)
+    n, seed, threads = check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n, threshold=0.5 if early_stop else None)
     fighters = api.fighter_refs(fighters, "fighters", "round_robin")
-    rules, options, ruleset = _checked(rules, options, ruleset)
+    rules, options, ruleset = checked(rules, options, ruleset)
     if len(fighters) < 2:
         raise DataError("round_robin", "fighters", "needs at least two fighters")
-    keys = [_identity(f) for f in fighters]
+    keys = [identity(f) for f in fighters]
     for i, key in enumerate(keys):
         j = keys.index(key)
         if j != i:
@@ -380,15 +369,6 @@ def round_robin(fighters: Sequence[api.FighterRef], n: int = 50_000, seed: int =
     prepared = [(rs, rs.prepare(fa, fb, rules, options)) for fa, fb in pairs]
     labels = [{"matchup": f"{fa.name} vs {fb.name}", "variant": ""} for fa, fb in pairs]
     return api.duels(prepared, n, seed, threads, labels=labels, executor=executor, client=client, precision=prec)
-
-
-def _identity(ref: Any) -> Any:
-    """What makes two entries the same fighter: a file's absolute path, a catalog name, an object's
-    fields."""
-    if isinstance(ref, str):
-        path = Path(ref)
-        return str(path.resolve()) if path.is_file() else ref
-    return ref
 
 
 # -- stat weights -----------------------------------------------------------------------------------
@@ -491,10 +471,10 @@ def stat_weights(a: api.FighterRef, b: api.FighterRef, n: int = 100_000, seed: i
     the ruleset's bundled costs < the rules file's ``[costs]`` < ``costs``, a
     :class:`~brutal_sim.core.costs.Costs` or a ``[costs]`` table).
     """
-    n, seed, threads = _check_run(n, seed, threads)
+    n, seed, threads = check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
     a, b = api.fighter_ref(a), api.fighter_ref(b)
-    rules, options, ruleset = _checked(rules, options, ruleset)
+    rules, options, ruleset = checked(rules, options, ruleset)
     rs = resolve_ruleset([a, b], ruleset)
     prices = costs_for(rs, rules, costs)
     fa, fb = rs.load_fighter(a, "fighter a"), rs.load_fighter(b, "fighter b")
@@ -615,14 +595,14 @@ def rule_diff(fighters: Sequence[api.FighterRef] | None = None, rules_old: str |
     each chunk of duels (an exception it raises ends the run).
     """
     names = names or {}
-    n, seed, threads = _check_run(n, seed, threads)
+    n, seed, threads = check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
     fighters = None if fighters is None else api.fighter_refs(fighters, names.get("fighters", "fighters"))
     fighters_new = (None if fighters_new is None
                     else api.fighter_refs(fighters_new, names.get("fighters_new", "fighters_new")))
-    rules_old, options_old, ruleset = _checked(rules_old, options_old, ruleset, names.get("rules_old", "rules_old"),
+    rules_old, options_old, ruleset = checked(rules_old, options_old, ruleset, names.get("rules_old", "rules_old"),
                                                names.get("options_old", "options_old"))
-    rules_new, options_new, _ = _checked(rules_new, options_new, None, names.get("rules_new", "rules_new"),
+    rules_new, options_new, _ = checked(rules_new, options_new, None, names.get("rules_new", "rules_new"),
                                          names.get("options_new", "options_new"))
     rs = resolve_ruleset(list(fighters) if fighters else [], ruleset)
     refs = list(fighters) if fighters else rs.fighter_names()
@@ -845,10 +825,10 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
     :class:`DataError`. With ``target_error`` (percentage points) each opponent's duels go on until
     every item's rates against it meet that half-width (or ``max_n``); else ``n`` duels each.
     """
-    n, seed, threads = _check_run(n, seed, threads)
+    n, seed, threads = check_run(n, seed, threads)
     prec = api.precision_of(target_error, max_n)
     own = api.fighter_ref(fighter)
-    rules, options, ruleset = _checked(rules, options, ruleset)
+    rules, options, ruleset = checked(rules, options, ruleset)
     rs = resolve_ruleset([own], ruleset)
     slot = rs.item_slot(vary, "vary")
     f = rs.load_fighter(own, "fighter")
@@ -1002,13 +982,13 @@ def headcount(one: api.FighterRef, many: api.FighterRef, max_count: int = MAX_SI
     smallest count that wins more than half the fights, ``even`` the count nearest an even fight.
     Under a ruleset that plays group fights (capability ``fights``); else a :class:`DataError`.
     ``target_error``, ``max_n``, ``executor`` and ``client`` as in :func:`sweep`."""
-    n, seed, threads = _check_run(n, seed, threads)
+    n, seed, threads = check_run(n, seed, threads)
     if isinstance(max_count, bool) or not isinstance(max_count, int) or not 1 <= max_count <= MAX_SIDE:
         raise DataError("max_count", None, f"expected a count 1 … {MAX_SIDE} (fighters a side), "
                         f"got {max_count!r}")
     prec = api.precision_of(target_error, max_n)
     one, many = api.fighter_ref(one), api.fighter_ref(many)
-    rules, options, ruleset = _checked(rules, options, ruleset)
+    rules, options, ruleset = checked(rules, options, ruleset)
     rs = resolve_ruleset([one, many], ruleset)
     rs.require("fights", "headcount")
     fa, fb = rs.load_fighter(one, "one"), rs.load_fighter(many, "many")

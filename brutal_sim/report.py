@@ -291,7 +291,8 @@ def _analysis_sections(scenario: Scenario) -> list[dict[str, Any]]:
     for k, r in enumerate(scenario.analysis_results):
         columns, rows = r.table()
         sections.append({"title": r.title() + (f" ({r.label})" if several and r.label else ""),
-                         "verdict": r.verdict(), "columns": columns, "rows": rows, "frame": r.FRAME,
+                         "verdict": r.verdict(), "caption": r.caption(), "columns": columns, "rows": rows,
+                         "frame": r.FRAME,
                          "figure": _svg(r.figure(), f"analysis{k}", r.title())})
     return sections
 

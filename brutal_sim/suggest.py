@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import api
+from .arguments import check_run, checked
 from .core.costs import costs_for, path_matches
 from .core.errors import DataError
 from .core.ruleset import resolve_ruleset
@@ -83,14 +84,23 @@ class Suggestions:
         """The heading of a report's section."""
         return f"Suggested fixes: {self.a} against {self.b}, toward {100 * self.target:g} %"
 
-    def table(self, shown: int = 10) -> tuple[list[str], list[list[str]]]:
-        """The first ``shown`` suggestions as a report's table: column names, rows of text."""
-        rows = [[str(int(r["rank"])), str(r["changes"]), f"{100 * r['win_rate']:.1f} %",
-                 f"{100 * r['ci_low']:.1f} – {100 * r['ci_high']:.1f}", f"{100 * r['delta']:+.1f}",
-                 "" if pd.isna(r["cost"]) else f"{r['cost']:+g}", "yes" if r["reaches"] else ""]
+    def table(self, shown: int = 10) -> tuple[list[str], list[list[Any]]]:
+        """The first ``shown`` suggestions as a report's table: column names, and rows whose cells are
+        text or (text, the number a column sorts by)."""
+        rows = [[str(r["changes"]), (f"{100 * r['win_rate']:.1f} %", float(r["win_rate"])),
+                 f"{100 * r['ci_low']:.1f} – {100 * r['ci_high']:.1f}", (f"{100 * r['delta']:+.1f}", float(r["delta"])),
+                 "" if pd.isna(r["cost"]) else (f"{r['cost']:+g}", float(r["cost"])), "yes" if r["reaches"] else "",
+                 (str(int(r["rank"])), int(r["rank"]))]
                 for _, r in self.rows.head(shown).iterrows()]
         holds = f"holds {100 * self.target:g} %"
-        return ["#", "changes", "win rate", "95 % interval", "Δ points", self.unit, holds], rows
+        return ["changes", "win rate", "95 % interval", "Δ points", self.unit, holds, "rank"], rows
+
+    def caption(self) -> str:
+        """What a report's table and chart show."""
+        return ("Each suggestion is played on the same duels as the matchup as it is (common random numbers): its "
+                "win rate is what a plain duel with that change and the seed gives, with its 95 % Wilson interval; "
+                f"Δ is the paired change from the matchup; costs in {self.unit} from the price list in force. "
+                "Those whose interval holds the target come first, fewest changes and least cost first.")
 
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per played suggestion, best first, with ``a``, ``b``, the ``target`` and the
@@ -204,8 +214,7 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     then the fewest units of cost moved (unpriced last), then the nearest; the others after them,
     nearest first. ``costs`` tops the price list in force (:func:`brutal_sim.core.costs.costs_for`).
     """
-    n, seed = api.check_n(n), api.check_seed(seed)
-    threads = api.check_threads(threads)
+    n, seed, threads = check_run(n, seed, threads)
     if side not in SIDES:
         raise DataError("suggest", "side", f"{side!r}; allowed: {', '.join(SIDES)}")
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 <= target <= 100:
@@ -216,8 +225,8 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     if isinstance(verify, bool) or not isinstance(verify, int) or not 1 <= verify <= 1000:
         raise DataError("suggest", "verify", f"{verify!r}: the combinations played per size, 1 … 1000")
     a, b = api.fighter_ref(a), api.fighter_ref(b)
-    rules, options = api.check_rules(rules, "rules"), api.check_options(options, "options")
-    rs = resolve_ruleset([a, b], api.check_name(ruleset, "ruleset"))
+    rules, options, ruleset = checked(rules, options, ruleset)
+    rs = resolve_ruleset([a, b], ruleset)
     prices = costs_for(rs, rules, costs)
     fighters = {"a": rs.load_fighter(a, "fighter a"), "b": rs.load_fighter(b, "fighter b")}
     base = rs.prepare(fighters["a"], fighters["b"], rules, options)

@@ -17,7 +17,9 @@ reader reads):
 
 The targets are placed while the figure is drawn (an artist drawn last reads each datum's place in
 the SVG's own coordinates), so they fit whatever layout or tight bounding box the figure has.
-Nothing is fetched and no script is needed: the page stays one offline file.
+Each legend entry and the artists of its series carry ids (:func:`_tag_series`) that the page's
+script uses to hide or show a series when its entry is clicked, where series overlap. Nothing is
+fetched and no script is needed to read a figure: the page stays one offline file.
 """
 
 from __future__ import annotations
@@ -260,6 +262,41 @@ def min_width(fig: Figure, width: float) -> int:
     return math.ceil(MIN_TEXT_PX * width / min(sizes)) if sizes else 0
 
 
+def _series_artists(ax: Any, label: str) -> list[Artist]:
+    """The artists of ``ax`` drawn for the legend entry ``label``: its lines, collections and the
+    parts of its containers (bars, error bars)."""
+    found: list[Artist] = [a for a in [*ax.lines, *ax.collections] if a.get_label() == label]
+    for c in ax.containers:
+        if c.get_label() == label:
+            found.extend(a for a in c.get_children() if a is not None and a not in found)
+    return found
+
+
+def _tag_series(fig: Figure, key: str) -> list[Artist]:
+    """Give each legend entry and the artists of its series ids the page's script toggles
+    (``KEY-lN-t`` the entry's text, ``KEY-lN-h`` its handle, ``KEY-sN-J`` the series' artists): a
+    click on an entry hides its series or shows it again. Entries without a series of their own
+    (a reference line drawn once) are tagged too. Returns the artists tagged (their ids are taken
+    back after saving)."""
+    tagged: list[Artist] = []
+    n = 0
+    legends = [(leg, list(fig.axes)) for leg in fig.legends]
+    legends += [(leg, [ax]) for ax in fig.axes if (leg := ax.get_legend()) is not None]
+    for leg, axes in legends:
+        for handle, text in zip(leg.legend_handles, leg.get_texts()):
+            label = text.get_text()
+            series = [a for ax in axes for a in _series_artists(ax, label)]
+            if not series or handle is None:
+                continue
+            for j, artist in enumerate(series):
+                artist.set_gid(f"{key}-s{n}-{j}")
+            text.set_gid(f"{key}-l{n}-t")
+            handle.set_gid(f"{key}-l{n}-h")
+            tagged += [*series, text, handle]
+            n += 1
+    return tagged
+
+
 def figure_to_svg(fig: Figure, key: str = "f", title: str = "", dpi: float = 110) -> str:
     """The figure as inline SVG markup (no XML prolog), white background, tight bounding box, with
     a hover target and ``<title>`` per datum (the module's docstring) in a ``<g class="hover">``
@@ -270,13 +307,20 @@ def figure_to_svg(fig: Figure, key: str = "f", title: str = "", dpi: float = 110
     (clip paths, markers) so that several figures on one page keep theirs apart; the same figure
     and key give the same text. ``title`` labels the image for screen readers (``role="img"``,
     ``aria-label``)."""
-    data, targets, width, _ = _saved(fig, "svg", key, 72)
+    tagged = _tag_series(fig, key)
+    try:
+        data, targets, width, _ = _saved(fig, "svg", key, 72)
+    finally:
+        for artist in tagged:
+            artist.set_gid(None)
     head = (f'<svg role="img" aria-label="{escape(title)}" class="plot" '
             f'style="min-width:{min_width(fig, width)}px" ')
     svg = data.decode("utf-8")
     svg = svg[svg.index("<svg"):]
     used = set(re.findall(r"#([^\s\"')]+)", svg))  # ids an href or url() refers to (salted by key); the others go
-    svg = head + re.sub(r' id="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", svg)[len("<svg "):]
+    toggles = re.compile(rf"{re.escape(key)}-(l\d+-[th]|s\d+-\d+)$")  # but the legend's toggles (_tag_series)
+    svg = head + re.sub(r' id="([^"]+)"', lambda m: m.group(0) if m.group(1) in used or toggles.match(m.group(1))
+                        else "", svg)[len("<svg "):]
     if len(svg) > VECTOR_MAX_BYTES:
         png, png_targets, _, _ = _saved(fig, "png", key, dpi)
         w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")  # the PNG's pixels (IHDR)

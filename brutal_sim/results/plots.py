@@ -821,9 +821,12 @@ def suggestions_figure(rows: pd.DataFrame, target: float, base: float, title: st
     ax = fig.add_subplot()
     y = np.arange(len(rows))[::-1]
     p, lo, hi = (100 * np.asarray(rows[c], dtype=float) for c in ("win_rate", "ci_low", "ci_high"))
-    colours = [OKABE_ITO[2] if r else OKABE_ITO[0] for r in rows["reaches"]]
-    ax.errorbar(p, y, xerr=np.vstack([p - lo, hi - p]), fmt="none", ecolor="#333333", capsize=2.5)
-    ax.scatter(p, y, c=colours, zorder=3, s=28)
+    reach = np.asarray(rows["reaches"], dtype=bool)
+    kinds = ((reach, OKABE_ITO[2], "interval holds the target"), (~reach, OKABE_ITO[0], "misses it"))
+    for keep, colour, label in kinds:
+        if keep.any():  # a dot with its interval per suggestion (a hover target each)
+            ax.errorbar(p[keep], y[keep], xerr=np.vstack([p - lo, hi - p])[:, keep], fmt="o", color=colour,
+                        ecolor="#333333", capsize=2.5, markersize=5, label=label)
     ax.axvline(100 * target, color="#555555", linestyle="--", linewidth=1, label=f"target {100 * target:g} %")
     ax.axvline(100 * base, color="#999999", linestyle=":", linewidth=1.2, label=f"as it is {100 * base:.1f} %")
     ax.set_yticks(y, _plain_all(labels))
@@ -927,6 +930,84 @@ def figure_to_png(fig: Figure, dpi: int = DPI) -> bytes:
 def figure_to_data_uri(fig: Figure, dpi: int = DPI) -> str:
     """The figure as a ``data:image/png;base64,…`` URI, for ``<img src=…>`` in HTML."""
     return "data:image/png;base64," + base64.b64encode(figure_to_png(fig, dpi)).decode("ascii")
+
+
+# -- layout checks ----------------------------------------------------------------------------------
+
+def _boxes_meet(a: Any, b: Any, slack: float = 0.5) -> bool:
+    """Whether two display boxes overlap by more than ``slack`` pixels each way."""
+    return a.x0 + slack < b.x1 and b.x0 + slack < a.x1 and a.y0 + slack < b.y1 and b.y0 + slack < a.y1
+
+
+def legend_overlaps(fig: Figure) -> list[str]:
+    """What the legends of ``fig`` cover, drawn as laid out (an empty list when nothing): a legend
+    outside the figure, over an axes' title or tick labels, over another legend, or — a figure
+    legend, placed outside the axes — over any axes. A legend inside its axes may lie over the data
+    (matplotlib places it where it covers least)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas
+    agg = FigureCanvasAgg(fig)  # a renderer to measure with; the figure's own canvas is put back below
+    agg.draw()
+    try:
+        return _legend_overlaps(fig, agg.get_renderer())
+    finally:
+        fig.set_canvas(canvas)
+
+
+def _legend_overlaps(fig: Figure, renderer: Any) -> list[str]:
+    whole = fig.bbox
+    found: list[str] = []
+    legends: list[tuple[Any, Axes | None]] = [(leg, None) for leg in fig.legends]
+    legends += [(leg, ax) for ax in fig.axes if (leg := ax.get_legend()) is not None]
+    boxes = [(leg.get_window_extent(renderer), ax) for leg, ax in legends]
+    for k, (box, own) in enumerate(boxes):
+        name = "the figure legend" if own is None else f"the legend of {own.get_title() or 'an axes'!r}"
+        if box.x0 < whole.x0 - 1 or box.y0 < whole.y0 - 1 or box.x1 > whole.x1 + 1 or box.y1 > whole.y1 + 1:
+            found.append(f"{name} sticks out of the figure")
+        for other, _ in boxes[k + 1:]:
+            if _boxes_meet(box, other):
+                found.append(f"{name} overlaps another legend")
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            title = ax.title.get_window_extent(renderer) if ax.get_title() else None
+            if title is not None and _boxes_meet(box, title):
+                found.append(f"{name} covers the title {ax.get_title()!r}")
+            if own is None and _boxes_meet(box, ax.bbox):
+                found.append(f"{name} covers the axes {ax.get_title() or ''!r}")
+            ticks = [t for t in (*ax.get_xticklabels(), *ax.get_yticklabels()) if t.get_visible() and t.get_text()]
+            if any(_boxes_meet(box, t.get_window_extent(renderer)) for t in ticks):
+                found.append(f"{name} covers tick labels of {ax.get_title() or 'an axes'!r}")
+    return found
+# -- ratings ----------------------------------------------------------------------------------------
+
+def ratings_figure(ratings: pd.DataFrame, reference: str, reference_points: float = 100.0,
+                   title: str | None = None) -> Figure:
+    """Ratings: each fighter's strength (Bradley–Terry, the reference's 1) as a dot with its 95 %
+    interval on a log scale, strongest at the top, its suggested points written beside.
+
+    Columns used: ``fighter``, ``strength``, ``ci_low``, ``ci_high``, ``suggested_points``
+    (:meth:`brutal_sim.designer.Ratings.frame`)."""
+    _require(ratings, ("fighter", "strength", "ci_low", "ci_high", "suggested_points"), "ratings_figure")
+    rows = ratings.sort_values("strength", kind="stable").reset_index(drop=True)
+    fig = Figure(figsize=(7.5, 1.2 + 0.38 * len(rows)), layout="constrained")
+    ax = fig.subplots()
+    y = np.arange(len(rows))
+    strength = rows["strength"].to_numpy(dtype=float)
+    lo, hi = rows["ci_low"].to_numpy(dtype=float), rows["ci_high"].to_numpy(dtype=float)
+    colour = _palette(["strength"])["strength"]
+    ax.errorbar(strength, y, xerr=[strength - lo, hi - strength], fmt="o", color=colour, ecolor=colour,
+                capsize=3, markersize=5)
+    ax.axvline(1.0, color="#888888", linewidth=0.8, linestyle="--")
+    ax.set_xscale("log")
+    ax.set_yticks(y, _plain_all(rows["fighter"]))
+    trans = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
+    for yi, p in zip(y, rows["suggested_points"]):
+        ax.text(1.01, float(yi), f"{p:.0f} pts", transform=trans, va="center", ha="left", fontsize=8.5)
+    ax.set_xlabel(plain(f"strength (Bradley–Terry, {reference} = 1 = {reference_points:g} points), 95 % intervals",
+                        limit=200))
+    ax.set_title(plain(title or "Ratings and suggested points"), loc="left", fontsize=10.5, fontweight="bold")
 
 
 # -- gauntlets ------------------------------------------------------------------------------------

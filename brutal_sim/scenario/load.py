@@ -89,6 +89,7 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     _add_sweeps(scenario, runs, pairs, fighters)
     _add_weights(scenario, runs, fighters)
     _add_suggest(scenario, runs, fighters)
+    _add_rate(scenario, runs, fighters)
     if spec.fights:
         _add_fights(scenario, runs, refs)
     return scenario
@@ -119,9 +120,9 @@ def _pairs(spec: ScenarioSpec, path: str) -> list[tuple[str, str]]:
             raise DataError(path, "round_robin", "needs at least two fighters in 'fighters'")
         pairs += list(itertools.combinations(spec.fighters, 2))
     pairs += [(a, b) for a, b in spec.matchups]
-    if not pairs and not spec.sweeps and not spec.fights and not spec.weights:
+    if not pairs and not spec.sweeps and not spec.fights and not spec.weights and not spec.suggest and not spec.rate:
         raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, sweeps, "
-                        "[[fights]] or [[weights]]")
+                        "[[fights]], [[weights]], [[suggest]] or [[rate]]")
     return pairs
 
 
@@ -201,6 +202,8 @@ class _Fighters:
         pairs = (("weights", spec.weights), ("suggest", spec.suggest))
         refs_at += [(ref, f"{kind}[{i}].{key}") for kind, entries in pairs
                     for i, w in enumerate(entries) for key, ref in (("a", w.a), ("b", w.b))]
+        refs_at += [(ref, f"rate[{i}].{key}[{k}]") for i, r in enumerate(spec.rate)
+                    for key, refs in (("fighters", r.fighters), ("against", r.against)) for k, ref in enumerate(refs)]
         for rs in {run.ruleset.name: run.ruleset for run in runs}.values():
             for ref, where in refs_at:
                 self.get(rs, ref, where)
@@ -266,6 +269,26 @@ def _add_suggest(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> No
             del params["a"], params["b"]
             params["costs"] = _costs(scenario, rs, rules)
             scenario.analysis_jobs.append(AnalysisJob("suggest", label, rs, rules, options, a, b, params))
+
+
+def _add_rate(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
+    """The jobs of ``[[rate]]``: each under each run, its fighters (the scenario's ``fighters`` when it
+    names none) and pool loaded now, at least two fighters."""
+    for i, r in enumerate(scenario.spec.rate):
+        names = r.fighters or scenario.spec.fighters
+        where = f"rate[{i}].fighters" if r.fighters else "fighters"
+        if len(names) + len(r.against) < 2:
+            raise DataError(scenario.source, f"rate[{i}].fighters", "name two fighters or more (or the scenario's "
+                            "fighters)")
+        for label, rs, rules, options, _ in runs:
+            rated = [fighters.get(rs, ref, f"{where}[{k}]") for k, ref in enumerate(names)]
+            pool = [fighters.get(rs, ref, f"rate[{i}].against[{k}]") for k, ref in enumerate(r.against)]
+            reference = None if r.reference is None else fighters.get(rs, r.reference, f"rate[{i}].reference").name
+            given = {fighters.get(rs, ref, f"rate[{i}].given.{ref}").name: p for ref, p in r.given.items()}
+            params = {"fighters": rated, "pool": pool or None, "reference": reference,
+                      "reference_points": r.points, "points": given or None, "checks": r.checks,
+                      "group_checks": r.group_checks}
+            scenario.analysis_jobs.append(AnalysisJob("rate", label, rs, rules, options, None, None, params))
 
 
 def _check_repeats(spec: ScenarioSpec, path: str, identity: Callable[[str], str]) -> None:

@@ -11,6 +11,7 @@ import pandas as pd
 from ..api import fight_result_of, result_of
 from ..core.ruleset import Compiled, get_ruleset
 from ..designer import stat_weights
+from ..rate import rate
 from ..results.duel import DuelResult
 from ..results.frames import paired_differences
 from ..results.header import rates_half_width
@@ -91,12 +92,16 @@ def _batch_label(scenario: Scenario, members: list[int]) -> str:
 
 def run_analysis(job: AnalysisJob, n: int, seed: int, threads: int | None, executor: Executor | None, client: Any,
                  progress: Callable[[int, int], None] | None) -> Any:
-    """One designer's question of the scenario (``[[suggest]]``), its result labelled with the job's
-    variant."""
-    if job.kind != "suggest":
+    """One designer's question of the scenario (``[[suggest]]``, ``[[rate]]``), its result labelled
+    with the job's variant."""
+    common = {"n": n, "seed": seed, "options": job.options, "rules": job.rules, "ruleset": job.ruleset.name,
+              "threads": threads, "executor": executor, "client": client, "progress": progress}
+    if job.kind == "suggest":
+        result: Any = suggest(job.a, job.b, **common, **job.params)
+    elif job.kind == "rate":
+        result = rate(**common, **job.params)
+    else:
         raise ValueError(f"unknown analysis {job.kind!r}")
-    result = suggest(job.a, job.b, n=n, seed=seed, options=job.options, rules=job.rules, ruleset=job.ruleset.name,
-                     threads=threads, executor=executor, client=client, progress=progress, **job.params)
     result.label = job.label
     return result
 

@@ -89,6 +89,21 @@ class SuggestSpec(StrictModel):
     shown: int = Field(10, ge=1, le=100, description="suggestions listed")
 
 
+class RateSpec(StrictModel):
+    """Ratings and suggested points (``brutal-sim rate``) of ``fighters`` (default: the scenario's
+    ``fighters``), a round robin or, with ``against``, a gauntlet against that pool, under each variant."""
+
+    fighters: list[str] = Field(default_factory=list, description="the fighters rated (default: the scenario's "
+                                "fighters)")
+    against: list[str] = Field(default_factory=list, description="a fixed pool each fighter meets (a gauntlet)")
+    reference: str | None = Field(None, description="the fighter whose points are given (default: the first)")
+    points: float = Field(100.0, gt=0, le=1e9, description="the reference's points")
+    given: dict[str, float] = Field(default_factory=dict, description="fighter name → the points it costs now "
+                                    "(points efficiency and flags)")
+    checks: int = Field(3, ge=0, le=20, description="equal-points pairs played to check the points")
+    group_checks: int = Field(2, ge=0, le=10, description="N v M fights played to check the points")
+
+
 class ScenarioSpec(StrictModel):
     title: str = "brutal_sim report"
     notes: str = ""
@@ -109,6 +124,7 @@ class ScenarioSpec(StrictModel):
     fights: list[FightSpec] = Field(default_factory=list)
     weights: list[WeightsSpec] = Field(default_factory=list)
     suggest: list[SuggestSpec] = Field(default_factory=list)
+    rate: list[RateSpec] = Field(default_factory=list)
     costs: dict[str, Any] | None = Field(None, description="the price list (docs/reference.md#costs): unit, stats, "
                                          "items; over the ruleset's bundled one")
 
@@ -254,6 +270,11 @@ def fighter_refs(spec: ScenarioSpec) -> list[tuple[str, str]]:
               for key, ref in [("fighter", sw.fighter), *((f"opponents[{j}]", o) for j, o in enumerate(sw.opponents))]]
     found += [(ref, f"weights[{i}].{key}") for i, w in enumerate(spec.weights) for key, ref in (("a", w.a), ("b", w.b))]
     found += [(ref, f"suggest[{i}].{key}") for i, w in enumerate(spec.suggest) for key, ref in (("a", w.a), ("b", w.b))]
+    found += [(ref, f"rate[{i}].{key}[{k}]") for i, r in enumerate(spec.rate)
+              for key, refs in (("fighters", r.fighters), ("against", r.against)) for k, ref in enumerate(refs)]
+    for i, r in enumerate(spec.rate):
+        found += [(r.reference, f"rate[{i}].reference")] if r.reference else []
+        found += [(ref, f"rate[{i}].given.{ref}") for ref in r.given]
     for i, fs in enumerate(spec.fights):
         for key, side in (("a", fs.a), ("b", fs.b)):
             for j, ref in enumerate(side):
@@ -292,6 +313,15 @@ def suggest_cells(entry: SuggestSpec) -> int:
     return weights_cells() * (2 if entry.side == "both" else 1) + 2 * entry.verify * (1 if entry.budget is None else 2)
 
 
+def rate_cells(entry: RateSpec, fighters: int) -> int:
+    """The cells one ``[[rate]]`` entry plays under one variant: each pair of its fighters (of the
+    scenario's ``fighters`` when it names none), or each fighter against each of its pool, and its
+    checks."""
+    k = len(entry.fighters) or fighters
+    pairs = k * len(entry.against) if entry.against else k * (k - 1) // 2
+    return pairs + entry.checks + entry.group_checks
+
+
 def estimated_cells(spec: ScenarioSpec) -> int:
     """How many cells (duel cells, group fights and the duel cells of stat weights) ``spec`` expands
     into, counted from the file alone before anything is loaded or built: each matchup (a round
@@ -309,8 +339,9 @@ def estimated_cells(spec: ScenarioSpec) -> int:
         swept += len(sw.values) * opponents
     weights = len(spec.weights) * weights_cells() if spec.weights else 0
     suggested = sum(suggest_cells(s) for s in spec.suggest)
+    rated = sum(rate_cells(r, k) for r in spec.rate)
     runs = len(spec.rulesets) or max(len(spec.variants), 1)
-    return runs * (robin + len(spec.matchups) + swept + len(spec.fights) + weights + suggested)
+    return runs * (robin + len(spec.matchups) + swept + len(spec.fights) + weights + suggested + rated)
 
 
 def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapping[str, str]) -> int:

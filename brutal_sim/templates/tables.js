@@ -110,6 +110,17 @@
   tip.hidden = true;
   tip.setAttribute("role", "status");
   document.body.appendChild(tip);
+  // A click on a legend entry hides its series or shows it again (ids from results/hover.py: KEY-lN-t
+  // and KEY-lN-h the entry, KEY-sN-J the series' artists).
+  document.addEventListener("click", function (e) {
+    var g = e.target.closest ? e.target.closest("svg.plot [id]") : null;
+    var m = g && /^(.*)-l(\d+)-[th]$/.exec(g.id);
+    if (!m) { return; }
+    var svg = g.closest("svg.plot"), off = !g.classList.contains("off");
+    each(svg.querySelectorAll('[id^="' + m[1] + "-s" + m[2] + '-"]'), function (a) { a.style.display = off ? "none" : ""; });
+    each(svg.querySelectorAll('[id^="' + m[1] + "-l" + m[2] + '-"]'), function (a) {
+      a.classList.toggle("off", off); a.style.opacity = off ? "0.35" : ""; });
+  });
   document.addEventListener("click", function (e) {
     var t = e.target.closest ? e.target.closest("svg.plot .hover > *") : null;
     var title = t && t.querySelector("title");

@@ -170,3 +170,9 @@ def test_suggest_benchmark_on_a_tiny_sample(capsys):
     assert set(timed) == {"suggest_s", "weights_s"} and min(timed.values()) > 0
     out = capsys.readouterr().out
     assert "verdict: Swordsman wins" in out and "ratio suggest / weights" in out
+
+
+def test_rate_times_a_small_round_robin():
+    rate = _load("rate")
+    seconds, duels = rate.timed(["swordsman", "brute", "militia"], 300, "brutal", None, group_checks=0)
+    assert seconds > 0 and duels == 3 * 300

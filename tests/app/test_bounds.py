@@ -21,7 +21,7 @@ from brutal_sim.core.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NAME, check_to
 from brutal_sim.core.variants import stat_steps
 from brutal_sim.report import SETUP_FORMAT, find_setup, read_setup
 from brutal_sim.scenario import estimated_cells, load_scenario, read_spec
-from brutal_sim.scenario.spec import suggest_cells, weights_cells
+from brutal_sim.scenario.spec import rate_cells, suggest_cells, weights_cells
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -238,6 +238,7 @@ def test_the_estimate_is_the_number_of_cells(example):
         pytest.skip(f"{example} is not a scenario")
     runs = len(sc.spec.rulesets) or max(len(sc.spec.variants), 1)
     suggested = runs * sum(suggest_cells(entry) for entry in sc.spec.suggest)
+    suggested += runs * sum(rate_cells(entry, len(sc.spec.fighters)) for entry in sc.spec.rate)
     assert estimated_cells(sc.spec) == sc.n_runs + len(sc.weight_jobs) * weights_cells() + suggested
     for job in sc.weight_jobs:  # a stat-weights entry plays each stat's steps and its baseline: within the estimate
         steps = stat_steps(job.a, job.ruleset.adjustable)

@@ -23,7 +23,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: the n a command plays here (its own when smaller)
 SMALL_N = 2_000
 #: commands that play duels: their n is cut (or given) to SMALL_N
-PLAYING = {"duel", "fight", "weights", "gauntlet", "headcount", "diff", "report", "suggest"}
+PLAYING = {"duel", "fight", "weights", "rate", "gauntlet", "headcount", "diff", "report", "suggest"}
 #: the documented commands not run, by a word they hold
 NOT_RUN = {
     "--install-completion": "changes the user's shell setup",
@@ -68,7 +68,8 @@ def _runnable(line: str) -> bool:
     if len(words) == 3 and words[2].startswith("-"):  # a flag named in prose: `duel --json`, `diff -o`
         return False
     # a bare command named in prose (`brutal-sim report`, `brutal-sim fight`) with nothing to run on
-    return not (len(words) == 2 and words[1] in {"report", "fight", "attack", "duel", "weights", "list", "cache"})
+    return not (len(words) == 2 and words[1] in {"report", "fight", "attack", "duel", "weights", "rate", "suggest",
+                                               "list", "cache"})
 
 
 COMMANDS = [(doc, line) for doc, line in _commands() if _runnable(line)]

@@ -20,6 +20,7 @@ runner = CliRunner()
     (["attack", "militia", "brawler", "--ruleset", "vereteno"], "vereteno"),
     (["fight", "knight", "vs", "militia*2", "-n", "500"], "brutal"),
     (["weights", "swordsman", "brute", "-n", "500"], "brutal"),
+    (["rate", "swordsman", "brute", "-n", "500", "--group-checks", "0"], "brutal"),
     (["diff", "--option-b", "pierce_threshold=5", "--fighters", "swordsman", "brute", "-n", "500"], "brutal"),
 ])
 def test_json_outputs_carry_ruleset_and_versions(args, ruleset):

@@ -2,8 +2,9 @@
 no horizontal overflow on a 390 px phone screen, no script error, tables sort and filter, every
 figure is inline SVG whose every hover target carries its value as a title, the pointer over a
 target finds that target (so hovering shows its value) and a tap on it shows its value, figure text is
-never under 9 px (a figure scrolls sideways instead), no figure's axes collapse, and printing opens
-every folded section."""
+never under 9 px (a figure scrolls sideways instead), no figure's axes collapse, no legend covers a
+title, tick labels, another legend or (a figure legend) an axes, a click on a legend entry hides its
+series and a second shows it, and printing opens every folded section."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ import pytest
 from typer.testing import CliRunner
 
 from brutal_sim.cli import app
+from brutal_sim.results import hover, plots
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ("axe_sweep", "round_robin", "group_fights", "cross_system", "stat_weights", "vereteno_distance",
             "wfrp2e_at_a_distance")
+#: the example reports with a legend whose entries toggle their series
+LEGENDS = ("axe_sweep", "vereteno_distance", "wfrp2e_at_a_distance", "stat_weights")
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt install chromium): the example "
                                 "reports are not rendered in a browser")
@@ -70,6 +74,14 @@ e.getBoundingClientRect().right > out.client + 0.5;
     out.tapped = tip && !tip.hidden ? tip.textContent : "";
     out.title = first.querySelector("title").textContent;
   }
+  var entry = d.querySelector('svg.plot [id$="-l0-t"]');  // a click on a legend entry hides its series
+  if (entry) {
+    var series = entry.closest("svg").querySelectorAll('[id^="' + entry.id.replace(/-l0-t$/, "-s0-") + '"]');
+    var hidden = function () { return Array.prototype.filter.call(series, function (a) { \
+return d.defaultView.getComputedStyle(a).display === "none"; }).length; };
+    entry.dispatchEvent(new MouseEvent("click", {bubbles: true})); out.toggled = [series.length, hidden()];
+    entry.dispatchEvent(new MouseEvent("click", {bubbles: true})); out.toggled.push(hidden());
+  }
   d.documentElement.scrollTop = 0; d.documentElement.scrollLeft = 0;
   var t = d.querySelector("table.data"), col = -1;
   if (t) {
@@ -108,15 +120,24 @@ return d.querySelectorAll("details:not([open])").length; };
 def reports(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("reports")
     out = {}
+    drawn = hover.figure_to_svg
     for name in EXAMPLES:
         path = folder / f"{name}.html"
-        with warnings.catch_warnings(record=True) as caught:
+        covered: list[str] = []
+
+        def checked(fig, key, title, covered=covered):  # each figure's legends, as laid out, cover nothing
+            covered.extend(f"{title}: {problem}" for problem in plots.legend_overlaps(fig))
+            return drawn(fig, key, title)
+
+        with warnings.catch_warnings(record=True) as caught, pytest.MonkeyPatch.context() as mp:
             warnings.simplefilter("always")
+            mp.setattr(hover, "figure_to_svg", checked)
             r = CliRunner().invoke(app, ["report", str(ROOT / "examples" / f"{name}.toml"), "-o", str(path),
                                          "-n", "2000"])
         assert r.exit_code == 0, r.output
         # matplotlib's layout gave every axes room (no axes collapsed under a legend or too many panels)
         assert not [str(w.message) for w in caught if "collapsed" in str(w.message)], name
+        assert not covered, covered
         out[name] = path
     return out
 
@@ -152,5 +173,9 @@ def test_an_example_report_fits_a_phone_and_its_tables_sort_and_filter(reports, 
     assert "frameError" not in result, result.get("frameError")
     if result.get("frameWant"):  # a page of group fights only has an empty summary
         assert "estimate" in result["frameHead"].split(",") and result["frameRows"] == result["frameWant"]
+    # a legend's entry hides its series on a click and shows it on the next (pages with a legend)
+    if name in LEGENDS:
+        count, off, on = result["toggled"]
+        assert count >= 1 and off == count and on == 0, result["toggled"]
     # printing opens every folded section (the setup at least), and closes them again afterwards
     assert result["closed"] >= 1 and result["printing"] == 0 and result["after"] == result["closed"]

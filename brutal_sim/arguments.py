@@ -1,0 +1,32 @@
+"""The arguments every designer's workflow checks the same way: the run's size and seed, the rules
+file, options and ruleset, and what makes two fighter references the same fighter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import api
+
+__all__ = ["check_run", "checked", "identity"]
+
+
+def check_run(n: int, seed: int, threads: int | None = None) -> tuple[int, int, int | None]:
+    """``n``, ``seed`` and ``threads`` checked, as Python ints."""
+    return api.check_n(n), api.check_seed(seed), api.check_threads(threads)
+
+
+def checked(rules: Any, options: Any, ruleset: Any, rules_name: str = "rules",
+            options_name: str = "options") -> tuple[str | None, Mapping[str, Any] | None, str | None]:
+    """The rules file, rule options and ruleset arguments checked for their types (:mod:`.api`)."""
+    return (api.check_rules(rules, rules_name), api.check_options(options, options_name),
+            api.check_name(ruleset, "ruleset"))
+
+
+def identity(ref: Any) -> Any:
+    """What makes two entries the same fighter: a file's absolute path, a catalog name, an object's
+    fields."""
+    if isinstance(ref, str):
+        path = Path(ref)
+        return str(path.resolve()) if path.is_file() else ref
+    return ref
