@@ -1008,6 +1008,8 @@ def ratings_figure(ratings: pd.DataFrame, reference: str, reference_points: floa
     ax.set_xlabel(plain(f"strength (Bradley–Terry, {reference} = 1 = {reference_points:g} points), 95 % intervals",
                         limit=200))
     ax.set_title(plain(title or "Ratings and suggested points"), loc="left", fontsize=10.5, fontweight="bold")
+    _style(ax, "x")
+    return fig
 
 
 # -- gauntlets ------------------------------------------------------------------------------------
