@@ -230,7 +230,12 @@ class Explorer:
     # -- keeping a setup ----------------------------------------------------------------------
 
     def scenario_files(self) -> dict[str, str]:
-        """The current setup as TOML files: the two fighters and a scenario of their matchup."""
+        """The baseline and the current setup as TOML files: a scenario that plays the baseline
+        matchup and, when a fighter changed, the matchup of the changed fighters beside it (when an
+        option changed, both under two variants, ``baseline`` and ``explored``); a fighter that
+        changed is a file of its own. A fighter the catalog holds stays a catalog name, and a
+        changed one is a file that starts from it (``base``) and holds only the fields that
+        differ; another fighter is written out whole."""
         try:
             import tomli_w
         except ImportError:
@@ -238,21 +243,57 @@ class Explorer:
                             'saving a setup needs tomli-w: pip install "brutal-sim[notebook]"') from None
 
         fa, fb, options = self._setup(self.values)
+        base_options = {**self.options, **{path: str(self.base[key]) for key in self.base
+                                           for where, path in [self._split(key)] if where == "options"}}
+        files: dict[str, str] = {}
         taken = {SCENARIO_FILE}
-        names: dict[str, str] = {}
-        for side, fighter in (("a", fa), ("b", fb)):
-            name = _file_name(fighter.name, side)
-            if name in taken:
-                name = _file_name(f"{side}_{fighter.name}", side)
-            names[side] = name
+
+        def file_for(fighter: Any, stem: str) -> str:
+            name = _file_name(fighter.name if stem == "" else stem, "fighter")
+            while name in taken:
+                name = name[:-5] + "_2.toml"
             taken.add(name)
-        scenario: dict[str, Any] = {"title": f"{fa.name} vs {fb.name} (explored)", "n": self.n, "seed": self.seed,
-                                    "ruleset": self.rs.name, "matchups": [[names["a"], names["b"]]]}
-        if options:
+            return name
+
+        refs: dict[str, tuple[str, str]] = {}  # side → (baseline reference, current reference)
+        for side, start, now in (("a", self.a, fa), ("b", self.b, fb)):
+            catalog_name = self._catalog_name(start)
+            data_start, data_now = _present(self.rs.fighter_data(start)), _present(self.rs.fighter_data(now))
+            if catalog_name is not None:
+                base_ref = catalog_name
+            else:
+                base_ref = file_for(start, "")
+                files[base_ref] = tomli_w.dumps(data_start)
+            if data_now == data_start:
+                refs[side] = (base_ref, base_ref)
+                continue
+            changed = _changed(data_start, data_now) if catalog_name is not None else None
+            explored = f"{now.name} (explored)" if now.name == start.name else now.name
+            ref = file_for(now, f"{now.name}_explored")
+            if changed is not None:
+                own = {"ruleset": data_now["ruleset"]} if "ruleset" in data_now else {}  # read under its ruleset
+                files[ref] = tomli_w.dumps({**own, "base": catalog_name, **changed, "name": explored})
+            else:
+                files[ref] = tomli_w.dumps({**data_now, "name": explored})
+            refs[side] = (base_ref, ref)
+        matchups = [[refs["a"][0], refs["b"][0]]]
+        if (refs["a"][1], refs["b"][1]) != (refs["a"][0], refs["b"][0]):
+            matchups.append([refs["a"][1], refs["b"][1]])
+        scenario: dict[str, Any] = {"title": f"{self.a.name} vs {self.b.name} (explored)", "n": self.n,
+                                    "seed": self.seed, "ruleset": self.rs.name, "matchups": matchups}
+        if options != base_options:
+            scenario["variants"] = [{"name": "baseline", "options": base_options},
+                                    {"name": "explored", "options": options}]
+        elif options:
             scenario["options"] = options
-        return {SCENARIO_FILE: tomli_w.dumps(scenario),
-                names["a"]: tomli_w.dumps(_present(self.rs.fighter_data(fa))),
-                names["b"]: tomli_w.dumps(_present(self.rs.fighter_data(fb)))}
+        return {SCENARIO_FILE: tomli_w.dumps(scenario), **files}
+
+    def _catalog_name(self, fighter: Any) -> str | None:
+        """The catalog name of the bundled fighter ``fighter`` is (the same data), else None."""
+        for name in self.rs.fighter_names():
+            if self.rs.fighter_data(self.rs.catalog().catalog_fighter(name)) == self.rs.fighter_data(fighter):
+                return name
+        return None
 
     def save_scenario(self, folder: str | Path) -> Path:
         """Write :meth:`scenario_files` as the folder ``folder``: new, empty, or one this program
@@ -409,6 +450,27 @@ def _named_values(rs: Ruleset, path: str) -> list[str]:
         nodes = [x for n in nodes for x in resolved(n.get("items") if part.isdigit() else
                                                      n.get("properties", {}).get(part))]
     return [str(v) for n in nodes for v in n.get("enum", [])]
+
+
+def _changed(start: dict[str, Any], now: dict[str, Any]) -> dict[str, Any] | None:
+    """The fields of ``now`` that differ from ``start`` (tables compared field by field, other values
+    whole), as a fighter file laid over ``start`` (``base``) writes them; None when a field of
+    ``start`` is gone from ``now`` (a file over a base cannot remove one)."""
+    out: dict[str, Any] = {}
+    for key, old in start.items():
+        if key not in now:
+            return None
+    for key, value in now.items():
+        old = start.get(key)
+        if isinstance(value, dict) and isinstance(old, dict):
+            inner = _changed(old, value)
+            if inner is None:
+                return None
+            if inner:
+                out[key] = inner
+        elif value != old:
+            out[key] = value
+    return out
 
 
 def _present(data: Any) -> Any:

@@ -71,6 +71,18 @@ def scenario_schema() -> Schema:
         "type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "string"}}}})
 
 
+def _with_base(body: Schema, names: list[str]) -> Schema:
+    """A fighter file's schema with ``base``: a bundled fighter the file's fields are laid over
+    (:meth:`~brutal_sim.core.data.BaseCatalog.on_base`); with a base no field is required."""
+    base = {"type": "string", "enum": names,
+            "description": "a bundled fighter this file starts from: its fields are laid over that fighter's"}
+    body = {**body, "properties": {"base": base, **body["properties"]}}
+    required = body.pop("required", None)
+    if required:
+        body = {**body, "if": {"required": ["base"]}, "else": {"required": required}}
+    return body
+
+
 def kinds(ruleset: str) -> list[str]:
     """The file kinds of ``ruleset`` that have a schema (the shared ``costs`` and ``scenario`` last)."""
     return [*get_ruleset(ruleset, "ruleset").file_kinds(), *SHARED]
@@ -92,6 +104,8 @@ def schema(kind: str, ruleset: str = "brutal") -> Schema:
             raise DataError("schema", None, f"unknown kind {kind!r} for the {ruleset} ruleset; allowed: "
                             f"{', '.join(kinds(ruleset))}")
         body, title, what = file_kinds[kind].build(), f"brutal_sim {rs.name} {kind} file", file_kinds[kind].what
+        if kind == "fighter":
+            body = _with_base(body, rs.fighter_names())
     body.pop("title", None)
     desc = body.pop("description", "")
     head = {"$schema": DIALECT, "title": title,

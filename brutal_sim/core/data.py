@@ -242,8 +242,24 @@ class BaseCatalog:
                 or (ref not in self.fighter_files and exists(path))):
             if not exists(path, file=True):
                 raise DataError(ref, None, "fighter file not found")
-            return self.fighter_from_data(read_toml(path), ref, path.stem)
+            return self.fighter_from_data(self.on_base(read_toml(path), ref), ref, path.stem)
         return self.catalog_fighter(ref, role)
+
+    def on_base(self, data: dict[str, Any], source: str) -> dict[str, Any]:
+        """A fighter file's data laid over the catalog fighter its ``base`` names (when it names one):
+        the base's data with the file's fields on top — a table merged field by field, any other
+        value (a number, a die, an item's name, a list) replacing the base's. Only a bundled fighter
+        may be a base (no file is read for it); the file's own ``name`` wins, else the base's."""
+        if "base" not in data:
+            return data
+        base = data["base"]
+        if not isinstance(base, str) or base not in self.fighter_files:
+            known = list(self.fighter_files)
+            raise DataError(source, "base", f"{shown(base)}: the name of a bundled fighter; "
+                            + (suggest(base, known) if isinstance(base, str) else f"known: {', '.join(sorted(known))}"))
+        merged = self.fighter_data(self.catalog_fighter(base, f"{source}: base"))
+        _lay_over(merged, {k: v for k, v in data.items() if k != "base"})
+        return merged
 
     def catalog_fighter(self, ref: str, role: str = "fighter") -> Any:
         """A bundled fighter by its catalog name only (no file is looked for); ``role`` names it in
@@ -252,6 +268,15 @@ class BaseCatalog:
             raise DataError(role, None, f"unknown fighter {shown(ref)}; {suggest(ref, list(self.fighter_files))}")
         source = f"{self.source_prefix}/fighters/{ref}.toml"
         return self.fighter_from_data(read_toml(self.fighter_files[ref], source), source, ref)
+
+
+def _lay_over(base: dict[str, Any], top: Mapping[str, Any]) -> None:
+    """``top``'s fields written into ``base``: tables merged field by field, other values replaced."""
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+            _lay_over(base[key], value)
+        else:
+            base[key] = value
 
 
 def exists(path: Path, file: bool = False) -> bool:

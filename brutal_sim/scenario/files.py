@@ -65,7 +65,7 @@ class References:
             if not exists(found, file=True):
                 raise DataError(str(found), None, "fighter file not found (a path in a scenario is read from the "
                                 "scenario's folder)")
-            loaded = rs.fighter_from_data(read_toml(found), str(found), found.stem)
+            loaded = rs.fighter_from_data(rs.catalog().on_base(read_toml(found), str(found)), str(found), found.stem)
         changes = self.sets.get(fighter_key(ref))
         return with_changes(loaded, dict(changes), f"--set {fighter_key(ref)}") if changes else loaded
 

@@ -58,15 +58,30 @@ def test_bad_fields_and_values_are_one_error_and_change_nothing(explorer):
     assert explorer.values == explorer.base
 
 
-def test_a_saved_setup_replays_the_same_duels_as_a_scenario(explorer, tmp_path):
-    reading = explorer.set("b.checks.melee", explorer.base["b.checks.melee"] - 1)
+def test_a_saved_setup_keeps_the_baseline_and_the_pair_and_replays_their_duels(explorer, tmp_path):
+    """The saved scenario plays the baseline matchup of catalog names and the explored one beside it,
+    under two variants when an option changed; a changed catalog fighter is a file over its catalog
+    entry (``base``) holding only the changed fields; the scenario replays the explorer's duels."""
+    tmp_path.joinpath("nothing").mkdir()
+    path = explorer.save_scenario(tmp_path / "nothing" / "kept")  # no change: the baseline alone
+    assert sorted(p.name for p in path.parent.iterdir()) == [outputs.MANIFEST, "scenario.toml"]
+    [alone] = run_scenario(load_scenario(str(path)))
+    assert alone.wins(0) == explorer.reading().baseline.wins(0)
+    explorer.set("b.checks.melee", explorer.base["b.checks.melee"] - 1)
     explorer.set("options.armour_model", "protection_only")
     reading = explorer.reading()
     path = explorer.save_scenario(tmp_path / "kept")
-    assert sorted(p.name for p in path.parent.iterdir()) == [outputs.MANIFEST, "brute.toml", "scenario.toml",
-                                                             "swordsman.toml"]
-    [result] = run_scenario(load_scenario(str(path)))
-    assert (result.wins(0), result.wins(1), result.n) == (reading.current.wins(0), reading.current.wins(1), N)
+    assert sorted(p.name for p in path.parent.iterdir()) == [outputs.MANIFEST, "brute_explored.toml", "scenario.toml"]
+    brute = (path.parent / "brute_explored.toml").read_text()
+    assert 'base = "brute"' in brute and len(brute.splitlines()) <= 7 and "melee = " in brute
+    sc = load_scenario(str(path))
+    results = run_scenario(sc)
+    by = {(r.names[1], r.labels["variant"]): r for r in results}
+    assert set(by) == {("Brute", "baseline"), ("Brute", "explored"), ("Brute (explored)", "baseline"),
+                       ("Brute (explored)", "explored")}
+    assert by[("Brute", "baseline")].wins(0) == reading.baseline.wins(0)
+    assert (by[("Brute (explored)", "explored")].wins(0), by[("Brute (explored)", "explored")].n) == \
+        (reading.current.wins(0), N)
     out = explorer.report(tmp_path / "kept")
     assert out.name == "report.html" and "Swordsman" in out.read_text()
 
@@ -75,12 +90,14 @@ def test_a_save_never_writes_through_a_link_in_its_folder(explorer, tmp_path):
     outside = tmp_path / "outside.toml"
     outside.write_text("mine")
     folder = tmp_path / "kept"
+    explorer.set("b.checks.melee", explorer.base["b.checks.melee"] - 1)
     explorer.save_scenario(folder)
-    (folder / "brute.toml").unlink()
-    (folder / "brute.toml").symlink_to(outside)
-    with pytest.raises(DataError, match=r"^save_scenario: .*kept holds files brutal-sim did not write \(brute.toml\)"):
+    (folder / "brute_explored.toml").unlink()
+    (folder / "brute_explored.toml").symlink_to(outside)
+    with pytest.raises(DataError, match=r"^save_scenario: .*kept holds files brutal-sim did not write "
+                       r"\(brute_explored.toml\)"):
         explorer.save_scenario(folder)
-    assert outside.read_text() == "mine" and (folder / "brute.toml").is_symlink()
+    assert outside.read_text() == "mine" and (folder / "brute_explored.toml").is_symlink()
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "scenario.toml").symlink_to(outside)
@@ -94,7 +111,7 @@ def test_a_save_replaces_its_own_folder_and_refuses_others(explorer, tmp_path):
     explorer.save_scenario(folder)
     explorer.set("a.main_hand.damage", "d12")
     explorer.save_scenario(folder)
-    assert 'damage = "d12"' in (folder / "swordsman.toml").read_text()
+    assert 'damage = "d12"' in (folder / "swordsman_explored.toml").read_text()
     (folder / "notes.txt").write_text("keep me")
     with pytest.raises(DataError, match=r"did not write \(notes.txt\)"):
         explorer.save_scenario(folder)
@@ -113,7 +130,7 @@ def test_saved_file_names_never_collide_and_fit_the_file_system(tmp_path, name_a
     explorer = designer.explore(a, b, ["a.checks.melee"], n=N, seed=SEED)
     path = explorer.save_scenario(tmp_path / "kept")
     files = {p.name for p in path.parent.iterdir()} - {outputs.MANIFEST}
-    assert len(files) == 3 and "scenario.toml" in files
+    assert len(files) == (2 if name_b == "Brute" else 3) and "scenario.toml" in files  # the catalog's brute: no file
     assert all(len(f.encode()) <= 255 for f in files)
     [result] = run_scenario(load_scenario(str(path)))
     reading = explorer.reading()

@@ -340,3 +340,10 @@ def test_schema_command_bad_words_are_one_line(args):
     r = runner.invoke(app, args)
     assert r.exit_code == 2 and (r.exception is None or isinstance(r.exception, SystemExit))
     assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_the_fighter_schema_takes_a_file_over_a_base():
+    """A fighter file that names a bundled fighter as its ``base`` needs no other field."""
+    assert schema_errors("fighter", "wfrp2e", {"base": "orc", "ws": 45}) == []
+    assert schema_errors("fighter", "wfrp2e", {"ws": 45}) != []  # no base: the required fields
+    assert schema_errors("fighter", "brutal", {"base": "nosuch"}) != []
