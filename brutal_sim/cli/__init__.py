@@ -1,10 +1,12 @@
-"""The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``weights``, ``rate``, ``report``,
-``diff``, ``list``, ``schema``.
+"""The ``brutal-sim`` command line: ``duel``, ``fight``, ``attack``, ``weights``, ``suggest``,
+``rate``, ``gauntlet``, ``headcount``, ``report``, ``diff``, ``list``, ``schema``.
 
 A package by command family: :mod:`.base` (the app, its error boundary, shared options and
-helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.ratings` (rate),
-:mod:`.reports` (report, diff), :mod:`.catalog` (list, schema, version), :mod:`.cache` (cache info, clear). This module
-registers them in that order and holds the entry point :func:`main`.
+helpers), :mod:`.duels` (duel, attack, weights), :mod:`.fights` (fight), :mod:`.suggest` (suggest),
+:mod:`.ratings` (rate), :mod:`.gauntlet` (gauntlet, headcount), :mod:`.reports` (report, diff),
+:mod:`.catalog` (list, schema, version), :mod:`.cache` (cache info, clear). This module registers
+them in that order and holds the entry point :func:`main`.
+
 
 Bad input of any kind prints one line (``error: FILE: FIELD: what is allowed``) and exits 2.
 
@@ -20,7 +22,16 @@ import sys
 
 from ..core.errors import DataError
 from ..core.limits import check_thread_count
-from . import cache, catalog, duels, fights, ratings, reports, suggest  # noqa: F401  (each registers its commands on the app)
+from . import (  # noqa: F401  (each registers its commands on the app)
+    cache,
+    catalog,
+    duels,
+    fights,
+    gauntlet,
+    ratings,
+    reports,
+    suggest,
+)
 from .base import app, err, stop_requested
 
 __all__ = ["app", "main"]

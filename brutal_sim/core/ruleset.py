@@ -219,6 +219,32 @@ class Listing:
     rows: list[tuple[str, ...]]
 
 
+@dataclass(frozen=True)
+class ItemSlot:
+    """A fighter field that holds items of the catalog (or one of a few named choices): what a
+    gauntlet (``designer.gauntlet``, ``brutal-sim gauntlet --vary NAME``) swaps, one item per row.
+
+    ``name`` is the slot's word in ``--vary``; ``field`` the fighter-file field it fills (a path as
+    in :mod:`brutal_sim.core.variants`); ``table`` the catalog table whose items fit (an attribute
+    of the ruleset's catalog, e.g. ``weapons``), or ``choices`` the values when no table fills it;
+    ``many``: the field is a list and a value is one item added to it (the fighter as it is, the
+    baseline, is ``none``); else a value replaces the item and ``none`` empties the field when
+    ``empty`` allows it. Which items fit is the fighter file's own check: an item the fighter cannot
+    carry there (a missile weapon in a melee hand) does not fit."""
+
+    name: str
+    field: str
+    table: str = ""
+    choices: tuple[str, ...] = ()
+    many: bool = False
+    empty: bool = True
+
+
+#: the value that empties an item slot (``--set a.off_hand=none``) and, in a gauntlet of a list
+#: slot, the row of the fighter as it is
+NO_ITEM = "none"
+
+
 class Ruleset(ABC):
     """The interface a ruleset module implements (see the module docstring)."""
 
@@ -254,6 +280,9 @@ class Ruleset(ABC):
     capabilities: frozenset[str] = frozenset()
     #: the target-choice policies of its group fights (a fighter's ``targeting``), the default first
     targeting_policies: tuple[str, ...] = ()
+    #: the fighter fields that hold catalog items, each an :class:`ItemSlot`: what a gauntlet varies
+    #: and where ``--set a.FIELD=none`` empties a hand (docs/rulesets.md)
+    item_slots: tuple[ItemSlot, ...] = ()
 
     def plays(self, capability: str) -> bool:
         """Whether the ruleset declares ``capability`` (a key of :data:`CAPABILITIES`)."""
@@ -309,6 +338,68 @@ class Ruleset(ABC):
         KIND --ruleset NAME``): kind → :class:`~brutal_sim.core.schema_tools.FileKind`. A ruleset
         declares them in its ``schema.py``; this default has none (the scenario schema is shared)."""
         return {}
+
+    # -- item slots ---------------------------------------------------------------------------
+    def item_slot(self, name: Any, source: str = "vary") -> ItemSlot:
+        """The item slot called ``name`` (:attr:`item_slots`), else a :class:`DataError` naming the
+        slots."""
+        for slot in self.item_slots:
+            if slot.name == name:
+                return slot
+        known = [s.name for s in self.item_slots]
+        shown = name if isinstance(name, str) else type(name).__name__
+        raise DataError(source, None, f"unknown slot {shown!r}; {did_you_mean(name, known)}the {self.name} ruleset's "
+                        f"item slots: {', '.join(known) or 'none'}")
+
+    def slot_values(self, slot: ItemSlot) -> list[str]:
+        """Every value the slot may hold by name: its catalog table's items, or its choices."""
+        if slot.table:
+            return list(getattr(self.catalog(), slot.table))
+        return list(slot.choices)
+
+    def slot_item(self, slot: ItemSlot, value: Any) -> Any:
+        """The catalog item a value of ``slot`` names (its model object), the value itself when it is
+        no catalog name (an inline table, a choice)."""
+        if slot.table and isinstance(value, str):
+            return getattr(self.catalog(), slot.table).get(value, value)
+        return value
+
+    def item_placed(self, data: dict[str, Any], slot: ItemSlot, item: Any) -> None:
+        """What placing ``item`` (:meth:`slot_item`) in ``slot`` does to the rest of fighter-file
+        ``data`` by the ruleset's rules, e.g. a two-handed weapon in the main hand empties the off
+        hand. This default: nothing."""
+
+    def place_item(self, data: dict[str, Any], slot: ItemSlot, value: Any, source: str) -> None:
+        """Put ``value`` (an item's name, an inline table, ``none``) in ``slot`` of fighter-file
+        ``data``: a list slot gains the item (``none``: unchanged), another slot holds it instead of
+        its item (``none``: empty, where the slot may be empty); then :meth:`item_placed`."""
+        if slot.many:
+            if value == NO_ITEM:
+                return
+            items = list(data.get(slot.field) or [])
+            held = [i.get("name") if isinstance(i, dict) else i for i in items]
+            if value not in held:
+                items.append(value)
+            data[slot.field] = items
+        elif value == NO_ITEM or value is None:
+            if not slot.empty:
+                raise DataError(source, slot.field, f"{slot.field} cannot be empty; give an item: "
+                                f"{', '.join(self.slot_values(slot))}")
+            data[slot.field] = None
+            return
+        else:
+            data[slot.field] = value
+        self.item_placed(data, slot, self.slot_item(slot, value))
+
+    def held_item(self, fighter: Any, slot: ItemSlot) -> str:
+        """The name of the item ``fighter`` holds in ``slot`` (``none`` when empty; for a list slot
+        ``none``, the fighter as it is)."""
+        if slot.many:
+            return NO_ITEM
+        value = self.fighter_data(fighter).get(slot.field)
+        if isinstance(value, dict):
+            value = value.get("name") or "custom"
+        return NO_ITEM if value is None else str(value)
 
     # -- compile ------------------------------------------------------------------------------
     def prepare(self, a: Any, b: Any, rules: str | None = None, options: Mapping[str, str] | None = None,

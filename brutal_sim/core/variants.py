@@ -4,7 +4,10 @@ Works for any ruleset's fighters (through :meth:`Ruleset.fighter_data` / ``fight
 Paths are written as in a fighter file, with catalog items expanded (Brutal examples): ``main_hand.damage``,
 ``main_hand.penetration``, ``off_hand.parry_bonus``, ``armour.0.protection``, ``checks.melee``,
 ``attributes.endurance``, ``damage_levels.3``, ``talents``, ``tactic``. ``<hand>.damage.bonus``
-changes only the bonus of a weapon's dice (``d8+1`` → ``d8+3``).
+changes only the bonus of a weapon's dice (``d8+1`` → ``d8+3``). A field that is an item slot of the
+ruleset (:attr:`Ruleset.item_slots`: ``main_hand``, ``off_hand`` …) takes a catalog name, an inline
+table or ``none`` (empty), and the ruleset's rules of the slot follow (a two-handed weapon in the
+main hand empties the off hand); an item's ``name`` is not a value to set.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ def set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
     if len(parts) >= 2 and parts[-2:] == ["damage", "bonus"]:
         _set_damage_bonus(data, parts[:-2], value, path, where)
         return
+    if len(parts) >= 2 and parts[-1] == "name":
+        _refuse_item_name(data, parts, path, where)
     node: Any = data
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
@@ -44,6 +49,16 @@ def set_path(data: dict[str, Any], path: str, value: Any, where: str) -> None:
             if node[key] is None:
                 raise DataError(where, "field", f"{path!r}: {'.'.join(parts[:i + 1])} is empty")
             node = node[key]
+
+
+def _refuse_item_name(data: dict[str, Any], parts: list[str], path: str, where: str) -> None:
+    """An item's ``name`` (``main_hand.name``) names the item, it is no value of it: a
+    :class:`DataError` naming the fields settable there and how to swap the item."""
+    item = get_path(data, ".".join(parts[:-1]))
+    settable = [k for k in item if k not in ("name", "description")] if isinstance(item, dict) else []
+    here = f"settable in {'.'.join(parts[:-1])}: {', '.join(settable)}; " if settable else ""
+    raise DataError(where, "field", f"{path!r}: an item's name is not a value to set; {here}to swap the item set "
+                    f"{parts[0]}=ITEM (a catalog name, or none to empty it)")
 
 
 def check_change(path: Any, value: Any, where: str) -> None:
@@ -178,9 +193,14 @@ def with_changes(f: Any, changes: dict[str, Any], where: str = "variant") -> Any
     path and value within the bounds of every entry point (:func:`check_change`)."""
     ruleset = get_ruleset(f.ruleset, where)
     data = ruleset.fighter_data(f)
+    slots = {s.field: s for s in ruleset.item_slots if not s.many}
     for path, value in changes.items():
         check_change(path, value, where)
-        set_path(data, path, value, where)
+        slot = slots.get(path)
+        if slot is not None and isinstance(value, (str, dict)):  # an item swapped: the ruleset's rules of the slot
+            ruleset.place_item(data, slot, value, where)
+        else:
+            set_path(data, path, value, where)
     shown = ", ".join(f"{k}={_short(v)}" for k, v in changes.items())
     return ruleset.fighter_from_data(data, f"{where} {shown}", f.name)
 

@@ -30,7 +30,8 @@ from .findings import on_a_scale
 
 __all__ = ["OKABE_ITO", "LEVEL_COLOURS", "lethality_figure", "win_rate_figure", "matchup_matrix_figure",
            "rounds_figure", "decided_by_figure", "paired_curves_figure", "wounds_at_least_figure", "wounds_figure",
-           "sweep_figure", "fight_figure", "figure_to_png", "figure_to_data_uri", "percent_label", "plain"]
+           "sweep_figure", "fight_figure", "gauntlet_figure", "figure_to_png", "figure_to_data_uri", "percent_label",
+           "plain"]
 
 #: Okabe–Ito palette, most distinct colours first (yellow and black last: weak or heavy on white).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -1007,5 +1008,34 @@ def ratings_figure(ratings: pd.DataFrame, reference: str, reference_points: floa
     ax.set_xlabel(plain(f"strength (Bradley–Terry, {reference} = 1 = {reference_points:g} points), 95 % intervals",
                         limit=200))
     ax.set_title(plain(title or "Ratings and suggested points"), loc="left", fontsize=10.5, fontweight="bold")
+    _style(ax, "x")
+    return fig
+
+
+# -- gauntlets ------------------------------------------------------------------------------------
+
+def gauntlet_figure(rows: pd.DataFrame, title: str = "Mean win rate against the pool, by item") -> Figure:
+    """A gauntlet (:func:`brutal_sim.designer.gauntlet`): a dot per item at its mean win rate with
+    its 95 % interval as a whisker, in the frame's order (best first, on top); the baseline item
+    (the one the fighter holds) in vermillion with its rate as a dashed line, the others blue.
+
+    Columns used: ``item``, ``baseline``, ``win_rate``, ``ci_low``, ``ci_high`` (fractions)."""
+    _require(rows, ("item", "baseline", "win_rate", "ci_low", "ci_high"), "gauntlet_figure")
+    rows = rows.reset_index(drop=True)
+    rate, lo, hi = (100 * rows[c].to_numpy(dtype=float) for c in ("win_rate", "ci_low", "ci_high"))
+    base = rows["baseline"].to_numpy(dtype=bool)
+    fig = Figure(figsize=(7.0, 1.2 + 0.28 * max(len(rows), 1)), layout="constrained")
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))[::-1]
+    for mask, colour, label in ((~base, OKABE_ITO[0], "item"), (base, OKABE_ITO[3], "held now (baseline)")):
+        if mask.any():
+            ax.errorbar(rate[mask], y[mask], xerr=np.vstack([rate[mask] - lo[mask], hi[mask] - rate[mask]]),
+                        fmt="o", color=colour, ecolor=colour, capsize=2.5, markersize=5, label=label)
+    if base.any():
+        ax.axvline(rate[base][0], color=OKABE_ITO[3], linewidth=1, linestyle="--")
+    labels = [f"{item} (baseline)" if b else str(item) for item, b in zip(rows["item"], base)]
+    ax.set_yticks(y, _plain_all(labels))
+    ax.set_xlabel(plain("mean win rate against the pool (%, 95 % interval)", MAX_AXIS_LABEL))
+    ax.set_title(plain(title))
     _style(ax, "x")
     return fig

@@ -23,7 +23,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: the n a command plays here (its own when smaller)
 SMALL_N = 2_000
 #: commands that play duels: their n is cut (or given) to SMALL_N
-PLAYING = {"duel", "fight", "weights", "rate", "diff", "report", "suggest"}
+PLAYING = {"duel", "fight", "weights", "rate", "gauntlet", "headcount", "diff", "report", "suggest"}
 #: the documented commands not run, by a word they hold
 NOT_RUN = {
     "--install-completion": "changes the user's shell setup",

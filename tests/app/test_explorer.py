@@ -185,9 +185,13 @@ def test_named_fields_offer_the_catalog_and_labels_are_refused():
     reading = ex.set("a.main_hand", "mace")
     changed = with_changes(api.load_fighter("swordsman"), {"main_hand": "mace"})
     assert reading.current.wins(0) == api.duel(changed, "brute", n=200, seed=SEED).wins(0)
-    with pytest.raises(DataError, match="is two-handed, so off_hand must be empty"):
-        ex.set("a.main_hand", "longsword")  # a catalog item the fighter cannot hold: one error, nothing changed
-    assert ex.values["a.main_hand"] == "mace"
+    two_handed = ex.set("a.main_hand", "longsword")  # B-7.6: the shield goes, as with --set a.main_hand=longsword
+    alone = with_changes(api.load_fighter("swordsman"), {"main_hand": "longsword"})
+    assert alone.off_hand is None
+    assert two_handed.current.wins(0) == api.duel(alone, "brute", n=200, seed=SEED).wins(0)
+    with pytest.raises(DataError, match="no zone for the aiming tactic"):
+        ex.set("a.tactic", "aimed")  # a catalog item the fighter cannot hold: one error, nothing changed
+    assert ex.values["a.tactic"] == "single" and ex.values["a.main_hand"] == "longsword"
     for label in ("a.name", "a.main_hand.name", "b.description"):
         with pytest.raises(DataError, match="only labels the fighter and changes no duel"):
             designer.explore("swordsman", "brute", [label], n=200)

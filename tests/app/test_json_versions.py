@@ -21,6 +21,9 @@ runner = CliRunner()
     (["fight", "knight", "vs", "militia*2", "-n", "500"], "brutal"),
     (["weights", "swordsman", "brute", "-n", "500"], "brutal"),
     (["rate", "swordsman", "brute", "-n", "500", "--group-checks", "0"], "brutal"),
+    (["gauntlet", "swordsman", "--vary", "main_hand", "--against", "brute", "--values", "mace", "-n", "500"],
+     "brutal"),
+    (["headcount", "knight", "militia", "--max", "2", "-n", "500"], "brutal"),
     (["diff", "--option-b", "pierce_threshold=5", "--fighters", "swordsman", "brute", "-n", "500"], "brutal"),
 ])
 def test_json_outputs_carry_ruleset_and_versions(args, ruleset):

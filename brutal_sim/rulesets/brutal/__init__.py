@@ -18,7 +18,17 @@ import numpy as np
 from ...core.battle import TARGETING
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset, ShotMeasure
+from ...core.ruleset import (
+    Compiled,
+    ItemSlot,
+    Kernels,
+    KernelSet,
+    Listing,
+    Prepared,
+    PreparedFight,
+    Ruleset,
+    ShotMeasure,
+)
 from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, read_rules
@@ -58,6 +68,13 @@ def compiled(fighters: np.ndarray, options: np.ndarray, zone_table: np.ndarray) 
                     L.n_counters(int(options[O_ROUND_CAP])))
 
 
+def _two_handed(item: Any) -> bool:
+    """Whether a weapon (a catalog item or an inline table) is used with both hands."""
+    if isinstance(item, dict):
+        return bool(item.get("two_handed"))
+    return bool(getattr(item, "two_handed", False))
+
+
 def _weapon_text(w: Weapon | None) -> str:
     if w is None:
         return "—"
@@ -91,8 +108,27 @@ class BrutalRuleset(Ruleset):
     matrix_reactions = ("parry", "dodge")
     capabilities = frozenset({"fights", "distance"})
     targeting_policies = TARGETING
+    #: the items a gauntlet swaps: the two hands' weapons (shields among them), a piece of armour or a
+    #: talent added, the tactic
+    item_slots = (ItemSlot("main_hand", "main_hand", "weapons"), ItemSlot("off_hand", "off_hand", "weapons"),
+                  ItemSlot("armour", "armour", "armour", many=True),
+                  ItemSlot("talent", "talents", "talents", many=True),
+                  ItemSlot("tactic", "tactic", "tactics", empty=False))
 
     rule_prefix, digest, reference = "B", "rules/brutal.md", "reference.md"
+
+    def slot_values(self, slot: ItemSlot) -> list[str]:
+        """The catalog's items; an aiming tactic once per zone it may aim at (``aimed:head`` …, B-4.9)."""
+        if slot.table != "tactics":
+            return super().slot_values(slot)
+        return [f"{name}:{zone}" if t.aims else name for name, t in self.catalog().tactics.items()
+                for zone in (ZONES if t.aims else ("",))]
+
+    def item_placed(self, data: dict[str, Any], slot: ItemSlot, item: Any) -> None:
+        """A two-handed weapon in the main hand leaves the off hand empty (B-7.6: a second weapon
+        needs a free hand; the fighter file allows no off-hand item beside it)."""
+        if slot.field == "main_hand" and _two_handed(item):
+            data["off_hand"] = None
 
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds

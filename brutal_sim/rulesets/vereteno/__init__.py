@@ -23,6 +23,7 @@ from ...core.options import RuleOptions
 from ...core.ruleset import (
     Compiled,
     ExactAttack,
+    ItemSlot,
     Kernels,
     KernelSet,
     Listing,
@@ -139,6 +140,18 @@ class VeretenoRuleset(Ruleset):
     capabilities = frozenset({"distance", "fights"})
     #: V-14.3: ``nearest`` (in line) is the digest's default
     targeting_policies = ("nearest", *(p for p in TARGETING + TARGETING_MORE if p != "nearest"))
+    #: the items a gauntlet swaps: the melee weapon, the gun, the armour, the shield, the tactic
+    item_slots = (ItemSlot("weapon", "weapon", "weapons"), ItemSlot("gun", "gun", "guns"),
+                  ItemSlot("armour", "armour", "armour"), ItemSlot("shield", "shield", "shields"),
+                  ItemSlot("tactic", "tactic", "tactics", empty=False))
+
+    def item_placed(self, data: dict[str, Any], slot: ItemSlot, item: Any) -> None:
+        """A two-handed melee weapon leaves no hand for a shield (V-4.7; the fighter file allows
+        none beside it): the shield is put away."""
+        if slot.field != "weapon" or item is None:
+            return
+        if (item.get("two_handed") if isinstance(item, dict) else getattr(item, "two_handed", False)):
+            data["shield"] = None
 
     matrix_tactics = ("std_guard", "quick3", "power", "quick_guard2", "turtle", "battle_cry")
     matrix_reactions = ("defend", "dodge")

@@ -19,7 +19,17 @@ import numpy as np
 from ...core.battle import TARGETING, TARGETING_MORE
 from ...core.errors import DataError
 from ...core.options import RuleOptions
-from ...core.ruleset import Compiled, Kernels, KernelSet, Listing, Prepared, PreparedFight, Ruleset, ShotMeasure
+from ...core.ruleset import (
+    Compiled,
+    ItemSlot,
+    Kernels,
+    KernelSet,
+    Listing,
+    Prepared,
+    PreparedFight,
+    Ruleset,
+    ShotMeasure,
+)
 from ...core.schema_tools import FileKind
 from . import layout as L
 from .catalog import RULES_FILE_TABLES, Catalog, load_rules
@@ -99,6 +109,21 @@ class WfrpRuleset(Ruleset):
     #: duels from a distance: moves, charges, runs (W-11) and shots (W-7); fights of several a side (W-13)
     capabilities = frozenset({"distance", "fights"})
     targeting_policies = TARGETING + TARGETING_MORE
+    #: the items a gauntlet swaps: the melee hands, the missile weapon, a piece of armour or a talent
+    #: added, the tactic (W-8.10's names)
+    item_slots = (ItemSlot("main_hand", "main_hand", "weapons"), ItemSlot("off_hand", "off_hand", "weapons"),
+                  ItemSlot("missile", "missile", "weapons"), ItemSlot("armour", "armour", "armour", many=True),
+                  ItemSlot("talent", "talents", "talents", many=True),
+                  ItemSlot("tactic", "tactic", choices=L.TACTIC_NAMES, empty=False))
+
+    def item_placed(self, data: dict[str, Any], slot: ItemSlot, item: Any) -> None:
+        """W-4.10: a main-hand weapon that is two-handed, or not one of those wielded beside an
+        off-hand item, leaves the off hand empty."""
+        if slot.field != "main_hand" or item is None:
+            return
+        get = item.get if isinstance(item, dict) else lambda k, d=None: getattr(item, k, d)
+        if get("two_handed", False) or not get("main_with_off_hand", False):
+            data["off_hand"] = None
 
     def file_kinds(self) -> dict[str, FileKind]:
         from .schema import file_kinds
