@@ -4,11 +4,12 @@ file, options and ruleset, and what makes two fighter references the same fighte
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from . import api
+from .core.errors import DataError
 
-__all__ = ["check_run", "checked", "identity"]
+__all__ = ["check_run", "checked", "identity", "once"]
 
 
 def check_run(n: int, seed: int, threads: int | None = None) -> tuple[int, int, int | None]:
@@ -30,3 +31,13 @@ def identity(ref: Any) -> Any:
         path = Path(ref)
         return str(path.resolve()) if path.is_file() else ref
     return ref
+
+
+def once(source: str, name: str, items: Sequence[Any], what: str) -> None:
+    """Each of ``items`` (an argument called ``name``) once, told apart as the tables show them."""
+    seen: dict[str, int] = {}
+    for k, item in enumerate(items):
+        label = str(item)
+        j = seen.setdefault(label, k)
+        if j != k:
+            raise DataError(source, name, f"{label!r} is listed twice ({name}[{j}] and {name}[{k}]); each {what} once")
