@@ -54,6 +54,30 @@ class Gauntlet:
     #: duels played in all: every item against every opponent, and the baseline once more beside
     #: each second item (its paired changes)
     played: int = 0
+    label: str = ""  # the variant (scenarios)
+
+    #: the name of the tidy frame of a report (``gauntlet.csv``)
+    FRAME = "gauntlet"
+
+    def title(self) -> str:
+        """The heading of a report's section."""
+        return f"Gauntlet: {self.fighter} by {self.slot}, against {_plural(len(self.pool), 'fighter')}"
+
+    def caption(self) -> str:
+        """What a report's table and chart show."""
+        return (f"Each item in {self.fighter}'s {self.slot} against every fighter of the pool "
+                f"({', '.join(self.pool)}) on the same duels: the mean win rate over the pool with its 95 % "
+                "interval, and the paired change against the item it holds (marked), best first.")
+
+    def table(self) -> tuple[list[str], list[list[Any]]]:
+        """A report's table: column names, and rows whose cells are text or (text, the number a
+        column sorts by)."""
+        rows = [[str(r["item"]) + (" (held)" if r["baseline"] else ""),
+                 (f"{100 * r.win_rate:.1f} %", float(r.win_rate)), f"{100 * r.ci_low:.1f} – {100 * r.ci_high:.1f}",
+                 ("" if r["baseline"] else f"{100 * r.delta:+.1f}", float(r.delta)),
+                 "" if r["baseline"] else f"{100 * r.delta_low:+.1f} … {100 * r.delta_high:+.1f}"]
+                for _, r in self.rows.iterrows()]
+        return [self.slot, "mean win rate", "95 % interval", "Δ points", "paired 95 % interval"], rows
 
     @property
     def baseline(self) -> str:
@@ -68,7 +92,7 @@ class Gauntlet:
         ``delta``, ``delta_low``, ``delta_high`` (the change against the baseline's win rate with its
         paired 95 % interval), ``n`` (duels per opponent)), best first, with the ``fighter``,
         ``slot`` and the number of opponents (``pool``)."""
-        return self.rows.assign(fighter=self.fighter, slot=self.slot, pool=len(self.pool))
+        return self.rows.assign(fighter=self.fighter, slot=self.slot, pool=len(self.pool), variant=self.label)
 
     def figure(self, title: str | None = None) -> Any:
         """A dot per item with its interval, the baseline marked
@@ -282,6 +306,35 @@ class Headcount:
     rows: pd.DataFrame  # HEADCOUNT_COLUMNS
     options: dict[str, Any] = field(default_factory=dict)
     precision: dict[str, Any] = field(default_factory=dict)
+    label: str = ""  # the variant (scenarios)
+
+    #: the name of the tidy frame of a report (``headcount.csv``)
+    FRAME = "headcount"
+
+    def title(self) -> str:
+        """The heading of a report's section."""
+        return f"Head-count: one {self.one} against 1 … {int(self.rows['count'].max())} {self.many}"
+
+    def caption(self) -> str:
+        """What a report's table and chart show."""
+        return (f"Group fights of one {self.one} against k {self.many}, every count on the same random numbers: "
+                f"the {self.one}'s win rate with its 95 % Wilson interval, the other side's and the draws.")
+
+    def table(self) -> tuple[list[str], list[list[Any]]]:
+        """A report's table: column names, and rows whose cells are text or (text, the number a
+        column sorts by)."""
+        rows = [[(str(int(r["count"])), int(r["count"])), (f"{100 * r.win_rate:.1f} %", float(r.win_rate)),
+                 f"{100 * r.ci_low:.1f} – {100 * r.ci_high:.1f}",
+                 (f"{100 * r.many_win_rate:.1f} %", float(r.many_win_rate)),
+                 (f"{100 * r.draw_rate:.1f} %", float(r.draw_rate))] for _, r in self.rows.iterrows()]
+        return [f"{self.many} (count)", f"{self.one} wins", "95 % interval", f"{self.many} win", "draws"], rows
+
+    def figure(self, title: str | None = None) -> Any:
+        """The one's win rate against the count, with its intervals and the even line
+        (:func:`brutal_sim.results.plots.headcount_figure`)."""
+        from .results.plots import headcount_figure
+
+        return headcount_figure(self.rows, self.one, self.many, title or self.title())
 
     @property
     def smallest(self) -> int | None:
@@ -299,7 +352,7 @@ class Headcount:
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per count (``count``, ``win_rate`` (the one's), ``ci_low``, ``ci_high``,
         ``many_win_rate``, ``draw_rate``, ``n``), with ``one`` and ``many``."""
-        return self.rows.assign(one=self.one, many=self.many)
+        return self.rows.assign(one=self.one, many=self.many, variant=self.label)
 
     def verdict(self) -> str:
         """One line: the smallest count that wins more than half (or that none does) and the even one."""

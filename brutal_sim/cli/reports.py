@@ -148,10 +148,15 @@ def report(
         fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or output}")
     fights = f" and {plural(len(sc.fights), 'group fight')}" if sc.fights else ""
     also = "".join(f"; {what} in {folder}" for what, folder in (("CSV", csv), ("Parquet", parquet)) if folder)
-    err.print(f"wrote {output} ({len(html) / 1024:,.0f} KiB, {plural(len(sc.cells), 'cell')}{fights}, "
-              f"{plural(total, 'duel') if not sc.fights else f'{total:,} duels and fights'} in "
-              f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s)" + also,
-              highlight=False, markup=False)
+    parts = [f"{len(html) / 1024:,.0f} KiB"]
+    if sc.cells or sc.fights:
+        parts.append(f"{plural(len(sc.cells), 'cell')}{fights}, "
+                     f"{plural(total, 'duel') if not sc.fights else f'{total:,} duels and fights'} in "
+                     f"{sum(r.elapsed_s for r in [*results, *sc.fight_results]):.1f} s")
+    asked = len(sc.weight_jobs) + len(sc.analysis_jobs)  # the designer's questions play duels of their own
+    if asked:
+        parts.append(plural(asked, "designer question"))
+    err.print(f"wrote {output} ({', '.join(parts)})" + also, highlight=False, markup=False)
     from ..results.findings import findings_by_kind
 
     by_kind = findings_by_kind(results, sc.fight_results, sc.differences, sc.weight_results, sc.analysis_results)

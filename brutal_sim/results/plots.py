@@ -932,6 +932,31 @@ def figure_to_data_uri(fig: Figure, dpi: int = DPI) -> str:
     return "data:image/png;base64," + base64.b64encode(figure_to_png(fig, dpi)).decode("ascii")
 
 
+def headcount_figure(rows: pd.DataFrame, one: str, many: str, title: str) -> Figure:
+    """Head-count balance (:func:`brutal_sim.designer.headcount`): the one fighter's win rate against
+    each count of the many, a dot with its 95 % interval, and the many's win rate; 50 % dashed.
+
+    Columns used: ``count``, ``win_rate``, ``ci_low``, ``ci_high``, ``many_win_rate`` (fractions)."""
+    _require(rows, ("count", "win_rate", "ci_low", "ci_high", "many_win_rate"), "headcount_figure")
+    k = np.asarray(rows["count"], dtype=int)
+    p, lo, hi = (100 * np.asarray(rows[c], dtype=float) for c in ("win_rate", "ci_low", "ci_high"))
+    fig = Figure(figsize=(6.0, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    ax.errorbar(k, p, yerr=np.vstack([p - lo, hi - p]), fmt="o-", color=OKABE_ITO[0], ecolor="#333333",
+                capsize=3, markersize=5, label=plain(f"one {one} wins"))
+    ax.plot(k, 100 * np.asarray(rows["many_win_rate"], dtype=float), "s--", color=OKABE_ITO[1], markersize=4,
+            label=plain(f"{many} win"))
+    ax.axhline(50, color="#555555", linestyle=":", linewidth=1)
+    ax.set_xticks(k)
+    ax.set_xlabel(plain(f"number of {many}", MAX_AXIS_LABEL))
+    ax.set_ylabel("win rate (%, 95 % interval)")
+    ax.set_ylim(0, 100)
+    ax.set_title(plain(title))
+    fig.legend(loc="outside lower center", ncols=2, fontsize="small", frameon=False)
+    _style(ax, "y")
+    return fig
+
+
 # -- layout checks ----------------------------------------------------------------------------------
 
 def _boxes_meet(a: Any, b: Any, slack: float = 0.5) -> bool:

@@ -20,6 +20,8 @@ from .spec import (
     Cell,
     FightCell,
     FightSpec,
+    GauntletSpec,
+    HeadcountSpec,
     RateSpec,
     Scenario,
     ScenarioSpec,
@@ -31,8 +33,7 @@ from .spec import (
     estimated_cells,
 )
 
-__all__ = ["MAX_CELLS", "MAX_N_PER_CELL", "AnalysisJob", "Cell", "FightCell", "FightSpec", "FileRef", "ProgressFn",
-           "RateSpec", "References", "Run", "Scenario", "ScenarioSpec", "SuggestSpec", "SweepSpec", "VariantSpec",
-           "WeightsSpec", "check_sets",
-           "check_size", "estimated_cells", "fighter_key", "load_scenario", "names_file", "read_spec",
-           "rules_files", "run_scenario", "scenario_files"]
+__all__ = ["MAX_CELLS", "MAX_N_PER_CELL", "AnalysisJob", "Cell", "FightCell", "FightSpec", "FileRef", "GauntletSpec",
+           "HeadcountSpec", "ProgressFn", "RateSpec", "References", "Run", "Scenario", "ScenarioSpec", "SuggestSpec",
+           "SweepSpec", "VariantSpec", "WeightsSpec", "check_sets", "check_size", "estimated_cells", "fighter_key",
+           "load_scenario", "names_file", "read_spec", "rules_files", "run_scenario", "scenario_files"]

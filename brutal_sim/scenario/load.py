@@ -89,6 +89,7 @@ def load_scenario(path: str, n: int | None = None, names: Mapping[str, str] | No
     _add_weights(scenario, runs, fighters)
     _add_suggest(scenario, runs, fighters)
     _add_rate(scenario, runs, fighters)
+    _add_gauntlets(scenario, runs, fighters)
     if spec.fights:
         _add_fights(scenario, runs, refs)
     return scenario
@@ -119,9 +120,10 @@ def _pairs(spec: ScenarioSpec, path: str) -> list[tuple[str, str]]:
             raise DataError(path, "round_robin", "needs at least two fighters in 'fighters'")
         pairs += list(itertools.combinations(spec.fighters, 2))
     pairs += [(a, b) for a, b in spec.matchups]
-    if not pairs and not spec.sweeps and not spec.fights and not spec.weights and not spec.suggest and not spec.rate:
+    asked = spec.weights or spec.suggest or spec.rate or spec.gauntlet or spec.headcount
+    if not pairs and not spec.sweeps and not spec.fights and not asked:
         raise DataError(path, None, "nothing to run: give matchups, round_robin = true with fighters, sweeps, "
-                        "[[fights]], [[weights]], [[suggest]] or [[rate]]")
+                        "[[fights]], [[weights]], [[suggest]], [[rate]], [[gauntlet]] or [[headcount]]")
     return pairs
 
 
@@ -292,6 +294,30 @@ def _add_rate(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
                       "reference_points": r.points, "points": given or None, "checks": r.checks,
                       "group_checks": r.group_checks}
             scenario.analysis_jobs.append(AnalysisJob("rate", label, rs, rules, options, None, None, params))
+
+
+def _add_gauntlets(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
+    """The jobs of ``[[gauntlet]]`` and ``[[headcount]]``: each under each run, the fighters loaded
+    now, the slot one the ruleset has, group fights where the ruleset plays them."""
+    spec = scenario.spec
+    for i, g in enumerate(spec.gauntlet):
+        for run in runs:
+            try:
+                run.ruleset.item_slot(g.vary)
+            except DataError as exc:
+                raise DataError(scenario.source, f"gauntlet[{i}].vary", exc.message) from None
+            fighter = fighters.get(run.ruleset, g.fighter, f"gauntlet[{i}].fighter")
+            pool = [fighters.get(run.ruleset, ref, f"gauntlet[{i}].against[{k}]") for k, ref in enumerate(g.against)]
+            params = {"fighter": fighter, "vary": g.vary, "against": pool or None, "values": g.values or None}
+            scenario.analysis_jobs.append(AnalysisJob("gauntlet", run.label, run.ruleset, run.rules, run.options,
+                                                      None, None, params))
+    for i, h in enumerate(spec.headcount):
+        for run in runs:
+            run.ruleset.require("fights", f"{scenario.source}: headcount[{i}]")
+            one = fighters.get(run.ruleset, h.one, f"headcount[{i}].one")
+            many = fighters.get(run.ruleset, h.many, f"headcount[{i}].many")
+            scenario.analysis_jobs.append(AnalysisJob("headcount", run.label, run.ruleset, run.rules, run.options,
+                                                      one, many, {"max_count": h.max}))
 
 
 def _check_repeats(spec: ScenarioSpec, path: str, identity: Callable[[str], str]) -> None:

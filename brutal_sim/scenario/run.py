@@ -11,6 +11,7 @@ import pandas as pd
 from ..api import fight_result_of, result_of
 from ..core.ruleset import Compiled, get_ruleset
 from ..designer import stat_weights
+from ..gauntlet import gauntlet, headcount
 from ..rate import rate
 from ..results.duel import DuelResult
 from ..results.frames import paired_differences
@@ -92,14 +93,19 @@ def _batch_label(scenario: Scenario, members: list[int]) -> str:
 
 def run_analysis(job: AnalysisJob, n: int, seed: int, threads: int | None, executor: Executor | None, client: Any,
                  progress: Callable[[int, int], None] | None) -> Any:
-    """One designer's question of the scenario (``[[suggest]]``, ``[[rate]]``), its result labelled
-    with the job's variant."""
+    """One designer's question of the scenario (``[[suggest]]``, ``[[rate]]``, ``[[gauntlet]]``,
+    ``[[headcount]]``), its result labelled with the job's variant."""
     common = {"n": n, "seed": seed, "options": job.options, "rules": job.rules, "ruleset": job.ruleset.name,
               "threads": threads, "executor": executor, "client": client, "progress": progress}
     if job.kind == "suggest":
         result: Any = suggest(job.a, job.b, **common, **job.params)
     elif job.kind == "rate":
         result = rate(**common, **job.params)
+    elif job.kind == "gauntlet":
+        result = gauntlet(**common, **job.params)
+    elif job.kind == "headcount":
+        del common["progress"]  # its fights report no progress
+        result = headcount(job.a, job.b, **common, **job.params)
     else:
         raise ValueError(f"unknown analysis {job.kind!r}")
     result.label = job.label

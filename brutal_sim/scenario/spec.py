@@ -104,6 +104,26 @@ class RateSpec(StrictModel):
     group_checks: int = Field(2, ge=0, le=10, description="N v M fights played to check the points")
 
 
+class GauntletSpec(StrictModel):
+    """A leaderboard (``brutal-sim gauntlet``): every catalog item that fits ``vary`` (a slot of the
+    ruleset) in ``fighter``'s hands, or each of ``values``, against ``against`` (default: every other
+    bundled fighter), under each variant."""
+
+    fighter: str
+    vary: str = Field(max_length=MAX_NAME, description="the slot: main_hand, off_hand, armour, talent, tactic …")
+    against: list[str] = Field(default_factory=list, description="the pool (default: every other bundled fighter)")
+    values: list[str] = Field(default_factory=list, description="only these items (default: every item that fits)")
+
+
+class HeadcountSpec(StrictModel):
+    """Head-count balance (``brutal-sim headcount``): group fights of one ``one`` against 1 … ``max``
+    of ``many`` (rulesets that play group fights), under each variant."""
+
+    one: str
+    many: str
+    max: int = Field(6, ge=1, le=6, description="the largest count tried (at most six a side)")
+
+
 class ScenarioSpec(StrictModel):
     title: str = "brutal_sim report"
     notes: str = ""
@@ -125,6 +145,8 @@ class ScenarioSpec(StrictModel):
     weights: list[WeightsSpec] = Field(default_factory=list)
     suggest: list[SuggestSpec] = Field(default_factory=list)
     rate: list[RateSpec] = Field(default_factory=list)
+    gauntlet: list[GauntletSpec] = Field(default_factory=list)
+    headcount: list[HeadcountSpec] = Field(default_factory=list)
     costs: dict[str, Any] | None = Field(None, description="the price list (docs/reference.md#costs): unit, stats, "
                                          "items; over the ruleset's bundled one")
 
@@ -260,6 +282,10 @@ def fighter_refs(spec: ScenarioSpec) -> list[tuple[str, str]]:
     found += [(ref, f"suggest[{i}].{key}") for i, w in enumerate(spec.suggest) for key, ref in (("a", w.a), ("b", w.b))]
     found += [(ref, f"rate[{i}].{key}[{k}]") for i, r in enumerate(spec.rate)
               for key, refs in (("fighters", r.fighters), ("against", r.against)) for k, ref in enumerate(refs)]
+    found += [(ref, f"gauntlet[{i}].{key}") for i, g in enumerate(spec.gauntlet)
+              for key, ref in [("fighter", g.fighter), *((f"against[{k}]", o) for k, o in enumerate(g.against))]]
+    found += [(ref, f"headcount[{i}].{key}") for i, h in enumerate(spec.headcount)
+              for key, ref in (("one", h.one), ("many", h.many))]
     for i, r in enumerate(spec.rate):
         found += [(r.reference, f"rate[{i}].reference")] if r.reference else []
         found += [(ref, f"rate[{i}].given.{ref}") for ref in r.given]
@@ -301,6 +327,10 @@ def suggest_cells(entry: SuggestSpec) -> int:
     return weights_cells() * (2 if entry.side == "both" else 1) + 2 * entry.verify * (1 if entry.budget is None else 2)
 
 
+#: how many items a ``[[gauntlet]]`` entry is counted as in the estimate (a slot of a bundled catalog)
+GAUNTLET_ITEMS = 20
+
+
 def rate_cells(entry: RateSpec, fighters: int) -> int:
     """The cells one ``[[rate]]`` entry plays under one variant: each pair of its fighters (of the
     scenario's ``fighters`` when it names none), or each fighter against each of its pool, and its
@@ -328,6 +358,8 @@ def estimated_cells(spec: ScenarioSpec) -> int:
     weights = len(spec.weights) * weights_cells() if spec.weights else 0
     suggested = sum(suggest_cells(s) for s in spec.suggest)
     rated = sum(rate_cells(r, k) for r in spec.rate)
+    rated += sum(2 * GAUNTLET_ITEMS * max(len(g.against), 1) for g in spec.gauntlet)  # items, paired baselines
+    rated += sum(h.max for h in spec.headcount)
     runs = len(spec.rulesets) or max(len(spec.variants), 1)
     return runs * (robin + len(spec.matchups) + swept + len(spec.fights) + weights + suggested + rated)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from html import unescape
 
 import pandas as pd
 import pytest
@@ -289,3 +290,47 @@ def test_the_benchmark_script_plays_a_gauntlet():
                                     values=["great_axe", "mace"], seed=SEED)
     assert seconds > 0 and list(g.rows["item"]) == list(designer.gauntlet(
         "swordsman", "main_hand", ["brute", "militia"], ["great_axe", "mace"], n=N, seed=SEED).rows["item"])
+
+
+QUESTIONS = """title = "questions"
+n = 2000
+seed = 7
+[[gauntlet]]
+fighter = "swordsman"
+vary = "{vary}"
+against = ["brute", "militia"]
+values = ["great_axe", "mace"]
+[[headcount]]
+one = "knight"
+many = "militia"
+max = {max}
+"""
+
+
+def test_a_scenario_asks_for_a_gauntlet_and_a_head_count(tmp_path):
+    """``[[gauntlet]]`` and ``[[headcount]]`` play as ``designer.gauntlet`` and ``designer.headcount``
+    with the scenario's seed and n; each is a section of the report with its answer as a key finding,
+    and a frame of ``--csv``."""
+    path = tmp_path / "q.toml"
+    path.write_text(QUESTIONS.format(vary="main_hand", max=3))
+    out = tmp_path / "r.html"
+    r = runner.invoke(app, ["report", str(path), "-o", str(out), "--csv", str(tmp_path / "csv")])
+    assert r.exit_code == 0, r.output
+    g = designer.gauntlet("swordsman", "main_hand", ["brute", "militia"], ["great_axe", "mace"], n=2000, seed=7)
+    h = designer.headcount("knight", "militia", max_count=3, n=2000, seed=7)
+    html = unescape(out.read_text())
+    assert g.verdict() in html and h.verdict() in html and f"key finding: {g.verdict()}" in r.stdout
+    assert 'data-frame="gauntlet"' in html and 'data-frame="headcount"' in html
+    frame = pd.read_csv(tmp_path / "csv" / "gauntlet.csv")
+    assert frame["win_rate"].tolist() == pytest.approx(g.rows["win_rate"].tolist())
+    counts = pd.read_csv(tmp_path / "csv" / "headcount.csv")
+    assert counts["win_rate"].tolist() == pytest.approx(h.rows["win_rate"].tolist())
+
+
+@pytest.mark.parametrize("vary, max_, field", [("hand", 3, "gauntlet[0].vary"), ("main_hand", 7, "headcount[0].max")])
+def test_bad_questions_in_a_scenario(tmp_path, vary, max_, field):
+    path = tmp_path / "q.toml"
+    path.write_text(QUESTIONS.format(vary=vary, max=max_))
+    r = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "r.html")])
+    assert r.exit_code == 2 and field in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.toml"]
