@@ -25,7 +25,7 @@ from .run.engine import ProgressFn, paired_work, run, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
 
-__all__ = ["Gauntlet", "Headcount", "gauntlet", "headcount", "with_item"]
+__all__ = ["Gauntlet", "Headcount", "gauntlet", "headcount", "slot_variants", "with_item"]
 
 
 # -- gauntlets ---------------------------------------------------------------------------------------
@@ -181,6 +181,28 @@ def with_item(rs: Ruleset, fighter: Any, slot: str, value: Any, where: str = "ga
     return rs.fighter_from_data(data, f"{where} {s.name}={value}", fighter.name)
 
 
+def slot_variants(rs: Ruleset, fighter: Any, slot: Any) -> tuple[dict[str, Any], dict[str, str]]:
+    """``fighter`` with each other item that fits ``slot`` (an :class:`~brutal_sim.core.ruleset.ItemSlot`
+    of ``rs``), by the item's name, and the items left out with why: the one it holds, one a list
+    slot holds already, one the fighter file's own check refuses there."""
+    base = rs.held_item(fighter, slot)
+    listed = rs.fighter_data(fighter).get(slot.field) if slot.many else None
+    held = {i.get("name") if isinstance(i, dict) else i for i in listed or []}
+    fitting: dict[str, Any] = {}
+    left_out: dict[str, str] = {}
+    for v in rs.slot_values(slot):
+        if v == base:
+            continue
+        if v in held:
+            left_out[v] = "the fighter has it already"
+            continue
+        try:
+            fitting[v] = with_item(rs, fighter, slot.name, v)
+        except DataError as exc:
+            left_out[v] = exc.message
+    return fitting, left_out
+
+
 def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRef] | None = None,
              values: Sequence[str] | None = None, n: int = 20_000, seed: int = 0,
              options: Mapping[str, str] | None = None, rules: str | None = None, ruleset: str | None = None,
@@ -227,18 +249,8 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
             if v != base:
                 variants[v] = with_item(rs, f, slot.name, v, "values")
     else:
-        listed = rs.fighter_data(f).get(slot.field) if slot.many else None
-        held = {i.get("name") if isinstance(i, dict) else i for i in listed or []}
-        for v in rs.slot_values(slot):
-            if v == base:
-                continue
-            if v in held:
-                left_out[v] = "the fighter has it already"
-                continue
-            try:
-                variants[v] = with_item(rs, f, slot.name, v)
-            except DataError as exc:
-                left_out[v] = exc.message
+        fitting, left_out = slot_variants(rs, f, slot)
+        variants.update(fitting)
     items = list(variants)
     if len(items) < 2:
         why = "; ".join(f"{k}: {v}" for k, v in list(left_out.items())[:2])

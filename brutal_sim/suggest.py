@@ -24,8 +24,9 @@ from . import api
 from .arguments import check_run, checked
 from .core.costs import adjustable, costs_for, path_matches, stats_text
 from .core.errors import DataError
-from .core.ruleset import resolve_ruleset
+from .core.ruleset import NO_ITEM, resolve_ruleset
 from .core.variants import get_path, stat_label, stat_steps, with_changes
+from .gauntlet import slot_variants, with_item
 from .results.stats import paired_difference, wilson
 from .run.engine import ProgressFn, paired_work, run
 from .run.executor import Executor
@@ -44,13 +45,28 @@ SUGGESTION_COLUMNS = ["rank", "changes", "size", "win_rate", "ci_low", "ci_high"
 
 @dataclass(frozen=True)
 class Change:
-    """One single change: a field of one side's fighter to a new value (a stat step)."""
+    """One single change of one side's fighter: a field to a new value (a stat step), or, with
+    ``slot``, an item of the catalog in that item slot (a swap; in a list slot, one item added)."""
 
     side: str  # "a" or "b"
-    path: str
+    path: str  # the field (an item slot's field)
     value: Any
-    label: str  # "a.main_hand.damage d8 → d10"
+    label: str  # "a.main_hand.damage d8 → d10", "a.main_hand arming_sword → longsword"
     cost: float | None
+    slot: str = ""  # the item slot's name (:attr:`~brutal_sim.core.ruleset.Ruleset.item_slots`); "" a stat
+    many: bool = False  # the slot is a list: the item is added
+
+    def clashes(self, other: "Change") -> bool:
+        """Whether the two changes touch the same field of the same side: the same stat, the same
+        item slot, or a stat of the item a swap replaces (a list slot adds an item: its other items'
+        stats stay)."""
+        if self.side != other.side:
+            return False
+        if self.path == other.path:
+            return True
+        swap = self if self.slot and not self.many else other if other.slot and not other.many else None
+        stat = other if swap is self else self
+        return swap is not None and not stat.slot and stat.path.startswith(swap.path + ".")
 
 
 @dataclass
@@ -170,9 +186,9 @@ class Suggestions:
 
 
 def _singles(rs: Any, fighters: dict[str, Any], sides: Sequence[str], prices: Any,
-             stats: Sequence[str] | None) -> list[tuple[Change, Any]]:
-    """Each side's stat steps (of ``stats``, paths or patterns, when given) as changes with their
-    fighters."""
+             stats: Sequence[str] | None, items: Sequence[str] | None) -> list[tuple[Change, Any]]:
+    """Each side's stat steps (of ``stats``, paths or patterns, when given) and item swaps (of the
+    item slots ``items``; None every slot) as changes with their fighters."""
     out = []
     for side in sides:
         f = fighters[side]
@@ -183,6 +199,15 @@ def _singles(rs: Any, fighters: dict[str, Any], sides: Sequence[str], prices: An
             old, new = get_path(data, path), get_path(rs.fighter_data(variant), path)
             out.append((Change(side, path, new, f"{side}.{stat_label(data, path)} {old} → {new}",
                                prices.step(path, 1 if step > 0 else -1)), variant))
+        for slot in rs.item_slots:
+            if items is not None and slot.name not in items:
+                continue
+            held = rs.held_item(f, slot)
+            fitting, _ = slot_variants(rs, f, slot)
+            for name, variant in fitting.items():
+                label = f"{side}.{slot.name} + {name}" if slot.many else f"{side}.{slot.name} {held} → {name}"
+                cost = prices.item(name) if slot.many else prices.swap(None if held == NO_ITEM else held, name)
+                out.append((Change(side, slot.field, name, label, cost, slot.name, slot.many), variant))
     return out
 
 
@@ -194,7 +219,8 @@ def _cost(changes: Sequence[Change]) -> float | None:
 def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: float | None = None,
             side: str = "a", n: int = 50_000, seed: int = 0, verify: int = 16, shown: int | None = None,
             options: Mapping[str, str] | None = None, rules: str | None = None, ruleset: str | None = None,
-            costs: Any = None, stats: Sequence[str] | None = None, threads: int | None = None,
+            costs: Any = None, stats: Sequence[str] | None = None, items: Sequence[str] | None = None,
+            threads: int | None = None,
             executor: Executor | None = None, client: Any = None,
             progress: ProgressFn | None = None) -> Suggestions:
     """The changes of ``side`` (``a``, ``b`` or ``both``) that bring a's win rate against b nearest
@@ -207,8 +233,12 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     ``budget`` (in the price list's unit) a suggestion whose cost is unknown or whose absolute cost
     exceeds it is left out.
 
-    ``stats`` (field paths or the ruleset's adjustable patterns) limits the stats stepped. A single
-    change that changes no duel joins no combination.
+    ``stats`` (field paths or the ruleset's adjustable patterns) limits the stats stepped; ``items``
+    names the item slots whose catalog items are tried too (:attr:`~brutal_sim.core.ruleset.Ruleset.
+    item_slots`: a swap of the item held, or in a list slot one item added; None, the default,
+    every slot; ``[]`` none), each swap costing the difference of the items' prices. A single change that
+    changes no duel joins no combination, and no combination changes one field twice (nor a stat of
+    the item a swap replaces).
 
     Ranking: the suggestions whose 95 % interval holds the target first, the fewest changes first,
     then the fewest units of cost moved (unpriced last), then the nearest; the others after them,
@@ -237,7 +267,9 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
             if not adjustable(rs, x):
                 raise DataError("suggest", "stats", f"{x!r} is not a stat the {rs.name} ruleset steps; "
                                 f"stats: {stats_text(rs)}")
-    singles = _singles(rs, fighters, sides, prices, stats)
+    if items is not None:
+        items = [rs.item_slot(x, "suggest: items").name for x in ([items] if isinstance(items, str) else items)]
+    singles = _singles(rs, fighters, sides, prices, stats, items)
     if not singles:
         raise DataError("suggest", "side", f"no stat of side {side} has room for a step")
     goal = target / 100
@@ -271,7 +303,7 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     for size in range(2, (MAX_CHANGES if budget is not None else 2) + 1):
         combos = []
         for combo in itertools.combinations(moving, size):
-            if len({(c.side, c.path) for c in combo}) < size:
+            if any(x.clashes(y) for x, y in itertools.combinations(combo, 2)):
                 continue
             cost = _cost(combo)
             if budget is not None and (cost is None or abs(cost) > budget + 1e-9):
@@ -279,11 +311,18 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
             predicted = sum(single_delta[c] for c in combo)
             combos.append((abs(rate[0] + predicted - goal), combo, predicted))
         combos.sort(key=lambda t: t[0])
-        chosen = combos[:verify]
+        chosen = []  # the nearest that make valid fighters (two swaps may not go together: a two-hander and a shield)
+        for _, combo, predicted in combos:
+            try:
+                chosen.append((combo, *_fighters(fighters, rs, list(combo)), predicted))
+            except DataError:
+                continue
+            if len(chosen) == verify:
+                break
         if not chosen:
             continue
-        found = play([(combo, *_fighters(fighters, rs, list(combo))) for _, combo, _ in chosen])
-        for (_, combo, predicted), (d, half) in zip(chosen, found):
+        found = play([(combo, fa, fb) for combo, fa, fb, _ in chosen])
+        for (combo, _, _, predicted), (d, half) in zip(chosen, found):
             played.append((combo, d, half, predicted))
     rows, by_label = [], {}
     for combo, d, half, predicted in played:
@@ -321,11 +360,16 @@ def _ranked(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _fighters(fighters: dict[str, Any], rs: Any, changes: Sequence[Change]) -> tuple[Any, Any]:
-    """Fighters a and b with ``changes`` made."""
+    """Fighters a and b with ``changes`` made: the item swaps first (with the ruleset's rules of
+    each slot), then the stat steps."""
     out = []
     for side in ("a", "b"):
-        mine = {c.path: c.value for c in changes if c.side == side}
-        out.append(with_changes(fighters[side], mine, "suggest") if mine else fighters[side])
+        f = fighters[side]
+        for c in changes:
+            if c.side == side and c.slot:
+                f = with_item(rs, f, c.slot, c.value, "suggest")
+        mine = {c.path: c.value for c in changes if c.side == side and not c.slot}
+        out.append(with_changes(f, mine, "suggest") if mine else f)
     return out[0], out[1]
 
 

@@ -50,6 +50,8 @@ def suggest(
     shown: int = typer.Option(10, "--show", help="suggestions listed"),
     stat: Optional[list[str]] = typer.Option(None, "--stat", help="step only this stat (a path or a pattern as "
                                              "`weights` lists them; repeatable) [default: every adjustable stat]"),
+    item: Optional[list[str]] = typer.Option(None, "--item", help="try the catalog's items only in this item slot "
+                                             "(repeatable; `--item none`: no item) [default: every slot]"),
     seed: int = SEED_OPT,
     rules: Optional[str] = RULES_OPT,
     option: Optional[list[str]] = OPTION_OPT,
@@ -59,9 +61,10 @@ def suggest(
     show_options: bool = SHOW_OPTIONS_OPT,
     sets: Optional[list[str]] = SET_OPT,
 ) -> None:
-    """Suggested fixes: the single changes of one side (a stat step, a die size) and their pairs (with
-    --budget also triples) that bring a's win rate against b nearest --target, each played on the
-    same duels as the matchup, with its interval and its cost from the price list."""
+    """Suggested fixes: the single changes of one side (a stat step, a die size, an item of the catalog
+    in one of its slots) and their pairs (with --budget also triples) that bring a's win rate against b
+    nearest --target, each played on the same duels as the matchup, with its interval and its cost
+    from the price list."""
     flags = parse_option_flags(option or [])
     refuse_unknown_fighters([(a, "fighter a"), (b, "fighter b")], ruleset)
     if shown < 1:
@@ -77,7 +80,7 @@ def suggest(
     warm_up_paired(json_out, [base.compiled, base.compiled])
     s = with_progress("duels", n, 2_000_000, json_out, lambda progress: find(
         a, b, target, budget, side, n, seed, verify, shown, flags, rules, ruleset, stats=stat or None,
-        threads=threads, progress=progress))
+        items=None if not item else [x for x in item if x != "none"], threads=threads, progress=progress))
     data = {**s.to_dict(), **set_entry(changes)}
     if json_out:
         print_json(data)

@@ -269,6 +269,11 @@ def _add_suggest(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> No
                 if not adjustable(run.ruleset, stat):
                     raise DataError(scenario.source, f"suggest[{i}].stats[{k}]", f"{stat!r} is not a stat the "
                                     f"{run.ruleset.name} ruleset steps; stats: {stats_text(run.ruleset)}")
+            for k, slot in enumerate(s.items or []):
+                try:
+                    run.ruleset.item_slot(slot)
+                except DataError as exc:
+                    raise DataError(scenario.source, f"suggest[{i}].items[{k}]", exc.message) from None
             params = s.model_dump()
             del params["a"], params["b"]
             params["costs"] = _costs(scenario, run.ruleset, run.rules)

@@ -85,6 +85,8 @@ class SuggestSpec(StrictModel):
                                  "also tries triples")
     side: Literal["a", "b", "both"] = "a"
     stats: list[str] | None = Field(None, description="step only these stats (paths or patterns)")
+    items: list[str] | None = Field(None, description="try the catalog's items only in these item slots ([] none; "
+                                    "default every slot)")
     verify: int = Field(16, ge=1, le=1000, description="combinations of each size played")
     shown: int = Field(10, ge=1, le=100, description="suggestions listed")
 

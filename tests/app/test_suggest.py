@@ -27,7 +27,7 @@ PRICE = {"checks.melee": 3, "main_hand.damage": 4, "off_hand.parry_bonus": 2}  #
 
 @pytest.fixture(scope="module")
 def small() -> designer.Suggestions:
-    return designer.suggest("swordsman", "brute", n=N, seed=SEED, stats=STATS, verify=50)
+    return designer.suggest("swordsman", "brute", n=N, seed=SEED, stats=STATS, items=[], verify=50)
 
 
 def test_every_suggestion_is_a_plain_duel_with_that_change(small):
@@ -90,14 +90,15 @@ def _holds(w: float) -> bool:
 
 
 def test_a_budget_bounds_every_suggestion_and_opens_triples():
-    s = designer.suggest("swordsman", "brute", n=N, seed=SEED, stats=STATS, budget=3)
+    s = designer.suggest("swordsman", "brute", n=N, seed=SEED, stats=STATS, items=[], budget=3)
     assert len(s.rows) and (s.rows["cost"].abs() <= 3).all()
     assert 3 in set(s.rows["size"])  # e.g. d10, melee −1 and parry +1: +4 − 3 + 2
     assert s.to_dict()["budget"] == 3
 
 
 def test_side_b_and_an_unreachable_target():
-    s = designer.suggest("swordsman", "brute", n=N, seed=SEED, side="b", stats=["main_hand.damage"], target=99)
+    s = designer.suggest("swordsman", "brute", n=N, seed=SEED, side="b", stats=["main_hand.damage"], items=[],
+                         target=99)
     assert all(c.startswith("b.main_hand.damage") for c in s.rows["changes"])
     assert "no suggestion reaches 99 %" in s.verdict()
 
@@ -147,7 +148,7 @@ unit = "marks"
 [costs.stats]
 "main_hand.damage" = {price}
 """
-STATS_LINE = 'stats = ["main_hand.damage", "checks.melee"]'
+STATS_LINE = 'stats = ["main_hand.damage", "checks.melee"]\nitems = []'
 
 
 def test_a_scenario_asks_for_suggestions_with_its_own_costs(tmp_path):
@@ -160,7 +161,7 @@ def test_a_scenario_asks_for_suggestions_with_its_own_costs(tmp_path):
     r = runner.invoke(app, ["report", str(path), "-o", str(out), "--csv", str(tmp_path / "csv")])
     assert r.exit_code == 0, r.output
     want = designer.suggest("swordsman", "brute", n=2000, seed=4, stats=["main_hand.damage", "checks.melee"],
-                            costs={"unit": "marks", "stats": {"main_hand.damage": 7}})
+                            items=[], costs={"unit": "marks", "stats": {"main_hand.damage": 7}})
     assert want.unit == "marks" and want.rows["cost"].abs().max() == 7 + 3  # d10 and melee +1: 7 + 3
     assert f"key finding: {want.verdict()}" in r.stdout
     html = out.read_text()
@@ -173,6 +174,7 @@ def test_a_scenario_asks_for_suggestions_with_its_own_costs(tmp_path):
 @pytest.mark.parametrize("suggest, price, field", [
     (STATS_LINE, -1, "costs"), (STATS_LINE, '"x"', "costs"), ('stats = ["sharpness"]', 3, "suggest[0].stats[0]"),
     ('side = "c"', 3, "suggest[0].side"), ("budget = -2", 3, "suggest[0].budget"),
+    ('items = ["hand"]', 3, "suggest[0].items[0]"),
 ])
 def test_bad_suggest_entries_and_costs_in_a_scenario(tmp_path, suggest, price, field):
     path = tmp_path / "s.toml"
@@ -180,3 +182,22 @@ def test_bad_suggest_entries_and_costs_in_a_scenario(tmp_path, suggest, price, f
     r = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "r.html")])
     assert r.exit_code == 2 and field in r.output and len(r.output.strip().splitlines()) == 1, r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
+def test_item_swaps_are_suggested_with_their_prices():
+    """Items of the catalog join the changes (``items``): a swap of the main hand's weapon costs the
+    difference of the two weapons' prices (``[costs.items]``), plays as the fighter with that item
+    (the slot's rules applied: a two-hander empties the off hand), and never pairs with a stat of the
+    weapon it replaces."""
+    costs = {"items": {"arming_sword": 4, "great_axe": 9, "longsword": 6}}
+    s = designer.suggest("swordsman", "brute", n=N, seed=SEED, stats=["checks.melee"], items=["main_hand"],
+                         costs=costs, verify=200)
+    rows = s.rows.set_index("changes")
+    axe = rows.loc["a.main_hand arming_sword → great_axe"]
+    assert axe["cost"] == 9 - 4 and rows.loc["a.main_hand arming_sword → longsword", "cost"] == 6 - 4
+    fa, _ = s.apply(rows.index.get_loc("a.main_hand arming_sword → great_axe"))
+    assert fa.main_hand.name == "great_axe" and fa.off_hand is None
+    assert axe["win_rate"] == api.duel(fa, "brute", n=N, seed=SEED).wins(0) / N
+    unpriced = [c for c in rows.index if c.startswith("a.main_hand") and " + " not in c and "→ mace" in c]
+    assert unpriced and rows.loc[unpriced[0]].isna()["cost"]
+    assert not any("main_hand.damage" in c for c in rows.index)  # no stat of the weapon was asked
