@@ -202,6 +202,11 @@ def test_small_previews_and_zero_counts_render(tmp_path):
     r = runner.invoke(app, ["report", str(one), "-o", str(tmp_path / "one.html")])
     assert r.exit_code == 0, r.output
     assert '<p class="meta">1 cell × 200 duels · seed' in (tmp_path / "one.html").read_text()
+    fights = tmp_path / "fights.toml"  # group fights only: no "0 cells"
+    fights.write_text('n = 200\n[[fights]]\na = ["knight"]\nb = ["militia*2"]\n')
+    r = runner.invoke(app, ["report", str(fights), "-o", str(tmp_path / "fights.html")])
+    assert r.exit_code == 0, r.output
+    assert '<p class="meta">1 group fight × 200 fights · seed' in (tmp_path / "fights.html").read_text()
 
 
 @pytest.mark.parametrize("flag", ["-o", "--csv"])
