@@ -148,7 +148,10 @@ def _pool(rs: Ruleset, fighter: Any, own: Any, against: Sequence[api.FighterRef]
     refs = api.fighter_refs(against, "against", "gauntlet")
     if not refs:
         raise DataError("against", None, "needs at least one opponent")
-    once("gauntlet", "against", [r if isinstance(r, str) else getattr(r, "name", r) for r in refs], "fighter")
+    labels = [str(r) if isinstance(r, str) else str(getattr(r, "name", r)) for r in refs]
+    twice = next((x for k, x in enumerate(labels) if x in labels[:k]), None)
+    if twice is not None:
+        raise DataError("against", None, f"{twice!r} is listed twice; list each opponent once")
     loaded = [rs.load_fighter(r, f"against[{i}]") for i, r in enumerate(refs)]
     return names_apart(loaded, [r if isinstance(r, str) else None for r in refs], "gauntlet", "against")
 

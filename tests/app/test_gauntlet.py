@@ -248,6 +248,7 @@ def test_cli_gauntlet_table_json_and_csv(tmp_path):
     (["--vary", "hand"], "error: --vary: unknown slot 'hand'"),
     (["--vary", "main_hand", "--against", "brute,nobody"], "unknown fighter 'nobody'"),
     (["--vary", "main_hand", "--values", "sword"], "error: --values main_hand=sword: main_hand: unknown weapon"),
+    (["--vary", "main_hand", "--against", "brute,brute"], "error: --against: 'brute' is listed twice"),
 ])
 def test_cli_gauntlet_refusals_are_one_line_and_write_nothing(tmp_path, args, said):
     csv = tmp_path / "out" / "g.csv"
