@@ -330,7 +330,7 @@ def suggest_cells(entry: SuggestSpec) -> int:
 
 
 #: how many items a ``[[gauntlet]]`` entry is counted as in the estimate (a slot of a bundled catalog)
-GAUNTLET_ITEMS = 20
+GAUNTLET_ITEMS = 60
 
 
 def rate_cells(entry: RateSpec, fighters: int) -> int:
@@ -358,12 +358,18 @@ def estimated_cells(spec: ScenarioSpec) -> int:
             + sum(sw.fighter in pair for pair in spec.matchups))
         swept += len(sw.values) * opponents
     weights = len(spec.weights) * weights_cells() if spec.weights else 0
-    suggested = sum(suggest_cells(s) for s in spec.suggest)
-    rated = sum(rate_cells(r, k) for r in spec.rate)
-    rated += sum(2 * GAUNTLET_ITEMS * max(len(g.against), 1) for g in spec.gauntlet)  # items, paired baselines
-    rated += sum(h.max for h in spec.headcount)
     runs = len(spec.rulesets) or max(len(spec.variants), 1)
-    return runs * (robin + len(spec.matchups) + swept + len(spec.fights) + weights + suggested + rated)
+    return runs * (robin + len(spec.matchups) + swept + len(spec.fights) + weights + question_cells(spec))
+
+
+def question_cells(spec: ScenarioSpec) -> int:
+    """The cells the designer's questions of ``spec`` play under one variant (besides
+    ``[[weights]]``): each ``[[suggest]]`` (:func:`suggest_cells`), ``[[rate]]`` (:func:`rate_cells`),
+    ``[[gauntlet]]`` (:data:`GAUNTLET_ITEMS` items against each opponent, beside their baselines) and
+    ``[[headcount]]`` (one fight cell per count)."""
+    return (sum(suggest_cells(s) for s in spec.suggest) + sum(rate_cells(r, len(spec.fighters)) for r in spec.rate)
+            + sum(2 * GAUNTLET_ITEMS * max(len(g.against), 1) for g in spec.gauntlet)
+            + sum(h.max for h in spec.headcount))
 
 
 def check_size(spec: ScenarioSpec, path: str, max_cells: int | None, names: Mapping[str, str]) -> int:

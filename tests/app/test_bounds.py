@@ -21,7 +21,7 @@ from brutal_sim.core.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NAME, check_to
 from brutal_sim.core.variants import stat_steps
 from brutal_sim.report import SETUP_FORMAT, find_setup, read_setup
 from brutal_sim.scenario import estimated_cells, load_scenario, read_spec
-from brutal_sim.scenario.spec import rate_cells, suggest_cells, weights_cells
+from brutal_sim.scenario.spec import question_cells, weights_cells
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -237,9 +237,8 @@ def test_the_estimate_is_the_number_of_cells(example):
     except DataError:
         pytest.skip(f"{example} is not a scenario")
     runs = len(sc.spec.rulesets) or max(len(sc.spec.variants), 1)
-    suggested = runs * sum(suggest_cells(entry) for entry in sc.spec.suggest)
-    suggested += runs * sum(rate_cells(entry, len(sc.spec.fighters)) for entry in sc.spec.rate)
-    assert estimated_cells(sc.spec) == sc.n_runs + len(sc.weight_jobs) * weights_cells() + suggested
+    asked = runs * question_cells(sc.spec)  # the designer's questions, counted from the file
+    assert estimated_cells(sc.spec) == sc.n_runs + len(sc.weight_jobs) * weights_cells() + asked
     for job in sc.weight_jobs:  # a stat-weights entry plays each stat's steps and its baseline: within the estimate
         steps = stat_steps(job.a, job.ruleset.adjustable)
         assert 0 < len(steps) + len({path for path, _, _ in steps}) <= weights_cells()
@@ -299,3 +298,14 @@ def test_the_size_is_told_before_the_cells_are_built(tmp_path):
     with pytest.raises(DataError, match="about 4 cells"):
         load_scenario(str(tmp_path / "s.toml"), max_cells=3)
     assert len(load_scenario(str(tmp_path / "s.toml"), max_cells=None).cells) == 4
+
+
+def test_a_gauntlet_is_estimated_at_least_as_large_as_any_bundled_slot():
+    """The estimate counts a ``[[gauntlet]]`` as :data:`GAUNTLET_ITEMS` items: every item slot of every
+    bundled ruleset holds at most that many (an aimed tactic counts once per zone)."""
+    from brutal_sim.core.ruleset import get_ruleset, ruleset_names
+    from brutal_sim.scenario.spec import GAUNTLET_ITEMS
+
+    sizes = {(name, slot.name): len(get_ruleset(name).slot_values(slot))
+             for name in ruleset_names() for slot in get_ruleset(name).item_slots}
+    assert sizes and max(sizes.values()) <= GAUNTLET_ITEMS, sizes
