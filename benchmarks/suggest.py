@@ -5,10 +5,11 @@ default precision, against the stat weights of the same matchup at the same n, m
     python benchmarks/suggest.py --n 20000 --repeat 1
 
 Warm (the paired kernels compiled first, announced and not timed), best of ``--repeat`` runs on
-every core: ``designer.suggest("swordsman", "brute")`` (every single stat step and the 16 pairs
-nearest 50 %, each played on ``--n`` duels beside the matchup) and ``designer.stat_weights`` of the
-same matchup with the same n (the singles alone). Prints the seconds of each, the duels played per
-second and the ratio; the target is ``suggest`` within 30 s warm on 2 cores.
+every core: ``designer.suggest("swordsman", "brute")`` (every single stat step and item swap and the
+16 pairs nearest 50 %, each played on ``--n`` duels beside the matchup) and ``designer.stat_weights`` of the
+same matchup with the same n (its stat steps alone; suggest also tries the catalog's items in every
+slot). Prints the seconds of each, the duels played per second and the ratio; the target is
+``suggest`` within 30 s warm on 2 cores.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     print(f"ready in {time.perf_counter() - t0:.1f} s", flush=True)
     s_time, s = best_of(args.repeat, lambda: designer.suggest("swordsman", "brute", n=args.n))
     w_time, w = best_of(args.repeat, lambda: designer.stat_weights("swordsman", "brute", n=args.n))
-    cells = len(w.rows) + (len(s.rows) - int((s.rows["size"] == 1).sum()))  # singles, then the combinations
-    duels = 2 * args.n * cells  # each beside the matchup
+    sizes = s.rows["size"].value_counts()  # every candidate played: the singles and the combinations of each size
+    cells = sum(k + (k + 1) // 2 for k in sizes) + 2  # two candidates beside one matchup cell; the matchup once more
+    duels = args.n * cells
     print(f"suggest      : {s_time:6.2f} s  ({len(s.rows)} suggestions, {duels / s_time:,.0f} duels/s)")
     print(f"stat weights : {w_time:6.2f} s  ({len(w.rows)} steps)")
     print(f"ratio suggest / weights: {s_time / w_time:.2f}; target: suggest ≤ 30 s "
