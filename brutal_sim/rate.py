@@ -88,7 +88,16 @@ class Ratings:
                 f"observed Fisher information, the {self.reference} at 1; suggested points proportional to "
                 f"strength ({self.reference} = {self.reference_points:g}); score: wins and half the draws over "
                 f"its duels. The checks play pairs and group fights of nearly equal points on the next seed; "
-                f"even within ±{100 * self.tolerance:g} points of what their points promise.")
+                f"even within ±{100 * self.tolerance:g} points of what their points promise"
+                + (": " + "; ".join(self._check_text(r) for r in self.checks.itertuples()) if len(self.checks) else "")
+                + ".")
+
+    @staticmethod
+    def _check_text(r: Any) -> str:
+        """One check as a caption tells it: ``Knight v Ghoul*2 (529 v 530 points): 47.6 %, promised 49.9 %, even``
+        (a group check's sides name their counts)."""
+        return (f"{r.a} v {r.b} ({r.points_a:.0f} v {r.points_b:.0f} points): {100 * r.score:.1f} %, promised "
+                f"{100 * r.expected:.1f} %, {'even' if r.even else 'not even'}")
 
     def frame(self) -> pd.DataFrame:
         """Tidy: one row per fighter (``fighter``, ``strength`` and its 95 % ``ci_low`` …
