@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import api
 from .arguments import check_run, checked
-from .core.costs import adjustable, costs_for, path_matches, stats_text
+from .core.costs import adjustable, costs_for, path_matches, singular, stats_text
 from .core.errors import DataError
 from .core.ruleset import NO_ITEM, resolve_ruleset
 from .core.variants import get_path, stat_label, stat_steps, with_changes
@@ -151,7 +151,10 @@ class Suggestions:
         return f"{head}; no suggestion reaches {100 * self.target:g} %; the nearest: {text}."
 
     def _cost(self, row: Any) -> str:
-        return "" if pd.isna(row["cost"]) else f", cost {row['cost']:+g} {self.unit}"
+        if pd.isna(row["cost"]):
+            return ""
+        unit = singular(self.unit) if abs(row["cost"]) == 1 else self.unit
+        return f", cost {row['cost']:+g} {unit}"
 
     def to_dict(self) -> dict[str, Any]:
         """The public JSON object of ``brutal-sim suggest --json``."""
