@@ -274,7 +274,7 @@ def _weight_sections(scenario: Scenario) -> list[dict[str, Any]]:
             "rows": [{"stat": r.stat, "change": f"{r['from']} → {r['to']}", "delta": f"{100 * r.delta:+.2f}",
                       "ci": f"{100 * r.ci_low:+.2f} … {100 * r.ci_high:+.2f}", "n": f"{int(r.n):,}",
                       "cost": "" if pd.isna(r.cost) else f"{r.cost:+g}",
-                      "per": "" if pd.isna(r.per_point) else f"{100 * r.per_point:.2f}"}
+                      "per": "" if pd.isna(r.per_point) else f"{100 * r.per_point:.3g}"}
                      for _, r in top.iterrows()],
             "unit": w.unit if top["cost"].notna().any() else None, "unit_one": singular(w.unit),
             "more": max(len(w.rows) - WEIGHT_ROWS, 0),

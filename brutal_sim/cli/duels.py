@@ -281,7 +281,7 @@ def weights(
                  f"{100 * lo:+.2f} … {100 * hi:+.2f}", f"{r['n']:,}"]
         if priced:
             cost, per = r["cost"], r["per_point"]
-            cells += ["" if cost is None else f"{cost:+g}", "" if per is None else f"{100 * per:.2f}"]
+            cells += ["" if cost is None else f"{cost:+g}", "" if per is None else f"{100 * per:.3g}"]
         add_row(t, *cells)
     out.print(t)
     if idle:  # a step that changes no duel (a stat this matchup never rolls) is no row of the table
