@@ -20,7 +20,7 @@ from .base import (
 
 @app.command("list")
 def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armour | talents | tactics | options | "
-                                                      "rulesets (topics depend on the ruleset)"),
+                                                      "costs | rulesets (topics depend on the ruleset)"),
           pattern: Optional[str] = typer.Argument(None, help="only the rows whose text holds this (any case), "
                                                   "e.g. `list options cover`"),
           ruleset: str = typer.Option("brutal", "--ruleset", help="whose catalog to list"),
@@ -39,10 +39,17 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
             columns = ("option", "rule", "default", "allowed", "meaning")
             rows = [(s.name, s.rule, str(s.default), s.allowed or f"{s.default} | PATH", s.help)
                     for s in rs.option_specs]
+        elif what == "costs":  # the bundled price list (core.costs): a rules file's [costs] overrides it
+            from ..core.costs import bundled_costs
+
+            costs = bundled_costs(rs)
+            columns = ("priced", "kind", costs.unit)
+            rows = [*((path, "stat step", f"{cost:g}") for path, cost in costs.stats.items()),
+                    *((name, "item", f"{cost:g}") for name, cost in costs.items.items())]
         else:
             listings = rs.listings()
             if what not in listings:
-                topics = [*listings, "options", "rulesets"]
+                topics = [*listings, "options", "costs", "rulesets"]
                 fail(f"list: unknown topic {what!r} for the {rs.name} ruleset; {did_you_mean(what, topics)}allowed: "
                      f"{', '.join(topics)}")
             columns, rows = tuple(listings[what].columns), [tuple(r) for r in listings[what].rows]
@@ -52,6 +59,10 @@ def list_(what: str = typer.Argument("fighters", help="fighters | weapons | armo
     if json_out:
         print(json.dumps({"topic": what, "columns": list(columns), "rows": [list(map(str, r)) for r in rows]},
                          ensure_ascii=False))
+        return
+    if what == "costs" and not rows and pattern is None:
+        out.print(f"the {ruleset} ruleset bundles no price list: give one as a [costs] table in a rules file or a "
+                  "scenario (docs/reference.md, Costs)", highlight=False, markup=False)
         return
     t, dropped = fitted_table(columns, rows, out.width)
     out.print(t)

@@ -201,3 +201,14 @@ def test_item_swaps_are_suggested_with_their_prices():
     unpriced = [c for c in rows.index if c.startswith("a.main_hand") and " + " not in c and "→ mace" in c]
     assert unpriced and rows.loc[unpriced[0]].isna()["cost"]
     assert not any("main_hand.damage" in c for c in rows.index)  # no stat of the weapon was asked
+
+
+def test_list_costs_shows_the_bundled_price_list():
+    r = runner.invoke(app, ["list", "costs", "--json"])
+    d = json.loads(r.stdout)
+    assert r.exit_code == 0 and d["columns"] == ["priced", "kind", "points"]
+    assert ["checks.melee", "stat step", "3"] in d["rows"] and ["main_hand.damage", "stat step", "4"] in d["rows"]
+    r = runner.invoke(app, ["list", "costs", "--ruleset", "wfrp2e", "--json"])
+    assert ["ws", "stat step", "100"] in json.loads(r.stdout)["rows"]
+    r = runner.invoke(app, ["list", "costs", "--ruleset", "vereteno"])
+    assert r.exit_code == 0 and "bundles no price list" in r.stdout
