@@ -21,7 +21,7 @@ from .core.variants import names_apart
 from .results.header import rates_half_width
 from .results.plots import gauntlet_figure
 from .results.stats import Z95, paired_difference, wilson
-from .run.engine import ProgressFn, paired_work, run, run_to_precision
+from .run.engine import ProgressFn, beside_baseline, paired_work, run, run_to_precision
 from .run.executor import Executor
 from .run.factory import resolve
 
@@ -156,23 +156,6 @@ def _pool(rs: Ruleset, fighter: Any, own: Any, against: Sequence[api.FighterRef]
     return names_apart(loaded, [r if isinstance(r, str) else None for r in refs], "gauntlet", "against")
 
 
-def _beside_baseline(m: int) -> tuple[list[int], dict[int, tuple[int, int]]]:
-    """The cells of one opponent's paired run of the baseline (item 0) and ``m`` other items: each
-    item beside a baseline cell, one baseline between two items (``1, 0, 2, 3, 0, 4, …``), so that
-    the joint outcomes of neighbours give every item's paired change against the baseline. Returns
-    the items of the cells and, per item, (the joint index of its pair, +1 if the baseline comes
-    first else −1: the sign of the pair's change as the item's change)."""
-    seq: list[int] = []
-    pairs: dict[int, tuple[int, int]] = {}
-    for first in range(1, m + 1, 2):
-        seq += [first, 0]
-        pairs[first] = (len(seq) - 2, -1)
-        if first + 1 <= m:
-            seq.append(first + 1)
-            pairs[first + 1] = (len(seq) - 2, 1)
-    return seq, pairs
-
-
 def with_item(rs: Ruleset, fighter: Any, slot: str, value: Any, where: str = "gauntlet") -> Any:
     """``fighter`` with ``value`` (an item's name, ``none``) in the item slot called ``slot`` of
     ruleset ``rs`` (:attr:`~brutal_sim.core.ruleset.Ruleset.item_slots`), the ruleset's rules of the
@@ -259,7 +242,7 @@ def gauntlet(fighter: api.FighterRef, vary: str, against: Sequence[api.FighterRe
         why = "; ".join(f"{k}: {v}" for k, v in list(left_out.items())[:2])
         raise DataError("vary", None, f"no item but {f.name}'s own {base!r} fits {slot.name}" +
                         (f" ({why}{'; …' if len(left_out) > 2 else ''})" if why else ""))
-    seq, pairs = _beside_baseline(len(items) - 1)
+    seq, pairs = beside_baseline(len(items) - 1)
     prepared = [[rs.prepare(variants[items[i]], opp, rules, options) for i in seq] for opp in pool]
     works = [paired_work([p.compiled for p in cells], seed) for cells in prepared]
     ex = resolve(executor, client, threads)

@@ -28,7 +28,7 @@ from .core.ruleset import NO_ITEM, resolve_ruleset
 from .core.variants import get_path, stat_label, stat_steps, with_changes
 from .gauntlet import slot_variants, with_item
 from .results.stats import paired_difference, wilson
-from .run.engine import ProgressFn, paired_work, run
+from .run.engine import ProgressFn, beside_baseline, paired_work, run
 from .run.executor import Executor
 from .run.factory import resolve
 
@@ -278,38 +278,42 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     goal = target / 100
     ex = resolve(executor, client, threads)
 
-    def play(candidates: list[tuple[tuple[Change, ...], Any, Any]]) -> list[tuple[float, float, float, float]]:
-        """Each candidate (changes, fighter a, fighter b) beside the matchup on the same duels, two by two
-        around it: (its win rate, the paired change, its half-width, …)."""
-        cells = [rs.prepare(fa, fb, rules, options).compiled for _, fa, fb in candidates]
-        works, where = [], []
-        for k in range(0, len(cells), 2):
-            pair = cells[k:k + 2]
-            works.append(paired_work([pair[0], base.compiled, *pair[1:]], seed))
-            where += [(len(works) - 1, 0, -1), (len(works) - 1, 1, 1)][:len(pair)]
-        r = run(works, n, threads, executor=ex, progress=progress)
-        out = []
-        for w, j, sign in where:
-            d, half, _ = paired_difference(r.totals[w][1][j], n)
-            out.append((sign * d + 0.0, half))
-        return out
+    def affordable(combo: Sequence[Change]) -> bool:
+        cost = _cost(combo)
+        return budget is None or (cost is not None and abs(cost) <= budget + 1e-9)
 
-    played: list[tuple[tuple[Change, ...], float, float, float]] = []  # changes, change, half-width, predicted
-    found = play([((c,), *_fighters(fighters, rs, [c])) for c, _ in singles])
+    def play(candidates: list[tuple[tuple[Change, ...], Any, Any]]) -> tuple[list[tuple[float, float]], int]:
+        """Each candidate (changes, fighter a, fighter b) beside the matchup on the same duels, in one
+        paired run (:func:`~brutal_sim.run.engine.beside_baseline`): each one's paired change and its
+        half-width, and side a's wins in the matchup as it is."""
+        cells = [base.compiled, *(rs.prepare(fa, fb, rules, options).compiled for _, fa, fb in candidates)]
+        seq, pairs = beside_baseline(len(candidates))
+        totals = run([paired_work([cells[i] for i in seq], seed)], n, threads, executor=ex, progress=progress).totals
+        counters, joint = totals[0]
+        out = []
+        for i in range(1, len(cells)):
+            j, sign = pairs[i]
+            d, half, _ = paired_difference(joint[j], n)
+            out.append((sign * d + 0.0, half))
+        return out, int(counters[seq.index(0)][rs.counters.wins])
+
+    # changes, fighters a and b, the change, its half-width, the change its singles predicted
+    played: list[tuple[tuple[Change, ...], Any, Any, float, float, float]] = []
+    candidates = [((c,), variant, fighters["b"]) if c.side == "a" else ((c,), fighters["a"], variant)
+                  for c, variant in singles]
+    found, wins = play(candidates)
+    lo, hi = wilson(wins, n)
+    rate = (wins / n, lo, hi)
     single_delta, moving = {}, []
-    for (c, _), (d, half) in zip(singles, found):
-        single_delta[c] = d
-        played.append(((c,), d, half, d))
+    for (combo, fa, fb), (d, half) in zip(candidates, found):
+        single_delta[combo[0]] = d
+        played.append((combo, fa, fb, d, half, d))
         if d != 0 or half != 0:
-            moving.append(c)
-    rate = _base_rate(base, n, seed, threads, ex)
+            moving.append(combo[0])
     for size in range(2, (MAX_CHANGES if budget is not None else 2) + 1):
         combos = []
         for combo in itertools.combinations(moving, size):
-            if any(x.clashes(y) for x, y in itertools.combinations(combo, 2)):
-                continue
-            cost = _cost(combo)
-            if budget is not None and (cost is None or abs(cost) > budget + 1e-9):
+            if any(x.clashes(y) for x, y in itertools.combinations(combo, 2)) or not affordable(combo):
                 continue
             predicted = sum(single_delta[c] for c in combo)
             combos.append((abs(rate[0] + predicted - goal), combo, predicted))
@@ -324,23 +328,22 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
                 break
         if not chosen:
             continue
-        found = play([(combo, fa, fb) for combo, fa, fb, _ in chosen])
-        for (combo, _, _, predicted), (d, half) in zip(chosen, found):
-            played.append((combo, d, half, predicted))
+        found, _ = play([(combo, fa, fb) for combo, fa, fb, _ in chosen])
+        for (combo, fa, fb, predicted), (d, half) in zip(chosen, found):
+            played.append((combo, fa, fb, d, half, predicted))
     rows, by_label = [], {}
-    for combo, d, half, predicted in played:
-        cost = _cost(combo)
-        if budget is not None and (cost is None or abs(cost) > budget + 1e-9):
+    for combo, fa, fb, d, half, predicted in played:
+        if not affordable(combo):
             continue
+        cost = _cost(combo)
         label = " + ".join(c.label for c in combo)
-        wins = round((rate[0] + d) * n)
-        lo, hi = wilson(wins, n)
         p = rate[0] + d
+        lo, hi = wilson(round(p * n), n)
         rows.append({"changes": label, "size": len(combo), "win_rate": p, "ci_low": lo, "ci_high": hi,
                      "delta": d, "delta_low": d - half, "delta_high": d + half, "distance": abs(p - goal),
                      "reaches": bool(lo <= goal <= hi), "cost": np.nan if cost is None else cost,
                      "predicted": rate[0] + predicted, "n": n})
-        by_label[label] = _fighters(fighters, rs, list(combo))
+        by_label[label] = (fa, fb)
     frame = pd.DataFrame(rows, columns=[c for c in SUGGESTION_COLUMNS if c != "rank"])
     if len(frame):
         frame = _ranked(frame)
@@ -374,13 +377,3 @@ def _fighters(fighters: dict[str, Any], rs: Any, changes: Sequence[Change]) -> t
         mine = {c.path: c.value for c in changes if c.side == side and not c.slot}
         out.append(with_changes(f, mine, "suggest") if mine else f)
     return out[0], out[1]
-
-
-def _base_rate(base: Any, n: int, seed: int, threads: int | None, ex: Any) -> tuple[float, float, float]:
-    """Side a's win rate of the matchup as it is over duels ``0 … n−1`` and its Wilson interval."""
-    r = run([paired_work([base.compiled, base.compiled], seed)], n, threads, executor=ex)
-    joint = r.totals[0][1][0]
-    wins = int(joint[0, :].sum())
-    lo, hi = wilson(wins, n)
-    return wins / n, lo, hi
-

@@ -56,6 +56,24 @@ def paired_work(cells: Sequence[Compiled], seed: int) -> Work:
     return Work(first.kernels.playing(variant).paired, (Fs, optss, *first.tables), seed, first.n_counters)
 
 
+def beside_baseline(m: int) -> tuple[list[int], dict[int, tuple[int, int]]]:
+    """The cells of a paired run (:func:`paired_work`) of a baseline (index 0) and ``m`` other
+    configurations (1 … m): each beside a baseline cell, one baseline between two of them
+    (``1, 0, 2, 3, 0, 4, …``), so that the joint outcomes of neighbours give each one's paired change
+    against the baseline. Returns the
+    index of each cell's configuration and, per configuration, (the joint index of its pair, +1 if
+    the baseline comes first else −1: the sign of the pair's change as that configuration's change)."""
+    seq: list[int] = []
+    pairs: dict[int, tuple[int, int]] = {}
+    for first in range(1, m + 1, 2):
+        seq += [first, 0]
+        pairs[first] = (len(seq) - 2, -1)
+        if first + 1 <= m:
+            seq.append(first + 1)
+            pairs[first + 1] = (len(seq) - 2, 1)
+    return seq, pairs
+
+
 def run(works: Sequence[Work], n: int, threads: int | None = None, block: int | None = None,
         progress: ProgressFn | None = None, executor: Executor | None = None) -> Run:
     """Run duel indices ``0 … n−1`` of each work on ``executor`` (default: in-process on ``threads``
