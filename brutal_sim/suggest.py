@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import api
 from .arguments import check_run, checked
-from .core.costs import adjustable, costs_for, path_matches, singular, stats_text
+from .core.costs import costs_for, path_matches, require_stat, singular
 from .core.errors import DataError
 from .core.ruleset import NO_ITEM, resolve_ruleset
 from .core.variants import get_path, stat_label, stat_steps, with_changes
@@ -267,9 +267,7 @@ def suggest(a: api.FighterRef, b: api.FighterRef, target: float = 50.0, budget: 
     if stats is not None:
         stats = [api.check_name(x, "stats") for x in ([stats] if isinstance(stats, str) else stats)]
         for x in stats:
-            if not adjustable(rs, x):
-                raise DataError("suggest", "stats", f"{x!r} is not a stat the {rs.name} ruleset steps; "
-                                f"stats: {stats_text(rs)}")
+            require_stat(rs, x, "suggest", "stats")
     if items is not None:
         items = [rs.item_slot(x, "suggest: items").name for x in ([items] if isinstance(items, str) else items)]
     singles = _singles(rs, fighters, sides, prices, stats, items)

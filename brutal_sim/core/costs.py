@@ -52,9 +52,14 @@ def adjustable(ruleset: Any, path: str) -> bool:
     return any(path == entry[0] or path_matches(entry[0], path) for entry in ruleset.adjustable)
 
 
-def stats_text(ruleset: Any) -> str:
-    """The stats ``ruleset`` steps, for a message."""
-    return ", ".join(entry[0] for entry in ruleset.adjustable)
+def require_stat(ruleset: Any, path: Any, source: str, field: str | None) -> None:
+    """A :class:`DataError` from ``source`` at ``field`` unless ``path`` names a stat ``ruleset``
+    steps (:func:`adjustable`): one line with the nearest stat and every one."""
+    if isinstance(path, str) and adjustable(ruleset, path):
+        return
+    patterns = [entry[0] for entry in ruleset.adjustable]
+    raise DataError(source, field, f"{path!r} is not a stat the {ruleset.name} ruleset steps; "
+                    f"{did_you_mean(path, patterns)}stats: {', '.join(patterns)}")
 
 
 @dataclass(frozen=True)
@@ -128,13 +133,9 @@ def read_costs(raw: Any, source: str, ruleset: Any, where: str = "costs") -> Cos
     for key, table in (("stats", stats_raw), ("items", items_raw)):
         if not isinstance(table, Mapping):
             raise DataError(source, f"{where}.{key}", "expected a table of name = cost")
-    patterns = [entry[0] for entry in ruleset.adjustable]
     stats = {}
     for path, value in stats_raw.items():
-        if not adjustable(ruleset, path):
-            raise DataError(source, f"{where}.stats.{path}",
-                            f"not a stat the {ruleset.name} ruleset steps; {did_you_mean(path, patterns)}"
-                            f"stats: {stats_text(ruleset)}")
+        require_stat(ruleset, path, source, f"{where}.stats.{path}")
         stats[path] = _price(value, source, f"{where}.stats.{path}")
     catalog = ruleset.catalog()
     names = sorted({name for attr in type(catalog).TABLES for name in getattr(catalog, attr)})

@@ -8,7 +8,7 @@ import itertools
 from typing import Any, Callable, Mapping, NamedTuple
 
 from ..api import prepare_fight
-from ..core.costs import Costs, adjustable, costs_for, stats_text
+from ..core.costs import Costs, costs_for, require_stat
 from ..core.errors import DataError
 from ..core.ruleset import Ruleset, get_ruleset, resolve_ruleset
 from ..core.sides import expand_side
@@ -266,9 +266,7 @@ def _add_suggest(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> No
         for run in runs:
             a, b = _pair(scenario, fighters, run, "suggest", i, s.a, s.b)
             for k, stat in enumerate(s.stats or []):
-                if not adjustable(run.ruleset, stat):
-                    raise DataError(scenario.source, f"suggest[{i}].stats[{k}]", f"{stat!r} is not a stat the "
-                                    f"{run.ruleset.name} ruleset steps; stats: {stats_text(run.ruleset)}")
+                require_stat(run.ruleset, stat, scenario.source, f"suggest[{i}].stats[{k}]")
             for k, slot in enumerate(s.items or []):
                 try:
                     run.ruleset.item_slot(slot)
