@@ -15,7 +15,7 @@ import pandas as pd
 from . import api
 from .arguments import check_run, checked, once
 from .core.counters import MAX_SIDE
-from .core.errors import DataError
+from .core.errors import DataError, plural
 from .core.ruleset import NO_ITEM, Ruleset, resolve_ruleset
 from .core.variants import names_apart
 from .results.header import rates_half_width
@@ -61,7 +61,7 @@ class Gauntlet:
 
     def title(self) -> str:
         """The heading of a report's section."""
-        return f"Gauntlet: {self.fighter} by {self.slot}, against {_plural(len(self.pool), 'fighter')}"
+        return f"Gauntlet: {self.fighter} by {self.slot}, against {plural(len(self.pool), 'fighter')}"
 
     def caption(self) -> str:
         """What a report's table and chart show."""
@@ -104,7 +104,7 @@ class Gauntlet:
         """One line: the best item with its rate and interval (and the baseline's when another is
         best)."""
         top = self.rows.iloc[0]
-        line = (f"Best in {self.slot} against {_plural(len(self.pool), 'fighter')}: {top['item']} "
+        line = (f"Best in {self.slot} against {plural(len(self.pool), 'fighter')}: {top['item']} "
                 f"{100 * top.win_rate:.1f} % ({100 * top.ci_low:.1f}–{100 * top.ci_high:.1f})")
         if not top["baseline"]:
             base = self.rows[self.rows["baseline"]].iloc[0]
@@ -130,11 +130,6 @@ class Gauntlet:
         return (f"<p>{escape(self.verdict())}. <b>{escape(self.fighter)}</b> with each {escape(self.slot)} against "
                 f"{escape(', '.join(self.pool))}: mean win rate %, 95 % intervals, the same duels for every "
                 f"item.</p>" + shown.to_html(index=False))
-
-
-def _plural(count: int, word: str) -> str:
-    """``1 fighter``, ``6 fighters``."""
-    return f"{count:,} {word if count == 1 else word + 's'}"
 
 
 def _pool(rs: Ruleset, fighter: Any, own: Any, against: Sequence[api.FighterRef] | None) -> list[Any]:

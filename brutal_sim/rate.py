@@ -18,7 +18,7 @@ from .arguments import check_run, checked, identity
 from .core.errors import DataError
 from .core.ruleset import Ruleset, resolve_ruleset
 from .core.variants import names_apart
-from .results.stats import Z95
+from .results.stats import wilson
 from .run.engine import Precision, ProgressFn
 from .run.executor import Executor
 
@@ -190,11 +190,8 @@ def _finite(x: float) -> float | None:
 def _score_interval(wins: int, draws: int, n: int) -> tuple[float, float, float]:
     """A side's score (wins + draws / 2) per duel and its 95 % Wilson interval, taken as if each
     duel scored 0 or 1 (a draw scores exactly ½, so with draws the interval is somewhat wide)."""
-    s = (wins + draws / 2) / n
-    denom = 1 + Z95 * Z95 / n
-    centre = (s + Z95 * Z95 / (2 * n)) / denom
-    half = Z95 * float(np.sqrt(s * (1 - s) / n + Z95 * Z95 / (4 * n * n))) / denom
-    return s, max(0.0, centre - half), min(1.0, centre + half)
+    lo, hi = wilson(wins + draws / 2, n)
+    return (wins + draws / 2) / n, lo, hi
 
 
 def rate(fighters: Sequence[api.FighterRef], pool: Sequence[api.FighterRef] | None = None, n: int = 100_000,

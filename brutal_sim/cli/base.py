@@ -20,7 +20,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from .. import __version__
-from ..core.errors import DataError, one_line
+from ..core.errors import DataError, one_line, plural
 
 #: click's usage error (an unknown command or flag, a missing argument, a value of the wrong type);
 #: typer exports its subclass BadParameter, and newer typers carry their own copy of click
@@ -535,11 +535,6 @@ def print_sets(changes: dict[str, dict[str, Any]]) -> None:
     shown = [f"{k}={v}" for k, v in _flat_sets(changes).items()]
     if shown:
         out.print("set: " + literal(", ".join(shown)), highlight=False)
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``1 thread``, ``2 threads``: the count with its noun (``words``: an irregular plural)."""
-    return f"{count:,} {word if count == 1 else words or word + 's'}"
 
 
 def verdict(a_name: str, b_name: str, a_wins: int, b_wins: int, n: int, noun: str = "points") -> str:

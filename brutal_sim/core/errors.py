@@ -61,3 +61,8 @@ class DataError(Exception):
         if word not in words:
             return self
         return DataError(words[word] + space + rest, self.field, self.message)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 thread``, ``2 threads``: the count with its noun (``words``: an irregular plural)."""
+    return f"{count:,} {word if count == 1 else words or word + 's'}"

@@ -9,8 +9,9 @@ import numpy as np
 Z95 = 1.959963984540054
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``k / n`` (``(0, 1)`` when ``n == 0``)."""
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``k / n`` (``k`` may count halves: a score with draws;
+    ``(0, 1)`` when ``n == 0``)."""
     if n <= 0:
         return 0.0, 1.0
     p = k / n
