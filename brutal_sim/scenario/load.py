@@ -293,6 +293,11 @@ def _add_rate(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
             pool = [fighters.get(rs, ref, f"rate[{i}].against[{k}]") for k, ref in enumerate(r.against)]
             reference = None if r.reference is None else fighters.get(rs, r.reference, f"rate[{i}].reference").name
             given = {fighters.get(rs, ref, f"rate[{i}].given.{ref}").name: p for ref, p in r.given.items()}
+            among = [f.name for f in rated + pool]
+            for name, field in [(reference, f"rate[{i}].reference")] + [(n, f"rate[{i}].given") for n in given]:
+                if name is not None and name not in among:
+                    raise DataError(scenario.source, field, f"{name!r} is not among the fighters rated; give one of "
+                                    f"{', '.join(dict.fromkeys(among))}")
             params = {"fighters": rated, "pool": pool or None, "reference": reference,
                       "reference_points": r.points, "points": given or None, "checks": r.checks,
                       "group_checks": r.group_checks}

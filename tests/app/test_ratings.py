@@ -190,6 +190,8 @@ def test_a_scenario_rates_its_fighters(tmp_path):
 
 @pytest.mark.parametrize("body, field", [
     ('[[rate]]\nreference = "nosuch"\n', "rate[0].reference"),
+    ('[[rate]]\nreference = "militia"\n', "rate[0].reference"),  # a fighter, but not one rated
+    ('[[rate]]\ngiven = { militia = 40 }\n', "rate[0].given"),
     ('[[rate]]\nfighters = ["knight"]\n', "rate[0].fighters"),
     ('[[rate]]\npoints = 0\n', "rate[0].points"),
     ('[[rate]]\nagainst = ["nosuch"]\n', "rate[0].against[0]"),
