@@ -3,9 +3,9 @@ data files of every ruleset, valid and mutated, written back as TOML (or as byte
 TOML), and a CLI run checked for the promise of the command line: a result (exit 0), or one line
 ``error: …`` naming the file or flag and exit 2 — never a traceback, never another exit code.
 
-Profiles: ``ci`` (derandomized: the same examples on every run) is loaded when the ``CI``
-environment variable is set, ``dev`` (new random examples each run) otherwise;
-``HYPOTHESIS_PROFILE=NAME`` picks one, ``ci-long`` runs ten times the examples.
+Profiles: ``ci`` (derandomized: the same examples on every run, so a test run's verdict never
+depends on luck) is the default; ``HYPOTHESIS_PROFILE=dev`` draws new random examples each run to
+look for inputs not yet tried, ``HYPOTHESIS_PROFILE=ci-long`` plays ten times the examples.
 None keeps an example database; a failure prints the ``@reproduce_failure`` blob that replays it.
 """
 
@@ -33,8 +33,7 @@ _COMMON = dict(deadline=None, database=None, print_blob=True,
 settings.register_profile("ci", derandomize=True, **_COMMON)
 settings.register_profile("dev", **_COMMON)
 settings.register_profile("ci-long", derandomize=True, **_COMMON)
-_ON_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _ON_CI else "dev"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
 
 def examples(n: int) -> int:
