@@ -26,11 +26,12 @@ def checked(rules: Any, options: Any, ruleset: Any, rules_name: str = "rules",
 
 def identity(ref: Any) -> Any:
     """What makes two entries the same fighter: a file's absolute path, a catalog name, an object's
-    fields."""
+    fields (hashable: a validated model's JSON)."""
     if isinstance(ref, str):
         path = Path(ref)
         return str(path.resolve()) if path.is_file() else ref
-    return ref
+    dump = getattr(ref, "model_dump_json", None)
+    return (type(ref).__name__, dump()) if callable(dump) else ref
 
 
 def once(source: str, name: str, items: Sequence[Any], what: str) -> None:

@@ -275,6 +275,9 @@ def rate(fighters: Sequence[api.FighterRef], pool: Sequence[api.FighterRef] | No
         pool_idx = [i for i, key in enumerate(keys) if key in pool_keys]
         index_pairs = [(i, j) for i in range(len(fighters)) for j in pool_idx if i != j]
         index_pairs = list(dict.fromkeys((min(i, j), max(i, j)) for i, j in index_pairs))
+        if not index_pairs:
+            raise DataError("rate", "pool", "no pair to play: the pool holds only the fighter rated; add another "
+                            "fighter to either")
     prepared = [(rs, rs.prepare(loaded[i], loaded[j], rules, options)) for i, j in index_pairs]
     labels = [{"matchup": f"{names[i]} vs {names[j]}", "variant": ""} for i, j in index_pairs]
     results = api.duels(prepared, n, seed, threads, progress, labels, executor, client, prec)

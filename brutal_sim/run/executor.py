@@ -160,6 +160,20 @@ class LocalExecutor(Executor):
             yield i, run_chunk(works[t.work], t.start, t.size, self.threads)
 
 
+class Rehearsed(Exception):
+    """Raised by :class:`Rehearsal` where a run would play its first chunk."""
+
+
+class Rehearsal(Executor):
+    """An executor that plays nothing: a question asked with it checks its arguments, loads and
+    prepares what it would play, then stops with :class:`Rehearsed` at its first chunk — before any
+    kernel compiles or any duel is played. A scenario rehearses its questions so that a bad one is
+    refused before its cells play."""
+
+    def map(self, works: Sequence[Work], tasks: Sequence[Task]) -> Iterator[tuple[int, ChunkResult]]:
+        raise Rehearsed
+
+
 @dataclass
 class Run:
     """The merged result of :func:`run_works`: per work, the summed counter arrays and its share of

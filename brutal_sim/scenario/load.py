@@ -249,7 +249,7 @@ def _add_weights(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> No
         for run in runs:
             a, b = _pair(scenario, fighters, run, "weights", i, w.a, w.b)
             scenario.weight_jobs.append(AnalysisJob("weights", run.label, run.ruleset, run.rules, run.options, a, b,
-                                                    {"costs": _costs(scenario, run.ruleset, run.rules)}))
+                                                    {"costs": _costs(scenario, run.ruleset, run.rules)}, f"weights[{i}]"))
 
 
 def _costs(scenario: Scenario, rs: Ruleset, rules: str | None) -> Costs | None:
@@ -276,7 +276,7 @@ def _add_suggest(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> No
             del params["a"], params["b"]
             params["costs"] = _costs(scenario, run.ruleset, run.rules)
             scenario.analysis_jobs.append(AnalysisJob("suggest", run.label, run.ruleset, run.rules, run.options, a, b,
-                                                      params))
+                                                      params, f"suggest[{i}]"))
 
 
 def _add_rate(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
@@ -288,6 +288,14 @@ def _add_rate(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
         if len(names) + len(r.against) < 2:
             raise DataError(scenario.source, f"rate[{i}].fighters", "name two fighters or more (or the scenario's "
                             "fighters)")
+        keys = [fighters.refs.identity(ref) for ref in names]
+        for k, key in enumerate(keys):
+            if keys.index(key) != k:
+                raise DataError(scenario.source, f"{where}[{k}]", f"{names[k]!r} is already {where}[{keys.index(key)}]; "
+                                "list each fighter once")
+        if r.against and not any(key != fighters.refs.identity(ref) for key in keys for ref in r.against):
+            raise DataError(scenario.source, f"rate[{i}].against", "no pair to play: the pool holds only the fighter "
+                            "rated; add another fighter to either")
         for label, rs, rules, options, _ in runs:
             rated = [fighters.get(rs, ref, f"{where}[{k}]") for k, ref in enumerate(names)]
             pool = [fighters.get(rs, ref, f"rate[{i}].against[{k}]") for k, ref in enumerate(r.against)]
@@ -301,7 +309,8 @@ def _add_rate(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
             params = {"fighters": rated, "pool": pool or None, "reference": reference,
                       "reference_points": r.points, "points": given or None, "checks": r.checks,
                       "group_checks": r.group_checks}
-            scenario.analysis_jobs.append(AnalysisJob("rate", label, rs, rules, options, None, None, params))
+            scenario.analysis_jobs.append(AnalysisJob("rate", label, rs, rules, options, None, None, params,
+                                                      f"rate[{i}]"))
 
 
 def _add_gauntlets(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
@@ -318,14 +327,14 @@ def _add_gauntlets(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> 
             pool = [fighters.get(run.ruleset, ref, f"gauntlet[{i}].against[{k}]") for k, ref in enumerate(g.against)]
             params = {"fighter": fighter, "vary": g.vary, "against": pool or None, "values": g.values or None}
             scenario.analysis_jobs.append(AnalysisJob("gauntlet", run.label, run.ruleset, run.rules, run.options,
-                                                      None, None, params))
+                                                      None, None, params, f"gauntlet[{i}]"))
     for i, h in enumerate(spec.headcount):
         for run in runs:
             run.ruleset.require("fights", f"{scenario.source}: headcount[{i}]")
             one = fighters.get(run.ruleset, h.one, f"headcount[{i}].one")
             many = fighters.get(run.ruleset, h.many, f"headcount[{i}].many")
             scenario.analysis_jobs.append(AnalysisJob("headcount", run.label, run.ruleset, run.rules, run.options,
-                                                      one, many, {"max_count": h.max}))
+                                                      one, many, {"max_count": h.max}, f"headcount[{i}]"))
 
 
 def _check_repeats(spec: ScenarioSpec, path: str, identity: Callable[[str], str]) -> None:

@@ -17,7 +17,8 @@ from ..results.duel import DuelResult
 from ..results.frames import paired_differences
 from ..results.header import rates_half_width
 from ..run.engine import paired_work, run_to_precision, unpaired
-from ..run.executor import Executor, run_works
+from ..core.errors import DataError
+from ..run.executor import Executor, Rehearsal, Rehearsed, run_works
 from ..run.factory import resolve
 from ..suggest import suggest
 from .spec import AnalysisJob, Cell, Scenario
@@ -91,12 +92,35 @@ def _batch_label(scenario: Scenario, members: list[int]) -> str:
     return f"{first.matchup} under {len(cells)} variants: {cells[0].variant} … {cells[-1].variant}"
 
 
+def rehearse(scenario: Scenario) -> None:
+    """Ask each of the scenario's questions (``[[weights]]``, ``[[suggest]]``, …) on an executor
+    that plays nothing (:class:`~brutal_sim.run.executor.Rehearsal`): every check a question makes
+    of its entry runs before the scenario's first duel, and a refusal names the file and the entry
+    (:class:`DataError`)."""
+    spec = scenario.spec
+    for job in scenario.weight_jobs + scenario.analysis_jobs:
+        try:
+            run_analysis(job, spec.n, spec.seed, None, Rehearsal(), None, None, spec.target_error, spec.max_n)
+        except Rehearsed:
+            continue
+        except DataError as exc:
+            told = (f"{exc.field}: " if exc.field else "") + exc.message
+            raise DataError(scenario.source, job.where, told if exc.source == job.kind else f"{exc.source}: {told}"
+                            ) from None
+        raise RuntimeError(f"{job.where}: a question played without its executor")
+
+
 def run_analysis(job: AnalysisJob, n: int, seed: int, threads: int | None, executor: Executor | None, client: Any,
-                 progress: Callable[[int, int], None] | None) -> Any:
-    """One designer's question of the scenario (``[[suggest]]``, ``[[rate]]``, ``[[gauntlet]]``,
-    ``[[headcount]]``), its result labelled with the job's variant."""
+                 progress: Callable[[int, int], None] | None, target_error: float | None = None,
+                 max_n: int | None = None) -> Any:
+    """One designer's question of the scenario (``[[weights]]``, ``[[suggest]]``, ``[[rate]]``,
+    ``[[gauntlet]]``, ``[[headcount]]``), its result labelled with the job's variant."""
     common = {"n": n, "seed": seed, "options": job.options, "rules": job.rules, "ruleset": job.ruleset.name,
               "threads": threads, "executor": executor, "client": client, "progress": progress}
+    if job.kind == "weights":
+        return stat_weights(job.a, job.b, n, seed, job.options, job.rules, job.ruleset.name, threads, executor,
+                            client, target_error, max_n, label=job.label, progress=progress,
+                            costs=job.params["costs"])
     if job.kind == "suggest":
         result: Any = suggest(job.a, job.b, **common, **job.params)
     elif job.kind == "rate":
@@ -130,6 +154,7 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     side by side on a Dask cluster, with the same counters (``docs/cluster.md``).
     """
     spec = scenario.spec
+    rehearse(scenario)
     results: dict[int, DuelResult] = {}
     fight_results: dict[int, Any] = {}
     differences = []
@@ -200,10 +225,9 @@ def run_scenario(scenario: Scenario, threads: int | None = None, progress: Progr
     scenario.differences = pd.concat(differences, ignore_index=True) if differences else None
     scenario.fight_results = [fight_results[i] for i in range(len(scenario.fights))]
     scenario.weight_results = [
-        stat_weights(job.a, job.b, spec.n, spec.seed, job.options, job.rules, job.ruleset.name, threads,
-                     executor, client, spec.target_error, spec.max_n, label=job.label,
-                     progress=None if progress is None
-                         else lambda _d, _t, label=job.label: progress(done, total, label), costs=job.params["costs"])
+        run_analysis(job, spec.n, spec.seed, threads, executor, client,
+                     None if progress is None else lambda _d, _t, label=job.label: progress(done, total, label),
+                     spec.target_error, spec.max_n)
         for job in scenario.weight_jobs]
     scenario.analysis_results = [
         run_analysis(job, spec.n, spec.seed, threads, executor, client,

@@ -165,7 +165,8 @@ class ScenarioSpec(StrictModel):
 class AnalysisJob:
     """One designer's question of the scenario (``[[weights]]``, ``[[suggest]]``, ``[[rate]]``) under
     one variant (or ruleset): its ``kind``, fighters loaded (``a`` and ``b``, or None where the
-    question names more in ``params``), rules resolved, and the entry's own arguments."""
+    question names more in ``params``), rules resolved, the entry's own arguments, and where the
+    scenario file asks it (``gauntlet[0]``)."""
 
     kind: str
     label: str
@@ -175,6 +176,7 @@ class AnalysisJob:
     a: Any
     b: Any
     params: dict[str, Any] = field(default_factory=dict)
+    where: str = ""
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from html import unescape
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -335,3 +336,40 @@ def test_bad_questions_in_a_scenario(tmp_path, vary, max_, field):
     r = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "r.html")])
     assert r.exit_code == 2 and field in r.output and len(r.output.strip().splitlines()) == 1, r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["q.toml"]
+
+
+@pytest.mark.parametrize("old, new, told", [
+    ('against = ["brute", "militia"]', 'against = ["militia", "militia"]',
+     "gauntlet[0]: against: 'Militia spearman' is listed twice"),
+    ('values = ["great_axe", "mace"]', 'values = ["mace", "mace"]', "gauntlet[0]: values: 'mace' is listed twice"),
+    ('values = ["great_axe", "mace"]', 'values = ["great_axe", "nosuch"]',
+     "gauntlet[0]: values main_hand=nosuch: main_hand: unknown weapon 'nosuch'"),
+])
+def test_a_question_checked_only_as_it_plays_is_refused_before_the_cells(tmp_path, old, new, told):
+    """What a question checks of its entry is checked before the scenario's first duel (the
+    questions rehearsed on an executor that plays nothing): one line, the matchup never played."""
+    path = tmp_path / "q.toml"
+    text = QUESTIONS.format(vary="main_hand", max=3).replace(old, new)
+    path.write_text(text.replace("seed = 7\n", 'seed = 7\nmatchups = [["swordsman", "brute"]]\n'))
+    r = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "r.html")])
+    assert r.exit_code == 2 and r.stderr == f"error: {path}: {told}" + r.stderr.split(told)[1], r.stderr
+    assert r.stderr.count("\n") == 1 and sorted(p.name for p in tmp_path.iterdir()) == ["q.toml"]
+
+
+def test_rehearsing_the_questions_plays_and_compiles_nothing(monkeypatch):
+    """Every question of the example scenarios that ask them stops at its first chunk."""
+    from brutal_sim.run import executor
+    from brutal_sim.scenario import load_scenario
+    from brutal_sim.scenario.run import rehearse
+
+    def played(*_a, **_k):
+        raise AssertionError("a rehearsal played a chunk")
+
+    monkeypatch.setattr(executor, "run_chunk", played)
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    asked = 0
+    for name in ("stat_weights.toml", "round_robin.toml", "group_fights.toml"):
+        scenario = load_scenario(str(examples / name))
+        asked += len(scenario.weight_jobs) + len(scenario.analysis_jobs)
+        rehearse(scenario)
+    assert asked >= 4

@@ -111,6 +111,25 @@ def test_a_gauntlet_plays_each_fighter_against_the_pool_only():
     assert f.loc["Militia spearman", "suggested_points"] == 10 and f.loc["Brute", "suggested_points"] > 10
 
 
+def test_a_gauntlet_of_fighter_objects_and_in_a_scenario(tmp_path):
+    """Fighters given as loaded objects rate as their catalog names do, and a scenario's
+    ``[[rate]]`` with ``against`` plays as ``designer.rate(pool=…)``; a pool that holds only the
+    fighter rated has no pair to play."""
+    by_name = designer.rate(["brute", "knight"], pool=["brute"], n=1000, seed=3, checks=0, group_checks=0)
+    objects = [api.load_fighter(name) for name in ("brute", "knight")]
+    by_object = designer.rate(objects, pool=objects[:1], n=1000, seed=3, checks=0, group_checks=0)
+    assert by_name.pairs.equals(by_object.pairs) and len(by_name.pairs) == 1
+    with pytest.raises(DataError, match="no pair to play"):
+        designer.rate(objects[:1], pool=objects[:1], n=10)
+    path = tmp_path / "s.toml"
+    path.write_text(RATE_SCENARIO.format(body='[[rate]]\nfighters = ["brute", "knight"]\nagainst = ["brute"]\n'
+                                              'checks = 0\ngroup_checks = 0\n').replace("n = 4000", "n = 1000"))
+    r = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "r.html"), "--csv", str(tmp_path / "csv")])
+    assert r.exit_code == 0, r.output
+    frame = pd.read_csv(tmp_path / "csv" / "ratings.csv")
+    assert frame["suggested_points"].tolist() == pytest.approx(by_name.rows["suggested_points"].tolist())
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(fighters=["swordsman"]), "at least two"),
     (dict(fighters=["swordsman", "brute"], reference="knight"), "reference: 'knight' is not among"),
@@ -195,6 +214,8 @@ def test_a_scenario_rates_its_fighters(tmp_path):
     ('[[rate]]\nfighters = ["knight"]\n', "rate[0].fighters"),
     ('[[rate]]\npoints = 0\n', "rate[0].points"),
     ('[[rate]]\nagainst = ["nosuch"]\n', "rate[0].against[0]"),
+    ('[[rate]]\nfighters = ["brute", "knight", "brute"]\n', "rate[0].fighters[2]"),
+    ('[[rate]]\nfighters = ["brute"]\nagainst = ["brute"]\n', "rate[0].against"),
 ])
 def test_bad_rate_entries_in_a_scenario(tmp_path, body, field):
     path = tmp_path / "s.toml"
