@@ -248,8 +248,9 @@ def _add_weights(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> No
     for i, w in enumerate(scenario.spec.weights):
         for run in runs:
             a, b = _pair(scenario, fighters, run, "weights", i, w.a, w.b)
+            costs = _costs(scenario, run.ruleset, run.rules)
             scenario.weight_jobs.append(AnalysisJob("weights", run.label, run.ruleset, run.rules, run.options, a, b,
-                                                    {"costs": _costs(scenario, run.ruleset, run.rules)}, f"weights[{i}]"))
+                                                    {"costs": costs}, f"weights[{i}]"))
 
 
 def _costs(scenario: Scenario, rs: Ruleset, rules: str | None) -> Costs | None:
@@ -291,8 +292,9 @@ def _add_rate(scenario: Scenario, runs: list[Run], fighters: _Fighters) -> None:
         keys = [fighters.refs.identity(ref) for ref in names]
         for k, key in enumerate(keys):
             if keys.index(key) != k:
-                raise DataError(scenario.source, f"{where}[{k}]", f"{names[k]!r} is already {where}[{keys.index(key)}]; "
-                                "list each fighter once")
+                first = keys.index(key)
+                raise DataError(scenario.source, f"{where}[{k}]", f"{names[k]!r} is already {where}[{first}]; list "
+                                "each fighter once")
         if r.against and not any(key != fighters.refs.identity(ref) for key in keys for ref in r.against):
             raise DataError(scenario.source, f"rate[{i}].against", "no pair to play: the pool holds only the fighter "
                             "rated; add another fighter to either")

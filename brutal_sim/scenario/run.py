@@ -9,6 +9,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..api import fight_result_of, result_of
+from ..core.errors import DataError
 from ..core.ruleset import Compiled, get_ruleset
 from ..designer import stat_weights
 from ..gauntlet import gauntlet, headcount
@@ -17,7 +18,6 @@ from ..results.duel import DuelResult
 from ..results.frames import paired_differences
 from ..results.header import rates_half_width
 from ..run.engine import paired_work, run_to_precision, unpaired
-from ..core.errors import DataError
 from ..run.executor import Executor, Rehearsal, Rehearsed, run_works
 from ..run.factory import resolve
 from ..suggest import suggest
