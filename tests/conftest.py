@@ -1,4 +1,11 @@
-"""Shared fixtures: the bundled catalog, default rules, and small array builders for rule tests."""
+"""Shared fixtures: the bundled catalog, default rules, and small array builders for rule tests;
+the hypothesis profiles of every property test.
+
+Profiles: ``ci`` (derandomized: the same examples on every run, so a test run's verdict never
+depends on luck) is the default; ``HYPOTHESIS_PROFILE=dev`` draws new random examples each run to
+look for inputs not yet tried, ``HYPOTHESIS_PROFILE=ci-long`` plays ten times the examples of the
+tests that size theirs by ``fuzz_strategies.examples``. None keeps an example database; a failure
+prints the ``@reproduce_failure`` blob that replays it."""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 from brutal_sim.core.ruleset import Compiled
 from brutal_sim.rulesets.brutal import compiled as brutal_compiled, layout as L
@@ -17,6 +25,14 @@ from brutal_sim.rulesets.brutal.options import compile_options
 # read a command's output as it is printed off a terminal, where COLUMNS is not set.
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
+
+_COMMON = dict(deadline=None, database=None, print_blob=True,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                      HealthCheck.data_too_large, HealthCheck.filter_too_much])
+settings.register_profile("ci", derandomize=True, **_COMMON)
+settings.register_profile("dev", **_COMMON)
+settings.register_profile("ci-long", derandomize=True, **_COMMON)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
 
 @pytest.fixture(scope="session")

@@ -3,10 +3,7 @@ data files of every ruleset, valid and mutated, written back as TOML (or as byte
 TOML), and a CLI run checked for the promise of the command line: a result (exit 0), or one line
 ``error: …`` naming the file or flag and exit 2 — never a traceback, never another exit code.
 
-Profiles: ``ci`` (derandomized: the same examples on every run, so a test run's verdict never
-depends on luck) is the default; ``HYPOTHESIS_PROFILE=dev`` draws new random examples each run to
-look for inputs not yet tried, ``HYPOTHESIS_PROFILE=ci-long`` plays ten times the examples.
-None keeps an example database; a failure prints the ``@reproduce_failure`` blob that replays it.
+The hypothesis profiles (``ci``, ``dev``, ``ci-long``) are set in ``tests/conftest.py``.
 """
 
 from __future__ import annotations
@@ -15,25 +12,16 @@ import copy
 import datetime as dt
 import json
 import math
-import os
 import tomllib
 from pathlib import Path
 from typing import Any, Iterable
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import settings, strategies as st
 from typer.testing import CliRunner
 
 import brutal_sim
 from brutal_sim.cli import app
 from brutal_sim.core.ruleset import get_ruleset
-
-_COMMON = dict(deadline=None, database=None, print_blob=True,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                      HealthCheck.data_too_large, HealthCheck.filter_too_much])
-settings.register_profile("ci", derandomize=True, **_COMMON)
-settings.register_profile("dev", **_COMMON)
-settings.register_profile("ci-long", derandomize=True, **_COMMON)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
 
 def examples(n: int) -> int:
