@@ -416,13 +416,13 @@ class Outputs:
         (:func:`check_file`, :func:`check_folder`; ``inputs`` are never overwritten), or two
         outputs that name one path or one inside the other (:func:`check_apart`)."""
         inputs = list(inputs)
-        check_apart((flag, path) for flag, path in (("-o", self.html), ("--csv", self.csv), ("--parquet", self.parquet))
-                    if path)
         if self.html:
             check_file("-o", self.html, inputs)
         for flag, folder in (("--csv", self.csv), ("--parquet", self.parquet)):
             if folder:
                 check_folder(flag, folder, inputs)
+        check_apart((flag, path) for flag, path in (("-o", self.html), ("--csv", self.csv), ("--parquet", self.parquet))
+                    if path)
 
 
 def require_parquet(flag: str = "--parquet") -> None:

@@ -98,6 +98,7 @@ def test_output_paths_the_system_cannot_take_are_refused_before_the_run(tmp_path
     (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
     long_name = "a" * 237 + ".html"  # 242 bytes: with the temporary file's ".….XXXXXXXX.tmp" more than 255
     cases = [(["-o", f"{tmp_path}/r\x00.html"], "a path cannot hold a NUL character"),
+             (["-o", f"{tmp_path}/r.html", "--csv", f"{tmp_path}/\x00"], "a path cannot hold a NUL character"),
              (["-o", f"{tmp_path}/{long_name}"], "name too long (at most 241 bytes"),
              (["-o", f"{tmp_path}/r.html", "--csv", f"{tmp_path}/new/{'c' * 242}"], "name too long"),
              (["-o", f"{tmp_path}/{'d' * 256}/r.html"], "name too long"),
